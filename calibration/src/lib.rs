@@ -1,0 +1,2 @@
+//! `calibration` — synthesis-backed calibration: Verilog components, the yosys + OpenSTA flow,
+//! report parsers, fitting and calibration overlays.

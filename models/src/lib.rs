@@ -1,0 +1,2 @@
+//! `models` — the analytical power/area engine: CACTI-class SRAM arrays, parametric logic
+//! components, gating physics and chip composition into an `Estimate`.

@@ -1,0 +1,144 @@
+//! The dynamic warp instruction: the one record that both front ends (the PTX emulator and the
+//! Accel-Sim trace reader) produce and the timing model consumes (spec simulator.md §3).
+//!
+//! The record is fixed-size and allocation-free so that streams of tens of millions of
+//! instructions cost no heap traffic: memory addresses live inline, one per lane.
+
+use serde::{Deserialize, Serialize};
+
+/// Maximum destination registers one instruction may name (64-bit pairs, `.v2`/`.v4` loads).
+pub const MAX_DST: usize = 4;
+/// Maximum source registers one instruction may name (SASS lines carry up to 5).
+pub const MAX_SRC: usize = 5;
+/// Threads per warp.
+pub const WARP_SIZE: usize = 32;
+
+/// Execution family of an instruction: which pipeline it occupies (spec §3.1.4, §3.2.5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Family {
+    /// Integer pipe of an SP cluster.
+    Int,
+    /// Single-precision FP pipe of an SP cluster.
+    Fp,
+    /// Double-precision unit (or wherever `dp_on` maps it).
+    Dp,
+    /// Special-function unit (transcendentals and every DIV/REM).
+    Sfu,
+    /// Load/store unit (ld, st, atom, red, membar).
+    Mem,
+    /// Control flow (bra, ret, exit); runs on the INT pipe.
+    Ctrl,
+    /// CTA barrier (`bar.sync`, SASS `BAR`).
+    Bar,
+}
+
+/// Operation class within a family; selects latency/II (spec §1.2) and the `exec.*.<class>`
+/// counters (spec §5.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum OpClass {
+    Add,
+    Max,
+    Mul,
+    Mad,
+    Div,
+    Shfl,
+    Cvt,
+    Mov,
+    Logic,
+    Setp,
+    Sin,
+    Cos,
+    Ex2,
+    Lg2,
+    Rsqrt,
+    Rcp,
+    Sqrt,
+    Load,
+    Store,
+    Atomic,
+    Reduction,
+    Membar,
+    Branch,
+    Exit,
+    Barrier,
+    Nop,
+}
+
+/// Memory state space of a memory instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum MemSpace {
+    Global,
+    Shared,
+    Local,
+    Const,
+    Param,
+}
+
+/// A register operand: architectural register number after allocation (spec §3.1.5).
+/// `R0..R254` are general registers; predicates are `PRED_BASE + p`. `RZ` (255) never appears.
+pub type Reg = u16;
+/// First predicate register number (P0).
+pub const PRED_BASE: Reg = 256;
+
+/// Memory part of a memory instruction: one address per lane (0 for inactive lanes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemInfo {
+    pub space: MemSpace,
+    /// Bytes accessed per thread (1, 2, 4, 8, 16).
+    pub width_bytes: u8,
+    /// Per-lane byte address; lanes outside `WarpInst::active_mask` hold 0.
+    pub addrs: [u64; WARP_SIZE],
+}
+
+/// One dynamic warp instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WarpInst {
+    /// Byte offset of the instruction within its kernel (PTX: 8 bytes per instruction; SASS: 16).
+    pub pc: u32,
+    pub family: Family,
+    pub op: OpClass,
+    /// Lanes that execute: active in the SIMT stack **and** guard true (bit i = lane i).
+    /// A mask of 0 is legal: issued with every lane predicated off.
+    pub active_mask: u32,
+    /// Reconvergence PC when this is a divergent branch, else `None`.
+    pub reconv_pc: Option<u32>,
+    pub n_dst: u8,
+    pub dst: [Reg; MAX_DST],
+    pub n_src: u8,
+    pub src: [Reg; MAX_SRC],
+    /// Present exactly for memory instructions with a data access (not membar).
+    pub mem: Option<MemInfo>,
+}
+
+impl WarpInst {
+    /// A record with no operands and no memory part.
+    pub fn new(pc: u32, family: Family, op: OpClass, active_mask: u32) -> Self {
+        WarpInst {
+            pc,
+            family,
+            op,
+            active_mask,
+            reconv_pc: None,
+            n_dst: 0,
+            dst: [0; MAX_DST],
+            n_src: 0,
+            src: [0; MAX_SRC],
+            mem: None,
+        }
+    }
+
+    /// Destination registers actually named.
+    pub fn dsts(&self) -> &[Reg] {
+        &self.dst[..self.n_dst as usize]
+    }
+
+    /// Source registers actually named.
+    pub fn srcs(&self) -> &[Reg] {
+        &self.src[..self.n_src as usize]
+    }
+
+    /// Number of lanes that execute.
+    pub fn lanes(&self) -> u32 {
+        self.active_mask.count_ones()
+    }
+}

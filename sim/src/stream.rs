@@ -1,0 +1,99 @@
+//! Contracts between the front ends (PTX emulator, Accel-Sim traces) and their consumers
+//! (the functional runner, the trace writer, the cycle-level timing model).
+//!
+//! A host program (a workload, or the user's `--ptx` launch) talks to a [`Gpu`]: it allocates and
+//! copies memory and launches kernels. The functional emulator is one `Gpu`; the timing simulator
+//! is another that, for each launch, asks the front end for a [`KernelStream`] and steps warps in
+//! the order its schedulers choose.
+
+use crate::inst::WarpInst;
+use crate::SimError;
+
+/// Grid or CTA shape.
+pub type Dim3 = [u32; 3];
+
+/// Device address in the global memory space.
+pub type DevPtr = u64;
+
+/// Static facts of one kernel launch that the CTA scheduler and occupancy calculation need.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct KernelInfo {
+    pub name: String,
+    pub grid: Dim3,
+    pub block: Dim3,
+    /// Static + dynamic shared memory per CTA, bytes.
+    pub shared_bytes: u32,
+    /// Registers per thread after allocation (spec §3.1.5) or from the trace header.
+    pub regs_per_thread: u32,
+}
+
+impl KernelInfo {
+    pub fn threads_per_cta(&self) -> u32 {
+        self.block[0] * self.block[1] * self.block[2]
+    }
+    pub fn warps_per_cta(&self) -> u32 {
+        self.threads_per_cta().div_ceil(crate::inst::WARP_SIZE as u32)
+    }
+    pub fn num_ctas(&self) -> u32 {
+        self.grid[0] * self.grid[1] * self.grid[2]
+    }
+    /// CTA coordinates of linear id `cta` (x fastest).
+    pub fn cta_coords(&self, cta: u32) -> Dim3 {
+        let [gx, gy, _] = self.grid;
+        [cta % gx, (cta / gx) % gy, cta / (gx * gy)]
+    }
+}
+
+/// What stepping a warp produced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// An instruction was written to the output record.
+    Inst,
+    /// The warp has exited; no more instructions.
+    Done,
+}
+
+/// Dynamic instructions of one kernel launch, produced warp by warp on demand.
+///
+/// Rules for the consumer:
+/// - `begin_cta` before any `next_inst` of that CTA; `end_cta` once all its warps are `Done`.
+/// - After a warp returns a `Barrier` instruction, the consumer must not step it again until every
+///   non-exited warp of its CTA has returned that barrier (this is what makes shared-memory
+///   communication across warps functionally correct in execution-driven mode).
+/// - Several CTAs may be open at once; CTAs may begin in any order.
+pub trait KernelStream {
+    fn info(&self) -> &KernelInfo;
+    /// The CTA with linear id `cta` is placed on SM `sm`; `first_warp_slot` is the warp slot of its
+    /// warp 0 in that SM (for `%warpid`).
+    fn begin_cta(&mut self, cta: u32, sm: u32, first_warp_slot: u32) -> Result<(), SimError>;
+    /// Writes the next dynamic instruction of warp `warp` (index within the CTA) into `out`.
+    /// `cycle` is the current core cycle (for `%clock`; 0 in functional runs).
+    fn next_inst(
+        &mut self,
+        cta: u32,
+        warp: u32,
+        cycle: u64,
+        out: &mut WarpInst,
+    ) -> Result<Step, SimError>;
+    /// Releases the CTA's state.
+    fn end_cta(&mut self, cta: u32) -> Result<(), SimError>;
+}
+
+/// A scalar kernel parameter value, in declaration order.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ParamValue {
+    U32(u32),
+    S32(i32),
+    U64(u64),
+    F32(f32),
+}
+
+/// Host-side device interface that workloads (host programs) drive.
+pub trait Gpu {
+    /// Allocates `bytes` of zeroed global memory, aligned to 256 bytes.
+    fn alloc(&mut self, bytes: u64) -> Result<DevPtr, SimError>;
+    fn copy_to_device(&mut self, dst: DevPtr, data: &[u8]) -> Result<(), SimError>;
+    fn copy_from_device(&mut self, src: DevPtr, out: &mut [u8]) -> Result<(), SimError>;
+    /// Runs one kernel to completion (functionally, or with timing, depending on the `Gpu`).
+    fn launch(&mut self, launch: &crate::Launch) -> Result<(), SimError>;
+}

@@ -1,0 +1,64 @@
+//! `gpuenergy` command-line entry point. Every error goes to stderr with its context and exits
+//! with status 2; nothing panics on bad input.
+
+use clap::{Parser, Subcommand};
+use gpuenergy::cli;
+use std::process::ExitCode;
+
+/// gpuenergy — what a GPU microarchitecture idea costs and saves in energy and area.
+#[derive(Parser, Debug)]
+#[command(name = "gpuenergy", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Energy and area breakdown of a GPU running kernels at a technology node (the main job).
+    Estimate(cli::estimate::Args),
+    /// CACTI-class model of one SRAM array, or a batch of them from CSV.
+    Sram(cli::sram::Args),
+    /// List technology nodes, device flavours and operating points.
+    Techs(cli::techs::Args),
+    /// List the built-in GPU presets.
+    Presets(cli::presets::Args),
+    /// List the built-in workloads.
+    Workloads(cli::workloads::Args),
+    /// Run a workload or a user kernel functionally (optionally checking it against its reference).
+    Run(cli::run::Args),
+    /// Write a workload as Accel-Sim SASS traces.
+    Trace(cli::trace::Args),
+    /// Cycle-level simulation: cycles, IPC, stalls and the Activity record.
+    Simulate(cli::simulate::Args),
+    /// Synthesise a component with yosys + OpenSTA against liberty files.
+    Synth(cli::synth::Args),
+    /// Fit component models to synthesis reports and write a calibration overlay.
+    Calibrate(cli::calibrate::Args),
+    /// Modelled area, leakage and energy per operation of one logic component.
+    Component(cli::component::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Estimate(a) => cli::estimate::run(a),
+        Command::Sram(a) => cli::sram::run(a),
+        Command::Techs(a) => cli::techs::run(a),
+        Command::Presets(a) => cli::presets::run(a),
+        Command::Workloads(a) => cli::workloads::run(a),
+        Command::Run(a) => cli::run::run(a),
+        Command::Trace(a) => cli::trace::run(a),
+        Command::Simulate(a) => cli::simulate::run(a),
+        Command::Synth(a) => cli::synth::run(a),
+        Command::Calibrate(a) => cli::calibrate::run(a),
+        Command::Component(a) => cli::component::run(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
