@@ -1,2 +1,4 @@
 //! `calibration` — synthesis-backed calibration: Verilog components, the yosys + OpenSTA flow,
 //! report parsers, fitting and calibration overlays.
+
+pub mod rtl;

@@ -1,2 +1,7 @@
 //! `models` — the analytical power/area engine: CACTI-class SRAM arrays, parametric logic
 //! components, gating physics and chip composition into an `Estimate`.
+
+pub mod gpu;
+pub mod logic;
+pub mod overlay;
+pub mod sram;

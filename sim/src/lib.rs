@@ -3,8 +3,15 @@
 //! Front ends produce [`inst::WarpInst`] streams ([`stream::KernelStream`]); the timing model turns
 //! them into cycles and the [`activity`] record. `sim` knows nothing of joules.
 
+pub mod activity;
+pub mod config;
+pub mod emu;
 pub mod inst;
+pub mod ptx;
 pub mod stream;
+pub mod timing;
+pub mod trace;
+pub mod workloads;
 
 pub use stream::{DevPtr, Dim3, Gpu, KernelInfo, KernelStream, ParamValue, Step};
 
@@ -53,11 +60,3 @@ pub struct Launch {
     pub shared_bytes: u32,
 }
 
-pub mod ptx {
-    //! PTX-subset front end (owned by the front-end work; placeholder type until it lands).
-    /// A parsed, register-allocated kernel.
-    #[derive(Debug)]
-    pub struct Kernel {
-        pub name: String,
-    }
-}
