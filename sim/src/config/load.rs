@@ -1,0 +1,426 @@
+//! Loading configurations: embedded presets, user files that override a preset key by key, and
+//! error messages that name the file and the line.
+
+use super::schema::{GpuConfig, SchedPolicy};
+use crate::SimError;
+
+/// Preset names, in the order `gpuenergy presets` lists them.
+pub const PRESET_NAMES: [&str; 3] = ["gtx480", "gtx780", "gtx1080ti"];
+
+/// The embedded preset files `(name, TOML text)`.
+pub const PRESETS: [(&str, &str); 3] = [
+    ("gtx480", include_str!("../../presets/gtx480.toml")),
+    ("gtx780", include_str!("../../presets/gtx780.toml")),
+    ("gtx1080ti", include_str!("../../presets/gtx1080ti.toml")),
+];
+
+fn preset_text(name: &str) -> Option<&'static str> {
+    PRESETS.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
+}
+
+fn cfg_err(file: &str, msg: impl Into<String>) -> SimError {
+    SimError::Config {
+        file: file.to_string(),
+        msg: msg.into(),
+    }
+}
+
+/// 1-based line of byte offset `pos` in `text`.
+fn line_of(text: &str, pos: usize) -> usize {
+    text[..pos.min(text.len())].matches('\n').count() + 1
+}
+
+/// Best-effort line of the key `path` (dotted, e.g. `sched.two_level.inner`) in a TOML text:
+/// tracks `[table]` headers and matches `key =` lines, dotted keys and inline-table keys.
+fn find_key_line(text: &str, path: &[String]) -> Option<usize> {
+    let mut table: Vec<String> = Vec::new();
+    let last = path.last()?;
+    let mut fallback = None;
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.starts_with('[') && !line.starts_with("[[") {
+            let inner = line.trim_start_matches('[').trim_end_matches(']');
+            table = inner.split('.').map(|s| s.trim().to_string()).collect();
+            if table == path {
+                return Some(i + 1);
+            }
+            continue;
+        }
+        let Some((key, _)) = line.split_once('=') else {
+            continue;
+        };
+        let mut full = table.clone();
+        full.extend(key.split('.').map(|s| s.trim().to_string()));
+        if full == path {
+            return Some(i + 1);
+        }
+        // An inline table on this line (e.g. `int = { add = [4, 1] }`) or a deeper key.
+        if path.starts_with(&full) && line.contains(&format!("{last} ")) {
+            return Some(i + 1);
+        }
+        if path.starts_with(&full) && fallback.is_none() {
+            fallback = Some(i + 1);
+        }
+        if path.starts_with(&table) && !table.is_empty() && fallback.is_none() {
+            fallback = None;
+        }
+    }
+    fallback
+}
+
+/// Overlays `user` onto `base` key by key. Every user key must exist in `base` (same schema);
+/// tables merge recursively, every other value replaces the base value. Returns the dotted path
+/// of the first unknown key.
+fn merge(base: &mut toml::Table, user: &toml::Table, path: &mut Vec<String>) -> Result<(), String> {
+    for (k, v) in user {
+        path.push(k.clone());
+        match base.get_mut(k) {
+            None => return Err(path.join(".")),
+            Some(toml::Value::Table(bt)) => match v {
+                toml::Value::Table(ut) => merge(bt, ut, path)?,
+                _ => {
+                    // A table replaced by a scalar: let deserialisation report the type.
+                    base.insert(k.clone(), v.clone());
+                }
+            },
+            Some(slot) => *slot = v.clone(),
+        }
+        path.pop();
+    }
+    Ok(())
+}
+
+impl GpuConfig {
+    /// Names of the built-in presets.
+    pub fn preset_names() -> &'static [&'static str] {
+        &PRESET_NAMES
+    }
+
+    /// A built-in preset by name (`gtx480`, `gtx780`, `gtx1080ti`; the spec's `*_like` names
+    /// and `kepler_ch6` are accepted as aliases; `gtx480_tl` is gtx480 with the two-level
+    /// scheduler).
+    pub fn preset(name: &str) -> Result<GpuConfig, SimError> {
+        let (canon, two_level) = match name {
+            "gtx480" | "gtx480_like" => ("gtx480", false),
+            "gtx480_tl" => ("gtx480", true),
+            "gtx780" | "gtx780_like" | "kepler_ch6" => ("gtx780", false),
+            "gtx1080ti" | "gtx1080ti_like" => ("gtx1080ti", false),
+            _ => {
+                return Err(cfg_err(
+                    name,
+                    format!(
+                        "unknown preset '{name}' (expected one of {})",
+                        PRESET_NAMES.join(", ")
+                    ),
+                ))
+            }
+        };
+        let text = preset_text(canon).expect("embedded preset");
+        let file = format!("<preset {canon}>");
+        let mut cfg = Self::parse_full(text, &file)?;
+        if two_level {
+            cfg.sched.policy = SchedPolicy::TwoLevel;
+        }
+        Ok(cfg)
+    }
+
+    /// Reads a configuration file: either a full file of the schema, or a file with
+    /// `base = "<preset>"` at the top whose keys override that preset one by one.
+    pub fn from_toml_file(path: &std::path::Path) -> Result<GpuConfig, SimError> {
+        let text = std::fs::read_to_string(path).map_err(|e| SimError::Io {
+            path: path.display().to_string(),
+            source: e,
+        })?;
+        Self::from_toml_str(&text, &path.display().to_string())
+    }
+
+    /// As [`GpuConfig::from_toml_file`] for text already in memory; `file` names it in errors.
+    pub fn from_toml_str(text: &str, file: &str) -> Result<GpuConfig, SimError> {
+        let user: toml::Table = toml::from_str(text).map_err(|e| {
+            let line = e.span().map(|s| line_of(text, s.start)).unwrap_or(0);
+            cfg_err(file, format!("line {line}: {}", e.message()))
+        })?;
+        let Some(base) = user.get("base") else {
+            return Self::parse_full(text, file);
+        };
+        let base_line = find_key_line(text, &["base".to_string()]).unwrap_or(1);
+        let Some(base_name) = base.as_str() else {
+            return Err(cfg_err(
+                file,
+                format!("line {base_line}: 'base' must be a preset name string"),
+            ));
+        };
+        let base_cfg = Self::preset(base_name).map_err(|_| {
+            cfg_err(
+                file,
+                format!(
+                    "line {base_line}: unknown base preset '{base_name}' (expected one of {})",
+                    PRESET_NAMES.join(", ")
+                ),
+            )
+        })?;
+        let mut merged = toml::Table::try_from(&base_cfg).expect("config serialises");
+        let mut overlay = user.clone();
+        overlay.remove("base");
+        let mut path = Vec::new();
+        if let Err(key) = merge(&mut merged, &overlay, &mut path) {
+            let parts: Vec<String> = key.split('.').map(str::to_string).collect();
+            let line = find_key_line(text, &parts).unwrap_or(0);
+            return Err(cfg_err(
+                file,
+                format!("line {line}: unknown key '{key}' (not in the configuration schema)"),
+            ));
+        }
+        let base_table = toml::Table::try_from(&base_cfg).expect("config serialises");
+        let cfg: GpuConfig =
+            toml::Value::Table(merged)
+                .try_into()
+                .map_err(|e: toml::de::Error| {
+                    let (key, msg) = first_bad_key(&base_table, &overlay)
+                        .unwrap_or_else(|| (String::new(), e.message().to_string()));
+                    let parts: Vec<String> = key.split('.').map(str::to_string).collect();
+                    let line = find_key_line(text, &parts).unwrap_or(0);
+                    cfg_err(file, format!("line {line}: '{key}': {msg}"))
+                })?;
+        cfg.validate(file)?;
+        Ok(cfg)
+    }
+
+    fn parse_full(text: &str, file: &str) -> Result<GpuConfig, SimError> {
+        let cfg: GpuConfig = toml::from_str(text).map_err(|e| {
+            let line = e.span().map(|s| line_of(text, s.start)).unwrap_or(0);
+            cfg_err(file, format!("line {line}: {}", e.message()))
+        })?;
+        cfg.validate(file)?;
+        Ok(cfg)
+    }
+
+    /// The resolved configuration as a full TOML file (the format `--dump-config` prints).
+    pub fn to_toml_string(&self) -> String {
+        toml::to_string(self).expect("config serialises")
+    }
+
+    /// FNV-1a-64 of the resolved TOML text: the config hash stored in every output.
+    pub fn hash_hex(&self) -> String {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in self.to_toml_string().bytes() {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        format!("{h:016x}")
+    }
+
+    /// Checks the values the timing model relies on (non-zero counts, powers of two).
+    pub fn validate(&self, file: &str) -> Result<(), SimError> {
+        let mut bad = Vec::new();
+        let mut pos = |v: u64, k: &str| {
+            if v == 0 {
+                bad.push(format!("'{k}' must be positive"));
+            }
+        };
+        pos(self.gpu.n_sm as u64, "gpu.n_sm");
+        pos(self.sm.max_threads as u64, "sm.max_threads");
+        pos(self.sm.max_warps as u64, "sm.max_warps");
+        pos(self.sm.max_ctas as u64, "sm.max_ctas");
+        pos(self.sm.n_registers as u64, "sm.n_registers");
+        pos(
+            self.sm.reg_alloc_granularity as u64,
+            "sm.reg_alloc_granularity",
+        );
+        pos(self.sm.n_subcores as u64, "sm.n_subcores");
+        pos(self.frontend.fetch_width as u64, "frontend.fetch_width");
+        pos(
+            self.frontend.fetch_throughput as u64,
+            "frontend.fetch_throughput",
+        );
+        pos(
+            self.frontend.ibuffer_entries as u64,
+            "frontend.ibuffer_entries",
+        );
+        pos(self.sched.n_per_sm as u64, "sched.n_per_sm");
+        pos(self.sched.issue_per_sched as u64, "sched.issue_per_sched");
+        pos(
+            self.sched.max_issue_per_warp as u64,
+            "sched.max_issue_per_warp",
+        );
+        pos(self.sched.fetch_group_size as u64, "sched.fetch_group_size");
+        pos(
+            self.sched.two_level.active_per_sched as u64,
+            "sched.two_level.active_per_sched",
+        );
+        pos(self.rf.n_banks as u64, "rf.n_banks");
+        pos(self.rf.ports_per_bank as u64, "rf.ports_per_bank");
+        pos(self.rf.entry_bytes as u64, "rf.entry_bytes");
+        pos(self.units.n_sp as u64, "units.n_sp");
+        pos(self.units.n_ldst as u64, "units.n_ldst");
+        pos(self.units.width.ex_wb as u64, "units.width.ex_wb");
+        pos(self.shmem.banks as u64, "shmem.banks");
+        pos(self.shmem.bank_bytes as u64, "shmem.bank_bytes");
+        pos(self.mem.n_channels as u64, "mem.n_channels");
+        pos(
+            self.mem.subparts_per_channel as u64,
+            "mem.subparts_per_channel",
+        );
+        pos(
+            self.mem.channel_interleave_bytes as u64,
+            "mem.channel_interleave_bytes",
+        );
+        pos(self.icnt.flit_bytes as u64, "icnt.flit_bytes");
+        pos(self.dram.n_banks as u64, "dram.n_banks");
+        pos(self.dram.burst_length as u64, "dram.burst_length");
+        pos(self.dram.data_cmd_ratio as u64, "dram.data_cmd_ratio");
+        pos(
+            self.stats.idle_hist_exact_max as u64,
+            "stats.idle_hist_exact_max",
+        );
+        for (k, v) in [
+            ("gpu.core_mhz", self.gpu.core_mhz),
+            ("gpu.icnt_mhz", self.gpu.icnt_mhz),
+            ("gpu.l2_mhz", self.gpu.l2_mhz),
+            ("gpu.dram_mhz", self.gpu.dram_mhz),
+        ] {
+            if !(v.is_finite() && v > 0.0) {
+                bad.push(format!(
+                    "'{k}' must be a positive frequency in MHz, got {v}"
+                ));
+            }
+        }
+        if self.gpu.warp_size != 32 {
+            bad.push("'gpu.warp_size' must be 32 (the instruction record has 32 lanes)".into());
+        }
+        let caches = [
+            ("icache", self.icache.clone()),
+            ("l1d", self.l1d.geometry()),
+            ("const_cache", self.const_cache.clone()),
+            ("tex_cache", self.tex_cache.clone()),
+            ("l2", self.l2.geometry()),
+        ];
+        for (name, c) in caches {
+            for (k, v) in [
+                ("sets", c.sets),
+                ("line_bytes", c.line_bytes),
+                ("assoc", c.assoc),
+            ] {
+                if v == 0 {
+                    bad.push(format!("'{name}.{k}' must be positive"));
+                }
+            }
+            if !c.line_bytes.is_power_of_two() || !c.sets.is_power_of_two() {
+                bad.push(format!(
+                    "'{name}.sets' and '{name}.line_bytes' must be powers of two"
+                ));
+            }
+            if c.sector_bytes == 0 || !c.line_bytes.is_multiple_of(c.sector_bytes) {
+                bad.push(format!(
+                    "'{name}.sector_bytes' must divide '{name}.line_bytes'"
+                ));
+            } else if c.line_bytes / c.sector_bytes > 32 {
+                bad.push(format!("'{name}': at most 32 sectors per line"));
+            }
+            if c.mshr_entries == 0 || c.mshr_merge == 0 {
+                bad.push(format!(
+                    "'{name}.mshr_entries' and '{name}.mshr_merge' must be positive"
+                ));
+            }
+        }
+        if !self.sched.n_per_sm.is_multiple_of(self.sm.n_subcores.max(1)) {
+            bad.push("'sched.n_per_sm' must be a multiple of 'sm.n_subcores'".into());
+        }
+        if self.sm.n_subcores > 1 && !self.rf.n_banks.is_multiple_of(self.sm.n_subcores) {
+            bad.push("'rf.n_banks' must be a multiple of 'sm.n_subcores'".into());
+        }
+        if self.sm.max_warps > 64 * 4 {
+            bad.push("'sm.max_warps' must be at most 256".into());
+        }
+        let o = &self.opcoll.units;
+        if o.sp + o.sfu + o.mem + o.dp + o.int + o.gen == 0 {
+            bad.push("'opcoll.units' must have at least one collector unit".into());
+        }
+        let am = self.mem.addr_map.replace('.', "");
+        if am.len() != 32 || am.chars().any(|c| !"0RBCS".contains(c)) {
+            bad.push(
+                "'mem.addr_map' must have 32 characters from 0, R, B, C, S (dots allowed)".into(),
+            );
+        }
+        if let SchedPolicy::Plugin(n) = &self.sched.policy {
+            bad.push(format!(
+                "'sched.policy' = plugin:{n}: no scheduler plugin of that name is registered"
+            ));
+        }
+        if bad.is_empty() {
+            Ok(())
+        } else {
+            let line_hint = bad.join("; ");
+            Err(cfg_err(file, line_hint))
+        }
+    }
+}
+
+/// Leaf key paths of a TOML table (tables recurse; arrays and scalars are leaves).
+fn leaf_paths(t: &toml::Table, prefix: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+    for (k, v) in t {
+        prefix.push(k.clone());
+        match v {
+            toml::Value::Table(sub) => leaf_paths(sub, prefix, out),
+            _ => out.push(prefix.clone()),
+        }
+        prefix.pop();
+    }
+}
+
+fn get_path<'a>(t: &'a toml::Table, path: &[String]) -> Option<&'a toml::Value> {
+    let (first, rest) = path.split_first()?;
+    let v = t.get(first)?;
+    if rest.is_empty() {
+        Some(v)
+    } else {
+        get_path(v.as_table()?, rest)
+    }
+}
+
+fn set_path(t: &mut toml::Table, path: &[String], v: toml::Value) {
+    let (first, rest) = path.split_first().expect("non-empty path");
+    if rest.is_empty() {
+        t.insert(first.clone(), v);
+    } else if let Some(toml::Value::Table(sub)) = t.get_mut(first) {
+        set_path(sub, rest, v);
+    }
+}
+
+/// The first user key (dotted) that alone makes the base configuration fail to deserialise,
+/// with the error message: locates type errors that serde reports without a key.
+fn first_bad_key(base: &toml::Table, user: &toml::Table) -> Option<(String, String)> {
+    let mut leaves = Vec::new();
+    leaf_paths(user, &mut Vec::new(), &mut leaves);
+    for p in leaves {
+        let mut one = base.clone();
+        set_path(&mut one, &p, get_path(user, &p)?.clone());
+        if let Err(e) = toml::Value::Table(one).try_into::<GpuConfig>() {
+            return Some((p.join("."), e.message().to_string()));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_parse_and_validate() {
+        for n in PRESET_NAMES {
+            let c = GpuConfig::preset(n).unwrap();
+            assert_eq!(c.gpu.name, n);
+        }
+    }
+
+    #[test]
+    fn key_line_finder() {
+        let t = "base = \"gtx480\"\n[sched]\npolicy = \"lrr\"\n[sched.two_level]\nfoo = 1\n";
+        let p: Vec<String> = ["sched", "two_level", "foo"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(find_key_line(t, &p), Some(5));
+    }
+}

@@ -1,0 +1,16 @@
+//! `GpuConfig`: every machine parameter of the simulated GPU (spec simulator.md §1, §6.3).
+//!
+//! The schema is one serde struct per TOML table, each with `deny_unknown_fields`, so that every
+//! value of the preset tables (§1.1, §1.2) maps to exactly one field and a misspelt key is an
+//! error. The built-in presets `gtx480`, `gtx780` and `gtx1080ti` are full TOML files embedded
+//! from `sim/presets/`; a user file either is a full file of the same schema or starts with
+//! `base = "<preset>"` and overrides the preset key by key ([`GpuConfig::from_toml_file`]).
+//!
+//! Units: clocks in MHz (`*_mhz`), latencies in cycles of the component's own clock domain,
+//! sizes in bytes (`*_bytes`) or entries. Derived SI quantities are methods (`core_hz`, ...).
+
+mod load;
+mod schema;
+
+pub use load::{PRESETS, PRESET_NAMES};
+pub use schema::*;

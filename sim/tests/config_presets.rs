@@ -1,0 +1,166 @@
+//! Presets, key-by-key overrides and config error messages (spec simulator.md §1, §6.3).
+
+use sim::config::{GpuConfig, SchedPolicy};
+
+fn tmp_file(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("sim-config-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+#[test]
+fn preset_names_and_aliases() {
+    assert_eq!(
+        GpuConfig::preset_names(),
+        &["gtx480", "gtx780", "gtx1080ti"]
+    );
+    assert_eq!(
+        GpuConfig::preset("gtx480_like").unwrap(),
+        GpuConfig::preset("gtx480").unwrap()
+    );
+    assert_eq!(
+        GpuConfig::preset("kepler_ch6").unwrap(),
+        GpuConfig::preset("gtx780").unwrap()
+    );
+    let tl = GpuConfig::preset("gtx480_tl").unwrap();
+    assert_eq!(tl.sched.policy, SchedPolicy::TwoLevel);
+    assert_eq!(tl.sched.two_level.active_per_sched, 6);
+    assert!(GpuConfig::preset("gtx9999").is_err());
+}
+
+#[test]
+fn preset_values_match_the_tables() {
+    let f = GpuConfig::preset("gtx480").unwrap();
+    assert_eq!(
+        (f.gpu.n_sm, f.gpu.core_mhz, f.gpu.dram_mhz),
+        (15, 700.0, 924.0)
+    );
+    assert_eq!(
+        (f.sm.max_warps, f.sm.max_threads, f.sm.max_ctas),
+        (48, 1536, 8)
+    );
+    assert_eq!(f.rf_bytes(), 128 * 1024);
+    assert_eq!(f.rf_entries(), 1024);
+    assert_eq!(f.icache.size_bytes(), 2 * 1024);
+    assert_eq!(f.l1d.size_bytes(), 16 * 1024);
+    assert_eq!(f.const_cache.size_bytes(), 8 * 1024);
+    assert_eq!(f.tex_cache.size_bytes(), 12 * 1024);
+    assert_eq!(f.l2_total_bytes(), 768 * 1024);
+    assert_eq!(f.dram_burst_bytes(), 64);
+    assert!((f.dram_peak_bw_bytes_per_s() / 1e9 - 177.4).abs() < 0.1);
+    assert_eq!(f.latency.int.div, [145, 8]);
+    assert_eq!(f.latency.sfu, [8, 8]);
+
+    let k = GpuConfig::preset("gtx780").unwrap();
+    assert_eq!(k.gpu.core_mhz, 863.0);
+    assert_eq!((k.sched.n_per_sm, k.sched.issue_per_sched), (4, 2));
+    assert_eq!(k.rf_bytes(), 256 * 1024);
+    assert_eq!(k.rf.n_banks, 24);
+    // 2048 entries over 24 banks: 8 banks get 86 rows, 16 get 85.
+    let rows: Vec<u64> = (0..24).map(|b| k.rf_bank_rows(b)).collect();
+    assert_eq!(rows.iter().sum::<u64>(), 2048);
+    assert_eq!(k.l2_total_bytes(), 1536 * 1024);
+    assert_eq!(k.dram_burst_bytes(), 32);
+    assert!((k.dram_peak_bw_bytes_per_s() / 1e9 - 288.4).abs() < 0.1);
+    assert_eq!(k.latency.sfu, [20, 2]);
+
+    let p = GpuConfig::preset("gtx1080ti").unwrap();
+    assert_eq!(
+        (p.gpu.n_sm, p.gpu.core_mhz, p.sm.n_subcores),
+        (28, 1480.0, 4)
+    );
+    assert_eq!(p.l1d.size_bytes(), 48 * 1024);
+    assert_eq!(p.l2_total_bytes(), 2816 * 1024);
+    assert!((p.dram_peak_bw_bytes_per_s() / 1e9 - 484.0).abs() < 0.1);
+    assert_eq!(p.gpu.kernel_launch_latency, 5000);
+}
+
+#[test]
+fn round_trip_full_file() {
+    for n in GpuConfig::preset_names() {
+        let c = GpuConfig::preset(n).unwrap();
+        let text = c.to_toml_string();
+        let back = GpuConfig::from_toml_str(&text, "dump.toml").unwrap();
+        assert_eq!(back, c);
+        assert_eq!(back.hash_hex(), c.hash_hex());
+    }
+}
+
+#[test]
+fn user_file_overrides_key_by_key() {
+    let p = tmp_file(
+        "ovr.toml",
+        "base = \"gtx480\"\n[sched]\npolicy = \"lrr\"\n[sched.two_level]\nactive_per_sched = 8\n\
+         [latency]\nint = { div = [100, 4] }\n[l1d]\nsets = 64\n",
+    );
+    let c = GpuConfig::from_toml_file(&p).unwrap();
+    let base = GpuConfig::preset("gtx480").unwrap();
+    assert_eq!(c.sched.policy, SchedPolicy::Lrr);
+    assert_eq!(c.sched.two_level.active_per_sched, 8);
+    assert_eq!(c.sched.two_level.inner, base.sched.two_level.inner);
+    assert_eq!(c.latency.int.div, [100, 4]);
+    assert_eq!(c.latency.int.add, base.latency.int.add);
+    assert_eq!(c.l1d.sets, 64);
+    assert_eq!(c.l1d.assoc, base.l1d.assoc);
+    assert_eq!(c.gpu, base.gpu);
+}
+
+#[test]
+fn unknown_key_names_file_and_line() {
+    let p = tmp_file(
+        "bad_key.toml",
+        "base = \"gtx780\"\n\n[sched]\npolcy = \"lrr\"\n",
+    );
+    let e = GpuConfig::from_toml_file(&p).unwrap_err().to_string();
+    assert!(e.contains("bad_key.toml"), "{e}");
+    assert!(e.contains("line 4"), "{e}");
+    assert!(e.contains("sched.polcy"), "{e}");
+}
+
+#[test]
+fn wrong_type_names_line() {
+    let p = tmp_file(
+        "bad_type.toml",
+        "base = \"gtx480\"\n[gpu]\nname = \"x\"\nn_sm = \"fifteen\"\n",
+    );
+    let e = GpuConfig::from_toml_file(&p).unwrap_err().to_string();
+    assert!(e.contains("bad_type.toml") && e.contains("line 4"), "{e}");
+    let p = tmp_file(
+        "bad_policy.toml",
+        "base = \"gtx480\"\n[sched]\npolicy = \"fastest\"\n",
+    );
+    let e = GpuConfig::from_toml_file(&p).unwrap_err().to_string();
+    assert!(e.contains("line 3") && e.contains("fastest"), "{e}");
+}
+
+#[test]
+fn full_file_missing_key_and_bad_base() {
+    let e = GpuConfig::from_toml_str("[sim]\nseed = 1\n", "partial.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("partial.toml") && e.contains("missing field"),
+        "{e}"
+    );
+    let e = GpuConfig::from_toml_str("base = \"gtx9\"\n", "b.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("line 1") && e.contains("gtx9"), "{e}");
+    let e = GpuConfig::from_toml_str("base = \"gtx480\"\n[gpu\n", "syn.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("syn.toml") && e.contains("line 2"), "{e}");
+    let p = std::path::Path::new("/nonexistent/dir/cfg.toml");
+    let e = GpuConfig::from_toml_file(p).unwrap_err().to_string();
+    assert!(e.contains("/nonexistent/dir/cfg.toml"), "{e}");
+}
+
+#[test]
+fn validation_rejects_nonsense() {
+    let e = GpuConfig::from_toml_str("base = \"gtx480\"\n[gpu]\nn_sm = 0\n", "z.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("gpu.n_sm"), "{e}");
+}
