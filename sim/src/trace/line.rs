@@ -1,0 +1,423 @@
+//! One instruction line of a `.traceg` body (spec simulator.md §3.2.4): parsing into a
+//! [`WarpInst`] without allocation, and formatting a `WarpInst` back into a line.
+
+use super::sass::{classify, mem_width_from_opcode, sass_name};
+use crate::inst::{Family, MemInfo, MemSpace, OpClass, Reg, WarpInst, MAX_DST, MAX_SRC, WARP_SIZE};
+use std::fmt::Write as _;
+
+/// Register number that stands for RZ (no access, no dependence).
+pub const RZ: u16 = 255;
+
+/// Address-compression modes of the memory part.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AddrMode {
+    ListAll = 0,
+    BaseStride = 1,
+    BaseDelta = 2,
+}
+
+/// Options that change how lines are read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineOptions {
+    /// Tracer version from the header; below 3 each line starts with 4 decimal fields to skip.
+    pub tracer_version: u32,
+    /// For 8-/16-byte memory ops and DP ops, `Rn` stands for `Rn … Rn+w/4−1`.
+    pub expand_wide_regs: bool,
+    /// Treat `LDC` as an ALU instruction.
+    pub ldc_as_alu: bool,
+    /// Shared-memory window base (generic `LD`/`ST` classification); 0 = unknown.
+    pub shmem_base: u64,
+    /// Local-memory window base; 0 = unknown.
+    pub local_base: u64,
+}
+
+impl Default for LineOptions {
+    fn default() -> Self {
+        LineOptions {
+            tracer_version: 3,
+            expand_wide_regs: true,
+            ldc_as_alu: false,
+            shmem_base: 0,
+            local_base: 0,
+        }
+    }
+}
+
+fn parse_reg(tok: &str) -> Result<u16, String> {
+    tok.strip_prefix('R')
+        .and_then(|n| n.parse::<u16>().ok())
+        .filter(|&n| n <= RZ)
+        .ok_or_else(|| format!("expected a register R0..R255, found '{tok}'"))
+}
+
+fn parse_hex_u64(tok: &str) -> Result<u64, String> {
+    let digits = tok.strip_prefix("0x").unwrap_or(tok);
+    u64::from_str_radix(digits, 16).map_err(|_| format!("expected a hex address, found '{tok}'"))
+}
+
+/// Appends `reg … reg+group−1` (the exact inverse of the writer's folding; duplicates are kept,
+/// as an instruction may name one register twice).
+fn push_expanded(list: &mut [Reg], n: &mut u8, max: usize, reg: u16, group: u16) {
+    for k in 0..group {
+        let r = reg + k;
+        if r >= RZ {
+            break;
+        }
+        if (*n as usize) < max {
+            list[*n as usize] = r;
+            *n += 1;
+        }
+    }
+}
+
+/// Parses one instruction line into `out`. Returns a message (without file/line, which the
+/// caller adds) on malformed input.
+pub fn parse_line(line: &str, opts: &LineOptions, out: &mut WarpInst) -> Result<(), String> {
+    let mut toks = line.split_ascii_whitespace();
+    let mut next = |what: &str| {
+        toks.next()
+            .ok_or_else(|| format!("line ends before {what}"))
+    };
+    if opts.tracer_version < 3 {
+        for _ in 0..4 {
+            let t = next("the thread-block/warp fields")?;
+            t.parse::<u32>()
+                .map_err(|_| format!("expected a decimal field, found '{t}'"))?;
+        }
+    }
+    let pc_tok = next("the PC")?;
+    let pc = u32::from_str_radix(pc_tok, 16).map_err(|_| format!("bad PC '{pc_tok}'"))?;
+    let mask_tok = next("the active mask")?;
+    if mask_tok.len() != 8 {
+        return Err(format!("bad mask '{mask_tok}': expected 8 hex digits"));
+    }
+    let mask = u32::from_str_radix(mask_tok, 16).map_err(|_| format!("bad mask '{mask_tok}'"))?;
+    let ndst_tok = next("dest_num")?;
+    let ndst: usize = ndst_tok
+        .parse()
+        .map_err(|_| format!("bad dest_num '{ndst_tok}'"))?;
+    if ndst > MAX_DST {
+        return Err(format!("dest_num {ndst} exceeds {MAX_DST}"));
+    }
+    let mut dst_raw = [0u16; MAX_DST];
+    for d in dst_raw.iter_mut().take(ndst) {
+        *d = parse_reg(next("a destination register")?)?;
+    }
+    let opcode = next("the opcode")?;
+    let cls = classify(opcode, opts.ldc_as_alu)
+        .ok_or_else(|| format!("unknown SASS opcode '{opcode}'"))?;
+    let nsrc_tok = next("src_num")?;
+    let nsrc: usize = nsrc_tok
+        .parse()
+        .map_err(|_| format!("bad src_num '{nsrc_tok}'"))?;
+    if nsrc > MAX_SRC {
+        return Err(format!("src_num {nsrc} exceeds {MAX_SRC}"));
+    }
+    let mut src_raw = [0u16; MAX_SRC];
+    for s in src_raw.iter_mut().take(nsrc) {
+        *s = parse_reg(next("a source register")?)?;
+    }
+    let width_tok = next("mem_width")?;
+    let width_field: u32 = width_tok
+        .parse()
+        .map_err(|_| format!("bad mem_width '{width_tok}'"))?;
+
+    *out = WarpInst::new(pc, cls.family, cls.op, mask);
+    let mut mem = None;
+    if width_field > 0 {
+        let width = mem_width_from_opcode(opcode);
+        let mode_tok = next("the address compression mode")?;
+        let mode = match mode_tok {
+            "0" => AddrMode::ListAll,
+            "1" => AddrMode::BaseStride,
+            "2" => AddrMode::BaseDelta,
+            _ => return Err(format!("unknown address compression mode '{mode_tok}'")),
+        };
+        let mut addrs = [0u64; WARP_SIZE];
+        match mode {
+            AddrMode::ListAll => {
+                for (lane, a) in addrs.iter_mut().enumerate() {
+                    if mask >> lane & 1 == 1 {
+                        *a = parse_hex_u64(next("an address")?)?;
+                    }
+                }
+            }
+            AddrMode::BaseStride => {
+                let base = parse_hex_u64(next("the base address")?)?;
+                let st = next("the stride")?;
+                let stride: i64 = st.parse().map_err(|_| format!("bad stride '{st}'"))?;
+                let mut cur = base;
+                let mut started = false;
+                for (lane, a) in addrs.iter_mut().enumerate() {
+                    if mask >> lane & 1 == 1 {
+                        if started {
+                            cur = cur.wrapping_add(stride as u64);
+                        }
+                        *a = cur;
+                        started = true;
+                    } else if started {
+                        break;
+                    }
+                }
+            }
+            AddrMode::BaseDelta => {
+                let mut prev = parse_hex_u64(next("the base address")?)?;
+                let mut first = true;
+                for (lane, a) in addrs.iter_mut().enumerate() {
+                    if mask >> lane & 1 == 1 {
+                        if !first {
+                            // Readers tolerate a missing trailing delta.
+                            let delta: i64 = match toks.next() {
+                                Some(t) => t.parse().map_err(|_| format!("bad delta '{t}'"))?,
+                                None => 0,
+                            };
+                            prev = prev.wrapping_add(delta as u64);
+                        }
+                        *a = prev;
+                        first = false;
+                    }
+                }
+            }
+        }
+        let space = match cls.space {
+            Some(s) => Some(s),
+            None if cls.generic => {
+                let first = (0..WARP_SIZE)
+                    .find(|&l| mask >> l & 1 == 1)
+                    .map(|l| addrs[l]);
+                let a = first.unwrap_or(0);
+                // Shared if either window base is unknown (0), or the address is in its window.
+                Some(
+                    if opts.shmem_base == 0
+                        || opts.local_base == 0
+                        || (a >= opts.shmem_base && a < opts.local_base)
+                    {
+                        MemSpace::Shared
+                    } else if a >= opts.local_base && a < opts.local_base + 16 * 1024 {
+                        MemSpace::Local
+                    } else {
+                        MemSpace::Global
+                    },
+                )
+            }
+            None => None,
+        };
+        if let Some(space) = space {
+            mem = Some(MemInfo {
+                space,
+                width_bytes: width,
+                addrs,
+            });
+        }
+    }
+    if toks.next().is_some() {
+        return Err("unexpected extra fields at the end of the line".into());
+    }
+    let wide = opts.expand_wide_regs
+        && (cls.family == Family::Dp || mem.map(|m| m.width_bytes >= 8).unwrap_or(false));
+    let group: u16 = if !wide {
+        1
+    } else if cls.family == Family::Dp {
+        2
+    } else {
+        mem.map(|m| m.width_bytes as u16 / 4).unwrap_or(1)
+    };
+    for &r in &dst_raw[..ndst] {
+        if r != RZ {
+            push_expanded(&mut out.dst, &mut out.n_dst, MAX_DST, r, group);
+        }
+    }
+    for &r in &src_raw[..nsrc] {
+        if r != RZ {
+            push_expanded(&mut out.src, &mut out.n_src, MAX_SRC, r, group);
+        }
+    }
+    out.mem = mem;
+    Ok(())
+}
+
+/// Writes registers, folding each run `Rn, Rn+1, …` of length `group` into `Rn` (the inverse of
+/// wide-register expansion). Predicate registers are not listed in SASS traces and are dropped.
+fn write_regs(buf: &mut String, regs: &[Reg], group: u16) {
+    let gen: Vec<Reg> = regs.iter().copied().filter(|&r| r < RZ).collect();
+    let mut listed = Vec::with_capacity(gen.len());
+    let mut i = 0;
+    while i < gen.len() {
+        let g = group as usize;
+        let is_run = g > 1 && i + g <= gen.len() && (0..g).all(|k| gen[i + k] == gen[i] + k as u16);
+        listed.push(gen[i]);
+        i += if is_run { g } else { 1 };
+    }
+    let _ = write!(buf, "{}", listed.len());
+    for r in listed {
+        let _ = write!(buf, " R{r}");
+    }
+}
+
+/// Formats `inst` as a trace line (tracer version 3), choosing address compression per §3.2.4:
+/// base_stride when the active lanes are one contiguous run of ≥ 2 lanes with a constant i32
+/// difference, base_delta otherwise.
+pub fn format_line(inst: &WarpInst, buf: &mut String) {
+    buf.clear();
+    let space = inst.mem.map(|m| m.space);
+    let width = inst.mem.map(|m| m.width_bytes).unwrap_or(4);
+    let name = sass_name(inst.family, inst.op, space, width);
+    let wide = inst.family == Family::Dp || inst.mem.map(|m| m.width_bytes >= 8).unwrap_or(false);
+    let group: u16 = if !wide {
+        1
+    } else if inst.family == Family::Dp {
+        2
+    } else {
+        width as u16 / 4
+    };
+    let _ = write!(buf, "{:04x} {:08x} ", inst.pc, inst.active_mask);
+    write_regs(buf, inst.dsts(), group);
+    let _ = write!(buf, " {name} ");
+    write_regs(buf, inst.srcs(), group);
+    match inst.mem {
+        None => buf.push_str(" 0"),
+        Some(m) => {
+            let _ = write!(buf, " {}", m.width_bytes);
+            let mask = inst.active_mask;
+            let lanes: Vec<usize> = (0..WARP_SIZE).filter(|&l| mask >> l & 1 == 1).collect();
+            if lanes.is_empty() {
+                // No active lane: base_delta with base 0 and no deltas.
+                buf.push_str(" 2 0x0000000000000000");
+                return;
+            }
+            let contiguous = lanes.len() >= 2 && lanes.windows(2).all(|w| w[1] == w[0] + 1);
+            let stride =
+                m.addrs[lanes[1.min(lanes.len() - 1)]].wrapping_sub(m.addrs[lanes[0]]) as i64;
+            let const_stride = contiguous
+                && i32::try_from(stride).is_ok()
+                && lanes
+                    .windows(2)
+                    .all(|w| m.addrs[w[1]].wrapping_sub(m.addrs[w[0]]) as i64 == stride);
+            if const_stride {
+                let _ = write!(buf, " 1 0x{:016x} {}", m.addrs[lanes[0]], stride);
+            } else {
+                let _ = write!(buf, " 2 0x{:016x}", m.addrs[lanes[0]]);
+                for w in lanes.windows(2) {
+                    let d = m.addrs[w[1]].wrapping_sub(m.addrs[w[0]]) as i64;
+                    let _ = write!(buf, " {d}");
+                }
+            }
+        }
+    }
+}
+
+/// A synthetic `EXIT` appended to a warp whose trace does not end in one (spec §3.2.5).
+pub fn synthetic_exit(pc: u32, mask: u32) -> WarpInst {
+    WarpInst::new(pc, Family::Ctrl, OpClass::Exit, mask)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(s: &str) -> Result<WarpInst, String> {
+        let mut w = WarpInst::new(0, Family::Int, OpClass::Nop, 0);
+        parse_line(s, &LineOptions::default(), &mut w).map(|_| w)
+    }
+
+    #[test]
+    fn parses_alu_line() {
+        let w = parse("0010 ffffffff 1 R4 IMAD.MOV.U32 2 R255 R2 0").unwrap();
+        assert_eq!(w.pc, 0x10);
+        assert_eq!((w.family, w.op), (Family::Int, OpClass::Add));
+        assert_eq!(w.dsts(), &[4]);
+        assert_eq!(w.srcs(), &[2]); // RZ dropped
+        assert!(w.mem.is_none());
+    }
+
+    #[test]
+    fn parses_every_compression_mode() {
+        let w = parse("0020 0000000f 1 R6 LDG.E 1 R2 4 1 0x1000 4").unwrap();
+        let m = w.mem.unwrap();
+        assert_eq!(&m.addrs[..5], &[0x1000, 0x1004, 0x1008, 0x100c, 0]);
+        let w = parse("0020 00000005 1 R6 LDG.E 1 R2 4 2 0x2000 -8").unwrap();
+        let m = w.mem.unwrap();
+        assert_eq!(&m.addrs[..3], &[0x2000, 0, 0x1ff8]);
+        let w = parse("0020 00000003 1 R6 LDS 1 R2 4 0 0x10 0x20").unwrap();
+        assert_eq!(&w.mem.unwrap().addrs[..2], &[0x10, 0x20]);
+        // Missing trailing delta tolerated.
+        let w = parse("0020 00000007 0 STG.E 2 R2 R4 4 2 0x100 4").unwrap();
+        assert_eq!(&w.mem.unwrap().addrs[..3], &[0x100, 0x104, 0x104]);
+        // Base-stride decoding stops at the first inactive lane.
+        let w = parse("0020 0000000b 1 R6 LDG.E 1 R2 4 1 0x1000 4").unwrap();
+        assert_eq!(&w.mem.unwrap().addrs[..4], &[0x1000, 0x1004, 0, 0]);
+    }
+
+    #[test]
+    fn wide_registers_expand() {
+        let w = parse("0030 ffffffff 1 R8 LDG.E.64 1 R2 8 1 0x0 8").unwrap();
+        assert_eq!(w.dsts(), &[8, 9]);
+        assert_eq!(w.srcs(), &[2, 3]);
+        let w = parse("0030 ffffffff 1 R8 DADD 2 R2 R4 0").unwrap();
+        assert_eq!(w.dsts(), &[8, 9]);
+        assert_eq!(w.srcs(), &[2, 3, 4, 5]);
+    }
+
+    #[test]
+    fn rejects_malformed_lines() {
+        assert!(parse("0010 fffffff 0 NOP 0 0")
+            .unwrap_err()
+            .contains("mask"));
+        assert!(parse("0010 ffffffff 0 FROB 0 0")
+            .unwrap_err()
+            .contains("unknown SASS"));
+        assert!(parse("0010 ffffffff 0 LDG.E 1 R2 4 7 0x0")
+            .unwrap_err()
+            .contains("compression mode"));
+        assert!(parse("0010 ffffffff 1").unwrap_err().contains("line ends"));
+        assert!(parse("0010 ffffffff 0 NOP 0 0 junk").is_err());
+    }
+
+    #[test]
+    fn old_tracer_versions_skip_four_fields() {
+        let opts = LineOptions {
+            tracer_version: 2,
+            ..LineOptions::default()
+        };
+        let mut w = WarpInst::new(0, Family::Int, OpClass::Nop, 0);
+        parse_line("0 0 0 1 0010 ffffffff 0 EXIT 0 0", &opts, &mut w).unwrap();
+        assert_eq!(w.op, OpClass::Exit);
+    }
+
+    #[test]
+    fn format_then_parse_round_trips() {
+        let mut buf = String::new();
+        let mut i = WarpInst::new(0x40, Family::Mem, OpClass::Load, 0x0000_ff0f);
+        i.n_dst = 2;
+        i.dst[..2].copy_from_slice(&[10, 11]);
+        i.n_src = 2;
+        i.src[..2].copy_from_slice(&[2, 3]);
+        let mut addrs = [0u64; 32];
+        for (l, a) in addrs.iter_mut().enumerate() {
+            if i.active_mask >> l & 1 == 1 {
+                *a = (0x7000_0000 + (l as u64 * 8)) ^ 0x40;
+            }
+        }
+        i.mem = Some(MemInfo {
+            space: MemSpace::Global,
+            width_bytes: 8,
+            addrs,
+        });
+        format_line(&i, &mut buf);
+        assert_eq!(parse(&buf).unwrap(), i, "{buf}");
+        // Contiguous, constant stride: base_stride.
+        let mut j = i;
+        j.active_mask = 0xffff_ffff;
+        let mut a2 = [0u64; 32];
+        for (l, a) in a2.iter_mut().enumerate() {
+            *a = 0x1000 + 8 * l as u64;
+        }
+        j.mem = Some(MemInfo {
+            addrs: a2,
+            ..i.mem.unwrap()
+        });
+        format_line(&j, &mut buf);
+        assert!(buf.ends_with(" 8 1 0x0000000000001000 8"), "{buf}");
+        assert_eq!(parse(&buf).unwrap(), j);
+    }
+}

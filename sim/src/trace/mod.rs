@@ -1,0 +1,18 @@
+//! Accel-Sim SASS traces (spec simulator.md §3.2): reader and writer.
+//!
+//! - [`header`]: `kernelslist.g` and the `.traceg` header;
+//! - [`line`]: one instruction line ↔ [`crate::inst::WarpInst`], with every address-compression
+//!   mode;
+//! - [`reader`]: the streaming reader, a [`crate::KernelStream`] the timing model consumes;
+//! - [`writer`]: runs any kernel stream functionally and writes traces;
+//! - [`sass`]: SASS opcode classification.
+
+pub mod header;
+pub mod line;
+pub mod reader;
+pub mod sass;
+pub mod writer;
+
+pub use header::{read_kernel_list, ListEntry, TraceHeader};
+pub use reader::{scan_body, TraceKernel, TraceOptions};
+pub use writer::{drive_cta, TraceWriter};
