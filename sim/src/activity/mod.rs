@@ -1,0 +1,451 @@
+//! `Activity`: what happened during a simulation, as counts (spec simulator.md §5). The only
+//! thing that crosses from simulation to costing; it never holds energy.
+//!
+//! Schema `gpuenergy.activity.v1`: one [`KernelActivity`] per kernel name (launches of the same
+//! kernel are summed; `launches` says how many) and an `aggregate` over all of them. Counters are
+//! `u64`; *lanes* = popcount of the access's active mask (a mask-0 issue counts as issued with 0
+//! lanes). Per-SM records are in SM-id order; every vector indexed by a hardware instance (bank,
+//! slice, channel, port) is in instance order. Field names are stable: new counters are added,
+//! existing ones keep their meaning.
+
+mod hist;
+mod merge;
+mod timeline;
+
+pub use hist::{IdleHist, Log2Hist};
+pub use timeline::{IdleStats, Timeline};
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Schema name written into every record.
+pub const SCHEMA: &str = "gpuenergy.activity.v1";
+
+/// A whole simulation: per kernel and aggregate.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Activity {
+    /// Always [`SCHEMA`].
+    pub schema: String,
+    /// `gpu.name` of the configuration.
+    pub config_name: String,
+    /// `GpuConfig::hash_hex` of the resolved configuration.
+    pub config_hash: String,
+    /// Per kernel name, in order of first launch.
+    pub kernels: Vec<KernelActivity>,
+    /// Sum over `kernels` (`name` = "aggregate"); `cycles` sums the kernels' cycles (kernels run
+    /// serially) plus nothing for launch gaps.
+    pub aggregate: KernelActivity,
+}
+
+impl Activity {
+    pub fn new(config_name: &str, config_hash: &str) -> Self {
+        Activity {
+            schema: SCHEMA.to_string(),
+            config_name: config_name.to_string(),
+            config_hash: config_hash.to_string(),
+            kernels: Vec::new(),
+            aggregate: KernelActivity::empty("aggregate"),
+        }
+    }
+
+    /// Adds one launch's record: summed into the kernel of the same name and the aggregate.
+    pub fn add_launch(&mut self, k: KernelActivity) {
+        self.aggregate.accumulate(&k);
+        self.aggregate.name = "aggregate".to_string();
+        match self.kernels.iter_mut().find(|x| x.name == k.name) {
+            Some(x) => x.accumulate(&k),
+            None => self.kernels.push(k),
+        }
+    }
+
+    /// Pretty JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("activity serialises")
+    }
+
+    /// Parses a saved record and checks the schema name; `file` names it in errors.
+    pub fn from_json(text: &str, file: &str) -> Result<Activity, crate::SimError> {
+        let a: Activity = serde_json::from_str(text).map_err(|e| crate::SimError::Parse {
+            file: file.to_string(),
+            line: e.line(),
+            col: e.column(),
+            msg: format!("not a {SCHEMA} record: {e}"),
+        })?;
+        if a.schema != SCHEMA {
+            return Err(crate::SimError::Parse {
+                file: file.to_string(),
+                line: 1,
+                col: 1,
+                msg: format!("schema '{}' (expected '{SCHEMA}')", a.schema),
+            });
+        }
+        Ok(a)
+    }
+}
+
+/// Counts of one kernel (all launches of it) or of the aggregate.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct KernelActivity {
+    pub name: String,
+    /// Launches summed into this record.
+    pub launches: u64,
+    /// Set when `sim.max_cycles` or `sim.max_warp_insts` stopped a launch early.
+    pub truncated: bool,
+    /// GPU-wide cycles from the first CTA launch to the last CTA completion (summed over
+    /// launches).
+    pub cycles: u64,
+    /// +1 per issued warp instruction.
+    pub warp_insts: u64,
+    /// +lanes per issued warp instruction.
+    pub thread_insts: u64,
+    /// `warp_insts`/`thread_insts` split by family.
+    pub by_family: FamilyCounts,
+    /// Scheduler-cycles that issued nothing, by first failing reason (§2.3), all SMs.
+    pub stalls: StallCounts,
+    pub occupancy: Occupancy,
+    /// Per SM, in SM-id order.
+    pub sms: Vec<SmActivity>,
+    /// Per L2 slice (memory sub-partition), in slice order.
+    pub l2: Vec<L2SliceActivity>,
+    /// Per DRAM channel.
+    pub dram: Vec<DramChannelActivity>,
+    pub icnt: IcntActivity,
+    /// Present when `stats.per_register` is on (§5.4).
+    pub per_register: Option<RegisterStats>,
+}
+
+/// Warp and thread instructions per family.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FamilyCounts {
+    pub int: InstCount,
+    pub fp: InstCount,
+    pub dp: InstCount,
+    pub sfu: InstCount,
+    pub mem: InstCount,
+    pub ctrl: InstCount,
+    pub bar: InstCount,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InstCount {
+    pub warp_insts: u64,
+    pub thread_insts: u64,
+}
+
+/// Scheduler-cycles with no issue, charged to the first failing condition of the
+/// highest-priority warp, in this order (spec §2.3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StallCounts {
+    /// No resident, non-exited warp on the scheduler.
+    pub no_warp: u64,
+    /// The warp's I-buffer is empty (fetch or I-cache miss pending).
+    pub ibuffer_empty: u64,
+    /// Waiting at a barrier or for a membar to drain.
+    pub barrier: u64,
+    /// Head instruction has a RAW/WAW (or WAR) hazard.
+    pub scoreboard: u64,
+    /// No free collector unit of the needed class (or no in-port).
+    pub cu_full: u64,
+    /// No free ID_OC slot for the target unit.
+    pub pipe_busy: u64,
+    /// The target unit is power-gated (a gating policy said not ready).
+    pub unit_gated: u64,
+}
+
+/// Occupancy of the launch (analytical-model.md §2.2) and its time integral.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Occupancy {
+    /// Resident CTAs per SM allowed by the limits (last launch for the aggregate).
+    pub max_ctas_per_sm: u32,
+    /// The binding limit: "cta_slots", "threads", "warps", "registers", "shared_memory".
+    pub limiter: String,
+    /// Σ over SMs and cycles of resident warps.
+    pub resident_warp_cycles: u64,
+    /// Σ over SMs and cycles of allocated registers (per thread × threads of resident CTAs).
+    pub allocated_reg_cycles: u64,
+    /// resident_warp_cycles / (cycles · max_warps · n_sm).
+    pub mean_occupancy: f64,
+}
+
+/// Per-SM counters.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SmActivity {
+    /// Cycles with ≥ 1 resident CTA.
+    pub active_cycles: u64,
+    pub warp_insts: u64,
+    pub thread_insts: u64,
+    pub ctas: u64,
+    /// Σ over cycles of resident warps.
+    pub resident_warp_cycles: u64,
+    /// Σ over cycles of allocated registers.
+    pub allocated_reg_cycles: u64,
+    /// One per fetch tag lookup.
+    pub icache: CacheReads,
+    /// One per instruction written to an I-buffer.
+    pub decoder_insts: u64,
+    pub ibuffer: IbufferCounts,
+    /// Per scheduler, in scheduler order.
+    pub sched: Vec<SchedActivity>,
+    pub scoreboard: ScoreboardCounts,
+    pub simt: SimtCounts,
+    pub bar: BarrierCounts,
+    pub rf: RfActivity,
+    /// Per collector class present in the config, in the order sp, sfu, mem, dp, int, gen.
+    pub opcoll: Vec<OpcollActivity>,
+    /// Per pipe instance (sp0.int, sp0.fp, sp1.int, …, sfu0, dp0, ldst0).
+    pub exec: Vec<PipeActivity>,
+    pub l1d: L1dActivity,
+    pub smem: SmemCounts,
+    pub const_cache: CacheReads,
+    pub ldst: LdstCounts,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CacheReads {
+    pub reads: u64,
+    pub hits: u64,
+    pub misses: u64,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IbufferCounts {
+    pub writes: u64,
+    pub reads: u64,
+    pub flushes: u64,
+    pub flushed_entries: u64,
+}
+
+/// One warp scheduler.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SchedActivity {
+    /// Cycles with ≥ 1 resident warp on this scheduler.
+    pub active_cycles: u64,
+    /// Cycles that issued 0, 1, 2 (or more) instructions; issued[0] counts every simulated
+    /// cycle of the kernel window that issued nothing (skipped cycles included).
+    pub issued: [u64; 3],
+    pub stall: StallCounts,
+    /// Candidate warps examined.
+    pub warp_evals: u64,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScoreboardCounts {
+    /// One per candidate check.
+    pub reads: u64,
+    /// Reserve + release, one each per destination register.
+    pub writes: u64,
+}
+
+/// SIMT stack activity as seen in the stream: the front end applies the stack; the timing model
+/// counts a divergent branch (reconv_pc set) as one push, and its pops at reconvergence are not
+/// visible, so `pops` counts divergent branches too (two paths merge once per push).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SimtCounts {
+    pub pushes: u64,
+    pub pops: u64,
+    pub divergent_branches: u64,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BarrierCounts {
+    pub arrivals: u64,
+    pub releases: u64,
+    /// Warp-cycles spent waiting at a barrier.
+    pub wait_cycles: u64,
+}
+
+/// Register file of one SM (§5.2). Vectors are indexed by bank.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RfActivity {
+    /// One per granted entry (128 B) read on bank b.
+    pub reads: Vec<u64>,
+    pub writes: Vec<u64>,
+    /// + lanes of each read / write.
+    pub read_lanes: Vec<u64>,
+    pub write_lanes: Vec<u64>,
+    /// Cycles in which an eligible read was not granted because another read took the port.
+    pub conflict_rr: Vec<u64>,
+    /// Cycles in which an eligible read was not granted because a write took the port.
+    pub conflict_wr: Vec<u64>,
+    /// Predicate-file reads (guard or source predicates) and writes.
+    pub pred_reads: u64,
+    pub pred_writes: u64,
+}
+
+/// One collector-unit class.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OpcollActivity {
+    /// "sp", "sfu", "mem", "dp", "int" or "gen".
+    pub class: String,
+    pub units: u32,
+    pub allocs: u64,
+    /// Source operands collected (one per granted register read).
+    pub operands: u64,
+    pub dispatches: u64,
+    /// Σ over cycles of occupied units of this class.
+    pub occupied_cycles: u64,
+}
+
+/// One execution pipe instance (§5.3, §5.5).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PipeActivity {
+    /// Unit instance: "sp0", "sp1", …, "sfu0", "dp0", "int0", "ldst0".
+    pub unit: String,
+    /// "int", "fp", "sfu", "dp" or "ldst".
+    pub pipe: String,
+    /// Physical lanes of the pipe.
+    pub lanes: u32,
+    /// Operations and lanes by op class (upper-case names: ADD, MAX, MUL, MAD, DIV, SHFL, CVT,
+    /// MOV, LOGIC, SETP, SIN, COS, EX2, LG2, RSQRT, RCP, SQRT, BRANCH, EXIT, NOP, LOAD, STORE,
+    /// ATOMIC, REDUCTION, MEMBAR). For a double-pumped pipe, lanes count threads.
+    pub ops: BTreeMap<String, OpsLanes>,
+    /// Timeline of the whole pipe.
+    pub busy: IdleStats,
+    /// Per physical lane (after the lane map), SP pipes only.
+    pub lane_idle: Vec<IdleStats>,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OpsLanes {
+    pub ops: u64,
+    pub lanes: u64,
+}
+
+/// Outcome counts of one request kind at a cache.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcomes {
+    pub hit: u64,
+    /// Merged into a pending MSHR entry.
+    pub hit_reserved: u64,
+    pub miss: u64,
+    /// Could not allocate (MSHR or miss queue full); retried later and counted again.
+    pub res_fail: u64,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct L1dActivity {
+    /// One per request (coalesced segment).
+    pub read: Outcomes,
+    pub write: Outcomes,
+    /// Requests that bypassed L1 (skip_global or no write-allocate path), not in read/write.
+    pub bypass: u64,
+    pub fills: u64,
+    pub evictions: u64,
+    pub writebacks: u64,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SmemCounts {
+    /// One per shared-memory warp instruction.
+    pub accesses: u64,
+    pub lanes: u64,
+    /// Σ (conflict degree − 1).
+    pub conflict_extra_cycles: u64,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LdstCounts {
+    /// Memory warp instructions processed.
+    pub insts: u64,
+    /// Coalesced global/local requests (segments) generated.
+    pub global_requests: u64,
+    /// Cycles the unit could not send a request (downstream full).
+    pub stall_cycles: u64,
+}
+
+/// One L2 slice.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct L2SliceActivity {
+    pub read: HitMiss,
+    pub write: HitMiss,
+    pub atomic: HitMiss,
+    pub fills: u64,
+    pub writebacks: u64,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HitMiss {
+    pub hit: u64,
+    pub miss: u64,
+}
+
+/// One DRAM channel. Reads and writes are counted in bursts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DramChannelActivity {
+    pub reads: u64,
+    pub writes: u64,
+    pub activates: u64,
+    pub precharges: u64,
+    pub row_hits: u64,
+    /// DRAM cycles the data bus carried data.
+    pub bus_busy_cycles: u64,
+    /// DRAM cycles of the kernel window (for utilisation = bus_busy_cycles / this).
+    pub cycles: u64,
+}
+
+/// Interconnect, counted at injection. Ports: SMs 0..n_sm on the request net, slices
+/// 0..n_slices on the reply net.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IcntActivity {
+    pub req_packets: Vec<u64>,
+    pub req_flits: Vec<u64>,
+    pub rep_packets: Vec<u64>,
+    pub rep_flits: Vec<u64>,
+}
+
+/// Per-register statistics (§5.4). Index = architectural register (0..256 general, 256..264
+/// predicates), summed over warps and SMs.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RegisterStats {
+    /// Reads counted at operand grant (two reads of one register by one instruction count once).
+    pub reads: Vec<u64>,
+    /// Writes counted at writeback.
+    pub writes: Vec<u64>,
+    /// Δ = t − t₀ between consecutive accesses to one (sm, warp slot, reg) key.
+    pub inter_access: Log2Hist,
+    /// Cycles from the warp's launch to the first access of each key.
+    pub first_access_after_alloc: Log2Hist,
+    /// The pilot warp's own reads and writes per register (`stats.pilot_warp`).
+    pub pilot_reads: Vec<u64>,
+    pub pilot_writes: Vec<u64>,
+}
+
+impl KernelActivity {
+    /// A record with no counts.
+    pub fn empty(name: &str) -> Self {
+        KernelActivity {
+            name: name.to_string(),
+            launches: 0,
+            truncated: false,
+            cycles: 0,
+            warp_insts: 0,
+            thread_insts: 0,
+            by_family: FamilyCounts::default(),
+            stalls: StallCounts::default(),
+            occupancy: Occupancy::default(),
+            sms: Vec::new(),
+            l2: Vec::new(),
+            dram: Vec::new(),
+            icnt: IcntActivity::default(),
+            per_register: None,
+        }
+    }
+
+    /// warp_insts / cycles.
+    pub fn ipc_warp(&self) -> f64 {
+        if self.cycles == 0 {
+            0.0
+        } else {
+            self.warp_insts as f64 / self.cycles as f64
+        }
+    }
+
+    /// thread_insts / cycles.
+    pub fn ipc_thread(&self) -> f64 {
+        if self.cycles == 0 {
+            0.0
+        } else {
+            self.thread_insts as f64 / self.cycles as f64
+        }
+    }
+}

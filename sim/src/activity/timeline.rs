@@ -1,0 +1,153 @@
+//! Busy/idle timelines of pipes and lanes reduced to idle-period statistics (spec simulator.md
+//! §5.5), at O(1) cost per dispatch: a timeline keeps only `busy_until`.
+
+use super::hist::IdleHist;
+use serde::{Deserialize, Serialize};
+
+/// Busy/idle statistics of one pipe or lane over the kernel's window [start, end).
+///
+/// Definitions (per `stats.busy_definition`):
+/// - `in_flight` (default): cycle t is busy iff some instruction dispatched at d has
+///   d ≤ t < d + latency (for a lane: and that lane is active in it);
+/// - `accept`: t is busy iff an instruction was accepted at t.
+///
+/// An idle period is a maximal run of idle cycles inside the window. Runs that end before the
+/// window ends are *complete* and go to `hist`; the run that touches the end goes to `censored`.
+/// Hence `busy_cycles + idle_cycles = window cycles` and
+/// `idle_cycles = hist.total_cycles() + censored.total_cycles()`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IdleStats {
+    pub busy_cycles: u64,
+    pub idle_cycles: u64,
+    /// Complete idle periods (= `hist.total_count()`).
+    pub periods: u64,
+    /// Busy→idle transitions (an idle period that follows a busy cycle, censored or not).
+    pub busy_to_idle: u64,
+    pub hist: IdleHist,
+    pub censored: IdleHist,
+    /// Cycles spent in each power state. Without a gating policy the states are `on_busy` and
+    /// `on_idle`; gating policies add theirs (e.g. `gated`, `wakeup`).
+    pub residency: std::collections::BTreeMap<String, u64>,
+}
+
+impl IdleStats {
+    pub fn new(exact_max: u32, log2_max: u32) -> Self {
+        IdleStats {
+            hist: IdleHist::new(exact_max, log2_max),
+            censored: IdleHist::new(exact_max, log2_max),
+            ..Default::default()
+        }
+    }
+
+    /// Adds another timeline's statistics (for per-kernel → aggregate sums).
+    pub fn merge(&mut self, o: &IdleStats) {
+        self.busy_cycles += o.busy_cycles;
+        self.idle_cycles += o.idle_cycles;
+        self.periods += o.periods;
+        self.busy_to_idle += o.busy_to_idle;
+        self.hist.merge(&o.hist);
+        self.censored.merge(&o.censored);
+        for (k, v) in &o.residency {
+            *self.residency.entry(k.clone()).or_insert(0) += v;
+        }
+    }
+}
+
+/// The running state of one timeline: `busy_until` (first cycle not yet known busy) and whether
+/// any busy cycle has been seen. The simulator calls [`Timeline::busy`] at each dispatch and
+/// [`Timeline::finish`] at the kernel end.
+#[derive(Clone, Debug)]
+pub struct Timeline {
+    busy_until: u64,
+    seen_busy: bool,
+    pub stats: IdleStats,
+}
+
+impl Timeline {
+    pub fn new(start: u64, exact_max: u32, log2_max: u32) -> Self {
+        Timeline {
+            busy_until: start,
+            seen_busy: false,
+            stats: IdleStats::new(exact_max, log2_max),
+        }
+    }
+
+    /// Marks cycles [t, t + len) busy. Calls must come with non-decreasing `t`.
+    #[inline]
+    pub fn busy(&mut self, t: u64, len: u64) {
+        if len == 0 {
+            return;
+        }
+        let end = t + len;
+        if t > self.busy_until {
+            let idle = t - self.busy_until;
+            self.stats.hist.add(idle);
+            self.stats.idle_cycles += idle;
+            self.stats.periods += 1;
+            if self.seen_busy {
+                self.stats.busy_to_idle += 1;
+            }
+            self.stats.busy_cycles += len;
+            self.busy_until = end;
+        } else if end > self.busy_until {
+            self.stats.busy_cycles += end - self.busy_until;
+            self.busy_until = end;
+        }
+        self.seen_busy = true;
+    }
+
+    /// Closes the window at `end`: the trailing idle run is censored; busy cycles past `end`
+    /// (never produced by the simulator, which ends a kernel after its last writeback) are cut.
+    pub fn finish(&mut self, end: u64) -> IdleStats {
+        if end > self.busy_until {
+            let idle = end - self.busy_until;
+            self.stats.censored.add(idle);
+            self.stats.idle_cycles += idle;
+            if self.seen_busy {
+                self.stats.busy_to_idle += 1;
+            }
+        } else if self.busy_until > end {
+            self.stats.busy_cycles -= self.busy_until - end;
+        }
+        self.busy_until = end;
+        let mut s = std::mem::take(&mut self.stats);
+        s.residency.insert("on_busy".into(), s.busy_cycles);
+        s.residency.insert("on_idle".into(), s.idle_cycles);
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overlapping_and_gapped_intervals() {
+        let mut t = Timeline::new(10, 64, 24);
+        t.busy(12, 4); // idle 10..12 (2), busy 12..16
+        t.busy(14, 4); // overlap: busy to 18
+        t.busy(18, 1); // adjacent: busy to 19
+        t.busy(100, 5); // idle 19..100 (81), busy 100..105
+        let s = t.finish(110); // censored 105..110 (5)
+        assert_eq!(s.busy_cycles, 4 + 2 + 1 + 5);
+        assert_eq!(s.idle_cycles, 2 + 81 + 5);
+        assert_eq!(s.busy_cycles + s.idle_cycles, 100);
+        assert_eq!(s.periods, 2);
+        assert_eq!(s.busy_to_idle, 2);
+        assert_eq!(
+            s.hist.total_cycles() + s.censored.total_cycles(),
+            s.idle_cycles
+        );
+        assert_eq!(s.censored.total_count(), 1);
+    }
+
+    #[test]
+    fn never_busy_is_one_censored_run() {
+        let s = Timeline::new(0, 64, 24).finish(1000);
+        assert_eq!(
+            (s.busy_cycles, s.idle_cycles, s.periods, s.busy_to_idle),
+            (0, 1000, 0, 0)
+        );
+        assert_eq!(s.censored.total_cycles(), 1000);
+    }
+}
