@@ -1,1 +1,294 @@
-//! (module under construction)
+//! Calibration overlays: coefficients of the logic-component models fitted to synthesis results.
+//!
+//! An [`Overlay`] holds, per component kind (`alu32`, `crossbar`, ...) and quantity (area,
+//! leakage, energy per operation, critical-path delay), a linear form in the component's size
+//! parameters — `q = Σ cᵢ · termᵢ(params)`, with terms written in the small term language of
+//! [`crate::logic::terms`] (`"N*W"`, `"N^2*W"`, `"N*log2(N)"`, `"1"`) — plus its fit statistics
+//! (number of points, in-sample and leave-one-out cross-validated MAPE). Coefficients are SI and
+//! hold at the overlay's [`OverlayReference`] operating point; `models::logic` rescales them to
+//! other supplies and device flavours through `techlib`.
+//!
+//! `calibration` writes overlays (it fits them); `models` reads them. On disk they are TOML:
+//!
+//! ```toml
+//! node = "asap7"
+//! [reference]
+//! flavour = "rvt"
+//! corner = "tt"
+//! vdd_v = 0.7
+//! temperature_c = 25.0
+//! clock_period_s = 1e-9
+//! [kinds.crossbar.area_m2]
+//! form = "crossbar"
+//! terms = ["N^2*W", "N*W", "1"]
+//! coefficients = [1.1e-13, 2.0e-13, 0.0]
+//! n_points = 8
+//! fit_mape_pct = 2.1
+//! cv_mape_pct = 3.4
+//! ```
+
+use crate::logic::terms::Term;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Errors reading, validating or writing an overlay.
+#[derive(Debug, thiserror::Error)]
+pub enum OverlayError {
+    /// The file could not be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// Path of the overlay.
+        path: PathBuf,
+        /// Underlying error.
+        source: std::io::Error,
+    },
+    /// The TOML is malformed or does not follow the overlay schema.
+    #[error("{}:{line}: {msg}", path.display())]
+    Syntax {
+        /// Path of the overlay (or `<string>`).
+        path: PathBuf,
+        /// 1-based line (0 when unknown).
+        line: usize,
+        /// What was wrong.
+        msg: String,
+    },
+}
+
+/// The operating point at which an overlay's coefficients were fitted.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OverlayReference {
+    /// Device flavour name as techlib spells it (`rvt`, `lvt`, `slvt`).
+    pub flavour: String,
+    /// Process corner of the characterisation (`tt`, `ff`, `ss`).
+    pub corner: String,
+    /// Supply voltage of the characterisation, volts.
+    pub vdd_v: f64,
+    /// Temperature of the characterisation, °C.
+    pub temperature_c: f64,
+    /// Clock period used in synthesis and power analysis, seconds.
+    pub clock_period_s: f64,
+    /// Free-text description of the tools and libraries.
+    #[serde(default)]
+    pub source: String,
+}
+
+/// One fitted quantity of one component kind.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct QuantityFit {
+    /// Name of the form (which structural model the terms come from).
+    pub form: String,
+    /// Terms of the linear form, in the term language of [`crate::logic::terms`].
+    pub terms: Vec<String>,
+    /// One SI coefficient per term.
+    pub coefficients: Vec<f64>,
+    /// Number of synthesis points used.
+    pub n_points: usize,
+    /// Mean absolute percentage error of the fit on its own points.
+    pub fit_mape_pct: f64,
+    /// Leave-one-out cross-validated mean absolute percentage error.
+    pub cv_mape_pct: f64,
+}
+
+impl QuantityFit {
+    /// Evaluate `Σ cᵢ·termᵢ(params)`; an error names a term whose parameter is missing.
+    pub fn eval(&self, params: &BTreeMap<String, u32>) -> Result<f64, String> {
+        let mut sum = 0.0;
+        for (t, c) in self.terms.iter().zip(&self.coefficients) {
+            let term = Term::parse(t)?;
+            sum += c * term.eval(params)?;
+        }
+        Ok(sum)
+    }
+}
+
+/// The fitted quantities of one component kind (any may be absent).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct KindFit {
+    /// Cell area, m².
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub area_m2: Option<QuantityFit>,
+    /// Leakage power, W.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leakage_w: Option<QuantityFit>,
+    /// Dynamic energy per operation, J.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub energy_per_op_j: Option<QuantityFit>,
+    /// Critical-path delay, s.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delay_s: Option<QuantityFit>,
+}
+
+impl KindFit {
+    /// The quantities present, by name, in a fixed order.
+    pub fn quantities(&self) -> Vec<(&'static str, &QuantityFit)> {
+        let mut v = Vec::new();
+        for (n, q) in [
+            ("area_m2", &self.area_m2),
+            ("leakage_w", &self.leakage_w),
+            ("energy_per_op_j", &self.energy_per_op_j),
+            ("delay_s", &self.delay_s),
+        ] {
+            if let Some(q) = q {
+                v.push((n, q));
+            }
+        }
+        v
+    }
+}
+
+/// Fitted coefficients per component kind for one technology node.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Overlay {
+    /// techlib node name (`asap7`).
+    pub node: String,
+    /// Where the coefficients hold.
+    pub reference: OverlayReference,
+    /// Per component kind (`alu32`, `crossbar`, ...).
+    #[serde(default)]
+    pub kinds: BTreeMap<String, KindFit>,
+}
+
+impl Overlay {
+    /// Parse an overlay from TOML text; `path` is used only in error messages.
+    pub fn from_toml_str(text: &str, path: &Path) -> Result<Overlay, OverlayError> {
+        let ov: Overlay = toml::from_str(text).map_err(|e| OverlayError::Syntax {
+            path: path.to_path_buf(),
+            line: e
+                .span()
+                .map(|s| 1 + text[..s.start.min(text.len())].matches('\n').count())
+                .unwrap_or(0),
+            msg: e.message().to_string(),
+        })?;
+        ov.validate(text, path)?;
+        Ok(ov)
+    }
+
+    /// Read an overlay file.
+    pub fn load(path: &Path) -> Result<Overlay, OverlayError> {
+        let text = std::fs::read_to_string(path).map_err(|source| OverlayError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Self::from_toml_str(&text, path)
+    }
+
+    /// Serialise to TOML (deterministic: kinds sorted by name).
+    pub fn to_toml_string(&self) -> String {
+        let body = toml::to_string(self).expect("overlay serialises to TOML");
+        format!("# gpuenergy calibration overlay (fitted coefficients, SI units)\n{body}")
+    }
+
+    /// Write the overlay to `path`.
+    pub fn save(&self, path: &Path) -> Result<(), OverlayError> {
+        std::fs::write(path, self.to_toml_string()).map_err(|source| OverlayError::Io {
+            path: path.to_path_buf(),
+            source,
+        })
+    }
+
+    /// Check every form: term syntax, one coefficient per term, finite numbers.
+    fn validate(&self, text: &str, path: &Path) -> Result<(), OverlayError> {
+        let err = |key: String, msg: String| {
+            let line = text
+                .lines()
+                .position(|l| l.trim() == format!("[{key}]"))
+                .map(|i| i + 1)
+                .unwrap_or(0);
+            OverlayError::Syntax {
+                path: path.to_path_buf(),
+                line,
+                msg: format!("[{key}]: {msg}"),
+            }
+        };
+        if !(self.reference.vdd_v > 0.0 && self.reference.vdd_v.is_finite()) {
+            return Err(err(
+                "reference".into(),
+                format!("vdd_v must be a positive number, got {}", self.reference.vdd_v),
+            ));
+        }
+        for (kind, kf) in &self.kinds {
+            for (qname, q) in kf.quantities() {
+                let key = format!("kinds.{kind}.{qname}");
+                if q.terms.len() != q.coefficients.len() {
+                    return Err(err(
+                        key,
+                        format!(
+                            "{} terms but {} coefficients; expected one coefficient per term",
+                            q.terms.len(),
+                            q.coefficients.len()
+                        ),
+                    ));
+                }
+                for t in &q.terms {
+                    Term::parse(t).map_err(|m| err(key.clone(), m))?;
+                }
+                if let Some(c) = q.coefficients.iter().find(|c| !c.is_finite()) {
+                    return Err(err(key, format!("coefficient {c} is not a finite number")));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Overlay {
+        let mut kinds = BTreeMap::new();
+        kinds.insert(
+            "crossbar".to_string(),
+            KindFit {
+                area_m2: Some(QuantityFit {
+                    form: "crossbar".into(),
+                    terms: vec!["N^2*W".into(), "1".into()],
+                    coefficients: vec![1e-13, 2e-12],
+                    n_points: 5,
+                    fit_mape_pct: 1.0,
+                    cv_mape_pct: 2.0,
+                }),
+                ..Default::default()
+            },
+        );
+        Overlay {
+            node: "asap7".into(),
+            reference: OverlayReference {
+                flavour: "rvt".into(),
+                corner: "tt".into(),
+                vdd_v: 0.7,
+                temperature_c: 25.0,
+                clock_period_s: 1e-9,
+                source: "test".into(),
+            },
+            kinds,
+        }
+    }
+
+    #[test]
+    fn round_trip() {
+        let ov = sample();
+        let text = ov.to_toml_string();
+        let back = Overlay::from_toml_str(&text, Path::new("x.toml")).unwrap();
+        assert_eq!(ov, back);
+        let p: BTreeMap<String, u32> = [("N".to_string(), 4), ("W".to_string(), 8)].into();
+        let a = back.kinds["crossbar"].area_m2.as_ref().unwrap().eval(&p).unwrap();
+        assert!((a - (1e-13 * 128.0 + 2e-12)).abs() < 1e-20);
+    }
+
+    #[test]
+    fn errors_name_line() {
+        let text = sample().to_toml_string().replace("coefficients = [", "coefficients = [1.0, ");
+        let e = Overlay::from_toml_str(&text, Path::new("ov.toml")).unwrap_err();
+        let m = e.to_string();
+        assert!(m.starts_with("ov.toml:"), "{m}");
+        assert!(m.contains("coefficient"), "{m}");
+        let line: usize = m.split(':').nth(1).unwrap().parse().unwrap();
+        assert!(line > 0, "{m}");
+        let e = Overlay::from_toml_str("node = \"a\"\nreference = 3\n", Path::new("b.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("b.toml:2:"), "{e}");
+    }
+}

@@ -1,0 +1,124 @@
+//! Preparing a flavour/corner's liberty files for the flow: decompressed copies for OpenSTA, one
+//! merged library for Yosys, and the cell table (areas, tie cells) for reports.
+
+use crate::error::{CalError};
+use crate::liberty::{self, LibraryInfo};
+use std::path::{Path, PathBuf};
+
+/// A library ready for synthesis.
+#[derive(Debug, Clone)]
+pub struct PreparedLibrary {
+    /// Flavour name (`rvt`).
+    pub flavour: String,
+    /// Corner name (`tt`).
+    pub corner: String,
+    /// Decompressed liberty files (what OpenSTA reads).
+    pub files: Vec<PathBuf>,
+    /// The merged library (what Yosys reads).
+    pub merged: PathBuf,
+    /// Units, conditions and cells of the merged library.
+    pub info: LibraryInfo,
+    /// Tie-high and tie-low cells as `(cell, pin)`, when the library has them.
+    pub tie_hi: Option<(String, String)>,
+    /// Tie-low cell.
+    pub tie_lo: Option<(String, String)>,
+}
+
+fn output_pin_of(text: &str, cell: &str) -> Option<String> {
+    let start = text.find(&format!("cell ({cell})"))?;
+    let body = &text[start..];
+    let mut pin = None;
+    for l in body.lines().skip(1) {
+        let t = l.trim();
+        if t.starts_with("cell (") {
+            break;
+        }
+        if let Some(r) = t.strip_prefix("pin (") {
+            pin = r.split(')').next().map(|s| s.trim().to_string());
+        }
+        if t.starts_with("direction : output") {
+            return pin;
+        }
+    }
+    None
+}
+
+/// Find, decompress and merge the liberty files of `flavour`/`corner` in `lib_dir`, caching the
+/// result under `cache_dir`.
+pub fn prepare(lib_dir: &Path, flavour: &str, corner: &str, cache_dir: &Path) -> Result<PreparedLibrary, CalError> {
+    let sources = liberty::find_files(lib_dir, flavour, corner)?;
+    let dir = cache_dir.join(format!("lib-{}-{}", flavour.to_lowercase(), corner.to_lowercase()));
+    std::fs::create_dir_all(&dir).map_err(|source| CalError::Io { path: dir.clone(), source })?;
+    // Stamp: source names and sizes; reuse the cache when unchanged.
+    let mut stamp = String::new();
+    for s in &sources {
+        let len = std::fs::metadata(s).map(|m| m.len()).unwrap_or(0);
+        stamp.push_str(&format!("{} {}\n", s.display(), len));
+    }
+    let stamp_path = dir.join("sources.txt");
+    let merged = dir.join("merged.lib");
+    let mut files = Vec::new();
+    let fresh = std::fs::read_to_string(&stamp_path).ok().as_deref() == Some(stamp.as_str()) && merged.exists();
+    let merged_text;
+    if fresh {
+        for s in &sources {
+            let name = s.file_name().unwrap_or_default().to_string_lossy().trim_end_matches(".gz").to_string();
+            files.push(dir.join(name));
+        }
+        merged_text = crate::error::read_text(&merged)?;
+    } else {
+        // INVBUF first so the merged header is the inverter/buffer library's.
+        let mut ordered = sources.clone();
+        ordered.sort_by_key(|p| {
+            let n = p.file_name().unwrap_or_default().to_string_lossy().to_uppercase();
+            (!n.contains("INVBUF"), n)
+        });
+        let mut texts = Vec::new();
+        for s in &ordered {
+            eprintln!("  reading {}", s.display());
+            let text = liberty::read_liberty(s)?;
+            let name = s.file_name().unwrap_or_default().to_string_lossy().trim_end_matches(".gz").to_string();
+            let plain = dir.join(&name);
+            crate::error::write_text(&plain, &text)?;
+            texts.push((s.clone(), text));
+        }
+        for s in &sources {
+            let name = s.file_name().unwrap_or_default().to_string_lossy().trim_end_matches(".gz").to_string();
+            files.push(dir.join(name));
+        }
+        merged_text = liberty::merge(&texts)?;
+        crate::error::write_text(&merged, &merged_text)?;
+        crate::error::write_text(&stamp_path, &stamp)?;
+    }
+    let info = liberty::library_info(&merged_text, &merged, &[])?;
+    let has_inv = info.cells.values().any(|c| c.function.as_deref().is_some_and(|f| {
+        let f = f.replace(' ', "");
+        f.starts_with('!') && f.len() <= 3 && c.input_caps.len() == 1
+    }));
+    let has_ff = info.cells.values().any(|c| c.is_ff);
+    if !has_inv || !has_ff {
+        return Err(CalError::Liberty(format!(
+            "the liberty files for flavour '{flavour}', corner '{corner}' in {} have no usable {} cells; \
+             the flow needs a standard-cell library with inverters and flip-flops (e.g. ../shared/asap7)",
+            lib_dir.display(),
+            if !has_inv { "inverter" } else { "flip-flop" }
+        )));
+    }
+    let tie = |val: &str| {
+        info.cells
+            .iter()
+            .find(|(_, c)| c.input_caps.is_empty() && c.function.as_deref().map(|f| f.trim()) == Some(val))
+            .and_then(|(n, _)| output_pin_of(&merged_text, n).map(|p| (n.clone(), p)))
+    };
+    let tie_hi = tie("1");
+    let tie_lo = tie("0");
+    Ok(PreparedLibrary {
+        flavour: flavour.to_lowercase(),
+        corner: corner.to_lowercase(),
+        files,
+        merged,
+        tie_hi,
+        tie_lo,
+        info,
+    })
+}

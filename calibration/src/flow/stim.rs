@@ -1,0 +1,94 @@
+//! Switching activity from the component's stimulus testbench: compile with iverilog, run vvp
+//! with `+vcd=FILE`, read the dump, and compute per input bit the toggle density (0↔1
+//! transitions per clock cycle) and duty (fraction of time at 1).
+
+use super::sta::Port;
+use super::{tools, FlowSpec, Testbench};
+use crate::error::{read_text, CalError};
+use crate::vcd::Vcd;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+
+/// `(density, duty)` per input bit, keyed `name[i]` (or `name` for scalars).
+pub type Activities = BTreeMap<String, (f64, f64)>;
+
+/// Simulate and return the activities of the DUT's input ports (also written to `activity.txt`).
+pub fn simulate(spec: &FlowSpec, tb: &Testbench, dir: &Path, cycles: u32, ports: &[Port]) -> Result<Activities, CalError> {
+    let mut cmd = Command::new("iverilog");
+    cmd.arg("-g2012").arg("-o").arg("sim.vvp").arg("-s").arg(&tb.top);
+    if tb.takes_params {
+        for (k, v) in &spec.params {
+            cmd.arg(format!("-P{}.{}={}", tb.top, k, v));
+        }
+    }
+    for f in tb.files.iter().chain(&spec.files) {
+        cmd.arg(tools::absolute(f));
+    }
+    tools::run_logged(cmd, dir, &dir.join("iverilog.log"), "iverilog")?;
+    let mut run = Command::new("vvp");
+    run.arg("-n").arg("sim.vvp");
+    for p in &tb.plusargs {
+        run.arg(p);
+    }
+    run.arg(format!("+cycles={cycles}")).arg("+vcd=stim.vcd");
+    tools::run_logged(run, dir, &dir.join("sim.log"), "vvp")?;
+    let vcd_path = dir.join("stim.vcd");
+    let text = read_text(&vcd_path)?;
+    let vcd = Vcd::parse(&text, &vcd_path)?;
+    drop(text);
+    let inputs: Vec<&Port> = ports.iter().filter(|p| p.input).collect();
+    // The DUT scope: as given, or the scope declaring the most input port names.
+    let scope = if !tb.dut_scope.is_empty() {
+        tb.dut_scope.clone()
+    } else {
+        vcd.scopes()
+            .into_iter()
+            .max_by_key(|s| {
+                let names: Vec<&str> = vcd.scope_vars(s).map(|v| v.name.as_str()).collect();
+                (inputs.iter().filter(|p| names.contains(&p.name.as_str())).count(), std::cmp::Reverse(s.len()))
+            })
+            .unwrap_or_default()
+    };
+    // Clock cycles covered: rising edges of the clock port in that scope.
+    let clk = spec.clock_port.as_deref().unwrap_or("clk");
+    let n_cycles = vcd
+        .scope_vars(&scope)
+        .find(|v| v.name == clk)
+        .map(|v| vcd.stats[&v.id][0].rises as f64)
+        .filter(|&r| r > 0.0)
+        .ok_or_else(|| {
+            CalError::Invalid(format!(
+                "{}: no toggling clock '{clk}' in scope {} of the stimulus dump",
+                vcd_path.display(),
+                scope.join(".")
+            ))
+        })?;
+    let all = vcd.activities(&scope, n_cycles);
+    let mut out = Activities::new();
+    for p in &inputs {
+        if Some(p.name.as_str()) == spec.clock_port.as_deref() {
+            continue;
+        }
+        for key in p.bit_names() {
+            if let Some(a) = all.get(&key) {
+                out.insert(key, *a);
+            }
+        }
+    }
+    if out.is_empty() {
+        return Err(CalError::Invalid(format!(
+            "{}: none of the DUT's input ports were found in scope {}",
+            vcd_path.display(),
+            scope.join(".")
+        )));
+    }
+    let mut txt = format!("# scope {} cycles {}\n# pin density duty\n", scope.join("."), n_cycles);
+    for (k, (d, u)) in &out {
+        txt.push_str(&format!("{k} {d:.6} {u:.6}\n"));
+    }
+    crate::error::write_text(&dir.join("activity.txt"), &txt)?;
+    // The dump can be large; the per-pin activities are what the record needs.
+    let _ = std::fs::remove_file(&vcd_path);
+    Ok(out)
+}

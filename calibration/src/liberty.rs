@@ -1,0 +1,444 @@
+//! Liberty (`.lib`, optionally gzip-compressed) handling: finding a flavour/corner's files in a
+//! directory, merging split libraries into one for Yosys, and reading cell areas, leakage, pin
+//! capacitances and NLDM delay tables.
+//!
+//! Merging: `abc -liberty` reads a single file that must contain inverters and buffers, while
+//! ASAP7 ships five groups (INVBUF, SIMPLE, AO, OA, SEQ) per flavour/corner. The merged library
+//! is the header of the first file (library attributes, units, operating conditions) extended by
+//! every `lu_table_template`/`power_lut_template` defined in any file's header and not already
+//! present (the groups use different template names, e.g. `delay_template_7x7` in SEQ versus
+//! `delay_template_7x7_x1` elsewhere), followed by the `cell` groups of all files.
+
+use crate::error::{CalError, ParseError};
+use flate2::read::GzDecoder;
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// Read a liberty file, decompressing `.gz`.
+pub fn read_liberty(path: &Path) -> Result<String, CalError> {
+    let io = |source| CalError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let bytes = std::fs::read(path).map_err(io)?;
+    if bytes.starts_with(&[0x1f, 0x8b]) {
+        let mut s = String::new();
+        GzDecoder::new(&bytes[..]).read_to_string(&mut s).map_err(io)?;
+        Ok(s)
+    } else {
+        String::from_utf8(bytes).map_err(|_| {
+            CalError::Parse(ParseError::new(path, 0, "liberty file is not UTF-8 text"))
+        })
+    }
+}
+
+fn is_liberty_name(n: &str) -> bool {
+    n.ends_with(".lib") || n.ends_with(".lib.gz")
+}
+
+/// Liberty files of one flavour and corner in `dir`: names containing `_FLAVOUR_` and `_CORNER_`
+/// (case-insensitive, as ASAP7 names them). If no file in the directory names any flavour
+/// token, every liberty file there is used (a user's own single-corner library).
+pub fn find_files(dir: &Path, flavour: &str, corner: &str) -> Result<Vec<PathBuf>, CalError> {
+    let rd = std::fs::read_dir(dir).map_err(|source| CalError::Io {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    let mut all = Vec::new();
+    for e in rd.flatten() {
+        let name = e.file_name().to_string_lossy().to_string();
+        if is_liberty_name(&name) {
+            all.push((name, e.path()));
+        }
+    }
+    all.sort();
+    if all.is_empty() {
+        return Err(CalError::Liberty(format!(
+            "no liberty files (*.lib or *.lib.gz) in {}; point --liberty-dir at a standard-cell library (e.g. ../shared/asap7)",
+            dir.display()
+        )));
+    }
+    let fl = format!("_{}_", flavour.to_ascii_uppercase());
+    let co = format!("_{}_", corner.to_ascii_uppercase());
+    let tagged = |n: &str| ["_RVT_", "_LVT_", "_SLVT_", "_HVT_"].iter().any(|t| n.to_ascii_uppercase().contains(t));
+    if !all.iter().any(|(n, _)| tagged(n)) {
+        return Ok(all.into_iter().map(|(_, p)| p).collect());
+    }
+    let sel: Vec<PathBuf> = all
+        .iter()
+        .filter(|(n, _)| {
+            let u = n.to_ascii_uppercase();
+            u.contains(&fl) && u.contains(&co)
+        })
+        .map(|(_, p)| p.clone())
+        .collect();
+    if sel.is_empty() {
+        return Err(CalError::Liberty(format!(
+            "no liberty file in {} matches flavour '{flavour}' and corner '{corner}' (names containing '{fl}' and '{co}')",
+            dir.display()
+        )));
+    }
+    Ok(sel)
+}
+
+/// Split a liberty text into (header before the first cell, cell groups, closing text).
+fn split_library(text: &str, file: &Path) -> Result<(String, String), CalError> {
+    let start = text
+        .find("\n  cell (")
+        .or_else(|| text.find("\ncell ("))
+        .or_else(|| find_cell_start(text))
+        .ok_or_else(|| CalError::Liberty(format!("{}: no cell groups", file.display())))?;
+    let head = &text[..start];
+    let body = &text[start..];
+    let end = body
+        .trim_end()
+        .rfind('}')
+        .ok_or_else(|| CalError::Parse(ParseError::new(file, 0, "library group is not closed with '}'")))?;
+    Ok((head.to_string(), body[..end].to_string()))
+}
+
+fn find_cell_start(text: &str) -> Option<usize> {
+    let mut off: usize = 0;
+    for l in text.split_inclusive('\n') {
+        let t = l.trim_start();
+        if t.starts_with("cell (") || t.starts_with("cell(") {
+            return Some(off.saturating_sub(1));
+        }
+        off += l.len();
+    }
+    None
+}
+
+/// Top-level template groups (`lu_table_template`, `power_lut_template`, ...) of a header, by name.
+fn header_templates(head: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let lines: Vec<&str> = head.lines().collect();
+    let mut i = 0;
+    while i < lines.len() {
+        let t = lines[i].trim_start();
+        let is_tpl = t.starts_with("lu_table_template")
+            || t.starts_with("power_lut_template")
+            || t.starts_with("output_current_template");
+        if is_tpl && t.contains('{') {
+            let name = t.split('(').nth(1).and_then(|r| r.split(')').next()).unwrap_or("").trim().to_string();
+            let mut depth = 0i32;
+            let mut grp = String::new();
+            while i < lines.len() {
+                depth += lines[i].matches('{').count() as i32 - lines[i].matches('}').count() as i32;
+                grp.push_str(lines[i]);
+                grp.push('\n');
+                i += 1;
+                if depth <= 0 {
+                    break;
+                }
+            }
+            out.push((name, grp));
+            continue;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Merge several liberty texts (with their paths for messages) into one library.
+pub fn merge(libs: &[(PathBuf, String)]) -> Result<String, CalError> {
+    let mut header: Option<String> = None;
+    let mut have: Vec<String> = Vec::new();
+    let mut extra = String::new();
+    let mut cells = String::new();
+    for (path, text) in libs {
+        let (head, body) = split_library(text, path)?;
+        let tpls = header_templates(&head);
+        if header.is_none() {
+            have = tpls.iter().map(|(n, _)| n.clone()).collect();
+            header = Some(head);
+        } else {
+            for (n, g) in tpls {
+                if !have.contains(&n) {
+                    have.push(n);
+                    extra.push_str(&g);
+                }
+            }
+        }
+        cells.push_str(&body);
+        cells.push('\n');
+    }
+    let header = header.ok_or_else(|| CalError::Liberty("no liberty files to merge".into()))?;
+    Ok(format!("{header}\n{extra}{cells}}}\n"))
+}
+
+/// What the flow and the technology fit need to know about one cell.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CellInfo {
+    /// Cell area (µm², liberty area unit).
+    pub area: f64,
+    /// `cell_leakage_power` in the library's leakage unit.
+    pub leakage: Option<f64>,
+    /// Input pin capacitances (library capacitance unit).
+    pub input_caps: BTreeMap<String, f64>,
+    /// Whether the cell has a `ff` (flip-flop) group.
+    pub is_ff: bool,
+    /// Output function of the first output pin, if any.
+    pub function: Option<String>,
+    /// NLDM tables of timing arcs: (`cell_rise` | `cell_fall`, index_1, index_2, values row-major).
+    pub delay_tables: Vec<(String, Vec<f64>, Vec<f64>, Vec<f64>)>,
+}
+
+/// Library-level units and conditions.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LibraryInfo {
+    /// `time_unit` in seconds.
+    pub time_unit_s: f64,
+    /// `leakage_power_unit` in watts.
+    pub leakage_unit_w: f64,
+    /// Capacitance unit in farads.
+    pub cap_unit_f: f64,
+    /// `nom_voltage`.
+    pub nom_voltage_v: f64,
+    /// `nom_temperature`.
+    pub nom_temperature_c: f64,
+    /// Cells by name.
+    pub cells: BTreeMap<String, CellInfo>,
+}
+
+fn parse_floats(s: &str) -> Vec<f64> {
+    s.split(|c: char| c == ',' || c == '"' || c.is_whitespace() || c == '\\')
+        .filter(|t| !t.is_empty())
+        .filter_map(|t| t.parse().ok())
+        .collect()
+}
+
+fn unit_scale(v: &str) -> f64 {
+    let v = v.trim().trim_matches('"').trim();
+    let split = v.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(v.len());
+    let (n, u) = v.split_at(split);
+    let n: f64 = n.trim().parse().unwrap_or(1.0);
+    let p = match u.to_ascii_lowercase().as_str() {
+        "s" | "w" | "f" | "v" => 1.0,
+        "ms" | "mw" | "mf" | "ma" => 1e-3,
+        "us" | "uw" | "uf" | "ua" => 1e-6,
+        "ns" | "nw" | "nf" | "na" => 1e-9,
+        "ps" | "pw" | "pf" | "pa" => 1e-12,
+        "fs" | "fw" | "ff" | "fa" => 1e-15,
+        _ => 1.0,
+    };
+    n * p
+}
+
+/// Read units and per-cell data from a liberty text. `want_tables` limits the (costly) capture
+/// of delay tables to the named cells.
+pub fn library_info(text: &str, file: &Path, want_tables: &[&str]) -> Result<LibraryInfo, CalError> {
+    let mut info = LibraryInfo {
+        time_unit_s: 1e-9,
+        leakage_unit_w: 1e-9,
+        cap_unit_f: 1e-12,
+        nom_voltage_v: 0.0,
+        nom_temperature_c: 25.0,
+        cells: BTreeMap::new(),
+    };
+    // Group stack: (kind, name).
+    let mut stack: Vec<(String, String)> = Vec::new();
+    let mut cur_cell: Option<String> = None;
+    let mut pin_dir: Option<String> = None;
+    let mut pin_cap: Option<f64> = None;
+    let mut pin_name = String::new();
+    let mut table: Option<(String, Vec<f64>, Vec<f64>, String)> = None;
+    let mut pending = String::new();
+    for (i, raw) in text.lines().enumerate() {
+        let ln = i + 1;
+        // Join backslash continuations.
+        let l = raw.trim_end();
+        if let Some(stripped) = l.strip_suffix('\\') {
+            pending.push_str(stripped);
+            pending.push(' ');
+            continue;
+        }
+        let owned;
+        let line: &str = if pending.is_empty() {
+            l.trim()
+        } else {
+            pending.push_str(l);
+            owned = std::mem::take(&mut pending);
+            owned.trim()
+        };
+        let line = line.trim();
+        if line.is_empty() || line.starts_with("/*") || line.starts_with('*') {
+            continue;
+        }
+        if line.ends_with('{') {
+            let kind = line.split('(').next().unwrap_or("").trim().to_string();
+            let name = line.split('(').nth(1).and_then(|r| r.rsplit(')').last()).unwrap_or("").trim().trim_matches('"').to_string();
+            if kind == "cell" && stack.len() == 1 {
+                cur_cell = Some(name.clone());
+                info.cells.insert(name.clone(), CellInfo::default());
+            }
+            if kind == "pin" {
+                pin_dir = None;
+                pin_cap = None;
+                pin_name = name.clone();
+            }
+            if kind == "ff" {
+                if let Some(c) = cur_cell.as_ref().and_then(|c| info.cells.get_mut(c)) {
+                    c.is_ff = true;
+                }
+            }
+            if (kind == "cell_rise" || kind == "cell_fall")
+                && cur_cell.as_deref().is_some_and(|c| want_tables.contains(&c))
+            {
+                table = Some((kind.clone(), Vec::new(), Vec::new(), String::new()));
+            }
+            stack.push((kind, name));
+            continue;
+        }
+        if line.starts_with('}') {
+            let Some((kind, _)) = stack.pop() else {
+                return Err(CalError::Parse(ParseError::new(file, ln, "unbalanced '}'")));
+            };
+            match kind.as_str() {
+                "cell" => cur_cell = None,
+                "pin" => {
+                    if let (Some(d), Some(c), Some(cell)) = (&pin_dir, pin_cap, &cur_cell) {
+                        if d == "input" {
+                            if let Some(ci) = info.cells.get_mut(cell) {
+                                ci.input_caps.insert(pin_name.clone(), c);
+                            }
+                        }
+                    }
+                }
+                "cell_rise" | "cell_fall" => {
+                    if let (Some((k, i1, i2, vals)), Some(cell)) = (table.take(), &cur_cell) {
+                        let v = parse_floats(&vals);
+                        if let Some(ci) = info.cells.get_mut(cell) {
+                            ci.delay_tables.push((k, i1, i2, v));
+                        }
+                    }
+                }
+                _ => {}
+            }
+            continue;
+        }
+        let (key, val) = match line.split_once(':') {
+            Some((k, v)) if !k.contains('(') => (k.trim(), v.trim().trim_end_matches(';').trim()),
+            _ => {
+                // Complex attribute: name (args);
+                if let Some(t) = table.as_mut() {
+                    let arg = line.split_once('(').map(|(_, r)| r.rsplit_once(')').map(|(a, _)| a).unwrap_or(r)).unwrap_or("");
+                    if line.starts_with("index_1") {
+                        t.1 = parse_floats(arg);
+                    } else if line.starts_with("index_2") {
+                        t.2 = parse_floats(arg);
+                    } else if line.starts_with("values") {
+                        t.3 = arg.to_string();
+                    }
+                } else if stack.len() == 1 && line.starts_with("capacitive_load_unit") {
+                    let arg = line.split_once('(').map(|(_, r)| r).unwrap_or("");
+                    let parts: Vec<&str> = arg.trim_end_matches(';').trim_end_matches(')').split(',').collect();
+                    if parts.len() == 2 {
+                        let n: f64 = parts[0].trim().parse().unwrap_or(1.0);
+                        info.cap_unit_f = n * unit_scale(&format!("1{}", parts[1].trim()));
+                    }
+                }
+                continue;
+            }
+        };
+        if stack.len() == 1 {
+            match key {
+                "time_unit" => info.time_unit_s = unit_scale(val),
+                "leakage_power_unit" => info.leakage_unit_w = unit_scale(val),
+                "nom_voltage" => info.nom_voltage_v = val.parse().unwrap_or(0.0),
+                "nom_temperature" => info.nom_temperature_c = val.parse().unwrap_or(25.0),
+                _ => {}
+            }
+            continue;
+        }
+        let Some(cell) = cur_cell.as_ref() else { continue };
+        let in_cell_top = stack.len() == 2;
+        match key {
+            "area" if in_cell_top => {
+                let a: f64 = val.parse().map_err(|_| {
+                    CalError::Parse(ParseError::new(file, ln, format!("cell {cell}: area '{val}' is not a number")))
+                })?;
+                info.cells.get_mut(cell).expect("inserted").area = a;
+            }
+            "cell_leakage_power" if in_cell_top => {
+                let v: f64 = val.parse().map_err(|_| {
+                    CalError::Parse(ParseError::new(file, ln, format!("cell {cell}: leakage '{val}' is not a number")))
+                })?;
+                info.cells.get_mut(cell).expect("inserted").leakage = Some(v);
+            }
+            "direction" if stack.last().is_some_and(|s| s.0 == "pin") => pin_dir = Some(val.to_string()),
+            "capacitance" if stack.last().is_some_and(|s| s.0 == "pin") => pin_cap = val.parse().ok(),
+            "function" if stack.last().is_some_and(|s| s.0 == "pin") => {
+                let ci = info.cells.get_mut(cell).expect("inserted");
+                if ci.function.is_none() {
+                    ci.function = Some(val.trim_matches('"').to_string());
+                }
+            }
+            _ => {}
+        }
+    }
+    if !stack.is_empty() {
+        return Err(CalError::Parse(ParseError::new(file, text.lines().count(), "unclosed group at end of file")));
+    }
+    Ok(info)
+}
+
+/// Bilinear interpolation in an NLDM table (clamped to the table's range).
+pub fn interp2(i1: &[f64], i2: &[f64], vals: &[f64], x1: f64, x2: f64) -> Option<f64> {
+    if i1.is_empty() || i2.is_empty() || vals.len() != i1.len() * i2.len() {
+        return None;
+    }
+    let locate = |idx: &[f64], x: f64| -> (usize, f64) {
+        if idx.len() == 1 {
+            return (0, 0.0);
+        }
+        let mut k = 0;
+        while k + 2 < idx.len() && x > idx[k + 1] {
+            k += 1;
+        }
+        let t = ((x - idx[k]) / (idx[k + 1] - idx[k])).clamp(0.0, 1.0);
+        (k, t)
+    };
+    let (a, ta) = locate(i1, x1);
+    let (b, tb) = locate(i2, x2);
+    let n2 = i2.len();
+    let v = |r: usize, c: usize| vals[r.min(i1.len() - 1) * n2 + c.min(n2 - 1)];
+    let r0 = v(a, b) * (1.0 - tb) + v(a, b + 1) * tb;
+    let r1 = v(a + 1, b) * (1.0 - tb) + v(a + 1, b + 1) * tb;
+    Some(r0 * (1.0 - ta) + r1 * ta)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const A: &str = "library (a) {\n  time_unit : \"1ps\";\n  leakage_power_unit : \"1pW\";\n  capacitive_load_unit (1,ff);\n  lu_table_template (t1) {\n    index_1 (\"1, 2\");\n  }\n  cell (INVx1) {\n    area : 0.5;\n    cell_leakage_power : 10;\n    pin (A) {\n      direction : input;\n      capacitance : 0.6;\n    }\n    pin (Y) {\n      direction : output;\n      function : \"!A\";\n      timing () {\n        cell_rise (t1) {\n          index_1 (\"1, 2\");\n          index_2 (\"1, 3\");\n          values ( \\\n            \"1, 2\", \\\n            \"3, 4\" \\\n          );\n        }\n      }\n    }\n  }\n}\n";
+    const B: &str = "library (b) {\n  lu_table_template (t2) {\n    index_1 (\"1, 2\");\n  }\n  lu_table_template (t1) {\n    index_1 (\"1, 2\");\n  }\n  cell (DFFx1) {\n    area : 2.0;\n    ff (IQ, IQN) {\n      next_state : \"D\";\n    }\n  }\n}\n";
+
+    #[test]
+    fn merge_keeps_all_templates_and_cells() {
+        let m = merge(&[(PathBuf::from("a.lib"), A.into()), (PathBuf::from("b.lib"), B.into())]).unwrap();
+        assert_eq!(m.matches("lu_table_template (t1)").count(), 1);
+        assert_eq!(m.matches("lu_table_template (t2)").count(), 1);
+        let info = library_info(&m, Path::new("m.lib"), &["INVx1"]).unwrap();
+        assert_eq!(info.cells.len(), 2);
+        assert!(info.cells["DFFx1"].is_ff);
+        let inv = &info.cells["INVx1"];
+        assert_eq!(inv.area, 0.5);
+        assert_eq!(inv.leakage, Some(10.0));
+        assert_eq!(inv.input_caps["A"], 0.6);
+        assert_eq!(inv.function.as_deref(), Some("!A"));
+        assert!((info.time_unit_s - 1e-12).abs() < 1e-24);
+        assert!((info.cap_unit_f - 1e-15).abs() < 1e-27);
+        let (_, i1, i2, v) = &inv.delay_tables[0];
+        assert_eq!(v.len(), 4);
+        assert_eq!(interp2(i1, i2, v, 1.5, 2.0), Some(2.5));
+    }
+
+    #[test]
+    fn unbalanced_is_an_error() {
+        let e = library_info("library (x) {\n  cell (A) {\n", Path::new("x.lib"), &[]).unwrap_err();
+        assert!(e.to_string().contains("x.lib:"), "{e}");
+    }
+}

@@ -1,0 +1,2 @@
+//! Parametric logic components (under construction).
+pub mod terms;
