@@ -1,0 +1,675 @@
+//! Lane-parallel arithmetic (spec simulator.md §3.1.3). Every function maps 32 lanes of raw
+//! register bits (`u64`, low `bits` significant) to 32 results; inactive lanes are computed too
+//! (no operation can panic or trap) and discarded by the masked write-back, which keeps the loops
+//! branch-free.
+//!
+//! Semantics: IEEE-754 binary32/binary64 with round-to-nearest-even; FMA via `mul_add`
+//! (single rounding); transcendentals via the `libm` crate (bit-identical across hosts);
+//! `.ftz` flushes subnormal f32 inputs and results to signed zero; `.sat` clamps f32 results to
+//! [0, 1] (NaN → 0); `rcp.approx` and `div.approx`/`div.full` compute a·(1/b); `rsqrt.approx` is
+//! 1/sqrt rounded twice; integer division or remainder by zero returns all ones.
+
+use crate::ptx::isa::{flags, BoolOp, Cmp, Inst, Op, Rnd, Ty};
+
+/// 32 lanes of raw values.
+pub type Lanes = [u64; 32];
+
+#[inline(always)]
+pub fn map1(a: &Lanes, f: impl Fn(u64) -> u64) -> Lanes {
+    std::array::from_fn(|l| f(a[l]))
+}
+#[inline(always)]
+pub fn map2(a: &Lanes, b: &Lanes, f: impl Fn(u64, u64) -> u64) -> Lanes {
+    std::array::from_fn(|l| f(a[l], b[l]))
+}
+#[inline(always)]
+pub fn map3(a: &Lanes, b: &Lanes, c: &Lanes, f: impl Fn(u64, u64, u64) -> u64) -> Lanes {
+    std::array::from_fn(|l| f(a[l], b[l], c[l]))
+}
+
+/// Keeps the low `bits` bits.
+#[inline(always)]
+pub fn trunc(v: u64, bits: u32) -> u64 {
+    if bits >= 64 {
+        v
+    } else {
+        v & ((1u64 << bits) - 1)
+    }
+}
+
+/// Sign-extends the low `bits` bits.
+#[inline(always)]
+pub fn sext(v: u64, bits: u32) -> i64 {
+    if bits >= 64 {
+        v as i64
+    } else {
+        let s = 64 - bits;
+        ((v << s) as i64) >> s
+    }
+}
+
+/// Value of an integer operand of type `t` as i128 (sign- or zero-extended).
+#[inline(always)]
+fn ival(v: u64, t: Ty) -> i128 {
+    if t.is_signed() {
+        sext(v, t.bits()) as i128
+    } else {
+        trunc(v, t.bits()) as i128
+    }
+}
+
+#[inline(always)]
+fn ftz32(x: f32, on: bool) -> f32 {
+    if on && x.is_subnormal() {
+        if x.is_sign_negative() {
+            -0.0
+        } else {
+            0.0
+        }
+    } else {
+        x
+    }
+}
+
+#[inline(always)]
+fn f32v(v: u64) -> f32 {
+    f32::from_bits(v as u32)
+}
+#[inline(always)]
+fn f64v(v: u64) -> f64 {
+    f64::from_bits(v)
+}
+#[inline(always)]
+fn b32(x: f32) -> u64 {
+    x.to_bits() as u64
+}
+#[inline(always)]
+fn b64(x: f64) -> u64 {
+    x.to_bits()
+}
+
+#[inline(always)]
+fn sat01(x: f32) -> f32 {
+    if x.is_nan() {
+        0.0
+    } else {
+        x.clamp(0.0, 1.0)
+    }
+}
+
+/// f32 unary/binary/ternary op with `.ftz`/`.sat` applied.
+#[inline(always)]
+fn f32_1(a: &Lanes, fl: u8, f: impl Fn(f32) -> f32) -> Lanes {
+    let ftz = fl & flags::FTZ != 0;
+    let sat = fl & flags::SAT != 0;
+    map1(a, |x| {
+        let r = ftz32(f(ftz32(f32v(x), ftz)), ftz);
+        b32(if sat { sat01(r) } else { r })
+    })
+}
+#[inline(always)]
+fn f32_2(a: &Lanes, b: &Lanes, fl: u8, f: impl Fn(f32, f32) -> f32) -> Lanes {
+    let ftz = fl & flags::FTZ != 0;
+    let sat = fl & flags::SAT != 0;
+    map2(a, b, |x, y| {
+        let r = ftz32(f(ftz32(f32v(x), ftz), ftz32(f32v(y), ftz)), ftz);
+        b32(if sat { sat01(r) } else { r })
+    })
+}
+#[inline(always)]
+fn f32_3(a: &Lanes, b: &Lanes, c: &Lanes, fl: u8, f: impl Fn(f32, f32, f32) -> f32) -> Lanes {
+    let ftz = fl & flags::FTZ != 0;
+    let sat = fl & flags::SAT != 0;
+    map3(a, b, c, |x, y, z| {
+        let r = ftz32(
+            f(
+                ftz32(f32v(x), ftz),
+                ftz32(f32v(y), ftz),
+                ftz32(f32v(z), ftz),
+            ),
+            ftz,
+        );
+        b32(if sat { sat01(r) } else { r })
+    })
+}
+
+/// PTX min/max: a NaN operand yields the other operand.
+#[inline(always)]
+fn fmin32(x: f32, y: f32) -> f32 {
+    if x.is_nan() {
+        y
+    } else if y.is_nan() || x < y || (x == y && x.is_sign_negative()) {
+        x
+    } else {
+        y
+    }
+}
+#[inline(always)]
+fn fmax32(x: f32, y: f32) -> f32 {
+    if x.is_nan() {
+        y
+    } else if y.is_nan() || x > y || (x == y && y.is_sign_negative()) {
+        x
+    } else {
+        y
+    }
+}
+#[inline(always)]
+fn fmin64(x: f64, y: f64) -> f64 {
+    if x.is_nan() {
+        y
+    } else if y.is_nan() || x < y || (x == y && x.is_sign_negative()) {
+        x
+    } else {
+        y
+    }
+}
+#[inline(always)]
+fn fmax64(x: f64, y: f64) -> f64 {
+    if x.is_nan() {
+        y
+    } else if y.is_nan() || x > y || (x == y && y.is_sign_negative()) {
+        x
+    } else {
+        y
+    }
+}
+
+/// Integer binary op on type `t`, result truncated to the type width.
+#[inline(always)]
+fn int2(a: &Lanes, b: &Lanes, t: Ty, f: impl Fn(i128, i128) -> i128) -> Lanes {
+    let bits = t.bits();
+    map2(a, b, |x, y| trunc(f(ival(x, t), ival(y, t)) as u64, bits))
+}
+
+/// Evaluates a single-result ALU operation. `s` holds the fetched sources in PTX order.
+/// Returns `None` for operations that are not single-result ALU ops.
+#[inline(always)]
+pub fn eval(inst: &Inst, s: &[Lanes; 3]) -> Option<Lanes> {
+    let fl = inst.flags;
+    let (a, b, c) = (&s[0], &s[1], &s[2]);
+    Some(match inst.op {
+        Op::Mov(_) => *a,
+        Op::Add(Ty::F32) => f32_2(a, b, fl, |x, y| x + y),
+        Op::Add(Ty::F64) => map2(a, b, |x, y| b64(f64v(x) + f64v(y))),
+        Op::Add(t) if fl & flags::SAT != 0 && t == Ty::S32 => int2(a, b, t, |x, y| {
+            (x + y).clamp(i32::MIN as i128, i32::MAX as i128)
+        }),
+        Op::Add(t) => {
+            let bits = t.bits();
+            map2(a, b, |x, y| trunc(x.wrapping_add(y), bits))
+        }
+        Op::Sub(Ty::F32) => f32_2(a, b, fl, |x, y| x - y),
+        Op::Sub(Ty::F64) => map2(a, b, |x, y| b64(f64v(x) - f64v(y))),
+        Op::Sub(t) if fl & flags::SAT != 0 && t == Ty::S32 => int2(a, b, t, |x, y| {
+            (x - y).clamp(i32::MIN as i128, i32::MAX as i128)
+        }),
+        Op::Sub(t) => {
+            let bits = t.bits();
+            map2(a, b, |x, y| trunc(x.wrapping_sub(y), bits))
+        }
+        Op::FMul(Ty::F32) => f32_2(a, b, fl, |x, y| x * y),
+        Op::FMul(_) => map2(a, b, |x, y| b64(f64v(x) * f64v(y))),
+        Op::Fma(Ty::F32) => f32_3(a, b, c, fl, |x, y, z| x.mul_add(y, z)),
+        Op::Fma(_) => map3(a, b, c, |x, y, z| b64(f64v(x).mul_add(f64v(y), f64v(z)))),
+        Op::MulLo(t) => {
+            let bits = t.bits();
+            map2(a, b, |x, y| trunc(x.wrapping_mul(y), bits))
+        }
+        Op::MulHi(t) if t.bits() == 64 && !t.is_signed() => {
+            map2(a, b, |x, y| ((x as u128 * y as u128) >> 64) as u64)
+        }
+        Op::MulHi(t) => int2(a, b, t, |x, y| (x * y) >> t.bits()),
+        Op::MulWide(t) => {
+            let bits = 2 * t.bits();
+            map2(a, b, |x, y| trunc((ival(x, t) * ival(y, t)) as u64, bits))
+        }
+        Op::MadLo(t) => {
+            let bits = t.bits();
+            map3(a, b, c, |x, y, z| {
+                trunc(x.wrapping_mul(y).wrapping_add(z), bits)
+            })
+        }
+        Op::MadHi(t) if t.bits() == 64 && !t.is_signed() => map3(a, b, c, |x, y, z| {
+            (((x as u128 * y as u128) >> 64) as u64).wrapping_add(z)
+        }),
+        Op::MadHi(t) => {
+            let bits = t.bits();
+            map3(a, b, c, |x, y, z| {
+                trunc(
+                    (((ival(x, t) * ival(y, t)) >> bits) + ival(z, t)) as u64,
+                    bits,
+                )
+            })
+        }
+        Op::MadWide(t) => {
+            let bits = 2 * t.bits();
+            map3(a, b, c, |x, y, z| {
+                trunc(((ival(x, t) * ival(y, t)) as u64).wrapping_add(z), bits)
+            })
+        }
+        Op::Div(Ty::F32) => {
+            if fl & flags::APPROX != 0 {
+                f32_2(a, b, fl, |x, y| x * (1.0 / y))
+            } else {
+                f32_2(a, b, fl, |x, y| x / y)
+            }
+        }
+        Op::Div(Ty::F64) => map2(a, b, |x, y| b64(f64v(x) / f64v(y))),
+        Op::Div(t) => int2(a, b, t, |x, y| if y == 0 { -1 } else { x / y }),
+        Op::Rem(t) => int2(a, b, t, |x, y| if y == 0 { -1 } else { x % y }),
+        Op::Min(Ty::F32) => f32_2(a, b, fl, fmin32),
+        Op::Min(Ty::F64) => map2(a, b, |x, y| b64(fmin64(f64v(x), f64v(y)))),
+        Op::Min(t) => int2(a, b, t, |x, y| x.min(y)),
+        Op::Max(Ty::F32) => f32_2(a, b, fl, fmax32),
+        Op::Max(Ty::F64) => map2(a, b, |x, y| b64(fmax64(f64v(x), f64v(y)))),
+        Op::Max(t) => int2(a, b, t, |x, y| x.max(y)),
+        Op::Abs(Ty::F32) => f32_1(a, fl, f32::abs),
+        Op::Abs(Ty::F64) => map1(a, |x| x & !(1u64 << 63)),
+        Op::Abs(t) => map1(a, |x| trunc(ival(x, t).unsigned_abs() as u64, t.bits())),
+        Op::Neg(Ty::F32) => f32_1(a, fl, |x| -x),
+        Op::Neg(Ty::F64) => map1(a, |x| x ^ (1u64 << 63)),
+        Op::Neg(t) => map1(a, |x| trunc((-ival(x, t)) as u64, t.bits())),
+        Op::Popc(t) => map1(a, |x| trunc(x, t.bits()).count_ones() as u64),
+        Op::Clz(t) => map1(a, |x| {
+            (trunc(x, t.bits()).leading_zeros() - (64 - t.bits())) as u64
+        }),
+        Op::Brev(t) => map1(a, |x| trunc(x, t.bits()).reverse_bits() >> (64 - t.bits())),
+        Op::And(t) => map2(a, b, |x, y| trunc(x & y, t.bits())),
+        Op::Or(t) => map2(a, b, |x, y| trunc(x | y, t.bits())),
+        Op::Xor(t) => map2(a, b, |x, y| trunc(x ^ y, t.bits())),
+        Op::Not(t) => map1(a, |x| trunc(!x, t.bits())),
+        Op::Shl(t) => {
+            let bits = t.bits();
+            map2(a, b, |x, y| {
+                let n = y as u32;
+                if n >= bits {
+                    0
+                } else {
+                    trunc(x << n, bits)
+                }
+            })
+        }
+        Op::Shr(t) => {
+            let bits = t.bits();
+            if t.is_signed() {
+                map2(a, b, |x, y| {
+                    let n = (y as u32).min(bits - 1);
+                    trunc((sext(x, bits) >> n) as u64, bits)
+                })
+            } else {
+                map2(a, b, |x, y| {
+                    let n = y as u32;
+                    if n >= bits {
+                        0
+                    } else {
+                        trunc(x, bits) >> n
+                    }
+                })
+            }
+        }
+        Op::Sqrt(_) => f32_1(a, fl, libm::sqrtf),
+        Op::Rsqrt(_) => f32_1(a, fl, |x| 1.0 / libm::sqrtf(x)),
+        Op::Rcp(_) => f32_1(a, fl, |x| 1.0 / x),
+        Op::Sin(_) => f32_1(a, fl, libm::sinf),
+        Op::Cos(_) => f32_1(a, fl, libm::cosf),
+        Op::Ex2(_) => f32_1(a, fl, libm::exp2f),
+        Op::Lg2(_) => f32_1(a, fl, libm::log2f),
+        Op::Selp(_) => map3(a, b, c, |x, y, p| if p & 1 != 0 { x } else { y }),
+        Op::Cvt { dst, src, rnd } => cvt_lanes(a, dst, src, rnd, fl),
+        _ => return None,
+    })
+}
+
+/// Comparison of one lane.
+#[inline(always)]
+fn compare(cmp: Cmp, t: Ty, x: u64, y: u64) -> bool {
+    match t {
+        Ty::F32 | Ty::F64 => {
+            let (x, y) = if t == Ty::F32 {
+                (f32v(x) as f64, f32v(y) as f64)
+            } else {
+                (f64v(x), f64v(y))
+            };
+            let unord = x.is_nan() || y.is_nan();
+            match cmp {
+                Cmp::Eq => !unord && x == y,
+                Cmp::Ne => !unord && x != y,
+                Cmp::Lt | Cmp::Lo => !unord && x < y,
+                Cmp::Le | Cmp::Ls => !unord && x <= y,
+                Cmp::Gt | Cmp::Hi => !unord && x > y,
+                Cmp::Ge | Cmp::Hs => !unord && x >= y,
+                Cmp::Equ => unord || x == y,
+                Cmp::Neu => unord || x != y,
+                Cmp::Ltu => unord || x < y,
+                Cmp::Leu => unord || x <= y,
+                Cmp::Gtu => unord || x > y,
+                Cmp::Geu => unord || x >= y,
+                Cmp::Num => !unord,
+                Cmp::Nan => unord,
+            }
+        }
+        _ => {
+            let bits = t.bits();
+            let (ux, uy) = (trunc(x, bits), trunc(y, bits));
+            let (sx, sy) = if t.is_signed() {
+                (sext(x, bits), sext(y, bits))
+            } else {
+                (ux as i64, uy as i64)
+            };
+            let signed = t.is_signed();
+            match cmp {
+                Cmp::Eq | Cmp::Equ => ux == uy,
+                Cmp::Ne | Cmp::Neu => ux != uy,
+                Cmp::Lt | Cmp::Ltu => {
+                    if signed {
+                        sx < sy
+                    } else {
+                        ux < uy
+                    }
+                }
+                Cmp::Le | Cmp::Leu => {
+                    if signed {
+                        sx <= sy
+                    } else {
+                        ux <= uy
+                    }
+                }
+                Cmp::Gt | Cmp::Gtu => {
+                    if signed {
+                        sx > sy
+                    } else {
+                        ux > uy
+                    }
+                }
+                Cmp::Ge | Cmp::Geu => {
+                    if signed {
+                        sx >= sy
+                    } else {
+                        ux >= uy
+                    }
+                }
+                Cmp::Lo => ux < uy,
+                Cmp::Ls => ux <= uy,
+                Cmp::Hi => ux > uy,
+                Cmp::Hs => ux >= uy,
+                Cmp::Num => true,
+                Cmp::Nan => false,
+            }
+        }
+    }
+}
+
+/// `setp`: returns the lane masks of p and q (`q` is the complement of the comparison, combined
+/// with `c` the same way).
+#[inline(always)]
+pub fn setp(cmp: Cmp, bop: Option<BoolOp>, t: Ty, a: &Lanes, b: &Lanes, c: &Lanes) -> (u32, u32) {
+    let mut p = 0u32;
+    let mut q = 0u32;
+    for l in 0..32 {
+        let r = compare(cmp, t, a[l], b[l]);
+        let cv = c[l] & 1 != 0;
+        let (rp, rq) = match bop {
+            None => (r, !r),
+            Some(BoolOp::And) => (r && cv, !r && cv),
+            Some(BoolOp::Or) => (r || cv, !r || cv),
+            Some(BoolOp::Xor) => (r ^ cv, !r ^ cv),
+        };
+        p |= (rp as u32) << l;
+        q |= (rq as u32) << l;
+    }
+    (p, q)
+}
+
+/// Rounds a float to an integral value with the given mode.
+#[inline(always)]
+fn round_int(x: f64, rnd: Rnd) -> f64 {
+    match rnd {
+        Rnd::Rz => x.trunc(),
+        Rnd::Rm => x.floor(),
+        Rnd::Rp => x.ceil(),
+        _ => x.round_ties_even(),
+    }
+}
+
+/// Converts exactly-known value `x` (given as the nearest f64 `r` with the sign of the error
+/// `err_sign` = sign(x − r)) to f32 with directed rounding.
+#[inline(always)]
+fn directed_f32(r: f32, exact_vs_r: std::cmp::Ordering, rnd: Rnd) -> f32 {
+    use std::cmp::Ordering::*;
+    match (rnd, exact_vs_r) {
+        (Rnd::Rz, Less) if r > 0.0 => r.next_down(),
+        (Rnd::Rz, Greater) if r < 0.0 => r.next_up(),
+        (Rnd::Rm, Less) => r.next_down(),
+        (Rnd::Rp, Greater) => r.next_up(),
+        _ => r,
+    }
+}
+#[inline(always)]
+fn directed_f64(r: f64, exact_vs_r: std::cmp::Ordering, rnd: Rnd) -> f64 {
+    use std::cmp::Ordering::*;
+    match (rnd, exact_vs_r) {
+        (Rnd::Rz, Less) if r > 0.0 => r.next_down(),
+        (Rnd::Rz, Greater) if r < 0.0 => r.next_up(),
+        (Rnd::Rm, Less) => r.next_down(),
+        (Rnd::Rp, Greater) => r.next_up(),
+        _ => r,
+    }
+}
+
+/// Integer (as i128) to float bits with rounding `rnd`.
+#[inline(always)]
+fn int_to_float(v: i128, dst: Ty, rnd: Rnd) -> u64 {
+    if dst == Ty::F32 {
+        let r = v as f32; // nearest even
+        let ord = v.cmp(&(r as i128));
+        // `r as i128` saturates only beyond i128 range, impossible for 64-bit inputs.
+        b32(directed_f32(r, ord, rnd))
+    } else {
+        let r = v as f64;
+        let ord = v.cmp(&(r as i128));
+        b64(directed_f64(r, ord, rnd))
+    }
+}
+
+/// Float (as f64, exact) to an integer type with saturation; NaN → 0.
+#[inline(always)]
+fn float_to_int(x: f64, dst: Ty, rnd: Rnd) -> u64 {
+    if x.is_nan() {
+        return 0;
+    }
+    let r = round_int(x, rnd);
+    let bits = dst.bits();
+    let (lo, hi) = if dst.is_signed() {
+        (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+    } else {
+        (0i128, (1i128 << bits) - 1)
+    };
+    let v = if r <= lo as f64 {
+        lo
+    } else if r >= hi as f64 {
+        hi
+    } else {
+        r as i128
+    };
+    trunc(v as u64, bits)
+}
+
+/// `cvt.dst.src` on 32 lanes.
+fn cvt_lanes(a: &Lanes, dst: Ty, src: Ty, rnd: Rnd, fl: u8) -> Lanes {
+    let ftz = fl & flags::FTZ != 0;
+    let sat = fl & flags::SAT != 0;
+    let fin32 = |x: u64| ftz32(f32v(x), ftz) as f64;
+    match (src.is_float(), dst.is_float()) {
+        (false, false) => {
+            let db = dst.bits();
+            map1(a, |x| {
+                let v = ival(x, src);
+                let v = if sat {
+                    let (lo, hi) = if dst.is_signed() {
+                        (-(1i128 << (db - 1)), (1i128 << (db - 1)) - 1)
+                    } else {
+                        (0, (1i128 << db) - 1)
+                    };
+                    v.clamp(lo, hi)
+                } else {
+                    v
+                };
+                // Narrow results are kept sign-/zero-extended to 32 bits in their register.
+                if db < 32 && dst.is_signed() {
+                    trunc(sext(v as u64, db) as u64, 32)
+                } else {
+                    trunc(v as u64, db)
+                }
+            })
+        }
+        (false, true) => map1(a, |x| {
+            let r = int_to_float(ival(x, src), dst, rnd);
+            if sat && dst == Ty::F32 {
+                b32(sat01(f32v(r)))
+            } else {
+                r
+            }
+        }),
+        (true, false) => map1(a, |x| {
+            let f = if src == Ty::F32 { fin32(x) } else { f64v(x) };
+            let v = float_to_int(f, dst, rnd);
+            if dst.bits() < 32 && dst.is_signed() {
+                trunc(sext(v, dst.bits()) as u64, 32)
+            } else {
+                v
+            }
+        }),
+        (true, true) => {
+            let rint = fl & flags::RINT != 0;
+            map1(a, |x| match (src, dst) {
+                (Ty::F32, Ty::F32) => {
+                    let f = fin32(x);
+                    let r = if rint {
+                        round_int(f, rnd) as f32
+                    } else {
+                        f as f32
+                    };
+                    b32(ftz32(if sat { sat01(r) } else { r }, ftz))
+                }
+                (Ty::F32, _) => {
+                    let f = fin32(x);
+                    b64(if rint { round_int(f, rnd) } else { f })
+                }
+                (_, Ty::F32) => {
+                    let f = f64v(x);
+                    let r = f as f32;
+                    let r = if rint {
+                        round_int(f, rnd) as f32
+                    } else if r.is_finite() && !f.is_nan() {
+                        directed_f32(
+                            r,
+                            f.partial_cmp(&(r as f64))
+                                .unwrap_or(std::cmp::Ordering::Equal),
+                            rnd,
+                        )
+                    } else {
+                        r
+                    };
+                    b32(ftz32(if sat { sat01(r) } else { r }, ftz))
+                }
+                _ => {
+                    let f = f64v(x);
+                    b64(if rint { round_int(f, rnd) } else { f })
+                }
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn int_helpers() {
+        assert_eq!(sext(0xFFFF_FFFF, 32), -1);
+        assert_eq!(sext(0x7FFF_FFFF, 32), 0x7FFF_FFFF);
+        assert_eq!(trunc(u64::MAX, 32), 0xFFFF_FFFF);
+    }
+
+    #[test]
+    fn conversions() {
+        let l = |v: u64| [v; 32];
+        // f32 → s32 rounding modes and saturation.
+        let x = b32(-2.5);
+        assert_eq!(
+            cvt_lanes(&l(x), Ty::S32, Ty::F32, Rnd::Rn, 0)[0],
+            trunc(-2i64 as u64, 32)
+        );
+        assert_eq!(
+            cvt_lanes(&l(x), Ty::S32, Ty::F32, Rnd::Rm, 0)[0],
+            trunc(-3i64 as u64, 32)
+        );
+        assert_eq!(
+            cvt_lanes(&l(x), Ty::S32, Ty::F32, Rnd::Rz, 0)[0],
+            trunc(-2i64 as u64, 32)
+        );
+        assert_eq!(cvt_lanes(&l(x), Ty::U32, Ty::F32, Rnd::Rz, 0)[0], 0);
+        assert_eq!(
+            cvt_lanes(&l(b32(1e20)), Ty::S32, Ty::F32, Rnd::Rz, 0)[0],
+            0x7FFF_FFFF
+        );
+        assert_eq!(
+            cvt_lanes(&l(b32(f32::NAN)), Ty::S32, Ty::F32, Rnd::Rz, 0)[0],
+            0
+        );
+        // u32 → f32 with directed rounding: 2^24 + 1 is not representable.
+        let v = (1u64 << 24) + 1;
+        assert_eq!(
+            f32v(cvt_lanes(&l(v), Ty::F32, Ty::U32, Rnd::Rz, 0)[0]),
+            16777216.0
+        );
+        assert_eq!(
+            f32v(cvt_lanes(&l(v), Ty::F32, Ty::U32, Rnd::Rp, 0)[0]),
+            16777218.0
+        );
+        // int → int sign extension and saturation.
+        assert_eq!(
+            cvt_lanes(&l(0xFFFF_FFFF), Ty::S64, Ty::S32, Rnd::None, 0)[0],
+            u64::MAX
+        );
+        assert_eq!(
+            cvt_lanes(&l(0xFFFF_FFFF), Ty::U64, Ty::U32, Rnd::None, 0)[0],
+            0xFFFF_FFFF
+        );
+        assert_eq!(
+            cvt_lanes(&l(300), Ty::U8, Ty::U32, Rnd::None, flags::SAT)[0],
+            255
+        );
+    }
+
+    #[test]
+    fn division_by_zero_is_all_ones() {
+        let mut i = Inst::new(Op::Div(Ty::U32), 1);
+        let s = [[7u64; 32], [0u64; 32], [0u64; 32]];
+        assert_eq!(eval(&i, &s).unwrap()[0], 0xFFFF_FFFF);
+        i.op = Op::Div(Ty::S32);
+        assert_eq!(eval(&i, &s).unwrap()[0], 0xFFFF_FFFF);
+        i.op = Op::Div(Ty::S32);
+        let s = [[trunc(i32::MIN as u64, 32); 32], [0xFFFF_FFFF; 32], [0; 32]];
+        assert_eq!(eval(&i, &s).unwrap()[0], 0x8000_0000);
+    }
+
+    #[test]
+    fn setp_unordered_and_bool() {
+        let a = [b32(f32::NAN); 32];
+        let b = [b32(1.0); 32];
+        let c = [1u64; 32];
+        assert_eq!(setp(Cmp::Lt, None, Ty::F32, &a, &b, &c), (0, u32::MAX));
+        assert_eq!(setp(Cmp::Ltu, None, Ty::F32, &a, &b, &c).0, u32::MAX);
+        let a = [trunc(-1i64 as u64, 32); 32];
+        let b = [1u64; 32];
+        assert_eq!(setp(Cmp::Lt, None, Ty::S32, &a, &b, &c).0, u32::MAX);
+        assert_eq!(setp(Cmp::Lt, None, Ty::U32, &a, &b, &c).0, 0);
+        assert_eq!(
+            setp(Cmp::Lo, Some(BoolOp::And), Ty::S32, &b, &a, &c).0,
+            u32::MAX
+        );
+    }
+}

@@ -1,0 +1,235 @@
+//! Functional device memory: a sparse global address space of 4 KiB pages (spec simulator.md
+//! §6.2) with a bump allocator, and bounds-checked little-endian access to byte windows (shared,
+//! local, constant, parameter).
+//!
+//! Global allocations start at [`GLOBAL_BASE`] (so address 0 is never valid) and are aligned to
+//! 256 bytes. Pages are created on first write; reading an untouched page yields zeros. Any access
+//! outside the allocated range, or not naturally aligned, is an error.
+
+/// First global device address handed out.
+pub const GLOBAL_BASE: u64 = 0x1_0000_0000;
+/// Page size of the sparse global memory.
+pub const PAGE_BYTES: usize = 4096;
+/// Largest total global allocation (address-space bound, not resident memory).
+pub const MAX_GLOBAL_BYTES: u64 = 1 << 40;
+
+type Page = Box<[u8; PAGE_BYTES]>;
+
+/// Why an access failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    OutOfBounds,
+    Misaligned,
+}
+
+impl Fault {
+    pub fn describe(self, space: &str, addr: u64, bytes: u32) -> String {
+        match self {
+            Fault::OutOfBounds => {
+                format!("{bytes}-byte {space} access at {addr:#x} is out of bounds")
+            }
+            Fault::Misaligned => format!("{bytes}-byte {space} access at {addr:#x} is misaligned"),
+        }
+    }
+}
+
+/// Sparse global memory.
+#[derive(Default)]
+pub struct GlobalMem {
+    pages: Vec<Option<Page>>,
+    /// End of the allocated range (exclusive).
+    top: u64,
+}
+
+impl GlobalMem {
+    pub fn new() -> Self {
+        GlobalMem {
+            pages: Vec::new(),
+            top: GLOBAL_BASE,
+        }
+    }
+
+    /// Allocates `bytes` (zeroed) aligned to `align` (≥ 256).
+    pub fn alloc(&mut self, bytes: u64, align: u64) -> Option<u64> {
+        let align = align.max(256);
+        let start = self.top.div_ceil(align) * align;
+        let end = start.checked_add(bytes.max(1))?;
+        if end - GLOBAL_BASE > MAX_GLOBAL_BYTES {
+            return None;
+        }
+        self.top = end;
+        let npages = ((end - GLOBAL_BASE) as usize).div_ceil(PAGE_BYTES);
+        if self.pages.len() < npages {
+            self.pages.resize_with(npages, || None);
+        }
+        Some(start)
+    }
+
+    /// Bytes allocated so far (address range, not resident pages).
+    pub fn allocated_bytes(&self) -> u64 {
+        self.top - GLOBAL_BASE
+    }
+
+    /// Resident 4 KiB pages.
+    pub fn resident_pages(&self) -> usize {
+        self.pages.iter().filter(|p| p.is_some()).count()
+    }
+
+    #[inline]
+    fn check(&self, addr: u64, bytes: u64) -> Result<(usize, usize), Fault> {
+        if addr < GLOBAL_BASE
+            || addr.wrapping_add(bytes) > self.top
+            || addr.wrapping_add(bytes) < addr
+        {
+            return Err(Fault::OutOfBounds);
+        }
+        if addr & (bytes - 1) != 0 {
+            return Err(Fault::Misaligned);
+        }
+        let off = (addr - GLOBAL_BASE) as usize;
+        Ok((off / PAGE_BYTES, off % PAGE_BYTES))
+    }
+
+    /// Naturally aligned load of 1, 2, 4 or 8 bytes, zero-extended.
+    #[inline]
+    pub fn load(&self, addr: u64, bytes: u32) -> Result<u64, Fault> {
+        let (p, o) = self.check(addr, bytes as u64)?;
+        Ok(match &self.pages[p] {
+            None => 0,
+            Some(pg) => read_le(&pg[o..], bytes),
+        })
+    }
+
+    #[inline]
+    fn page_mut(&mut self, p: usize) -> &mut [u8; PAGE_BYTES] {
+        self.pages[p].get_or_insert_with(|| Box::new([0u8; PAGE_BYTES]))
+    }
+
+    /// Naturally aligned store of the low `bytes` bytes of `v`.
+    #[inline]
+    pub fn store(&mut self, addr: u64, bytes: u32, v: u64) -> Result<(), Fault> {
+        let (p, o) = self.check(addr, bytes as u64)?;
+        write_le(&mut self.page_mut(p)[o..], bytes, v);
+        Ok(())
+    }
+
+    /// Copies host bytes into device memory (any alignment).
+    pub fn write_bytes(&mut self, addr: u64, data: &[u8]) -> Result<(), Fault> {
+        if addr < GLOBAL_BASE
+            || addr
+                .checked_add(data.len() as u64)
+                .is_none_or(|e| e > self.top)
+        {
+            return Err(Fault::OutOfBounds);
+        }
+        let mut a = addr;
+        let mut rest = data;
+        while !rest.is_empty() {
+            let off = (a - GLOBAL_BASE) as usize;
+            let (p, o) = (off / PAGE_BYTES, off % PAGE_BYTES);
+            let n = (PAGE_BYTES - o).min(rest.len());
+            if rest[..n].iter().any(|&b| b != 0) || self.pages[p].is_some() {
+                self.page_mut(p)[o..o + n].copy_from_slice(&rest[..n]);
+            }
+            rest = &rest[n..];
+            a += n as u64;
+        }
+        Ok(())
+    }
+
+    /// Copies device memory to host bytes (any alignment).
+    pub fn read_bytes(&self, addr: u64, out: &mut [u8]) -> Result<(), Fault> {
+        if addr < GLOBAL_BASE
+            || addr
+                .checked_add(out.len() as u64)
+                .is_none_or(|e| e > self.top)
+        {
+            return Err(Fault::OutOfBounds);
+        }
+        let mut a = addr;
+        let mut pos = 0usize;
+        while pos < out.len() {
+            let off = (a - GLOBAL_BASE) as usize;
+            let (p, o) = (off / PAGE_BYTES, off % PAGE_BYTES);
+            let n = (PAGE_BYTES - o).min(out.len() - pos);
+            match &self.pages[p] {
+                None => out[pos..pos + n].fill(0),
+                Some(pg) => out[pos..pos + n].copy_from_slice(&pg[o..o + n]),
+            }
+            pos += n;
+            a += n as u64;
+        }
+        Ok(())
+    }
+}
+
+/// Little-endian read of `bytes` (1, 2, 4, 8) from the start of `b`.
+#[inline]
+pub fn read_le(b: &[u8], bytes: u32) -> u64 {
+    match bytes {
+        1 => b[0] as u64,
+        2 => u16::from_le_bytes([b[0], b[1]]) as u64,
+        4 => u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as u64,
+        _ => u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]),
+    }
+}
+
+/// Little-endian write of the low `bytes` bytes of `v` to the start of `b`.
+#[inline]
+pub fn write_le(b: &mut [u8], bytes: u32, v: u64) {
+    let le = v.to_le_bytes();
+    b[..bytes as usize].copy_from_slice(&le[..bytes as usize]);
+}
+
+/// Bounds- and alignment-checked load from a byte window (shared, local, const, param).
+#[inline]
+pub fn window_load(w: &[u8], addr: u64, bytes: u32) -> Result<u64, Fault> {
+    let end = addr.checked_add(bytes as u64).ok_or(Fault::OutOfBounds)?;
+    if end > w.len() as u64 {
+        return Err(Fault::OutOfBounds);
+    }
+    if addr & (bytes as u64 - 1) != 0 {
+        return Err(Fault::Misaligned);
+    }
+    Ok(read_le(&w[addr as usize..], bytes))
+}
+
+/// Bounds- and alignment-checked store into a byte window.
+#[inline]
+pub fn window_store(w: &mut [u8], addr: u64, bytes: u32, v: u64) -> Result<(), Fault> {
+    let end = addr.checked_add(bytes as u64).ok_or(Fault::OutOfBounds)?;
+    if end > w.len() as u64 {
+        return Err(Fault::OutOfBounds);
+    }
+    if addr & (bytes as u64 - 1) != 0 {
+        return Err(Fault::Misaligned);
+    }
+    write_le(&mut w[addr as usize..], bytes, v);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sparse_pages_and_bounds() {
+        let mut m = GlobalMem::new();
+        let a = m.alloc(1 << 30, 256).unwrap();
+        assert_eq!(a, GLOBAL_BASE);
+        assert_eq!(m.load(a + 4096 * 100, 4), Ok(0));
+        assert_eq!(m.resident_pages(), 0);
+        m.store(a + 8, 4, 0xdead_beef).unwrap();
+        assert_eq!(m.load(a + 8, 4), Ok(0xdead_beef));
+        assert_eq!(m.load(a + 8, 2), Ok(0xbeef));
+        assert_eq!(m.resident_pages(), 1);
+        assert_eq!(m.load(a + 2, 4), Err(Fault::Misaligned));
+        assert_eq!(m.load(a + (1 << 30), 4), Err(Fault::OutOfBounds));
+        assert_eq!(m.load(0, 4), Err(Fault::OutOfBounds));
+        let data: Vec<u8> = (0..10000u32).map(|i| i as u8).collect();
+        m.write_bytes(a + 4000, &data).unwrap();
+        let mut back = vec![0u8; 10000];
+        m.read_bytes(a + 4000, &mut back).unwrap();
+        assert_eq!(back, data);
+    }
+}

@@ -1,0 +1,129 @@
+//! Functional SIMT emulator of the PTX subset (spec simulator.md §3.1, control-flow.md §3).
+//!
+//! [`Emulator`] is a [`Gpu`]: host programs allocate sparse global memory, copy data and launch
+//! kernels. A functional launch runs the CTAs one after another; within a CTA the warps run
+//! round-robin, each for up to [`QUANTUM`] instructions or until it reaches `bar.sync` or exits,
+//! and the barrier releases when every live warp has arrived.
+//!
+//! For the cycle-level timing model, [`Emulator::stream`] gives a [`KernelStream`]: the timing
+//! model opens CTAs on SMs and pulls one dynamic [`WarpInst`](crate::inst::WarpInst) per call, in
+//! whatever order its schedulers choose (see the rules on [`KernelStream`]).
+//!
+//! Addresses in the records: global = device address; shared = offset in the CTA's shared window;
+//! local = offset in the thread's private window; const = offset in the module's constant bank;
+//! param = offset in the parameter buffer.
+
+pub mod alu;
+pub mod exec;
+pub mod launch;
+pub mod memory;
+pub mod simt;
+pub mod stream;
+pub mod warp;
+
+use crate::stream::{DevPtr, Gpu, KernelStream};
+use crate::{Launch, SimError};
+use memory::GlobalMem;
+pub use simt::PushOrder;
+use std::collections::HashMap;
+
+/// Instructions a warp runs before the functional scheduler moves to the next warp.
+pub const QUANTUM: u32 = 256;
+
+/// Default `%nwarpid` (warp slots per SM of the GTX480 preset).
+pub const DEFAULT_WARP_SLOTS: u32 = 48;
+
+/// Default largest shared memory per CTA (bytes).
+pub const DEFAULT_MAX_SHARED_PER_CTA: u32 = 48 * 1024;
+
+/// The functional GPU.
+pub struct Emulator {
+    pub(crate) mem: GlobalMem,
+    /// Device addresses of each module's `.global` variables, by module id.
+    pub(crate) module_globals: HashMap<u64, Vec<u64>>,
+    pub(crate) warp_insts: u64,
+    pub(crate) launches: u64,
+    /// `%nwarpid` reported to kernels.
+    pub warp_slots: u32,
+    /// Largest static + dynamic shared memory a launch may use.
+    pub max_shared_per_cta: u32,
+    /// SIMT stack push order.
+    pub push_order: PushOrder,
+}
+
+impl Default for Emulator {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Emulator {
+    pub fn new() -> Self {
+        Emulator {
+            mem: GlobalMem::new(),
+            module_globals: HashMap::new(),
+            warp_insts: 0,
+            launches: 0,
+            warp_slots: DEFAULT_WARP_SLOTS,
+            max_shared_per_cta: DEFAULT_MAX_SHARED_PER_CTA,
+            push_order: PushOrder::TakenOnTop,
+        }
+    }
+
+    /// Warp instructions executed so far (functional launches and streams).
+    pub fn warp_insts(&self) -> u64 {
+        self.warp_insts
+    }
+
+    /// Kernel launches so far (functional launches and streams).
+    pub fn launches(&self) -> u64 {
+        self.launches
+    }
+
+    /// Bytes of global address space allocated.
+    pub fn allocated_bytes(&self) -> u64 {
+        self.mem.allocated_bytes()
+    }
+
+    /// Per-launch instruction stream for the timing model (borrows the emulator's memory).
+    pub fn stream<'a>(
+        &'a mut self,
+        launch: &Launch,
+    ) -> Result<Box<dyn KernelStream + 'a>, SimError> {
+        Ok(Box::new(stream::EmuStream::new(self, launch)?))
+    }
+}
+
+fn mem_err(what: &str, addr: u64, len: usize) -> SimError {
+    SimError::Other(format!(
+        "{what} of {len} bytes at device address {addr:#x} is outside allocated global memory"
+    ))
+}
+
+impl Gpu for Emulator {
+    fn alloc(&mut self, bytes: u64) -> Result<DevPtr, SimError> {
+        self.mem.alloc(bytes, 256).ok_or_else(|| {
+            SimError::Other(format!(
+                "device allocation of {bytes} bytes exceeds the {} GiB address space",
+                memory::MAX_GLOBAL_BYTES >> 30
+            ))
+        })
+    }
+
+    fn copy_to_device(&mut self, dst: DevPtr, data: &[u8]) -> Result<(), SimError> {
+        self.mem
+            .write_bytes(dst, data)
+            .map_err(|_| mem_err("copy to device", dst, data.len()))
+    }
+
+    fn copy_from_device(&mut self, src: DevPtr, out: &mut [u8]) -> Result<(), SimError> {
+        let n = out.len();
+        self.mem
+            .read_bytes(src, out)
+            .map_err(|_| mem_err("copy from device", src, n))
+    }
+
+    fn launch(&mut self, launch: &Launch) -> Result<(), SimError> {
+        launch::run_functional(self, launch)
+    }
+}

@@ -1,0 +1,108 @@
+//! Architectural state of warps and CTAs: registers laid out `[reg][lane]` as `u32` (a 64-bit
+//! value occupies an aligned register pair, low word first), predicates as one 32-bit lane mask
+//! per predicate register, the PDOM stack, barrier state, and the CTA's shared and local memory.
+
+use super::simt::SimtStack;
+use crate::inst::WARP_SIZE;
+use crate::ptx::KernelCode;
+
+/// One warp.
+pub struct Warp {
+    /// `regs[r * 32 + lane]`.
+    pub regs: Vec<u32>,
+    /// Lane mask of each predicate register.
+    pub preds: [u32; 8],
+    pub stack: SimtStack,
+    /// Index of the warp within its CTA.
+    pub index: u32,
+    /// Warp slot in the SM (`%warpid`).
+    pub slot: u32,
+    /// `%tid` of each lane (x, y, z).
+    pub tid: [[u32; WARP_SIZE]; 3],
+    /// Waiting at `bar.sync`.
+    pub at_barrier: bool,
+    /// All lanes have exited.
+    pub done: bool,
+}
+
+/// One resident CTA.
+pub struct Cta {
+    pub id: u32,
+    pub coords: [u32; 3],
+    pub sm: u32,
+    pub warps: Vec<Warp>,
+    pub shared: Vec<u8>,
+    /// Thread-private memory, `local_bytes` per thread, thread-major.
+    pub local: Vec<u8>,
+    pub local_bytes: u32,
+    /// Warps waiting at the barrier.
+    pub arrived: u32,
+    /// Warps not yet done.
+    pub live: u32,
+}
+
+impl Cta {
+    /// Fresh CTA state: registers zeroed, every thread at PC 0.
+    pub fn new(
+        code: &KernelCode,
+        id: u32,
+        coords: [u32; 3],
+        block: [u32; 3],
+        shared_bytes: u32,
+        sm: u32,
+        first_slot: u32,
+    ) -> Cta {
+        let threads = block[0] * block[1] * block[2];
+        let nwarps = threads.div_ceil(WARP_SIZE as u32);
+        let nregs = code.regs_per_thread as usize;
+        let warps = (0..nwarps)
+            .map(|w| {
+                let mut tid = [[0u32; WARP_SIZE]; 3];
+                let mut mask = 0u32;
+                for lane in 0..WARP_SIZE as u32 {
+                    let t = w * WARP_SIZE as u32 + lane;
+                    if t < threads {
+                        mask |= 1 << lane;
+                        tid[0][lane as usize] = t % block[0];
+                        tid[1][lane as usize] = (t / block[0]) % block[1];
+                        tid[2][lane as usize] = t / (block[0] * block[1]);
+                    }
+                }
+                Warp {
+                    regs: vec![0; nregs * WARP_SIZE],
+                    preds: [0; 8],
+                    stack: SimtStack::new(0, mask),
+                    index: w,
+                    slot: first_slot + w,
+                    tid,
+                    at_barrier: false,
+                    done: false,
+                }
+            })
+            .collect();
+        Cta {
+            id,
+            coords,
+            sm,
+            warps,
+            shared: vec![0; shared_bytes as usize],
+            local: vec![0; code.local_bytes as usize * (nwarps as usize * WARP_SIZE)],
+            local_bytes: code.local_bytes,
+            arrived: 0,
+            live: nwarps,
+        }
+    }
+
+    /// Releases the barrier when every live warp has arrived. Returns true if released.
+    pub fn try_release_barrier(&mut self) -> bool {
+        if self.arrived > 0 && self.arrived >= self.live {
+            for w in &mut self.warps {
+                w.at_barrier = false;
+            }
+            self.arrived = 0;
+            true
+        } else {
+            false
+        }
+    }
+}

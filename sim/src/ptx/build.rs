@@ -1,0 +1,466 @@
+//! Builds a [`Module`] from the syntax tree: lays out parameters and variables, decodes every
+//! kernel, allocates registers, computes reconvergence points and the static part of each
+//! instruction's dynamic record (family and class per simulator.md §3.1.4).
+
+use super::cfg::Cfg;
+use super::decode::{self, RegClass, Scope, VarLoc};
+use super::isa::*;
+use super::parser::{InitVal, Pos, RawKernel, RawModule, RawOpnd, Stmt, VarDecl, VarSpace};
+use super::{GlobalVar, KernelCode, Module, ModuleData, Param};
+use crate::inst::{self, Family, MemInfo, OpClass, WarpInst, MAX_DST, MAX_SRC, PRED_BASE};
+use crate::SimError;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+static NEXT_MODULE_ID: AtomicU64 = AtomicU64::new(1);
+
+fn perr(file: &str, pos: Pos, msg: impl Into<String>) -> SimError {
+    SimError::Parse {
+        file: file.to_string(),
+        line: pos.line as usize,
+        col: pos.col as usize,
+        msg: msg.into(),
+    }
+}
+
+fn align_up(x: u64, a: u64) -> u64 {
+    x.div_ceil(a.max(1)) * a.max(1)
+}
+
+/// Little-endian bytes of an initialiser element of type `ty`.
+fn init_bytes(file: &str, v: &VarDecl, val: InitVal, out: &mut Vec<u8>) -> Result<(), SimError> {
+    let ty = v.ty;
+    let n = ty.bytes() as usize;
+    let bits: u64 = match (val, ty) {
+        (InitVal::Int(i), t) if t.is_int() => {
+            let lo = -(1i128 << (t.bits() - 1));
+            let hi = (1i128 << t.bits()) - 1;
+            if i < lo || i > hi {
+                return Err(perr(
+                    file,
+                    v.pos,
+                    format!(
+                        "initialiser {i} does not fit the element type of '{}'",
+                        v.name
+                    ),
+                ));
+            }
+            i as i64 as u64
+        }
+        (InitVal::Int(i), Ty::F32) => (i as f32).to_bits() as u64,
+        (InitVal::Int(i), _) => (i as f64).to_bits(),
+        (InitVal::Float(f), Ty::F32) => (f as f32).to_bits() as u64,
+        (InitVal::Float(f), Ty::F64) => f.to_bits(),
+        (InitVal::F32Bits(b), Ty::F32) => b as u64,
+        (InitVal::F32Bits(b), Ty::F64) => (f32::from_bits(b) as f64).to_bits(),
+        (InitVal::F64Bits(b), Ty::F64) => b,
+        (InitVal::F64Bits(b), Ty::F32) => (f64::from_bits(b) as f32).to_bits() as u64,
+        _ => {
+            return Err(perr(
+                file,
+                v.pos,
+                format!("a floating initialiser for integer variable '{}'", v.name),
+            ))
+        }
+    };
+    out.extend_from_slice(&bits.to_le_bytes()[..n]);
+    Ok(())
+}
+
+fn var_size(v: &VarDecl) -> u64 {
+    v.elems.unwrap_or(0) * v.ty.bytes() as u64
+}
+
+pub fn build_module(raw: &RawModule, file: &str) -> Result<Module, SimError> {
+    // Module-scope variables.
+    let mut const_bank: Vec<u8> = Vec::new();
+    let mut const_syms = BTreeMap::new();
+    let mut globals: Vec<GlobalVar> = Vec::new();
+    let mut module_vars: HashMap<String, VarLoc> = HashMap::new();
+    let mut module_shared: Vec<&VarDecl> = Vec::new();
+    for v in &raw.vars {
+        if module_vars.contains_key(&v.name) || module_shared.iter().any(|s| s.name == v.name) {
+            return Err(perr(
+                file,
+                v.pos,
+                format!("variable '{}' declared twice", v.name),
+            ));
+        }
+        let mut init = Vec::new();
+        if let Some(vals) = &v.init {
+            for &x in vals {
+                init_bytes(file, v, x, &mut init)?;
+            }
+        }
+        let size = var_size(v);
+        init.resize(size as usize, 0);
+        match v.space {
+            VarSpace::Const => {
+                let off = align_up(const_bank.len() as u64, v.align as u64);
+                const_bank.resize(off as usize, 0);
+                const_bank.extend_from_slice(&init);
+                const_syms.insert(v.name.clone(), (off, size));
+                module_vars.insert(v.name.clone(), VarLoc::Const(off));
+            }
+            VarSpace::Global => {
+                if globals.len() >= u16::MAX as usize {
+                    return Err(perr(file, v.pos, "too many .global variables"));
+                }
+                module_vars.insert(v.name.clone(), VarLoc::Global(globals.len() as u16));
+                globals.push(GlobalVar {
+                    name: v.name.clone(),
+                    size,
+                    align: v.align,
+                    init,
+                });
+            }
+            VarSpace::Shared | VarSpace::Local => module_shared.push(v),
+        }
+    }
+    let data = Arc::new(ModuleData {
+        id: NEXT_MODULE_ID.fetch_add(1, Ordering::Relaxed),
+        file: file.to_string(),
+        const_bank,
+        const_syms,
+        globals,
+    });
+    let mut kernels = Vec::new();
+    for k in &raw.kernels {
+        kernels.push(Arc::new(build_kernel(
+            k,
+            file,
+            &module_vars,
+            &module_shared,
+        )?));
+    }
+    Ok(Module { data, kernels })
+}
+
+fn referenced_names(k: &RawKernel) -> Vec<&str> {
+    let mut out = Vec::new();
+    for st in &k.body {
+        if let Stmt::Inst(ri) = st {
+            for (o, _) in &ri.operands {
+                match o {
+                    RawOpnd::Name(n) | RawOpnd::NameOff(n, _) | RawOpnd::Addr(Some(n), _) => {
+                        out.push(n.as_str())
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    out
+}
+
+fn build_kernel(
+    k: &RawKernel,
+    file: &str,
+    module_vars: &HashMap<String, VarLoc>,
+    module_shared: &[&VarDecl],
+) -> Result<KernelCode, SimError> {
+    let mut vars = module_vars.clone();
+    // Parameters.
+    let mut params = Vec::new();
+    let mut off = 0u64;
+    for p in &k.params {
+        if !matches!(
+            p.ty,
+            Ty::U32 | Ty::S32 | Ty::U64 | Ty::S64 | Ty::B32 | Ty::B64 | Ty::F32
+        ) {
+            return Err(perr(file, p.pos, format!("parameter '{}': only .u32, .s32, .b32, .f32, .u64, .s64, .b64 parameters are supported", p.name)));
+        }
+        off = align_up(off, p.align as u64);
+        params.push(Param {
+            name: p.name.clone(),
+            ty: p.ty,
+            offset: off as u32,
+        });
+        vars.insert(p.name.clone(), VarLoc::Param(off, p.ty));
+        off += p.ty.bytes() as u64;
+    }
+    let param_bytes = off as u32;
+    // Shared and local layout.
+    let refs = referenced_names(k);
+    let mut shared_decls: Vec<&VarDecl> = k
+        .vars
+        .iter()
+        .filter(|v| v.space == VarSpace::Shared)
+        .collect();
+    let mut local_decls: Vec<&VarDecl> = k
+        .vars
+        .iter()
+        .filter(|v| v.space == VarSpace::Local)
+        .collect();
+    for v in module_shared {
+        if refs.contains(&v.name.as_str()) && !k.vars.iter().any(|x| x.name == v.name) {
+            match v.space {
+                VarSpace::Shared => shared_decls.push(v),
+                _ => local_decls.push(v),
+            }
+        }
+    }
+    let mut shared_off = 0u64;
+    let mut extern_align = 0u64;
+    let mut externs = Vec::new();
+    for v in &shared_decls {
+        if vars.contains_key(&v.name) && !module_shared.iter().any(|m| std::ptr::eq(*m, *v)) {
+            return Err(perr(
+                file,
+                v.pos,
+                format!("'{}' is already declared", v.name),
+            ));
+        }
+        if v.elems.is_none() {
+            extern_align = extern_align.max(v.align as u64);
+            externs.push(v.name.clone());
+            continue;
+        }
+        shared_off = align_up(shared_off, v.align as u64);
+        vars.insert(v.name.clone(), VarLoc::Shared(shared_off));
+        shared_off += var_size(v);
+    }
+    if !externs.is_empty() {
+        shared_off = align_up(shared_off, extern_align);
+        for n in externs {
+            vars.insert(n, VarLoc::Shared(shared_off));
+        }
+    }
+    let mut local_off = 0u64;
+    for v in &local_decls {
+        if v.elems.is_none() {
+            return Err(perr(file, v.pos, "a .local array needs a size"));
+        }
+        local_off = align_up(local_off, v.align as u64);
+        vars.insert(v.name.clone(), VarLoc::Local(local_off));
+        local_off += var_size(v);
+    }
+    if shared_off > u32::MAX as u64 || local_off > u32::MAX as u64 {
+        return Err(perr(
+            file,
+            k.pos,
+            "shared or local memory larger than 4 GiB",
+        ));
+    }
+    // Registers.
+    let mut regs = HashMap::new();
+    let mut classes = Vec::new();
+    let mut n_pred = 0usize;
+    for (name, ty, pos) in &k.regs {
+        if regs.contains_key(name) {
+            return Err(perr(
+                file,
+                *pos,
+                format!("register '{name}' declared twice"),
+            ));
+        }
+        if vars.contains_key(name) {
+            return Err(perr(
+                file,
+                *pos,
+                format!("register '{name}' has the name of a variable"),
+            ));
+        }
+        let (id, cls) = if *ty == Ty::Pred {
+            n_pred += 1;
+            (n_pred - 1, RegClass::Pred)
+        } else {
+            let c = if ty.is_wide() {
+                RegClass::R64
+            } else {
+                RegClass::R32
+            };
+            classes.push(c);
+            (classes.len() - 1, c)
+        };
+        if id >= u16::MAX as usize {
+            return Err(perr(file, *pos, "too many registers declared"));
+        }
+        regs.insert(name.clone(), (id as u16, cls, *ty));
+    }
+    let labels = decode::collect_labels(file, &k.body)?;
+    let scope = Scope {
+        file,
+        regs,
+        vars,
+        labels,
+    };
+    let mut insts = Vec::new();
+    for st in &k.body {
+        if let Stmt::Inst(ri) = st {
+            insts.push(decode::decode(&scope, ri)?);
+        }
+    }
+    if insts.len() >= (u32::MAX / 8) as usize {
+        return Err(perr(file, k.pos, "kernel too long"));
+    }
+    let alloc = super::regalloc::allocate(&mut insts, &classes, n_pred)
+        .map_err(|m| perr(file, k.pos, format!("kernel '{}': {m}", k.name)))?;
+    let reconv = Cfg::build(&insts).reconvergence(&insts);
+    let templates = insts
+        .iter()
+        .enumerate()
+        .map(|(i, x)| template(i as u32, x))
+        .collect();
+    Ok(KernelCode {
+        name: k.name.clone(),
+        file: file.to_string(),
+        insts,
+        templates,
+        reconv,
+        regs_per_thread: alloc.regs.max(1),
+        preds: alloc.preds,
+        params,
+        param_bytes,
+        static_shared_bytes: shared_off as u32,
+        local_bytes: local_off as u32,
+        maxntid: k.maxntid,
+        reqntid: k.reqntid,
+        minnctapersm: k.minnctapersm,
+        virtual_regs: (classes.len() as u32, n_pred as u32),
+    })
+}
+
+fn fam(t: Ty) -> Family {
+    match t {
+        Ty::F32 => Family::Fp,
+        Ty::F64 => Family::Dp,
+        _ => Family::Int,
+    }
+}
+
+/// Family and operation class of an instruction (simulator.md §3.1.4): the type decides the
+/// family (.f32 → FP, .f64 → DP, else INT); DIV/REM and transcendentals run on the SFU; `cvt`
+/// with a float side is FP.
+pub fn classify(op: &Op) -> (Family, OpClass) {
+    use OpClass as C;
+    match *op {
+        Op::Mov(t) => (fam(t), C::Mov),
+        Op::Add(t) | Op::Sub(t) | Op::Abs(t) | Op::Neg(t) => (fam(t), C::Add),
+        Op::MulLo(t) | Op::MulHi(t) | Op::MulWide(t) | Op::FMul(t) => (fam(t), C::Mul),
+        Op::MadLo(t) | Op::MadHi(t) | Op::MadWide(t) | Op::Fma(t) => (fam(t), C::Mad),
+        Op::Div(_) | Op::Rem(_) => (Family::Sfu, C::Div),
+        Op::Min(t) | Op::Max(t) => (fam(t), C::Max),
+        Op::Popc(t)
+        | Op::Clz(t)
+        | Op::Brev(t)
+        | Op::And(t)
+        | Op::Or(t)
+        | Op::Xor(t)
+        | Op::Not(t)
+        | Op::Shl(t)
+        | Op::Shr(t) => (fam(t), C::Logic),
+        Op::Sqrt(_) => (Family::Sfu, C::Sqrt),
+        Op::Rsqrt(_) => (Family::Sfu, C::Rsqrt),
+        Op::Rcp(_) => (Family::Sfu, C::Rcp),
+        Op::Sin(_) => (Family::Sfu, C::Sin),
+        Op::Cos(_) => (Family::Sfu, C::Cos),
+        Op::Ex2(_) => (Family::Sfu, C::Ex2),
+        Op::Lg2(_) => (Family::Sfu, C::Lg2),
+        Op::Setp(_, _, t) => (fam(t), C::Setp),
+        Op::Selp(t) => (fam(t), C::Mov),
+        Op::Cvt { dst, src, .. } => {
+            if dst.is_float() || src.is_float() {
+                (Family::Fp, C::Cvt)
+            } else {
+                (Family::Int, C::Cvt)
+            }
+        }
+        Op::Ld { .. } => (Family::Mem, C::Load),
+        Op::St { .. } => (Family::Mem, C::Store),
+        Op::Atom { .. } => (Family::Mem, C::Atomic),
+        Op::Red { .. } => (Family::Mem, C::Reduction),
+        Op::Membar => (Family::Mem, C::Membar),
+        Op::Bra { .. } => (Family::Ctrl, C::Branch),
+        Op::Ret | Op::Exit => (Family::Ctrl, C::Exit),
+        Op::Bar => (Family::Bar, C::Barrier),
+    }
+}
+
+fn mem_space(s: Space) -> inst::MemSpace {
+    match s {
+        Space::Global => inst::MemSpace::Global,
+        Space::Shared => inst::MemSpace::Shared,
+        Space::Local => inst::MemSpace::Local,
+        Space::Const => inst::MemSpace::Const,
+        Space::Param => inst::MemSpace::Param,
+    }
+}
+
+/// The static part of an instruction's dynamic record.
+///
+/// Register lists name architectural registers. Destinations: every 32-bit register written
+/// (both halves of a 64-bit pair) and predicates as `PRED_BASE + p`. Sources: first the address
+/// base register and the low (or only) register of each source operand in PTX order, then the
+/// high halves of 64-bit operands, then the guard predicate; duplicates are dropped and the list
+/// is cut at `MAX_SRC` (only `fma.f64`-like or `st.v4` with a guard and 64-bit address lose
+/// their last entries).
+pub fn template(idx: u32, x: &Inst) -> WarpInst {
+    let (family, op) = classify(&x.op);
+    let mut w = WarpInst::new(idx * 8, family, op, 0);
+    let mut dsts: Vec<u16> = Vec::new();
+    for d in x.dsts() {
+        match *d {
+            Opnd::R32(r) => dsts.push(r),
+            Opnd::R64(r) => {
+                dsts.push(r);
+                dsts.push(r + 1);
+            }
+            Opnd::Pred(p, _) => dsts.push(PRED_BASE + p),
+            _ => {}
+        }
+    }
+    dsts.truncate(MAX_DST);
+    w.n_dst = dsts.len() as u8;
+    w.dst[..dsts.len()].copy_from_slice(&dsts);
+    let mut first: Vec<u16> = Vec::new();
+    let mut second: Vec<u16> = Vec::new();
+    match x.addr.base {
+        AddrBase::R32(r) => first.push(r),
+        AddrBase::R64(r) => {
+            first.push(r);
+            second.push(r + 1);
+        }
+        _ => {}
+    }
+    for s in x.srcs() {
+        match *s {
+            Opnd::R32(r) => first.push(r),
+            Opnd::R64(r) => {
+                first.push(r);
+                second.push(r + 1);
+            }
+            Opnd::Pred(p, _) => first.push(PRED_BASE + p),
+            _ => {}
+        }
+    }
+    first.extend(second);
+    if let Some((g, _)) = x.guard {
+        first.push(PRED_BASE + g);
+    }
+    let mut srcs: Vec<u16> = Vec::new();
+    for r in first {
+        if !srcs.contains(&r) {
+            srcs.push(r);
+        }
+    }
+    srcs.truncate(MAX_SRC);
+    w.n_src = srcs.len() as u8;
+    w.src[..srcs.len()].copy_from_slice(&srcs);
+    let memw = match x.op {
+        Op::Ld { space, ty, vec } | Op::St { space, ty, vec } => {
+            Some((space, ty.bytes() * vec as u32))
+        }
+        Op::Atom { space, ty, .. } | Op::Red { space, ty, .. } => Some((space, ty.bytes())),
+        _ => None,
+    };
+    if let Some((space, width)) = memw {
+        w.mem = Some(MemInfo {
+            space: mem_space(space),
+            width_bytes: width as u8,
+            addrs: [0; inst::WARP_SIZE],
+        });
+    }
+    w
+}

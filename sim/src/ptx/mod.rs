@@ -1,0 +1,206 @@
+//! PTX-subset front end (spec simulator.md §3.1): tokeniser, parser, decoder to a compact
+//! instruction enum, register allocation (§3.1.5), and control-flow analysis with immediate
+//! post-dominators for reconvergence (control-flow.md §2).
+//!
+//! ```text
+//! text ─lexer→ tokens ─parser→ RawModule ─decode→ [Inst] (virtual regs) ─regalloc→ [Inst]
+//!                                                   └─cfg/ipdom→ reconvergence point per branch
+//! ```
+//!
+//! Memory layout conventions (what addresses the emulator and the instruction stream use):
+//! - `.param`: byte offsets in the kernel's parameter buffer, in declaration order, naturally
+//!   aligned.
+//! - `.shared`: byte offsets in the CTA's shared window. Kernel-scope variables come first in
+//!   declaration order, then module-scope `.shared` variables the kernel references, then the
+//!   dynamic (`.extern .shared name[]`) region, aligned to its declared alignment.
+//! - `.local`: byte offsets in the thread's private window.
+//! - `.const`: byte offsets in the module's constant bank; host code may overwrite a constant
+//!   variable with [`Module::set_const`] before taking the kernel (like `cudaMemcpyToSymbol`).
+//! - `.global` (module scope): placed in device memory at the first launch of a kernel of the
+//!   module on a given emulator, initialised from their initialisers.
+
+mod build;
+pub mod cfg;
+pub mod decode;
+pub mod isa;
+pub mod lexer;
+pub mod parser;
+pub mod regalloc;
+
+use crate::inst::WarpInst;
+use crate::SimError;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+pub use cfg::RECONV_EXIT;
+pub use isa::{Inst, Op, Ty};
+
+/// Reconvergence PC (byte form) of a divergent branch whose immediate post-dominator is EXIT.
+pub const RPC_EXIT: u32 = u32::MAX;
+
+/// A kernel parameter after layout.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Param {
+    pub name: String,
+    pub ty: Ty,
+    /// Byte offset in the parameter buffer.
+    pub offset: u32,
+}
+
+/// A module-scope `.global` variable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GlobalVar {
+    pub name: String,
+    pub size: u64,
+    pub align: u32,
+    /// Initial bytes (`size` long; zeros where no initialiser was given).
+    pub init: Vec<u8>,
+}
+
+/// Module-level data shared by the kernels of one module: constant bank and global variables.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModuleData {
+    /// Process-unique identity (device placement of `.global` variables is per module).
+    pub id: u64,
+    pub file: String,
+    pub const_bank: Vec<u8>,
+    /// Constant variables: name → (offset, size).
+    pub const_syms: BTreeMap<String, (u64, u64)>,
+    pub globals: Vec<GlobalVar>,
+}
+
+/// Decoded code and static facts of one kernel.
+#[derive(Debug)]
+pub struct KernelCode {
+    pub name: String,
+    pub file: String,
+    /// Decoded instructions; instruction i has PC 8·i.
+    pub insts: Vec<Inst>,
+    /// Static part of the dynamic record of each instruction (PC, family, class, registers,
+    /// memory space and width).
+    pub templates: Vec<WarpInst>,
+    /// Reconvergence point (instruction index, or [`RECONV_EXIT`]) of each instruction; only
+    /// meaningful for branches.
+    pub reconv: Vec<u32>,
+    pub regs_per_thread: u32,
+    /// Predicate registers used.
+    pub preds: u32,
+    pub params: Vec<Param>,
+    pub param_bytes: u32,
+    /// Static shared memory (bytes), including alignment padding before a dynamic region.
+    pub static_shared_bytes: u32,
+    /// Private `.local` bytes per thread.
+    pub local_bytes: u32,
+    pub maxntid: Option<[u32; 3]>,
+    pub reqntid: Option<[u32; 3]>,
+    pub minnctapersm: Option<u32>,
+    /// Virtual-register count before allocation (GPRs, predicates), for reports.
+    pub virtual_regs: (u32, u32),
+}
+
+/// A parsed, register-allocated kernel, together with its module's data.
+#[derive(Debug)]
+pub struct Kernel {
+    pub name: String,
+    pub code: Arc<KernelCode>,
+    pub module: Arc<ModuleData>,
+}
+
+impl Kernel {
+    /// Registers per thread after allocation (at least 1).
+    pub fn regs_per_thread(&self) -> u32 {
+        self.code.regs_per_thread
+    }
+    /// Static `.shared` bytes per CTA.
+    pub fn static_shared_bytes(&self) -> u32 {
+        self.code.static_shared_bytes
+    }
+    /// Private `.local` bytes per thread.
+    pub fn local_bytes(&self) -> u32 {
+        self.code.local_bytes
+    }
+    pub fn params(&self) -> &[Param] {
+        &self.code.params
+    }
+    pub fn insts(&self) -> &[Inst] {
+        &self.code.insts
+    }
+    /// Number of static instructions.
+    pub fn len(&self) -> usize {
+        self.code.insts.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.code.insts.is_empty()
+    }
+    /// Reconvergence PC (bytes) of the branch at byte PC `pc`, or [`RPC_EXIT`].
+    pub fn reconv_pc(&self, pc: u32) -> u32 {
+        let r = self.code.reconv[(pc / 8) as usize];
+        if r == RECONV_EXIT {
+            RPC_EXIT
+        } else {
+            r * 8
+        }
+    }
+}
+
+/// A parsed PTX module.
+#[derive(Debug, Clone)]
+pub struct Module {
+    data: Arc<ModuleData>,
+    kernels: Vec<Arc<KernelCode>>,
+}
+
+impl Module {
+    /// Parses PTX text; `file` is used in error messages (`file:line:col: what was expected`).
+    pub fn parse(text: &str, file: &str) -> Result<Module, SimError> {
+        let toks = lexer::tokenize(text, file)?;
+        let raw = parser::parse(&toks, file)?;
+        build::build_module(&raw, file)
+    }
+
+    /// The kernel `name`, carrying the module's current constant bank.
+    pub fn kernel(&self, name: &str) -> Option<Arc<Kernel>> {
+        self.kernels.iter().find(|k| k.name == name).map(|k| {
+            Arc::new(Kernel {
+                name: k.name.clone(),
+                code: k.clone(),
+                module: self.data.clone(),
+            })
+        })
+    }
+
+    /// Kernel names in declaration order.
+    pub fn kernel_names(&self) -> Vec<String> {
+        self.kernels.iter().map(|k| k.name.clone()).collect()
+    }
+
+    /// Overwrites (part of) the `.const` variable `name` starting at its first byte. Kernels
+    /// taken with [`Module::kernel`] afterwards see the new contents.
+    pub fn set_const(&mut self, name: &str, bytes: &[u8]) -> Result<(), SimError> {
+        let Some(&(off, size)) = self.data.const_syms.get(name) else {
+            return Err(SimError::Other(format!(
+                "{}: no .const variable named '{name}'",
+                self.data.file
+            )));
+        };
+        if bytes.len() as u64 > size {
+            return Err(SimError::Other(format!(
+                "{}: {} bytes do not fit in .const variable '{name}' ({size} bytes)",
+                self.data.file,
+                bytes.len()
+            )));
+        }
+        let d = Arc::make_mut(&mut self.data);
+        d.const_bank[off as usize..off as usize + bytes.len()].copy_from_slice(bytes);
+        Ok(())
+    }
+
+    /// Offset and size of a `.const` variable.
+    pub fn const_symbol(&self, name: &str) -> Option<(u64, u64)> {
+        self.data.const_syms.get(name).copied()
+    }
+
+    pub fn data(&self) -> &ModuleData {
+        &self.data
+    }
+}

@@ -1,0 +1,759 @@
+//! Recursive-descent parser from tokens to the syntax tree ([`RawModule`]): module directives,
+//! module-scope variables, kernels with their parameters, performance directives, register and
+//! variable declarations, labels and instructions (opcode, modifiers, guard, operands). Meaning is
+//! assigned later by `decode`.
+
+use super::isa::Ty;
+use super::lexer::{Tok, Token};
+use crate::SimError;
+
+/// Source position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Pos {
+    pub line: u32,
+    pub col: u32,
+}
+
+/// State space of a declared variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VarSpace {
+    Global,
+    Const,
+    Shared,
+    Local,
+}
+
+/// One initialiser element.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum InitVal {
+    Int(i128),
+    Float(f64),
+    F32Bits(u32),
+    F64Bits(u64),
+}
+
+/// A variable declaration (`.shared .align 4 .f32 tile[256];`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct VarDecl {
+    pub space: VarSpace,
+    pub align: u32,
+    pub ty: Ty,
+    pub name: String,
+    /// Number of elements (1 for a scalar); `None` for `[]` without an initialiser (extern).
+    pub elems: Option<u64>,
+    pub is_extern: bool,
+    pub init: Option<Vec<InitVal>>,
+    pub pos: Pos,
+}
+
+/// A kernel parameter.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParamDecl {
+    pub name: String,
+    pub ty: Ty,
+    pub align: u32,
+    pub pos: Pos,
+}
+
+/// A raw operand.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RawOpnd {
+    /// A name: register, label, variable or special register (with `.x/.y/.z` appended as
+    /// `%tid.x`).
+    Name(String),
+    /// `!name`.
+    Not(String),
+    /// `p|q` (setp destinations).
+    PredPair(String, String),
+    /// Immediate.
+    Imm(InitVal),
+    /// `[base+off]`; `base` is `None` for `[imm]`.
+    Addr(Option<String>, i64),
+    /// `{a, b, ...}`.
+    Vec(Vec<String>),
+    /// `name+off` without brackets (an address expression).
+    NameOff(String, i64),
+}
+
+/// A raw instruction.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RawInst {
+    pub guard: Option<(String, bool, Pos)>,
+    pub opcode: String,
+    pub mods: Vec<String>,
+    pub operands: Vec<(RawOpnd, Pos)>,
+    pub pos: Pos,
+}
+
+/// Body statement.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stmt {
+    Label(String, Pos),
+    Inst(RawInst),
+}
+
+/// A parsed `.entry`.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct RawKernel {
+    pub name: String,
+    pub pos: Pos,
+    pub params: Vec<ParamDecl>,
+    /// Register declarations, expanded (`%r<3>` → `%r0 %r1 %r2`).
+    pub regs: Vec<(String, Ty, Pos)>,
+    pub vars: Vec<VarDecl>,
+    pub body: Vec<Stmt>,
+    pub maxntid: Option<[u32; 3]>,
+    pub reqntid: Option<[u32; 3]>,
+    pub minnctapersm: Option<u32>,
+}
+
+/// A parsed module.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct RawModule {
+    pub vars: Vec<VarDecl>,
+    pub kernels: Vec<RawKernel>,
+}
+
+struct Parser<'a> {
+    toks: &'a [Token],
+    i: usize,
+    file: &'a str,
+}
+
+type PResult<T> = Result<T, SimError>;
+
+impl<'a> Parser<'a> {
+    fn peek(&self) -> &Tok {
+        &self.toks[self.i].tok
+    }
+    fn peek_at(&self, k: usize) -> &Tok {
+        &self.toks[(self.i + k).min(self.toks.len() - 1)].tok
+    }
+    fn pos(&self) -> Pos {
+        let t = &self.toks[self.i];
+        Pos {
+            line: t.line,
+            col: t.col,
+        }
+    }
+    fn bump(&mut self) -> &Token {
+        let t = &self.toks[self.i];
+        if self.i + 1 < self.toks.len() {
+            self.i += 1;
+        }
+        t
+    }
+    fn err_at<T>(&self, pos: Pos, msg: impl Into<String>) -> PResult<T> {
+        Err(SimError::Parse {
+            file: self.file.to_string(),
+            line: pos.line as usize,
+            col: pos.col as usize,
+            msg: msg.into(),
+        })
+    }
+    fn expected<T>(&self, what: &str) -> PResult<T> {
+        self.err_at(
+            self.pos(),
+            format!("expected {what}, found {}", self.peek().describe()),
+        )
+    }
+    fn is_punct(&self, c: char) -> bool {
+        *self.peek() == Tok::Punct(c)
+    }
+    fn eat_punct(&mut self, c: char) -> bool {
+        if self.is_punct(c) {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+    fn expect_punct(&mut self, c: char) -> PResult<()> {
+        if self.eat_punct(c) {
+            Ok(())
+        } else {
+            self.expected(&format!("'{c}'"))
+        }
+    }
+    fn is_dot(&self, s: &str) -> bool {
+        matches!(self.peek(), Tok::Dot(d) if d == s)
+    }
+    fn eat_dot(&mut self, s: &str) -> bool {
+        if self.is_dot(s) {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+    fn ident(&mut self, what: &str) -> PResult<String> {
+        match self.peek().clone() {
+            Tok::Ident(s) => {
+                self.bump();
+                Ok(s)
+            }
+            _ => self.expected(what),
+        }
+    }
+    fn uint(&mut self, what: &str) -> PResult<u64> {
+        match *self.peek() {
+            Tok::Int(v) => {
+                self.bump();
+                Ok(v)
+            }
+            _ => self.expected(what),
+        }
+    }
+    fn u32_val(&mut self, what: &str) -> PResult<u32> {
+        let p = self.pos();
+        let v = self.uint(what)?;
+        u32::try_from(v).or_else(|_| self.err_at(p, format!("{what} {v} is out of range")))
+    }
+    /// Signed integer (optional leading `-`).
+    fn sint(&mut self, what: &str) -> PResult<i64> {
+        let neg = self.eat_punct('-');
+        let p = self.pos();
+        let v = self.uint(what)?;
+        let v = i64::try_from(v).or_else(|_| self.err_at(p, "offset out of range"))?;
+        Ok(if neg { -v } else { v })
+    }
+    fn ty(&mut self) -> PResult<Ty> {
+        if let Tok::Dot(d) = self.peek() {
+            if let Some(t) = Ty::from_name(d) {
+                self.bump();
+                return Ok(t);
+            }
+        }
+        self.expected("a type such as .u32, .f32, .b64")
+    }
+    /// Skips the rest of the current line (for `.file`, `.loc`).
+    fn skip_line(&mut self) {
+        let line = self.toks[self.i].line;
+        while self.toks[self.i].line == line && *self.peek() != Tok::Eof {
+            self.bump();
+        }
+    }
+
+    fn module(&mut self) -> PResult<RawModule> {
+        let mut m = RawModule::default();
+        let mut seen_version = false;
+        loop {
+            let p = self.pos();
+            match self.peek().clone() {
+                Tok::Eof => break,
+                Tok::Dot(d) => match d.as_str() {
+                    "version" => {
+                        self.bump();
+                        let p2 = self.pos();
+                        let major = match *self.peek() {
+                            Tok::Float(f) => f.trunc(),
+                            Tok::Int(v) => v as f64,
+                            _ => return self.expected("a PTX version number"),
+                        };
+                        self.bump();
+                        if major < 2.0 {
+                            return self.err_at(p2, "PTX version must be 2.0 or later");
+                        }
+                        seen_version = true;
+                    }
+                    "target" => {
+                        self.bump();
+                        let t = self.ident("a target such as sm_20")?;
+                        if !t.starts_with("sm_") && !t.starts_with("compute_") {
+                            return self.err_at(p, format!("expected a target sm_XX, found '{t}'"));
+                        }
+                        while self.eat_punct(',') {
+                            self.ident("a target option")?;
+                        }
+                    }
+                    "address_size" => {
+                        self.bump();
+                        let p2 = self.pos();
+                        let v = self.uint("32 or 64")?;
+                        if v != 32 && v != 64 {
+                            return self.err_at(p2, "expected .address_size 32 or 64");
+                        }
+                    }
+                    "file" | "loc" | "section" => self.skip_line(),
+                    "pragma" => {
+                        self.bump();
+                        while !self.is_punct(';') && *self.peek() != Tok::Eof {
+                            self.bump();
+                        }
+                        self.expect_punct(';')?;
+                    }
+                    "visible" | "weak" | "extern" | "entry" | "global" | "const" | "shared"
+                    | "local" | "align" => {
+                        let is_extern = d == "extern";
+                        if d == "visible" || d == "weak" || d == "extern" {
+                            self.bump();
+                        }
+                        if self.is_dot("entry") {
+                            let k = self.kernel()?;
+                            if m.kernels.iter().any(|x: &RawKernel| x.name == k.name) {
+                                return self
+                                    .err_at(k.pos, format!("kernel '{}' defined twice", k.name));
+                            }
+                            m.kernels.push(k);
+                        } else if self.is_dot("func") {
+                            return self.err_at(
+                                self.pos(),
+                                ".func and call are not supported by the PTX subset",
+                            );
+                        } else {
+                            let vs = self.var_decl(is_extern, true)?;
+                            m.vars.extend(vs);
+                        }
+                    }
+                    "func" => {
+                        return self.err_at(p, ".func and call are not supported by the PTX subset")
+                    }
+                    "tex" | "surf" | "texref" | "surfref" | "samplerref" => {
+                        return self.err_at(
+                            p,
+                            "textures and surfaces are not supported by the PTX subset",
+                        )
+                    }
+                    _ => return self.err_at(p, format!("unknown directive '.{d}'")),
+                },
+                t => {
+                    return self.err_at(
+                        p,
+                        format!("expected a directive or .entry, found {}", t.describe()),
+                    )
+                }
+            }
+        }
+        if !seen_version && !m.kernels.is_empty() {
+            return self.err_at(Pos { line: 1, col: 1 }, "expected a .version directive");
+        }
+        Ok(m)
+    }
+
+    /// Parses `.space [.align N] .type name[dims] [= init] {, name...};`
+    fn var_decl(&mut self, is_extern: bool, module_scope: bool) -> PResult<Vec<VarDecl>> {
+        let mut align = 0u32;
+        if self.eat_dot("align") {
+            align = self.u32_val("an alignment")?;
+        }
+        let p = self.pos();
+        let space = match self.peek() {
+            Tok::Dot(d) if d == "global" && module_scope => VarSpace::Global,
+            Tok::Dot(d) if d == "const" && module_scope => VarSpace::Const,
+            Tok::Dot(d) if d == "shared" => VarSpace::Shared,
+            Tok::Dot(d) if d == "local" => VarSpace::Local,
+            _ => {
+                return self.expected(if module_scope {
+                    "a state space .global, .const, .shared or .local"
+                } else {
+                    "a state space .shared or .local"
+                })
+            }
+        };
+        self.bump();
+        if self.eat_dot("align") {
+            align = self.u32_val("an alignment")?;
+        }
+        if let Tok::Dot(d) = self.peek() {
+            if d.starts_with('v') && d.len() == 2 {
+                return self.err_at(
+                    self.pos(),
+                    "vector variables are not supported; declare an array",
+                );
+            }
+        }
+        let ty = self.ty()?;
+        if ty == Ty::Pred {
+            return self.err_at(p, "a memory variable cannot have type .pred");
+        }
+        if align == 0 {
+            align = ty.bytes();
+        }
+        if !align.is_power_of_two() {
+            return self.err_at(p, format!("alignment {align} is not a power of two"));
+        }
+        let mut out = Vec::new();
+        loop {
+            let vp = self.pos();
+            let name = self.ident("a variable name")?;
+            let mut dims: Vec<Option<u64>> = Vec::new();
+            while self.eat_punct('[') {
+                if self.eat_punct(']') {
+                    dims.push(None);
+                } else {
+                    dims.push(Some(self.uint("an array size")?));
+                    self.expect_punct(']')?;
+                }
+            }
+            let mut init = None;
+            if self.eat_punct('=') {
+                if space != VarSpace::Global && space != VarSpace::Const {
+                    return self.err_at(
+                        vp,
+                        "only .global and .const variables may have initialisers",
+                    );
+                }
+                let mut vals = Vec::new();
+                self.init_list(&mut vals)?;
+                init = Some(vals);
+            }
+            let elems = if dims.iter().any(|d| d.is_none()) {
+                if dims.len() != 1 {
+                    return self.err_at(
+                        vp,
+                        "only a one-dimensional array may have an unsized dimension",
+                    );
+                }
+                init.as_ref().map(|v| v.len() as u64)
+            } else {
+                Some(dims.iter().map(|d| d.unwrap_or(1)).product::<u64>())
+            };
+            if elems.is_none() && !(is_extern && space == VarSpace::Shared) {
+                return self.err_at(
+                    vp,
+                    "an unsized array must be .extern .shared or have an initialiser",
+                );
+            }
+            if let (Some(n), Some(v)) = (elems, init.as_ref()) {
+                if v.len() as u64 > n {
+                    return self.err_at(vp, format!("{} initialisers for {n} elements", v.len()));
+                }
+            }
+            out.push(VarDecl {
+                space,
+                align,
+                ty,
+                name,
+                elems,
+                is_extern,
+                init,
+                pos: vp,
+            });
+            if !self.eat_punct(',') {
+                break;
+            }
+        }
+        self.expect_punct(';')?;
+        Ok(out)
+    }
+
+    fn init_list(&mut self, out: &mut Vec<InitVal>) -> PResult<()> {
+        if self.eat_punct('{') {
+            loop {
+                self.init_list(out)?;
+                if !self.eat_punct(',') {
+                    break;
+                }
+            }
+            self.expect_punct('}')
+        } else {
+            let v = self.imm()?;
+            out.push(v);
+            Ok(())
+        }
+    }
+
+    /// Immediate value (optionally negative).
+    fn imm(&mut self) -> PResult<InitVal> {
+        let neg = self.eat_punct('-');
+        let v = match *self.peek() {
+            Tok::Int(v) => InitVal::Int(if neg { -(v as i128) } else { v as i128 }),
+            Tok::Float(f) => InitVal::Float(if neg { -f } else { f }),
+            Tok::F32Bits(b) => InitVal::F32Bits(if neg { b ^ 0x8000_0000 } else { b }),
+            Tok::F64Bits(b) => InitVal::F64Bits(if neg { b ^ (1 << 63) } else { b }),
+            _ => return self.expected("a constant"),
+        };
+        self.bump();
+        Ok(v)
+    }
+
+    fn dim3(&mut self) -> PResult<[u32; 3]> {
+        let mut d = [1u32; 3];
+        d[0] = self.u32_val("a thread count")?;
+        for slot in d.iter_mut().skip(1) {
+            if !self.eat_punct(',') {
+                break;
+            }
+            *slot = self.u32_val("a thread count")?;
+        }
+        Ok(d)
+    }
+
+    fn kernel(&mut self) -> PResult<RawKernel> {
+        let pos = self.pos();
+        self.bump(); // .entry
+        let mut k = RawKernel {
+            name: self.ident("a kernel name")?,
+            pos,
+            ..Default::default()
+        };
+        if self.eat_punct('(') && !self.eat_punct(')') {
+            loop {
+                let pp = self.pos();
+                if !self.eat_dot("param") {
+                    return self.expected("'.param'");
+                }
+                let mut align = 0;
+                if self.eat_dot("align") {
+                    align = self.u32_val("an alignment")?;
+                }
+                let ty = self.ty()?;
+                loop {
+                    if self.eat_dot("ptr") {
+                        continue;
+                    }
+                    if self.eat_dot("global")
+                        || self.eat_dot("shared")
+                        || self.eat_dot("const")
+                        || self.eat_dot("local")
+                    {
+                        continue;
+                    }
+                    if self.eat_dot("align") {
+                        align = self.u32_val("an alignment")?;
+                        continue;
+                    }
+                    break;
+                }
+                let name = self.ident("a parameter name")?;
+                if self.is_punct('[') {
+                    return self.err_at(self.pos(), "array parameters are not supported");
+                }
+                if k.params.iter().any(|p| p.name == name) {
+                    return self.err_at(pp, format!("parameter '{name}' declared twice"));
+                }
+                k.params.push(ParamDecl {
+                    name,
+                    ty,
+                    align: if align == 0 { ty.bytes() } else { align },
+                    pos: pp,
+                });
+                if self.eat_punct(')') {
+                    break;
+                }
+                self.expect_punct(',')?;
+            }
+        }
+        loop {
+            if self.eat_dot("maxntid") {
+                k.maxntid = Some(self.dim3()?);
+            } else if self.eat_dot("reqntid") {
+                k.reqntid = Some(self.dim3()?);
+            } else if self.eat_dot("minnctapersm") {
+                k.minnctapersm = Some(self.u32_val("a CTA count")?);
+            } else if self.eat_dot("maxnreg") || self.eat_dot("maxnctapersm") {
+                self.u32_val("a count")?;
+            } else {
+                break;
+            }
+        }
+        self.expect_punct('{')?;
+        self.body(&mut k)?;
+        Ok(k)
+    }
+
+    fn body(&mut self, k: &mut RawKernel) -> PResult<()> {
+        loop {
+            let p = self.pos();
+            match self.peek().clone() {
+                Tok::Punct('}') => {
+                    self.bump();
+                    return Ok(());
+                }
+                Tok::Punct('{') => {
+                    self.bump();
+                    self.body(k)?;
+                }
+                Tok::Eof => return self.expected("'}' closing the kernel body"),
+                Tok::Dot(d) => match d.as_str() {
+                    "reg" => {
+                        self.bump();
+                        if let Tok::Dot(v) = self.peek() {
+                            if v.starts_with('v') && v.len() == 2 {
+                                return self
+                                    .err_at(self.pos(), "vector registers are not supported");
+                            }
+                        }
+                        let ty = self.ty()?;
+                        loop {
+                            let rp = self.pos();
+                            let name = self.ident("a register name")?;
+                            if self.eat_punct('<') {
+                                let n = self.u32_val("a register count")?;
+                                self.expect_punct('>')?;
+                                for j in 0..n {
+                                    k.regs.push((format!("{name}{j}"), ty, rp));
+                                }
+                            } else {
+                                k.regs.push((name, ty, rp));
+                            }
+                            if !self.eat_punct(',') {
+                                break;
+                            }
+                        }
+                        self.expect_punct(';')?;
+                    }
+                    "shared" | "local" | "align" => {
+                        let vs = self.var_decl(false, false)?;
+                        k.vars.extend(vs);
+                    }
+                    "loc" | "file" => self.skip_line(),
+                    "pragma" => {
+                        self.bump();
+                        while !self.is_punct(';') && *self.peek() != Tok::Eof {
+                            self.bump();
+                        }
+                        self.expect_punct(';')?;
+                    }
+                    "param" => {
+                        return self.err_at(
+                            p,
+                            "kernel-body .param declarations (calls) are not supported",
+                        )
+                    }
+                    "global" | "const" => {
+                        return self.err_at(
+                            p,
+                            format!(".{d} variables must be declared at module scope"),
+                        )
+                    }
+                    _ => return self.err_at(p, format!("unknown directive '.{d}' in kernel body")),
+                },
+                Tok::Ident(name) if *self.peek_at(1) == Tok::Punct(':') => {
+                    self.bump();
+                    self.bump();
+                    k.body.push(Stmt::Label(name, p));
+                }
+                Tok::Ident(_) | Tok::Punct('@') => {
+                    let inst = self.instruction()?;
+                    k.body.push(Stmt::Inst(inst));
+                }
+                t => {
+                    return self.err_at(
+                        p,
+                        format!(
+                            "expected an instruction, label or declaration, found {}",
+                            t.describe()
+                        ),
+                    )
+                }
+            }
+        }
+    }
+
+    fn instruction(&mut self) -> PResult<RawInst> {
+        let mut guard = None;
+        if self.eat_punct('@') {
+            let gp = self.pos();
+            let neg = self.eat_punct('!');
+            let name = self.ident("a guard predicate")?;
+            guard = Some((name, neg, gp));
+        }
+        let ipos = self.pos();
+        let opcode = self.ident("an instruction")?;
+        let mut mods = Vec::new();
+        while let Tok::Dot(d) = self.peek() {
+            mods.push(d.clone());
+            self.bump();
+        }
+        let mut operands = Vec::new();
+        if !self.is_punct(';') {
+            loop {
+                let op_pos = self.pos();
+                let o = self.operand()?;
+                operands.push((o, op_pos));
+                if !self.eat_punct(',') {
+                    break;
+                }
+            }
+        }
+        if !self.is_punct(';') {
+            return self.expected("',' or ';' after an operand");
+        }
+        self.bump();
+        Ok(RawInst {
+            guard,
+            opcode,
+            mods,
+            operands,
+            pos: ipos,
+        })
+    }
+
+    /// Name with an optional `.x/.y/.z` suffix (special registers).
+    fn name_with_suffix(&mut self) -> PResult<String> {
+        let mut n = self.ident("an operand")?;
+        if n.starts_with('%') {
+            if let Tok::Dot(d) = self.peek() {
+                if d == "x" || d == "y" || d == "z" {
+                    n.push('.');
+                    n.push_str(d);
+                    self.bump();
+                }
+            }
+        }
+        Ok(n)
+    }
+
+    fn operand(&mut self) -> PResult<RawOpnd> {
+        match self.peek().clone() {
+            Tok::Punct('[') => {
+                self.bump();
+                let mut base = None;
+                let mut off = 0i64;
+                match self.peek() {
+                    Tok::Ident(_) => {
+                        base = Some(self.name_with_suffix()?);
+                        if self.eat_punct('+') {
+                            off = self.sint("an address offset")?;
+                        } else if self.eat_punct('-') {
+                            off = -self.sint("an address offset")?;
+                        }
+                    }
+                    Tok::Int(_) | Tok::Punct('-') => off = self.sint("an address")?,
+                    _ => return self.expected("an address [reg], [reg+imm], [var] or [imm]"),
+                }
+                self.expect_punct(']')?;
+                Ok(RawOpnd::Addr(base, off))
+            }
+            Tok::Punct('{') => {
+                self.bump();
+                let mut v = Vec::new();
+                loop {
+                    v.push(self.ident("a register in a vector")?);
+                    if !self.eat_punct(',') {
+                        break;
+                    }
+                }
+                self.expect_punct('}')?;
+                Ok(RawOpnd::Vec(v))
+            }
+            Tok::Punct('!') => {
+                self.bump();
+                Ok(RawOpnd::Not(self.ident("a predicate")?))
+            }
+            Tok::Ident(_) => {
+                let n = self.name_with_suffix()?;
+                if self.eat_punct('|') {
+                    let q = self.ident("a second predicate after '|'")?;
+                    return Ok(RawOpnd::PredPair(n, q));
+                }
+                if self.eat_punct('+') {
+                    let off = self.sint("an offset")?;
+                    return Ok(RawOpnd::NameOff(n, off));
+                }
+                Ok(RawOpnd::Name(n))
+            }
+            Tok::Int(_) | Tok::Float(_) | Tok::F32Bits(_) | Tok::F64Bits(_) | Tok::Punct('-') => {
+                Ok(RawOpnd::Imm(self.imm()?))
+            }
+            _ => self.expected("an operand"),
+        }
+    }
+}
+
+/// Parses tokens into the syntax tree.
+pub fn parse(toks: &[Token], file: &str) -> Result<RawModule, SimError> {
+    let mut p = Parser { toks, i: 0, file };
+    p.module()
+}
