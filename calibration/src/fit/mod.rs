@@ -1,0 +1,194 @@
+//! Fitting the `models::logic` forms to synthesis records.
+//!
+//! For each component kind and quantity (area, leakage, energy per operation, critical-path
+//! delay) the form is `q = Σ cⱼ·termⱼ(params)` with the terms of
+//! [`models::logic::default_form`]. Coefficients are fitted by non-negative least squares
+//! ([`nnls`]) on *relative* residuals — row i is divided by the measured value yᵢ — so that
+//! small and large sizes weigh equally, matching the error metric (MAPE). Physics demands
+//! non-negativity: every term counts hardware (cells, crosspoints, tree levels), and a
+//! negative coefficient would make a larger block cheaper.
+//!
+//! Leave-one-out cross-validation: each point is predicted by the fit to all the others; the
+//! mean absolute percentage error of those predictions is `cv_mape_pct`.
+
+pub mod nnls;
+
+use crate::error::CalError;
+use crate::record::SynthRecord;
+use models::logic::terms::Term;
+use models::overlay::{KindFit, Overlay, OverlayReference, QuantityFit};
+use nalgebra::{DMatrix, DVector};
+use std::collections::BTreeMap;
+
+/// The quantities fitted per kind, with the record accessor.
+pub const QUANTITIES: [&str; 4] = ["area_m2", "leakage_w", "energy_per_op_j", "delay_s"];
+
+/// Value of a quantity in a record (None when absent or not positive).
+pub fn quantity(r: &SynthRecord, q: &str) -> Option<f64> {
+    let v = match q {
+        "area_m2" => Some(r.area_m2),
+        "leakage_w" => Some(r.leakage_w),
+        "energy_per_op_j" => Some(r.energy_per_op_j),
+        "delay_s" => r.critical_path_s,
+        _ => None,
+    }?;
+    (v.is_finite() && v > 0.0).then_some(v)
+}
+
+/// Weighted NNLS fit of `terms` to `(params, y)` points; returns the coefficients.
+pub fn fit_terms(terms: &[Term], pts: &[(&BTreeMap<String, u32>, f64)]) -> Result<Vec<f64>, CalError> {
+    let m = pts.len();
+    let n = terms.len();
+    if m == 0 {
+        return Err(CalError::Fit("no points".into()));
+    }
+    let mut a = DMatrix::<f64>::zeros(m, n);
+    for (i, (p, y)) in pts.iter().enumerate() {
+        for (j, t) in terms.iter().enumerate() {
+            a[(i, j)] = t.eval(p).map_err(CalError::Fit)? / y;
+        }
+    }
+    let b = DVector::from_element(m, 1.0);
+    let x = nnls::nnls(&a, &b).ok_or_else(|| CalError::Fit("non-finite data".into()))?;
+    Ok(x.iter().copied().collect())
+}
+
+/// Predict with fitted coefficients.
+pub fn predict(terms: &[Term], coef: &[f64], p: &BTreeMap<String, u32>) -> Result<f64, CalError> {
+    let mut s = 0.0;
+    for (t, c) in terms.iter().zip(coef) {
+        s += c * t.eval(p).map_err(CalError::Fit)?;
+    }
+    Ok(s)
+}
+
+/// Mean absolute percentage error of predictions.
+pub fn mape_pct(pairs: &[(f64, f64)]) -> f64 {
+    if pairs.is_empty() {
+        return f64::NAN;
+    }
+    100.0 * pairs.iter().map(|(pred, y)| ((pred - y) / y).abs()).sum::<f64>() / pairs.len() as f64
+}
+
+/// Result of fitting one quantity, with the per-point predictions for parity plots.
+#[derive(Debug, Clone)]
+pub struct QuantityResult {
+    /// The fit as stored in the overlay.
+    pub fit: QuantityFit,
+    /// Per point: (label, measured, in-sample prediction, leave-one-out prediction).
+    pub points: Vec<(String, f64, f64, f64)>,
+}
+
+/// Fit one quantity of one kind. With a single point only the constant-scale fit is possible
+/// and `cv_mape_pct` is NaN (no cross-validation without a second point).
+pub fn fit_quantity(form_name: &str, term_strs: &[String], recs: &[&SynthRecord], q: &str) -> Result<Option<QuantityResult>, CalError> {
+    let pts: Vec<(&SynthRecord, f64)> = recs.iter().filter_map(|r| quantity(r, q).map(|v| (*r, v))).collect();
+    if pts.is_empty() {
+        return Ok(None);
+    }
+    let terms: Vec<Term> = term_strs.iter().map(|t| Term::parse(t).map_err(CalError::Fit)).collect::<Result<_, _>>()?;
+    // Keep only terms that the points can identify: with fewer points than terms, fall back to
+    // the leading terms (the dominant structure first in every form).
+    let use_n = terms.len().min(pts.len().saturating_sub(1).max(1));
+    let terms = &terms[..use_n];
+    let term_strs = &term_strs[..use_n];
+    let data: Vec<(&BTreeMap<String, u32>, f64)> = pts.iter().map(|(r, v)| (&r.params, *v)).collect();
+    let coef = fit_terms(terms, &data)?;
+    let mut points = Vec::new();
+    let mut ins = Vec::new();
+    let mut loo = Vec::new();
+    for i in 0..data.len() {
+        let pred = predict(terms, &coef, data[i].0)?;
+        let cv = if data.len() >= 2 {
+            let rest: Vec<(&BTreeMap<String, u32>, f64)> =
+                data.iter().enumerate().filter(|(k, _)| *k != i).map(|(_, d)| *d).collect();
+            let c = fit_terms(terms, &rest)?;
+            predict(terms, &c, data[i].0)?
+        } else {
+            f64::NAN
+        };
+        ins.push((pred, data[i].1));
+        if cv.is_finite() {
+            loo.push((cv, data[i].1));
+        }
+        points.push((pts[i].0.label(), data[i].1, pred, cv));
+    }
+    Ok(Some(QuantityResult {
+        fit: QuantityFit {
+            form: form_name.to_string(),
+            terms: term_strs.to_vec(),
+            coefficients: coef,
+            n_points: data.len(),
+            fit_mape_pct: mape_pct(&ins),
+            cv_mape_pct: if loo.is_empty() { f64::NAN } else { mape_pct(&loo) },
+        },
+        points,
+    }))
+}
+
+/// The outcome of fitting a set of records.
+#[derive(Debug, Clone)]
+pub struct FitOutcome {
+    /// The overlay to write.
+    pub overlay: Overlay,
+    /// Per kind and quantity, the per-point predictions.
+    pub points: BTreeMap<(String, String), Vec<(String, f64, f64, f64)>>,
+}
+
+/// Fit every kind present in `records` (all of one flavour/corner) and build an overlay.
+pub fn fit_records(node: &str, records: &[SynthRecord]) -> Result<FitOutcome, CalError> {
+    let first = records.first().ok_or_else(|| CalError::Fit("no synthesis records to fit".into()))?;
+    for r in records {
+        if r.flavour != first.flavour || r.corner != first.corner {
+            return Err(CalError::Fit(format!(
+                "records mix libraries ({} {} and {} {}); fit one flavour/corner at a time",
+                first.flavour, first.corner, r.flavour, r.corner
+            )));
+        }
+    }
+    let mut by_kind: BTreeMap<&str, Vec<&SynthRecord>> = BTreeMap::new();
+    for r in records {
+        by_kind.entry(&r.component).or_default().push(r);
+    }
+    let mut kinds = BTreeMap::new();
+    let mut points = BTreeMap::new();
+    for (kind, recs) in by_kind {
+        let lk = models::logic::LogicKind::parse(kind).ok_or_else(|| {
+            CalError::Fit(format!(
+                "unknown component kind '{kind}' (known: {})",
+                models::logic::LogicKind::ALL.iter().map(|k| k.name()).collect::<Vec<_>>().join(", ")
+            ))
+        })?;
+        let mut kf = KindFit::default();
+        for q in QUANTITIES {
+            let form = models::logic::default_form(lk, q);
+            let terms: Vec<String> = form.iter().map(|s| s.to_string()).collect();
+            if let Some(res) = fit_quantity(lk.name(), &terms, &recs, q)? {
+                points.insert((kind.to_string(), q.to_string()), res.points);
+                let slot = match q {
+                    "area_m2" => &mut kf.area_m2,
+                    "leakage_w" => &mut kf.leakage_w,
+                    "energy_per_op_j" => &mut kf.energy_per_op_j,
+                    _ => &mut kf.delay_s,
+                };
+                *slot = Some(res.fit);
+            }
+        }
+        kinds.insert(kind.to_string(), kf);
+    }
+    Ok(FitOutcome {
+        overlay: Overlay {
+            node: node.to_string(),
+            reference: OverlayReference {
+                flavour: first.flavour.clone(),
+                corner: first.corner.clone(),
+                vdd_v: first.vdd_v,
+                temperature_c: 25.0,
+                clock_period_s: first.clock_period_s,
+                source: first.source.clone(),
+            },
+            kinds,
+        },
+        points,
+    })
+}

@@ -192,3 +192,11 @@ pub fn run(spec: &FlowSpec, lib: &PreparedLibrary, opts: &FlowOptions) -> Result
     crate::error::write_text(&dir.join("record.json"), &rec.to_json())?;
     Ok(rec)
 }
+
+/// Remove bulky intermediates of a finished run (netlist, simulator image, logs); the reports,
+/// scripts, activities and record stay.
+pub fn prune(dir: &Path) {
+    for f in ["netlist.v", "sim.vvp", "yosys.log", "sta.log", "iverilog.log", "sim.log", "stim.vcd"] {
+        let _ = std::fs::remove_file(dir.join(f));
+    }
+}

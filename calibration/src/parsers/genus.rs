@@ -59,13 +59,21 @@ impl ReportParser for GenusArea {
         let (ln, row) = first_row(text, |s| s.contains("Cell Area") && s.contains("Instance"))
             .ok_or_else(|| ParseError::new(file, 0, "no 'Instance ... Cell Area' table with a data row"))?;
         let t: Vec<&str> = row.split_whitespace().collect();
-        let nums: Vec<&str> = t.iter().skip(1).copied().filter(|x| x.parse::<f64>().is_ok()).collect();
-        if nums.len() < 2 {
-            return Err(ParseError::new(
-                file,
-                ln,
-                "expected 'INSTANCE [MODULE] CELLS CELL_AREA NET_AREA TOTAL_AREA' in the area table",
-            ));
+        // INSTANCE [MODULE] COUNT CELL_AREA NET_AREA TOTAL_AREA [WIRELOAD]: the count is the first
+        // integer after the instance name, and the three areas follow it.
+        let ci = t.iter().skip(1).position(|x| x.parse::<u64>().is_ok()).map(|i| i + 1);
+        let nums: Vec<&str> = match ci {
+            Some(i) if t.len() >= i + 4 => t[i..i + 4].to_vec(),
+            _ => {
+                return Err(ParseError::new(
+                    file,
+                    ln,
+                    "expected 'INSTANCE [MODULE] CELLS CELL_AREA NET_AREA TOTAL_AREA' in the area table",
+                ))
+            }
+        };
+        for (k, what) in [(1, "cell area"), (2, "net area"), (3, "total area")] {
+            num(nums[k], file, ln, what)?;
         }
         Ok(ParsedReport {
             format: self.name().into(),

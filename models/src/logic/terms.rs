@@ -4,7 +4,8 @@
 //! - `1` (the constant term) or any positive decimal number,
 //! - a size parameter name (`N`, `W`, `E`), optionally raised to a small integer power (`N^2`),
 //! - `log2(N)` (real logarithm) or `clog2(N)` (⌈log₂ N⌉, at least 1: the bits needed to encode
-//!   N choices, the depth of an N-input tree).
+//!   N choices, the depth of an N-input tree),
+//! - `pow2(N)` (2ᴺ: the entries of a table indexed by N bits).
 //!
 //! Examples: `"N^2*W"` (crossbar crosspoints), `"E*W"` (CAM match cells), `"N*clog2(N)"`
 //! (arbiter priority tree). Parameter names are case-sensitive and must match the component's
@@ -19,6 +20,7 @@ enum Factor {
     Pow(String, i32),
     Log2(String),
     Clog2(String),
+    Pow2(String),
 }
 
 /// A parsed term: the product of its factors.
@@ -39,7 +41,12 @@ impl Term {
         let mut factors = Vec::new();
         for raw in s.split('*') {
             let f = raw.trim();
-            let factor = if let Some(inner) = f.strip_prefix("clog2(").and_then(|r| r.strip_suffix(')')) {
+            let factor = if let Some(inner) = f.strip_prefix("pow2(").and_then(|r| r.strip_suffix(')')) {
+                if !is_ident(inner.trim()) {
+                    return Err(format!("term '{s}': pow2() needs a parameter name, got '{inner}'"));
+                }
+                Factor::Pow2(inner.trim().to_string())
+            } else if let Some(inner) = f.strip_prefix("clog2(").and_then(|r| r.strip_suffix(')')) {
                 if !is_ident(inner.trim()) {
                     return Err(format!("term '{s}': clog2() needs a parameter name, got '{inner}'"));
                 }
@@ -91,6 +98,7 @@ impl Term {
                 Factor::Pow(n, p) => get(n)?.powi(*p),
                 Factor::Log2(n) => get(n)?.max(1.0).log2(),
                 Factor::Clog2(n) => get(n)?.max(2.0).log2().ceil(),
+                Factor::Pow2(n) => get(n)?.exp2(),
             };
         }
         Ok(v)
@@ -102,7 +110,9 @@ impl Term {
             .iter()
             .filter_map(|f| match f {
                 Factor::Const(_) => None,
-                Factor::Pow(n, _) | Factor::Log2(n) | Factor::Clog2(n) => Some(n.as_str()),
+                Factor::Pow(n, _) | Factor::Log2(n) | Factor::Clog2(n) | Factor::Pow2(n) => {
+                    Some(n.as_str())
+                }
             })
             .collect()
     }
@@ -120,6 +130,7 @@ mod tests {
         assert_eq!(ev("N^2*W"), 2048.0);
         assert_eq!(ev("N*clog2(N)"), 24.0);
         assert_eq!(ev("log2(W)"), 5.0);
+        assert_eq!(ev("pow2(N)*W"), 8192.0);
         assert!(Term::parse("N^9").is_err());
         assert!(Term::parse("N+W").is_err());
         assert!(Term::parse("2*X").unwrap().eval(&p).unwrap_err().contains("'X'"));

@@ -1,0 +1,113 @@
+//! Analytical (uncalibrated) gate-equivalent model of each logic kind.
+//!
+//! A block is counted as `ge` two-input NAND gate equivalents of combinational logic plus
+//! `ff` state bits (flip-flops or latches) and a logic depth `depth_fo4` in FO4 delays. The
+//! counts are textbook structure estimates (Weste & Harris, *CMOS VLSI Design*, 4th ed.: ch. 11
+//! datapath adders, multipliers and shifters, ch. 12 arrays; a full adder ≈ 7 GE, a 2:1 mux ≈
+//! 2.5 GE, an XOR ≈ 2.5 GE, a flip-flop ≈ 4 GE of area), not fitted to anything.
+//!
+//! Costs from the technology point (all per `techlib` device numbers):
+//! - minimum device width `w_min` = one fin (`Device::fin_width_m`) at FinFET nodes, 4 F planar;
+//! - area per GE: a NAND2 footprint, 400 F² planar (e.g. a 45 nm NAND2X1 is 0.8 µm² ≈ 394 F²)
+//!   and 1800 F² at FinFET nodes, whose nominal "F" is far below the real pitches (the ASAP7
+//!   NAND2xp33 is 0.0875 µm² = 1786 F² for F = 7 nm); a state bit is 4 GE of area;
+//! - switched capacitance per GE toggle: `C_ge = 3·(1 + n2p)·w_min·C_g` (two inputs plus the
+//!   output node of a NAND2 with N and P devices); energy of a GE toggle `C_ge·Vdd²`;
+//! - clock energy per state bit and cycle: `C_ck·Vdd²` with `C_ck = 4·w_min·C_g` (two clocked
+//!   device pairs, charged and discharged once per cycle);
+//! - leakage per GE: `2·w_min·I_off·Vdd` (on average two of the four devices are off; stacking
+//!   is ignored), a state bit leaks as 4 GE;
+//! - energy per operation: `(α·ge·C_ge + ff·C_ck)·Vdd² / ops_per_cycle` with activity α the
+//!   average toggles per GE per operation (0.5 for arithmetic with glitching, 0.15 for control).
+
+use super::kinds::LogicKind;
+use std::collections::BTreeMap;
+
+/// Structural counts of one block.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GateCounts {
+    /// Combinational NAND2 equivalents.
+    pub ge: f64,
+    /// State bits (flip-flops or latches).
+    pub ff: f64,
+    /// Average GE toggles per operation divided by `ge`.
+    pub activity: f64,
+    /// Critical path in FO4 delays.
+    pub depth_fo4: f64,
+}
+
+fn clog2(x: f64) -> f64 {
+    x.max(2.0).log2().ceil()
+}
+
+/// Gate counts of `kind` with parameters `p` (missing parameters take their defaults).
+pub fn counts(kind: LogicKind, p: &BTreeMap<String, u32>) -> GateCounts {
+    let d = kind.default_params();
+    let g = |n: &str| p.get(n).or_else(|| d.get(n)).copied().unwrap_or(1) as f64;
+    use LogicKind::*;
+    let (ge, ff, activity, depth) = match kind {
+        Alu32 => {
+            let w = g("W");
+            // Prefix adder (1.5·W·log2W), logic unit (4W), barrel shifter (2.5·W·log2W), result mux (3W).
+            (4.0 * w * clog2(w) + 7.0 * w, 3.0 * w, 0.5, 2.0 * clog2(w) + 6.0)
+        }
+        Adder => {
+            let w = g("W");
+            (1.5 * w * clog2(w) + 2.0 * w, 0.0, 0.5, 2.0 * clog2(w) + 2.0)
+        }
+        Imul32 => {
+            let w = g("W");
+            // W² AND + carry-save full adders (7 GE) and a final 2W adder.
+            (8.0 * w * w + 3.0 * w * clog2(2.0 * w), 4.0 * w, 0.5, 4.0 * clog2(w) + 2.0 * clog2(2.0 * w) + 4.0)
+        }
+        Fadd32 => (1800.0, 96.0, 0.5, 40.0),
+        Fmul32 => (5200.0, 96.0, 0.5, 45.0),
+        Ffma32 => (7500.0, 128.0, 0.5, 60.0),
+        SfuLane => {
+            let t = g("TBITS");
+            // Coefficient table as logic (≈ 40 bits per entry, ½ GE per bit) + quadratic datapath.
+            (20.0 * t.exp2() * 1.0 + 4000.0, 96.0, 0.4, 2.0 * t + 40.0)
+        }
+        FlopArray | LatchArray => {
+            let (n, w) = (g("N"), g("W"));
+            // Write-enable mux per bit (2.5), read mux tree (2.5 per bit), decoder (2 per row).
+            let per_bit = if kind == LatchArray { 3.0 } else { 5.0 };
+            (per_bit * n * w + 2.0 * n * clog2(n), n * w, 0.15, 2.0 * clog2(n) + 4.0)
+        }
+        Cam => {
+            let (e, w) = (g("E"), g("W"));
+            // XOR compare per bit (2.5), match AND tree (1 per bit), priority encoder.
+            (3.5 * e * w + 3.0 * e * clog2(e), e * w, 0.3, clog2(w) + 2.0 * clog2(e) + 4.0)
+        }
+        Crossbar | Mux => {
+            let (n, w) = (g("N"), g("W"));
+            let outs = if kind == Crossbar { n } else { 1.0 };
+            // (N−1) mux2 per output bit plus select decode.
+            (2.5 * outs * (n - 1.0).max(1.0) * w + 4.0 * outs * n, if kind == Crossbar { n * w } else { 0.0 }, 0.3, 2.0 * clog2(n) + 2.0)
+        }
+        ArbRr => {
+            let n = g("N");
+            (6.0 * n * clog2(n) + 4.0 * n, n, 0.15, 3.0 * clog2(n) + 4.0)
+        }
+        ArbFixed => {
+            let n = g("N");
+            (2.0 * n * clog2(n) + 2.0 * n, 0.0, 0.15, 2.0 * clog2(n) + 2.0)
+        }
+        DepMatrix => {
+            let n = g("N");
+            // N² state bits, AND per bit, N-input OR per row.
+            (2.0 * n * n + 2.0 * n, n * n, 0.15, 2.0 * clog2(n) + 4.0)
+        }
+        Scoreboard => {
+            let (n, r) = (g("N"), g("R"));
+            // N×R register-id entries of 6 bits compared against 3 operands.
+            (n * r * 6.0 * 3.0 * 3.0 + 4.0 * n, n * r * 7.0, 0.15, clog2(r) + clog2(n) + 6.0)
+        }
+        PgController => {
+            let (n, dd) = (g("N"), g("D"));
+            // Per domain a D-bit idle counter (≈ 8 GE per bit) and compare; state machine.
+            (8.0 * n * dd + 10.0 * n + 20.0, n * (dd + 2.0), 0.15, dd + clog2(n) + 4.0)
+        }
+    };
+    GateCounts { ge, ff, activity, depth_fo4: depth }
+}
