@@ -183,7 +183,7 @@ impl Workload for Cp {
 
     fn manifest(&self) -> Manifest {
         Manifest {
-            test_warp_insts: &[("cenergy", 0)],
+            test_warp_insts: &[("cenergy", 64896)],
             regs_hint: Some(12),
         }
     }

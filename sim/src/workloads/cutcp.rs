@@ -182,7 +182,7 @@ impl Workload for Cutcp {
 
     fn manifest(&self) -> Manifest {
         Manifest {
-            test_warp_insts: &[("cutcp_kernel", 0)],
+            test_warp_insts: &[("cutcp_kernel", 98648)],
             regs_hint: Some(20),
         }
     }

@@ -272,7 +272,7 @@ impl Workload for HeartwallLike {
 
     fn manifest(&self) -> Manifest {
         Manifest {
-            test_warp_insts: &[("heartwall_kernel", 0)],
+            test_warp_insts: &[("heartwall_kernel", 156667)],
             regs_hint: None,
         }
     }

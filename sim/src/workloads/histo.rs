@@ -113,7 +113,7 @@ impl Workload for Histo {
 
     fn manifest(&self) -> Manifest {
         Manifest {
-            test_warp_insts: &[("histo_kernel", 0)],
+            test_warp_insts: &[("histo_kernel", 15744)],
             regs_hint: None,
         }
     }

@@ -267,7 +267,7 @@ impl Workload for Lbm {
 
     fn manifest(&self) -> Manifest {
         Manifest {
-            test_warp_insts: &[("lbm_kernel", 0)],
+            test_warp_insts: &[("lbm_kernel", 195360)],
             regs_hint: Some(26),
         }
     }

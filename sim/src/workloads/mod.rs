@@ -14,6 +14,16 @@ use crate::SimError;
 // One `pub mod NAME;` line per workload (file sim/src/workloads/NAME.rs). Append only.
 // ---- workload engineer #1 (rows 1-10) ----
 // ---- workload engineer #2 (rows 11-20) ----
+pub mod cp;
+pub mod cutcp;
+pub mod heartwall_like;
+pub mod histo;
+pub mod lbm;
+pub mod mriq;
+pub mod sgemm;
+pub mod spmv;
+pub mod srad;
+pub mod stencil;
 // ======================= END module declarations =============================
 
 /// The registered workloads, in any order ([`all`] sorts them by name).
@@ -23,6 +33,16 @@ fn registry() -> Vec<&'static dyn Workload> {
         // One `&NAME::Type,` line per workload. Append only.
         // ---- workload engineer #1 (rows 1-10) ----
         // ---- workload engineer #2 (rows 11-20) ----
+        &cp::Cp,
+        &cutcp::Cutcp,
+        &heartwall_like::HeartwallLike,
+        &histo::Histo,
+        &lbm::Lbm,
+        &mriq::Mriq,
+        &sgemm::Sgemm,
+        &spmv::Spmv,
+        &srad::Srad,
+        &stencil::Stencil,
         // ======================= END entries =============================
     ]
 }

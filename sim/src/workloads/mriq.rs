@@ -45,8 +45,8 @@ pub fn shape(size: Size) -> Shape {
     match size {
         Size::Test => Shape {
             numx: 4096,
-            numk: 128,
-            chunk: 64,
+            numk: 96,
+            chunk: 48,
         },
         Size::Bench => Shape {
             numx: 32768,
@@ -212,7 +212,7 @@ impl Workload for Mriq {
 
     fn manifest(&self) -> Manifest {
         Manifest {
-            test_warp_insts: &[("phimag_kernel", 0), ("q_kernel", 0)],
+            test_warp_insts: &[("phimag_kernel", 115), ("q_kernel", 167680)],
             regs_hint: Some(12),
         }
     }

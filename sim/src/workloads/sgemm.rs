@@ -44,9 +44,9 @@ pub fn shape(size: Size) -> Shape {
             k: 128,
         },
         Size::Bench => Shape {
-            m: 512,
-            n: 512,
-            k: 512,
+            m: 768,
+            n: 768,
+            k: 768,
         },
     }
 }
@@ -132,7 +132,7 @@ impl Workload for Sgemm {
 
     fn manifest(&self) -> Manifest {
         Manifest {
-            test_warp_insts: &[("sgemm_kernel", 0)],
+            test_warp_insts: &[("sgemm_kernel", 115712)],
             regs_hint: Some(27),
         }
     }

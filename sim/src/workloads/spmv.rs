@@ -178,7 +178,7 @@ impl Workload for Spmv {
 
     fn manifest(&self) -> Manifest {
         Manifest {
-            test_warp_insts: &[("spmv_jds", 0)],
+            test_warp_insts: &[("spmv_jds", 23751)],
             regs_hint: None,
         }
     }

@@ -45,8 +45,8 @@ pub fn shape(size: Size) -> Shape {
             iters: 2,
         },
         Size::Bench => Shape {
-            rows: 1024,
-            cols: 1024,
+            rows: 2048,
+            cols: 2048,
             iters: 2,
         },
     }
@@ -220,7 +220,7 @@ impl Workload for Srad {
 
     fn manifest(&self) -> Manifest {
         Manifest {
-            test_warp_insts: &[("srad1", 0), ("srad2", 0)],
+            test_warp_insts: &[("srad1", 25056), ("srad2", 15616)],
             regs_hint: Some(12),
         }
     }

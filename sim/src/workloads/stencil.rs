@@ -138,7 +138,7 @@ impl Workload for Stencil {
 
     fn manifest(&self) -> Manifest {
         Manifest {
-            test_warp_insts: &[("stencil_kernel", 0)],
+            test_warp_insts: &[("stencil_kernel", 134912)],
             regs_hint: Some(15),
         }
     }
