@@ -1,9 +1,288 @@
-//! `gpuenergy run` (not implemented yet).
+//! `gpuenergy run`: functional execution of a built-in workload or of a user's PTX kernel on the
+//! SIMT emulator, with the dynamic warp-instruction count, wall time and emulation rate.
+
+use anyhow::{bail, Context, Result};
+use sim::emu::Emulator;
+use sim::ptx::Module;
+use sim::workloads::{self, Size};
+use sim::{DevPtr, Gpu, Launch, ParamValue};
+use std::path::PathBuf;
+use std::time::Instant;
+
+const AFTER_HELP: &str = "\
+Built-in workload:
+  gpuenergy run --workload hotspot --size test --check
+
+User kernel:
+  gpuenergy run --ptx k.ptx --kernel saxpy --grid 16 --block 256 \\
+      --param u32:4096 --param f32:2.0 --param buf:x.bin --param buf:16384 --dump 1:y.bin
+
+Kernel parameters (--param, one per kernel parameter, in declaration order):
+  u32:N   s32:N   u64:N   f32:X     scalar values (N may be decimal or 0x hex)
+  buf:BYTES                         allocate BYTES of zeroed device memory, pass its address (.u64)
+  buf:FILE                          allocate and upload the file's bytes, pass its address
+                                    (a value that is not a plain number is a file name)
+Buffers are numbered 0, 1, ... in the order they appear; --dump INDEX:FILE writes buffer INDEX
+back to FILE after the kernel has run (repeatable). --grid and --block take X[,Y[,Z]].
+
+Exit status: 0 on success; 2 on any error, or when --check finds a mismatch.";
 
 /// Arguments of `gpuenergy run`.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+#[command(after_help = AFTER_HELP)]
+pub struct Args {
+    /// Built-in workload to run (see `gpuenergy workloads`).
+    #[arg(long, conflicts_with = "ptx")]
+    pub workload: Option<String>,
+    /// Input size tier of the workload: test or bench.
+    #[arg(long, default_value = "test")]
+    pub size: String,
+    /// Compare the workload's results with its CPU reference; exit 2 on mismatch.
+    #[arg(long)]
+    pub check: bool,
+    /// PTX file with the user's kernel.
+    #[arg(long, requires = "kernel")]
+    pub ptx: Option<PathBuf>,
+    /// Kernel (.entry) name in the PTX file.
+    #[arg(long)]
+    pub kernel: Option<String>,
+    /// Grid shape X[,Y[,Z]].
+    #[arg(long, default_value = "1")]
+    pub grid: String,
+    /// CTA shape X[,Y[,Z]].
+    #[arg(long, default_value = "32")]
+    pub block: String,
+    /// Kernel parameter TYPE:VALUE (u32, s32, u64, f32, buf); repeat in declaration order.
+    #[arg(long = "param")]
+    pub params: Vec<String>,
+    /// Dynamic shared memory per CTA in bytes.
+    #[arg(long, default_value_t = 0)]
+    pub shared: u32,
+    /// INDEX:FILE: write buffer INDEX back to FILE after the run (repeatable).
+    #[arg(long = "dump")]
+    pub dumps: Vec<String>,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<()> {
-    anyhow::bail!("'gpuenergy run' is not implemented yet")
+/// Parses `X[,Y[,Z]]`.
+pub fn parse_dim3(s: &str, what: &str) -> Result<[u32; 3]> {
+    let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+    if parts.is_empty() || parts.len() > 3 {
+        bail!("--{what} '{s}': expected X[,Y[,Z]]");
+    }
+    let mut d = [1u32; 3];
+    for (i, p) in parts.iter().enumerate() {
+        d[i] = p
+            .parse::<u32>()
+            .ok()
+            .filter(|&v| v > 0)
+            .with_context(|| format!("--{what} '{s}': '{p}' is not a positive integer"))?;
+    }
+    Ok(d)
+}
+
+fn parse_uint(s: &str) -> Option<u64> {
+    if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        u64::from_str_radix(h, 16).ok()
+    } else {
+        s.parse::<u64>().ok()
+    }
+}
+
+/// One `--param` argument.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ParamArg {
+    Scalar(ParamValue),
+    /// Zeroed buffer of this many bytes.
+    Zeroed(u64),
+    /// Buffer initialised from a file.
+    File(PathBuf),
+}
+
+/// Parses `TYPE:VALUE`.
+pub fn parse_param(s: &str) -> Result<ParamArg> {
+    let Some((ty, val)) = s.split_once(':') else {
+        bail!("--param '{s}': expected TYPE:VALUE with TYPE one of u32, s32, u64, f32, buf");
+    };
+    let bad = || format!("--param '{s}': '{val}' is not a valid {ty} value");
+    Ok(match ty {
+        "u32" => ParamArg::Scalar(ParamValue::U32(
+            parse_uint(val)
+                .and_then(|v| u32::try_from(v).ok())
+                .with_context(bad)?,
+        )),
+        "s32" => ParamArg::Scalar(ParamValue::S32(val.parse::<i32>().ok().with_context(bad)?)),
+        "u64" => ParamArg::Scalar(ParamValue::U64(parse_uint(val).with_context(bad)?)),
+        "f32" => ParamArg::Scalar(ParamValue::F32(val.parse::<f32>().ok().with_context(bad)?)),
+        "buf" => match parse_uint(val) {
+            Some(n) => ParamArg::Zeroed(n),
+            None => ParamArg::File(PathBuf::from(val)),
+        },
+        _ => bail!("--param '{s}': unknown type '{ty}' (expected u32, s32, u64, f32 or buf)"),
+    })
+}
+
+/// Parses `INDEX:FILE`.
+pub fn parse_dump(s: &str) -> Result<(usize, PathBuf)> {
+    let (i, f) = s
+        .split_once(':')
+        .with_context(|| format!("--dump '{s}': expected INDEX:FILE"))?;
+    let i = i
+        .parse::<usize>()
+        .with_context(|| format!("--dump '{s}': '{i}' is not a buffer index"))?;
+    if f.is_empty() {
+        bail!("--dump '{s}': missing file name");
+    }
+    Ok((i, PathBuf::from(f)))
+}
+
+fn report(launches: u64, insts: u64, secs: f64) {
+    println!("launches:          {launches}");
+    println!("warp instructions: {insts}");
+    println!("wall time:         {secs:.3} s");
+    let rate = if secs > 0.0 { insts as f64 / secs } else { 0.0 };
+    println!("emulation rate:    {:.2} M warp instructions/s", rate / 1e6);
+}
+
+pub fn run(args: Args) -> Result<()> {
+    if let Some(name) = &args.workload {
+        return run_workload(name, &args);
+    }
+    let Some(ptx) = &args.ptx else {
+        bail!("give --workload NAME, or --ptx FILE --kernel NAME (see --help)");
+    };
+    run_user_kernel(ptx, &args)
+}
+
+fn run_workload(name: &str, args: &Args) -> Result<()> {
+    let Some(w) = workloads::find(name) else {
+        let names: Vec<&str> = workloads::all().iter().map(|w| w.info().name).collect();
+        bail!("unknown workload '{name}'; available: {}", names.join(", "));
+    };
+    let size: Size = args.size.parse()?;
+    let mut emu = Emulator::new();
+    let t = Instant::now();
+    let rep = w
+        .run(size, &mut emu, args.check)
+        .with_context(|| format!("workload '{name}' ({size})"))?;
+    let secs = t.elapsed().as_secs_f64();
+    println!("workload:          {name} ({size})");
+    report(rep.launches as u64, emu.warp_insts(), secs);
+    if let Some(c) = rep.check {
+        println!(
+            "check:             {} ({})",
+            if c.passed { "passed" } else { "FAILED" },
+            c.detail
+        );
+        if !c.passed {
+            bail!("workload '{name}' failed its check: {}", c.detail);
+        }
+    }
+    Ok(())
+}
+
+fn run_user_kernel(ptx: &PathBuf, args: &Args) -> Result<()> {
+    let kname = args.kernel.as_deref().unwrap_or_default();
+    let text =
+        std::fs::read_to_string(ptx).with_context(|| format!("cannot read {}", ptx.display()))?;
+    let module = Module::parse(&text, &ptx.display().to_string())?;
+    let Some(kernel) = module.kernel(kname) else {
+        bail!(
+            "{}: no kernel '{kname}'; kernels: {}",
+            ptx.display(),
+            module.kernel_names().join(", ")
+        );
+    };
+    let grid = parse_dim3(&args.grid, "grid")?;
+    let block = parse_dim3(&args.block, "block")?;
+    let dumps: Vec<(usize, PathBuf)> = args
+        .dumps
+        .iter()
+        .map(|d| parse_dump(d))
+        .collect::<Result<_>>()?;
+    let mut emu = Emulator::new();
+    let mut params = Vec::new();
+    let mut buffers: Vec<(DevPtr, u64)> = Vec::new();
+    for p in &args.params {
+        match parse_param(p)? {
+            ParamArg::Scalar(v) => params.push(v),
+            ParamArg::Zeroed(n) => {
+                let a = emu.alloc(n)?;
+                buffers.push((a, n));
+                params.push(ParamValue::U64(a));
+            }
+            ParamArg::File(f) => {
+                let data = std::fs::read(&f)
+                    .with_context(|| format!("--param {p}: cannot read {}", f.display()))?;
+                let a = emu.alloc(data.len() as u64)?;
+                emu.copy_to_device(a, &data)?;
+                buffers.push((a, data.len() as u64));
+                params.push(ParamValue::U64(a));
+            }
+        }
+    }
+    for (i, _) in &dumps {
+        if *i >= buffers.len() {
+            bail!("--dump {i}: there are only {} buffers", buffers.len());
+        }
+    }
+    let launch = Launch {
+        kernel: kernel.clone(),
+        grid,
+        block,
+        params,
+        shared_bytes: args.shared,
+    };
+    let t = Instant::now();
+    emu.launch(&launch)?;
+    let secs = t.elapsed().as_secs_f64();
+    println!(
+        "kernel:            {} ({} instructions, {} registers/thread, {} B static shared)",
+        kernel.name,
+        kernel.len(),
+        kernel.regs_per_thread(),
+        kernel.static_shared_bytes()
+    );
+    report(1, emu.warp_insts(), secs);
+    for (i, f) in dumps {
+        let (a, n) = buffers[i];
+        let mut out = vec![0u8; n as usize];
+        emu.copy_from_device(a, &mut out)?;
+        std::fs::write(&f, &out).with_context(|| format!("cannot write {}", f.display()))?;
+        println!("buffer {i}:          {n} bytes written to {}", f.display());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn param_syntax() {
+        assert_eq!(
+            parse_param("u32:0x10").unwrap(),
+            ParamArg::Scalar(ParamValue::U32(16))
+        );
+        assert_eq!(
+            parse_param("s32:-5").unwrap(),
+            ParamArg::Scalar(ParamValue::S32(-5))
+        );
+        assert_eq!(
+            parse_param("f32:0.5").unwrap(),
+            ParamArg::Scalar(ParamValue::F32(0.5))
+        );
+        assert_eq!(parse_param("buf:4096").unwrap(), ParamArg::Zeroed(4096));
+        assert_eq!(
+            parse_param("buf:x.bin").unwrap(),
+            ParamArg::File(PathBuf::from("x.bin"))
+        );
+        assert!(parse_param("u32:-1").is_err());
+        assert!(parse_param("i32:1").is_err());
+        assert!(parse_param("u32").is_err());
+        assert_eq!(parse_dim3("16,2", "grid").unwrap(), [16, 2, 1]);
+        assert!(parse_dim3("0", "grid").is_err());
+        assert!(parse_dim3("1,2,3,4", "grid").is_err());
+        assert_eq!(parse_dump("1:y.bin").unwrap(), (1, PathBuf::from("y.bin")));
+        assert!(parse_dump("y.bin").is_err());
+    }
 }

@@ -9,22 +9,30 @@
 //! [0, 1] (NaN → 0); `rcp.approx` and `div.approx`/`div.full` compute a·(1/b); `rsqrt.approx` is
 //! 1/sqrt rounded twice; integer division or remainder by zero returns all ones.
 
+#![allow(clippy::needless_range_loop)]
+
 use crate::ptx::isa::{flags, BoolOp, Cmp, Inst, Op, Rnd, Ty};
 
 /// 32 lanes of raw values.
 pub type Lanes = [u64; 32];
 
 #[inline(always)]
-pub fn map1(a: &Lanes, f: impl Fn(u64) -> u64) -> Lanes {
-    std::array::from_fn(|l| f(a[l]))
+pub fn map1(r: &mut Lanes, a: &Lanes, f: impl Fn(u64) -> u64) {
+    for l in 0..32 {
+        r[l] = f(a[l]);
+    }
 }
 #[inline(always)]
-pub fn map2(a: &Lanes, b: &Lanes, f: impl Fn(u64, u64) -> u64) -> Lanes {
-    std::array::from_fn(|l| f(a[l], b[l]))
+pub fn map2(r: &mut Lanes, a: &Lanes, b: &Lanes, f: impl Fn(u64, u64) -> u64) {
+    for l in 0..32 {
+        r[l] = f(a[l], b[l]);
+    }
 }
 #[inline(always)]
-pub fn map3(a: &Lanes, b: &Lanes, c: &Lanes, f: impl Fn(u64, u64, u64) -> u64) -> Lanes {
-    std::array::from_fn(|l| f(a[l], b[l], c[l]))
+pub fn map3(r: &mut Lanes, a: &Lanes, b: &Lanes, c: &Lanes, f: impl Fn(u64, u64, u64) -> u64) {
+    for l in 0..32 {
+        r[l] = f(a[l], b[l], c[l]);
+    }
 }
 
 /// Keeps the low `bits` bits.
@@ -99,28 +107,28 @@ fn sat01(x: f32) -> f32 {
 
 /// f32 unary/binary/ternary op with `.ftz`/`.sat` applied.
 #[inline(always)]
-fn f32_1(a: &Lanes, fl: u8, f: impl Fn(f32) -> f32) -> Lanes {
+fn f32_1(o: &mut Lanes, a: &Lanes, fl: u8, f: impl Fn(f32) -> f32) {
     let ftz = fl & flags::FTZ != 0;
     let sat = fl & flags::SAT != 0;
-    map1(a, |x| {
+    map1(o, a, |x| {
         let r = ftz32(f(ftz32(f32v(x), ftz)), ftz);
         b32(if sat { sat01(r) } else { r })
     })
 }
 #[inline(always)]
-fn f32_2(a: &Lanes, b: &Lanes, fl: u8, f: impl Fn(f32, f32) -> f32) -> Lanes {
+fn f32_2(o: &mut Lanes, a: &Lanes, b: &Lanes, fl: u8, f: impl Fn(f32, f32) -> f32) {
     let ftz = fl & flags::FTZ != 0;
     let sat = fl & flags::SAT != 0;
-    map2(a, b, |x, y| {
+    map2(o, a, b, |x, y| {
         let r = ftz32(f(ftz32(f32v(x), ftz), ftz32(f32v(y), ftz)), ftz);
         b32(if sat { sat01(r) } else { r })
     })
 }
 #[inline(always)]
-fn f32_3(a: &Lanes, b: &Lanes, c: &Lanes, fl: u8, f: impl Fn(f32, f32, f32) -> f32) -> Lanes {
+fn f32_3(o: &mut Lanes, a: &Lanes, b: &Lanes, c: &Lanes, fl: u8, f: impl Fn(f32, f32, f32) -> f32) {
     let ftz = fl & flags::FTZ != 0;
     let sat = fl & flags::SAT != 0;
-    map3(a, b, c, |x, y, z| {
+    map3(o, a, b, c, |x, y, z| {
         let r = ftz32(
             f(
                 ftz32(f32v(x), ftz),
@@ -131,6 +139,33 @@ fn f32_3(a: &Lanes, b: &Lanes, c: &Lanes, fl: u8, f: impl Fn(f32, f32, f32) -> f
         );
         b32(if sat { sat01(r) } else { r })
     })
+}
+
+/// Single-rounding f32 fused multiply-add, bit-identical to `f32::mul_add` but without a
+/// software `fmaf` call on hosts without FMA instructions. The product of two f32 values is exact
+/// in f64; the f64 sum is made *round-to-odd* (Boldo and Melquiond, "Emulation of FMA and
+/// correctly rounded sums: proved algorithms using rounding to odd", IEEE TC 2008) using the
+/// exact TwoSum error term, after which one rounding to f32 is correct because 53 ≥ 24 + 2.
+#[inline(always)]
+pub fn fma32(a: f32, b: f32, c: f32) -> f32 {
+    let p = a as f64 * b as f64;
+    let cd = c as f64;
+    let s = p + cd;
+    if !s.is_finite() {
+        return a.mul_add(b, c);
+    }
+    let bb = s - p;
+    let e = (p - (s - bb)) + (cd - bb);
+    let s = if e != 0.0 && s.to_bits() & 1 == 0 {
+        f64::from_bits(if (e > 0.0) == (s > 0.0) {
+            s.to_bits() + 1
+        } else {
+            s.to_bits() - 1
+        })
+    } else {
+        s
+    };
+    s as f32
 }
 
 /// PTX min/max: a NaN operand yields the other operand.
@@ -177,65 +212,69 @@ fn fmax64(x: f64, y: f64) -> f64 {
 
 /// Integer binary op on type `t`, result truncated to the type width.
 #[inline(always)]
-fn int2(a: &Lanes, b: &Lanes, t: Ty, f: impl Fn(i128, i128) -> i128) -> Lanes {
+fn int2(o: &mut Lanes, a: &Lanes, b: &Lanes, t: Ty, f: impl Fn(i128, i128) -> i128) {
     let bits = t.bits();
-    map2(a, b, |x, y| trunc(f(ival(x, t), ival(y, t)) as u64, bits))
+    map2(o, a, b, |x, y| {
+        trunc(f(ival(x, t), ival(y, t)) as u64, bits)
+    })
 }
 
 /// Evaluates a single-result ALU operation. `s` holds the fetched sources in PTX order.
 /// Returns `None` for operations that are not single-result ALU ops.
 #[inline(always)]
-pub fn eval(inst: &Inst, s: &[Lanes; 3]) -> Option<Lanes> {
+pub fn eval(inst: &Inst, s: &[Lanes; 3], o: &mut Lanes) -> bool {
     let fl = inst.flags;
     let (a, b, c) = (&s[0], &s[1], &s[2]);
-    Some(match inst.op {
-        Op::Mov(_) => *a,
-        Op::Add(Ty::F32) => f32_2(a, b, fl, |x, y| x + y),
-        Op::Add(Ty::F64) => map2(a, b, |x, y| b64(f64v(x) + f64v(y))),
-        Op::Add(t) if fl & flags::SAT != 0 && t == Ty::S32 => int2(a, b, t, |x, y| {
+    match inst.op {
+        Op::Mov(_) => *o = *a,
+        Op::Add(Ty::F32) => f32_2(o, a, b, fl, |x, y| x + y),
+        Op::Add(Ty::F64) => map2(o, a, b, |x, y| b64(f64v(x) + f64v(y))),
+        Op::Add(t) if fl & flags::SAT != 0 && t == Ty::S32 => int2(o, a, b, t, |x, y| {
             (x + y).clamp(i32::MIN as i128, i32::MAX as i128)
         }),
         Op::Add(t) => {
             let bits = t.bits();
-            map2(a, b, |x, y| trunc(x.wrapping_add(y), bits))
+            map2(o, a, b, |x, y| trunc(x.wrapping_add(y), bits))
         }
-        Op::Sub(Ty::F32) => f32_2(a, b, fl, |x, y| x - y),
-        Op::Sub(Ty::F64) => map2(a, b, |x, y| b64(f64v(x) - f64v(y))),
-        Op::Sub(t) if fl & flags::SAT != 0 && t == Ty::S32 => int2(a, b, t, |x, y| {
+        Op::Sub(Ty::F32) => f32_2(o, a, b, fl, |x, y| x - y),
+        Op::Sub(Ty::F64) => map2(o, a, b, |x, y| b64(f64v(x) - f64v(y))),
+        Op::Sub(t) if fl & flags::SAT != 0 && t == Ty::S32 => int2(o, a, b, t, |x, y| {
             (x - y).clamp(i32::MIN as i128, i32::MAX as i128)
         }),
         Op::Sub(t) => {
             let bits = t.bits();
-            map2(a, b, |x, y| trunc(x.wrapping_sub(y), bits))
+            map2(o, a, b, |x, y| trunc(x.wrapping_sub(y), bits))
         }
-        Op::FMul(Ty::F32) => f32_2(a, b, fl, |x, y| x * y),
-        Op::FMul(_) => map2(a, b, |x, y| b64(f64v(x) * f64v(y))),
-        Op::Fma(Ty::F32) => f32_3(a, b, c, fl, |x, y, z| x.mul_add(y, z)),
-        Op::Fma(_) => map3(a, b, c, |x, y, z| b64(f64v(x).mul_add(f64v(y), f64v(z)))),
+        Op::FMul(Ty::F32) => f32_2(o, a, b, fl, |x, y| x * y),
+        Op::FMul(_) => map2(o, a, b, |x, y| b64(f64v(x) * f64v(y))),
+        Op::Fma(Ty::F32) => f32_3(o, a, b, c, fl, fma32),
+        Op::Fma(_) => map3(o, a, b, c, |x, y, z| b64(f64v(x).mul_add(f64v(y), f64v(z)))),
         Op::MulLo(t) => {
             let bits = t.bits();
-            map2(a, b, |x, y| trunc(x.wrapping_mul(y), bits))
+            map2(o, a, b, |x, y| trunc(x.wrapping_mul(y), bits))
         }
         Op::MulHi(t) if t.bits() == 64 && !t.is_signed() => {
-            map2(a, b, |x, y| ((x as u128 * y as u128) >> 64) as u64)
+            map2(o, a, b, |x, y| ((x as u128 * y as u128) >> 64) as u64)
         }
-        Op::MulHi(t) => int2(a, b, t, |x, y| (x * y) >> t.bits()),
+        Op::MulHi(t) => int2(o, a, b, t, |x, y| (x * y) >> t.bits()),
         Op::MulWide(t) => {
             let bits = 2 * t.bits();
-            map2(a, b, |x, y| trunc((ival(x, t) * ival(y, t)) as u64, bits))
+            map2(o, a, b, |x, y| {
+                trunc((ival(x, t) * ival(y, t)) as u64, bits)
+            })
         }
         Op::MadLo(t) => {
             let bits = t.bits();
-            map3(a, b, c, |x, y, z| {
+            map3(o, a, b, c, |x, y, z| {
                 trunc(x.wrapping_mul(y).wrapping_add(z), bits)
             })
         }
-        Op::MadHi(t) if t.bits() == 64 && !t.is_signed() => map3(a, b, c, |x, y, z| {
+        Op::MadHi(t) if t.bits() == 64 && !t.is_signed() => map3(o, a, b, c, |x, y, z| {
             (((x as u128 * y as u128) >> 64) as u64).wrapping_add(z)
         }),
         Op::MadHi(t) => {
             let bits = t.bits();
-            map3(a, b, c, |x, y, z| {
+            map3(o, a, b, c, |x, y, z| {
                 trunc(
                     (((ival(x, t) * ival(y, t)) >> bits) + ival(z, t)) as u64,
                     bits,
@@ -244,44 +283,46 @@ pub fn eval(inst: &Inst, s: &[Lanes; 3]) -> Option<Lanes> {
         }
         Op::MadWide(t) => {
             let bits = 2 * t.bits();
-            map3(a, b, c, |x, y, z| {
+            map3(o, a, b, c, |x, y, z| {
                 trunc(((ival(x, t) * ival(y, t)) as u64).wrapping_add(z), bits)
             })
         }
         Op::Div(Ty::F32) => {
             if fl & flags::APPROX != 0 {
-                f32_2(a, b, fl, |x, y| x * (1.0 / y))
+                f32_2(o, a, b, fl, |x, y| x * (1.0 / y))
             } else {
-                f32_2(a, b, fl, |x, y| x / y)
+                f32_2(o, a, b, fl, |x, y| x / y)
             }
         }
-        Op::Div(Ty::F64) => map2(a, b, |x, y| b64(f64v(x) / f64v(y))),
-        Op::Div(t) => int2(a, b, t, |x, y| if y == 0 { -1 } else { x / y }),
-        Op::Rem(t) => int2(a, b, t, |x, y| if y == 0 { -1 } else { x % y }),
-        Op::Min(Ty::F32) => f32_2(a, b, fl, fmin32),
-        Op::Min(Ty::F64) => map2(a, b, |x, y| b64(fmin64(f64v(x), f64v(y)))),
-        Op::Min(t) => int2(a, b, t, |x, y| x.min(y)),
-        Op::Max(Ty::F32) => f32_2(a, b, fl, fmax32),
-        Op::Max(Ty::F64) => map2(a, b, |x, y| b64(fmax64(f64v(x), f64v(y)))),
-        Op::Max(t) => int2(a, b, t, |x, y| x.max(y)),
-        Op::Abs(Ty::F32) => f32_1(a, fl, f32::abs),
-        Op::Abs(Ty::F64) => map1(a, |x| x & !(1u64 << 63)),
-        Op::Abs(t) => map1(a, |x| trunc(ival(x, t).unsigned_abs() as u64, t.bits())),
-        Op::Neg(Ty::F32) => f32_1(a, fl, |x| -x),
-        Op::Neg(Ty::F64) => map1(a, |x| x ^ (1u64 << 63)),
-        Op::Neg(t) => map1(a, |x| trunc((-ival(x, t)) as u64, t.bits())),
-        Op::Popc(t) => map1(a, |x| trunc(x, t.bits()).count_ones() as u64),
-        Op::Clz(t) => map1(a, |x| {
+        Op::Div(Ty::F64) => map2(o, a, b, |x, y| b64(f64v(x) / f64v(y))),
+        Op::Div(t) => int2(o, a, b, t, |x, y| if y == 0 { -1 } else { x / y }),
+        Op::Rem(t) => int2(o, a, b, t, |x, y| if y == 0 { -1 } else { x % y }),
+        Op::Min(Ty::F32) => f32_2(o, a, b, fl, fmin32),
+        Op::Min(Ty::F64) => map2(o, a, b, |x, y| b64(fmin64(f64v(x), f64v(y)))),
+        Op::Min(t) => int2(o, a, b, t, |x, y| x.min(y)),
+        Op::Max(Ty::F32) => f32_2(o, a, b, fl, fmax32),
+        Op::Max(Ty::F64) => map2(o, a, b, |x, y| b64(fmax64(f64v(x), f64v(y)))),
+        Op::Max(t) => int2(o, a, b, t, |x, y| x.max(y)),
+        Op::Abs(Ty::F32) => f32_1(o, a, fl, f32::abs),
+        Op::Abs(Ty::F64) => map1(o, a, |x| x & !(1u64 << 63)),
+        Op::Abs(t) => map1(o, a, |x| trunc(ival(x, t).unsigned_abs() as u64, t.bits())),
+        Op::Neg(Ty::F32) => f32_1(o, a, fl, |x| -x),
+        Op::Neg(Ty::F64) => map1(o, a, |x| x ^ (1u64 << 63)),
+        Op::Neg(t) => map1(o, a, |x| trunc((-ival(x, t)) as u64, t.bits())),
+        Op::Popc(t) => map1(o, a, |x| trunc(x, t.bits()).count_ones() as u64),
+        Op::Clz(t) => map1(o, a, |x| {
             (trunc(x, t.bits()).leading_zeros() - (64 - t.bits())) as u64
         }),
-        Op::Brev(t) => map1(a, |x| trunc(x, t.bits()).reverse_bits() >> (64 - t.bits())),
-        Op::And(t) => map2(a, b, |x, y| trunc(x & y, t.bits())),
-        Op::Or(t) => map2(a, b, |x, y| trunc(x | y, t.bits())),
-        Op::Xor(t) => map2(a, b, |x, y| trunc(x ^ y, t.bits())),
-        Op::Not(t) => map1(a, |x| trunc(!x, t.bits())),
+        Op::Brev(t) => map1(o, a, |x| {
+            trunc(x, t.bits()).reverse_bits() >> (64 - t.bits())
+        }),
+        Op::And(t) => map2(o, a, b, |x, y| trunc(x & y, t.bits())),
+        Op::Or(t) => map2(o, a, b, |x, y| trunc(x | y, t.bits())),
+        Op::Xor(t) => map2(o, a, b, |x, y| trunc(x ^ y, t.bits())),
+        Op::Not(t) => map1(o, a, |x| trunc(!x, t.bits())),
         Op::Shl(t) => {
             let bits = t.bits();
-            map2(a, b, |x, y| {
+            map2(o, a, b, |x, y| {
                 let n = y as u32;
                 if n >= bits {
                     0
@@ -293,12 +334,12 @@ pub fn eval(inst: &Inst, s: &[Lanes; 3]) -> Option<Lanes> {
         Op::Shr(t) => {
             let bits = t.bits();
             if t.is_signed() {
-                map2(a, b, |x, y| {
+                map2(o, a, b, |x, y| {
                     let n = (y as u32).min(bits - 1);
                     trunc((sext(x, bits) >> n) as u64, bits)
                 })
             } else {
-                map2(a, b, |x, y| {
+                map2(o, a, b, |x, y| {
                     let n = y as u32;
                     if n >= bits {
                         0
@@ -308,17 +349,18 @@ pub fn eval(inst: &Inst, s: &[Lanes; 3]) -> Option<Lanes> {
                 })
             }
         }
-        Op::Sqrt(_) => f32_1(a, fl, libm::sqrtf),
-        Op::Rsqrt(_) => f32_1(a, fl, |x| 1.0 / libm::sqrtf(x)),
-        Op::Rcp(_) => f32_1(a, fl, |x| 1.0 / x),
-        Op::Sin(_) => f32_1(a, fl, libm::sinf),
-        Op::Cos(_) => f32_1(a, fl, libm::cosf),
-        Op::Ex2(_) => f32_1(a, fl, libm::exp2f),
-        Op::Lg2(_) => f32_1(a, fl, libm::log2f),
-        Op::Selp(_) => map3(a, b, c, |x, y, p| if p & 1 != 0 { x } else { y }),
-        Op::Cvt { dst, src, rnd } => cvt_lanes(a, dst, src, rnd, fl),
-        _ => return None,
-    })
+        Op::Sqrt(_) => f32_1(o, a, fl, libm::sqrtf),
+        Op::Rsqrt(_) => f32_1(o, a, fl, |x| 1.0 / libm::sqrtf(x)),
+        Op::Rcp(_) => f32_1(o, a, fl, |x| 1.0 / x),
+        Op::Sin(_) => f32_1(o, a, fl, libm::sinf),
+        Op::Cos(_) => f32_1(o, a, fl, libm::cosf),
+        Op::Ex2(_) => f32_1(o, a, fl, libm::exp2f),
+        Op::Lg2(_) => f32_1(o, a, fl, libm::log2f),
+        Op::Selp(_) => map3(o, a, b, c, |x, y, p| if p & 1 != 0 { x } else { y }),
+        Op::Cvt { dst, src, rnd } => cvt_lanes(o, a, dst, src, rnd, fl),
+        _ => return false,
+    }
+    true
 }
 
 /// Comparison of one lane.
@@ -496,14 +538,14 @@ fn float_to_int(x: f64, dst: Ty, rnd: Rnd) -> u64 {
 }
 
 /// `cvt.dst.src` on 32 lanes.
-fn cvt_lanes(a: &Lanes, dst: Ty, src: Ty, rnd: Rnd, fl: u8) -> Lanes {
+fn cvt_lanes(o: &mut Lanes, a: &Lanes, dst: Ty, src: Ty, rnd: Rnd, fl: u8) {
     let ftz = fl & flags::FTZ != 0;
     let sat = fl & flags::SAT != 0;
     let fin32 = |x: u64| ftz32(f32v(x), ftz) as f64;
     match (src.is_float(), dst.is_float()) {
         (false, false) => {
             let db = dst.bits();
-            map1(a, |x| {
+            map1(o, a, |x| {
                 let v = ival(x, src);
                 let v = if sat {
                     let (lo, hi) = if dst.is_signed() {
@@ -523,7 +565,7 @@ fn cvt_lanes(a: &Lanes, dst: Ty, src: Ty, rnd: Rnd, fl: u8) -> Lanes {
                 }
             })
         }
-        (false, true) => map1(a, |x| {
+        (false, true) => map1(o, a, |x| {
             let r = int_to_float(ival(x, src), dst, rnd);
             if sat && dst == Ty::F32 {
                 b32(sat01(f32v(r)))
@@ -531,7 +573,7 @@ fn cvt_lanes(a: &Lanes, dst: Ty, src: Ty, rnd: Rnd, fl: u8) -> Lanes {
                 r
             }
         }),
-        (true, false) => map1(a, |x| {
+        (true, false) => map1(o, a, |x| {
             let f = if src == Ty::F32 { fin32(x) } else { f64v(x) };
             let v = float_to_int(f, dst, rnd);
             if dst.bits() < 32 && dst.is_signed() {
@@ -542,7 +584,7 @@ fn cvt_lanes(a: &Lanes, dst: Ty, src: Ty, rnd: Rnd, fl: u8) -> Lanes {
         }),
         (true, true) => {
             let rint = fl & flags::RINT != 0;
-            map1(a, |x| match (src, dst) {
+            map1(o, a, |x| match (src, dst) {
                 (Ty::F32, Ty::F32) => {
                     let f = fin32(x);
                     let r = if rint {
@@ -587,10 +629,58 @@ mod tests {
     use super::*;
 
     #[test]
+    fn fma32_matches_mul_add() {
+        // Deterministic pseudo-random operands over many exponents, plus hard cases.
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            f32::from_bits((x >> 16) as u32)
+        };
+        for _ in 0..200_000 {
+            let (a, b, c) = (next(), next(), next());
+            let want = a.mul_add(b, c);
+            let got = fma32(a, b, c);
+            assert!(
+                want.to_bits() == got.to_bits() || (want.is_nan() && got.is_nan()),
+                "{a:e} {b:e} {c:e}"
+            );
+        }
+        let hard = [
+            (1.0 + f32::EPSILON, 1.0 - f32::EPSILON, -1.0),
+            (f32::MAX, 2.0, -f32::MAX),
+            (1e-30, 1e-30, 1e-45),
+            (3.0, 1.0 / 3.0, -1.0),
+            (0.1, 10.0, -1.0),
+            (f32::MIN_POSITIVE, 0.5, 0.0),
+        ];
+        for (a, b, c) in hard {
+            assert_eq!(
+                fma32(a, b, c).to_bits(),
+                a.mul_add(b, c).to_bits(),
+                "{a:e} {b:e} {c:e}"
+            );
+        }
+    }
+
+    #[test]
     fn int_helpers() {
         assert_eq!(sext(0xFFFF_FFFF, 32), -1);
         assert_eq!(sext(0x7FFF_FFFF, 32), 0x7FFF_FFFF);
         assert_eq!(trunc(u64::MAX, 32), 0xFFFF_FFFF);
+    }
+
+    fn cvt1(a: &Lanes, dst: Ty, src: Ty, rnd: Rnd, fl: u8) -> u64 {
+        let mut o = [0u64; 32];
+        cvt_lanes(&mut o, a, dst, src, rnd, fl);
+        o[0]
+    }
+
+    fn ev(i: &Inst, s: &[Lanes; 3]) -> u64 {
+        let mut o = [0u64; 32];
+        assert!(eval(i, s, &mut o));
+        o[0]
     }
 
     #[test]
@@ -599,61 +689,49 @@ mod tests {
         // f32 → s32 rounding modes and saturation.
         let x = b32(-2.5);
         assert_eq!(
-            cvt_lanes(&l(x), Ty::S32, Ty::F32, Rnd::Rn, 0)[0],
+            cvt1(&l(x), Ty::S32, Ty::F32, Rnd::Rn, 0),
             trunc(-2i64 as u64, 32)
         );
         assert_eq!(
-            cvt_lanes(&l(x), Ty::S32, Ty::F32, Rnd::Rm, 0)[0],
+            cvt1(&l(x), Ty::S32, Ty::F32, Rnd::Rm, 0),
             trunc(-3i64 as u64, 32)
         );
         assert_eq!(
-            cvt_lanes(&l(x), Ty::S32, Ty::F32, Rnd::Rz, 0)[0],
+            cvt1(&l(x), Ty::S32, Ty::F32, Rnd::Rz, 0),
             trunc(-2i64 as u64, 32)
         );
-        assert_eq!(cvt_lanes(&l(x), Ty::U32, Ty::F32, Rnd::Rz, 0)[0], 0);
+        assert_eq!(cvt1(&l(x), Ty::U32, Ty::F32, Rnd::Rz, 0), 0);
         assert_eq!(
-            cvt_lanes(&l(b32(1e20)), Ty::S32, Ty::F32, Rnd::Rz, 0)[0],
+            cvt1(&l(b32(1e20)), Ty::S32, Ty::F32, Rnd::Rz, 0),
             0x7FFF_FFFF
         );
-        assert_eq!(
-            cvt_lanes(&l(b32(f32::NAN)), Ty::S32, Ty::F32, Rnd::Rz, 0)[0],
-            0
-        );
+        assert_eq!(cvt1(&l(b32(f32::NAN)), Ty::S32, Ty::F32, Rnd::Rz, 0), 0);
         // u32 → f32 with directed rounding: 2^24 + 1 is not representable.
         let v = (1u64 << 24) + 1;
-        assert_eq!(
-            f32v(cvt_lanes(&l(v), Ty::F32, Ty::U32, Rnd::Rz, 0)[0]),
-            16777216.0
-        );
-        assert_eq!(
-            f32v(cvt_lanes(&l(v), Ty::F32, Ty::U32, Rnd::Rp, 0)[0]),
-            16777218.0
-        );
+        assert_eq!(f32v(cvt1(&l(v), Ty::F32, Ty::U32, Rnd::Rz, 0)), 16777216.0);
+        assert_eq!(f32v(cvt1(&l(v), Ty::F32, Ty::U32, Rnd::Rp, 0)), 16777218.0);
         // int → int sign extension and saturation.
         assert_eq!(
-            cvt_lanes(&l(0xFFFF_FFFF), Ty::S64, Ty::S32, Rnd::None, 0)[0],
+            cvt1(&l(0xFFFF_FFFF), Ty::S64, Ty::S32, Rnd::None, 0),
             u64::MAX
         );
         assert_eq!(
-            cvt_lanes(&l(0xFFFF_FFFF), Ty::U64, Ty::U32, Rnd::None, 0)[0],
+            cvt1(&l(0xFFFF_FFFF), Ty::U64, Ty::U32, Rnd::None, 0),
             0xFFFF_FFFF
         );
-        assert_eq!(
-            cvt_lanes(&l(300), Ty::U8, Ty::U32, Rnd::None, flags::SAT)[0],
-            255
-        );
+        assert_eq!(cvt1(&l(300), Ty::U8, Ty::U32, Rnd::None, flags::SAT), 255);
     }
 
     #[test]
     fn division_by_zero_is_all_ones() {
         let mut i = Inst::new(Op::Div(Ty::U32), 1);
         let s = [[7u64; 32], [0u64; 32], [0u64; 32]];
-        assert_eq!(eval(&i, &s).unwrap()[0], 0xFFFF_FFFF);
+        assert_eq!(ev(&i, &s), 0xFFFF_FFFF);
         i.op = Op::Div(Ty::S32);
-        assert_eq!(eval(&i, &s).unwrap()[0], 0xFFFF_FFFF);
+        assert_eq!(ev(&i, &s), 0xFFFF_FFFF);
         i.op = Op::Div(Ty::S32);
         let s = [[trunc(i32::MIN as u64, 32); 32], [0xFFFF_FFFF; 32], [0; 32]];
-        assert_eq!(eval(&i, &s).unwrap()[0], 0x8000_0000);
+        assert_eq!(ev(&i, &s), 0x8000_0000);
     }
 
     #[test]

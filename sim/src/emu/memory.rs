@@ -75,7 +75,7 @@ impl GlobalMem {
         self.pages.iter().filter(|p| p.is_some()).count()
     }
 
-    #[inline]
+    #[inline(always)]
     fn check(&self, addr: u64, bytes: u64) -> Result<(usize, usize), Fault> {
         if addr < GLOBAL_BASE
             || addr.wrapping_add(bytes) > self.top
@@ -91,7 +91,7 @@ impl GlobalMem {
     }
 
     /// Naturally aligned load of 1, 2, 4 or 8 bytes, zero-extended.
-    #[inline]
+    #[inline(always)]
     pub fn load(&self, addr: u64, bytes: u32) -> Result<u64, Fault> {
         let (p, o) = self.check(addr, bytes as u64)?;
         Ok(match &self.pages[p] {
@@ -164,7 +164,7 @@ impl GlobalMem {
 }
 
 /// Little-endian read of `bytes` (1, 2, 4, 8) from the start of `b`.
-#[inline]
+#[inline(always)]
 pub fn read_le(b: &[u8], bytes: u32) -> u64 {
     match bytes {
         1 => b[0] as u64,
@@ -175,14 +175,14 @@ pub fn read_le(b: &[u8], bytes: u32) -> u64 {
 }
 
 /// Little-endian write of the low `bytes` bytes of `v` to the start of `b`.
-#[inline]
+#[inline(always)]
 pub fn write_le(b: &mut [u8], bytes: u32, v: u64) {
     let le = v.to_le_bytes();
     b[..bytes as usize].copy_from_slice(&le[..bytes as usize]);
 }
 
 /// Bounds- and alignment-checked load from a byte window (shared, local, const, param).
-#[inline]
+#[inline(always)]
 pub fn window_load(w: &[u8], addr: u64, bytes: u32) -> Result<u64, Fault> {
     let end = addr.checked_add(bytes as u64).ok_or(Fault::OutOfBounds)?;
     if end > w.len() as u64 {
@@ -195,7 +195,7 @@ pub fn window_load(w: &[u8], addr: u64, bytes: u32) -> Result<u64, Fault> {
 }
 
 /// Bounds- and alignment-checked store into a byte window.
-#[inline]
+#[inline(always)]
 pub fn window_store(w: &mut [u8], addr: u64, bytes: u32, v: u64) -> Result<(), Fault> {
     let end = addr.checked_add(bytes as u64).ok_or(Fault::OutOfBounds)?;
     if end > w.len() as u64 {

@@ -16,6 +16,7 @@
 pub mod alu;
 pub mod exec;
 pub mod launch;
+mod memop;
 pub mod memory;
 pub mod simt;
 pub mod stream;
