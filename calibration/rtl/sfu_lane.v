@@ -14,7 +14,7 @@
 //  24 significant bits.
 //  Error bound (both ops, normal results):
 //     |y - 1/x| / |1/x| <= 1.3 * 2^-(2*TBITS+2) + 2^-24 + 2^-28
-//  (TBITS=10: 3.7e-7, i.e. at most about 3 ulp).
+//  (TBITS=10: 3.7e-7, i.e. at most about 6 ulp of the result).
 // Flush-to-zero convention: subnormal inputs are treated as zero of the same
 // sign; results below 2^-126 are flushed to zero of the result's sign.
 // Specials: rcp(+-0) = +-inf, rcp(+-inf) = +-0, rsqrt(+-0) = +-inf,
@@ -71,38 +71,33 @@ module sfu_lane #(
     // table lookup: constant leaves, binary mux tree selected by index bits
     wire [TBITS-1:0] ix = f[22:23-TBITS];
     wire [TBITS:0]   jx = {odd, ix};
-    wire [2*NR*TW-1:0] tr_r;   // rcp tree: level l occupies NR>>l words
-    wire [2*NS*TW-1:0] tr_s;   // rsqrt tree
+    wire [TW-1:0] nr [0:2*NR-1];   // rcp tree nodes, level l at 2*NR - (2*NR >> l)
+    wire [TW-1:0] ns [0:2*NS-1];   // rsqrt tree nodes
     genvar gl, gn;
     generate
         for (gn = 0; gn < NR; gn = gn + 1) begin : g_rcp_leaf
-            localparam [TW-1:0] V = rcp_entry(gn);
-            assign tr_r[gn*TW +: TW] = V;
+            assign nr[gn] = rcp_entry(gn);
         end
         for (gn = 0; gn < NS; gn = gn + 1) begin : g_rsq_leaf
-            localparam [TW-1:0] V = rsqrt_entry(gn);
-            assign tr_s[gn*TW +: TW] = V;
+            assign ns[gn] = rsqrt_entry(gn);
         end
-        // level l starts at word offset 2*NR - (2*NR >> l)
         for (gl = 0; gl < TBITS; gl = gl + 1) begin : g_rcp_lvl
             for (gn = 0; gn < (NR >> (gl + 1)); gn = gn + 1) begin : g_n
-                assign tr_r[(2*NR - (NR >> gl) + gn) * TW +: TW] = ix[gl] ?
-                    tr_r[(2*NR - (2*NR >> gl) + 2*gn + 1) * TW +: TW] :
-                    tr_r[(2*NR - (2*NR >> gl) + 2*gn) * TW +: TW];
+                assign nr[2*NR - (NR >> gl) + gn] = ix[gl] ?
+                    nr[2*NR - (2*NR >> gl) + 2*gn + 1] : nr[2*NR - (2*NR >> gl) + 2*gn];
             end
         end
         for (gl = 0; gl <= TBITS; gl = gl + 1) begin : g_rsq_lvl
             for (gn = 0; gn < (NS >> (gl + 1)); gn = gn + 1) begin : g_n
-                assign tr_s[(2*NS - (NS >> gl) + gn) * TW +: TW] = jx[gl] ?
-                    tr_s[(2*NS - (2*NS >> gl) + 2*gn + 1) * TW +: TW] :
-                    tr_s[(2*NS - (2*NS >> gl) + 2*gn) * TW +: TW];
+                assign ns[2*NS - (NS >> gl) + gn] = jx[gl] ?
+                    ns[2*NS - (2*NS >> gl) + 2*gn + 1] : ns[2*NS - (2*NS >> gl) + 2*gn];
             end
         end
     endgenerate
-    wire [TW-1:0] y0r = tr_r[(2*NR - 2) * TW +: TW];
-    wire [TW-1:0] y0s = tr_s[(2*NS - 2) * TW +: TW];
-    assign tr_r[(2*NR - 1) * TW +: TW] = {TW{1'b0}};
-    assign tr_s[(2*NS - 1) * TW +: TW] = {TW{1'b0}};
+    assign nr[2*NR - 1] = {TW{1'b0}};
+    assign ns[2*NS - 1] = {TW{1'b0}};
+    wire [TW-1:0] y0r = nr[2*NR - 2];
+    wire [TW-1:0] y0s = ns[2*NS - 2];
 
     // rcp residual: er = 2 - m*y0 (30 fraction bits)
     wire [TW+23:0] tr   = m * y0r;                          // frac 23+TW
