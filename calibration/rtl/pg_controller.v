@@ -20,7 +20,8 @@
 // Counters: idle_cnt (IDLE_W bits), blackout counter bk = max(BET - g, 0)
 // (BET_W bits, g = gated cycles done), wakeup counter wk (WK_W bits).
 // Outputs: sleep (drives the sleep switch: Uncompensated or Compensated),
-// usable (Idle_detect), wake_ok (a wake request would be accepted now),
+// usable (the domain is Idle_detect in the current cycle and may take an
+// issue: state is Idle_detect, or the last Wakeup cycle has passed), wake_ok (a wake request would be accepted now),
 // critical (a request is accepted in the first cycle the blackout counter
 // reads zero under blackout: a critical wakeup), bk (blackout counter).
 module pg_controller #(
@@ -57,7 +58,6 @@ module pg_controller #(
     wire gated   = (st == S_UNC) || (st == S_COMP);
     assign state = st;
     assign sleep = gated;
-    assign usable = (st == S_IDLE);
     assign wake_ok = gated && (!blackout || bk_q == {BET_W{1'b0}});
     wire accept  = wake_req && wake_ok;
     assign critical = accept && blackout && first_zero;
@@ -65,6 +65,7 @@ module pg_controller #(
 
     // Idle_detect evaluation, shared by S_IDLE and the last Wakeup cycle
     wire             wk_done  = (st == S_WAKE) && (wk == WAKE);
+    assign usable = (st == S_IDLE) || wk_done;
     wire [IDLE_W-1:0] cnt_now = wk_done ? {IDLE_W{1'b0}} : idle_cnt;
     wire             reach    = GT ? (cnt_now > d_thr) : (cnt_now >= d_thr);
     wire             gate_now = !busy && reach && !suppress;
