@@ -2,6 +2,8 @@
 //! so the per-lane loop is specialised per space (no dispatch inside the loop). Lanes are served
 //! in ascending lane order, which also fixes the order of conflicting atomics within a warp.
 
+#![allow(clippy::needless_range_loop)]
+
 use super::alu::{self, Lanes};
 use super::exec::{fetch, runtime, write, Ctx};
 use super::memory::{window_load, window_store, Fault, GlobalMem};
@@ -157,6 +159,7 @@ fn st_lanes<A: Access>(
 
 /// Read-modify-write per lane in ascending lane order; returns the old values.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 fn atom_lanes<A: Access>(
     m: &mut A,
     addrs: &Lanes,

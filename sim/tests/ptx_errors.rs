@@ -1,0 +1,159 @@
+//! Bad PTX is rejected with `file:line:col: what was expected`, never skipped or panicked on.
+
+use sim::ptx::Module;
+
+const HEAD: &str = ".version 7.0\n.target sm_70\n.address_size 64\n";
+
+/// Parses `body` inside a kernel that starts on line 5 (body line 1 is file line 6).
+fn err(body: &str) -> String {
+    let text = format!("{HEAD}.visible .entry k(.param .u64 p)\n{{\n{body}\n}}\n");
+    match Module::parse(&text, "t.ptx") {
+        Ok(_) => panic!("expected an error for:\n{body}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn unknown_instruction_is_an_error_with_position() {
+    let e = err("    .reg .b32 %r<2>;\n    frobnicate.b32 %r1, %r0;\n    ret;");
+    assert_eq!(
+        e,
+        "t.ptx:7:5: unknown or unsupported instruction 'frobnicate'"
+    );
+}
+
+#[test]
+fn undeclared_register() {
+    let e = err("    .reg .b32 %r<2>;\n    add.s32 %r1, %r0, %r7;\n    ret;");
+    assert_eq!(e, "t.ptx:7:23: undeclared register or variable '%r7'");
+}
+
+#[test]
+fn missing_semicolon() {
+    let e = err("    .reg .b32 %r<2>;\n    mov.u32 %r1, 0\n    ret;");
+    assert_eq!(
+        e,
+        "t.ptx:8:5: expected ',' or ';' after an operand, found 'ret'"
+    );
+}
+
+#[test]
+fn wrong_operand_count_and_width() {
+    let e = err("    .reg .b32 %r<2>;\n    add.s32 %r1, %r0;\n    ret;");
+    assert_eq!(e, "t.ptx:7:5: 'add' expects 3 operands, found 2");
+    let e = err("    .reg .b32 %r<2>;\n    .reg .b64 %rd<2>;\n    add.s32 %r1, %rd0, 1;\n    ret;");
+    assert_eq!(
+        e,
+        "t.ptx:8:18: register '%rd0' has the wrong width for a 32-bit operand"
+    );
+}
+
+#[test]
+fn unknown_modifier_and_missing_type() {
+    let e = err("    .reg .b32 %r<2>;\n    add.wrap.s32 %r1, %r0, 1;\n    ret;");
+    assert_eq!(e, "t.ptx:7:5: unknown modifier '.wrap' for 'add'");
+    let e = err("    .reg .b32 %r<2>;\n    add %r1, %r0, 1;\n    ret;");
+    assert_eq!(e, "t.ptx:7:5: 'add' needs exactly one type modifier");
+}
+
+#[test]
+fn undefined_label_and_duplicate_label() {
+    let e = err("    bra NOWHERE;\n    ret;");
+    assert_eq!(e, "t.ptx:6:9: undefined label 'NOWHERE'");
+    let e = err("L:\n    ret;\nL:\n    ret;");
+    assert_eq!(e, "t.ptx:8:1: label 'L' defined twice");
+}
+
+#[test]
+fn unsupported_features() {
+    let e = Module::parse(&format!("{HEAD}.func f()\n{{\n ret;\n}}\n"), "t.ptx").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "t.ptx:4:1: .func and call are not supported by the PTX subset"
+    );
+    let e = err("    .reg .f16 %h<2>;\n    ret;");
+    assert_eq!(
+        e,
+        "t.ptx:6:10: expected a type such as .u32, .f32, .b64, found '.f16'"
+    );
+    let e = err("    .reg .b32 %r<2>;\n    bar.sync 1;\n    ret;");
+    assert_eq!(
+        e,
+        "t.ptx:7:5: only 'bar.sync 0' (the whole CTA) is supported"
+    );
+    let e = err("    .reg .f32 %f<2>;\n    sqrt.f32 %f1, %f0;\n    ret;");
+    assert_eq!(e, "t.ptx:7:5: 'sqrt.f32' needs .approx or .rn");
+    let e = err("    .reg .f32 %f<2>;\n    add.rz.f32 %f1, %f0, %f0;\n    ret;");
+    assert_eq!(
+        e,
+        "t.ptx:7:5: rounding modes other than .rn are supported only on cvt, not on 'add'"
+    );
+}
+
+#[test]
+fn state_space_mismatches() {
+    let e =
+        err("    .reg .b32 %r<2>;\n    .shared .b32 s[4];\n    ld.global.u32 %r1, [s];\n    ret;");
+    assert_eq!(
+        e,
+        "t.ptx:8:24: variable 's' is not in the .global state space"
+    );
+    let e = err("    .reg .b32 %r<2>;\n    st.param.u32 [p], %r1;\n    ret;");
+    assert_eq!(e, "t.ptx:7:5: st.param is not allowed");
+    let e = err("    .reg .b64 %rd<2>;\n    ld.param.u64 %rd1, [q];\n    ret;");
+    assert_eq!(e, "t.ptx:7:24: undeclared register or variable 'q'");
+}
+
+#[test]
+fn declarations() {
+    let e = err("    .reg .b32 %r<2>;\n    .reg .b32 %r1;\n    ret;");
+    assert_eq!(e, "t.ptx:7:15: register '%r1' declared twice");
+    let e = err("    .global .u32 g;\n    ret;");
+    assert_eq!(
+        e,
+        "t.ptx:6:5: .global variables must be declared at module scope"
+    );
+    let e = Module::parse(&format!("{HEAD}.const .u8 c[2] = {{1, 300}};\n"), "t.ptx").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "t.ptx:4:12: initialiser 300 does not fit the element type of 'c'"
+    );
+    let e = Module::parse(".version 1.4\n", "t.ptx").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "t.ptx:1:10: PTX version must be 2.0 or later"
+    );
+}
+
+#[test]
+fn lexical_errors() {
+    let e = Module::parse(&format!("{HEAD}/* never closed\n"), "t.ptx").unwrap_err();
+    assert_eq!(e.to_string(), "t.ptx:4:1: unterminated /* comment");
+    let e = err("    mov.f32 %f1, 0f3F80;\n    ret;");
+    assert_eq!(
+        e,
+        "t.ptx:6:18: expected 8 hex digits in floating literal '0f3F80'"
+    );
+    let e = Module::parse(&format!("{HEAD}.visible .entry k(\n"), "t.ptx").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "t.ptx:5:1: expected '.param', found end of file"
+    );
+}
+
+#[test]
+fn too_many_live_predicates() {
+    let mut body = String::from("    .reg .pred %p<9>;\n    .reg .b32 %r<2>;\n");
+    for i in 0..9 {
+        body.push_str(&format!("    setp.eq.u32 %p{i}, %r0, {i};\n"));
+    }
+    for i in 0..9 {
+        body.push_str(&format!("    @%p{i} add.u32 %r1, %r1, 1;\n"));
+    }
+    body.push_str("    ret;");
+    let e = err(&body);
+    assert!(
+        e.starts_with("t.ptx:4:10: kernel 'k': more than 8 predicates are live at once"),
+        "{e}"
+    );
+}
