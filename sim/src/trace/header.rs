@@ -72,6 +72,9 @@ pub struct TraceHeader {
     pub local_base: u64,
     pub nvbit_version: String,
     pub tracer_version: u32,
+    /// `-gpuenergy explicit regs = 1`: every register is listed (the writer's own traces), so
+    /// wide-register expansion must not be applied. Other readers ignore the key.
+    pub explicit_regs: bool,
 }
 
 fn parse_dim3(v: &str) -> Option<Dim3> {
@@ -111,6 +114,7 @@ pub fn read_header<R: BufRead>(
         local_base: 0,
         nvbit_version: String::new(),
         tracer_version: 0,
+        explicit_regs: false,
     };
     let (mut have_name, mut have_grid, mut have_block, mut have_shmem, mut have_nregs) =
         (false, false, false, false, false);
@@ -192,6 +196,7 @@ pub fn read_header<R: BufRead>(
             }
             "nvbit version" => h.nvbit_version = value.to_string(),
             "accelsim tracer version" => h.tracer_version = num(value)?,
+            "gpuenergy explicit regs" => h.explicit_regs = num(value)? != 0,
             _ => {} // unknown keys are informational
         }
     }
@@ -230,6 +235,9 @@ pub fn write_header(h: &TraceHeader, out: &mut String) {
     let _ = writeln!(out, "-local mem base_addr = 0x{:016x}", h.local_base);
     let _ = writeln!(out, "-nvbit version = {}", h.nvbit_version);
     let _ = writeln!(out, "-accelsim tracer version = {}", h.tracer_version);
+    if h.explicit_regs {
+        let _ = writeln!(out, "-gpuenergy explicit regs = 1");
+    }
     out.push('\n');
     out.push_str(
         "#traces format = threadblock_x threadblock_y threadblock_z warpid_tb PC mask dest_num \

@@ -236,25 +236,18 @@ pub fn parse_line(line: &str, opts: &LineOptions, out: &mut WarpInst) -> Result<
     Ok(())
 }
 
-/// Writes registers, folding each run `Rn, Rn+1, …` of length `group` into `Rn` (the inverse of
-/// wide-register expansion). Predicate registers are not listed in SASS traces and are dropped.
-fn write_regs(buf: &mut String, regs: &[Reg], group: u16) {
-    let gen: Vec<Reg> = regs.iter().copied().filter(|&r| r < RZ).collect();
-    let mut listed = Vec::with_capacity(gen.len());
-    let mut i = 0;
-    while i < gen.len() {
-        let g = group as usize;
-        let is_run = g > 1 && i + g <= gen.len() && (0..g).all(|k| gen[i + k] == gen[i] + k as u16);
-        listed.push(gen[i]);
-        i += if is_run { g } else { 1 };
-    }
-    let _ = write!(buf, "{}", listed.len());
-    for r in listed {
+/// Writes a register list as `count R.. R..`. Predicate registers are not listed in SASS traces
+/// and are dropped; every general register is listed (the writer marks its traces with
+/// `-gpuenergy explicit regs = 1`, so readers do not expand wide registers).
+fn write_regs(buf: &mut String, regs: &[Reg]) {
+    let n = regs.iter().filter(|&&r| r < RZ).count();
+    let _ = write!(buf, "{n}");
+    for r in regs.iter().filter(|&&r| r < RZ) {
         let _ = write!(buf, " R{r}");
     }
 }
 
-/// Formats `inst` as a trace line (tracer version 3), choosing address compression per §3.2.4:
+/// Formats `inst` as a trace line (tracer version 3, registers listed explicitly), choosing address compression per §3.2.4:
 /// base_stride when the active lanes are one contiguous run of ≥ 2 lanes with a constant i32
 /// difference, base_delta otherwise.
 pub fn format_line(inst: &WarpInst, buf: &mut String) {
@@ -262,18 +255,10 @@ pub fn format_line(inst: &WarpInst, buf: &mut String) {
     let space = inst.mem.map(|m| m.space);
     let width = inst.mem.map(|m| m.width_bytes).unwrap_or(4);
     let name = sass_name(inst.family, inst.op, space, width);
-    let wide = inst.family == Family::Dp || inst.mem.map(|m| m.width_bytes >= 8).unwrap_or(false);
-    let group: u16 = if !wide {
-        1
-    } else if inst.family == Family::Dp {
-        2
-    } else {
-        width as u16 / 4
-    };
     let _ = write!(buf, "{:04x} {:08x} ", inst.pc, inst.active_mask);
-    write_regs(buf, inst.dsts(), group);
+    write_regs(buf, inst.dsts());
     let _ = write!(buf, " {name} ");
-    write_regs(buf, inst.srcs(), group);
+    write_regs(buf, inst.srcs());
     match inst.mem {
         None => buf.push_str(" 0"),
         Some(m) => {
@@ -386,6 +371,14 @@ mod tests {
 
     #[test]
     fn format_then_parse_round_trips() {
+        let explicit = LineOptions {
+            expand_wide_regs: false,
+            ..LineOptions::default()
+        };
+        let parse = |s: &str| {
+            let mut w = WarpInst::new(0, Family::Int, OpClass::Nop, 0);
+            parse_line(s, &explicit, &mut w).map(|_| w)
+        };
         let mut buf = String::new();
         let mut i = WarpInst::new(0x40, Family::Mem, OpClass::Load, 0x0000_ff0f);
         i.n_dst = 2;

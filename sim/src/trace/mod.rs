@@ -7,6 +7,7 @@
 //! - [`writer`]: runs any kernel stream functionally and writes traces;
 //! - [`sass`]: SASS opcode classification.
 
+pub mod gpu;
 pub mod header;
 pub mod line;
 pub mod reader;

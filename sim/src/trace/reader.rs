@@ -291,7 +291,7 @@ impl TraceKernel {
         let (header, hlines) = read_header(&mut reader, &shown, &mut offset)?;
         let opts = LineOptions {
             tracer_version: header.tracer_version,
-            expand_wide_regs: topts.expand_wide_regs,
+            expand_wide_regs: topts.expand_wide_regs && !header.explicit_regs,
             ldc_as_alu: topts.ldc_as_alu,
             shmem_base: header.shmem_base,
             local_base: header.local_base,

@@ -119,6 +119,7 @@ impl TraceWriter {
             local_base: self.local_base,
             nvbit_version: "gpuenergy".into(),
             tracer_version: 3,
+            explicit_regs: true,
         };
         let mut out = BufWriter::with_capacity(1 << 16, File::create(&path).map_err(io)?);
         let mut text = String::new();

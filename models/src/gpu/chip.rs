@@ -1,0 +1,599 @@
+//! The chip model: every component of an SM and of the chip, sized from `GpuConfig`, costed at
+//! one technology point, and combined with an `Activity` into an [`Estimate`].
+//!
+//! Energy = Σ events × energy per event (lane-proportional for the lane-gated datapaths: an
+//! inactive lane's operands are not clocked in, so it does not switch) + leakage power × run
+//! time + clock energy per cycle. Storage structures come from the SRAM model, logic blocks from
+//! [`crate::logic`]; off-chip DRAM from [`super::dram`]; wires of the interconnect and the clock
+//! tree from techlib's wire RC. No coefficient here is tuned to a published chip number.
+
+use super::dram::DramParams;
+use super::estimate::{Estimate, Node};
+use super::storage::{storage_specs, Scope, StorageSpec};
+use sim::activity::{KernelActivity, PipeActivity};
+use sim::config::GpuConfig;
+use std::collections::BTreeMap;
+
+/// Area, leakage and energy per event of one component instance.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct UnitCost {
+    pub area_m2: f64,
+    pub leakage_w: f64,
+    /// Energy of one read / operation.
+    pub read_j: f64,
+    /// Energy of one write (equal to `read_j` for logic).
+    pub write_j: f64,
+}
+
+impl UnitCost {
+    pub fn scaled(self, k: f64) -> UnitCost {
+        UnitCost {
+            area_m2: self.area_m2 * k,
+            leakage_w: self.leakage_w * k,
+            read_j: self.read_j * k,
+            write_j: self.write_j * k,
+        }
+    }
+}
+
+/// Where component costs come from: the SRAM model for arrays, logic models for the rest.
+pub trait CostSource {
+    /// Cost of one SRAM array (all its banks).
+    fn sram(&self, spec: &StorageSpec) -> Result<UnitCost, String>;
+    /// Cost of one logic component of `kind` with size parameters.
+    fn logic(&self, kind: &str, params: &[(&str, u32)]) -> Result<UnitCost, String>;
+    /// Supply voltage.
+    fn vdd_v(&self) -> f64;
+    /// Capacitance per metre of a global wire (interconnect, clock trunk).
+    fn global_wire_c_f_per_m(&self) -> f64;
+    /// Input capacitance of a minimum flop's clock pin.
+    fn clock_pin_c_f(&self) -> f64;
+}
+
+/// The costed hardware of one configuration at one technology point.
+#[derive(Clone, Debug)]
+pub struct ChipModel {
+    pub n_sm: u32,
+    pub core_clock_hz: f64,
+    pub vdd_v: f64,
+    /// Per-SM storage arrays by name.
+    pub sm_storage: BTreeMap<String, UnitCost>,
+    /// Chip-level storage arrays by name (per instance) and their instance counts.
+    pub chip_storage: BTreeMap<String, (u32, UnitCost)>,
+    /// Per-SM logic components by name: (instances per SM, cost per instance).
+    pub sm_logic: BTreeMap<String, (u32, UnitCost)>,
+    /// Per-lane-operation energy of each datapath by op class, per pipe ("int", "fp", "sfu",
+    /// "dp", "ldst").
+    pub op_energy_j: BTreeMap<(String, String), f64>,
+    /// Interconnect: energy per flit, area and leakage of the crossbar.
+    pub icnt_flit_j: f64,
+    pub icnt: UnitCost,
+    /// Memory controllers: per channel, energy per DRAM request handled.
+    pub mc: UnitCost,
+    pub n_channels: u32,
+    pub dram: DramParams,
+    /// Clock-distribution energy per SM per core cycle, and per chip cycle for the uncore.
+    pub clock_sm_j_per_cycle: f64,
+    pub clock_uncore_j_per_cycle: f64,
+    /// Pipeline registers: energy per lane-operation (operands + result latched).
+    pub pipe_reg_j_per_lane_op: f64,
+}
+
+fn lane_params(n: u32) -> u32 {
+    n.max(1)
+}
+
+impl ChipModel {
+    /// Sizes and costs every component of `cfg` with `src`.
+    pub fn build(cfg: &GpuConfig, src: &dyn CostSource) -> Result<ChipModel, String> {
+        let vdd = src.vdd_v();
+        let mut sm_storage = BTreeMap::new();
+        let mut chip_storage = BTreeMap::new();
+        for s in storage_specs(cfg) {
+            let c = src.sram(&s).map_err(|e| format!("{}: {e}", s.name))?;
+            match s.scope {
+                Scope::PerSm => {
+                    sm_storage.insert(s.name.clone(), c.scaled(s.instances as f64));
+                }
+                Scope::Chip => {
+                    chip_storage.insert(s.name.clone(), (s.instances, c));
+                }
+            }
+        }
+        let u = &cfg.units;
+        let max_warps = cfg.sm.max_warps;
+        let n_sched = cfg.sched.n_per_sm.max(1);
+        let mut sm_logic: BTreeMap<String, (u32, UnitCost)> = BTreeMap::new();
+        let put = |sm_logic: &mut BTreeMap<String, (u32, UnitCost)>,
+                   name: &str,
+                   n: u32,
+                   kind: &str,
+                   p: &[(&str, u32)]|
+         -> Result<(), String> {
+            let c = src
+                .logic(kind, p)
+                .map_err(|e| format!("{name} ({kind}): {e}"))?;
+            sm_logic.insert(name.to_string(), (n, c));
+            Ok(())
+        };
+        // Front end: fetched instruction register and the per-warp instruction buffers
+        // (PTX instructions are 64 bits), the decoder as one ALU-lane equivalent of gates.
+        put(&mut sm_logic, "fetch/decode", 1, "alu32", &[])?;
+        put(
+            &mut sm_logic,
+            "instruction buffer",
+            1,
+            "flop_array",
+            &[
+                ("ENTRIES", max_warps * cfg.frontend.ibuffer_entries),
+                ("WIDTH", 64),
+                ("R", 1),
+                ("W", 1),
+            ],
+        )?;
+        put(
+            &mut sm_logic,
+            "warp scheduler",
+            n_sched,
+            "arb_rr",
+            &[("N", (max_warps / n_sched).max(2))],
+        )?;
+        put(
+            &mut sm_logic,
+            "scoreboard",
+            1,
+            "scoreboard",
+            &[("WARPS", max_warps)],
+        )?;
+        // Operand collectors: one 3-operand, 32-lane entry per collector unit, and the
+        // bank-to-collector crossbar of one warp-register (1024 bits) per port.
+        let oc = &cfg.opcoll.units;
+        let n_cu = (oc.sp + oc.sfu + oc.mem + oc.dp + oc.int + oc.gen).max(1);
+        put(
+            &mut sm_logic,
+            "operand collectors",
+            1,
+            "flop_array",
+            &[("ENTRIES", n_cu * 3), ("WIDTH", 1024), ("R", 1), ("W", 1)],
+        )?;
+        let xbar_n = cfg.rf.n_banks.max(n_cu).min(32);
+        put(
+            &mut sm_logic,
+            "operand crossbar",
+            1,
+            "crossbar",
+            &[("N", xbar_n), ("W", 1024)],
+        )?;
+        // Datapaths: every SP lane has an integer ALU, an integer multiplier and an FMA unit.
+        let sp_lanes = u.n_sp * u.sp_lanes;
+        put(
+            &mut sm_logic,
+            "SP integer ALUs",
+            lane_params(sp_lanes),
+            "alu32",
+            &[],
+        )?;
+        put(
+            &mut sm_logic,
+            "SP integer multipliers",
+            lane_params(sp_lanes),
+            "imul32",
+            &[],
+        )?;
+        put(
+            &mut sm_logic,
+            "SP FP units",
+            lane_params(sp_lanes),
+            "ffma32",
+            &[],
+        )?;
+        if u.n_sfu * u.sfu_lanes > 0 {
+            put(
+                &mut sm_logic,
+                "SFU lanes",
+                u.n_sfu * u.sfu_lanes,
+                "sfu_lane",
+                &[],
+            )?;
+        }
+        if u.n_dp * u.dp_lanes > 0 {
+            put(
+                &mut sm_logic,
+                "DP lanes",
+                u.n_dp * u.dp_lanes,
+                "ffma32",
+                &[],
+            )?;
+            // Double precision: the multiplier array grows with the square of the mantissa
+            // width (53/24)² (array-multiplier complexity), which dominates an FMA.
+            let (n, c) = sm_logic["DP lanes"];
+            sm_logic.insert("DP lanes".into(), (n, c.scaled(DP_SCALE)));
+        }
+        let ldst_lanes = (u.n_ldst * u.ldst_lanes).max(1);
+        put(
+            &mut sm_logic,
+            "LD/ST address units",
+            ldst_lanes,
+            "alu32",
+            &[],
+        )?;
+        put(
+            &mut sm_logic,
+            "LD/ST coalescer",
+            u.n_ldst.max(1),
+            "cam",
+            &[("ENTRIES", 32), ("WIDTH", 32)],
+        )?;
+
+        // Per-op-class energy per lane, by pipe.
+        let cost = |name: &str| sm_logic.get(name).map(|x: &(u32, UnitCost)| x.1.read_j);
+        let alu = cost("SP integer ALUs").unwrap_or(0.0);
+        let imul = cost("SP integer multipliers").unwrap_or(0.0);
+        let fma = cost("SP FP units").unwrap_or(0.0);
+        let fadd = src.logic("fadd32", &[]).map(|c| c.read_j).unwrap_or(fma);
+        let fmul = src.logic("fmul32", &[]).map(|c| c.read_j).unwrap_or(fma);
+        let sfu = cost("SFU lanes")
+            .unwrap_or_else(|| src.logic("sfu_lane", &[]).map(|c| c.read_j).unwrap_or(fma));
+        let dp = fma * DP_SCALE;
+        let mut op_energy_j = BTreeMap::new();
+        for class in OP_CLASSES {
+            let int_e = match *class {
+                "MUL" | "MAD" => imul + alu,
+                "DIV" => sfu,
+                _ => alu,
+            };
+            let fp_e = match *class {
+                "ADD" | "MAX" | "SETP" | "CVT" | "MOV" => fadd,
+                "MUL" => fmul,
+                _ => fma,
+            };
+            op_energy_j.insert(("int".to_string(), class.to_string()), int_e);
+            op_energy_j.insert(("fp".to_string(), class.to_string()), fp_e);
+            op_energy_j.insert(("sfu".to_string(), class.to_string()), sfu);
+            op_energy_j.insert(("dp".to_string(), class.to_string()), dp);
+            op_energy_j.insert(("ldst".to_string(), class.to_string()), alu);
+        }
+
+        // Interconnect: a crossbar between SMs and L2 slices carrying flits; each flit also
+        // drives a global wire across half the die side (the average distance in a crossbar
+        // whose ports sit on the die edge), C·V² per toggling bit with activity ½.
+        let slices = cfg.mem.n_channels * cfg.mem.subparts_per_channel;
+        let ports = (cfg.gpu.n_sm + slices).clamp(2, 64);
+        let flit_bits = cfg.icnt.flit_bytes * 8;
+        let icnt = src.logic("crossbar", &[("N", ports), ("W", flit_bits)])?;
+        let sm_area: f64 = sm_storage.values().map(|c| c.area_m2).sum::<f64>()
+            + sm_logic
+                .values()
+                .map(|(n, c)| *n as f64 * c.area_m2)
+                .sum::<f64>();
+        let chip_area = sm_area * cfg.gpu.n_sm as f64
+            + chip_storage
+                .values()
+                .map(|(n, c)| *n as f64 * c.area_m2)
+                .sum::<f64>();
+        let die_side_m = chip_area.max(0.0).sqrt();
+        let wire_c = src.global_wire_c_f_per_m();
+        let icnt_flit_j =
+            icnt.read_j + 0.5 * flit_bits as f64 * wire_c * (die_side_m / 2.0) * vdd * vdd;
+        let mc = src.logic(
+            "cam",
+            &[("ENTRIES", cfg.dram.sched_queue.max(2)), ("WIDTH", 32)],
+        )?;
+
+        // Clock: an H-tree over each SM (total length ≈ 1.5 × side × log2 of the leaf count
+        // ratio, here the standard 2-level closed form 3 × side) plus one clock pin per flop bit
+        // of the SM's logic (flop arrays, pipeline registers ≈ 3 operands × 32 bits per lane).
+        let sm_side = sm_area.max(0.0).sqrt();
+        let flop_bits = (max_warps * cfg.frontend.ibuffer_entries * 64
+            + n_cu * 3 * 1024
+            + sp_lanes * 3 * 32 * 2) as f64;
+        let pin_c = src.clock_pin_c_f();
+        let clock_sm_j_per_cycle = (3.0 * sm_side * wire_c + flop_bits * pin_c) * vdd * vdd;
+        let clock_uncore_j_per_cycle = 3.0 * die_side_m * wire_c * vdd * vdd;
+        // Pipeline registers: each lane-op latches 3 × 32-bit operands and a 32-bit result,
+        // half the bits toggling.
+        let pipe_reg_j_per_lane_op = 0.5 * 4.0 * 32.0 * pin_c * 2.0 * vdd * vdd;
+        Ok(ChipModel {
+            n_sm: cfg.gpu.n_sm,
+            core_clock_hz: cfg.gpu.core_mhz * 1e6,
+            vdd_v: vdd,
+            sm_storage,
+            chip_storage,
+            sm_logic,
+            op_energy_j,
+            icnt_flit_j,
+            icnt,
+            mc,
+            n_channels: cfg.mem.n_channels,
+            dram: DramParams::gddr5(
+                (cfg.dram.chips_per_channel * cfg.dram.bus_bytes_per_chip * cfg.dram.burst_length)
+                    as f64,
+            ),
+            clock_sm_j_per_cycle,
+            clock_uncore_j_per_cycle,
+            pipe_reg_j_per_lane_op,
+        })
+    }
+}
+
+/// Area/energy ratio of a double- to a single-precision FMA: (53/24)².
+pub const DP_SCALE: f64 = (53.0 / 24.0) * (53.0 / 24.0);
+
+const OP_CLASSES: &[&str] = &[
+    "ADD",
+    "MAX",
+    "MUL",
+    "MAD",
+    "DIV",
+    "SHFL",
+    "CVT",
+    "MOV",
+    "LOGIC",
+    "SETP",
+    "SIN",
+    "COS",
+    "EX2",
+    "LG2",
+    "RSQRT",
+    "RCP",
+    "SQRT",
+    "BRANCH",
+    "EXIT",
+    "NOP",
+    "LOAD",
+    "STORE",
+    "ATOMIC",
+    "REDUCTION",
+    "MEMBAR",
+    "BARRIER",
+];
+
+fn leaf(name: &str, instances: u32, c: UnitCost, dynamic_j: f64, runtime_s: f64) -> Node {
+    Node {
+        name: name.to_string(),
+        instances,
+        area_m2: c.area_m2 * instances as f64,
+        dynamic_j,
+        leakage_j: c.leakage_w * instances as f64 * runtime_s,
+        gating_overhead_j: 0.0,
+        leakage_w: c.leakage_w * instances as f64,
+        children: Vec::new(),
+    }
+}
+
+fn pipe_energy(m: &ChipModel, p: &PipeActivity) -> f64 {
+    let mut e = 0.0;
+    for (class, ol) in &p.ops {
+        let per = m
+            .op_energy_j
+            .get(&(p.pipe.clone(), class.clone()))
+            .copied()
+            .unwrap_or(0.0);
+        e += ol.lanes as f64 * (per + m.pipe_reg_j_per_lane_op);
+    }
+    e
+}
+
+impl ChipModel {
+    /// Static view: area and leakage of every component, no activity.
+    pub fn static_estimate(&self, label: &str) -> Node {
+        let act = KernelActivity::empty(label);
+        self.tree(&act, 0.0)
+    }
+
+    /// The estimate tree for one kernel's (or an aggregate's) activity.
+    pub fn tree(&self, k: &KernelActivity, runtime_s: f64) -> Node {
+        let n = self.n_sm;
+        let sum = |f: &dyn Fn(&sim::activity::SmActivity) -> u64| -> f64 {
+            k.sms.iter().map(f).sum::<u64>() as f64
+        };
+        let lg = |name: &str| {
+            self.sm_logic
+                .get(name)
+                .copied()
+                .unwrap_or((0, UnitCost::default()))
+        };
+        let mut sm_children = Vec::new();
+        // --- Front end
+        let ic_reads = sum(&|s| s.icache.reads);
+        let ic_miss = sum(&|s| s.icache.misses);
+        let fe = vec![
+            self.store_leaf("instruction cache data", n, ic_reads, ic_miss, runtime_s),
+            self.store_leaf("instruction cache tags", n, ic_reads, ic_miss, runtime_s),
+            self.logic_leaf("fetch/decode", n, sum(&|s| s.decoder_insts), runtime_s),
+            self.logic_leaf(
+                "instruction buffer",
+                n,
+                sum(&|s| s.ibuffer.writes + s.ibuffer.reads),
+                runtime_s,
+            ),
+        ];
+        sm_children.push(Node::group("front end", fe));
+        // --- Issue
+        let evals = sum(&|s| s.sched.iter().map(|x| x.warp_evals).sum());
+        let sb = sum(&|s| s.scoreboard.reads + s.scoreboard.writes);
+        sm_children.push(Node::group(
+            "issue",
+            vec![
+                self.logic_leaf("warp scheduler", n, evals, runtime_s),
+                self.logic_leaf("scoreboard", n, sb, runtime_s),
+            ],
+        ));
+        // --- Register file and operand collection
+        let rf_r = sum(&|s| s.rf.reads.iter().sum());
+        let rf_w = sum(&|s| s.rf.writes.iter().sum());
+        let operands = sum(&|s| s.opcoll.iter().map(|o| o.operands).sum());
+        sm_children.push(Node::group(
+            "register file",
+            vec![
+                self.store_leaf("register file", n, rf_r, rf_w, runtime_s),
+                self.logic_leaf("operand collectors", n, operands, runtime_s),
+                self.logic_leaf("operand crossbar", n, operands, runtime_s),
+            ],
+        ));
+        // --- Execution
+        let mut exec_e: BTreeMap<&str, f64> = BTreeMap::new();
+        for s in &k.sms {
+            for p in &s.exec {
+                let key = match p.pipe.as_str() {
+                    "int" => "SP integer ALUs",
+                    "fp" => "SP FP units",
+                    "sfu" => "SFU lanes",
+                    "dp" => "DP lanes",
+                    _ => "LD/ST address units",
+                };
+                *exec_e.entry(key).or_default() += pipe_energy(self, p);
+            }
+        }
+        let mut ex = Vec::new();
+        for name in [
+            "SP integer ALUs",
+            "SP integer multipliers",
+            "SP FP units",
+            "SFU lanes",
+            "DP lanes",
+        ] {
+            if let Some(&(inst, c)) = self.sm_logic.get(name) {
+                let e = exec_e.get(name).copied().unwrap_or(0.0);
+                ex.push(leaf(name, inst * n, c, e, runtime_s));
+            }
+        }
+        sm_children.push(Node::group("execution", ex));
+        // --- Memory pipeline in the SM
+        let l1_acc = sum(&|s| {
+            let r = &s.l1d.read;
+            let w = &s.l1d.write;
+            r.hit + r.hit_reserved + r.miss + w.hit + w.hit_reserved + w.miss
+        });
+        let l1_fill = sum(&|s| s.l1d.fills);
+        let smem_lanes = sum(&|s| s.smem.lanes);
+        let cc = sum(&|s| s.const_cache.reads);
+        let cc_miss = sum(&|s| s.const_cache.misses);
+        let ldst_e = exec_e.get("LD/ST address units").copied().unwrap_or(0.0);
+        let (ai, ac) = lg("LD/ST address units");
+        let coal = sum(&|s| s.ldst.insts);
+        sm_children.push(Node::group(
+            "memory pipeline",
+            vec![
+                leaf("LD/ST address units", ai * n, ac, ldst_e, runtime_s),
+                self.logic_leaf("LD/ST coalescer", n, coal, runtime_s),
+                self.store_leaf("L1D data", n, l1_acc, l1_fill, runtime_s),
+                self.store_leaf("L1D tags", n, l1_acc, l1_fill, runtime_s),
+                // Each active lane of a shared-memory instruction reads or writes one bank word.
+                self.store_leaf("shared memory", n, smem_lanes, 0.0, runtime_s),
+                self.store_leaf("constant cache data", n, cc, cc_miss, runtime_s),
+                self.store_leaf("constant cache tags", n, cc, cc_miss, runtime_s),
+                self.store_leaf("texture cache data", n, 0.0, 0.0, runtime_s),
+                self.store_leaf("texture cache tags", n, 0.0, 0.0, runtime_s),
+            ],
+        ));
+        // --- Clock and pipeline registers (per SM, every active cycle)
+        let active = sum(&|s| s.active_cycles);
+        sm_children.push(Node {
+            name: "clock distribution".into(),
+            instances: n,
+            dynamic_j: active * self.clock_sm_j_per_cycle,
+            ..Node::default()
+        });
+        let sms = Node {
+            name: format!("SMs ({n})"),
+            instances: n,
+            children: sm_children,
+            ..Node::default()
+        };
+        // --- Uncore
+        let mut l2_r = 0.0;
+        let mut l2_w = 0.0;
+        let mut l2_fill = 0.0;
+        for s in &k.l2 {
+            l2_r += (s.read.hit + s.read.miss + s.atomic.hit + s.atomic.miss + s.writebacks) as f64;
+            l2_w += (s.write.hit + s.write.miss + s.atomic.hit + s.atomic.miss) as f64;
+            l2_fill += s.fills as f64;
+        }
+        let l2_node = |name: &str, label: &str| {
+            let (inst, c) = self
+                .chip_storage
+                .get(name)
+                .copied()
+                .unwrap_or((0, UnitCost::default()));
+            leaf(
+                label,
+                inst,
+                c,
+                l2_r * c.read_j + (l2_w + l2_fill) * c.write_j,
+                runtime_s,
+            )
+        };
+        let flits: f64 = k
+            .icnt
+            .req_flits
+            .iter()
+            .chain(k.icnt.rep_flits.iter())
+            .sum::<u64>() as f64;
+        let dram_req: f64 = k.dram.iter().map(|d| d.reads + d.writes).sum::<u64>() as f64;
+        let cycles = k.cycles as f64;
+        let uncore = Node::group(
+            "memory system",
+            vec![
+                l2_node("L2 data", "L2 data"),
+                l2_node("L2 tags", "L2 tags"),
+                leaf(
+                    "interconnect",
+                    1,
+                    self.icnt,
+                    flits * self.icnt_flit_j,
+                    runtime_s,
+                ),
+                leaf(
+                    "memory controllers",
+                    self.n_channels,
+                    self.mc,
+                    dram_req * self.mc.read_j,
+                    runtime_s,
+                ),
+                Node {
+                    name: "uncore clock".into(),
+                    instances: 1,
+                    dynamic_j: cycles * self.clock_uncore_j_per_cycle,
+                    ..Node::default()
+                },
+            ],
+        );
+        let dram = self.dram.node(k, runtime_s);
+        Node::group("chip", vec![sms, uncore, dram])
+    }
+
+    fn store_leaf(&self, name: &str, n: u32, reads: f64, writes: f64, runtime_s: f64) -> Node {
+        let c = self.sm_storage.get(name).copied().unwrap_or_default();
+        leaf(name, n, c, reads * c.read_j + writes * c.write_j, runtime_s)
+    }
+
+    fn logic_leaf(&self, name: &str, n: u32, events: f64, runtime_s: f64) -> Node {
+        let (inst, c) = self
+            .sm_logic
+            .get(name)
+            .copied()
+            .unwrap_or((0, UnitCost::default()));
+        leaf(name, inst * n, c, events * c.read_j, runtime_s)
+    }
+
+    /// Costs a whole run: the tree of `k` with run time from its cycles.
+    pub fn estimate(
+        &self,
+        label: &str,
+        tech: &str,
+        temperature_k: f64,
+        k: &KernelActivity,
+    ) -> Estimate {
+        let runtime_s = k.cycles as f64 / self.core_clock_hz;
+        Estimate {
+            label: label.to_string(),
+            tech: tech.to_string(),
+            vdd_v: self.vdd_v,
+            temperature_k,
+            core_clock_hz: self.core_clock_hz,
+            runtime_s,
+            root: self.tree(k, runtime_s),
+        }
+    }
+}

@@ -1,0 +1,11 @@
+//! Chip composition: every component of an SM and of the chip, sized from `GpuConfig` and the
+//! technology node, costed into an [`Estimate`].
+
+pub mod chip;
+pub mod dram;
+pub mod estimate;
+pub mod storage;
+
+pub use chip::{ChipModel, CostSource, UnitCost};
+pub use estimate::{Estimate, Node, Totals};
+pub use storage::{storage_specs, Scope, StorageSpec};

@@ -1,0 +1,233 @@
+//! The storage structures of a GPU configuration, as SRAM array specifications.
+//!
+//! Sizes come straight from `GpuConfig` (spec simulator.md §1.1): per SM the register file,
+//! L1D (data + tags), shared memory, instruction cache, constant and texture caches; per chip the
+//! L2 slices. Tag arrays hold, per line, the address tag plus valid and dirty bits, for a 48-bit
+//! physical address (the width GPGPU-Sim's caches use for new_addr_type on 64-bit hosts) — the
+//! tag array is read in full (all ways) on every lookup.
+
+use sim::config::GpuConfig;
+
+/// Physical address bits assumed for tag widths.
+pub const ADDRESS_BITS: u32 = 48;
+
+/// Where a structure lives, which decides how instances multiply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// One per SM.
+    PerSm,
+    /// Shared by the chip (instances already counted in `instances`).
+    Chip,
+}
+
+/// One SRAM array to be costed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StorageSpec {
+    /// Component name in the estimate tree, e.g. "register file".
+    pub name: String,
+    pub scope: Scope,
+    /// Arrays of this spec per SM (`PerSm`) or per chip (`Chip`).
+    pub instances: u32,
+    pub size_bytes: u64,
+    /// Bytes read or written per access.
+    pub block_bytes: u64,
+    pub banks: u32,
+    pub rw_ports: u32,
+    pub read_ports: u32,
+    pub write_ports: u32,
+}
+
+fn log2_ceil(x: u64) -> u32 {
+    if x <= 1 {
+        0
+    } else {
+        64 - (x - 1).leading_zeros()
+    }
+}
+
+/// Tag array of a set-associative cache: `sets × assoc` entries of tag + valid + dirty bits,
+/// rounded up to whole bytes; one access reads a whole set.
+fn tag_array(
+    name: &str,
+    scope: Scope,
+    instances: u32,
+    sets: u32,
+    assoc: u32,
+    line: u32,
+) -> StorageSpec {
+    let tag_bits = ADDRESS_BITS.saturating_sub(log2_ceil(sets as u64) + log2_ceil(line as u64)) + 2;
+    let entry_bytes = (tag_bits as u64).div_ceil(8);
+    StorageSpec {
+        name: format!("{name} tags"),
+        scope,
+        instances,
+        size_bytes: entry_bytes * sets as u64 * assoc as u64,
+        block_bytes: entry_bytes * assoc as u64,
+        banks: 1,
+        rw_ports: 1,
+        read_ports: 0,
+        write_ports: 0,
+    }
+}
+
+fn data_array(
+    name: &str,
+    scope: Scope,
+    instances: u32,
+    size: u64,
+    line: u32,
+    banks: u32,
+) -> StorageSpec {
+    StorageSpec {
+        name: format!("{name} data"),
+        scope,
+        instances,
+        size_bytes: size,
+        block_bytes: line as u64,
+        banks: banks.max(1),
+        rw_ports: 1,
+        read_ports: 0,
+        write_ports: 0,
+    }
+}
+
+/// Every storage structure of `cfg`.
+pub fn storage_specs(cfg: &GpuConfig) -> Vec<StorageSpec> {
+    let mut v = Vec::new();
+    // Register file: n_registers 32-bit registers per SM in `n_banks` banks of `entry_bytes`
+    // entries (one warp-register of 32 lanes × 4 B = 128 B), each bank with its own ports.
+    let rf_bytes = cfg.sm.n_registers as u64 * 4;
+    v.push(StorageSpec {
+        name: "register file".into(),
+        scope: Scope::PerSm,
+        instances: 1,
+        size_bytes: rf_bytes,
+        block_bytes: cfg.rf.entry_bytes as u64,
+        banks: cfg.rf.n_banks,
+        rw_ports: cfg.rf.ports_per_bank.max(1),
+        read_ports: 0,
+        write_ports: 0,
+    });
+    let ic = &cfg.icache;
+    v.push(data_array(
+        "instruction cache",
+        Scope::PerSm,
+        1,
+        ic.size_bytes(),
+        ic.line_bytes,
+        ic.banks,
+    ));
+    v.push(tag_array(
+        "instruction cache",
+        Scope::PerSm,
+        1,
+        ic.sets,
+        ic.assoc,
+        ic.line_bytes,
+    ));
+    let l1 = &cfg.l1d;
+    v.push(data_array(
+        "L1D",
+        Scope::PerSm,
+        1,
+        l1.size_bytes(),
+        l1.line_bytes,
+        l1.banks,
+    ));
+    v.push(tag_array(
+        "L1D",
+        Scope::PerSm,
+        1,
+        l1.sets,
+        l1.assoc,
+        l1.line_bytes,
+    ));
+    // Shared memory: `banks` independent banks, each accessed `bank_bytes` wide.
+    v.push(StorageSpec {
+        name: "shared memory".into(),
+        scope: Scope::PerSm,
+        instances: 1,
+        size_bytes: cfg.sm.shmem_bytes as u64,
+        block_bytes: cfg.shmem.bank_bytes as u64,
+        banks: cfg.shmem.banks,
+        rw_ports: 1,
+        read_ports: 0,
+        write_ports: 0,
+    });
+    let cc = &cfg.const_cache;
+    v.push(data_array(
+        "constant cache",
+        Scope::PerSm,
+        1,
+        cc.size_bytes(),
+        cc.line_bytes,
+        cc.banks,
+    ));
+    v.push(tag_array(
+        "constant cache",
+        Scope::PerSm,
+        1,
+        cc.sets,
+        cc.assoc,
+        cc.line_bytes,
+    ));
+    let tc = &cfg.tex_cache;
+    v.push(data_array(
+        "texture cache",
+        Scope::PerSm,
+        1,
+        tc.size_bytes(),
+        tc.line_bytes,
+        tc.banks,
+    ));
+    v.push(tag_array(
+        "texture cache",
+        Scope::PerSm,
+        1,
+        tc.sets,
+        tc.assoc,
+        tc.line_bytes,
+    ));
+    let slices = cfg.mem.n_channels * cfg.mem.subparts_per_channel;
+    let l2 = &cfg.l2;
+    v.push(data_array(
+        "L2",
+        Scope::Chip,
+        slices,
+        l2.size_bytes(),
+        l2.line_bytes,
+        l2.banks,
+    ));
+    v.push(tag_array(
+        "L2",
+        Scope::Chip,
+        slices,
+        l2.sets,
+        l2.assoc,
+        l2.line_bytes,
+    ));
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gtx480_storage_matches_the_preset_table() {
+        let cfg = GpuConfig::preset("gtx480").unwrap();
+        let s = storage_specs(&cfg);
+        let get = |n: &str| s.iter().find(|x| x.name == n).unwrap().clone();
+        assert_eq!(get("register file").size_bytes, 128 * 1024);
+        assert_eq!(get("register file").banks, 16);
+        assert_eq!(get("L1D data").size_bytes, 16 * 1024);
+        assert_eq!(get("instruction cache data").size_bytes, 2 * 1024);
+        assert_eq!(get("shared memory").size_bytes, 48 * 1024);
+        assert_eq!(get("constant cache data").size_bytes, 8 * 1024);
+        let l2 = get("L2 data");
+        assert_eq!((l2.instances, l2.size_bytes), (12, 64 * 1024));
+        // 32 sets × 128 B lines: 48 − 5 − 7 + 2 = 38 bits → 5 bytes per tag, 4 ways.
+        let t = get("L1D tags");
+        assert_eq!((t.size_bytes, t.block_bytes), (5 * 32 * 4, 20));
+    }
+}
