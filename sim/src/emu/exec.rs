@@ -9,7 +9,7 @@ use super::memory::GlobalMem;
 use super::simt::PushOrder;
 use super::warp::{Cta, Warp};
 use crate::inst::{WarpInst, WARP_SIZE};
-use crate::ptx::isa::{AddrBase, Op, Opnd, SReg};
+use crate::ptx::isa::{flags, AddrBase, Op, Opnd, SReg};
 use crate::ptx::{KernelCode, RECONV_EXIT, RPC_EXIT};
 use crate::SimError;
 
@@ -241,7 +241,7 @@ pub fn step<const REC: bool>(
                 } else {
                     [0; 32]
                 };
-                let (p, q) = alu::setp(cmp, bop, t, &a, &b, &c);
+                let (p, q) = alu::setp(cmp, bop, t, inst.flags & flags::FTZ != 0, &a, &b, &c);
                 if let Opnd::Pred(d, _) = inst.dst[0] {
                     let r = &mut warp.preds[d as usize];
                     *r = (*r & !mask) | (p & mask);
