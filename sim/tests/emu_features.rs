@@ -331,6 +331,10 @@ fn launch_checks() {
     assert!(e.to_string().contains("shared memory"), "{e}");
     let e = gpu.launch(&launch1(&m, "k", 0, 32, ok)).unwrap_err();
     assert!(e.to_string().contains("positive"), "{e}");
+    let m2 = module(".visible .entry k()\n.minnctapersm 2\n{\n    ret;\n}\n");
+    gpu.launch(&launch1(&m2, "k", 1, 768, vec![])).unwrap();
+    let e = gpu.launch(&launch1(&m2, "k", 1, 800, vec![])).unwrap_err();
+    assert!(e.to_string().contains(".minnctapersm 2"), "{e}");
 }
 
 #[test]

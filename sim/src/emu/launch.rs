@@ -59,6 +59,19 @@ pub fn prepare(emu: &mut Emulator, l: &Launch) -> Result<Prepared, SimError> {
             ));
         }
     }
+    if let Some(m) = code.minnctapersm {
+        let warps = threads.div_ceil(crate::inst::WARP_SIZE as u64);
+        if m as u64 * warps > emu.warp_slots as u64 {
+            return Err(lerr(
+                l,
+                format!(
+                    ".minnctapersm {m} with {warps} warps per CTA needs {} warp slots per SM; the emulator models {}",
+                    m as u64 * warps,
+                    emu.warp_slots
+                ),
+            ));
+        }
+    }
     if let Some(r) = code.reqntid {
         if l.block != r {
             return Err(lerr(
@@ -204,6 +217,7 @@ pub fn run_functional(emu: &mut Emulator, l: &Launch) -> Result<(), SimError> {
                 });
             }
         }
+        emu.stack_stats.merge(&cta.stack_stats());
     }
     emu.warp_insts += count;
     Ok(())

@@ -25,7 +25,7 @@ pub mod warp;
 use crate::stream::{DevPtr, Gpu, KernelStream};
 use crate::{Launch, SimError};
 use memory::GlobalMem;
-pub use simt::PushOrder;
+pub use simt::{PushOrder, StackStats};
 use std::collections::HashMap;
 
 /// Instructions a warp runs before the functional scheduler moves to the next warp.
@@ -44,6 +44,7 @@ pub struct Emulator {
     pub(crate) module_globals: HashMap<u64, Vec<u64>>,
     pub(crate) warp_insts: u64,
     pub(crate) launches: u64,
+    pub(crate) stack_stats: StackStats,
     /// `%nwarpid` reported to kernels.
     pub warp_slots: u32,
     /// Largest static + dynamic shared memory a launch may use.
@@ -65,6 +66,7 @@ impl Emulator {
             module_globals: HashMap::new(),
             warp_insts: 0,
             launches: 0,
+            stack_stats: StackStats::default(),
             warp_slots: DEFAULT_WARP_SLOTS,
             max_shared_per_cta: DEFAULT_MAX_SHARED_PER_CTA,
             push_order: PushOrder::TakenOnTop,
@@ -79,6 +81,12 @@ impl Emulator {
     /// Kernel launches so far (functional launches and streams).
     pub fn launches(&self) -> u64 {
         self.launches
+    }
+
+    /// PDOM-stack counters (control-flow.md §6) summed over every CTA completed so far: pushes,
+    /// pops, divergent branches, reconvergence and cascade pops, maximum depth.
+    pub fn stack_stats(&self) -> StackStats {
+        self.stack_stats
     }
 
     /// Bytes of global address space allocated.

@@ -45,6 +45,18 @@ pub struct StackStats {
     pub max_depth: u32,
 }
 
+impl StackStats {
+    /// Adds `o` (sums; maximum of the depths).
+    pub fn merge(&mut self, o: &StackStats) {
+        self.pushes += o.pushes;
+        self.pops += o.pops;
+        self.divergent_branches += o.divergent_branches;
+        self.reconvergence_pops += o.reconvergence_pops;
+        self.cascade_pops += o.cascade_pops;
+        self.max_depth = self.max_depth.max(o.max_depth);
+    }
+}
+
 /// A PDOM reconvergence stack.
 #[derive(Clone, Debug, Default)]
 pub struct SimtStack {

@@ -140,7 +140,9 @@ impl KernelStream for EmuStream<'_> {
                         "end_cta({cta}) while {live} warps are still running"
                     )));
                 }
-                *slot = None;
+                if let Some(c) = slot.take() {
+                    self.emu.stack_stats.merge(&c.stack_stats());
+                }
                 Ok(())
             }
             _ => Err(self.err(format!("end_cta({cta}): CTA not open (grid has {n} CTAs)"))),

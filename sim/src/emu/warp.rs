@@ -93,6 +93,15 @@ impl Cta {
         }
     }
 
+    /// SIMT-stack counters of all warps of this CTA.
+    pub fn stack_stats(&self) -> super::simt::StackStats {
+        let mut t = super::simt::StackStats::default();
+        for w in &self.warps {
+            t.merge(&w.stack.stats);
+        }
+        t
+    }
+
     /// Releases the barrier when every live warp has arrived. Returns true if released.
     pub fn try_release_barrier(&mut self) -> bool {
         if self.arrived > 0 && self.arrived >= self.live {
