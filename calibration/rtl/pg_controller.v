@@ -27,7 +27,7 @@
 module pg_controller #(
     parameter IDLE_W = 4,
     parameter BET_W  = 5,
-    parameter WK_W   = 2,
+    parameter WK_W   = 3,
     parameter BET    = 14,
     parameter WAKE   = 3,
     parameter GT     = 0

@@ -14,7 +14,7 @@
 module pg_controller_tb;
     parameter IDLE_W = 4;
     parameter BET_W  = 5;
-    parameter WK_W   = 2;
+    parameter WK_W   = 3;
     parameter BET    = 14;
     parameter WAKE   = 3;
     localparam S_IDLE = 0, S_UNC = 1, S_COMP = 2, S_WAKE = 3;

@@ -1,0 +1,204 @@
+//! Every calibration component's testbench passes in iverilog, its stimulus
+//! mode writes a VCD, and yosys synthesises it generically.
+//!
+//! When iverilog/vvp or yosys are not installed these tests print
+//! "skipped: ... not installed" and return, unless the environment variable
+//! `CI` is set, in which case they fail.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use calibration::rtl::{self, sim, ComponentSpec, Params};
+
+fn tools_present(tools: &[&str]) -> bool {
+    let missing: Vec<&str> = tools
+        .iter()
+        .copied()
+        .filter(|t| !sim::tool_available(t))
+        .collect();
+    if missing.is_empty() {
+        return true;
+    }
+    if std::env::var_os("CI").is_some() {
+        panic!("CI is set but {} not installed", missing.join(", "));
+    }
+    eprintln!("skipped: {} not installed", missing.join(", "));
+    false
+}
+
+fn workdir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("gpuenergy-rtl-{}-{tag}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn params(pairs: &[(&str, u32)]) -> Params {
+    pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect()
+}
+
+/// Run `jobs` on two worker threads; returns the failures (job label and
+/// message) in job order.
+fn run_parallel<J: Sync, F>(jobs: &[J], f: F) -> Vec<String>
+where
+    F: Fn(&J) -> Result<String, String> + Sync,
+{
+    let next = Mutex::new(0usize);
+    let results: Mutex<BTreeMap<usize, Result<String, String>>> = Mutex::new(BTreeMap::new());
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| loop {
+                let i = {
+                    let mut n = next.lock().unwrap();
+                    let i = *n;
+                    *n += 1;
+                    i
+                };
+                if i >= jobs.len() {
+                    break;
+                }
+                let r = f(&jobs[i]);
+                results.lock().unwrap().insert(i, r);
+            });
+        }
+    });
+    let mut failures = Vec::new();
+    for (_, r) in results.into_inner().unwrap() {
+        match r {
+            Ok(line) => println!("{line}"),
+            Err(e) => failures.push(e),
+        }
+    }
+    failures
+}
+
+/// Extra (non-default) sizes checked for each component, to exercise the
+/// parameterisation.
+fn extra_sizes(name: &str) -> Vec<Params> {
+    match name {
+        "alu32" => vec![params(&[("WIDTH", 16)])],
+        "imul32" => vec![params(&[("WIDTH", 16)])],
+        "sfu_lane" => vec![params(&[("TBITS", 6)])],
+        "flop_array" | "latch_array" => {
+            vec![params(&[
+                ("ENTRIES", 8),
+                ("WIDTH", 16),
+                ("RPORTS", 3),
+                ("WPORTS", 2),
+            ])]
+        }
+        "cam" => vec![params(&[("ENTRIES", 64), ("WIDTH", 12)])],
+        "crossbar" => vec![params(&[("N", 3), ("WIDTH", 8)])],
+        "arb_rr" => vec![params(&[("N", 5)])],
+        "arb_fixed" => vec![params(&[("N", 13)])],
+        "dep_matrix" => vec![params(&[("N", 4)])],
+        "scoreboard" => vec![params(&[("NREGS", 32), ("NSRC", 5)])],
+        "pg_controller" => vec![params(&[("BET", 3), ("WAKE", 1)])],
+        _ => vec![],
+    }
+}
+
+#[test]
+fn every_component_testbench_passes() {
+    if !tools_present(&["iverilog", "vvp"]) {
+        return;
+    }
+    let dir = workdir("check");
+    let mut jobs: Vec<(&'static ComponentSpec, Params)> = Vec::new();
+    for c in rtl::components() {
+        jobs.push((c, Params::new()));
+        for p in extra_sizes(c.name) {
+            jobs.push((c, p));
+        }
+    }
+    let failures = run_parallel(&jobs, |(c, p)| {
+        let tag = p
+            .iter()
+            .map(|(k, v)| format!("{k}{v}"))
+            .collect::<Vec<_>>()
+            .join("_");
+        let wd = dir.join(format!(
+            "{}{}",
+            c.name,
+            if tag.is_empty() {
+                String::new()
+            } else {
+                format!("_{tag}")
+            }
+        ));
+        match sim::run_check(c, p, &wd, 1) {
+            Ok(o) if o.checks > 0 => Ok(format!("{} {:?}: {}", c.name, p, o.summary)),
+            Ok(o) => Err(format!(
+                "{} {:?}: no checks counted in '{}'",
+                c.name, p, o.summary
+            )),
+            Err(e) => Err(format!("{} {:?}: {e}", c.name, p)),
+        }
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        failures.is_empty(),
+        "testbench failures:\n{}",
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn stimulus_mode_writes_a_vcd_for_every_component() {
+    if !tools_present(&["iverilog", "vvp"]) {
+        return;
+    }
+    let dir = workdir("stim");
+    let jobs: Vec<&'static ComponentSpec> = rtl::components().iter().collect();
+    let failures = run_parallel(&jobs, |c| {
+        let vcd = dir.join(format!("{}.vcd", c.name));
+        sim::run_stimulus(c, &Params::new(), 200, 3, &vcd)
+            .map_err(|e| format!("{}: {e}", c.name))?;
+        let text = std::fs::read_to_string(&vcd).map_err(|e| format!("{}: {e}", vcd.display()))?;
+        let header_ok = text.contains("$enddefinitions") && text.contains("$scope module dut $end");
+        let changes = text.lines().filter(|l| l.starts_with('#')).count();
+        if !header_ok || changes < 100 {
+            return Err(format!(
+                "{}: VCD has header {header_ok}, {changes} time steps",
+                c.name
+            ));
+        }
+        Ok(format!("{}: VCD with {changes} time steps", c.name))
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        failures.is_empty(),
+        "stimulus failures:\n{}",
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn yosys_synthesises_every_component() {
+    if !tools_present(&["yosys"]) {
+        return;
+    }
+    // Default sizes, except sfu_lane whose default table (TBITS=10) takes
+    // most of a minute to elaborate: its smallest sweep point is used.
+    let jobs: Vec<(&'static ComponentSpec, Params)> = rtl::components()
+        .iter()
+        .map(|c| {
+            let p = if c.name == "sfu_lane" {
+                params(&[("TBITS", c.params[0].sweep[0])])
+            } else {
+                Params::new()
+            };
+            (c, p)
+        })
+        .collect();
+    let failures = run_parallel(&jobs, |(c, p)| match sim::yosys_generic_synth(c, p) {
+        Ok(cells) if cells > 0 => Ok(format!("{} {:?}: {cells} generic cells", c.name, p)),
+        Ok(_) => Err(format!("{}: zero cells", c.name)),
+        Err(e) => Err(format!("{}: {e}", c.name)),
+    });
+    assert!(
+        failures.is_empty(),
+        "yosys failures:\n{}",
+        failures.join("\n")
+    );
+}
