@@ -168,6 +168,9 @@ pub fn merge(libs: &[(PathBuf, String)]) -> Result<String, CalError> {
     Ok(format!("{header}\n{extra}{cells}}}\n"))
 }
 
+/// Table groups captured for the cells named in `want_tables`.
+const TABLES: [&str; 6] = ["cell_rise", "cell_fall", "rise_transition", "fall_transition", "rise_power", "fall_power"];
+
 /// What the flow and the technology fit need to know about one cell.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct CellInfo {
@@ -181,8 +184,41 @@ pub struct CellInfo {
     pub is_ff: bool,
     /// Output function of the first output pin, if any.
     pub function: Option<String>,
-    /// NLDM tables of timing arcs: (`cell_rise` | `cell_fall`, index_1, index_2, values row-major).
+    /// Output pins and their functions (`Q` → `IQ`).
+    pub outputs: BTreeMap<String, String>,
+    /// Latch group: (`enable`, `data_in`) expressions, when the cell is a latch.
+    pub latch: Option<(String, String)>,
+    /// `leakage_power` groups: (`when` condition or None for the default, value), related to
+    /// the power pin (entries with `related_pg_pin` naming a ground pin are skipped).
+    pub leakage_states: Vec<(Option<String>, f64)>,
+    /// NLDM tables of the wanted cells: (`cell_rise` | `cell_fall` | `rise_transition` |
+    /// `fall_transition` | `rise_power` | `fall_power`, index_1, index_2, values row-major).
     pub delay_tables: Vec<(String, Vec<f64>, Vec<f64>, Vec<f64>)>,
+}
+
+impl CellInfo {
+    /// Leakage in library units: `cell_leakage_power` when given, else the state-independent
+    /// `leakage_power` group (no `when`), else the mean over the listed states.
+    pub fn leakage_value(&self) -> Option<f64> {
+        if self.leakage.is_some() {
+            return self.leakage;
+        }
+        if let Some((_, v)) = self.leakage_states.iter().find(|(w, _)| w.is_none()) {
+            return Some(*v);
+        }
+        if self.leakage_states.is_empty() {
+            return None;
+        }
+        Some(self.leakage_states.iter().map(|(_, v)| v).sum::<f64>() / self.leakage_states.len() as f64)
+    }
+
+    /// The table of `kind` (first timing/power arc that has one).
+    pub fn table(&self, kind: &str) -> Option<(&[f64], &[f64], &[f64])> {
+        self.delay_tables
+            .iter()
+            .find(|(k, _, _, v)| k == kind && !v.is_empty())
+            .map(|(_, a, b, v)| (a.as_slice(), b.as_slice(), v.as_slice()))
+    }
 }
 
 /// Library-level units and conditions.
@@ -245,6 +281,7 @@ pub fn library_info(text: &str, file: &Path, want_tables: &[&str]) -> Result<Lib
     let mut pin_name = String::new();
     let mut table: Option<(String, Vec<f64>, Vec<f64>, String)> = None;
     let mut pending = String::new();
+    let mut leak_group: Option<(Option<String>, Option<f64>, String)> = None;
     for (i, raw) in text.lines().enumerate() {
         let ln = i + 1;
         // Join backslash continuations.
@@ -283,7 +320,15 @@ pub fn library_info(text: &str, file: &Path, want_tables: &[&str]) -> Result<Lib
                     c.is_ff = true;
                 }
             }
-            if (kind == "cell_rise" || kind == "cell_fall")
+            if kind == "latch" {
+                if let Some(c) = cur_cell.as_ref().and_then(|c| info.cells.get_mut(c)) {
+                    c.latch = Some((String::new(), String::new()));
+                }
+            }
+            if kind == "leakage_power" {
+                leak_group = Some((None, None, String::new()));
+            }
+            if TABLES.contains(&kind.as_str())
                 && cur_cell.as_deref().is_some_and(|c| want_tables.contains(&c))
             {
                 table = Some((kind.clone(), Vec::new(), Vec::new(), String::new()));
@@ -306,7 +351,16 @@ pub fn library_info(text: &str, file: &Path, want_tables: &[&str]) -> Result<Lib
                         }
                     }
                 }
-                "cell_rise" | "cell_fall" => {
+                "leakage_power" => {
+                    if let (Some((when, Some(v), pg)), Some(cell)) = (leak_group.take(), &cur_cell) {
+                        if !pg.contains("VSS") && !pg.contains("GND") {
+                            if let Some(ci) = info.cells.get_mut(cell) {
+                                ci.leakage_states.push((when, v));
+                            }
+                        }
+                    }
+                }
+                k if TABLES.contains(&k) => {
                     if let (Some((k, i1, i2, vals)), Some(cell)) = (table.take(), &cur_cell) {
                         let v = parse_floats(&vals);
                         if let Some(ci) = info.cells.get_mut(cell) {
@@ -354,6 +408,28 @@ pub fn library_info(text: &str, file: &Path, want_tables: &[&str]) -> Result<Lib
         }
         let Some(cell) = cur_cell.as_ref() else { continue };
         let in_cell_top = stack.len() == 2;
+        let top_kind = stack.last().map(|s| s.0.as_str()).unwrap_or("");
+        if top_kind == "leakage_power" {
+            if let Some(g) = leak_group.as_mut() {
+                match key {
+                    "value" => g.1 = val.parse().ok(),
+                    "when" => g.0 = Some(val.trim_matches('"').to_string()),
+                    "related_pg_pin" => g.2 = val.to_string(),
+                    _ => {}
+                }
+            }
+            continue;
+        }
+        if top_kind == "latch" {
+            if let Some(l) = info.cells.get_mut(cell).and_then(|c| c.latch.as_mut()) {
+                match key {
+                    "enable" => l.0 = val.trim_matches('"').to_string(),
+                    "data_in" => l.1 = val.trim_matches('"').to_string(),
+                    _ => {}
+                }
+            }
+            continue;
+        }
         match key {
             "area" if in_cell_top => {
                 let a: f64 = val.parse().map_err(|_| {
@@ -371,6 +447,7 @@ pub fn library_info(text: &str, file: &Path, want_tables: &[&str]) -> Result<Lib
             "capacitance" if stack.last().is_some_and(|s| s.0 == "pin") => pin_cap = val.parse().ok(),
             "function" if stack.last().is_some_and(|s| s.0 == "pin") => {
                 let ci = info.cells.get_mut(cell).expect("inserted");
+                ci.outputs.insert(pin_name.clone(), val.trim_matches('"').to_string());
                 if ci.function.is_none() {
                     ci.function = Some(val.trim_matches('"').to_string());
                 }

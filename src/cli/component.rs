@@ -1,9 +1,134 @@
-//! `gpuenergy component` (not implemented yet).
+//! `gpuenergy component`: modelled area, leakage, energy per operation and delay of one logic
+//! component at any size, analytical or calibrated by an overlay.
+
+use anyhow::{anyhow, bail, Context, Result};
+use models::logic::{model, resolve_params, LogicKind};
+use models::overlay::Overlay;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
 
 /// Arguments of `gpuenergy component`.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// Component kind: alu32, imul32, fadd32, fmul32, ffma32, sfu_lane, flop_array, latch_array,
+    /// cam, crossbar, arb_rr, arb_fixed, dep_matrix, scoreboard, pg_controller, adder, mux.
+    #[arg(long)]
+    pub kind: String,
+    /// Size parameter, NAME=VALUE (repeatable), e.g. --param N=12 --param W=32.
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    pub params: Vec<String>,
+    /// Technology node (techlib name, e.g. asap7, finfet7, planar45).
+    #[arg(long, default_value = "asap7")]
+    pub tech: String,
+    /// Device flavour (rvt, lvt, slvt at FinFET nodes; hp, lstp, lop planar). Default: rvt at
+    /// FinFET nodes, hp planar.
+    #[arg(long)]
+    pub flavour: Option<String>,
+    /// Supply voltage in volts (default: the node's nominal).
+    #[arg(long)]
+    pub vdd: Option<f64>,
+    /// Temperature in kelvin.
+    #[arg(long, default_value_t = 298.15)]
+    pub temperature: f64,
+    /// Calibration overlay (TOML from `gpuenergy calibrate`).
+    #[arg(long)]
+    pub calibration: Option<PathBuf>,
+    /// Output format: table or json.
+    #[arg(long, default_value = "table")]
+    pub format: String,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<()> {
-    anyhow::bail!("'gpuenergy component' is not implemented yet")
+/// Parse `NAME=VALUE` size parameters.
+pub fn parse_params(items: &[String]) -> Result<BTreeMap<String, u32>> {
+    let mut out = BTreeMap::new();
+    for it in items {
+        let (k, v) = it
+            .split_once('=')
+            .ok_or_else(|| anyhow!("--param '{it}': expected NAME=VALUE, e.g. N=16"))?;
+        let v: u32 = v
+            .trim()
+            .parse()
+            .map_err(|_| anyhow!("--param '{it}': value '{v}' is not a non-negative integer"))?;
+        out.insert(k.trim().to_string(), v);
+    }
+    Ok(out)
+}
+
+pub fn run(args: Args) -> Result<()> {
+    let kind = LogicKind::parse(&args.kind).ok_or_else(|| {
+        anyhow!(
+            "unknown component kind '{}'; known: {}",
+            args.kind,
+            LogicKind::ALL.iter().map(|k| k.name()).collect::<Vec<_>>().join(", ")
+        )
+    })?;
+    let params = resolve_params(kind, &parse_params(&args.params)?)?;
+    let node = techlib::node(&args.tech)?;
+    let flavour = match &args.flavour {
+        Some(f) => node.flavour(f)?,
+        None => {
+            let fl = node.flavours();
+            if fl.contains(&techlib::Flavour::Rvt) {
+                techlib::Flavour::Rvt
+            } else {
+                *fl.first().ok_or_else(|| anyhow!("node {} has no device flavours", args.tech))?
+            }
+        }
+    };
+    let mut cond = techlib::Conditions::new(flavour).with_temperature(args.temperature);
+    if let Some(v) = args.vdd {
+        cond = cond.with_vdd(v);
+    }
+    let tech = node.at(&cond)?;
+    let overlay = match &args.calibration {
+        Some(p) => Some(Overlay::load(p)?),
+        None => None,
+    };
+    let c = model(kind, &params, &tech, overlay.as_ref())
+        .with_context(|| format!("modelling {} at {}", kind, args.tech))?;
+    let src = |b: bool| if b { "calibrated" } else { "analytical" };
+    match args.format.as_str() {
+        "json" => {
+            let v = serde_json::json!({
+                "kind": kind.name(),
+                "params": params,
+                "tech": args.tech,
+                "flavour": flavour.key(),
+                "vdd_v": tech.vdd_v(),
+                "area_um2": c.area_m2 * 1e12,
+                "leakage_uw": c.leakage_w * 1e6,
+                "energy_pj_per_op": c.energy_per_op_j * 1e12,
+                "delay_ps": c.delay_s * 1e12,
+                "source": {
+                    "area": src(c.calibrated[0]),
+                    "leakage": src(c.calibrated[1]),
+                    "energy": src(c.calibrated[2]),
+                    "delay": src(c.calibrated[3]),
+                },
+            });
+            println!("{}", serde_json::to_string_pretty(&v)?);
+        }
+        "table" => {
+            let p: Vec<String> = params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            println!(
+                "{} [{}] at {} {} {:.3} V",
+                kind,
+                p.join(", "),
+                args.tech,
+                flavour.key(),
+                tech.vdd_v()
+            );
+            println!("  {:<18} {:>14}  {}", "area", format!("{:.4} um2", c.area_m2 * 1e12), src(c.calibrated[0]));
+            println!("  {:<18} {:>14}  {}", "leakage", format!("{:.5} uW", c.leakage_w * 1e6), src(c.calibrated[1]));
+            println!(
+                "  {:<18} {:>14}  {}",
+                "energy per op",
+                format!("{:.5} pJ", c.energy_per_op_j * 1e12),
+                src(c.calibrated[2])
+            );
+            println!("  {:<18} {:>14}  {}", "delay", format!("{:.2} ps", c.delay_s * 1e12), src(c.calibrated[3]));
+        }
+        other => bail!("--format '{other}': expected table or json"),
+    }
+    Ok(())
 }

@@ -1,9 +1,123 @@
-//! `gpuenergy synth` (not implemented yet).
+//! `gpuenergy synth`: synthesise components with yosys + OpenSTA against liberty files and write
+//! the raw tool reports and a normalised record (`record.json`) per run.
+
+use anyhow::{anyhow, bail, Context, Result};
+use calibration::flow::{self, registry, FlowOptions};
+use std::path::PathBuf;
 
 /// Arguments of `gpuenergy synth`.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// Directory with liberty files (*.lib or *.lib.gz), e.g. ../shared/asap7.
+    #[arg(long)]
+    pub liberty_dir: PathBuf,
+    /// Device flavour of the library files (rvt, lvt, slvt).
+    #[arg(long, default_value = "rvt")]
+    pub flavour: String,
+    /// Process corner of the library files (tt, ff, ss).
+    #[arg(long, default_value = "tt")]
+    pub corner: String,
+    /// Component to synthesise (see the list with --component list), or `all` (with --sweep).
+    #[arg(long)]
+    pub component: String,
+    /// Size parameter NAME=VALUE (repeatable); unspecified ones take the component's default.
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    pub params: Vec<String>,
+    /// Run the component's default sweep grid instead of one size.
+    #[arg(long)]
+    pub sweep: bool,
+    /// Output directory (one subdirectory per run, plus the prepared libraries).
+    #[arg(long, default_value = "out/synth")]
+    pub out: PathBuf,
+    /// Clock period in nanoseconds.
+    #[arg(long, default_value_t = 1.0)]
+    pub clock_ns: f64,
+    /// Stimulus cycles simulated for switching activity.
+    #[arg(long, default_value_t = 400)]
+    pub cycles: u32,
+    /// Delete bulky intermediates (netlist, simulator image, logs) after each successful run.
+    #[arg(long)]
+    pub lean: bool,
+    /// Directory for the prepared (decompressed, merged) libraries (default: OUT/.lib).
+    #[arg(long)]
+    pub lib_cache: Option<PathBuf>,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<()> {
-    anyhow::bail!("'gpuenergy synth' is not implemented yet")
+pub fn run(args: Args) -> Result<()> {
+    if args.component == "list" {
+        for c in registry::names() {
+            println!("{c}");
+        }
+        return Ok(());
+    }
+    if !(args.clock_ns.is_finite() && args.clock_ns > 0.0) {
+        bail!("--clock-ns must be a positive number of nanoseconds");
+    }
+    let names: Vec<String> = if args.component == "all" {
+        if !args.sweep && !args.params.is_empty() {
+            bail!("--component all takes no --param");
+        }
+        registry::names()
+    } else {
+        vec![args.component.clone()]
+    };
+    flow::check_tools(true)?;
+    let mut opts = FlowOptions::new(&args.liberty_dir);
+    opts.flavour = args.flavour.to_lowercase();
+    opts.corner = args.corner.to_lowercase();
+    opts.clock_period_s = args.clock_ns * 1e-9;
+    opts.out_dir = args.out.clone();
+    opts.stim_cycles = args.cycles;
+    let cache = args.lib_cache.clone().unwrap_or_else(|| args.out.join(".lib"));
+    eprintln!("synth: preparing {} {} libraries from {}", opts.flavour, opts.corner, args.liberty_dir.display());
+    let lib = flow::library::prepare(&args.liberty_dir, &opts.flavour, &opts.corner, &cache)?;
+    let given = super::component::parse_params(&args.params)?;
+    let mut jobs = Vec::new();
+    for n in &names {
+        if args.sweep {
+            for p in registry::sweep(n)? {
+                jobs.push(registry::spec(n, &p)?);
+            }
+        } else {
+            jobs.push(registry::spec(n, &given)?);
+        }
+    }
+    println!("{:<14} {:<22} {:>12} {:>12} {:>14} {:>10}", "component", "params", "area_um2", "leakage_uw", "energy_pj_op", "path_ps");
+    let total = jobs.len();
+    let mut failed = Vec::new();
+    for (i, spec) in jobs.iter().enumerate() {
+        eprintln!("synth: [{}/{}] {} {:?}", i + 1, total, spec.kind, spec.params);
+        let t0 = std::time::Instant::now();
+        let rec = match flow::run(spec, &lib, &opts) {
+            Ok(r) => r,
+            Err(e) if total > 1 => {
+                // In a sweep, report the failure and go on with the other points.
+                eprintln!("synth: [{}/{}] FAILED: {e}", i + 1, total);
+                failed.push(format!("{} {:?}: {e}", spec.kind, spec.params));
+                continue;
+            }
+            Err(e) => return Err(e).with_context(|| format!("synthesising {} {:?}", spec.kind, spec.params)),
+        };
+        if args.lean {
+            flow::prune(&opts.out_dir.join(flow::run_dir_name(spec)));
+        }
+        eprintln!("synth: [{}/{}] done in {:.1} s", i + 1, total, t0.elapsed().as_secs_f64());
+        let p: Vec<String> = rec.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        println!(
+            "{:<14} {:<22} {:>12.3} {:>12.4} {:>14.5} {:>10}",
+            rec.component,
+            p.join(","),
+            rec.area_m2 * 1e12,
+            rec.leakage_w * 1e6,
+            rec.energy_per_op_j * 1e12,
+            rec.critical_path_s.map(|d| format!("{:.1}", d * 1e12)).unwrap_or_else(|| "-".into())
+        );
+    }
+    if total == 0 {
+        return Err(anyhow!("nothing to synthesise"));
+    }
+    if !failed.is_empty() {
+        bail!("{} of {} runs failed:\n  {}", failed.len(), total, failed.join("\n  "));
+    }
+    Ok(())
 }

@@ -22,6 +22,26 @@ pub struct PreparedLibrary {
     pub tie_hi: Option<(String, String)>,
     /// Tie-low cell.
     pub tie_lo: Option<(String, String)>,
+    /// Smallest transparent-high latch: (cell, data pin, enable pin, output pin).
+    pub latch_hi: Option<(String, String, String, String)>,
+    /// Smallest transparent-low latch.
+    pub latch_lo: Option<(String, String, String, String)>,
+}
+
+impl PreparedLibrary {
+    /// A Yosys techmap file mapping `$_DLATCH_P_`/`$_DLATCH_N_` to the library's latches
+    /// (Yosys 0.23's `dfflibmap` maps flip-flops only), or None without latch cells.
+    pub fn latch_techmap(&self) -> Option<String> {
+        let mut s = String::new();
+        for (prim, l) in [("$_DLATCH_P_", &self.latch_hi), ("$_DLATCH_N_", &self.latch_lo)] {
+            if let Some((cell, d, en, q)) = l {
+                s.push_str(&format!(
+                    "module \\{prim} (input E, input D, output Q);\n  {cell} _TECHMAP_REPLACE_ (.{d}(D), .{en}(E), .{q}(Q));\nendmodule\n"
+                ));
+            }
+        }
+        (!s.is_empty()).then_some(s)
+    }
 }
 
 fn output_pin_of(text: &str, cell: &str) -> Option<String> {
@@ -112,6 +132,28 @@ pub fn prepare(lib_dir: &Path, flavour: &str, corner: &str, cache_dir: &Path) ->
     };
     let tie_hi = tie("1");
     let tie_lo = tie("0");
+    // Latches: enable is a single pin, positive ("CLK") or negative ("!CLK"); output is IQ.
+    let latch = |negative: bool| {
+        info.cells
+            .iter()
+            .filter_map(|(n, c)| {
+                let (en, d) = c.latch.as_ref()?;
+                let en = en.replace(' ', "");
+                let (neg, pin) = match en.strip_prefix('!') {
+                    Some(p) => (true, p.to_string()),
+                    None => (false, en.clone()),
+                };
+                if neg != negative || !c.input_caps.contains_key(&pin) || !c.input_caps.contains_key(d) {
+                    return None;
+                }
+                let q = c.outputs.iter().find(|(_, f)| f.trim() == "IQ")?.0.clone();
+                Some((c.area, (n.clone(), d.clone(), pin, q)))
+            })
+            .min_by(|a, b| a.0.partial_cmp(&b.0).unwrap_or(std::cmp::Ordering::Equal))
+            .map(|(_, l)| l)
+    };
+    let latch_hi = latch(false);
+    let latch_lo = latch(true);
     Ok(PreparedLibrary {
         flavour: flavour.to_lowercase(),
         corner: corner.to_lowercase(),
@@ -119,6 +161,8 @@ pub fn prepare(lib_dir: &Path, flavour: &str, corner: &str, cache_dir: &Path) ->
         merged,
         tie_hi,
         tie_lo,
+        latch_hi,
+        latch_lo,
         info,
     })
 }

@@ -14,6 +14,7 @@
 //!    operation = (internal + switching power) × clock period / operations per cycle.
 
 pub mod library;
+pub mod registry;
 pub mod sta;
 pub mod stim;
 pub mod tools;
@@ -52,8 +53,10 @@ pub struct FlowSpec {
     pub top: String,
     /// RTL source files.
     pub files: Vec<PathBuf>,
-    /// Size parameters (passed with `chparam -set`).
+    /// Size parameters (recorded; passed with `chparam -set`).
     pub params: BTreeMap<String, u32>,
+    /// Every parameter passed with `chparam -set` (the sizes plus fixed configuration).
+    pub chparams: BTreeMap<String, u32>,
     /// Operations completed per clock cycle (for energy per operation).
     pub ops_per_cycle: f64,
     /// Clock port (None: combinational block, a virtual clock is used).
@@ -130,6 +133,14 @@ pub fn run(spec: &FlowSpec, lib: &PreparedLibrary, opts: &FlowOptions) -> Result
     yosys::synthesise(spec, lib, &dir)?;
     let netlist = read_text(&dir.join("netlist.v"))?;
     let ports = sta::netlist_ports(&netlist, &spec.top);
+    // A combinational block has no clock port: STA then uses a virtual clock.
+    let mut spec = spec.clone();
+    if let Some(c) = &spec.clock_port {
+        if !ports.iter().any(|p| p.input && &p.name == c) {
+            spec.clock_port = None;
+        }
+    }
+    let spec = &spec;
     let (activities, mean_act) = match &spec.testbench {
         Some(tb) => {
             eprintln!("[{}] iverilog stimulus", dir.display());

@@ -18,7 +18,7 @@ pub fn simulate(spec: &FlowSpec, tb: &Testbench, dir: &Path, cycles: u32, ports:
     let mut cmd = Command::new("iverilog");
     cmd.arg("-g2012").arg("-o").arg("sim.vvp").arg("-s").arg(&tb.top);
     if tb.takes_params {
-        for (k, v) in &spec.params {
+        for (k, v) in &spec.chparams {
             cmd.arg(format!("-P{}.{}={}", tb.top, k, v));
         }
     }
@@ -50,20 +50,23 @@ pub fn simulate(spec: &FlowSpec, tb: &Testbench, dir: &Path, cycles: u32, ports:
             })
             .unwrap_or_default()
     };
-    // Clock cycles covered: rising edges of the clock port in that scope.
-    let clk = spec.clock_port.as_deref().unwrap_or("clk");
-    let n_cycles = vcd
-        .scope_vars(&scope)
-        .find(|v| v.name == clk)
-        .map(|v| vcd.stats[&v.id][0].rises as f64)
-        .filter(|&r| r > 0.0)
-        .ok_or_else(|| {
-            CalError::Invalid(format!(
-                "{}: no toggling clock '{clk}' in scope {} of the stimulus dump",
-                vcd_path.display(),
-                scope.join(".")
-            ))
-        })?;
+    // Clock cycles covered: rising edges of the DUT's clock; a combinational DUT has none, and
+    // then the testbench applies one vector per cycle for the `+cycles` it was given.
+    let n_cycles = match spec.clock_port.as_deref() {
+        Some(clk) => vcd
+            .scope_vars(&scope)
+            .find(|v| v.name == clk)
+            .map(|v| vcd.stats[&v.id][0].rises as f64)
+            .filter(|&r| r > 0.0)
+            .ok_or_else(|| {
+                CalError::Invalid(format!(
+                    "{}: no toggling clock '{clk}' in scope {} of the stimulus dump",
+                    vcd_path.display(),
+                    scope.join(".")
+                ))
+            })?,
+        None => cycles as f64,
+    };
     let all = vcd.activities(&scope, n_cycles);
     let mut out = Activities::new();
     for p in &inputs {

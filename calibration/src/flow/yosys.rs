@@ -12,13 +12,16 @@ pub fn script(spec: &FlowSpec, lib: &PreparedLibrary) -> String {
     for f in &spec.files {
         s.push_str(&format!("read_verilog -defer {}\n", tools::absolute(f).display()));
     }
-    for (k, v) in &spec.params {
+    for (k, v) in &spec.chparams {
         s.push_str(&format!("chparam -set {k} {v} {}\n", spec.top));
     }
     s.push_str(&format!("synth -top {} -flatten\n", spec.top));
     for c in &spec.yosys_extra {
         s.push_str(c);
         s.push('\n');
+    }
+    if lib.latch_techmap().is_some() {
+        s.push_str("techmap -map latch_map.v\n");
     }
     s.push_str(&format!("dfflibmap -liberty {merged}\n"));
     s.push_str("opt -purge\n");
@@ -37,6 +40,9 @@ pub fn script(spec: &FlowSpec, lib: &PreparedLibrary) -> String {
 
 /// Run Yosys in `dir`; writes `synth.ys`, `yosys.log`, `stat.txt`, `stat.json`, `netlist.v`.
 pub fn synthesise(spec: &FlowSpec, lib: &PreparedLibrary, dir: &Path) -> Result<(), CalError> {
+    if let Some(m) = lib.latch_techmap() {
+        write_text(&dir.join("latch_map.v"), &m)?;
+    }
     let ys = dir.join("synth.ys");
     write_text(&ys, &script(spec, lib))?;
     let mut cmd = Command::new("yosys");
