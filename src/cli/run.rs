@@ -5,9 +5,9 @@ use anyhow::{bail, Context, Result};
 use sim::emu::Emulator;
 use sim::ptx::Module;
 use sim::workloads::{self, Size};
-use sim::{DevPtr, Gpu, Launch, ParamValue};
+use sim::{DevPtr, Gpu, Launch, ParamValue, SimError};
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 const AFTER_HELP: &str = "\
 Built-in workload:
@@ -135,11 +135,40 @@ pub fn parse_dump(s: &str) -> Result<(usize, PathBuf)> {
     Ok((i, PathBuf::from(f)))
 }
 
-fn report(launches: u64, insts: u64, secs: f64) {
+/// The emulator with the wall time spent inside kernel launches accumulated, so the rate excludes
+/// host-side input generation and checking.
+struct Timed {
+    emu: Emulator,
+    in_launch: Duration,
+}
+
+impl Gpu for Timed {
+    fn alloc(&mut self, bytes: u64) -> Result<DevPtr, SimError> {
+        self.emu.alloc(bytes)
+    }
+    fn copy_to_device(&mut self, dst: DevPtr, data: &[u8]) -> Result<(), SimError> {
+        self.emu.copy_to_device(dst, data)
+    }
+    fn copy_from_device(&mut self, src: DevPtr, out: &mut [u8]) -> Result<(), SimError> {
+        self.emu.copy_from_device(src, out)
+    }
+    fn launch(&mut self, launch: &Launch) -> Result<(), SimError> {
+        let t = Instant::now();
+        let r = self.emu.launch(launch);
+        self.in_launch += t.elapsed();
+        r
+    }
+}
+
+fn report(launches: u64, insts: u64, total_s: f64, launch_s: f64) {
     println!("launches:          {launches}");
     println!("warp instructions: {insts}");
-    println!("wall time:         {secs:.3} s");
-    let rate = if secs > 0.0 { insts as f64 / secs } else { 0.0 };
+    println!("wall time:         {total_s:.3} s ({launch_s:.3} s in kernel launches)");
+    let rate = if launch_s > 0.0 {
+        insts as f64 / launch_s
+    } else {
+        0.0
+    };
     println!("emulation rate:    {:.2} M warp instructions/s", rate / 1e6);
 }
 
@@ -159,14 +188,22 @@ fn run_workload(name: &str, args: &Args) -> Result<()> {
         bail!("unknown workload '{name}'; available: {}", names.join(", "));
     };
     let size: Size = args.size.parse()?;
-    let mut emu = Emulator::new();
+    let mut gpu = Timed {
+        emu: Emulator::new(),
+        in_launch: Duration::ZERO,
+    };
     let t = Instant::now();
     let rep = w
-        .run(size, &mut emu, args.check)
+        .run(size, &mut gpu, args.check)
         .with_context(|| format!("workload '{name}' ({size})"))?;
     let secs = t.elapsed().as_secs_f64();
     println!("workload:          {name} ({size})");
-    report(rep.launches as u64, emu.warp_insts(), secs);
+    report(
+        rep.launches as u64,
+        gpu.emu.warp_insts(),
+        secs,
+        gpu.in_launch.as_secs_f64(),
+    );
     if let Some(c) = rep.check {
         println!(
             "check:             {} ({})",
@@ -242,7 +279,7 @@ fn run_user_kernel(ptx: &PathBuf, args: &Args) -> Result<()> {
         kernel.regs_per_thread(),
         kernel.static_shared_bytes()
     );
-    report(1, emu.warp_insts(), secs);
+    report(1, emu.warp_insts(), secs, secs);
     for (i, f) in dumps {
         let (a, n) = buffers[i];
         let mut out = vec![0u8; n as usize];
