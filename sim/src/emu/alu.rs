@@ -11,7 +11,7 @@
 
 #![allow(clippy::needless_range_loop)]
 
-use crate::ptx::isa::{flags, BoolOp, Cmp, Inst, Op, Rnd, Ty};
+use crate::ptx::isa::{flags, BoolOp, Cmp, Inst, Op, Ty};
 
 /// 32 lanes of raw values.
 pub type Lanes = [u64; 32];
@@ -58,7 +58,7 @@ pub fn sext(v: u64, bits: u32) -> i64 {
 
 /// Value of an integer operand of type `t` as i128 (sign- or zero-extended).
 #[inline(always)]
-fn ival(v: u64, t: Ty) -> i128 {
+pub(super) fn ival(v: u64, t: Ty) -> i128 {
     if t.is_signed() {
         sext(v, t.bits()) as i128
     } else {
@@ -67,7 +67,7 @@ fn ival(v: u64, t: Ty) -> i128 {
 }
 
 #[inline(always)]
-fn ftz32(x: f32, on: bool) -> f32 {
+pub(super) fn ftz32(x: f32, on: bool) -> f32 {
     if on && x.is_subnormal() {
         if x.is_sign_negative() {
             -0.0
@@ -80,24 +80,24 @@ fn ftz32(x: f32, on: bool) -> f32 {
 }
 
 #[inline(always)]
-fn f32v(v: u64) -> f32 {
+pub(super) fn f32v(v: u64) -> f32 {
     f32::from_bits(v as u32)
 }
 #[inline(always)]
-fn f64v(v: u64) -> f64 {
+pub(super) fn f64v(v: u64) -> f64 {
     f64::from_bits(v)
 }
 #[inline(always)]
-fn b32(x: f32) -> u64 {
+pub(super) fn b32(x: f32) -> u64 {
     x.to_bits() as u64
 }
 #[inline(always)]
-fn b64(x: f64) -> u64 {
+pub(super) fn b64(x: f64) -> u64 {
     x.to_bits()
 }
 
 #[inline(always)]
-fn sat01(x: f32) -> f32 {
+pub(super) fn sat01(x: f32) -> f32 {
     if x.is_nan() {
         0.0
     } else {
@@ -392,7 +392,7 @@ pub fn eval(inst: &Inst, s: &[Lanes; 3], o: &mut Lanes) -> bool {
         Op::Ex2(_) => f32_1(o, a, fl, libm::exp2f),
         Op::Lg2(_) => f32_1(o, a, fl, libm::log2f),
         Op::Selp(_) => map3(o, a, b, c, |x, y, p| if p & 1 != 0 { x } else { y }),
-        Op::Cvt { dst, src, rnd } => cvt_lanes(o, a, dst, src, rnd, fl),
+        Op::Cvt { dst, src, rnd } => super::cvt::cvt_lanes(o, a, dst, src, rnd, fl),
         _ => return false,
     }
     true
@@ -513,167 +513,6 @@ pub fn setp(
     (p, q)
 }
 
-/// Rounds a float to an integral value with the given mode.
-#[inline(always)]
-fn round_int(x: f64, rnd: Rnd) -> f64 {
-    match rnd {
-        Rnd::Rz => x.trunc(),
-        Rnd::Rm => x.floor(),
-        Rnd::Rp => x.ceil(),
-        _ => x.round_ties_even(),
-    }
-}
-
-/// Converts exactly-known value `x` (given as the nearest f64 `r` with the sign of the error
-/// `err_sign` = sign(x − r)) to f32 with directed rounding.
-#[inline(always)]
-fn directed_f32(r: f32, exact_vs_r: std::cmp::Ordering, rnd: Rnd) -> f32 {
-    use std::cmp::Ordering::*;
-    match (rnd, exact_vs_r) {
-        (Rnd::Rz, Less) if r > 0.0 => r.next_down(),
-        (Rnd::Rz, Greater) if r < 0.0 => r.next_up(),
-        (Rnd::Rm, Less) => r.next_down(),
-        (Rnd::Rp, Greater) => r.next_up(),
-        _ => r,
-    }
-}
-#[inline(always)]
-fn directed_f64(r: f64, exact_vs_r: std::cmp::Ordering, rnd: Rnd) -> f64 {
-    use std::cmp::Ordering::*;
-    match (rnd, exact_vs_r) {
-        (Rnd::Rz, Less) if r > 0.0 => r.next_down(),
-        (Rnd::Rz, Greater) if r < 0.0 => r.next_up(),
-        (Rnd::Rm, Less) => r.next_down(),
-        (Rnd::Rp, Greater) => r.next_up(),
-        _ => r,
-    }
-}
-
-/// Integer (as i128) to float bits with rounding `rnd`.
-#[inline(always)]
-fn int_to_float(v: i128, dst: Ty, rnd: Rnd) -> u64 {
-    if dst == Ty::F32 {
-        let r = v as f32; // nearest even
-        let ord = v.cmp(&(r as i128));
-        // `r as i128` saturates only beyond i128 range, impossible for 64-bit inputs.
-        b32(directed_f32(r, ord, rnd))
-    } else {
-        let r = v as f64;
-        let ord = v.cmp(&(r as i128));
-        b64(directed_f64(r, ord, rnd))
-    }
-}
-
-/// Float (as f64, exact) to an integer type with saturation; NaN → 0.
-#[inline(always)]
-fn float_to_int(x: f64, dst: Ty, rnd: Rnd) -> u64 {
-    if x.is_nan() {
-        return 0;
-    }
-    let r = round_int(x, rnd);
-    let bits = dst.bits();
-    let (lo, hi) = if dst.is_signed() {
-        (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
-    } else {
-        (0i128, (1i128 << bits) - 1)
-    };
-    let v = if r <= lo as f64 {
-        lo
-    } else if r >= hi as f64 {
-        hi
-    } else {
-        r as i128
-    };
-    trunc(v as u64, bits)
-}
-
-/// `cvt.dst.src` on 32 lanes.
-fn cvt_lanes(o: &mut Lanes, a: &Lanes, dst: Ty, src: Ty, rnd: Rnd, fl: u8) {
-    let ftz = fl & flags::FTZ != 0;
-    let sat = fl & flags::SAT != 0;
-    let fin32 = |x: u64| ftz32(f32v(x), ftz) as f64;
-    match (src.is_float(), dst.is_float()) {
-        (false, false) => {
-            let db = dst.bits();
-            map1(o, a, |x| {
-                let v = ival(x, src);
-                let v = if sat {
-                    let (lo, hi) = if dst.is_signed() {
-                        (-(1i128 << (db - 1)), (1i128 << (db - 1)) - 1)
-                    } else {
-                        (0, (1i128 << db) - 1)
-                    };
-                    v.clamp(lo, hi)
-                } else {
-                    v
-                };
-                // Narrow results are kept sign-/zero-extended to 32 bits in their register.
-                if db < 32 && dst.is_signed() {
-                    trunc(sext(v as u64, db) as u64, 32)
-                } else {
-                    trunc(v as u64, db)
-                }
-            })
-        }
-        (false, true) => map1(o, a, |x| {
-            let r = int_to_float(ival(x, src), dst, rnd);
-            if sat && dst == Ty::F32 {
-                b32(sat01(f32v(r)))
-            } else {
-                r
-            }
-        }),
-        (true, false) => map1(o, a, |x| {
-            let f = if src == Ty::F32 { fin32(x) } else { f64v(x) };
-            let v = float_to_int(f, dst, rnd);
-            if dst.bits() < 32 && dst.is_signed() {
-                trunc(sext(v, dst.bits()) as u64, 32)
-            } else {
-                v
-            }
-        }),
-        (true, true) => {
-            let rint = fl & flags::RINT != 0;
-            map1(o, a, |x| match (src, dst) {
-                (Ty::F32, Ty::F32) => {
-                    let f = fin32(x);
-                    let r = if rint {
-                        round_int(f, rnd) as f32
-                    } else {
-                        f as f32
-                    };
-                    b32(ftz32(if sat { sat01(r) } else { r }, ftz))
-                }
-                (Ty::F32, _) => {
-                    let f = fin32(x);
-                    b64(if rint { round_int(f, rnd) } else { f })
-                }
-                (_, Ty::F32) => {
-                    let f = f64v(x);
-                    let r = f as f32;
-                    let r = if rint {
-                        round_int(f, rnd) as f32
-                    } else if r.is_finite() && !f.is_nan() {
-                        directed_f32(
-                            r,
-                            f.partial_cmp(&(r as f64))
-                                .unwrap_or(std::cmp::Ordering::Equal),
-                            rnd,
-                        )
-                    } else {
-                        r
-                    };
-                    b32(ftz32(if sat { sat01(r) } else { r }, ftz))
-                }
-                _ => {
-                    let f = f64v(x);
-                    b64(if rint { round_int(f, rnd) } else { f })
-                }
-            })
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -744,55 +583,10 @@ mod tests {
         assert_eq!(trunc(u64::MAX, 32), 0xFFFF_FFFF);
     }
 
-    fn cvt1(a: &Lanes, dst: Ty, src: Ty, rnd: Rnd, fl: u8) -> u64 {
-        let mut o = [0u64; 32];
-        cvt_lanes(&mut o, a, dst, src, rnd, fl);
-        o[0]
-    }
-
     fn ev(i: &Inst, s: &[Lanes; 3]) -> u64 {
         let mut o = [0u64; 32];
         assert!(eval(i, s, &mut o));
         o[0]
-    }
-
-    #[test]
-    fn conversions() {
-        let l = |v: u64| [v; 32];
-        // f32 → s32 rounding modes and saturation.
-        let x = b32(-2.5);
-        assert_eq!(
-            cvt1(&l(x), Ty::S32, Ty::F32, Rnd::Rn, 0),
-            trunc(-2i64 as u64, 32)
-        );
-        assert_eq!(
-            cvt1(&l(x), Ty::S32, Ty::F32, Rnd::Rm, 0),
-            trunc(-3i64 as u64, 32)
-        );
-        assert_eq!(
-            cvt1(&l(x), Ty::S32, Ty::F32, Rnd::Rz, 0),
-            trunc(-2i64 as u64, 32)
-        );
-        assert_eq!(cvt1(&l(x), Ty::U32, Ty::F32, Rnd::Rz, 0), 0);
-        assert_eq!(
-            cvt1(&l(b32(1e20)), Ty::S32, Ty::F32, Rnd::Rz, 0),
-            0x7FFF_FFFF
-        );
-        assert_eq!(cvt1(&l(b32(f32::NAN)), Ty::S32, Ty::F32, Rnd::Rz, 0), 0);
-        // u32 → f32 with directed rounding: 2^24 + 1 is not representable.
-        let v = (1u64 << 24) + 1;
-        assert_eq!(f32v(cvt1(&l(v), Ty::F32, Ty::U32, Rnd::Rz, 0)), 16777216.0);
-        assert_eq!(f32v(cvt1(&l(v), Ty::F32, Ty::U32, Rnd::Rp, 0)), 16777218.0);
-        // int → int sign extension and saturation.
-        assert_eq!(
-            cvt1(&l(0xFFFF_FFFF), Ty::S64, Ty::S32, Rnd::None, 0),
-            u64::MAX
-        );
-        assert_eq!(
-            cvt1(&l(0xFFFF_FFFF), Ty::U64, Ty::U32, Rnd::None, 0),
-            0xFFFF_FFFF
-        );
-        assert_eq!(cvt1(&l(300), Ty::U8, Ty::U32, Rnd::None, flags::SAT), 255);
     }
 
     #[test]

@@ -14,6 +14,7 @@
 //! param = offset in the parameter buffer.
 
 pub mod alu;
+pub mod cvt;
 pub mod exec;
 pub mod launch;
 mod memop;

@@ -3,9 +3,10 @@
 //! instruction's dynamic record (family and class per simulator.md §3.1.4).
 
 use super::cfg::Cfg;
-use super::decode::{self, RegClass, Scope, VarLoc};
+use super::decode::{self, RegClass, VarLoc};
 use super::isa::*;
 use super::parser::{InitVal, Pos, RawKernel, RawModule, RawOpnd, Stmt, VarDecl, VarSpace};
+use super::scope::Scope;
 use super::{GlobalVar, KernelCode, Module, ModuleData, Param};
 use crate::inst::{self, Family, MemInfo, OpClass, WarpInst, MAX_DST, MAX_SRC, PRED_BASE};
 use crate::SimError;

@@ -19,6 +19,7 @@
 //! - `.global` (module scope): placed in device memory at the first launch of a kernel of the
 //!   module on a given emulator, initialised from their initialisers.
 
+pub mod ast;
 mod build;
 pub mod cfg;
 pub mod decode;
@@ -26,6 +27,7 @@ pub mod isa;
 pub mod lexer;
 pub mod parser;
 pub mod regalloc;
+mod scope;
 
 use crate::inst::WarpInst;
 use crate::SimError;

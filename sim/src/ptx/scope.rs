@@ -1,0 +1,429 @@
+//! Symbols and operands of one kernel while decoding: register and variable tables, modifier
+//! classification, and resolution of operand syntax to [`Opnd`]/[`Addr`] with type checks.
+
+use super::isa::*;
+use super::parser::{InitVal, Pos, RawInst, RawOpnd};
+use crate::SimError;
+use std::collections::HashMap;
+
+/// Register class of a virtual register.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RegClass {
+    R32,
+    R64,
+    Pred,
+}
+
+/// Where a named variable lives, as seen from one kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VarLoc {
+    Shared(u64),
+    Local(u64),
+    Const(u64),
+    Param(u64, Ty),
+    Global(u16),
+}
+
+/// Symbols visible to a kernel while decoding.
+pub struct Scope<'a> {
+    pub file: &'a str,
+    /// Register name → (virtual id, class, declared type). GPRs and predicates are numbered
+    /// separately.
+    pub regs: HashMap<String, (u16, RegClass, Ty)>,
+    pub vars: HashMap<String, VarLoc>,
+    pub labels: HashMap<String, u32>,
+}
+
+#[derive(Default)]
+pub(super) struct Mods {
+    pub(super) types: Vec<Ty>,
+    pub(super) space: Option<Space>,
+    pub(super) rnd: Option<Rnd>,
+    pub(super) rnd_int: bool,
+    pub(super) ftz: bool,
+    pub(super) sat: bool,
+    pub(super) approx: bool,
+    pub(super) full: bool,
+    pub(super) cmp: Option<Cmp>,
+    pub(super) bop: Option<BoolOp>,
+    pub(super) aop: Option<AtomOp>,
+    pub(super) vec: u8,
+    pub(super) lo: bool,
+    pub(super) hi: bool,
+    pub(super) wide: bool,
+    pub(super) uni: bool,
+    pub(super) to: bool,
+    pub(super) level: bool,
+    pub(super) other: Vec<String>,
+}
+
+fn parse_cmp(s: &str) -> Option<Cmp> {
+    Some(match s {
+        "eq" => Cmp::Eq,
+        "ne" => Cmp::Ne,
+        "lt" => Cmp::Lt,
+        "le" => Cmp::Le,
+        "gt" => Cmp::Gt,
+        "ge" => Cmp::Ge,
+        "lo" => Cmp::Lo,
+        "ls" => Cmp::Ls,
+        "hi" => Cmp::Hi,
+        "hs" => Cmp::Hs,
+        "equ" => Cmp::Equ,
+        "neu" => Cmp::Neu,
+        "ltu" => Cmp::Ltu,
+        "leu" => Cmp::Leu,
+        "gtu" => Cmp::Gtu,
+        "geu" => Cmp::Geu,
+        "num" => Cmp::Num,
+        "nan" => Cmp::Nan,
+        _ => return None,
+    })
+}
+
+impl<'a> Scope<'a> {
+    pub(super) fn err<T>(&self, pos: Pos, msg: impl Into<String>) -> Result<T, SimError> {
+        Err(SimError::Parse {
+            file: self.file.to_string(),
+            line: pos.line as usize,
+            col: pos.col as usize,
+            msg: msg.into(),
+        })
+    }
+
+    pub(super) fn mods(&self, ri: &RawInst) -> Result<Mods, SimError> {
+        let mut m = Mods::default();
+        let atomic = ri.opcode == "atom" || ri.opcode == "red";
+        let setp = ri.opcode == "setp";
+        let mul_like = matches!(ri.opcode.as_str(), "mul" | "mad");
+        for s in &ri.mods {
+            let s = s.as_str();
+            if let Some(t) = Ty::from_name(s) {
+                m.types.push(t);
+                continue;
+            }
+            if setp && m.cmp.is_none() {
+                if let Some(c) = parse_cmp(s) {
+                    m.cmp = Some(c);
+                    continue;
+                }
+            }
+            if atomic {
+                let a = match s {
+                    "add" => Some(AtomOp::Add),
+                    "min" => Some(AtomOp::Min),
+                    "max" => Some(AtomOp::Max),
+                    "exch" => Some(AtomOp::Exch),
+                    "cas" => Some(AtomOp::Cas),
+                    "inc" | "dec" | "and" | "or" | "xor" => {
+                        return self.err(
+                            ri.pos,
+                            format!("atomic operation '.{s}' is not in the PTX subset"),
+                        )
+                    }
+                    _ => None,
+                };
+                if let Some(a) = a {
+                    m.aop = Some(a);
+                    continue;
+                }
+            }
+            match s {
+                "global" => m.space = Some(Space::Global),
+                "shared" => m.space = Some(Space::Shared),
+                "local" => m.space = Some(Space::Local),
+                "const" => m.space = Some(Space::Const),
+                "param" => m.space = Some(Space::Param),
+                "rn" => m.rnd = Some(Rnd::Rn),
+                "rz" => m.rnd = Some(Rnd::Rz),
+                "rm" => m.rnd = Some(Rnd::Rm),
+                "rp" => m.rnd = Some(Rnd::Rp),
+                "rni" | "rzi" | "rmi" | "rpi" => {
+                    m.rnd = Some(match s {
+                        "rni" => Rnd::Rn,
+                        "rzi" => Rnd::Rz,
+                        "rmi" => Rnd::Rm,
+                        _ => Rnd::Rp,
+                    });
+                    m.rnd_int = true;
+                }
+                "ftz" => m.ftz = true,
+                "sat" => m.sat = true,
+                "approx" => m.approx = true,
+                "full" => m.full = true,
+                "and" if setp => m.bop = Some(BoolOp::And),
+                "or" if setp => m.bop = Some(BoolOp::Or),
+                "xor" if setp => m.bop = Some(BoolOp::Xor),
+                "v2" => m.vec = 2,
+                "v4" => m.vec = 4,
+                "lo" if mul_like => m.lo = true,
+                "hi" if mul_like => m.hi = true,
+                "wide" if mul_like => m.wide = true,
+                "uni" => m.uni = true,
+                "to" => m.to = true,
+                "cta" | "gl" | "sys" | "gpu" => m.level = true,
+                "nc" | "volatile" | "relaxed" | "ca" | "cg" | "cs" | "lu" | "cv" | "wb" | "wt"
+                | "sync" | "aligned" => m.other.push(s.to_string()),
+                _ => {
+                    return self.err(
+                        ri.pos,
+                        format!("unknown modifier '.{s}' for '{}'", ri.opcode),
+                    )
+                }
+            }
+        }
+        Ok(m)
+    }
+
+    pub(super) fn reg(&self, name: &str, pos: Pos) -> Result<(u16, RegClass, Ty), SimError> {
+        match self.regs.get(name) {
+            Some(r) => Ok(*r),
+            None => self.err(pos, format!("undeclared register '{name}'")),
+        }
+    }
+
+    pub(super) fn pred(&self, name: &str, pos: Pos) -> Result<u16, SimError> {
+        let (id, cls, _) = self.reg(name, pos)?;
+        if cls != RegClass::Pred {
+            return self.err(pos, format!("expected a .pred register, found '{name}'"));
+        }
+        Ok(id)
+    }
+
+    /// A register operand used with type `ty` (ALU operands must match the register width).
+    pub(super) fn gpr(
+        &self,
+        name: &str,
+        ty: Ty,
+        pos: Pos,
+        any_width: bool,
+    ) -> Result<Opnd, SimError> {
+        let (id, cls, _) = self.reg(name, pos)?;
+        match cls {
+            RegClass::Pred => self.err(
+                pos,
+                format!("expected a data register for .{ty:?}, found predicate '{name}'")
+                    .to_lowercase(),
+            ),
+            RegClass::R64 if ty.is_wide() || any_width => Ok(Opnd::R64(id)),
+            RegClass::R32 if !ty.is_wide() || any_width => Ok(Opnd::R32(id)),
+            _ => self.err(
+                pos,
+                format!(
+                    "register '{name}' has the wrong width for a {}-bit operand",
+                    ty.bits()
+                ),
+            ),
+        }
+    }
+
+    pub(super) fn sreg(name: &str) -> Option<SReg> {
+        let (base, dim) = match name.split_once('.') {
+            Some((b, d)) => (
+                b,
+                match d {
+                    "x" => 0u8,
+                    "y" => 1,
+                    "z" => 2,
+                    _ => return None,
+                },
+            ),
+            None => (name, 255u8),
+        };
+        Some(match (base, dim) {
+            ("%tid", d) if d < 3 => SReg::Tid(d),
+            ("%ntid", d) if d < 3 => SReg::Ntid(d),
+            ("%ctaid", d) if d < 3 => SReg::Ctaid(d),
+            ("%nctaid", d) if d < 3 => SReg::Nctaid(d),
+            ("%laneid", 255) => SReg::LaneId,
+            ("%warpid", 255) => SReg::WarpId,
+            ("%nwarpid", 255) => SReg::NWarpId,
+            ("%smid", 255) => SReg::SmId,
+            ("%clock", 255) => SReg::Clock,
+            ("%clock64", 255) => SReg::Clock64,
+            _ => return None,
+        })
+    }
+
+    pub(super) fn imm_bits(&self, v: InitVal, ty: Ty, pos: Pos) -> Result<u64, SimError> {
+        Ok(match (v, ty) {
+            (InitVal::Int(i), t) if t.is_int() || t == Ty::Pred => {
+                let bits = t.bits().max(1);
+                let lo = -(1i128 << (bits - 1));
+                let hi = (1i128 << bits) - 1;
+                if i < lo || i > hi {
+                    return self.err(
+                        pos,
+                        format!(
+                            "constant {i} does not fit in .{}",
+                            format!("{ty:?}").to_lowercase()
+                        ),
+                    );
+                }
+                i as i64 as u64
+            }
+            (InitVal::Int(i), Ty::F32) => (i as f32).to_bits() as u64,
+            (InitVal::Int(i), _) => (i as f64).to_bits(),
+            (InitVal::Float(f), Ty::F32) => (f as f32).to_bits() as u64,
+            (InitVal::Float(f), Ty::F64) => f.to_bits(),
+            (InitVal::F32Bits(b), Ty::F32) => b as u64,
+            (InitVal::F32Bits(b), Ty::F64) => (f32::from_bits(b) as f64).to_bits(),
+            (InitVal::F64Bits(b), Ty::F64) => b,
+            (InitVal::F64Bits(b), Ty::F32) => (f64::from_bits(b) as f32).to_bits() as u64,
+            (InitVal::F32Bits(b), t) if t.bits() == 32 => b as u64,
+            (InitVal::F64Bits(b), t) if t.bits() == 64 => b,
+            _ => return self.err(pos, "expected an integer constant"),
+        })
+    }
+
+    /// A value source of type `ty`.
+    pub(super) fn src(&self, o: &(RawOpnd, Pos), ty: Ty) -> Result<Opnd, SimError> {
+        let (o, pos) = (&o.0, o.1);
+        match o {
+            RawOpnd::Name(n) => {
+                if ty == Ty::Pred {
+                    return Ok(Opnd::Pred(self.pred(n, pos)?, false));
+                }
+                if n.starts_with('%') && !self.regs.contains_key(n) {
+                    if let Some(s) = Self::sreg(n) {
+                        return Ok(Opnd::Sreg(s));
+                    }
+                }
+                if self.regs.contains_key(n) {
+                    return self.gpr(n, ty, pos, false);
+                }
+                self.var_addr(n, 0, pos)
+            }
+            RawOpnd::NameOff(n, off) => self.var_addr(n, *off, pos),
+            RawOpnd::Not(n) => {
+                if ty != Ty::Pred {
+                    return self.err(pos, "'!' applies only to predicate operands");
+                }
+                Ok(Opnd::Pred(self.pred(n, pos)?, true))
+            }
+            RawOpnd::Imm(v) => Ok(Opnd::Imm(self.imm_bits(*v, ty, pos)?)),
+            _ => self.err(pos, "expected a register or constant operand"),
+        }
+    }
+
+    pub(super) fn var_addr(&self, n: &str, off: i64, pos: Pos) -> Result<Opnd, SimError> {
+        match self.vars.get(n) {
+            Some(VarLoc::Shared(a)) | Some(VarLoc::Local(a)) | Some(VarLoc::Const(a)) => {
+                Ok(Opnd::Imm((*a as i64 + off) as u64))
+            }
+            Some(VarLoc::Global(i)) => Ok(Opnd::GlobalAddr(*i, off)),
+            Some(VarLoc::Param(..)) => self.err(
+                pos,
+                format!("the address of parameter '{n}' cannot be taken (use ld.param)"),
+            ),
+            None => self.err(pos, format!("undeclared register or variable '{n}'")),
+        }
+    }
+
+    pub(super) fn dst(&self, o: &(RawOpnd, Pos), ty: Ty) -> Result<Opnd, SimError> {
+        match &o.0 {
+            RawOpnd::Name(n) if ty == Ty::Pred => Ok(Opnd::Pred(self.pred(n, o.1)?, false)),
+            RawOpnd::Name(n) => self.gpr(n, ty, o.1, false),
+            _ => self.err(o.1, "expected a destination register"),
+        }
+    }
+
+    pub(super) fn addr(&self, o: &(RawOpnd, Pos), space: Space) -> Result<Addr, SimError> {
+        let (o, pos) = (&o.0, o.1);
+        let (base, off) = match o {
+            RawOpnd::Addr(b, off) => (b, *off),
+            _ => return self.err(pos, "expected a memory address in brackets"),
+        };
+        let Some(b) = base else {
+            return Ok(Addr {
+                base: AddrBase::None,
+                off,
+            });
+        };
+        if let Some((id, cls, _)) = self.regs.get(b.as_str()) {
+            if space == Space::Param {
+                return self.err(pos, "ld.param takes a parameter name, not a register");
+            }
+            return match cls {
+                RegClass::R32 => Ok(Addr {
+                    base: AddrBase::R32(*id),
+                    off,
+                }),
+                RegClass::R64 => Ok(Addr {
+                    base: AddrBase::R64(*id),
+                    off,
+                }),
+                RegClass::Pred => self.err(pos, "a predicate cannot be an address"),
+            };
+        }
+        let loc = match self.vars.get(b.as_str()) {
+            Some(l) => *l,
+            None => return self.err(pos, format!("undeclared register or variable '{b}'")),
+        };
+        let (ok, a) = match (loc, space) {
+            (VarLoc::Shared(a), Space::Shared)
+            | (VarLoc::Local(a), Space::Local)
+            | (VarLoc::Const(a), Space::Const)
+            | (VarLoc::Param(a, _), Space::Param) => (true, a),
+            (VarLoc::Global(i), Space::Global) => {
+                return Ok(Addr {
+                    base: AddrBase::Global(i),
+                    off,
+                })
+            }
+            _ => (false, 0),
+        };
+        if !ok {
+            return self.err(
+                pos,
+                format!(
+                    "variable '{b}' is not in the .{} state space",
+                    format!("{space:?}").to_lowercase()
+                ),
+            );
+        }
+        Ok(Addr {
+            base: AddrBase::None,
+            off: a as i64 + off,
+        })
+    }
+}
+
+pub(super) fn one_type(s: &Scope, ri: &RawInst, m: &Mods) -> Result<Ty, SimError> {
+    if m.types.len() != 1 {
+        return s.err(
+            ri.pos,
+            format!("'{}' needs exactly one type modifier", ri.opcode),
+        );
+    }
+    Ok(m.types[0])
+}
+
+pub(super) fn nops(s: &Scope, ri: &RawInst, n: usize) -> Result<(), SimError> {
+    if ri.operands.len() != n {
+        return s.err(
+            ri.pos,
+            format!(
+                "'{}' expects {n} operands, found {}",
+                ri.opcode,
+                ri.operands.len()
+            ),
+        );
+    }
+    Ok(())
+}
+
+pub(super) fn space_of(s: &Scope, ri: &RawInst, m: &Mods) -> Result<Space, SimError> {
+    m.space.map_or_else(
+        || {
+            s.err(
+                ri.pos,
+                format!(
+                    "'{}' needs a state space (.global, .shared, ...)",
+                    ri.opcode
+                ),
+            )
+        },
+        Ok,
+    )
+}
