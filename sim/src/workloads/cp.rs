@@ -141,7 +141,9 @@ impl Workload for Cp {
     fn run(&self, size: Size, gpu: &mut dyn Gpu, check: bool) -> Result<RunReport, SimError> {
         let s = shape(size);
         debug_assert!(
-            s.chunk <= CHUNK_MAX && s.nx % (BLOCK[0] * UNROLL) == 0 && s.ny % BLOCK[1] == 0
+            s.chunk <= CHUNK_MAX
+                && s.nx.is_multiple_of(BLOCK[0] * UNROLL)
+                && s.ny.is_multiple_of(BLOCK[1])
         );
         let atoms = generate(size);
         let mut module = Module::parse(PTX, PTX_FILE)?;

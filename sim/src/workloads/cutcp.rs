@@ -70,10 +70,10 @@ pub fn generate(size: Size) -> Binned {
     let mut bins = vec![0.0f32; nbins * BIN_CAP * 4];
     let mut counts = vec![0u32; nbins];
     let side = BIN_PTS as f32 * H;
-    for b in 0..nbins {
+    for (b, count) in counts.iter_mut().enumerate() {
         let (bx, by, bz) = (b % s.nb, (b / s.nb) % s.nb, b / (s.nb * s.nb));
         let n = rng.below(s.max_per_bin + 1);
-        counts[b] = n;
+        *count = n;
         for a in 0..n as usize {
             let o = (b * BIN_CAP + a) * 4;
             bins[o] = (bx as f32 + rng.unit_f32()) * side;

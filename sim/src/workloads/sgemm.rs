@@ -90,7 +90,9 @@ impl Workload for Sgemm {
 
     fn run(&self, size: Size, gpu: &mut dyn Gpu, check: bool) -> Result<RunReport, SimError> {
         let s = shape(size);
-        debug_assert!(s.m % TILE_M == 0 && s.n % TILE_N == 0 && s.k % TILE_K == 0);
+        debug_assert!(
+            s.m.is_multiple_of(TILE_M) && s.n.is_multiple_of(TILE_N) && s.k.is_multiple_of(TILE_K)
+        );
         let (a, b, c) = generate(size);
         let module = Module::parse(PTX, PTX_FILE)?;
         let kernel = module

@@ -67,6 +67,7 @@ pub struct Jds {
 }
 
 /// Seeded matrix (CSR-like rows first, then converted to JDS).
+#[allow(clippy::needless_range_loop)] // d indexes the d-th entry of many rows
 pub fn generate(size: Size) -> Jds {
     let s = shape(size);
     let mut rng = Rng::for_workload(NAME, size);

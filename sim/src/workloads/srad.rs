@@ -78,6 +78,13 @@ pub fn q0sqr(s: &Shape, j: &[f32]) -> f32 {
     (var / (mean * mean)) as f32
 }
 
+/// `min(x, 1)` then `max(·, 0)`, as the kernel's `min.f32`/`max.f32` (differs from
+/// `f32::clamp` only for NaN).
+#[allow(clippy::manual_clamp)]
+fn clamp01(x: f32) -> f32 {
+    x.min(1.0).max(0.0)
+}
+
 /// Final state of the CPU reference.
 pub struct Output {
     pub j: Vec<f32>,
@@ -121,7 +128,7 @@ pub fn reference(s: &Shape, j0: &[f32]) -> Output {
                 let den = l.mul_add(0.25, 1.0);
                 let qsqr = num / (den * den);
                 let den = (qsqr - q0) / (q0 * (q0 + 1.0));
-                let c = (1.0 / (den + 1.0)).min(1.0).max(0.0);
+                let c = clamp01(1.0 / (den + 1.0));
                 o.dn[i] = dn;
                 o.ds[i] = ds;
                 o.dw[i] = dw;
@@ -159,7 +166,7 @@ impl Workload for Srad {
 
     fn run(&self, size: Size, gpu: &mut dyn Gpu, check: bool) -> Result<RunReport, SimError> {
         let s = shape(size);
-        debug_assert!(s.rows % TILE == 0 && s.cols % TILE == 0);
+        debug_assert!(s.rows.is_multiple_of(TILE) && s.cols.is_multiple_of(TILE));
         let n = s.rows * s.cols;
         let j0 = generate(size);
         let module = Module::parse(PTX, PTX_FILE)?;

@@ -98,7 +98,9 @@ impl Workload for Stencil {
 
     fn run(&self, size: Size, gpu: &mut dyn Gpu, check: bool) -> Result<RunReport, SimError> {
         let s = shape(size);
-        debug_assert!(s.nx % TILE as usize == 0 && s.ny % TILE as usize == 0 && s.nz >= 3);
+        debug_assert!(
+            s.nx.is_multiple_of(TILE as usize) && s.ny.is_multiple_of(TILE as usize) && s.nz >= 3
+        );
         let a0 = generate(size);
         let module = Module::parse(PTX, PTX_FILE)?;
         let kernel = module
