@@ -167,6 +167,7 @@ pub fn run_functional(emu: &mut Emulator, l: &Launch) -> Result<(), SimError> {
     };
     let mut scratch = WarpInst::new(0, Family::Int, OpClass::Nop, 0);
     let mut count = 0u64;
+    let limit = emu.max_warp_insts_per_launch;
     for id in 0..p.info.num_ctas() {
         let mut cta = Cta::new(
             code,
@@ -204,6 +205,17 @@ pub fn run_functional(emu: &mut Emulator, l: &Launch) -> Result<(), SimError> {
                         }
                     }
                 }
+            }
+            if limit.is_some_and(|lim| count > lim) {
+                emu.warp_insts += count;
+                return Err(SimError::Runtime {
+                    kernel: code.name.clone(),
+                    pc: 0,
+                    msg: format!(
+                        "stopped after {count} warp instructions (limit {})",
+                        limit.unwrap_or(0)
+                    ),
+                });
             }
             if cta.try_release_barrier() {
                 progressed = true;

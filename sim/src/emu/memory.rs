@@ -10,8 +10,9 @@
 pub const GLOBAL_BASE: u64 = 0x1_0000_0000;
 /// Page size of the sparse global memory.
 pub const PAGE_BYTES: usize = 4096;
-/// Largest total global allocation (address-space bound, not resident memory).
-pub const MAX_GLOBAL_BYTES: u64 = 1 << 40;
+/// Largest total global allocation (address-space bound, not resident memory; the page table
+/// costs 8 bytes per 4 KiB page of address space).
+pub const MAX_GLOBAL_BYTES: u64 = 64 << 30;
 
 type Page = Box<[u8; PAGE_BYTES]>;
 

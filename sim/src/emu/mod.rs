@@ -52,6 +52,9 @@ pub struct Emulator {
     pub max_shared_per_cta: u32,
     /// SIMT stack push order.
     pub push_order: PushOrder,
+    /// Functional launches stop with a runtime error after this many warp instructions in one
+    /// launch (guards against kernels that never terminate); `None` = no limit.
+    pub max_warp_insts_per_launch: Option<u64>,
 }
 
 impl Default for Emulator {
@@ -71,6 +74,7 @@ impl Emulator {
             warp_slots: DEFAULT_WARP_SLOTS,
             max_shared_per_cta: DEFAULT_MAX_SHARED_PER_CTA,
             push_order: PushOrder::TakenOnTop,
+            max_warp_insts_per_launch: None,
         }
     }
 

@@ -16,6 +16,11 @@ use std::sync::Arc;
 
 static NEXT_MODULE_ID: AtomicU64 = AtomicU64::new(1);
 
+/// Largest static `.shared` size a kernel may declare (bytes); launches check the machine limit.
+pub const MAX_SHARED_BYTES: u64 = 1 << 20;
+/// Largest `.local` size per thread (bytes), the CUDA per-thread stack limit.
+pub const MAX_LOCAL_BYTES: u64 = 512 * 1024;
+
 fn perr(file: &str, pos: Pos, msg: impl Into<String>) -> SimError {
     SimError::Parse {
         file: file.to_string(),
@@ -237,11 +242,24 @@ fn build_kernel(
         vars.insert(v.name.clone(), VarLoc::Local(local_off));
         local_off += var_size(v);
     }
-    if shared_off > u32::MAX as u64 || local_off > u32::MAX as u64 {
+    if shared_off > MAX_SHARED_BYTES {
         return Err(perr(
             file,
             k.pos,
-            "shared or local memory larger than 4 GiB",
+            format!(
+                "kernel '{}': {shared_off} bytes of .shared exceed {MAX_SHARED_BYTES}",
+                k.name
+            ),
+        ));
+    }
+    if local_off > MAX_LOCAL_BYTES {
+        return Err(perr(
+            file,
+            k.pos,
+            format!(
+                "kernel '{}': {local_off} bytes of .local per thread exceed {MAX_LOCAL_BYTES}",
+                k.name
+            ),
         ));
     }
     // Registers.
