@@ -111,7 +111,7 @@ fn ld_lanes<A: Access>(
     ty: Ty,
     vec: u32,
     wide: [bool; 4],
-    vals: &mut [Lanes; 4],
+    vals: &mut [Lanes],
 ) -> Result<(), LaneFault> {
     let bytes = ty.bytes();
     let mut mm = mask;
@@ -138,7 +138,7 @@ fn st_lanes<A: Access>(
     mask: u32,
     ty: Ty,
     vec: u32,
-    data: &[Lanes; 4],
+    data: &[Lanes],
 ) -> Result<(), LaneFault> {
     let bytes = ty.bytes();
     let mut mm = mask;
@@ -262,11 +262,18 @@ pub fn execute(
     };
     let r = match inst.op {
         Op::Ld { .. } => {
-            let mut vals = [[0u64; 32]; 4];
             let wide = [0, 1, 2, 3].map(|k| matches!(inst.dst[k], Opnd::R64(_)));
+            let mut one = [[0u64; 32]; 1];
+            let mut four;
+            let vals: &mut [Lanes] = if vec == 1 {
+                &mut one
+            } else {
+                four = [[0u64; 32]; 4];
+                &mut four
+            };
             let r = with_space!(space, ctx, shared, local, local_bytes, warp, |m| {
                 let _ = &mut m;
-                ld_lanes(&m, addrs, mask, ty, vec, wide, &mut vals)
+                ld_lanes(&m, addrs, mask, ty, vec, wide, vals)
             });
             if r.is_ok() {
                 for k in 0..vec as usize {
@@ -276,12 +283,19 @@ pub fn execute(
             r
         }
         Op::St { .. } => {
-            let mut data = [[0u64; 32]; 4];
+            let mut one = [[0u64; 32]; 1];
+            let mut four;
+            let data: &mut [Lanes] = if vec == 1 {
+                &mut one
+            } else {
+                four = [[0u64; 32]; 4];
+                &mut four
+            };
             for k in 0..vec as usize {
                 data[k] = fetch(warp, inst.src[k], ctx, cta);
             }
             with_space!(space, ctx, shared, local, local_bytes, warp, |m| st_lanes(
-                &mut m, addrs, mask, ty, vec, &data
+                &mut m, addrs, mask, ty, vec, data
             ))
         }
         Op::Atom { op, .. } | Op::Red { op, .. } => {
