@@ -160,7 +160,29 @@ pub(super) fn write(w: &mut Warp, o: Opnd, v: &Lanes, mask: u32) {
     }
 }
 
+/// Runs warp `wi` functionally (no records) for up to `budget` instructions, stopping early at a
+/// barrier or when the warp finishes. Returns the last outcome and the instructions executed.
+pub fn run_warp(
+    ctx: &mut Ctx,
+    cta: &mut Cta,
+    wi: usize,
+    budget: u32,
+    scratch: &mut WarpInst,
+) -> Result<(Outcome, u32), SimError> {
+    let mut n = 0u32;
+    while n < budget {
+        let o = step::<false>(ctx, cta, wi, scratch)?;
+        match o {
+            Outcome::Executed => n += 1,
+            Outcome::Idle => return Ok((o, n)),
+            _ => return Ok((o, n + 1)),
+        }
+    }
+    Ok((Outcome::Executed, n))
+}
+
 /// Executes the next instruction of warp `wi` of `cta`.
+#[inline(always)]
 pub fn step<const REC: bool>(
     ctx: &mut Ctx,
     cta: &mut Cta,

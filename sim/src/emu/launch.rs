@@ -185,25 +185,13 @@ pub fn run_functional(emu: &mut Emulator, l: &Launch) -> Result<(), SimError> {
                 if cta.warps[w].done || cta.warps[w].at_barrier {
                     continue;
                 }
-                for _ in 0..QUANTUM {
-                    let o = exec::step::<false>(&mut ctx, &mut cta, w, &mut scratch)?;
-                    count += 1;
-                    progressed = true;
-                    match o {
-                        Outcome::Executed => continue,
-                        Outcome::Barrier => {
-                            cta.arrived += 1;
-                            break;
-                        }
-                        Outcome::Finished => {
-                            cta.live -= 1;
-                            break;
-                        }
-                        Outcome::Idle => {
-                            count -= 1;
-                            break;
-                        }
-                    }
+                let (o, n) = exec::run_warp(&mut ctx, &mut cta, w, QUANTUM, &mut scratch)?;
+                count += n as u64;
+                progressed |= n > 0;
+                match o {
+                    Outcome::Barrier => cta.arrived += 1,
+                    Outcome::Finished => cta.live -= 1,
+                    Outcome::Executed | Outcome::Idle => {}
                 }
             }
             if limit.is_some_and(|lim| count > lim) {
