@@ -443,6 +443,20 @@ fn register_allocation_reuses_dead_registers_and_pairs_are_aligned() {
             assert_eq!(t.n_dst, 2);
         }
     }
+    // A manifest may raise the count reported to the timing model, never lower it.
+    let raised = k.with_regs_per_thread(27).unwrap();
+    assert_eq!(raised.regs_per_thread(), 27);
+    assert!(k.with_regs_per_thread(3).is_err());
+    let mut gpu = Emulator::new();
+    let p = gpu.alloc(64).unwrap();
+    let l = Launch {
+        kernel: raised,
+        grid: [1, 1, 1],
+        block: [32, 1, 1],
+        params: vec![ParamValue::U64(p)],
+        shared_bytes: 0,
+    };
+    assert_eq!(gpu.stream(&l).unwrap().info().regs_per_thread, 27);
     // A kernel without registers still reports one register per thread.
     let empty = module(".visible .entry e()\n{\n    ret;\n}\n");
     assert_eq!(empty.kernel("e").unwrap().regs_per_thread(), 1);

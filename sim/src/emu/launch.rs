@@ -141,7 +141,7 @@ pub fn prepare(emu: &mut Emulator, l: &Launch) -> Result<Prepared, SimError> {
             grid: l.grid,
             block: l.block,
             shared_bytes: shared as u32,
-            regs_per_thread: code.regs_per_thread,
+            regs_per_thread: l.kernel.regs_per_thread(),
         },
         params: buf,
         global_syms,

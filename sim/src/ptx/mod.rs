@@ -101,17 +101,53 @@ pub struct KernelCode {
 }
 
 /// A parsed, register-allocated kernel, together with its module's data.
-#[derive(Debug)]
 pub struct Kernel {
     pub name: String,
     pub code: Arc<KernelCode>,
     pub module: Arc<ModuleData>,
+    /// Registers per thread reported to the timing model when raised above the allocation
+    /// (a workload manifest may raise n, never lower it: simulator.md §3.1.5).
+    pub regs_override: Option<u32>,
+}
+
+impl std::fmt::Debug for Kernel {
+    /// A summary (the decoded code is not printed).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Kernel")
+            .field("name", &self.name)
+            .field("file", &self.code.file)
+            .field("insts", &self.code.insts.len())
+            .field("regs_per_thread", &self.regs_per_thread())
+            .field("static_shared_bytes", &self.code.static_shared_bytes)
+            .field("local_bytes", &self.code.local_bytes)
+            .field("params", &self.code.params.len())
+            .finish()
+    }
 }
 
 impl Kernel {
-    /// Registers per thread after allocation (at least 1).
+    /// Registers per thread: the allocation (at least 1), or a raised value from
+    /// [`Kernel::with_regs_per_thread`].
     pub fn regs_per_thread(&self) -> u32 {
-        self.code.regs_per_thread
+        self.regs_override
+            .unwrap_or(0)
+            .max(self.code.regs_per_thread)
+    }
+
+    /// The same kernel reporting `n` registers per thread; `n` may not be below the allocation.
+    pub fn with_regs_per_thread(&self, n: u32) -> Result<Arc<Kernel>, SimError> {
+        if n < self.code.regs_per_thread {
+            return Err(SimError::Other(format!(
+                "kernel '{}' needs {} registers per thread; {n} would lower it",
+                self.name, self.code.regs_per_thread
+            )));
+        }
+        Ok(Arc::new(Kernel {
+            name: self.name.clone(),
+            code: self.code.clone(),
+            module: self.module.clone(),
+            regs_override: Some(n),
+        }))
     }
     /// Static `.shared` bytes per CTA.
     pub fn static_shared_bytes(&self) -> u32 {
@@ -167,6 +203,7 @@ impl Module {
                 name: k.name.clone(),
                 code: k.clone(),
                 module: self.data.clone(),
+                regs_override: None,
             })
         })
     }
