@@ -213,7 +213,7 @@ impl Workload for Mriq {
 
     fn manifest(&self) -> Manifest {
         Manifest {
-            test_warp_insts: &[("phimag_kernel", 115), ("q_kernel", 167680)],
+            test_warp_insts: &[("phimag_kernel", 124), ("q_kernel", 152320)],
             regs_hint: Some(12),
         }
     }

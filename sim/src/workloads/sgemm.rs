@@ -134,7 +134,7 @@ impl Workload for Sgemm {
 
     fn manifest(&self) -> Manifest {
         Manifest {
-            test_warp_insts: &[("sgemm_kernel", 115712)],
+            test_warp_insts: &[("sgemm_kernel", 98304)],
             regs_hint: Some(27),
         }
     }
