@@ -461,3 +461,20 @@ fn register_allocation_reuses_dead_registers_and_pairs_are_aligned() {
     let empty = module(".visible .entry e()\n{\n    ret;\n}\n");
     assert_eq!(empty.kernel("e").unwrap().regs_per_thread(), 1);
 }
+
+#[test]
+fn address_size_32_pointers() {
+    let m = Module::parse(
+        ".version 7.0\n.target sm_70\n.address_size 32\n.visible .entry k(.param .u32 p)\n{\n    .reg .b32 %r<4>;\n\
+         ld.param.u32 %r1, [p];\n    mov.u32 %r2, %tid.x;\n    shl.b32 %r3, %r2, 2;\n    add.u32 %r1, %r1, %r3;\n\
+         st.global.u32 [%r1], %r2;\n    ret;\n}\n",
+        "a32.ptx",
+    )
+    .unwrap();
+    let mut gpu = Emulator::new();
+    let buf = gpu.alloc(128).unwrap();
+    let p = u32::try_from(buf).expect("device pointers fit in 32 bits");
+    gpu.launch(&launch1(&m, "k", 1, 32, vec![ParamValue::U32(p)]))
+        .unwrap();
+    assert_eq!(read_u32(&mut gpu, buf, 32), (0..32).collect::<Vec<u32>>());
+}

@@ -2,12 +2,13 @@
 //! §6.2) with a bump allocator, and bounds-checked little-endian access to byte windows (shared,
 //! local, constant, parameter).
 //!
-//! Global allocations start at [`GLOBAL_BASE`] (so address 0 is never valid) and are aligned to
-//! 256 bytes. Pages are created on first write; reading an untouched page yields zeros. Any access
+//! Global allocations start at [`GLOBAL_BASE`] (so address 0 is never valid, and the first
+//! 3.75 GiB of allocations still fit in 32-bit pointers for `.address_size 32` kernels) and are
+//! aligned to 256 bytes. Pages are created on first write; reading an untouched page yields zeros. Any access
 //! outside the allocated range, or not naturally aligned, is an error.
 
 /// First global device address handed out.
-pub const GLOBAL_BASE: u64 = 0x1_0000_0000;
+pub const GLOBAL_BASE: u64 = 0x1000_0000;
 /// Page size of the sparse global memory.
 pub const PAGE_BYTES: usize = 4096;
 /// Largest total global allocation (address-space bound, not resident memory; the page table
