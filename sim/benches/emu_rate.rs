@@ -7,11 +7,16 @@
 //! time (this thread's on-CPU time from `/proc/thread-self/schedstat`, Linux) gives the per-core
 //! rate even when the machine is shared; where it is unavailable the column shows the wall time.
 //!
-//! `cargo bench -p sim --bench emu_rate [-- [--size test|bench] [NAME ...]]`
+//! With `--stream` each launch is driven through [`Emulator::stream`] instead (one CTA at a time,
+//! warps round-robin one instruction each, honouring barriers), which measures the
+//! record-producing path the timing model consumes.
+//!
+//! `cargo bench -p sim --bench emu_rate [-- [--size test|bench] [--stream] [NAME ...]]`
 
 use sim::emu::Emulator;
+use sim::inst::{Family, OpClass, WarpInst};
 use sim::workloads::{self, Size};
-use sim::{DevPtr, Gpu, Launch, SimError};
+use sim::{DevPtr, Gpu, Launch, SimError, Step};
 use std::time::{Duration, Instant};
 
 /// The emulator with the time spent in launches accumulated.
@@ -19,6 +24,38 @@ struct Timed {
     emu: Emulator,
     in_launch: Duration,
     cpu_ns: u64,
+    stream: bool,
+}
+
+/// Runs a launch through the KernelStream interface: CTAs in order, warps round-robin.
+fn run_stream(emu: &mut Emulator, launch: &Launch) -> Result<(), SimError> {
+    let mut s = emu.stream(launch)?;
+    let info = s.info().clone();
+    let nw = info.warps_per_cta();
+    let mut rec = WarpInst::new(0, Family::Int, OpClass::Nop, 0);
+    for cta in 0..info.num_ctas() {
+        s.begin_cta(cta, 0, 0)?;
+        let mut done = vec![false; nw as usize];
+        let mut waiting = vec![false; nw as usize];
+        while done.iter().any(|d| !d) {
+            for w in 0..nw as usize {
+                if done[w] || waiting[w] {
+                    continue;
+                }
+                match s.next_inst(cta, w as u32, 0, &mut rec)? {
+                    Step::Done => done[w] = true,
+                    Step::Inst if rec.op == OpClass::Barrier => waiting[w] = true,
+                    Step::Inst => {}
+                }
+            }
+            // Every live warp has reached the barrier: it has been released.
+            if (0..nw as usize).all(|w| done[w] || waiting[w]) {
+                waiting.iter_mut().for_each(|x| *x = false);
+            }
+        }
+        s.end_cta(cta)?;
+    }
+    Ok(())
 }
 
 /// This thread's on-CPU time in nanoseconds, if the kernel exposes it.
@@ -40,7 +77,11 @@ impl Gpu for Timed {
     fn launch(&mut self, launch: &Launch) -> Result<(), SimError> {
         let c0 = thread_cpu_ns();
         let t = Instant::now();
-        let r = self.emu.launch(launch);
+        let r = if self.stream {
+            run_stream(&mut self.emu, launch)
+        } else {
+            self.emu.launch(launch)
+        };
         let wall = t.elapsed();
         self.in_launch += wall;
         self.cpu_ns += match (c0, thread_cpu_ns()) {
@@ -54,6 +95,7 @@ impl Gpu for Timed {
 fn main() {
     let mut size = Size::Bench;
     let mut names: Vec<String> = Vec::new();
+    let mut stream = false;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -65,6 +107,7 @@ fn main() {
                 });
             }
             "--bench" => {}
+            "--stream" => stream = true,
             _ if a.starts_with("--") => {}
             _ => names.push(a),
         }
@@ -77,7 +120,14 @@ fn main() {
         println!("emu_rate: no workloads registered or matched; nothing to measure");
         return;
     }
-    println!("functional emulation rate, size {size}, 1 thread");
+    println!(
+        "functional emulation rate, size {size}, 1 thread, {}",
+        if stream {
+            "KernelStream path (records)"
+        } else {
+            "Gpu::launch path"
+        }
+    );
     println!(
         "{:<16} {:>14} {:>9} {:>9} {:>12} {:>12}",
         "workload", "warp insts", "wall s", "cpu s", "M/s (wall)", "M/s (cpu)"
@@ -89,6 +139,7 @@ fn main() {
             emu: Emulator::new(),
             in_launch: Duration::ZERO,
             cpu_ns: 0,
+            stream,
         };
         match w.run(size, &mut g, false) {
             Ok(_) => {
