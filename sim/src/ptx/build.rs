@@ -314,8 +314,20 @@ fn build_kernel(
     if insts.len() >= (u32::MAX / 8) as usize {
         return Err(perr(file, k.pos, "kernel too long"));
     }
+    let virt = insts.clone();
     let alloc = super::regalloc::allocate(&mut insts, &classes, n_pred)
         .map_err(|m| perr(file, k.pos, format!("kernel '{}': {m}", k.name)))?;
+    // Internal consistency check of the allocation against the liveness of the virtual program.
+    super::regalloc::verify(&virt, &classes, n_pred, &alloc).map_err(|m| {
+        perr(
+            file,
+            k.pos,
+            format!(
+                "kernel '{}': internal register allocation error: {m}",
+                k.name
+            ),
+        )
+    })?;
     let reconv = Cfg::build(&insts).reconvergence(&insts);
     let templates = insts
         .iter()

@@ -78,15 +78,39 @@ pub fn successors(insts: &[Inst], i: usize) -> impl Iterator<Item = usize> {
     [a, b].into_iter().flatten().filter(move |&s| s < n)
 }
 
-/// Allocates registers for `insts` in place (rewriting virtual numbers to physical ones).
-/// `classes` gives the class of every virtual GPR; `n_pred` is the number of virtual predicates.
-/// Errors when more than [`NUM_PREDS`] predicates are live at once.
-pub fn allocate(
-    insts: &mut [Inst],
-    classes: &[RegClass],
-    n_pred: usize,
-) -> Result<Allocation, String> {
-    let n_gpr = classes.len();
+/// Live sets per instruction (bitsets over the combined virtual-register space).
+struct Liveness {
+    words: usize,
+    live_in: Vec<u64>,
+    live_out: Vec<u64>,
+    use_sets: Vec<Vec<usize>>,
+    def_sets: Vec<Vec<usize>>,
+}
+
+impl Liveness {
+    fn bits(v: &[u64], i: usize, words: usize) -> impl Iterator<Item = usize> + '_ {
+        (0..words).flat_map(move |w| {
+            let mut b = v[i * words + w];
+            std::iter::from_fn(move || {
+                if b == 0 {
+                    return None;
+                }
+                let t = b.trailing_zeros() as usize;
+                b &= b - 1;
+                Some(w * 64 + t)
+            })
+        })
+    }
+    fn live_in(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        Self::bits(&self.live_in, i, self.words)
+    }
+    fn live_out(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        Self::bits(&self.live_out, i, self.words)
+    }
+}
+
+/// Backward data-flow liveness over the instruction-level CFG.
+fn liveness(insts: &[Inst], n_gpr: usize, n_pred: usize) -> Liveness {
     let nv = n_gpr + n_pred;
     let words = nv.div_ceil(64).max(1);
     let n = insts.len();
@@ -137,6 +161,90 @@ pub fn allocate(
             }
         }
     }
+    Liveness {
+        words,
+        live_in,
+        live_out,
+        use_sets,
+        def_sets,
+    }
+}
+
+/// Checks an allocation of the *virtual* program `insts`: at every read point (live-in and
+/// operands) and every write point (live-out and results) of every instruction, the virtual
+/// registers present must occupy pairwise disjoint physical registers (a pair counts as two).
+pub fn verify(
+    insts: &[Inst],
+    classes: &[RegClass],
+    n_pred: usize,
+    a: &Allocation,
+) -> Result<(), String> {
+    let n_gpr = classes.len();
+    let lv = liveness(insts, n_gpr, n_pred);
+    let mut owner_r: Vec<usize> = Vec::new();
+    let mut owner_p: Vec<usize> = Vec::new();
+    for i in 0..insts.len() {
+        for point in 0..2 {
+            let set: Vec<usize> = if point == 0 {
+                lv.live_in(i)
+                    .chain(lv.use_sets[i].iter().copied())
+                    .collect()
+            } else {
+                lv.live_out(i)
+                    .chain(lv.def_sets[i].iter().copied())
+                    .collect()
+            };
+            owner_r.clear();
+            owner_r.resize(a.regs as usize + 2, usize::MAX);
+            owner_p.clear();
+            owner_p.resize(NUM_PREDS as usize, usize::MAX);
+            for v in set {
+                let (slots, table): (Vec<usize>, &mut Vec<usize>) = if v < n_gpr {
+                    let p = a.gpr[v] as usize;
+                    if classes[v] == RegClass::R64 {
+                        (vec![p, p + 1], &mut owner_r)
+                    } else {
+                        (vec![p], &mut owner_r)
+                    }
+                } else {
+                    (vec![a.pred[v - n_gpr] as usize], &mut owner_p)
+                };
+                for s in slots {
+                    match table.get(s) {
+                        Some(&o) if o == usize::MAX || o == v => table[s] = v,
+                        Some(&o) => {
+                            return Err(format!(
+                                "instruction {i}: virtual registers {o} and {v} share physical register {s}"
+                            ))
+                        }
+                        None => return Err(format!("instruction {i}: register {s} out of range")),
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Allocates registers for `insts` in place (rewriting virtual numbers to physical ones).
+/// `classes` gives the class of every virtual GPR; `n_pred` is the number of virtual predicates.
+/// Errors when more than [`NUM_PREDS`] predicates are live at once.
+pub fn allocate(
+    insts: &mut [Inst],
+    classes: &[RegClass],
+    n_pred: usize,
+) -> Result<Allocation, String> {
+    let n_gpr = classes.len();
+    let nv = n_gpr + n_pred;
+    let n = insts.len();
+    let lv = liveness(insts, n_gpr, n_pred);
+    let (words, live_in, live_out, use_sets, def_sets) = (
+        lv.words,
+        &lv.live_in,
+        &lv.live_out,
+        &lv.use_sets,
+        &lv.def_sets,
+    );
     // Intervals over points 2i (read) and 2i+1 (write).
     let mut start = vec![usize::MAX; nv];
     let mut end = vec![0usize; nv];
@@ -250,4 +358,72 @@ pub fn allocate(
         regs,
         preds,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ptx::isa::{Op, Ty};
+
+    fn inst(op: Op, dst: &[Opnd], src: &[Opnd]) -> Inst {
+        let mut i = Inst::new(op, 1);
+        i.ndst = dst.len() as u8;
+        i.dst[..dst.len()].copy_from_slice(dst);
+        i.nsrc = src.len() as u8;
+        i.src[..src.len()].copy_from_slice(src);
+        i
+    }
+
+    /// v0 = 1; v1 = 2; v2 = v0 + v1 (64-bit); v3 = v0; ret.
+    fn program() -> (Vec<Inst>, Vec<RegClass>) {
+        let p = vec![
+            inst(Op::Mov(Ty::U32), &[Opnd::R32(0)], &[Opnd::Imm(1)]),
+            inst(Op::Mov(Ty::U32), &[Opnd::R32(1)], &[Opnd::Imm(2)]),
+            inst(
+                Op::MulWide(Ty::U32),
+                &[Opnd::R64(2)],
+                &[Opnd::R32(0), Opnd::R32(1)],
+            ),
+            inst(Op::Mov(Ty::U32), &[Opnd::R32(3)], &[Opnd::R32(0)]),
+            inst(Op::Ret, &[], &[]),
+        ];
+        (
+            p,
+            vec![RegClass::R32, RegClass::R32, RegClass::R64, RegClass::R32],
+        )
+    }
+
+    #[test]
+    fn allocation_is_verified_and_pairs_are_aligned() {
+        let (virt, classes) = program();
+        let mut insts = virt.clone();
+        let a = allocate(&mut insts, &classes, 0).unwrap();
+        verify(&virt, &classes, 0, &a).unwrap();
+        // v0 lives until instruction 3, v1 dies at 2: the pair may not overlap v0.
+        assert_eq!(a.gpr[2] % 2, 0);
+        assert_ne!(a.gpr[2], a.gpr[0] & !1);
+        // v1's register is free at instruction 2's write point, so v3 may reuse registers.
+        assert!(a.regs <= 4, "{a:?}");
+    }
+
+    #[test]
+    fn verify_rejects_interfering_registers() {
+        let (virt, classes) = program();
+        let bad = Allocation {
+            gpr: vec![0, 0, 2, 1],
+            pred: vec![],
+            regs: 4,
+            preds: 0,
+        };
+        let e = verify(&virt, &classes, 0, &bad).unwrap_err();
+        assert!(e.contains("share physical register 0"), "{e}");
+        // A pair overlapping a live 32-bit register is caught too.
+        let bad = Allocation {
+            gpr: vec![1, 2, 0, 3],
+            pred: vec![],
+            regs: 4,
+            preds: 0,
+        };
+        assert!(verify(&virt, &classes, 0, &bad).is_err());
+    }
 }
