@@ -34,9 +34,9 @@ pub struct Args {
     /// Built-in workload to run (see `gpuenergy workloads`).
     #[arg(long, conflicts_with = "ptx")]
     pub workload: Option<String>,
-    /// Input size tier of the workload: test or bench.
-    #[arg(long, default_value = "test")]
-    pub size: String,
+    /// Input size tier of the workload: test (default) or bench.
+    #[arg(long)]
+    pub size: Option<String>,
     /// Compare the workload's results with its CPU reference; exit 2 on mismatch.
     #[arg(long)]
     pub check: bool,
@@ -179,6 +179,9 @@ pub fn run(args: Args) -> Result<()> {
     let Some(ptx) = &args.ptx else {
         bail!("give --workload NAME, or --ptx FILE --kernel NAME (see --help)");
     };
+    if args.check || args.size.is_some() {
+        bail!("--check and --size apply to --workload only");
+    }
     run_user_kernel(ptx, &args)
 }
 
@@ -187,7 +190,7 @@ fn run_workload(name: &str, args: &Args) -> Result<()> {
         let names: Vec<&str> = workloads::all().iter().map(|w| w.info().name).collect();
         bail!("unknown workload '{name}'; available: {}", names.join(", "));
     };
-    let size: Size = args.size.parse()?;
+    let size: Size = args.size.as_deref().unwrap_or("test").parse()?;
     let mut gpu = Timed {
         emu: Emulator::new(),
         in_launch: Duration::ZERO,
