@@ -9,9 +9,26 @@
 //! model opens CTAs on SMs and pulls one dynamic [`WarpInst`](crate::inst::WarpInst) per call, in
 //! whatever order its schedulers choose (see the rules on [`KernelStream`]).
 //!
-//! Addresses in the records: global = device address; shared = offset in the CTA's shared window;
-//! local = offset in the thread's private window; const = offset in the module's constant bank;
-//! param = offset in the parameter buffer.
+//! What each [`WarpInst`](crate::inst::WarpInst) record holds:
+//! - `pc` = 8 × instruction index; `family`/`op` per simulator.md §3.1.4 (see
+//!   [`crate::ptx::build::classify`]);
+//! - `active_mask` = SIMT-stack mask ∧ guard (0 when every lane is predicated off);
+//! - `reconv_pc` on a branch that diverged: the first PC of the ipdom block, or
+//!   [`RPC_EXIT`](crate::ptx::RPC_EXIT) when the ipdom is EXIT;
+//! - registers are architectural numbers from the allocator: destinations list every 32-bit
+//!   register written (both halves of a 64-bit pair) and predicates as `PRED_BASE + p`; sources
+//!   list the address base and the low (or only) register of each operand, then high halves,
+//!   then the guard predicate, cut at `MAX_SRC` (see [`crate::ptx::build::template`]);
+//! - `mem` for ld/st/atom/red: space, bytes per thread (vector width included), and per-lane
+//!   addresses of active lanes: global = device address; shared = offset in the CTA's shared
+//!   window; local = offset in the thread's private window (the timing model applies its
+//!   thread-interleaved local layout); const = offset in the module's constant bank; param =
+//!   offset in the parameter buffer.
+//!
+//! The PDOM stack follows control-flow.md §3 with `stack_update_at = issue` semantics: the stack
+//! is updated as the instruction is produced. [`Emulator::push_order`] selects
+//! `taken_on_top` (default) or `fallthrough_on_top`; [`Emulator::stack_stats`] sums the stack
+//! counters of completed CTAs.
 
 pub mod alu;
 pub mod cvt;

@@ -240,7 +240,7 @@ pub enum Op {
 pub mod flags {
     /// `.ftz`: flush subnormal inputs and results to zero (f32).
     pub const FTZ: u8 = 1;
-    /// `.sat`: clamp (float to [0,1]; int cvt to the destination range).
+    /// `.sat`: clamp (float to the interval 0..=1; int cvt to the destination range).
     pub const SAT: u8 = 2;
     /// `.approx` variants (`div.approx`, `rcp.approx`): computed as a·(1/b).
     pub const APPROX: u8 = 4;

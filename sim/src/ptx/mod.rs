@@ -20,7 +20,7 @@
 //!   module on a given emulator, initialised from their initialisers.
 
 pub mod ast;
-mod build;
+pub mod build;
 pub mod cfg;
 pub mod decode;
 pub mod isa;
