@@ -620,4 +620,87 @@ mod tests {
             u32::MAX
         );
     }
+
+    fn run(op: Op, fl: u8, a: u64, b: u64, c: u64) -> u64 {
+        let mut i = Inst::new(op, 1);
+        i.flags = fl;
+        let mut o = [0u64; 32];
+        assert!(eval(&i, &[[a; 32], [b; 32], [c; 32]], &mut o));
+        o[0]
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn integer_ops_match_reference(a in proptest::num::u64::ANY, b in proptest::num::u64::ANY, c in proptest::num::u64::ANY) {
+            let (a32, b32_, c32) = (a as u32, b as u32, c as u32);
+            let (sa, sb) = (a32 as i32, b32_ as i32);
+            let r32 = |op| run(op, 0, a32 as u64, b32_ as u64, c32 as u64);
+            proptest::prop_assert_eq!(r32(Op::Add(Ty::S32)), a32.wrapping_add(b32_) as u64);
+            proptest::prop_assert_eq!(r32(Op::Sub(Ty::U32)), a32.wrapping_sub(b32_) as u64);
+            proptest::prop_assert_eq!(r32(Op::MulLo(Ty::S32)), a32.wrapping_mul(b32_) as u64);
+            proptest::prop_assert_eq!(r32(Op::MulHi(Ty::U32)), ((a32 as u64 * b32_ as u64) >> 32) as u32 as u64);
+            proptest::prop_assert_eq!(r32(Op::MulHi(Ty::S32)), (((sa as i64 * sb as i64) >> 32) as u32) as u64);
+            proptest::prop_assert_eq!(r32(Op::MulWide(Ty::S32)), (sa as i64 * sb as i64) as u64);
+            proptest::prop_assert_eq!(r32(Op::MulWide(Ty::U32)), a32 as u64 * b32_ as u64);
+            proptest::prop_assert_eq!(run(Op::MadWide(Ty::U32), 0, a32 as u64, b32_ as u64, c), (a32 as u64 * b32_ as u64).wrapping_add(c));
+            proptest::prop_assert_eq!(r32(Op::MadLo(Ty::U32)), a32.wrapping_mul(b32_).wrapping_add(c32) as u64);
+            proptest::prop_assert_eq!(r32(Op::Min(Ty::S32)), sa.min(sb) as u32 as u64);
+            proptest::prop_assert_eq!(r32(Op::Max(Ty::U32)), a32.max(b32_) as u64);
+            proptest::prop_assert_eq!(r32(Op::Div(Ty::U32)), a32.checked_div(b32_).unwrap_or(u32::MAX) as u64);
+            proptest::prop_assert_eq!(r32(Op::Div(Ty::S32)), if sb == 0 { u32::MAX } else { sa.wrapping_div(sb) as u32 } as u64);
+            proptest::prop_assert_eq!(r32(Op::Rem(Ty::S32)), if sb == 0 { u32::MAX } else { sa.wrapping_rem(sb) as u32 } as u64);
+            proptest::prop_assert_eq!(r32(Op::Abs(Ty::S32)), sa.wrapping_abs() as u32 as u64);
+            proptest::prop_assert_eq!(r32(Op::Neg(Ty::S32)), sa.wrapping_neg() as u32 as u64);
+            proptest::prop_assert_eq!(r32(Op::Popc(Ty::B32)), a32.count_ones() as u64);
+            proptest::prop_assert_eq!(r32(Op::Clz(Ty::B32)), a32.leading_zeros() as u64);
+            proptest::prop_assert_eq!(r32(Op::Brev(Ty::B32)), a32.reverse_bits() as u64);
+            proptest::prop_assert_eq!(r32(Op::Not(Ty::B32)), (!a32) as u64);
+            let sh = b32_ % 40;
+            proptest::prop_assert_eq!(run(Op::Shl(Ty::B32), 0, a32 as u64, sh as u64, 0), a32.checked_shl(sh).unwrap_or(0) as u64);
+            proptest::prop_assert_eq!(run(Op::Shr(Ty::U32), 0, a32 as u64, sh as u64, 0), a32.checked_shr(sh).unwrap_or(0) as u64);
+            proptest::prop_assert_eq!(run(Op::Shr(Ty::S32), 0, a32 as u64, sh as u64, 0), (sa >> sh.min(31)) as u32 as u64);
+            // 64-bit
+            let (sa64, sb64) = (a as i64, b as i64);
+            proptest::prop_assert_eq!(run(Op::Add(Ty::S64), 0, a, b, 0), a.wrapping_add(b));
+            proptest::prop_assert_eq!(run(Op::MulHi(Ty::U64), 0, a, b, 0), ((a as u128 * b as u128) >> 64) as u64);
+            proptest::prop_assert_eq!(run(Op::MulHi(Ty::S64), 0, a, b, 0), ((sa64 as i128 * sb64 as i128) >> 64) as u64);
+            proptest::prop_assert_eq!(run(Op::Div(Ty::S64), 0, a, b, 0), if b == 0 { u64::MAX } else { sa64.wrapping_div(sb64) as u64 });
+            proptest::prop_assert_eq!(run(Op::Min(Ty::S64), 0, a, b, 0), sa64.min(sb64) as u64);
+            proptest::prop_assert_eq!(run(Op::Shr(Ty::S64), 0, a, (b % 70), 0), (sa64 >> (b % 70).min(63)) as u64);
+            // 16-bit
+            let (a16, b16) = (a as u16, b as u16);
+            proptest::prop_assert_eq!(run(Op::Add(Ty::U16), 0, a16 as u64, b16 as u64, 0), a16.wrapping_add(b16) as u64);
+            proptest::prop_assert_eq!(run(Op::MulWide(Ty::S16), 0, a16 as u64, b16 as u64, 0), (a16 as i16 as i32 * b16 as i16 as i32) as u32 as u64);
+            proptest::prop_assert_eq!(run(Op::Max(Ty::S16), 0, a16 as u64, b16 as u64, 0), (a16 as i16).max(b16 as i16) as u16 as u64);
+            // selp and predicate logic
+            proptest::prop_assert_eq!(run(Op::Selp(Ty::B32), 0, a32 as u64, b32_ as u64, c & 1), if c & 1 == 1 { a32 } else { b32_ } as u64);
+            proptest::prop_assert_eq!(run(Op::Not(Ty::Pred), 0, c & 1, 0, 0) & 1, (c & 1) ^ 1);
+        }
+
+        #[test]
+        fn float_ops_match_reference(a in proptest::num::u32::ANY, b in proptest::num::u32::ANY, c in proptest::num::u32::ANY) {
+            let (x, y, z) = (f32::from_bits(a), f32::from_bits(b), f32::from_bits(c));
+            let same = |got: u64, want: f32| f32v(got).to_bits() == want.to_bits() || (f32v(got).is_nan() && want.is_nan());
+            let r = |op, fl| run(op, fl, a as u64, b as u64, c as u64);
+            proptest::prop_assert!(same(r(Op::Add(Ty::F32), 0), x + y));
+            proptest::prop_assert!(same(r(Op::Sub(Ty::F32), 0), x - y));
+            proptest::prop_assert!(same(r(Op::FMul(Ty::F32), 0), x * y));
+            proptest::prop_assert!(same(r(Op::Fma(Ty::F32), 0), x.mul_add(y, z)));
+            proptest::prop_assert!(same(r(Op::Div(Ty::F32), 0), x / y));
+            proptest::prop_assert!(same(r(Op::Div(Ty::F32), flags::APPROX), x * (1.0 / y)));
+            proptest::prop_assert!(same(r(Op::Sqrt(Ty::F32), 0), libm::sqrtf(x)));
+            proptest::prop_assert!(same(r(Op::Rsqrt(Ty::F32), 0), 1.0 / libm::sqrtf(x)));
+            proptest::prop_assert!(same(r(Op::Ex2(Ty::F32), 0), libm::exp2f(x)));
+            let ftz = |v: f32| if v.is_subnormal() { 0.0f32.copysign(v) } else { v };
+            proptest::prop_assert!(same(r(Op::Add(Ty::F32), flags::FTZ), ftz(ftz(x) + ftz(y))));
+            let sat = |v: f32| if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) };
+            proptest::prop_assert!(same(r(Op::FMul(Ty::F32), flags::SAT), sat(x * y)));
+            let m = r(Op::Min(Ty::F32), 0);
+            if x.is_nan() { proptest::prop_assert!(same(m, y)); }
+            else if y.is_nan() { proptest::prop_assert!(same(m, x)); }
+            else { proptest::prop_assert_eq!(f32v(m), x.min(y)); }
+            proptest::prop_assert_eq!(r(Op::Abs(Ty::F32), 0) as u32, a & 0x7FFF_FFFF);
+            proptest::prop_assert_eq!(r(Op::Neg(Ty::F32), 0) as u32, a ^ 0x8000_0000);
+        }
+    }
 }
