@@ -666,7 +666,7 @@ mod tests {
             proptest::prop_assert_eq!(run(Op::MulHi(Ty::S64), 0, a, b, 0), ((sa64 as i128 * sb64 as i128) >> 64) as u64);
             proptest::prop_assert_eq!(run(Op::Div(Ty::S64), 0, a, b, 0), if b == 0 { u64::MAX } else { sa64.wrapping_div(sb64) as u64 });
             proptest::prop_assert_eq!(run(Op::Min(Ty::S64), 0, a, b, 0), sa64.min(sb64) as u64);
-            proptest::prop_assert_eq!(run(Op::Shr(Ty::S64), 0, a, (b % 70), 0), (sa64 >> (b % 70).min(63)) as u64);
+            proptest::prop_assert_eq!(run(Op::Shr(Ty::S64), 0, a, b % 70, 0), (sa64 >> (b % 70).min(63)) as u64);
             // 16-bit
             let (a16, b16) = (a as u16, b as u16);
             proptest::prop_assert_eq!(run(Op::Add(Ty::U16), 0, a16 as u64, b16 as u64, 0), a16.wrapping_add(b16) as u64);
