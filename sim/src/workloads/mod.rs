@@ -13,6 +13,16 @@ use crate::SimError;
 // ======================= REGISTRY: module declarations =======================
 // One `pub mod NAME;` line per workload (file sim/src/workloads/NAME.rs). Append only.
 // ---- workload engineer #1 (rows 1-10) ----
+pub mod backprop;
+pub mod bfs;
+pub mod btree;
+pub mod gaussian;
+pub mod hotspot;
+pub mod kmeans;
+pub mod lavamd;
+pub mod lud;
+pub mod nw;
+pub mod pathfinder;
 // ---- workload engineer #2 (rows 11-20) ----
 pub mod cp;
 pub mod cutcp;
@@ -32,6 +42,16 @@ fn registry() -> Vec<&'static dyn Workload> {
         // ======================= REGISTRY: entries =======================
         // One `&NAME::Type,` line per workload. Append only.
         // ---- workload engineer #1 (rows 1-10) ----
+        &backprop::Backprop,
+        &bfs::Bfs,
+        &btree::Btree,
+        &gaussian::Gaussian,
+        &hotspot::Hotspot,
+        &kmeans::Kmeans,
+        &lavamd::Lavamd,
+        &lud::Lud,
+        &nw::Nw,
+        &pathfinder::Pathfinder,
         // ---- workload engineer #2 (rows 11-20) ----
         &cp::Cp,
         &cutcp::Cutcp,
@@ -330,6 +350,40 @@ pub fn download_f32(gpu: &mut dyn Gpu, src: DevPtr, n: usize) -> Result<Vec<f32>
         .into_iter()
         .map(f32::from_bits)
         .collect())
+}
+
+/// Parses an embedded PTX module and returns its kernels `names`, in that order.
+pub fn load_kernels(
+    text: &str,
+    file: &str,
+    names: &[&str],
+) -> Result<Vec<std::sync::Arc<crate::ptx::Kernel>>, SimError> {
+    let module = crate::ptx::Module::parse(text, file)?;
+    names
+        .iter()
+        .map(|n| {
+            module.kernel(n).ok_or_else(|| {
+                SimError::Other(format!("{file}: no kernel named '{n}' (workload manifest)"))
+            })
+        })
+        .collect()
+}
+
+/// Launches `kernel` on `gpu` with no dynamic shared memory.
+pub fn launch(
+    gpu: &mut dyn Gpu,
+    kernel: &std::sync::Arc<crate::ptx::Kernel>,
+    grid: Dim3,
+    block: Dim3,
+    params: Vec<ParamValue>,
+) -> Result<(), SimError> {
+    gpu.launch(&crate::Launch {
+        kernel: kernel.clone(),
+        grid,
+        block,
+        params,
+        shared_bytes: 0,
+    })
 }
 
 /// A 1-D or 2-D shape helper: `[x, y, 1]`.
