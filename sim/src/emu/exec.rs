@@ -13,6 +13,9 @@ use crate::ptx::isa::{flags, AddrBase, Op, Opnd, SReg};
 use crate::ptx::{KernelCode, RECONV_EXIT, RPC_EXIT};
 use crate::SimError;
 
+/// Hardware PDOM stack depth: 2w entries (control-flow.md §3.1); deeper is a fatal diagnostic.
+pub const MAX_STACK_DEPTH: usize = 2 * WARP_SIZE;
+
 /// Launch-wide execution context.
 pub struct Ctx<'a> {
     pub code: &'a KernelCode,
@@ -239,6 +242,13 @@ pub fn step<const REC: bool>(
             let diverged = warp
                 .stack
                 .branch(taken, inst.target, fall, next, rpc, ctx.order);
+            if warp.stack.depth() > MAX_STACK_DEPTH {
+                return Err(runtime(
+                    ctx,
+                    pc,
+                    format!("SIMT stack deeper than {MAX_STACK_DEPTH} entries (2 x warp size)"),
+                ));
+            }
             if REC && diverged {
                 out.reconv_pc = Some(if rpc == RECONV_EXIT {
                     RPC_EXIT
