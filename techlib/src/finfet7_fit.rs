@@ -9,7 +9,8 @@
 //! 3. Parasitic gate capacitance per fin: the chain of 40 FO4 stages with a 1-fin NMOS and
 //!    `n2p` PMOS fins has `T = 40·C_load·V/(2·I_eff)`, `C_load = (1 + n2p)(4·C_in + C_d)` per fin
 //!    pair. With the parasitic delay of an inverter equal to its input capacitance
-//!    (`C_d = C_in`, logical-effort p_inv = 1), `C_in = A·K / (100·(1 + n2p))` where K is the drive
+//!    (`C_d = C_in`, logical-effort p_inv = 1; the stored drain term excludes the overlap the
+//!    device adds), `C_in = A·K / (100·(1 + n2p))` where K is the drive
 //!    constant per fin; the fringe term is what `C_in` leaves over `1.2·C_g_ideal` (CACTI's
 //!    `C_g_ideal + C_overlap + 3·C_fringe`).
 
@@ -105,7 +106,8 @@ pub fn fit_from_reference(text: &str) -> Result<Finfet7Fit, String> {
         k_a_per_fin: k,
         c_in_f_per_fin: c_in,
         c_fringe_f_per_fin: c_fringe,
-        c_drain_f_per_fin: c_in,
+        // the device adds the gate–drain overlap (0.2·C_g_ideal) to the stored drain capacitance
+        c_drain_f_per_fin: c_in - 0.2 * a.c_g_ideal_f_per_fin,
         points: pts,
         assumptions: a,
     })

@@ -131,7 +131,7 @@ mod tests {
         let l = law();
         // one decade per swing in weak inversion
         let s = l.subthreshold_swing_v_per_decade();
-        let r = l.shape(0.0, 1.0) / l.shape(-s, 1.0);
+        let r = l.shape(-0.3, 1.0) / l.shape(-0.3 - s, 1.0);
         assert!((r - 10.0).abs() < 0.05, "{r}");
         assert!(l.shape(0.0, 1.0) > l.shape(0.0, 0.5));
         assert_eq!(l.shape(0.0, 0.0), 0.0);

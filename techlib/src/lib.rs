@@ -45,6 +45,7 @@ pub mod names;
 pub mod node;
 pub mod planar;
 pub mod schema;
+pub mod table21;
 pub mod wire;
 
 pub use cell::{CellKind, DramCell, SramCell};
