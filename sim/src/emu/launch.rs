@@ -93,8 +93,10 @@ pub fn prepare(emu: &mut Emulator, l: &Launch) -> Result<Prepared, SimError> {
     let mut buf = vec![0u8; code.param_bytes as usize];
     for (i, (v, p)) in l.params.iter().zip(&code.params).enumerate() {
         let bytes: Vec<u8> = match (v, p.ty) {
-            (ParamValue::U32(x), Ty::U32 | Ty::B32) => x.to_le_bytes().to_vec(),
-            (ParamValue::S32(x), Ty::S32 | Ty::B32) => x.to_le_bytes().to_vec(),
+            // 32-bit integers of either signedness (C `int` parameters are declared .u32 by
+            // the CUDA compiler); the bits are the same.
+            (ParamValue::U32(x), Ty::U32 | Ty::S32 | Ty::B32) => x.to_le_bytes().to_vec(),
+            (ParamValue::S32(x), Ty::U32 | Ty::S32 | Ty::B32) => x.to_le_bytes().to_vec(),
             (ParamValue::F32(x), Ty::F32 | Ty::B32) => x.to_le_bytes().to_vec(),
             (ParamValue::U64(x), Ty::U64 | Ty::S64 | Ty::B64) => x.to_le_bytes().to_vec(),
             _ => {
