@@ -339,7 +339,7 @@ mod tests {
         let a = c.sweep_one_at_a_time();
         assert_eq!(a, c.sweep_one_at_a_time());
         assert_eq!(a[0], c.default_params());
-        assert!(a.len() >= 1 + 4 * 4);
+        assert!(a.len() > 16);
         let pg = component("pg_controller").unwrap();
         assert!(pg.sweep_grid().iter().all(|p| pg.resolve(p).is_ok()));
     }

@@ -202,3 +202,65 @@ fn yosys_synthesises_every_component() {
         failures.join("\n")
     );
 }
+
+/// The checks can fail: a vector file with one wrong expected sum, and the
+/// flop-array testbench run against the latch array (one cycle more write
+/// latency) must both be reported as failures.
+#[test]
+fn testbenches_detect_wrong_results() {
+    if !tools_present(&["iverilog", "vvp"]) {
+        return;
+    }
+    let dir = workdir("mutation");
+    // (1) corrupted expected value
+    let fadd = rtl::component("fadd32").unwrap();
+    let image = dir.join("fadd32.vvp");
+    sim::compile_testbench(fadd, &Params::new(), &image).unwrap();
+    let (text, n) = rtl::vectors::render(rtl::VectorKind::Fadd32, 1, 10);
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let victim = &mut lines[n / 2];
+    let last = victim.pop().unwrap();
+    victim.push(if last == '0' { '1' } else { '0' });
+    let bad = dir.join("bad.hex");
+    std::fs::write(&bad, lines.join("\n") + "\n").unwrap();
+    let out = std::process::Command::new("vvp")
+        .arg("-n")
+        .arg(&image)
+        .arg(format!("+vec={}", bad.display()))
+        .arg(format!("+n={n}"))
+        .output()
+        .unwrap();
+    let log = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success(), "corrupted vectors passed:\n{log}");
+    assert!(log.contains("FAIL fadd32: 1 of"), "{log}");
+
+    // (2) behavioural difference: latch array under the flop-array testbench
+    let latch_src = std::fs::read_to_string(rtl::rtl_dir().join("latch_array.v")).unwrap();
+    let renamed = dir.join("latch_as_flop.v");
+    std::fs::write(
+        &renamed,
+        latch_src.replace("module latch_array", "module flop_array"),
+    )
+    .unwrap();
+    let image = dir.join("mix.vvp");
+    let st = std::process::Command::new("iverilog")
+        .args(["-g2005", "-o"])
+        .arg(&image)
+        .arg(rtl::rtl_dir().join("tb/timescale.v"))
+        .arg(&renamed)
+        .arg(rtl::rtl_dir().join("tb/flop_array_tb.v"))
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let out = std::process::Command::new("vvp")
+        .arg("-n")
+        .arg(&image)
+        .output()
+        .unwrap();
+    let log = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        !out.status.success() && log.contains("FAIL flop_array"),
+        "{log}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

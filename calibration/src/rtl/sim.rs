@@ -296,7 +296,7 @@ pub fn yosys_generic_synth(spec: &ComponentSpec, params: &Params) -> Result<u64,
     let text = run_tool("yosys", &mut cmd, spec.name)?;
     text.lines()
         .filter_map(|l| l.trim().strip_prefix("Number of cells:"))
-        .last()
+        .next_back()
         .and_then(|v| v.trim().parse().ok())
         .ok_or_else(|| RtlError::ToolFailed {
             tool: "yosys".into(),

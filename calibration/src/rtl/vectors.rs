@@ -577,7 +577,7 @@ mod tests {
             let (a, n) = render(kind, 7, 8);
             let (b, _) = render(kind, 7, 8);
             assert_eq!(a, b);
-            assert!(n >= 1000 && n <= 65536, "{kind:?}: {n}");
+            assert!((1000..=65536).contains(&n), "{kind:?}: {n}");
             assert_eq!(a.lines().count(), n);
         }
     }
