@@ -44,9 +44,9 @@ pub fn shape(size: Size) -> Shape {
             k: 128,
         },
         Size::Bench => Shape {
-            m: 768,
-            n: 768,
-            k: 768,
+            m: 1024,
+            n: 1024,
+            k: 1024,
         },
     }
 }
