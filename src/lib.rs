@@ -4,3 +4,4 @@
 //! [`cli`], one module per subcommand.
 
 pub mod cli;
+pub mod plots;

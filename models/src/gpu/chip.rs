@@ -127,8 +127,8 @@ impl ChipModel {
             &[
                 ("ENTRIES", max_warps * cfg.frontend.ibuffer_entries),
                 ("WIDTH", 64),
-                ("R", 1),
-                ("W", 1),
+                ("RPORTS", 1),
+                ("WPORTS", 1),
             ],
         )?;
         put(
@@ -138,12 +138,13 @@ impl ChipModel {
             "arb_rr",
             &[("N", (max_warps / n_sched).max(2))],
         )?;
+        // One scoreboard per warp slot: up to 64 pending registers checked against 3 sources.
         put(
             &mut sm_logic,
             "scoreboard",
-            1,
+            max_warps,
             "scoreboard",
-            &[("WARPS", max_warps)],
+            &[("NREGS", 64), ("NSRC", 3)],
         )?;
         // Operand collectors: one 3-operand, 32-lane entry per collector unit, and the
         // bank-to-collector crossbar of one warp-register (1024 bits) per port.
@@ -154,7 +155,12 @@ impl ChipModel {
             "operand collectors",
             1,
             "flop_array",
-            &[("ENTRIES", n_cu * 3), ("WIDTH", 1024), ("R", 1), ("W", 1)],
+            &[
+                ("ENTRIES", n_cu * 3),
+                ("WIDTH", 1024),
+                ("RPORTS", 1),
+                ("WPORTS", 1),
+            ],
         )?;
         let xbar_n = cfg.rf.n_banks.max(n_cu).min(32);
         put(
@@ -162,7 +168,7 @@ impl ChipModel {
             "operand crossbar",
             1,
             "crossbar",
-            &[("N", xbar_n), ("W", 1024)],
+            &[("N", xbar_n), ("WIDTH", 1024)],
         )?;
         // Datapaths: every SP lane has an integer ALU, an integer multiplier and an FMA unit.
         let sp_lanes = u.n_sp * u.sp_lanes;
@@ -260,7 +266,7 @@ impl ChipModel {
         let slices = cfg.mem.n_channels * cfg.mem.subparts_per_channel;
         let ports = (cfg.gpu.n_sm + slices).clamp(2, 64);
         let flit_bits = cfg.icnt.flit_bytes * 8;
-        let icnt = src.logic("crossbar", &[("N", ports), ("W", flit_bits)])?;
+        let icnt = src.logic("crossbar", &[("N", ports), ("WIDTH", flit_bits)])?;
         let sm_area: f64 = sm_storage.values().map(|c| c.area_m2).sum::<f64>()
             + sm_logic
                 .values()

@@ -45,8 +45,10 @@ fn log2_ceil(x: u64) -> u32 {
     }
 }
 
-/// Tag array of a set-associative cache: `sets × assoc` entries of tag + valid + dirty bits,
-/// rounded up to whole bytes; one access reads a whole set.
+/// Tag array of a set-associative cache: one row per set holding `assoc` tags of tag + valid +
+/// dirty bits; one access reads a whole set. The SRAM model takes power-of-two rows, so a set's
+/// row is rounded up to the next power of two bytes (an overestimate of at most 2× on these small
+/// arrays, stated here rather than hidden).
 fn tag_array(
     name: &str,
     scope: Scope,
@@ -56,13 +58,15 @@ fn tag_array(
     line: u32,
 ) -> StorageSpec {
     let tag_bits = ADDRESS_BITS.saturating_sub(log2_ceil(sets as u64) + log2_ceil(line as u64)) + 2;
-    let entry_bytes = (tag_bits as u64).div_ceil(8);
+    let row_bytes = (tag_bits as u64 * assoc as u64)
+        .div_ceil(8)
+        .next_power_of_two();
     StorageSpec {
         name: format!("{name} tags"),
         scope,
         instances,
-        size_bytes: entry_bytes * sets as u64 * assoc as u64,
-        block_bytes: entry_bytes * assoc as u64,
+        size_bytes: row_bytes * sets as u64,
+        block_bytes: row_bytes,
         banks: 1,
         rw_ports: 1,
         read_ports: 0,
@@ -226,8 +230,8 @@ mod tests {
         assert_eq!(get("constant cache data").size_bytes, 8 * 1024);
         let l2 = get("L2 data");
         assert_eq!((l2.instances, l2.size_bytes), (12, 64 * 1024));
-        // 32 sets × 128 B lines: 48 − 5 − 7 + 2 = 38 bits → 5 bytes per tag, 4 ways.
+        // 32 sets × 128 B lines: 48 − 5 − 7 + 2 = 38 bits × 4 ways = 19 bytes → 32-byte rows.
         let t = get("L1D tags");
-        assert_eq!((t.size_bytes, t.block_bytes), (5 * 32 * 4, 20));
+        assert_eq!((t.size_bytes, t.block_bytes), (32 * 32, 32));
     }
 }

@@ -1,0 +1,173 @@
+//! The [`CostSource`] that ties the chip model to the SRAM model, the logic models and techlib at
+//! one technology point.
+
+use super::chip::{CostSource, UnitCost};
+use super::storage::StorageSpec;
+use crate::logic::{model, LogicKind};
+use crate::overlay::Overlay;
+use crate::sram::{self, CellKind, SramSpec, SramTech, TechRequest};
+use std::collections::BTreeMap;
+use techlib::{Conditions, Projection, TechPoint, WireType};
+
+/// Which technology point to cost at.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TechChoice {
+    /// Node name as techlib accepts it (`finfet7`, `planar45`, `40nm`, `asap7`).
+    pub node: String,
+    /// Device flavour; `None` = the node's default (hp planar, lvt finfet7, rvt asap7).
+    pub flavour: Option<String>,
+    /// Supply; `None` = the operating point's or the flavour's nominal supply.
+    pub vdd_v: Option<f64>,
+    /// Named operating point (`stv`, `ntv`).
+    pub op: Option<String>,
+    pub temperature_k: f64,
+}
+
+impl TechChoice {
+    pub fn new(node: &str) -> TechChoice {
+        TechChoice {
+            node: node.to_string(),
+            flavour: None,
+            vdd_v: None,
+            op: None,
+            temperature_k: 350.0,
+        }
+    }
+}
+
+/// Costs components with the SRAM and logic models at one point.
+pub struct TechCostSource {
+    pub point: TechPoint,
+    pub sram_tech: SramTech,
+    pub cell: CellKind,
+    pub overlay: Option<Overlay>,
+    /// Human-readable label, e.g. "finfet7 lvt @ 0.450 V".
+    pub label: String,
+    cache: std::cell::RefCell<BTreeMap<String, UnitCost>>,
+}
+
+fn default_flavour(node: &techlib::Node) -> String {
+    let f = node.flavours();
+    let names: Vec<String> = f
+        .iter()
+        .map(|x| format!("{x:?}").to_ascii_lowercase())
+        .collect();
+    for pref in ["hp", "lvt", "rvt"] {
+        if names.iter().any(|n| n == pref) {
+            return pref.to_string();
+        }
+    }
+    names.first().cloned().unwrap_or_else(|| "hp".into())
+}
+
+impl TechCostSource {
+    pub fn new(choice: &TechChoice, overlay: Option<Overlay>) -> Result<TechCostSource, String> {
+        let node = techlib::node(&choice.node).map_err(|e| e.to_string())?;
+        let flavour_name = choice
+            .flavour
+            .clone()
+            .unwrap_or_else(|| default_flavour(&node));
+        let flavour = node.flavour(&flavour_name).map_err(|e| e.to_string())?;
+        let mut cond = Conditions::new(flavour).with_temperature(choice.temperature_k);
+        if let Some(op) = &choice.op {
+            cond = cond.with_operating_point(op);
+        }
+        if let Some(v) = choice.vdd_v {
+            cond = cond.with_vdd(v);
+        }
+        let point = node.at(&cond).map_err(|e| e.to_string())?;
+        let sflav = sram::Flavour::parse(&flavour_name)
+            .ok_or_else(|| format!("the SRAM model has no device flavour '{flavour_name}'"))?;
+        let sram_tech = sram::sram_tech(&TechRequest {
+            node: choice.node.clone(),
+            flavour: sflav,
+            vdd_v: Some(point.vdd_v()),
+            temperature_k: Some(choice.temperature_k),
+            back_gate: sram::BackGate::Vdd,
+        })
+        .map_err(|e| e.to_string())?;
+        // 8T cells at FinFET nodes (6T is not viable at 7 nm), 6T on planar nodes.
+        let cell = match node.kind() {
+            techlib::NodeKind::Planar => CellKind::SixT,
+            _ => CellKind::EightT,
+        };
+        let label = format!("{} {} @ {:.3} V", node.name(), flavour_name, point.vdd_v());
+        Ok(TechCostSource {
+            point,
+            sram_tech,
+            cell,
+            overlay,
+            label,
+            cache: Default::default(),
+        })
+    }
+}
+
+impl TechCostSource {
+    /// Supply voltage of the point.
+    pub fn vdd_v_value(&self) -> f64 {
+        self.point.vdd_v()
+    }
+}
+
+impl CostSource for TechCostSource {
+    fn sram(&self, s: &StorageSpec) -> Result<UnitCost, String> {
+        let spec = SramSpec {
+            capacity_bytes: s.size_bytes,
+            block_bytes: s.block_bytes,
+            rw_ports: s.rw_ports,
+            read_ports: s.read_ports,
+            write_ports: s.write_ports,
+            banks: s.banks,
+            cell: self.cell,
+            objective: Default::default(),
+        };
+        let r = sram::evaluate(&spec, &self.sram_tech).map_err(|e| e.to_string())?;
+        Ok(UnitCost {
+            area_m2: r.area_m2,
+            leakage_w: r.leakage_w,
+            read_j: r.read_energy_j,
+            write_j: r.write_energy_j,
+        })
+    }
+
+    fn logic(&self, kind: &str, p: &[(&str, u32)]) -> Result<UnitCost, String> {
+        let key = format!("{kind}{p:?}");
+        if let Some(c) = self.cache.borrow().get(&key) {
+            return Ok(*c);
+        }
+        let k = LogicKind::parse(kind).ok_or_else(|| format!("unknown logic kind '{kind}'"))?;
+        let c = model(
+            k,
+            &crate::logic::params(p),
+            &self.point,
+            self.overlay.as_ref(),
+        )
+        .map_err(|e| e.to_string())?;
+        let u = UnitCost {
+            area_m2: c.area_m2,
+            leakage_w: c.leakage_w,
+            read_j: c.energy_per_op_j,
+            write_j: c.energy_per_op_j,
+        };
+        self.cache.borrow_mut().insert(key, u);
+        Ok(u)
+    }
+
+    fn vdd_v(&self) -> f64 {
+        self.point.vdd_v()
+    }
+
+    fn global_wire_c_f_per_m(&self) -> f64 {
+        self.point
+            .wire(WireType::Global, Projection::Conservative)
+            .map(|w| w.c_f_per_m())
+            .unwrap_or(2e-10)
+    }
+
+    /// A master-slave flop loads its clock with two transmission gates and two clocked
+    /// inverter devices: about four minimum transistors of width 3F each.
+    fn clock_pin_c_f(&self) -> f64 {
+        4.0 * 3.0 * self.point.feature_size_m * self.point.c_gate_f_per_m()
+    }
+}
