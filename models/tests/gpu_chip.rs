@@ -6,7 +6,7 @@ use sim::config::GpuConfig;
 
 #[test]
 fn gtx480_static_estimate_is_sane() {
-    for node in ["45nm"] {
+    for node in ["45nm", "finfet7"] {
         let src = TechCostSource::new(&TechChoice::new(node), None).unwrap();
         let cfg = GpuConfig::preset("gtx480").unwrap();
         let chip = ChipModel::build(&cfg, &src).unwrap();

@@ -44,6 +44,10 @@ pub trait CostSource {
     fn logic(&self, kind: &str, params: &[(&str, u32)]) -> Result<UnitCost, String>;
     /// Supply voltage.
     fn vdd_v(&self) -> f64;
+    /// Core clock relative to the configuration's (1 at the node's nominal operating point).
+    fn clock_scale(&self) -> f64 {
+        1.0
+    }
     /// Capacitance per metre of a global wire (interconnect, clock trunk).
     fn global_wire_c_f_per_m(&self) -> f64;
     /// Input capacitance of a minimum flop's clock pin.
@@ -301,7 +305,7 @@ impl ChipModel {
         let pipe_reg_j_per_lane_op = 0.5 * 4.0 * 32.0 * pin_c * 2.0 * vdd * vdd;
         Ok(ChipModel {
             n_sm: cfg.gpu.n_sm,
-            core_clock_hz: cfg.gpu.core_mhz * 1e6,
+            core_clock_hz: cfg.gpu.core_mhz * 1e6 * src.clock_scale(),
             vdd_v: vdd,
             sm_storage,
             chip_storage,

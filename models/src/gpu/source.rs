@@ -41,8 +41,12 @@ pub struct TechCostSource {
     pub sram_tech: SramTech,
     pub cell: CellKind,
     pub overlay: Option<Overlay>,
-    /// Human-readable label, e.g. "finfet7 lvt @ 0.450 V".
+    /// Human-readable label, e.g. "finfet7 lvt".
     pub label: String,
+    /// Core-clock scale relative to the preset's clock: FO4(nominal supply) / FO4(this supply).
+    /// Presets give clocks at the node's nominal operating point (finfet7: STV); a lower supply
+    /// slows every gate by the FO4 ratio, and the clock with it.
+    pub clock_scale: f64,
     cache: std::cell::RefCell<BTreeMap<String, UnitCost>>,
 }
 
@@ -76,6 +80,12 @@ impl TechCostSource {
             cond = cond.with_vdd(v);
         }
         let point = node.at(&cond).map_err(|e| e.to_string())?;
+        let mut nominal = Conditions::new(flavour).with_temperature(choice.temperature_k);
+        if node.operating_points().iter().any(|o| o.name == "stv") {
+            nominal = nominal.with_operating_point("stv");
+        }
+        let nominal = node.at(&nominal).map_err(|e| e.to_string())?;
+        let clock_scale = nominal.fo4_delay_s() / point.fo4_delay_s();
         let sflav = sram::Flavour::parse(&flavour_name)
             .ok_or_else(|| format!("the SRAM model has no device flavour '{flavour_name}'"))?;
         let sram_tech = sram::sram_tech(&TechRequest {
@@ -91,13 +101,14 @@ impl TechCostSource {
             techlib::NodeKind::Planar => CellKind::SixT,
             _ => CellKind::EightT,
         };
-        let label = format!("{} {} @ {:.3} V", node.name(), flavour_name, point.vdd_v());
+        let label = format!("{} {}", node.name(), flavour_name);
         Ok(TechCostSource {
             point,
             sram_tech,
             cell,
             overlay,
             label,
+            clock_scale,
             cache: Default::default(),
         })
     }
@@ -156,6 +167,10 @@ impl CostSource for TechCostSource {
 
     fn vdd_v(&self) -> f64 {
         self.point.vdd_v()
+    }
+
+    fn clock_scale(&self) -> f64 {
+        self.clock_scale
     }
 
     fn global_wire_c_f_per_m(&self) -> f64 {
