@@ -142,6 +142,26 @@ fn lexical_errors() {
 }
 
 #[test]
+fn deep_nesting_is_an_error_not_a_stack_overflow() {
+    let e = err(&format!(
+        "{}\n    ret;\n{}",
+        "{".repeat(100_000),
+        "}".repeat(100_000)
+    ));
+    assert_eq!(e, "t.ptx:6:65: braces nested deeper than 64");
+    let text = format!(
+        "{HEAD}.const .u32 c[1] = {}1{};\n",
+        "{".repeat(100_000),
+        "}".repeat(100_000)
+    );
+    let e = Module::parse(&text, "t.ptx").unwrap_err();
+    assert!(
+        e.to_string().contains("braces nested deeper than 64"),
+        "{e}"
+    );
+}
+
+#[test]
 fn too_many_live_predicates() {
     let mut body = String::from("    .reg .pred %p<9>;\n    .reg .b32 %r<2>;\n");
     for i in 0..9 {

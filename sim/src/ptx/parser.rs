@@ -8,10 +8,14 @@ use super::isa::Ty;
 use super::lexer::{Tok, Token};
 use crate::SimError;
 
+/// Deepest nesting of `{ }` blocks or initialiser braces accepted.
+const MAX_NESTING: u32 = 64;
+
 struct Parser<'a> {
     toks: &'a [Token],
     i: usize,
     file: &'a str,
+    depth: u32,
 }
 
 type PResult<T> = Result<T, SimError>;
@@ -331,14 +335,29 @@ impl<'a> Parser<'a> {
         Ok(out)
     }
 
+    /// Enters one nesting level, refusing absurd depths (which would exhaust the stack).
+    fn enter(&mut self) -> PResult<()> {
+        self.depth += 1;
+        if self.depth > MAX_NESTING {
+            return self.err_at(
+                self.pos(),
+                format!("braces nested deeper than {MAX_NESTING}"),
+            );
+        }
+        Ok(())
+    }
+
     fn init_list(&mut self, out: &mut Vec<InitVal>) -> PResult<()> {
-        if self.eat_punct('{') {
+        if self.is_punct('{') {
+            self.enter()?;
+            self.bump();
             loop {
                 self.init_list(out)?;
                 if !self.eat_punct(',') {
                     break;
                 }
             }
+            self.depth -= 1;
             self.expect_punct('}')
         } else {
             let v = self.imm()?;
@@ -455,8 +474,10 @@ impl<'a> Parser<'a> {
                     return Ok(());
                 }
                 Tok::Punct('{') => {
+                    self.enter()?;
                     self.bump();
                     self.body(k)?;
+                    self.depth -= 1;
                 }
                 Tok::Eof => return self.expected("'}' closing the kernel body"),
                 Tok::Dot(d) => match d.as_str() {
@@ -648,6 +669,11 @@ impl<'a> Parser<'a> {
 
 /// Parses tokens into the syntax tree.
 pub fn parse(toks: &[Token], file: &str) -> Result<RawModule, SimError> {
-    let mut p = Parser { toks, i: 0, file };
+    let mut p = Parser {
+        toks,
+        i: 0,
+        file,
+        depth: 0,
+    };
     p.module()
 }
