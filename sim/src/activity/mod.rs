@@ -13,6 +13,7 @@ mod merge;
 mod timeline;
 
 pub use hist::{IdleHist, Log2Hist};
+pub(crate) use merge::Merge;
 pub use timeline::{IdleStats, Timeline};
 
 use serde::{Deserialize, Serialize};

@@ -1,0 +1,301 @@
+//! The GPU-level cycle loop (spec simulator.md §2.1): SMs in ascending id, each evaluating its
+//! stages in reverse order; then the CTA scheduler; cycle skipping when nothing can progress.
+
+use super::cta::occupancy;
+use super::exec::{op_name, ALL_OPS};
+use super::memsys::{period_fs, MemSys};
+use super::sm::{IssueEvent, Sm};
+use crate::activity::{IdleStats, KernelActivity, Occupancy, OpsLanes, PipeActivity};
+use crate::config::GpuConfig;
+use crate::stream::KernelStream;
+use crate::SimError;
+
+/// A progress callback: `(cycles, warp_insts)` of the running launch.
+pub struct Progress<'a>(pub &'a mut (dyn FnMut(u64, u64) + Send));
+
+/// Simulates one launch with timing.
+pub fn simulate_stream(
+    cfg: &GpuConfig,
+    stream: &mut dyn KernelStream,
+) -> Result<KernelActivity, SimError> {
+    run(cfg, stream, None, None)
+}
+
+/// As [`simulate_stream`], also returning every issue as (cycle, sm, warp slot, pc), ordered by
+/// cycle, then SM, then issue order.
+pub fn simulate_stream_traced(
+    cfg: &GpuConfig,
+    stream: &mut dyn KernelStream,
+) -> Result<(KernelActivity, Vec<IssueEvent>), SimError> {
+    let mut log = Vec::new();
+    let k = run(cfg, stream, None, Some(&mut log))?;
+    log.sort_by_key(|e| (e.cycle, e.sm));
+    Ok((k, log))
+}
+
+/// As [`simulate_stream`], reporting progress.
+pub fn simulate_stream_with(
+    cfg: &GpuConfig,
+    stream: &mut dyn KernelStream,
+    progress: &mut Progress,
+) -> Result<KernelActivity, SimError> {
+    run(cfg, stream, Some(progress), None)
+}
+
+fn run(
+    cfg: &GpuConfig,
+    stream: &mut dyn KernelStream,
+    mut progress: Option<&mut Progress>,
+    trace: Option<&mut Vec<IssueEvent>>,
+) -> Result<KernelActivity, SimError> {
+    let info = stream.info().clone();
+    let occ = occupancy(cfg, &info)?;
+    let n_sm = cfg.gpu.n_sm as usize;
+    let mut sms: Vec<Sm> = (0..n_sm).map(|i| Sm::new(i as u32, cfg, 0)).collect();
+    if trace.is_some() {
+        for sm in &mut sms {
+            sm.trace = Some(Vec::new());
+        }
+    }
+    let mut mem = MemSys::new(cfg);
+    let p_core = period_fs(cfg.gpu.core_mhz);
+    let n_ctas = info.num_ctas();
+    let wpc = occ.warps_per_cta;
+    let mut next_cta = 0u32;
+    let mut done_ctas = 0u32;
+    let mut last_sm = n_sm - 1;
+    let mut age = 0u64;
+    let skipping = cfg.sim.cycle_skipping
+        && !matches!(cfg.sched.policy, crate::config::SchedPolicy::FetchGroup);
+    let ex_wb = cfg.units.width.ex_wb;
+    let w = &cfg.units.width;
+    // indexed by PipeClass::index (sp, dp, int, sfu, mem, none)
+    let id_oc = [
+        w.id_oc.sp,
+        w.id_oc.dp,
+        w.id_oc.int,
+        w.id_oc.sfu,
+        w.id_oc.mem,
+        u32::MAX,
+    ];
+    let oc_ex = [
+        w.oc_ex.sp,
+        w.oc_ex.dp,
+        w.oc_ex.int,
+        w.oc_ex.sfu,
+        w.oc_ex.mem,
+        u32::MAX,
+    ];
+    let issue_cfg = (
+        cfg.sched.issue_per_sched,
+        cfg.sched.max_issue_per_warp,
+        cfg.sched.dual_issue_diff_units,
+    );
+    let pilot = cfg.stats.pilot_warp;
+    let mut t: u64 = 0;
+    let mut truncated = false;
+    let mut next_report = 1u64 << 14;
+    let end;
+    loop {
+        let t_fs = t * p_core;
+        let mut any = false;
+        for sm in sms.iter_mut() {
+            sm.progress = false;
+            sm.replies(t, t_fs, &mut mem);
+            sm.writeback(t, ex_wb);
+            sm.ldst_cycle(t, t_fs, &mut mem);
+            sm.dispatch(t, &oc_ex);
+            sm.rf_arbitrate(t);
+            sm.issue(t, issue_cfg, &id_oc, cfg);
+            sm.fetch(
+                t,
+                t_fs,
+                cfg.frontend.fetch_width,
+                cfg.frontend.fetch_throughput,
+                stream,
+                &mut mem,
+            )?;
+            if sm.progress {
+                done_ctas += sm.retire(stream, t)?;
+                any = true;
+            }
+        }
+        // CTA scheduler: visit SMs round-robin from after the last one served, at most one CTA
+        // per SM per cycle, in linear block order.
+        if next_cta < n_ctas {
+            for k in 1..=n_sm {
+                if next_cta >= n_ctas {
+                    break;
+                }
+                let s = (last_sm + k) % n_sm;
+                if sms[s].n_resident_ctas >= occ.max_ctas {
+                    continue;
+                }
+                let launch_at = t + cfg.gpu.cta_launch_latency;
+                let first = sms[s].launch_cta(
+                    next_cta,
+                    wpc,
+                    occ.regs_per_cta as u64,
+                    launch_at,
+                    &mut age,
+                    info.threads_per_cta(),
+                    occ.max_ctas,
+                );
+                let is_pilot =
+                    cfg.stats.per_register && pilot[0] as usize == s && pilot[1] == next_cta;
+                if is_pilot {
+                    sms[s].pilot_slot = Some((first + pilot[2]) as u16);
+                }
+                stream.begin_cta(next_cta, s as u32, first)?;
+                next_cta += 1;
+                last_sm = s;
+                any = true;
+            }
+        }
+        for sm in sms.iter_mut() {
+            sm.account(1, false);
+        }
+        if done_ctas == n_ctas && next_cta == n_ctas {
+            end = t + 1;
+            break;
+        }
+        let insts: u64 = sms.iter().map(|s| s.act.warp_insts).sum();
+        if (cfg.sim.max_cycles > 0 && t + 1 >= cfg.sim.max_cycles)
+            || (cfg.sim.max_warp_insts > 0 && insts >= cfg.sim.max_warp_insts)
+        {
+            truncated = true;
+            end = t + 1;
+            break;
+        }
+        if let Some(p) = progress.as_mut() {
+            if t >= next_report {
+                (p.0)(t, insts);
+                next_report = t + (1 << 14);
+            }
+        }
+        // cycle skipping
+        let mut next = t + 1;
+        if !any {
+            let mut ev = u64::MAX;
+            for (i, sm) in sms.iter().enumerate() {
+                if let Some(e) = sm.next_event(t) {
+                    ev = ev.min(e);
+                }
+                if let Some(f) = mem.next_reply_fs(i) {
+                    ev = ev.min(f.div_ceil(p_core).max(t + 1));
+                }
+            }
+            if ev == u64::MAX {
+                return Err(SimError::Runtime {
+                    kernel: info.name.clone(),
+                    pc: 0,
+                    msg: format!(
+                        "timing deadlock at cycle {t}: no warp can progress and nothing is in flight \
+                         ({done_ctas} of {n_ctas} CTAs done)"
+                    ),
+                });
+            }
+            if skipping && ev > t + 1 {
+                let k = ev - t - 1;
+                for sm in sms.iter_mut() {
+                    sm.account(k, true);
+                }
+                next = ev;
+            }
+        }
+        t = next;
+    }
+    if let Some(log) = trace {
+        for sm in &mut sms {
+            log.extend(sm.trace.take().unwrap_or_default());
+        }
+    }
+    Ok(finish(cfg, &info, occ, sms, mem, end, truncated))
+}
+
+fn finish(
+    cfg: &GpuConfig,
+    info: &crate::stream::KernelInfo,
+    occ: super::cta::OccupancyLimit,
+    sms: Vec<Sm>,
+    mem: MemSys,
+    end: u64,
+    truncated: bool,
+) -> KernelActivity {
+    let mut k = KernelActivity::empty(&info.name);
+    k.launches = 1;
+    k.truncated = truncated;
+    k.cycles = end;
+    let mut per_reg: Option<crate::activity::RegisterStats> = None;
+    for mut sm in sms {
+        let mut a = std::mem::take(&mut sm.act);
+        a.exec = sm
+            .pipes
+            .iter_mut()
+            .map(|p| {
+                let mut ops = std::collections::BTreeMap::new();
+                for op in ALL_OPS {
+                    let v = p.ops[op as usize];
+                    if v.ops > 0 {
+                        ops.insert(
+                            op_name(op).to_string(),
+                            OpsLanes {
+                                ops: v.ops,
+                                lanes: v.lanes,
+                            },
+                        );
+                    }
+                }
+                PipeActivity {
+                    unit: p.unit.clone(),
+                    pipe: p.name.to_string(),
+                    lanes: p.lanes,
+                    ops,
+                    busy: p.busy.finish(end),
+                    lane_idle: p
+                        .lane_tl
+                        .iter_mut()
+                        .map(|l| l.finish(end))
+                        .collect::<Vec<IdleStats>>(),
+                }
+            })
+            .collect();
+        k.warp_insts += a.warp_insts;
+        k.thread_insts += a.thread_insts;
+        use crate::activity::Merge as _;
+        k.by_family.merge(&sm.fam);
+        for s in &a.sched {
+            k.stalls.merge(&s.stall);
+        }
+        k.occupancy.resident_warp_cycles += a.resident_warp_cycles;
+        k.occupancy.allocated_reg_cycles += a.allocated_reg_cycles;
+        if let Some(r) = sm.reg_stats.take() {
+            match per_reg.as_mut() {
+                Some(p) => p.merge(&r),
+                None => per_reg = Some(r),
+            }
+        }
+        k.sms.push(a);
+    }
+    k.occupancy = Occupancy {
+        max_ctas_per_sm: occ.max_ctas,
+        limiter: occ.limiter.to_string(),
+        resident_warp_cycles: k.occupancy.resident_warp_cycles,
+        allocated_reg_cycles: k.occupancy.allocated_reg_cycles,
+        mean_occupancy: if end == 0 {
+            0.0
+        } else {
+            k.occupancy.resident_warp_cycles as f64
+                / (end as f64 * cfg.sm.max_warps as f64 * cfg.gpu.n_sm as f64)
+        },
+    };
+    k.l2 = mem.l2_act.clone();
+    let dram_cycles = (end * period_fs(cfg.gpu.core_mhz)) / mem.dram_period_fs();
+    k.dram = mem.dram_act.clone();
+    for d in &mut k.dram {
+        d.cycles = dram_cycles;
+    }
+    k.icnt = mem.icnt_act.clone();
+    k.per_register = per_reg;
+    k
+}

@@ -1,0 +1,207 @@
+//! Execution classes: which unit an instruction needs, its latency and initiation interval
+//! (spec simulator.md §1.2, §2.5, §3.1.4).
+
+use crate::config::{DpOn, GpuConfig, IntOn, LatII};
+use crate::inst::{Family, OpClass, WarpInst};
+
+/// Pipeline class of an instruction after `dp_on`/`int_on` mapping; indexes ID_OC/OC_EX widths.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PipeClass {
+    Sp,
+    Dp,
+    Int,
+    Sfu,
+    Mem,
+    /// `bar.sync`: needs only an issue slot.
+    None,
+}
+
+impl PipeClass {
+    pub const ALL: [PipeClass; 5] = [
+        PipeClass::Sp,
+        PipeClass::Dp,
+        PipeClass::Int,
+        PipeClass::Sfu,
+        PipeClass::Mem,
+    ];
+    pub fn index(self) -> usize {
+        match self {
+            PipeClass::Sp => 0,
+            PipeClass::Dp => 1,
+            PipeClass::Int => 2,
+            PipeClass::Sfu => 3,
+            PipeClass::Mem => 4,
+            PipeClass::None => 5,
+        }
+    }
+}
+
+/// Which pipe of an SP cluster an op occupies (timelines are per pipe).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpPipe {
+    Int,
+    Fp,
+}
+
+/// Upper-case op-class name used in `exec.*.<class>` counters.
+pub fn op_name(op: OpClass) -> &'static str {
+    match op {
+        OpClass::Add => "ADD",
+        OpClass::Max => "MAX",
+        OpClass::Mul => "MUL",
+        OpClass::Mad => "MAD",
+        OpClass::Div => "DIV",
+        OpClass::Shfl => "SHFL",
+        OpClass::Cvt => "CVT",
+        OpClass::Mov => "MOV",
+        OpClass::Logic => "LOGIC",
+        OpClass::Setp => "SETP",
+        OpClass::Sin => "SIN",
+        OpClass::Cos => "COS",
+        OpClass::Ex2 => "EX2",
+        OpClass::Lg2 => "LG2",
+        OpClass::Rsqrt => "RSQRT",
+        OpClass::Rcp => "RCP",
+        OpClass::Sqrt => "SQRT",
+        OpClass::Load => "LOAD",
+        OpClass::Store => "STORE",
+        OpClass::Atomic => "ATOMIC",
+        OpClass::Reduction => "REDUCTION",
+        OpClass::Membar => "MEMBAR",
+        OpClass::Branch => "BRANCH",
+        OpClass::Exit => "EXIT",
+        OpClass::Barrier => "BARRIER",
+        OpClass::Nop => "NOP",
+    }
+}
+
+/// Number of `OpClass` variants (for dense per-class counters).
+pub const N_OPS: usize = 26;
+
+/// All op classes in index order.
+pub const ALL_OPS: [OpClass; N_OPS] = [
+    OpClass::Add,
+    OpClass::Max,
+    OpClass::Mul,
+    OpClass::Mad,
+    OpClass::Div,
+    OpClass::Shfl,
+    OpClass::Cvt,
+    OpClass::Mov,
+    OpClass::Logic,
+    OpClass::Setp,
+    OpClass::Sin,
+    OpClass::Cos,
+    OpClass::Ex2,
+    OpClass::Lg2,
+    OpClass::Rsqrt,
+    OpClass::Rcp,
+    OpClass::Sqrt,
+    OpClass::Load,
+    OpClass::Store,
+    OpClass::Atomic,
+    OpClass::Reduction,
+    OpClass::Membar,
+    OpClass::Branch,
+    OpClass::Exit,
+    OpClass::Barrier,
+    OpClass::Nop,
+];
+
+/// Decoded timing class of one instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExecClass {
+    pub pipe: PipeClass,
+    /// For `Sp`/`Int` pipes: the INT or FP pipe of the cluster.
+    pub sp_pipe: SpPipe,
+    pub latency: u32,
+    pub ii: u32,
+}
+
+fn is_sfu_op(op: OpClass) -> bool {
+    matches!(
+        op,
+        OpClass::Sin
+            | OpClass::Cos
+            | OpClass::Ex2
+            | OpClass::Lg2
+            | OpClass::Rsqrt
+            | OpClass::Rcp
+            | OpClass::Sqrt
+    )
+}
+
+fn int_lat(cfg: &GpuConfig, op: OpClass) -> LatII {
+    let l = &cfg.latency.int;
+    match op {
+        OpClass::Max => l.max,
+        OpClass::Mul => l.mul,
+        OpClass::Mad => l.mad,
+        OpClass::Div => l.div,
+        OpClass::Shfl => l.shfl,
+        _ => l.add,
+    }
+}
+
+fn fp_lat(l: &crate::config::FpLatency, op: OpClass) -> LatII {
+    match op {
+        OpClass::Max => l.max,
+        OpClass::Mul => l.mul,
+        OpClass::Mad => l.mad,
+        OpClass::Div => l.div,
+        _ => l.add,
+    }
+}
+
+/// Classifies `inst` for the configured machine (PTX mode latencies).
+pub fn classify(cfg: &GpuConfig, inst: &WarpInst) -> ExecClass {
+    let int_pipe = match cfg.units.int_on {
+        IntOn::Sp => PipeClass::Sp,
+        IntOn::Int if cfg.units.n_int > 0 => PipeClass::Int,
+        IntOn::Int => PipeClass::Sp,
+    };
+    let dp_pipe = match cfg.units.dp_on {
+        DpOn::Dp if cfg.units.n_dp > 0 => PipeClass::Dp,
+        DpOn::Dp | DpOn::Sfu => PipeClass::Sfu,
+        DpOn::Sp => PipeClass::Sp,
+    };
+    let unlisted = cfg.compat.unlisted_opcode_latency;
+    let (pipe, sp_pipe, [lat, ii]) = match inst.family {
+        Family::Bar => (PipeClass::None, SpPipe::Int, [1, 1]),
+        Family::Mem => (PipeClass::Mem, SpPipe::Int, [1, 1]),
+        Family::Ctrl => (int_pipe, SpPipe::Int, cfg.latency.int.add),
+        Family::Sfu => (PipeClass::Sfu, SpPipe::Fp, cfg.latency.sfu),
+        Family::Int if inst.op == OpClass::Div => {
+            (PipeClass::Sfu, SpPipe::Int, cfg.latency.int.div)
+        }
+        Family::Int => (int_pipe, SpPipe::Int, int_lat(cfg, inst.op)),
+        Family::Fp if inst.op == OpClass::Div => (PipeClass::Sfu, SpPipe::Fp, cfg.latency.fp.div),
+        Family::Fp if is_sfu_op(inst.op) => (PipeClass::Sfu, SpPipe::Fp, cfg.latency.sfu),
+        Family::Fp => (PipeClass::Sp, SpPipe::Fp, fp_lat(&cfg.latency.fp, inst.op)),
+        Family::Dp if inst.op == OpClass::Div => (PipeClass::Sfu, SpPipe::Fp, cfg.latency.dp.div),
+        Family::Dp => (dp_pipe, SpPipe::Fp, fp_lat(&cfg.latency.dp, inst.op)),
+    };
+    let (lat, ii) = if unlisted > 0
+        && matches!(
+            inst.op,
+            OpClass::Mov
+                | OpClass::Cvt
+                | OpClass::Logic
+                | OpClass::Setp
+                | OpClass::Branch
+                | OpClass::Exit
+                | OpClass::Nop
+        )
+        && !matches!(inst.family, Family::Mem | Family::Bar)
+    {
+        (unlisted, 1)
+    } else {
+        (lat, ii)
+    };
+    ExecClass {
+        pipe,
+        sp_pipe,
+        latency: lat.max(1),
+        ii: ii.max(1),
+    }
+}

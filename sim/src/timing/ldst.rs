@@ -1,0 +1,198 @@
+//! LD/ST address processing (spec simulator.md §2.6): coalescing of global/local accesses into
+//! segments and the shared-memory bank-conflict degree. Allocation-free: fixed-size buffers.
+
+use crate::inst::{MemInfo, WARP_SIZE};
+
+/// Up to 64 segments (32 lanes, each touching at most 2 segments).
+pub struct Segments {
+    pub n: usize,
+    pub addr: [u64; 64],
+    /// Bytes of the segment actually touched (for request sizes).
+    pub bytes: [u32; 64],
+}
+
+impl Default for Segments {
+    fn default() -> Self {
+        Segments {
+            n: 0,
+            addr: [0; 64],
+            bytes: [0; 64],
+        }
+    }
+}
+
+/// Segment size for an access: `base` (128 B cached, 32 B bypassed or sector L1), but 32 B for
+/// 1-byte and 64 B for 2-byte accesses (GPGPU-Sim coalescing rules for arch 20/35/61).
+pub fn segment_bytes(base: u64, width: u8) -> u64 {
+    match width {
+        1 => base.min(32),
+        2 => base.min(64),
+        _ => base,
+    }
+}
+
+/// Distinct segments touched by the active lanes, ascending; a lane access that straddles two
+/// segments adds both. `bytes[i]` = bytes of segment i covered by some lane (upper bound: the
+/// segment size).
+pub fn coalesce(m: &MemInfo, mask: u32, seg: u64, out: &mut Segments) {
+    out.n = 0;
+    let w = m.width_bytes.max(1) as u64;
+    let mut tmp = [0u64; 64];
+    let mut k = 0;
+    let mut bits = mask;
+    while bits != 0 {
+        let lane = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        let a = m.addrs[lane];
+        let s0 = a / seg;
+        let s1 = (a + w - 1) / seg;
+        tmp[k] = s0;
+        k += 1;
+        if s1 != s0 {
+            tmp[k] = s1;
+            k += 1;
+        }
+    }
+    let t = &mut tmp[..k];
+    t.sort_unstable();
+    let mut prev = u64::MAX;
+    for &s in t.iter() {
+        if s != prev {
+            out.addr[out.n] = s * seg;
+            out.bytes[out.n] = 0;
+            out.n += 1;
+            prev = s;
+        }
+    }
+    // bytes touched per segment (sum of lane bytes inside it, capped at the segment size)
+    let mut bits = mask;
+    while bits != 0 {
+        let lane = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        let a = m.addrs[lane];
+        let s = a / seg * seg;
+        if let Ok(i) = out.addr[..out.n].binary_search(&s) {
+            out.bytes[i] = (out.bytes[i] as u64 + w).min(seg) as u32;
+        }
+    }
+}
+
+/// Shared-memory conflict degree: word = addr / bank_bytes, bank = word mod banks; the degree is
+/// the maximum over banks of the number of distinct words (identical words broadcast when
+/// `broadcast`). Accesses wider than a bank word touch consecutive words. At least 1.
+pub fn smem_degree(m: &MemInfo, mask: u32, banks: u32, bank_bytes: u32, broadcast: bool) -> u32 {
+    let bb = bank_bytes.max(1) as u64;
+    let words_per = (m.width_bytes as u64).div_ceil(bb).max(1);
+    let mut list = [0u64; WARP_SIZE * 4];
+    let mut k = 0;
+    let mut bits = mask;
+    while bits != 0 {
+        let lane = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        let w0 = m.addrs[lane] / bb;
+        for j in 0..words_per.min(4) {
+            list[k] = w0 + j;
+            k += 1;
+        }
+    }
+    if k == 0 {
+        return 1;
+    }
+    let l = &mut list[..k];
+    // sort by (bank, word)
+    let nb = banks.max(1) as u64;
+    l.sort_unstable_by_key(|&w| (w % nb, w));
+    let mut best = 0;
+    let mut i = 0;
+    while i < k {
+        let bank = l[i] % nb;
+        let mut cnt = 0;
+        let mut prev = u64::MAX;
+        while i < k && l[i] % nb == bank {
+            if !broadcast || l[i] != prev {
+                cnt += 1;
+            }
+            prev = l[i];
+            i += 1;
+        }
+        best = best.max(cnt);
+    }
+    best.max(1)
+}
+
+/// Number of distinct addresses (constant-cache passes).
+pub fn distinct_addrs(m: &MemInfo, mask: u32, out: &mut [u64; WARP_SIZE]) -> usize {
+    let mut k = 0;
+    let mut bits = mask;
+    while bits != 0 {
+        let lane = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        out[k] = m.addrs[lane];
+        k += 1;
+    }
+    let t = &mut out[..k];
+    t.sort_unstable();
+    let mut n = 0;
+    for i in 0..k {
+        if i == 0 || t[i] != t[i - 1] {
+            t[n] = t[i];
+            n += 1;
+        }
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::inst::MemSpace;
+
+    fn mem(f: impl Fn(usize) -> u64, width: u8) -> MemInfo {
+        let mut addrs = [0; 32];
+        for (i, a) in addrs.iter_mut().enumerate() {
+            *a = f(i);
+        }
+        MemInfo {
+            space: MemSpace::Global,
+            width_bytes: width,
+            addrs,
+        }
+    }
+
+    #[test]
+    fn coalescing() {
+        let mut s = Segments::default();
+        coalesce(&mem(|i| 0x1000 + 4 * i as u64, 4), u32::MAX, 128, &mut s);
+        assert_eq!(s.n, 1);
+        coalesce(&mem(|i| 0x1040 + 4 * i as u64, 4), u32::MAX, 128, &mut s);
+        assert_eq!((s.n, s.addr[0], s.addr[1]), (2, 0x1000, 0x1080));
+        coalesce(&mem(|i| 0x1000 + 4 * i as u64, 4), u32::MAX, 32, &mut s);
+        assert_eq!(s.n, 4);
+        coalesce(&mem(|i| 128 * i as u64, 4), u32::MAX, 128, &mut s);
+        assert_eq!(s.n, 32);
+        coalesce(&mem(|_| 126, 4), 1, 128, &mut s); // straddles
+        assert_eq!(s.n, 2);
+    }
+
+    #[test]
+    fn bank_conflicts() {
+        // stride 1 word: no conflict
+        assert_eq!(
+            smem_degree(&mem(|i| 4 * i as u64, 4), u32::MAX, 32, 4, true),
+            1
+        );
+        // stride 2 words: 2-way
+        assert_eq!(
+            smem_degree(&mem(|i| 8 * i as u64, 4), u32::MAX, 32, 4, true),
+            2
+        );
+        // stride 32 words: 32-way
+        assert_eq!(
+            smem_degree(&mem(|i| 128 * i as u64, 4), u32::MAX, 32, 4, true),
+            32
+        );
+        // all the same word: broadcast
+        assert_eq!(smem_degree(&mem(|_| 64, 4), u32::MAX, 32, 4, true), 1);
+        assert_eq!(smem_degree(&mem(|_| 64, 4), u32::MAX, 32, 4, false), 32);
+    }
+}

@@ -1,0 +1,417 @@
+//! The memory side below the SMs: request/reply crossbars, L2 slices and DRAM channels
+//! (spec simulator.md §2.7, §2.8), each in its own clock domain.
+//!
+//! Simplified, reservation-based model [G]: when an SM sends a request, its whole path is
+//! computed at once from per-resource "free at" times (injection and ejection ports one flit per
+//! icnt cycle, the ROP FIFO delay and one tag access per L2 cycle per slice, DRAM bank timing
+//! with open rows and a shared data bus), and the reply is queued for the SM at its arrival time.
+//! Requests are served in the order SMs send them (FCFS per resource, not FR-FCFS), the L2 MSHRs
+//! merge without a capacity limit, and interconnect buffers are unbounded. All times are in
+//! femtoseconds so that the four clock domains keep exact integer periods.
+
+use super::cache::{LineState, Probe, TagArray};
+use crate::activity::{DramChannelActivity, IcntActivity, L2SliceActivity};
+use crate::config::GpuConfig;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// Kind of a memory request from an SM.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReqKind {
+    Read,
+    Write,
+    Atomic,
+}
+
+/// Femtoseconds per cycle of a clock in MHz.
+pub fn period_fs(mhz: f64) -> u64 {
+    (1e9 / mhz).round().max(1.0) as u64
+}
+
+/// First edge of a clock with period `p` at or after `t`.
+#[inline]
+fn edge(t: u64, p: u64) -> u64 {
+    t.div_ceil(p) * p
+}
+
+struct Bank {
+    open_row: Option<u64>,
+    last_act: u64,
+    next_col: u64,
+    next_act: u64,
+}
+
+struct Channel {
+    banks: Vec<Bank>,
+    bus_free: u64,
+    last_act: u64,
+    last_was_write: bool,
+}
+
+/// Bit positions of the row and bank fields of the channel-local address.
+struct AddrMap {
+    row_bits: Vec<u32>,
+    bank_bits: Vec<u32>,
+}
+
+impl AddrMap {
+    fn parse(s: &str) -> AddrMap {
+        let chars: Vec<char> = s.chars().filter(|c| *c != '.').collect();
+        let n = chars.len() as u32;
+        let mut row_bits = Vec::new();
+        let mut bank_bits = Vec::new();
+        for (i, c) in chars.iter().enumerate() {
+            let bit = n - 1 - i as u32;
+            match c {
+                'R' => row_bits.push(bit),
+                'B' => bank_bits.push(bit),
+                _ => {}
+            }
+        }
+        row_bits.reverse();
+        bank_bits.reverse();
+        AddrMap {
+            row_bits,
+            bank_bits,
+        }
+    }
+    fn gather(bits: &[u32], a: u64) -> u64 {
+        bits.iter()
+            .enumerate()
+            .fold(0, |acc, (i, &b)| acc | (((a >> b) & 1) << i))
+    }
+}
+
+/// A reply waiting for its SM.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Reply {
+    pub time_fs: u64,
+    pub seq: u64,
+    pub token: u32,
+}
+
+pub struct MemSys {
+    p_icnt: u64,
+    p_l2: u64,
+    p_dram: u64,
+    flit: u64,
+    icnt_lat: u64,
+    n_ch: u64,
+    n_sub: u64,
+    interleave: u64,
+    req_in_free: Vec<u64>,
+    req_out_free: Vec<u64>,
+    rep_in_free: Vec<u64>,
+    rep_out_free: Vec<u64>,
+    slices: Vec<TagArray>,
+    slice_free: Vec<u64>,
+    rop: u64,
+    l2_lat: u64,
+    atomic_lat: u64,
+    channels: Vec<Channel>,
+    map: AddrMap,
+    t: crate::config::DramTiming,
+    burst_cycles: u64,
+    burst_bytes: u64,
+    dram_lat: u64,
+    n_banks: u64,
+    replies: Vec<BinaryHeap<Reverse<Reply>>>,
+    seq: u64,
+    pub l2_act: Vec<L2SliceActivity>,
+    pub dram_act: Vec<DramChannelActivity>,
+    pub icnt_act: IcntActivity,
+}
+
+impl MemSys {
+    pub fn new(cfg: &GpuConfig) -> Self {
+        let n_sm = cfg.gpu.n_sm as usize;
+        let n_sl = cfg.n_l2_slices() as usize;
+        let n_ch = cfg.mem.n_channels as usize;
+        let ch = || Channel {
+            banks: (0..cfg.dram.n_banks)
+                .map(|_| Bank {
+                    open_row: None,
+                    last_act: 0,
+                    next_col: 0,
+                    next_act: 0,
+                })
+                .collect(),
+            bus_free: 0,
+            last_act: 0,
+            last_was_write: false,
+        };
+        MemSys {
+            p_icnt: period_fs(cfg.gpu.icnt_mhz),
+            p_l2: period_fs(cfg.gpu.l2_mhz),
+            p_dram: period_fs(cfg.gpu.dram_mhz),
+            flit: cfg.icnt.flit_bytes as u64,
+            icnt_lat: cfg.icnt.latency as u64,
+            n_ch: n_ch as u64,
+            n_sub: cfg.mem.subparts_per_channel as u64,
+            interleave: cfg.mem.channel_interleave_bytes as u64,
+            req_in_free: vec![0; n_sm],
+            req_out_free: vec![0; n_sl],
+            rep_in_free: vec![0; n_sl],
+            rep_out_free: vec![0; n_sm],
+            slices: (0..n_sl)
+                .map(|_| TagArray::new(&cfg.l2.geometry()))
+                .collect(),
+            slice_free: vec![0; n_sl],
+            rop: cfg.l2.rop_latency as u64,
+            l2_lat: cfg.l2.latency as u64,
+            atomic_lat: cfg.l2.atomic_latency as u64,
+            channels: (0..n_ch).map(|_| ch()).collect(),
+            map: AddrMap::parse(&cfg.mem.addr_map),
+            t: cfg.dram.timing.clone(),
+            burst_cycles: (cfg.dram.burst_length / cfg.dram.data_cmd_ratio.max(1)).max(1) as u64,
+            burst_bytes: cfg.dram_burst_bytes().max(1) as u64,
+            dram_lat: cfg.dram.latency as u64,
+            n_banks: cfg.dram.n_banks.max(1) as u64,
+            replies: (0..n_sm).map(|_| BinaryHeap::new()).collect(),
+            seq: 0,
+            l2_act: vec![L2SliceActivity::default(); n_sl],
+            dram_act: vec![DramChannelActivity::default(); n_ch],
+            icnt_act: IcntActivity {
+                req_packets: vec![0; n_sm],
+                req_flits: vec![0; n_sm],
+                rep_packets: vec![0; n_sl],
+                rep_flits: vec![0; n_sl],
+            },
+        }
+    }
+
+    /// (channel, sub-partition) of an address: chunk = addr / interleave, channel = chunk mod C,
+    /// sub-partition = (chunk / C) mod S. Returns the slice index and channel-local address.
+    fn route(&self, addr: u64) -> (usize, usize, u64) {
+        let chunk = addr / self.interleave;
+        let ch = chunk % self.n_ch;
+        let sub = (chunk / self.n_ch) % self.n_sub;
+        let local = ((chunk / self.n_ch) * self.interleave) | (addr % self.interleave);
+        ((ch * self.n_sub + sub) as usize, ch as usize, local)
+    }
+
+    fn flits(&self, bytes: u64) -> u64 {
+        bytes.div_ceil(self.flit).max(1)
+    }
+
+    /// Sends a request of `kind` for `bytes` bytes at `addr` (sector mask `mask` within the L2
+    /// line) from SM `sm` at time `t_fs`; the reply (data or write ack) is queued with `token`.
+    pub fn send(&mut self, sm: usize, t_fs: u64, kind: ReqKind, addr: u64, bytes: u64, token: u32) {
+        let (slice, ch, local) = self.route(addr);
+        // Request network: read request 8 B, write 8 B + data, atomic 8 B + data.
+        let pkt = match kind {
+            ReqKind::Read => 8,
+            ReqKind::Write | ReqKind::Atomic => 8 + bytes,
+        };
+        let fl = self.flits(pkt);
+        self.icnt_act.req_packets[sm] += 1;
+        self.icnt_act.req_flits[sm] += fl;
+        let pi = self.p_icnt;
+        let start = edge(t_fs, pi).max(self.req_in_free[sm]);
+        self.req_in_free[sm] = start + fl * pi;
+        let arrive = (start + (self.icnt_lat + fl) * pi).max(self.req_out_free[slice] + fl * pi);
+        self.req_out_free[slice] = arrive;
+
+        // L2 slice: ROP FIFO, then one tag access per L2 cycle.
+        let pl = self.p_l2;
+        let access = edge(arrive, pl) + self.rop * pl;
+        let access = access.max(self.slice_free[slice]);
+        self.slice_free[slice] = access + pl;
+        let tags = &mut self.slices[slice];
+        let line = tags.line_of(addr);
+        let mask = tags.sector_mask(addr, bytes);
+        let mut data_ready = access + self.l2_lat * pl;
+        let act = &mut self.l2_act[slice];
+        let probe = tags.probe(line, mask);
+        let mut fetch_mask = 0u32;
+        let mut evicted = None;
+        match (kind, probe) {
+            (ReqKind::Write, Probe::Hit { way, .. } | Probe::Partial { way, .. }) => {
+                act.write.hit += 1;
+                tags.write(way, mask);
+            }
+            (ReqKind::Write, Probe::Miss) => {
+                // lazy fetch on read: allocate without fetching, keep the written sectors
+                act.write.miss += 1;
+                if let Some((way, ev)) = tags.allocate(line, LineState::Valid, access) {
+                    tags.write(way, mask);
+                    evicted = Some(ev);
+                }
+            }
+            (_, Probe::Hit { ready_at, .. }) => {
+                if kind == ReqKind::Atomic {
+                    act.atomic.hit += 1;
+                } else {
+                    act.read.hit += 1;
+                }
+                data_ready = data_ready.max(ready_at + pl);
+            }
+            (_, Probe::Partial { way, .. }) => {
+                let missing = mask & !tags.valid_mask(way);
+                if kind == ReqKind::Atomic {
+                    act.atomic.miss += 1;
+                } else {
+                    act.read.miss += 1;
+                }
+                if missing == 0 {
+                    data_ready = data_ready.max(tags.ready_at(way) + pl);
+                } else {
+                    fetch_mask = missing;
+                }
+            }
+            (_, Probe::Miss) => {
+                if kind == ReqKind::Atomic {
+                    act.atomic.miss += 1;
+                } else {
+                    act.read.miss += 1;
+                }
+                fetch_mask = mask;
+            }
+        }
+        if fetch_mask != 0 {
+            let sector = tags.sector_bytes();
+            let fetch_bytes = fetch_mask.count_ones() as u64 * sector;
+            let first = fetch_mask.trailing_zeros() as u64;
+            let lb = tags.line_bytes();
+            let done = self.dram_access(
+                ch,
+                local - (local % lb) + first * sector,
+                fetch_bytes,
+                false,
+                access + pl,
+            );
+            let tags = &mut self.slices[slice];
+            let way = match tags.find(line) {
+                Some(w) => Some(w),
+                None => tags
+                    .allocate(line, LineState::Reserved, done)
+                    .map(|(w, ev)| {
+                        evicted = Some(ev);
+                        w
+                    }),
+            };
+            if let Some(w) = way {
+                tags.fill(w, fetch_mask, done);
+            }
+            self.l2_act[slice].fills += 1;
+            data_ready = data_ready.max(done + pl);
+        }
+        if let Some(ev) = evicted {
+            if let (Some(a), d) = (ev.line_addr, ev.dirty) {
+                if d != 0 {
+                    self.l2_act[slice].writebacks += 1;
+                    let bytes = d.count_ones() as u64 * self.slices[slice].sector_bytes();
+                    let (_, ech, elocal) = self.route(a);
+                    self.dram_access(ech, elocal, bytes, true, access + pl);
+                }
+            }
+        }
+        if kind == ReqKind::Atomic {
+            if let Some(w) = self.slices[slice].find(line) {
+                self.slices[slice].write(w, mask);
+            }
+            data_ready += self.atomic_lat * pl;
+        }
+        // Reply network: read/atomic reply 8 B + data, write ack 8 B.
+        let rpkt = match kind {
+            ReqKind::Read | ReqKind::Atomic => 8 + bytes,
+            ReqKind::Write => 8,
+        };
+        let fl = self.flits(rpkt);
+        self.icnt_act.rep_packets[slice] += 1;
+        self.icnt_act.rep_flits[slice] += fl;
+        let start = edge(data_ready, pi).max(self.rep_in_free[slice]);
+        self.rep_in_free[slice] = start + fl * pi;
+        let back = (start + (self.icnt_lat + fl) * pi).max(self.rep_out_free[sm] + fl * pi);
+        self.rep_out_free[sm] = back;
+        self.seq += 1;
+        self.replies[sm].push(Reverse(Reply {
+            time_fs: back,
+            seq: self.seq,
+            token,
+        }));
+    }
+
+    /// One DRAM access of `bytes` at channel-local address `local` issued no earlier than
+    /// `t_fs`; returns the time its data is complete (including the fixed reply latency).
+    fn dram_access(&mut self, ch: usize, local: u64, bytes: u64, write: bool, t_fs: u64) -> u64 {
+        let pd = self.p_dram;
+        let t = &self.t;
+        let bank_id = (AddrMap::gather(&self.map.bank_bits, local) % self.n_banks) as usize;
+        let row = AddrMap::gather(&self.map.row_bits, local);
+        let bursts = bytes.div_ceil(self.burst_bytes).max(1);
+        let c = &mut self.channels[ch];
+        let act = &mut self.dram_act[ch];
+        let now = t_fs.div_ceil(pd);
+        let b = &mut c.banks[bank_id];
+        let col = match b.open_row {
+            Some(r) if r == row => {
+                act.row_hits += 1;
+                now.max(b.next_col)
+            }
+            open => {
+                let mut a = now.max(b.next_act).max(c.last_act + t.rrd as u64);
+                if open.is_some() {
+                    act.precharges += 1;
+                    let pre = now.max(b.last_act + t.ras as u64).max(b.next_col);
+                    a = a.max(pre + t.rp as u64);
+                }
+                a = a.max(if b.last_act > 0 {
+                    b.last_act + t.rc as u64
+                } else {
+                    0
+                });
+                act.activates += 1;
+                b.open_row = Some(row);
+                b.last_act = a;
+                c.last_act = a;
+                b.next_act = a + t.rc as u64;
+                a + t.rcd as u64
+            }
+        };
+        let turn = if c.last_was_write != write {
+            if write {
+                t.cdlr as u64
+            } else {
+                t.wr as u64
+            }
+        } else {
+            0
+        };
+        let data = (col + if write { t.wl as u64 } else { t.cl as u64 }).max(c.bus_free + turn);
+        let busy = bursts * self.burst_cycles;
+        c.bus_free = data + busy;
+        c.last_was_write = write;
+        b.next_col = col + (t.ccdl as u64).max(1) * bursts;
+        act.bus_busy_cycles += busy;
+        if write {
+            act.writes += bursts;
+        } else {
+            act.reads += bursts;
+        }
+        (data + busy + self.dram_lat) * pd
+    }
+
+    /// Pops the next reply for `sm` that has arrived by `t_fs`.
+    #[inline]
+    pub fn pop_reply(&mut self, sm: usize, t_fs: u64) -> Option<u32> {
+        match self.replies[sm].peek() {
+            Some(Reverse(r)) if r.time_fs <= t_fs => {
+                let tok = r.token;
+                self.replies[sm].pop();
+                Some(tok)
+            }
+            _ => None,
+        }
+    }
+
+    /// Arrival time of the earliest pending reply for `sm`.
+    #[inline]
+    pub fn next_reply_fs(&self, sm: usize) -> Option<u64> {
+        self.replies[sm].peek().map(|Reverse(r)| r.time_fs)
+    }
+
+    pub fn dram_period_fs(&self) -> u64 {
+        self.p_dram
+    }
+}

@@ -1,0 +1,470 @@
+//! Extension points of the SM pipeline (DESIGN.md "Extension points"): warp schedulers, the
+//! issue stage's hazard check, the register-file organisation and unit gating. The pipeline core
+//! calls only these traits; the baseline implementations live next to them.
+
+use crate::config::{BankMap, GpuConfig, InnerPolicy, SchedPolicy};
+use crate::inst::WarpInst;
+
+/// What a scheduler may see of one of its warps this cycle.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct WarpView {
+    /// Warp slot in the SM.
+    pub slot: u16,
+    /// Dynamic warp id: CTA launch order, then warp index (smaller = older).
+    pub age: u64,
+    /// The head instruction could issue now (scoreboard, barrier, I-buffer); resources aside.
+    pub ready: bool,
+    /// Waiting at a barrier or membar.
+    pub waiting: bool,
+    /// Empty I-buffer.
+    pub ibuffer_empty: bool,
+    /// The head instruction reads a register written by a pending global/local/atomic load.
+    pub head_longop: bool,
+    /// The warp has no more instructions to issue.
+    pub finished: bool,
+}
+
+/// Inter-warp scheduling policy of one scheduler (spec simulator.md §2.3).
+pub trait WarpScheduler: Send {
+    /// Writes this cycle's priority order of the scheduler's warps into `order` (a subset of
+    /// `warps`; warps left out are not considered this cycle).
+    fn order(&mut self, warps: &[WarpView], order: &mut Vec<u16>);
+    /// The warp in `slot` issued at least one instruction this cycle.
+    fn issued(&mut self, slot: u16);
+}
+
+/// LRR: scan from the warp after the last issuer (by slot), wrapping round.
+#[derive(Default)]
+pub struct Lrr {
+    last: Option<u16>,
+}
+
+impl WarpScheduler for Lrr {
+    fn order(&mut self, warps: &[WarpView], order: &mut Vec<u16>) {
+        order.clear();
+        // warps are in ascending slot order
+        let start = match self.last {
+            Some(l) => warps.iter().position(|w| w.slot > l).unwrap_or(0),
+            None => 0,
+        };
+        for i in 0..warps.len() {
+            order.push(warps[(start + i) % warps.len()].slot);
+        }
+    }
+    fn issued(&mut self, slot: u16) {
+        self.last = Some(slot);
+    }
+}
+
+/// GTO: the last issuer first, then the other warps by ascending age.
+#[derive(Default)]
+pub struct Gto {
+    last: Option<u16>,
+    by_age: Vec<(u64, u16)>,
+}
+
+impl WarpScheduler for Gto {
+    fn order(&mut self, warps: &[WarpView], order: &mut Vec<u16>) {
+        order.clear();
+        self.by_age.clear();
+        self.by_age.extend(warps.iter().map(|w| (w.age, w.slot)));
+        self.by_age.sort_unstable();
+        if let Some(l) = self.last {
+            if warps.iter().any(|w| w.slot == l && !w.finished) {
+                order.push(l);
+            }
+        }
+        for &(_, s) in &self.by_age {
+            if Some(s) != order.first().copied() {
+                order.push(s);
+            }
+        }
+    }
+    fn issued(&mut self, slot: u16) {
+        self.last = Some(slot);
+    }
+}
+
+/// Oldest (ascending age) or youngest (descending age) first.
+pub struct ByAge {
+    pub youngest_first: bool,
+    by_age: Vec<(u64, u16)>,
+}
+
+impl WarpScheduler for ByAge {
+    fn order(&mut self, warps: &[WarpView], order: &mut Vec<u16>) {
+        self.by_age.clear();
+        self.by_age.extend(warps.iter().map(|w| (w.age, w.slot)));
+        self.by_age.sort_unstable();
+        if self.youngest_first {
+            self.by_age.reverse();
+        }
+        order.clear();
+        order.extend(self.by_age.iter().map(|x| x.1));
+    }
+    fn issued(&mut self, _slot: u16) {}
+}
+
+/// Fetch-group(g): warps split into age groups of g; the current group is served LRR and
+/// priority rotates to the next group when no warp of the current group issued.
+pub struct FetchGroup {
+    pub g: usize,
+    current: usize,
+    last: Option<u16>,
+    issued_this_cycle: bool,
+    by_age: Vec<(u64, u16)>,
+}
+
+impl WarpScheduler for FetchGroup {
+    fn order(&mut self, warps: &[WarpView], order: &mut Vec<u16>) {
+        self.by_age.clear();
+        self.by_age.extend(warps.iter().map(|w| (w.age, w.slot)));
+        self.by_age.sort_unstable();
+        order.clear();
+        let n = self.by_age.len();
+        if n == 0 {
+            return;
+        }
+        let groups = n.div_ceil(self.g);
+        if !self.issued_this_cycle {
+            self.current = (self.current + 1) % groups;
+        }
+        self.issued_this_cycle = false;
+        self.current %= groups;
+        for gi in 0..groups {
+            let grp = (self.current + gi) % groups;
+            let lo = grp * self.g;
+            let hi = (lo + self.g).min(n);
+            let members = &self.by_age[lo..hi];
+            let start = match self.last {
+                Some(l) => members
+                    .iter()
+                    .position(|x| x.1 == l)
+                    .map(|p| p + 1)
+                    .unwrap_or(0),
+                None => 0,
+            };
+            for i in 0..members.len() {
+                order.push(members[(start + i) % members.len()].1);
+            }
+        }
+    }
+    fn issued(&mut self, slot: u16) {
+        self.last = Some(slot);
+        self.issued_this_cycle = true;
+    }
+}
+
+/// Two-level(A, inner): an active set of at most A warps, refilled from a pending FIFO.
+/// Each cycle: (1) demote active warps that wait at a barrier/membar, are finished, have an empty
+/// I-buffer or a `longop` head source to the FIFO tail; (2) promote from the FIFO head, skipping
+/// such warps, while fewer than A are active; (3) order the active set by the inner policy.
+pub struct TwoLevel {
+    pub active_max: usize,
+    pub inner: Box<dyn WarpScheduler>,
+    active: Vec<u16>,
+    pending: std::collections::VecDeque<u16>,
+    scratch: Vec<WarpView>,
+}
+
+impl TwoLevel {
+    pub fn new(active_max: usize, inner: InnerPolicy) -> Self {
+        TwoLevel {
+            active_max,
+            inner: match inner {
+                InnerPolicy::Lrr => Box::new(Lrr::default()),
+                InnerPolicy::Gto => Box::new(Gto::default()),
+            },
+            active: Vec::new(),
+            pending: Default::default(),
+            scratch: Vec::new(),
+        }
+    }
+}
+
+fn demote(w: &WarpView) -> bool {
+    w.waiting || w.finished || w.ibuffer_empty || w.head_longop
+}
+
+impl WarpScheduler for TwoLevel {
+    fn order(&mut self, warps: &[WarpView], order: &mut Vec<u16>) {
+        let find = |s: u16| warps.iter().find(|w| w.slot == s);
+        // Warps that left the scheduler are dropped; new warps join the FIFO in age order.
+        self.active.retain(|s| find(*s).is_some());
+        self.pending.retain(|s| find(*s).is_some());
+        let mut new: Vec<(u64, u16)> = warps
+            .iter()
+            .filter(|w| !self.active.contains(&w.slot) && !self.pending.contains(&w.slot))
+            .map(|w| (w.age, w.slot))
+            .collect();
+        new.sort_unstable();
+        self.pending.extend(new.into_iter().map(|x| x.1));
+        // 1. demote
+        let mut i = 0;
+        while i < self.active.len() {
+            let s = self.active[i];
+            if find(s).map(demote).unwrap_or(true) {
+                self.active.remove(i);
+                self.pending.push_back(s);
+            } else {
+                i += 1;
+            }
+        }
+        // 2. promote from the FIFO head, skipping ineligible warps
+        let mut k = 0;
+        while self.active.len() < self.active_max && k < self.pending.len() {
+            let s = self.pending[k];
+            if find(s).map(|w| !demote(w)).unwrap_or(false) {
+                self.pending.remove(k);
+                self.active.push(s);
+            } else {
+                k += 1;
+            }
+        }
+        // 3. inner order over the active set (views in ascending slot order)
+        self.scratch.clear();
+        let mut act = self.active.clone();
+        act.sort_unstable();
+        for s in act {
+            if let Some(w) = find(s) {
+                self.scratch.push(*w);
+            }
+        }
+        self.inner.order(&self.scratch, order);
+    }
+    fn issued(&mut self, slot: u16) {
+        self.inner.issued(slot);
+    }
+}
+
+/// Builds the configured scheduler.
+pub fn make_scheduler(cfg: &GpuConfig) -> Box<dyn WarpScheduler> {
+    match &cfg.sched.policy {
+        SchedPolicy::Lrr => Box::new(Lrr::default()),
+        SchedPolicy::Gto => Box::new(Gto::default()),
+        SchedPolicy::Oldest => Box::new(ByAge {
+            youngest_first: false,
+            by_age: Vec::new(),
+        }),
+        SchedPolicy::Youngest => Box::new(ByAge {
+            youngest_first: true,
+            by_age: Vec::new(),
+        }),
+        SchedPolicy::FetchGroup => Box::new(FetchGroup {
+            g: cfg.sched.fetch_group_size.max(1) as usize,
+            current: 0,
+            last: None,
+            issued_this_cycle: true,
+            by_age: Vec::new(),
+        }),
+        SchedPolicy::TwoLevel => Box::new(TwoLevel::new(
+            cfg.sched.two_level.active_per_sched as usize,
+            cfg.sched.two_level.inner,
+        )),
+        // Rejected by GpuConfig::validate; kept total for safety.
+        SchedPolicy::Plugin(_) => Box::new(Gto::default()),
+    }
+}
+
+/// Why a head instruction cannot issue (issue-stage hazard check).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hazard {
+    /// RAW/WAW on a pending write, or WAR on a pending read.
+    Scoreboard,
+}
+
+/// Register-number space of the scoreboard: 256 general + 8 predicate registers.
+pub const N_REGS: usize = 264;
+const WORDS: usize = N_REGS.div_ceil(64);
+
+/// Issue-stage dependence tracking for one SM (spec §2.2; issue-stage.md §1.2).
+pub trait IssueStage: Send {
+    /// Resizes for `n_warps` slots and clears.
+    fn reset(&mut self, n_warps: usize);
+    /// Can `inst` of warp `w` issue with respect to register hazards?
+    fn check(&self, w: usize, inst: &WarpInst) -> Result<(), Hazard>;
+    /// `inst` issued: reserve its destinations (`longop` marks long-latency producers).
+    fn reserve(&mut self, w: usize, inst: &WarpInst, longop: bool);
+    /// Destination `reg` of warp `w` was written back.
+    fn release(&mut self, w: usize, reg: u16);
+    /// Sources of `inst` have been read (WAR counters).
+    fn sources_read(&mut self, w: usize, inst: &WarpInst);
+    /// Does the head read a register reserved by a long-latency producer?
+    fn reads_longop(&self, w: usize, inst: &WarpInst) -> bool;
+    /// Any reserved register left for warp `w`?
+    fn any_pending(&self, w: usize) -> bool;
+}
+
+/// In-order scoreboard: pending-write and long-op bit sets per warp, optional WAR counters.
+pub struct InOrderScoreboard {
+    pending: Vec<[u64; WORDS]>,
+    longop: Vec<[u64; WORDS]>,
+    war: Option<Vec<[u8; N_REGS]>>,
+}
+
+impl InOrderScoreboard {
+    pub fn new(war: bool) -> Self {
+        InOrderScoreboard {
+            pending: Vec::new(),
+            longop: Vec::new(),
+            war: if war { Some(Vec::new()) } else { None },
+        }
+    }
+}
+
+#[inline]
+fn bit(set: &[u64; WORDS], r: u16) -> bool {
+    let r = r as usize;
+    r < N_REGS && set[r / 64] >> (r % 64) & 1 == 1
+}
+
+impl IssueStage for InOrderScoreboard {
+    fn reset(&mut self, n: usize) {
+        self.pending = vec![[0; WORDS]; n];
+        self.longop = vec![[0; WORDS]; n];
+        if let Some(w) = &mut self.war {
+            *w = vec![[0; N_REGS]; n];
+        }
+    }
+    fn check(&self, w: usize, inst: &WarpInst) -> Result<(), Hazard> {
+        let p = &self.pending[w];
+        if inst.srcs().iter().chain(inst.dsts()).any(|&r| bit(p, r)) {
+            return Err(Hazard::Scoreboard);
+        }
+        if let Some(war) = &self.war {
+            if inst
+                .dsts()
+                .iter()
+                .any(|&r| (r as usize) < N_REGS && war[w][r as usize] > 0)
+            {
+                return Err(Hazard::Scoreboard);
+            }
+        }
+        Ok(())
+    }
+    fn reserve(&mut self, w: usize, inst: &WarpInst, longop: bool) {
+        for &r in inst.dsts() {
+            let r = r as usize;
+            if r < N_REGS {
+                self.pending[w][r / 64] |= 1 << (r % 64);
+                if longop {
+                    self.longop[w][r / 64] |= 1 << (r % 64);
+                }
+            }
+        }
+        if let Some(war) = &mut self.war {
+            for &r in inst.srcs() {
+                if (r as usize) < N_REGS {
+                    war[w][r as usize] = war[w][r as usize].saturating_add(1);
+                }
+            }
+        }
+    }
+    fn release(&mut self, w: usize, reg: u16) {
+        let r = reg as usize;
+        if r < N_REGS {
+            self.pending[w][r / 64] &= !(1 << (r % 64));
+            self.longop[w][r / 64] &= !(1 << (r % 64));
+        }
+    }
+    fn sources_read(&mut self, w: usize, inst: &WarpInst) {
+        if let Some(war) = &mut self.war {
+            for &r in inst.srcs() {
+                if (r as usize) < N_REGS {
+                    war[w][r as usize] = war[w][r as usize].saturating_sub(1);
+                }
+            }
+        }
+    }
+    fn reads_longop(&self, w: usize, inst: &WarpInst) -> bool {
+        inst.srcs().iter().any(|&r| bit(&self.longop[w], r))
+    }
+    fn any_pending(&self, w: usize) -> bool {
+        self.pending[w].iter().any(|&x| x != 0)
+    }
+}
+
+/// Register-file organisation: bank mapping and extra access latency (spec §2.4 `RegFileModel`).
+pub trait RegisterFileOrg: Send {
+    /// Bank of register `reg` of warp slot `w` on scheduler `sched`.
+    fn bank(&self, w: u32, sched: u32, reg: u16) -> u32;
+    /// Extra cycles a read of (w, reg) takes beyond the grant cycle.
+    fn extra_read_latency(&self, _w: u32, _reg: u16) -> u32 {
+        0
+    }
+    /// Extra cycles of a write.
+    fn extra_write_latency(&self, _w: u32, _reg: u16) -> u32 {
+        0
+    }
+}
+
+/// Monolithic banked RF: `bank = (reg + w) mod B` (`reg_plus_warp`) or `reg mod B`; in sub-core
+/// mode `bank = sched·B/n_sched + (reg + w) mod (B/n_sched)` with n_sched = sub-cores.
+pub struct MonolithicRf {
+    pub n_banks: u32,
+    pub map: BankMap,
+    pub n_subcores: u32,
+    pub scheds_per_subcore: u32,
+}
+
+impl MonolithicRf {
+    pub fn new(cfg: &GpuConfig) -> Self {
+        MonolithicRf {
+            n_banks: cfg.rf.n_banks,
+            map: cfg.rf.bank_map,
+            n_subcores: cfg.sm.n_subcores.max(1),
+            scheds_per_subcore: cfg.scheds_per_subcore(),
+        }
+    }
+}
+
+impl RegisterFileOrg for MonolithicRf {
+    #[inline]
+    fn bank(&self, w: u32, sched: u32, reg: u16) -> u32 {
+        let shift = match self.map {
+            BankMap::RegPlusWarp => w,
+            BankMap::RegOnly => 0,
+        };
+        if self.n_subcores > 1 {
+            let per = self.n_banks / self.n_subcores;
+            let sc = sched / self.scheds_per_subcore;
+            sc * per + (reg as u32 + shift) % per
+        } else {
+            (reg as u32 + shift) % self.n_banks
+        }
+    }
+}
+
+/// A unit's availability as a gating policy sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnitState {
+    Ready,
+    /// Gated; usable after `wake_in` cycles once a wake is requested.
+    Gated {
+        wake_in: u32,
+    },
+}
+
+/// Power gating of execution pipes (spec §2.9 `UnitGate`, power-gating.md §1.2).
+pub trait GatingPolicy: Send {
+    /// Availability of pipe `pipe` (index into the SM's pipe list) at `cycle`.
+    fn available(&self, pipe: usize, cycle: u64) -> UnitState;
+    /// A candidate wants the gated pipe.
+    fn request_wake(&mut self, _pipe: usize, _cycle: u64) {}
+    /// Whether the policy needs [`GatingPolicy::on_cycle`] every cycle (disables cycle skipping
+    /// of idle SMs when true).
+    fn needs_cycle_hook(&self) -> bool {
+        false
+    }
+    /// End of a cycle: whether the pipe was busy and whether it accepted an instruction.
+    fn on_cycle(&mut self, _pipe: usize, _cycle: u64, _busy: bool, _accepted: bool) {}
+}
+
+/// No gating: every pipe is always ready.
+pub struct NoGating;
+
+impl GatingPolicy for NoGating {
+    fn available(&self, _pipe: usize, _cycle: u64) -> UnitState {
+        UnitState::Ready
+    }
+}

@@ -1,0 +1,1072 @@
+//! One streaming multiprocessor: warp state (structure of arrays), fetch/decode/I-buffer, issue
+//! through the scheduler and scoreboard traits, operand collectors over the banked RF, execution
+//! units with latency and initiation interval, writeback, barriers (spec simulator.md §2.2–2.5,
+//! §2.9). The LD/ST path is in `smmem.rs`.
+//!
+//! Each core cycle evaluates the stages in reverse order: writeback, execute and LD/ST, dispatch,
+//! RF arbitration, issue, fetch/decode.
+
+use super::cache::TagArray;
+use super::exec::{classify, ExecClass, PipeClass, SpPipe, N_OPS};
+use super::policy::{
+    make_scheduler, GatingPolicy, InOrderScoreboard, IssueStage, MonolithicRf, NoGating,
+    RegisterFileOrg, UnitState, WarpScheduler, WarpView, N_REGS,
+};
+use super::smmem::LdstUnit;
+use crate::activity::{OpcollActivity, OpsLanes, SchedActivity, SmActivity, StallCounts, Timeline};
+use crate::config::{BusyDefinition, GpuConfig, LaneMap};
+use crate::inst::{Family, MemSpace, OpClass, WarpInst, PRED_BASE};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// Stall reasons in attribution order (§2.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stall {
+    NoWarp,
+    IbufferEmpty,
+    Barrier,
+    Scoreboard,
+    CuFull,
+    PipeBusy,
+    UnitGated,
+}
+
+fn add_stall(s: &mut StallCounts, r: Stall, n: u64) {
+    match r {
+        Stall::NoWarp => s.no_warp += n,
+        Stall::IbufferEmpty => s.ibuffer_empty += n,
+        Stall::Barrier => s.barrier += n,
+        Stall::Scoreboard => s.scoreboard += n,
+        Stall::CuFull => s.cu_full += n,
+        Stall::PipeBusy => s.pipe_busy += n,
+        Stall::UnitGated => s.unit_gated += n,
+    }
+}
+
+/// One I-buffer entry.
+#[derive(Clone, Copy)]
+pub(crate) struct IEntry {
+    pub inst: WarpInst,
+    /// First cycle the entry may issue (decode done, I-cache fill arrived).
+    pub ready: u64,
+}
+
+/// A collector unit holding one issued instruction.
+#[derive(Clone)]
+pub(crate) struct Cu {
+    pub busy: bool,
+    /// Collector class index (0 sp, 1 sfu, 2 mem, 3 dp, 4 int, 5 gen).
+    pub class: usize,
+    pub subcore: u32,
+    pub warp: u16,
+    pub seq: u64,
+    pub inst: WarpInst,
+    pub ec: ExecClass,
+    /// Pending reads: (bank, reg); `n_reads` valid, `n_done` granted.
+    pub reads: [(u16, u16); 5],
+    pub n_reads: u8,
+    pub granted: u8,
+    /// Cycle the last operand is available (u64::MAX while reads are pending).
+    pub ready_at: u64,
+}
+
+/// A result waiting for writeback.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct Wb {
+    pub ready: u64,
+    pub seq: u64,
+    pub warp: u16,
+    pub n_dst: u8,
+    pub dst: [u16; 4],
+    pub lanes: u8,
+}
+
+/// An execution unit instance (SP cluster, SFU, DP, INT or LD/ST).
+pub(crate) struct Unit {
+    pub class: PipeClass,
+    pub subcore: u32,
+    pub next_accept: u64,
+    /// Index into `pipes` of its INT pipe (SP/INT units) or its only pipe.
+    pub pipe_int: usize,
+    /// Index of the FP pipe (SP units), else same as `pipe_int`.
+    pub pipe_fp: usize,
+}
+
+/// Timeline and op counters of one pipe.
+pub(crate) struct Pipe {
+    pub unit: String,
+    pub name: &'static str,
+    pub lanes: u32,
+    pub ops: [OpsLanes; N_OPS],
+    pub busy: Timeline,
+    pub lane_tl: Vec<Timeline>,
+    pub double_pumped: bool,
+}
+
+pub(crate) struct CtaSlot {
+    pub valid: bool,
+    pub cta_id: u32,
+    pub first_slot: u32,
+    pub n_warps: u32,
+    pub warps_done: u32,
+    pub exited: u32,
+    pub bar_arrived: u32,
+    pub regs: u64,
+}
+
+pub(crate) struct Sm {
+    pub id: u32,
+    pub cfg_busy_accept: bool,
+    // ---- warp state (SoA) ----
+    pub w_valid: Vec<bool>,
+    pub w_cta: Vec<u32>,
+    pub w_idx: Vec<u32>,
+    pub w_age: Vec<u64>,
+    pub w_stream_done: Vec<bool>,
+    pub w_exited: Vec<bool>,
+    pub w_fetch_bar: Vec<bool>,
+    pub w_at_bar: Vec<bool>,
+    pub w_membar: Vec<bool>,
+    pub w_fetch_ready: Vec<u64>,
+    pub w_ifetch_line: Vec<u64>,
+    pub w_inflight: Vec<u32>,
+    pub w_mem_out: Vec<u32>,
+    pub w_launch: Vec<u64>,
+    pub ibuf: Vec<[IEntry; 8]>,
+    pub ib_head: Vec<u8>,
+    pub ib_len: Vec<u8>,
+    pub ib_cap: u8,
+    pub n_resident_warps: u32,
+    pub n_resident_ctas: u32,
+    pub allocated_regs: u64,
+    // ---- CTAs ----
+    pub ctas: Vec<CtaSlot>,
+    // ---- issue ----
+    pub scoreboard: Box<dyn IssueStage>,
+    pub scheds: Vec<Box<dyn WarpScheduler>>,
+    pub sched_warps: Vec<Vec<u16>>,
+    pub last_stall: Vec<Option<Stall>>,
+    views: Vec<WarpView>,
+    order: Vec<u16>,
+    // ---- operand collectors / RF ----
+    pub rf: Box<dyn RegisterFileOrg>,
+    pub cus: Vec<Cu>,
+    pub cu_class_ports: [u32; 6],
+    pub cu_class_out: [u32; 6],
+    pub bank_req: Vec<u64>,
+    pub bank_rr: Vec<u32>,
+    pub bank_wr_used: Vec<u32>,
+    pub ports_per_bank: u32,
+    pub seq: u64,
+    // ---- execution ----
+    pub units: Vec<Unit>,
+    pub pipes: Vec<Pipe>,
+    pub gating: Box<dyn GatingPolicy>,
+    pub wb_heap: BinaryHeap<Reverse<Wb>>,
+    pub wb_waiting: Vec<Wb>,
+    pub ldst: LdstUnit,
+    // ---- front end ----
+    pub icache: TagArray,
+    pub perfect_icache: bool,
+    pub icache_pending: Vec<u64>,
+    pub fetch_last: u32,
+    // ---- per-register stats ----
+    pub reg_last: Vec<u64>,
+    pub reg_stats: Option<crate::activity::RegisterStats>,
+    pub pilot_slot: Option<u16>,
+    // ---- counters ----
+    pub act: SmActivity,
+    pub fam: crate::activity::FamilyCounts,
+    pub progress: bool,
+    /// warp_evals and scoreboard reads of the last evaluated cycle (replayed for skipped ones).
+    pub last_evals: Vec<u64>,
+    pub last_sb_reads: u64,
+    /// Issue log (cycle, warp slot, pc) when tracing is on.
+    pub trace: Option<Vec<IssueEvent>>,
+}
+
+/// One issued instruction, for tests and debugging (`simulate_stream_traced`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IssueEvent {
+    pub cycle: u64,
+    pub sm: u32,
+    pub warp_slot: u32,
+    pub pc: u32,
+}
+
+const CU_CLASSES: [&str; 6] = ["sp", "sfu", "mem", "dp", "int", "gen"];
+
+fn cu_class_of(p: PipeClass) -> usize {
+    match p {
+        PipeClass::Sp => 0,
+        PipeClass::Sfu => 1,
+        PipeClass::Mem => 2,
+        PipeClass::Dp => 3,
+        PipeClass::Int => 4,
+        PipeClass::None => 5,
+    }
+}
+
+impl Sm {
+    pub fn new(id: u32, cfg: &GpuConfig, start: u64) -> Sm {
+        let nw = cfg.sm.max_warps as usize;
+        let ns = cfg.sched.n_per_sm as usize;
+        let nsub = cfg.sm.n_subcores.max(1);
+        let e = cfg.stats.idle_hist_exact_max;
+        let m = cfg.stats.idle_hist_log2_max;
+        let u = &cfg.units;
+        let mut units = Vec::new();
+        let mut pipes = Vec::new();
+        let dp16 = u.lane_map == LaneMap::DoublePumped16;
+        let mut add_pipe = |unit: String, name: &'static str, lanes: u32, per_lane: bool| {
+            pipes.push(Pipe {
+                unit,
+                name,
+                lanes,
+                ops: [OpsLanes::default(); N_OPS],
+                busy: Timeline::new(start, e, m),
+                lane_tl: if per_lane {
+                    (0..lanes).map(|_| Timeline::new(start, e, m)).collect()
+                } else {
+                    Vec::new()
+                },
+                double_pumped: per_lane && dp16,
+            });
+            pipes.len() - 1
+        };
+        for i in 0..u.n_sp {
+            let pi = add_pipe(format!("sp{i}"), "int", u.sp_lanes, true);
+            let pf = add_pipe(format!("sp{i}"), "fp", u.sp_lanes, true);
+            units.push(Unit {
+                class: PipeClass::Sp,
+                subcore: i % nsub,
+                next_accept: 0,
+                pipe_int: pi,
+                pipe_fp: pf,
+            });
+        }
+        for (n, class, name, lanes) in [
+            (u.n_int, PipeClass::Int, "int", u.sp_lanes),
+            (u.n_sfu, PipeClass::Sfu, "sfu", u.sfu_lanes),
+            (u.n_dp, PipeClass::Dp, "dp", u.dp_lanes),
+            (u.n_ldst, PipeClass::Mem, "ldst", u.ldst_lanes),
+        ] {
+            for i in 0..n {
+                let p = add_pipe(format!("{name}{i}"), name, lanes, false);
+                units.push(Unit {
+                    class,
+                    subcore: i % nsub,
+                    next_accept: 0,
+                    pipe_int: p,
+                    pipe_fp: p,
+                });
+            }
+        }
+        let o = &cfg.opcoll;
+        let counts = [
+            o.units.sp,
+            o.units.sfu,
+            o.units.mem,
+            o.units.dp,
+            o.units.int,
+            o.units.gen,
+        ];
+        let inp = [
+            o.in_ports.sp,
+            o.in_ports.sfu,
+            o.in_ports.mem,
+            o.in_ports.dp,
+            o.in_ports.int,
+            o.in_ports.gen,
+        ];
+        let outp = [
+            o.out_ports.sp,
+            o.out_ports.sfu,
+            o.out_ports.mem,
+            o.out_ports.dp,
+            o.out_ports.int,
+            o.out_ports.gen,
+        ];
+        let mut cus = Vec::new();
+        for (class, &n) in counts.iter().enumerate() {
+            for i in 0..n {
+                cus.push(Cu {
+                    busy: false,
+                    class,
+                    subcore: i % nsub,
+                    warp: 0,
+                    seq: 0,
+                    inst: WarpInst::new(0, Family::Int, OpClass::Nop, 0),
+                    ec: ExecClass {
+                        pipe: PipeClass::None,
+                        sp_pipe: SpPipe::Int,
+                        latency: 1,
+                        ii: 1,
+                    },
+                    reads: [(0, 0); 5],
+                    n_reads: 0,
+                    granted: 0,
+                    ready_at: u64::MAX,
+                });
+            }
+        }
+        assert!(cus.len() <= 64, "at most 64 collector units per SM");
+        let nb = cfg.rf.n_banks as usize;
+        let mut scoreboard: Box<dyn IssueStage> =
+            Box::new(InOrderScoreboard::new(cfg.sched.war_scoreboard));
+        scoreboard.reset(nw);
+        let act = SmActivity {
+            sched: vec![SchedActivity::default(); ns],
+            rf: crate::activity::RfActivity {
+                reads: vec![0; nb],
+                writes: vec![0; nb],
+                read_lanes: vec![0; nb],
+                write_lanes: vec![0; nb],
+                conflict_rr: vec![0; nb],
+                conflict_wr: vec![0; nb],
+                pred_reads: 0,
+                pred_writes: 0,
+            },
+            opcoll: (0..6)
+                .filter(|&c| counts[c] > 0)
+                .map(|c| OpcollActivity {
+                    class: CU_CLASSES[c].to_string(),
+                    units: counts[c],
+                    ..Default::default()
+                })
+                .collect(),
+            ..Default::default()
+        };
+        let empty = IEntry {
+            inst: WarpInst::new(0, Family::Int, OpClass::Nop, 0),
+            ready: 0,
+        };
+        let per_reg = cfg.stats.per_register;
+        Sm {
+            id,
+            cfg_busy_accept: cfg.stats.busy_definition == BusyDefinition::Accept,
+            w_valid: vec![false; nw],
+            w_cta: vec![0; nw],
+            w_idx: vec![0; nw],
+            w_age: vec![0; nw],
+            w_stream_done: vec![false; nw],
+            w_exited: vec![false; nw],
+            w_fetch_bar: vec![false; nw],
+            w_at_bar: vec![false; nw],
+            w_membar: vec![false; nw],
+            w_fetch_ready: vec![0; nw],
+            w_ifetch_line: vec![u64::MAX; nw],
+            w_inflight: vec![0; nw],
+            w_mem_out: vec![0; nw],
+            w_launch: vec![0; nw],
+            ibuf: vec![[empty; 8]; nw],
+            ib_head: vec![0; nw],
+            ib_len: vec![0; nw],
+            ib_cap: cfg.frontend.ibuffer_entries.clamp(1, 8) as u8,
+            n_resident_warps: 0,
+            n_resident_ctas: 0,
+            allocated_regs: 0,
+            ctas: Vec::new(),
+            scoreboard,
+            scheds: (0..ns).map(|_| make_scheduler(cfg)).collect(),
+            sched_warps: (0..ns)
+                .map(|s| (s..nw).step_by(ns).map(|w| w as u16).collect())
+                .collect(),
+            last_stall: vec![Some(Stall::NoWarp); ns],
+            views: Vec::with_capacity(nw),
+            order: Vec::with_capacity(nw),
+            rf: Box::new(MonolithicRf::new(cfg)),
+            cus,
+            cu_class_ports: inp,
+            cu_class_out: outp,
+            bank_req: vec![0; nb],
+            bank_rr: vec![0; nb],
+            bank_wr_used: vec![0; nb],
+            ports_per_bank: cfg.rf.ports_per_bank,
+            seq: 0,
+            units,
+            pipes,
+            gating: Box::new(NoGating),
+            wb_heap: BinaryHeap::new(),
+            wb_waiting: Vec::new(),
+            ldst: LdstUnit::new(cfg),
+            icache: TagArray::new(&cfg.icache),
+            perfect_icache: cfg.frontend.perfect_icache,
+            icache_pending: Vec::new(),
+            fetch_last: nw as u32 - 1,
+            reg_last: if per_reg {
+                vec![u64::MAX; nw * N_REGS]
+            } else {
+                Vec::new()
+            },
+            reg_stats: if per_reg {
+                Some(crate::activity::RegisterStats {
+                    reads: vec![0; N_REGS],
+                    writes: vec![0; N_REGS],
+                    pilot_reads: vec![0; N_REGS],
+                    pilot_writes: vec![0; N_REGS],
+                    ..Default::default()
+                })
+            } else {
+                None
+            },
+            pilot_slot: None,
+            act,
+            fam: Default::default(),
+            progress: false,
+            last_evals: vec![0; ns],
+            last_sb_reads: 0,
+            trace: None,
+        }
+    }
+
+    #[inline]
+    pub fn sched_of(&self, w: usize) -> usize {
+        w % self.scheds.len()
+    }
+
+    /// Records a register access for the per-register statistics (§5.4).
+    #[inline]
+    pub fn reg_access(&mut self, w: usize, reg: u16, t: u64, write: bool) {
+        let Some(rs) = self.reg_stats.as_mut() else {
+            return;
+        };
+        let r = reg as usize;
+        if r >= N_REGS {
+            return;
+        }
+        if write {
+            rs.writes[r] += 1;
+        } else {
+            rs.reads[r] += 1;
+        }
+        if self.pilot_slot == Some(w as u16) {
+            if write {
+                rs.pilot_writes[r] += 1;
+            } else {
+                rs.pilot_reads[r] += 1;
+            }
+        }
+        let k = w * N_REGS + r;
+        let last = self.reg_last[k];
+        if last == u64::MAX {
+            rs.first_access_after_alloc.add(t - self.w_launch[w]);
+        } else {
+            rs.inter_access.add(t - last);
+        }
+        self.reg_last[k] = t;
+    }
+
+    // ------------------------------------------------------------------ writeback
+    pub fn writeback(&mut self, t: u64, ex_wb: u32) {
+        for b in self.bank_wr_used.iter_mut() {
+            *b = 0;
+        }
+        while let Some(Reverse(w)) = self.wb_heap.peek() {
+            if w.ready > t {
+                break;
+            }
+            let w = *w;
+            self.wb_heap.pop();
+            self.wb_waiting.push(w);
+        }
+        if self.wb_waiting.is_empty() {
+            return;
+        }
+        self.wb_waiting.sort_unstable();
+        let mut done = 0;
+        let mut i = 0;
+        while i < self.wb_waiting.len() && done < ex_wb {
+            let w = self.wb_waiting[i];
+            let warp = w.warp as usize;
+            let sched = self.sched_of(warp) as u32;
+            // all-or-nothing: every general destination needs a write port on its bank
+            let mut ok = true;
+            for &r in &w.dst[..w.n_dst as usize] {
+                if r < PRED_BASE {
+                    let b = self.rf.bank(warp as u32, sched, r) as usize;
+                    if self.bank_wr_used[b] >= self.ports_per_bank {
+                        ok = false;
+                    }
+                }
+            }
+            if !ok {
+                i += 1;
+                continue;
+            }
+            for &r in &w.dst[..w.n_dst as usize] {
+                if r < PRED_BASE {
+                    let b = self.rf.bank(warp as u32, sched, r) as usize;
+                    self.bank_wr_used[b] += 1;
+                    self.act.rf.writes[b] += 1;
+                    self.act.rf.write_lanes[b] += w.lanes as u64;
+                } else {
+                    self.act.rf.pred_writes += 1;
+                }
+                self.scoreboard.release(warp, r);
+                self.act.scoreboard.writes += 1;
+                self.reg_access(warp, r, t, true);
+            }
+            self.w_inflight[warp] -= 1;
+            self.wb_waiting.remove(i);
+            done += 1;
+            self.progress = true;
+        }
+    }
+
+    // ------------------------------------------------------------------ dispatch
+    /// Dispatches CUs whose operands are all available into free units, oldest first.
+    pub fn dispatch(&mut self, t: u64, oc_ex: &[u32; 6]) {
+        let mut used_class = [0u32; 6];
+        let mut used_out = [0u32; 6];
+        loop {
+            // oldest ready CU not yet tried this cycle
+            let mut best: Option<usize> = None;
+            for (i, c) in self.cus.iter().enumerate() {
+                if c.busy && c.ready_at <= t && best.is_none_or(|b| c.seq < self.cus[b].seq) {
+                    let pc = c.ec.pipe.index();
+                    if used_class[pc] < oc_ex[pc].max(1)
+                        && used_out[c.class] < self.cu_class_out[c.class].max(1)
+                    {
+                        best = Some(i);
+                    }
+                }
+            }
+            let Some(ci) = best else { break };
+            let (pipe, sub, ii, lat) = {
+                let c = &self.cus[ci];
+                (c.ec.pipe, c.subcore, c.ec.ii, c.ec.latency)
+            };
+            let pc = pipe.index();
+            // unit choice: lowest-index non-gated free unit of the class (own sub-core first)
+            let nsub_units = self
+                .units
+                .iter()
+                .any(|u| u.class == pipe && u.subcore == sub);
+            let mut chosen = None;
+            for (ui, u) in self.units.iter().enumerate() {
+                if u.class != pipe || (nsub_units && u.subcore != sub) || u.next_accept > t {
+                    continue;
+                }
+                if pipe == PipeClass::Mem && !self.ldst.can_accept() {
+                    continue;
+                }
+                if self.gating.available(u.pipe_int, t) != UnitState::Ready {
+                    continue;
+                }
+                chosen = Some(ui);
+                break;
+            }
+            let Some(ui) = chosen else {
+                // this CU cannot go this cycle: block its class so younger CUs of other classes
+                // may still dispatch
+                used_class[pc] = u32::MAX - 1;
+                continue;
+            };
+            used_class[pc] += 1;
+            let cls = self.cus[ci].class;
+            used_out[cls] += 1;
+            self.progress = true;
+            let cu = self.cus[ci].clone();
+            self.cus[ci].busy = false;
+            self.cus[ci].ready_at = u64::MAX;
+            let oc = self
+                .act
+                .opcoll
+                .iter_mut()
+                .find(|o| o.class == CU_CLASSES[cls]);
+            if let Some(o) = oc {
+                o.dispatches += 1;
+            }
+            let warp = cu.warp as usize;
+            self.scoreboard.sources_read(warp, &cu.inst);
+            let lanes = cu.inst.active_mask.count_ones() as u64;
+            let unit = &mut self.units[ui];
+            unit.next_accept = t + ii as u64;
+            let p = if cu.ec.sp_pipe == SpPipe::Fp {
+                unit.pipe_fp
+            } else {
+                unit.pipe_int
+            };
+            let opi = cu.inst.op as usize;
+            self.pipes[p].ops[opi].ops += 1;
+            self.pipes[p].ops[opi].lanes += lanes;
+            if pipe == PipeClass::Mem {
+                let busy = self.ldst.accept(t, warp as u16, &cu.inst, cu.seq);
+                self.pipes[p].busy.busy(t, busy);
+                continue;
+            }
+            let busy_len = if self.cfg_busy_accept { 1 } else { lat as u64 };
+            let pp = &mut self.pipes[p];
+            pp.busy.busy(t, busy_len);
+            if !pp.lane_tl.is_empty() {
+                let mut m = cu.inst.active_mask;
+                if pp.double_pumped {
+                    m = (m | (m >> 16)) & 0xffff;
+                }
+                let mut bits = m;
+                while bits != 0 {
+                    let l = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    if l < pp.lane_tl.len() {
+                        pp.lane_tl[l].busy(t, busy_len);
+                    }
+                }
+            }
+            self.seq += 1;
+            let mut dst = [0u16; 4];
+            let n = cu.inst.n_dst as usize;
+            dst[..n].copy_from_slice(&cu.inst.dst[..n]);
+            self.wb_heap.push(Reverse(Wb {
+                ready: t + lat as u64,
+                seq: self.seq,
+                warp: cu.warp,
+                n_dst: n as u8,
+                dst,
+                lanes: lanes as u8,
+            }));
+        }
+    }
+
+    // ------------------------------------------------------------------ RF arbitration
+    pub fn rf_arbitrate(&mut self, t: u64) {
+        let ports = self.ports_per_bank;
+        for b in 0..self.bank_req.len() {
+            let mut req = self.bank_req[b];
+            if req == 0 {
+                continue;
+            }
+            let free = ports.saturating_sub(self.bank_wr_used[b]);
+            let n_cu = self.cus.len() as u32;
+            let mut granted = 0;
+            // round-robin over CUs starting after the last CU granted on this bank
+            let start = (self.bank_rr[b] + 1) % n_cu.max(1);
+            let mut k = 0;
+            while req != 0 && k < n_cu {
+                let ci = (start + k) % n_cu;
+                k += 1;
+                if req >> ci & 1 == 0 {
+                    continue;
+                }
+                if granted < free {
+                    granted += 1;
+                    self.progress = true;
+                    self.bank_rr[b] = ci;
+                    let lanes;
+                    let (warp, reg, still) = {
+                        let c = &mut self.cus[ci as usize];
+                        lanes = c.inst.active_mask.count_ones() as u64;
+                        let mut reg = 0;
+                        let mut still = false;
+                        let mut taken = false;
+                        for j in 0..c.n_reads as usize {
+                            let (bk, r) = c.reads[j];
+                            if bk as usize == b && !taken && bk != u16::MAX {
+                                reg = r;
+                                c.reads[j].0 = u16::MAX;
+                                taken = true;
+                            } else if bk as usize == b {
+                                still = true;
+                            }
+                        }
+                        c.granted += 1;
+                        if c.granted == c.n_reads {
+                            c.ready_at = t + 1;
+                        }
+                        (c.warp as usize, reg, still)
+                    };
+                    if !still {
+                        req &= !(1u64 << ci);
+                    }
+                    self.act.rf.reads[b] += 1;
+                    self.act.rf.read_lanes[b] += lanes;
+                    let cls = self.cus[ci as usize].class;
+                    if let Some(o) = self
+                        .act
+                        .opcoll
+                        .iter_mut()
+                        .find(|o| o.class == CU_CLASSES[cls])
+                    {
+                        o.operands += 1;
+                    }
+                    self.reg_access(warp, reg, t, false);
+                } else {
+                    // eligible but not granted
+                    if self.bank_wr_used[b] > 0 && granted == 0 {
+                        self.act.rf.conflict_wr[b] += 1;
+                    } else {
+                        self.act.rf.conflict_rr[b] += 1;
+                    }
+                }
+            }
+            self.bank_req[b] = req;
+        }
+    }
+
+    // ------------------------------------------------------------------ issue
+    /// Issue stage for all schedulers. Returns nothing; counters go to `act`.
+    pub fn issue(
+        &mut self,
+        t: u64,
+        cfg_issue: (u32, u32, bool),
+        id_oc: &[u32; 6],
+        cfg: &GpuConfig,
+    ) {
+        let (per_sched, per_warp, diff_units) = cfg_issue;
+        let mut used_idoc = [0u32; 6];
+        let mut used_in = [0u32; 6];
+        let sb0 = self.act.scoreboard.reads;
+        // Schedulers share the collectors and ID_OC slots; the first claim rotates every cycle
+        // so that no scheduler is starved [G].
+        let n_s = self.scheds.len();
+        for si in 0..n_s {
+            let s = (si + (t % n_s as u64) as usize) % n_s;
+            let ev0 = self.act.sched[s].warp_evals;
+            // views of this scheduler's live warps (ascending slot)
+            self.views.clear();
+            for k in 0..self.sched_warps[s].len() {
+                let w = self.sched_warps[s][k] as usize;
+                if !self.w_valid[w] || self.w_exited[w] {
+                    continue;
+                }
+                let empty = self.ib_len[w] == 0 || self.ibuf[w][self.ib_head[w] as usize].ready > t;
+                let head_longop = !empty && {
+                    let h = &self.ibuf[w][self.ib_head[w] as usize].inst;
+                    self.scoreboard.reads_longop(w, h)
+                };
+                let waiting = self.w_at_bar[w] || (self.w_membar[w] && self.w_mem_out[w] > 0);
+                self.views.push(WarpView {
+                    slot: w as u16,
+                    age: self.w_age[w],
+                    ready: !empty && !waiting,
+                    waiting,
+                    ibuffer_empty: empty,
+                    head_longop,
+                    finished: false,
+                });
+            }
+            let sa = &mut self.act.sched[s];
+            if self.views.is_empty() {
+                self.last_evals[s] = 0;
+                sa.issued[0] += 1;
+                sa.stall.no_warp += 1;
+                self.last_stall[s] = Some(Stall::NoWarp);
+                continue;
+            }
+            sa.active_cycles += 1;
+            let mut order = std::mem::take(&mut self.order);
+            self.scheds[s].order(&self.views, &mut order);
+            let mut issued = 0u32;
+            let mut first_stall: Option<Stall> = None;
+            for &slot in order.iter() {
+                if issued >= per_sched {
+                    break;
+                }
+                let w = slot as usize;
+                self.act.sched[s].warp_evals += 1;
+                let mut n_w = 0u32;
+                let mut first_pipe = PipeClass::None;
+                while n_w < per_warp && issued < per_sched {
+                    match self.try_issue(
+                        t,
+                        w,
+                        s,
+                        id_oc,
+                        &mut used_idoc,
+                        &mut used_in,
+                        cfg,
+                        diff_units,
+                        n_w,
+                        first_pipe,
+                    ) {
+                        Ok(p) => {
+                            first_pipe = p;
+                            n_w += 1;
+                            issued += 1;
+                        }
+                        Err(r) => {
+                            if n_w == 0 && first_stall.is_none() {
+                                first_stall = Some(r);
+                            }
+                            break;
+                        }
+                    }
+                }
+                if n_w > 0 {
+                    self.scheds[s].issued(slot);
+                    self.progress = true;
+                }
+            }
+            self.order = order;
+            let sa = &mut self.act.sched[s];
+            self.last_evals[s] = sa.warp_evals - ev0;
+            sa.issued[(issued as usize).min(2)] += 1;
+            if issued == 0 {
+                let r = first_stall.unwrap_or(Stall::NoWarp);
+                add_stall(&mut sa.stall, r, 1);
+                self.last_stall[s] = Some(r);
+            } else {
+                self.last_stall[s] = None;
+            }
+        }
+        self.last_sb_reads = self.act.scoreboard.reads - sb0;
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn try_issue(
+        &mut self,
+        t: u64,
+        w: usize,
+        s: usize,
+        id_oc: &[u32; 6],
+        used_idoc: &mut [u32; 6],
+        used_in: &mut [u32; 6],
+        cfg: &GpuConfig,
+        diff_units: bool,
+        n_w: u32,
+        first_pipe: PipeClass,
+    ) -> Result<PipeClass, Stall> {
+        if self.ib_len[w] == 0 || self.ibuf[w][self.ib_head[w] as usize].ready > t {
+            return Err(Stall::IbufferEmpty);
+        }
+        if self.w_at_bar[w] || (self.w_membar[w] && self.w_mem_out[w] > 0) {
+            return Err(Stall::Barrier);
+        }
+        self.w_membar[w] = false;
+        let inst = self.ibuf[w][self.ib_head[w] as usize].inst;
+        self.act.scoreboard.reads += 1;
+        if self.scoreboard.check(w, &inst).is_err() {
+            return Err(Stall::Scoreboard);
+        }
+        let is_membar = inst.family == Family::Mem && inst.op == OpClass::Membar;
+        let ec = if is_membar || inst.family == Family::Bar {
+            ExecClass {
+                pipe: PipeClass::None,
+                sp_pipe: SpPipe::Int,
+                latency: 1,
+                ii: 1,
+            }
+        } else {
+            classify(cfg, &inst)
+        };
+        if n_w > 0 && diff_units && ec.pipe == first_pipe {
+            return Err(Stall::PipeBusy);
+        }
+        let mut cu_idx = None;
+        if ec.pipe != PipeClass::None {
+            let pc = ec.pipe.index();
+            let want = cu_class_of(ec.pipe);
+            let class = if self.cus.iter().any(|c| c.class == want) {
+                want
+            } else {
+                5
+            };
+            let nsub = cfg.sm.n_subcores.max(1);
+            let sub = (s as u32) / cfg.scheds_per_subcore();
+            let found = self
+                .cus
+                .iter()
+                .position(|c| !c.busy && c.class == class && (nsub == 1 || c.subcore == sub));
+            match found {
+                None => return Err(Stall::CuFull),
+                Some(i) => {
+                    if used_in[class] >= self.cu_class_ports[class].max(1) {
+                        return Err(Stall::CuFull);
+                    }
+                    if used_idoc[pc] >= id_oc[pc].max(1) {
+                        return Err(Stall::PipeBusy);
+                    }
+                    let any_ready = self.units.iter().any(|u| {
+                        u.class == ec.pipe
+                            && self.gating.available(u.pipe_int, t) == UnitState::Ready
+                    });
+                    if !any_ready {
+                        return Err(Stall::UnitGated);
+                    }
+                    used_in[class] += 1;
+                    used_idoc[pc] += 1;
+                    cu_idx = Some(i);
+                }
+            }
+        }
+        // ---- issue ----
+        let h = self.ib_head[w] as usize;
+        self.ib_head[w] = ((h + 1) % self.ib_cap as usize) as u8;
+        self.ib_len[w] -= 1;
+        self.act.ibuffer.reads += 1;
+        if self.ib_len[w] == 0 && self.w_stream_done[w] {
+            self.mark_exited(w);
+        }
+        let lanes = inst.active_mask.count_ones() as u64;
+        if let Some(tr) = self.trace.as_mut() {
+            tr.push(IssueEvent {
+                cycle: t,
+                sm: self.id,
+                warp_slot: w as u32,
+                pc: inst.pc,
+            });
+        }
+        self.act.warp_insts += 1;
+        self.act.thread_insts += lanes;
+        self.fam_count(inst.family, lanes);
+        if inst.reconv_pc.is_some() {
+            self.act.simt.divergent_branches += 1;
+            self.act.simt.pushes += 1;
+            self.act.simt.pops += 1;
+        }
+        for &r in inst.srcs() {
+            if r >= PRED_BASE {
+                self.act.rf.pred_reads += 1;
+            }
+        }
+        match inst.family {
+            Family::Bar => {
+                self.act.bar.arrivals += 1;
+                self.w_at_bar[w] = true;
+                let c = self.w_cta[w] as usize;
+                self.ctas[c].bar_arrived += 1;
+                self.check_barrier(c);
+                return Ok(PipeClass::None);
+            }
+            _ if is_membar => {
+                self.w_membar[w] = true;
+                return Ok(PipeClass::None);
+            }
+            _ => {}
+        }
+        let longop = inst.family == Family::Mem
+            && matches!(inst.op, OpClass::Load | OpClass::Atomic)
+            && inst
+                .mem
+                .map(|m| matches!(m.space, MemSpace::Global | MemSpace::Local))
+                .unwrap_or(false);
+        self.scoreboard.reserve(w, &inst, longop);
+        self.act.scoreboard.writes += inst.n_dst as u64;
+        self.w_inflight[w] += 1;
+        let ci = cu_idx.expect("cu");
+        let sched = s as u32;
+        let mut reads = [(0u16, 0u16); 5];
+        let mut n = 0usize;
+        for &r in inst.srcs() {
+            if r >= PRED_BASE || reads[..n].iter().any(|x| x.1 == r) {
+                continue;
+            }
+            let b = self.rf.bank(w as u32, sched, r);
+            reads[n] = (b as u16, r);
+            n += 1;
+        }
+        self.seq += 1;
+        let c = &mut self.cus[ci];
+        c.busy = true;
+        c.warp = w as u16;
+        c.seq = self.seq;
+        c.inst = inst;
+        c.ec = ec;
+        c.reads = reads;
+        c.n_reads = n as u8;
+        c.granted = 0;
+        c.ready_at = if n == 0 { t + 1 } else { u64::MAX };
+        for &(b, _) in &reads[..n] {
+            self.bank_req[b as usize] |= 1u64 << ci;
+        }
+        let cls = c.class;
+        if let Some(o) = self
+            .act
+            .opcoll
+            .iter_mut()
+            .find(|o| o.class == CU_CLASSES[cls])
+        {
+            o.allocs += 1;
+        }
+        Ok(ec.pipe)
+    }
+
+    fn fam_count(&mut self, f: Family, lanes: u64) {
+        let c = match f {
+            Family::Int => &mut self.fam.int,
+            Family::Fp => &mut self.fam.fp,
+            Family::Dp => &mut self.fam.dp,
+            Family::Sfu => &mut self.fam.sfu,
+            Family::Mem => &mut self.fam.mem,
+            Family::Ctrl => &mut self.fam.ctrl,
+            Family::Bar => &mut self.fam.bar,
+        };
+        c.warp_insts += 1;
+        c.thread_insts += lanes;
+    }
+
+    /// The warp has no more instructions to issue.
+    pub fn mark_exited(&mut self, w: usize) {
+        if self.w_exited[w] {
+            return;
+        }
+        self.w_exited[w] = true;
+        let c = self.w_cta[w] as usize;
+        self.ctas[c].exited += 1;
+        self.check_barrier(c);
+    }
+
+    /// Releases the CTA's barrier when every non-exited warp has arrived.
+    pub fn check_barrier(&mut self, c: usize) {
+        let cta = &self.ctas[c];
+        if cta.bar_arrived == 0 {
+            return;
+        }
+        let waiting_needed = cta.n_warps - cta.exited;
+        // warps that arrived and then exited do not exist: arrivals are only by live warps
+        if cta.bar_arrived >= waiting_needed {
+            let first = cta.first_slot as usize;
+            let n = cta.n_warps as usize;
+            for w in first..first + n {
+                self.w_at_bar[w] = false;
+                self.w_fetch_bar[w] = false;
+            }
+            self.ctas[c].bar_arrived = 0;
+            self.act.bar.releases += 1;
+            self.progress = true;
+        }
+    }
+
+    /// Per-cycle integrals (also used ×k for skipped cycles).
+    pub fn account(&mut self, k: u64, skipped: bool) {
+        if self.n_resident_ctas > 0 {
+            self.act.active_cycles += k;
+        }
+        self.act.resident_warp_cycles += self.n_resident_warps as u64 * k;
+        self.act.allocated_reg_cycles += self.allocated_regs * k;
+        let waiting = self
+            .w_at_bar
+            .iter()
+            .zip(&self.w_valid)
+            .filter(|(a, v)| **a && **v)
+            .count() as u64;
+        self.act.bar.wait_cycles += waiting * k;
+        let nclass = self.act.opcoll.len();
+        for i in 0..nclass {
+            let cls = &self.act.opcoll[i].class;
+            let occ = self
+                .cus
+                .iter()
+                .filter(|c| c.busy && CU_CLASSES[c.class] == cls)
+                .count() as u64;
+            self.act.opcoll[i].occupied_cycles += occ * k;
+        }
+        if skipped {
+            self.act.scoreboard.reads += self.last_sb_reads * k;
+            for s in 0..self.scheds.len() {
+                let sa = &mut self.act.sched[s];
+                sa.issued[0] += k;
+                let has = self.sched_warps[s]
+                    .iter()
+                    .any(|&w| self.w_valid[w as usize] && !self.w_exited[w as usize]);
+                if has {
+                    sa.active_cycles += k;
+                }
+                sa.warp_evals += self.last_evals[s] * k;
+                if let Some(r) = self.last_stall[s] {
+                    add_stall(&mut sa.stall, r, k);
+                }
+            }
+        }
+    }
+}
