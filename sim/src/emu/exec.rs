@@ -134,21 +134,21 @@ pub(super) fn write(w: &mut Warp, o: Opnd, v: &Lanes, mask: u32) {
                     row[l] = v[l] as u32;
                 }
             } else {
+                // Branch-free select so the loop vectorises.
                 for l in 0..WARP_SIZE {
-                    if mask >> l & 1 != 0 {
-                        row[l] = v[l] as u32;
-                    }
+                    let m = ((mask >> l) & 1).wrapping_neg();
+                    row[l] = (row[l] & !m) | (v[l] as u32 & m);
                 }
             }
         }
         Opnd::R64(r) => {
             let b = r as usize * WARP_SIZE;
             let rows: &mut [u32] = &mut w.regs[b..b + 2 * WARP_SIZE];
+            let (lo, hi) = rows.split_at_mut(WARP_SIZE);
             for l in 0..WARP_SIZE {
-                if mask >> l & 1 != 0 {
-                    rows[l] = v[l] as u32;
-                    rows[WARP_SIZE + l] = (v[l] >> 32) as u32;
-                }
+                let m = ((mask >> l) & 1).wrapping_neg();
+                lo[l] = (lo[l] & !m) | (v[l] as u32 & m);
+                hi[l] = (hi[l] & !m) | ((v[l] >> 32) as u32 & m);
             }
         }
         Opnd::Pred(p, _) => {
