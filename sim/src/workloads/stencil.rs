@@ -140,7 +140,7 @@ impl Workload for Stencil {
 
     fn manifest(&self) -> Manifest {
         Manifest {
-            test_warp_insts: &[("stencil_kernel", 134912)],
+            test_warp_insts: &[("stencil_kernel", 125696)],
             regs_hint: Some(15),
         }
     }
