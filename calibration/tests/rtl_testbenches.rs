@@ -92,7 +92,7 @@ fn extra_sizes(name: &str) -> Vec<Params> {
         "arb_rr" => vec![params(&[("N", 5)])],
         "arb_fixed" => vec![params(&[("N", 13)])],
         "dep_matrix" => vec![params(&[("N", 4)])],
-        "scoreboard" => vec![params(&[("NREGS", 32), ("NSRC", 5)])],
+        "scoreboard" => vec![params(&[("NREGS", 32), ("NSRC", 5), ("RCW", 1)])],
         "pg_controller" => vec![params(&[("BET", 3), ("WAKE", 1)])],
         _ => vec![],
     }
