@@ -51,11 +51,11 @@ fn one() -> f64 {
 
 fn read_maybe_gz(path: &Path) -> Result<String, CalError> {
     if path.extension().is_some_and(|e| e == "gz") {
-        let bytes = std::fs::read(path).map_err(|source| CalError::Io { path: path.to_path_buf(), source })?;
+        let bytes = std::fs::read(path).map_err(|source| CalError::Io { path: path.to_path_buf(), error: source })?;
         let mut s = String::new();
         GzDecoder::new(&bytes[..])
             .read_to_string(&mut s)
-            .map_err(|source| CalError::Io { path: path.to_path_buf(), source })?;
+            .map_err(|source| CalError::Io { path: path.to_path_buf(), error: source })?;
         Ok(s)
     } else {
         read_text(path)
@@ -63,7 +63,7 @@ fn read_maybe_gz(path: &Path) -> Result<String, CalError> {
 }
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), CalError> {
-    let rd = std::fs::read_dir(dir).map_err(|source| CalError::Io { path: dir.to_path_buf(), source })?;
+    let rd = std::fs::read_dir(dir).map_err(|source| CalError::Io { path: dir.to_path_buf(), error: source })?;
     let mut entries: Vec<PathBuf> = rd.flatten().map(|e| e.path()).collect();
     entries.sort();
     for p in entries {
@@ -86,7 +86,7 @@ pub fn record_from_reports(dir: &Path) -> Result<SynthRecord, CalError> {
     })?;
     let mut merged = ParsedReport::default();
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map_err(|source| CalError::Io { path: dir.to_path_buf(), source })?
+        .map_err(|source| CalError::Io { path: dir.to_path_buf(), error: source })?
         .flatten()
         .map(|e| e.path())
         .filter(|p| p.is_file() && p.file_name().is_some_and(|n| n != "meta.toml"))

@@ -33,12 +33,12 @@ pub enum CalError {
     #[error(transparent)]
     Parse(#[from] ParseError),
     /// I/O on a named path.
-    #[error("{}: {source}", path.display())]
+    #[error("{}: {error}", path.display())]
     Io {
         /// The path being read or written.
         path: PathBuf,
         /// The underlying error.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// An external tool is missing.
     #[error("required tool '{tool}' was not found on PATH: {hint}")]
@@ -86,7 +86,7 @@ fn tail_text(t: &str) -> String {
 pub fn read_text(path: &std::path::Path) -> Result<String, CalError> {
     std::fs::read_to_string(path).map_err(|source| CalError::Io {
         path: path.to_path_buf(),
-        source,
+        error: source,
     })
 }
 
@@ -94,6 +94,6 @@ pub fn read_text(path: &std::path::Path) -> Result<String, CalError> {
 pub fn write_text(path: &std::path::Path, text: &str) -> Result<(), CalError> {
     std::fs::write(path, text).map_err(|source| CalError::Io {
         path: path.to_path_buf(),
-        source,
+        error: source,
     })
 }

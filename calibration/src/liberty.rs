@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 pub fn read_liberty(path: &Path) -> Result<String, CalError> {
     let io = |source| CalError::Io {
         path: path.to_path_buf(),
-        source,
+        error: source,
     };
     let bytes = std::fs::read(path).map_err(io)?;
     if bytes.starts_with(&[0x1f, 0x8b]) {
@@ -43,7 +43,7 @@ fn is_liberty_name(n: &str) -> bool {
 pub fn find_files(dir: &Path, flavour: &str, corner: &str) -> Result<Vec<PathBuf>, CalError> {
     let rd = std::fs::read_dir(dir).map_err(|source| CalError::Io {
         path: dir.to_path_buf(),
-        source,
+        error: source,
     })?;
     let mut all = Vec::new();
     for e in rd.flatten() {

@@ -36,12 +36,12 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, thiserror::Error)]
 pub enum OverlayError {
     /// The file could not be read or written.
-    #[error("{}: {source}", path.display())]
+    #[error("{}: {error}", path.display())]
     Io {
         /// Path of the overlay.
         path: PathBuf,
         /// Underlying error.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// The TOML is malformed or does not follow the overlay schema.
     #[error("{}:{line}: {msg}", path.display())]
@@ -168,7 +168,7 @@ impl Overlay {
     pub fn load(path: &Path) -> Result<Overlay, OverlayError> {
         let text = std::fs::read_to_string(path).map_err(|source| OverlayError::Io {
             path: path.to_path_buf(),
-            source,
+            error: source,
         })?;
         Self::from_toml_str(&text, path)
     }
@@ -183,7 +183,7 @@ impl Overlay {
     pub fn save(&self, path: &Path) -> Result<(), OverlayError> {
         std::fs::write(path, self.to_toml_string()).map_err(|source| OverlayError::Io {
             path: path.to_path_buf(),
-            source,
+            error: source,
         })
     }
 

@@ -12,8 +12,16 @@ use std::path::{Path, PathBuf};
 pub struct Args {
     /// Directory with synthesis records (record.json from `gpuenergy synth`) and/or raw report
     /// directories (reports + meta.toml), searched recursively.
+    #[arg(long, required_unless_present = "liberty_dir")]
+    pub reports: Option<PathBuf>,
+    /// Also fit the node's device numbers (threshold per flavour from leakage, drive law from
+    /// FO4 delay over corners) to the inverter cells of the liberty files in this directory.
     #[arg(long)]
-    pub reports: PathBuf,
+    pub liberty_dir: Option<PathBuf>,
+    /// With --liberty-dir: write the fitted numbers into this node TOML (e.g.
+    /// techlib/data/asap7.toml); only vth_v, alpha and i_on_ref_a_per_fin lines change.
+    #[arg(long, requires = "liberty_dir")]
+    pub write_node: Option<PathBuf>,
     /// Technology node the reports belong to (techlib name).
     #[arg(long, default_value = "asap7")]
     pub tech: String,
@@ -168,16 +176,39 @@ pub fn plot(o: &FitOutcome, dir: &Path) -> Result<Vec<PathBuf>> {
     Ok(written)
 }
 
+fn tech_fit(args: &Args, dir: &Path) -> Result<()> {
+    let node_path = args.write_node.clone();
+    let text = match &node_path {
+        Some(p) => std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?,
+        None => {
+            let n = techlib::node(&args.tech)?;
+            toml::to_string(n.file()).context("serialising the node")?
+        }
+    };
+    eprintln!("calibrate: fitting device numbers of {} to {}", args.tech, dir.display());
+    let fit = calibration::techfit::fit_dir(dir, &text)?;
+    print!("{}", fit.report());
+    if let Some(p) = node_path {
+        std::fs::write(&p, fit.apply_to_toml(&text)).with_context(|| format!("writing {}", p.display()))?;
+        eprintln!("calibrate: fitted device numbers written to {}", p.display());
+    }
+    Ok(())
+}
+
 pub fn run(args: Args) -> Result<()> {
     techlib::node(&args.tech).with_context(|| format!("--tech {}", args.tech))?;
-    let recs = calibration::collect::collect(&args.reports)?;
+    if let Some(d) = &args.liberty_dir {
+        tech_fit(&args, d)?;
+    }
+    let Some(reports) = &args.reports else { return Ok(()) };
+    let recs = calibration::collect::collect(reports)?;
     if recs.is_empty() {
         bail!(
             "no synthesis records or reports found under {} (expected record.json files from 'gpuenergy synth', or report directories with a meta.toml)",
-            args.reports.display()
+            reports.display()
         );
     }
-    eprintln!("calibrate: {} records from {}", recs.len(), args.reports.display());
+    eprintln!("calibrate: {} records from {}", recs.len(), reports.display());
     let out = fit_records(&args.tech, &recs)?;
     match args.format.as_str() {
         "json" => println!("{}", serde_json::to_string_pretty(&to_json(&out))?),

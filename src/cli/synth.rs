@@ -26,6 +26,12 @@ pub struct Args {
     /// Run the component's default sweep grid instead of one size.
     #[arg(long)]
     pub sweep: bool,
+    /// With --sweep: the narrowed grids used for the committed goldens (sfu_lane TBITS 3..7).
+    #[arg(long, requires = "sweep")]
+    pub golden: bool,
+    /// Skip runs whose record.json already exists in the output directory.
+    #[arg(long)]
+    pub keep_existing: bool,
     /// Output directory (one subdirectory per run, plus the prepared libraries).
     #[arg(long, default_value = "out/synth")]
     pub out: PathBuf,
@@ -75,7 +81,8 @@ pub fn run(args: Args) -> Result<()> {
     let mut jobs = Vec::new();
     for n in &names {
         if args.sweep {
-            for p in registry::sweep(n)? {
+            let grid = if args.golden { registry::golden_sweep(n)? } else { registry::sweep(n)? };
+            for p in grid {
                 jobs.push(registry::spec(n, &p)?);
             }
         } else {
@@ -88,7 +95,17 @@ pub fn run(args: Args) -> Result<()> {
     for (i, spec) in jobs.iter().enumerate() {
         eprintln!("synth: [{}/{}] {} {:?}", i + 1, total, spec.kind, spec.params);
         let t0 = std::time::Instant::now();
-        let rec = match flow::run(spec, &lib, &opts) {
+        let existing = opts.out_dir.join(flow::run_dir_name(spec)).join("record.json");
+        let cached = if args.keep_existing && existing.exists() {
+            calibration::SynthRecord::load(&existing).ok()
+        } else {
+            None
+        };
+        let result = match cached {
+            Some(r) => Ok(r),
+            None => flow::run(spec, &lib, &opts),
+        };
+        let rec = match result {
             Ok(r) => r,
             Err(e) if total > 1 => {
                 // In a sweep, report the failure and go on with the other points.

@@ -6,7 +6,9 @@
 //! ([`nnls`]) on *relative* residuals — row i is divided by the measured value yᵢ — so that
 //! small and large sizes weigh equally, matching the error metric (MAPE). Physics demands
 //! non-negativity: every term counts hardware (cells, crosspoints, tree levels), and a
-//! negative coefficient would make a larger block cheaper.
+//! negative coefficient would make a larger block cheaper. The constant term alone may take
+//! either sign (a fixed offset of the asymptotic law). Records below
+//! [`models::logic::fit_min_params`] are left out.
 //!
 //! Leave-one-out cross-validation: each point is predicted by the fit to all the others; the
 //! mean absolute percentage error of those predictions is `cv_mape_pct`.
@@ -42,15 +44,26 @@ pub fn fit_terms(terms: &[Term], pts: &[(&BTreeMap<String, u32>, f64)]) -> Resul
     if m == 0 {
         return Err(CalError::Fit("no points".into()));
     }
-    let mut a = DMatrix::<f64>::zeros(m, n);
+    // The constant term (a term that evaluates to 1 everywhere) may take either sign: it is split
+    // into a non-negative pair (+1, −1).
+    let const_col = terms.iter().position(|t| t.params().is_empty());
+    let cols = n + usize::from(const_col.is_some());
+    let mut a = DMatrix::<f64>::zeros(m, cols);
     for (i, (p, y)) in pts.iter().enumerate() {
         for (j, t) in terms.iter().enumerate() {
             a[(i, j)] = t.eval(p).map_err(CalError::Fit)? / y;
         }
+        if let Some(c) = const_col {
+            a[(i, n)] = -a[(i, c)];
+        }
     }
     let b = DVector::from_element(m, 1.0);
     let x = nnls::nnls(&a, &b).ok_or_else(|| CalError::Fit("non-finite data".into()))?;
-    Ok(x.iter().copied().collect())
+    let mut coef: Vec<f64> = x.iter().take(n).copied().collect();
+    if let Some(c) = const_col {
+        coef[c] -= x[n];
+    }
+    Ok(coef)
 }
 
 /// Predict with fitted coefficients.
@@ -148,6 +161,15 @@ pub fn fit_records(node: &str, records: &[SynthRecord]) -> Result<FitOutcome, Ca
     }
     let mut by_kind: BTreeMap<&str, Vec<&SynthRecord>> = BTreeMap::new();
     for r in records {
+        // Records below the forms' validity range are not fitted (see fit_min_params).
+        if let Some(k) = models::logic::LogicKind::parse(&r.component) {
+            let below = models::logic::fit_min_params(k)
+                .iter()
+                .any(|(p, min)| r.params.get(*p).is_some_and(|v| v < min));
+            if below {
+                continue;
+            }
+        }
         by_kind.entry(&r.component).or_default().push(r);
     }
     let mut kinds = BTreeMap::new();

@@ -68,7 +68,7 @@ fn output_pin_of(text: &str, cell: &str) -> Option<String> {
 pub fn prepare(lib_dir: &Path, flavour: &str, corner: &str, cache_dir: &Path) -> Result<PreparedLibrary, CalError> {
     let sources = liberty::find_files(lib_dir, flavour, corner)?;
     let dir = cache_dir.join(format!("lib-{}-{}", flavour.to_lowercase(), corner.to_lowercase()));
-    std::fs::create_dir_all(&dir).map_err(|source| CalError::Io { path: dir.clone(), source })?;
+    std::fs::create_dir_all(&dir).map_err(|source| CalError::Io { path: dir.clone(), error: source })?;
     // Stamp: source names and sizes; reuse the cache when unchanged.
     let mut stamp = String::new();
     for s in &sources {

@@ -128,7 +128,7 @@ fn parse_file(parser: &dyn ReportParser, path: &Path) -> Result<ParsedReport, Ca
 /// under `opts.out_dir/KIND/PARAMS/` and returns the record.
 pub fn run(spec: &FlowSpec, lib: &PreparedLibrary, opts: &FlowOptions) -> Result<SynthRecord, CalError> {
     let dir = tools::absolute(&opts.out_dir.join(run_dir_name(spec)));
-    std::fs::create_dir_all(&dir).map_err(|source| CalError::Io { path: dir.clone(), source })?;
+    std::fs::create_dir_all(&dir).map_err(|source| CalError::Io { path: dir.clone(), error: source })?;
     eprintln!("[{}] yosys", dir.display());
     yosys::synthesise(spec, lib, &dir)?;
     let netlist = read_text(&dir.join("netlist.v"))?;

@@ -1,169 +1,108 @@
-//! The flow's view of the calibration components: RTL files, top module, size parameters and
-//! their sweep grids, operations per cycle and the stimulus testbench, for each kind of
-//! `models::logic::LogicKind` that has Verilog under `calibration/rtl/`.
+//! The flow's view of the calibration components, built on the RTL registry
+//! ([`crate::rtl::components`]): files, top module, size parameters and sweep grids, operations
+//! per cycle and the stimulus testbench.
 //!
-//! Sweep grids have at least five points per size parameter; two-parameter components sweep
-//! each parameter across the other's default (a cross through the default point), which
-//! identifies the product and the separate terms of the forms without a full grid. Sizes are
-//! bounded so that one synthesis stays within about 30 s on one core.
-//!
-//! Every component completes one operation per cycle (one result, one read/write cycle, one
-//! lookup, one transfer per output, one grant, one check), so energy per operation is the
-//! energy per clock cycle.
+//! `--sweep` uses the registry's one-at-a-time grid (the default point, then each parameter
+//! over its ≥ 5-point grid with the others at their defaults). For the committed goldens the
+//! grid of `sfu_lane` is narrowed ([`golden_sweep`]) because its seed table is synthesised as
+//! logic and one TBITS = 10 run takes many minutes; the bound keeps every run near 30 s.
 
 use super::{FlowSpec, Testbench};
 use crate::error::CalError;
-use std::collections::BTreeMap;
-use std::path::PathBuf;
+use crate::rtl::{self, ComponentSpec, Params};
 
-/// Directory of the calibration RTL.
-pub fn rtl_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("rtl")
+fn entry(name: &str) -> Result<&'static ComponentSpec, CalError> {
+    rtl::component(name).ok_or_else(|| CalError::Invalid(format!("unknown component '{name}'; known: {}", names().join(", "))))
 }
 
-struct Entry {
-    name: &'static str,
-    /// Fixed (non-swept) parameters passed to chparam.
-    fixed: &'static [(&'static str, u32)],
-    /// Default sizes.
-    defaults: &'static [(&'static str, u32)],
-    /// Grid per size parameter (crossed through the defaults).
-    grid: &'static [(&'static str, &'static [u32])],
-    extra_files: &'static [&'static str],
-}
-
-const FP: &[&str] = &["fp_common.v"];
-
-const ENTRIES: &[Entry] = &[
-    Entry { name: "alu32", fixed: &[], defaults: &[("WIDTH", 32)], grid: &[("WIDTH", &[8, 16, 24, 32, 48, 64])], extra_files: &[] },
-    Entry { name: "imul32", fixed: &[], defaults: &[("WIDTH", 32)], grid: &[("WIDTH", &[8, 12, 16, 20, 24, 32])], extra_files: &[] },
-    Entry { name: "fadd32", fixed: &[], defaults: &[], grid: &[], extra_files: FP },
-    Entry { name: "fmul32", fixed: &[], defaults: &[], grid: &[], extra_files: FP },
-    Entry { name: "ffma32", fixed: &[], defaults: &[], grid: &[], extra_files: FP },
-    Entry { name: "sfu_lane", fixed: &[], defaults: &[("TBITS", 6)], grid: &[("TBITS", &[3, 4, 5, 6, 7])], extra_files: &[] },
-    Entry {
-        name: "flop_array",
-        fixed: &[("RPORTS", 2), ("WPORTS", 1)],
-        defaults: &[("ENTRIES", 16), ("WIDTH", 32)],
-        grid: &[("ENTRIES", &[4, 8, 12, 16, 24, 32]), ("WIDTH", &[8, 16, 24, 32, 64])],
-        extra_files: &[],
-    },
-    Entry {
-        name: "latch_array",
-        fixed: &[("RPORTS", 2), ("WPORTS", 1)],
-        defaults: &[("ENTRIES", 16), ("WIDTH", 32)],
-        grid: &[("ENTRIES", &[4, 8, 12, 16, 24, 32]), ("WIDTH", &[8, 16, 24, 32, 64])],
-        extra_files: &[],
-    },
-    Entry {
-        name: "cam",
-        fixed: &[],
-        defaults: &[("ENTRIES", 16), ("WIDTH", 32)],
-        grid: &[("ENTRIES", &[4, 8, 12, 16, 24, 32]), ("WIDTH", &[8, 16, 24, 32, 48])],
-        extra_files: &[],
-    },
-    Entry {
-        name: "crossbar",
-        fixed: &[],
-        defaults: &[("N", 4), ("WIDTH", 32)],
-        grid: &[("N", &[2, 3, 4, 6, 8]), ("WIDTH", &[8, 16, 32, 48, 64])],
-        extra_files: &[],
-    },
-    Entry { name: "arb_rr", fixed: &[], defaults: &[("N", 8)], grid: &[("N", &[2, 4, 8, 16, 32, 64])], extra_files: &[] },
-    Entry { name: "arb_fixed", fixed: &[], defaults: &[("N", 8)], grid: &[("N", &[2, 4, 8, 16, 32, 64])], extra_files: &[] },
-    Entry { name: "dep_matrix", fixed: &[], defaults: &[("N", 8)], grid: &[("N", &[4, 8, 12, 16, 24, 32])], extra_files: &[] },
-    Entry {
-        name: "scoreboard",
-        fixed: &[],
-        defaults: &[("NREGS", 64), ("NSRC", 3)],
-        grid: &[("NREGS", &[16, 32, 64, 96, 128, 256]), ("NSRC", &[1, 2, 3, 4, 5])],
-        extra_files: &[],
-    },
-    Entry {
-        name: "pg_controller",
-        fixed: &[],
-        defaults: &[("BET_W", 5), ("IDLE_W", 4)],
-        grid: &[("IDLE_W", &[2, 3, 4, 6, 8]), ("BET_W", &[4, 5, 6, 7, 8])],
-        extra_files: &[],
-    },
-];
-
-fn entry(name: &str) -> Result<&'static Entry, CalError> {
-    ENTRIES.iter().find(|e| e.name == name).ok_or_else(|| {
-        CalError::Invalid(format!("unknown component '{name}'; known: {}", names().join(", ")))
-    })
-}
-
-/// Names of the components with RTL, in a fixed order.
+/// Names of the registered components, in registry order.
 pub fn names() -> Vec<String> {
-    ENTRIES.iter().map(|e| e.name.to_string()).collect()
+    rtl::components().iter().map(|c| c.name.to_string()).collect()
 }
 
-/// The default sweep: the default point plus each size parameter over its grid with the others
-/// at their defaults (deduplicated, sorted).
-pub fn sweep(name: &str) -> Result<Vec<BTreeMap<String, u32>>, CalError> {
+/// The registry's default sweep of `name` (one parameter at a time through the default point).
+pub fn sweep(name: &str) -> Result<Vec<Params>, CalError> {
+    Ok(entry(name)?.sweep_one_at_a_time())
+}
+
+/// Narrowed grids used for the committed goldens: (component, parameter, values).
+pub const GOLDEN_GRID_OVERRIDES: &[(&str, &str, &[u32])] = &[("sfu_lane", "TBITS", &[3, 4, 5, 6, 7])];
+
+/// The sweep used for the goldens: the default sweep with [`GOLDEN_GRID_OVERRIDES`] applied
+/// (the overridden parameter's default moves to the middle of its narrowed grid).
+pub fn golden_sweep(name: &str) -> Result<Vec<Params>, CalError> {
     let e = entry(name)?;
-    let base: BTreeMap<String, u32> = e.defaults.iter().map(|(k, v)| (k.to_string(), *v)).collect();
-    let mut pts = vec![base.clone()];
-    for (p, grid) in e.grid {
-        for v in *grid {
+    let ov: Vec<&(&str, &str, &[u32])> = GOLDEN_GRID_OVERRIDES.iter().filter(|o| o.0 == name).collect();
+    if ov.is_empty() {
+        return sweep(name);
+    }
+    let mut base = e.default_params();
+    for (_, p, g) in &ov {
+        base.insert(p.to_string(), g[g.len() / 2]);
+    }
+    let mut out = vec![base.clone()];
+    for p in e.params {
+        let grid: &[u32] = ov.iter().find(|o| o.1 == p.name).map(|o| o.2).unwrap_or(p.sweep);
+        for &v in grid {
             let mut q = base.clone();
-            q.insert(p.to_string(), *v);
-            pts.push(q);
+            q.insert(p.name.to_string(), v);
+            if !out.contains(&q) && e.resolve(&q).is_ok() {
+                out.push(q);
+            }
         }
     }
-    pts.sort();
-    pts.dedup();
-    Ok(pts)
+    Ok(out)
 }
 
-/// The flow specification of `name` at sizes `params` (missing sizes take defaults).
-pub fn spec(name: &str, params: &BTreeMap<String, u32>) -> Result<FlowSpec, CalError> {
+/// The flow specification of `name` at `params` (missing parameters take defaults).
+pub fn spec(name: &str, params: &Params) -> Result<FlowSpec, CalError> {
     let e = entry(name)?;
-    let mut p: BTreeMap<String, u32> = e.defaults.iter().map(|(k, v)| (k.to_string(), *v)).collect();
-    for (k, v) in params {
-        if !p.contains_key(k) {
-            return Err(CalError::Invalid(format!(
-                "{name} has no size parameter '{k}' (its parameters: {})",
-                if p.is_empty() { "none".to_string() } else { p.keys().cloned().collect::<Vec<_>>().join(", ") }
-            )));
-        }
-        if *v == 0 {
-            return Err(CalError::Invalid(format!("{name}: {k} must be at least 1")));
-        }
-        p.insert(k.clone(), *v);
-    }
-    let dir = rtl_dir();
-    let mut files = vec![dir.join(format!("{name}.v"))];
-    files.extend(e.extra_files.iter().map(|f| dir.join(f)));
+    let p = e.resolve(params).map_err(|err| CalError::Invalid(err.to_string()))?;
+    let ops = e.ops_per_cycle(&p).map_err(|err| CalError::Invalid(err.to_string()))?;
+    let files = e.file_paths();
     for f in &files {
         if !f.exists() {
             return Err(CalError::Invalid(format!("RTL file {} is missing", f.display())));
         }
     }
-    let tb_file = dir.join("tb").join(format!("{name}_tb.v"));
-    let testbench = tb_file.exists().then(|| Testbench {
-        top: format!("{name}_tb"),
-        files: [dir.join("tb").join("timescale.v"), tb_file].into_iter().filter(|f| f.exists()).collect(),
+    let timescale = rtl::rtl_dir().join("tb").join("timescale.v");
+    let tb = e.testbench_path();
+    let testbench = tb.exists().then(|| Testbench {
+        top: e.tb_top.to_string(),
+        files: [timescale, tb].into_iter().filter(|f| f.exists()).collect(),
         plusargs: vec!["+stim".into()],
-        dut_scope: vec![format!("{name}_tb"), "dut".into()],
-        takes_params: !e.defaults.is_empty(),
+        dut_scope: vec![e.tb_top.to_string(), "dut".into()],
+        takes_params: !e.params.is_empty(),
     });
-    // Fixed parameters are passed to chparam too but are not part of the record's sizes.
-    let mut chparams = p.clone();
-    for (k, v) in e.fixed {
-        chparams.insert(k.to_string(), *v);
-    }
     Ok(FlowSpec {
         kind: name.to_string(),
-        top: name.to_string(),
+        top: e.top.to_string(),
         files,
-        params: p,
-        chparams,
-        ops_per_cycle: 1.0,
-        // Dropped by the flow when the synthesised block has no such port.
-        clock_port: Some("clk".to_string()),
+        params: p.clone(),
+        chparams: p,
+        ops_per_cycle: ops,
+        clock_port: e.sequential.then(|| "clk".to_string()),
         testbench,
         yosys_extra: vec![],
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_component_has_a_spec_and_sweep() {
+        for n in names() {
+            let s = spec(&n, &Params::new()).unwrap();
+            assert!(s.ops_per_cycle > 0.0, "{n}");
+            let sw = golden_sweep(&n).unwrap();
+            assert!(!sw.is_empty());
+            for p in &sw {
+                spec(&n, p).unwrap();
+            }
+        }
+        assert!(golden_sweep("sfu_lane").unwrap().iter().all(|p| p["TBITS"] <= 7));
+        assert!(spec("crossbar", &[("X".to_string(), 1)].into()).is_err());
+    }
 }

@@ -56,7 +56,7 @@ pub fn run_logged(mut cmd: Command, dir: &Path, log: &Path, tool: &str) -> Resul
     let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     std::fs::write(log, &text).map_err(|source| CalError::Io {
         path: log.to_path_buf(),
-        source,
+        error: source,
     })?;
     if !out.status.success() {
         let tail: Vec<&str> = text.lines().rev().take(15).collect();

@@ -18,7 +18,8 @@
 //! - leakage per GE: `2·w_min·I_off·Vdd` (on average two of the four devices are off; stacking
 //!   is ignored), a state bit leaks as 4 GE;
 //! - energy per operation: `(α·ge·C_ge + ff·C_ck)·Vdd² / ops_per_cycle` with activity α the
-//!   average toggles per GE per operation (0.5 for arithmetic with glitching, 0.15 for control).
+//!   average toggles per GE per cycle (0.5 for arithmetic with glitching, 0.15 for control),
+//!   and operations per cycle as [`LogicKind::ops_per_cycle`].
 
 use super::kinds::LogicKind;
 use std::collections::BTreeMap;
@@ -47,16 +48,16 @@ pub fn counts(kind: LogicKind, p: &BTreeMap<String, u32>) -> GateCounts {
     use LogicKind::*;
     let (ge, ff, activity, depth) = match kind {
         Alu32 => {
-            let w = g("W");
+            let w = g("WIDTH");
             // Prefix adder (1.5·W·log2W), logic unit (4W), barrel shifter (2.5·W·log2W), result mux (3W).
             (4.0 * w * clog2(w) + 7.0 * w, 3.0 * w, 0.5, 2.0 * clog2(w) + 6.0)
         }
         Adder => {
-            let w = g("W");
+            let w = g("WIDTH");
             (1.5 * w * clog2(w) + 2.0 * w, 0.0, 0.5, 2.0 * clog2(w) + 2.0)
         }
         Imul32 => {
-            let w = g("W");
+            let w = g("WIDTH");
             // W² AND + carry-save full adders (7 GE) and a final 2W adder.
             (8.0 * w * w + 3.0 * w * clog2(2.0 * w), 4.0 * w, 0.5, 4.0 * clog2(w) + 2.0 * clog2(2.0 * w) + 4.0)
         }
@@ -65,25 +66,27 @@ pub fn counts(kind: LogicKind, p: &BTreeMap<String, u32>) -> GateCounts {
         Ffma32 => (7500.0, 128.0, 0.5, 60.0),
         SfuLane => {
             let t = g("TBITS");
-            // Coefficient table as logic (≈ 40 bits per entry, ½ GE per bit) + quadratic datapath.
-            (20.0 * t.exp2() * 1.0 + 4000.0, 96.0, 0.4, 2.0 * t + 40.0)
+            // Seed table as logic (2^(T+1) entries of T+4 bits, ≈ ½ GE per bit) + Newton datapath
+            // (two ≈ 30×30 multipliers).
+            (0.5 * (t + 1.0).exp2() * (t + 4.0) + 2.0 * 8.0 * 900.0, 64.0, 0.4, 2.0 * t + 40.0)
         }
         FlopArray | LatchArray => {
-            let (n, w) = (g("N"), g("W"));
-            // Write-enable mux per bit (2.5), read mux tree (2.5 per bit), decoder (2 per row).
-            let per_bit = if kind == LatchArray { 3.0 } else { 5.0 };
-            (per_bit * n * w + 2.0 * n * clog2(n), n * w, 0.15, 2.0 * clog2(n) + 4.0)
+            let (n, w, r, wp) = (g("ENTRIES"), g("WIDTH"), g("RPORTS"), g("WPORTS"));
+            // Write-enable mux per bit and write port (2.5), read mux tree per read port
+            // (2.5 per bit), address decoders (2 per row and port).
+            let store = if kind == LatchArray { 0.6 } else { 1.0 };
+            (2.5 * n * w * (wp + r) + 2.0 * n * (r + wp) * clog2(n), store * n * w, 0.15, 2.0 * clog2(n) + 4.0)
         }
         Cam => {
-            let (e, w) = (g("E"), g("W"));
-            // XOR compare per bit (2.5), match AND tree (1 per bit), priority encoder.
+            let (e, w) = (g("ENTRIES"), g("WIDTH"));
+            // XOR compare per bit (2.5), match AND tree (1 per bit), write decode.
             (3.5 * e * w + 3.0 * e * clog2(e), e * w, 0.3, clog2(w) + 2.0 * clog2(e) + 4.0)
         }
         Crossbar | Mux => {
-            let (n, w) = (g("N"), g("W"));
+            let (n, w) = (g("N"), g("WIDTH"));
             let outs = if kind == Crossbar { n } else { 1.0 };
             // (N−1) mux2 per output bit plus select decode.
-            (2.5 * outs * (n - 1.0).max(1.0) * w + 4.0 * outs * n, if kind == Crossbar { n * w } else { 0.0 }, 0.3, 2.0 * clog2(n) + 2.0)
+            (2.5 * outs * (n - 1.0).max(1.0) * w + 4.0 * outs * n, 0.0, 0.3, 2.0 * clog2(n) + 2.0)
         }
         ArbRr => {
             let n = g("N");
@@ -99,14 +102,15 @@ pub fn counts(kind: LogicKind, p: &BTreeMap<String, u32>) -> GateCounts {
             (2.0 * n * n + 2.0 * n, n * n, 0.15, 2.0 * clog2(n) + 4.0)
         }
         Scoreboard => {
-            let (n, r) = (g("N"), g("R"));
-            // N×R register-id entries of 6 bits compared against 3 operands.
-            (n * r * 6.0 * 3.0 * 3.0 + 4.0 * n, n * r * 7.0, 0.15, clog2(r) + clog2(n) + 6.0)
+            let (r, s) = (g("NREGS"), g("NSRC"));
+            // NREGS pending bits, a read mux per source (2.5 GE per bit), set/clear decoders.
+            (2.5 * r * (s + 1.0) + 4.0 * r, r, 0.15, clog2(r) + s + 4.0)
         }
         PgController => {
-            let (n, dd) = (g("N"), g("D"));
-            // Per domain a D-bit idle counter (≈ 8 GE per bit) and compare; state machine.
-            (8.0 * n * dd + 10.0 * n + 20.0, n * (dd + 2.0), 0.15, dd + clog2(n) + 4.0)
+            let (i, b) = (g("IDLE_W"), g("BET_W"));
+            let k = g("WK_W");
+            // Saturating counters (≈ 8 GE per bit) and compares, state machine.
+            (8.0 * (i + b + k) + 4.0 * i + 40.0, i + b + k + 2.0, 0.15, i + b + 4.0)
         }
     };
     GateCounts { ge, ff, activity, depth_fo4: depth }

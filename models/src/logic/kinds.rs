@@ -6,9 +6,9 @@ use std::collections::BTreeMap;
 /// A kind of parametric logic block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum LogicKind {
-    /// Integer ALU (add/sub, logic, shift, compare), registered, width `W`.
+    /// Integer ALU (add/sub, logic, shift, compare), registered, width `WIDTH`.
     Alu32,
-    /// Integer multiplier, width `W`.
+    /// Integer multiplier (full product, registered), width `WIDTH`.
     Imul32,
     /// IEEE-754 single-precision adder.
     Fadd32,
@@ -16,15 +16,15 @@ pub enum LogicKind {
     Fmul32,
     /// IEEE-754 single-precision fused multiply-add.
     Ffma32,
-    /// Special-function lane (table lookup + quadratic interpolation), `TBITS` table index bits.
+    /// Special-function lane (reciprocal / rsqrt: table of `2^TBITS` seeds + one Newton step).
     SfuLane,
-    /// Register array of flip-flops: `N` entries × `W` bits, one write and one read port.
+    /// Register array of flip-flops: `ENTRIES` × `WIDTH` bits, `RPORTS` read and `WPORTS` write ports.
     FlopArray,
-    /// Latch-based register array: `N` × `W`.
+    /// Latch-based register array: `ENTRIES` × `WIDTH`, `RPORTS`/`WPORTS` ports.
     LatchArray,
-    /// Content-addressable memory: `E` entries × `W` tag bits, parallel match.
+    /// Content-addressable memory: `ENTRIES` × `WIDTH` key bits, parallel match.
     Cam,
-    /// Full crossbar: `N` inputs × `N` outputs of `W` bits.
+    /// Full crossbar: `N` inputs × `N` outputs of `WIDTH` bits.
     Crossbar,
     /// Round-robin arbiter over `N` requesters.
     ArbRr,
@@ -32,13 +32,13 @@ pub enum LogicKind {
     ArbFixed,
     /// Dependence matrix: `N` × `N` bits with wakeup/ready logic.
     DepMatrix,
-    /// Scoreboard: `N` warps × `R` pending-register entries compared against operands.
+    /// Per-warp scoreboard: `NREGS` pending bits checked for `NSRC` source operands.
     Scoreboard,
-    /// Power-gating controller: `N` domains with idle counters of `D` bits.
+    /// Power-gating controller of one domain: `IDLE_W`-bit idle and `BET_W`-bit blackout counters.
     PgController,
-    /// Ripple/prefix adder of `W` bits (building block).
+    /// Prefix adder of `WIDTH` bits (building block).
     Adder,
-    /// `N`-to-1 multiplexer of `W` bits (building block).
+    /// `N`-to-1 multiplexer of `WIDTH` bits (building block).
     Mux,
 }
 
@@ -93,25 +93,46 @@ impl LogicKind {
         LogicKind::ALL.into_iter().find(|k| k.name() == n)
     }
 
-    /// Size parameters with their default values.
+    /// Size parameters with their default values. The names and defaults are those of the
+    /// calibration RTL registry (`calibration::rtl`), so synthesis records and overlays line up.
     pub fn default_params(self) -> BTreeMap<String, u32> {
         let p: &[(&str, u32)] = match self {
-            LogicKind::Alu32 | LogicKind::Imul32 | LogicKind::Adder => &[("W", 32)],
+            LogicKind::Alu32 | LogicKind::Imul32 | LogicKind::Adder => &[("WIDTH", 32)],
             LogicKind::Fadd32 | LogicKind::Fmul32 | LogicKind::Ffma32 => &[],
-            LogicKind::SfuLane => &[("TBITS", 6)],
-            LogicKind::FlopArray | LogicKind::LatchArray => &[("N", 16), ("W", 32)],
-            LogicKind::Cam => &[("E", 16), ("W", 16)],
-            LogicKind::Crossbar | LogicKind::Mux => &[("N", 4), ("W", 32)],
-            LogicKind::ArbRr | LogicKind::ArbFixed | LogicKind::DepMatrix => &[("N", 16)],
-            LogicKind::Scoreboard => &[("N", 16), ("R", 4)],
-            LogicKind::PgController => &[("N", 4), ("D", 3)],
+            LogicKind::SfuLane => &[("TBITS", 10)],
+            LogicKind::FlopArray | LogicKind::LatchArray => {
+                &[("ENTRIES", 16), ("RPORTS", 2), ("WIDTH", 32), ("WPORTS", 1)]
+            }
+            LogicKind::Cam => &[("ENTRIES", 16), ("WIDTH", 32)],
+            LogicKind::Crossbar | LogicKind::Mux => &[("N", 4), ("WIDTH", 32)],
+            LogicKind::ArbRr | LogicKind::ArbFixed | LogicKind::DepMatrix => &[("N", 8)],
+            LogicKind::Scoreboard => &[("NREGS", 64), ("NSRC", 3)],
+            LogicKind::PgController => {
+                &[("BET", 14), ("BET_W", 5), ("IDLE_W", 4), ("WAKE", 3), ("WK_W", 3)]
+            }
         };
         p.iter().map(|(k, v)| (k.to_string(), *v)).collect()
     }
 
-    /// Operations per cycle of the block as synthesised (one result, lookup, grant or transfer).
-    pub fn ops_per_cycle(self) -> f64 {
-        1.0
+    /// Operations per cycle of the block (as the RTL registry defines them): one word access per
+    /// port for storage arrays, one word moved per output for the crossbar, one otherwise.
+    pub fn ops_per_cycle(self, p: &BTreeMap<String, u32>) -> f64 {
+        let g = |n: &str| p.get(n).copied().unwrap_or(1) as f64;
+        match self {
+            LogicKind::FlopArray | LogicKind::LatchArray => g("RPORTS") + g("WPORTS"),
+            LogicKind::Crossbar => g("N"),
+            _ => 1.0,
+        }
+    }
+}
+
+/// Smallest sizes the structural forms describe: below them logic optimisation collapses the
+/// block (a 2-input arbiter is a couple of gates) and the forms do not apply. Calibration fits
+/// only records within this range.
+pub fn fit_min_params(kind: LogicKind) -> &'static [(&'static str, u32)] {
+    match kind {
+        LogicKind::ArbRr | LogicKind::ArbFixed => &[("N", 4)],
+        _ => &[],
     }
 }
 
@@ -124,36 +145,62 @@ impl std::fmt::Display for LogicKind {
 /// The structural linear form of a quantity (`area_m2`, `leakage_w`, `energy_per_op_j`,
 /// `delay_s`) of a kind: the hardware's dominant term first.
 ///
-/// Area, leakage and energy scale with the amount of hardware: an array of N×W cells with a
-/// read mux (`N*W`, per-column `W`, per-row `N`), a crossbar's N² W crosspoints, a CAM's E·W
-/// match cells, a multiplier's W² partial-product cells, an arbiter's N·⌈log₂N⌉ prefix tree.
-/// Delay scales with logic depth: ⌈log₂⌉ of the fan-in or width.
+/// Area, leakage and energy scale with the amount of hardware: an array's ENTRIES×WIDTH cells
+/// and its read muxes per port, a crossbar's N²·WIDTH crosspoints, a CAM's ENTRIES·WIDTH match
+/// cells, a multiplier's WIDTH² partial-product cells, an arbiter's N·⌈log₂N⌉ prefix tree, a
+/// dependence matrix's N² cells, a scoreboard's NREGS pending bits read by NSRC operand muxes.
+/// Delay scales with logic depth: ⌈log₂⌉ of the fan-in or width. The constant term `1` is fitted
+/// with either sign (a fixed offset of the asymptotic law); every other coefficient is
+/// non-negative.
 pub fn default_form(kind: LogicKind, quantity: &str) -> &'static [&'static str] {
     use LogicKind::*;
     if quantity == "delay_s" {
         return match kind {
-            Alu32 | Imul32 | Adder => &["clog2(W)", "1"],
+            Alu32 | Imul32 | Adder => &["clog2(WIDTH)", "1"],
             Fadd32 | Fmul32 | Ffma32 => &["1"],
             SfuLane => &["TBITS", "1"],
-            FlopArray | LatchArray | Crossbar | Mux => &["clog2(N)", "clog2(W)", "1"],
-            Cam => &["clog2(E)", "clog2(W)", "1"],
+            FlopArray | LatchArray => &["clog2(ENTRIES)", "1"],
+            Crossbar | Mux => &["clog2(N)", "1"],
+            Cam => &["clog2(ENTRIES)", "clog2(WIDTH)", "1"],
             ArbRr | ArbFixed | DepMatrix => &["clog2(N)", "1"],
-            Scoreboard => &["clog2(N)", "clog2(R)", "1"],
-            PgController => &["clog2(N)", "D", "1"],
+            Scoreboard => &["clog2(NREGS)", "NSRC", "1"],
+            PgController => &["IDLE_W", "BET_W", "WK_W", "1"],
         };
     }
+    let energy = quantity == "energy_per_op_j";
     match kind {
-        Alu32 | Adder => &["W*clog2(W)", "W", "1"],
-        Imul32 => &["W^2", "W", "1"],
+        Alu32 | Adder => &["WIDTH*clog2(WIDTH)", "WIDTH", "1"],
+        // Multiplier energy: WIDTH² cells whose glitch activity grows with the WIDTH-deep
+        // carry-save array.
+        Imul32 if energy => &["WIDTH^3", "WIDTH^2", "WIDTH", "1"],
+        Imul32 => &["WIDTH^2", "WIDTH", "1"],
         Fadd32 | Fmul32 | Ffma32 => &["1"],
-        SfuLane => &["pow2(TBITS)", "TBITS", "1"],
-        FlopArray | LatchArray => &["N*W", "W", "N", "1"],
-        Cam => &["E*W", "E", "W", "1"],
-        Crossbar | Mux => &["N^2*W", "N*W", "1"],
-        ArbRr => &["N*clog2(N)", "N", "1"],
-        ArbFixed => &["N*clog2(N)", "N", "1"],
+        SfuLane if energy => &["pow2(TBITS)", "TBITS", "1"],
+        SfuLane => &["pow2(TBITS)*TBITS", "TBITS", "1"],
+        // Storage: cells and write logic (ENTRIES·WIDTH, per write port), read muxes per read
+        // port; per operation the clocking of all cells is shared by the RPORTS+WPORTS accesses.
+        // Per cycle: clocking all cells (E·W), write data fanned out to every entry per write
+        // port (E·W·WPORTS), read muxes per read port (E·W·RPORTS); per access ÷ (R+W).
+        FlopArray | LatchArray if energy => &[
+            "ENTRIES*WIDTH/(RPORTS+WPORTS)",
+            "ENTRIES*WIDTH*WPORTS/(RPORTS+WPORTS)",
+            "ENTRIES*WIDTH*RPORTS/(RPORTS+WPORTS)",
+            "WIDTH",
+            "1",
+        ],
+        FlopArray | LatchArray => {
+            &["ENTRIES*WIDTH*RPORTS", "ENTRIES*WIDTH*WPORTS", "ENTRIES*WIDTH", "WIDTH*RPORTS", "1"]
+        }
+        Cam => &["ENTRIES*WIDTH", "ENTRIES", "WIDTH", "1"],
+        // Crossbar: N² W crosspoints per cycle; per word moved (N per cycle) N·W.
+        Crossbar | Mux if energy => &["N*WIDTH", "clog2(N)*WIDTH", "WIDTH", "1"],
+        Crossbar | Mux => &["N^2*WIDTH", "N*clog2(N)*WIDTH", "N*WIDTH", "1"],
+        // Fixed priority with random requests: grants settle near the low indices, so the
+        // switched energy grows with the tree depth as well as its size.
+        ArbFixed if energy => &["N*clog2(N)", "clog2(N)", "1"],
+        ArbRr | ArbFixed => &["N*clog2(N)", "N", "1"],
         DepMatrix => &["N^2", "N", "1"],
-        Scoreboard => &["N*R", "N", "R", "1"],
-        PgController => &["N*D", "N", "1"],
+        Scoreboard => &["NREGS*NSRC", "NREGS", "1"],
+        PgController => &["IDLE_W", "BET_W", "WK_W", "1"],
     }
 }

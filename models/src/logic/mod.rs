@@ -7,7 +7,7 @@
 //! use models::logic::{model, LogicKind, params};
 //! let node = techlib::node("asap7").unwrap();
 //! let tech = node.at(&techlib::Conditions::new(techlib::Flavour::Rvt)).unwrap();
-//! let c = model(LogicKind::Crossbar, &params(&[("N", 8), ("W", 32)]), &tech, None).unwrap();
+//! let c = model(LogicKind::Crossbar, &params(&[("N", 8), ("WIDTH", 32)]), &tech, None).unwrap();
 //! assert!(c.area_m2 > 0.0 && c.energy_per_op_j > 0.0 && c.leakage_w > 0.0);
 //! ```
 //!
@@ -26,7 +26,7 @@ pub mod analytical;
 pub mod kinds;
 pub mod terms;
 
-pub use kinds::{default_form, LogicKind};
+pub use kinds::{default_form, fit_min_params, LogicKind};
 
 use crate::overlay::{Overlay, QuantityFit};
 use std::collections::BTreeMap;
@@ -144,7 +144,7 @@ pub fn analytical_cost(kind: LogicKind, p: &BTreeMap<String, u32>, tech: &TechPo
     LogicCost {
         area_m2: (c.ge + 4.0 * c.ff) * area_per_ge_m2(tech),
         leakage_w: (c.ge + 4.0 * c.ff) * leak_ge,
-        energy_per_op_j: (c.activity * c.ge * c_ge + c.ff * c_ck) * vdd * vdd / kind.ops_per_cycle(),
+        energy_per_op_j: (c.activity * c.ge * c_ge + c.ff * c_ck) * vdd * vdd / kind.ops_per_cycle(p).max(1.0),
         delay_s: c.depth_fo4 * tech.fo4_delay_s(),
         calibrated: [false; 4],
     }

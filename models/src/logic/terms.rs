@@ -7,6 +7,10 @@
 //!   N choices, the depth of an N-input tree),
 //! - `pow2(N)` (2ᴺ: the entries of a table indexed by N bits).
 //!
+//! A term may end with a divisor `/(A+B)`, a sum of parameters (or a single one): per-operation
+//! energy of a block that performs A+B operations per cycle, e.g.
+//! `"ENTRIES*WIDTH/(RPORTS+WPORTS)"` (clocking all storage, shared by every port access).
+//!
 //! Examples: `"N^2*W"` (crossbar crosspoints), `"E*W"` (CAM match cells), `"N*clog2(N)"`
 //! (arbiter priority tree). Parameter names are case-sensitive and must match the component's
 //! size parameters.
@@ -27,6 +31,8 @@ enum Factor {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Term {
     factors: Vec<Factor>,
+    /// Parameters summed in the divisor (empty: no divisor).
+    divisor: Vec<String>,
 }
 
 fn is_ident(s: &str) -> bool {
@@ -39,7 +45,22 @@ impl Term {
     /// Parse a term; the error says which factor is malformed and what is allowed.
     pub fn parse(s: &str) -> Result<Term, String> {
         let mut factors = Vec::new();
-        for raw in s.split('*') {
+        let (num, div) = match s.split_once('/') {
+            Some((n, d)) => (n, Some(d.trim())),
+            None => (s, None),
+        };
+        let mut divisor = Vec::new();
+        if let Some(d) = div {
+            let inner = d.strip_prefix('(').and_then(|r| r.strip_suffix(')')).unwrap_or(d);
+            for n in inner.split('+') {
+                let n = n.trim();
+                if !is_ident(n) {
+                    return Err(format!("term '{s}': divisor must be (NAME+NAME+...), got '{d}'"));
+                }
+                divisor.push(n.to_string());
+            }
+        }
+        for raw in num.split('*') {
             let f = raw.trim();
             let factor = if let Some(inner) = f.strip_prefix("pow2(").and_then(|r| r.strip_suffix(')')) {
                 if !is_ident(inner.trim()) {
@@ -80,7 +101,7 @@ impl Term {
             };
             factors.push(factor);
         }
-        Ok(Term { factors })
+        Ok(Term { factors, divisor })
     }
 
     /// Value of the term for the given parameters; an error names a missing parameter.
@@ -101,6 +122,16 @@ impl Term {
                 Factor::Pow2(n) => get(n)?.exp2(),
             };
         }
+        if !self.divisor.is_empty() {
+            let mut d = 0.0;
+            for n in &self.divisor {
+                d += get(n)?;
+            }
+            if d <= 0.0 {
+                return Err(format!("divisor of a term is {d}; parameters must be positive"));
+            }
+            v /= d;
+        }
         Ok(v)
     }
 
@@ -114,6 +145,7 @@ impl Term {
                     Some(n.as_str())
                 }
             })
+            .chain(self.divisor.iter().map(|s| s.as_str()))
             .collect()
     }
 }
@@ -131,6 +163,9 @@ mod tests {
         assert_eq!(ev("N*clog2(N)"), 24.0);
         assert_eq!(ev("log2(W)"), 5.0);
         assert_eq!(ev("pow2(N)*W"), 8192.0);
+        assert_eq!(ev("N*W/(N+W)"), 256.0 / 40.0);
+        assert_eq!(ev("W/(N)"), 4.0);
+        assert!(Term::parse("N/(2+W)").is_err());
         assert!(Term::parse("N^9").is_err());
         assert!(Term::parse("N+W").is_err());
         assert!(Term::parse("2*X").unwrap().eval(&p).unwrap_err().contains("'X'"));

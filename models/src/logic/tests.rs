@@ -22,7 +22,7 @@ fn every_kind_is_positive_and_finite() {
 fn unknown_and_zero_params_are_errors() {
     let t = asap7(Flavour::Rvt, 0.7);
     let e = model(LogicKind::Crossbar, &params(&[("X", 3)]), &t, None).unwrap_err().to_string();
-    assert!(e.contains("'X'") && e.contains("N, W"), "{e}");
+    assert!(e.contains("'X'") && e.contains("N, WIDTH"), "{e}");
     assert!(model(LogicKind::Crossbar, &params(&[("N", 0)]), &t, None).is_err());
 }
 
@@ -39,9 +39,9 @@ fn overlay() -> Overlay {
     kinds.insert(
         "crossbar".to_string(),
         KindFit {
-            area_m2: Some(fit(&["N^2*W", "1"], &[1e-14, 1e-13])),
-            leakage_w: Some(fit(&["N^2*W"], &[1e-11])),
-            energy_per_op_j: Some(fit(&["N^2*W"], &[1e-16])),
+            area_m2: Some(fit(&["N^2*WIDTH", "1"], &[1e-14, 1e-13])),
+            leakage_w: Some(fit(&["N^2*WIDTH"], &[1e-11])),
+            energy_per_op_j: Some(fit(&["N^2*WIDTH"], &[1e-16])),
             delay_s: Some(fit(&["clog2(N)", "1"], &[2e-11, 5e-11])),
         },
     );
@@ -62,7 +62,7 @@ fn overlay() -> Overlay {
 #[test]
 fn overlay_is_used_at_reference_and_scaled_elsewhere() {
     let ov = overlay();
-    let p = params(&[("N", 4), ("W", 8)]);
+    let p = params(&[("N", 4), ("WIDTH", 8)]);
     let r = model(LogicKind::Crossbar, &p, &asap7(Flavour::Rvt, 0.7), Some(&ov)).unwrap();
     assert!((r.area_m2 - (1e-14 * 128.0 + 1e-13)).abs() < 1e-20);
     assert!((r.energy_per_op_j - 1e-16 * 128.0).abs() < 1e-22);
@@ -92,7 +92,14 @@ proptest! {
         let t = asap7(Flavour::Rvt, 0.7);
         let (lo, hi) = (a.min(b), a.max(b));
         let mk = |v: u32| -> BTreeMap<String, u32> {
-            kind.default_params().keys().map(|n| (n.clone(), if n == "TBITS" { v.min(12) } else { v })).collect()
+            // Storage ports and controller timing constants are configuration, not size.
+            let mut p = kind.default_params();
+            for (n, x) in p.iter_mut() {
+                if !["RPORTS", "WPORTS", "BET", "WAKE"].contains(&n.as_str()) {
+                    *x = if n == "TBITS" { v.min(12) } else { v };
+                }
+            }
+            p
         };
         let cl = model(kind, &mk(lo), &t, None).unwrap();
         let ch = model(kind, &mk(hi), &t, None).unwrap();
