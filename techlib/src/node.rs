@@ -115,6 +115,10 @@ impl Node {
     pub fn description(&self) -> &str {
         &self.file.description
     }
+    /// Feature size as written in the node file, nm.
+    pub fn feature_size_nm(&self) -> f64 {
+        self.file.feature_size_nm
+    }
     pub fn feature_size_m(&self) -> f64 {
         self.file.feature_size_nm * 1e-9
     }
