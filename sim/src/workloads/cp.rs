@@ -11,12 +11,12 @@
 //! 1e-3 (energies are sums of ±q/r terms that can cancel).
 
 use super::{
-    alloc_words, compare_f32, download_f32, ptr, Manifest, Rng, RunReport, Size, Workload,
+    alloc_words, compare_f32, download_f32, launch, ptr, Manifest, Rng, RunReport, Size, Workload,
     WorkloadInfo,
 };
 use crate::ptx::Module;
 use crate::stream::{Gpu, ParamValue};
-use crate::{Launch, SimError};
+use crate::SimError;
 
 const PTX: &str = include_str!("../../workloads/cp.ptx");
 const PTX_FILE: &str = "sim/workloads/cp.ptx";
@@ -154,18 +154,18 @@ impl Workload for Cp {
             let kernel = module
                 .kernel("cenergy")
                 .ok_or_else(|| SimError::Other(format!("{PTX_FILE}: no kernel 'cenergy'")))?;
-            gpu.launch(&Launch {
-                kernel,
-                grid: [s.nx / (BLOCK[0] * UNROLL), s.ny / BLOCK[1], 1],
-                block: BLOCK,
-                params: vec![
+            launch(
+                gpu,
+                &kernel,
+                [s.nx / (BLOCK[0] * UNROLL), s.ny / BLOCK[1], 1],
+                BLOCK,
+                vec![
                     ParamValue::U32(chunk.len() as u32),
                     ParamValue::F32(s.spacing),
                     ParamValue::U32(s.nx),
                     ptr(d_energy),
                 ],
-                shared_bytes: 0,
-            })?;
+            )?;
             launches += 1;
         }
         let check = if check {

@@ -12,12 +12,11 @@
 //! (potentials are sums of ±q/r terms that can cancel).
 
 use super::{
-    alloc_words, compare_f32, download_f32, ptr, upload_f32, upload_u32, Manifest, Rng, RunReport,
-    Size, Workload, WorkloadInfo,
+    alloc_words, compare_f32, download_f32, launch, load_kernels, ptr, upload_f32, upload_u32,
+    Manifest, Rng, RunReport, Size, Workload, WorkloadInfo,
 };
-use crate::ptx::Module;
 use crate::stream::{Gpu, ParamValue};
-use crate::{Launch, SimError};
+use crate::SimError;
 
 const PTX: &str = include_str!("../../workloads/cutcp.ptx");
 const PTX_FILE: &str = "sim/workloads/cutcp.ptx";
@@ -146,20 +145,18 @@ impl Workload for Cutcp {
     fn run(&self, size: Size, gpu: &mut dyn Gpu, check: bool) -> Result<RunReport, SimError> {
         let m = generate(size);
         let l = m.nb * BIN_PTS;
-        let module = Module::parse(PTX, PTX_FILE)?;
-        let kernel = module
-            .kernel("cutcp_kernel")
-            .ok_or_else(|| SimError::Other(format!("{PTX_FILE}: no kernel 'cutcp_kernel'")))?;
+        let kernel = load_kernels(PTX, PTX_FILE, &["cutcp_kernel"])?.remove(0);
         let d_bins = upload_f32(gpu, &m.bins)?;
         let d_counts = upload_u32(gpu, &m.counts)?;
         let d_lat = alloc_words(gpu, l * l * l)?;
         let nb = m.nb as u32;
         let c2 = CUTOFF * CUTOFF;
-        gpu.launch(&Launch {
-            kernel,
-            grid: [nb, nb, nb],
-            block: [8, 8, 2],
-            params: vec![
+        launch(
+            gpu,
+            &kernel,
+            [nb, nb, nb],
+            [8, 8, 2],
+            vec![
                 ParamValue::U32(nb),
                 ParamValue::U32(l as u32),
                 ParamValue::F32(H),
@@ -169,8 +166,7 @@ impl Workload for Cutcp {
                 ptr(d_counts),
                 ptr(d_lat),
             ],
-            shared_bytes: 0,
-        })?;
+        )?;
         let check = if check {
             let got = download_f32(gpu, d_lat, l * l * l)?;
             Some(compare_f32("lattice", &got, &reference(&m), 1e-5, 1e-3))

@@ -17,12 +17,11 @@
 //! the NCC map (|NCC| ≤ 1); best indices must match exactly.
 
 use super::{
-    alloc_words, compare_exact, compare_f32, download_u32, ptr, upload_f32, upload_u32,
-    CheckResult, Manifest, Rng, RunReport, Size, Workload, WorkloadInfo,
+    alloc_words, compare_exact, compare_f32, download_u32, launch, load_kernels, ptr, upload_f32,
+    upload_u32, CheckResult, Manifest, Rng, RunReport, Size, Workload, WorkloadInfo,
 };
-use crate::ptx::Module;
 use crate::stream::{Gpu, ParamValue};
-use crate::{Launch, SimError};
+use crate::SimError;
 
 const PTX: &str = include_str!("../../workloads/heartwall_like.ptx");
 const PTX_FILE: &str = "sim/workloads/heartwall_like.ptx";
@@ -216,21 +215,19 @@ impl Workload for HeartwallLike {
     fn run(&self, size: Size, gpu: &mut dyn Gpu, check: bool) -> Result<RunReport, SimError> {
         let s = shape(size);
         let inp = generate(size);
-        let module = Module::parse(PTX, PTX_FILE)?;
-        let kernel = module
-            .kernel("heartwall_kernel")
-            .ok_or_else(|| SimError::Other(format!("{PTX_FILE}: no kernel 'heartwall_kernel'")))?;
+        let kernel = load_kernels(PTX, PTX_FILE, &["heartwall_kernel"])?.remove(0);
         let ctas = s.points * s.frames;
         let d_frames = upload_f32(gpu, &inp.frames)?;
         let pts: Vec<u32> = inp.points.iter().flat_map(|&(x, y)| [x, y]).collect();
         let d_points = upload_u32(gpu, &pts)?;
         let d_ncc = alloc_words(gpu, ctas * NP * NP)?;
         let d_best = alloc_words(gpu, ctas * 2)?;
-        gpu.launch(&Launch {
-            kernel,
-            grid: [s.points as u32, s.frames as u32, 1],
-            block: [BLOCK as u32, 1, 1],
-            params: vec![
+        launch(
+            gpu,
+            &kernel,
+            [s.points as u32, s.frames as u32, 1],
+            [BLOCK as u32, 1, 1],
+            vec![
                 ParamValue::U32(s.width as u32),
                 ParamValue::U32(s.height as u32),
                 ptr(d_frames),
@@ -238,8 +235,7 @@ impl Workload for HeartwallLike {
                 ptr(d_ncc),
                 ptr(d_best),
             ],
-            shared_bytes: 0,
-        })?;
+        )?;
         let check = if check {
             let mut want_map = Vec::with_capacity(ctas * NP * NP);
             let mut want_val = Vec::with_capacity(ctas);

@@ -9,12 +9,11 @@
 //! lowest 18 bins), packed four per little-endian 32-bit word.
 
 use super::{
-    alloc_words, compare_exact, download_u32, ptr, upload_u32, Manifest, Rng, RunReport, Size,
-    Workload, WorkloadInfo,
+    alloc_words, compare_exact, download_u32, launch, load_kernels, ptr, upload_u32, Manifest, Rng,
+    RunReport, Size, Workload, WorkloadInfo,
 };
-use crate::ptx::Module;
 use crate::stream::{Gpu, ParamValue};
-use crate::{Launch, SimError};
+use crate::SimError;
 
 const PTX: &str = include_str!("../../workloads/histo.ptx");
 const PTX_FILE: &str = "sim/workloads/histo.ptx";
@@ -89,19 +88,16 @@ impl Workload for Histo {
     fn run(&self, size: Size, gpu: &mut dyn Gpu, check: bool) -> Result<RunReport, SimError> {
         let s = shape(size);
         let words = generate(size);
-        let module = Module::parse(PTX, PTX_FILE)?;
-        let kernel = module
-            .kernel("histo_kernel")
-            .ok_or_else(|| SimError::Other(format!("{PTX_FILE}: no kernel 'histo_kernel'")))?;
+        let kernel = load_kernels(PTX, PTX_FILE, &["histo_kernel"])?.remove(0);
         let d_in = upload_u32(gpu, &words)?;
         let d_bins = alloc_words(gpu, BINS)?;
-        gpu.launch(&Launch {
-            kernel,
-            grid: [s.ctas, 1, 1],
-            block: [BLOCK, 1, 1],
-            params: vec![ptr(d_in), ParamValue::U32(words.len() as u32), ptr(d_bins)],
-            shared_bytes: 0,
-        })?;
+        launch(
+            gpu,
+            &kernel,
+            [s.ctas, 1, 1],
+            [BLOCK, 1, 1],
+            vec![ptr(d_in), ParamValue::U32(words.len() as u32), ptr(d_bins)],
+        )?;
         let check = if check {
             let got = download_u32(gpu, d_bins, BINS)?;
             Some(compare_exact("bins", &got, &reference(&words)))

@@ -11,12 +11,11 @@
 //! 1e-5 relative with an absolute floor of 1e-6 (distributions are around 0.03–0.33).
 
 use super::{
-    compare_f32, download_f32, ptr, upload_f32, upload_u32, Manifest, Rng, RunReport, Size,
-    Workload, WorkloadInfo,
+    compare_f32, download_f32, launch, load_kernels, ptr, upload_f32, upload_u32, Manifest, Rng,
+    RunReport, Size, Workload, WorkloadInfo,
 };
-use crate::ptx::Module;
 use crate::stream::{Gpu, ParamValue};
-use crate::{Launch, SimError};
+use crate::SimError;
 
 const PTX: &str = include_str!("../../workloads/lbm.ptx");
 const PTX_FILE: &str = "sim/workloads/lbm.ptx";
@@ -228,19 +227,17 @@ impl Workload for Lbm {
     fn run(&self, size: Size, gpu: &mut dyn Gpu, check: bool) -> Result<RunReport, SimError> {
         let s = shape(size);
         let inp = generate(size);
-        let module = Module::parse(PTX, PTX_FILE)?;
-        let kernel = module
-            .kernel("lbm_kernel")
-            .ok_or_else(|| SimError::Other(format!("{PTX_FILE}: no kernel 'lbm_kernel'")))?;
+        let kernel = load_kernels(PTX, PTX_FILE, &["lbm_kernel"])?.remove(0);
         let mut src = upload_f32(gpu, &inp.f)?;
         let mut dst = upload_f32(gpu, &inp.f)?;
         let d_flags = upload_u32(gpu, &inp.flags)?;
         for _ in 0..s.steps {
-            gpu.launch(&Launch {
-                kernel: kernel.clone(),
-                grid: [s.ny as u32, s.nz as u32, 1],
-                block: [s.nx as u32, 1, 1],
-                params: vec![
+            launch(
+                gpu,
+                &kernel,
+                [s.ny as u32, s.nz as u32, 1],
+                [s.nx as u32, 1, 1],
+                vec![
                     ParamValue::U32(s.nx as u32),
                     ParamValue::U32(s.ny as u32),
                     ParamValue::U32(s.nz as u32),
@@ -249,8 +246,7 @@ impl Workload for Lbm {
                     ptr(dst),
                     ptr(d_flags),
                 ],
-                shared_bytes: 0,
-            })?;
+            )?;
             std::mem::swap(&mut src, &mut dst);
         }
         let check = if check {

@@ -13,12 +13,12 @@
 //! √K ≫ 1 and a near-zero Q carries no relative precision.
 
 use super::{
-    alloc_words, compare_f32, download_f32, ptr, upload_f32, CheckResult, Manifest, Rng, RunReport,
-    Size, Workload, WorkloadInfo,
+    alloc_words, compare_f32, download_f32, launch, ptr, upload_f32, CheckResult, Manifest, Rng,
+    RunReport, Size, Workload, WorkloadInfo,
 };
 use crate::ptx::Module;
 use crate::stream::{Gpu, ParamValue};
-use crate::{Launch, SimError};
+use crate::SimError;
 
 const PTX: &str = include_str!("../../workloads/mriq.ptx");
 const PTX_FILE: &str = "sim/workloads/mriq.ptx";
@@ -151,18 +151,18 @@ impl Workload for Mriq {
         let d_phir = upload_f32(gpu, &inp.phi_r)?;
         let d_phii = upload_f32(gpu, &inp.phi_i)?;
         let d_mag = alloc_words(gpu, s.numk)?;
-        gpu.launch(&Launch {
-            kernel: kernel_of(&module, "phimag_kernel")?,
-            grid: [s.numk.div_ceil(BLOCK as usize) as u32, 1, 1],
-            block: [BLOCK, 1, 1],
-            params: vec![
+        launch(
+            gpu,
+            &kernel_of(&module, "phimag_kernel")?,
+            [s.numk.div_ceil(BLOCK as usize) as u32, 1, 1],
+            [BLOCK, 1, 1],
+            vec![
                 ptr(d_phir),
                 ptr(d_phii),
                 ptr(d_mag),
                 ParamValue::U32(s.numk as u32),
             ],
-            shared_bytes: 0,
-        })?;
+        )?;
         let mut launches = 1;
         let mag = download_f32(gpu, d_mag, s.numk)?;
 
@@ -178,11 +178,12 @@ impl Workload for Mriq {
                 .flat_map(|v| v.to_bits().to_le_bytes())
                 .collect();
             module.set_const("c_k", &bytes)?;
-            gpu.launch(&Launch {
-                kernel: kernel_of(&module, "q_kernel")?,
-                grid: [(s.numx / BLOCK as usize) as u32, 1, 1],
-                block: [BLOCK, 1, 1],
-                params: vec![
+            launch(
+                gpu,
+                &kernel_of(&module, "q_kernel")?,
+                [(s.numx / BLOCK as usize) as u32, 1, 1],
+                [BLOCK, 1, 1],
+                vec![
                     ParamValue::U32((end - start) as u32),
                     ParamValue::U32(s.numx as u32),
                     ptr(d_x),
@@ -191,8 +192,7 @@ impl Workload for Mriq {
                     ptr(d_qr),
                     ptr(d_qi),
                 ],
-                shared_bytes: 0,
-            })?;
+            )?;
             launches += 1;
         }
 

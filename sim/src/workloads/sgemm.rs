@@ -9,12 +9,11 @@
 //! an absolute floor of 1e-2 (a length-K dot product of ±1 values is O(√K) and can cancel).
 
 use super::{
-    compare_f32, download_f32, ptr, upload_f32, Manifest, Rng, RunReport, Size, Workload,
-    WorkloadInfo,
+    compare_f32, download_f32, launch, load_kernels, ptr, upload_f32, Manifest, Rng, RunReport,
+    Size, Workload, WorkloadInfo,
 };
-use crate::ptx::Module;
 use crate::stream::{Gpu, ParamValue};
-use crate::{Launch, SimError};
+use crate::SimError;
 
 const PTX: &str = include_str!("../../workloads/sgemm.ptx");
 const PTX_FILE: &str = "sim/workloads/sgemm.ptx";
@@ -94,18 +93,16 @@ impl Workload for Sgemm {
             s.m.is_multiple_of(TILE_M) && s.n.is_multiple_of(TILE_N) && s.k.is_multiple_of(TILE_K)
         );
         let (a, b, c) = generate(size);
-        let module = Module::parse(PTX, PTX_FILE)?;
-        let kernel = module
-            .kernel("sgemm_kernel")
-            .ok_or_else(|| SimError::Other(format!("{PTX_FILE}: no kernel 'sgemm_kernel'")))?;
+        let kernel = load_kernels(PTX, PTX_FILE, &["sgemm_kernel"])?.remove(0);
         let d_a = upload_f32(gpu, &a)?;
         let d_b = upload_f32(gpu, &b)?;
         let d_c = upload_f32(gpu, &c)?;
-        gpu.launch(&Launch {
-            kernel,
-            grid: [(s.m / TILE_M) as u32, (s.n / TILE_N) as u32, 1],
-            block: [TILE_M as u32, 1, 1],
-            params: vec![
+        launch(
+            gpu,
+            &kernel,
+            [(s.m / TILE_M) as u32, (s.n / TILE_N) as u32, 1],
+            [TILE_M as u32, 1, 1],
+            vec![
                 ParamValue::U32(s.m as u32),
                 ParamValue::U32(s.n as u32),
                 ParamValue::U32(s.k as u32),
@@ -115,8 +112,7 @@ impl Workload for Sgemm {
                 ptr(d_b),
                 ptr(d_c),
             ],
-            shared_bytes: 0,
-        })?;
+        )?;
         let check = if check {
             let got = download_f32(gpu, d_c, c.len())?;
             Some(compare_f32(

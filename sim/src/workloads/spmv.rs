@@ -13,12 +13,12 @@
 //! rounding; tolerance 1e-5 relative with an absolute floor of 1e-3 (sums of ±1 terms).
 
 use super::{
-    alloc_words, compare_f32, download_f32, ptr, upload_f32, upload_u32, Manifest, Rng, RunReport,
-    Size, Workload, WorkloadInfo,
+    alloc_words, compare_f32, download_f32, launch, ptr, upload_f32, upload_u32, Manifest, Rng,
+    RunReport, Size, Workload, WorkloadInfo,
 };
 use crate::ptx::Module;
 use crate::stream::{Gpu, ParamValue};
-use crate::{Launch, SimError};
+use crate::SimError;
 
 const PTX: &str = include_str!("../../workloads/spmv.ptx");
 const PTX_FILE: &str = "sim/workloads/spmv.ptx";
@@ -153,11 +153,12 @@ impl Workload for Spmv {
         let d_perm = upload_u32(gpu, &m.perm)?;
         let d_x = upload_f32(gpu, &m.x)?;
         let d_y = alloc_words(gpu, m.n)?;
-        gpu.launch(&Launch {
-            kernel,
-            grid: [m.n.div_ceil(BLOCK as usize) as u32, 1, 1],
-            block: [BLOCK, 1, 1],
-            params: vec![
+        launch(
+            gpu,
+            &kernel,
+            [m.n.div_ceil(BLOCK as usize) as u32, 1, 1],
+            [BLOCK, 1, 1],
+            vec![
                 ParamValue::U32(m.n as u32),
                 ptr(d_data),
                 ptr(d_cols),
@@ -166,8 +167,7 @@ impl Workload for Spmv {
                 ptr(d_x),
                 ptr(d_y),
             ],
-            shared_bytes: 0,
-        })?;
+        )?;
         let check = if check {
             let got = download_f32(gpu, d_y, m.n)?;
             Some(compare_f32("y", &got, &reference(&m), 1e-5, 1e-3))

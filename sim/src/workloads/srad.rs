@@ -13,12 +13,11 @@
 //! same f64 ROI statistics; tolerance 1e-5 relative, absolute floor 1e-6 on J, dN..dE and c.
 
 use super::{
-    alloc_words, compare_f32, download_f32, ptr, upload_f32, CheckResult, Manifest, Rng, RunReport,
-    Size, Workload, WorkloadInfo,
+    alloc_words, compare_f32, download_f32, launch, load_kernels, ptr, upload_f32, CheckResult,
+    Manifest, Rng, RunReport, Size, Workload, WorkloadInfo,
 };
-use crate::ptx::Module;
 use crate::stream::{DevPtr, Gpu, ParamValue};
-use crate::{Launch, SimError};
+use crate::SimError;
 
 const PTX: &str = include_str!("../../workloads/srad.ptx");
 const PTX_FILE: &str = "sim/workloads/srad.ptx";
@@ -169,13 +168,7 @@ impl Workload for Srad {
         debug_assert!(s.rows.is_multiple_of(TILE) && s.cols.is_multiple_of(TILE));
         let n = s.rows * s.cols;
         let j0 = generate(size);
-        let module = Module::parse(PTX, PTX_FILE)?;
-        let get = |name: &str| {
-            module
-                .kernel(name)
-                .ok_or_else(|| SimError::Other(format!("{PTX_FILE}: no kernel '{name}'")))
-        };
-        let (k1, k2) = (get("srad1")?, get("srad2")?);
+        let kernels = load_kernels(PTX, PTX_FILE, &["srad1", "srad2"])?;
         let d_j = upload_f32(gpu, &j0)?;
         let bufs: Vec<DevPtr> = (0..5)
             .map(|_| alloc_words(gpu, n))
@@ -186,7 +179,7 @@ impl Workload for Srad {
         for _ in 0..s.iters {
             let j_now = download_f32(gpu, d_j, n)?;
             let q0 = q0sqr(&s, &j_now);
-            for (kernel, scalar) in [(&k1, q0), (&k2, 0.25 * LAMBDA)] {
+            for (kernel, scalar) in kernels.iter().zip([q0, 0.25 * LAMBDA]) {
                 let mut params = vec![
                     ParamValue::U32(s.rows as u32),
                     ParamValue::U32(s.cols as u32),
@@ -194,13 +187,7 @@ impl Workload for Srad {
                     ptr(d_j),
                 ];
                 params.extend(bufs.iter().map(|&b| ptr(b)));
-                gpu.launch(&Launch {
-                    kernel: kernel.clone(),
-                    grid,
-                    block,
-                    params,
-                    shared_bytes: 0,
-                })?;
+                launch(gpu, kernel, grid, block, params)?;
                 launches += 1;
             }
         }

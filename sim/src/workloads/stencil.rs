@@ -10,12 +10,11 @@
 //! 1e-6 (values stay in [0, 1)).
 
 use super::{
-    compare_f32, download_f32, ptr, upload_f32, Manifest, Rng, RunReport, Size, Workload,
-    WorkloadInfo,
+    compare_f32, download_f32, launch, load_kernels, ptr, upload_f32, Manifest, Rng, RunReport,
+    Size, Workload, WorkloadInfo,
 };
-use crate::ptx::Module;
 use crate::stream::{Gpu, ParamValue};
-use crate::{Launch, SimError};
+use crate::SimError;
 
 const PTX: &str = include_str!("../../workloads/stencil.ptx");
 const PTX_FILE: &str = "sim/workloads/stencil.ptx";
@@ -102,18 +101,16 @@ impl Workload for Stencil {
             s.nx.is_multiple_of(TILE as usize) && s.ny.is_multiple_of(TILE as usize) && s.nz >= 3
         );
         let a0 = generate(size);
-        let module = Module::parse(PTX, PTX_FILE)?;
-        let kernel = module
-            .kernel("stencil_kernel")
-            .ok_or_else(|| SimError::Other(format!("{PTX_FILE}: no kernel 'stencil_kernel'")))?;
+        let kernel = load_kernels(PTX, PTX_FILE, &["stencil_kernel"])?.remove(0);
         let mut cur = upload_f32(gpu, &a0)?;
         let mut next = upload_f32(gpu, &a0)?;
         for _ in 0..s.iters {
-            gpu.launch(&Launch {
-                kernel: kernel.clone(),
-                grid: [s.nx as u32 / TILE, s.ny as u32 / TILE, 1],
-                block: [TILE, TILE, 1],
-                params: vec![
+            launch(
+                gpu,
+                &kernel,
+                [s.nx as u32 / TILE, s.ny as u32 / TILE, 1],
+                [TILE, TILE, 1],
+                vec![
                     ParamValue::U32(s.nx as u32),
                     ParamValue::U32(s.ny as u32),
                     ParamValue::U32(s.nz as u32),
@@ -122,8 +119,7 @@ impl Workload for Stencil {
                     ptr(cur),
                     ptr(next),
                 ],
-                shared_bytes: 0,
-            })?;
+            )?;
             std::mem::swap(&mut cur, &mut next);
         }
         let check = if check {
