@@ -51,11 +51,17 @@ fn one() -> f64 {
 
 fn read_maybe_gz(path: &Path) -> Result<String, CalError> {
     if path.extension().is_some_and(|e| e == "gz") {
-        let bytes = std::fs::read(path).map_err(|source| CalError::Io { path: path.to_path_buf(), error: source })?;
+        let bytes = std::fs::read(path).map_err(|source| CalError::Io {
+            path: path.to_path_buf(),
+            error: source,
+        })?;
         let mut s = String::new();
         GzDecoder::new(&bytes[..])
             .read_to_string(&mut s)
-            .map_err(|source| CalError::Io { path: path.to_path_buf(), error: source })?;
+            .map_err(|source| CalError::Io {
+                path: path.to_path_buf(),
+                error: source,
+            })?;
         Ok(s)
     } else {
         read_text(path)
@@ -63,7 +69,10 @@ fn read_maybe_gz(path: &Path) -> Result<String, CalError> {
 }
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), CalError> {
-    let rd = std::fs::read_dir(dir).map_err(|source| CalError::Io { path: dir.to_path_buf(), error: source })?;
+    let rd = std::fs::read_dir(dir).map_err(|source| CalError::Io {
+        path: dir.to_path_buf(),
+        error: source,
+    })?;
     let mut entries: Vec<PathBuf> = rd.flatten().map(|e| e.path()).collect();
     entries.sort();
     for p in entries {
@@ -81,12 +90,18 @@ pub fn record_from_reports(dir: &Path) -> Result<SynthRecord, CalError> {
     let meta_path = dir.join("meta.toml");
     let text = read_text(&meta_path)?;
     let meta: RunMeta = toml::from_str(&text).map_err(|e| {
-        let line = e.span().map(|s| 1 + text[..s.start.min(text.len())].matches('\n').count()).unwrap_or(0);
+        let line = e
+            .span()
+            .map(|s| 1 + text[..s.start.min(text.len())].matches('\n').count())
+            .unwrap_or(0);
         ParseError::new(&meta_path, line, e.message().to_string())
     })?;
     let mut merged = ParsedReport::default();
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map_err(|source| CalError::Io { path: dir.to_path_buf(), error: source })?
+        .map_err(|source| CalError::Io {
+            path: dir.to_path_buf(),
+            error: source,
+        })?
         .flatten()
         .map(|e| e.path())
         .filter(|p| p.is_file() && p.file_name().is_some_and(|n| n != "meta.toml"))
@@ -99,10 +114,16 @@ pub fn record_from_reports(dir: &Path) -> Result<SynthRecord, CalError> {
         }
     }
     let area = merged.area_m2.ok_or_else(|| {
-        CalError::Invalid(format!("{}: no area report (report_area or yosys stat) among the files", dir.display()))
+        CalError::Invalid(format!(
+            "{}: no area report (report_area or yosys stat) among the files",
+            dir.display()
+        ))
     })?;
     let leak = merged.leakage_w.ok_or_else(|| {
-        CalError::Invalid(format!("{}: no power report (report_power) among the files", dir.display()))
+        CalError::Invalid(format!(
+            "{}: no power report (report_power) among the files",
+            dir.display()
+        ))
     })?;
     let dynamic = merged.dynamic_w().unwrap_or(0.0);
     Ok(SynthRecord {
@@ -111,7 +132,11 @@ pub fn record_from_reports(dir: &Path) -> Result<SynthRecord, CalError> {
         flavour: meta.flavour.to_lowercase(),
         corner: meta.corner.to_lowercase(),
         vdd_v: meta.vdd_v,
-        source: if meta.source.is_empty() { merged.format.clone() } else { meta.source },
+        source: if meta.source.is_empty() {
+            merged.format.clone()
+        } else {
+            meta.source
+        },
         clock_period_s: meta.clock_period_s,
         ops_per_cycle: meta.ops_per_cycle,
         area_m2: area,
@@ -130,14 +155,21 @@ pub fn record_from_reports(dir: &Path) -> Result<SynthRecord, CalError> {
 /// Every record under `dir` (sorted by component and parameters).
 pub fn collect(dir: &Path) -> Result<Vec<SynthRecord>, CalError> {
     if !dir.is_dir() {
-        return Err(CalError::Invalid(format!("{} is not a directory", dir.display())));
+        return Err(CalError::Invalid(format!(
+            "{} is not a directory",
+            dir.display()
+        )));
     }
     let mut files = Vec::new();
     walk(dir, &mut files)?;
     let mut recs = Vec::new();
     let mut dirs_with_record = std::collections::BTreeSet::new();
     for f in &files {
-        let name = f.file_name().unwrap_or_default().to_string_lossy().to_string();
+        let name = f
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .to_string();
         if name.ends_with(".json") || name.ends_with(".json.gz") {
             let text = read_maybe_gz(f)?;
             // Only JSON that looks like a record is one; other JSON (yosys stat) is skipped.

@@ -24,7 +24,9 @@ pub fn read_liberty(path: &Path) -> Result<String, CalError> {
     let bytes = std::fs::read(path).map_err(io)?;
     if bytes.starts_with(&[0x1f, 0x8b]) {
         let mut s = String::new();
-        GzDecoder::new(&bytes[..]).read_to_string(&mut s).map_err(io)?;
+        GzDecoder::new(&bytes[..])
+            .read_to_string(&mut s)
+            .map_err(io)?;
         Ok(s)
     } else {
         String::from_utf8(bytes).map_err(|_| {
@@ -61,7 +63,11 @@ pub fn find_files(dir: &Path, flavour: &str, corner: &str) -> Result<Vec<PathBuf
     }
     let fl = format!("_{}_", flavour.to_ascii_uppercase());
     let co = format!("_{}_", corner.to_ascii_uppercase());
-    let tagged = |n: &str| ["_RVT_", "_LVT_", "_SLVT_", "_HVT_"].iter().any(|t| n.to_ascii_uppercase().contains(t));
+    let tagged = |n: &str| {
+        ["_RVT_", "_LVT_", "_SLVT_", "_HVT_"]
+            .iter()
+            .any(|t| n.to_ascii_uppercase().contains(t))
+    };
     if !all.iter().any(|(n, _)| tagged(n)) {
         return Ok(all.into_iter().map(|(_, p)| p).collect());
     }
@@ -91,10 +97,13 @@ fn split_library(text: &str, file: &Path) -> Result<(String, String), CalError> 
         .ok_or_else(|| CalError::Liberty(format!("{}: no cell groups", file.display())))?;
     let head = &text[..start];
     let body = &text[start..];
-    let end = body
-        .trim_end()
-        .rfind('}')
-        .ok_or_else(|| CalError::Parse(ParseError::new(file, 0, "library group is not closed with '}'")))?;
+    let end = body.trim_end().rfind('}').ok_or_else(|| {
+        CalError::Parse(ParseError::new(
+            file,
+            0,
+            "library group is not closed with '}'",
+        ))
+    })?;
     Ok((head.to_string(), body[..end].to_string()))
 }
 
@@ -121,11 +130,18 @@ fn header_templates(head: &str) -> Vec<(String, String)> {
             || t.starts_with("power_lut_template")
             || t.starts_with("output_current_template");
         if is_tpl && t.contains('{') {
-            let name = t.split('(').nth(1).and_then(|r| r.split(')').next()).unwrap_or("").trim().to_string();
+            let name = t
+                .split('(')
+                .nth(1)
+                .and_then(|r| r.split(')').next())
+                .unwrap_or("")
+                .trim()
+                .to_string();
             let mut depth = 0i32;
             let mut grp = String::new();
             while i < lines.len() {
-                depth += lines[i].matches('{').count() as i32 - lines[i].matches('}').count() as i32;
+                depth +=
+                    lines[i].matches('{').count() as i32 - lines[i].matches('}').count() as i32;
                 grp.push_str(lines[i]);
                 grp.push('\n');
                 i += 1;
@@ -169,7 +185,17 @@ pub fn merge(libs: &[(PathBuf, String)]) -> Result<String, CalError> {
 }
 
 /// Table groups captured for the cells named in `want_tables`.
-const TABLES: [&str; 6] = ["cell_rise", "cell_fall", "rise_transition", "fall_transition", "rise_power", "fall_power"];
+const TABLES: [&str; 6] = [
+    "cell_rise",
+    "cell_fall",
+    "rise_transition",
+    "fall_transition",
+    "rise_power",
+    "fall_power",
+];
+
+/// An NLDM table: (group name, index_1, index_2, values row-major).
+pub type NldmTable = (String, Vec<f64>, Vec<f64>, Vec<f64>);
 
 /// What the flow and the technology fit need to know about one cell.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -193,7 +219,7 @@ pub struct CellInfo {
     pub leakage_states: Vec<(Option<String>, f64)>,
     /// NLDM tables of the wanted cells: (`cell_rise` | `cell_fall` | `rise_transition` |
     /// `fall_transition` | `rise_power` | `fall_power`, index_1, index_2, values row-major).
-    pub delay_tables: Vec<(String, Vec<f64>, Vec<f64>, Vec<f64>)>,
+    pub delay_tables: Vec<NldmTable>,
 }
 
 impl CellInfo {
@@ -209,7 +235,10 @@ impl CellInfo {
         if self.leakage_states.is_empty() {
             return None;
         }
-        Some(self.leakage_states.iter().map(|(_, v)| v).sum::<f64>() / self.leakage_states.len() as f64)
+        Some(
+            self.leakage_states.iter().map(|(_, v)| v).sum::<f64>()
+                / self.leakage_states.len() as f64,
+        )
     }
 
     /// The table of `kind` (first timing/power arc that has one).
@@ -264,7 +293,11 @@ fn unit_scale(v: &str) -> f64 {
 
 /// Read units and per-cell data from a liberty text. `want_tables` limits the (costly) capture
 /// of delay tables to the named cells.
-pub fn library_info(text: &str, file: &Path, want_tables: &[&str]) -> Result<LibraryInfo, CalError> {
+pub fn library_info(
+    text: &str,
+    file: &Path,
+    want_tables: &[&str],
+) -> Result<LibraryInfo, CalError> {
     let mut info = LibraryInfo {
         time_unit_s: 1e-9,
         leakage_unit_w: 1e-9,
@@ -305,7 +338,14 @@ pub fn library_info(text: &str, file: &Path, want_tables: &[&str]) -> Result<Lib
         }
         if line.ends_with('{') {
             let kind = line.split('(').next().unwrap_or("").trim().to_string();
-            let name = line.split('(').nth(1).and_then(|r| r.rsplit(')').last()).unwrap_or("").trim().trim_matches('"').to_string();
+            let name = line
+                .split('(')
+                .nth(1)
+                .and_then(|r| r.split(')').next())
+                .unwrap_or("")
+                .trim()
+                .trim_matches('"')
+                .to_string();
             if kind == "cell" && stack.len() == 1 {
                 cur_cell = Some(name.clone());
                 info.cells.insert(name.clone(), CellInfo::default());
@@ -329,7 +369,9 @@ pub fn library_info(text: &str, file: &Path, want_tables: &[&str]) -> Result<Lib
                 leak_group = Some((None, None, String::new()));
             }
             if TABLES.contains(&kind.as_str())
-                && cur_cell.as_deref().is_some_and(|c| want_tables.contains(&c))
+                && cur_cell
+                    .as_deref()
+                    .is_some_and(|c| want_tables.contains(&c))
             {
                 table = Some((kind.clone(), Vec::new(), Vec::new(), String::new()));
             }
@@ -352,7 +394,8 @@ pub fn library_info(text: &str, file: &Path, want_tables: &[&str]) -> Result<Lib
                     }
                 }
                 "leakage_power" => {
-                    if let (Some((when, Some(v), pg)), Some(cell)) = (leak_group.take(), &cur_cell) {
+                    if let (Some((when, Some(v), pg)), Some(cell)) = (leak_group.take(), &cur_cell)
+                    {
                         if !pg.contains("VSS") && !pg.contains("GND") {
                             if let Some(ci) = info.cells.get_mut(cell) {
                                 ci.leakage_states.push((when, v));
@@ -377,7 +420,10 @@ pub fn library_info(text: &str, file: &Path, want_tables: &[&str]) -> Result<Lib
             _ => {
                 // Complex attribute: name (args);
                 if let Some(t) = table.as_mut() {
-                    let arg = line.split_once('(').map(|(_, r)| r.rsplit_once(')').map(|(a, _)| a).unwrap_or(r)).unwrap_or("");
+                    let arg = line
+                        .split_once('(')
+                        .map(|(_, r)| r.rsplit_once(')').map(|(a, _)| a).unwrap_or(r))
+                        .unwrap_or("");
                     if line.starts_with("index_1") {
                         t.1 = parse_floats(arg);
                     } else if line.starts_with("index_2") {
@@ -387,7 +433,11 @@ pub fn library_info(text: &str, file: &Path, want_tables: &[&str]) -> Result<Lib
                     }
                 } else if stack.len() == 1 && line.starts_with("capacitive_load_unit") {
                     let arg = line.split_once('(').map(|(_, r)| r).unwrap_or("");
-                    let parts: Vec<&str> = arg.trim_end_matches(';').trim_end_matches(')').split(',').collect();
+                    let parts: Vec<&str> = arg
+                        .trim_end_matches(';')
+                        .trim_end_matches(')')
+                        .split(',')
+                        .collect();
                     if parts.len() == 2 {
                         let n: f64 = parts[0].trim().parse().unwrap_or(1.0);
                         info.cap_unit_f = n * unit_scale(&format!("1{}", parts[1].trim()));
@@ -406,7 +456,9 @@ pub fn library_info(text: &str, file: &Path, want_tables: &[&str]) -> Result<Lib
             }
             continue;
         }
-        let Some(cell) = cur_cell.as_ref() else { continue };
+        let Some(cell) = cur_cell.as_ref() else {
+            continue;
+        };
         let in_cell_top = stack.len() == 2;
         let top_kind = stack.last().map(|s| s.0.as_str()).unwrap_or("");
         if top_kind == "leakage_power" {
@@ -433,21 +485,34 @@ pub fn library_info(text: &str, file: &Path, want_tables: &[&str]) -> Result<Lib
         match key {
             "area" if in_cell_top => {
                 let a: f64 = val.parse().map_err(|_| {
-                    CalError::Parse(ParseError::new(file, ln, format!("cell {cell}: area '{val}' is not a number")))
+                    CalError::Parse(ParseError::new(
+                        file,
+                        ln,
+                        format!("cell {cell}: area '{val}' is not a number"),
+                    ))
                 })?;
                 info.cells.get_mut(cell).expect("inserted").area = a;
             }
             "cell_leakage_power" if in_cell_top => {
                 let v: f64 = val.parse().map_err(|_| {
-                    CalError::Parse(ParseError::new(file, ln, format!("cell {cell}: leakage '{val}' is not a number")))
+                    CalError::Parse(ParseError::new(
+                        file,
+                        ln,
+                        format!("cell {cell}: leakage '{val}' is not a number"),
+                    ))
                 })?;
                 info.cells.get_mut(cell).expect("inserted").leakage = Some(v);
             }
-            "direction" if stack.last().is_some_and(|s| s.0 == "pin") => pin_dir = Some(val.to_string()),
-            "capacitance" if stack.last().is_some_and(|s| s.0 == "pin") => pin_cap = val.parse().ok(),
+            "direction" if stack.last().is_some_and(|s| s.0 == "pin") => {
+                pin_dir = Some(val.to_string())
+            }
+            "capacitance" if stack.last().is_some_and(|s| s.0 == "pin") => {
+                pin_cap = val.parse().ok()
+            }
             "function" if stack.last().is_some_and(|s| s.0 == "pin") => {
                 let ci = info.cells.get_mut(cell).expect("inserted");
-                ci.outputs.insert(pin_name.clone(), val.trim_matches('"').to_string());
+                ci.outputs
+                    .insert(pin_name.clone(), val.trim_matches('"').to_string());
                 if ci.function.is_none() {
                     ci.function = Some(val.trim_matches('"').to_string());
                 }
@@ -456,7 +521,11 @@ pub fn library_info(text: &str, file: &Path, want_tables: &[&str]) -> Result<Lib
         }
     }
     if !stack.is_empty() {
-        return Err(CalError::Parse(ParseError::new(file, text.lines().count(), "unclosed group at end of file")));
+        return Err(CalError::Parse(ParseError::new(
+            file,
+            text.lines().count(),
+            "unclosed group at end of file",
+        )));
     }
     Ok(info)
 }
@@ -495,7 +564,11 @@ mod tests {
 
     #[test]
     fn merge_keeps_all_templates_and_cells() {
-        let m = merge(&[(PathBuf::from("a.lib"), A.into()), (PathBuf::from("b.lib"), B.into())]).unwrap();
+        let m = merge(&[
+            (PathBuf::from("a.lib"), A.into()),
+            (PathBuf::from("b.lib"), B.into()),
+        ])
+        .unwrap();
         assert_eq!(m.matches("lu_table_template (t1)").count(), 1);
         assert_eq!(m.matches("lu_table_template (t2)").count(), 1);
         let info = library_info(&m, Path::new("m.lib"), &["INVx1"]).unwrap();

@@ -67,7 +67,12 @@ impl SynthRecord {
             ("ops_per_cycle", r.ops_per_cycle),
         ] {
             if !(v.is_finite() && v >= 0.0) {
-                return Err(ParseError::new(path, 0, format!("{name} must be a finite non-negative number, got {v}")).into());
+                return Err(ParseError::new(
+                    path,
+                    0,
+                    format!("{name} must be a finite non-negative number, got {v}"),
+                )
+                .into());
             }
         }
         Ok(r)
@@ -80,7 +85,11 @@ impl SynthRecord {
 
     /// A short id: `component[N=4,W=32]`.
     pub fn label(&self) -> String {
-        let p: Vec<String> = self.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let p: Vec<String> = self
+            .params
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
         format!("{}[{}]", self.component, p.join(","))
     }
 }

@@ -19,6 +19,7 @@
 //!   Nelder–Mead; the corners also differ in process, which this single-law fit absorbs;
 //! - on-current of LVT and SLVT: matching their TT FO4 with the fitted alpha;
 //! - energy exponent k of E_FO4 ∝ Vdd^k over the corners (reported; CV² predicts 2).
+//!
 //! Thresholds and on-currents are refitted alternately (three rounds) because the off-current
 //! scales with the drive constant.
 
@@ -68,11 +69,23 @@ fn find_invbuf(dir: &Path, flavour: &str, corner: &str) -> Result<std::path::Pat
     let files = liberty::find_files(dir, flavour, corner)?;
     files
         .into_iter()
-        .find(|f| f.file_name().is_some_and(|n| n.to_string_lossy().to_uppercase().contains("INVBUF")))
-        .ok_or_else(|| CalError::Liberty(format!("no INVBUF library for {flavour} {corner} in {}", dir.display())))
+        .find(|f| {
+            f.file_name()
+                .is_some_and(|n| n.to_string_lossy().to_uppercase().contains("INVBUF"))
+        })
+        .ok_or_else(|| {
+            CalError::Liberty(format!(
+                "no INVBUF library for {flavour} {corner} in {}",
+                dir.display()
+            ))
+        })
 }
 
-fn cell<'a>(info: &'a liberty::LibraryInfo, prefix: &str, file: &Path) -> Result<&'a CellInfo, CalError> {
+fn cell<'a>(
+    info: &'a liberty::LibraryInfo,
+    prefix: &str,
+    file: &Path,
+) -> Result<&'a CellInfo, CalError> {
     info.cells
         .iter()
         .find(|(n, _)| n.starts_with(prefix))
@@ -96,7 +109,12 @@ pub fn probe(dir: &Path, flavour: &str, corner: &str) -> Result<CornerProbe, Cal
     let text = liberty::read_liberty(&path)?;
     let names: Vec<String> = text
         .lines()
-        .filter_map(|l| l.trim().strip_prefix("cell (").and_then(|r| r.split(')').next()).map(|s| s.to_string()))
+        .filter_map(|l| {
+            l.trim()
+                .strip_prefix("cell (")
+                .and_then(|r| r.split(')').next())
+                .map(|s| s.to_string())
+        })
         .filter(|n| n.starts_with("INVx1_") || n.starts_with("INVxp33_"))
         .collect();
     let want: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
@@ -105,7 +123,10 @@ pub fn probe(dir: &Path, flavour: &str, corner: &str) -> Result<CornerProbe, Cal
     let x1 = cell(&info, "INVx1_", &path)?;
     let vdd = info.nom_voltage_v;
     if vdd <= 0.0 {
-        return Err(CalError::Liberty(format!("{}: no nom_voltage", path.display())));
+        return Err(CalError::Liberty(format!(
+            "{}: no nom_voltage",
+            path.display()
+        )));
     }
     let leak = small
         .leakage_value()
@@ -121,13 +142,17 @@ pub fn probe(dir: &Path, flavour: &str, corner: &str) -> Result<CornerProbe, Cal
         let tr = mean_table(x1, "rise_transition", slew, load);
         let tf = mean_table(x1, "fall_transition", slew, load);
         let (Some(r), Some(f), Some(tr), Some(tf)) = (r, f, tr, tf) else {
-            return Err(CalError::Liberty(format!("{}: INVx1 lacks delay/transition tables", path.display())));
+            return Err(CalError::Liberty(format!(
+                "{}: INVx1 lacks delay/transition tables",
+                path.display()
+            )));
         };
         d = 0.5 * (r + f);
         slew = 0.5 * (tr + tf);
     }
     let e_int = 0.5
-        * (mean_table(x1, "rise_power", slew, load).unwrap_or(0.0) + mean_table(x1, "fall_power", slew, load).unwrap_or(0.0));
+        * (mean_table(x1, "rise_power", slew, load).unwrap_or(0.0)
+            + mean_table(x1, "fall_power", slew, load).unwrap_or(0.0));
     // Internal energy tables are in capacitance × voltage² units (fF·V² = fJ for ASAP7).
     let e = (e_int + 0.5 * load * vdd * vdd) * info.cap_unit_f;
     Ok(CornerProbe {
@@ -142,12 +167,19 @@ pub fn probe(dir: &Path, flavour: &str, corner: &str) -> Result<CornerProbe, Cal
 }
 
 /// Set numbers in a node TOML (as a value tree) and evaluate it.
-fn node_with(base: &toml::Value, vth: &BTreeMap<String, f64>, alpha: f64, ion: &BTreeMap<String, f64>) -> Result<techlib::Node, CalError> {
+fn node_with(
+    base: &toml::Value,
+    vth: &BTreeMap<String, f64>,
+    alpha: f64,
+    ion: &BTreeMap<String, f64>,
+) -> Result<techlib::Node, CalError> {
     let mut v = base.clone();
     let fl = v
         .get_mut("fin_flavours")
         .and_then(|f| f.as_table_mut())
-        .ok_or_else(|| CalError::Invalid("node file has no [fin_flavours]: not a FinFET node".into()))?;
+        .ok_or_else(|| {
+            CalError::Invalid("node file has no [fin_flavours]: not a FinFET node".into())
+        })?;
     for (name, t) in fl.iter_mut() {
         let Some(t) = t.as_table_mut() else { continue };
         if let Some(x) = vth.get(name) {
@@ -159,12 +191,21 @@ fn node_with(base: &toml::Value, vth: &BTreeMap<String, f64>, alpha: f64, ion: &
         t.insert("alpha".into(), toml::Value::Float(alpha));
     }
     let text = toml::to_string(&v).map_err(|e| CalError::Invalid(e.to_string()))?;
-    techlib::Node::from_toml_str(&text, "fit").map_err(|e| CalError::Invalid(format!("node with fitted values: {e}")))
+    techlib::Node::from_toml_str(&text, "fit")
+        .map_err(|e| CalError::Invalid(format!("node with fitted values: {e}")))
 }
 
-fn point(node: &techlib::Node, flavour: &str, vdd: f64, t_k: f64) -> Result<techlib::TechPoint, CalError> {
-    let f = techlib::Flavour::parse(flavour).ok_or_else(|| CalError::Invalid(format!("unknown flavour {flavour}")))?;
-    node.at(&techlib::Conditions::new(f).with_vdd(vdd).with_temperature(t_k))
+fn point(
+    node: &techlib::Node,
+    flavour: &str,
+    vdd: f64,
+    t_k: f64,
+) -> Result<techlib::TechPoint, CalError> {
+    let f = techlib::Flavour::parse(flavour)
+        .ok_or_else(|| CalError::Invalid(format!("unknown flavour {flavour}")))?;
+    node.at(&techlib::Conditions::new(f)
+        .with_vdd(vdd)
+        .with_temperature(t_k))
         .map_err(|e| CalError::Invalid(e.to_string()))
 }
 
@@ -174,20 +215,29 @@ fn i_off_fin(p: &techlib::TechPoint) -> f64 {
 
 /// Fit the node described by `node_toml` to the probes.
 pub fn fit(probes: &[CornerProbe], node_toml: &str) -> Result<TechFit, CalError> {
-    let base: toml::Value = toml::from_str(node_toml).map_err(|e| CalError::Invalid(format!("node TOML: {e}")))?;
+    let base: toml::Value =
+        toml::from_str(node_toml).map_err(|e| CalError::Invalid(format!("node TOML: {e}")))?;
     let get = |f: &str, key: &str| {
-        base.get("fin_flavours").and_then(|t| t.get(f)).and_then(|t| t.get(key)).and_then(|v| v.as_float())
+        base.get("fin_flavours")
+            .and_then(|t| t.get(f))
+            .and_then(|t| t.get(key))
+            .and_then(|v| v.as_float())
     };
     let tt: Vec<&CornerProbe> = probes.iter().filter(|p| p.corner == "tt").collect();
     let rvt: Vec<&CornerProbe> = probes.iter().filter(|p| p.flavour == "rvt").collect();
     if tt.is_empty() || rvt.len() < 2 {
-        return Err(CalError::Fit("need TT probes and at least two RVT corners".into()));
+        return Err(CalError::Fit(
+            "need TT probes and at least two RVT corners".into(),
+        ));
     }
     let mut vth: BTreeMap<String, f64> = BTreeMap::new();
     let mut ion: BTreeMap<String, f64> = BTreeMap::new();
     for p in &tt {
         vth.insert(p.flavour.clone(), get(&p.flavour, "vth_v").unwrap_or(0.25));
-        ion.insert(p.flavour.clone(), get(&p.flavour, "i_on_ref_a_per_fin").unwrap_or(4e-5));
+        ion.insert(
+            p.flavour.clone(),
+            get(&p.flavour, "i_on_ref_a_per_fin").unwrap_or(4e-5),
+        );
     }
     let mut alpha = get("rvt", "alpha").unwrap_or(1.3);
     for _round in 0..3 {
@@ -199,7 +249,9 @@ pub fn fit(probes: &[CornerProbe], node_toml: &str) -> Result<TechFit, CalError>
             }
             let mut io = ion.clone();
             io.insert("rvt".into(), i);
-            let Ok(n) = node_with(&base, &vth, a, &io) else { return 1e9 };
+            let Ok(n) = node_with(&base, &vth, a, &io) else {
+                return 1e9;
+            };
             rvt.iter()
                 .map(|p| match point(&n, "rvt", p.vdd_v, p.temperature_k) {
                     Ok(t) => (t.fo4_delay_s() / p.fo4_s).ln().powi(2),
@@ -227,7 +279,8 @@ pub fn fit(probes: &[CornerProbe], node_toml: &str) -> Result<TechFit, CalError>
                 let mut v2 = vth.clone();
                 v2.insert(p.flavour.clone(), mid);
                 let n = node_with(&base, &v2, alpha, &ion)?;
-                if i_off_fin(&point(&n, &p.flavour, p.vdd_v, p.temperature_k)?) > p.i_off_a_per_fin {
+                if i_off_fin(&point(&n, &p.flavour, p.vdd_v, p.temperature_k)?) > p.i_off_a_per_fin
+                {
                     lo = mid;
                 } else {
                     hi = mid;
@@ -240,24 +293,59 @@ pub fn fit(probes: &[CornerProbe], node_toml: &str) -> Result<TechFit, CalError>
     let mut residuals = Vec::new();
     for p in probes {
         let t = point(&n, &p.flavour, p.vdd_v, p.temperature_k)?;
-        residuals.push((format!("{} {} {:.2} V", p.flavour, p.corner, p.vdd_v), p.fo4_s, t.fo4_delay_s(), p.i_off_a_per_fin, i_off_fin(&t)));
+        residuals.push((
+            format!("{} {} {:.2} V", p.flavour, p.corner, p.vdd_v),
+            p.fo4_s,
+            t.fo4_delay_s(),
+            p.i_off_a_per_fin,
+            i_off_fin(&t),
+        ));
     }
     // Energy exponent over the RVT corners: ln E = c + k ln V.
-    let pts: Vec<(f64, f64)> = rvt.iter().map(|p| (p.vdd_v.ln(), p.fo4_energy_j.ln())).collect();
+    let pts: Vec<(f64, f64)> = rvt
+        .iter()
+        .map(|p| (p.vdd_v.ln(), p.fo4_energy_j.ln()))
+        .collect();
     let mx = pts.iter().map(|p| p.0).sum::<f64>() / pts.len() as f64;
     let my = pts.iter().map(|p| p.1).sum::<f64>() / pts.len() as f64;
-    let k = pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum::<f64>() / pts.iter().map(|p| (p.0 - mx).powi(2)).sum::<f64>().max(1e-30);
-    let rms = (pts.iter().map(|p| (my + k * (p.0 - mx) - p.1).exp() - 1.0).map(|e| e * e).sum::<f64>() / pts.len() as f64).sqrt();
-    Ok(TechFit { probes: probes.to_vec(), vth_v: vth, alpha, i_on_ref_a_per_fin: ion, energy_exponent: (k, rms), residuals })
+    let k = pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum::<f64>()
+        / pts
+            .iter()
+            .map(|p| (p.0 - mx).powi(2))
+            .sum::<f64>()
+            .max(1e-30);
+    let rms = (pts
+        .iter()
+        .map(|p| (my + k * (p.0 - mx) - p.1).exp() - 1.0)
+        .map(|e| e * e)
+        .sum::<f64>()
+        / pts.len() as f64)
+        .sqrt();
+    Ok(TechFit {
+        probes: probes.to_vec(),
+        vth_v: vth,
+        alpha,
+        i_on_ref_a_per_fin: ion,
+        energy_exponent: (k, rms),
+        residuals,
+    })
 }
 
 /// Probe the standard ASAP7-style set (RVT/LVT/SLVT at TT, RVT at FF and SS) and fit.
 pub fn fit_dir(dir: &Path, node_toml: &str) -> Result<TechFit, CalError> {
     let mut probes = Vec::new();
-    for (f, c) in [("rvt", "tt"), ("lvt", "tt"), ("slvt", "tt"), ("rvt", "ff"), ("rvt", "ss")] {
+    for (f, c) in [
+        ("rvt", "tt"),
+        ("lvt", "tt"),
+        ("slvt", "tt"),
+        ("rvt", "ff"),
+        ("rvt", "ss"),
+    ] {
         match probe(dir, f, c) {
             Ok(p) => probes.push(p),
-            Err(CalError::Liberty(m)) if !(f == "rvt" && c == "tt") => eprintln!("techfit: skipping {f} {c}: {m}"),
+            Err(CalError::Liberty(m)) if !(f == "rvt" && c == "tt") => {
+                eprintln!("techfit: skipping {f} {c}: {m}")
+            }
             Err(e) => return Err(e),
         }
     }
@@ -268,7 +356,11 @@ impl TechFit {
     /// A text report of the probes, fitted values and errors.
     pub fn report(&self) -> String {
         let mut s = String::new();
-        let _ = writeln!(s, "{:<18} {:>10} {:>10} {:>7} {:>12} {:>12} {:>7}", "probe", "FO4 lib", "FO4 fit", "err%", "Ioff lib", "Ioff fit", "err%");
+        let _ = writeln!(
+            s,
+            "{:<18} {:>10} {:>10} {:>7} {:>12} {:>12} {:>7}",
+            "probe", "FO4 lib", "FO4 fit", "err%", "Ioff lib", "Ioff fit", "err%"
+        );
         for (l, d, dm, i, im) in &self.residuals {
             let _ = writeln!(
                 s,
@@ -282,15 +374,36 @@ impl TechFit {
                 100.0 * (im / i - 1.0)
             );
         }
-        let fo4_rms = (self.residuals.iter().map(|r| (r.2 / r.1 - 1.0).powi(2)).sum::<f64>() / self.residuals.len() as f64).sqrt();
+        let fo4_rms = (self
+            .residuals
+            .iter()
+            .map(|r| (r.2 / r.1 - 1.0).powi(2))
+            .sum::<f64>()
+            / self.residuals.len() as f64)
+            .sqrt();
         let _ = writeln!(s, "FO4 RMS error over all probes: {:.2} %", 100.0 * fo4_rms);
         for (f, v) in &self.vth_v {
-            let _ = writeln!(s, "vth_v[{f}] = {v:.4} V   i_on_ref_a_per_fin[{f}] = {:.4e} A", self.i_on_ref_a_per_fin[f]);
+            let _ = writeln!(
+                s,
+                "vth_v[{f}] = {v:.4} V   i_on_ref_a_per_fin[{f}] = {:.4e} A",
+                self.i_on_ref_a_per_fin[f]
+            );
         }
         let _ = writeln!(s, "alpha = {:.4}", self.alpha);
-        let _ = writeln!(s, "FO4 energy ∝ Vdd^{:.3} (RMS error {:.2} %)", self.energy_exponent.0, 100.0 * self.energy_exponent.1);
+        let _ = writeln!(
+            s,
+            "FO4 energy ∝ Vdd^{:.3} (RMS error {:.2} %)",
+            self.energy_exponent.0,
+            100.0 * self.energy_exponent.1
+        );
         for p in &self.probes {
-            let _ = writeln!(s, "  {} {}: E_FO4 = {:.4} fJ per transition", p.flavour, p.corner, p.fo4_energy_j * 1e15);
+            let _ = writeln!(
+                s,
+                "  {} {}: E_FO4 = {:.4} fJ per transition",
+                p.flavour,
+                p.corner,
+                p.fo4_energy_j * 1e15
+            );
         }
         s
     }
@@ -310,8 +423,13 @@ impl TechFit {
             let key = t.split('=').next().unwrap_or("").trim();
             let new = match (&flavour, key) {
                 (Some(f), "vth_v") => self.vth_v.get(f).map(|v| format!("vth_v = {v:.4}")),
-                (Some(f), "i_on_ref_a_per_fin") => self.i_on_ref_a_per_fin.get(f).map(|v| format!("i_on_ref_a_per_fin = {v:.4e}")),
-                (Some(f), "alpha") if self.vth_v.contains_key(f) => Some(format!("alpha = {:.4}", self.alpha)),
+                (Some(f), "i_on_ref_a_per_fin") => self
+                    .i_on_ref_a_per_fin
+                    .get(f)
+                    .map(|v| format!("i_on_ref_a_per_fin = {v:.4e}")),
+                (Some(f), "alpha") if self.vth_v.contains_key(f) => {
+                    Some(format!("alpha = {:.4}", self.alpha))
+                }
                 _ => None,
             };
             match new {

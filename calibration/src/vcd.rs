@@ -60,7 +60,9 @@ fn parse_timescale(s: &str, file: &Path, line: usize) -> Result<f64, ParseError>
     let s: String = s.split_whitespace().collect();
     let split = s.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(s.len());
     let (n, u) = s.split_at(split);
-    let n: f64 = n.parse().map_err(|_| ParseError::new(file, line, format!("bad $timescale '{s}'")))?;
+    let n: f64 = n
+        .parse()
+        .map_err(|_| ParseError::new(file, line, format!("bad $timescale '{s}'")))?;
     let scale = match u {
         "s" => 1.0,
         "ms" => 1e-3,
@@ -68,7 +70,13 @@ fn parse_timescale(s: &str, file: &Path, line: usize) -> Result<f64, ParseError>
         "ns" => 1e-9,
         "ps" => 1e-12,
         "fs" => 1e-15,
-        _ => return Err(ParseError::new(file, line, format!("bad $timescale unit '{u}'"))),
+        _ => {
+            return Err(ParseError::new(
+                file,
+                line,
+                format!("bad $timescale unit '{u}'"),
+            ))
+        }
     };
     Ok(n * scale)
 }
@@ -95,27 +103,46 @@ impl Vcd {
             }
         }
         let mut k = 0;
-        let take_until_end = |k: &mut usize, toks: &[(usize, &str)]| -> Result<Vec<String>, ParseError> {
-            let start_line = toks[*k].0;
-            let mut v = Vec::new();
-            *k += 1;
-            while *k < toks.len() {
-                if toks[*k].1 == "$end" {
-                    *k += 1;
-                    return Ok(v);
-                }
-                v.push(toks[*k].1.to_string());
+        let take_until_end =
+            |k: &mut usize, toks: &[(usize, &str)]| -> Result<Vec<String>, ParseError> {
+                let start_line = toks[*k].0;
+                let mut v = Vec::new();
                 *k += 1;
-            }
-            Err(ParseError::new(file, start_line, "declaration without '$end'"))
-        };
-        let apply = |id: &str, bits: &[u8], now: u64, ln: usize, state: &mut BTreeMap<String, Vec<BitState>>, stats: &mut BTreeMap<String, Vec<BitStats>>| -> Result<(), ParseError> {
+                while *k < toks.len() {
+                    if toks[*k].1 == "$end" {
+                        *k += 1;
+                        return Ok(v);
+                    }
+                    v.push(toks[*k].1.to_string());
+                    *k += 1;
+                }
+                Err(ParseError::new(
+                    file,
+                    start_line,
+                    "declaration without '$end'",
+                ))
+            };
+        let apply = |id: &str,
+                     bits: &[u8],
+                     now: u64,
+                     ln: usize,
+                     state: &mut BTreeMap<String, Vec<BitState>>,
+                     stats: &mut BTreeMap<String, Vec<BitStats>>|
+         -> Result<(), ParseError> {
             let (Some(st), Some(sts)) = (state.get_mut(id), stats.get_mut(id)) else {
-                return Err(ParseError::new(file, ln, format!("value change for undeclared identifier '{id}'")));
+                return Err(ParseError::new(
+                    file,
+                    ln,
+                    format!("value change for undeclared identifier '{id}'"),
+                ));
             };
             let w = st.len();
             if bits.len() > w {
-                return Err(ParseError::new(file, ln, format!("value has {} bits but '{id}' is {w} wide", bits.len())));
+                return Err(ParseError::new(
+                    file,
+                    ln,
+                    format!("value has {} bits but '{id}' is {w} wide", bits.len()),
+                ));
             }
             // Left-extend: 0 for 1/0, x for x, z for z.
             let pad = match bits.first() {
@@ -123,7 +150,11 @@ impl Vcd {
                 Some(&c) => c,
             };
             for pos in 0..w {
-                let nv = if pos < w - bits.len() { pad } else { bits[pos - (w - bits.len())] };
+                let nv = if pos < w - bits.len() {
+                    pad
+                } else {
+                    bits[pos - (w - bits.len())]
+                };
                 let s = &mut st[pos];
                 if s.val == nv {
                     continue;
@@ -156,13 +187,21 @@ impl Vcd {
                 "$upscope" => {
                     take_until_end(&mut k, &toks)?;
                     if scope.pop().is_none() {
-                        return Err(ParseError::new(file, ln, "$upscope without a matching $scope"));
+                        return Err(ParseError::new(
+                            file,
+                            ln,
+                            "$upscope without a matching $scope",
+                        ));
                     }
                 }
                 "$var" => {
                     let v = take_until_end(&mut k, &toks)?;
                     if v.len() < 4 {
-                        return Err(ParseError::new(file, ln, "expected '$var TYPE WIDTH ID NAME [RANGE] $end'"));
+                        return Err(ParseError::new(
+                            file,
+                            ln,
+                            "expected '$var TYPE WIDTH ID NAME [RANGE] $end'",
+                        ));
                     }
                     let width: usize = v[1].parse().map_err(|_| {
                         ParseError::new(file, ln, format!("$var width '{}' is not a number", v[1]))
@@ -182,18 +221,46 @@ impl Vcd {
                         .split_once(':')
                         .and_then(|(a, b)| Some((a.parse::<i64>().ok()?, b.parse::<i64>().ok()?)))
                         .unwrap_or(if width == 1 {
-                            (range.trim_matches(|c| c == '[' || c == ']').parse().unwrap_or(0), 0)
+                            (
+                                range
+                                    .trim_matches(|c| c == '[' || c == ']')
+                                    .parse()
+                                    .unwrap_or(0),
+                                0,
+                            )
                         } else {
                             (width as i64 - 1, 0)
                         });
                     let bit_index = (0..width as i64)
-                        .map(|p| if width == 1 { hi } else if hi >= lo { hi - p } else { hi + p })
+                        .map(|p| {
+                            if width == 1 {
+                                hi
+                            } else if hi >= lo {
+                                hi - p
+                            } else {
+                                hi + p
+                            }
+                        })
                         .collect();
                     if !state.contains_key(&id) {
-                        state.insert(id.clone(), (0..width).map(|_| BitState { val: b'x', since: 0 }).collect());
-                        vcd.stats.insert(id.clone(), vec![BitStats::default(); width]);
+                        state.insert(
+                            id.clone(),
+                            (0..width)
+                                .map(|_| BitState {
+                                    val: b'x',
+                                    since: 0,
+                                })
+                                .collect(),
+                        );
+                        vcd.stats
+                            .insert(id.clone(), vec![BitStats::default(); width]);
                     }
-                    vcd.vars.push(VarInfo { scope: scope.clone(), name, bit_index, id });
+                    vcd.vars.push(VarInfo {
+                        scope: scope.clone(),
+                        name,
+                        bit_index,
+                        id,
+                    });
                 }
                 "$enddefinitions" | "$comment" | "$date" | "$version" => {
                     take_until_end(&mut k, &toks)?;
@@ -205,7 +272,11 @@ impl Vcd {
                             ParseError::new(file, ln, format!("bad timestamp '{t}'"))
                         })?;
                         if seen_time && tv < now {
-                            return Err(ParseError::new(file, ln, format!("time goes backwards: #{tv} after #{now}")));
+                            return Err(ParseError::new(
+                                file,
+                                ln,
+                                format!("time goes backwards: #{tv} after #{now}"),
+                            ));
                         }
                         if !seen_time {
                             vcd.t_start = tv;
@@ -218,19 +289,41 @@ impl Vcd {
                             ParseError::new(file, ln, "vector value without identifier")
                         })?;
                         let bits: Vec<u8> = bits.bytes().map(|b| b.to_ascii_lowercase()).collect();
-                        if let Some(bad) = bits.iter().find(|b| !matches!(b, b'0' | b'1' | b'x' | b'z')) {
-                            return Err(ParseError::new(file, ln, format!("bad bit '{}' in vector value", *bad as char)));
+                        if let Some(bad) = bits
+                            .iter()
+                            .find(|b| !matches!(b, b'0' | b'1' | b'x' | b'z'))
+                        {
+                            return Err(ParseError::new(
+                                file,
+                                ln,
+                                format!("bad bit '{}' in vector value", *bad as char),
+                            ));
                         }
                         apply(id, &bits, now, ln, &mut state, &mut vcd.stats)?;
                         k += 2;
                     } else if t.starts_with(['r', 'R']) {
                         k += 2;
-                    } else if let Some(c) = t.bytes().next().filter(|c| matches!(c, b'0' | b'1' | b'x' | b'X' | b'z' | b'Z')) {
+                    } else if let Some(c) = t
+                        .bytes()
+                        .next()
+                        .filter(|c| matches!(c, b'0' | b'1' | b'x' | b'X' | b'z' | b'Z'))
+                    {
                         let id = &t[1..];
                         if id.is_empty() {
-                            return Err(ParseError::new(file, ln, "scalar value without identifier"));
+                            return Err(ParseError::new(
+                                file,
+                                ln,
+                                "scalar value without identifier",
+                            ));
                         }
-                        apply(id, &[c.to_ascii_lowercase()], now, ln, &mut state, &mut vcd.stats)?;
+                        apply(
+                            id,
+                            &[c.to_ascii_lowercase()],
+                            now,
+                            ln,
+                            &mut state,
+                            &mut vcd.stats,
+                        )?;
                         k += 1;
                     } else {
                         return Err(ParseError::new(file, ln, format!("unexpected token '{t}'")));

@@ -17,7 +17,11 @@ fn golden_dir() -> PathBuf {
 
 fn records() -> Vec<SynthRecord> {
     let r = calibration::collect::collect(&golden_dir()).unwrap();
-    assert!(r.len() >= 60, "expected the full golden sweep, found {} records", r.len());
+    assert!(
+        r.len() >= 60,
+        "expected the full golden sweep, found {} records",
+        r.len()
+    );
     r
 }
 
@@ -58,17 +62,47 @@ fn target_pct(kind: &str, q: &str) -> f64 {
 fn goldens_meet_cv_targets() {
     let recs = records();
     let out = fit_records("asap7", &recs).unwrap();
-    println!("{:<14} {:>4} {:>10} {:>10} {:>10} {:>10}", "kind", "n", "area cv%", "leak cv%", "energy cv%", "delay cv%");
+    println!(
+        "{:<14} {:>4} {:>10} {:>10} {:>10} {:>10}",
+        "kind", "n", "area cv%", "leak cv%", "energy cv%", "delay cv%"
+    );
     let mut failures = Vec::new();
     for (kind, kf) in &out.overlay.kinds {
-        let get = |q: &str| kf.quantities().into_iter().find(|(n, _)| *n == q).map(|(_, f)| f.clone());
+        let get = |q: &str| {
+            kf.quantities()
+                .into_iter()
+                .find(|(n, _)| *n == q)
+                .map(|(_, f)| f.clone())
+        };
         let n = get("area_m2").map(|f| f.n_points).unwrap_or(0);
-        let cell = |q: &str| get(q).map(|f| if f.cv_mape_pct.is_finite() { format!("{:.2}", f.cv_mape_pct) } else { "n/a".into() }).unwrap_or("-".into());
-        println!("{:<14} {:>4} {:>10} {:>10} {:>10} {:>10}", kind, n, cell("area_m2"), cell("leakage_w"), cell("energy_per_op_j"), cell("delay_s"));
+        let cell = |q: &str| {
+            get(q)
+                .map(|f| {
+                    if f.cv_mape_pct.is_finite() {
+                        format!("{:.2}", f.cv_mape_pct)
+                    } else {
+                        "n/a".into()
+                    }
+                })
+                .unwrap_or("-".into())
+        };
+        println!(
+            "{:<14} {:>4} {:>10} {:>10} {:>10} {:>10}",
+            kind,
+            n,
+            cell("area_m2"),
+            cell("leakage_w"),
+            cell("energy_per_op_j"),
+            cell("delay_s")
+        );
         for q in QUANTITIES {
             if let Some(f) = get(q) {
                 if f.n_points >= 3 && f.cv_mape_pct > target_pct(kind, q) {
-                    failures.push(format!("{kind}.{q}: cv {:.2}% > {}%", f.cv_mape_pct, target_pct(kind, q)));
+                    failures.push(format!(
+                        "{kind}.{q}: cv {:.2}% > {}%",
+                        f.cv_mape_pct,
+                        target_pct(kind, q)
+                    ));
                 }
             }
         }
@@ -76,18 +110,27 @@ fn goldens_meet_cv_targets() {
     for (k, q, b, why) in KNOWN_MISSES {
         println!("known miss: {k}.{q} asserted at <= {b}% instead of the target: {why}");
     }
-    assert!(failures.is_empty(), "targets missed:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "targets missed:\n{}",
+        failures.join("\n")
+    );
 }
 
 #[test]
 fn raw_reports_reproduce_records() {
     for r in records() {
         let leaf: Vec<String> = r.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        let leaf = if leaf.is_empty() { "default".to_string() } else { leaf.join("_") };
+        let leaf = if leaf.is_empty() {
+            "default".to_string()
+        } else {
+            leaf.join("_")
+        };
         let dir = golden_dir().join(&r.component).join(leaf);
         let parse = |name: &str| {
             let p = dir.join(name);
-            let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+            let text =
+                std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
             parse_report(&text, &p).unwrap().unwrap()
         };
         let stat = parse("stat.txt");
@@ -97,7 +140,11 @@ fn raw_reports_reproduce_records() {
         assert!(same(stat.area_m2, r.area_m2), "{}", dir.display());
         assert!(same(power.leakage_w, r.leakage_w), "{}", dir.display());
         let e = power.dynamic_w().unwrap() * r.clock_period_s / r.ops_per_cycle;
-        assert!((e - r.energy_per_op_j).abs() <= 1e-12 * e, "{}", dir.display());
+        assert!(
+            (e - r.energy_per_op_j).abs() <= 1e-12 * e,
+            "{}",
+            dir.display()
+        );
         for v in [r.area_m2, r.leakage_w, r.energy_per_op_j] {
             assert!(v.is_finite() && v > 0.0, "{}: {v}", dir.display());
         }
@@ -114,10 +161,14 @@ fn overlay_round_trips_and_drives_the_models() {
     let node = techlib::node("asap7").unwrap();
     let rvt = techlib::Flavour::Rvt;
     let tech = node
-        .at(&techlib::Conditions::new(rvt).with_vdd(back.reference.vdd_v).with_temperature(back.reference.temperature_c + 273.15))
+        .at(&techlib::Conditions::new(rvt)
+            .with_vdd(back.reference.vdd_v)
+            .with_temperature(back.reference.temperature_c + 273.15))
         .unwrap();
     for r in &recs {
-        let Some(kind) = models::logic::LogicKind::parse(&r.component) else { continue };
+        let Some(kind) = models::logic::LogicKind::parse(&r.component) else {
+            continue;
+        };
         let c = models::logic::model(kind, &r.params, &tech, Some(&back)).unwrap();
         let fit = back.kinds[&r.component].area_m2.as_ref().unwrap();
         let direct = fit.eval(&r.params).unwrap();

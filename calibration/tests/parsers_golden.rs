@@ -40,14 +40,21 @@ fn every_golden_parses_to_its_expectation() {
     for (name, format) in FILES {
         let path = dir().join(name);
         let text = std::fs::read_to_string(&path).unwrap();
-        let got = parse_report(&text, &path).unwrap().unwrap_or_else(|| panic!("{name}: not recognised"));
+        let got = parse_report(&text, &path)
+            .unwrap()
+            .unwrap_or_else(|| panic!("{name}: not recognised"));
         assert_eq!(got.format, format, "{name}: detected as {}", got.format);
         let exp_path = dir().join(format!("{name}.expected.json"));
         if bless {
-            std::fs::write(&exp_path, serde_json::to_string_pretty(&got).unwrap() + "\n").unwrap();
+            std::fs::write(
+                &exp_path,
+                serde_json::to_string_pretty(&got).unwrap() + "\n",
+            )
+            .unwrap();
             continue;
         }
-        let exp: ParsedReport = serde_json::from_str(&std::fs::read_to_string(&exp_path).unwrap()).unwrap();
+        let exp: ParsedReport =
+            serde_json::from_str(&std::fs::read_to_string(&exp_path).unwrap()).unwrap();
         assert_eq!(got.design, exp.design, "{name}");
         assert_eq!(got.cell_count, exp.cell_count, "{name}");
         assert_eq!(got.cells, exp.cells, "{name}");
@@ -71,7 +78,9 @@ fn tools_agree_on_the_same_design() {
     // the same SI values (to the reports' printed precision).
     let p = |n: &str| {
         let path = dir().join(n);
-        parse_report(&std::fs::read_to_string(&path).unwrap(), &path).unwrap().unwrap()
+        parse_report(&std::fs::read_to_string(&path).unwrap(), &path)
+            .unwrap()
+            .unwrap()
     };
     let area = p("yosys_stat.txt").area_m2.unwrap();
     for n in ["dc_area.rpt", "genus_area.rpt"] {
@@ -82,9 +91,15 @@ fn tools_agree_on_the_same_design() {
     for n in ["dc_power.rpt", "genus_power.rpt", "genus_power_legacy.rpt"] {
         let r = p(n);
         let l = r.leakage_w.unwrap();
-        assert!((l - sta.leakage_w.unwrap()).abs() / l < 1e-3, "{n} leakage {l}");
+        assert!(
+            (l - sta.leakage_w.unwrap()).abs() / l < 1e-3,
+            "{n} leakage {l}"
+        );
         let d = r.dynamic_w().unwrap();
-        assert!((d - sta.dynamic_w().unwrap()).abs() / d < 1e-3, "{n} dynamic {d}");
+        assert!(
+            (d - sta.dynamic_w().unwrap()).abs() / d < 1e-3,
+            "{n} dynamic {d}"
+        );
     }
     assert!((p("yosys_stat.json").cell_count.unwrap() as f64 - 1303.0).abs() < 0.5);
 }
@@ -103,22 +118,50 @@ fn corrupt(name: &str, find: &str, replace: &str) -> String {
 
 #[test]
 fn malformed_reports_name_the_line() {
-    let e = corrupt("yosys_stat.txt", "1303\n     A2O1A1Ixp33", "lots\n     A2O1A1Ixp33");
-    assert!(e.contains("yosys_stat.txt:") && e.contains("number of cells"), "{e}");
-    corrupt("opensta_power.rpt", "Total                1.813941e-03", "Total                1.8x3941e-03");
-    corrupt("opensta_checks.rpt", "  3.4147   data arrival time", "  3.41.47   data arrival time");
+    let e = corrupt(
+        "yosys_stat.txt",
+        "1303\n     A2O1A1Ixp33",
+        "lots\n     A2O1A1Ixp33",
+    );
+    assert!(
+        e.contains("yosys_stat.txt:") && e.contains("number of cells"),
+        "{e}"
+    );
+    corrupt(
+        "opensta_power.rpt",
+        "Total                1.813941e-03",
+        "Total                1.8x3941e-03",
+    );
+    corrupt(
+        "opensta_checks.rpt",
+        "  3.4147   data arrival time",
+        "  3.41.47   data arrival time",
+    );
     corrupt("dc_area.rpt", "110.443515", "110.4435.15");
     let e = corrupt("dc_power.rpt", "197.6976 nW", "197.6976 kW");
     assert!(e.contains("unknown power unit"), "{e}");
-    corrupt("genus_power.rpt", "Subtotal     1.97698e-07", "Subtotal     1.9x698e-07");
+    corrupt(
+        "genus_power.rpt",
+        "Subtotal     1.97698e-07",
+        "Subtotal     1.9x698e-07",
+    );
     corrupt("genus_area.rpt", "1303    110.444", "1303    110.4.44");
 }
 
 #[test]
 fn truncated_reports_are_errors() {
-    for (name, keep) in [("opensta_power.rpt", 4), ("dc_power.rpt", 20), ("genus_power.rpt", 14)] {
+    for (name, keep) in [
+        ("opensta_power.rpt", 4),
+        ("dc_power.rpt", 20),
+        ("genus_power.rpt", 14),
+    ] {
         let path = dir().join(name);
-        let text: String = std::fs::read_to_string(&path).unwrap().lines().take(keep).collect::<Vec<_>>().join("\n");
+        let text: String = std::fs::read_to_string(&path)
+            .unwrap()
+            .lines()
+            .take(keep)
+            .collect::<Vec<_>>()
+            .join("\n");
         match parse_report(&text, Path::new(name)) {
             Err(e) => assert!(e.to_string().starts_with(name), "{e}"),
             Ok(r) => panic!("{name} truncated to {keep} lines parsed as {r:?}"),

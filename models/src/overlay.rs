@@ -204,7 +204,10 @@ impl Overlay {
         if !(self.reference.vdd_v > 0.0 && self.reference.vdd_v.is_finite()) {
             return Err(err(
                 "reference".into(),
-                format!("vdd_v must be a positive number, got {}", self.reference.vdd_v),
+                format!(
+                    "vdd_v must be a positive number, got {}",
+                    self.reference.vdd_v
+                ),
             ));
         }
         for (kind, kf) in &self.kinds {
@@ -273,13 +276,20 @@ mod tests {
         let back = Overlay::from_toml_str(&text, Path::new("x.toml")).unwrap();
         assert_eq!(ov, back);
         let p: BTreeMap<String, u32> = [("N".to_string(), 4), ("W".to_string(), 8)].into();
-        let a = back.kinds["crossbar"].area_m2.as_ref().unwrap().eval(&p).unwrap();
+        let a = back.kinds["crossbar"]
+            .area_m2
+            .as_ref()
+            .unwrap()
+            .eval(&p)
+            .unwrap();
         assert!((a - (1e-13 * 128.0 + 2e-12)).abs() < 1e-20);
     }
 
     #[test]
     fn errors_name_line() {
-        let text = sample().to_toml_string().replace("coefficients = [", "coefficients = [1.0, ");
+        let text = sample()
+            .to_toml_string()
+            .replace("coefficients = [", "coefficients = [1.0, ");
         let e = Overlay::from_toml_str(&text, Path::new("ov.toml")).unwrap_err();
         let m = e.to_string();
         assert!(m.starts_with("ov.toml:"), "{m}");

@@ -109,7 +109,11 @@ pub fn to_table(o: &FitOutcome) -> String {
                 .zip(&f.coefficients)
                 .map(|(t, c)| format!("{:.4e}*{}", c * sc, t))
                 .collect();
-            let cv = if f.cv_mape_pct.is_finite() { format!("{:.2}", f.cv_mape_pct) } else { "n/a".into() };
+            let cv = if f.cv_mape_pct.is_finite() {
+                format!("{:.2}", f.cv_mape_pct)
+            } else {
+                "n/a".into()
+            };
             s.push_str(&format!(
                 "{:<14} {:<16} {:>3} {:>8.2} {:>8}  {} = {}\n",
                 k,
@@ -136,10 +140,19 @@ pub fn plot(o: &FitOutcome, dir: &Path) -> Result<Vec<PathBuf>> {
             .iter()
             .filter(|((_, qq), _)| qq == q)
             .map(|((k, _), pts)| {
-                (k, pts.iter().map(|(_, y, _, cv)| (y * sc, if cv.is_finite() { *cv } else { 0.0 } * sc)).filter(|(a, b)| *a > 0.0 && *b > 0.0).collect())
+                (
+                    k,
+                    pts.iter()
+                        .map(|(_, y, _, cv)| (y * sc, if cv.is_finite() { *cv } else { 0.0 } * sc))
+                        .filter(|(a, b)| *a > 0.0 && *b > 0.0)
+                        .collect(),
+                )
             })
             .collect();
-        let all: Vec<f64> = series.iter().flat_map(|(_, p)| p.iter().flat_map(|(a, b)| [*a, *b])).collect();
+        let all: Vec<f64> = series
+            .iter()
+            .flat_map(|(_, p)| p.iter().flat_map(|(a, b)| [*a, *b]))
+            .collect();
         if all.is_empty() {
             continue;
         }
@@ -150,7 +163,10 @@ pub fn plot(o: &FitOutcome, dir: &Path) -> Result<Vec<PathBuf>> {
             let root = SVGBackend::new(&path, (800, 700)).into_drawing_area();
             root.fill(&WHITE)?;
             let mut chart = ChartBuilder::on(&root)
-                .caption(format!("{q}: leave-one-out prediction vs synthesis ({u})"), ("sans-serif", 20))
+                .caption(
+                    format!("{q}: leave-one-out prediction vs synthesis ({u})"),
+                    ("sans-serif", 20),
+                )
                 .margin(15)
                 .x_label_area_size(45)
                 .y_label_area_size(70)
@@ -160,15 +176,25 @@ pub fn plot(o: &FitOutcome, dir: &Path) -> Result<Vec<PathBuf>> {
                 .x_desc(format!("synthesised ({u})"))
                 .y_desc(format!("predicted, leave-one-out ({u})"))
                 .draw()?;
-            chart.draw_series(LineSeries::new(vec![(lo, lo), (hi, hi)], BLACK.stroke_width(1)))?;
+            chart.draw_series(LineSeries::new(
+                vec![(lo, lo), (hi, hi)],
+                BLACK.stroke_width(1),
+            ))?;
             for (i, (k, pts)) in series.iter().enumerate() {
                 let colour = Palette99::pick(i).to_rgba();
                 chart
-                    .draw_series(pts.iter().map(|&(x, y)| Circle::new((x, y), 4, colour.filled())))?
+                    .draw_series(
+                        pts.iter()
+                            .map(|&(x, y)| Circle::new((x, y), 4, colour.filled())),
+                    )?
                     .label(k.as_str())
                     .legend(move |(x, y)| Circle::new((x, y), 4, colour.filled()));
             }
-            chart.configure_series_labels().background_style(WHITE.mix(0.8)).border_style(BLACK).draw()?;
+            chart
+                .configure_series_labels()
+                .background_style(WHITE.mix(0.8))
+                .border_style(BLACK)
+                .draw()?;
             root.present()?;
         }
         written.push(path);
@@ -179,18 +205,28 @@ pub fn plot(o: &FitOutcome, dir: &Path) -> Result<Vec<PathBuf>> {
 fn tech_fit(args: &Args, dir: &Path) -> Result<()> {
     let node_path = args.write_node.clone();
     let text = match &node_path {
-        Some(p) => std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?,
+        Some(p) => {
+            std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?
+        }
         None => {
             let n = techlib::node(&args.tech)?;
             toml::to_string(n.file()).context("serialising the node")?
         }
     };
-    eprintln!("calibrate: fitting device numbers of {} to {}", args.tech, dir.display());
+    eprintln!(
+        "calibrate: fitting device numbers of {} to {}",
+        args.tech,
+        dir.display()
+    );
     let fit = calibration::techfit::fit_dir(dir, &text)?;
     print!("{}", fit.report());
     if let Some(p) = node_path {
-        std::fs::write(&p, fit.apply_to_toml(&text)).with_context(|| format!("writing {}", p.display()))?;
-        eprintln!("calibrate: fitted device numbers written to {}", p.display());
+        std::fs::write(&p, fit.apply_to_toml(&text))
+            .with_context(|| format!("writing {}", p.display()))?;
+        eprintln!(
+            "calibrate: fitted device numbers written to {}",
+            p.display()
+        );
     }
     Ok(())
 }
@@ -200,7 +236,9 @@ pub fn run(args: Args) -> Result<()> {
     if let Some(d) = &args.liberty_dir {
         tech_fit(&args, d)?;
     }
-    let Some(reports) = &args.reports else { return Ok(()) };
+    let Some(reports) = &args.reports else {
+        return Ok(());
+    };
     let recs = calibration::collect::collect(reports)?;
     if recs.is_empty() {
         bail!(
@@ -208,7 +246,11 @@ pub fn run(args: Args) -> Result<()> {
             reports.display()
         );
     }
-    eprintln!("calibrate: {} records from {}", recs.len(), reports.display());
+    eprintln!(
+        "calibrate: {} records from {}",
+        recs.len(),
+        reports.display()
+    );
     let out = fit_records(&args.tech, &recs)?;
     match args.format.as_str() {
         "json" => println!("{}", serde_json::to_string_pretty(&to_json(&out))?),

@@ -59,7 +59,11 @@ pub fn run(args: Args) -> Result<()> {
         anyhow!(
             "unknown component kind '{}'; known: {}",
             args.kind,
-            LogicKind::ALL.iter().map(|k| k.name()).collect::<Vec<_>>().join(", ")
+            LogicKind::ALL
+                .iter()
+                .map(|k| k.name())
+                .collect::<Vec<_>>()
+                .join(", ")
         )
     })?;
     let params = resolve_params(kind, &parse_params(&args.params)?)?;
@@ -71,7 +75,8 @@ pub fn run(args: Args) -> Result<()> {
             if fl.contains(&techlib::Flavour::Rvt) {
                 techlib::Flavour::Rvt
             } else {
-                *fl.first().ok_or_else(|| anyhow!("node {} has no device flavours", args.tech))?
+                *fl.first()
+                    .ok_or_else(|| anyhow!("node {} has no device flavours", args.tech))?
             }
         }
     };
@@ -118,15 +123,30 @@ pub fn run(args: Args) -> Result<()> {
                 flavour.key(),
                 tech.vdd_v()
             );
-            println!("  {:<18} {:>14}  {}", "area", format!("{:.4} um2", c.area_m2 * 1e12), src(c.calibrated[0]));
-            println!("  {:<18} {:>14}  {}", "leakage", format!("{:.5} uW", c.leakage_w * 1e6), src(c.calibrated[1]));
+            println!(
+                "  {:<18} {:>14}  {}",
+                "area",
+                format!("{:.4} um2", c.area_m2 * 1e12),
+                src(c.calibrated[0])
+            );
+            println!(
+                "  {:<18} {:>14}  {}",
+                "leakage",
+                format!("{:.5} uW", c.leakage_w * 1e6),
+                src(c.calibrated[1])
+            );
             println!(
                 "  {:<18} {:>14}  {}",
                 "energy per op",
                 format!("{:.5} pJ", c.energy_per_op_j * 1e12),
                 src(c.calibrated[2])
             );
-            println!("  {:<18} {:>14}  {}", "delay", format!("{:.2} ps", c.delay_s * 1e12), src(c.calibrated[3]));
+            println!(
+                "  {:<18} {:>14}  {}",
+                "delay",
+                format!("{:.2} ps", c.delay_s * 1e12),
+                src(c.calibrated[3])
+            );
         }
         other => bail!("--format '{other}': expected table or json"),
     }

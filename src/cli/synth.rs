@@ -74,14 +74,26 @@ pub fn run(args: Args) -> Result<()> {
     opts.clock_period_s = args.clock_ns * 1e-9;
     opts.out_dir = args.out.clone();
     opts.stim_cycles = args.cycles;
-    let cache = args.lib_cache.clone().unwrap_or_else(|| args.out.join(".lib"));
-    eprintln!("synth: preparing {} {} libraries from {}", opts.flavour, opts.corner, args.liberty_dir.display());
+    let cache = args
+        .lib_cache
+        .clone()
+        .unwrap_or_else(|| args.out.join(".lib"));
+    eprintln!(
+        "synth: preparing {} {} libraries from {}",
+        opts.flavour,
+        opts.corner,
+        args.liberty_dir.display()
+    );
     let lib = flow::library::prepare(&args.liberty_dir, &opts.flavour, &opts.corner, &cache)?;
     let given = super::component::parse_params(&args.params)?;
     let mut jobs = Vec::new();
     for n in &names {
         if args.sweep {
-            let grid = if args.golden { registry::golden_sweep(n)? } else { registry::sweep(n)? };
+            let grid = if args.golden {
+                registry::golden_sweep(n)?
+            } else {
+                registry::sweep(n)?
+            };
             for p in grid {
                 jobs.push(registry::spec(n, &p)?);
             }
@@ -89,13 +101,25 @@ pub fn run(args: Args) -> Result<()> {
             jobs.push(registry::spec(n, &given)?);
         }
     }
-    println!("{:<14} {:<22} {:>12} {:>12} {:>14} {:>10}", "component", "params", "area_um2", "leakage_uw", "energy_pj_op", "path_ps");
+    println!(
+        "{:<14} {:<22} {:>12} {:>12} {:>14} {:>10}",
+        "component", "params", "area_um2", "leakage_uw", "energy_pj_op", "path_ps"
+    );
     let total = jobs.len();
     let mut failed = Vec::new();
     for (i, spec) in jobs.iter().enumerate() {
-        eprintln!("synth: [{}/{}] {} {:?}", i + 1, total, spec.kind, spec.params);
+        eprintln!(
+            "synth: [{}/{}] {} {:?}",
+            i + 1,
+            total,
+            spec.kind,
+            spec.params
+        );
         let t0 = std::time::Instant::now();
-        let existing = opts.out_dir.join(flow::run_dir_name(spec)).join("record.json");
+        let existing = opts
+            .out_dir
+            .join(flow::run_dir_name(spec))
+            .join("record.json");
         let cached = if args.keep_existing && existing.exists() {
             calibration::SynthRecord::load(&existing).ok()
         } else {
@@ -113,12 +137,20 @@ pub fn run(args: Args) -> Result<()> {
                 failed.push(format!("{} {:?}: {e}", spec.kind, spec.params));
                 continue;
             }
-            Err(e) => return Err(e).with_context(|| format!("synthesising {} {:?}", spec.kind, spec.params)),
+            Err(e) => {
+                return Err(e)
+                    .with_context(|| format!("synthesising {} {:?}", spec.kind, spec.params))
+            }
         };
         if args.lean {
             flow::prune(&opts.out_dir.join(flow::run_dir_name(spec)));
         }
-        eprintln!("synth: [{}/{}] done in {:.1} s", i + 1, total, t0.elapsed().as_secs_f64());
+        eprintln!(
+            "synth: [{}/{}] done in {:.1} s",
+            i + 1,
+            total,
+            t0.elapsed().as_secs_f64()
+        );
         let p: Vec<String> = rec.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
         println!(
             "{:<14} {:<22} {:>12.3} {:>12.4} {:>14.5} {:>10}",
@@ -127,14 +159,21 @@ pub fn run(args: Args) -> Result<()> {
             rec.area_m2 * 1e12,
             rec.leakage_w * 1e6,
             rec.energy_per_op_j * 1e12,
-            rec.critical_path_s.map(|d| format!("{:.1}", d * 1e12)).unwrap_or_else(|| "-".into())
+            rec.critical_path_s
+                .map(|d| format!("{:.1}", d * 1e12))
+                .unwrap_or_else(|| "-".into())
         );
     }
     if total == 0 {
         return Err(anyhow!("nothing to synthesise"));
     }
     if !failed.is_empty() {
-        bail!("{} of {} runs failed:\n  {}", failed.len(), total, failed.join("\n  "));
+        bail!(
+            "{} of {} runs failed:\n  {}",
+            failed.len(),
+            total,
+            failed.join("\n  ")
+        );
     }
     Ok(())
 }

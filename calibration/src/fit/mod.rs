@@ -38,7 +38,10 @@ pub fn quantity(r: &SynthRecord, q: &str) -> Option<f64> {
 }
 
 /// Weighted NNLS fit of `terms` to `(params, y)` points; returns the coefficients.
-pub fn fit_terms(terms: &[Term], pts: &[(&BTreeMap<String, u32>, f64)]) -> Result<Vec<f64>, CalError> {
+pub fn fit_terms(
+    terms: &[Term],
+    pts: &[(&BTreeMap<String, u32>, f64)],
+) -> Result<Vec<f64>, CalError> {
     let m = pts.len();
     let n = terms.len();
     if m == 0 {
@@ -80,8 +83,16 @@ pub fn mape_pct(pairs: &[(f64, f64)]) -> f64 {
     if pairs.is_empty() {
         return f64::NAN;
     }
-    100.0 * pairs.iter().map(|(pred, y)| ((pred - y) / y).abs()).sum::<f64>() / pairs.len() as f64
+    100.0
+        * pairs
+            .iter()
+            .map(|(pred, y)| ((pred - y) / y).abs())
+            .sum::<f64>()
+        / pairs.len() as f64
 }
+
+/// One point: (label, measured, in-sample prediction, leave-one-out prediction).
+pub type PointPrediction = (String, f64, f64, f64);
 
 /// Result of fitting one quantity, with the per-point predictions for parity plots.
 #[derive(Debug, Clone)]
@@ -94,18 +105,30 @@ pub struct QuantityResult {
 
 /// Fit one quantity of one kind. With a single point only the constant-scale fit is possible
 /// and `cv_mape_pct` is NaN (no cross-validation without a second point).
-pub fn fit_quantity(form_name: &str, term_strs: &[String], recs: &[&SynthRecord], q: &str) -> Result<Option<QuantityResult>, CalError> {
-    let pts: Vec<(&SynthRecord, f64)> = recs.iter().filter_map(|r| quantity(r, q).map(|v| (*r, v))).collect();
+pub fn fit_quantity(
+    form_name: &str,
+    term_strs: &[String],
+    recs: &[&SynthRecord],
+    q: &str,
+) -> Result<Option<QuantityResult>, CalError> {
+    let pts: Vec<(&SynthRecord, f64)> = recs
+        .iter()
+        .filter_map(|r| quantity(r, q).map(|v| (*r, v)))
+        .collect();
     if pts.is_empty() {
         return Ok(None);
     }
-    let terms: Vec<Term> = term_strs.iter().map(|t| Term::parse(t).map_err(CalError::Fit)).collect::<Result<_, _>>()?;
+    let terms: Vec<Term> = term_strs
+        .iter()
+        .map(|t| Term::parse(t).map_err(CalError::Fit))
+        .collect::<Result<_, _>>()?;
     // Keep only terms that the points can identify: with fewer points than terms, fall back to
     // the leading terms (the dominant structure first in every form).
     let use_n = terms.len().min(pts.len().saturating_sub(1).max(1));
     let terms = &terms[..use_n];
     let term_strs = &term_strs[..use_n];
-    let data: Vec<(&BTreeMap<String, u32>, f64)> = pts.iter().map(|(r, v)| (&r.params, *v)).collect();
+    let data: Vec<(&BTreeMap<String, u32>, f64)> =
+        pts.iter().map(|(r, v)| (&r.params, *v)).collect();
     let coef = fit_terms(terms, &data)?;
     let mut points = Vec::new();
     let mut ins = Vec::new();
@@ -113,8 +136,12 @@ pub fn fit_quantity(form_name: &str, term_strs: &[String], recs: &[&SynthRecord]
     for i in 0..data.len() {
         let pred = predict(terms, &coef, data[i].0)?;
         let cv = if data.len() >= 2 {
-            let rest: Vec<(&BTreeMap<String, u32>, f64)> =
-                data.iter().enumerate().filter(|(k, _)| *k != i).map(|(_, d)| *d).collect();
+            let rest: Vec<(&BTreeMap<String, u32>, f64)> = data
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| *k != i)
+                .map(|(_, d)| *d)
+                .collect();
             let c = fit_terms(terms, &rest)?;
             predict(terms, &c, data[i].0)?
         } else {
@@ -133,7 +160,11 @@ pub fn fit_quantity(form_name: &str, term_strs: &[String], recs: &[&SynthRecord]
             coefficients: coef,
             n_points: data.len(),
             fit_mape_pct: mape_pct(&ins),
-            cv_mape_pct: if loo.is_empty() { f64::NAN } else { mape_pct(&loo) },
+            cv_mape_pct: if loo.is_empty() {
+                f64::NAN
+            } else {
+                mape_pct(&loo)
+            },
         },
         points,
     }))
@@ -145,12 +176,14 @@ pub struct FitOutcome {
     /// The overlay to write.
     pub overlay: Overlay,
     /// Per kind and quantity, the per-point predictions.
-    pub points: BTreeMap<(String, String), Vec<(String, f64, f64, f64)>>,
+    pub points: BTreeMap<(String, String), Vec<PointPrediction>>,
 }
 
 /// Fit every kind present in `records` (all of one flavour/corner) and build an overlay.
 pub fn fit_records(node: &str, records: &[SynthRecord]) -> Result<FitOutcome, CalError> {
-    let first = records.first().ok_or_else(|| CalError::Fit("no synthesis records to fit".into()))?;
+    let first = records
+        .first()
+        .ok_or_else(|| CalError::Fit("no synthesis records to fit".into()))?;
     for r in records {
         if r.flavour != first.flavour || r.corner != first.corner {
             return Err(CalError::Fit(format!(
@@ -178,7 +211,11 @@ pub fn fit_records(node: &str, records: &[SynthRecord]) -> Result<FitOutcome, Ca
         let lk = models::logic::LogicKind::parse(kind).ok_or_else(|| {
             CalError::Fit(format!(
                 "unknown component kind '{kind}' (known: {})",
-                models::logic::LogicKind::ALL.iter().map(|k| k.name()).collect::<Vec<_>>().join(", ")
+                models::logic::LogicKind::ALL
+                    .iter()
+                    .map(|k| k.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ))
         })?;
         let mut kf = KindFit::default();

@@ -95,7 +95,10 @@ mod tests {
         let a = DMatrix::from_row_slice(4, 2, &[1.0, 1.0, 2.0, 1.0, 3.0, 1.0, 4.0, 1.0]);
         let b = DVector::from_vec(vec![3.0, 5.0, 7.0, 9.0]);
         let x = nnls(&a, &b).unwrap();
-        assert!((x[0] - 2.0).abs() < 1e-9 && (x[1] - 1.0).abs() < 1e-9, "{x}");
+        assert!(
+            (x[0] - 2.0).abs() < 1e-9 && (x[1] - 1.0).abs() < 1e-9,
+            "{x}"
+        );
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Preparing a flavour/corner's liberty files for the flow: decompressed copies for OpenSTA, one
 //! merged library for Yosys, and the cell table (areas, tie cells) for reports.
 
-use crate::error::{CalError};
+use crate::error::CalError;
 use crate::liberty::{self, LibraryInfo};
 use std::path::{Path, PathBuf};
 
@@ -33,7 +33,10 @@ impl PreparedLibrary {
     /// (Yosys 0.23's `dfflibmap` maps flip-flops only), or None without latch cells.
     pub fn latch_techmap(&self) -> Option<String> {
         let mut s = String::new();
-        for (prim, l) in [("$_DLATCH_P_", &self.latch_hi), ("$_DLATCH_N_", &self.latch_lo)] {
+        for (prim, l) in [
+            ("$_DLATCH_P_", &self.latch_hi),
+            ("$_DLATCH_N_", &self.latch_lo),
+        ] {
             if let Some((cell, d, en, q)) = l {
                 s.push_str(&format!(
                     "module \\{prim} (input E, input D, output Q);\n  {cell} _TECHMAP_REPLACE_ (.{d}(D), .{en}(E), .{q}(Q));\nendmodule\n"
@@ -65,10 +68,22 @@ fn output_pin_of(text: &str, cell: &str) -> Option<String> {
 
 /// Find, decompress and merge the liberty files of `flavour`/`corner` in `lib_dir`, caching the
 /// result under `cache_dir`.
-pub fn prepare(lib_dir: &Path, flavour: &str, corner: &str, cache_dir: &Path) -> Result<PreparedLibrary, CalError> {
+pub fn prepare(
+    lib_dir: &Path,
+    flavour: &str,
+    corner: &str,
+    cache_dir: &Path,
+) -> Result<PreparedLibrary, CalError> {
     let sources = liberty::find_files(lib_dir, flavour, corner)?;
-    let dir = cache_dir.join(format!("lib-{}-{}", flavour.to_lowercase(), corner.to_lowercase()));
-    std::fs::create_dir_all(&dir).map_err(|source| CalError::Io { path: dir.clone(), error: source })?;
+    let dir = cache_dir.join(format!(
+        "lib-{}-{}",
+        flavour.to_lowercase(),
+        corner.to_lowercase()
+    ));
+    std::fs::create_dir_all(&dir).map_err(|source| CalError::Io {
+        path: dir.clone(),
+        error: source,
+    })?;
     // Stamp: source names and sizes; reuse the cache when unchanged.
     let mut stamp = String::new();
     for s in &sources {
@@ -78,11 +93,17 @@ pub fn prepare(lib_dir: &Path, flavour: &str, corner: &str, cache_dir: &Path) ->
     let stamp_path = dir.join("sources.txt");
     let merged = dir.join("merged.lib");
     let mut files = Vec::new();
-    let fresh = std::fs::read_to_string(&stamp_path).ok().as_deref() == Some(stamp.as_str()) && merged.exists();
+    let fresh = std::fs::read_to_string(&stamp_path).ok().as_deref() == Some(stamp.as_str())
+        && merged.exists();
     let merged_text;
     if fresh {
         for s in &sources {
-            let name = s.file_name().unwrap_or_default().to_string_lossy().trim_end_matches(".gz").to_string();
+            let name = s
+                .file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .trim_end_matches(".gz")
+                .to_string();
             files.push(dir.join(name));
         }
         merged_text = crate::error::read_text(&merged)?;
@@ -90,20 +111,34 @@ pub fn prepare(lib_dir: &Path, flavour: &str, corner: &str, cache_dir: &Path) ->
         // INVBUF first so the merged header is the inverter/buffer library's.
         let mut ordered = sources.clone();
         ordered.sort_by_key(|p| {
-            let n = p.file_name().unwrap_or_default().to_string_lossy().to_uppercase();
+            let n = p
+                .file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .to_uppercase();
             (!n.contains("INVBUF"), n)
         });
         let mut texts = Vec::new();
         for s in &ordered {
             eprintln!("  reading {}", s.display());
             let text = liberty::read_liberty(s)?;
-            let name = s.file_name().unwrap_or_default().to_string_lossy().trim_end_matches(".gz").to_string();
+            let name = s
+                .file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .trim_end_matches(".gz")
+                .to_string();
             let plain = dir.join(&name);
             crate::error::write_text(&plain, &text)?;
             texts.push((s.clone(), text));
         }
         for s in &sources {
-            let name = s.file_name().unwrap_or_default().to_string_lossy().trim_end_matches(".gz").to_string();
+            let name = s
+                .file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .trim_end_matches(".gz")
+                .to_string();
             files.push(dir.join(name));
         }
         merged_text = liberty::merge(&texts)?;
@@ -111,10 +146,12 @@ pub fn prepare(lib_dir: &Path, flavour: &str, corner: &str, cache_dir: &Path) ->
         crate::error::write_text(&stamp_path, &stamp)?;
     }
     let info = liberty::library_info(&merged_text, &merged, &[])?;
-    let has_inv = info.cells.values().any(|c| c.function.as_deref().is_some_and(|f| {
-        let f = f.replace(' ', "");
-        f.starts_with('!') && f.len() <= 3 && c.input_caps.len() == 1
-    }));
+    let has_inv = info.cells.values().any(|c| {
+        c.function.as_deref().is_some_and(|f| {
+            let f = f.replace(' ', "");
+            f.starts_with('!') && f.len() <= 3 && c.input_caps.len() == 1
+        })
+    });
     let has_ff = info.cells.values().any(|c| c.is_ff);
     if !has_inv || !has_ff {
         return Err(CalError::Liberty(format!(
@@ -127,7 +164,9 @@ pub fn prepare(lib_dir: &Path, flavour: &str, corner: &str, cache_dir: &Path) ->
     let tie = |val: &str| {
         info.cells
             .iter()
-            .find(|(_, c)| c.input_caps.is_empty() && c.function.as_deref().map(|f| f.trim()) == Some(val))
+            .find(|(_, c)| {
+                c.input_caps.is_empty() && c.function.as_deref().map(|f| f.trim()) == Some(val)
+            })
             .and_then(|(n, _)| output_pin_of(&merged_text, n).map(|p| (n.clone(), p)))
     };
     let tie_hi = tie("1");
@@ -143,7 +182,10 @@ pub fn prepare(lib_dir: &Path, flavour: &str, corner: &str, cache_dir: &Path) ->
                     Some(p) => (true, p.to_string()),
                     None => (false, en.clone()),
                 };
-                if neg != negative || !c.input_caps.contains_key(&pin) || !c.input_caps.contains_key(d) {
+                if neg != negative
+                    || !c.input_caps.contains_key(&pin)
+                    || !c.input_caps.contains_key(d)
+                {
                     return None;
                 }
                 let q = c.outputs.iter().find(|(_, f)| f.trim() == "IQ")?.0.clone();

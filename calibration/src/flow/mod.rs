@@ -114,8 +114,16 @@ pub fn check_tools(need_sim: bool) -> Result<(), CalError> {
 
 /// Directory name of a run: `KIND/P1=V1_P2=V2`.
 pub fn run_dir_name(spec: &FlowSpec) -> PathBuf {
-    let p: Vec<String> = spec.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
-    let leaf = if p.is_empty() { "default".to_string() } else { p.join("_") };
+    let p: Vec<String> = spec
+        .params
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    let leaf = if p.is_empty() {
+        "default".to_string()
+    } else {
+        p.join("_")
+    };
     PathBuf::from(&spec.kind).join(leaf)
 }
 
@@ -126,9 +134,16 @@ fn parse_file(parser: &dyn ReportParser, path: &Path) -> Result<ParsedReport, Ca
 
 /// Run the whole flow for one component and size; writes the raw reports and `record.json`
 /// under `opts.out_dir/KIND/PARAMS/` and returns the record.
-pub fn run(spec: &FlowSpec, lib: &PreparedLibrary, opts: &FlowOptions) -> Result<SynthRecord, CalError> {
+pub fn run(
+    spec: &FlowSpec,
+    lib: &PreparedLibrary,
+    opts: &FlowOptions,
+) -> Result<SynthRecord, CalError> {
     let dir = tools::absolute(&opts.out_dir.join(run_dir_name(spec)));
-    std::fs::create_dir_all(&dir).map_err(|source| CalError::Io { path: dir.clone(), error: source })?;
+    std::fs::create_dir_all(&dir).map_err(|source| CalError::Io {
+        path: dir.clone(),
+        error: source,
+    })?;
     eprintln!("[{}] yosys", dir.display());
     yosys::synthesise(spec, lib, &dir)?;
     let netlist = read_text(&dir.join("netlist.v"))?;
@@ -147,10 +162,16 @@ pub fn run(spec: &FlowSpec, lib: &PreparedLibrary, opts: &FlowOptions) -> Result
             let a = stim::simulate(spec, tb, &dir, opts.stim_cycles, &ports)?;
             let data: Vec<f64> = a
                 .iter()
-                .filter(|(k, _)| Some(k.split('[').next().unwrap_or("")) != spec.clock_port.as_deref())
+                .filter(|(k, _)| {
+                    Some(k.split('[').next().unwrap_or("")) != spec.clock_port.as_deref()
+                })
                 .map(|(_, v)| v.0)
                 .collect();
-            let mean = if data.is_empty() { None } else { Some(data.iter().sum::<f64>() / data.len() as f64) };
+            let mean = if data.is_empty() {
+                None
+            } else {
+                Some(data.iter().sum::<f64>() / data.len() as f64)
+            };
             (Some(a), mean)
         }
         None => (None, Some(opts.default_activity)),
@@ -158,13 +179,25 @@ pub fn run(spec: &FlowSpec, lib: &PreparedLibrary, opts: &FlowOptions) -> Result
     eprintln!("[{}] opensta", dir.display());
     sta::analyse(spec, lib, &dir, opts, activities.as_ref())?;
     let stat = parse_file(&crate::parsers::yosys::YosysStat, &dir.join("stat.txt"))?;
-    let stat_json = parse_file(&crate::parsers::yosys::YosysStatJson, &dir.join("stat.json"))?;
-    let power = parse_file(&crate::parsers::opensta::OpenStaPower, &dir.join("power.rpt"))?;
-    let checks = parse_file(&crate::parsers::opensta::OpenStaChecks, &dir.join("checks.rpt")).ok();
+    let stat_json = parse_file(
+        &crate::parsers::yosys::YosysStatJson,
+        &dir.join("stat.json"),
+    )?;
+    let power = parse_file(
+        &crate::parsers::opensta::OpenStaPower,
+        &dir.join("power.rpt"),
+    )?;
+    let checks = parse_file(
+        &crate::parsers::opensta::OpenStaChecks,
+        &dir.join("checks.rpt"),
+    )
+    .ok();
     let mut area_by_cell = BTreeMap::new();
     for (c, n) in &stat_json.cells {
         let a = lib.info.cells.get(c).map(|ci| ci.area).ok_or_else(|| {
-            CalError::Liberty(format!("netlist uses cell '{c}' that the merged library lacks"))
+            CalError::Liberty(format!(
+                "netlist uses cell '{c}' that the merged library lacks"
+            ))
         })?;
         area_by_cell.insert(c.clone(), a * *n as f64 * crate::parsers::AREA_UNIT_M2);
     }
@@ -186,7 +219,11 @@ pub fn run(spec: &FlowSpec, lib: &PreparedLibrary, opts: &FlowOptions) -> Result
         flavour: lib.flavour.clone(),
         corner: lib.corner.clone(),
         vdd_v: lib.info.nom_voltage_v,
-        source: format!("{} + OpenSTA {}", tools::version("yosys"), tools::version("sta")),
+        source: format!(
+            "{} + OpenSTA {}",
+            tools::version("yosys"),
+            tools::version("sta")
+        ),
         clock_period_s: opts.clock_period_s,
         ops_per_cycle: spec.ops_per_cycle,
         area_m2: area,
@@ -195,7 +232,8 @@ pub fn run(spec: &FlowSpec, lib: &PreparedLibrary, opts: &FlowOptions) -> Result
         internal_w: internal,
         switching_w: switching,
         total_w: power.total_w.unwrap_or(0.0),
-        energy_per_op_j: (internal + switching) * opts.clock_period_s / spec.ops_per_cycle.max(1e-12),
+        energy_per_op_j: (internal + switching) * opts.clock_period_s
+            / spec.ops_per_cycle.max(1e-12),
         critical_path_s: checks.and_then(|c| c.critical_path_s),
         mean_input_activity: mean_act,
         area_by_cell_m2: area_by_cell,
@@ -207,7 +245,15 @@ pub fn run(spec: &FlowSpec, lib: &PreparedLibrary, opts: &FlowOptions) -> Result
 /// Remove bulky intermediates of a finished run (netlist, simulator image, logs); the reports,
 /// scripts, activities and record stay.
 pub fn prune(dir: &Path) {
-    for f in ["netlist.v", "sim.vvp", "yosys.log", "sta.log", "iverilog.log", "sim.log", "stim.vcd"] {
+    for f in [
+        "netlist.v",
+        "sim.vvp",
+        "yosys.log",
+        "sta.log",
+        "iverilog.log",
+        "sim.log",
+        "stim.vcd",
+    ] {
         let _ = std::fs::remove_file(dir.join(f));
     }
 }

@@ -12,12 +12,20 @@ use crate::error::CalError;
 use crate::rtl::{self, ComponentSpec, Params};
 
 fn entry(name: &str) -> Result<&'static ComponentSpec, CalError> {
-    rtl::component(name).ok_or_else(|| CalError::Invalid(format!("unknown component '{name}'; known: {}", names().join(", "))))
+    rtl::component(name).ok_or_else(|| {
+        CalError::Invalid(format!(
+            "unknown component '{name}'; known: {}",
+            names().join(", ")
+        ))
+    })
 }
 
 /// Names of the registered components, in registry order.
 pub fn names() -> Vec<String> {
-    rtl::components().iter().map(|c| c.name.to_string()).collect()
+    rtl::components()
+        .iter()
+        .map(|c| c.name.to_string())
+        .collect()
 }
 
 /// The registry's default sweep of `name` (one parameter at a time through the default point).
@@ -26,13 +34,17 @@ pub fn sweep(name: &str) -> Result<Vec<Params>, CalError> {
 }
 
 /// Narrowed grids used for the committed goldens: (component, parameter, values).
-pub const GOLDEN_GRID_OVERRIDES: &[(&str, &str, &[u32])] = &[("sfu_lane", "TBITS", &[3, 4, 5, 6, 7])];
+pub const GOLDEN_GRID_OVERRIDES: &[(&str, &str, &[u32])] =
+    &[("sfu_lane", "TBITS", &[3, 4, 5, 6, 7])];
 
 /// The sweep used for the goldens: the default sweep with [`GOLDEN_GRID_OVERRIDES`] applied
 /// (the overridden parameter's default moves to the middle of its narrowed grid).
 pub fn golden_sweep(name: &str) -> Result<Vec<Params>, CalError> {
     let e = entry(name)?;
-    let ov: Vec<&(&str, &str, &[u32])> = GOLDEN_GRID_OVERRIDES.iter().filter(|o| o.0 == name).collect();
+    let ov: Vec<&(&str, &str, &[u32])> = GOLDEN_GRID_OVERRIDES
+        .iter()
+        .filter(|o| o.0 == name)
+        .collect();
     if ov.is_empty() {
         return sweep(name);
     }
@@ -42,7 +54,11 @@ pub fn golden_sweep(name: &str) -> Result<Vec<Params>, CalError> {
     }
     let mut out = vec![base.clone()];
     for p in e.params {
-        let grid: &[u32] = ov.iter().find(|o| o.1 == p.name).map(|o| o.2).unwrap_or(p.sweep);
+        let grid: &[u32] = ov
+            .iter()
+            .find(|o| o.1 == p.name)
+            .map(|o| o.2)
+            .unwrap_or(p.sweep);
         for &v in grid {
             let mut q = base.clone();
             q.insert(p.name.to_string(), v);
@@ -57,12 +73,19 @@ pub fn golden_sweep(name: &str) -> Result<Vec<Params>, CalError> {
 /// The flow specification of `name` at `params` (missing parameters take defaults).
 pub fn spec(name: &str, params: &Params) -> Result<FlowSpec, CalError> {
     let e = entry(name)?;
-    let p = e.resolve(params).map_err(|err| CalError::Invalid(err.to_string()))?;
-    let ops = e.ops_per_cycle(&p).map_err(|err| CalError::Invalid(err.to_string()))?;
+    let p = e
+        .resolve(params)
+        .map_err(|err| CalError::Invalid(err.to_string()))?;
+    let ops = e
+        .ops_per_cycle(&p)
+        .map_err(|err| CalError::Invalid(err.to_string()))?;
     let files = e.file_paths();
     for f in &files {
         if !f.exists() {
-            return Err(CalError::Invalid(format!("RTL file {} is missing", f.display())));
+            return Err(CalError::Invalid(format!(
+                "RTL file {} is missing",
+                f.display()
+            )));
         }
     }
     let timescale = rtl::rtl_dir().join("tb").join("timescale.v");
@@ -102,7 +125,10 @@ mod tests {
                 spec(&n, p).unwrap();
             }
         }
-        assert!(golden_sweep("sfu_lane").unwrap().iter().all(|p| p["TBITS"] <= 7));
+        assert!(golden_sweep("sfu_lane")
+            .unwrap()
+            .iter()
+            .all(|p| p["TBITS"] <= 7));
         assert!(spec("crossbar", &[("X".to_string(), 1)].into()).is_err());
     }
 }

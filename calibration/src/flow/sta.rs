@@ -67,7 +67,11 @@ pub fn netlist_ports(netlist: &str, top: &str) -> Vec<Port> {
         for n in names.split(',') {
             let n = n.trim();
             if !n.is_empty() {
-                out.push(Port { name: n.to_string(), input, range });
+                out.push(Port {
+                    name: n.to_string(),
+                    input,
+                    range,
+                });
             }
         }
     }
@@ -80,7 +84,13 @@ fn tcl_name(n: &str) -> String {
 }
 
 /// The OpenSTA script.
-pub fn script(spec: &FlowSpec, lib: &PreparedLibrary, opts: &FlowOptions, ports: &[Port], act: Option<&Activities>) -> String {
+pub fn script(
+    spec: &FlowSpec,
+    lib: &PreparedLibrary,
+    opts: &FlowOptions,
+    ports: &[Port],
+    act: Option<&Activities>,
+) -> String {
     let mut s = String::new();
     for f in &lib.files {
         let _ = writeln!(s, "read_liberty {}", tools::absolute(f).display());
@@ -95,7 +105,11 @@ pub fn script(spec: &FlowSpec, lib: &PreparedLibrary, opts: &FlowOptions, ports:
         .is_some_and(|c| ports.iter().any(|p| p.input && &p.name == c));
     match (&spec.clock_port, has_clk) {
         (Some(c), true) => {
-            let _ = writeln!(s, "create_clock -name clk -period {period_ns} [get_ports {}]", tcl_name(c));
+            let _ = writeln!(
+                s,
+                "create_clock -name clk -period {period_ns} [get_ports {}]",
+                tcl_name(c)
+            );
         }
         _ => {
             let _ = writeln!(s, "create_clock -name clk -period {period_ns}");
@@ -106,10 +120,18 @@ pub fn script(spec: &FlowSpec, lib: &PreparedLibrary, opts: &FlowOptions, ports:
         .filter(|p| p.input && Some(&p.name) != spec.clock_port.as_ref())
         .collect();
     for p in &data_in {
-        let _ = writeln!(s, "set_input_delay 0 -clock clk [get_ports {}]", tcl_name(&p.name));
+        let _ = writeln!(
+            s,
+            "set_input_delay 0 -clock clk [get_ports {}]",
+            tcl_name(&p.name)
+        );
     }
     for p in ports.iter().filter(|p| !p.input) {
-        let _ = writeln!(s, "set_output_delay 0 -clock clk [get_ports {}]", tcl_name(&p.name));
+        let _ = writeln!(
+            s,
+            "set_output_delay 0 -clock clk [get_ports {}]",
+            tcl_name(&p.name)
+        );
     }
     // Activities must all be set before the first power report (OpenSTA caches the result).
     match act {
@@ -127,16 +149,29 @@ pub fn script(spec: &FlowSpec, lib: &PreparedLibrary, opts: &FlowOptions, ports:
             }
         }
         None => {
-            let _ = writeln!(s, "set_power_activity -input -activity {} -duty 0.5", opts.default_activity);
+            let _ = writeln!(
+                s,
+                "set_power_activity -input -activity {} -duty 0.5",
+                opts.default_activity
+            );
         }
     }
-    let _ = writeln!(s, "report_checks -path_delay max -digits 4 -format full > checks.rpt");
+    let _ = writeln!(
+        s,
+        "report_checks -path_delay max -digits 4 -format full > checks.rpt"
+    );
     let _ = writeln!(s, "report_power -digits 6 > power.rpt");
     s
 }
 
 /// Run OpenSTA in `dir`; writes `sta.tcl`, `sta.log`, `checks.rpt`, `power.rpt`.
-pub fn analyse(spec: &FlowSpec, lib: &PreparedLibrary, dir: &Path, opts: &FlowOptions, act: Option<&Activities>) -> Result<(), CalError> {
+pub fn analyse(
+    spec: &FlowSpec,
+    lib: &PreparedLibrary,
+    dir: &Path,
+    opts: &FlowOptions,
+    act: Option<&Activities>,
+) -> Result<(), CalError> {
     let netlist = crate::error::read_text(&dir.join("netlist.v"))?;
     let ports = netlist_ports(&netlist, &spec.top);
     if ports.is_empty() {
@@ -151,7 +186,11 @@ pub fn analyse(spec: &FlowSpec, lib: &PreparedLibrary, dir: &Path, opts: &FlowOp
     cmd.arg("-no_splash").arg("-exit").arg("sta.tcl");
     let log = tools::run_logged(cmd, dir, &dir.join("sta.log"), "sta")?;
     if log.contains("Error:") {
-        let tail: Vec<&str> = log.lines().filter(|l| l.contains("Error")).take(5).collect();
+        let tail: Vec<&str> = log
+            .lines()
+            .filter(|l| l.contains("Error"))
+            .take(5)
+            .collect();
         return Err(CalError::ToolFailed {
             tool: "sta".into(),
             status: "0 (errors in log)".into(),

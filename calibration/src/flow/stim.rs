@@ -14,9 +14,19 @@ use std::process::Command;
 pub type Activities = BTreeMap<String, (f64, f64)>;
 
 /// Simulate and return the activities of the DUT's input ports (also written to `activity.txt`).
-pub fn simulate(spec: &FlowSpec, tb: &Testbench, dir: &Path, cycles: u32, ports: &[Port]) -> Result<Activities, CalError> {
+pub fn simulate(
+    spec: &FlowSpec,
+    tb: &Testbench,
+    dir: &Path,
+    cycles: u32,
+    ports: &[Port],
+) -> Result<Activities, CalError> {
     let mut cmd = Command::new("iverilog");
-    cmd.arg("-g2012").arg("-o").arg("sim.vvp").arg("-s").arg(&tb.top);
+    cmd.arg("-g2012")
+        .arg("-o")
+        .arg("sim.vvp")
+        .arg("-s")
+        .arg(&tb.top);
     if tb.takes_params {
         for (k, v) in &spec.chparams {
             cmd.arg(format!("-P{}.{}={}", tb.top, k, v));
@@ -46,7 +56,13 @@ pub fn simulate(spec: &FlowSpec, tb: &Testbench, dir: &Path, cycles: u32, ports:
             .into_iter()
             .max_by_key(|s| {
                 let names: Vec<&str> = vcd.scope_vars(s).map(|v| v.name.as_str()).collect();
-                (inputs.iter().filter(|p| names.contains(&p.name.as_str())).count(), std::cmp::Reverse(s.len()))
+                (
+                    inputs
+                        .iter()
+                        .filter(|p| names.contains(&p.name.as_str()))
+                        .count(),
+                    std::cmp::Reverse(s.len()),
+                )
             })
             .unwrap_or_default()
     };
@@ -86,7 +102,11 @@ pub fn simulate(spec: &FlowSpec, tb: &Testbench, dir: &Path, cycles: u32, ports:
             scope.join(".")
         )));
     }
-    let mut txt = format!("# scope {} cycles {}\n# pin density duty\n", scope.join("."), n_cycles);
+    let mut txt = format!(
+        "# scope {} cycles {}\n# pin density duty\n",
+        scope.join("."),
+        n_cycles
+    );
     for (k, (d, u)) in &out {
         txt.push_str(&format!("{k} {d:.6} {u:.6}\n"));
     }

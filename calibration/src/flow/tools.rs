@@ -41,19 +41,32 @@ pub fn version(tool: &str) -> String {
         .output()
         .ok()
         .map(|o| {
-            let s = String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr);
+            let s = String::from_utf8_lossy(&o.stdout).to_string()
+                + &String::from_utf8_lossy(&o.stderr);
             s.lines().next().unwrap_or("").trim().to_string()
         })
         .unwrap_or_default()
 }
 
 /// Run `cmd` in `dir`, writing stdout+stderr to `log`; fail with the log's tail on a non-zero exit.
-pub fn run_logged(mut cmd: Command, dir: &Path, log: &Path, tool: &str) -> Result<String, CalError> {
-    let out = cmd.current_dir(dir).output().map_err(|e| CalError::MissingTool {
-        tool: tool.into(),
-        hint: format!("could not start it ({e}); install package {}", package_of(tool)),
-    })?;
-    let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+pub fn run_logged(
+    mut cmd: Command,
+    dir: &Path,
+    log: &Path,
+    tool: &str,
+) -> Result<String, CalError> {
+    let out = cmd
+        .current_dir(dir)
+        .output()
+        .map_err(|e| CalError::MissingTool {
+            tool: tool.into(),
+            hint: format!(
+                "could not start it ({e}); install package {}",
+                package_of(tool)
+            ),
+        })?;
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     std::fs::write(log, &text).map_err(|source| CalError::Io {
         path: log.to_path_buf(),
         error: source,
@@ -63,7 +76,11 @@ pub fn run_logged(mut cmd: Command, dir: &Path, log: &Path, tool: &str) -> Resul
         let tail: Vec<&str> = tail.into_iter().rev().collect();
         return Err(CalError::ToolFailed {
             tool: tool.into(),
-            status: out.status.code().map(|c| c.to_string()).unwrap_or_else(|| "signal".into()),
+            status: out
+                .status
+                .code()
+                .map(|c| c.to_string())
+                .unwrap_or_else(|| "signal".into()),
             log: log.to_path_buf(),
             tail: tail.join("\n"),
         });
@@ -76,6 +93,8 @@ pub fn absolute(p: &Path) -> PathBuf {
     if p.is_absolute() {
         p.to_path_buf()
     } else {
-        std::env::current_dir().map(|d| d.join(p)).unwrap_or_else(|_| p.to_path_buf())
+        std::env::current_dir()
+            .map(|d| d.join(p))
+            .unwrap_or_else(|_| p.to_path_buf())
     }
 }

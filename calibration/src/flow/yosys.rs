@@ -10,7 +10,10 @@ pub fn script(spec: &FlowSpec, lib: &PreparedLibrary) -> String {
     let merged = lib.merged.display();
     let mut s = String::new();
     for f in &spec.files {
-        s.push_str(&format!("read_verilog -defer {}\n", tools::absolute(f).display()));
+        s.push_str(&format!(
+            "read_verilog -defer {}\n",
+            tools::absolute(f).display()
+        ));
     }
     for (k, v) in &spec.chparams {
         s.push_str(&format!("chparam -set {k} {v} {}\n", spec.top));
@@ -28,12 +31,16 @@ pub fn script(spec: &FlowSpec, lib: &PreparedLibrary) -> String {
     s.push_str(&format!("abc -liberty {merged}\n"));
     s.push_str("opt_clean -purge\n");
     if let (Some((hi, hp)), Some((lo, lp))) = (&lib.tie_hi, &lib.tie_lo) {
-        s.push_str(&format!("hilomap -singleton -hicell {hi} {hp} -locell {lo} {lp}\n"));
+        s.push_str(&format!(
+            "hilomap -singleton -hicell {hi} {hp} -locell {lo} {lp}\n"
+        ));
     }
     s.push_str("setundef -zero\n");
     s.push_str("check\n");
     s.push_str(&format!("tee -q -o stat.txt stat -liberty {merged}\n"));
-    s.push_str(&format!("tee -q -o stat.json stat -json -liberty {merged}\n"));
+    s.push_str(&format!(
+        "tee -q -o stat.json stat -json -liberty {merged}\n"
+    ));
     s.push_str("write_verilog -noattr -noexpr netlist.v\n");
     s
 }

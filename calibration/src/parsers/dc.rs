@@ -13,8 +13,11 @@ use crate::error::ParseError;
 use std::path::Path;
 
 fn banner_design(text: &str) -> Option<String> {
-    text.lines()
-        .find_map(|l| l.trim().strip_prefix("Design :").map(|d| d.trim().to_string()))
+    text.lines().find_map(|l| {
+        l.trim()
+            .strip_prefix("Design :")
+            .map(|d| d.trim().to_string())
+    })
 }
 
 fn is_report(text: &str, kind: &str) -> bool {
@@ -52,7 +55,11 @@ impl ReportParser for DcArea {
             }
         }
         if out.area_m2.is_none() {
-            return Err(ParseError::new(file, 0, "no 'Total cell area:' line in the DC area report"));
+            return Err(ParseError::new(
+                file,
+                0,
+                "no 'Total cell area:' line in the DC area report",
+            ));
         }
         Ok(out)
     }
@@ -66,11 +73,22 @@ fn value_with_unit(rest: &str, file: &Path, ln: usize, what: &str) -> Result<f64
     let rest = rest.trim().trim_start_matches('=').trim();
     let t: Vec<&str> = rest.split_whitespace().collect();
     if t.len() < 2 {
-        return Err(ParseError::new(file, ln, format!("expected '{what} = VALUE UNIT'")));
+        return Err(ParseError::new(
+            file,
+            ln,
+            format!("expected '{what} = VALUE UNIT'"),
+        ));
     }
     let v = num(t[0], file, ln, what)?;
     let s = power_unit(t[1]).ok_or_else(|| {
-        ParseError::new(file, ln, format!("unknown power unit '{}' for {what} (expected W, mW, uW, nW or pW)", t[1]))
+        ParseError::new(
+            file,
+            ln,
+            format!(
+                "unknown power unit '{}' for {what} (expected W, mW, uW, nW or pW)",
+                t[1]
+            ),
+        )
     })?;
     Ok(v * s)
 }
@@ -105,7 +123,11 @@ impl ReportParser for DcPower {
                 if t.len() >= 9 {
                     let (v, u) = (t[t.len() - 2], t[t.len() - 1]);
                     let scale = power_unit(u).ok_or_else(|| {
-                        ParseError::new(file, ln, format!("unknown power unit '{u}' in the Total row"))
+                        ParseError::new(
+                            file,
+                            ln,
+                            format!("unknown power unit '{u}' in the Total row"),
+                        )
                     })?;
                     out.total_w = Some(num(v, file, ln, "total power")? * scale);
                 }

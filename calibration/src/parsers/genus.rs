@@ -13,17 +13,21 @@ use crate::error::ParseError;
 use std::path::Path;
 
 fn is_genus(text: &str) -> bool {
-    text.lines().take(30).any(|l| l.contains("Genus") || l.contains("Encounter(R) RTL Compiler"))
+    text.lines()
+        .take(30)
+        .any(|l| l.contains("Genus") || l.contains("Encounter(R) RTL Compiler"))
 }
 
 fn banner_module(text: &str) -> Option<String> {
-    text.lines()
-        .take(30)
-        .find_map(|l| l.trim().strip_prefix("Module:").map(|d| d.trim().to_string()))
+    text.lines().take(30).find_map(|l| {
+        l.trim()
+            .strip_prefix("Module:")
+            .map(|d| d.trim().to_string())
+    })
 }
 
 /// First data row after the dashed rule that follows the line `header_pred` accepts.
-fn first_row<'a>(text: &'a str, header_pred: impl Fn(&str) -> bool) -> Option<(usize, &'a str)> {
+fn first_row(text: &str, header_pred: impl Fn(&str) -> bool) -> Option<(usize, &str)> {
     let mut seen_header = false;
     let mut seen_rule = false;
     for (i, l) in text.lines().enumerate() {
@@ -57,11 +61,17 @@ impl ReportParser for GenusArea {
 
     fn parse(&self, text: &str, file: &Path) -> Result<ParsedReport, ParseError> {
         let (ln, row) = first_row(text, |s| s.contains("Cell Area") && s.contains("Instance"))
-            .ok_or_else(|| ParseError::new(file, 0, "no 'Instance ... Cell Area' table with a data row"))?;
+            .ok_or_else(|| {
+                ParseError::new(file, 0, "no 'Instance ... Cell Area' table with a data row")
+            })?;
         let t: Vec<&str> = row.split_whitespace().collect();
         // INSTANCE [MODULE] COUNT CELL_AREA NET_AREA TOTAL_AREA [WIRELOAD]: the count is the first
         // integer after the instance name, and the three areas follow it.
-        let ci = t.iter().skip(1).position(|x| x.parse::<u64>().is_ok()).map(|i| i + 1);
+        let ci = t
+            .iter()
+            .skip(1)
+            .position(|x| x.parse::<u64>().is_ok())
+            .map(|i| i + 1);
         let nums: Vec<&str> = match ci {
             Some(i) if t.len() >= i + 4 => t[i..i + 4].to_vec(),
             _ => {
@@ -94,7 +104,8 @@ impl ReportParser for GenusPower {
     }
 
     fn detect(&self, text: &str) -> bool {
-        is_genus(text) && (text.contains("Subtotal") || text.contains("Leakage"))
+        is_genus(text)
+            && (text.contains("Subtotal") || text.contains("Leakage"))
             && !text.contains("Cell Area")
     }
 
@@ -134,29 +145,41 @@ impl ReportParser for GenusPower {
                     return Ok(out);
                 }
             }
-            return Err(ParseError::new(file, 0, "no 'Subtotal' row in the Genus power table"));
+            return Err(ParseError::new(
+                file,
+                0,
+                "no 'Subtotal' row in the Genus power table",
+            ));
         }
         // Legacy: "Leakage Dynamic Total" header with "Power(nW)" units, one row per instance.
-        let unit_line = text
-            .lines()
-            .enumerate()
-            .find(|(_, l)| l.contains("Power(") || l.contains("(nW)") || l.contains("(mW)") || l.contains("(uW)"));
+        let unit_line = text.lines().enumerate().find(|(_, l)| {
+            l.contains("Power(") || l.contains("(nW)") || l.contains("(mW)") || l.contains("(uW)")
+        });
         let (uln, ul) = unit_line.ok_or_else(|| {
-            ParseError::new(file, 0, "no power unit in the table header (expected e.g. 'Power(nW)')")
+            ParseError::new(
+                file,
+                0,
+                "no power unit in the table header (expected e.g. 'Power(nW)')",
+            )
         })?;
         let unit = ul
             .split('(')
             .nth(1)
             .and_then(|r| r.split(')').next())
             .unwrap_or("");
-        let scale = power_unit(unit)
-            .ok_or_else(|| ParseError::new(file, uln + 1, format!("unknown power unit '{unit}'")))?;
+        let scale = power_unit(unit).ok_or_else(|| {
+            ParseError::new(file, uln + 1, format!("unknown power unit '{unit}'"))
+        })?;
         let (ln, row) = first_row(text, |s| s.contains("Instance"))
             .ok_or_else(|| ParseError::new(file, 0, "no instance row in the Genus power table"))?;
         let t: Vec<&str> = row.split_whitespace().collect();
         // INSTANCE CELLS LEAKAGE DYNAMIC TOTAL
         if t.len() < 5 {
-            return Err(ParseError::new(file, ln, "expected 'INSTANCE CELLS LEAKAGE DYNAMIC TOTAL'"));
+            return Err(ParseError::new(
+                file,
+                ln,
+                "expected 'INSTANCE CELLS LEAKAGE DYNAMIC TOTAL'",
+            ));
         }
         out.design = out.design.or_else(|| Some(t[0].to_string()));
         out.cell_count = Some(num(t[1], file, ln, "cell count")? as u64);
@@ -166,7 +189,11 @@ impl ReportParser for GenusPower {
         // Dynamic is not split into internal and switching in this form; check the row adds up.
         let (lk, tot) = (out.leakage_w.unwrap_or(0.0), out.total_w.unwrap_or(0.0));
         if (lk + dynamic - tot).abs() > 1e-3 * tot.abs().max(1e-30) {
-            return Err(ParseError::new(file, ln, "leakage + dynamic does not equal total in the power row"));
+            return Err(ParseError::new(
+                file,
+                ln,
+                "leakage + dynamic does not equal total in the power row",
+            ));
         }
         Ok(out)
     }

@@ -55,7 +55,17 @@ impl ParsedReport {
         macro_rules! fill {
             ($($f:ident),*) => {$( if self.$f.is_none() { self.$f = other.$f.clone(); } )*};
         }
-        fill!(design, area_m2, cell_count, leakage_w, internal_w, switching_w, total_w, critical_path_s, slack_s);
+        fill!(
+            design,
+            area_m2,
+            cell_count,
+            leakage_w,
+            internal_w,
+            switching_w,
+            total_w,
+            critical_path_s,
+            slack_s
+        );
         if self.cells.is_empty() {
             self.cells = other.cells.clone();
         }
@@ -70,7 +80,12 @@ impl ParsedReport {
 
     /// Dynamic power (internal + switching), W, when both are known or only the total and leakage.
     pub fn dynamic_w(&self) -> Option<f64> {
-        match (self.internal_w, self.switching_w, self.total_w, self.leakage_w) {
+        match (
+            self.internal_w,
+            self.switching_w,
+            self.total_w,
+            self.leakage_w,
+        ) {
             (Some(i), Some(s), _, _) => Some(i + s),
             (_, _, Some(t), Some(l)) => Some(t - l),
             _ => None,
@@ -115,17 +130,28 @@ pub fn parse_report(text: &str, file: &Path) -> Result<Option<ParsedReport>, Par
 /// Parse a number, with an error naming file, line and the offending text.
 pub(crate) fn num(tok: &str, file: &Path, line: usize, what: &str) -> Result<f64, ParseError> {
     let v: f64 = tok.trim().parse().map_err(|_| {
-        ParseError::new(file, line, format!("expected a number for {what}, found '{tok}'"))
+        ParseError::new(
+            file,
+            line,
+            format!("expected a number for {what}, found '{tok}'"),
+        )
     })?;
     if !v.is_finite() {
-        return Err(ParseError::new(file, line, format!("{what} is not finite: '{tok}'")));
+        return Err(ParseError::new(
+            file,
+            line,
+            format!("{what} is not finite: '{tok}'"),
+        ));
     }
     Ok(v)
 }
 
 /// Scale of a power unit word (`W`, `mW`, `uW`, `nW`, `pW`, `fW`), in watts; `1mW`-style prefixes allowed.
 pub(crate) fn power_unit(u: &str) -> Option<f64> {
-    let u = u.trim().trim_start_matches(|c: char| c == '1' || c == '(').trim_end_matches(')');
+    let u = u
+        .trim()
+        .trim_start_matches(['1', '('])
+        .trim_end_matches(')');
     Some(match u {
         "W" => 1.0,
         "mW" => 1e-3,

@@ -86,7 +86,9 @@ impl ReportParser for OpenStaChecks {
     }
 
     fn detect(&self, text: &str) -> bool {
-        text.contains("Startpoint:") && text.contains("data arrival time") && !text.contains("Design Compiler")
+        text.contains("Startpoint:")
+            && text.contains("data arrival time")
+            && !text.contains("Design Compiler")
             && !text.contains("Genus")
     }
 
@@ -101,7 +103,11 @@ impl ReportParser for OpenStaChecks {
             let s = l.trim();
             if let Some(u) = s.strip_prefix("# time_unit:") {
                 scale = time_unit(u).ok_or_else(|| {
-                    ParseError::new(file, ln, format!("unknown time unit '{}': use s, ms, us, ns or ps", u.trim()))
+                    ParseError::new(
+                        file,
+                        ln,
+                        format!("unknown time unit '{}': use s, ms, us, ns or ps", u.trim()),
+                    )
                 })?;
                 continue;
             }
@@ -116,7 +122,11 @@ impl ReportParser for OpenStaChecks {
             }
         }
         if out.critical_path_s.is_none() {
-            return Err(ParseError::new(file, 0, "no 'data arrival time' line: not a full report_checks path"));
+            return Err(ParseError::new(
+                file,
+                0,
+                "no 'data arrival time' line: not a full report_checks path",
+            ));
         }
         Ok(out)
     }

@@ -63,14 +63,22 @@ impl ReportParser for YosysStat {
                 } else if let Some(b) = blocks.last_mut() {
                     b.area = Some(a);
                 } else {
-                    return Err(ParseError::new(file, ln, "chip area before any '=== module ===' header"));
+                    return Err(ParseError::new(
+                        file,
+                        ln,
+                        "chip area before any '=== module ===' header",
+                    ));
                 }
                 in_cells = false;
                 continue;
             }
             if let Some(v) = l.strip_prefix("Number of cells:") {
                 let b = blocks.last_mut().ok_or_else(|| {
-                    ParseError::new(file, ln, "'Number of cells' before any '=== module ===' header")
+                    ParseError::new(
+                        file,
+                        ln,
+                        "'Number of cells' before any '=== module ===' header",
+                    )
                 })?;
                 let first = v.split_whitespace().next().unwrap_or("");
                 b.count = Some(num(first, file, ln, "number of cells")? as u64);
@@ -78,7 +86,10 @@ impl ReportParser for YosysStat {
                 continue;
             }
             // Yosys >= 0.3x: "   2769   281.802 cells" header line.
-            if l.ends_with(" cells") && l.split_whitespace().count() == 3 && blocks.last().is_some_and(|b| b.count.is_none()) {
+            if l.ends_with(" cells")
+                && l.split_whitespace().count() == 3
+                && blocks.last().is_some_and(|b| b.count.is_none())
+            {
                 let t: Vec<&str> = l.split_whitespace().collect();
                 if let Ok(c) = t[0].parse::<u64>() {
                     let b = blocks.last_mut().expect("checked above");
@@ -93,7 +104,10 @@ impl ReportParser for YosysStat {
                     0 => in_cells = false,
                     2 if t[1].parse::<u64>().is_ok() => {
                         let b = blocks.last_mut().expect("in a block");
-                        b.cells.insert(t[0].trim_start_matches('$').to_string(), t[1].parse().unwrap_or(0));
+                        b.cells.insert(
+                            t[0].trim_start_matches('$').to_string(),
+                            t[1].parse().unwrap_or(0),
+                        );
                     }
                     3 if t[0].parse::<u64>().is_ok() && t[1].parse::<f64>().is_ok() => {
                         let b = blocks.last_mut().expect("in a block");
@@ -104,7 +118,11 @@ impl ReportParser for YosysStat {
             }
         }
         if blocks.is_empty() {
-            return Err(ParseError::new(file, 0, "no '=== MODULE ===' section: not a Yosys stat report"));
+            return Err(ParseError::new(
+                file,
+                0,
+                "no '=== MODULE ===' section: not a Yosys stat report",
+            ));
         }
         // The flattened top is the last block that has an area (the last stat run), unless the
         // report names a top module.
@@ -112,7 +130,10 @@ impl ReportParser for YosysStat {
             Some((n, a)) => (n.clone(), Some(*a)),
             None => match blocks.iter().rev().find(|b| b.area.is_some()) {
                 Some(b) => (b.name.trim_start_matches('\\').to_string(), b.area),
-                None => (blocks.last().map(|b| b.name.clone()).unwrap_or_default(), None),
+                None => (
+                    blocks.last().map(|b| b.name.clone()).unwrap_or_default(),
+                    None,
+                ),
             },
         };
         let block = blocks
@@ -176,7 +197,11 @@ impl ReportParser for YosysStatJson {
             .get("num_cells")
             .map(|c| {
                 c.as_u64().ok_or_else(|| {
-                    ParseError::new(file, line_of("num_cells"), "num_cells must be a non-negative integer")
+                    ParseError::new(
+                        file,
+                        line_of("num_cells"),
+                        "num_cells must be a non-negative integer",
+                    )
                 })
             })
             .transpose()?;
@@ -184,7 +209,11 @@ impl ReportParser for YosysStatJson {
         if let Some(by) = m.get("num_cells_by_type").and_then(|b| b.as_object()) {
             for (c, n) in by {
                 let n = n.as_u64().ok_or_else(|| {
-                    ParseError::new(file, line_of(c), format!("count of cell '{c}' must be an integer"))
+                    ParseError::new(
+                        file,
+                        line_of(c),
+                        format!("count of cell '{c}' must be an integer"),
+                    )
                 })?;
                 cells.insert(c.clone(), n);
             }

@@ -50,7 +50,12 @@ pub fn counts(kind: LogicKind, p: &BTreeMap<String, u32>) -> GateCounts {
         Alu32 => {
             let w = g("WIDTH");
             // Prefix adder (1.5·W·log2W), logic unit (4W), barrel shifter (2.5·W·log2W), result mux (3W).
-            (4.0 * w * clog2(w) + 7.0 * w, 3.0 * w, 0.5, 2.0 * clog2(w) + 6.0)
+            (
+                4.0 * w * clog2(w) + 7.0 * w,
+                3.0 * w,
+                0.5,
+                2.0 * clog2(w) + 6.0,
+            )
         }
         Adder => {
             let w = g("WIDTH");
@@ -59,7 +64,12 @@ pub fn counts(kind: LogicKind, p: &BTreeMap<String, u32>) -> GateCounts {
         Imul32 => {
             let w = g("WIDTH");
             // W² AND + carry-save full adders (7 GE) and a final 2W adder.
-            (8.0 * w * w + 3.0 * w * clog2(2.0 * w), 4.0 * w, 0.5, 4.0 * clog2(w) + 2.0 * clog2(2.0 * w) + 4.0)
+            (
+                8.0 * w * w + 3.0 * w * clog2(2.0 * w),
+                4.0 * w,
+                0.5,
+                4.0 * clog2(w) + 2.0 * clog2(2.0 * w) + 4.0,
+            )
         }
         Fadd32 => (1800.0, 96.0, 0.5, 40.0),
         Fmul32 => (5200.0, 96.0, 0.5, 45.0),
@@ -68,25 +78,45 @@ pub fn counts(kind: LogicKind, p: &BTreeMap<String, u32>) -> GateCounts {
             let t = g("TBITS");
             // Seed table as logic (2^(T+1) entries of T+4 bits, ≈ ½ GE per bit) + Newton datapath
             // (two ≈ 30×30 multipliers).
-            (0.5 * (t + 1.0).exp2() * (t + 4.0) + 2.0 * 8.0 * 900.0, 64.0, 0.4, 2.0 * t + 40.0)
+            (
+                0.5 * (t + 1.0).exp2() * (t + 4.0) + 2.0 * 8.0 * 900.0,
+                64.0,
+                0.4,
+                2.0 * t + 40.0,
+            )
         }
         FlopArray | LatchArray => {
             let (n, w, r, wp) = (g("ENTRIES"), g("WIDTH"), g("RPORTS"), g("WPORTS"));
             // Write-enable mux per bit and write port (2.5), read mux tree per read port
             // (2.5 per bit), address decoders (2 per row and port).
             let store = if kind == LatchArray { 0.6 } else { 1.0 };
-            (2.5 * n * w * (wp + r) + 2.0 * n * (r + wp) * clog2(n), store * n * w, 0.15, 2.0 * clog2(n) + 4.0)
+            (
+                2.5 * n * w * (wp + r) + 2.0 * n * (r + wp) * clog2(n),
+                store * n * w,
+                0.15,
+                2.0 * clog2(n) + 4.0,
+            )
         }
         Cam => {
             let (e, w) = (g("ENTRIES"), g("WIDTH"));
             // XOR compare per bit (2.5), match AND tree (1 per bit), write decode.
-            (3.5 * e * w + 3.0 * e * clog2(e), e * w, 0.3, clog2(w) + 2.0 * clog2(e) + 4.0)
+            (
+                3.5 * e * w + 3.0 * e * clog2(e),
+                e * w,
+                0.3,
+                clog2(w) + 2.0 * clog2(e) + 4.0,
+            )
         }
         Crossbar | Mux => {
             let (n, w) = (g("N"), g("WIDTH"));
             let outs = if kind == Crossbar { n } else { 1.0 };
             // (N−1) mux2 per output bit plus select decode.
-            (2.5 * outs * (n - 1.0).max(1.0) * w + 4.0 * outs * n, 0.0, 0.3, 2.0 * clog2(n) + 2.0)
+            (
+                2.5 * outs * (n - 1.0).max(1.0) * w + 4.0 * outs * n,
+                0.0,
+                0.3,
+                2.0 * clog2(n) + 2.0,
+            )
         }
         ArbRr => {
             let n = g("N");
@@ -94,7 +124,12 @@ pub fn counts(kind: LogicKind, p: &BTreeMap<String, u32>) -> GateCounts {
         }
         ArbFixed => {
             let n = g("N");
-            (2.0 * n * clog2(n) + 2.0 * n, 0.0, 0.15, 2.0 * clog2(n) + 2.0)
+            (
+                2.0 * n * clog2(n) + 2.0 * n,
+                0.0,
+                0.15,
+                2.0 * clog2(n) + 2.0,
+            )
         }
         DepMatrix => {
             let n = g("N");
@@ -110,8 +145,18 @@ pub fn counts(kind: LogicKind, p: &BTreeMap<String, u32>) -> GateCounts {
             let (i, b) = (g("IDLE_W"), g("BET_W"));
             let k = g("WK_W");
             // Saturating counters (≈ 8 GE per bit) and compares, state machine.
-            (8.0 * (i + b + k) + 4.0 * i + 40.0, i + b + k + 2.0, 0.15, i + b + 4.0)
+            (
+                8.0 * (i + b + k) + 4.0 * i + 40.0,
+                i + b + k + 2.0,
+                0.15,
+                i + b + 4.0,
+            )
         }
     };
-    GateCounts { ge, ff, activity, depth_fo4: depth }
+    GateCounts {
+        ge,
+        ff,
+        activity,
+        depth_fo4: depth,
+    }
 }

@@ -107,9 +107,13 @@ impl LogicKind {
             LogicKind::Crossbar | LogicKind::Mux => &[("N", 4), ("WIDTH", 32)],
             LogicKind::ArbRr | LogicKind::ArbFixed | LogicKind::DepMatrix => &[("N", 8)],
             LogicKind::Scoreboard => &[("NREGS", 64), ("NSRC", 3)],
-            LogicKind::PgController => {
-                &[("BET", 14), ("BET_W", 5), ("IDLE_W", 4), ("WAKE", 3), ("WK_W", 3)]
-            }
+            LogicKind::PgController => &[
+                ("BET", 14),
+                ("BET_W", 5),
+                ("IDLE_W", 4),
+                ("WAKE", 3),
+                ("WK_W", 3),
+            ],
         };
         p.iter().map(|(k, v)| (k.to_string(), *v)).collect()
     }
@@ -188,9 +192,13 @@ pub fn default_form(kind: LogicKind, quantity: &str) -> &'static [&'static str] 
             "WIDTH",
             "1",
         ],
-        FlopArray | LatchArray => {
-            &["ENTRIES*WIDTH*RPORTS", "ENTRIES*WIDTH*WPORTS", "ENTRIES*WIDTH", "WIDTH*RPORTS", "1"]
-        }
+        FlopArray | LatchArray => &[
+            "ENTRIES*WIDTH*RPORTS",
+            "ENTRIES*WIDTH*WPORTS",
+            "ENTRIES*WIDTH",
+            "WIDTH*RPORTS",
+            "1",
+        ],
         Cam => &["ENTRIES*WIDTH", "ENTRIES", "WIDTH", "1"],
         // Crossbar: N² W crosspoints per cycle; per word moved (N per cycle) N·W.
         Crossbar | Mux if energy => &["N*WIDTH", "clog2(N)*WIDTH", "WIDTH", "1"],

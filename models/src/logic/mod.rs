@@ -98,18 +98,28 @@ pub fn params(p: &[(&str, u32)]) -> BTreeMap<String, u32> {
 }
 
 /// Check parameters against the kind and fill the defaults of missing ones.
-pub fn resolve_params(kind: LogicKind, p: &BTreeMap<String, u32>) -> Result<BTreeMap<String, u32>, ModelError> {
+pub fn resolve_params(
+    kind: LogicKind,
+    p: &BTreeMap<String, u32>,
+) -> Result<BTreeMap<String, u32>, ModelError> {
     let mut full = kind.default_params();
     for (k, v) in p {
         if !full.contains_key(k) {
             return Err(ModelError::UnknownParam {
                 kind: kind.name().into(),
                 param: k.clone(),
-                known: if full.is_empty() { "none".into() } else { full.keys().cloned().collect::<Vec<_>>().join(", ") },
+                known: if full.is_empty() {
+                    "none".into()
+                } else {
+                    full.keys().cloned().collect::<Vec<_>>().join(", ")
+                },
             });
         }
         if *v == 0 {
-            return Err(ModelError::ZeroParam { kind: kind.name().into(), param: k.clone() });
+            return Err(ModelError::ZeroParam {
+                kind: kind.name().into(),
+                param: k.clone(),
+            });
         }
         full.insert(k.clone(), *v);
     }
@@ -118,7 +128,9 @@ pub fn resolve_params(kind: LogicKind, p: &BTreeMap<String, u32>) -> Result<BTre
 
 /// Minimum device width: one fin at FinFET nodes, 4 F at planar nodes, m.
 fn w_min_m(tech: &TechPoint) -> f64 {
-    tech.device().fin_width_m.unwrap_or(4.0 * tech.feature_size_m)
+    tech.device()
+        .fin_width_m
+        .unwrap_or(4.0 * tech.feature_size_m)
 }
 
 /// Area of one NAND2 gate equivalent, m² (see [`analytical`]).
@@ -144,14 +156,24 @@ pub fn analytical_cost(kind: LogicKind, p: &BTreeMap<String, u32>, tech: &TechPo
     LogicCost {
         area_m2: (c.ge + 4.0 * c.ff) * area_per_ge_m2(tech),
         leakage_w: (c.ge + 4.0 * c.ff) * leak_ge,
-        energy_per_op_j: (c.activity * c.ge * c_ge + c.ff * c_ck) * vdd * vdd / kind.ops_per_cycle(p).max(1.0),
+        energy_per_op_j: (c.activity * c.ge * c_ge + c.ff * c_ck) * vdd * vdd
+            / kind.ops_per_cycle(p).max(1.0),
         delay_s: c.depth_fo4 * tech.fo4_delay_s(),
         calibrated: [false; 4],
     }
 }
 
-fn eval_fit(kind: LogicKind, q: &str, f: &QuantityFit, p: &BTreeMap<String, u32>) -> Result<f64, ModelError> {
-    let v = f.eval(p).map_err(|msg| ModelError::Form { kind: kind.name().into(), quantity: q.into(), msg })?;
+fn eval_fit(
+    kind: LogicKind,
+    q: &str,
+    f: &QuantityFit,
+    p: &BTreeMap<String, u32>,
+) -> Result<f64, ModelError> {
+    let v = f.eval(p).map_err(|msg| ModelError::Form {
+        kind: kind.name().into(),
+        quantity: q.into(),
+        msg,
+    })?;
     Ok(v.max(0.0))
 }
 
@@ -159,23 +181,31 @@ fn eval_fit(kind: LogicKind, q: &str, f: &QuantityFit, p: &BTreeMap<String, u32>
 pub fn reference_point(overlay: &Overlay, tech: &TechPoint) -> Result<TechPoint, ModelError> {
     let node = techlib::node(&overlay.node)?;
     let flavour = Flavour::parse(&overlay.reference.flavour).unwrap_or(tech.conditions.flavour);
-    Ok(node.at(
-        &Conditions::new(flavour)
-            .with_vdd(overlay.reference.vdd_v)
-            .with_temperature(overlay.reference.temperature_c + 273.15),
-    )?)
+    Ok(node.at(&Conditions::new(flavour)
+        .with_vdd(overlay.reference.vdd_v)
+        .with_temperature(overlay.reference.temperature_c + 273.15))?)
 }
 
 /// Cost of `kind` with size `params` at `tech`, calibrated by `overlay` where it has a fit for
 /// the kind (per quantity), else analytical.
-pub fn model(kind: LogicKind, params: &BTreeMap<String, u32>, tech: &TechPoint, overlay: Option<&Overlay>) -> Result<LogicCost, ModelError> {
+pub fn model(
+    kind: LogicKind,
+    params: &BTreeMap<String, u32>,
+    tech: &TechPoint,
+    overlay: Option<&Overlay>,
+) -> Result<LogicCost, ModelError> {
     let p = resolve_params(kind, params)?;
     let mut cost = analytical_cost(kind, &p, tech);
     let Some(ov) = overlay else { return Ok(cost) };
     if !ov.node.eq_ignore_ascii_case(&tech.node_name) {
-        return Err(ModelError::NodeMismatch { overlay: ov.node.clone(), tech: tech.node_name.clone() });
+        return Err(ModelError::NodeMismatch {
+            overlay: ov.node.clone(),
+            tech: tech.node_name.clone(),
+        });
     }
-    let Some(kf) = ov.kinds.get(kind.name()) else { return Ok(cost) };
+    let Some(kf) = ov.kinds.get(kind.name()) else {
+        return Ok(cost);
+    };
     let r = reference_point(ov, tech)?;
     let v = tech.vdd_v();
     let vr = r.vdd_v();
@@ -212,11 +242,18 @@ pub struct LogicBlock {
 impl LogicBlock {
     /// A block of `kind` with `params`.
     pub fn new(kind: LogicKind, params: &[(&str, u32)]) -> LogicBlock {
-        LogicBlock { kind, params: self::params(params) }
+        LogicBlock {
+            kind,
+            params: self::params(params),
+        }
     }
 
     /// Its cost at `tech` (see [`model`]).
-    pub fn cost(&self, tech: &TechPoint, overlay: Option<&Overlay>) -> Result<LogicCost, ModelError> {
+    pub fn cost(
+        &self,
+        tech: &TechPoint,
+        overlay: Option<&Overlay>,
+    ) -> Result<LogicCost, ModelError> {
         model(self.kind, &self.params, tech, overlay)
     }
 }

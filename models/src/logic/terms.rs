@@ -51,36 +51,50 @@ impl Term {
         };
         let mut divisor = Vec::new();
         if let Some(d) = div {
-            let inner = d.strip_prefix('(').and_then(|r| r.strip_suffix(')')).unwrap_or(d);
+            let inner = d
+                .strip_prefix('(')
+                .and_then(|r| r.strip_suffix(')'))
+                .unwrap_or(d);
             for n in inner.split('+') {
                 let n = n.trim();
                 if !is_ident(n) {
-                    return Err(format!("term '{s}': divisor must be (NAME+NAME+...), got '{d}'"));
+                    return Err(format!(
+                        "term '{s}': divisor must be (NAME+NAME+...), got '{d}'"
+                    ));
                 }
                 divisor.push(n.to_string());
             }
         }
         for raw in num.split('*') {
             let f = raw.trim();
-            let factor = if let Some(inner) = f.strip_prefix("pow2(").and_then(|r| r.strip_suffix(')')) {
+            let factor = if let Some(inner) =
+                f.strip_prefix("pow2(").and_then(|r| r.strip_suffix(')'))
+            {
                 if !is_ident(inner.trim()) {
-                    return Err(format!("term '{s}': pow2() needs a parameter name, got '{inner}'"));
+                    return Err(format!(
+                        "term '{s}': pow2() needs a parameter name, got '{inner}'"
+                    ));
                 }
                 Factor::Pow2(inner.trim().to_string())
             } else if let Some(inner) = f.strip_prefix("clog2(").and_then(|r| r.strip_suffix(')')) {
                 if !is_ident(inner.trim()) {
-                    return Err(format!("term '{s}': clog2() needs a parameter name, got '{inner}'"));
+                    return Err(format!(
+                        "term '{s}': clog2() needs a parameter name, got '{inner}'"
+                    ));
                 }
                 Factor::Clog2(inner.trim().to_string())
             } else if let Some(inner) = f.strip_prefix("log2(").and_then(|r| r.strip_suffix(')')) {
                 if !is_ident(inner.trim()) {
-                    return Err(format!("term '{s}': log2() needs a parameter name, got '{inner}'"));
+                    return Err(format!(
+                        "term '{s}': log2() needs a parameter name, got '{inner}'"
+                    ));
                 }
                 Factor::Log2(inner.trim().to_string())
             } else if let Some((name, pow)) = f.split_once('^') {
-                let p: i32 = pow.trim().parse().map_err(|_| {
-                    format!("term '{s}': exponent '{pow}' is not a small integer")
-                })?;
+                let p: i32 = pow
+                    .trim()
+                    .parse()
+                    .map_err(|_| format!("term '{s}': exponent '{pow}' is not a small integer"))?;
                 if !is_ident(name.trim()) || !(1..=4).contains(&p) {
                     return Err(format!(
                         "term '{s}': expected NAME^k with k in 1..=4, got '{f}'"
@@ -128,7 +142,9 @@ impl Term {
                 d += get(n)?;
             }
             if d <= 0.0 {
-                return Err(format!("divisor of a term is {d}; parameters must be positive"));
+                return Err(format!(
+                    "divisor of a term is {d}; parameters must be positive"
+                ));
             }
             v /= d;
         }
@@ -168,6 +184,10 @@ mod tests {
         assert!(Term::parse("N/(2+W)").is_err());
         assert!(Term::parse("N^9").is_err());
         assert!(Term::parse("N+W").is_err());
-        assert!(Term::parse("2*X").unwrap().eval(&p).unwrap_err().contains("'X'"));
+        assert!(Term::parse("2*X")
+            .unwrap()
+            .eval(&p)
+            .unwrap_err()
+            .contains("'X'"));
     }
 }

@@ -3,7 +3,10 @@ use crate::overlay::{KindFit, OverlayReference};
 use proptest::prelude::*;
 
 fn asap7(fl: Flavour, vdd: f64) -> TechPoint {
-    techlib::node("asap7").unwrap().at(&Conditions::new(fl).with_vdd(vdd).with_temperature(298.15)).unwrap()
+    techlib::node("asap7")
+        .unwrap()
+        .at(&Conditions::new(fl).with_vdd(vdd).with_temperature(298.15))
+        .unwrap()
 }
 
 #[test]
@@ -21,7 +24,9 @@ fn every_kind_is_positive_and_finite() {
 #[test]
 fn unknown_and_zero_params_are_errors() {
     let t = asap7(Flavour::Rvt, 0.7);
-    let e = model(LogicKind::Crossbar, &params(&[("X", 3)]), &t, None).unwrap_err().to_string();
+    let e = model(LogicKind::Crossbar, &params(&[("X", 3)]), &t, None)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("'X'") && e.contains("N, WIDTH"), "{e}");
     assert!(model(LogicKind::Crossbar, &params(&[("N", 0)]), &t, None).is_err());
 }
@@ -63,17 +68,46 @@ fn overlay() -> Overlay {
 fn overlay_is_used_at_reference_and_scaled_elsewhere() {
     let ov = overlay();
     let p = params(&[("N", 4), ("WIDTH", 8)]);
-    let r = model(LogicKind::Crossbar, &p, &asap7(Flavour::Rvt, 0.7), Some(&ov)).unwrap();
+    let r = model(
+        LogicKind::Crossbar,
+        &p,
+        &asap7(Flavour::Rvt, 0.7),
+        Some(&ov),
+    )
+    .unwrap();
     assert!((r.area_m2 - (1e-14 * 128.0 + 1e-13)).abs() < 1e-20);
     assert!((r.energy_per_op_j - 1e-16 * 128.0).abs() < 1e-22);
     assert_eq!(r.calibrated, [true; 4]);
-    let lo = model(LogicKind::Crossbar, &p, &asap7(Flavour::Rvt, 0.63), Some(&ov)).unwrap();
+    let lo = model(
+        LogicKind::Crossbar,
+        &p,
+        &asap7(Flavour::Rvt, 0.63),
+        Some(&ov),
+    )
+    .unwrap();
     assert!(lo.energy_per_op_j < r.energy_per_op_j);
     assert_eq!(lo.area_m2, r.area_m2);
-    let lvt = model(LogicKind::Crossbar, &p, &asap7(Flavour::Lvt, 0.7), Some(&ov)).unwrap();
-    assert!(lvt.leakage_w > r.leakage_w, "LVT must leak more: {} vs {}", lvt.leakage_w, r.leakage_w);
+    let lvt = model(
+        LogicKind::Crossbar,
+        &p,
+        &asap7(Flavour::Lvt, 0.7),
+        Some(&ov),
+    )
+    .unwrap();
+    assert!(
+        lvt.leakage_w > r.leakage_w,
+        "LVT must leak more: {} vs {}",
+        lvt.leakage_w,
+        r.leakage_w
+    );
     // Kinds without a fit stay analytical.
-    let a = model(LogicKind::Cam, &BTreeMap::new(), &asap7(Flavour::Rvt, 0.7), Some(&ov)).unwrap();
+    let a = model(
+        LogicKind::Cam,
+        &BTreeMap::new(),
+        &asap7(Flavour::Rvt, 0.7),
+        Some(&ov),
+    )
+    .unwrap();
     assert_eq!(a.calibrated, [false; 4]);
 }
 
@@ -81,7 +115,13 @@ fn overlay_is_used_at_reference_and_scaled_elsewhere() {
 fn overlay_for_other_node_is_rejected() {
     let mut ov = overlay();
     ov.node = "finfet7".into();
-    let e = model(LogicKind::Crossbar, &BTreeMap::new(), &asap7(Flavour::Rvt, 0.7), Some(&ov)).unwrap_err();
+    let e = model(
+        LogicKind::Crossbar,
+        &BTreeMap::new(),
+        &asap7(Flavour::Rvt, 0.7),
+        Some(&ov),
+    )
+    .unwrap_err();
     assert!(e.to_string().contains("finfet7"));
 }
 

@@ -1,0 +1,61 @@
+//! Live synthesis check: when `GPUENERGY_LIBERTY_DIR` points at the ASAP7 liberty files (CI sets
+//! it to `../shared/asap7`), runs the yosys + iverilog + OpenSTA flow on a subset of components
+//! and checks that area, leakage and energy per operation reproduce the committed goldens within
+//! 1 %. Without the variable (or without the tools) it prints why and passes.
+
+use calibration::flow::{self, registry, FlowOptions};
+use calibration::SynthRecord;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+const SUBSET: &[(&str, &[(&str, u32)])] = &[
+    ("alu32", &[("WIDTH", 16)]),
+    ("arb_fixed", &[("N", 8)]),
+    ("crossbar", &[("N", 4), ("WIDTH", 8)]),
+    ("latch_array", &[("ENTRIES", 8)]),
+    ("pg_controller", &[]),
+];
+
+#[test]
+fn flow_reproduces_goldens() {
+    let Some(dir) = std::env::var_os("GPUENERGY_LIBERTY_DIR") else {
+        println!("skipped: set GPUENERGY_LIBERTY_DIR to the ASAP7 liberty directory (e.g. ../shared/asap7) to run the live flow");
+        return;
+    };
+    if let Err(e) = flow::check_tools(true) {
+        println!("skipped: {e}");
+        return;
+    }
+    let out = std::env::temp_dir().join(format!("gpuenergy-live-{}", std::process::id()));
+    let mut opts = FlowOptions::new(Path::new(&dir));
+    opts.out_dir = out.clone();
+    let lib = flow::library::prepare(&opts.liberty_dir, "rvt", "tt", &out.join(".lib")).unwrap();
+    let goldens = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("goldens/asap7-rvt-tt");
+    for (name, p) in SUBSET {
+        let params: BTreeMap<String, u32> = p.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+        let spec = registry::spec(name, &params).unwrap();
+        let rec = flow::run(&spec, &lib, &opts).unwrap();
+        let golden =
+            SynthRecord::load(&goldens.join(flow::run_dir_name(&spec)).join("record.json"))
+                .unwrap();
+        for (q, a, b) in [
+            ("area", rec.area_m2, golden.area_m2),
+            ("leakage", rec.leakage_w, golden.leakage_w),
+            ("energy per op", rec.energy_per_op_j, golden.energy_per_op_j),
+        ] {
+            let err = (a - b).abs() / b;
+            println!(
+                "{} {q}: live {a:.6e} golden {b:.6e} ({:.3} %)",
+                rec.label(),
+                100.0 * err
+            );
+            assert!(
+                err <= 0.01,
+                "{}: {q} differs from the golden by {:.2} %",
+                rec.label(),
+                100.0 * err
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}
