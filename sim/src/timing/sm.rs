@@ -826,11 +826,13 @@ impl Sm {
         n_w: u32,
         first_pipe: PipeClass,
     ) -> Result<PipeClass, Stall> {
-        if self.ib_len[w] == 0 || self.ibuf[w][self.ib_head[w] as usize].ready > t {
-            return Err(Stall::IbufferEmpty);
-        }
+        // A warp waiting at a barrier has stopped fetching, so its empty I-buffer is a
+        // consequence of the barrier: the barrier is charged first.
         if self.w_at_bar[w] || (self.w_membar[w] && self.w_mem_out[w] > 0) {
             return Err(Stall::Barrier);
+        }
+        if self.ib_len[w] == 0 || self.ibuf[w][self.ib_head[w] as usize].ready > t {
+            return Err(Stall::IbufferEmpty);
         }
         self.w_membar[w] = false;
         let inst = self.ibuf[w][self.ib_head[w] as usize].inst;
