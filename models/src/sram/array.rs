@@ -1,0 +1,297 @@
+//! One candidate organisation evaluated end to end: subarray (cells, decoders per port,
+//! bitline periphery per port), bank (subarray grid + internal H-tree), and all banks (bank
+//! grid + inter-bank tree). Returns the outputs with their per-component breakdown.
+
+use super::bitline::bitline;
+use super::calib::Calib;
+use super::cell::{CellFigures, Ports};
+use super::circuit::{transistor_area, RepeatedWire};
+use super::decoder::{decoder, DecoderCost};
+use super::htree::htree;
+use super::organisation::{bank_grid, bank_grid_count, Organisation};
+use super::tech::SramTech;
+use super::{Breakdown, ComponentCost, SramResult};
+
+/// Bank aspect ratio above which banks are tiled to square the outline.
+pub const ELONGATED_BANK: f64 = 16.0;
+
+/// Per-configuration quantities computed once before the organisation search.
+pub struct Prep<'a> {
+    pub tech: &'a SramTech,
+    pub cell: CellFigures,
+    pub ports: Ports,
+    pub word_bits: u64,
+    pub bank_bits: u64,
+    pub banks: u32,
+    pub rep_semi: RepeatedWire,
+    pub rep_global: RepeatedWire,
+    pub calib: &'a Calib,
+}
+
+fn log2_ceil(x: u64) -> u32 {
+    if x <= 1 {
+        0
+    } else {
+        64 - (x - 1).leading_zeros()
+    }
+}
+
+pub fn evaluate(p: &Prep, o: &Organisation, dec: &DecoderCost) -> SramResult {
+    let t = p.tech;
+    let k = p.calib;
+    let vdd = t.periph.vdd_v;
+    let ports = p.ports;
+    let n_ports = ports.total() as f64;
+    let n_read = ports.readers().max(1) as f64;
+    let n_write = ports.writers() as f64;
+    let rows = o.rows;
+    let cols = o.cols;
+    let rows_f = rows as f64;
+    let cols_f = cols as f64;
+    let cell = &p.cell;
+    let mux_sa = (o.nspd / o.mux_bl).max(1);
+    let bits_per_sub = (p.word_bits / o.ndwl as u64).max(1) as u32;
+
+    // ---- subarray ----
+    let wl_rise = 2.2 * dec.wl_delay_s.max(1e-13);
+    let bl = bitline(t, cell, rows, cols, o.mux_bl, mux_sa, wl_rise, bits_per_sub);
+
+    let sub_w_cells = cols_f * cell.width_m;
+    let sub_h_cells = rows_f * cell.height_m;
+    // decoders are shared by the two subarrays either side of them when Ndwl ≥ 2
+    let dec_share = if o.ndwl >= 2 { 0.5 } else { 1.0 };
+    let dec_w = k.periph_area * n_ports * dec.width_m * dec_share;
+    let periph_h = k.periph_area
+        * (bl.periph_height_m * n_read + 0.5 * bl.periph_height_m * (n_ports - n_read).max(0.0));
+    let sub_w = sub_w_cells + dec_w;
+    let sub_h = sub_h_cells + periph_h;
+
+    // ---- bank ----
+    let nsub = (o.ndwl * o.ndbl) as f64;
+    let addr_bits =
+        (log2_ceil(rows as u64) + log2_ceil(o.ndbl as u64) + log2_ceil(o.nspd as u64)) as f64;
+    let data_bits = p.word_bits as f64;
+    // bundle of all ports: address per port, read data per reading port, write data per writing port
+    let addr_wires = n_ports * addr_bits;
+    let data_wires = (n_read + n_write) * data_bits;
+    let bank_wires = addr_wires + data_wires;
+    let pitch_semi = t.wire_semi.pitch_m * k.route_pitch;
+    // mats of up to 2 × 2 subarrays
+    let mat_nx = (o.ndwl / 2).max(1);
+    let mat_ny = (o.ndbl / 2).max(1);
+    let mat_w = sub_w * (o.ndwl.min(2)) as f64;
+    let mat_h = sub_h * (o.ndbl.min(2)) as f64;
+    let bank_route = htree(
+        &p.rep_semi,
+        mat_w,
+        mat_h,
+        mat_nx,
+        mat_ny,
+        addr_wires,
+        data_wires,
+        pitch_semi,
+    );
+    // Bank I/O: every address and data wire of every port is latched and driven at the bank
+    // edge (a latch plus a 4× driver, ~14 minimum-width device pairs), in a strip as wide as the bank.
+    let io_width = 14.0 * t.w_min_m() * (1.0 + t.periph.n_to_p_ratio);
+    let io_area = k.io * bank_wires * transistor_area(t, io_width);
+    let bank_w = mat_nx as f64 * mat_w + bank_route.extra_w_m;
+    let bank_h = mat_ny as f64 * mat_h + bank_route.extra_h_m + io_area / bank_w.max(1e-12);
+
+    // ---- all banks ----
+    // Banks tile in CACTI's grid (square in bank count) unless they are so elongated that the
+    // outline would be too: then in the grid that squares the outline.
+    let bank_aspect = (bank_w / bank_h.max(1e-12)).max(bank_h / bank_w.max(1e-12));
+    let (gc, gr) = if bank_aspect > ELONGATED_BANK {
+        bank_grid(p.banks, bank_w, bank_h)
+    } else {
+        bank_grid_count(p.banks)
+    };
+    let bank_sel = log2_ceil(p.banks as u64) as f64;
+    let top_addr_wires = n_ports * (addr_bits + bank_sel);
+    let pitch_g = t.wire_semi.pitch_m * k.route_pitch;
+    let top_route = htree(
+        &p.rep_global,
+        bank_w,
+        bank_h,
+        gc,
+        gr,
+        top_addr_wires,
+        data_wires,
+        pitch_g,
+    );
+    let total_w = gc as f64 * bank_w + top_route.extra_w_m;
+    let total_h = gr as f64 * bank_h + top_route.extra_h_m;
+
+    // ---- delay ----
+    let t_route_in = bank_route.delay_s + top_route.delay_s;
+    let t_route_out = t_route_in;
+    let t_dec = dec.delay_s;
+    let t_array = t_dec + bl.bl_delay_s + bl.sa_delay_s + bl.mux_delay_s;
+    let access = k.delay_array * t_array + k.delay_route * (t_route_in + t_route_out);
+    let cycle = (k.delay_array
+        * (dec.delay_s).max(dec.wl_delay_s + bl.bl_delay_s + bl.sa_delay_s + bl.precharge_delay_s))
+    .max(k.delay_route * bank_route.delay_s.max(top_route.delay_s) * 0.5);
+
+    // ---- energy per access (one port, one bank) ----
+    // Subarrays are grouped in mats of up to 2×2 sharing predecode and sense control; an access
+    // activates the Ndwl subarrays of one row, i.e. Ndwl/2 mats, and every subarray of an active
+    // mat precharges and senses (the mat's bitline and sense control are common).
+    let active = o.ndwl as f64;
+    let per_mat = (if o.ndwl > 1 { 2.0 } else { 1.0 }) * (if o.ndbl > 1 { 2.0 } else { 1.0 });
+    let swinging = (o.ndwl as f64 / 2.0).max(1.0) * per_mat;
+    let addr_in_bits = addr_bits + bank_sel;
+    let e_dec = active * dec.energy_j;
+    let e_wl = active * dec.wl_energy_j;
+    let kb = k.energy_bitline / k.energy_array;
+    let e_bl_read = kb * swinging * bl.bl_read_energy_j;
+    let e_bl_write = kb * active * bl.bl_write_energy_j;
+    let e_sa = kb * swinging * bl.sa_energy_j;
+    let e_mux = active * bl.mux_energy_j;
+    // Inside the bank only the accessing port's address and data move. The tree between banks
+    // is one bus shared by all ports; every wire of its address and read-data (write-data)
+    // bundle is driven on a read (write), as CACTI's bus model has it.
+    // bank-edge latches: the accessing port's address and data latches toggle
+    let c_io = t.gate_c(&t.periph, io_width) * 0.5;
+    let e_io = k.io * (addr_in_bits + data_bits) * c_io * vdd * vdd;
+    let e_predec_in = active * dec.c_addr_in_f * addr_bits * vdd * vdd + e_io;
+    let et = k.energy_top / k.energy_route;
+    let e_route_read = (addr_wires + n_read * data_bits) * bank_route.energy_per_bit_j
+        + et * (top_addr_wires + n_read * data_bits) * top_route.energy_per_bit_j
+        + e_predec_in;
+    let e_route_write = (addr_wires + n_write.max(1.0) * data_bits) * bank_route.energy_per_bit_j
+        + et * (top_addr_wires + n_write.max(1.0) * data_bits) * top_route.energy_per_bit_j
+        + e_predec_in;
+    let kf = k.flavour_energy(t.flavour);
+    let ka = k.energy_array * kf;
+    let kr = k.energy_route * kf;
+    let read_e = ka * (e_dec + e_wl + e_bl_read + e_sa + e_mux) + kr * e_route_read;
+    let write_e = ka * (e_dec + e_wl + e_bl_write + e_mux) + kr * e_route_write;
+    // leakage computed below; static energy over the access added after it
+
+    // ---- leakage per bank ----
+    let cells = nsub * rows_f * cols_f;
+    let l_cells = k.leakage_cell * cells * cell.leak_w;
+    let g_cells = k.leakage_cell * cells * cell.gate_leak_w;
+    let l_dec = nsub * n_ports * dec.leak_w;
+    let g_dec = nsub * n_ports * dec.gate_leak_w;
+    let l_bl = nsub * (n_read * (bl.bl_leak_w) + n_write * bl.bl_leak_w * 0.5);
+    let l_sa = nsub * n_read * bl.sa_leak_w;
+    let l_mux = nsub * n_read * bl.mux_leak_w;
+    let g_bl = nsub * n_ports * bl.gate_leak_w;
+    // The tree between banks is charged in full to the per-bank figure (CACTI's convention:
+    // a bank's leakage includes the routing to it); the all-banks total counts it once.
+    let io_leak = bank_wires * 0.5 * io_width * t.periph.i_off_n_a_per_m * vdd;
+    let l_route = bank_route.leak_w + top_route.leak_w + io_leak;
+    let g_route = bank_route.gate_leak_w + top_route.gate_leak_w;
+    let l_top_extra =
+        (p.banks as f64 - 1.0) * k.leakage_periph * (top_route.leak_w + top_route.gate_leak_w);
+    let kl = k.leakage_periph;
+    // (cells use k.leakage_cell above)
+    let sub_leak_bank = l_cells + kl * (l_dec + l_bl + l_sa + l_mux + l_route);
+    let gate_leak_bank = g_cells + kl * (g_dec + g_bl + g_route);
+    let leak_bank = sub_leak_bank + gate_leak_bank;
+    // near-threshold arrays lift their read data to the nominal-supply datapath
+    let e_level_shift = k.level_shift_j_per_bit * data_bits * level_shift_gap(t);
+    let read_e = read_e + e_level_shift;
+
+    // ---- area ----
+    let area = total_w * total_h;
+    let banks_f = p.banks as f64;
+    let a_cells = banks_f * nsub * sub_w_cells * sub_h_cells;
+    let a_dec = banks_f * nsub * dec_w * sub_h_cells;
+    let a_periph = banks_f * nsub * periph_h * sub_w;
+    let periph_total = (bl.sa_area_m2 + bl.mux_area_m2 + bl.pre_area_m2).max(1e-30);
+    let a_route = (area - a_cells - a_dec - a_periph).max(0.0);
+
+    let comp = |area_m2: f64, r: f64, w: f64, l: f64, g: f64, d: f64| ComponentCost {
+        area_m2,
+        read_energy_j: r,
+        write_energy_j: w,
+        leakage_w: l,
+        gate_leakage_w: g,
+        delay_s: d,
+    };
+    let ke = ka;
+    let kd = k.delay_array;
+    let breakdown = Breakdown {
+        decoder: comp(
+            a_dec,
+            ke * e_dec,
+            ke * e_dec,
+            kl * (l_dec + g_dec) * banks_f,
+            kl * g_dec * banks_f,
+            kd * (t_dec - dec.wl_delay_s),
+        ),
+        wordline: comp(0.0, ke * e_wl, ke * e_wl, 0.0, 0.0, kd * dec.wl_delay_s),
+        bitline: comp(
+            a_periph * bl.pre_area_m2 / periph_total,
+            ke * e_bl_read,
+            ke * e_bl_write,
+            kl * (l_bl + g_bl) * banks_f,
+            kl * g_bl * banks_f,
+            kd * bl.bl_delay_s,
+        ),
+        sense_amp: comp(
+            a_periph * bl.sa_area_m2 / periph_total,
+            ke * e_sa,
+            0.0,
+            kl * l_sa * banks_f,
+            0.0,
+            kd * bl.sa_delay_s,
+        ),
+        mux: comp(
+            a_periph * bl.mux_area_m2 / periph_total,
+            ke * e_mux,
+            ke * e_mux,
+            kl * l_mux * banks_f,
+            0.0,
+            kd * bl.mux_delay_s,
+        ),
+        routing: comp(
+            a_route,
+            kr * e_route_read + e_level_shift,
+            kr * e_route_write,
+            kl * ((bank_route.leak_w + io_leak + bank_route.gate_leak_w) * banks_f
+                + top_route.leak_w
+                + top_route.gate_leak_w),
+            kl * (bank_route.gate_leak_w * banks_f + top_route.gate_leak_w),
+            k.delay_route * (t_route_in + t_route_out),
+        ),
+        cells: comp(
+            a_cells,
+            0.0,
+            0.0,
+            (l_cells + g_cells) * banks_f,
+            g_cells * banks_f,
+            0.0,
+        ),
+    };
+    SramResult {
+        area_m2: area,
+        height_m: total_h,
+        width_m: total_w,
+        access_time_s: access,
+        cycle_time_s: cycle,
+        read_energy_j: read_e,
+        write_energy_j: write_e,
+        leakage_w: leak_bank * banks_f - l_top_extra,
+        leakage_bank_w: leak_bank,
+        gate_leakage_bank_w: gate_leak_bank,
+        organisation: *o,
+        breakdown,
+    }
+}
+
+/// The row decoder of a subarray of `rows × cols` cells (depends only on those two numbers).
+pub fn subarray_decoder(p: &Prep, rows: u32, cols: u32) -> DecoderCost {
+    let c_wl = cols as f64 * p.cell.c_wl_per_cell_f;
+    let r_wl = cols as f64 * p.cell.r_wl_per_cell_ohm;
+    decoder(p.tech, rows, c_wl, r_wl, p.cell.height_m)
+}
+
+/// Relative supply gap a level shifter bridges, `(V_nominal − V)/V_nominal` (0 at or above the
+/// nominal supply). The shifter's contention current, and so its energy, grows with the gap.
+pub fn level_shift_gap(t: &SramTech) -> f64 {
+    ((t.nominal_vdd_v - t.periph.vdd_v) / t.nominal_vdd_v.max(1e-12)).max(0.0)
+}

@@ -1,0 +1,64 @@
+//! Routing: the H-tree inside a bank (bank edge to its mats) and the tree between banks, both
+//! built from repeated wires ([`super::circuit::repeated_wire`]), after CACTI's `Htree2`.
+//!
+//! The leaves of the bank tree are mats (2 × 2 subarrays around a shared spine), so a tree over
+//! `nx × ny` mats has `h = log2 nx` horizontal and `v = log2 ny` vertical branchings. Entering at
+//! the middle of the region, the horizontal links are `W/2, W/4, …` and the vertical ones
+//! `H/4, H/8, …`, so the path to a leaf is `W·(1 − 2^-h) + (H/2)·(1 − 2^-v)`. Per access every
+//! wire of the bundle that the access uses (address of all ports, data of the reading or
+//! writing ports) switches along that path. The bundles occupy channels between the leaves:
+//! address bits cross every mat boundary, data bits one channel per branching level.
+
+use super::circuit::RepeatedWire;
+
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Route {
+    /// One-way delay to the farthest leaf (s).
+    pub delay_s: f64,
+    /// Energy of moving one bit one way (J).
+    pub energy_per_bit_j: f64,
+    /// Leakage of all repeaters of the bundle (W) and its gate-leakage part.
+    pub leak_w: f64,
+    pub gate_leak_w: f64,
+    /// Extra width and height taken by the routing channels (m).
+    pub extra_w_m: f64,
+    pub extra_h_m: f64,
+    pub path_m: f64,
+}
+
+/// Tree over an `nx × ny` grid of leaves of `leaf_w × leaf_h`, carrying `addr_wires` address
+/// and `data_wires` data wires, on wires of pitch `pitch_m`.
+#[allow(clippy::too_many_arguments)]
+pub fn htree(
+    rep: &RepeatedWire,
+    leaf_w_m: f64,
+    leaf_h_m: f64,
+    nx: u32,
+    ny: u32,
+    addr_wires: f64,
+    data_wires: f64,
+    pitch_m: f64,
+) -> Route {
+    let h = (nx.max(1) as f64).log2().round();
+    let v = (ny.max(1) as f64).log2().round();
+    if h == 0.0 && v == 0.0 {
+        return Route::default();
+    }
+    let extra_w = (addr_wires * (nx.max(1) - 1) as f64 + data_wires * v) * pitch_m;
+    let extra_h = (addr_wires * (ny.max(1) - 1) as f64 + data_wires * h) * pitch_m;
+    let w = leaf_w_m * nx as f64 + extra_w;
+    let ht = leaf_h_m * ny as f64 + extra_h;
+    let path = w * (1.0 - 0.5f64.powf(h)) + 0.5 * ht * (1.0 - 0.5f64.powf(v));
+    // every bundle wire runs the whole tree: total length ≈ path × (number of leaves)^(1/2)
+    // for a balanced tree; the bundle narrows towards the leaves, so count the path twice
+    let total_len = (addr_wires + data_wires) * path * 2.0;
+    Route {
+        delay_s: path * rep.delay_s_per_m,
+        energy_per_bit_j: path * rep.energy_j_per_m,
+        leak_w: total_len * rep.leak_w_per_m,
+        gate_leak_w: total_len * rep.gate_leak_w_per_m,
+        extra_w_m: extra_w,
+        extra_h_m: extra_h,
+        path_m: path,
+    }
+}

@@ -1,0 +1,449 @@
+//! CACTI-class SRAM array model.
+//!
+//! Given capacity, access width, ports, banks, cell type and a technology at an operating
+//! point, [`evaluate`] searches the subarray organisations ([`organisation`]) and, for each,
+//! builds a circuit-level estimate: logical-effort row decoders and wordline drivers
+//! ([`decoder`]), bitlines with precharge, column muxes, sense amplifiers and write drivers
+//! ([`bitline`]), multi-port cell growth ([`cell`]), and repeated-wire H-trees inside and
+//! between banks ([`htree`]). It returns the organisation that minimises the objective
+//! (default, as CACTI's: energy × delay² among organisations within 20 % of the fastest).
+//!
+//! Structure and device data follow CACTI (Thoziyoor et al., "CACTI 5.1", HPL-2008-20;
+//! Muralimanohar et al., "CACTI 6.0", HPL-2009-85) and the ITRS tables in `techlib`:
+//! mats of 2 × 2 subarrays, all subarrays of an active mat precharging and sensing, H-trees to
+//! mats with all ports' address and data bundles, bitline swing max(5 % Vdd, 80 mV),
+//! latch-type sense amplifiers (τ = C/g_m).
+//!
+//! # Calibration
+//! A handful of global factors ([`calib::Calib`], `models/data/sram_calib.toml`) scale
+//! component classes (periphery area, routing pitch, array and routing delay, array, bitline,
+//! bank-routing and inter-bank routing energy, per-flavour energy, periphery leakage). They are
+//! fitted by code ([`fit::fit_planar`], `cargo run --release -p models --example sram_fit`)
+//! to the CACTI 7 results in `shared/reference/cacti7_train.csv`, and the accuracy test
+//! (`tests/sram_cacti.rs`) reports the resulting error.
+//!
+//! # FinFET / near threshold
+//! `finfet7` runs the same structure on the FinFET device, 8T cell and wire data with unity
+//! structural factors; three scalars are fitted ([`fit::fit_finfet`]) to the MRF/SRF
+//! register-file rows: a leakage multiplier, a dynamic-energy multiplier and the energy of the
+//! level shifters that lift the read data of an array running below the node's nominal supply
+//! to the nominal-supply datapath ([`calib::Calib::level_shift_j_per_bit`]). That per-bit
+//! term, absent at nominal supply, is the mechanism that makes E/V² of the near-threshold
+//! array larger than at super-threshold.
+
+mod array;
+pub use array::level_shift_gap as array_level_shift_gap;
+pub mod bitline;
+pub mod calib;
+pub mod cell;
+pub mod circuit;
+pub mod decoder;
+pub mod fit;
+pub mod htree;
+pub mod organisation;
+pub mod reference;
+pub mod tech;
+mod techlib_bridge;
+
+pub use cell::Ports;
+pub use organisation::Organisation;
+pub use tech::{CellParams, DeviceParams, SramTech, WireParams};
+pub use techlib_bridge::{
+    canonical_node, operating_point_vdd, sram_tech, BackGate, Flavour, TechRequest,
+};
+
+use serde::{Deserialize, Serialize};
+
+/// Bit-cell type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CellKind {
+    /// Six-transistor cell, differential read and write through the same ports.
+    SixT,
+    /// Eight-transistor cell: 6T write port plus a decoupled single-ended read stack.
+    EightT,
+}
+
+/// What the organisation search minimises.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub enum Objective {
+    /// Minimise `(t/t_min)² · (E/E_min)` among organisations whose access time is within
+    /// `max_delay_deviation` of the fastest (CACTI's "ED^2" mode). Default, deviation 0.2.
+    EnergyDelaySquared { max_delay_deviation: f64 },
+    /// Minimise the weighted sum of normalised access time, read energy, leakage, area and
+    /// cycle time among organisations within `max_delay_deviation` of the fastest.
+    Weighted {
+        delay: f64,
+        dynamic: f64,
+        leakage: f64,
+        area: f64,
+        cycle: f64,
+        max_delay_deviation: f64,
+    },
+}
+
+impl Default for Objective {
+    fn default() -> Self {
+        Objective::EnergyDelaySquared {
+            max_delay_deviation: 0.2,
+        }
+    }
+}
+
+/// An SRAM array to model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SramSpec {
+    pub capacity_bytes: u64,
+    /// Bytes per access (one row of the logical array). Power of two.
+    pub block_bytes: u64,
+    pub rw_ports: u32,
+    pub read_ports: u32,
+    pub write_ports: u32,
+    /// Independent banks, each `capacity_bytes / banks` (any positive count).
+    pub banks: u32,
+    pub cell: CellKind,
+    pub objective: Objective,
+}
+
+impl SramSpec {
+    /// A single-bank, one read-write-port 6T array.
+    pub fn new(capacity_bytes: u64, block_bytes: u64) -> Self {
+        SramSpec {
+            capacity_bytes,
+            block_bytes,
+            rw_ports: 1,
+            read_ports: 0,
+            write_ports: 0,
+            banks: 1,
+            cell: CellKind::SixT,
+            objective: Objective::default(),
+        }
+    }
+}
+
+/// Area, energy, leakage and delay of one component class (all banks for area and leakage;
+/// one access for energy; its share of the access path for delay).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct ComponentCost {
+    pub area_m2: f64,
+    pub read_energy_j: f64,
+    pub write_energy_j: f64,
+    /// Subthreshold + gate leakage, all banks (W).
+    pub leakage_w: f64,
+    /// The gate-leakage part (W).
+    pub gate_leakage_w: f64,
+    pub delay_s: f64,
+}
+
+/// Per-component breakdown.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct Breakdown {
+    pub decoder: ComponentCost,
+    pub wordline: ComponentCost,
+    pub bitline: ComponentCost,
+    pub sense_amp: ComponentCost,
+    pub mux: ComponentCost,
+    pub routing: ComponentCost,
+    pub cells: ComponentCost,
+}
+
+/// Result of modelling one array (SI units).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct SramResult {
+    pub area_m2: f64,
+    pub height_m: f64,
+    pub width_m: f64,
+    pub access_time_s: f64,
+    pub cycle_time_s: f64,
+    /// Energy of one read (one bank, one port, including routing to it) (J).
+    pub read_energy_j: f64,
+    pub write_energy_j: f64,
+    /// Subthreshold + gate leakage of all banks (W).
+    pub leakage_w: f64,
+    /// Subthreshold + gate leakage of one bank (W).
+    pub leakage_bank_w: f64,
+    /// Gate-leakage part of one bank's leakage (W).
+    pub gate_leakage_bank_w: f64,
+    pub organisation: Organisation,
+    pub breakdown: Breakdown,
+}
+
+/// Invalid model input.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SramError {
+    #[error("capacity must be positive")]
+    ZeroCapacity,
+    #[error("block size must be positive")]
+    ZeroBlock,
+    #[error("block size {block} bytes must be a power of two")]
+    BlockNotPowerOfTwo { block: u64 },
+    #[error("block size {block} bytes is larger than the capacity per bank {per_bank} bytes")]
+    BlockLargerThanBank { block: u64, per_bank: u64 },
+    #[error("capacity {capacity} bytes is not a multiple of the block size {block} bytes")]
+    CapacityNotMultipleOfBlock { capacity: u64, block: u64 },
+    #[error("bank count must be positive")]
+    ZeroBanks,
+    #[error("the array needs at least one port")]
+    NoPorts,
+    #[error("the array needs a port that can read and one that can write")]
+    NoReadOrWritePort,
+    #[error("{what} = {value} is out of the supported range ({range})")]
+    OutOfRange {
+        what: &'static str,
+        value: f64,
+        range: &'static str,
+    },
+    #[error("technology: {0}")]
+    Tech(String),
+}
+
+/// Check a spec without modelling it.
+pub fn validate(spec: &SramSpec) -> Result<(), SramError> {
+    if spec.capacity_bytes == 0 {
+        return Err(SramError::ZeroCapacity);
+    }
+    if spec.block_bytes == 0 {
+        return Err(SramError::ZeroBlock);
+    }
+    if !spec.block_bytes.is_power_of_two() {
+        return Err(SramError::BlockNotPowerOfTwo {
+            block: spec.block_bytes,
+        });
+    }
+    if spec.banks == 0 {
+        return Err(SramError::ZeroBanks);
+    }
+    if !spec.capacity_bytes.is_multiple_of(spec.block_bytes) {
+        return Err(SramError::CapacityNotMultipleOfBlock {
+            capacity: spec.capacity_bytes,
+            block: spec.block_bytes,
+        });
+    }
+    let per_bank = spec.capacity_bytes / spec.banks as u64;
+    if spec.block_bytes > per_bank {
+        return Err(SramError::BlockLargerThanBank {
+            block: spec.block_bytes,
+            per_bank,
+        });
+    }
+    let ports = spec.rw_ports + spec.read_ports + spec.write_ports;
+    if ports == 0 {
+        return Err(SramError::NoPorts);
+    }
+    if spec.rw_ports + spec.read_ports == 0 || spec.rw_ports + spec.write_ports == 0 {
+        return Err(SramError::NoReadOrWritePort);
+    }
+    if ports > 32 {
+        return Err(SramError::OutOfRange {
+            what: "ports",
+            value: ports as f64,
+            range: "1..=32",
+        });
+    }
+    if spec.banks > 4096 {
+        return Err(SramError::OutOfRange {
+            what: "banks",
+            value: spec.banks as f64,
+            range: "1..=4096",
+        });
+    }
+    if spec.capacity_bytes > (1u64 << 36) {
+        return Err(SramError::OutOfRange {
+            what: "capacity_bytes",
+            value: spec.capacity_bytes as f64,
+            range: "up to 64 GiB",
+        });
+    }
+    if spec.block_bytes > 4096 {
+        return Err(SramError::OutOfRange {
+            what: "block_bytes",
+            value: spec.block_bytes as f64,
+            range: "up to 4096",
+        });
+    }
+    let dev = match spec.objective {
+        Objective::EnergyDelaySquared {
+            max_delay_deviation,
+        } => max_delay_deviation,
+        Objective::Weighted {
+            delay,
+            dynamic,
+            leakage,
+            area,
+            cycle,
+            max_delay_deviation,
+        } => {
+            for w in [delay, dynamic, leakage, area, cycle] {
+                if !(w.is_finite() && w >= 0.0) {
+                    return Err(SramError::OutOfRange {
+                        what: "objective weight",
+                        value: w,
+                        range: "finite, >= 0",
+                    });
+                }
+            }
+            max_delay_deviation
+        }
+    };
+    if !(dev.is_finite() && dev >= 0.0) {
+        return Err(SramError::OutOfRange {
+            what: "max_delay_deviation",
+            value: dev,
+            range: "finite, >= 0",
+        });
+    }
+    Ok(())
+}
+
+/// Model `spec` in technology `tech` with the embedded planar calibration.
+pub fn evaluate(spec: &SramSpec, tech: &SramTech) -> Result<SramResult, SramError> {
+    let calib = if tech.finfet {
+        calib::finfet()
+    } else {
+        calib::planar()
+    };
+    evaluate_with(spec, tech, &calib)
+}
+
+/// Model `spec` with explicit calibration factors (used by the fitting routine).
+pub fn evaluate_with(
+    spec: &SramSpec,
+    tech: &SramTech,
+    calib: &calib::Calib,
+) -> Result<SramResult, SramError> {
+    let results = evaluate_all(spec, tech, calib)?;
+    let best = select(&results, &spec.objective);
+    let r = results[best];
+    check_finite(&r)?;
+    Ok(r)
+}
+
+/// Evaluate one given organisation.
+pub fn evaluate_one(
+    spec: &SramSpec,
+    tech: &SramTech,
+    calib: &calib::Calib,
+    o: &Organisation,
+) -> Result<SramResult, SramError> {
+    validate(spec)?;
+    let prep = prepare(spec, tech, calib);
+    let dec = array::subarray_decoder(&prep, o.rows, o.cols);
+    Ok(array::evaluate(&prep, o, &dec))
+}
+
+fn prepare<'a>(spec: &SramSpec, tech: &'a SramTech, calib: &'a calib::Calib) -> array::Prep<'a> {
+    let ports = Ports {
+        rw: spec.rw_ports,
+        rd: spec.read_ports,
+        wr: spec.write_ports,
+    };
+    array::Prep {
+        tech,
+        cell: cell::cell_figures(tech, spec.cell, ports),
+        ports,
+        word_bits: spec.block_bytes * 8,
+        bank_bits: (spec.capacity_bytes * 8).div_ceil(spec.banks as u64),
+        banks: spec.banks,
+        rep_semi: circuit::repeated_wire(tech, &tech.periph, &tech.wire_semi),
+        rep_global: circuit::repeated_wire(tech, &tech.periph, &tech.wire_global),
+        calib,
+    }
+}
+
+/// Every organisation the search considers, each fully evaluated (design-space exploration).
+pub fn evaluate_all(
+    spec: &SramSpec,
+    tech: &SramTech,
+    calib: &calib::Calib,
+) -> Result<Vec<SramResult>, SramError> {
+    validate(spec)?;
+    let prep = prepare(spec, tech, calib);
+    let mut orgs = Vec::with_capacity(256);
+    organisation::candidates(prep.bank_bits, prep.word_bits, &mut orgs);
+    // the decoder depends only on the subarray's rows and columns: build each once
+    let mut decs: Vec<((u32, u32), decoder::DecoderCost)> = Vec::with_capacity(64);
+    let mut results: Vec<SramResult> = Vec::with_capacity(orgs.len());
+    for o in &orgs {
+        let key = (o.rows, o.cols);
+        let dec = match decs.iter().find(|(k, _)| *k == key) {
+            Some((_, d)) => *d,
+            None => {
+                let d = array::subarray_decoder(&prep, o.rows, o.cols);
+                decs.push((key, d));
+                d
+            }
+        };
+        results.push(array::evaluate(&prep, o, &dec));
+    }
+    Ok(results)
+}
+
+fn check_finite(r: &SramResult) -> Result<(), SramError> {
+    let vals = [
+        r.area_m2,
+        r.access_time_s,
+        r.cycle_time_s,
+        r.read_energy_j,
+        r.write_energy_j,
+        r.leakage_w,
+    ];
+    if vals.iter().all(|v| v.is_finite() && *v >= 0.0) {
+        Ok(())
+    } else {
+        Err(SramError::Tech(
+            "technology parameters produced a non-finite or negative result".into(),
+        ))
+    }
+}
+
+/// Index of the organisation minimising the objective (ties: first, i.e. deterministic).
+fn select(results: &[SramResult], obj: &Objective) -> usize {
+    let min_of =
+        |f: &dyn Fn(&SramResult) -> f64| results.iter().map(f).fold(f64::INFINITY, f64::min);
+    let t_min = min_of(&|r| r.access_time_s).max(1e-30);
+    let dev = match obj {
+        Objective::EnergyDelaySquared {
+            max_delay_deviation,
+        } => *max_delay_deviation,
+        Objective::Weighted {
+            max_delay_deviation,
+            ..
+        } => *max_delay_deviation,
+    };
+    let ok = |r: &SramResult| r.access_time_s <= t_min * (1.0 + dev) * (1.0 + 1e-12);
+    let e_min = min_of(&|r| r.read_energy_j).max(1e-30);
+    let l_min = min_of(&|r| r.leakage_w).max(1e-30);
+    let a_min = min_of(&|r| r.area_m2).max(1e-30);
+    let c_min = min_of(&|r| r.cycle_time_s).max(1e-30);
+    let mut best = 0usize;
+    let mut best_cost = f64::INFINITY;
+    for (i, r) in results.iter().enumerate() {
+        if !ok(r) {
+            continue;
+        }
+        let cost = match obj {
+            Objective::EnergyDelaySquared { .. } => {
+                let d = r.access_time_s / t_min;
+                d * d * (r.read_energy_j / e_min)
+            }
+            Objective::Weighted {
+                delay,
+                dynamic,
+                leakage,
+                area,
+                cycle,
+                ..
+            } => {
+                delay * r.access_time_s / t_min
+                    + dynamic * r.read_energy_j / e_min
+                    + leakage * r.leakage_w / l_min
+                    + area * r.area_m2 / a_min
+                    + cycle * r.cycle_time_s / c_min
+            }
+        };
+        if cost < best_cost {
+            best_cost = cost;
+            best = i;
+        }
+    }
+    best
+}

@@ -1,0 +1,259 @@
+//! CACTI-style configuration rows (the input columns of CACTI 7 batch results) and their
+//! mapping onto [`SramSpec`] + [`TechRequest`], plus a comparison of model outputs against
+//! CACTI's outputs (mean absolute percentage error per quantity). Used by the accuracy test,
+//! the speed benchmark, the calibration fit and `gpuenergy sram --batch`.
+
+use super::calib::Calib;
+use super::{
+    evaluate_with, sram_tech, BackGate, CellKind, Flavour, Objective, SramError, SramResult,
+    SramSpec, SramTech, TechRequest,
+};
+use std::collections::BTreeMap;
+
+/// Input columns of one configuration.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConfigRow {
+    pub tech_um: f64,
+    pub size_bytes: u64,
+    pub block_bytes: u64,
+    pub rw_ports: u32,
+    pub read_ports: u32,
+    pub write_ports: u32,
+    pub banks: u32,
+    /// `itrs-hp`, `itrs-lstp` or `itrs-lop`.
+    pub cell_type: String,
+}
+
+/// CACTI's outputs for a row (units as in CACTI's CSV).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CactiOutputs {
+    pub access_ns: f64,
+    pub cycle_ns: f64,
+    pub read_nj: f64,
+    pub write_nj: f64,
+    pub leak_bank_mw: f64,
+    pub gate_leak_bank_mw: f64,
+    pub height_mm: f64,
+    pub width_mm: f64,
+    pub cacti_seconds: f64,
+}
+
+/// Temperature of the reference runs.
+pub const CACTI_TEMPERATURE_K: f64 = 350.0;
+
+impl ConfigRow {
+    /// Device flavour named by `cell_type`.
+    pub fn flavour(&self) -> Result<Flavour, SramError> {
+        match self.cell_type.trim() {
+            "itrs-hp" | "hp" => Ok(Flavour::Hp),
+            "itrs-lstp" | "lstp" => Ok(Flavour::Lstp),
+            "itrs-lop" | "lop" => Ok(Flavour::Lop),
+            other => Err(SramError::Tech(format!(
+                "cell_type '{other}': expected itrs-hp, itrs-lstp or itrs-lop"
+            ))),
+        }
+    }
+
+    /// Technology request (CACTI's micrometre node form, 350 K).
+    pub fn tech_request(&self) -> Result<TechRequest, SramError> {
+        Ok(TechRequest {
+            node: format!("{}", self.tech_um),
+            flavour: self.flavour()?,
+            vdd_v: None,
+            temperature_k: Some(CACTI_TEMPERATURE_K),
+            back_gate: BackGate::Vdd,
+        })
+    }
+
+    pub fn spec(&self) -> SramSpec {
+        SramSpec {
+            capacity_bytes: self.size_bytes,
+            block_bytes: self.block_bytes,
+            rw_ports: self.rw_ports,
+            read_ports: self.read_ports,
+            write_ports: self.write_ports,
+            banks: self.banks,
+            cell: CellKind::SixT,
+            objective: Objective::default(),
+        }
+    }
+}
+
+/// A row of `cacti7_train.csv`: inputs and CACTI's outputs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CactiRow {
+    pub line: usize,
+    pub config: ConfigRow,
+    pub cacti: CactiOutputs,
+}
+
+/// Parse the reference CSV (plain comma-separated numbers with a header; no quoting). Errors
+/// name the line and column.
+pub fn parse_cacti_csv(text: &str) -> Result<Vec<CactiRow>, String> {
+    let mut lines = text.lines().enumerate();
+    let (_, header) = lines.next().ok_or("empty file: expected a header line")?;
+    let cols: Vec<&str> = header.split(',').map(|s| s.trim()).collect();
+    let idx = |name: &str| -> Result<usize, String> {
+        cols.iter()
+            .position(|c| *c == name)
+            .ok_or(format!("line 1: missing column '{name}'"))
+    };
+    let names = [
+        "tech_um",
+        "size_bytes",
+        "block_bytes",
+        "rw_ports",
+        "read_ports",
+        "write_ports",
+        "banks",
+        "cell_type",
+        "access_ns",
+        "cycle_ns",
+        "read_nJ",
+        "write_nJ",
+        "leak_bank_mW",
+        "gate_leak_bank_mW",
+        "height_mm",
+        "width_mm",
+        "cacti_seconds",
+    ];
+    let mut ix = BTreeMap::new();
+    for n in names {
+        ix.insert(n, idx(n)?);
+    }
+    let mut out = Vec::new();
+    for (i, line) in lines {
+        let lineno = i + 1;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let f: Vec<&str> = line.split(',').map(|s| s.trim()).collect();
+        let get = |n: &str| -> Result<&str, String> {
+            f.get(ix[n])
+                .copied()
+                .ok_or(format!("line {lineno}: missing field '{n}'"))
+        };
+        let num = |n: &str| -> Result<f64, String> {
+            let s = get(n)?;
+            s.parse::<f64>()
+                .map_err(|_| format!("line {lineno}, column '{n}': expected a number, found '{s}'"))
+        };
+        let int = |n: &str| -> Result<u64, String> {
+            let s = get(n)?;
+            s.parse::<u64>().map_err(|_| {
+                format!("line {lineno}, column '{n}': expected a non-negative integer, found '{s}'")
+            })
+        };
+        let small = |n: &str| -> Result<u32, String> {
+            u32::try_from(int(n)?)
+                .map_err(|_| format!("line {lineno}, column '{n}': value too large"))
+        };
+        out.push(CactiRow {
+            line: lineno,
+            config: ConfigRow {
+                tech_um: num("tech_um")?,
+                size_bytes: int("size_bytes")?,
+                block_bytes: int("block_bytes")?,
+                rw_ports: small("rw_ports")?,
+                read_ports: small("read_ports")?,
+                write_ports: small("write_ports")?,
+                banks: small("banks")?,
+                cell_type: get("cell_type")?.to_string(),
+            },
+            cacti: CactiOutputs {
+                access_ns: num("access_ns")?,
+                cycle_ns: num("cycle_ns")?,
+                read_nj: num("read_nJ")?,
+                write_nj: num("write_nJ")?,
+                leak_bank_mw: num("leak_bank_mW")?,
+                gate_leak_bank_mw: num("gate_leak_bank_mW")?,
+                height_mm: num("height_mm")?,
+                width_mm: num("width_mm")?,
+                cacti_seconds: num("cacti_seconds")?,
+            },
+        });
+    }
+    Ok(out)
+}
+
+/// Builds and caches technologies per (node, flavour) so that a batch does not rebuild them.
+#[derive(Default)]
+pub struct TechCache {
+    map: BTreeMap<String, SramTech>,
+}
+
+impl TechCache {
+    pub fn get(&mut self, req: &TechRequest) -> Result<&SramTech, SramError> {
+        let key = format!("{req:?}");
+        if !self.map.contains_key(&key) {
+            let t = sram_tech(req)?;
+            self.map.insert(key.clone(), t);
+        }
+        Ok(&self.map[&key])
+    }
+}
+
+/// Relative errors of one row: area, read energy, leakage per bank, access time.
+#[derive(Debug, Clone, Copy)]
+pub struct RowError {
+    pub area: f64,
+    pub read_energy: f64,
+    pub leakage: f64,
+    pub access: f64,
+}
+
+pub fn row_error(r: &SramResult, c: &CactiOutputs) -> RowError {
+    let rel = |m: f64, t: f64| (m - t).abs() / t.abs().max(1e-30);
+    RowError {
+        area: rel(r.area_m2 * 1e6, c.height_mm * c.width_mm),
+        read_energy: rel(r.read_energy_j * 1e9, c.read_nj),
+        // CACTI's "leakage power of a bank" is its subthreshold part (its gate leakage is
+        // reported separately and can exceed it, e.g. for lop devices): compare like for like.
+        leakage: rel(
+            (r.leakage_bank_w - r.gate_leakage_bank_w) * 1e3,
+            c.leak_bank_mw,
+        ),
+        access: rel(r.access_time_s * 1e9, c.access_ns),
+    }
+}
+
+/// Model every row with `calib`; returns per-row results and errors.
+pub fn run_rows(
+    rows: &[CactiRow],
+    calib: &Calib,
+    cache: &mut TechCache,
+) -> Result<Vec<(SramResult, RowError)>, String> {
+    let mut out = Vec::with_capacity(rows.len());
+    for row in rows {
+        let req = row
+            .config
+            .tech_request()
+            .map_err(|e| format!("line {}: {e}", row.line))?;
+        let tech = cache
+            .get(&req)
+            .map_err(|e| format!("line {}: {e}", row.line))?;
+        let r = evaluate_with(&row.config.spec(), tech, calib)
+            .map_err(|e| format!("line {}: {e}", row.line))?;
+        out.push((r, row_error(&r, &row.cacti)));
+    }
+    Ok(out)
+}
+
+/// Mean absolute percentage errors (in percent): (area, read energy, leakage, access time).
+pub fn mapes(errs: &[(SramResult, RowError)]) -> (f64, f64, f64, f64) {
+    let n = errs.len().max(1) as f64;
+    let s = errs.iter().fold((0.0, 0.0, 0.0, 0.0), |a, (_, e)| {
+        (
+            a.0 + e.area,
+            a.1 + e.read_energy,
+            a.2 + e.leakage,
+            a.3 + e.access,
+        )
+    });
+    (
+        100.0 * s.0 / n,
+        100.0 * s.1 / n,
+        100.0 * s.2 / n,
+        100.0 * s.3 / n,
+    )
+}

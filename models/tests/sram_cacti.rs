@@ -1,0 +1,86 @@
+//! Accuracy of the SRAM model against CACTI 7 on the 360 reference configurations: mean absolute
+//! percentage error of area (height × width), read energy, leakage per bank (CACTI's
+//! "leakage power of a bank" is its subthreshold part; its gate leakage is reported separately
+//! and exceeds it for lop devices, so the model's subthreshold part is compared) and access
+//! time. Prints the four MAPEs and the five worst rows; fails above 15/15/15/20 %.
+
+use models::sram::calib;
+use models::sram::fit::MAPE_BOUNDS;
+use models::sram::reference::{mapes, parse_cacti_csv, run_rows, TechCache};
+
+const CSV: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../shared/reference/cacti7_train.csv"
+);
+
+#[test]
+fn sram_matches_cacti7_reference() {
+    let text = std::fs::read_to_string(CSV).expect("reference csv");
+    let rows = parse_cacti_csv(&text).expect("parse reference csv");
+    assert_eq!(rows.len(), 360);
+    let mut cache = TechCache::default();
+    let res = run_rows(&rows, &calib::planar(), &mut cache).expect("model runs on every row");
+    for (r, _) in &res {
+        for v in [
+            r.area_m2,
+            r.read_energy_j,
+            r.write_energy_j,
+            r.leakage_w,
+            r.access_time_s,
+            r.cycle_time_s,
+        ] {
+            assert!(v.is_finite() && v > 0.0, "non-physical output {r:?}");
+        }
+    }
+    let (a, e, l, t) = mapes(&res);
+    println!("MAPE: area {a:.1}%  read energy {e:.1}%  leakage {l:.1}%  access time {t:.1}%");
+    let mut worst: Vec<(f64, usize)> = res
+        .iter()
+        .enumerate()
+        .map(|(i, (_, er))| {
+            (
+                er.area / MAPE_BOUNDS[0]
+                    + er.read_energy / MAPE_BOUNDS[1]
+                    + er.leakage / MAPE_BOUNDS[2]
+                    + er.access / MAPE_BOUNDS[3],
+                i,
+            )
+        })
+        .collect();
+    worst.sort_by(|x, y| y.0.total_cmp(&x.0));
+    println!("five worst rows (model/CACTI - 1):");
+    for &(_, i) in worst.iter().take(5) {
+        let row = &rows[i];
+        let c = &row.config;
+        let (r, _) = &res[i];
+        let k = &row.cacti;
+        println!(
+            "  line {:3}: {} um {} B blk {} ports {}/{}/{} banks {} {}: area {:+.0}%, read {:+.0}%, leak {:+.0}%, access {:+.0}%",
+            row.line,
+            c.tech_um,
+            c.size_bytes,
+            c.block_bytes,
+            c.rw_ports,
+            c.read_ports,
+            c.write_ports,
+            c.banks,
+            c.cell_type,
+            100.0 * (r.area_m2 * 1e6 / (k.height_mm * k.width_mm) - 1.0),
+            100.0 * (r.read_energy_j * 1e9 / k.read_nj - 1.0),
+            100.0 * ((r.leakage_bank_w - r.gate_leakage_bank_w) * 1e3 / k.leak_bank_mw - 1.0),
+            100.0 * (r.access_time_s * 1e9 / k.access_ns - 1.0),
+        );
+    }
+    let over: Vec<String> = [
+        ("area", a),
+        ("read energy", e),
+        ("leakage", l),
+        ("access time", t),
+    ]
+    .iter()
+    .zip(MAPE_BOUNDS)
+    .filter(|((_, m), b)| m > b)
+    .map(|((n, m), b)| format!("{n} {m:.1}% > {b}%"))
+    .collect();
+    assert!(over.is_empty(), "MAPE above bound: {}", over.join(", "));
+}
