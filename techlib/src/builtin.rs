@@ -4,6 +4,8 @@ use crate::blend::{blend, Rule};
 use crate::error::TechError;
 use crate::schema::NodeFile;
 use crate::wire::{Projection, Wire, WireType};
+use std::collections::BTreeMap;
+use std::sync::{Mutex, OnceLock};
 use toml::Value;
 
 /// Built-in node files, `(name, text)`.
@@ -61,8 +63,22 @@ fn planar_model_value() -> Result<Value, TechError> {
     parse_value("planar_model.toml", text_of("planar_model").unwrap_or(""))
 }
 
-/// Parsed value of a tabulated or derived planar node (before typed deserialisation).
+/// Parsed value of a tabulated or derived planar node, computed once per process.
 fn planar_value(name: &str) -> Result<Value, TechError> {
+    static CACHE: OnceLock<Mutex<BTreeMap<String, Value>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(BTreeMap::new()));
+    if let Some(v) = cache.lock().ok().and_then(|c| c.get(name).cloned()) {
+        return Ok(v);
+    }
+    let v = planar_value_uncached(name)?;
+    if let Ok(mut c) = cache.lock() {
+        c.insert(name.to_string(), v.clone());
+    }
+    Ok(v)
+}
+
+/// Parsed value of a tabulated or derived planar node (before typed deserialisation).
+fn planar_value_uncached(name: &str) -> Result<Value, TechError> {
     let text = text_of(name).ok_or_else(|| unknown(name))?;
     let own = parse_value(&format!("{name}.toml"), text)?;
     let mut v = if let Some(der) = own.get("derivation") {
@@ -176,7 +192,24 @@ pub fn parse_feature_nm(s: &str) -> Option<f64> {
 }
 
 /// Resolves a node name to its parsed file: built-in name, or planar feature size (interpolated).
+/// Results are memoised per name.
 pub fn resolve(name: &str) -> Result<NodeFile, TechError> {
+    static CACHE: OnceLock<Mutex<BTreeMap<String, NodeFile>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(BTreeMap::new()));
+    let key = name.trim().to_ascii_lowercase();
+    if let Some(f) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
+        return Ok(f);
+    }
+    let f = resolve_uncached(name)?;
+    if let Ok(mut c) = cache.lock() {
+        if c.len() < 4096 {
+            c.insert(key, f.clone());
+        }
+    }
+    Ok(f)
+}
+
+fn resolve_uncached(name: &str) -> Result<NodeFile, TechError> {
     let key = name.trim().to_ascii_lowercase();
     if key == "finfet7" || key == "asap7" {
         let text = text_of(&key).ok_or_else(|| unknown(name))?;
