@@ -1,9 +1,452 @@
-//! `gpuenergy sram` (not implemented yet).
+//! `gpuenergy sram`: the CACTI-class SRAM model on one configuration, or on a batch of CACTI-style
+//! rows from a CSV file.
+//!
+//! Sizes take an optional unit suffix; every suffix is binary (1 KB = 1 KiB = 1024 bytes), the
+//! convention of memory datasheets and of CACTI's inputs: `B`, `K`/`KB`/`KiB`, `M`/`MB`/`MiB`,
+//! `G`/`GB`/`GiB` (case-insensitive).
+
+use anyhow::{anyhow, bail, Context, Result};
+use models::sram::reference::{ConfigRow, TechCache};
+use models::sram::{
+    evaluate, operating_point_vdd, sram_tech, BackGate, CellKind, Flavour, Objective, SramResult,
+    SramSpec, TechRequest,
+};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 /// Arguments of `gpuenergy sram`.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+#[command(group(clap::ArgGroup::new("mode").required(true).args(["size", "batch"])))]
+pub struct Args {
+    /// Technology node: planar22..planar90 (also `45nm`, CACTI's `0.045`) or finfet7.
+    #[arg(long, default_value = "planar45")]
+    pub tech: String,
+    /// Device flavour: hp, lstp, lop (planar) or lvt, rvt (finfet7). Default: hp planar, lvt FinFET.
+    #[arg(long)]
+    pub device: Option<String>,
+    /// Supply voltage in volts (default: the flavour's nominal supply).
+    #[arg(long, conflicts_with = "op")]
+    pub vdd: Option<f64>,
+    /// Named operating point of the node (finfet7: stv = 0.45 V, ntv = 0.30 V).
+    #[arg(long)]
+    pub op: Option<String>,
+    /// FinFET back-gate mode: vdd (tied to the front gate, full drive) or gnd (low energy).
+    #[arg(long, default_value = "vdd")]
+    pub back_gate: String,
+    /// Capacity, e.g. 65536, 64KiB, 2MiB (all suffixes binary).
+    #[arg(long)]
+    pub size: Option<String>,
+    /// Access width (bytes per access), e.g. 64 or 128B.
+    #[arg(long, requires = "size")]
+    pub block: Option<String>,
+    /// Read-write ports.
+    #[arg(long, default_value_t = 1)]
+    pub rw_ports: u32,
+    /// Read-only ports.
+    #[arg(long, default_value_t = 0)]
+    pub read_ports: u32,
+    /// Write-only ports.
+    #[arg(long, default_value_t = 0)]
+    pub write_ports: u32,
+    /// Independent banks (each size/banks).
+    #[arg(long, default_value_t = 1)]
+    pub banks: u32,
+    /// Cell: 6t or 8t (default 6t planar, 8t finfet7).
+    #[arg(long)]
+    pub cell: Option<String>,
+    /// Temperature in kelvin (default 350 K planar, 300 K FinFET).
+    #[arg(long)]
+    pub temperature: Option<f64>,
+    /// Output format of a single configuration.
+    #[arg(long, default_value = "table")]
+    pub format: String,
+    /// CSV of CACTI-style rows (tech_um,size_bytes,block_bytes,rw_ports,read_ports,write_ports,
+    /// banks,cell_type); writes CACTI-named output columns.
+    #[arg(long, conflicts_with = "size")]
+    pub batch: Option<PathBuf>,
+    /// Output file of --batch (default: standard output).
+    #[arg(long, requires = "batch")]
+    pub out: Option<PathBuf>,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<()> {
-    anyhow::bail!("'gpuenergy sram' is not implemented yet")
+/// Parse a byte count with an optional binary suffix.
+pub fn parse_size(s: &str) -> Result<u64> {
+    let t = s.trim();
+    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    if num.is_empty() {
+        bail!("size '{s}': expected a number of bytes with an optional suffix (B, KiB, MiB, GiB)");
+    }
+    let n: u64 = num
+        .parse()
+        .with_context(|| format!("size '{s}': bad number"))?;
+    let mult: u64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "kb" | "kib" => 1 << 10,
+        "m" | "mb" | "mib" => 1 << 20,
+        "g" | "gb" | "gib" => 1 << 30,
+        other => bail!("size '{s}': unknown unit '{other}' (use B, KiB, MiB or GiB)"),
+    };
+    n.checked_mul(mult)
+        .ok_or_else(|| anyhow!("size '{s}' is too large"))
+}
+
+fn is_finfet(node: &str) -> bool {
+    let n = node.trim().to_ascii_lowercase();
+    n.starts_with("finfet") || n == "7nm" || n == "0.007"
+}
+
+pub fn run(args: Args) -> Result<()> {
+    if let Some(batch) = &args.batch {
+        return run_batch(batch, args.out.as_deref());
+    }
+    let finfet = is_finfet(&args.tech);
+    let flavour = match &args.device {
+        Some(d) => Flavour::parse(d)
+            .ok_or_else(|| anyhow!("--device '{d}': expected hp, lstp, lop, lvt or rvt"))?,
+        None if finfet => Flavour::Lvt,
+        None => Flavour::Hp,
+    };
+    let back_gate = match args.back_gate.to_ascii_lowercase().as_str() {
+        "vdd" | "tied" | "on" => BackGate::Vdd,
+        "gnd" | "ground" | "grounded" | "off" => BackGate::Gnd,
+        other => bail!("--back-gate '{other}': expected vdd or gnd"),
+    };
+    let vdd_v = match (&args.vdd, &args.op) {
+        (Some(v), _) => {
+            if !(v.is_finite() && *v > 0.0) {
+                bail!("--vdd {v}: expected a positive voltage");
+            }
+            Some(*v)
+        }
+        (None, Some(op)) => Some(operating_point_vdd(&args.tech, op)?),
+        (None, None) => None,
+    };
+    let temperature_k = args
+        .temperature
+        .or(Some(if finfet { 300.0 } else { 350.0 }));
+    let req = TechRequest {
+        node: args.tech.clone(),
+        flavour,
+        vdd_v,
+        temperature_k,
+        back_gate,
+    };
+    let tech = sram_tech(&req)?;
+    let size = parse_size(args.size.as_deref().unwrap_or_default()).context("--size")?;
+    let block = parse_size(
+        args.block
+            .as_deref()
+            .ok_or_else(|| anyhow!("--block is required with --size"))?,
+    )
+    .context("--block")?;
+    let cell = match args.cell.as_deref().map(|c| c.to_ascii_lowercase()) {
+        None if finfet => CellKind::EightT,
+        None => CellKind::SixT,
+        Some(c) if c == "6t" => CellKind::SixT,
+        Some(c) if c == "8t" => CellKind::EightT,
+        Some(c) => bail!("--cell '{c}': expected 6t or 8t"),
+    };
+    let spec = SramSpec {
+        capacity_bytes: size,
+        block_bytes: block,
+        rw_ports: args.rw_ports,
+        read_ports: args.read_ports,
+        write_ports: args.write_ports,
+        banks: args.banks,
+        cell,
+        objective: Objective::default(),
+    };
+    let r = evaluate(&spec, &tech)?;
+    let mut out = std::io::stdout().lock();
+    match args.format.as_str() {
+        "json" => writeln!(out, "{}", serde_json::to_string_pretty(&json_view(&r))?)?,
+        "csv" => {
+            writeln!(out, "area_mm2,height_mm,width_mm,access_ns,cycle_ns,read_pj,write_pj,leakage_mw,leakage_bank_mw")?;
+            writeln!(
+                out,
+                "{},{},{},{},{},{},{},{},{}",
+                r.area_m2 * 1e6,
+                r.height_m * 1e3,
+                r.width_m * 1e3,
+                r.access_time_s * 1e9,
+                r.cycle_time_s * 1e9,
+                r.read_energy_j * 1e12,
+                r.write_energy_j * 1e12,
+                r.leakage_w * 1e3,
+                r.leakage_bank_w * 1e3
+            )?;
+        }
+        "table" => write_table(&mut out, &spec, &tech.node, &r)?,
+        other => bail!("--format '{other}': expected table, json or csv"),
+    }
+    Ok(())
+}
+
+fn json_view(r: &SramResult) -> serde_json::Value {
+    let comp = |c: &models::sram::ComponentCost| {
+        serde_json::json!({
+            "area_mm2": c.area_m2 * 1e6,
+            "read_pj": c.read_energy_j * 1e12,
+            "write_pj": c.write_energy_j * 1e12,
+            "leakage_mw": c.leakage_w * 1e3,
+            "delay_ns": c.delay_s * 1e9,
+        })
+    };
+    let b = &r.breakdown;
+    let o = &r.organisation;
+    serde_json::json!({
+        "area_mm2": r.area_m2 * 1e6,
+        "height_mm": r.height_m * 1e3,
+        "width_mm": r.width_m * 1e3,
+        "access_ns": r.access_time_s * 1e9,
+        "cycle_ns": r.cycle_time_s * 1e9,
+        "read_pj": r.read_energy_j * 1e12,
+        "write_pj": r.write_energy_j * 1e12,
+        "leakage_mw": r.leakage_w * 1e3,
+        "leakage_bank_mw": r.leakage_bank_w * 1e3,
+        "gate_leakage_bank_mw": r.gate_leakage_bank_w * 1e3,
+        "organisation": {
+            "ndwl": o.ndwl, "ndbl": o.ndbl, "nspd": o.nspd, "mux_bl": o.mux_bl,
+            "rows": o.rows, "cols": o.cols,
+        },
+        "breakdown": {
+            "decoder": comp(&b.decoder),
+            "wordline": comp(&b.wordline),
+            "bitline": comp(&b.bitline),
+            "sense_amp": comp(&b.sense_amp),
+            "mux": comp(&b.mux),
+            "routing": comp(&b.routing),
+            "cells": comp(&b.cells),
+        },
+    })
+}
+
+fn write_table(out: &mut impl Write, spec: &SramSpec, node: &str, r: &SramResult) -> Result<()> {
+    let o = &r.organisation;
+    writeln!(
+        out,
+        "SRAM {} B, {} B/access, {} rw + {} r + {} w ports, {} bank(s), {:?}, {}",
+        spec.capacity_bytes,
+        spec.block_bytes,
+        spec.rw_ports,
+        spec.read_ports,
+        spec.write_ports,
+        spec.banks,
+        spec.cell,
+        node
+    )?;
+    writeln!(
+        out,
+        "organisation: Ndwl {} Ndbl {} Nspd {} (bitline mux {}), subarray {} x {}",
+        o.ndwl, o.ndbl, o.nspd, o.mux_bl, o.rows, o.cols
+    )?;
+    writeln!(
+        out,
+        "{:<22}{:>14}",
+        "area (mm^2)",
+        format!("{:.6}", r.area_m2 * 1e6)
+    )?;
+    writeln!(
+        out,
+        "{:<22}{:>14}",
+        "height x width (mm)",
+        format!("{:.4} x {:.4}", r.height_m * 1e3, r.width_m * 1e3)
+    )?;
+    writeln!(
+        out,
+        "{:<22}{:>14.4}",
+        "access time (ns)",
+        r.access_time_s * 1e9
+    )?;
+    writeln!(
+        out,
+        "{:<22}{:>14.4}",
+        "cycle time (ns)",
+        r.cycle_time_s * 1e9
+    )?;
+    writeln!(
+        out,
+        "{:<22}{:>14.4}",
+        "read energy (pJ)",
+        r.read_energy_j * 1e12
+    )?;
+    writeln!(
+        out,
+        "{:<22}{:>14.4}",
+        "write energy (pJ)",
+        r.write_energy_j * 1e12
+    )?;
+    writeln!(out, "{:<22}{:>14.4}", "leakage (mW)", r.leakage_w * 1e3)?;
+    writeln!(
+        out,
+        "{:<22}{:>14.4}",
+        "leakage/bank (mW)",
+        r.leakage_bank_w * 1e3
+    )?;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "{:<11}{:>12}{:>12}{:>12}{:>12}{:>12}",
+        "component", "area mm^2", "read pJ", "write pJ", "leak mW", "delay ns"
+    )?;
+    let b = &r.breakdown;
+    for (name, c) in [
+        ("decoder", &b.decoder),
+        ("wordline", &b.wordline),
+        ("bitline", &b.bitline),
+        ("sense amp", &b.sense_amp),
+        ("mux", &b.mux),
+        ("routing", &b.routing),
+        ("cells", &b.cells),
+    ] {
+        writeln!(
+            out,
+            "{:<11}{:>12.6}{:>12.4}{:>12.4}{:>12.4}{:>12.4}",
+            name,
+            c.area_m2 * 1e6,
+            c.read_energy_j * 1e12,
+            c.write_energy_j * 1e12,
+            c.leakage_w * 1e3,
+            c.delay_s * 1e9
+        )?;
+    }
+    Ok(())
+}
+
+const INPUT_COLUMNS: [&str; 8] = [
+    "tech_um",
+    "size_bytes",
+    "block_bytes",
+    "rw_ports",
+    "read_ports",
+    "write_ports",
+    "banks",
+    "cell_type",
+];
+
+fn run_batch(path: &Path, out_path: Option<&Path>) -> Result<()> {
+    let file = path.display();
+    let mut rdr = csv::ReaderBuilder::new()
+        .trim(csv::Trim::All)
+        .from_path(path)
+        .with_context(|| format!("{file}: cannot open"))?;
+    let headers = rdr
+        .headers()
+        .with_context(|| format!("{file}: line 1: cannot read the header"))?
+        .clone();
+    let mut idx = [0usize; 8];
+    for (i, name) in INPUT_COLUMNS.iter().enumerate() {
+        idx[i] = headers.iter().position(|h| h == *name).ok_or_else(|| {
+            anyhow!(
+                "{file}: line 1: missing column '{name}' (need {})",
+                INPUT_COLUMNS.join(",")
+            )
+        })?;
+    }
+    let mut cache = TechCache::default();
+    let mut lines = Vec::new();
+    lines.push(format!(
+        "{},access_ns,cycle_ns,read_nJ,write_nJ,leak_bank_mW,gate_leak_bank_mW,height_mm,width_mm,model_seconds",
+        INPUT_COLUMNS.join(",")
+    ));
+    for rec in rdr.records() {
+        let rec = rec.with_context(|| format!("{file}: malformed CSV record"))?;
+        let line = rec.position().map(|p| p.line()).unwrap_or(0);
+        let field = |i: usize| -> Result<&str> {
+            rec.get(idx[i]).ok_or_else(|| {
+                anyhow!("{file}: line {line}: missing column '{}'", INPUT_COLUMNS[i])
+            })
+        };
+        let num = |i: usize| -> Result<f64> {
+            let s = field(i)?;
+            s.parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite() && *v > 0.0)
+                .ok_or_else(|| {
+                    anyhow!(
+                        "{file}: line {line}, column '{}': expected a positive number, found '{s}'",
+                        INPUT_COLUMNS[i]
+                    )
+                })
+        };
+        let int = |i: usize| -> Result<u64> {
+            let s = field(i)?;
+            s.parse::<u64>().map_err(|_| {
+                anyhow!("{file}: line {line}, column '{}': expected a non-negative integer, found '{s}'", INPUT_COLUMNS[i])
+            })
+        };
+        let small = |i: usize| -> Result<u32> {
+            u32::try_from(int(i)?).map_err(|_| {
+                anyhow!(
+                    "{file}: line {line}, column '{}': too large",
+                    INPUT_COLUMNS[i]
+                )
+            })
+        };
+        let cfg = ConfigRow {
+            tech_um: num(0)?,
+            size_bytes: int(1)?,
+            block_bytes: int(2)?,
+            rw_ports: small(3)?,
+            read_ports: small(4)?,
+            write_ports: small(5)?,
+            banks: small(6)?,
+            cell_type: field(7)?.to_string(),
+        };
+        let req = cfg
+            .tech_request()
+            .map_err(|e| anyhow!("{file}: line {line}: {e}"))?;
+        let start = Instant::now();
+        let tech = cache
+            .get(&req)
+            .map_err(|e| anyhow!("{file}: line {line}: {e}"))?;
+        let r = evaluate(&cfg.spec(), tech).map_err(|e| anyhow!("{file}: line {line}: {e}"))?;
+        let secs = start.elapsed().as_secs_f64();
+        lines.push(format!(
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.6e}",
+            cfg.tech_um,
+            cfg.size_bytes,
+            cfg.block_bytes,
+            cfg.rw_ports,
+            cfg.read_ports,
+            cfg.write_ports,
+            cfg.banks,
+            cfg.cell_type,
+            r.access_time_s * 1e9,
+            r.cycle_time_s * 1e9,
+            r.read_energy_j * 1e9,
+            r.write_energy_j * 1e9,
+            (r.leakage_bank_w - r.gate_leakage_bank_w) * 1e3,
+            r.gate_leakage_bank_w * 1e3,
+            r.height_m * 1e3,
+            r.width_m * 1e3,
+            secs
+        ));
+    }
+    let text = lines.join("\n") + "\n";
+    match out_path {
+        Some(p) => {
+            std::fs::write(p, text).with_context(|| format!("{}: cannot write", p.display()))?
+        }
+        None => std::io::stdout().lock().write_all(text.as_bytes())?,
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_size;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("128KiB").unwrap(), 131072);
+        assert_eq!(parse_size("64KB").unwrap(), 65536);
+        assert_eq!(parse_size("2MiB").unwrap(), 2 << 20);
+        assert_eq!(parse_size("512").unwrap(), 512);
+        assert_eq!(parse_size("128B").unwrap(), 128);
+        assert!(parse_size("12XB").is_err());
+        assert!(parse_size("KB").is_err());
+    }
 }
