@@ -2,6 +2,7 @@
 
 use anyhow::Result;
 use sim::workloads::{self, character_words};
+use std::io::Write;
 
 /// Output format.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,11 +21,16 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<()> {
-    match args.format {
-        Format::Json => println!("{}", json()?),
-        Format::Table => print!("{}", table()),
+    let text = match args.format {
+        Format::Json => json()? + "\n",
+        Format::Table => table(),
+    };
+    // A closed pipe (e.g. `| head`) ends the listing quietly.
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(()),
     }
-    Ok(())
 }
 
 /// The workloads as a JSON array, sorted by name.
