@@ -28,6 +28,13 @@
 //! assert!(ntv.fo4_delay_s() > 0.0);
 //! ```
 //!
+//! # Source-table quirks kept as CACTI has them
+//!
+//! The ITRS off-current tables are not monotonic in temperature in two places (90 nm lop at
+//! 350–370 K, about 10× high; 22 nm lstp at 360 K, low), and at 22 nm the lop off-current
+//! overtakes hp above about 335 K. The values are kept because CACTI uses them (the CACTI training
+//! set shows the 90 nm lop leakage jump); the property tests list these exceptions explicitly.
+//!
 //! All quantities are SI with the unit in the name. Device currents and capacitances are per
 //! metre of width; at FinFET nodes the width is whole fins (`Device::fin_width_m` per fin), so a
 //! CACTI-class model can size FinFETs as `fins × fin_width_m`.
