@@ -16,7 +16,9 @@
 //! - drive law exponent `alpha` and RVT reference on-current `i_on_ref_a_per_fin` (delay
 //!   versus Vdd): least squares of log FO4 over the SS/TT/FF corners (0.63 V 100 °C, 0.70 V
 //!   25 °C, 0.77 V 0 °C; each evaluated by techlib at its own supply and temperature) by
-//!   Nelder–Mead; the corners also differ in process, which this single-law fit absorbs;
+//!   Nelder–Mead, with alpha held in the physical range of the alpha-power law, 1 (velocity
+//!   saturated) to 2 (square law) (Sakurai & Newton, IEEE JSSC 25(2), 1990); the corners also
+//!   differ in process and temperature, which this single-law fit absorbs;
 //! - on-current of LVT and SLVT: matching their TT FO4 with the fitted alpha;
 //! - energy exponent k of E_FO4 ∝ Vdd^k over the corners (reported; CV² predicts 2).
 //!
@@ -244,7 +246,7 @@ pub fn fit(probes: &[CornerProbe], node_toml: &str) -> Result<TechFit, CalError>
         // Alpha and RVT drive from the RVT corners.
         let obj = |x: &[f64]| -> f64 {
             let (a, i) = (x[0], x[1].exp());
-            if !(0.8..=3.0).contains(&a) {
+            if !(1.0..=2.0).contains(&a) {
                 return 1e9;
             }
             let mut io = ion.clone();

@@ -97,7 +97,7 @@ pub fn to_table(o: &FitOutcome) -> String {
         o.overlay.reference.clock_period_s * 1e9
     );
     s.push_str(&format!(
-        "{:<14} {:<16} {:>3} {:>8} {:>8}  form (coefficients in {{unit}} per term)\n",
+        "{:<14} {:<16} {:>3} {:>8} {:>8}  form (SI-free units as shown, per term)\n",
         "kind", "quantity", "n", "fit%", "cv%"
     ));
     for (k, kf) in &o.overlay.kinds {
