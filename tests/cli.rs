@@ -1,0 +1,209 @@
+//! End-to-end tests of the `gpuenergy` command line: the main job, machine-readable output,
+//! and bad input (a message naming the problem, exit status 2, no panic).
+
+use std::process::{Command, Output};
+
+fn gpuenergy(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gpuenergy"))
+        .args(args)
+        .env("CI", "1")
+        .output()
+        .expect("run gpuenergy")
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let out = gpuenergy(args);
+    assert!(
+        out.status.success(),
+        "{args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("valid JSON")
+}
+
+fn fails_with(args: &[&str], needle: &str) {
+    let out = gpuenergy(args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert!(
+        err.contains(needle),
+        "{args:?}: expected '{needle}' in: {err}"
+    );
+    assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+}
+
+#[test]
+fn estimate_one_workload_json_is_consistent() {
+    let v = json(&[
+        "estimate",
+        "--tech",
+        "finfet7",
+        "--workload",
+        "hotspot",
+        "--format",
+        "json",
+    ]);
+    let w = &v["workloads"][0];
+    assert_eq!(w["workload"], "hotspot");
+    let energy = w["energy_j"].as_f64().unwrap();
+    let dynamic = w["dynamic_j"].as_f64().unwrap();
+    let leakage = w["leakage_j"].as_f64().unwrap();
+    let runtime = w["runtime_s"].as_f64().unwrap();
+    assert!(energy > 0.0 && dynamic > 0.0 && leakage > 0.0 && runtime > 0.0);
+    assert!((energy - dynamic - leakage).abs() <= 1e-9 * energy);
+    let power = w["average_power_w"].as_f64().unwrap();
+    assert!((power - energy / runtime).abs() <= 1e-9 * power);
+    assert!(v["area_mm2"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn estimate_static_and_ntv() {
+    let stv = json(&[
+        "estimate", "--tech", "finfet7", "--static", "--format", "json",
+    ]);
+    let ntv = json(&[
+        "estimate", "--tech", "finfet7", "--op", "ntv", "--static", "--format", "json",
+    ]);
+    assert_eq!(stv["vdd_v"].as_f64().unwrap(), 0.45);
+    assert_eq!(ntv["vdd_v"].as_f64().unwrap(), 0.30);
+    assert!(ntv["leakage_w"].as_f64().unwrap() < stv["leakage_w"].as_f64().unwrap());
+}
+
+#[test]
+fn saved_activity_costs_like_a_simulation() {
+    let dir = std::env::temp_dir().join(format!("gpuenergy-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let act = dir.join("act.json");
+    let out = gpuenergy(&[
+        "simulate",
+        "--workload",
+        "srad",
+        "--out",
+        act.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let a = json(&[
+        "estimate",
+        "--tech",
+        "planar45",
+        "--activity",
+        act.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    let b = json(&[
+        "estimate",
+        "--tech",
+        "planar45",
+        "--workload",
+        "srad",
+        "--format",
+        "json",
+    ]);
+    let ea = a["workloads"][0]["energy_j"].as_f64().unwrap();
+    let eb = b["workloads"][0]["energy_j"].as_f64().unwrap();
+    assert_eq!(
+        ea, eb,
+        "costing the saved Activity must equal costing the simulation"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_input_is_reported_with_exit_status_2() {
+    fails_with(&["estimate", "--tech", "planar3", "--static"], "planar3");
+    fails_with(
+        &["estimate", "--tech", "finfet7", "--op", "xtv", "--static"],
+        "xtv",
+    );
+    fails_with(&["estimate", "--workload", "nosuch"], "nosuch");
+    fails_with(&["estimate", "--temperature=-4", "--static"], "temperature");
+    fails_with(
+        &["estimate", "--activity", "/nonexistent/act.json"],
+        "act.json",
+    );
+    fails_with(
+        &["sram", "--tech", "planar45", "--size", "0", "--block", "8"],
+        "size",
+    );
+    fails_with(
+        &[
+            "sram", "--tech", "planar45", "--size", "1KiB", "--block", "2KiB",
+        ],
+        "block",
+    );
+    fails_with(
+        &["sram", "--tech", "nonode", "--size", "1KiB", "--block", "8"],
+        "nonode",
+    );
+    fails_with(&["run", "--workload", "nosuch"], "nosuch");
+    fails_with(
+        &["simulate", "--preset", "gtx9999", "--workload", "srad"],
+        "gtx9999",
+    );
+}
+
+#[test]
+fn bad_csv_row_names_the_line() {
+    let dir = std::env::temp_dir().join(format!("gpuenergy-csv-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("rows.csv");
+    std::fs::write(
+        &f,
+        "tech_um,size_bytes,block_bytes,rw_ports,read_ports,write_ports,banks,cell_type\n\
+         0.045,65536,64,1,0,0,1,itrs-hp\n\
+         0.045,abc,64,1,0,0,1,itrs-hp\n",
+    )
+    .unwrap();
+    fails_with(&["sram", "--batch", f.to_str().unwrap()], "3");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn listings_are_machine_readable() {
+    let t = json(&["techs", "--format", "json"]);
+    assert!(t.to_string().contains("finfet7"));
+    let p = json(&["presets", "--format", "json"]);
+    assert!(p.to_string().contains("gtx480"));
+    let w = json(&["workloads", "--format", "json"]);
+    let arr = w.as_array().unwrap();
+    assert!(arr.len() >= 18);
+    for x in arr {
+        assert!(x["name"].is_string() && x["suite"].is_string() && x["character"].is_string());
+    }
+}
+
+#[test]
+fn trace_then_simulate_the_trace() {
+    let dir = std::env::temp_dir().join(format!("gpuenergy-trace-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = gpuenergy(&[
+        "trace",
+        "--workload",
+        "histo",
+        "--out",
+        dir.to_str().unwrap(),
+        "--check",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(dir.join("kernelslist.g").exists());
+    let v = json(&[
+        "simulate",
+        "--trace",
+        dir.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert!(v["cycles"].as_u64().unwrap() > 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
