@@ -248,10 +248,14 @@ fn activity_is_deterministic_and_skipping_changes_nothing() {
         cfg.stats.per_register = true;
         let a = serde_json::to_string(&run_mixed(&cfg, 10)).unwrap();
         let b = serde_json::to_string(&run_mixed(&cfg, 10)).unwrap();
-        assert_eq!(a, b, "{policy:?}: two runs differ");
+        assert!(a == b, "{policy:?}: two runs differ");
         cfg.sim.cycle_skipping = false;
         let c = serde_json::to_string(&run_mixed(&cfg, 10)).unwrap();
-        assert_eq!(a, c, "{policy:?}: cycle skipping changed the result");
+        if a != c {
+            std::fs::write("/tmp/skip_on.json", &a).unwrap();
+            std::fs::write("/tmp/skip_off.json", &c).unwrap();
+        }
+        assert!(a == c, "{policy:?}: cycle skipping changed the result");
     }
 }
 
@@ -273,7 +277,10 @@ fn parallel_sweep_equals_serial() {
         .par_iter()
         .map(|c| serde_json::to_string(&run_mixed(c, 6)).unwrap())
         .collect();
-    assert_eq!(serial, parallel);
+    assert!(
+        serial == parallel,
+        "parallel sweep differs from serial runs"
+    );
     // the policies really differ in timing
     assert_ne!(serial[0], serial[1]);
 }

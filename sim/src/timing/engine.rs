@@ -99,7 +99,15 @@ fn run(
     loop {
         let t_fs = t * p_core;
         let mut any = false;
-        for sm in sms.iter_mut() {
+        for (i, sm) in sms.iter_mut().enumerate() {
+            if sm.sleep_until > t {
+                continue; // quiet until its next event; accounted lazily
+            }
+            if let Some(from) = sm.sleep_from.take() {
+                let k = t - from;
+                sm.replay_issue(k);
+                sm.account_integrals(k);
+            }
             sm.progress = false;
             sm.replies(t, t_fs, &mut mem);
             sm.writeback(t, ex_wb);
@@ -118,6 +126,17 @@ fn run(
             if sm.progress {
                 done_ctas += sm.retire(stream, t)?;
                 any = true;
+            } else if skipping {
+                // Nothing changed: the SM's state is frozen until its own next event or the
+                // next memory reply for it (or a CTA launch, which wakes it).
+                let mut wake = sm.next_event(t).unwrap_or(u64::MAX);
+                if let Some(f) = mem.next_reply_fs(i) {
+                    wake = wake.min(f.div_ceil(p_core).max(t + 1));
+                }
+                if wake > t + 1 {
+                    sm.sleep_from = Some(t + 1);
+                    sm.sleep_until = wake;
+                }
             }
         }
         // CTA scheduler: visit SMs round-robin from after the last one served, at most one CTA
@@ -131,6 +150,14 @@ fn run(
                 if sms[s].n_resident_ctas >= occ.max_ctas {
                     continue;
                 }
+                if let Some(from) = sms[s].sleep_from.take() {
+                    if from <= t {
+                        // asleep through this cycle: its issue stage saw the pre-launch state
+                        sms[s].replay_issue(t + 1 - from);
+                        sms[s].account_integrals(t - from);
+                    }
+                }
+                sms[s].sleep_until = 0;
                 let launch_at = t + cfg.gpu.cta_launch_latency;
                 let first = sms[s].launch_cta(
                     next_cta,
@@ -153,7 +180,10 @@ fn run(
             }
         }
         for sm in sms.iter_mut() {
-            sm.account(1, false);
+            // an SM that fell asleep in this cycle was evaluated in it
+            if sm.sleep_from.is_none_or(|f| f > t) {
+                sm.account_integrals(1);
+            }
         }
         if done_ctas == n_ctas && next_cta == n_ctas {
             end = t + 1;
@@ -173,9 +203,25 @@ fn run(
                 next_report = t + (1 << 14);
             }
         }
-        // cycle skipping
+        // cycle skipping: jump to the earliest wake-up when every SM sleeps
         let mut next = t + 1;
-        if !any {
+        if !any && skipping {
+            let ev = sms
+                .iter()
+                .map(|sm| {
+                    if sm.sleep_from.is_some() {
+                        sm.sleep_until
+                    } else {
+                        t + 1
+                    }
+                })
+                .min()
+                .unwrap_or(t + 1);
+            if ev == u64::MAX {
+                return Err(deadlock(&info, t, done_ctas, n_ctas));
+            }
+            next = ev.max(t + 1);
+        } else if !any {
             let mut ev = u64::MAX;
             for (i, sm) in sms.iter().enumerate() {
                 if let Some(e) = sm.next_event(t) {
@@ -186,24 +232,16 @@ fn run(
                 }
             }
             if ev == u64::MAX {
-                return Err(SimError::Runtime {
-                    kernel: info.name.clone(),
-                    pc: 0,
-                    msg: format!(
-                        "timing deadlock at cycle {t}: no warp can progress and nothing is in flight \
-                         ({done_ctas} of {n_ctas} CTAs done)"
-                    ),
-                });
-            }
-            if skipping && ev > t + 1 {
-                let k = ev - t - 1;
-                for sm in sms.iter_mut() {
-                    sm.account(k, true);
-                }
-                next = ev;
+                return Err(deadlock(&info, t, done_ctas, n_ctas));
             }
         }
         t = next;
+    }
+    for sm in sms.iter_mut() {
+        if let Some(from) = sm.sleep_from.take() {
+            sm.replay_issue(end - from);
+            sm.account_integrals(end - from);
+        }
     }
     if let Some(log) = trace {
         for sm in &mut sms {
@@ -211,6 +249,17 @@ fn run(
         }
     }
     Ok(finish(cfg, &info, occ, sms, mem, end, truncated))
+}
+
+fn deadlock(info: &crate::stream::KernelInfo, t: u64, done: u32, n: u32) -> SimError {
+    SimError::Runtime {
+        kernel: info.name.clone(),
+        pc: 0,
+        msg: format!(
+            "timing deadlock at cycle {t}: no warp can progress and nothing is in flight \
+             ({done} of {n} CTAs done)"
+        ),
+    }
 }
 
 fn finish(

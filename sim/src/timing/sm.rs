@@ -178,9 +178,18 @@ pub(crate) struct Sm {
     pub act: SmActivity,
     pub fam: crate::activity::FamilyCounts,
     pub progress: bool,
+    /// First cycle of the current sleep (the SM is quiet until `sleep_until`), if asleep.
+    pub sleep_from: Option<u64>,
+    pub sleep_until: u64,
     /// warp_evals and scoreboard reads of the last evaluated cycle (replayed for skipped ones).
     pub last_evals: Vec<u64>,
     pub last_sb_reads: u64,
+    /// Index into `act.opcoll` of each collector class (usize::MAX if absent).
+    pub oc_idx: [usize; 6],
+    /// Busy collectors per class.
+    pub cu_busy: [u64; 6],
+    /// Warps waiting at a barrier.
+    pub n_at_bar: u64,
     /// Issue log (cycle, warp slot, pc) when tracing is on.
     pub trace: Option<Vec<IssueEvent>>,
 }
@@ -337,6 +346,10 @@ impl Sm {
                 .collect(),
             ..Default::default()
         };
+        let mut oc_idx = [usize::MAX; 6];
+        for (i, c) in (0..6).filter(|&c| counts[c] > 0).enumerate() {
+            oc_idx[c] = i;
+        }
         let empty = IEntry {
             inst: WarpInst::new(0, Family::Int, OpClass::Nop, 0),
             ready: 0,
@@ -414,8 +427,13 @@ impl Sm {
             act,
             fam: Default::default(),
             progress: false,
+            sleep_from: None,
+            sleep_until: 0,
             last_evals: vec![0; ns],
             last_sb_reads: 0,
+            oc_idx,
+            cu_busy: [0; 6],
+            n_at_bar: 0,
             trace: None,
         }
     }
@@ -567,32 +585,33 @@ impl Sm {
             let cls = self.cus[ci].class;
             used_out[cls] += 1;
             self.progress = true;
-            let cu = self.cus[ci].clone();
+            let (cu_warp, cu_seq, cu_ec) = {
+                let c = &self.cus[ci];
+                (c.warp, c.seq, c.ec)
+            };
+            let (mask, op, n_dst, dsts) = {
+                let i = &self.cus[ci].inst;
+                (i.active_mask, i.op, i.n_dst, i.dst)
+            };
             self.cus[ci].busy = false;
             self.cus[ci].ready_at = u64::MAX;
-            let oc = self
-                .act
-                .opcoll
-                .iter_mut()
-                .find(|o| o.class == CU_CLASSES[cls]);
-            if let Some(o) = oc {
-                o.dispatches += 1;
-            }
-            let warp = cu.warp as usize;
-            self.scoreboard.sources_read(warp, &cu.inst);
-            let lanes = cu.inst.active_mask.count_ones() as u64;
+            self.act.opcoll[self.oc_idx[cls]].dispatches += 1;
+            self.cu_busy[cls] -= 1;
+            let warp = cu_warp as usize;
+            self.scoreboard.sources_read(warp, &self.cus[ci].inst);
+            let lanes = mask.count_ones() as u64;
             let unit = &mut self.units[ui];
             unit.next_accept = t + ii as u64;
-            let p = if cu.ec.sp_pipe == SpPipe::Fp {
+            let p = if cu_ec.sp_pipe == SpPipe::Fp {
                 unit.pipe_fp
             } else {
                 unit.pipe_int
             };
-            let opi = cu.inst.op as usize;
+            let opi = op as usize;
             self.pipes[p].ops[opi].ops += 1;
             self.pipes[p].ops[opi].lanes += lanes;
             if pipe == PipeClass::Mem {
-                let busy = self.ldst.accept(t, warp as u16, &cu.inst, cu.seq);
+                let busy = self.ldst.accept(t, warp as u16, &self.cus[ci].inst, cu_seq);
                 self.pipes[p].busy.busy(t, busy);
                 continue;
             }
@@ -600,7 +619,7 @@ impl Sm {
             let pp = &mut self.pipes[p];
             pp.busy.busy(t, busy_len);
             if !pp.lane_tl.is_empty() {
-                let mut m = cu.inst.active_mask;
+                let mut m = mask;
                 if pp.double_pumped {
                     m = (m | (m >> 16)) & 0xffff;
                 }
@@ -615,12 +634,12 @@ impl Sm {
             }
             self.seq += 1;
             let mut dst = [0u16; 4];
-            let n = cu.inst.n_dst as usize;
-            dst[..n].copy_from_slice(&cu.inst.dst[..n]);
+            let n = n_dst as usize;
+            dst[..n].copy_from_slice(&dsts[..n]);
             self.wb_heap.push(Reverse(Wb {
                 ready: t + lat as u64,
                 seq: self.seq,
-                warp: cu.warp,
+                warp: cu_warp,
                 n_dst: n as u8,
                 dst,
                 lanes: lanes as u8,
@@ -681,14 +700,7 @@ impl Sm {
                     self.act.rf.reads[b] += 1;
                     self.act.rf.read_lanes[b] += lanes;
                     let cls = self.cus[ci as usize].class;
-                    if let Some(o) = self
-                        .act
-                        .opcoll
-                        .iter_mut()
-                        .find(|o| o.class == CU_CLASSES[cls])
-                    {
-                        o.operands += 1;
-                    }
+                    self.act.opcoll[self.oc_idx[cls]].operands += 1;
                     self.reg_access(warp, reg, t, false);
                 } else {
                     // eligible but not granted
@@ -925,6 +937,7 @@ impl Sm {
             Family::Bar => {
                 self.act.bar.arrivals += 1;
                 self.w_at_bar[w] = true;
+                self.n_at_bar += 1;
                 let c = self.w_cta[w] as usize;
                 self.ctas[c].bar_arrived += 1;
                 self.check_barrier(c);
@@ -972,14 +985,8 @@ impl Sm {
             self.bank_req[b as usize] |= 1u64 << ci;
         }
         let cls = c.class;
-        if let Some(o) = self
-            .act
-            .opcoll
-            .iter_mut()
-            .find(|o| o.class == CU_CLASSES[cls])
-        {
-            o.allocs += 1;
-        }
+        self.act.opcoll[self.oc_idx[cls]].allocs += 1;
+        self.cu_busy[cls] += 1;
         Ok(ec.pipe)
     }
 
@@ -1020,6 +1027,9 @@ impl Sm {
             let first = cta.first_slot as usize;
             let n = cta.n_warps as usize;
             for w in first..first + n {
+                if self.w_at_bar[w] {
+                    self.n_at_bar -= 1;
+                }
                 self.w_at_bar[w] = false;
                 self.w_fetch_bar[w] = false;
             }
@@ -1029,31 +1039,26 @@ impl Sm {
         }
     }
 
-    /// Per-cycle integrals (also used ×k for skipped cycles).
-    pub fn account(&mut self, k: u64, skipped: bool) {
+    /// Time integrals of the SM's state (resident warps, registers, barrier waits, collector
+    /// occupancy) for `k` cycles.
+    pub fn account_integrals(&mut self, k: u64) {
         if self.n_resident_ctas > 0 {
             self.act.active_cycles += k;
         }
         self.act.resident_warp_cycles += self.n_resident_warps as u64 * k;
         self.act.allocated_reg_cycles += self.allocated_regs * k;
-        let waiting = self
-            .w_at_bar
-            .iter()
-            .zip(&self.w_valid)
-            .filter(|(a, v)| **a && **v)
-            .count() as u64;
-        self.act.bar.wait_cycles += waiting * k;
-        let nclass = self.act.opcoll.len();
-        for i in 0..nclass {
-            let cls = &self.act.opcoll[i].class;
-            let occ = self
-                .cus
-                .iter()
-                .filter(|c| c.busy && CU_CLASSES[c.class] == cls)
-                .count() as u64;
-            self.act.opcoll[i].occupied_cycles += occ * k;
+        self.act.bar.wait_cycles += self.n_at_bar * k;
+        for c in 0..6 {
+            if self.oc_idx[c] != usize::MAX {
+                self.act.opcoll[self.oc_idx[c]].occupied_cycles += self.cu_busy[c] * k;
+            }
         }
-        if skipped {
+    }
+
+    /// Scheduler counters of `k` cycles in which the issue stage would have re-evaluated an
+    /// unchanged state: the last evaluated cycle's outcome, `k` times.
+    pub fn replay_issue(&mut self, k: u64) {
+        {
             self.act.scoreboard.reads += self.last_sb_reads * k;
             for s in 0..self.scheds.len() {
                 let sa = &mut self.act.sched[s];

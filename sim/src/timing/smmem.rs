@@ -437,7 +437,9 @@ impl Sm {
             }
         }
         if !sent {
+            // a reservation failure is retried every cycle and counted each time
             self.act.ldst.stall_cycles += 1;
+            self.progress = true;
             return;
         }
         self.progress = true;

@@ -1,0 +1,61 @@
+//! Simulation rate of the timing model: simulated warp instructions per host second on the
+//! gtx480 preset, one thread (spec simulator.md §6.2).
+//!
+//! `cargo bench -p sim --bench sim_rate` runs hotspot and sgemm at the bench size.
+//! Environment: `SIM_RATE_SIZE=test|bench` (default bench), `SIM_RATE_WORKLOADS=a,b,...`
+//! (default `hotspot,sgemm`; `all` = the whole suite), `SIM_RATE_PRESET` (default gtx480).
+
+use sim::config::GpuConfig;
+use sim::timing::TimingGpu;
+use sim::workloads::{self, Size};
+use std::time::Instant;
+
+fn main() {
+    let size: Size = std::env::var("SIM_RATE_SIZE")
+        .unwrap_or_else(|_| "bench".into())
+        .parse()
+        .expect("SIM_RATE_SIZE is test or bench");
+    let preset = std::env::var("SIM_RATE_PRESET").unwrap_or_else(|_| "gtx480".into());
+    let list = std::env::var("SIM_RATE_WORKLOADS").unwrap_or_else(|_| "hotspot,sgemm".into());
+    let names: Vec<String> = if list == "all" {
+        workloads::all()
+            .iter()
+            .map(|w| w.info().name.to_string())
+            .collect()
+    } else {
+        list.split(',').map(|s| s.trim().to_string()).collect()
+    };
+    let cfg = GpuConfig::preset(&preset).expect("preset");
+    println!("sim_rate: preset {preset}, size {size}, 1 thread");
+    println!(
+        "{:<16} {:>14} {:>12} {:>10} {:>14}",
+        "workload", "warp insts", "cycles", "wall s", "M insts/s"
+    );
+    let (mut ti, mut tw) = (0u64, 0f64);
+    for n in &names {
+        let w = workloads::find(n).unwrap_or_else(|| panic!("unknown workload {n}"));
+        let mut gpu = TimingGpu::new(cfg.clone());
+        let t0 = Instant::now();
+        w.run(size, &mut gpu, false).expect("workload runs");
+        let wall = t0.elapsed().as_secs_f64();
+        let a = gpu.activity().aggregate.clone();
+        ti += a.warp_insts;
+        tw += wall;
+        println!(
+            "{:<16} {:>14} {:>12} {:>10.2} {:>14.3}",
+            n,
+            a.warp_insts,
+            a.cycles,
+            wall,
+            a.warp_insts as f64 / wall / 1e6
+        );
+    }
+    println!(
+        "{:<16} {:>14} {:>12} {:>10.2} {:>14.3}",
+        "total",
+        ti,
+        "",
+        tw,
+        ti as f64 / tw / 1e6
+    );
+}
