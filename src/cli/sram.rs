@@ -8,8 +8,8 @@
 use anyhow::{anyhow, bail, Context, Result};
 use models::sram::reference::{ConfigRow, TechCache};
 use models::sram::{
-    evaluate, operating_point_vdd, sram_tech, BackGate, CellKind, Flavour, Objective, SramResult,
-    SramSpec, TechRequest,
+    evaluate, is_finfet_node, operating_point_vdd, sram_tech, BackGate, CellKind, Flavour,
+    Objective, SramResult, SramSpec, TechRequest,
 };
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -92,19 +92,14 @@ pub fn parse_size(s: &str) -> Result<u64> {
         .ok_or_else(|| anyhow!("size '{s}' is too large"))
 }
 
-fn is_finfet(node: &str) -> bool {
-    let n = node.trim().to_ascii_lowercase();
-    n.starts_with("finfet") || n == "7nm" || n == "0.007"
-}
-
 pub fn run(args: Args) -> Result<()> {
     if let Some(batch) = &args.batch {
         return run_batch(batch, args.out.as_deref());
     }
-    let finfet = is_finfet(&args.tech);
+    let finfet = is_finfet_node(&args.tech)?;
     let flavour = match &args.device {
         Some(d) => Flavour::parse(d)
-            .ok_or_else(|| anyhow!("--device '{d}': expected hp, lstp, lop, lvt or rvt"))?,
+            .ok_or_else(|| anyhow!("--device '{d}': expected hp, lstp, lop, lvt, rvt or slvt"))?,
         None if finfet => Flavour::Lvt,
         None => Flavour::Hp,
     };

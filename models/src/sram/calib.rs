@@ -110,7 +110,7 @@ impl Calib {
             super::Flavour::Hp => self.energy_hp,
             super::Flavour::Lstp => self.energy_lstp,
             super::Flavour::Lop => self.energy_lop,
-            super::Flavour::Lvt | super::Flavour::Rvt => 1.0,
+            super::Flavour::Lvt | super::Flavour::Rvt | super::Flavour::Slvt => 1.0,
         }
     }
 }

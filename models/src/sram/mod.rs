@@ -49,7 +49,7 @@ pub use cell::Ports;
 pub use organisation::Organisation;
 pub use tech::{CellParams, DeviceParams, SramTech, WireParams};
 pub use techlib_bridge::{
-    canonical_node, operating_point_vdd, sram_tech, BackGate, Flavour, TechRequest,
+    canonical_node, is_finfet_node, operating_point_vdd, sram_tech, BackGate, Flavour, TechRequest,
 };
 
 use serde::{Deserialize, Serialize};

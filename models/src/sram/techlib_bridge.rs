@@ -18,10 +18,11 @@ pub enum Flavour {
     Lop,
     Lvt,
     Rvt,
+    Slvt,
 }
 
 impl Flavour {
-    /// Parses `hp`, `lstp`, `lop`, `lvt`, `rvt` (also CACTI's `itrs-hp` spellings).
+    /// Parses `hp`, `lstp`, `lop`, `lvt`, `rvt`, `slvt` (also CACTI's `itrs-hp` spellings).
     pub fn parse(s: &str) -> Option<Flavour> {
         let n = s.trim().to_ascii_lowercase();
         let n = n.strip_prefix("itrs-").unwrap_or(&n);
@@ -31,6 +32,7 @@ impl Flavour {
             "lop" => Flavour::Lop,
             "lvt" => Flavour::Lvt,
             "rvt" => Flavour::Rvt,
+            "slvt" => Flavour::Slvt,
             _ => return None,
         })
     }
@@ -72,35 +74,53 @@ pub struct TechRequest {
     pub back_gate: BackGate,
 }
 
-/// Canonical node name for the technology library.
+/// Canonical node name: the name the technology library resolves `name` to (`45nm` and `0.045`
+/// give `planar45`, `40nm` gives the interpolated `40nm`, `finfet7`, `asap7`). A FinFET size
+/// written as a planar one (`7nm`, `0.007`) names `finfet7`. Names the library rejects are
+/// returned trimmed and lower-cased, so that [`sram_tech`] reports the library's error.
 pub fn canonical_node(name: &str) -> String {
-    let n = name.trim().to_ascii_lowercase();
-    if let Ok(um) = n.parse::<f64>() {
-        if um > 0.0 && um < 1.0 {
-            let nm = (um * 1000.0).round() as i64;
-            return if nm <= 10 {
-                format!("finfet{nm}")
-            } else {
-                format!("planar{nm}")
-            };
+    resolve_node(name)
+        .map(|n| n.name().to_string())
+        .unwrap_or_else(|_| name.trim().to_ascii_lowercase())
+}
+
+/// The technology library's node for `name`; all name resolution (tabulated, interpolated,
+/// extrapolated planar sizes, FinFET nodes) is the library's own. The one alias added here is a
+/// FinFET size in planar spelling (`7nm`, `0.007`), below the library's planar range.
+fn resolve_node(name: &str) -> Result<techlib::Node, techlib::TechError> {
+    match techlib::node(name) {
+        Ok(n) => Ok(n),
+        Err(e) => {
+            let n = name.trim().to_ascii_lowercase();
+            let nm = n
+                .strip_suffix("nm")
+                .and_then(|v| v.trim().parse::<f64>().ok())
+                .or_else(|| {
+                    n.parse::<f64>()
+                        .ok()
+                        .filter(|um| *um > 0.0 && *um < 1.0)
+                        .map(|um| um * 1000.0)
+                });
+            match nm {
+                Some(v) if v > 0.0 && v <= 10.0 => {
+                    techlib::node(&format!("finfet{}", v.round() as i64)).map_err(|_| e)
+                }
+                _ => Err(e),
+            }
         }
     }
-    if let Some(nm) = n.strip_suffix("nm") {
-        if let Ok(v) = nm.trim().parse::<f64>() {
-            let nm = v.round() as i64;
-            return if nm <= 10 {
-                format!("finfet{nm}")
-            } else {
-                format!("planar{nm}")
-            };
-        }
-    }
-    n
+}
+
+/// Whether `name` is a FinFET node of the technology library.
+pub fn is_finfet_node(name: &str) -> Result<bool, SramError> {
+    resolve_node(name)
+        .map(|n| n.kind() == techlib::NodeKind::Finfet)
+        .map_err(|e| SramError::Tech(e.to_string()))
 }
 
 /// Supply of a named operating point (`stv`, `ntv`, ...) of `node`.
 pub fn operating_point_vdd(node: &str, op: &str) -> Result<f64, SramError> {
-    let n = techlib::node(&canonical_node(node)).map_err(|e| SramError::Tech(e.to_string()))?;
+    let n = resolve_node(node).map_err(|e| SramError::Tech(e.to_string()))?;
     n.operating_point(op)
         .map(|p| p.vdd_v)
         .map_err(|e| SramError::Tech(e.to_string()))
@@ -144,14 +164,15 @@ fn flavour_of(f: Flavour) -> techlib::Flavour {
         Flavour::Lop => techlib::Flavour::Lop,
         Flavour::Lvt => techlib::Flavour::Lvt,
         Flavour::Rvt => techlib::Flavour::Rvt,
+        Flavour::Slvt => techlib::Flavour::Slvt,
     }
 }
 
 /// Build the SRAM model's technology view.
 pub fn sram_tech(req: &TechRequest) -> Result<SramTech, SramError> {
     let terr = |e: techlib::TechError| SramError::Tech(e.to_string());
-    let name = canonical_node(&req.node);
-    let node = techlib::node(&name).map_err(terr)?;
+    let node = resolve_node(&req.node).map_err(terr)?;
+    let name = node.name().to_string();
     if let Some(v) = req.vdd_v {
         if !(v.is_finite() && v > 0.0 && v <= 5.0) {
             return Err(SramError::OutOfRange {
@@ -270,6 +291,7 @@ impl TechRequest {
             Flavour::Lop => "lop",
             Flavour::Lvt => "lvt",
             Flavour::Rvt => "rvt",
+            Flavour::Slvt => "slvt",
         }
     }
 }
