@@ -190,6 +190,8 @@ pub(crate) struct Sm {
     pub cu_busy: [u64; 6],
     /// Warps waiting at a barrier.
     pub n_at_bar: u64,
+    /// The scheduler looks at `head_longop` (two-level).
+    pub need_longop: bool,
     /// Issue log (cycle, warp slot, pc) when tracing is on.
     pub trace: Option<Vec<IssueEvent>>,
 }
@@ -434,6 +436,7 @@ impl Sm {
             oc_idx,
             cu_busy: [0; 6],
             n_at_bar: 0,
+            need_longop: matches!(cfg.sched.policy, crate::config::SchedPolicy::TwoLevel),
             trace: None,
         }
     }
@@ -742,7 +745,7 @@ impl Sm {
                     continue;
                 }
                 let empty = self.ib_len[w] == 0 || self.ibuf[w][self.ib_head[w] as usize].ready > t;
-                let head_longop = !empty && {
+                let head_longop = self.need_longop && !empty && {
                     let h = &self.ibuf[w][self.ib_head[w] as usize].inst;
                     self.scoreboard.reads_longop(w, h)
                 };
@@ -847,13 +850,30 @@ impl Sm {
             return Err(Stall::IbufferEmpty);
         }
         self.w_membar[w] = false;
-        let inst = self.ibuf[w][self.ib_head[w] as usize].inst;
+        let hslot = self.ib_head[w] as usize;
+        // small copies of the head's fields; the record itself is copied once, into the CU
+        let (family, op, mask, pc, n_dst, divergent, space) = {
+            let i = &self.ibuf[w][hslot].inst;
+            (
+                i.family,
+                i.op,
+                i.active_mask,
+                i.pc,
+                i.n_dst,
+                i.reconv_pc.is_some(),
+                i.mem.map(|m| m.space),
+            )
+        };
+        let (srcs, n_src) = {
+            let i = &self.ibuf[w][hslot].inst;
+            (i.src, i.n_src as usize)
+        };
         self.act.scoreboard.reads += 1;
-        if self.scoreboard.check(w, &inst).is_err() {
+        if self.scoreboard.check(w, &self.ibuf[w][hslot].inst).is_err() {
             return Err(Stall::Scoreboard);
         }
-        let is_membar = inst.family == Family::Mem && inst.op == OpClass::Membar;
-        let ec = if is_membar || inst.family == Family::Bar {
+        let is_membar = family == Family::Mem && op == OpClass::Membar;
+        let ec = if is_membar || family == Family::Bar {
             ExecClass {
                 pipe: PipeClass::None,
                 sp_pipe: SpPipe::Int,
@@ -861,7 +881,7 @@ impl Sm {
                 ii: 1,
             }
         } else {
-            classify(cfg, &inst)
+            classify(cfg, &self.ibuf[w][hslot].inst)
         };
         if n_w > 0 && diff_units && ec.pipe == first_pipe {
             return Err(Stall::PipeBusy);
@@ -911,29 +931,29 @@ impl Sm {
         if self.ib_len[w] == 0 && self.w_stream_done[w] {
             self.mark_exited(w);
         }
-        let lanes = inst.active_mask.count_ones() as u64;
+        let lanes = mask.count_ones() as u64;
         if let Some(tr) = self.trace.as_mut() {
             tr.push(IssueEvent {
                 cycle: t,
                 sm: self.id,
                 warp_slot: w as u32,
-                pc: inst.pc,
+                pc,
             });
         }
         self.act.warp_insts += 1;
         self.act.thread_insts += lanes;
-        self.fam_count(inst.family, lanes);
-        if inst.reconv_pc.is_some() {
+        self.fam_count(family, lanes);
+        if divergent {
             self.act.simt.divergent_branches += 1;
             self.act.simt.pushes += 1;
             self.act.simt.pops += 1;
         }
-        for &r in inst.srcs() {
+        for &r in &srcs[..n_src] {
             if r >= PRED_BASE {
                 self.act.rf.pred_reads += 1;
             }
         }
-        match inst.family {
+        match family {
             Family::Bar => {
                 self.act.bar.arrivals += 1;
                 self.w_at_bar[w] = true;
@@ -949,20 +969,18 @@ impl Sm {
             }
             _ => {}
         }
-        let longop = inst.family == Family::Mem
-            && matches!(inst.op, OpClass::Load | OpClass::Atomic)
-            && inst
-                .mem
-                .map(|m| matches!(m.space, MemSpace::Global | MemSpace::Local))
-                .unwrap_or(false);
-        self.scoreboard.reserve(w, &inst, longop);
-        self.act.scoreboard.writes += inst.n_dst as u64;
+        let longop = family == Family::Mem
+            && matches!(op, OpClass::Load | OpClass::Atomic)
+            && matches!(space, Some(MemSpace::Global | MemSpace::Local));
+        self.scoreboard
+            .reserve(w, &self.ibuf[w][hslot].inst, longop);
+        self.act.scoreboard.writes += n_dst as u64;
         self.w_inflight[w] += 1;
         let ci = cu_idx.expect("cu");
         let sched = s as u32;
         let mut reads = [(0u16, 0u16); 5];
         let mut n = 0usize;
-        for &r in inst.srcs() {
+        for &r in &srcs[..n_src] {
             if r >= PRED_BASE || reads[..n].iter().any(|x| x.1 == r) {
                 continue;
             }
@@ -975,7 +993,7 @@ impl Sm {
         c.busy = true;
         c.warp = w as u16;
         c.seq = self.seq;
-        c.inst = inst;
+        c.inst = self.ibuf[w][hslot].inst;
         c.ec = ec;
         c.reads = reads;
         c.n_reads = n as u8;
