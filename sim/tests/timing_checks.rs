@@ -299,3 +299,28 @@ fn per_register_statistics() {
     );
     assert!(r.pilot_reads.iter().sum::<u64>() > 0);
 }
+
+#[test]
+fn activity_json_round_trip() {
+    let cfg = small("gtx480");
+    let mut act = sim::activity::Activity::new(&cfg.gpu.name, &cfg.hash_hex());
+    act.add_launch(run_mixed(&cfg, 4));
+    act.add_launch(run_mixed(&cfg, 2));
+    assert_eq!(act.kernels.len(), 1);
+    assert_eq!(act.kernels[0].launches, 2);
+    assert_eq!(act.aggregate.warp_insts, act.kernels[0].warp_insts);
+    let mut back = sim::activity::Activity::from_json(&act.to_json(), "act.json").unwrap();
+    // f64 text round trips may differ in the last ulp; everything else is exact
+    for (a, b) in [
+        (&mut back.aggregate, &act.aggregate),
+        (&mut back.kernels[0], &act.kernels[0]),
+    ] {
+        assert!((a.occupancy.mean_occupancy - b.occupancy.mean_occupancy).abs() < 1e-12);
+        a.occupancy.mean_occupancy = b.occupancy.mean_occupancy;
+    }
+    assert!(back == act, "JSON round trip changed the record");
+    let e = sim::activity::Activity::from_json("{\"schema\": 3}", "bad.json")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("bad.json"), "{e}");
+}

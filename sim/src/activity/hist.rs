@@ -12,7 +12,8 @@ use serde::{Deserialize, Serialize};
 /// - a last overflow bin for lengths > max(E, 2^M).
 ///
 /// `counts[i]` is the number of periods in bin i and `cycles[i]` the sum of their lengths, so
-/// `Σ cycles` is exactly the idle cycles the histogram covers.
+/// `Σ cycles` is exactly the idle cycles the histogram covers. Finished records drop trailing
+/// empty bins (`counts`/`cycles` may be shorter than [`IdleHist::full_len`]; missing bins are 0).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct IdleHist {
     pub exact_max: u32,
@@ -54,7 +55,7 @@ impl IdleHist {
         let k = 64 - (len - 1).leading_zeros();
         let k0 = Self::first_log2(self.exact_max);
         if k > self.log2_max {
-            self.counts.len() - 1
+            self.full_len() - 1
         } else {
             self.exact_max as usize + (k - k0) as usize
         }
@@ -67,7 +68,7 @@ impl IdleHist {
             return (i as u64 + 1, i as u64 + 1);
         }
         let k0 = Self::first_log2(self.exact_max);
-        if i == self.counts.len() - 1 {
+        if i == self.full_len() - 1 {
             let lo = (1u64 << self.log2_max).max(self.exact_max as u64) + 1;
             return (lo, u64::MAX);
         }
@@ -95,20 +96,31 @@ impl IdleHist {
         self.cycles.iter().sum()
     }
 
-    /// Adds another histogram with the same bins (an empty one adopts the other's bins).
+    /// Number of bins of the full histogram.
+    pub fn full_len(&self) -> usize {
+        Self::n_bins(self.exact_max, self.log2_max)
+    }
+
+    /// Drops trailing empty bins (smaller records; missing bins read as 0).
+    pub fn trim(&mut self) {
+        let n = self
+            .counts
+            .iter()
+            .rposition(|&c| c != 0)
+            .map_or(0, |i| i + 1);
+        self.counts.truncate(n);
+        self.cycles.truncate(n);
+    }
+
+    /// Adds another histogram with the same bin definition (lengths may differ after trimming).
     pub fn merge(&mut self, o: &IdleHist) {
-        if self.counts.is_empty() {
+        if self.exact_max == 0 && self.log2_max == 0 && self.counts.is_empty() {
             *self = o.clone();
             return;
         }
-        if o.counts.is_empty() {
-            return;
-        }
-        assert_eq!(
-            self.counts.len(),
-            o.counts.len(),
-            "idle histograms with different bins"
-        );
+        let n = self.counts.len().max(o.counts.len());
+        self.counts.resize(n, 0);
+        self.cycles.resize(n, 0);
         for (a, b) in self.counts.iter_mut().zip(&o.counts) {
             *a += b;
         }

@@ -59,9 +59,9 @@ impl Activity {
         }
     }
 
-    /// Pretty JSON.
+    /// Compact JSON (records hold many histograms; pretty-printing multiplies the size).
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).expect("activity serialises")
+        serde_json::to_string(self).expect("activity serialises")
     }
 
     /// Parses a saved record and checks the schema name; `file` names it in errors.

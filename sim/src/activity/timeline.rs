@@ -111,6 +111,8 @@ impl Timeline {
         }
         self.busy_until = end;
         let mut s = std::mem::take(&mut self.stats);
+        s.hist.trim();
+        s.censored.trim();
         s.residency.insert("on_busy".into(), s.busy_cycles);
         s.residency.insert("on_idle".into(), s.idle_cycles);
         s
