@@ -19,12 +19,12 @@ fn n_slot(cfg: &GpuConfig, threads: u32, regs: u32, smem: u32) -> u32 {
         .max_ctas
         .min(cfg.sm.max_warps / b)
         .min(cfg.sm.max_threads / (32 * b));
-    if smem > 0 {
-        n = n.min(cfg.sm.shmem_bytes / smem);
+    if let Some(s) = cfg.sm.shmem_bytes.checked_div(smem) {
+        n = n.min(s);
     }
     let r4 = regs.div_ceil(4) * 4;
-    if r4 > 0 {
-        n = n.min((cfg.sm.n_registers / 32) / (r4 * b));
+    if let Some(r) = (cfg.sm.n_registers / 32).checked_div(r4 * b) {
+        n = n.min(r);
     }
     n
 }
