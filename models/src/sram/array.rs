@@ -90,6 +90,7 @@ pub fn evaluate(p: &Prep, o: &Organisation, dec: &DecoderCost) -> SramResult {
         addr_wires,
         data_wires,
         pitch_semi,
+        true,
     );
     // Bank I/O: every address and data wire of every port is latched and driven at the bank
     // edge (a latch plus a 4× driver, ~14 minimum-width device pairs), in a strip as wide as the bank.
@@ -119,6 +120,7 @@ pub fn evaluate(p: &Prep, o: &Organisation, dec: &DecoderCost) -> SramResult {
         top_addr_wires,
         data_wires,
         pitch_g,
+        false,
     );
     let total_w = gc as f64 * bank_w + top_route.extra_w_m;
     let total_h = gr as f64 * bank_h + top_route.extra_h_m;

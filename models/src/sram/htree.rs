@@ -28,6 +28,11 @@ pub struct Route {
 
 /// Tree over an `nx × ny` grid of leaves of `leaf_w × leaf_h`, carrying `addr_wires` address
 /// and `data_wires` data wires, on wires of pitch `pitch_m`.
+///
+/// With `edge_exit` the tree ends at the middle of the region's lower edge (a bank's I/O
+/// strip): even a single column of leaves then needs one horizontal level, half the region
+/// wide, and one data channel along that edge (CACTI's bank H-tree always routes the block to
+/// the bank edge, so a wide block costs a bus channel even in a one-mat bank).
 #[allow(clippy::too_many_arguments)]
 pub fn htree(
     rep: &RepeatedWire,
@@ -38,8 +43,31 @@ pub fn htree(
     addr_wires: f64,
     data_wires: f64,
     pitch_m: f64,
+    edge_exit: bool,
 ) -> Route {
-    let h = (nx.max(1) as f64).log2().round();
+    if edge_exit {
+        return tree(
+            rep, leaf_w_m, leaf_h_m, nx, ny, addr_wires, data_wires, pitch_m, 1.0,
+        );
+    }
+    tree(
+        rep, leaf_w_m, leaf_h_m, nx, ny, addr_wires, data_wires, pitch_m, 0.0,
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+fn tree(
+    rep: &RepeatedWire,
+    leaf_w_m: f64,
+    leaf_h_m: f64,
+    nx: u32,
+    ny: u32,
+    addr_wires: f64,
+    data_wires: f64,
+    pitch_m: f64,
+    min_h: f64,
+) -> Route {
+    let h = (nx.max(1) as f64).log2().round().max(min_h);
     let v = (ny.max(1) as f64).log2().round();
     if h == 0.0 && v == 0.0 {
         return Route::default();

@@ -26,6 +26,8 @@ pub struct Organisation {
 pub const MIN_ROWS: u64 = 64;
 pub const MAX_ROWS: u64 = 1024;
 pub const MIN_COLS: u64 = 16;
+/// Fewest rows of a subarray of a bank too small for [`MIN_ROWS`] (CACTI's lower limit).
+pub const TINY_MIN_ROWS: u64 = 16;
 pub const MAX_COLS: u64 = 2048;
 /// Largest division factor tried.
 pub const MAX_DIV: u32 = 512;
@@ -38,8 +40,24 @@ pub fn candidates(bank_bits: u64, word_bits: u64, out: &mut Vec<Organisation>) {
     out.clear();
     enumerate(bank_bits, word_bits, MIN_ROWS, MIN_COLS, out);
     if out.is_empty() {
-        // tiny arrays: accept subarrays below the usual minimum
+        // small banks: accept subarrays down to CACTI's lower limit
+        enumerate(bank_bits, word_bits, TINY_MIN_ROWS, 1, out);
+    }
+    if out.is_empty() {
         enumerate(bank_bits, word_bits, 1, 1, out);
+    }
+    // Tiny arrays: if nothing fits the limits, fall back to a single subarray.
+    if out.is_empty() {
+        let words = bank_bits.div_ceil(word_bits).max(1);
+        let rows = words.clamp(1, u32::MAX as u64) as u32;
+        out.push(Organisation {
+            ndwl: 1,
+            ndbl: 1,
+            nspd: 1,
+            mux_bl: 1,
+            rows,
+            cols: word_bits.min(u32::MAX as u64) as u32,
+        });
     }
 }
 
@@ -94,18 +112,6 @@ fn enumerate(
             nspd *= 2;
         }
         ndwl *= 2;
-    }
-    // Tiny arrays: if nothing fits the limits, fall back to a single subarray.
-    if out.is_empty() {
-        let rows = words.clamp(1, u32::MAX as u64) as u32;
-        out.push(Organisation {
-            ndwl: 1,
-            ndbl: 1,
-            nspd: 1,
-            mux_bl: 1,
-            rows,
-            cols: word_bits.min(u32::MAX as u64) as u32,
-        });
     }
 }
 
