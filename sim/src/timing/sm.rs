@@ -663,54 +663,55 @@ impl Sm {
             let mut granted = 0;
             // round-robin over CUs starting after the last CU granted on this bank
             let start = (self.bank_rr[b] + 1) % n_cu.max(1);
-            let mut k = 0;
-            while req != 0 && k < n_cu {
-                let ci = (start + k) % n_cu;
-                k += 1;
-                if req >> ci & 1 == 0 {
-                    continue;
-                }
-                if granted < free {
-                    granted += 1;
-                    self.progress = true;
-                    self.bank_rr[b] = ci;
-                    let lanes;
-                    let (warp, reg, still) = {
-                        let c = &mut self.cus[ci as usize];
-                        lanes = c.inst.active_mask.count_ones() as u64;
-                        let mut reg = 0;
-                        let mut still = false;
-                        let mut taken = false;
-                        for j in 0..c.n_reads as usize {
-                            let (bk, r) = c.reads[j];
-                            if bk as usize == b && !taken && bk != u16::MAX {
-                                reg = r;
-                                c.reads[j].0 = u16::MAX;
-                                taken = true;
-                            } else if bk as usize == b {
-                                still = true;
+            let snap = req;
+            let low = if start == 0 { 0 } else { (1u64 << start) - 1 };
+            for part in [snap & !low, snap & low] {
+                let mut bits = part;
+                while bits != 0 {
+                    let ci = bits.trailing_zeros();
+                    bits &= bits - 1;
+                    if granted < free {
+                        granted += 1;
+                        self.progress = true;
+                        self.bank_rr[b] = ci;
+                        let lanes;
+                        let (warp, reg, still) = {
+                            let c = &mut self.cus[ci as usize];
+                            lanes = c.inst.active_mask.count_ones() as u64;
+                            let mut reg = 0;
+                            let mut still = false;
+                            let mut taken = false;
+                            for j in 0..c.n_reads as usize {
+                                let (bk, r) = c.reads[j];
+                                if bk as usize == b && !taken && bk != u16::MAX {
+                                    reg = r;
+                                    c.reads[j].0 = u16::MAX;
+                                    taken = true;
+                                } else if bk as usize == b {
+                                    still = true;
+                                }
                             }
+                            c.granted += 1;
+                            if c.granted == c.n_reads {
+                                c.ready_at = t + 1;
+                            }
+                            (c.warp as usize, reg, still)
+                        };
+                        if !still {
+                            req &= !(1u64 << ci);
                         }
-                        c.granted += 1;
-                        if c.granted == c.n_reads {
-                            c.ready_at = t + 1;
-                        }
-                        (c.warp as usize, reg, still)
-                    };
-                    if !still {
-                        req &= !(1u64 << ci);
-                    }
-                    self.act.rf.reads[b] += 1;
-                    self.act.rf.read_lanes[b] += lanes;
-                    let cls = self.cus[ci as usize].class;
-                    self.act.opcoll[self.oc_idx[cls]].operands += 1;
-                    self.reg_access(warp, reg, t, false);
-                } else {
-                    // eligible but not granted
-                    if self.bank_wr_used[b] > 0 && granted == 0 {
-                        self.act.rf.conflict_wr[b] += 1;
+                        self.act.rf.reads[b] += 1;
+                        self.act.rf.read_lanes[b] += lanes;
+                        let cls = self.cus[ci as usize].class;
+                        self.act.opcoll[self.oc_idx[cls]].operands += 1;
+                        self.reg_access(warp, reg, t, false);
                     } else {
-                        self.act.rf.conflict_rr[b] += 1;
+                        // eligible but not granted
+                        if self.bank_wr_used[b] > 0 && granted == 0 {
+                            self.act.rf.conflict_wr[b] += 1;
+                        } else {
+                            self.act.rf.conflict_rr[b] += 1;
+                        }
                     }
                 }
             }
