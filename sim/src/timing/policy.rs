@@ -68,7 +68,9 @@ impl WarpScheduler for Gto {
         order.clear();
         self.by_age.clear();
         self.by_age.extend(warps.iter().map(|w| (w.age, w.slot)));
-        self.by_age.sort_unstable();
+        if !self.by_age.is_sorted() {
+            self.by_age.sort_unstable();
+        }
         if let Some(l) = self.last {
             if warps.iter().any(|w| w.slot == l && !w.finished) {
                 order.push(l);
@@ -95,7 +97,9 @@ impl WarpScheduler for ByAge {
     fn order(&mut self, warps: &[WarpView], order: &mut Vec<u16>) {
         self.by_age.clear();
         self.by_age.extend(warps.iter().map(|w| (w.age, w.slot)));
-        self.by_age.sort_unstable();
+        if !self.by_age.is_sorted() {
+            self.by_age.sort_unstable();
+        }
         if self.youngest_first {
             self.by_age.reverse();
         }
@@ -119,7 +123,9 @@ impl WarpScheduler for FetchGroup {
     fn order(&mut self, warps: &[WarpView], order: &mut Vec<u16>) {
         self.by_age.clear();
         self.by_age.extend(warps.iter().map(|w| (w.age, w.slot)));
-        self.by_age.sort_unstable();
+        if !self.by_age.is_sorted() {
+            self.by_age.sort_unstable();
+        }
         order.clear();
         let n = self.by_age.len();
         if n == 0 {
