@@ -39,7 +39,18 @@ enum Command {
     Component(cli::component::Args),
 }
 
+/// Restores the default SIGPIPE action so that `gpuenergy … | head` ends quietly instead of
+/// failing on a closed pipe (Rust ignores SIGPIPE by default).
+fn default_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: setting a signal's disposition to SIG_DFL at start-up, before any thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
+    default_sigpipe();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Estimate(a) => cli::estimate::run(a),
