@@ -263,7 +263,7 @@ fn write_then_read_gives_the_same_instructions() {
 }
 
 #[test]
-fn predicates_are_not_written() {
+fn predicates_are_written_as_p_registers() {
     let mut i = WarpInst::new(0, Family::Int, OpClass::Setp, u32::MAX);
     i.n_dst = 1;
     i.dst[0] = PRED_BASE + 2;
@@ -271,7 +271,7 @@ fn predicates_are_not_written() {
     i.src[..2].copy_from_slice(&[4, 5]);
     let mut s = String::new();
     sim::trace::line::format_line(&i, &mut s);
-    assert_eq!(s, "0000 ffffffff 0 ISETP.GE.AND 2 R4 R5 0");
+    assert_eq!(s, "0000 ffffffff 1 P2 ISETP.GE.AND 2 R4 R5 0");
 }
 
 fn write_file(dir: &std::path::Path, name: &str, text: &str) -> std::path::PathBuf {

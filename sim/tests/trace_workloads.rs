@@ -1,9 +1,9 @@
 //! Every built-in workload, traced through the Accel-Sim writer and read back, gives the
-//! emulator's instruction streams exactly (up to what the SASS format cannot carry: predicate
-//! registers, reconvergence PCs, the param/const distinction and int↔int `cvt`).
+//! emulator's instruction streams exactly (up to what the SASS format cannot carry:
+//! reconvergence PCs, the param/const distinction and int↔int `cvt`).
 
 use sim::emu::Emulator;
-use sim::inst::{Family, MemSpace, OpClass, WarpInst, PRED_BASE};
+use sim::inst::{Family, MemSpace, OpClass, WarpInst};
 use sim::stream::{DevPtr, Gpu};
 use sim::trace::{drive_cta, read_kernel_list, ListEntry, TraceKernel, TraceOptions, TraceWriter};
 use sim::workloads::{self, Size};
@@ -15,24 +15,6 @@ type Streams = BTreeMap<(u32, u32), Vec<WarpInst>>;
 /// What survives the trace format.
 fn normalise(mut i: WarpInst) -> WarpInst {
     i.reconv_pc = None;
-    let d: Vec<u16> = i
-        .dsts()
-        .iter()
-        .copied()
-        .filter(|&r| r < PRED_BASE)
-        .collect();
-    let s: Vec<u16> = i
-        .srcs()
-        .iter()
-        .copied()
-        .filter(|&r| r < PRED_BASE)
-        .collect();
-    i.dst = [0; 4];
-    i.src = [0; 5];
-    i.n_dst = d.len() as u8;
-    i.n_src = s.len() as u8;
-    i.dst[..d.len()].copy_from_slice(&d);
-    i.src[..s.len()].copy_from_slice(&s);
     if let Some(m) = i.mem.as_mut() {
         if m.space == MemSpace::Param {
             m.space = MemSpace::Const;

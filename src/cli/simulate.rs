@@ -88,11 +88,36 @@ pub fn run(args: Args) -> Result<()> {
         args.scheduler.as_deref(),
     )?;
     if let Some(dir) = &args.trace {
-        bail!(
-            "--trace {}: trace-driven timing simulation is not available yet (the trace reader \
-             is not connected to the timing model); use --workload",
-            dir.display()
-        );
+        let start = Instant::now();
+        let bar = progress_bar();
+        let run = sim::trace::simulate_trace(&cfg, dir, |i, n, p| {
+            bar.set_message(format!("kernel {}/{n}: {}", i + 1, p.display()));
+            bar.tick();
+        })?;
+        bar.finish_and_clear();
+        for w in &run.warnings {
+            eprintln!("warning: {w}");
+        }
+        let wall = start.elapsed().as_secs_f64();
+        let act = run.activity;
+        if let Some(out) = &args.out {
+            std::fs::write(out, act.to_json())
+                .with_context(|| format!("writing {}", out.display()))?;
+        }
+        let label = dir.display().to_string();
+        match args.format {
+            Format::Json => println!(
+                "{}",
+                serde_json::to_string_pretty(&summary_json(
+                    &cfg, &label, "trace", &act, wall, &None
+                ))?
+            ),
+            Format::Table => print!(
+                "{}",
+                summary_table(&cfg, &label, "trace", &act, wall, &None)
+            ),
+        }
+        return Ok(());
     }
     let Some(name) = args.workload.as_deref() else {
         bail!("give --workload NAME (see `gpuenergy workloads`) or --trace DIR");
@@ -125,9 +150,19 @@ pub fn run(args: Args) -> Result<()> {
     match args.format {
         Format::Json => println!(
             "{}",
-            serde_json::to_string_pretty(&summary_json(&cfg, name, size, &act, wall, &check))?
+            serde_json::to_string_pretty(&summary_json(
+                &cfg,
+                name,
+                size.as_str(),
+                &act,
+                wall,
+                &check
+            ))?
         ),
-        Format::Table => print!("{}", summary_table(&cfg, name, size, &act, wall, &check)),
+        Format::Table => print!(
+            "{}",
+            summary_table(&cfg, name, size.as_str(), &act, wall, &check)
+        ),
     }
     if let Some((false, d)) = check {
         bail!("{name}: results differ from the CPU reference: {d}");
@@ -179,7 +214,7 @@ fn kernel_json(k: &KernelActivity) -> serde_json::Value {
 fn summary_json(
     cfg: &GpuConfig,
     name: &str,
-    size: Size,
+    size: &str,
     act: &Activity,
     wall: f64,
     check: &Option<(bool, String)>,
@@ -188,7 +223,7 @@ fn summary_json(
     let mut v = kernel_json(a);
     let o = v.as_object_mut().expect("object");
     o.insert("workload".into(), name.into());
-    o.insert("size".into(), size.as_str().into());
+    o.insert("size".into(), size.into());
     o.insert("gpu".into(), cfg.gpu.name.clone().into());
     o.insert(
         "scheduler".into(),
@@ -220,7 +255,7 @@ fn summary_json(
 fn summary_table(
     cfg: &GpuConfig,
     name: &str,
-    size: Size,
+    size: &str,
     act: &Activity,
     wall: f64,
     check: &Option<(bool, String)>,

@@ -2,7 +2,9 @@
 //! [`WarpInst`] without allocation, and formatting a `WarpInst` back into a line.
 
 use super::sass::{classify, mem_width_from_opcode, sass_name};
-use crate::inst::{Family, MemInfo, MemSpace, OpClass, Reg, WarpInst, MAX_DST, MAX_SRC, WARP_SIZE};
+use crate::inst::{
+    Family, MemInfo, MemSpace, OpClass, Reg, WarpInst, MAX_DST, MAX_SRC, PRED_BASE, WARP_SIZE,
+};
 use std::fmt::Write as _;
 
 /// Register number that stands for RZ (no access, no dependence).
@@ -43,7 +45,16 @@ impl Default for LineOptions {
     }
 }
 
+/// `R<n>` (0…255, R255 = RZ) or, in gpuenergy's own traces, a predicate `P<n>` (0…7).
 fn parse_reg(tok: &str) -> Result<u16, String> {
+    if let Some(p) = tok.strip_prefix('P') {
+        return p
+            .parse::<u16>()
+            .ok()
+            .filter(|&n| n < 8)
+            .map(|n| PRED_BASE + n)
+            .ok_or_else(|| format!("expected a predicate P0..P7, found '{tok}'"));
+    }
     tok.strip_prefix('R')
         .and_then(|n| n.parse::<u16>().ok())
         .filter(|&n| n <= RZ)
@@ -60,8 +71,8 @@ fn parse_hex_u64(tok: &str) -> Result<u64, String> {
 fn push_expanded(list: &mut [Reg], n: &mut u8, max: usize, reg: u16, group: u16) {
     for k in 0..group {
         let r = reg + k;
-        if r >= RZ {
-            break;
+        if reg < RZ && r >= RZ {
+            break; // a general-register group never runs into RZ or the predicates
         }
         if (*n as usize) < max {
             list[*n as usize] = r;
@@ -223,12 +234,16 @@ pub fn parse_line(line: &str, opts: &LineOptions, out: &mut WarpInst) -> Result<
         mem.map(|m| m.width_bytes as u16 / 4).unwrap_or(1)
     };
     for &r in &dst_raw[..ndst] {
-        if r != RZ {
+        if r >= PRED_BASE {
+            push_expanded(&mut out.dst, &mut out.n_dst, MAX_DST, r, 1);
+        } else if r != RZ {
             push_expanded(&mut out.dst, &mut out.n_dst, MAX_DST, r, group);
         }
     }
     for &r in &src_raw[..nsrc] {
-        if r != RZ {
+        if r >= PRED_BASE {
+            push_expanded(&mut out.src, &mut out.n_src, MAX_SRC, r, 1);
+        } else if r != RZ {
             push_expanded(&mut out.src, &mut out.n_src, MAX_SRC, r, group);
         }
     }
@@ -236,14 +251,19 @@ pub fn parse_line(line: &str, opts: &LineOptions, out: &mut WarpInst) -> Result<
     Ok(())
 }
 
-/// Writes a register list as `count R.. R..`. Predicate registers are not listed in SASS traces
-/// and are dropped; every general register is listed (the writer marks its traces with
-/// `-gpuenergy explicit regs = 1`, so readers do not expand wide registers).
+/// Writes a register list as `count R.. P..`: general registers as `R<n>` and predicates as
+/// `P<n>`. Accel-Sim's tracer lists no predicates; gpuenergy's own traces do (they are marked
+/// `-gpuenergy explicit regs = 1`, which also tells readers not to expand wide registers), so a
+/// written trace carries the same register dependences as the emulator's stream.
 fn write_regs(buf: &mut String, regs: &[Reg]) {
-    let n = regs.iter().filter(|&&r| r < RZ).count();
-    let _ = write!(buf, "{n}");
-    for r in regs.iter().filter(|&&r| r < RZ) {
-        let _ = write!(buf, " R{r}");
+    let listed = regs.iter().filter(|&&r| r != RZ);
+    let _ = write!(buf, "{}", listed.clone().count());
+    for &r in listed {
+        if r >= PRED_BASE {
+            let _ = write!(buf, " P{}", r - PRED_BASE);
+        } else {
+            let _ = write!(buf, " R{r}");
+        }
     }
 }
 

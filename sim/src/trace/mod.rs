@@ -11,9 +11,11 @@ pub mod gpu;
 pub mod header;
 pub mod line;
 pub mod reader;
+pub mod run;
 pub mod sass;
 pub mod writer;
 
 pub use header::{read_kernel_list, ListEntry, TraceHeader};
 pub use reader::{scan_body, TraceKernel, TraceOptions};
+pub use run::{simulate_trace, TraceRun};
 pub use writer::{drive_cta, TraceWriter};
