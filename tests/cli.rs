@@ -130,7 +130,7 @@ fn bad_input_is_reported_with_exit_status_2() {
     );
     fails_with(
         &["sram", "--tech", "planar45", "--size", "0", "--block", "8"],
-        "size",
+        "capacity",
     );
     fails_with(
         &[
