@@ -37,7 +37,11 @@ pub enum SimError {
     #[error("launch of kernel '{kernel}': {msg}")]
     Launch { kernel: String, msg: String },
     #[error("runtime error in kernel '{kernel}' at pc {pc:#x}: {msg}")]
-    Runtime { kernel: String, pc: u32, msg: String },
+    Runtime {
+        kernel: String,
+        pc: u32,
+        msg: String,
+    },
     #[error("{0}")]
     Other(String),
     #[error("{path}: {source}")]
@@ -59,4 +63,3 @@ pub struct Launch {
     /// Dynamic shared memory in bytes (added to the kernel's static `.shared`).
     pub shared_bytes: u32,
 }
-

@@ -32,7 +32,8 @@ impl KernelInfo {
         self.block[0] * self.block[1] * self.block[2]
     }
     pub fn warps_per_cta(&self) -> u32 {
-        self.threads_per_cta().div_ceil(crate::inst::WARP_SIZE as u32)
+        self.threads_per_cta()
+            .div_ceil(crate::inst::WARP_SIZE as u32)
     }
     pub fn num_ctas(&self) -> u32 {
         self.grid[0] * self.grid[1] * self.grid[2]

@@ -139,7 +139,7 @@ fn random_inst(r: &mut Rng, pc: u32, barrier: bool) -> WarpInst {
         let mut addrs = [0u64; 32];
         let base = r.next() % (1 << 40);
         let stride = [4u64, 8, 0, 128][(r.next() % 4) as usize];
-        let scatter = r.next() % 3 == 0;
+        let scatter = r.next().is_multiple_of(3);
         for (l, a) in addrs.iter_mut().enumerate() {
             if mask >> l & 1 == 1 {
                 *a = if scatter {

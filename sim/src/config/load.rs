@@ -323,7 +323,11 @@ impl GpuConfig {
                 ));
             }
         }
-        if !self.sched.n_per_sm.is_multiple_of(self.sm.n_subcores.max(1)) {
+        if !self
+            .sched
+            .n_per_sm
+            .is_multiple_of(self.sm.n_subcores.max(1))
+        {
             bad.push("'sched.n_per_sm' must be a multiple of 'sm.n_subcores'".into());
         }
         if self.sm.n_subcores > 1 && !self.rf.n_banks.is_multiple_of(self.sm.n_subcores) {
