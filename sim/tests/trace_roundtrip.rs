@@ -1,9 +1,12 @@
 //! Accel-Sim trace reader/writer: round trips, malformed input, streaming of a >1 GB trace.
 
+mod common;
+use common::Replay;
+
 use sim::inst::{Family, MemInfo, MemSpace, OpClass, WarpInst, PRED_BASE};
 use sim::trace::line::LineOptions;
 use sim::trace::{read_kernel_list, scan_body, ListEntry, TraceKernel, TraceOptions, TraceWriter};
-use sim::{KernelInfo, KernelStream, SimError, Step};
+use sim::{KernelInfo, KernelStream, Step};
 use std::collections::BTreeMap;
 use std::io::Read;
 
@@ -16,42 +19,6 @@ impl Rng {
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         z ^ (z >> 31)
-    }
-}
-
-/// A kernel stream replaying prepared per-warp instruction lists.
-struct Replay {
-    info: KernelInfo,
-    warps: BTreeMap<(u32, u32), Vec<WarpInst>>,
-    pos: BTreeMap<(u32, u32), usize>,
-}
-
-impl KernelStream for Replay {
-    fn info(&self) -> &KernelInfo {
-        &self.info
-    }
-    fn begin_cta(&mut self, _cta: u32, _sm: u32, _slot: u32) -> Result<(), SimError> {
-        Ok(())
-    }
-    fn next_inst(
-        &mut self,
-        cta: u32,
-        warp: u32,
-        _c: u64,
-        out: &mut WarpInst,
-    ) -> Result<Step, SimError> {
-        let p = self.pos.entry((cta, warp)).or_insert(0);
-        match self.warps.get(&(cta, warp)).and_then(|v| v.get(*p)) {
-            Some(i) => {
-                *out = *i;
-                *p += 1;
-                Ok(Step::Inst)
-            }
-            None => Ok(Step::Done),
-        }
-    }
-    fn end_cta(&mut self, _cta: u32) -> Result<(), SimError> {
-        Ok(())
     }
 }
 
@@ -183,11 +150,7 @@ fn synthetic_kernel(seed: u64) -> Replay {
             warps.insert((cta, w), v);
         }
     }
-    Replay {
-        info,
-        warps,
-        pos: BTreeMap::new(),
-    }
+    Replay::new(info, warps)
 }
 
 fn read_all(k: &mut TraceKernel) -> BTreeMap<(u32, u32), Vec<WarpInst>> {
@@ -248,11 +211,7 @@ fn write_then_read_gives_the_same_instructions() {
     // Writing what was read gives byte-identical files.
     let dir2 = tmpdir("rt2");
     let mut w2 = TraceWriter::create(&dir2).unwrap();
-    let mut again = Replay {
-        info: k.info.clone(),
-        warps: got,
-        pos: BTreeMap::new(),
-    };
+    let mut again = Replay::new(k.info.clone(), got);
     let (path2, _) = w2.write_kernel(&mut again).unwrap();
     assert_eq!(
         std::fs::read(&path).unwrap(),

@@ -2,15 +2,17 @@
 //! emulator's instruction streams exactly (up to what the SASS format cannot carry:
 //! reconvergence PCs, the param/const distinction and int↔int `cvt`).
 
+mod common;
+use common::Replay;
+
 use sim::emu::Emulator;
 use sim::inst::{Family, MemSpace, OpClass, WarpInst};
 use sim::stream::{DevPtr, Gpu};
 use sim::trace::{drive_cta, read_kernel_list, ListEntry, TraceKernel, TraceOptions, TraceWriter};
 use sim::workloads::{self, Size};
 use sim::{KernelStream, Launch, SimError, Step};
-use std::collections::BTreeMap;
 
-type Streams = BTreeMap<(u32, u32), Vec<WarpInst>>;
+use common::Streams;
 
 /// What survives the trace format.
 fn normalise(mut i: WarpInst) -> WarpInst {
@@ -58,48 +60,9 @@ impl Gpu for Recorder {
             }
             info
         };
-        let mut replay = Replay {
-            info,
-            warps: streams.clone(),
-            pos: BTreeMap::new(),
-        };
+        let mut replay = Replay::new(info, streams.clone());
         self.writer.write_kernel(&mut replay)?;
         self.kernels.push(streams);
-        Ok(())
-    }
-}
-
-struct Replay {
-    info: sim::KernelInfo,
-    warps: Streams,
-    pos: BTreeMap<(u32, u32), usize>,
-}
-
-impl KernelStream for Replay {
-    fn info(&self) -> &sim::KernelInfo {
-        &self.info
-    }
-    fn begin_cta(&mut self, _c: u32, _s: u32, _f: u32) -> Result<(), SimError> {
-        Ok(())
-    }
-    fn next_inst(
-        &mut self,
-        cta: u32,
-        warp: u32,
-        _c: u64,
-        out: &mut WarpInst,
-    ) -> Result<Step, SimError> {
-        let p = self.pos.entry((cta, warp)).or_insert(0);
-        match self.warps.get(&(cta, warp)).and_then(|v| v.get(*p)) {
-            Some(i) => {
-                *out = *i;
-                *p += 1;
-                Ok(Step::Inst)
-            }
-            None => Ok(Step::Done),
-        }
-    }
-    fn end_cta(&mut self, _c: u32) -> Result<(), SimError> {
         Ok(())
     }
 }
