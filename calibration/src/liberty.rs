@@ -197,6 +197,25 @@ const TABLES: [&str; 6] = [
 /// An NLDM table: (group name, index_1, index_2, values row-major).
 pub type NldmTable = (String, Vec<f64>, Vec<f64>, Vec<f64>);
 
+/// A cell's `ff` or `latch` group: the internal state variables and their update rule.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SeqGroup {
+    /// `ff` (edge-triggered) or `latch` (level-sensitive).
+    pub latch: bool,
+    /// State variable and its complement (`ff (IQ, IQN)`).
+    pub iq: String,
+    /// Complement state variable.
+    pub iqn: String,
+    /// `clocked_on` (ff) or `enable` (latch) expression.
+    pub clock: String,
+    /// `next_state` (ff) or `data_in` (latch) expression.
+    pub data: String,
+    /// Asynchronous `clear` expression, if any.
+    pub clear: Option<String>,
+    /// Asynchronous `preset` expression, if any.
+    pub preset: Option<String>,
+}
+
 /// What the flow and the technology fit need to know about one cell.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct CellInfo {
@@ -206,6 +225,8 @@ pub struct CellInfo {
     pub leakage: Option<f64>,
     /// Input pin capacitances (library capacitance unit).
     pub input_caps: BTreeMap<String, f64>,
+    /// Input pins, in file order.
+    pub input_pins: Vec<String>,
     /// Whether the cell has a `ff` (flip-flop) group.
     pub is_ff: bool,
     /// Output function of the first output pin, if any.
@@ -217,6 +238,8 @@ pub struct CellInfo {
     /// `leakage_power` groups: (`when` condition or None for the default, value), related to
     /// the power pin (entries with `related_pg_pin` naming a ground pin are skipped).
     pub leakage_states: Vec<(Option<String>, f64)>,
+    /// The `ff` or `latch` group, when the cell has one (for simulation models).
+    pub seq: Option<SeqGroup>,
     /// NLDM tables of the wanted cells: (`cell_rise` | `cell_fall` | `rise_transition` |
     /// `fall_transition` | `rise_power` | `fall_power`, index_1, index_2, values row-major).
     pub delay_tables: Vec<NldmTable>,
@@ -355,14 +378,28 @@ pub fn library_info(
                 pin_cap = None;
                 pin_name = name.clone();
             }
-            if kind == "ff" {
+            if kind == "ff" || kind == "latch" {
+                let raw = line
+                    .split_once('(')
+                    .and_then(|(_, r)| r.split_once(')'))
+                    .map(|(a, _)| a)
+                    .unwrap_or("");
+                let mut vars = raw
+                    .split(',')
+                    .map(|v| v.trim().trim_matches('"').to_string());
+                let seq = SeqGroup {
+                    latch: kind == "latch",
+                    iq: vars.next().unwrap_or_default(),
+                    iqn: vars.next().unwrap_or_default(),
+                    ..SeqGroup::default()
+                };
                 if let Some(c) = cur_cell.as_ref().and_then(|c| info.cells.get_mut(c)) {
-                    c.is_ff = true;
-                }
-            }
-            if kind == "latch" {
-                if let Some(c) = cur_cell.as_ref().and_then(|c| info.cells.get_mut(c)) {
-                    c.latch = Some((String::new(), String::new()));
+                    if kind == "ff" {
+                        c.is_ff = true;
+                    } else {
+                        c.latch = Some((String::new(), String::new()));
+                    }
+                    c.seq = Some(seq);
                 }
             }
             if kind == "leakage_power" {
@@ -385,6 +422,13 @@ pub fn library_info(
             match kind.as_str() {
                 "cell" => cur_cell = None,
                 "pin" => {
+                    if let (Some("input"), Some(cell)) = (pin_dir.as_deref(), &cur_cell) {
+                        if let Some(ci) = info.cells.get_mut(cell) {
+                            if !ci.input_pins.contains(&pin_name) {
+                                ci.input_pins.push(pin_name.clone());
+                            }
+                        }
+                    }
                     if let (Some(d), Some(c), Some(cell)) = (&pin_dir, pin_cap, &cur_cell) {
                         if d == "input" {
                             if let Some(ci) = info.cells.get_mut(cell) {
@@ -472,11 +516,22 @@ pub fn library_info(
             }
             continue;
         }
-        if top_kind == "latch" {
-            if let Some(l) = info.cells.get_mut(cell).and_then(|c| c.latch.as_mut()) {
+        if top_kind == "latch" || top_kind == "ff" {
+            let v = val.trim_matches('"').to_string();
+            let ci = info.cells.get_mut(cell).expect("inserted");
+            if let Some(l) = ci.latch.as_mut() {
                 match key {
-                    "enable" => l.0 = val.trim_matches('"').to_string(),
-                    "data_in" => l.1 = val.trim_matches('"').to_string(),
+                    "enable" => l.0 = v.clone(),
+                    "data_in" => l.1 = v.clone(),
+                    _ => {}
+                }
+            }
+            if let Some(sq) = ci.seq.as_mut() {
+                match key {
+                    "enable" | "clocked_on" => sq.clock = v,
+                    "data_in" | "next_state" => sq.data = v,
+                    "clear" => sq.clear = Some(v),
+                    "preset" => sq.preset = Some(v),
                     _ => {}
                 }
             }

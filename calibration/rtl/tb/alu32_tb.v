@@ -5,8 +5,9 @@
 // {op(8 bits), a, b, expected} computed independently.
 // Stimulus mode: +stim [+cycles=N] [+seed=S]: a random op and random
 // operands every cycle, no checks.
-// Either mode: +vcd=FILE dumps alu32_tb.dut.
+// Either mode: +vcd=FILE [+vcddepth=D] dumps alu32_tb.dut.
 module alu32_tb;
+    integer vcddepth;  // +vcddepth=D: dump D levels below dut (default 0: all)
     parameter WIDTH = 32;
     localparam NMAX = 65536;
     localparam SHW = (WIDTH <= 2) ? 1 : $clog2(WIDTH);
@@ -80,9 +81,10 @@ module alu32_tb;
     endtask
 
     initial begin
+        if (!$value$plusargs("vcddepth=%d", vcddepth)) vcddepth = 0;
         if ($value$plusargs("vcd=%s", vcdfile)) begin
             $dumpfile(vcdfile);
-            $dumpvars(0, dut);
+            $dumpvars(vcddepth, dut);
         end
         if (!$value$plusargs("seed=%d", seed)) seed = 1;
         if (!$value$plusargs("cycles=%d", cycles)) cycles = 4000;

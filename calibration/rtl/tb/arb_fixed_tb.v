@@ -4,8 +4,9 @@
 // the lowest-index request (zero when there is none).
 // Stimulus mode: +stim [+cycles=N] [+seed=S]: each requester requests with
 // probability 1/2 every cycle.
-// Either mode: +vcd=FILE dumps arb_fixed_tb.dut.
+// Either mode: +vcd=FILE [+vcddepth=D] dumps arb_fixed_tb.dut.
 module arb_fixed_tb;
+    integer vcddepth;  // +vcddepth=D: dump D levels below dut (default 0: all)
     parameter N = 8;
     reg  [N-1:0] req = 0;
     wire [N-1:0] grant;
@@ -17,9 +18,10 @@ module arb_fixed_tb;
     reg stim;
 
     initial begin
+        if (!$value$plusargs("vcddepth=%d", vcddepth)) vcddepth = 0;
         if ($value$plusargs("vcd=%s", vcdfile)) begin
             $dumpfile(vcdfile);
-            $dumpvars(0, dut);
+            $dumpvars(vcddepth, dut);
         end
         if (!$value$plusargs("seed=%d", seed)) seed = 1;
         if (!$value$plusargs("cycles=%d", cycles)) cycles = 3000;

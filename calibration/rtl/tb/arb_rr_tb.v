@@ -6,8 +6,9 @@
 // requester requesting continuously, N consecutive grants cover all N.
 // Stimulus mode: +stim [+cycles=N] [+seed=S]: each requester requests with
 // probability 1/2, en = 1, every cycle.
-// Either mode: +vcd=FILE dumps arb_rr_tb.dut.
+// Either mode: +vcd=FILE [+vcddepth=D] dumps arb_rr_tb.dut.
 module arb_rr_tb;
+    integer vcddepth;  // +vcddepth=D: dump D levels below dut (default 0: all)
     parameter N = 8;
     reg clk = 1'b0, rst = 1'b1, en = 1'b0;
     reg  [N-1:0] req = 0;
@@ -21,9 +22,10 @@ module arb_rr_tb;
     reg stim;
 
     initial begin
+        if (!$value$plusargs("vcddepth=%d", vcddepth)) vcddepth = 0;
         if ($value$plusargs("vcd=%s", vcdfile)) begin
             $dumpfile(vcdfile);
-            $dumpvars(0, dut);
+            $dumpvars(vcddepth, dut);
         end
         if (!$value$plusargs("seed=%d", seed)) seed = 1;
         if (!$value$plusargs("cycles=%d", cycles)) cycles = 3000;

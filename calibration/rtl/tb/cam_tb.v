@@ -5,8 +5,9 @@
 // hit are checked against a behavioural model.
 // Stimulus mode: +stim [+cycles=N] [+seed=S]: one search every cycle with
 // a random key (half of them stored words) and a write on 1 cycle in 4.
-// Either mode: +vcd=FILE dumps cam_tb.dut.
+// Either mode: +vcd=FILE [+vcddepth=D] dumps cam_tb.dut.
 module cam_tb;
+    integer vcddepth;  // +vcddepth=D: dump D levels below dut (default 0: all)
     parameter ENTRIES = 16;
     parameter WIDTH   = 32;
     localparam AW = (ENTRIES <= 2) ? 1 : $clog2(ENTRIES);
@@ -37,9 +38,10 @@ module cam_tb;
     endfunction
 
     initial begin
+        if (!$value$plusargs("vcddepth=%d", vcddepth)) vcddepth = 0;
         if ($value$plusargs("vcd=%s", vcdfile)) begin
             $dumpfile(vcdfile);
-            $dumpvars(0, dut);
+            $dumpvars(vcddepth, dut);
         end
         if (!$value$plusargs("seed=%d", seed)) seed = 1;
         if (!$value$plusargs("cycles=%d", cycles)) cycles = 3000;

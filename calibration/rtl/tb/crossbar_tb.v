@@ -3,8 +3,9 @@
 // every output checked against in[sel].
 // Stimulus mode: +stim [+cycles=N] [+seed=S]: random words on every input
 // and a random select per output every cycle (N words moved per cycle).
-// Either mode: +vcd=FILE dumps crossbar_tb.dut.
+// Either mode: +vcd=FILE [+vcddepth=D] dumps crossbar_tb.dut.
 module crossbar_tb;
+    integer vcddepth;  // +vcddepth=D: dump D levels below dut (default 0: all)
     parameter N     = 4;
     parameter WIDTH = 32;
     localparam SW = (N <= 2) ? 1 : $clog2(N);
@@ -18,9 +19,10 @@ module crossbar_tb;
     reg stim;
 
     initial begin
+        if (!$value$plusargs("vcddepth=%d", vcddepth)) vcddepth = 0;
         if ($value$plusargs("vcd=%s", vcdfile)) begin
             $dumpfile(vcdfile);
-            $dumpvars(0, dut);
+            $dumpvars(vcddepth, dut);
         end
         if (!$value$plusargs("seed=%d", seed)) seed = 1;
         if (!$value$plusargs("cycles=%d", cycles)) cycles = 3000;

@@ -10,8 +10,9 @@
 // and ready checked every cycle against a behavioural model.
 // Stimulus mode: +stim [+cycles=N] [+seed=S]: the random traffic of (3)
 // without checks (an insert, an issue and a write-back attempted every cycle).
-// Either mode: +vcd=FILE dumps dep_matrix_tb.dut.
+// Either mode: +vcd=FILE [+vcddepth=D] dumps dep_matrix_tb.dut.
 module dep_matrix_tb;
+    integer vcddepth;  // +vcddepth=D: dump D levels below dut (default 0: all)
     parameter N = 8;
     localparam IW = (N <= 2) ? 1 : $clog2(N);
     reg clk = 1'b0, rst = 1'b1;
@@ -55,9 +56,10 @@ module dep_matrix_tb;
     endtask
 
     initial begin
+        if (!$value$plusargs("vcddepth=%d", vcddepth)) vcddepth = 0;
         if ($value$plusargs("vcd=%s", vcdfile)) begin
             $dumpfile(vcdfile);
-            $dumpvars(0, dut);
+            $dumpvars(vcddepth, dut);
         end
         if (!$value$plusargs("seed=%d", seed)) seed = 1;
         if (!$value$plusargs("cycles=%d", cycles)) cycles = 3000;

@@ -3,8 +3,9 @@
 //   digits {a, b, expected}; expected NaN matches any NaN.
 // Stimulus mode: +stim [+cycles=N] [+seed=S]: random operands every cycle
 //   (random sign and mantissa, exponent 127 +- 15).
-// Either mode: +vcd=FILE dumps all signals of fmul32_tb.dut.
+// Either mode: +vcd=FILE [+vcddepth=D] dumps all signals of fmul32_tb.dut.
 module fmul32_tb;
+    integer vcddepth;  // +vcddepth=D: dump D levels below dut (default 0: all)
     localparam NMAX = 65536;
     reg         clk = 1'b0;
     reg  [31:0] a = 32'd0, b = 32'd0;
@@ -30,9 +31,10 @@ module fmul32_tb;
     endfunction
 
     initial begin
+        if (!$value$plusargs("vcddepth=%d", vcddepth)) vcddepth = 0;
         if ($value$plusargs("vcd=%s", vcdfile)) begin
             $dumpfile(vcdfile);
-            $dumpvars(0, dut);
+            $dumpvars(vcddepth, dut);
         end
         if (!$value$plusargs("seed=%d", seed)) seed = 1;
         if ($test$plusargs("stim")) begin

@@ -5,8 +5,9 @@
 // {mode(8 bits: bit0 a_signed, bit1 b_signed), a, b, lo, hi} computed
 // independently.
 // Stimulus mode: +stim [+cycles=N] [+seed=S]: random operands every cycle.
-// Either mode: +vcd=FILE dumps imul32_tb.dut.
+// Either mode: +vcd=FILE [+vcddepth=D] dumps imul32_tb.dut.
 module imul32_tb;
+    integer vcddepth;  // +vcddepth=D: dump D levels below dut (default 0: all)
     parameter WIDTH = 32;
     localparam NMAX = 65536;
     reg              clk = 1'b0;
@@ -52,9 +53,10 @@ module imul32_tb;
     endtask
 
     initial begin
+        if (!$value$plusargs("vcddepth=%d", vcddepth)) vcddepth = 0;
         if ($value$plusargs("vcd=%s", vcdfile)) begin
             $dumpfile(vcdfile);
-            $dumpvars(0, dut);
+            $dumpvars(vcddepth, dut);
         end
         if (!$value$plusargs("seed=%d", seed)) seed = 1;
         if (!$value$plusargs("cycles=%d", cycles)) cycles = 4000;

@@ -5,8 +5,9 @@
 // visible one cycle later than in flop_array; highest-numbered port wins).
 // Stimulus mode: +stim [+cycles=N] [+seed=S]: every read and write port is
 // active every cycle with random addresses and data (R+W accesses/cycle).
-// Either mode: +vcd=FILE dumps latch_array_tb.dut.
+// Either mode: +vcd=FILE [+vcddepth=D] dumps latch_array_tb.dut.
 module latch_array_tb;
+    integer vcddepth;  // +vcddepth=D: dump D levels below dut (default 0: all)
     parameter ENTRIES = 16;
     parameter WIDTH   = 32;
     parameter RPORTS  = 2;
@@ -50,9 +51,10 @@ module latch_array_tb;
     endtask
 
     initial begin
+        if (!$value$plusargs("vcddepth=%d", vcddepth)) vcddepth = 0;
         if ($value$plusargs("vcd=%s", vcdfile)) begin
             $dumpfile(vcdfile);
-            $dumpvars(0, dut);
+            $dumpvars(vcddepth, dut);
         end
         if (!$value$plusargs("seed=%d", seed)) seed = 1;
         if (!$value$plusargs("cycles=%d", cycles)) cycles = 3000;

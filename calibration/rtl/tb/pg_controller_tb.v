@@ -10,8 +10,9 @@
 // counts completed gated cycles g directly.
 // Stimulus mode: +stim [+cycles=N] [+seed=S]: random busy bursts and idle
 // runs (geometric lengths), wake requests whenever gated work is waiting.
-// Either mode: +vcd=FILE dumps pg_controller_tb.dut.
+// Either mode: +vcd=FILE [+vcddepth=D] dumps pg_controller_tb.dut.
 module pg_controller_tb;
+    integer vcddepth;  // +vcddepth=D: dump D levels below dut (default 0: all)
     parameter IDLE_W = 4;
     parameter BET_W  = 5;
     parameter WK_W   = 3;
@@ -93,9 +94,10 @@ module pg_controller_tb;
     endtask
 
     initial begin
+        if (!$value$plusargs("vcddepth=%d", vcddepth)) vcddepth = 0;
         if ($value$plusargs("vcd=%s", vcdfile)) begin
             $dumpfile(vcdfile);
-            $dumpvars(0, dut);
+            $dumpvars(vcddepth, dut);
         end
         if (!$value$plusargs("seed=%d", seed)) seed = 1;
         if (!$value$plusargs("cycles=%d", cycles)) cycles = 4000;

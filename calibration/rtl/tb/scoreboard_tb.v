@@ -9,8 +9,9 @@
 // Stimulus mode: +stim [+cycles=N] [+seed=S]: a full check every cycle, the
 // checked instruction issues when it has no collision, and one in-flight
 // instruction writes back every cycle.
-// Either mode: +vcd=FILE dumps scoreboard_tb.dut.
+// Either mode: +vcd=FILE [+vcddepth=D] dumps scoreboard_tb.dut.
 module scoreboard_tb;
+    integer vcddepth;  // +vcddepth=D: dump D levels below dut (default 0: all)
     parameter NREGS = 64;
     parameter NSRC  = 3;
     parameter RCW   = 2;
@@ -64,9 +65,10 @@ module scoreboard_tb;
     endfunction
 
     initial begin
+        if (!$value$plusargs("vcddepth=%d", vcddepth)) vcddepth = 0;
         if ($value$plusargs("vcd=%s", vcdfile)) begin
             $dumpfile(vcdfile);
-            $dumpvars(0, dut);
+            $dumpvars(vcddepth, dut);
         end
         if (!$value$plusargs("seed=%d", seed)) seed = 1;
         if (!$value$plusargs("cycles=%d", cycles)) cycles = 4000;

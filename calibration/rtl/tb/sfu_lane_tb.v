@@ -7,8 +7,9 @@
 //   correctly rounded value) is reported per operation.
 // Stimulus mode: +stim [+cycles=N] [+seed=S]: random op and random positive
 //   normal operands (exponent 127 +- 15) every cycle.
-// Either mode: +vcd=FILE dumps sfu_lane_tb.dut.
+// Either mode: +vcd=FILE [+vcddepth=D] dumps sfu_lane_tb.dut.
 module sfu_lane_tb;
+    integer vcddepth;  // +vcddepth=D: dump D levels below dut (default 0: all)
     parameter TBITS = 10;
     localparam NMAX = 65536;
     reg         clk = 1'b0;
@@ -30,9 +31,10 @@ module sfu_lane_tb;
     endfunction
 
     initial begin
+        if (!$value$plusargs("vcddepth=%d", vcddepth)) vcddepth = 0;
         if ($value$plusargs("vcd=%s", vcdfile)) begin
             $dumpfile(vcdfile);
-            $dumpvars(0, dut);
+            $dumpvars(vcddepth, dut);
         end
         if (!$value$plusargs("seed=%d", seed)) seed = 1;
         if ($test$plusargs("stim")) begin

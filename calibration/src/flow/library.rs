@@ -14,6 +14,9 @@ pub struct PreparedLibrary {
     pub corner: String,
     /// Decompressed liberty files (what OpenSTA reads).
     pub files: Vec<PathBuf>,
+    /// Power-analysis copies of `files` with per-output activity pins
+    /// ([`super::annotate::annotate_liberty`]), same order.
+    pub power_files: Vec<PathBuf>,
     /// The merged library (what Yosys reads).
     pub merged: PathBuf,
     /// Units, conditions and cells of the merged library.
@@ -65,6 +68,9 @@ fn output_pin_of(text: &str, cell: &str) -> Option<String> {
     }
     None
 }
+
+/// Version of the power-library annotation; a change rebuilds cached copies.
+const ANNOTATION_VERSION: &str = "annotate-v1\n";
 
 /// Find, decompress and merge the liberty files of `flavour`/`corner` in `lib_dir`, caching the
 /// result under `cache_dir`.
@@ -145,6 +151,27 @@ pub fn prepare(
         crate::error::write_text(&merged, &merged_text)?;
         crate::error::write_text(&stamp_path, &stamp)?;
     }
+    // Power-analysis copies (annotated with activity pins), rebuilt when missing.
+    let power_dir = dir.join("power");
+    std::fs::create_dir_all(&power_dir).map_err(|source| CalError::Io {
+        path: power_dir.clone(),
+        error: source,
+    })?;
+    let mut power_files = Vec::new();
+    for f in &files {
+        let p = power_dir.join(f.file_name().unwrap_or_default());
+        let p_stamp = power_dir.join(format!(
+            "{}.stamp",
+            f.file_name().unwrap_or_default().to_string_lossy()
+        ));
+        let want = format!("{}{}", ANNOTATION_VERSION, stamp);
+        if !p.exists() || std::fs::read_to_string(&p_stamp).ok().as_deref() != Some(&want) {
+            let text = crate::error::read_text(f)?;
+            crate::error::write_text(&p, &super::annotate::annotate_liberty(&text))?;
+            crate::error::write_text(&p_stamp, &want)?;
+        }
+        power_files.push(p);
+    }
     let info = liberty::library_info(&merged_text, &merged, &[])?;
     let has_inv = info.cells.values().any(|c| {
         c.function.as_deref().is_some_and(|f| {
@@ -200,6 +227,7 @@ pub fn prepare(
         flavour: flavour.to_lowercase(),
         corner: corner.to_lowercase(),
         files,
+        power_files,
         merged,
         tie_hi,
         tie_lo,

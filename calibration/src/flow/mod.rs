@@ -13,6 +13,8 @@
 //! 5. The reports are parsed by [`crate::parsers`] and combined into a record; energy per
 //!    operation = (internal + switching power) × clock period / operations per cycle.
 
+pub mod annotate;
+pub mod cellmodel;
 pub mod library;
 pub mod registry;
 pub mod sta;
@@ -159,8 +161,9 @@ pub fn run(
     let (activities, mean_act) = match &spec.testbench {
         Some(tb) => {
             eprintln!("[{}] iverilog stimulus", dir.display());
-            let a = stim::simulate(spec, tb, &dir, opts.stim_cycles, &ports)?;
+            let a = stim::simulate(spec, tb, &dir, opts.stim_cycles, &ports, lib)?;
             let data: Vec<f64> = a
+                .inputs
                 .iter()
                 .filter(|(k, _)| {
                     Some(k.split('[').next().unwrap_or("")) != spec.clock_port.as_deref()
@@ -253,6 +256,9 @@ pub fn prune(dir: &Path) {
         "iverilog.log",
         "sim.log",
         "stim.vcd",
+        "netlist_sim.v",
+        "cells.v",
+        "power.v",
     ] {
         let _ = std::fs::remove_file(dir.join(f));
     }

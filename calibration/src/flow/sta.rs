@@ -83,19 +83,28 @@ fn tcl_name(n: &str) -> String {
     format!("{{{n}}}")
 }
 
-/// The OpenSTA script.
+/// Activity annotation of the power-analysis netlist: `(act port, (density, duty))`.
+pub type PortActivities = Vec<(String, (f64, f64))>;
+
+/// The OpenSTA script. With `net_act`, the power-analysis library copies and `power.v` are read
+/// and every `act_N` port gets the simulated activity of its net ([`super::annotate`]).
 pub fn script(
     spec: &FlowSpec,
     lib: &PreparedLibrary,
     opts: &FlowOptions,
     ports: &[Port],
     act: Option<&Activities>,
+    net_act: Option<&PortActivities>,
 ) -> String {
     let mut s = String::new();
-    for f in &lib.files {
+    let (libs, netlist) = match net_act {
+        Some(_) => (&lib.power_files, "power.v"),
+        None => (&lib.files, "netlist.v"),
+    };
+    for f in libs {
         let _ = writeln!(s, "read_liberty {}", tools::absolute(f).display());
     }
-    let _ = writeln!(s, "read_verilog netlist.v");
+    let _ = writeln!(s, "read_verilog {netlist}");
     let _ = writeln!(s, "link_design {}", spec.top);
     let _ = writeln!(s, "set_cmd_units -time ns -power W");
     let period_ns = opts.clock_period_s * 1e9;
@@ -156,6 +165,13 @@ pub fn script(
             );
         }
     }
+    for (p, (d, u)) in net_act.into_iter().flatten() {
+        let _ = writeln!(
+            s,
+            "set_power_activity -input_ports [get_ports {p}] -activity {d:.6} -duty {:.6}",
+            u.clamp(0.0, 1.0)
+        );
+    }
     let _ = writeln!(
         s,
         "report_checks -path_delay max -digits 4 -format full > checks.rpt"
@@ -164,13 +180,46 @@ pub fn script(
     s
 }
 
-/// Run OpenSTA in `dir`; writes `sta.tcl`, `sta.log`, `checks.rpt`, `power.rpt`.
+/// The power-analysis netlist `dir/power.v` and the activity of each of its `act_N` ports, from
+/// the simulated activities of every net.
+fn annotate_nets(
+    spec: &FlowSpec,
+    lib: &PreparedLibrary,
+    dir: &Path,
+    netlist: &str,
+    nets: &Activities,
+) -> Result<PortActivities, CalError> {
+    let cells: std::collections::BTreeSet<String> = lib.info.cells.keys().cloned().collect();
+    let insts = super::annotate::instances(netlist, &spec.top, &cells);
+    let annotated = super::annotate::annotated_outputs(&lib.info);
+    let (text, ports) = super::annotate::power_netlist(netlist, &spec.top, &insts, &annotated)?;
+    write_text(&dir.join("power.v"), &text)?;
+    let mut out = Vec::with_capacity(ports.len());
+    for (port, net) in ports {
+        let a = if net.is_empty() {
+            (0.0, 0.0)
+        } else {
+            let key = net.trim_start_matches('\\').replace(' ', "");
+            *nets.get(&key).ok_or_else(|| {
+                CalError::Invalid(format!(
+                    "{}: net '{net}' of the netlist is not in the simulation dump",
+                    dir.join("netlist.v").display()
+                ))
+            })?
+        };
+        out.push((port, a));
+    }
+    Ok(out)
+}
+
+/// Run OpenSTA in `dir`; writes `sta.tcl`, `sta.log`, `checks.rpt`, `power.rpt` (and
+/// `power.v` when every net's activity is given).
 pub fn analyse(
     spec: &FlowSpec,
     lib: &PreparedLibrary,
     dir: &Path,
     opts: &FlowOptions,
-    act: Option<&Activities>,
+    act: Option<&super::stim::NetActivity>,
 ) -> Result<(), CalError> {
     let netlist = crate::error::read_text(&dir.join("netlist.v"))?;
     let ports = netlist_ports(&netlist, &spec.top);
@@ -181,7 +230,21 @@ pub fn analyse(
             spec.top
         )));
     }
-    write_text(&dir.join("sta.tcl"), &script(spec, lib, opts, &ports, act))?;
+    let net_act = match act {
+        Some(a) => Some(annotate_nets(spec, lib, dir, &netlist, &a.nets)?),
+        None => None,
+    };
+    write_text(
+        &dir.join("sta.tcl"),
+        &script(
+            spec,
+            lib,
+            opts,
+            &ports,
+            act.map(|a| &a.inputs),
+            net_act.as_ref(),
+        ),
+    )?;
     let mut cmd = Command::new("sta");
     cmd.arg("-no_splash").arg("-exit").arg("sta.tcl");
     let log = tools::run_logged(cmd, dir, &dir.join("sta.log"), "sta")?;

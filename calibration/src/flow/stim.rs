@@ -1,6 +1,9 @@
-//! Switching activity from the component's stimulus testbench: compile with iverilog, run vvp
-//! with `+vcd=FILE`, read the dump, and compute per input bit the toggle density (0↔1
-//! transitions per clock cycle) and duty (fraction of time at 1).
+//! Switching activity from the component's stimulus testbench, run on the mapped gate-level
+//! netlist: the netlist (with the size parameters declared, so the testbench's overrides
+//! apply) and zero-delay Verilog models of its cells generated from the liberty descriptions
+//! ([`super::cellmodel`]) are compiled with the testbench in iverilog, vvp runs with
+//! `+vcd=FILE +vcddepth=1` (the DUT's own nets, not the cell models' insides), and the dump gives
+//! every net's toggle density (0↔1 transitions per clock cycle) and duty (fraction of time at 1).
 
 use super::sta::Port;
 use super::{tools, FlowSpec, Testbench};
@@ -10,17 +13,67 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 
-/// `(density, duty)` per input bit, keyed `name[i]` (or `name` for scalars).
+/// `(density, duty)` per net bit, keyed `name[i]` (or `name` for scalars).
 pub type Activities = BTreeMap<String, (f64, f64)>;
 
-/// Simulate and return the activities of the DUT's input ports (also written to `activity.txt`).
+/// Switching activity of a simulated netlist.
+#[derive(Debug, Clone, Default)]
+pub struct NetActivity {
+    /// Every net of the DUT scope (ports and internal nets).
+    pub nets: Activities,
+    /// The DUT's input ports only (clock excluded).
+    pub inputs: Activities,
+}
+
+/// The mapped netlist with `parameter NAME = VALUE;` declared for every size parameter, so that
+/// the testbench's parameter overrides of the DUT apply to it.
+pub fn sim_netlist(netlist: &str, top: &str, params: &BTreeMap<String, u32>) -> String {
+    let mut s = String::with_capacity(netlist.len() + 64);
+    let mut in_top = false;
+    let mut done = false;
+    for l in netlist.lines() {
+        s.push_str(l);
+        s.push('\n');
+        let t = l.trim();
+        if let Some(r) = t.strip_prefix("module ") {
+            in_top = r.split(|c: char| c == '(' || c.is_whitespace()).next() == Some(top);
+        }
+        if in_top && !done && t.ends_with(");") {
+            for (k, v) in params {
+                s.push_str(&format!("  parameter {k} = {v};\n"));
+            }
+            done = true;
+        }
+    }
+    s
+}
+
+/// Simulate the gate-level netlist `dir/netlist.v` under the testbench and return the
+/// activities of every net (the input ports' are also written to `activity.txt`).
 pub fn simulate(
     spec: &FlowSpec,
     tb: &Testbench,
     dir: &Path,
     cycles: u32,
     ports: &[Port],
-) -> Result<Activities, CalError> {
+    lib: &super::PreparedLibrary,
+) -> Result<NetActivity, CalError> {
+    let netlist = read_text(&dir.join("netlist.v"))?;
+    let lib_cells: std::collections::BTreeSet<String> = lib.info.cells.keys().cloned().collect();
+    let used: std::collections::BTreeSet<String> =
+        super::annotate::instances(&netlist, &spec.top, &lib_cells)
+            .into_iter()
+            .map(|i| i.cell)
+            .collect();
+    crate::error::write_text(
+        &dir.join("cells.v"),
+        &super::cellmodel::models(&lib.info, &used)?,
+    )?;
+    crate::error::write_text(
+        &dir.join("netlist_sim.v"),
+        &sim_netlist(&netlist, &spec.top, &spec.chparams),
+    )?;
+    drop(netlist);
     let mut cmd = Command::new("iverilog");
     cmd.arg("-g2012")
         .arg("-o")
@@ -32,16 +85,19 @@ pub fn simulate(
             cmd.arg(format!("-P{}.{}={}", tb.top, k, v));
         }
     }
-    for f in tb.files.iter().chain(&spec.files) {
+    for f in &tb.files {
         cmd.arg(tools::absolute(f));
     }
+    cmd.arg("netlist_sim.v").arg("cells.v");
     tools::run_logged(cmd, dir, &dir.join("iverilog.log"), "iverilog")?;
     let mut run = Command::new("vvp");
     run.arg("-n").arg("sim.vvp");
     for p in &tb.plusargs {
         run.arg(p);
     }
-    run.arg(format!("+cycles={cycles}")).arg("+vcd=stim.vcd");
+    run.arg(format!("+cycles={cycles}"))
+        .arg("+vcd=stim.vcd")
+        .arg("+vcddepth=1");
     tools::run_logged(run, dir, &dir.join("sim.log"), "vvp")?;
     let vcd_path = dir.join("stim.vcd");
     let text = read_text(&vcd_path)?;
@@ -111,7 +167,10 @@ pub fn simulate(
         txt.push_str(&format!("{k} {d:.6} {u:.6}\n"));
     }
     crate::error::write_text(&dir.join("activity.txt"), &txt)?;
-    // The dump can be large; the per-pin activities are what the record needs.
+    // The dump can be large; the per-net activities are what the analysis needs.
     let _ = std::fs::remove_file(&vcd_path);
-    Ok(out)
+    Ok(NetActivity {
+        nets: all,
+        inputs: out,
+    })
 }
