@@ -155,6 +155,11 @@ fn fp_lat(l: &crate::config::FpLatency, op: OpClass) -> LatII {
 
 /// Classifies `inst` for the configured machine (PTX mode latencies).
 pub fn classify(cfg: &GpuConfig, inst: &WarpInst) -> ExecClass {
+    classify_op(cfg, inst.family, inst.op)
+}
+
+/// Classifies an instruction of `family` and operation class `op`.
+pub fn classify_op(cfg: &GpuConfig, family: Family, op: OpClass) -> ExecClass {
     let int_pipe = match cfg.units.int_on {
         IntOn::Sp => PipeClass::Sp,
         IntOn::Int if cfg.units.n_int > 0 => PipeClass::Int,
@@ -166,24 +171,22 @@ pub fn classify(cfg: &GpuConfig, inst: &WarpInst) -> ExecClass {
         DpOn::Sp => PipeClass::Sp,
     };
     let unlisted = cfg.compat.unlisted_opcode_latency;
-    let (pipe, sp_pipe, [lat, ii]) = match inst.family {
+    let (pipe, sp_pipe, [lat, ii]) = match family {
         Family::Bar => (PipeClass::None, SpPipe::Int, [1, 1]),
         Family::Mem => (PipeClass::Mem, SpPipe::Int, [1, 1]),
         Family::Ctrl => (int_pipe, SpPipe::Int, cfg.latency.int.add),
         Family::Sfu => (PipeClass::Sfu, SpPipe::Fp, cfg.latency.sfu),
-        Family::Int if inst.op == OpClass::Div => {
-            (PipeClass::Sfu, SpPipe::Int, cfg.latency.int.div)
-        }
-        Family::Int => (int_pipe, SpPipe::Int, int_lat(cfg, inst.op)),
-        Family::Fp if inst.op == OpClass::Div => (PipeClass::Sfu, SpPipe::Fp, cfg.latency.fp.div),
-        Family::Fp if is_sfu_op(inst.op) => (PipeClass::Sfu, SpPipe::Fp, cfg.latency.sfu),
-        Family::Fp => (PipeClass::Sp, SpPipe::Fp, fp_lat(&cfg.latency.fp, inst.op)),
-        Family::Dp if inst.op == OpClass::Div => (PipeClass::Sfu, SpPipe::Fp, cfg.latency.dp.div),
-        Family::Dp => (dp_pipe, SpPipe::Fp, fp_lat(&cfg.latency.dp, inst.op)),
+        Family::Int if op == OpClass::Div => (PipeClass::Sfu, SpPipe::Int, cfg.latency.int.div),
+        Family::Int => (int_pipe, SpPipe::Int, int_lat(cfg, op)),
+        Family::Fp if op == OpClass::Div => (PipeClass::Sfu, SpPipe::Fp, cfg.latency.fp.div),
+        Family::Fp if is_sfu_op(op) => (PipeClass::Sfu, SpPipe::Fp, cfg.latency.sfu),
+        Family::Fp => (PipeClass::Sp, SpPipe::Fp, fp_lat(&cfg.latency.fp, op)),
+        Family::Dp if op == OpClass::Div => (PipeClass::Sfu, SpPipe::Fp, cfg.latency.dp.div),
+        Family::Dp => (dp_pipe, SpPipe::Fp, fp_lat(&cfg.latency.dp, op)),
     };
     let (lat, ii) = if unlisted > 0
         && matches!(
-            inst.op,
+            op,
             OpClass::Mov
                 | OpClass::Cvt
                 | OpClass::Logic
@@ -192,7 +195,7 @@ pub fn classify(cfg: &GpuConfig, inst: &WarpInst) -> ExecClass {
                 | OpClass::Exit
                 | OpClass::Nop
         )
-        && !matches!(inst.family, Family::Mem | Family::Bar)
+        && !matches!(family, Family::Mem | Family::Bar)
     {
         (unlisted, 1)
     } else {

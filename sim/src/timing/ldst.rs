@@ -98,9 +98,29 @@ pub fn smem_degree(m: &MemInfo, mask: u32, banks: u32, bank_bytes: u32, broadcas
     if k == 0 {
         return 1;
     }
+    let nb = banks.max(1) as u64;
+    // Fast path (the common, conflict-free case): each bank sees one word, or with broadcast
+    // only repeats of its first word.
+    if nb <= 64 {
+        let mut seen = 0u64;
+        let mut first = [0u64; 64];
+        let mut conflict = false;
+        for &w in &list[..k] {
+            let b = (w % nb) as usize;
+            if seen >> b & 1 == 0 {
+                seen |= 1 << b;
+                first[b] = w;
+            } else if !(broadcast && first[b] == w) {
+                conflict = true;
+                break;
+            }
+        }
+        if !conflict {
+            return 1;
+        }
+    }
     let l = &mut list[..k];
     // sort by (bank, word)
-    let nb = banks.max(1) as u64;
     l.sort_unstable_by_key(|&w| (w % nb, w));
     let mut best = 0;
     let mut i = 0;
@@ -194,5 +214,47 @@ mod tests {
         // all the same word: broadcast
         assert_eq!(smem_degree(&mem(|_| 64, 4), u32::MAX, 32, 4, true), 1);
         assert_eq!(smem_degree(&mem(|_| 64, 4), u32::MAX, 32, 4, false), 32);
+    }
+
+    /// The definition, by brute force: per bank, the distinct (or, without broadcast, all)
+    /// words touched.
+    fn degree_reference(m: &MemInfo, mask: u32, banks: u32, bb: u32, bcast: bool) -> u32 {
+        let per = (m.width_bytes as u64).div_ceil(bb as u64).clamp(1, 4);
+        let mut per_bank: Vec<Vec<u64>> = vec![Vec::new(); banks as usize];
+        for lane in 0..WARP_SIZE {
+            if mask >> lane & 1 == 1 {
+                for j in 0..per {
+                    let w = m.addrs[lane] / bb as u64 + j;
+                    let v = &mut per_bank[(w % banks as u64) as usize];
+                    if !(bcast && v.contains(&w)) {
+                        v.push(w);
+                    }
+                }
+            }
+        }
+        per_bank
+            .iter()
+            .map(|v| v.len() as u32)
+            .max()
+            .unwrap_or(0)
+            .max(1)
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn bank_conflicts_match_the_definition(
+            words in proptest::collection::vec(0u64..96, WARP_SIZE),
+            mask: u32,
+            wide in 0usize..3,
+            banks in proptest::sample::select(vec![16u32, 32, 48, 100]),
+            bcast: bool,
+        ) {
+            let width = [4u8, 8, 16][wide];
+            let m = mem(|i| words[i] * 4, width);
+            proptest::prop_assert_eq!(
+                smem_degree(&m, mask, banks, 4, bcast),
+                degree_reference(&m, mask, banks, 4, bcast)
+            );
+        }
     }
 }

@@ -21,10 +21,11 @@ mod sm;
 mod smlife;
 mod smmem;
 pub mod synth;
+pub mod tinst;
 
 pub use cta::{occupancy, OccupancyLimit};
 pub use engine::{simulate_stream, simulate_stream_traced, simulate_stream_with, Progress};
-pub use exec::{classify, op_name, ExecClass, PipeClass};
+pub use exec::{classify, classify_op, op_name, ExecClass, PipeClass};
 pub use ldst::{coalesce, smem_degree, Segments};
 pub use policy::{
     GatingPolicy, Hazard, InOrderScoreboard, IssueStage, MonolithicRf, NoGating, RegisterFileOrg,

@@ -2,8 +2,8 @@
 //! issue stage's hazard check, the register-file organisation and unit gating. The pipeline core
 //! calls only these traits; the baseline implementations live next to them.
 
+use super::tinst::TInst;
 use crate::config::{BankMap, GpuConfig, InnerPolicy, SchedPolicy};
-use crate::inst::WarpInst;
 
 /// What a scheduler may see of one of its warps this cycle.
 #[derive(Clone, Copy, Debug, Default)]
@@ -31,6 +31,13 @@ pub trait WarpScheduler: Send {
     fn order(&mut self, warps: &[WarpView], order: &mut Vec<u16>);
     /// The warp in `slot` issued at least one instruction this cycle.
     fn issued(&mut self, slot: u16);
+    /// True when [`WarpScheduler::order`] leaves the scheduler's state unchanged, so that a
+    /// cycle in which nothing issued can be repeated from the same views with the same result.
+    /// The SM then skips re-evaluating an issue stage whose inputs did not change (it replays
+    /// the counters). Policies that move on by themselves when idle must return false.
+    fn stable_when_idle(&self) -> bool {
+        false
+    }
 }
 
 /// LRR: scan from the warp after the last issuer (by slot), wrapping round.
@@ -53,6 +60,9 @@ impl WarpScheduler for Lrr {
     }
     fn issued(&mut self, slot: u16) {
         self.last = Some(slot);
+    }
+    fn stable_when_idle(&self) -> bool {
+        true
     }
 }
 
@@ -85,6 +95,9 @@ impl WarpScheduler for Gto {
     fn issued(&mut self, slot: u16) {
         self.last = Some(slot);
     }
+    fn stable_when_idle(&self) -> bool {
+        true
+    }
 }
 
 /// Oldest (ascending age) or youngest (descending age) first.
@@ -107,6 +120,9 @@ impl WarpScheduler for ByAge {
         order.extend(self.by_age.iter().map(|x| x.1));
     }
     fn issued(&mut self, _slot: u16) {}
+    fn stable_when_idle(&self) -> bool {
+        true
+    }
 }
 
 /// Fetch-group(g): warps split into age groups of g; the current group is served LRR and
@@ -288,15 +304,15 @@ pub trait IssueStage: Send {
     /// Resizes for `n_warps` slots and clears.
     fn reset(&mut self, n_warps: usize);
     /// Can `inst` of warp `w` issue with respect to register hazards?
-    fn check(&self, w: usize, inst: &WarpInst) -> Result<(), Hazard>;
+    fn check(&self, w: usize, inst: &TInst) -> Result<(), Hazard>;
     /// `inst` issued: reserve its destinations (`longop` marks long-latency producers).
-    fn reserve(&mut self, w: usize, inst: &WarpInst, longop: bool);
+    fn reserve(&mut self, w: usize, inst: &TInst, longop: bool);
     /// Destination `reg` of warp `w` was written back.
     fn release(&mut self, w: usize, reg: u16);
     /// Sources of `inst` have been read (WAR counters).
-    fn sources_read(&mut self, w: usize, inst: &WarpInst);
+    fn sources_read(&mut self, w: usize, inst: &TInst);
     /// Does the head read a register reserved by a long-latency producer?
-    fn reads_longop(&self, w: usize, inst: &WarpInst) -> bool;
+    fn reads_longop(&self, w: usize, inst: &TInst) -> bool;
     /// Any reserved register left for warp `w`?
     fn any_pending(&self, w: usize) -> bool;
 }
@@ -332,7 +348,7 @@ impl IssueStage for InOrderScoreboard {
             *w = vec![[0; N_REGS]; n];
         }
     }
-    fn check(&self, w: usize, inst: &WarpInst) -> Result<(), Hazard> {
+    fn check(&self, w: usize, inst: &TInst) -> Result<(), Hazard> {
         let p = &self.pending[w];
         if inst.srcs().iter().chain(inst.dsts()).any(|&r| bit(p, r)) {
             return Err(Hazard::Scoreboard);
@@ -348,7 +364,7 @@ impl IssueStage for InOrderScoreboard {
         }
         Ok(())
     }
-    fn reserve(&mut self, w: usize, inst: &WarpInst, longop: bool) {
+    fn reserve(&mut self, w: usize, inst: &TInst, longop: bool) {
         for &r in inst.dsts() {
             let r = r as usize;
             if r < N_REGS {
@@ -373,7 +389,7 @@ impl IssueStage for InOrderScoreboard {
             self.longop[w][r / 64] &= !(1 << (r % 64));
         }
     }
-    fn sources_read(&mut self, w: usize, inst: &WarpInst) {
+    fn sources_read(&mut self, w: usize, inst: &TInst) {
         if let Some(war) = &mut self.war {
             for &r in inst.srcs() {
                 if (r as usize) < N_REGS {
@@ -382,7 +398,7 @@ impl IssueStage for InOrderScoreboard {
             }
         }
     }
-    fn reads_longop(&self, w: usize, inst: &WarpInst) -> bool {
+    fn reads_longop(&self, w: usize, inst: &TInst) -> bool {
         inst.srcs().iter().any(|&r| bit(&self.longop[w], r))
     }
     fn any_pending(&self, w: usize) -> bool {
@@ -464,6 +480,11 @@ pub trait GatingPolicy: Send {
     }
     /// End of a cycle: whether the pipe was busy and whether it accepted an instruction.
     fn on_cycle(&mut self, _pipe: usize, _cycle: u64, _busy: bool, _accepted: bool) {}
+    /// True when [`GatingPolicy::available`] does not depend on the cycle (lets the issue stage
+    /// skip re-evaluating an unchanged SM).
+    fn time_invariant(&self) -> bool {
+        false
+    }
 }
 
 /// No gating: every pipe is always ready.
@@ -472,5 +493,8 @@ pub struct NoGating;
 impl GatingPolicy for NoGating {
     fn available(&self, _pipe: usize, _cycle: u64) -> UnitState {
         UnitState::Ready
+    }
+    fn time_invariant(&self) -> bool {
+        true
     }
 }

@@ -7,12 +7,13 @@
 //! RF arbitration, issue, fetch/decode.
 
 use super::cache::TagArray;
-use super::exec::{classify, ExecClass, PipeClass, SpPipe, N_OPS};
+use super::exec::{classify_op, ExecClass, PipeClass, SpPipe, N_OPS};
 use super::policy::{
     make_scheduler, GatingPolicy, InOrderScoreboard, IssueStage, MonolithicRf, NoGating,
     RegisterFileOrg, UnitState, WarpScheduler, WarpView, N_REGS,
 };
 use super::smmem::LdstUnit;
+use super::tinst::{AddrPool, TInst};
 use crate::activity::{OpcollActivity, OpsLanes, SchedActivity, SmActivity, StallCounts, Timeline};
 use crate::config::{BusyDefinition, GpuConfig, LaneMap};
 use crate::inst::{Family, MemSpace, OpClass, WarpInst, PRED_BASE};
@@ -43,14 +44,6 @@ fn add_stall(s: &mut StallCounts, r: Stall, n: u64) {
     }
 }
 
-/// One I-buffer entry.
-#[derive(Clone, Copy)]
-pub(crate) struct IEntry {
-    pub inst: WarpInst,
-    /// First cycle the entry may issue (decode done, I-cache fill arrived).
-    pub ready: u64,
-}
-
 /// A collector unit holding one issued instruction.
 #[derive(Clone)]
 pub(crate) struct Cu {
@@ -60,7 +53,7 @@ pub(crate) struct Cu {
     pub subcore: u32,
     pub warp: u16,
     pub seq: u64,
-    pub inst: WarpInst,
+    pub inst: TInst,
     pub ec: ExecClass,
     /// Pending reads: (bank, reg); `n_reads` valid, `n_done` granted.
     pub reads: [(u16, u16); 5],
@@ -132,7 +125,14 @@ pub(crate) struct Sm {
     pub w_inflight: Vec<u32>,
     pub w_mem_out: Vec<u32>,
     pub w_launch: Vec<u64>,
-    pub ibuf: Vec<[IEntry; 8]>,
+    pub ibuf: Vec<[TInst; 8]>,
+    /// First cycle the warp's I-buffer entries may issue (decode done, I-cache fill arrived);
+    /// a warp fetches only into an empty I-buffer, so its entries share one time.
+    pub w_ib_ready: Vec<u64>,
+    /// Per-lane addresses of fetched memory instructions until the LD/ST unit accepts them.
+    pub addr_pool: AddrPool,
+    /// The stream writes each fetched instruction here before it is compacted into `ibuf`.
+    pub fetch_tmp: WarpInst,
     pub ib_head: Vec<u8>,
     pub ib_len: Vec<u8>,
     pub ib_cap: u8,
@@ -188,10 +188,30 @@ pub(crate) struct Sm {
     pub oc_idx: [usize; 6],
     /// Busy collectors per class.
     pub cu_busy: [u64; 6],
+    /// Collectors (bit i = `cus[i]`) that are free.
+    pub cu_free: u64,
+    /// Collectors holding an instruction whose operands have all been read (`ready_at` set).
+    pub cu_ready: u64,
+    /// Collectors of each class, and of each sub-core.
+    pub cu_of_class: [u64; 6],
+    pub cu_of_subcore: Vec<u64>,
     /// Warps waiting at a barrier.
     pub n_at_bar: u64,
     /// The scheduler looks at `head_longop` (two-level).
     pub need_longop: bool,
+    /// Something the issue stage reads changed since its last evaluation (see [`Sm::issue`]).
+    pub issue_dirty: bool,
+    /// First cycle at which a decoded I-buffer entry becomes ready after the last evaluation
+    /// of the issue stage, which found nothing to issue.
+    pub issue_wake: u64,
+    /// Per scheduler: it had live warps at the last evaluation.
+    pub last_active: Vec<bool>,
+    /// A warp may have finished (exited with nothing in flight): `retire` has work.
+    pub retire_pending: bool,
+    /// A warp may have become able to fetch since the fetch stage last found none.
+    pub fetch_dirty: bool,
+    /// First cycle a warp's fetch delay ends after the fetch stage last found none.
+    pub fetch_wake: u64,
     /// Issue log (cycle, warp slot, pc) when tracing is on.
     pub trace: Option<Vec<IssueEvent>>,
 }
@@ -307,7 +327,7 @@ impl Sm {
                     subcore: i % nsub,
                     warp: 0,
                     seq: 0,
-                    inst: WarpInst::new(0, Family::Int, OpClass::Nop, 0),
+                    inst: TInst::NOP,
                     ec: ExecClass {
                         pipe: PipeClass::None,
                         sp_pipe: SpPipe::Int,
@@ -322,6 +342,17 @@ impl Sm {
             }
         }
         assert!(cus.len() <= 64, "at most 64 collector units per SM");
+        let cu_free = if cus.len() == 64 {
+            u64::MAX
+        } else {
+            (1u64 << cus.len()) - 1
+        };
+        let mut cu_of_class = [0u64; 6];
+        let mut cu_of_subcore = vec![0u64; nsub as usize];
+        for (i, c) in cus.iter().enumerate() {
+            cu_of_class[c.class] |= 1 << i;
+            cu_of_subcore[c.subcore as usize] |= 1 << i;
+        }
         let nb = cfg.rf.n_banks as usize;
         let mut scoreboard: Box<dyn IssueStage> =
             Box::new(InOrderScoreboard::new(cfg.sched.war_scoreboard));
@@ -352,12 +383,9 @@ impl Sm {
         for (i, c) in (0..6).filter(|&c| counts[c] > 0).enumerate() {
             oc_idx[c] = i;
         }
-        let empty = IEntry {
-            inst: WarpInst::new(0, Family::Int, OpClass::Nop, 0),
-            ready: 0,
-        };
         let per_reg = cfg.stats.per_register;
         Sm {
+            cus,
             id,
             cfg_busy_accept: cfg.stats.busy_definition == BusyDefinition::Accept,
             w_valid: vec![false; nw],
@@ -374,7 +402,10 @@ impl Sm {
             w_inflight: vec![0; nw],
             w_mem_out: vec![0; nw],
             w_launch: vec![0; nw],
-            ibuf: vec![[empty; 8]; nw],
+            ibuf: vec![[TInst::NOP; 8]; nw],
+            w_ib_ready: vec![0; nw],
+            addr_pool: AddrPool::default(),
+            fetch_tmp: WarpInst::new(0, Family::Int, OpClass::Nop, 0),
             ib_head: vec![0; nw],
             ib_len: vec![0; nw],
             ib_cap: cfg.frontend.ibuffer_entries.clamp(1, 8) as u8,
@@ -391,7 +422,6 @@ impl Sm {
             views: Vec::with_capacity(nw),
             order: Vec::with_capacity(nw),
             rf: Box::new(MonolithicRf::new(cfg)),
-            cus,
             cu_class_ports: inp,
             cu_class_out: outp,
             bank_req: vec![0; nb],
@@ -435,8 +465,18 @@ impl Sm {
             last_sb_reads: 0,
             oc_idx,
             cu_busy: [0; 6],
+            cu_free,
+            cu_ready: 0,
+            cu_of_class,
+            cu_of_subcore,
             n_at_bar: 0,
             need_longop: matches!(cfg.sched.policy, crate::config::SchedPolicy::TwoLevel),
+            issue_dirty: true,
+            issue_wake: 0,
+            last_active: vec![false; ns],
+            retire_pending: false,
+            fetch_dirty: true,
+            fetch_wake: 0,
             trace: None,
         }
     }
@@ -529,6 +569,8 @@ impl Sm {
                 self.reg_access(warp, r, t, true);
             }
             self.w_inflight[warp] -= 1;
+            self.issue_dirty = true;
+            self.retire_pending = true;
             self.wb_waiting.remove(i);
             done += 1;
             self.progress = true;
@@ -543,7 +585,11 @@ impl Sm {
         loop {
             // oldest ready CU not yet tried this cycle
             let mut best: Option<usize> = None;
-            for (i, c) in self.cus.iter().enumerate() {
+            let mut bits = self.cu_ready;
+            while bits != 0 {
+                let i = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let c = &self.cus[i];
                 if c.busy && c.ready_at <= t && best.is_none_or(|b| c.seq < self.cus[b].seq) {
                     let pc = c.ec.pipe.index();
                     if used_class[pc] < oc_ex[pc].max(1)
@@ -598,6 +644,9 @@ impl Sm {
             };
             self.cus[ci].busy = false;
             self.cus[ci].ready_at = u64::MAX;
+            self.cu_free |= 1 << ci;
+            self.cu_ready &= !(1 << ci);
+            self.issue_dirty = true;
             self.act.opcoll[self.oc_idx[cls]].dispatches += 1;
             self.cu_busy[cls] -= 1;
             let warp = cu_warp as usize;
@@ -614,7 +663,12 @@ impl Sm {
             self.pipes[p].ops[opi].ops += 1;
             self.pipes[p].ops[opi].lanes += lanes;
             if pipe == PipeClass::Mem {
-                let busy = self.ldst.accept(t, warp as u16, &self.cus[ci].inst, cu_seq);
+                let inst = self.cus[ci].inst;
+                let addrs = inst.mem.map(|m| self.addr_pool.get(m.slot));
+                let busy = self.ldst.accept(t, warp as u16, &inst, addrs, cu_seq);
+                if let Some(m) = inst.mem {
+                    self.addr_pool.release(m.slot);
+                }
                 self.pipes[p].busy.busy(t, busy);
                 continue;
             }
@@ -694,6 +748,7 @@ impl Sm {
                             c.granted += 1;
                             if c.granted == c.n_reads {
                                 c.ready_at = t + 1;
+                                self.cu_ready |= 1 << ci;
                             }
                             (c.warp as usize, reg, still)
                         };
@@ -728,7 +783,18 @@ impl Sm {
         id_oc: &[u32; 6],
         cfg: &GpuConfig,
     ) {
+        if !self.issue_dirty
+            && t < self.issue_wake
+            && self.gating.time_invariant()
+            && self.scheds.iter().all(|s| s.stable_when_idle())
+        {
+            // Nothing the stage reads changed since it last found nothing to issue: the
+            // outcome, and every counter, would repeat.
+            self.replay_issue(1);
+            return;
+        }
         let (per_sched, per_warp, diff_units) = cfg_issue;
+        let mut any_issued = false;
         let mut used_idoc = [0u32; 6];
         let mut used_in = [0u32; 6];
         let sb0 = self.act.scoreboard.reads;
@@ -745,9 +811,9 @@ impl Sm {
                 if !self.w_valid[w] || self.w_exited[w] {
                     continue;
                 }
-                let empty = self.ib_len[w] == 0 || self.ibuf[w][self.ib_head[w] as usize].ready > t;
+                let empty = self.ib_len[w] == 0 || self.w_ib_ready[w] > t;
                 let head_longop = self.need_longop && !empty && {
-                    let h = &self.ibuf[w][self.ib_head[w] as usize].inst;
+                    let h = &self.ibuf[w][self.ib_head[w] as usize];
                     self.scoreboard.reads_longop(w, h)
                 };
                 let waiting = self.w_at_bar[w] || (self.w_membar[w] && self.w_mem_out[w] > 0);
@@ -762,6 +828,7 @@ impl Sm {
                 });
             }
             let sa = &mut self.act.sched[s];
+            self.last_active[s] = !self.views.is_empty();
             if self.views.is_empty() {
                 self.last_evals[s] = 0;
                 sa.issued[0] += 1;
@@ -822,10 +889,23 @@ impl Sm {
                 add_stall(&mut sa.stall, r, 1);
                 self.last_stall[s] = Some(r);
             } else {
+                any_issued = true;
                 self.last_stall[s] = None;
             }
         }
         self.last_sb_reads = self.act.scoreboard.reads - sb0;
+        // An issue changes the state; otherwise the stage is clean until an event marks it
+        // dirty or a decoded entry becomes ready.
+        self.issue_dirty = any_issued;
+        if !any_issued {
+            let mut wake = u64::MAX;
+            for w in 0..self.w_valid.len() {
+                if self.w_valid[w] && self.ib_len[w] > 0 && self.w_ib_ready[w] > t {
+                    wake = wake.min(self.w_ib_ready[w]);
+                }
+            }
+            self.issue_wake = wake;
+        }
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -847,14 +927,14 @@ impl Sm {
         if self.w_at_bar[w] || (self.w_membar[w] && self.w_mem_out[w] > 0) {
             return Err(Stall::Barrier);
         }
-        if self.ib_len[w] == 0 || self.ibuf[w][self.ib_head[w] as usize].ready > t {
+        if self.ib_len[w] == 0 || self.w_ib_ready[w] > t {
             return Err(Stall::IbufferEmpty);
         }
         self.w_membar[w] = false;
         let hslot = self.ib_head[w] as usize;
         // small copies of the head's fields; the record itself is copied once, into the CU
         let (family, op, mask, pc, n_dst, divergent, space) = {
-            let i = &self.ibuf[w][hslot].inst;
+            let i = &self.ibuf[w][hslot];
             (
                 i.family,
                 i.op,
@@ -866,11 +946,11 @@ impl Sm {
             )
         };
         let (srcs, n_src) = {
-            let i = &self.ibuf[w][hslot].inst;
+            let i = &self.ibuf[w][hslot];
             (i.src, i.n_src as usize)
         };
         self.act.scoreboard.reads += 1;
-        if self.scoreboard.check(w, &self.ibuf[w][hslot].inst).is_err() {
+        if self.scoreboard.check(w, &self.ibuf[w][hslot]).is_err() {
             return Err(Stall::Scoreboard);
         }
         let is_membar = family == Family::Mem && op == OpClass::Membar;
@@ -882,7 +962,7 @@ impl Sm {
                 ii: 1,
             }
         } else {
-            classify(cfg, &self.ibuf[w][hslot].inst)
+            classify_op(cfg, family, op)
         };
         if n_w > 0 && diff_units && ec.pipe == first_pipe {
             return Err(Stall::PipeBusy);
@@ -891,17 +971,15 @@ impl Sm {
         if ec.pipe != PipeClass::None {
             let pc = ec.pipe.index();
             let want = cu_class_of(ec.pipe);
-            let class = if self.cus.iter().any(|c| c.class == want) {
-                want
-            } else {
-                5
-            };
+            let class = if self.cu_of_class[want] != 0 { want } else { 5 };
             let nsub = cfg.sm.n_subcores.max(1);
             let sub = (s as u32) / cfg.scheds_per_subcore();
-            let found = self
-                .cus
-                .iter()
-                .position(|c| !c.busy && c.class == class && (nsub == 1 || c.subcore == sub));
+            let mut free = self.cu_free & self.cu_of_class[class];
+            if nsub > 1 {
+                free &= self.cu_of_subcore.get(sub as usize).copied().unwrap_or(0);
+            }
+            // the lowest-index free collector of the class (and sub-core)
+            let found = (free != 0).then(|| free.trailing_zeros() as usize);
             match found {
                 None => return Err(Stall::CuFull),
                 Some(i) => {
@@ -928,6 +1006,9 @@ impl Sm {
         let h = self.ib_head[w] as usize;
         self.ib_head[w] = ((h + 1) % self.ib_cap as usize) as u8;
         self.ib_len[w] -= 1;
+        if self.ib_len[w] == 0 {
+            self.fetch_dirty = true;
+        }
         self.act.ibuffer.reads += 1;
         if self.ib_len[w] == 0 && self.w_stream_done[w] {
             self.mark_exited(w);
@@ -973,8 +1054,7 @@ impl Sm {
         let longop = family == Family::Mem
             && matches!(op, OpClass::Load | OpClass::Atomic)
             && matches!(space, Some(MemSpace::Global | MemSpace::Local));
-        self.scoreboard
-            .reserve(w, &self.ibuf[w][hslot].inst, longop);
+        self.scoreboard.reserve(w, &self.ibuf[w][hslot], longop);
         self.act.scoreboard.writes += n_dst as u64;
         self.w_inflight[w] += 1;
         let ci = cu_idx.expect("cu");
@@ -994,12 +1074,16 @@ impl Sm {
         c.busy = true;
         c.warp = w as u16;
         c.seq = self.seq;
-        c.inst = self.ibuf[w][hslot].inst;
+        c.inst = self.ibuf[w][hslot];
         c.ec = ec;
         c.reads = reads;
         c.n_reads = n as u8;
         c.granted = 0;
         c.ready_at = if n == 0 { t + 1 } else { u64::MAX };
+        self.cu_free &= !(1 << ci);
+        if n == 0 {
+            self.cu_ready |= 1 << ci;
+        }
         for &(b, _) in &reads[..n] {
             self.bank_req[b as usize] |= 1u64 << ci;
         }
@@ -1029,6 +1113,8 @@ impl Sm {
             return;
         }
         self.w_exited[w] = true;
+        self.issue_dirty = true;
+        self.retire_pending = true;
         let c = self.w_cta[w] as usize;
         self.ctas[c].exited += 1;
         self.check_barrier(c);
@@ -1051,9 +1137,11 @@ impl Sm {
                 }
                 self.w_at_bar[w] = false;
                 self.w_fetch_bar[w] = false;
+                self.fetch_dirty = true;
             }
             self.ctas[c].bar_arrived = 0;
             self.act.bar.releases += 1;
+            self.issue_dirty = true;
             self.progress = true;
         }
     }
@@ -1082,10 +1170,7 @@ impl Sm {
             for s in 0..self.scheds.len() {
                 let sa = &mut self.act.sched[s];
                 sa.issued[0] += k;
-                let has = self.sched_warps[s]
-                    .iter()
-                    .any(|&w| self.w_valid[w as usize] && !self.w_exited[w as usize]);
-                if has {
+                if self.last_active[s] {
                     sa.active_cycles += k;
                 }
                 sa.warp_evals += self.last_evals[s] * k;

@@ -67,6 +67,7 @@ impl Sm {
             self.w_launch[w] = ready_at;
             self.ib_head[w] = 0;
             self.ib_len[w] = 0;
+            self.w_ib_ready[w] = u64::MAX;
             if !self.reg_last.is_empty() {
                 let n = super::policy::N_REGS;
                 self.reg_last[w * n..(w + 1) * n].fill(u64::MAX);
@@ -77,6 +78,8 @@ impl Sm {
         self.n_resident_warps += n_warps;
         self.allocated_regs += regs;
         self.act.ctas += 1;
+        self.issue_dirty = true;
+        self.fetch_dirty = true;
         first
     }
 
@@ -84,6 +87,10 @@ impl Sm {
     /// warps all retired. Returns the number of CTAs completed.
     pub fn retire(&mut self, stream: &mut dyn KernelStream, _t: u64) -> Result<u32, SimError> {
         let mut done = 0;
+        if !self.retire_pending {
+            return Ok(0);
+        }
+        self.retire_pending = false;
         for c in 0..self.ctas.len() {
             if !self.ctas[c].valid {
                 continue;
@@ -98,6 +105,7 @@ impl Sm {
                     && self.ib_len[w] == 0
                 {
                     self.w_valid[w] = false;
+                    self.issue_dirty = true;
                     self.n_resident_warps -= 1;
                     self.ctas[c].warps_done += 1;
                 }
@@ -152,7 +160,7 @@ impl Sm {
                 ev = ev.min(self.w_fetch_ready[w]);
             }
             if self.ib_len[w] > 0 {
-                let r = self.ibuf[w][self.ib_head[w] as usize].ready;
+                let r = self.w_ib_ready[w];
                 if r > t && r != u64::MAX {
                     ev = ev.min(r);
                 }

@@ -6,8 +6,9 @@ use super::cache::{LineState, Probe, TagArray};
 use super::ldst::{coalesce, distinct_addrs, segment_bytes, smem_degree, Segments};
 use super::memsys::{MemSys, ReqKind};
 use super::sm::{Sm, Wb};
+use super::tinst::TInst;
 use crate::config::{AllocPolicy, GpuConfig, WritePolicy};
-use crate::inst::{Family, MemSpace, OpClass, WarpInst, WARP_SIZE};
+use crate::inst::{Family, MemInfo, MemSpace, OpClass, WARP_SIZE};
 use crate::stream::{KernelStream, Step};
 use crate::SimError;
 use std::cmp::Reverse;
@@ -149,8 +150,15 @@ impl LdstUnit {
 
     /// Accepts a memory instruction at `t`; returns the cycles the unit will be busy with it
     /// (address generation + one cycle per request or pass).
-    pub fn accept(&mut self, t: u64, warp: u16, inst: &WarpInst, _seq: u64) -> u64 {
-        let Some(m) = inst.mem else {
+    pub fn accept(
+        &mut self,
+        t: u64,
+        warp: u16,
+        inst: &TInst,
+        addrs: Option<&MemInfo>,
+        _seq: u64,
+    ) -> u64 {
+        let Some(m) = addrs else {
             // a memory instruction without a data access (membar is handled at issue)
             self.job = Some(Job {
                 warp,
@@ -171,7 +179,7 @@ impl LdstUnit {
             MemSpace::Shared => (
                 JobKind::Shared,
                 smem_degree(
-                    &m,
+                    m,
                     mask,
                     self.smem_banks,
                     self.smem_bank_bytes,
@@ -179,7 +187,7 @@ impl LdstUnit {
                 ) as usize,
             ),
             MemSpace::Const | MemSpace::Param => {
-                (JobKind::Const, distinct_addrs(&m, mask, &mut self.consts))
+                (JobKind::Const, distinct_addrs(m, mask, &mut self.consts))
             }
             MemSpace::Global | MemSpace::Local => {
                 let bypass = (m.space == MemSpace::Global && self.skip_global) || is_atomic;
@@ -188,7 +196,7 @@ impl LdstUnit {
                 } else {
                     self.l1_line
                 };
-                coalesce(&m, mask, segment_bytes(base, m.width_bytes), &mut self.segs);
+                coalesce(m, mask, segment_bytes(base, m.width_bytes), &mut self.segs);
                 let kind = if is_atomic {
                     JobKind::Atomic
                 } else if is_load {
@@ -345,6 +353,7 @@ impl Sm {
                                                     self.act.l1d.writebacks += 1;
                                                     let tk = u.tok(Tok::Store { warp });
                                                     self.w_mem_out[warp as usize] += 1;
+                                                    self.issue_dirty = true;
                                                     mem.send(
                                                         sm,
                                                         t_fs,
@@ -411,6 +420,7 @@ impl Sm {
                 if !(hit && write_back_local) {
                     let tk = u.tok(Tok::Store { warp });
                     self.w_mem_out[warp as usize] += 1;
+                    self.issue_dirty = true;
                     mem.send(sm, t_fs, ReqKind::Write, a, bytes.max(1), tk);
                 }
             }
@@ -431,6 +441,7 @@ impl Sm {
                     None => {
                         let tk = u.tok(Tok::Store { warp });
                         self.w_mem_out[warp as usize] += 1;
+                        self.issue_dirty = true;
                         mem.send(sm, t_fs, ReqKind::Atomic, a, bytes.max(4), tk);
                     }
                 }
@@ -548,6 +559,8 @@ impl Sm {
                 }
                 Tok::Store { warp } => {
                     self.w_mem_out[warp as usize] -= 1;
+                    self.issue_dirty = true;
+                    self.retire_pending = true;
                 }
                 Tok::IFetch { line } => {
                     let full = self.icache.full_mask();
@@ -558,12 +571,9 @@ impl Sm {
                     for w in 0..self.w_valid.len() {
                         if self.w_valid[w] && self.w_ifetch_line[w] == line {
                             self.w_ifetch_line[w] = u64::MAX;
-                            let len = self.ib_len[w] as usize;
-                            let head = self.ib_head[w] as usize;
-                            for k in 0..len {
-                                let idx = (head + k) % self.ib_cap as usize;
-                                self.ibuf[w][idx].ready = t + 1;
-                            }
+                            self.fetch_dirty = true;
+                            self.w_ib_ready[w] = t + 1;
+                            self.issue_dirty = true;
                         }
                     }
                 }
@@ -583,6 +593,10 @@ impl Sm {
         stream: &mut dyn KernelStream,
         mem: &mut MemSys,
     ) -> Result<(), SimError> {
+        if !self.fetch_dirty && t < self.fetch_wake {
+            // no warp became able to fetch since the last pass found none
+            return Ok(());
+        }
         let nw = self.w_valid.len();
         let mut fetched = 0;
         for k in 1..=nw {
@@ -608,20 +622,22 @@ impl Sm {
             while n < width.min(self.ib_cap as u32) {
                 let slot =
                     (self.ib_head[w] as usize + self.ib_len[w] as usize) % self.ib_cap as usize;
-                let step = stream.next_inst(cta, widx, t, &mut self.ibuf[w][slot].inst)?;
+                let step = stream.next_inst(cta, widx, t, &mut self.fetch_tmp)?;
                 match step {
                     Step::Done => {
                         self.w_stream_done[w] = true;
                         break;
                     }
                     Step::Inst => {
+                        let inst = TInst::from_inst(&self.fetch_tmp, &mut self.addr_pool);
+                        self.ibuf[w][slot] = inst;
                         if n == 0 {
-                            first_pc = self.ibuf[w][slot].inst.pc;
+                            first_pc = inst.pc;
                         }
-                        self.ibuf[w][slot].ready = t + 1;
+                        self.w_ib_ready[w] = t + 1;
                         self.ib_len[w] += 1;
                         n += 1;
-                        if self.ibuf[w][slot].inst.family == Family::Bar {
+                        if inst.family == Family::Bar {
                             self.w_fetch_bar[w] = true;
                             break;
                         }
@@ -631,6 +647,7 @@ impl Sm {
             self.fetch_last = w as u32;
             fetched += 1;
             self.progress = true;
+            self.issue_dirty = true;
             if n == 0 {
                 if self.w_stream_done[w] {
                     self.mark_exited(w);
@@ -653,18 +670,31 @@ impl Sm {
             }
             self.act.icache.misses += 1;
             self.w_ifetch_line[w] = line;
-            let len = self.ib_len[w] as usize;
-            let head = self.ib_head[w] as usize;
-            for k in 0..len {
-                let idx = (head + k) % self.ib_cap as usize;
-                self.ibuf[w][idx].ready = u64::MAX;
-            }
+            self.w_ib_ready[w] = u64::MAX;
             if !self.icache_pending.contains(&line) {
                 self.icache_pending.push(line);
                 let tk = self.ldst_tok_ifetch(line);
                 let lb = self.icache.line_bytes();
                 mem.send(self.id as usize, t_fs, ReqKind::Read, line * lb, lb, tk);
             }
+        }
+        // With nothing fetched the stage stays idle until an event makes a warp eligible or a
+        // fetch delay ends.
+        self.fetch_dirty = fetched > 0;
+        if fetched == 0 {
+            let mut wake = u64::MAX;
+            for w in 0..nw {
+                if self.w_valid[w]
+                    && !self.w_stream_done[w]
+                    && self.ib_len[w] == 0
+                    && !self.w_fetch_bar[w]
+                    && self.w_ifetch_line[w] == u64::MAX
+                    && self.w_fetch_ready[w] > t
+                {
+                    wake = wake.min(self.w_fetch_ready[w]);
+                }
+            }
+            self.fetch_wake = wake;
         }
         Ok(())
     }
