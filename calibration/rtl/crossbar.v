@@ -1,15 +1,17 @@
-// N x N crossbar of WIDTH-bit words: output o carries input sel[o] (one
-// SW-bit select per output, SW = clog2(N)). Combinational (a mux per output
-// bit; several outputs may select the same input, i.e. multicast).
+// N x N crossbar of WIDTH-bit words: output o carries the input its one-hot
+// grant selects (grant[o*N + i] = 1: output o takes input i; no grant: 0).
+// Combinational: N crosspoints (in[i] AND grant) per output bit, ORed. The
+// grants come decoded, as a switch allocator or arbiter produces them, so the
+// netlist is the N x N x WIDTH crosspoint array itself; several outputs may
+// take the same input (multicast).
 // Ports are flattened: in[i*WIDTH +: WIDTH], out[o*WIDTH +: WIDTH],
-// sel[o*SW +: SW].
+// grant[o*N +: N].
 module crossbar #(
     parameter N     = 4,
-    parameter WIDTH = 32,
-    parameter SW    = (N <= 2) ? 1 : $clog2(N)
+    parameter WIDTH = 32
 ) (
     input  [N*WIDTH-1:0] in,
-    input  [N*SW-1:0]    sel,
+    input  [N*N-1:0]     grant,
     output [N*WIDTH-1:0] out
 );
     genvar go;
@@ -20,7 +22,7 @@ module crossbar #(
             always @* begin
                 o = {WIDTH{1'b0}};
                 for (i = 0; i < N; i = i + 1)
-                    if (sel[go*SW +: SW] == i) o = in[i*WIDTH +: WIDTH];
+                    o = o | (in[i*WIDTH +: WIDTH] & {WIDTH{grant[go*N + i]}});
             end
             assign out[go*WIDTH +: WIDTH] = o;
         end

@@ -212,7 +212,9 @@ impl Vcd {
                     let id = v[2].clone();
                     let mut name = v[3].clone();
                     let mut range = v.get(4).cloned().unwrap_or_default();
-                    if let Some(p) = name.find('[') {
+                    // An escaped identifier (`\\a[1].b`) may hold brackets; its range, if
+                    // any, is the next token.
+                    if let Some(p) = name.find('[').filter(|_| !name.starts_with('\\')) {
                         range = name[p..].to_string();
                         name.truncate(p);
                     }
@@ -398,6 +400,16 @@ mod tests {
         assert_eq!(a["a[1]"], (1.0, 0.5));
         // a[0]: 0 -> 1 at 1000, stays 1.
         assert_eq!(a["a[0]"], (0.5, 0.5));
+    }
+
+    #[test]
+    fn escaped_names_keep_their_brackets() {
+        let t = "$scope module m $end\n$var wire 2 ! \\g[1].d [1:0] $end\n$var wire 1 \" \\g[1].e $end\n$upscope $end\n$enddefinitions $end\n#0\nb01 !\n1\"\n#10\nb10 !\n";
+        let v = Vcd::parse(t, Path::new("e.vcd")).unwrap();
+        let a = v.activities(&["m".to_string()], 1.0);
+        assert_eq!(a["\\g[1].d[1]"].0, 1.0);
+        assert_eq!(a["\\g[1].d[0]"].0, 1.0);
+        assert!(a.contains_key("\\g[1].e"), "{a:?}");
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! Live synthesis check: when `GPUENERGY_LIBERTY_DIR` points at the ASAP7 liberty files (CI sets
 //! it to `../shared/asap7`), runs the yosys + iverilog + OpenSTA flow on a subset of components
 //! and checks that area, leakage and energy per operation reproduce the committed goldens within
-//! 1 %. Without the variable (or without the tools) it prints why and passes.
+//! 1 %, and that the mapped gate-level netlist (simulated with the cell models generated from the
+//! liberty files, as the flow does for switching activity) passes the component's check-mode
+//! testbench. Without the variable (or without the tools) it prints why and passes.
 
 use calibration::flow::{self, registry, FlowOptions};
 use calibration::SynthRecord;
@@ -35,6 +37,19 @@ fn flow_reproduces_goldens() {
         let params: BTreeMap<String, u32> = p.iter().map(|(k, v)| (k.to_string(), *v)).collect();
         let spec = registry::spec(name, &params).unwrap();
         let rec = flow::run(&spec, &lib, &opts).unwrap();
+        // The gate-level netlist the activities come from computes what the RTL computes.
+        let run_dir = out.join(flow::run_dir_name(&spec));
+        let comp = calibration::rtl::component(name).unwrap();
+        let design = [run_dir.join("netlist_sim.v"), run_dir.join("cells.v")];
+        let check = calibration::rtl::sim::run_check_with(
+            comp,
+            &params,
+            &run_dir.join("check"),
+            1,
+            &design,
+        )
+        .unwrap_or_else(|e| panic!("{name}: gate-level netlist fails its testbench: {e}"));
+        println!("{name} gate level: {}", check.summary);
         let golden =
             SynthRecord::load(&goldens.join(flow::run_dir_name(&spec)).join("record.json"))
                 .unwrap();

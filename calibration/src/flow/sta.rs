@@ -199,7 +199,7 @@ fn annotate_nets(
         let a = if net.is_empty() {
             (0.0, 0.0)
         } else {
-            let key = net.trim_start_matches('\\').replace(' ', "");
+            let key = net.replace(' ', "");
             *nets.get(&key).ok_or_else(|| {
                 CalError::Invalid(format!(
                     "{}: net '{net}' of the netlist is not in the simulation dump",

@@ -200,7 +200,7 @@ pub(super) static COMPONENTS: &[ComponentSpec] = &[
     ComponentSpec {
         name: "crossbar",
         top: "crossbar",
-        description: "N x N crossbar of WIDTH-bit words with a select per output (combinational)",
+        description: "N x N crossbar of WIDTH-bit words with a one-hot grant per output (combinational)",
         files: &["crossbar.v"],
         params: &[
             SizeParam { name: "N", default: 4, sweep: &[2, 4, 8, 12, 16], description: "ports per side" },
@@ -209,7 +209,7 @@ pub(super) static COMPONENTS: &[ComponentSpec] = &[
         sequential: false,
         ops_per_cycle: OpsPerCycle::Param("N"),
         op_definition: "one word moved to one output",
-        stimulus: "random words on every input and a random select per output every cycle",
+        stimulus: "random words on every input and a random one-hot grant per output every cycle",
         testbench: "tb/crossbar_tb.v",
         tb_top: "crossbar_tb",
         vectors: None,

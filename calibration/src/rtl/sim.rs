@@ -129,6 +129,17 @@ pub fn compile_testbench(
     params: &Params,
     out: &Path,
 ) -> Result<(), RtlError> {
+    compile_testbench_with(spec, params, out, &spec.file_paths())
+}
+
+/// As [`compile_testbench`], with `design` in place of the component's RTL files (e.g. its
+/// mapped gate-level netlist and cell models).
+pub fn compile_testbench_with(
+    spec: &ComponentSpec,
+    params: &Params,
+    out: &Path,
+    design: &[PathBuf],
+) -> Result<(), RtlError> {
     let full = spec.resolve(params)?;
     let mut cmd = Command::new("iverilog");
     cmd.arg("-g2005").arg("-o").arg(out);
@@ -136,7 +147,7 @@ pub fn compile_testbench(
         cmd.arg(format!("-P{}.{}={}", spec.tb_top, k, v));
     }
     cmd.arg(super::rtl_dir().join("tb/timescale.v"));
-    cmd.args(spec.file_paths());
+    cmd.args(design);
     cmd.arg(spec.testbench_path());
     run_tool("iverilog", &mut cmd, spec.name).map(|_| ())
 }
@@ -184,12 +195,23 @@ pub fn run_check(
     workdir: &Path,
     seed: u64,
 ) -> Result<TbOutcome, RtlError> {
+    run_check_with(spec, params, workdir, seed, &spec.file_paths())
+}
+
+/// As [`run_check`], with `design` in place of the component's RTL files.
+pub fn run_check_with(
+    spec: &ComponentSpec,
+    params: &Params,
+    workdir: &Path,
+    seed: u64,
+    design: &[PathBuf],
+) -> Result<TbOutcome, RtlError> {
     std::fs::create_dir_all(workdir).map_err(|source| RtlError::Io {
         path: workdir.to_path_buf(),
         source,
     })?;
     let image = workdir.join(format!("{}.vvp", spec.name));
-    compile_testbench(spec, params, &image)?;
+    compile_testbench_with(spec, params, &image, design)?;
     let plus = prepare_vectors(spec, params, workdir, seed)?;
     let mut cmd = Command::new("vvp");
     cmd.arg("-n")

@@ -24,7 +24,7 @@ pub enum LogicKind {
     LatchArray,
     /// Content-addressable memory: `ENTRIES` × `WIDTH` key bits, parallel match.
     Cam,
-    /// Full crossbar: `N` inputs × `N` outputs of `WIDTH` bits.
+    /// Full crossbar: `N` inputs × `N` outputs of `WIDTH` bits, one-hot grant per output.
     Crossbar,
     /// Round-robin arbiter over `N` requesters.
     ArbRr,
@@ -155,7 +155,8 @@ impl std::fmt::Display for LogicKind {
 /// dependence matrix's N² cells, a scoreboard's NREGS pending bits read by NSRC operand muxes.
 /// Delay scales with logic depth: ⌈log₂⌉ of the fan-in or width. The constant term `1` is fitted
 /// with either sign (a fixed offset of the asymptotic law); every other coefficient is
-/// non-negative.
+/// non-negative. A kind all of whose cells replicate with a size parameter (the crossbar, per
+/// bit of WIDTH) has no constant term.
 pub fn default_form(kind: LogicKind, quantity: &str) -> &'static [&'static str] {
     use LogicKind::*;
     if quantity == "delay_s" {
@@ -200,9 +201,17 @@ pub fn default_form(kind: LogicKind, quantity: &str) -> &'static [&'static str] 
             "1",
         ],
         Cam => &["ENTRIES*WIDTH", "ENTRIES", "WIDTH", "1"],
-        // Crossbar: N² W crosspoints per cycle; per word moved (N per cycle) N·W.
-        Crossbar | Mux if energy => &["N*WIDTH", "clog2(N)*WIDTH", "WIDTH", "1"],
-        Crossbar | Mux => &["N^2*WIDTH", "N*clog2(N)*WIDTH", "N*WIDTH", "1"],
+        // Crossbar with decoded (one-hot) grants: every cell belongs to one output bit, N
+        // crosspoints (in AND grant) ORed through a ⌈log₂N⌉-deep reduction, so area and leakage
+        // are N²·W crosspoints plus N·W reduction trees, and nothing is independent of WIDTH
+        // (no constant term). Per word moved (N per cycle): the N input pins of the output
+        // bit's crosspoints, the ⌈log₂N⌉-deep path to the output and the output itself, each ×W.
+        Crossbar if energy => &["N*WIDTH", "clog2(N)*WIDTH", "WIDTH"],
+        Crossbar => &["N^2*WIDTH", "N*clog2(N)*WIDTH", "N*WIDTH"],
+        // Mux building block (select decoded inside): crosspoints as the crossbar, plus its
+        // decoder, which does not scale with WIDTH.
+        Mux if energy => &["N*WIDTH", "clog2(N)*WIDTH", "WIDTH", "1"],
+        Mux => &["N^2*WIDTH", "N*clog2(N)*WIDTH", "N*WIDTH", "1"],
         // Fixed priority with random requests: grants settle near the low indices, so the
         // switched energy grows with the tree depth as well as its size.
         ArbFixed if energy => &["N*clog2(N)", "clog2(N)", "1"],
