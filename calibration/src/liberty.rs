@@ -629,6 +629,11 @@ mod tests {
         let info = library_info(&m, Path::new("m.lib"), &["INVx1"]).unwrap();
         assert_eq!(info.cells.len(), 2);
         assert!(info.cells["DFFx1"].is_ff);
+        let ff = info.cells["DFFx1"].seq.as_ref().unwrap();
+        assert_eq!((ff.iq.as_str(), ff.iqn.as_str()), ("IQ", "IQN"));
+        assert_eq!(ff.data, "D");
+        assert!(!ff.latch);
+        assert_eq!(info.cells["INVx1"].input_pins, vec!["A".to_string()]);
         let inv = &info.cells["INVx1"];
         assert_eq!(inv.area, 0.5);
         assert_eq!(inv.leakage, Some(10.0));

@@ -5,11 +5,13 @@
 //! 2. Yosys: `read_verilog -defer`, `chparam` the size parameters, `synth -flatten`, optional
 //!    component-specific techmaps, `dfflibmap -liberty`, `abc -liberty`, tie cells, `stat
 //!    -liberty` (text and JSON), `write_verilog` ([`yosys`]).
-//! 3. Stimulus: the component's testbench in iverilog with `+stim +vcd=FILE`; the VCD gives each
-//!    input bit's toggle density (per clock cycle) and duty ([`stim`]).
-//! 4. OpenSTA: the separate liberty files, the netlist, a clock of the chosen period, the
-//!    per-pin activities (`set_power_activity -input_ports`), `report_checks` and `report_power`
-//!    ([`sta`]).
+//! 3. Stimulus: the component's testbench in iverilog with `+stim +vcd=FILE`, run on the mapped
+//!    netlist with zero-delay cell models generated from the liberty files ([`cellmodel`]); the
+//!    VCD gives every net's toggle density (per clock cycle) and duty ([`stim`]).
+//! 4. OpenSTA: the liberty files, the netlist, a clock of the chosen period, `report_checks`, and
+//!    `report_power` with every net's simulated activity: OpenSTA 2.0.17 takes activities only
+//!    at input ports, so power is analysed on copies of the library and netlist in which each
+//!    cell output follows an added activity port ([`annotate`], [`sta`]).
 //! 5. The reports are parsed by [`crate::parsers`] and combined into a record; energy per
 //!    operation = (internal + switching power) × clock period / operations per cycle.
 
