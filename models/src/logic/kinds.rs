@@ -32,7 +32,8 @@ pub enum LogicKind {
     ArbFixed,
     /// Dependence matrix: `N` × `N` bits with wakeup/ready logic.
     DepMatrix,
-    /// Per-warp scoreboard: `NREGS` pending bits checked for `NSRC` source operands.
+    /// Per-warp scoreboard: `NREGS` pending-write bits and `RCW`-bit pending-read counters,
+    /// checked for `NSRC` source operands.
     Scoreboard,
     /// Power-gating controller of one domain: `IDLE_W`-bit idle and `BET_W`-bit blackout counters.
     PgController,
@@ -106,7 +107,7 @@ impl LogicKind {
             LogicKind::Cam => &[("ENTRIES", 16), ("WIDTH", 32)],
             LogicKind::Crossbar | LogicKind::Mux => &[("N", 4), ("WIDTH", 32)],
             LogicKind::ArbRr | LogicKind::ArbFixed | LogicKind::DepMatrix => &[("N", 8)],
-            LogicKind::Scoreboard => &[("NREGS", 64), ("NSRC", 3)],
+            LogicKind::Scoreboard => &[("NREGS", 64), ("NSRC", 3), ("RCW", 2)],
             LogicKind::PgController => &[
                 ("BET", 14),
                 ("BET_W", 5),
@@ -175,9 +176,9 @@ pub fn default_form(kind: LogicKind, quantity: &str) -> &'static [&'static str] 
     let energy = quantity == "energy_per_op_j";
     match kind {
         Alu32 | Adder => &["WIDTH*clog2(WIDTH)", "WIDTH", "1"],
-        // Multiplier energy: WIDTH² cells whose glitch activity grows with the WIDTH-deep
-        // carry-save array.
-        Imul32 if energy => &["WIDTH^3", "WIDTH^2", "WIDTH", "1"],
+        // Multiplier: WIDTH² partial-product and carry-save cells, each switching a bounded
+        // number of times per multiply (calibrated with zero-delay simulated activity, which
+        // counts functional transitions, not glitches), plus the WIDTH-bit final adder.
         Imul32 => &["WIDTH^2", "WIDTH", "1"],
         Fadd32 | Fmul32 | Ffma32 => &["1"],
         SfuLane if energy => &["pow2(TBITS)", "TBITS", "1"],
@@ -212,12 +213,18 @@ pub fn default_form(kind: LogicKind, quantity: &str) -> &'static [&'static str] 
         // decoder, which does not scale with WIDTH.
         Mux if energy => &["N*WIDTH", "clog2(N)*WIDTH", "WIDTH", "1"],
         Mux => &["N^2*WIDTH", "N*clog2(N)*WIDTH", "N*WIDTH", "1"],
-        // Fixed priority with random requests: grants settle near the low indices, so the
-        // switched energy grows with the tree depth as well as its size.
-        ArbFixed if energy => &["N*clog2(N)", "clog2(N)", "1"],
+        // Arbiter energy per arbitration (simulated per-net activity, random requests at 1/2):
+        // the N request lines switch, but in the N·⌈log₂N⌉ prefix tree only the nodes on the
+        // path to the grant position do (the prefix OR of dense random requests saturates a few
+        // positions in), i.e. ⌈log₂N⌉ of them; the grant/pointer update is a fixed cost.
+        ArbRr | ArbFixed if energy => &["N", "clog2(N)", "1"],
         ArbRr | ArbFixed => &["N*clog2(N)", "N", "1"],
         DepMatrix => &["N^2", "N", "1"],
-        Scoreboard => &["NREGS*NSRC", "NREGS", "1"],
+        // Scoreboard: per register a pending-write bit and an RCW-bit pending-read counter
+        // (NREGS·RCW), read by NSRC operand muxes (NREGS·NSRC), each source's issue incrementing
+        // the counter of the register it names (an NSRC-input RCW-bit increment per register,
+        // NREGS·NSRC·RCW); the destination check and release are per register (NREGS).
+        Scoreboard => &["NREGS*NSRC", "NREGS*RCW", "NREGS*NSRC*RCW", "NREGS", "1"],
         PgController => &["IDLE_W", "BET_W", "WK_W", "1"],
     }
 }
