@@ -10,6 +10,13 @@ use sim::timing::TimingGpu;
 use sim::workloads::{self, Size};
 use std::time::Instant;
 
+/// CPU time of the calling thread in seconds (Linux), if available.
+fn thread_cpu_s() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: f64 = s.split_whitespace().next()?.parse().ok()?;
+    Some(ns * 1e-9)
+}
+
 fn main() {
     let size: Size = std::env::var("SIM_RATE_SIZE")
         .unwrap_or_else(|_| "bench".into())
@@ -28,34 +35,44 @@ fn main() {
     let cfg = GpuConfig::preset(&preset).expect("preset");
     println!("sim_rate: preset {preset}, size {size}, 1 thread");
     println!(
-        "{:<16} {:>14} {:>12} {:>10} {:>14}",
-        "workload", "warp insts", "cycles", "wall s", "M insts/s"
+        "{:<16} {:>14} {:>12} {:>9} {:>9} {:>12} {:>12}",
+        "workload", "warp insts", "cycles", "wall s", "cpu s", "M/s (wall)", "M/s (cpu)"
     );
-    let (mut ti, mut tw) = (0u64, 0f64);
+    let (mut ti, mut tw, mut tc) = (0u64, 0f64, 0f64);
     for n in &names {
         let w = workloads::find(n).unwrap_or_else(|| panic!("unknown workload {n}"));
         let mut gpu = TimingGpu::new(cfg.clone());
         let t0 = Instant::now();
+        let c0 = thread_cpu_s();
         w.run(size, &mut gpu, false).expect("workload runs");
         let wall = t0.elapsed().as_secs_f64();
+        let cpu = match (c0, thread_cpu_s()) {
+            (Some(a), Some(b)) => b - a,
+            _ => wall,
+        };
         let a = gpu.activity().aggregate.clone();
         ti += a.warp_insts;
         tw += wall;
+        tc += cpu;
         println!(
-            "{:<16} {:>14} {:>12} {:>10.2} {:>14.3}",
+            "{:<16} {:>14} {:>12} {:>9.2} {:>9.2} {:>12.3} {:>12.3}",
             n,
             a.warp_insts,
             a.cycles,
             wall,
-            a.warp_insts as f64 / wall / 1e6
+            cpu,
+            a.warp_insts as f64 / wall / 1e6,
+            a.warp_insts as f64 / cpu / 1e6
         );
     }
     println!(
-        "{:<16} {:>14} {:>12} {:>10.2} {:>14.3}",
+        "{:<16} {:>14} {:>12} {:>9.2} {:>9.2} {:>12.3} {:>12.3}",
         "total",
         ti,
         "",
         tw,
-        ti as f64 / tw / 1e6
+        tc,
+        ti as f64 / tw / 1e6,
+        ti as f64 / tc / 1e6
     );
 }

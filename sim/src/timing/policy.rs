@@ -70,15 +70,21 @@ impl WarpScheduler for Lrr {
 #[derive(Default)]
 pub struct Gto {
     last: Option<u16>,
+    /// This cycle's (age, slot) pairs in view order, and the last input with its sorted form
+    /// (the warp set changes rarely, so the sort is reused).
+    input: Vec<(u64, u16)>,
+    last_input: Vec<(u64, u16)>,
     by_age: Vec<(u64, u16)>,
 }
 
 impl WarpScheduler for Gto {
     fn order(&mut self, warps: &[WarpView], order: &mut Vec<u16>) {
         order.clear();
-        self.by_age.clear();
-        self.by_age.extend(warps.iter().map(|w| (w.age, w.slot)));
-        if !self.by_age.is_sorted() {
+        self.input.clear();
+        self.input.extend(warps.iter().map(|w| (w.age, w.slot)));
+        if self.input != self.last_input {
+            std::mem::swap(&mut self.input, &mut self.last_input);
+            self.by_age.clone_from(&self.last_input);
             self.by_age.sort_unstable();
         }
         if let Some(l) = self.last {
@@ -315,6 +321,12 @@ pub trait IssueStage: Send {
     fn reads_longop(&self, w: usize, inst: &TInst) -> bool;
     /// Any reserved register left for warp `w`?
     fn any_pending(&self, w: usize) -> bool;
+    /// True when a failed [`IssueStage::check`] of warp `w`'s head keeps failing until
+    /// [`IssueStage::release`] or [`IssueStage::sources_read`] is called for `w` (the SM then
+    /// skips re-checking the blocked head). False, the default, re-checks every time.
+    fn failure_sticky(&self) -> bool {
+        false
+    }
 }
 
 /// In-order scoreboard: pending-write and long-op bit sets per warp, optional WAR counters.
@@ -403,6 +415,12 @@ impl IssueStage for InOrderScoreboard {
     }
     fn any_pending(&self, w: usize) -> bool {
         self.pending[w].iter().any(|&x| x != 0)
+    }
+    /// A check fails on pending-write bits or WAR counters of the warp, which only `reserve`
+    /// (issue of this warp, impossible while its head is blocked, and only adding hazards),
+    /// `release` and `sources_read` change.
+    fn failure_sticky(&self) -> bool {
+        true
     }
 }
 

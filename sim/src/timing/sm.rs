@@ -208,6 +208,13 @@ pub(crate) struct Sm {
     pub last_active: Vec<bool>,
     /// A warp may have finished (exited with nothing in flight): `retire` has work.
     pub retire_pending: bool,
+    /// Per scheduler: its live warps (valid, not exited), ascending slot; rebuilt when
+    /// `live_dirty` after a launch, exit or retirement.
+    pub sched_live: Vec<Vec<u16>>,
+    pub live_dirty: bool,
+    /// The head of the warp failed the scoreboard check and, the issue stage being sticky
+    /// ([`IssueStage::failure_sticky`]), fails until a release or source read of that warp.
+    pub w_sb_blocked: Vec<bool>,
     /// A warp may have become able to fetch since the fetch stage last found none.
     pub fetch_dirty: bool,
     /// First cycle a warp's fetch delay ends after the fetch stage last found none.
@@ -475,6 +482,9 @@ impl Sm {
             issue_wake: 0,
             last_active: vec![false; ns],
             retire_pending: false,
+            sched_live: vec![Vec::new(); ns],
+            live_dirty: true,
+            w_sb_blocked: vec![false; nw],
             fetch_dirty: true,
             fetch_wake: 0,
             trace: None,
@@ -565,6 +575,7 @@ impl Sm {
                     self.act.rf.pred_writes += 1;
                 }
                 self.scoreboard.release(warp, r);
+                self.w_sb_blocked[warp] = false;
                 self.act.scoreboard.writes += 1;
                 self.reg_access(warp, r, t, true);
             }
@@ -651,6 +662,7 @@ impl Sm {
             self.cu_busy[cls] -= 1;
             let warp = cu_warp as usize;
             self.scoreboard.sources_read(warp, &self.cus[ci].inst);
+            self.w_sb_blocked[warp] = false;
             let lanes = mask.count_ones() as u64;
             let unit = &mut self.units[ui];
             unit.next_accept = t + ii as u64;
@@ -793,6 +805,18 @@ impl Sm {
             self.replay_issue(1);
             return;
         }
+        if self.live_dirty {
+            self.live_dirty = false;
+            for s in 0..self.scheds.len() {
+                let mut live = std::mem::take(&mut self.sched_live[s]);
+                live.clear();
+                live.extend(self.sched_warps[s].iter().copied().filter(|&w| {
+                    let w = w as usize;
+                    self.w_valid[w] && !self.w_exited[w]
+                }));
+                self.sched_live[s] = live;
+            }
+        }
         let (per_sched, per_warp, diff_units) = cfg_issue;
         let mut any_issued = false;
         let mut used_idoc = [0u32; 6];
@@ -806,11 +830,8 @@ impl Sm {
             let ev0 = self.act.sched[s].warp_evals;
             // views of this scheduler's live warps (ascending slot)
             self.views.clear();
-            for k in 0..self.sched_warps[s].len() {
-                let w = self.sched_warps[s][k] as usize;
-                if !self.w_valid[w] || self.w_exited[w] {
-                    continue;
-                }
+            for k in 0..self.sched_live[s].len() {
+                let w = self.sched_live[s][k] as usize;
                 let empty = self.ib_len[w] == 0 || self.w_ib_ready[w] > t;
                 let head_longop = self.need_longop && !empty && {
                     let h = &self.ibuf[w][self.ib_head[w] as usize];
@@ -847,6 +868,23 @@ impl Sm {
                 }
                 let w = slot as usize;
                 self.act.sched[s].warp_evals += 1;
+                // The usual rejections of a stalled warp, as `try_issue` makes them, without
+                // the call.
+                let quick = if self.w_at_bar[w] || (self.w_membar[w] && self.w_mem_out[w] > 0) {
+                    Some(Stall::Barrier)
+                } else if self.ib_len[w] == 0 || self.w_ib_ready[w] > t {
+                    Some(Stall::IbufferEmpty)
+                } else if self.w_sb_blocked[w] {
+                    self.w_membar[w] = false;
+                    self.act.scoreboard.reads += 1;
+                    Some(Stall::Scoreboard)
+                } else {
+                    None
+                };
+                if let Some(r) = quick {
+                    first_stall.get_or_insert(r);
+                    continue;
+                }
                 let mut n_w = 0u32;
                 let mut first_pipe = PipeClass::None;
                 while n_w < per_warp && issued < per_sched {
@@ -950,7 +988,11 @@ impl Sm {
             (i.src, i.n_src as usize)
         };
         self.act.scoreboard.reads += 1;
+        if self.w_sb_blocked[w] {
+            return Err(Stall::Scoreboard);
+        }
         if self.scoreboard.check(w, &self.ibuf[w][hslot]).is_err() {
+            self.w_sb_blocked[w] = self.scoreboard.failure_sticky();
             return Err(Stall::Scoreboard);
         }
         let is_membar = family == Family::Mem && op == OpClass::Membar;
@@ -1114,6 +1156,7 @@ impl Sm {
         }
         self.w_exited[w] = true;
         self.issue_dirty = true;
+        self.live_dirty = true;
         self.retire_pending = true;
         let c = self.w_cta[w] as usize;
         self.ctas[c].exited += 1;

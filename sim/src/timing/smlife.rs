@@ -57,6 +57,7 @@ impl Sm {
             *age += 1;
             self.w_stream_done[w] = false;
             self.w_exited[w] = false;
+            self.w_sb_blocked[w] = false;
             self.w_fetch_bar[w] = false;
             self.w_at_bar[w] = false;
             self.w_membar[w] = false;
@@ -80,6 +81,7 @@ impl Sm {
         self.act.ctas += 1;
         self.issue_dirty = true;
         self.fetch_dirty = true;
+        self.live_dirty = true;
         first
     }
 
@@ -106,6 +108,7 @@ impl Sm {
                 {
                     self.w_valid[w] = false;
                     self.issue_dirty = true;
+                    self.live_dirty = true;
                     self.n_resident_warps -= 1;
                     self.ctas[c].warps_done += 1;
                 }
