@@ -18,6 +18,11 @@ const SUBSET: &[(&str, &[(&str, u32)])] = &[
     ("pg_controller", &[]),
 ];
 
+/// Components whose check-mode testbench cannot run on the synthesised netlist: pg_controller's
+/// testbench also instantiates the block with GT = 1, a configuration parameter the netlist
+/// (synthesised at GT = 0) has fixed.
+const NO_GATE_CHECK: &[&str] = &["pg_controller"];
+
 #[test]
 fn flow_reproduces_goldens() {
     let Some(dir) = std::env::var_os("GPUENERGY_LIBERTY_DIR") else {
@@ -38,18 +43,20 @@ fn flow_reproduces_goldens() {
         let spec = registry::spec(name, &params).unwrap();
         let rec = flow::run(&spec, &lib, &opts).unwrap();
         // The gate-level netlist the activities come from computes what the RTL computes.
-        let run_dir = out.join(flow::run_dir_name(&spec));
-        let comp = calibration::rtl::component(name).unwrap();
-        let design = [run_dir.join("netlist_sim.v"), run_dir.join("cells.v")];
-        let check = calibration::rtl::sim::run_check_with(
-            comp,
-            &params,
-            &run_dir.join("check"),
-            1,
-            &design,
-        )
-        .unwrap_or_else(|e| panic!("{name}: gate-level netlist fails its testbench: {e}"));
-        println!("{name} gate level: {}", check.summary);
+        if !NO_GATE_CHECK.contains(name) {
+            let run_dir = out.join(flow::run_dir_name(&spec));
+            let comp = calibration::rtl::component(name).unwrap();
+            let design = [run_dir.join("netlist_sim.v"), run_dir.join("cells.v")];
+            let check = calibration::rtl::sim::run_check_with(
+                comp,
+                &params,
+                &run_dir.join("check"),
+                1,
+                &design,
+            )
+            .unwrap_or_else(|e| panic!("{name}: gate-level netlist fails its testbench: {e}"));
+            println!("{name} gate level: {}", check.summary);
+        }
         let golden =
             SynthRecord::load(&goldens.join(flow::run_dir_name(&spec)).join("record.json"))
                 .unwrap();
