@@ -164,3 +164,24 @@ fn validation_rejects_nonsense() {
         .to_string();
     assert!(e.contains("gpu.n_sm"), "{e}");
 }
+
+/// Spec keys whose non-baseline values are not modelled are refused, naming the key.
+#[test]
+fn unimplemented_options_are_refused() {
+    for (text, key) in [
+        ("[sim]\nthreads = 4\n", "sim.threads"),
+        ("[stats]\nepoch_cycles = 1000\n", "stats.epoch_cycles"),
+        ("[stats]\ntimeline_dump = true\n", "stats.timeline_dump"),
+        ("[stats]\noutput = \"jsonl\"\n", "stats.output"),
+        ("[sched.ooo]\nmode = \"socgpu\"\n", "sched.ooo.mode"),
+        ("[hooks]\nunit_gate = \"gates\"\n", "hooks.unit_gate"),
+    ] {
+        let e = GpuConfig::from_toml_str(&format!("base = \"gtx480\"\n{text}"), "u.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(key) && e.contains("u.toml"), "{text}: {e}");
+    }
+    // the baseline values are accepted
+    let ok = "base = \"gtx480\"\n[sim]\nthreads = 1\n[sched.ooo]\nmode = \"none\"\n";
+    assert!(GpuConfig::from_toml_str(ok, "ok.toml").is_ok());
+}

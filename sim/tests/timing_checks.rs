@@ -7,7 +7,7 @@ use sim::activity::KernelActivity;
 use sim::config::{GpuConfig, SchedPolicy};
 use sim::inst::{Family, MemSpace, OpClass, WarpInst};
 use sim::timing::synth::{alu, barrier, mem, SynthStream};
-use sim::timing::{occupancy, simulate_stream, simulate_stream_traced};
+use sim::timing::{occupancy, simulate_launch, simulate_stream, simulate_stream_traced};
 
 /// Analytical N_slot (analytical-model.md §2.2) written out independently of the simulator:
 /// min(N1, ⌊N2/b⌋, ⌊T_max/(32b)⌋, ⌊S/s⌋ (s > 0), ⌊R/(⌈r,4⌉·b)⌋) with b in warps and R in warp
@@ -238,6 +238,34 @@ fn memory_counters_are_consistent() {
     assert_eq!(bar, 8);
     assert_eq!(k.by_family.mem.warp_insts, 8 * 8 * 10);
     assert_eq!(k.by_family.bar.warp_insts, 8 * 8);
+}
+
+/// Launches after the first start `gpu.kernel_launch_latency` cycles late (spec §2.9); the gap
+/// is idle time of the launch, with or without cycle skipping.
+#[test]
+fn kernel_launch_latency_separates_launches() {
+    let mk = || SynthStream::new("mixed", [6, 1, 1], [256, 1, 1], 16, 4096, Box::new(mixed));
+    let mut cfg = small("gtx480");
+    cfg.gpu.kernel_launch_latency = 1000;
+    let first = simulate_launch(&cfg, &mut mk(), 0, None).unwrap();
+    let second = simulate_launch(&cfg, &mut mk(), 1, None).unwrap();
+    assert_eq!(first.warp_insts, second.warp_insts);
+    let extra = second.cycles as i64 - first.cycles as i64 - 1000;
+    // the clock domains' phases differ after the gap, so the kernel itself may move a little
+    assert!(
+        extra.unsigned_abs() * 50 <= first.cycles,
+        "first launch {} cycles, second {} (gap 1000)",
+        first.cycles,
+        second.cycles
+    );
+    // the first launch has no gap
+    assert_eq!(first.cycles, run_mixed(&cfg, 6).cycles);
+    cfg.sim.cycle_skipping = false;
+    let unskipped = simulate_launch(&cfg, &mut mk(), 1, None).unwrap();
+    assert_eq!(
+        serde_json::to_string(&second).unwrap(),
+        serde_json::to_string(&unskipped).unwrap()
+    );
 }
 
 #[test]

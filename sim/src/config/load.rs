@@ -346,6 +346,42 @@ impl GpuConfig {
                 "'mem.addr_map' must have 32 characters from 0, R, B, C, S (dots allowed)".into(),
             );
         }
+        // Keys the spec defines whose non-baseline values this simulator does not model yet:
+        // refused rather than silently ignored.
+        if self.sim.threads > 1 {
+            bad.push(
+                "'sim.threads' > 1: intra-simulation parallelism is not implemented (run \
+                 independent configurations in parallel instead; sweeps do)"
+                    .into(),
+            );
+        }
+        if self.stats.epoch_cycles > 0 {
+            bad.push("'stats.epoch_cycles' > 0: per-epoch deltas are not implemented".into());
+        }
+        if self.stats.timeline_dump {
+            bad.push("'stats.timeline_dump' = true: timeline dumps are not implemented".into());
+        }
+        if self.stats.output != super::schema::StatsOutput::Json {
+            bad.push("'stats.output': only \"json\" is implemented".into());
+        }
+        if self.sched.ooo.mode != super::schema::OooMode::None {
+            bad.push(
+                "'sched.ooo.mode': out-of-order issue (socgpu, loog) is not implemented; use \"none\""
+                    .into(),
+            );
+        }
+        for (k, v) in [
+            ("unit_gate", &self.hooks.unit_gate),
+            ("scheduler_plugin", &self.hooks.scheduler_plugin),
+            ("exec_transform", &self.hooks.exec_transform),
+            ("regfile_model", &self.hooks.regfile_model),
+        ] {
+            if !v.is_empty() {
+                bad.push(format!(
+                    "'hooks.{k}' = \"{v}\": no hook of that name is registered (use \"\")"
+                ));
+            }
+        }
         if let SchedPolicy::Plugin(n) = &self.sched.policy {
             bad.push(format!(
                 "'sched.policy' = plugin:{n}: no scheduler plugin of that name is registered"

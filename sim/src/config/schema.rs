@@ -597,6 +597,9 @@ pub struct DramSection {
     pub data_cmd_ratio: u32,
     pub n_banks: u32,
     pub n_bank_groups: u32,
+    /// The spec's queue policy. The timing model's reservation-based memory side serves
+    /// requests in the order SMs send them under either value (FR-FCFS reordering within the
+    /// scheduler queue is not modelled); row-buffer hits still shorten accesses.
     pub scheduler: DramScheduler,
     pub sched_queue: u32,
     pub return_queue: u32,

@@ -18,7 +18,24 @@ pub fn simulate_stream(
     cfg: &GpuConfig,
     stream: &mut dyn KernelStream,
 ) -> Result<KernelActivity, SimError> {
-    run(cfg, stream, None, None)
+    run(cfg, stream, None, None, 0)
+}
+
+/// Simulates launch number `index` (0-based) of a program: launches after the first start with
+/// `gpu.kernel_launch_latency` idle cycles (spec §2.9: kernels run serially, separated by that
+/// latency), which count in the launch's cycles as time when no CTA is resident.
+pub fn simulate_launch(
+    cfg: &GpuConfig,
+    stream: &mut dyn KernelStream,
+    index: u64,
+    progress: Option<&mut Progress>,
+) -> Result<KernelActivity, SimError> {
+    let gap = if index > 0 {
+        cfg.gpu.kernel_launch_latency
+    } else {
+        0
+    };
+    run(cfg, stream, progress, None, gap)
 }
 
 /// As [`simulate_stream`], also returning every issue as (cycle, sm, warp slot, pc), ordered by
@@ -28,7 +45,7 @@ pub fn simulate_stream_traced(
     stream: &mut dyn KernelStream,
 ) -> Result<(KernelActivity, Vec<IssueEvent>), SimError> {
     let mut log = Vec::new();
-    let k = run(cfg, stream, None, Some(&mut log))?;
+    let k = run(cfg, stream, None, Some(&mut log), 0)?;
     log.sort_by_key(|e| (e.cycle, e.sm));
     Ok((k, log))
 }
@@ -39,7 +56,7 @@ pub fn simulate_stream_with(
     stream: &mut dyn KernelStream,
     progress: &mut Progress,
 ) -> Result<KernelActivity, SimError> {
-    run(cfg, stream, Some(progress), None)
+    run(cfg, stream, Some(progress), None, 0)
 }
 
 fn run(
@@ -47,6 +64,7 @@ fn run(
     stream: &mut dyn KernelStream,
     mut progress: Option<&mut Progress>,
     trace: Option<&mut Vec<IssueEvent>>,
+    launch_gap: u64,
 ) -> Result<KernelActivity, SimError> {
     let info = stream.info().clone();
     let occ = occupancy(cfg, &info)?;
@@ -141,7 +159,7 @@ fn run(
         }
         // CTA scheduler: visit SMs round-robin from after the last one served, at most one CTA
         // per SM per cycle, in linear block order.
-        if next_cta < n_ctas {
+        if next_cta < n_ctas && t >= launch_gap {
             for k in 1..=n_sm {
                 if next_cta >= n_ctas {
                     break;
@@ -217,6 +235,12 @@ fn run(
                 })
                 .min()
                 .unwrap_or(t + 1);
+            // the first CTAs wait for the launch gap to end
+            let ev = if next_cta < n_ctas && t < launch_gap {
+                ev.min(launch_gap)
+            } else {
+                ev
+            };
             if ev == u64::MAX {
                 return Err(deadlock(&info, t, done_ctas, n_ctas));
             }
@@ -231,7 +255,7 @@ fn run(
                     ev = ev.min(f.div_ceil(p_core).max(t + 1));
                 }
             }
-            if ev == u64::MAX {
+            if ev == u64::MAX && !(next_cta < n_ctas && t < launch_gap) {
                 return Err(deadlock(&info, t, done_ctas, n_ctas));
             }
         }

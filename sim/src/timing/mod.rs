@@ -24,7 +24,9 @@ pub mod synth;
 pub mod tinst;
 
 pub use cta::{occupancy, OccupancyLimit};
-pub use engine::{simulate_stream, simulate_stream_traced, simulate_stream_with, Progress};
+pub use engine::{
+    simulate_launch, simulate_stream, simulate_stream_traced, simulate_stream_with, Progress,
+};
 pub use exec::{classify, classify_op, op_name, ExecClass, PipeClass};
 pub use ldst::{coalesce, smem_degree, Segments};
 pub use policy::{
@@ -103,9 +105,15 @@ impl Gpu for TimingGpu {
             return self.emu.launch(launch);
         }
         let mut stream = self.emu.stream(launch)?;
+        let index = self.activity.aggregate.launches;
         let k = match self.progress.as_mut() {
-            Some(f) => simulate_stream_with(&self.cfg, stream.as_mut(), &mut Progress(f.as_mut()))?,
-            None => simulate_stream(&self.cfg, stream.as_mut())?,
+            Some(f) => simulate_launch(
+                &self.cfg,
+                stream.as_mut(),
+                index,
+                Some(&mut Progress(f.as_mut())),
+            )?,
+            None => simulate_launch(&self.cfg, stream.as_mut(), index, None)?,
         };
         drop(stream);
         self.activity.add_launch(k);

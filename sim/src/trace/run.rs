@@ -5,7 +5,7 @@ use super::header::{read_kernel_list, ListEntry};
 use super::reader::{TraceKernel, TraceOptions};
 use crate::activity::Activity;
 use crate::config::GpuConfig;
-use crate::timing::simulate_stream;
+use crate::timing::simulate_launch;
 use crate::SimError;
 use std::path::Path;
 
@@ -48,7 +48,7 @@ pub fn simulate_trace(
     for (i, p) in kernels.iter().enumerate() {
         on_kernel(i, kernels.len(), p);
         let mut k = TraceKernel::open(p, &opts)?;
-        let ka = simulate_stream(cfg, &mut k)?;
+        let ka = simulate_launch(cfg, &mut k, i as u64, None)?;
         activity.add_launch(ka);
         warnings.extend(k.warnings().iter().cloned());
     }
