@@ -38,6 +38,13 @@ pub trait WarpScheduler: Send {
     fn stable_when_idle(&self) -> bool {
         false
     }
+    /// True when [`WarpScheduler::order`] reads the per-cycle flags of the views (`ready`,
+    /// `waiting`, `ibuffer_empty`, `head_longop`). When false the SM may pass views whose
+    /// flags are stale (slot and age are always current), rebuilding them only when the set of
+    /// live warps changes.
+    fn uses_warp_state(&self) -> bool {
+        true
+    }
 }
 
 /// LRR: scan from the warp after the last issuer (by slot), wrapping round.
@@ -47,6 +54,9 @@ pub struct Lrr {
 }
 
 impl WarpScheduler for Lrr {
+    fn uses_warp_state(&self) -> bool {
+        false
+    }
     fn order(&mut self, warps: &[WarpView], order: &mut Vec<u16>) {
         order.clear();
         // warps are in ascending slot order
@@ -78,6 +88,9 @@ pub struct Gto {
 }
 
 impl WarpScheduler for Gto {
+    fn uses_warp_state(&self) -> bool {
+        false
+    }
     fn order(&mut self, warps: &[WarpView], order: &mut Vec<u16>) {
         order.clear();
         self.input.clear();
@@ -113,6 +126,9 @@ pub struct ByAge {
 }
 
 impl WarpScheduler for ByAge {
+    fn uses_warp_state(&self) -> bool {
+        false
+    }
     fn order(&mut self, warps: &[WarpView], order: &mut Vec<u16>) {
         self.by_age.clear();
         self.by_age.extend(warps.iter().map(|w| (w.age, w.slot)));
@@ -142,6 +158,9 @@ pub struct FetchGroup {
 }
 
 impl WarpScheduler for FetchGroup {
+    fn uses_warp_state(&self) -> bool {
+        false
+    }
     fn order(&mut self, warps: &[WarpView], order: &mut Vec<u16>) {
         self.by_age.clear();
         self.by_age.extend(warps.iter().map(|w| (w.age, w.slot)));

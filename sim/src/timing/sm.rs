@@ -146,7 +146,11 @@ pub(crate) struct Sm {
     pub scheds: Vec<Box<dyn WarpScheduler>>,
     pub sched_warps: Vec<Vec<u16>>,
     pub last_stall: Vec<Option<Stall>>,
-    views: Vec<WarpView>,
+    /// Per scheduler: this cycle's views of its live warps. For schedulers that read only slot
+    /// and age ([`WarpScheduler::uses_warp_state`] false) they are rebuilt only when the live
+    /// set changes.
+    views: Vec<Vec<WarpView>>,
+    views_stale: Vec<bool>,
     order: Vec<u16>,
     // ---- operand collectors / RF ----
     pub rf: Box<dyn RegisterFileOrg>,
@@ -426,7 +430,8 @@ impl Sm {
                 .map(|s| (s..nw).step_by(ns).map(|w| w as u16).collect())
                 .collect(),
             last_stall: vec![Some(Stall::NoWarp); ns],
-            views: Vec::with_capacity(nw),
+            views: vec![Vec::new(); ns],
+            views_stale: vec![true; ns],
             order: Vec::with_capacity(nw),
             rf: Box::new(MonolithicRf::new(cfg)),
             cu_class_ports: inp,
@@ -815,6 +820,7 @@ impl Sm {
                     self.w_valid[w] && !self.w_exited[w]
                 }));
                 self.sched_live[s] = live;
+                self.views_stale[s] = true;
             }
         }
         let (per_sched, per_warp, diff_units) = cfg_issue;
@@ -829,28 +835,33 @@ impl Sm {
             let s = (si + (t % n_s as u64) as usize) % n_s;
             let ev0 = self.act.sched[s].warp_evals;
             // views of this scheduler's live warps (ascending slot)
-            self.views.clear();
-            for k in 0..self.sched_live[s].len() {
-                let w = self.sched_live[s][k] as usize;
-                let empty = self.ib_len[w] == 0 || self.w_ib_ready[w] > t;
-                let head_longop = self.need_longop && !empty && {
-                    let h = &self.ibuf[w][self.ib_head[w] as usize];
-                    self.scoreboard.reads_longop(w, h)
-                };
-                let waiting = self.w_at_bar[w] || (self.w_membar[w] && self.w_mem_out[w] > 0);
-                self.views.push(WarpView {
-                    slot: w as u16,
-                    age: self.w_age[w],
-                    ready: !empty && !waiting,
-                    waiting,
-                    ibuffer_empty: empty,
-                    head_longop,
-                    finished: false,
-                });
+            let mut views = std::mem::take(&mut self.views[s]);
+            if self.views_stale[s] || self.scheds[s].uses_warp_state() {
+                self.views_stale[s] = false;
+                views.clear();
+                for k in 0..self.sched_live[s].len() {
+                    let w = self.sched_live[s][k] as usize;
+                    let empty = self.ib_len[w] == 0 || self.w_ib_ready[w] > t;
+                    let head_longop = self.need_longop && !empty && {
+                        let h = &self.ibuf[w][self.ib_head[w] as usize];
+                        self.scoreboard.reads_longop(w, h)
+                    };
+                    let waiting = self.w_at_bar[w] || (self.w_membar[w] && self.w_mem_out[w] > 0);
+                    views.push(WarpView {
+                        slot: w as u16,
+                        age: self.w_age[w],
+                        ready: !empty && !waiting,
+                        waiting,
+                        ibuffer_empty: empty,
+                        head_longop,
+                        finished: false,
+                    });
+                }
             }
+            self.views[s] = views;
             let sa = &mut self.act.sched[s];
-            self.last_active[s] = !self.views.is_empty();
-            if self.views.is_empty() {
+            self.last_active[s] = !self.views[s].is_empty();
+            if self.views[s].is_empty() {
                 self.last_evals[s] = 0;
                 sa.issued[0] += 1;
                 sa.stall.no_warp += 1;
@@ -859,7 +870,7 @@ impl Sm {
             }
             sa.active_cycles += 1;
             let mut order = std::mem::take(&mut self.order);
-            self.scheds[s].order(&self.views, &mut order);
+            self.scheds[s].order(&self.views[s], &mut order);
             let mut issued = 0u32;
             let mut first_stall: Option<Stall> = None;
             for &slot in order.iter() {
