@@ -80,9 +80,8 @@ impl WarpScheduler for Lrr {
 #[derive(Default)]
 pub struct Gto {
     last: Option<u16>,
-    /// This cycle's (age, slot) pairs in view order, and the last input with its sorted form
-    /// (the warp set changes rarely, so the sort is reused).
-    input: Vec<(u64, u16)>,
+    /// The last views' (age, slot) pairs and their sorted form (the warp set changes rarely,
+    /// so the sort is reused).
     last_input: Vec<(u64, u16)>,
     by_age: Vec<(u64, u16)>,
 }
@@ -93,10 +92,15 @@ impl WarpScheduler for Gto {
     }
     fn order(&mut self, warps: &[WarpView], order: &mut Vec<u16>) {
         order.clear();
-        self.input.clear();
-        self.input.extend(warps.iter().map(|w| (w.age, w.slot)));
-        if self.input != self.last_input {
-            std::mem::swap(&mut self.input, &mut self.last_input);
+        let same = warps.len() == self.last_input.len()
+            && warps
+                .iter()
+                .zip(&self.last_input)
+                .all(|(w, &(a, sl))| w.age == a && w.slot == sl);
+        if !same {
+            self.last_input.clear();
+            self.last_input
+                .extend(warps.iter().map(|w| (w.age, w.slot)));
             self.by_age.clone_from(&self.last_input);
             self.by_age.sort_unstable();
         }

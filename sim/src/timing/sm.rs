@@ -223,6 +223,10 @@ pub(crate) struct Sm {
     pub fetch_dirty: bool,
     /// First cycle a warp's fetch delay ends after the fetch stage last found none.
     pub fetch_wake: u64,
+    /// Bit set over warp slots: every warp that is [`Sm::fetch_eligible`] has its bit set
+    /// (bits of warps found ineligible are cleared lazily by the fetch stage).
+    pub fetch_cand: Vec<u64>,
+    pub fetch_scan: Vec<u16>,
     /// Issue log (cycle, warp slot, pc) when tracing is on.
     pub trace: Option<Vec<IssueEvent>>,
 }
@@ -492,6 +496,8 @@ impl Sm {
             w_sb_blocked: vec![false; nw],
             fetch_dirty: true,
             fetch_wake: 0,
+            fetch_cand: vec![0; nw.div_ceil(64)],
+            fetch_scan: Vec::with_capacity(nw),
             trace: None,
         }
     }
@@ -1061,6 +1067,7 @@ impl Sm {
         self.ib_len[w] -= 1;
         if self.ib_len[w] == 0 {
             self.fetch_dirty = true;
+            self.fetch_candidate(w);
         }
         self.act.ibuffer.reads += 1;
         if self.ib_len[w] == 0 && self.w_stream_done[w] {
@@ -1192,6 +1199,7 @@ impl Sm {
                 self.w_at_bar[w] = false;
                 self.w_fetch_bar[w] = false;
                 self.fetch_dirty = true;
+                self.fetch_candidate(w);
             }
             self.ctas[c].bar_arrived = 0;
             self.act.bar.releases += 1;

@@ -572,6 +572,7 @@ impl Sm {
                         if self.w_valid[w] && self.w_ifetch_line[w] == line {
                             self.w_ifetch_line[w] = u64::MAX;
                             self.fetch_dirty = true;
+                            self.fetch_candidate(w);
                             self.w_ib_ready[w] = t + 1;
                             self.issue_dirty = true;
                         }
@@ -597,20 +598,29 @@ impl Sm {
             // no warp became able to fetch since the last pass found none
             return Ok(());
         }
-        let nw = self.w_valid.len();
         let mut fetched = 0;
-        for k in 1..=nw {
+        // Candidates in round-robin order from after the last warp fetched: the warps after
+        // `fetch_last`, then those up to it.
+        let mut scan = std::mem::take(&mut self.fetch_scan);
+        scan.clear();
+        for (wi, &word) in self.fetch_cand.iter().enumerate() {
+            let mut b = word;
+            while b != 0 {
+                scan.push((wi * 64 + b.trailing_zeros() as usize) as u16);
+                b &= b - 1;
+            }
+        }
+        let split = scan.partition_point(|&w| w as u32 <= self.fetch_last);
+        for k in 0..scan.len() {
             if fetched >= throughput {
                 break;
             }
-            let w = (self.fetch_last as usize + k) % nw;
-            if !self.w_valid[w]
-                || self.w_stream_done[w]
-                || self.ib_len[w] != 0
-                || self.w_fetch_bar[w]
-                || self.w_fetch_ready[w] > t
-                || self.w_ifetch_line[w] != u64::MAX
-            {
+            let w = scan[(split + k) % scan.len()] as usize;
+            if !self.fetch_eligible(w) {
+                self.fetch_cand[w / 64] &= !(1u64 << (w % 64));
+                continue;
+            }
+            if self.w_fetch_ready[w] > t {
                 continue;
             }
             // I-cache: the line of the next instruction must be present; the stream tells the
@@ -683,20 +693,33 @@ impl Sm {
         self.fetch_dirty = fetched > 0;
         if fetched == 0 {
             let mut wake = u64::MAX;
-            for w in 0..nw {
-                if self.w_valid[w]
-                    && !self.w_stream_done[w]
-                    && self.ib_len[w] == 0
-                    && !self.w_fetch_bar[w]
-                    && self.w_ifetch_line[w] == u64::MAX
-                    && self.w_fetch_ready[w] > t
-                {
+            for &w in &scan {
+                let w = w as usize;
+                if self.fetch_eligible(w) && self.w_fetch_ready[w] > t {
                     wake = wake.min(self.w_fetch_ready[w]);
                 }
             }
             self.fetch_wake = wake;
         }
+        self.fetch_scan = scan;
         Ok(())
+    }
+
+    /// Warp `w` may fetch once its fetch delay has passed: resident, instructions left, empty
+    /// I-buffer, not stopped at a barrier, no I-cache miss outstanding.
+    #[inline]
+    pub(crate) fn fetch_eligible(&self, w: usize) -> bool {
+        self.w_valid[w]
+            && !self.w_stream_done[w]
+            && self.ib_len[w] == 0
+            && !self.w_fetch_bar[w]
+            && self.w_ifetch_line[w] == u64::MAX
+    }
+
+    /// Marks warp `w` as a fetch candidate (the set is a superset of the eligible warps).
+    #[inline]
+    pub(crate) fn fetch_candidate(&mut self, w: usize) {
+        self.fetch_cand[w / 64] |= 1u64 << (w % 64);
     }
 
     fn ldst_tok_ifetch(&mut self, line: u64) -> u32 {
