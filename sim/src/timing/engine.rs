@@ -124,6 +124,7 @@ fn run(
             if let Some(from) = sm.sleep_from.take() {
                 let k = t - from;
                 sm.replay_issue(k);
+                sm.replay_ldst(k);
                 sm.account_integrals(k);
             }
             sm.progress = false;
@@ -172,6 +173,7 @@ fn run(
                     if from <= t {
                         // asleep through this cycle: its issue stage saw the pre-launch state
                         sms[s].replay_issue(t + 1 - from);
+                        sms[s].replay_ldst(t + 1 - from);
                         sms[s].account_integrals(t - from);
                     }
                 }
@@ -264,6 +266,7 @@ fn run(
     for sm in sms.iter_mut() {
         if let Some(from) = sm.sleep_from.take() {
             sm.replay_issue(end - from);
+            sm.replay_ldst(end - from);
             sm.account_integrals(end - from);
         }
     }

@@ -602,9 +602,33 @@ impl Sm {
     // ------------------------------------------------------------------ dispatch
     /// Dispatches CUs whose operands are all available into free units, oldest first.
     pub fn dispatch(&mut self, t: u64, oc_ex: &[u32; 6]) {
+        if self.cu_ready == 0 {
+            return;
+        }
         let mut used_class = [0u32; 6];
         let mut used_out = [0u32; 6];
+        // Pipe classes of ready collectors with no unit able to accept now cannot go this cycle
+        // (the selection below would block such a class at its first candidate); re-checked
+        // for a class after each dispatch to it.
+        let mut classes = 0u32;
+        let mut bits = self.cu_ready;
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            classes |= 1 << self.cus[i].ec.pipe.index();
+        }
+        for (pc, used) in used_class.iter_mut().enumerate() {
+            if classes >> pc & 1 == 1 && !self.unit_free(pc, t) {
+                *used = u32::MAX - 1;
+            }
+        }
+        let mut last_pc: Option<usize> = None;
         loop {
+            if let Some(pc) = last_pc.take() {
+                if used_class[pc] < u32::MAX - 1 && !self.unit_free(pc, t) {
+                    used_class[pc] = u32::MAX - 1;
+                }
+            }
             // oldest ready CU not yet tried this cycle
             let mut best: Option<usize> = None;
             let mut bits = self.cu_ready;
@@ -653,6 +677,7 @@ impl Sm {
                 continue;
             };
             used_class[pc] += 1;
+            last_pc = Some(pc);
             let cls = self.cus[ci].class;
             used_out[cls] += 1;
             self.progress = true;
@@ -725,6 +750,16 @@ impl Sm {
                 lanes: lanes as u8,
             }));
         }
+    }
+
+    /// Some unit of pipe class `pc` (a [`PipeClass::index`]) can accept an instruction at `t`.
+    fn unit_free(&self, pc: usize, t: u64) -> bool {
+        self.units.iter().any(|u| {
+            u.class.index() == pc
+                && u.next_accept <= t
+                && (u.class != PipeClass::Mem || self.ldst.can_accept())
+                && self.gating.available(u.pipe_int, t) == UnitState::Ready
+        })
     }
 
     // ------------------------------------------------------------------ RF arbitration

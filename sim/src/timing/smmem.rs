@@ -12,7 +12,6 @@ use crate::inst::{Family, MemInfo, MemSpace, OpClass, WARP_SIZE};
 use crate::stream::{KernelStream, Step};
 use crate::SimError;
 use std::cmp::Reverse;
-use std::collections::HashMap;
 
 /// Byte address of instruction memory (kernel code) in the unified address space [G].
 const CODE_BASE: u64 = 0xFFFF_0000_0000;
@@ -62,6 +61,11 @@ struct Job {
 
 pub(crate) struct LdstUnit {
     job: Option<Job>,
+    /// The job's last request failed to reserve an L1D MSHR or line. Until a memory reply
+    /// frees one, every retry fails the same way (counting `ldst.global_requests`,
+    /// `l1d.read.res_fail` and `ldst.stall_cycles` once per cycle), so the SM may sleep and
+    /// replay those counts ([`Sm::replay_ldst`]).
+    retry_blocked: bool,
     segs: Segments,
     consts: [u64; WARP_SIZE],
     l1: TagArray,
@@ -71,7 +75,7 @@ pub(crate) struct LdstUnit {
     l1_line: u64,
     l1_sector: bool,
     skip_global: bool,
-    mshr: HashMap<u64, Vec<u32>>,
+    mshr: MshrTable,
     mshr_cap: usize,
     mshr_merge: usize,
     cc: TagArray,
@@ -87,11 +91,48 @@ pub(crate) struct LdstUnit {
     free_loads: Vec<u32>,
 }
 
+/// The L1D miss-status holding registers: one entry per line with an outstanding fill and the
+/// loads waiting for it. At most `l1d.mshr_entries` entries, so a linear search over the lines
+/// beats hashing; entries are found by line only (no order is observable).
+#[derive(Default)]
+struct MshrTable {
+    lines: Vec<u64>,
+    waiters: Vec<Vec<u32>>,
+    spare: Vec<Vec<u32>>,
+}
+
+impl MshrTable {
+    fn len(&self) -> usize {
+        self.lines.len()
+    }
+    fn get_mut(&mut self, line: u64) -> Option<&mut Vec<u32>> {
+        let i = self.lines.iter().position(|&l| l == line)?;
+        Some(&mut self.waiters[i])
+    }
+    fn insert(&mut self, line: u64, first: u32) {
+        let mut v = self.spare.pop().unwrap_or_default();
+        v.clear();
+        v.push(first);
+        self.lines.push(line);
+        self.waiters.push(v);
+    }
+    fn remove(&mut self, line: u64) -> Option<Vec<u32>> {
+        let i = self.lines.iter().position(|&l| l == line)?;
+        self.lines.swap_remove(i);
+        Some(self.waiters.swap_remove(i))
+    }
+    /// Returns a waiter list for reuse.
+    fn recycle(&mut self, v: Vec<u32>) {
+        self.spare.push(v);
+    }
+}
+
 impl LdstUnit {
     pub fn new(cfg: &GpuConfig) -> Self {
         let l1 = cfg.l1d.geometry();
         LdstUnit {
             job: None,
+            retry_blocked: false,
             segs: Segments::default(),
             consts: [0; WARP_SIZE],
             l1: TagArray::new(&l1),
@@ -101,7 +142,7 @@ impl LdstUnit {
             l1_line: cfg.l1d.line_bytes as u64,
             l1_sector: cfg.l1d.sector_bytes < cfg.l1d.line_bytes,
             skip_global: cfg.l1d.skip_global,
-            mshr: HashMap::new(),
+            mshr: MshrTable::default(),
             mshr_cap: cfg.l1d.mshr_entries as usize,
             mshr_merge: cfg.l1d.mshr_merge as usize,
             cc: TagArray::new(&cfg.const_cache),
@@ -317,7 +358,7 @@ impl Sm {
                             li.done_at = li.done_at.max(t + u.l1_lat);
                         }
                         p => {
-                            let merged = match (p, u.mshr.get_mut(&line)) {
+                            let merged = match (p, u.mshr.get_mut(line)) {
                                 (_, Some(waiters)) if waiters.len() < u.mshr_merge => {
                                     waiters.push(lid);
                                     Some(true)
@@ -372,7 +413,7 @@ impl Sm {
                                     }
                                     if sent {
                                         self.act.l1d.read.miss += 1;
-                                        u.mshr.insert(line, vec![lid]);
+                                        u.mshr.insert(line, lid);
                                         u.loads[lid as usize].remaining += 1;
                                         let tk = u.tok(Tok::Mshr { line });
                                         let lb = u.l1.line_bytes();
@@ -448,11 +489,13 @@ impl Sm {
             }
         }
         if !sent {
-            // a reservation failure is retried every cycle and counted each time
+            // a reservation failure is retried every cycle and counted each time; it changes
+            // nothing else (a repeated probe only re-touches the most recent line of its set)
             self.act.ldst.stall_cycles += 1;
-            self.progress = true;
+            self.ldst.retry_blocked = true;
             return;
         }
+        self.ldst.retry_blocked = false;
         self.progress = true;
         let j = self.ldst.job.as_mut().expect("job");
         j.next += 1;
@@ -534,13 +577,14 @@ impl Sm {
                         u.l1.fill(w, full, t);
                         self.act.l1d.fills += 1;
                     }
-                    let waiters = self.ldst.mshr.remove(&line).unwrap_or_default();
-                    for l in waiters {
+                    let waiters = self.ldst.mshr.remove(line).unwrap_or_default();
+                    for &l in &waiters {
                         let li = &mut self.ldst.loads[l as usize];
                         li.remaining -= 1;
                         li.done_at = li.done_at.max(t + 1);
                         self.try_complete_load(l, t);
                     }
+                    self.ldst.mshr.recycle(waiters);
                 }
                 Tok::Load { load, const_line } => {
                     if let Some(line) = const_line {
@@ -726,8 +770,21 @@ impl Sm {
         self.ldst.tok(Tok::IFetch { line })
     }
 
-    /// Earliest cycle after `t` at which the LD/ST unit has work of its own.
+    /// Earliest cycle after `t` at which the LD/ST unit has work of its own (none while its
+    /// job waits for a memory reply to free a reservation).
     pub fn ldst_next(&self, t: u64) -> Option<u64> {
+        if self.ldst.retry_blocked {
+            return None;
+        }
         self.ldst.job.as_ref().map(|j| j.next_at.max(t + 1))
+    }
+
+    /// Counters of `k` cycles in which the LD/ST unit would have retried its blocked request.
+    pub fn replay_ldst(&mut self, k: u64) {
+        if self.ldst.retry_blocked && self.ldst.job.is_some() {
+            self.act.ldst.global_requests += k;
+            self.act.l1d.read.res_fail += k;
+            self.act.ldst.stall_cycles += k;
+        }
     }
 }
