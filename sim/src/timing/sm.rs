@@ -592,7 +592,8 @@ impl Sm {
             }
             self.w_inflight[warp] -= 1;
             self.issue_dirty = true;
-            self.retire_pending = true;
+            // an exited warp may now be finished
+            self.retire_pending |= self.w_exited[warp] && self.w_inflight[warp] == 0;
             self.wb_waiting.remove(i);
             done += 1;
             self.progress = true;

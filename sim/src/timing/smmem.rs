@@ -604,7 +604,8 @@ impl Sm {
                 Tok::Store { warp } => {
                     self.w_mem_out[warp as usize] -= 1;
                     self.issue_dirty = true;
-                    self.retire_pending = true;
+                    let w = warp as usize;
+                    self.retire_pending |= self.w_exited[w] && self.w_mem_out[w] == 0;
                 }
                 Tok::IFetch { line } => {
                     let full = self.icache.full_mask();
