@@ -345,8 +345,9 @@ pub trait IssueStage: Send {
     /// Any reserved register left for warp `w`?
     fn any_pending(&self, w: usize) -> bool;
     /// True when a failed [`IssueStage::check`] of warp `w`'s head keeps failing until
-    /// [`IssueStage::release`] or [`IssueStage::sources_read`] is called for `w` (the SM then
-    /// skips re-checking the blocked head). False, the default, re-checks every time.
+    /// [`IssueStage::release`] or [`IssueStage::sources_read`] is called for `w`, and a passed
+    /// check keeps passing until [`IssueStage::reserve`] for `w` (the SM then skips re-checking
+    /// an unchanged head). False, the default, re-checks every time.
     fn failure_sticky(&self) -> bool {
         false
     }

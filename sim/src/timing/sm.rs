@@ -20,6 +20,18 @@ use crate::inst::{Family, MemSpace, OpClass, WarpInst, PRED_BASE};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+/// Every instruction family (for the execution-class table).
+const ALL_FAMILIES: [Family; 7] = [
+    Family::Int,
+    Family::Fp,
+    Family::Dp,
+    Family::Sfu,
+    Family::Mem,
+    Family::Ctrl,
+    Family::Bar,
+];
+const N_FAMILIES: usize = ALL_FAMILIES.len();
+
 /// Stall reasons in attribution order (§2.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Stall {
@@ -219,6 +231,12 @@ pub(crate) struct Sm {
     /// The head of the warp failed the scoreboard check and, the issue stage being sticky
     /// ([`IssueStage::failure_sticky`]), fails until a release or source read of that warp.
     pub w_sb_blocked: Vec<bool>,
+    /// The head of the warp passed the scoreboard check; with a sticky issue stage it keeps
+    /// passing until the warp issues (only its own reservations add hazards).
+    pub w_sb_ok: Vec<bool>,
+    /// Execution class of every (family, operation class), indexed
+    /// `family as usize * N_OPS + op as usize` (the configuration's [`classify_op`]).
+    pub ec_table: Vec<ExecClass>,
     /// A warp may have become able to fetch since the fetch stage last found none.
     pub fetch_dirty: bool,
     /// First cycle a warp's fetch delay ends after the fetch stage last found none.
@@ -357,6 +375,20 @@ impl Sm {
             }
         }
         assert!(cus.len() <= 64, "at most 64 collector units per SM");
+        let mut ec_table = vec![
+            ExecClass {
+                pipe: PipeClass::None,
+                sp_pipe: SpPipe::Int,
+                latency: 1,
+                ii: 1,
+            };
+            N_FAMILIES * N_OPS
+        ];
+        for f in ALL_FAMILIES {
+            for op in super::exec::ALL_OPS {
+                ec_table[f as usize * N_OPS + op as usize] = classify_op(cfg, f, op);
+            }
+        }
         let cu_free = if cus.len() == 64 {
             u64::MAX
         } else {
@@ -494,6 +526,8 @@ impl Sm {
             sched_live: vec![Vec::new(); ns],
             live_dirty: true,
             w_sb_blocked: vec![false; nw],
+            w_sb_ok: vec![false; nw],
+            ec_table,
             fetch_dirty: true,
             fetch_wake: 0,
             fetch_cand: vec![0; nw.div_ceil(64)],
@@ -1044,9 +1078,12 @@ impl Sm {
         if self.w_sb_blocked[w] {
             return Err(Stall::Scoreboard);
         }
-        if self.scoreboard.check(w, &self.ibuf[w][hslot]).is_err() {
-            self.w_sb_blocked[w] = self.scoreboard.failure_sticky();
-            return Err(Stall::Scoreboard);
+        if !self.w_sb_ok[w] {
+            if self.scoreboard.check(w, &self.ibuf[w][hslot]).is_err() {
+                self.w_sb_blocked[w] = self.scoreboard.failure_sticky();
+                return Err(Stall::Scoreboard);
+            }
+            self.w_sb_ok[w] = self.scoreboard.failure_sticky();
         }
         let is_membar = family == Family::Mem && op == OpClass::Membar;
         let ec = if is_membar || family == Family::Bar {
@@ -1057,7 +1094,7 @@ impl Sm {
                 ii: 1,
             }
         } else {
-            classify_op(cfg, family, op)
+            self.ec_table[family as usize * N_OPS + op as usize]
         };
         if n_w > 0 && diff_units && ec.pipe == first_pipe {
             return Err(Stall::PipeBusy);
@@ -1099,6 +1136,7 @@ impl Sm {
         }
         // ---- issue ----
         let h = self.ib_head[w] as usize;
+        self.w_sb_ok[w] = false;
         self.ib_head[w] = ((h + 1) % self.ib_cap as usize) as u8;
         self.ib_len[w] -= 1;
         if self.ib_len[w] == 0 {

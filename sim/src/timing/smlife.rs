@@ -58,6 +58,7 @@ impl Sm {
             self.w_stream_done[w] = false;
             self.w_exited[w] = false;
             self.w_sb_blocked[w] = false;
+            self.w_sb_ok[w] = false;
             self.fetch_candidate(w);
             self.w_fetch_bar[w] = false;
             self.w_at_bar[w] = false;
