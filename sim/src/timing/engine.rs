@@ -133,7 +133,7 @@ fn run(
             sm.ldst_cycle(t, t_fs, &mut mem);
             sm.dispatch(t, &oc_ex);
             sm.rf_arbitrate(t);
-            sm.issue(t, issue_cfg, &id_oc, cfg);
+            sm.issue(t, issue_cfg, &id_oc);
             sm.fetch(
                 t,
                 t_fs,

@@ -138,6 +138,9 @@ pub(crate) struct Sm {
     pub w_mem_out: Vec<u32>,
     pub w_launch: Vec<u64>,
     pub ibuf: Vec<[TInst; 8]>,
+    /// Per I-buffer entry: the collectors its instruction may take ([`Sm::cu_mask`]), 0 for
+    /// one that takes none. Read by the issue stage without touching the entry itself.
+    pub ib_cu: Vec<[u64; 8]>,
     /// First cycle the warp's I-buffer entries may issue (decode done, I-cache fill arrived);
     /// a warp fetches only into an empty I-buffer, so its entries share one time.
     pub w_ib_ready: Vec<u64>,
@@ -208,9 +211,10 @@ pub(crate) struct Sm {
     pub cu_free: u64,
     /// Collectors holding an instruction whose operands have all been read (`ready_at` set).
     pub cu_ready: u64,
-    /// Collectors of each class, and of each sub-core.
+    /// Collectors of each class.
     pub cu_of_class: [u64; 6],
-    pub cu_of_subcore: Vec<u64>,
+    /// Per scheduler: the collectors of its sub-core (all ones with one sub-core).
+    pub cu_of_sched: Vec<u64>,
     /// Warps waiting at a barrier.
     pub n_at_bar: u64,
     /// The scheduler looks at `head_longop` (two-level).
@@ -400,6 +404,19 @@ impl Sm {
             cu_of_class[c.class] |= 1 << i;
             cu_of_subcore[c.subcore as usize] |= 1 << i;
         }
+        let sps = cfg.scheds_per_subcore();
+        let cu_of_sched = (0..ns as u32)
+            .map(|s| {
+                if nsub > 1 {
+                    cu_of_subcore
+                        .get((s / sps) as usize)
+                        .copied()
+                        .unwrap_or(0)
+                } else {
+                    u64::MAX
+                }
+            })
+            .collect();
         let nb = cfg.rf.n_banks as usize;
         let mut scoreboard: Box<dyn IssueStage> =
             Box::new(InOrderScoreboard::new(cfg.sched.war_scoreboard));
@@ -450,6 +467,7 @@ impl Sm {
             w_mem_out: vec![0; nw],
             w_launch: vec![0; nw],
             ibuf: vec![[TInst::NOP; 8]; nw],
+            ib_cu: vec![[0; 8]; nw],
             w_ib_ready: vec![0; nw],
             addr_pool: AddrPool::default(),
             fetch_tmp: WarpInst::new(0, Family::Int, OpClass::Nop, 0),
@@ -516,7 +534,7 @@ impl Sm {
             cu_free,
             cu_ready: 0,
             cu_of_class,
-            cu_of_subcore,
+            cu_of_sched,
             n_at_bar: 0,
             need_longop: matches!(cfg.sched.policy, crate::config::SchedPolicy::TwoLevel),
             issue_dirty: true,
@@ -539,6 +557,35 @@ impl Sm {
     #[inline]
     pub fn sched_of(&self, w: usize) -> usize {
         w % self.scheds.len()
+    }
+
+    /// Execution class of an instruction: barriers and memory barriers take no pipe (they
+    /// complete at issue); everything else per the (family, op) table.
+    #[inline]
+    pub fn exec_class(&self, family: Family, op: OpClass) -> ExecClass {
+        if family == Family::Bar || (family == Family::Mem && op == OpClass::Membar) {
+            ExecClass {
+                pipe: PipeClass::None,
+                sp_pipe: SpPipe::Int,
+                latency: 1,
+                ii: 1,
+            }
+        } else {
+            self.ec_table[family as usize * N_OPS + op as usize]
+        }
+    }
+
+    /// The collectors an instruction of pipe class `pipe` issued by scheduler `s` may take:
+    /// those of its class (the generic class when the configuration has none of it) in the
+    /// scheduler's sub-core. 0 for an instruction that takes no collector.
+    #[inline]
+    pub fn cu_mask(&self, pipe: PipeClass, s: usize) -> u64 {
+        if pipe == PipeClass::None {
+            return 0;
+        }
+        let want = cu_class_of(pipe);
+        let class = if self.cu_of_class[want] != 0 { want } else { 5 };
+        self.cu_of_class[class] & self.cu_of_sched[s]
     }
 
     /// Records a register access for the per-register statistics (§5.4).
@@ -874,7 +921,6 @@ impl Sm {
         t: u64,
         cfg_issue: (u32, u32, bool),
         id_oc: &[u32; 6],
-        cfg: &GpuConfig,
     ) {
         if !self.issue_dirty
             && t < self.issue_wake
@@ -965,6 +1011,14 @@ impl Sm {
                     self.w_membar[w] = false;
                     self.act.scoreboard.reads += 1;
                     Some(Stall::Scoreboard)
+                } else if self.w_sb_ok[w] && {
+                    let m = self.ib_cu[w][self.ib_head[w] as usize];
+                    m != 0 && self.cu_free & m == 0
+                } {
+                    // passed the scoreboard before, and every collector it may take is busy
+                    self.w_membar[w] = false;
+                    self.act.scoreboard.reads += 1;
+                    Some(Stall::CuFull)
                 } else {
                     None
                 };
@@ -982,7 +1036,6 @@ impl Sm {
                         id_oc,
                         &mut used_idoc,
                         &mut used_in,
-                        cfg,
                         diff_units,
                         n_w,
                         first_pipe,
@@ -1042,7 +1095,6 @@ impl Sm {
         id_oc: &[u32; 6],
         used_idoc: &mut [u32; 6],
         used_in: &mut [u32; 6],
-        cfg: &GpuConfig,
         diff_units: bool,
         n_w: u32,
         first_pipe: PipeClass,
@@ -1086,16 +1138,7 @@ impl Sm {
             self.w_sb_ok[w] = self.scoreboard.failure_sticky();
         }
         let is_membar = family == Family::Mem && op == OpClass::Membar;
-        let ec = if is_membar || family == Family::Bar {
-            ExecClass {
-                pipe: PipeClass::None,
-                sp_pipe: SpPipe::Int,
-                latency: 1,
-                ii: 1,
-            }
-        } else {
-            self.ec_table[family as usize * N_OPS + op as usize]
-        };
+        let ec = self.exec_class(family, op);
         if n_w > 0 && diff_units && ec.pipe == first_pipe {
             return Err(Stall::PipeBusy);
         }
@@ -1104,12 +1147,7 @@ impl Sm {
             let pc = ec.pipe.index();
             let want = cu_class_of(ec.pipe);
             let class = if self.cu_of_class[want] != 0 { want } else { 5 };
-            let nsub = cfg.sm.n_subcores.max(1);
-            let sub = (s as u32) / cfg.scheds_per_subcore();
-            let mut free = self.cu_free & self.cu_of_class[class];
-            if nsub > 1 {
-                free &= self.cu_of_subcore.get(sub as usize).copied().unwrap_or(0);
-            }
+            let free = self.cu_free & self.ib_cu[w][hslot];
             // the lowest-index free collector of the class (and sub-core)
             let found = (free != 0).then(|| free.trailing_zeros() as usize);
             match found {

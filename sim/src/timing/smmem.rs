@@ -686,6 +686,8 @@ impl Sm {
                     Step::Inst => {
                         let inst = TInst::from_inst(&self.fetch_tmp, &mut self.addr_pool);
                         self.ibuf[w][slot] = inst;
+                        let pipe = self.exec_class(inst.family, inst.op).pipe;
+                        self.ib_cu[w][slot] = self.cu_mask(pipe, self.sched_of(w));
                         if n == 0 {
                             first_pc = inst.pc;
                         }
