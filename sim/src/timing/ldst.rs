@@ -118,9 +118,36 @@ pub fn smem_degree(m: &MemInfo, mask: u32, banks: u32, bank_bytes: u32, broadcas
         if !conflict {
             return 1;
         }
+        // Count the words of each bank: every access, or with broadcast each distinct word
+        // once (a 256-entry open-addressing set; at most 128 words).
+        let mut count = [0u32; 64];
+        if broadcast {
+            let mut slot = [0u64; 256];
+            let mut used = [0u64; 4];
+            for &w in &list[..k] {
+                let mut h = (w.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize;
+                loop {
+                    if used[h >> 6] >> (h & 63) & 1 == 0 {
+                        used[h >> 6] |= 1 << (h & 63);
+                        slot[h] = w;
+                        count[(w % nb) as usize] += 1;
+                        break;
+                    }
+                    if slot[h] == w {
+                        break;
+                    }
+                    h = (h + 1) & 255;
+                }
+            }
+        } else {
+            for &w in &list[..k] {
+                count[(w % nb) as usize] += 1;
+            }
+        }
+        return count.iter().copied().max().unwrap_or(0).max(1);
     }
+    // More banks than a mask covers: sort by (bank, word) and count the runs.
     let l = &mut list[..k];
-    // sort by (bank, word)
     l.sort_unstable_by_key(|&w| (w % nb, w));
     let mut best = 0;
     let mut i = 0;
@@ -246,7 +273,7 @@ mod tests {
             words in proptest::collection::vec(0u64..96, WARP_SIZE),
             mask: u32,
             wide in 0usize..3,
-            banks in proptest::sample::select(vec![16u32, 32, 48, 100]),
+            banks in proptest::sample::select(vec![16u32, 32, 48, 64, 100]),
             bcast: bool,
         ) {
             let width = [4u8, 8, 16][wide];

@@ -45,6 +45,19 @@ pub trait WarpScheduler: Send {
     fn uses_warp_state(&self) -> bool {
         true
     }
+    /// True when [`WarpScheduler::order`] is a function of the views and of the
+    /// [`WarpScheduler::issued`] calls alone: called again with the same views and no `issued`
+    /// in between, it writes the same order and leaves the state as it was. The SM then reuses
+    /// the last order instead of asking again.
+    fn order_reusable(&self) -> bool {
+        false
+    }
+    /// Called by the SM instead of [`WarpScheduler::order`] when `warps` is the very slice
+    /// passed to the previous `order` or `order_unchanged` call of this scheduler (slots, ages
+    /// and flags unchanged); a policy may skip re-deriving what depends only on the views.
+    fn order_unchanged(&mut self, warps: &[WarpView], order: &mut Vec<u16>) {
+        self.order(warps, order);
+    }
 }
 
 /// LRR: scan from the warp after the last issuer (by slot), wrapping round.
@@ -56,6 +69,9 @@ pub struct Lrr {
 impl WarpScheduler for Lrr {
     fn uses_warp_state(&self) -> bool {
         false
+    }
+    fn order_reusable(&self) -> bool {
+        true
     }
     fn order(&mut self, warps: &[WarpView], order: &mut Vec<u16>) {
         order.clear();
@@ -80,18 +96,41 @@ impl WarpScheduler for Lrr {
 #[derive(Default)]
 pub struct Gto {
     last: Option<u16>,
-    /// The last views' (age, slot) pairs and their sorted form (the warp set changes rarely,
-    /// so the sort is reused).
+    /// The last views' (age, slot) pairs and their slots by ascending age (the warp set
+    /// changes rarely, so the sort is reused).
     last_input: Vec<(u64, u16)>,
-    by_age: Vec<(u64, u16)>,
+    by_age: Vec<u16>,
+    /// Per slot: the last views marked the warp finished.
+    finished: Vec<bool>,
+}
+
+impl Gto {
+    /// The order from the sorted slots: the last issuer first when it is among them and not
+    /// finished, then the others by age.
+    fn write_order(&self, order: &mut Vec<u16>) {
+        order.clear();
+        if let Some(l) = self.last {
+            if let Some(p) = self.by_age.iter().position(|&s| s == l) {
+                if !self.finished[l as usize] {
+                    order.push(l);
+                    order.extend_from_slice(&self.by_age[..p]);
+                    order.extend_from_slice(&self.by_age[p + 1..]);
+                    return;
+                }
+            }
+        }
+        order.extend_from_slice(&self.by_age);
+    }
 }
 
 impl WarpScheduler for Gto {
     fn uses_warp_state(&self) -> bool {
         false
     }
+    fn order_reusable(&self) -> bool {
+        true
+    }
     fn order(&mut self, warps: &[WarpView], order: &mut Vec<u16>) {
-        order.clear();
         let same = warps.len() == self.last_input.len()
             && warps
                 .iter()
@@ -101,19 +140,22 @@ impl WarpScheduler for Gto {
             self.last_input.clear();
             self.last_input
                 .extend(warps.iter().map(|w| (w.age, w.slot)));
-            self.by_age.clone_from(&self.last_input);
-            self.by_age.sort_unstable();
+            let mut sorted = self.last_input.clone();
+            sorted.sort_unstable();
+            self.by_age.clear();
+            self.by_age.extend(sorted.iter().map(|x| x.1));
         }
-        if let Some(l) = self.last {
-            if warps.iter().any(|w| w.slot == l && !w.finished) {
-                order.push(l);
+        for w in warps {
+            let i = w.slot as usize;
+            if i >= self.finished.len() {
+                self.finished.resize(i + 1, false);
             }
+            self.finished[i] = w.finished;
         }
-        for &(_, s) in &self.by_age {
-            if Some(s) != order.first().copied() {
-                order.push(s);
-            }
-        }
+        self.write_order(order);
+    }
+    fn order_unchanged(&mut self, _warps: &[WarpView], order: &mut Vec<u16>) {
+        self.write_order(order);
     }
     fn issued(&mut self, slot: u16) {
         self.last = Some(slot);
@@ -132,6 +174,9 @@ pub struct ByAge {
 impl WarpScheduler for ByAge {
     fn uses_warp_state(&self) -> bool {
         false
+    }
+    fn order_reusable(&self) -> bool {
+        true
     }
     fn order(&mut self, warps: &[WarpView], order: &mut Vec<u16>) {
         self.by_age.clear();

@@ -166,7 +166,13 @@ pub(crate) struct Sm {
     /// set changes.
     views: Vec<Vec<WarpView>>,
     views_stale: Vec<bool>,
-    order: Vec<u16>,
+    /// Per scheduler: its last priority order, and whether it still holds (the views were not
+    /// rebuilt and nothing issued since), for schedulers whose
+    /// [`WarpScheduler::order_reusable`] is true.
+    orders: Vec<Vec<u16>>,
+    order_valid: Vec<bool>,
+    /// Per scheduler: its views were rebuilt since it last saw them.
+    views_new: Vec<bool>,
     // ---- operand collectors / RF ----
     pub rf: Box<dyn RegisterFileOrg>,
     pub cus: Vec<Cu>,
@@ -486,7 +492,9 @@ impl Sm {
             last_stall: vec![Some(Stall::NoWarp); ns],
             views: vec![Vec::new(); ns],
             views_stale: vec![true; ns],
-            order: Vec::with_capacity(nw),
+            orders: vec![Vec::with_capacity(nw); ns],
+            order_valid: vec![false; ns],
+            views_new: vec![true; ns],
             rf: Box::new(MonolithicRf::new(cfg)),
             cu_class_ports: inp,
             cu_class_out: outp,
@@ -960,6 +968,8 @@ impl Sm {
             let mut views = std::mem::take(&mut self.views[s]);
             if self.views_stale[s] || self.scheds[s].uses_warp_state() {
                 self.views_stale[s] = false;
+                self.order_valid[s] = false;
+                self.views_new[s] = true;
                 views.clear();
                 for k in 0..self.sched_live[s].len() {
                     let w = self.sched_live[s][k] as usize;
@@ -991,8 +1001,15 @@ impl Sm {
                 continue;
             }
             sa.active_cycles += 1;
-            let mut order = std::mem::take(&mut self.order);
-            self.scheds[s].order(&self.views[s], &mut order);
+            let mut order = std::mem::take(&mut self.orders[s]);
+            if self.views_new[s] {
+                self.views_new[s] = false;
+                self.scheds[s].order(&self.views[s], &mut order);
+                self.order_valid[s] = true;
+            } else if !(self.order_valid[s] && self.scheds[s].order_reusable()) {
+                self.scheds[s].order_unchanged(&self.views[s], &mut order);
+                self.order_valid[s] = true;
+            }
             let mut issued = 0u32;
             let mut first_stall: Option<Stall> = None;
             for &slot in order.iter() {
@@ -1055,10 +1072,11 @@ impl Sm {
                 }
                 if n_w > 0 {
                     self.scheds[s].issued(slot);
+                    self.order_valid[s] = false;
                     self.progress = true;
                 }
             }
-            self.order = order;
+            self.orders[s] = order;
             let sa = &mut self.act.sched[s];
             self.last_evals[s] = sa.warp_evals - ev0;
             sa.issued[(issued as usize).min(2)] += 1;
