@@ -144,6 +144,8 @@ pub(crate) struct Sm {
     /// First cycle the warp's I-buffer entries may issue (decode done, I-cache fill arrived);
     /// a warp fetches only into an empty I-buffer, so its entries share one time.
     pub w_ib_ready: Vec<u64>,
+    /// The latest finite `w_ib_ready` assigned (always the assigning cycle + 1).
+    pub ib_ready_last: u64,
     /// Per-lane addresses of fetched memory instructions until the LD/ST unit accepts them.
     pub addr_pool: AddrPool,
     /// The stream writes each fetched instruction here before it is compacted into `ibuf`.
@@ -475,6 +477,7 @@ impl Sm {
             ibuf: vec![[TInst::NOP; 8]; nw],
             ib_cu: vec![[0; 8]; nw],
             w_ib_ready: vec![0; nw],
+            ib_ready_last: 0,
             addr_pool: AddrPool::default(),
             fetch_tmp: WarpInst::new(0, Family::Int, OpClass::Nop, 0),
             ib_head: vec![0; nw],
@@ -963,7 +966,6 @@ impl Sm {
         let n_s = self.scheds.len();
         for si in 0..n_s {
             let s = (si + (t % n_s as u64) as usize) % n_s;
-            let ev0 = self.act.sched[s].warp_evals;
             // views of this scheduler's live warps (ascending slot)
             let mut views = std::mem::take(&mut self.views[s]);
             if self.views_stale[s] || self.scheds[s].uses_warp_state() {
@@ -1012,12 +1014,15 @@ impl Sm {
             }
             let mut issued = 0u32;
             let mut first_stall: Option<Stall> = None;
+            // warps looked at, and scoreboard reads of the quick rejections below
+            let mut evals = 0u64;
+            let mut sb_reads = 0u64;
             for &slot in order.iter() {
                 if issued >= per_sched {
                     break;
                 }
                 let w = slot as usize;
-                self.act.sched[s].warp_evals += 1;
+                evals += 1;
                 // The usual rejections of a stalled warp, as `try_issue` makes them, without
                 // the call.
                 let quick = if self.w_at_bar[w] || (self.w_membar[w] && self.w_mem_out[w] > 0) {
@@ -1026,7 +1031,7 @@ impl Sm {
                     Some(Stall::IbufferEmpty)
                 } else if self.w_sb_blocked[w] {
                     self.w_membar[w] = false;
-                    self.act.scoreboard.reads += 1;
+                    sb_reads += 1;
                     Some(Stall::Scoreboard)
                 } else if self.w_sb_ok[w] && {
                     let m = self.ib_cu[w][self.ib_head[w] as usize];
@@ -1034,7 +1039,7 @@ impl Sm {
                 } {
                     // passed the scoreboard before, and every collector it may take is busy
                     self.w_membar[w] = false;
-                    self.act.scoreboard.reads += 1;
+                    sb_reads += 1;
                     Some(Stall::CuFull)
                 } else {
                     None
@@ -1077,8 +1082,10 @@ impl Sm {
                 }
             }
             self.orders[s] = order;
+            self.act.scoreboard.reads += sb_reads;
             let sa = &mut self.act.sched[s];
-            self.last_evals[s] = sa.warp_evals - ev0;
+            sa.warp_evals += evals;
+            self.last_evals[s] = evals;
             sa.issued[(issued as usize).min(2)] += 1;
             if issued == 0 {
                 let r = first_stall.unwrap_or(Stall::NoWarp);
@@ -1094,13 +1101,13 @@ impl Sm {
         // dirty or a decoded entry becomes ready.
         self.issue_dirty = any_issued;
         if !any_issued {
-            let mut wake = u64::MAX;
-            for w in 0..self.w_valid.len() {
-                if self.w_valid[w] && self.ib_len[w] > 0 && self.w_ib_ready[w] > t {
-                    wake = wake.min(self.w_ib_ready[w]);
-                }
-            }
-            self.issue_wake = wake;
+            // Entries become ready one cycle after they are decoded or their I-cache line
+            // arrives, so only the latest such time can lie ahead.
+            self.issue_wake = if self.ib_ready_last > t {
+                self.ib_ready_last
+            } else {
+                u64::MAX
+            };
         }
     }
 

@@ -619,6 +619,7 @@ impl Sm {
                             self.fetch_dirty = true;
                             self.fetch_candidate(w);
                             self.w_ib_ready[w] = t + 1;
+                            self.ib_ready_last = t + 1;
                             self.issue_dirty = true;
                         }
                     }
@@ -692,6 +693,7 @@ impl Sm {
                             first_pc = inst.pc;
                         }
                         self.w_ib_ready[w] = t + 1;
+                        self.ib_ready_last = t + 1;
                         self.ib_len[w] += 1;
                         n += 1;
                         if inst.family == Family::Bar {
