@@ -157,19 +157,13 @@ impl Sm {
         if let Some(e) = self.ldst_next(t) {
             ev = ev.min(e);
         }
-        for w in 0..self.w_valid.len() {
-            if !self.w_valid[w] {
-                continue;
-            }
-            if self.w_fetch_ready[w] > t {
-                ev = ev.min(self.w_fetch_ready[w]);
-            }
-            if self.ib_len[w] > 0 {
-                let r = self.w_ib_ready[w];
-                if r > t && r != u64::MAX {
-                    ev = ev.min(r);
-                }
-            }
+        // The fetch stage's own wake-up: the earliest fetch delay to end among the warps that
+        // may fetch (a delay of a warp that may not fetch changes nothing when it ends).
+        if self.fetch_wake > t {
+            ev = ev.min(self.fetch_wake);
+        }
+        if self.ib_ready_last > t {
+            ev = ev.min(self.ib_ready_last);
         }
         (ev != u64::MAX).then_some(ev)
     }
