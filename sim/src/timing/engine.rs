@@ -309,6 +309,7 @@ fn finish(
             .pipes
             .iter_mut()
             .map(|p| {
+                p.flush_lanes();
                 let mut ops = std::collections::BTreeMap::new();
                 for op in ALL_OPS {
                     let v = p.ops[op as usize];

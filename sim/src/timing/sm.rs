@@ -106,6 +106,52 @@ pub(crate) struct Pipe {
     pub busy: Timeline,
     pub lane_tl: Vec<Timeline>,
     pub double_pumped: bool,
+    /// Busy interval [start, end) of every lane not yet applied to `lane_tl`: consecutive
+    /// dispatches that keep all lanes busy and overlap or touch are merged here, which marks
+    /// the same union of busy cycles as marking each dispatch on each lane.
+    pub lanes_pending: Option<(u64, u64)>,
+}
+
+impl Pipe {
+    /// Marks the lanes active in `mask` busy for [t, t + len) (`t` non-decreasing).
+    #[inline]
+    pub fn lanes_busy(&mut self, t: u64, len: u64, mask: u32) {
+        let n = self.lane_tl.len();
+        if n == 0 || len == 0 {
+            return;
+        }
+        let mut m = mask;
+        if self.double_pumped {
+            m = (m | (m >> 16)) & 0xffff;
+        }
+        let all = if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
+        if m & all == all {
+            match self.lanes_pending {
+                Some((_, ref mut end)) if t <= *end => *end = (*end).max(t + len),
+                _ => {
+                    self.flush_lanes();
+                    self.lanes_pending = Some((t, t + len));
+                }
+            }
+            return;
+        }
+        self.flush_lanes();
+        let mut bits = m & all;
+        while bits != 0 {
+            let l = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            self.lane_tl[l].busy(t, len);
+        }
+    }
+
+    /// Applies the pending all-lanes interval to every lane.
+    pub fn flush_lanes(&mut self) {
+        if let Some((start, end)) = self.lanes_pending.take() {
+            for l in &mut self.lane_tl {
+                l.busy(start, end - start);
+            }
+        }
+    }
 }
 
 pub(crate) struct CtaSlot {
@@ -307,6 +353,7 @@ impl Sm {
                     Vec::new()
                 },
                 double_pumped: per_lane && dp16,
+                lanes_pending: None,
             });
             pipes.len() - 1
         };
@@ -816,20 +863,7 @@ impl Sm {
             let busy_len = if self.cfg_busy_accept { 1 } else { lat as u64 };
             let pp = &mut self.pipes[p];
             pp.busy.busy(t, busy_len);
-            if !pp.lane_tl.is_empty() {
-                let mut m = mask;
-                if pp.double_pumped {
-                    m = (m | (m >> 16)) & 0xffff;
-                }
-                let mut bits = m;
-                while bits != 0 {
-                    let l = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    if l < pp.lane_tl.len() {
-                        pp.lane_tl[l].busy(t, busy_len);
-                    }
-                }
-            }
+            pp.lanes_busy(t, busy_len, mask);
             self.seq += 1;
             let mut dst = [0u16; 4];
             let n = n_dst as usize;
