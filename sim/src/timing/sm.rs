@@ -463,10 +463,7 @@ impl Sm {
         let cu_of_sched = (0..ns as u32)
             .map(|s| {
                 if nsub > 1 {
-                    cu_of_subcore
-                        .get((s / sps) as usize)
-                        .copied()
-                        .unwrap_or(0)
+                    cu_of_subcore.get((s / sps) as usize).copied().unwrap_or(0)
                 } else {
                     u64::MAX
                 }
@@ -961,12 +958,7 @@ impl Sm {
 
     // ------------------------------------------------------------------ issue
     /// Issue stage for all schedulers. Returns nothing; counters go to `act`.
-    pub fn issue(
-        &mut self,
-        t: u64,
-        cfg_issue: (u32, u32, bool),
-        id_oc: &[u32; 6],
-    ) {
+    pub fn issue(&mut self, t: u64, cfg_issue: (u32, u32, bool), id_oc: &[u32; 6]) {
         if !self.issue_dirty
             && t < self.issue_wake
             && self.gating.time_invariant()
