@@ -2,6 +2,7 @@
 //! FIFO replacement, sector valid/dirty bits, RESERVED lines (allocated, fill pending), and the
 //! three set-index functions.
 
+use super::divisor::Divisor;
 use crate::config::{CacheConfig, Replacement, SetIndex};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,7 +53,8 @@ pub struct Evicted {
 }
 
 pub struct TagArray {
-    sets: usize,
+    /// Sets, as a divisor for the set index.
+    dsets: Divisor,
     assoc: usize,
     line_shift: u32,
     sector_shift: u32,
@@ -68,7 +70,7 @@ impl TagArray {
         let sets = c.sets.max(1) as usize;
         let assoc = c.assoc.max(1) as usize;
         TagArray {
-            sets,
+            dsets: Divisor::new(sets as u64),
             assoc,
             line_shift: c.line_bytes.max(1).trailing_zeros(),
             sector_shift: c.sector_bytes.max(1).trailing_zeros(),
@@ -128,10 +130,10 @@ impl TagArray {
 
     #[inline]
     fn set_of(&self, line: u64) -> usize {
-        let s = self.sets as u64;
+        let s = self.dsets;
         let idx = match self.index {
-            SetIndex::Linear => line % s,
-            SetIndex::Hash => (line ^ (line >> self.set_bits)) % s,
+            SetIndex::Linear => s.rem(line),
+            SetIndex::Hash => s.rem(line ^ (line >> self.set_bits)),
             SetIndex::Ipoly => {
                 // XOR-fold of the line number in set_bits-wide chunks.
                 let mut x = line;
@@ -141,7 +143,7 @@ impl TagArray {
                     h ^= x & ((1 << b) - 1);
                     x >>= b;
                 }
-                h % s
+                s.rem(h)
             }
         };
         idx as usize

@@ -1,6 +1,7 @@
 //! LD/ST address processing (spec simulator.md §2.6): coalescing of global/local accesses into
 //! segments and the shared-memory bank-conflict degree. Allocation-free: fixed-size buffers.
 
+use super::divisor::Divisor;
 use crate::inst::{MemInfo, WARP_SIZE};
 
 /// Up to 64 segments (32 lanes, each touching at most 2 segments).
@@ -37,6 +38,7 @@ pub fn segment_bytes(base: u64, width: u8) -> u64 {
 pub fn coalesce(m: &MemInfo, mask: u32, seg: u64, out: &mut Segments) {
     out.n = 0;
     let w = m.width_bytes.max(1) as u64;
+    let dseg = Divisor::new(seg);
     let mut tmp = [0u64; 64];
     let mut k = 0;
     let mut bits = mask;
@@ -44,8 +46,8 @@ pub fn coalesce(m: &MemInfo, mask: u32, seg: u64, out: &mut Segments) {
         let lane = bits.trailing_zeros() as usize;
         bits &= bits - 1;
         let a = m.addrs[lane];
-        let s0 = a / seg;
-        let s1 = (a + w - 1) / seg;
+        let s0 = dseg.div(a);
+        let s1 = dseg.div(a + w - 1);
         tmp[k] = s0;
         k += 1;
         if s1 != s0 {
@@ -70,7 +72,7 @@ pub fn coalesce(m: &MemInfo, mask: u32, seg: u64, out: &mut Segments) {
         let lane = bits.trailing_zeros() as usize;
         bits &= bits - 1;
         let a = m.addrs[lane];
-        let s = a / seg * seg;
+        let s = dseg.div(a) * seg;
         if let Ok(i) = out.addr[..out.n].binary_search(&s) {
             out.bytes[i] = (out.bytes[i] as u64 + w).min(seg) as u32;
         }
@@ -82,6 +84,7 @@ pub fn coalesce(m: &MemInfo, mask: u32, seg: u64, out: &mut Segments) {
 /// `broadcast`). Accesses wider than a bank word touch consecutive words. At least 1.
 pub fn smem_degree(m: &MemInfo, mask: u32, banks: u32, bank_bytes: u32, broadcast: bool) -> u32 {
     let bb = bank_bytes.max(1) as u64;
+    let dbb = Divisor::new(bb);
     let words_per = (m.width_bytes as u64).div_ceil(bb).max(1);
     let mut list = [0u64; WARP_SIZE * 4];
     let mut k = 0;
@@ -89,7 +92,7 @@ pub fn smem_degree(m: &MemInfo, mask: u32, banks: u32, bank_bytes: u32, broadcas
     while bits != 0 {
         let lane = bits.trailing_zeros() as usize;
         bits &= bits - 1;
-        let w0 = m.addrs[lane] / bb;
+        let w0 = dbb.div(m.addrs[lane]);
         for j in 0..words_per.min(4) {
             list[k] = w0 + j;
             k += 1;
@@ -99,6 +102,7 @@ pub fn smem_degree(m: &MemInfo, mask: u32, banks: u32, bank_bytes: u32, broadcas
         return 1;
     }
     let nb = banks.max(1) as u64;
+    let dnb = Divisor::new(nb);
     // Fast path (the common, conflict-free case): each bank sees one word, or with broadcast
     // only repeats of its first word.
     if nb <= 64 {
@@ -106,7 +110,7 @@ pub fn smem_degree(m: &MemInfo, mask: u32, banks: u32, bank_bytes: u32, broadcas
         let mut first = [0u64; 64];
         let mut conflict = false;
         for &w in &list[..k] {
-            let b = (w % nb) as usize;
+            let b = dnb.rem(w) as usize;
             if seen >> b & 1 == 0 {
                 seen |= 1 << b;
                 first[b] = w;
@@ -130,7 +134,7 @@ pub fn smem_degree(m: &MemInfo, mask: u32, banks: u32, bank_bytes: u32, broadcas
                     if used[h >> 6] >> (h & 63) & 1 == 0 {
                         used[h >> 6] |= 1 << (h & 63);
                         slot[h] = w;
-                        count[(w % nb) as usize] += 1;
+                        count[dnb.rem(w) as usize] += 1;
                         break;
                     }
                     if slot[h] == w {
@@ -141,7 +145,7 @@ pub fn smem_degree(m: &MemInfo, mask: u32, banks: u32, bank_bytes: u32, broadcas
             }
         } else {
             for &w in &list[..k] {
-                count[(w % nb) as usize] += 1;
+                count[dnb.rem(w) as usize] += 1;
             }
         }
         return count.iter().copied().max().unwrap_or(0).max(1);

@@ -10,6 +10,7 @@
 //! femtoseconds so that the four clock domains keep exact integer periods.
 
 use super::cache::{LineState, Probe, TagArray};
+use super::divisor::Divisor;
 use crate::activity::{DramChannelActivity, IcntActivity, L2SliceActivity};
 use crate::config::GpuConfig;
 use std::cmp::Reverse;
@@ -96,9 +97,9 @@ pub struct MemSys {
     p_dram: u64,
     flit: u64,
     icnt_lat: u64,
-    n_ch: u64,
-    n_sub: u64,
-    interleave: u64,
+    n_ch: Divisor,
+    n_sub: Divisor,
+    interleave: Divisor,
     req_in_free: Vec<u64>,
     req_out_free: Vec<u64>,
     rep_in_free: Vec<u64>,
@@ -114,7 +115,7 @@ pub struct MemSys {
     burst_cycles: u64,
     burst_bytes: u64,
     dram_lat: u64,
-    n_banks: u64,
+    n_banks: Divisor,
     replies: Vec<BinaryHeap<Reverse<Reply>>>,
     seq: u64,
     pub l2_act: Vec<L2SliceActivity>,
@@ -146,9 +147,9 @@ impl MemSys {
             p_dram: period_fs(cfg.gpu.dram_mhz),
             flit: cfg.icnt.flit_bytes as u64,
             icnt_lat: cfg.icnt.latency as u64,
-            n_ch: n_ch as u64,
-            n_sub: cfg.mem.subparts_per_channel as u64,
-            interleave: cfg.mem.channel_interleave_bytes as u64,
+            n_ch: Divisor::new(n_ch as u64),
+            n_sub: Divisor::new(cfg.mem.subparts_per_channel as u64),
+            interleave: Divisor::new(cfg.mem.channel_interleave_bytes as u64),
             req_in_free: vec![0; n_sm],
             req_out_free: vec![0; n_sl],
             rep_in_free: vec![0; n_sl],
@@ -166,7 +167,7 @@ impl MemSys {
             burst_cycles: (cfg.dram.burst_length / cfg.dram.data_cmd_ratio.max(1)).max(1) as u64,
             burst_bytes: cfg.dram_burst_bytes().max(1) as u64,
             dram_lat: cfg.dram.latency as u64,
-            n_banks: cfg.dram.n_banks.max(1) as u64,
+            n_banks: Divisor::new(cfg.dram.n_banks.max(1) as u64),
             replies: (0..n_sm).map(|_| BinaryHeap::new()).collect(),
             seq: 0,
             l2_act: vec![L2SliceActivity::default(); n_sl],
@@ -183,11 +184,12 @@ impl MemSys {
     /// (channel, sub-partition) of an address: chunk = addr / interleave, channel = chunk mod C,
     /// sub-partition = (chunk / C) mod S. Returns the slice index and channel-local address.
     fn route(&self, addr: u64) -> (usize, usize, u64) {
-        let chunk = addr / self.interleave;
-        let ch = chunk % self.n_ch;
-        let sub = (chunk / self.n_ch) % self.n_sub;
-        let local = ((chunk / self.n_ch) * self.interleave) | (addr % self.interleave);
-        ((ch * self.n_sub + sub) as usize, ch as usize, local)
+        let chunk = self.interleave.div(addr);
+        let ch = self.n_ch.rem(chunk);
+        let q = self.n_ch.div(chunk);
+        let sub = self.n_sub.rem(q);
+        let local = (q * self.interleave.get()) | self.interleave.rem(addr);
+        ((ch * self.n_sub.get() + sub) as usize, ch as usize, local)
     }
 
     fn flits(&self, bytes: u64) -> u64 {
@@ -337,7 +339,9 @@ impl MemSys {
     fn dram_access(&mut self, ch: usize, local: u64, bytes: u64, write: bool, t_fs: u64) -> u64 {
         let pd = self.p_dram;
         let t = &self.t;
-        let bank_id = (AddrMap::gather(&self.map.bank_bits, local) % self.n_banks) as usize;
+        let bank_id = self
+            .n_banks
+            .rem(AddrMap::gather(&self.map.bank_bits, local)) as usize;
         let row = AddrMap::gather(&self.map.row_bits, local);
         let bursts = bytes.div_ceil(self.burst_bytes).max(1);
         let c = &mut self.channels[ch];

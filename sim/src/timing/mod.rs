@@ -12,6 +12,7 @@
 
 mod cache;
 mod cta;
+mod divisor;
 mod engine;
 mod exec;
 mod ldst;
@@ -22,6 +23,7 @@ mod smlife;
 mod smmem;
 pub mod synth;
 pub mod tinst;
+mod warpset;
 
 pub use cta::{occupancy, OccupancyLimit};
 pub use engine::{

@@ -2,6 +2,7 @@
 //! issue stage's hazard check, the register-file organisation and unit gating. The pipeline core
 //! calls only these traits; the baseline implementations live next to them.
 
+use super::divisor::Divisor;
 use super::tinst::TInst;
 use crate::config::{BankMap, GpuConfig, InnerPolicy, SchedPolicy};
 
@@ -510,20 +511,35 @@ pub trait RegisterFileOrg: Send {
 /// Monolithic banked RF: `bank = (reg + w) mod B` (`reg_plus_warp`) or `reg mod B`; in sub-core
 /// mode `bank = sched·B/n_sched + (reg + w) mod (B/n_sched)` with n_sched = sub-cores.
 pub struct MonolithicRf {
-    pub n_banks: u32,
-    pub map: BankMap,
-    pub n_subcores: u32,
-    pub scheds_per_subcore: u32,
+    n_banks: u32,
+    map: BankMap,
+    n_subcores: u32,
+    scheds_per_subcore: u32,
+    /// Banks per sub-core (all banks with one sub-core), as a divisor for the modulo.
+    per: Divisor,
 }
 
 impl MonolithicRf {
     pub fn new(cfg: &GpuConfig) -> Self {
+        let n_banks = cfg.rf.n_banks;
+        let n_subcores = cfg.sm.n_subcores.max(1);
+        let per = if n_subcores > 1 {
+            n_banks / n_subcores
+        } else {
+            n_banks
+        };
         MonolithicRf {
-            n_banks: cfg.rf.n_banks,
+            n_banks,
             map: cfg.rf.bank_map,
-            n_subcores: cfg.sm.n_subcores.max(1),
-            scheds_per_subcore: cfg.scheds_per_subcore(),
+            n_subcores,
+            scheds_per_subcore: cfg.scheds_per_subcore().max(1),
+            per: Divisor::new(per as u64),
         }
+    }
+
+    /// Banks in all.
+    pub fn n_banks(&self) -> u32 {
+        self.n_banks
     }
 }
 
@@ -534,12 +550,12 @@ impl RegisterFileOrg for MonolithicRf {
             BankMap::RegPlusWarp => w,
             BankMap::RegOnly => 0,
         };
+        let within = self.per.rem((reg as u32 + shift) as u64) as u32;
         if self.n_subcores > 1 {
-            let per = self.n_banks / self.n_subcores;
             let sc = sched / self.scheds_per_subcore;
-            sc * per + (reg as u32 + shift) % per
+            sc * self.per.get() as u32 + within
         } else {
-            (reg as u32 + shift) % self.n_banks
+            within
         }
     }
 }

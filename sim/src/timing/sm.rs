@@ -7,6 +7,7 @@
 //! RF arbitration, issue, fetch/decode.
 
 use super::cache::TagArray;
+use super::divisor::Divisor;
 use super::exec::{classify_op, ExecClass, PipeClass, SpPipe, N_OPS};
 use super::policy::{
     make_scheduler, GatingPolicy, InOrderScoreboard, IssueStage, MonolithicRf, NoGating,
@@ -14,6 +15,7 @@ use super::policy::{
 };
 use super::smmem::LdstUnit;
 use super::tinst::{AddrPool, TInst};
+use super::warpset::WarpSet;
 use crate::activity::{OpcollActivity, OpsLanes, SchedActivity, SmActivity, StallCounts, Timeline};
 use crate::config::{BusyDefinition, GpuConfig, LaneMap};
 use crate::inst::{Family, MemSpace, OpClass, WarpInst, PRED_BASE};
@@ -176,8 +178,12 @@ pub(crate) struct Sm {
     pub w_stream_done: Vec<bool>,
     pub w_exited: Vec<bool>,
     pub w_fetch_bar: Vec<bool>,
-    pub w_at_bar: Vec<bool>,
-    pub w_membar: Vec<bool>,
+    /// Warps waiting at a CTA barrier.
+    pub at_bar: WarpSet,
+    /// Warps that issued a memory barrier; they wait while `mem_out_nz` holds them.
+    pub membar: WarpSet,
+    /// Warps with memory requests outstanding (`w_mem_out > 0`).
+    pub mem_out_nz: WarpSet,
     pub w_fetch_ready: Vec<u64>,
     pub w_ifetch_line: Vec<u64>,
     pub w_inflight: Vec<u32>,
@@ -207,6 +213,8 @@ pub(crate) struct Sm {
     // ---- issue ----
     pub scoreboard: Box<dyn IssueStage>,
     pub scheds: Vec<Box<dyn WarpScheduler>>,
+    /// The number of schedulers, as a divisor (warp slot → scheduler, rotation).
+    pub n_sched: Divisor,
     pub sched_warps: Vec<Vec<u16>>,
     pub last_stall: Vec<Option<Stall>>,
     /// Per scheduler: this cycle's views of its live warps. For schedulers that read only slot
@@ -227,6 +235,8 @@ pub(crate) struct Sm {
     pub cu_class_ports: [u32; 6],
     pub cu_class_out: [u32; 6],
     pub bank_req: Vec<u64>,
+    /// Bit set over banks: `bank_req[b] != 0`.
+    pub banks_pending: Vec<u64>,
     pub bank_rr: Vec<u32>,
     pub bank_wr_used: Vec<u32>,
     pub ports_per_bank: u32,
@@ -288,10 +298,18 @@ pub(crate) struct Sm {
     pub live_dirty: bool,
     /// The head of the warp failed the scoreboard check and, the issue stage being sticky
     /// ([`IssueStage::failure_sticky`]), fails until a release or source read of that warp.
-    pub w_sb_blocked: Vec<bool>,
+    pub sb_blocked: WarpSet,
     /// The head of the warp passed the scoreboard check; with a sticky issue stage it keeps
     /// passing until the warp issues (only its own reservations add hazards).
-    pub w_sb_ok: Vec<bool>,
+    pub sb_ok: WarpSet,
+    /// Warps whose I-buffer holds instructions (`ib_len > 0`).
+    pub ib_nonempty: WarpSet,
+    /// Warps whose decoded entries may not be ready yet (`w_ib_ready` may lie ahead); a warp
+    /// outside the set has `w_ib_ready` at or before the current cycle. Refreshed by the issue
+    /// stage.
+    pub ib_wait: WarpSet,
+    /// Per scheduler: `sched_live` as a set.
+    pub live_set: Vec<WarpSet>,
     /// Execution class of every (family, operation class), indexed
     /// `family as usize * N_OPS + op as usize` (the configuration's [`classify_op`]).
     pub ec_table: Vec<ExecClass>,
@@ -314,6 +332,13 @@ pub struct IssueEvent {
     pub sm: u32,
     pub warp_slot: u32,
     pub pc: u32,
+}
+
+/// Word masks of warps the issue stage rejects without a look at their instruction.
+#[derive(Clone, Copy, Default)]
+struct QuickRejects {
+    bar: [u64; WarpSet::WORDS],
+    empty: [u64; WarpSet::WORDS],
 }
 
 const CU_CLASSES: [&str; 6] = ["sp", "sfu", "mem", "dp", "int", "gen"];
@@ -511,8 +536,9 @@ impl Sm {
             w_stream_done: vec![false; nw],
             w_exited: vec![false; nw],
             w_fetch_bar: vec![false; nw],
-            w_at_bar: vec![false; nw],
-            w_membar: vec![false; nw],
+            at_bar: WarpSet::default(),
+            membar: WarpSet::default(),
+            mem_out_nz: WarpSet::default(),
             w_fetch_ready: vec![0; nw],
             w_ifetch_line: vec![u64::MAX; nw],
             w_inflight: vec![0; nw],
@@ -533,6 +559,7 @@ impl Sm {
             ctas: Vec::new(),
             scoreboard,
             scheds: (0..ns).map(|_| make_scheduler(cfg)).collect(),
+            n_sched: Divisor::new(ns as u64),
             sched_warps: (0..ns)
                 .map(|s| (s..nw).step_by(ns).map(|w| w as u16).collect())
                 .collect(),
@@ -546,6 +573,7 @@ impl Sm {
             cu_class_ports: inp,
             cu_class_out: outp,
             bank_req: vec![0; nb],
+            banks_pending: vec![0; nb.div_ceil(64)],
             bank_rr: vec![0; nb],
             bank_wr_used: vec![0; nb],
             ports_per_bank: cfg.rf.ports_per_bank,
@@ -598,8 +626,11 @@ impl Sm {
             retire_pending: false,
             sched_live: vec![Vec::new(); ns],
             live_dirty: true,
-            w_sb_blocked: vec![false; nw],
-            w_sb_ok: vec![false; nw],
+            sb_blocked: WarpSet::default(),
+            sb_ok: WarpSet::default(),
+            ib_nonempty: WarpSet::default(),
+            ib_wait: WarpSet::default(),
+            live_set: vec![WarpSet::default(); ns],
             ec_table,
             fetch_dirty: true,
             fetch_wake: 0,
@@ -611,7 +642,7 @@ impl Sm {
 
     #[inline]
     pub fn sched_of(&self, w: usize) -> usize {
-        w % self.scheds.len()
+        self.n_sched.rem(w as u64) as usize
     }
 
     /// Execution class of an instruction: barriers and memory barriers take no pipe (they
@@ -722,7 +753,7 @@ impl Sm {
                     self.act.rf.pred_writes += 1;
                 }
                 self.scoreboard.release(warp, r);
-                self.w_sb_blocked[warp] = false;
+                self.sb_blocked.remove(warp);
                 self.act.scoreboard.writes += 1;
                 self.reg_access(warp, r, t, true);
             }
@@ -835,7 +866,7 @@ impl Sm {
             self.cu_busy[cls] -= 1;
             let warp = cu_warp as usize;
             self.scoreboard.sources_read(warp, &self.cus[ci].inst);
-            self.w_sb_blocked[warp] = false;
+            self.sb_blocked.remove(warp);
             let lanes = mask.count_ones() as u64;
             let unit = &mut self.units[ui];
             unit.next_accept = t + ii as u64;
@@ -889,70 +920,85 @@ impl Sm {
     // ------------------------------------------------------------------ RF arbitration
     pub fn rf_arbitrate(&mut self, t: u64) {
         let ports = self.ports_per_bank;
-        for b in 0..self.bank_req.len() {
-            let mut req = self.bank_req[b];
-            if req == 0 {
-                continue;
+        let n_cu = self.cus.len() as u32;
+        for wi in 0..self.banks_pending.len() {
+            let mut pending = self.banks_pending[wi];
+            while pending != 0 {
+                let b = wi * 64 + pending.trailing_zeros() as usize;
+                pending &= pending - 1;
+                self.arbitrate_bank(b, t, ports, n_cu);
             }
-            let free = ports.saturating_sub(self.bank_wr_used[b]);
-            let n_cu = self.cus.len() as u32;
-            let mut granted = 0;
-            // round-robin over CUs starting after the last CU granted on this bank
-            let start = (self.bank_rr[b] + 1) % n_cu.max(1);
-            let snap = req;
-            let low = if start == 0 { 0 } else { (1u64 << start) - 1 };
-            for part in [snap & !low, snap & low] {
-                let mut bits = part;
-                while bits != 0 {
-                    let ci = bits.trailing_zeros();
-                    bits &= bits - 1;
-                    if granted < free {
-                        granted += 1;
-                        self.progress = true;
-                        self.bank_rr[b] = ci;
-                        let lanes;
-                        let (warp, reg, still) = {
-                            let c = &mut self.cus[ci as usize];
-                            lanes = c.inst.active_mask.count_ones() as u64;
-                            let mut reg = 0;
-                            let mut still = false;
-                            let mut taken = false;
-                            for j in 0..c.n_reads as usize {
-                                let (bk, r) = c.reads[j];
-                                if bk as usize == b && !taken && bk != u16::MAX {
-                                    reg = r;
-                                    c.reads[j].0 = u16::MAX;
-                                    taken = true;
-                                } else if bk as usize == b {
-                                    still = true;
-                                }
+        }
+    }
+
+    /// Grants bank `b`'s read ports to requesting collectors, round-robin from after the last
+    /// one granted; a write this cycle takes ports first.
+    fn arbitrate_bank(&mut self, b: usize, t: u64, ports: u32, n_cu: u32) {
+        let mut req = self.bank_req[b];
+        let free = ports.saturating_sub(self.bank_wr_used[b]);
+        let mut granted = 0;
+        // round-robin over CUs starting after the last CU granted on this bank
+        let start = if self.bank_rr[b] + 1 >= n_cu {
+            0
+        } else {
+            self.bank_rr[b] + 1
+        };
+        let snap = req;
+        let low = if start == 0 { 0 } else { (1u64 << start) - 1 };
+        for part in [snap & !low, snap & low] {
+            let mut bits = part;
+            while bits != 0 {
+                let ci = bits.trailing_zeros();
+                bits &= bits - 1;
+                if granted < free {
+                    granted += 1;
+                    self.progress = true;
+                    self.bank_rr[b] = ci;
+                    let lanes;
+                    let (warp, reg, still) = {
+                        let c = &mut self.cus[ci as usize];
+                        lanes = c.inst.active_mask.count_ones() as u64;
+                        let mut reg = 0;
+                        let mut still = false;
+                        let mut taken = false;
+                        for j in 0..c.n_reads as usize {
+                            let (bk, r) = c.reads[j];
+                            if bk as usize == b && !taken && bk != u16::MAX {
+                                reg = r;
+                                c.reads[j].0 = u16::MAX;
+                                taken = true;
+                            } else if bk as usize == b {
+                                still = true;
                             }
-                            c.granted += 1;
-                            if c.granted == c.n_reads {
-                                c.ready_at = t + 1;
-                                self.cu_ready |= 1 << ci;
-                            }
-                            (c.warp as usize, reg, still)
-                        };
-                        if !still {
-                            req &= !(1u64 << ci);
                         }
-                        self.act.rf.reads[b] += 1;
-                        self.act.rf.read_lanes[b] += lanes;
-                        let cls = self.cus[ci as usize].class;
-                        self.act.opcoll[self.oc_idx[cls]].operands += 1;
-                        self.reg_access(warp, reg, t, false);
+                        c.granted += 1;
+                        if c.granted == c.n_reads {
+                            c.ready_at = t + 1;
+                            self.cu_ready |= 1 << ci;
+                        }
+                        (c.warp as usize, reg, still)
+                    };
+                    if !still {
+                        req &= !(1u64 << ci);
+                    }
+                    self.act.rf.reads[b] += 1;
+                    self.act.rf.read_lanes[b] += lanes;
+                    let cls = self.cus[ci as usize].class;
+                    self.act.opcoll[self.oc_idx[cls]].operands += 1;
+                    self.reg_access(warp, reg, t, false);
+                } else {
+                    // eligible but not granted
+                    if self.bank_wr_used[b] > 0 && granted == 0 {
+                        self.act.rf.conflict_wr[b] += 1;
                     } else {
-                        // eligible but not granted
-                        if self.bank_wr_used[b] > 0 && granted == 0 {
-                            self.act.rf.conflict_wr[b] += 1;
-                        } else {
-                            self.act.rf.conflict_rr[b] += 1;
-                        }
+                        self.act.rf.conflict_rr[b] += 1;
                     }
                 }
             }
-            self.bank_req[b] = req;
+        }
+        self.bank_req[b] = req;
+        if req == 0 {
+            self.banks_pending[b / 64] &= !(1u64 << (b % 64));
         }
     }
 
@@ -978,8 +1024,20 @@ impl Sm {
                     let w = w as usize;
                     self.w_valid[w] && !self.w_exited[w]
                 }));
+                let mut set = WarpSet::default();
+                for &w in &live {
+                    set.insert(w as usize);
+                }
+                self.live_set[s] = set;
                 self.sched_live[s] = live;
                 self.views_stale[s] = true;
+            }
+        }
+        // decoded entries that have become ready
+        let waiting = self.ib_wait;
+        for w in waiting.iter() {
+            if self.w_ib_ready[w] <= t {
+                self.ib_wait.remove(w);
             }
         }
         let (per_sched, per_warp, diff_units) = cfg_issue;
@@ -991,7 +1049,7 @@ impl Sm {
         // so that no scheduler is starved [G].
         let n_s = self.scheds.len();
         for si in 0..n_s {
-            let s = (si + (t % n_s as u64) as usize) % n_s;
+            let s = self.n_sched.rem(si as u64 + self.n_sched.rem(t)) as usize;
             // views of this scheduler's live warps (ascending slot)
             let mut views = std::mem::take(&mut self.views[s]);
             if self.views_stale[s] || self.scheds[s].uses_warp_state() {
@@ -1006,7 +1064,7 @@ impl Sm {
                         let h = &self.ibuf[w][self.ib_head[w] as usize];
                         self.scoreboard.reads_longop(w, h)
                     };
-                    let waiting = self.w_at_bar[w] || (self.w_membar[w] && self.w_mem_out[w] > 0);
+                    let waiting = self.waits_barrier(w);
                     views.push(WarpView {
                         slot: w as u16,
                         age: self.w_age[w],
@@ -1043,35 +1101,38 @@ impl Sm {
             // warps looked at, and scoreboard reads of the quick rejections below
             let mut evals = 0u64;
             let mut sb_reads = 0u64;
+            // The usual rejections of a stalled warp, as `try_issue` makes them, without the
+            // call: waiting at a barrier, I-buffer empty or not decoded yet, scoreboard known
+            // to fail. Recomputed after an issue, which may release a barrier.
+            let mut quick = self.quick_rejects();
             for &slot in order.iter() {
                 if issued >= per_sched {
                     break;
                 }
                 let w = slot as usize;
                 evals += 1;
-                // The usual rejections of a stalled warp, as `try_issue` makes them, without
-                // the call.
-                let quick = if self.w_at_bar[w] || (self.w_membar[w] && self.w_mem_out[w] > 0) {
-                    Some(Stall::Barrier)
-                } else if self.ib_len[w] == 0 || self.w_ib_ready[w] > t {
-                    Some(Stall::IbufferEmpty)
-                } else if self.w_sb_blocked[w] {
-                    self.w_membar[w] = false;
-                    sb_reads += 1;
-                    Some(Stall::Scoreboard)
-                } else if self.w_sb_ok[w] && {
+                let (wi, bit) = (w >> 6, 1u64 << (w & 63));
+                if (quick.bar[wi] | quick.empty[wi] | self.sb_blocked.0[wi]) & bit != 0 {
+                    let r = if quick.bar[wi] & bit != 0 {
+                        Stall::Barrier
+                    } else if quick.empty[wi] & bit != 0 {
+                        Stall::IbufferEmpty
+                    } else {
+                        self.membar.remove(w);
+                        sb_reads += 1;
+                        Stall::Scoreboard
+                    };
+                    first_stall.get_or_insert(r);
+                    continue;
+                }
+                if self.sb_ok.0[wi] & bit != 0 && {
                     let m = self.ib_cu[w][self.ib_head[w] as usize];
                     m != 0 && self.cu_free & m == 0
                 } {
                     // passed the scoreboard before, and every collector it may take is busy
-                    self.w_membar[w] = false;
+                    self.membar.remove(w);
                     sb_reads += 1;
-                    Some(Stall::CuFull)
-                } else {
-                    None
-                };
-                if let Some(r) = quick {
-                    first_stall.get_or_insert(r);
+                    first_stall.get_or_insert(Stall::CuFull);
                     continue;
                 }
                 let mut n_w = 0u32;
@@ -1105,6 +1166,7 @@ impl Sm {
                     self.scheds[s].issued(slot);
                     self.order_valid[s] = false;
                     self.progress = true;
+                    quick = self.quick_rejects();
                 }
             }
             self.orders[s] = order;
@@ -1152,13 +1214,13 @@ impl Sm {
     ) -> Result<PipeClass, Stall> {
         // A warp waiting at a barrier has stopped fetching, so its empty I-buffer is a
         // consequence of the barrier: the barrier is charged first.
-        if self.w_at_bar[w] || (self.w_membar[w] && self.w_mem_out[w] > 0) {
+        if self.waits_barrier(w) {
             return Err(Stall::Barrier);
         }
         if self.ib_len[w] == 0 || self.w_ib_ready[w] > t {
             return Err(Stall::IbufferEmpty);
         }
-        self.w_membar[w] = false;
+        self.membar.remove(w);
         let hslot = self.ib_head[w] as usize;
         // small copies of the head's fields; the record itself is copied once, into the CU
         let (family, op, mask, pc, n_dst, divergent, space) = {
@@ -1178,15 +1240,15 @@ impl Sm {
             (i.src, i.n_src as usize)
         };
         self.act.scoreboard.reads += 1;
-        if self.w_sb_blocked[w] {
+        if self.sb_blocked.has(w) {
             return Err(Stall::Scoreboard);
         }
-        if !self.w_sb_ok[w] {
+        if !self.sb_ok.has(w) {
             if self.scoreboard.check(w, &self.ibuf[w][hslot]).is_err() {
-                self.w_sb_blocked[w] = self.scoreboard.failure_sticky();
+                self.sb_blocked.put(w, self.scoreboard.failure_sticky());
                 return Err(Stall::Scoreboard);
             }
-            self.w_sb_ok[w] = self.scoreboard.failure_sticky();
+            self.sb_ok.put(w, self.scoreboard.failure_sticky());
         }
         let is_membar = family == Family::Mem && op == OpClass::Membar;
         let ec = self.exec_class(family, op);
@@ -1225,10 +1287,15 @@ impl Sm {
         }
         // ---- issue ----
         let h = self.ib_head[w] as usize;
-        self.w_sb_ok[w] = false;
-        self.ib_head[w] = ((h + 1) % self.ib_cap as usize) as u8;
+        self.sb_ok.remove(w);
+        self.ib_head[w] = if h + 1 == self.ib_cap as usize {
+            0
+        } else {
+            (h + 1) as u8
+        };
         self.ib_len[w] -= 1;
         if self.ib_len[w] == 0 {
+            self.ib_nonempty.remove(w);
             self.fetch_dirty = true;
             self.fetch_candidate(w);
         }
@@ -1261,7 +1328,7 @@ impl Sm {
         match family {
             Family::Bar => {
                 self.act.bar.arrivals += 1;
-                self.w_at_bar[w] = true;
+                self.at_bar.insert(w);
                 self.n_at_bar += 1;
                 let c = self.w_cta[w] as usize;
                 self.ctas[c].bar_arrived += 1;
@@ -1269,7 +1336,7 @@ impl Sm {
                 return Ok(PipeClass::None);
             }
             _ if is_membar => {
-                self.w_membar[w] = true;
+                self.membar.insert(w);
                 return Ok(PipeClass::None);
             }
             _ => {}
@@ -1309,11 +1376,30 @@ impl Sm {
         }
         for &(b, _) in &reads[..n] {
             self.bank_req[b as usize] |= 1u64 << ci;
+            self.banks_pending[b as usize / 64] |= 1u64 << (b % 64);
         }
         let cls = c.class;
         self.act.opcoll[self.oc_idx[cls]].allocs += 1;
         self.cu_busy[cls] += 1;
         Ok(ec.pipe)
+    }
+
+    /// The warp waits at a CTA barrier, or at a memory barrier with requests outstanding.
+    #[inline]
+    pub fn waits_barrier(&self, w: usize) -> bool {
+        self.at_bar.has(w) || (self.membar.has(w) && self.mem_out_nz.has(w))
+    }
+
+    /// Per warp: waiting at a barrier, and (otherwise) unable to issue for want of a ready
+    /// I-buffer entry (`ib_wait` must be current).
+    #[inline]
+    fn quick_rejects(&self) -> QuickRejects {
+        let mut q = QuickRejects::default();
+        for i in 0..WarpSet::WORDS {
+            q.bar[i] = self.at_bar.0[i] | (self.membar.0[i] & self.mem_out_nz.0[i]);
+            q.empty[i] = !self.ib_nonempty.0[i] | self.ib_wait.0[i];
+        }
+        q
     }
 
     fn fam_count(&mut self, f: Family, lanes: u64) {
@@ -1356,10 +1442,10 @@ impl Sm {
             let first = cta.first_slot as usize;
             let n = cta.n_warps as usize;
             for w in first..first + n {
-                if self.w_at_bar[w] {
+                if self.at_bar.has(w) {
                     self.n_at_bar -= 1;
                 }
-                self.w_at_bar[w] = false;
+                self.at_bar.remove(w);
                 self.w_fetch_bar[w] = false;
                 self.fetch_dirty = true;
                 self.fetch_candidate(w);

@@ -57,20 +57,23 @@ impl Sm {
             *age += 1;
             self.w_stream_done[w] = false;
             self.w_exited[w] = false;
-            self.w_sb_blocked[w] = false;
-            self.w_sb_ok[w] = false;
+            self.sb_blocked.remove(w);
+            self.sb_ok.remove(w);
             self.fetch_candidate(w);
             self.w_fetch_bar[w] = false;
-            self.w_at_bar[w] = false;
-            self.w_membar[w] = false;
+            self.at_bar.remove(w);
+            self.membar.remove(w);
             self.w_fetch_ready[w] = ready_at;
             self.w_ifetch_line[w] = u64::MAX;
             self.w_inflight[w] = 0;
             self.w_mem_out[w] = 0;
+            self.mem_out_nz.remove(w);
             self.w_launch[w] = ready_at;
             self.ib_head[w] = 0;
             self.ib_len[w] = 0;
+            self.ib_nonempty.remove(w);
             self.w_ib_ready[w] = u64::MAX;
+            self.ib_wait.insert(w);
             if !self.reg_last.is_empty() {
                 let n = super::policy::N_REGS;
                 self.reg_last[w * n..(w + 1) * n].fill(u64::MAX);
@@ -131,7 +134,7 @@ impl Sm {
     /// work, fetch readiness and decoded I-buffer entries. `None` when nothing is pending.
     pub fn next_event(&self, t: u64) -> Option<u64> {
         let mut ev = u64::MAX;
-        if !self.wb_waiting.is_empty() || self.bank_req.iter().any(|&m| m != 0) {
+        if !self.wb_waiting.is_empty() || self.banks_pending.iter().any(|&m| m != 0) {
             return Some(t + 1);
         }
         if let Some(std::cmp::Reverse(w)) = self.wb_heap.peek() {

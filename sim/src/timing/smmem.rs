@@ -466,6 +466,7 @@ impl Sm {
                                                     self.act.l1d.writebacks += 1;
                                                     let tk = u.tok(Tok::Store { warp });
                                                     self.w_mem_out[warp as usize] += 1;
+                                                    self.mem_out_nz.insert(warp as usize);
                                                     self.issue_dirty = true;
                                                     mem.send(
                                                         sm,
@@ -533,6 +534,7 @@ impl Sm {
                 if !(hit && write_back_local) {
                     let tk = u.tok(Tok::Store { warp });
                     self.w_mem_out[warp as usize] += 1;
+                    self.mem_out_nz.insert(warp as usize);
                     self.issue_dirty = true;
                     mem.send(sm, t_fs, ReqKind::Write, a, bytes.max(1), tk);
                 }
@@ -554,6 +556,7 @@ impl Sm {
                     None => {
                         let tk = u.tok(Tok::Store { warp });
                         self.w_mem_out[warp as usize] += 1;
+                        self.mem_out_nz.insert(warp as usize);
                         self.issue_dirty = true;
                         mem.send(sm, t_fs, ReqKind::Atomic, a, bytes.max(4), tk);
                     }
@@ -677,6 +680,9 @@ impl Sm {
                     self.w_mem_out[warp as usize] -= 1;
                     self.issue_dirty = true;
                     let w = warp as usize;
+                    if self.w_mem_out[w] == 0 {
+                        self.mem_out_nz.remove(w);
+                    }
                     self.retire_pending |= self.w_exited[w] && self.w_mem_out[w] == 0;
                 }
                 Tok::IFetch { line } => {
@@ -691,6 +697,7 @@ impl Sm {
                             self.fetch_dirty = true;
                             self.fetch_candidate(w);
                             self.w_ib_ready[w] = t + 1;
+                            self.ib_wait.insert(w);
                             self.ib_ready_last = t + 1;
                             self.issue_dirty = true;
                         }
@@ -765,8 +772,10 @@ impl Sm {
                             first_pc = inst.pc;
                         }
                         self.w_ib_ready[w] = t + 1;
+                        self.ib_wait.insert(w);
                         self.ib_ready_last = t + 1;
                         self.ib_len[w] += 1;
+                        self.ib_nonempty.insert(w);
                         n += 1;
                         if inst.family == Family::Bar {
                             self.w_fetch_bar[w] = true;
@@ -802,6 +811,7 @@ impl Sm {
             self.act.icache.misses += 1;
             self.w_ifetch_line[w] = line;
             self.w_ib_ready[w] = u64::MAX;
+            self.ib_wait.insert(w);
             if !self.icache_pending.contains(&line) {
                 self.icache_pending.push(line);
                 let tk = self.ldst_tok_ifetch(line);
