@@ -8,7 +8,7 @@ use super::memop;
 use super::memory::GlobalMem;
 use super::simt::PushOrder;
 use super::warp::{Cta, Warp};
-use crate::inst::{WarpInst, WARP_SIZE};
+use crate::inst::{MemInfo, WarpInst, WARP_SIZE};
 use crate::ptx::isa::{flags, AddrBase, Op, Opnd, SReg};
 use crate::ptx::{KernelCode, RECONV_EXIT, RPC_EXIT};
 use crate::SimError;
@@ -184,6 +184,39 @@ pub fn run_warp(
     Ok((Outcome::Executed, n))
 }
 
+/// Starts the record of an instruction from its static template, with `mask` active. The
+/// per-lane addresses of a memory instruction are not copied: the memory path writes every
+/// lane's address when any lane is active, and they are all 0 when none is.
+#[inline(always)]
+fn record_template(out: &mut WarpInst, tp: &WarpInst, mask: u32) {
+    out.pc = tp.pc;
+    out.family = tp.family;
+    out.op = tp.op;
+    out.active_mask = mask;
+    out.reconv_pc = tp.reconv_pc;
+    out.n_dst = tp.n_dst;
+    out.dst = tp.dst;
+    out.n_src = tp.n_src;
+    out.src = tp.src;
+    match (&tp.mem, &mut out.mem) {
+        (None, o) => *o = None,
+        (Some(m), Some(o)) => {
+            o.space = m.space;
+            o.width_bytes = m.width_bytes;
+            if mask == 0 {
+                o.addrs = [0; WARP_SIZE];
+            }
+        }
+        (Some(m), o @ None) => {
+            *o = Some(MemInfo {
+                space: m.space,
+                width_bytes: m.width_bytes,
+                addrs: [0; WARP_SIZE],
+            })
+        }
+    }
+}
+
 /// Executes the next instruction of warp `wi` of `cta`.
 #[inline(always)]
 pub fn step<const REC: bool>(
@@ -222,8 +255,7 @@ pub fn step<const REC: bool>(
         mask &= if neg { !v } else { v };
     }
     if REC {
-        *out = code.templates[pc];
-        out.active_mask = mask;
+        record_template(out, &code.templates[pc], mask);
     }
     let next = pc as u32 + 1;
     let mut outcome = Outcome::Executed;

@@ -588,6 +588,11 @@ pub trait GatingPolicy: Send {
     fn time_invariant(&self) -> bool {
         false
     }
+    /// True when every pipe is always [`UnitState::Ready`] (nothing is ever gated), so that
+    /// callers may skip [`GatingPolicy::available`].
+    fn always_ready(&self) -> bool {
+        false
+    }
 }
 
 /// No gating: every pipe is always ready.
@@ -598,6 +603,9 @@ impl GatingPolicy for NoGating {
         UnitState::Ready
     }
     fn time_invariant(&self) -> bool {
+        true
+    }
+    fn always_ready(&self) -> bool {
         true
     }
 }

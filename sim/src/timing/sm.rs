@@ -239,6 +239,8 @@ pub(crate) struct Sm {
     pub banks_pending: Vec<u64>,
     pub bank_rr: Vec<u32>,
     pub bank_wr_used: Vec<u32>,
+    /// Some `bank_wr_used` entry is non-zero.
+    pub bank_wr_any: bool,
     pub ports_per_bank: u32,
     pub seq: u64,
     // ---- execution ----
@@ -576,6 +578,7 @@ impl Sm {
             banks_pending: vec![0; nb.div_ceil(64)],
             bank_rr: vec![0; nb],
             bank_wr_used: vec![0; nb],
+            bank_wr_any: false,
             ports_per_bank: cfg.rf.ports_per_bank,
             seq: 0,
             units,
@@ -708,8 +711,9 @@ impl Sm {
 
     // ------------------------------------------------------------------ writeback
     pub fn writeback(&mut self, t: u64, ex_wb: u32) {
-        for b in self.bank_wr_used.iter_mut() {
-            *b = 0;
+        if self.bank_wr_any {
+            self.bank_wr_used.fill(0);
+            self.bank_wr_any = false;
         }
         while let Some(Reverse(w)) = self.wb_heap.peek() {
             if w.ready > t {
@@ -722,7 +726,10 @@ impl Sm {
         if self.wb_waiting.is_empty() {
             return;
         }
-        self.wb_waiting.sort_unstable();
+        // Already in (ready, seq) order: the heap yields that order, and every result it yields
+        // now is later than those still waiting (they were ready at an earlier writeback; a
+        // result is never ready before the cycle it was queued in, and sequence numbers grow).
+        debug_assert!(self.wb_waiting.windows(2).all(|p| p[0] < p[1]));
         let mut done = 0;
         let mut i = 0;
         while i < self.wb_waiting.len() && done < ex_wb {
@@ -747,6 +754,7 @@ impl Sm {
                 if r < PRED_BASE {
                     let b = self.rf.bank(warp as u32, sched, r) as usize;
                     self.bank_wr_used[b] += 1;
+                    self.bank_wr_any = true;
                     self.act.rf.writes[b] += 1;
                     self.act.rf.write_lanes[b] += w.lanes as u64;
                 } else {
@@ -773,6 +781,7 @@ impl Sm {
         if self.cu_ready == 0 {
             return;
         }
+        let gate_free = self.gating.always_ready();
         let mut used_class = [0u32; 6];
         let mut used_out = [0u32; 6];
         // Pipe classes of ready collectors with no unit able to accept now cannot go this cycle
@@ -786,14 +795,14 @@ impl Sm {
             classes |= 1 << self.cus[i].ec.pipe.index();
         }
         for (pc, used) in used_class.iter_mut().enumerate() {
-            if classes >> pc & 1 == 1 && !self.unit_free(pc, t) {
+            if classes >> pc & 1 == 1 && !self.unit_free(pc, t, gate_free) {
                 *used = u32::MAX - 1;
             }
         }
         let mut last_pc: Option<usize> = None;
         loop {
             if let Some(pc) = last_pc.take() {
-                if used_class[pc] < u32::MAX - 1 && !self.unit_free(pc, t) {
+                if used_class[pc] < u32::MAX - 1 && !self.unit_free(pc, t, gate_free) {
                     used_class[pc] = u32::MAX - 1;
                 }
             }
@@ -832,7 +841,7 @@ impl Sm {
                 if pipe == PipeClass::Mem && !self.ldst.can_accept() {
                     continue;
                 }
-                if self.gating.available(u.pipe_int, t) != UnitState::Ready {
+                if !gate_free && self.gating.available(u.pipe_int, t) != UnitState::Ready {
                     continue;
                 }
                 chosen = Some(ui);
@@ -908,12 +917,12 @@ impl Sm {
     }
 
     /// Some unit of pipe class `pc` (a [`PipeClass::index`]) can accept an instruction at `t`.
-    fn unit_free(&self, pc: usize, t: u64) -> bool {
+    fn unit_free(&self, pc: usize, t: u64, gate_free: bool) -> bool {
         self.units.iter().any(|u| {
             u.class.index() == pc
                 && u.next_accept <= t
                 && (u.class != PipeClass::Mem || self.ldst.can_accept())
-                && self.gating.available(u.pipe_int, t) == UnitState::Ready
+                && (gate_free || self.gating.available(u.pipe_int, t) == UnitState::Ready)
         })
     }
 
@@ -1272,9 +1281,11 @@ impl Sm {
                     if used_idoc[pc] >= id_oc[pc].max(1) {
                         return Err(Stall::PipeBusy);
                     }
+                    let gate_free = self.gating.always_ready();
                     let any_ready = self.units.iter().any(|u| {
                         u.class == ec.pipe
-                            && self.gating.available(u.pipe_int, t) == UnitState::Ready
+                            && (gate_free
+                                || self.gating.available(u.pipe_int, t) == UnitState::Ready)
                     });
                     if !any_ready {
                         return Err(Stall::UnitGated);
