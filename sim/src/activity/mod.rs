@@ -14,7 +14,7 @@ mod timeline;
 
 pub use hist::{IdleHist, Log2Hist};
 pub(crate) use merge::Merge;
-pub use timeline::{IdleStats, Timeline};
+pub use timeline::{IdleStats, LaneTimelines, Timeline};
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

@@ -119,9 +119,115 @@ impl Timeline {
     }
 }
 
+/// The timelines of a pipe's lanes as a structure of arrays, with the same results as one
+/// [`Timeline`] per lane. A dispatch under a partial mask updates each active lane: keeping the
+/// running state (`busy_until`, busy cycles) in dense arrays confines that to a few cache lines,
+/// and a lane's idle statistics are touched only when one of its idle periods closes.
+#[derive(Clone, Debug)]
+pub struct LaneTimelines {
+    busy_until: Vec<u64>,
+    busy_cycles: Vec<u64>,
+    seen_busy: Vec<bool>,
+    /// Per lane: the statistics other than `busy_cycles`.
+    stats: Vec<IdleStats>,
+}
+
+impl LaneTimelines {
+    /// `n` lanes whose window starts at `start`.
+    pub fn new(n: usize, start: u64, exact_max: u32, log2_max: u32) -> Self {
+        LaneTimelines {
+            busy_until: vec![start; n],
+            busy_cycles: vec![0; n],
+            seen_busy: vec![false; n],
+            stats: (0..n)
+                .map(|_| IdleStats::new(exact_max, log2_max))
+                .collect(),
+        }
+    }
+
+    /// Number of lanes.
+    pub fn len(&self) -> usize {
+        self.busy_until.len()
+    }
+
+    /// No lanes (per-lane timelines off).
+    pub fn is_empty(&self) -> bool {
+        self.busy_until.is_empty()
+    }
+
+    /// Marks cycles [t, t + len) of lane `l` busy, as [`Timeline::busy`].
+    #[inline]
+    pub fn busy(&mut self, l: usize, t: u64, len: u64) {
+        if len == 0 {
+            return;
+        }
+        let end = t + len;
+        let until = self.busy_until[l];
+        if t > until {
+            let idle = t - until;
+            let st = &mut self.stats[l];
+            st.hist.add(idle);
+            st.idle_cycles += idle;
+            st.periods += 1;
+            if self.seen_busy[l] {
+                st.busy_to_idle += 1;
+            }
+            self.busy_cycles[l] += len;
+            self.busy_until[l] = end;
+        } else if end > until {
+            self.busy_cycles[l] += end - until;
+            self.busy_until[l] = end;
+        }
+        self.seen_busy[l] = true;
+    }
+
+    /// Closes every lane's window at `end`, as [`Timeline::finish`].
+    pub fn finish(&mut self, end: u64) -> Vec<IdleStats> {
+        (0..self.len())
+            .map(|l| {
+                let mut stats = std::mem::take(&mut self.stats[l]);
+                stats.busy_cycles = self.busy_cycles[l];
+                let mut tl = Timeline {
+                    busy_until: self.busy_until[l],
+                    seen_busy: self.seen_busy[l],
+                    stats,
+                };
+                tl.finish(end)
+            })
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// Lane timelines give what one `Timeline` per lane gives.
+        #[test]
+        fn lanes_match_single_timelines(
+            steps in proptest::collection::vec((0u64..40, 0u64..30, proptest::bits::u32::ANY), 0..60),
+            start in 0u64..20,
+        ) {
+            let n = 4;
+            let mut lanes = LaneTimelines::new(n, start, 8, 6);
+            let mut single: Vec<Timeline> = (0..n).map(|_| Timeline::new(start, 8, 6)).collect();
+            let mut t = start;
+            for (dt, len, mask) in steps {
+                t += dt;
+                for l in 0..n {
+                    if mask >> l & 1 == 1 {
+                        lanes.busy(l, t, len);
+                        single[l].busy(t, len);
+                    }
+                }
+            }
+            let end = t + 50;
+            let got = lanes.finish(end);
+            let want: Vec<IdleStats> = single.iter_mut().map(|x| x.finish(end)).collect();
+            proptest::prop_assert_eq!(got, want);
+        }
+    }
 
     #[test]
     fn overlapping_and_gapped_intervals() {

@@ -5,7 +5,7 @@ use super::cta::occupancy;
 use super::exec::{op_name, ALL_OPS};
 use super::memsys::{period_fs, MemSys};
 use super::sm::{IssueEvent, Sm};
-use crate::activity::{IdleStats, KernelActivity, Occupancy, OpsLanes, PipeActivity};
+use crate::activity::{KernelActivity, Occupancy, OpsLanes, PipeActivity};
 use crate::config::GpuConfig;
 use crate::stream::KernelStream;
 use crate::SimError;
@@ -209,9 +209,9 @@ fn run(
             end = t + 1;
             break;
         }
-        let insts: u64 = sms.iter().map(|s| s.act.warp_insts).sum();
+        let insts = || sms.iter().map(|s| s.act.warp_insts).sum::<u64>();
         if (cfg.sim.max_cycles > 0 && t + 1 >= cfg.sim.max_cycles)
-            || (cfg.sim.max_warp_insts > 0 && insts >= cfg.sim.max_warp_insts)
+            || (cfg.sim.max_warp_insts > 0 && insts() >= cfg.sim.max_warp_insts)
         {
             truncated = true;
             end = t + 1;
@@ -219,7 +219,7 @@ fn run(
         }
         if let Some(p) = progress.as_mut() {
             if t >= next_report {
-                (p.0)(t, insts);
+                (p.0)(t, insts());
                 next_report = t + (1 << 14);
             }
         }
@@ -329,11 +329,7 @@ fn finish(
                     lanes: p.lanes,
                     ops,
                     busy: p.busy.finish(end),
-                    lane_idle: p
-                        .lane_tl
-                        .iter_mut()
-                        .map(|l| l.finish(end))
-                        .collect::<Vec<IdleStats>>(),
+                    lane_idle: p.lane_tl.finish(end),
                 }
             })
             .collect();

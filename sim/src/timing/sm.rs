@@ -16,6 +16,7 @@ use super::policy::{
 use super::smmem::LdstUnit;
 use super::tinst::{AddrPool, TInst};
 use super::warpset::WarpSet;
+use crate::activity::LaneTimelines;
 use crate::activity::{OpcollActivity, OpsLanes, SchedActivity, SmActivity, StallCounts, Timeline};
 use crate::config::{BusyDefinition, GpuConfig, LaneMap};
 use crate::inst::{Family, MemSpace, OpClass, WarpInst, PRED_BASE};
@@ -106,7 +107,7 @@ pub(crate) struct Pipe {
     pub lanes: u32,
     pub ops: [OpsLanes; N_OPS],
     pub busy: Timeline,
-    pub lane_tl: Vec<Timeline>,
+    pub lane_tl: LaneTimelines,
     pub double_pumped: bool,
     /// Busy interval [start, end) of every lane not yet applied to `lane_tl`: consecutive
     /// dispatches that keep all lanes busy and overlap or touch are merged here, which marks
@@ -142,15 +143,15 @@ impl Pipe {
         while bits != 0 {
             let l = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            self.lane_tl[l].busy(t, len);
+            self.lane_tl.busy(l, t, len);
         }
     }
 
     /// Applies the pending all-lanes interval to every lane.
     pub fn flush_lanes(&mut self) {
         if let Some((start, end)) = self.lanes_pending.take() {
-            for l in &mut self.lane_tl {
-                l.busy(start, end - start);
+            for l in 0..self.lane_tl.len() {
+                self.lane_tl.busy(l, start, end - start);
             }
         }
     }
@@ -374,11 +375,7 @@ impl Sm {
                 lanes,
                 ops: [OpsLanes::default(); N_OPS],
                 busy: Timeline::new(start, e, m),
-                lane_tl: if per_lane {
-                    (0..lanes).map(|_| Timeline::new(start, e, m)).collect()
-                } else {
-                    Vec::new()
-                },
+                lane_tl: LaneTimelines::new(if per_lane { lanes as usize } else { 0 }, start, e, m),
                 double_pumped: per_lane && dp16,
                 lanes_pending: None,
             });
