@@ -120,39 +120,60 @@ impl Timeline {
 }
 
 /// The timelines of a pipe's lanes as a structure of arrays, with the same results as one
-/// [`Timeline`] per lane. A dispatch under a partial mask updates each active lane: keeping the
-/// running state (`busy_until`, busy cycles) in dense arrays confines that to a few cache lines,
-/// and a lane's idle statistics are touched only when one of its idle periods closes.
+/// [`Timeline`] per lane. A dispatch under a partial mask updates each active lane, and lanes
+/// that were busy together close idle periods of the same length together: the running state
+/// sits in dense per-lane arrays and the idle histograms are laid out bin-major (all lanes of
+/// a bin side by side), so such an update touches a few cache lines instead of a few per lane.
+/// Exact-length bins keep only counts (their cycles are count × length).
 #[derive(Clone, Debug)]
 pub struct LaneTimelines {
+    n: usize,
     busy_until: Vec<u64>,
     busy_cycles: Vec<u64>,
     seen_busy: Vec<bool>,
-    /// Per lane: the statistics other than `busy_cycles`.
-    stats: Vec<IdleStats>,
+    idle_cycles: Vec<u64>,
+    periods: Vec<u64>,
+    busy_to_idle: Vec<u64>,
+    /// Bin definition (its own bins unused).
+    shape: IdleHist,
+    /// `counts[bin · n + lane]`: complete idle periods of the lane in the bin.
+    counts: Vec<u64>,
+    /// `log_cycles[(bin − exact_max) · n + lane]`: their cycles, for the power-of-two bins.
+    log_cycles: Vec<u64>,
 }
 
 impl LaneTimelines {
     /// `n` lanes whose window starts at `start`.
     pub fn new(n: usize, start: u64, exact_max: u32, log2_max: u32) -> Self {
+        let shape = IdleHist::new(exact_max, log2_max);
+        let bins = shape.full_len();
+        let exact = exact_max as usize;
         LaneTimelines {
+            n,
             busy_until: vec![start; n],
             busy_cycles: vec![0; n],
             seen_busy: vec![false; n],
-            stats: (0..n)
-                .map(|_| IdleStats::new(exact_max, log2_max))
-                .collect(),
+            idle_cycles: vec![0; n],
+            periods: vec![0; n],
+            busy_to_idle: vec![0; n],
+            counts: vec![0; bins * n],
+            log_cycles: vec![0; bins.saturating_sub(exact) * n],
+            shape: IdleHist {
+                counts: Vec::new(),
+                cycles: Vec::new(),
+                ..shape
+            },
         }
     }
 
     /// Number of lanes.
     pub fn len(&self) -> usize {
-        self.busy_until.len()
+        self.n
     }
 
     /// No lanes (per-lane timelines off).
     pub fn is_empty(&self) -> bool {
-        self.busy_until.is_empty()
+        self.n == 0
     }
 
     /// Marks cycles [t, t + len) of lane `l` busy, as [`Timeline::busy`].
@@ -165,12 +186,16 @@ impl LaneTimelines {
         let until = self.busy_until[l];
         if t > until {
             let idle = t - until;
-            let st = &mut self.stats[l];
-            st.hist.add(idle);
-            st.idle_cycles += idle;
-            st.periods += 1;
+            let b = self.shape.bin_of(idle);
+            self.counts[b * self.n + l] += 1;
+            let exact = self.shape.exact_max as usize;
+            if b >= exact {
+                self.log_cycles[(b - exact) * self.n + l] += idle;
+            }
+            self.idle_cycles[l] += idle;
+            self.periods[l] += 1;
             if self.seen_busy[l] {
-                st.busy_to_idle += 1;
+                self.busy_to_idle[l] += 1;
             }
             self.busy_cycles[l] += len;
             self.busy_until[l] = end;
@@ -183,14 +208,33 @@ impl LaneTimelines {
 
     /// Closes every lane's window at `end`, as [`Timeline::finish`].
     pub fn finish(&mut self, end: u64) -> Vec<IdleStats> {
-        (0..self.len())
+        let (e, m) = (self.shape.exact_max, self.shape.log2_max);
+        let bins = self.shape.full_len();
+        let exact = e as usize;
+        (0..self.n)
             .map(|l| {
-                let mut stats = std::mem::take(&mut self.stats[l]);
-                stats.busy_cycles = self.busy_cycles[l];
+                let mut hist = IdleHist::new(e, m);
+                for b in 0..bins {
+                    let c = self.counts[b * self.n + l];
+                    hist.counts[b] = c;
+                    hist.cycles[b] = if b < exact {
+                        c * (b as u64 + 1)
+                    } else {
+                        self.log_cycles[(b - exact) * self.n + l]
+                    };
+                }
                 let mut tl = Timeline {
                     busy_until: self.busy_until[l],
                     seen_busy: self.seen_busy[l],
-                    stats,
+                    stats: IdleStats {
+                        busy_cycles: self.busy_cycles[l],
+                        idle_cycles: self.idle_cycles[l],
+                        periods: self.periods[l],
+                        busy_to_idle: self.busy_to_idle[l],
+                        hist,
+                        censored: IdleHist::new(e, m),
+                        residency: Default::default(),
+                    },
                 };
                 tl.finish(end)
             })

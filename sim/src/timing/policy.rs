@@ -55,7 +55,8 @@ pub trait WarpScheduler: Send {
     }
     /// Called by the SM instead of [`WarpScheduler::order`] when `warps` is the very slice
     /// passed to the previous `order` or `order_unchanged` call of this scheduler (slots, ages
-    /// and flags unchanged); a policy may skip re-deriving what depends only on the views.
+    /// and flags unchanged), with `order` holding what that call wrote; a policy may skip
+    /// re-deriving what depends only on the views, or leave `order` as it is.
     fn order_unchanged(&mut self, warps: &[WarpView], order: &mut Vec<u16>) {
         self.order(warps, order);
     }
@@ -103,6 +104,8 @@ pub struct Gto {
     by_age: Vec<u16>,
     /// Per slot: the last views marked the warp finished.
     finished: Vec<bool>,
+    /// The last issuer the order was last written for (`None` before the first order).
+    written_for: Option<Option<u16>>,
 }
 
 impl Gto {
@@ -154,9 +157,14 @@ impl WarpScheduler for Gto {
             self.finished[i] = w.finished;
         }
         self.write_order(order);
+        self.written_for = Some(self.last);
     }
     fn order_unchanged(&mut self, _warps: &[WarpView], order: &mut Vec<u16>) {
-        self.write_order(order);
+        // the greedy warp issued again: the order it was written for still holds
+        if self.written_for != Some(self.last) {
+            self.write_order(order);
+            self.written_for = Some(self.last);
+        }
     }
     fn issued(&mut self, slot: u16) {
         self.last = Some(slot);

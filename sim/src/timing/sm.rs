@@ -194,6 +194,9 @@ pub(crate) struct Sm {
     /// Per I-buffer entry: the collectors its instruction may take ([`Sm::cu_mask`]), 0 for
     /// one that takes none. Read by the issue stage without touching the entry itself.
     pub ib_cu: Vec<[u64; 8]>,
+    /// Per warp: `ib_cu` of its I-buffer head while the buffer holds an entry (a dense copy
+    /// for the issue stage's collector check).
+    pub w_head_cu: Vec<u64>,
     /// First cycle the warp's I-buffer entries may issue (decode done, I-cache fill arrived);
     /// a warp fetches only into an empty I-buffer, so its entries share one time.
     pub w_ib_ready: Vec<u64>,
@@ -545,6 +548,7 @@ impl Sm {
             w_launch: vec![0; nw],
             ibuf: vec![[TInst::NOP; 8]; nw],
             ib_cu: vec![[0; 8]; nw],
+            w_head_cu: vec![0; nw],
             w_ib_ready: vec![0; nw],
             ib_ready_last: 0,
             addr_pool: AddrPool::default(),
@@ -1132,7 +1136,7 @@ impl Sm {
                     continue;
                 }
                 if self.sb_ok.0[wi] & bit != 0 && {
-                    let m = self.ib_cu[w][self.ib_head[w] as usize];
+                    let m = self.w_head_cu[w];
                     m != 0 && self.cu_free & m == 0
                 } {
                     // passed the scoreboard before, and every collector it may take is busy
@@ -1302,6 +1306,9 @@ impl Sm {
             (h + 1) as u8
         };
         self.ib_len[w] -= 1;
+        if self.ib_len[w] > 0 {
+            self.w_head_cu[w] = self.ib_cu[w][self.ib_head[w] as usize];
+        }
         if self.ib_len[w] == 0 {
             self.ib_nonempty.remove(w);
             self.fetch_dirty = true;

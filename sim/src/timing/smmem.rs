@@ -767,7 +767,11 @@ impl Sm {
                         let inst = TInst::from_inst(&self.fetch_tmp, &mut self.addr_pool);
                         self.ibuf[w][slot] = inst;
                         let pipe = self.exec_class(inst.family, inst.op).pipe;
-                        self.ib_cu[w][slot] = self.cu_mask(pipe, self.sched_of(w));
+                        let cu = self.cu_mask(pipe, self.sched_of(w));
+                        self.ib_cu[w][slot] = cu;
+                        if self.ib_len[w] == 0 {
+                            self.w_head_cu[w] = cu;
+                        }
                         if n == 0 {
                             first_pc = inst.pc;
                         }
