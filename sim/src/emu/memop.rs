@@ -14,6 +14,9 @@ use crate::SimError;
 
 /// A state space as seen by the lanes of one warp.
 trait Access {
+    /// An address names the same bytes for every lane (all spaces but local), so lanes of one
+    /// load that read the same address read the same value.
+    const SHARED_BY_LANES: bool = true;
     fn load(&self, a: u64, lane: usize, bytes: u32) -> Result<u64, Fault>;
     fn store(&mut self, a: u64, lane: usize, bytes: u32, v: u64) -> Result<(), Fault>;
 }
@@ -72,6 +75,7 @@ impl Local<'_> {
     }
 }
 impl Access for Local<'_> {
+    const SHARED_BY_LANES: bool = false;
     #[inline(always)]
     fn load(&self, a: u64, lane: usize, bytes: u32) -> Result<u64, Fault> {
         let s = self.window(a, lane, bytes)?;
@@ -115,10 +119,24 @@ fn ld_lanes<A: Access>(
 ) -> Result<(), LaneFault> {
     let bytes = ty.bytes();
     let mut mm = mask;
+    // the previous lane's address: memory does not change within one load, so a lane that
+    // repeats it (uniform parameter and constant loads, broadcasts) takes the same values
+    let mut prev: Option<(u64, usize)> = None;
     while mm != 0 {
         let l = mm.trailing_zeros() as usize;
         mm &= mm - 1;
         let a = addrs[l];
+        if A::SHARED_BY_LANES {
+            if let Some((pa, pl)) = prev {
+                if pa == a {
+                    for k in 0..vec as usize {
+                        vals[k][l] = vals[k][pl];
+                    }
+                    continue;
+                }
+            }
+            prev = Some((a, l));
+        }
         if vec > 1 && !a.is_multiple_of((bytes * vec) as u64) {
             return Err((Fault::Misaligned, a, l));
         }
