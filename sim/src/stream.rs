@@ -97,4 +97,10 @@ pub trait Gpu {
     fn copy_from_device(&mut self, src: DevPtr, out: &mut [u8]) -> Result<(), SimError>;
     /// Runs one kernel to completion (functionally, or with timing, depending on the `Gpu`).
     fn launch(&mut self, launch: &crate::Launch) -> Result<(), SimError>;
+    /// True when the last launch stopped before its kernel finished (a timing run's
+    /// `sim.max_cycles` or `sim.max_warp_insts`): its device results are partial, so a host
+    /// loop that iterates until the device reports convergence should stop.
+    fn last_launch_truncated(&self) -> bool {
+        false
+    }
 }

@@ -36,3 +36,18 @@ fn rows_11_to_20_on_the_timing_model() {
         assert!(check.passed, "{name} on the timing model: {}", check.detail);
     }
 }
+
+/// A cycle limit cuts every bfs launch short; the level loop, which iterates until the device
+/// reports no change, must stop after the first truncated level instead of repeating it.
+#[test]
+fn bfs_level_loop_stops_on_a_truncated_launch() {
+    let mut cfg = GpuConfig::preset("gtx480").unwrap();
+    cfg.sim.max_cycles = 100;
+    let mut gpu = TimingGpu::new(cfg);
+    let rep = workloads::find("bfs")
+        .unwrap()
+        .run(Size::Test, &mut gpu, false)
+        .unwrap();
+    assert_eq!(rep.launches, 2, "one level (two launches), then stop");
+    assert!(gpu.activity().aggregate.truncated);
+}

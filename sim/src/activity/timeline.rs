@@ -259,10 +259,10 @@ mod tests {
             let mut t = start;
             for (dt, len, mask) in steps {
                 t += dt;
-                for l in 0..n {
+                for (l, one) in single.iter_mut().enumerate() {
                     if mask >> l & 1 == 1 {
                         lanes.busy(l, t, len);
-                        single[l].busy(t, len);
+                        one.busy(t, len);
                     }
                 }
             }

@@ -51,6 +51,8 @@ pub struct TimingGpu {
     emu: Emulator,
     activity: Activity,
     progress: Option<Box<dyn FnMut(u64, u64) + Send>>,
+    /// The last launch hit a simulation limit.
+    last_truncated: bool,
 }
 
 impl TimingGpu {
@@ -61,6 +63,7 @@ impl TimingGpu {
             emu: Emulator::new(),
             activity,
             progress: None,
+            last_truncated: false,
         }
     }
 
@@ -102,6 +105,7 @@ impl Gpu for TimingGpu {
     }
     fn launch(&mut self, launch: &Launch) -> Result<(), SimError> {
         let kernels = &self.cfg.sim.kernels;
+        self.last_truncated = false;
         if !kernels.is_empty() && !kernels.iter().any(|k| *k == launch.kernel.name) {
             // not selected for timing: run functionally only
             return self.emu.launch(launch);
@@ -118,7 +122,11 @@ impl Gpu for TimingGpu {
             None => simulate_launch(&self.cfg, stream.as_mut(), index, None)?,
         };
         drop(stream);
+        self.last_truncated = k.truncated;
         self.activity.add_launch(k);
         Ok(())
+    }
+    fn last_launch_truncated(&self) -> bool {
+        self.last_truncated
     }
 }

@@ -314,8 +314,6 @@ pub(crate) struct Sm {
     /// outside the set has `w_ib_ready` at or before the current cycle. Refreshed by the issue
     /// stage.
     pub ib_wait: WarpSet,
-    /// Per scheduler: `sched_live` as a set.
-    pub live_set: Vec<WarpSet>,
     /// Execution class of every (family, operation class), indexed
     /// `family as usize * N_OPS + op as usize` (the configuration's [`classify_op`]).
     pub ec_table: Vec<ExecClass>,
@@ -634,7 +632,6 @@ impl Sm {
             sb_ok: WarpSet::default(),
             ib_nonempty: WarpSet::default(),
             ib_wait: WarpSet::default(),
-            live_set: vec![WarpSet::default(); ns],
             ec_table,
             fetch_dirty: true,
             fetch_wake: 0,
@@ -1034,11 +1031,6 @@ impl Sm {
                     let w = w as usize;
                     self.w_valid[w] && !self.w_exited[w]
                 }));
-                let mut set = WarpSet::default();
-                for &w in &live {
-                    set.insert(w as usize);
-                }
-                self.live_set[s] = set;
                 self.sched_live[s] = live;
                 self.views_stale[s] = true;
             }

@@ -117,6 +117,7 @@ impl Workload for Bfs {
                     ParamValue::S32(n as i32),
                 ],
             )?;
+            let first_truncated = gpu.last_launch_truncated();
             launch(
                 gpu,
                 &ks[1],
@@ -131,7 +132,12 @@ impl Workload for Bfs {
                 ],
             )?;
             launches += 2;
-            if download_u32(gpu, d_over, 1)?[0] == 0 {
+            // a launch cut short by a simulation limit leaves the frontier partial: the
+            // level loop would not converge
+            if first_truncated
+                || gpu.last_launch_truncated()
+                || download_u32(gpu, d_over, 1)?[0] == 0
+            {
                 break;
             }
         }
