@@ -56,7 +56,10 @@ pub fn coalesce(m: &MemInfo, mask: u32, seg: u64, out: &mut Segments) {
         }
     }
     let t = &mut tmp[..k];
-    t.sort_unstable();
+    // lanes usually walk memory upwards (coalesced and strided accesses)
+    if !t.is_sorted() {
+        t.sort_unstable();
+    }
     let mut prev = u64::MAX;
     for &s in t.iter() {
         if s != prev {
@@ -182,6 +185,10 @@ pub fn distinct_addrs(m: &MemInfo, mask: u32, out: &mut [u64; WARP_SIZE]) -> usi
         k += 1;
     }
     let t = &mut out[..k];
+    if t.iter().all(|&a| a == t[0]) {
+        // uniform (the common case for constant loads)
+        return k.min(1);
+    }
     t.sort_unstable();
     let mut n = 0;
     for i in 0..k {
