@@ -20,8 +20,7 @@ use crate::activity::LaneTimelines;
 use crate::activity::{OpcollActivity, OpsLanes, SchedActivity, SmActivity, StallCounts, Timeline};
 use crate::config::{BusyDefinition, GpuConfig, LaneMap};
 use crate::inst::{Family, MemSpace, OpClass, WarpInst, PRED_BASE};
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::VecDeque;
 
 /// Every instruction family (for the execution-class table).
 const ALL_FAMILIES: [Family; 7] = [
@@ -251,7 +250,8 @@ pub(crate) struct Sm {
     pub units: Vec<Unit>,
     pub pipes: Vec<Pipe>,
     pub gating: Box<dyn GatingPolicy>,
-    pub wb_heap: BinaryHeap<Reverse<Wb>>,
+    /// Results in flight, in (ready, seq) order (see [`Sm::wb_push`]).
+    pub wb_queue: VecDeque<Wb>,
     pub wb_waiting: Vec<Wb>,
     pub ldst: LdstUnit,
     // ---- front end ----
@@ -583,7 +583,7 @@ impl Sm {
             units,
             pipes,
             gating: Box::new(NoGating),
-            wb_heap: BinaryHeap::new(),
+            wb_queue: VecDeque::new(),
             wb_waiting: Vec::new(),
             ldst: LdstUnit::new(cfg),
             icache: TagArray::new(&cfg.icache),
@@ -713,18 +713,18 @@ impl Sm {
             self.bank_wr_used.fill(0);
             self.bank_wr_any = false;
         }
-        while let Some(Reverse(w)) = self.wb_heap.peek() {
+        while let Some(w) = self.wb_queue.front() {
             if w.ready > t {
                 break;
             }
             let w = *w;
-            self.wb_heap.pop();
+            self.wb_queue.pop_front();
             self.wb_waiting.push(w);
         }
         if self.wb_waiting.is_empty() {
             return;
         }
-        // Already in (ready, seq) order: the heap yields that order, and every result it yields
+        // Already in (ready, seq) order: the queue yields that order, and every result it yields
         // now is later than those still waiting (they were ready at an earlier writeback; a
         // result is never ready before the cycle it was queued in, and sequence numbers grow).
         debug_assert!(self.wb_waiting.windows(2).all(|p| p[0] < p[1]));
@@ -903,15 +903,29 @@ impl Sm {
             let mut dst = [0u16; 4];
             let n = n_dst as usize;
             dst[..n].copy_from_slice(&dsts[..n]);
-            self.wb_heap.push(Reverse(Wb {
+            self.wb_push(Wb {
                 ready: t + lat as u64,
                 seq: self.seq,
                 warp: cu_warp,
                 n_dst: n as u8,
                 dst,
                 lanes: lanes as u8,
-            }));
+            });
         }
+    }
+
+    /// Queues a result for writeback. The queue stays sorted by (ready, seq): sequence numbers
+    /// grow, so the new result goes after every queued one that is ready no later; results
+    /// mostly arrive in ready order (one latency per class), so the search from the back is
+    /// short.
+    pub fn wb_push(&mut self, w: Wb) {
+        let q = &mut self.wb_queue;
+        let mut i = q.len();
+        while i > 0 && q[i - 1].ready > w.ready {
+            i -= 1;
+        }
+        debug_assert!(i == 0 || q[i - 1] < w);
+        q.insert(i, w);
     }
 
     /// Some unit of pipe class `pc` (a [`PipeClass::index`]) can accept an instruction at `t`.

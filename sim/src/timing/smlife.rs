@@ -137,7 +137,7 @@ impl Sm {
         if !self.wb_waiting.is_empty() || self.banks_pending.iter().any(|&m| m != 0) {
             return Some(t + 1);
         }
-        if let Some(std::cmp::Reverse(w)) = self.wb_heap.peek() {
+        if let Some(w) = self.wb_queue.front() {
             ev = ev.min(w.ready.max(t + 1));
         }
         let mut cu_waiting = false;

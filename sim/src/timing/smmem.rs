@@ -11,7 +11,6 @@ use crate::config::{AllocPolicy, GpuConfig, WritePolicy};
 use crate::inst::{Family, MemInfo, MemSpace, OpClass, WARP_SIZE};
 use crate::stream::{KernelStream, Step};
 use crate::SimError;
-use std::cmp::Reverse;
 
 /// Byte address of instruction memory (kernel code) in the unified address space [G].
 const CODE_BASE: u64 = 0xFFFF_0000_0000;
@@ -599,14 +598,14 @@ impl Sm {
                 // stores (and accesses without data) retire from the pipeline now; their
                 // acknowledgements are tracked in w_mem_out
                 self.seq += 1;
-                self.wb_heap.push(Reverse(Wb {
+                self.wb_push(Wb {
                     ready: done.max(t + 1),
                     seq: self.seq,
                     warp,
                     n_dst: 0,
                     dst: [0; 4],
                     lanes: 0,
-                }));
+                });
             }
         }
     }
@@ -617,14 +616,14 @@ impl Sm {
             return;
         }
         self.seq += 1;
-        self.wb_heap.push(Reverse(Wb {
+        self.wb_push(Wb {
             ready: li.done_at.max(t + 1),
             seq: self.seq,
             warp: li.warp,
             n_dst: li.n_dst,
             dst: li.dst,
             lanes: li.lanes,
-        }));
+        });
         self.ldst.free_loads.push(l);
     }
 
