@@ -323,7 +323,7 @@ pub(crate) struct Sm {
     pub fetch_wake: u64,
     /// Bit set over warp slots: every warp that is [`Sm::fetch_eligible`] has its bit set
     /// (bits of warps found ineligible are cleared lazily by the fetch stage).
-    pub fetch_cand: Vec<u64>,
+    pub fetch_cand: WarpSet,
     pub fetch_scan: Vec<u16>,
     /// Issue log (cycle, warp slot, pc) when tracing is on.
     pub trace: Option<Vec<IssueEvent>>,
@@ -635,7 +635,7 @@ impl Sm {
             ec_table,
             fetch_dirty: true,
             fetch_wake: 0,
-            fetch_cand: vec![0; nw.div_ceil(64)],
+            fetch_cand: WarpSet::default(),
             fetch_scan: Vec::with_capacity(nw),
             trace: None,
         }

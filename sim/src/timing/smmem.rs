@@ -727,13 +727,7 @@ impl Sm {
         // `fetch_last`, then those up to it.
         let mut scan = std::mem::take(&mut self.fetch_scan);
         scan.clear();
-        for (wi, &word) in self.fetch_cand.iter().enumerate() {
-            let mut b = word;
-            while b != 0 {
-                scan.push((wi * 64 + b.trailing_zeros() as usize) as u16);
-                b &= b - 1;
-            }
-        }
+        scan.extend(self.fetch_cand.iter().map(|w| w as u16));
         let split = scan.partition_point(|&w| w as u32 <= self.fetch_last);
         for k in 0..scan.len() {
             if fetched >= throughput {
@@ -741,7 +735,7 @@ impl Sm {
             }
             let w = scan[(split + k) % scan.len()] as usize;
             if !self.fetch_eligible(w) {
-                self.fetch_cand[w / 64] &= !(1u64 << (w % 64));
+                self.fetch_cand.remove(w);
                 continue;
             }
             if self.w_fetch_ready[w] > t {
@@ -853,7 +847,7 @@ impl Sm {
     /// Marks warp `w` as a fetch candidate (the set is a superset of the eligible warps).
     #[inline]
     pub(crate) fn fetch_candidate(&mut self, w: usize) {
-        self.fetch_cand[w / 64] |= 1u64 << (w % 64);
+        self.fetch_cand.insert(w);
     }
 
     fn ldst_tok_ifetch(&mut self, line: u64) -> u32 {
