@@ -247,11 +247,7 @@ pub(crate) struct Sm {
     pub ports_per_bank: u32,
     pub seq: u64,
     // ---- execution ----
-    /// The execution units; fixed after construction (`class_units` indexes them).
-    pub(super) units: Vec<Unit>,
-    /// Per pipe class ([`PipeClass::index`]): its units as a bit set over `units`, when there
-    /// are at most 64 units (otherwise every bit is set and the class is checked per unit).
-    class_units: [u64; 6],
+    pub units: Vec<Unit>,
     pub pipes: Vec<Pipe>,
     pub gating: Box<dyn GatingPolicy>,
     /// Results in flight, in (ready, seq) order (see [`Sm::wb_push`]).
@@ -584,17 +580,6 @@ impl Sm {
             bank_wr_any: false,
             ports_per_bank: cfg.rf.ports_per_bank,
             seq: 0,
-            class_units: std::array::from_fn(|pc| {
-                if units.len() > 64 {
-                    u64::MAX
-                } else {
-                    units
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, u)| u.class.index() == pc)
-                        .fold(0, |m, (i, _)| m | 1u64 << i)
-                }
-            }),
             units,
             pipes,
             gating: Box::new(NoGating),
@@ -945,20 +930,12 @@ impl Sm {
 
     /// Some unit of pipe class `pc` (a [`PipeClass::index`]) can accept an instruction at `t`.
     fn unit_free(&self, pc: usize, t: u64, gate_free: bool) -> bool {
-        let mut bits = self.class_units[pc];
-        while bits != 0 {
-            let ui = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            let Some(u) = self.units.get(ui) else { break };
-            if u.class.index() == pc
+        self.units.iter().any(|u| {
+            u.class.index() == pc
                 && u.next_accept <= t
                 && (u.class != PipeClass::Mem || self.ldst.can_accept())
                 && (gate_free || self.gating.available(u.pipe_int, t) == UnitState::Ready)
-            {
-                return true;
-            }
-        }
-        false
+        })
     }
 
     // ------------------------------------------------------------------ RF arbitration
