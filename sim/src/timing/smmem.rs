@@ -727,13 +727,7 @@ impl Sm {
         // `fetch_last`, then those up to it.
         let mut scan = std::mem::take(&mut self.fetch_scan);
         scan.clear();
-        for (i, &word) in self.fetch_cand.0.iter().enumerate() {
-            let mut b = word;
-            while b != 0 {
-                scan.push((i * 64) as u16 + b.trailing_zeros() as u16);
-                b &= b - 1;
-            }
-        }
+        self.fetch_cand.push_slots(&mut scan);
         let split = scan.partition_point(|&w| w as u32 <= self.fetch_last);
         for k in 0..scan.len() {
             if fetched >= throughput {

@@ -40,6 +40,19 @@ impl WarpSet {
         self.0[w >> 6] &= !(1u64 << (w & 63));
     }
 
+    /// Appends the slots, in ascending order, to `out` (a word loop: faster than extending a
+    /// vector from [`WarpSet::iter`], whose length the vector cannot know in advance).
+    #[inline]
+    pub fn push_slots(&self, out: &mut Vec<u16>) {
+        for (i, &word) in self.0.iter().enumerate() {
+            let mut b = word;
+            while b != 0 {
+                out.push((i * 64) as u16 + b.trailing_zeros() as u16);
+                b &= b - 1;
+            }
+        }
+    }
+
     /// The slots in ascending order.
     pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
         self.0.iter().enumerate().flat_map(|(i, &word)| {
@@ -71,5 +84,8 @@ mod tests {
         s.put(7, true);
         s.put(5, false);
         assert_eq!(s.iter().collect::<Vec<_>>(), vec![0, 7, 64, 130, 255]);
+        let mut v = vec![9u16];
+        s.push_slots(&mut v);
+        assert_eq!(v, vec![9, 0, 7, 64, 130, 255]);
     }
 }
