@@ -82,6 +82,13 @@ fn run(
     let mut next_cta = 0u32;
     let mut done_ctas = 0u32;
     let mut last_sm = n_sm - 1;
+    // CTA slots free over all SMs (the CTA scheduler has nothing to do while none is)
+    let mut free_slots = n_sm as u64 * occ.max_ctas as u64;
+    // Per SM: first cycle of its current sleep, if asleep (it is quiet until `sleep_until`).
+    // Kept here, apart from the SMs, so that the cycle loop passes over sleeping SMs without
+    // touching their state.
+    let mut sleep_from: Vec<Option<u64>> = vec![None; n_sm];
+    let mut sleep_until: Vec<u64> = vec![0; n_sm];
     let mut age = 0u64;
     let skipping = cfg.sim.cycle_skipping
         && !matches!(cfg.sched.policy, crate::config::SchedPolicy::FetchGroup);
@@ -118,15 +125,15 @@ fn run(
         let t_fs = t * p_core;
         let mut any = false;
         for (i, sm) in sms.iter_mut().enumerate() {
-            if sm.sleep_until > t {
+            if sleep_until[i] > t {
                 continue; // quiet until its next event; accounted lazily
             }
-            if let Some(from) = sm.sleep_from.take() {
+            if let Some(from) = sleep_from[i].take() {
                 let k = t - from;
-                sm.replay_issue(k);
+                sm.replay_pending += k;
                 sm.replay_ldst(k);
-                sm.account_integrals(k);
             }
+            sm.now = t;
             sm.progress = false;
             sm.replies(t, t_fs, &mut mem);
             sm.writeback(t, ex_wb);
@@ -143,7 +150,9 @@ fn run(
                 &mut mem,
             )?;
             if sm.progress {
-                done_ctas += sm.retire(stream, t)?;
+                let done = sm.retire(stream, t)?;
+                done_ctas += done;
+                free_slots += done as u64;
                 any = true;
             } else if skipping {
                 // Nothing changed: the SM's state is frozen until its own next event or the
@@ -153,31 +162,36 @@ fn run(
                     wake = wake.min(f.div_ceil(p_core).max(t + 1));
                 }
                 if wake > t + 1 {
-                    sm.sleep_from = Some(t + 1);
-                    sm.sleep_until = wake;
+                    sleep_from[i] = Some(t + 1);
+                    sleep_until[i] = wake;
                 }
             }
         }
         // CTA scheduler: visit SMs round-robin from after the last one served, at most one CTA
         // per SM per cycle, in linear block order.
-        if next_cta < n_ctas && t >= launch_gap {
+        if next_cta < n_ctas && t >= launch_gap && free_slots > 0 {
             for k in 1..=n_sm {
                 if next_cta >= n_ctas {
                     break;
                 }
-                let s = (last_sm + k) % n_sm;
+                let s = if last_sm + k >= n_sm {
+                    last_sm + k - n_sm
+                } else {
+                    last_sm + k
+                };
                 if sms[s].n_resident_ctas >= occ.max_ctas {
                     continue;
                 }
-                if let Some(from) = sms[s].sleep_from.take() {
+                if let Some(from) = sleep_from[s].take() {
                     if from <= t {
                         // asleep through this cycle: its issue stage saw the pre-launch state
-                        sms[s].replay_issue(t + 1 - from);
+                        sms[s].replay_pending += t + 1 - from;
                         sms[s].replay_ldst(t + 1 - from);
-                        sms[s].account_integrals(t - from);
                     }
                 }
-                sms[s].sleep_until = 0;
+                sleep_until[s] = 0;
+                sms[s].now = t;
+                free_slots -= 1;
                 let launch_at = t + cfg.gpu.cta_launch_latency;
                 let first = sms[s].launch_cta(
                     next_cta,
@@ -197,12 +211,6 @@ fn run(
                 next_cta += 1;
                 last_sm = s;
                 any = true;
-            }
-        }
-        for sm in sms.iter_mut() {
-            // an SM that fell asleep in this cycle was evaluated in it
-            if sm.sleep_from.is_none_or(|f| f > t) {
-                sm.account_integrals(1);
             }
         }
         if done_ctas == n_ctas && next_cta == n_ctas {
@@ -226,11 +234,10 @@ fn run(
         // cycle skipping: jump to the earliest wake-up when every SM sleeps
         let mut next = t + 1;
         if !any && skipping {
-            let ev = sms
-                .iter()
-                .map(|sm| {
-                    if sm.sleep_from.is_some() {
-                        sm.sleep_until
+            let ev = (0..n_sm)
+                .map(|i| {
+                    if sleep_from[i].is_some() {
+                        sleep_until[i]
                     } else {
                         t + 1
                     }
@@ -263,12 +270,15 @@ fn run(
         }
         t = next;
     }
-    for sm in sms.iter_mut() {
-        if let Some(from) = sm.sleep_from.take() {
-            sm.replay_issue(end - from);
+    for (i, sm) in sms.iter_mut().enumerate() {
+        if let Some(from) = sleep_from[i].take() {
+            sm.replay_pending += end - from;
             sm.replay_ldst(end - from);
-            sm.account_integrals(end - from);
         }
+        sm.flush_replay();
+        // the last cycle counts too
+        sm.now = end;
+        sm.flush_integrals();
     }
     if let Some(log) = trace {
         for sm in &mut sms {

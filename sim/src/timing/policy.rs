@@ -36,6 +36,9 @@ pub trait WarpScheduler: Send {
     /// cycle in which nothing issued can be repeated from the same views with the same result.
     /// The SM then skips re-evaluating an issue stage whose inputs did not change (it replays
     /// the counters). Policies that move on by themselves when idle must return false.
+    ///
+    /// This and the two properties below are constants of the policy: the SM reads them once,
+    /// when the scheduler is installed.
     fn stable_when_idle(&self) -> bool {
         false
     }
@@ -401,7 +404,8 @@ pub trait IssueStage: Send {
     /// True when a failed [`IssueStage::check`] of warp `w`'s head keeps failing until
     /// [`IssueStage::release`] or [`IssueStage::sources_read`] is called for `w`, and a passed
     /// check keeps passing until [`IssueStage::reserve`] for `w` (the SM then skips re-checking
-    /// an unchanged head). False, the default, re-checks every time.
+    /// an unchanged head). False, the default, re-checks every time. A constant of the stage,
+    /// read once by the SM.
     fn failure_sticky(&self) -> bool {
         false
     }
@@ -592,7 +596,8 @@ pub trait GatingPolicy: Send {
     /// End of a cycle: whether the pipe was busy and whether it accepted an instruction.
     fn on_cycle(&mut self, _pipe: usize, _cycle: u64, _busy: bool, _accepted: bool) {}
     /// True when [`GatingPolicy::available`] does not depend on the cycle (lets the issue stage
-    /// skip re-evaluating an unchanged SM).
+    /// skip re-evaluating an unchanged SM). This and [`GatingPolicy::always_ready`] are
+    /// constants of the policy, read once by the SM.
     fn time_invariant(&self) -> bool {
         false
     }

@@ -214,8 +214,12 @@ pub(crate) struct Sm {
     // ---- CTAs ----
     pub ctas: Vec<CtaSlot>,
     // ---- issue ----
-    pub scoreboard: Box<dyn IssueStage>,
-    pub scheds: Vec<Box<dyn WarpScheduler>>,
+    /// The issue stage's policies. Their constant properties are read once, into `flags`,
+    /// when they are installed ([`Sm::new`]); whoever replaces one must call
+    /// [`Sm::refresh_policy_flags`].
+    scoreboard: Box<dyn IssueStage>,
+    scheds: Vec<Box<dyn WarpScheduler>>,
+    flags: PolicyFlags,
     /// The number of schedulers, as a divisor (warp slot → scheduler, rotation).
     pub n_sched: Divisor,
     pub sched_warps: Vec<Vec<u16>>,
@@ -249,7 +253,7 @@ pub(crate) struct Sm {
     // ---- execution ----
     pub units: Vec<Unit>,
     pub pipes: Vec<Pipe>,
-    pub gating: Box<dyn GatingPolicy>,
+    gating: Box<dyn GatingPolicy>,
     /// Results in flight, in (ready, seq) order (see [`Sm::wb_push`]).
     pub wb_queue: VecDeque<Wb>,
     pub wb_waiting: Vec<Wb>,
@@ -267,9 +271,16 @@ pub(crate) struct Sm {
     pub act: SmActivity,
     pub fam: crate::activity::FamilyCounts,
     pub progress: bool,
-    /// First cycle of the current sleep (the SM is quiet until `sleep_until`), if asleep.
-    pub sleep_from: Option<u64>,
-    pub sleep_until: u64,
+    /// The cycle being simulated: the engine sets it before the SM's stages run and before a
+    /// CTA launch.
+    pub now: u64,
+    /// First cycle whose time integrals ([`Sm::account_integrals`]) are not yet counted: the
+    /// integrands are counted lazily, up to `now`, just before one of them changes
+    /// ([`Sm::flush_integrals`]).
+    integ_from: u64,
+    /// Cycles whose issue-stage counters repeat the last evaluation, not yet counted
+    /// ([`Sm::replay_issue`]); counted before the next evaluation changes what is repeated.
+    pub replay_pending: u64,
     /// warp_evals and scoreboard reads of the last evaluated cycle (replayed for skipped ones).
     pub last_evals: Vec<u64>,
     pub last_sb_reads: u64,
@@ -336,6 +347,23 @@ pub struct IssueEvent {
     pub sm: u32,
     pub warp_slot: u32,
     pub pc: u32,
+}
+
+/// Constant properties of the SM's policies, read once instead of through a virtual call per
+/// cycle, warp or collector.
+#[derive(Clone, Debug, Default)]
+struct PolicyFlags {
+    /// [`GatingPolicy::time_invariant`] and every scheduler's
+    /// [`WarpScheduler::stable_when_idle`].
+    stable: bool,
+    /// [`GatingPolicy::always_ready`].
+    gate_free: bool,
+    /// [`IssueStage::failure_sticky`].
+    sb_sticky: bool,
+    /// Per scheduler: [`WarpScheduler::uses_warp_state`].
+    uses_state: Vec<bool>,
+    /// Per scheduler: [`WarpScheduler::order_reusable`].
+    reusable: Vec<bool>,
 }
 
 /// Word masks of warps the issue stage rejects without a look at their instruction.
@@ -525,7 +553,7 @@ impl Sm {
             oc_idx[c] = i;
         }
         let per_reg = cfg.stats.per_register;
-        Sm {
+        let mut sm = Sm {
             cus,
             id,
             cfg_busy_accept: cfg.stats.busy_definition == BusyDefinition::Accept,
@@ -610,8 +638,9 @@ impl Sm {
             act,
             fam: Default::default(),
             progress: false,
-            sleep_from: None,
-            sleep_until: 0,
+            now: start,
+            integ_from: start,
+            replay_pending: 0,
             last_evals: vec![0; ns],
             last_sb_reads: 0,
             oc_idx,
@@ -638,7 +667,22 @@ impl Sm {
             fetch_cand: WarpSet::default(),
             fetch_scan: Vec::with_capacity(nw),
             trace: None,
-        }
+            flags: PolicyFlags::default(),
+        };
+        sm.refresh_policy_flags();
+        sm
+    }
+
+    /// Reads the constant properties of the installed policies into `flags`.
+    pub fn refresh_policy_flags(&mut self) {
+        self.flags = PolicyFlags {
+            stable: self.gating.time_invariant()
+                && self.scheds.iter().all(|s| s.stable_when_idle()),
+            gate_free: self.gating.always_ready(),
+            sb_sticky: self.scoreboard.failure_sticky(),
+            uses_state: self.scheds.iter().map(|s| s.uses_warp_state()).collect(),
+            reusable: self.scheds.iter().map(|s| s.order_reusable()).collect(),
+        };
     }
 
     #[inline]
@@ -779,7 +823,7 @@ impl Sm {
         if self.cu_ready == 0 {
             return;
         }
-        let gate_free = self.gating.always_ready();
+        let gate_free = self.flags.gate_free;
         let mut used_class = [0u32; 6];
         let mut used_out = [0u32; 6];
         // Pipe classes of ready collectors with no unit able to accept now cannot go this cycle
@@ -870,6 +914,7 @@ impl Sm {
             self.cu_ready &= !(1 << ci);
             self.issue_dirty = true;
             self.act.opcoll[self.oc_idx[cls]].dispatches += 1;
+            self.flush_integrals();
             self.cu_busy[cls] -= 1;
             let warp = cu_warp as usize;
             self.scoreboard.sources_read(warp, &self.cus[ci].inst);
@@ -1026,16 +1071,13 @@ impl Sm {
     // ------------------------------------------------------------------ issue
     /// Issue stage for all schedulers. Returns nothing; counters go to `act`.
     pub fn issue(&mut self, t: u64, cfg_issue: (u32, u32, bool), id_oc: &[u32; 6]) {
-        if !self.issue_dirty
-            && t < self.issue_wake
-            && self.gating.time_invariant()
-            && self.scheds.iter().all(|s| s.stable_when_idle())
-        {
+        if !self.issue_dirty && t < self.issue_wake && self.flags.stable {
             // Nothing the stage reads changed since it last found nothing to issue: the
             // outcome, and every counter, would repeat.
-            self.replay_issue(1);
+            self.replay_pending += 1;
             return;
         }
+        self.flush_replay();
         if self.live_dirty {
             self.live_dirty = false;
             for s in 0..self.scheds.len() {
@@ -1068,7 +1110,7 @@ impl Sm {
             let s = self.n_sched.rem(si as u64 + self.n_sched.rem(t)) as usize;
             // views of this scheduler's live warps (ascending slot)
             let mut views = std::mem::take(&mut self.views[s]);
-            if self.views_stale[s] || self.scheds[s].uses_warp_state() {
+            if self.views_stale[s] || self.flags.uses_state[s] {
                 self.views_stale[s] = false;
                 self.order_valid[s] = false;
                 self.views_new[s] = true;
@@ -1108,7 +1150,7 @@ impl Sm {
                 self.views_new[s] = false;
                 self.scheds[s].order(&self.views[s], &mut order);
                 self.order_valid[s] = true;
-            } else if !(self.order_valid[s] && self.scheds[s].order_reusable()) {
+            } else if !(self.order_valid[s] && self.flags.reusable[s]) {
                 self.scheds[s].order_unchanged(&self.views[s], &mut order);
                 self.order_valid[s] = true;
             }
@@ -1261,10 +1303,10 @@ impl Sm {
         }
         if !self.sb_ok.has(w) {
             if self.scoreboard.check(w, &self.ibuf[w][hslot]).is_err() {
-                self.sb_blocked.put(w, self.scoreboard.failure_sticky());
+                self.sb_blocked.put(w, self.flags.sb_sticky);
                 return Err(Stall::Scoreboard);
             }
-            self.sb_ok.put(w, self.scoreboard.failure_sticky());
+            self.sb_ok.put(w, self.flags.sb_sticky);
         }
         let is_membar = family == Family::Mem && op == OpClass::Membar;
         let ec = self.exec_class(family, op);
@@ -1288,7 +1330,7 @@ impl Sm {
                     if used_idoc[pc] >= id_oc[pc].max(1) {
                         return Err(Stall::PipeBusy);
                     }
-                    let gate_free = self.gating.always_ready();
+                    let gate_free = self.flags.gate_free;
                     let any_ready = self.units.iter().any(|u| {
                         u.class == ec.pipe
                             && (gate_free
@@ -1350,6 +1392,7 @@ impl Sm {
             Family::Bar => {
                 self.act.bar.arrivals += 1;
                 self.at_bar.insert(w);
+                self.flush_integrals();
                 self.n_at_bar += 1;
                 let c = self.w_cta[w] as usize;
                 self.ctas[c].bar_arrived += 1;
@@ -1401,6 +1444,7 @@ impl Sm {
         }
         let cls = c.class;
         self.act.opcoll[self.oc_idx[cls]].allocs += 1;
+        self.flush_integrals();
         self.cu_busy[cls] += 1;
         Ok(ec.pipe)
     }
@@ -1464,6 +1508,7 @@ impl Sm {
             let n = cta.n_warps as usize;
             for w in first..first + n {
                 if self.at_bar.has(w) {
+                    self.flush_integrals();
                     self.n_at_bar -= 1;
                 }
                 self.at_bar.remove(w);
@@ -1478,9 +1523,30 @@ impl Sm {
         }
     }
 
+    /// Counts the time integrals of cycles `integ_from .. now` (the integrands have held their
+    /// values since `integ_from`): called before an integrand changes in cycle `now`, whose
+    /// own count is then taken with the value it has at the end of the cycle.
+    #[inline]
+    pub fn flush_integrals(&mut self) {
+        let k = self.now - self.integ_from;
+        if k > 0 {
+            self.account_integrals(k);
+            self.integ_from = self.now;
+        }
+    }
+
+    /// Counts the pending repeated issue-stage cycles (see `replay_pending`).
+    #[inline]
+    pub fn flush_replay(&mut self) {
+        if self.replay_pending > 0 {
+            self.replay_issue(self.replay_pending);
+            self.replay_pending = 0;
+        }
+    }
+
     /// Time integrals of the SM's state (resident warps, registers, barrier waits, collector
     /// occupancy) for `k` cycles.
-    pub fn account_integrals(&mut self, k: u64) {
+    fn account_integrals(&mut self, k: u64) {
         if self.n_resident_ctas > 0 {
             self.act.active_cycles += k;
         }

@@ -80,6 +80,7 @@ impl Sm {
             }
         }
         let _ = threads;
+        self.flush_integrals();
         self.n_resident_ctas += 1;
         self.n_resident_warps += n_warps;
         self.allocated_regs += regs;
@@ -114,12 +115,14 @@ impl Sm {
                     self.w_valid[w] = false;
                     self.issue_dirty = true;
                     self.live_dirty = true;
+                    self.flush_integrals();
                     self.n_resident_warps -= 1;
                     self.ctas[c].warps_done += 1;
                 }
             }
             if self.ctas[c].warps_done == self.ctas[c].n_warps {
                 self.ctas[c].valid = false;
+                self.flush_integrals();
                 self.n_resident_ctas -= 1;
                 self.allocated_regs -= self.ctas[c].regs;
                 stream.end_cta(self.ctas[c].cta_id)?;
