@@ -506,6 +506,83 @@ impl IssueStage for InOrderScoreboard {
     }
 }
 
+/// The SM's issue stage: the built-in scoreboard called directly (its checks run several
+/// times per instruction, and a direct call lets them inline), any other through its trait.
+pub enum IssueStageSlot {
+    InOrder(InOrderScoreboard),
+    Other(Box<dyn IssueStage>),
+}
+
+macro_rules! slot_call {
+    ($self:expr, $s:ident => $e:expr) => {
+        match $self {
+            Self::InOrder($s) => $e,
+            Self::Other($s) => $e,
+        }
+    };
+}
+
+impl IssueStage for IssueStageSlot {
+    fn reset(&mut self, n_warps: usize) {
+        slot_call!(self, s => s.reset(n_warps))
+    }
+    #[inline]
+    fn check(&self, w: usize, inst: &TInst) -> Result<(), Hazard> {
+        slot_call!(self, s => s.check(w, inst))
+    }
+    #[inline]
+    fn reserve(&mut self, w: usize, inst: &TInst, longop: bool) {
+        slot_call!(self, s => s.reserve(w, inst, longop))
+    }
+    #[inline]
+    fn release(&mut self, w: usize, reg: u16) {
+        slot_call!(self, s => s.release(w, reg))
+    }
+    #[inline]
+    fn sources_read(&mut self, w: usize, inst: &TInst) {
+        slot_call!(self, s => s.sources_read(w, inst))
+    }
+    #[inline]
+    fn reads_longop(&self, w: usize, inst: &TInst) -> bool {
+        slot_call!(self, s => s.reads_longop(w, inst))
+    }
+    fn any_pending(&self, w: usize) -> bool {
+        slot_call!(self, s => s.any_pending(w))
+    }
+    fn failure_sticky(&self) -> bool {
+        slot_call!(self, s => s.failure_sticky())
+    }
+}
+
+/// The SM's register-file organisation: the built-in monolithic file called directly (its bank
+/// mapping runs for every operand), any other through its trait.
+pub enum RegisterFileSlot {
+    Monolithic(MonolithicRf),
+    Other(Box<dyn RegisterFileOrg>),
+}
+
+impl RegisterFileOrg for RegisterFileSlot {
+    #[inline]
+    fn bank(&self, w: u32, sched: u32, reg: u16) -> u32 {
+        match self {
+            Self::Monolithic(r) => r.bank(w, sched, reg),
+            Self::Other(r) => r.bank(w, sched, reg),
+        }
+    }
+    fn extra_read_latency(&self, w: u32, reg: u16) -> u32 {
+        match self {
+            Self::Monolithic(r) => r.extra_read_latency(w, reg),
+            Self::Other(r) => r.extra_read_latency(w, reg),
+        }
+    }
+    fn extra_write_latency(&self, w: u32, reg: u16) -> u32 {
+        match self {
+            Self::Monolithic(r) => r.extra_write_latency(w, reg),
+            Self::Other(r) => r.extra_write_latency(w, reg),
+        }
+    }
+}
+
 /// Register-file organisation: bank mapping and extra access latency (spec §2.4 `RegFileModel`).
 pub trait RegisterFileOrg: Send {
     /// Bank of register `reg` of warp slot `w` on scheduler `sched`.

@@ -10,8 +10,8 @@ use super::cache::TagArray;
 use super::divisor::Divisor;
 use super::exec::{classify_op, ExecClass, PipeClass, SpPipe, N_OPS};
 use super::policy::{
-    make_scheduler, GatingPolicy, InOrderScoreboard, IssueStage, MonolithicRf, NoGating,
-    RegisterFileOrg, UnitState, WarpScheduler, WarpView, N_REGS,
+    make_scheduler, GatingPolicy, InOrderScoreboard, IssueStage, IssueStageSlot, MonolithicRf,
+    NoGating, RegisterFileOrg, RegisterFileSlot, UnitState, WarpScheduler, WarpView, N_REGS,
 };
 use super::smmem::LdstUnit;
 use super::tinst::{AddrPool, TInst};
@@ -217,7 +217,7 @@ pub(crate) struct Sm {
     /// The issue stage's policies. Their constant properties are read once, into `flags`,
     /// when they are installed ([`Sm::new`]); whoever replaces one must call
     /// [`Sm::refresh_policy_flags`].
-    scoreboard: Box<dyn IssueStage>,
+    scoreboard: IssueStageSlot,
     scheds: Vec<Box<dyn WarpScheduler>>,
     flags: PolicyFlags,
     /// The number of schedulers, as a divisor (warp slot → scheduler, rotation).
@@ -237,7 +237,7 @@ pub(crate) struct Sm {
     /// Per scheduler: its views were rebuilt since it last saw them.
     views_new: Vec<bool>,
     // ---- operand collectors / RF ----
-    pub rf: Box<dyn RegisterFileOrg>,
+    pub rf: RegisterFileSlot,
     pub cus: Vec<Cu>,
     pub cu_class_ports: [u32; 6],
     pub cu_class_out: [u32; 6],
@@ -523,8 +523,8 @@ impl Sm {
             })
             .collect();
         let nb = cfg.rf.n_banks as usize;
-        let mut scoreboard: Box<dyn IssueStage> =
-            Box::new(InOrderScoreboard::new(cfg.sched.war_scoreboard));
+        let mut scoreboard =
+            IssueStageSlot::InOrder(InOrderScoreboard::new(cfg.sched.war_scoreboard));
         scoreboard.reset(nw);
         let act = SmActivity {
             sched: vec![SchedActivity::default(); ns],
@@ -598,7 +598,7 @@ impl Sm {
             orders: vec![Vec::with_capacity(nw); ns],
             order_valid: vec![false; ns],
             views_new: vec![true; ns],
-            rf: Box::new(MonolithicRf::new(cfg)),
+            rf: RegisterFileSlot::Monolithic(MonolithicRf::new(cfg)),
             cu_class_ports: inp,
             cu_class_out: outp,
             bank_req: vec![0; nb],

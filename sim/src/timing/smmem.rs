@@ -729,11 +729,18 @@ impl Sm {
         scan.clear();
         self.fetch_cand.push_slots(&mut scan);
         let split = scan.partition_point(|&w| w as u32 <= self.fetch_last);
-        for k in 0..scan.len() {
+        let n_scan = scan.len();
+        for k in 0..n_scan {
             if fetched >= throughput {
                 break;
             }
-            let w = scan[(split + k) % scan.len()] as usize;
+            // (split + k) mod n_scan, without a division
+            let i = if split + k >= n_scan {
+                split + k - n_scan
+            } else {
+                split + k
+            };
+            let w = scan[i] as usize;
             if !self.fetch_eligible(w) {
                 self.fetch_cand.remove(w);
                 continue;
@@ -748,8 +755,10 @@ impl Sm {
             let mut n = 0;
             let mut first_pc = 0;
             while n < width.min(self.ib_cap as u32) {
-                let slot =
-                    (self.ib_head[w] as usize + self.ib_len[w] as usize) % self.ib_cap as usize;
+                // (head + len) mod capacity, both below the capacity
+                let cap = self.ib_cap as usize;
+                let slot = self.ib_head[w] as usize + self.ib_len[w] as usize;
+                let slot = if slot >= cap { slot - cap } else { slot };
                 let step = stream.next_inst(cta, widx, t, &mut self.fetch_tmp)?;
                 match step {
                     Step::Done => {
