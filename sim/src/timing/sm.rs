@@ -252,6 +252,10 @@ pub(crate) struct Sm {
     pub seq: u64,
     // ---- execution ----
     pub units: Vec<Unit>,
+    /// Per pipe class ([`PipeClass::index`]): some unit of the class exists.
+    class_has_unit: [bool; 6],
+    /// Per sub-core, per pipe class: some unit of the class belongs to the sub-core.
+    subcore_has_unit: Vec<[bool; 6]>,
     pub pipes: Vec<Pipe>,
     gating: Box<dyn GatingPolicy>,
     /// Results in flight, in (ready, seq) order (see [`Sm::wb_push`]).
@@ -608,6 +612,22 @@ impl Sm {
             bank_wr_any: false,
             ports_per_bank: cfg.rf.ports_per_bank,
             seq: 0,
+            class_has_unit: {
+                let mut has = [false; 6];
+                units
+                    .iter()
+                    .for_each(|u: &Unit| has[u.class.index()] = true);
+                has
+            },
+            subcore_has_unit: {
+                let mut has = vec![[false; 6]; nsub as usize];
+                for u in &units {
+                    if let Some(h) = has.get_mut(u.subcore as usize) {
+                        h[u.class.index()] = true;
+                    }
+                }
+                has
+            },
             units,
             pipes,
             gating: Box::new(NoGating),
@@ -872,9 +892,9 @@ impl Sm {
             let pc = pipe.index();
             // unit choice: lowest-index non-gated free unit of the class (own sub-core first)
             let nsub_units = self
-                .units
-                .iter()
-                .any(|u| u.class == pipe && u.subcore == sub);
+                .subcore_has_unit
+                .get(sub as usize)
+                .is_some_and(|h| h[pc]);
             let mut chosen = None;
             for (ui, u) in self.units.iter().enumerate() {
                 if u.class != pipe || (nsub_units && u.subcore != sub) || u.next_accept > t {
@@ -1331,11 +1351,14 @@ impl Sm {
                         return Err(Stall::PipeBusy);
                     }
                     let gate_free = self.flags.gate_free;
-                    let any_ready = self.units.iter().any(|u| {
-                        u.class == ec.pipe
-                            && (gate_free
-                                || self.gating.available(u.pipe_int, t) == UnitState::Ready)
-                    });
+                    let any_ready = if gate_free {
+                        self.class_has_unit[ec.pipe.index()]
+                    } else {
+                        self.units.iter().any(|u| {
+                            u.class == ec.pipe
+                                && self.gating.available(u.pipe_int, t) == UnitState::Ready
+                        })
+                    };
                     if !any_ready {
                         return Err(Stall::UnitGated);
                     }
