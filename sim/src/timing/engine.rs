@@ -276,7 +276,7 @@ fn run(
             sm.replay_ldst(end - from);
         }
         sm.flush_replay();
-        // the last cycle counts too
+        // every cycle up to the end counts
         sm.now = end;
         sm.flush_integrals();
     }

@@ -614,9 +614,9 @@ impl Sm {
             seq: 0,
             class_has_unit: {
                 let mut has = [false; 6];
-                units
-                    .iter()
-                    .for_each(|u: &Unit| has[u.class.index()] = true);
+                for u in &units {
+                    has[u.class.index()] = true;
+                }
                 has
             },
             subcore_has_unit: {
@@ -694,7 +694,7 @@ impl Sm {
     }
 
     /// Reads the constant properties of the installed policies into `flags`.
-    pub fn refresh_policy_flags(&mut self) {
+    fn refresh_policy_flags(&mut self) {
         self.flags = PolicyFlags {
             stable: self.gating.time_invariant()
                 && self.scheds.iter().all(|s| s.stable_when_idle()),

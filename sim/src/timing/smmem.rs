@@ -755,7 +755,7 @@ impl Sm {
             let mut n = 0;
             let mut first_pc = 0;
             while n < width.min(self.ib_cap as u32) {
-                // (head + len) mod capacity, both below the capacity
+                // (head + len) mod capacity: head is below it, len at most it
                 let cap = self.ib_cap as usize;
                 let slot = self.ib_head[w] as usize + self.ib_len[w] as usize;
                 let slot = if slot >= cap { slot - cap } else { slot };
