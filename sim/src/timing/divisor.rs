@@ -50,9 +50,29 @@ impl Divisor {
     }
 }
 
+/// `(i + k) mod n` for `i < n` and `k <= n`: a ring index moved on by at most one turn, without
+/// a division.
+#[inline(always)]
+pub fn ring_add(i: usize, k: usize, n: usize) -> usize {
+    let j = i + k;
+    if j >= n {
+        j - n
+    } else {
+        j
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        #[test]
+        fn ring_add_is_the_remainder(n in 1usize..300, i in 0usize..300, k in 0usize..300) {
+            let (i, k) = (i % n, k % (n + 1));
+            proptest::prop_assert_eq!(ring_add(i, k, n), (i + k) % n);
+        }
+    }
 
     proptest::proptest! {
         #[test]

@@ -2,6 +2,7 @@
 //! stages in reverse order; then the CTA scheduler; cycle skipping when nothing can progress.
 
 use super::cta::occupancy;
+use super::divisor::ring_add;
 use super::exec::{op_name, ALL_OPS};
 use super::memsys::{period_fs, MemSys};
 use super::sm::{IssueEvent, Sm};
@@ -174,11 +175,7 @@ fn run(
                 if next_cta >= n_ctas {
                     break;
                 }
-                let s = if last_sm + k >= n_sm {
-                    last_sm + k - n_sm
-                } else {
-                    last_sm + k
-                };
+                let s = ring_add(last_sm, k, n_sm);
                 if sms[s].n_resident_ctas >= occ.max_ctas {
                     continue;
                 }

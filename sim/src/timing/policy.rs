@@ -513,44 +513,45 @@ pub enum IssueStageSlot {
     Other(Box<dyn IssueStage>),
 }
 
+/// Calls the same method on whichever variant a two-variant slot enum holds.
 macro_rules! slot_call {
-    ($self:expr, $s:ident => $e:expr) => {
+    ($self:expr, $a:ident | $b:ident, $s:ident => $e:expr) => {
         match $self {
-            Self::InOrder($s) => $e,
-            Self::Other($s) => $e,
+            Self::$a($s) => $e,
+            Self::$b($s) => $e,
         }
     };
 }
 
 impl IssueStage for IssueStageSlot {
     fn reset(&mut self, n_warps: usize) {
-        slot_call!(self, s => s.reset(n_warps))
+        slot_call!(self, InOrder | Other, s => s.reset(n_warps))
     }
     #[inline]
     fn check(&self, w: usize, inst: &TInst) -> Result<(), Hazard> {
-        slot_call!(self, s => s.check(w, inst))
+        slot_call!(self, InOrder | Other, s => s.check(w, inst))
     }
     #[inline]
     fn reserve(&mut self, w: usize, inst: &TInst, longop: bool) {
-        slot_call!(self, s => s.reserve(w, inst, longop))
+        slot_call!(self, InOrder | Other, s => s.reserve(w, inst, longop))
     }
     #[inline]
     fn release(&mut self, w: usize, reg: u16) {
-        slot_call!(self, s => s.release(w, reg))
+        slot_call!(self, InOrder | Other, s => s.release(w, reg))
     }
     #[inline]
     fn sources_read(&mut self, w: usize, inst: &TInst) {
-        slot_call!(self, s => s.sources_read(w, inst))
+        slot_call!(self, InOrder | Other, s => s.sources_read(w, inst))
     }
     #[inline]
     fn reads_longop(&self, w: usize, inst: &TInst) -> bool {
-        slot_call!(self, s => s.reads_longop(w, inst))
+        slot_call!(self, InOrder | Other, s => s.reads_longop(w, inst))
     }
     fn any_pending(&self, w: usize) -> bool {
-        slot_call!(self, s => s.any_pending(w))
+        slot_call!(self, InOrder | Other, s => s.any_pending(w))
     }
     fn failure_sticky(&self) -> bool {
-        slot_call!(self, s => s.failure_sticky())
+        slot_call!(self, InOrder | Other, s => s.failure_sticky())
     }
 }
 
@@ -564,22 +565,13 @@ pub enum RegisterFileSlot {
 impl RegisterFileOrg for RegisterFileSlot {
     #[inline]
     fn bank(&self, w: u32, sched: u32, reg: u16) -> u32 {
-        match self {
-            Self::Monolithic(r) => r.bank(w, sched, reg),
-            Self::Other(r) => r.bank(w, sched, reg),
-        }
+        slot_call!(self, Monolithic | Other, r => r.bank(w, sched, reg))
     }
     fn extra_read_latency(&self, w: u32, reg: u16) -> u32 {
-        match self {
-            Self::Monolithic(r) => r.extra_read_latency(w, reg),
-            Self::Other(r) => r.extra_read_latency(w, reg),
-        }
+        slot_call!(self, Monolithic | Other, r => r.extra_read_latency(w, reg))
     }
     fn extra_write_latency(&self, w: u32, reg: u16) -> u32 {
-        match self {
-            Self::Monolithic(r) => r.extra_write_latency(w, reg),
-            Self::Other(r) => r.extra_write_latency(w, reg),
-        }
+        slot_call!(self, Monolithic | Other, r => r.extra_write_latency(w, reg))
     }
 }
 

@@ -3,6 +3,7 @@
 //! (spec simulator.md §2.2, §2.6, §2.7).
 
 use super::cache::{LineState, Probe, TagArray};
+use super::divisor::ring_add;
 use super::ldst::{coalesce, distinct_addrs, segment_bytes, smem_degree, Segments};
 use super::memsys::{MemSys, ReqKind};
 use super::sm::{Sm, Wb};
@@ -734,13 +735,7 @@ impl Sm {
             if fetched >= throughput {
                 break;
             }
-            // (split + k) mod n_scan, without a division
-            let i = if split + k >= n_scan {
-                split + k - n_scan
-            } else {
-                split + k
-            };
-            let w = scan[i] as usize;
+            let w = scan[ring_add(split, k, n_scan)] as usize;
             if !self.fetch_eligible(w) {
                 self.fetch_cand.remove(w);
                 continue;
@@ -755,10 +750,11 @@ impl Sm {
             let mut n = 0;
             let mut first_pc = 0;
             while n < width.min(self.ib_cap as u32) {
-                // (head + len) mod capacity: head is below it, len at most it
-                let cap = self.ib_cap as usize;
-                let slot = self.ib_head[w] as usize + self.ib_len[w] as usize;
-                let slot = if slot >= cap { slot - cap } else { slot };
+                let slot = ring_add(
+                    self.ib_head[w] as usize,
+                    self.ib_len[w] as usize,
+                    self.ib_cap as usize,
+                );
                 let step = stream.next_inst(cta, widx, t, &mut self.fetch_tmp)?;
                 match step {
                     Step::Done => {
