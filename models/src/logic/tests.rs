@@ -1,4 +1,5 @@
-//! Unit tests of the logic component models: analytical costs, parameter errors, overlay use at and away from its reference point, monotonicity in size and supply.
+//! Unit tests of the logic component models: analytical costs, parameter errors, overlay use
+//! at and away from its reference point, monotonicity in size and supply.
 
 use super::*;
 use crate::overlay::{KindFit, OverlayReference};
