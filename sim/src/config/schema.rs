@@ -9,27 +9,49 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GpuConfig {
+    /// `[sim]`: run control.
     pub sim: SimSection,
+    /// `[gpu]`: chip-level parameters.
     pub gpu: GpuSection,
+    /// `[sm]`: per-SM resources.
     pub sm: SmSection,
+    /// `[frontend]`: fetch, decode and the I-buffer.
     pub frontend: FrontendSection,
+    /// `[sched]`: warp schedulers.
     pub sched: SchedSection,
+    /// `[rf]`: banked register file.
     pub rf: RfSection,
+    /// `[opcoll]`: operand collector units.
     pub opcoll: OpcollSection,
+    /// `[units]`: execution units.
     pub units: UnitsSection,
+    /// `[latency]`: per-class latency and initiation interval.
     pub latency: LatencySection,
+    /// `[compat]`: GPGPU-Sim compatibility switches.
     pub compat: CompatSection,
+    /// `[icache]`: instruction cache.
     pub icache: CacheConfig,
+    /// `[l1d]`: L1 data cache.
     pub l1d: L1dConfig,
+    /// `[const_cache]`: constant cache.
     pub const_cache: CacheConfig,
+    /// `[tex_cache]`: texture cache.
     pub tex_cache: CacheConfig,
+    /// `[l2]`: one L2 slice.
     pub l2: L2Config,
+    /// `[shmem]`: shared-memory banks.
     pub shmem: ShmemSection,
+    /// `[mem]`: memory partitions and address map.
     pub mem: MemSection,
+    /// `[icnt]`: SM-to-L2 crossbar.
     pub icnt: IcntSection,
+    /// `[dram]`: one DRAM channel.
     pub dram: DramSection,
+    /// `[trace]`: Accel-Sim trace reader options.
     pub trace: TraceSection,
+    /// `[stats]`: what the Activity record collects.
     pub stats: StatsSection,
+    /// `[hooks]`: names of hook implementations registered in code.
     pub hooks: HooksSection,
 }
 
@@ -57,10 +79,13 @@ pub struct SimSection {
     pub cycle_skipping: bool,
 }
 
+/// `sim.frontend`: where the instruction stream comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Frontend {
+    /// `"ptx"`: execution-driven; PTX kernels are emulated functionally.
     Ptx,
+    /// `"trace"`: Accel-Sim SASS traces read from `sim.trace_path`.
     Trace,
 }
 
@@ -72,11 +97,15 @@ pub struct GpuSection {
     pub name: String,
     /// Streaming multiprocessors.
     pub n_sm: u32,
+    /// `gpu.core_mhz`: SM (core) clock in MHz.
     pub core_mhz: f64,
+    /// `gpu.icnt_mhz`: interconnect clock in MHz.
     pub icnt_mhz: f64,
+    /// `gpu.l2_mhz`: L2 clock in MHz.
     pub l2_mhz: f64,
     /// DRAM command clock.
     pub dram_mhz: f64,
+    /// `gpu.warp_size`: threads per warp (must be 32).
     pub warp_size: u32,
     /// Core cycles between kernels.
     pub kernel_launch_latency: u64,
@@ -88,7 +117,9 @@ pub struct GpuSection {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SmSection {
+    /// `sm.max_threads`: resident threads per SM.
     pub max_threads: u32,
+    /// `sm.max_warps`: resident warps per SM (at most 256).
     pub max_warps: u32,
     /// CTA slots (N1 of the analytical model).
     pub max_ctas: u32,
@@ -100,6 +131,7 @@ pub struct SmSection {
     pub shmem_bytes: u32,
     /// Largest shared-memory allocation of one CTA, bytes.
     pub shmem_per_cta: u32,
+    /// `sm.max_barriers_per_cta`: named barriers one CTA may use. Not read by the simulator.
     pub max_barriers_per_cta: u32,
     /// Sub-cores (1 = none): schedulers, RF banks and SP units are split evenly.
     pub n_subcores: u32,
@@ -135,10 +167,13 @@ pub struct SchedSection {
     pub dual_issue_diff_units: bool,
     /// Keep pending-read counters and stall on WAR hazards (issue-stage.md §1.2).
     pub war_scoreboard: bool,
+    /// `sched.policy`: inter-warp scheduling policy.
     pub policy: SchedPolicy,
     /// Group size g of the fetch-group policy.
     pub fetch_group_size: u32,
+    /// `[sched.two_level]`: parameters of the two-level policy.
     pub two_level: TwoLevelSection,
+    /// `[sched.ooo]`: out-of-order issue variant.
     pub ooo: OooSection,
 }
 
@@ -146,17 +181,24 @@ pub struct SchedSection {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
 pub enum SchedPolicy {
+    /// `"lrr"`: loose round-robin, starting after the warp that issued last.
     Lrr,
+    /// `"gto"`: greedy-then-oldest: the last issuer first, then the other warps by ascending age.
     Gto,
+    /// `"oldest"`: warps by ascending age (the oldest first).
     Oldest,
+    /// `"youngest"`: warps by descending age (the youngest first).
     Youngest,
+    /// `"fetch_group"`: age groups of `sched.fetch_group_size` warps, the current one served LRR.
     FetchGroup,
+    /// `"two_level"`: an active set per scheduler, refilled from a pending FIFO.
     TwoLevel,
     /// A policy registered in code under this name (`plugin:<name>`).
     Plugin(String),
 }
 
 impl SchedPolicy {
+    /// Parses a `sched.policy` value; `None` for an unknown name or an empty plugin name.
     pub fn parse(s: &str) -> Option<SchedPolicy> {
         Some(match s {
             "lrr" => SchedPolicy::Lrr,
@@ -205,13 +247,17 @@ impl From<SchedPolicy> for String {
 pub struct TwoLevelSection {
     /// Active-set size per scheduler (A) [C2 commented line: 6].
     pub active_per_sched: u32,
+    /// `sched.two_level.inner`: policy within the active set.
     pub inner: InnerPolicy,
 }
 
+/// Policy within the active set of the two-level scheduler (`sched.two_level.inner`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum InnerPolicy {
+    /// `"lrr"`: loose round-robin.
     Lrr,
+    /// `"gto"`: greedy-then-oldest.
     Gto,
 }
 
@@ -219,14 +265,19 @@ pub enum InnerPolicy {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OooSection {
+    /// `sched.ooo.mode`: issue-stage variant.
     pub mode: OooMode,
 }
 
+/// Issue-stage variant (`sched.ooo.mode`); only `none` is simulated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum OooMode {
+    /// `"none"`: the in-order baseline with a scoreboard.
     None,
+    /// `"socgpu"`: per-warp out-of-order issue from an instruction buffer with a dependence matrix.
     Socgpu,
+    /// `"loog"`: collector units used as reservation stations.
     Loog,
 }
 
@@ -234,15 +285,19 @@ pub enum OooMode {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RfSection {
+    /// `rf.n_banks`: register-file banks per SM.
     pub n_banks: u32,
     /// Ports per bank; each does one read or one write per cycle.
     pub ports_per_bank: u32,
     /// Bytes of one entry (one register of one warp): 32 lanes × 4 B = 128.
     pub entry_bytes: u32,
+    /// `rf.bank_map`: how a register of a warp maps to a bank.
     pub bank_map: BankMap,
+    /// `rf.port_occupancy`: bank-port busy time of a multi-cycle access. Not read by the simulator.
     pub port_occupancy: PortOccupancy,
 }
 
+/// Register-to-bank mapping (`rf.bank_map`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BankMap {
@@ -252,10 +307,13 @@ pub enum BankMap {
     RegOnly,
 }
 
+/// Bank-port occupancy of a multi-cycle register-file access (`rf.port_occupancy`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PortOccupancy {
+    /// `"full_latency"`: the port is busy for the whole access latency.
     FullLatency,
+    /// `"pipelined"`: the port is busy one cycle; data arrives after the latency.
     Pipelined,
 }
 
@@ -263,11 +321,17 @@ pub enum PortOccupancy {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PerCuClass {
+    /// Collector units of the SP class.
     pub sp: u32,
+    /// Collector units of the SFU class.
     pub sfu: u32,
+    /// Collector units of the memory class.
     pub mem: u32,
+    /// Collector units of the double-precision class.
     pub dp: u32,
+    /// Collector units of the integer class.
     pub int: u32,
+    /// General collector units, usable by every class.
     pub gen: u32,
 }
 
@@ -275,6 +339,7 @@ pub struct PerCuClass {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OpcollSection {
+    /// `opcoll.units`: collector units per class.
     pub units: PerCuClass,
     /// Issues into the collector class per cycle.
     pub in_ports: PerCuClass,
@@ -288,39 +353,57 @@ pub struct OpcollSection {
 pub struct UnitsSection {
     /// SP clusters; each holds an INT and an FP pipe.
     pub n_sp: u32,
+    /// `units.n_sfu`: special-function units.
     pub n_sfu: u32,
+    /// `units.n_dp`: double-precision units (0: f64 runs where `units.dp_on` says).
     pub n_dp: u32,
     /// Separate INT units (0: INT runs on the SP clusters' INT pipes).
     pub n_int: u32,
+    /// `units.n_ldst`: load/store units.
     pub n_ldst: u32,
+    /// `units.sp_lanes`: lanes of one SP cluster.
     pub sp_lanes: u32,
+    /// `units.sfu_lanes`: lanes of one SFU.
     pub sfu_lanes: u32,
+    /// `units.dp_lanes`: lanes of one DP unit.
     pub dp_lanes: u32,
+    /// `units.ldst_lanes`: lanes of one load/store unit.
     pub ldst_lanes: u32,
     /// Where f64 runs when `n_dp` = 0 (or by choice).
     pub dp_on: DpOn,
+    /// `units.int_on`: where integer instructions run.
     pub int_on: IntOn,
+    /// `units.lane_map`: which physical lane serves which thread.
     pub lane_map: LaneMap,
     /// Lanes of one sub-cluster (folding and shifting granularity).
     pub sub_cluster_lanes: u32,
+    /// `[units.width]`: pipeline-register widths.
     pub width: PipeWidths,
 }
 
+/// Unit that runs double-precision instructions (`units.dp_on`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DpOn {
+    /// On the DP units.
     Dp,
+    /// On the SFUs.
     Sfu,
+    /// On the SP clusters.
     Sp,
 }
 
+/// Unit that runs integer instructions (`units.int_on`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum IntOn {
+    /// On the SP clusters' INT pipes.
     Sp,
+    /// On the separate INT units.
     Int,
 }
 
+/// Thread-to-lane mapping of a unit (`units.lane_map`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum LaneMap {
     /// Lane p serves thread p.
@@ -333,10 +416,15 @@ pub enum LaneMap {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PerPipe {
+    /// Slots for the SP class.
     pub sp: u32,
+    /// Slots for the double-precision class.
     pub dp: u32,
+    /// Slots for the integer class.
     pub int: u32,
+    /// Slots for the SFU class.
     pub sfu: u32,
+    /// Slots for the memory class.
     pub mem: u32,
 }
 
@@ -344,7 +432,9 @@ pub struct PerPipe {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PipeWidths {
+    /// `units.width.id_oc`: issue-to-operand-collector register slots per class.
     pub id_oc: PerPipe,
+    /// `units.width.oc_ex`: operand-collector-to-execute register slots per class.
     pub oc_ex: PerPipe,
     /// Results written back per cycle.
     pub ex_wb: u32,
@@ -357,32 +447,50 @@ pub type LatII = [u32; 2];
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LatencySection {
+    /// `latency.int`: integer opcodes.
     pub int: IntLatency,
+    /// `latency.fp`: single-precision opcodes.
     pub fp: FpLatency,
+    /// `latency.dp`: double-precision opcodes.
     pub dp: FpLatency,
     /// sqrt, rsqrt, rcp, sin, cos, ex2, lg2.
     pub sfu: LatII,
+    /// `[latency.trace]`: per-unit latencies for trace mode. Not read: traces use the classes
+    /// above.
     pub trace: TraceLatency,
 }
 
+/// `[latency.int]`: integer `[latency, ii]` pairs in core cycles.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct IntLatency {
+    /// add and every integer operation without a key of its own.
     pub add: LatII,
+    /// min and max.
     pub max: LatII,
+    /// mul.
     pub mul: LatII,
+    /// mad.
     pub mad: LatII,
+    /// div and rem.
     pub div: LatII,
+    /// shfl.
     pub shfl: LatII,
 }
 
+/// `[latency.fp]` and `[latency.dp]`: floating-point `[latency, ii]` pairs in core cycles.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FpLatency {
+    /// add and every operation without a key of its own.
     pub add: LatII,
+    /// min and max.
     pub max: LatII,
+    /// mul.
     pub mul: LatII,
+    /// mad and fma.
     pub mad: LatII,
+    /// div.
     pub div: LatII,
 }
 
@@ -390,10 +498,15 @@ pub struct FpLatency {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TraceLatency {
+    /// SASS integer instructions.
     pub int: LatII,
+    /// SASS single-precision instructions.
     pub sp: LatII,
+    /// SASS double-precision instructions.
     pub dp: LatII,
+    /// SASS MUFU instructions.
     pub sfu: LatII,
+    /// FP16 pair instructions (HADD2, HFMA2, HMUL2) take half the SP II. Not read by the simulator.
     pub fp16_ii_halved: bool,
 }
 
@@ -405,44 +518,63 @@ pub struct CompatSection {
     pub unlisted_opcode_latency: u32,
 }
 
+/// Line replacement policy (`replacement`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Replacement {
+    /// Least recently used.
     Lru,
+    /// First in, first out.
     Fifo,
 }
 
+/// Write policy of a cache (`write_policy`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum WritePolicy {
     /// Read only.
     Ro,
+    /// Write-back.
     Wb,
+    /// Write-through.
     Wt,
+    /// Write-back for local memory, write-through for global.
     LocalWbGlobalWt,
 }
 
+/// When a missing line is allocated (`alloc`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AllocPolicy {
+    /// Reserve a line when the miss is sent.
     OnMiss,
+    /// Allocate the line when the fill returns.
     OnFill,
+    /// Allocate on fill, with MSHRs = sets × ways × 4 (streaming L1).
     Streaming,
 }
 
+/// What a write miss allocates (`write_alloc`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum WriteAlloc {
+    /// No allocation; the write goes on to the next level.
     None,
+    /// Allocate and fetch the line.
     Allocate,
+    /// Allocate without fetching, keep byte masks, fetch on a partial read.
     LazyFetchOnRead,
 }
 
+/// Set-index function (`set_index`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SetIndex {
+    /// Line address modulo the number of sets.
     Linear,
+    /// `(line ^ (line >> log2 sets)) mod sets`.
     Hash,
+    /// An XOR fold of the line address.
     Ipoly,
 }
 
@@ -452,22 +584,33 @@ macro_rules! cache_struct {
         #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
         #[serde(deny_unknown_fields)]
         pub struct $name {
+            /// `sets`: number of sets.
             pub sets: u32,
+            /// `line_bytes`: line size in bytes.
             pub line_bytes: u32,
+            /// `assoc`: ways per set.
             pub assoc: u32,
             /// Sector size; equal to `line_bytes` for a non-sector cache.
             pub sector_bytes: u32,
+            /// `replacement`: line replacement policy.
             pub replacement: Replacement,
+            /// `write_policy`: write policy.
             pub write_policy: WritePolicy,
+            /// `alloc`: when a missing line is allocated.
             pub alloc: AllocPolicy,
+            /// `write_alloc`: what a write miss allocates. Not read by the simulator.
             pub write_alloc: WriteAlloc,
+            /// `set_index`: set-index function.
             pub set_index: SetIndex,
+            /// `mshr_entries`: miss status holding registers (outstanding line misses).
             pub mshr_entries: u32,
             /// Requests one MSHR entry may merge.
             pub mshr_merge: u32,
+            /// `miss_queue`: misses waiting to go to the next level. Not read by the simulator.
             pub miss_queue: u32,
             /// Hit latency in cycles of the cache's clock domain.
             pub latency: u32,
+            /// `banks`: data banks.
             pub banks: u32,
             $($(#[$fm])* pub $extra: $ty,)*
         }
@@ -524,8 +667,11 @@ cache_struct!(
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ShmemSection {
+    /// `shmem.banks`: banks.
     pub banks: u32,
+    /// `shmem.bank_bytes`: width of one bank in bytes.
     pub bank_bytes: u32,
+    /// `shmem.latency`: core cycles from the last conflict pass until the data returns.
     pub latency: u32,
     /// Identical words broadcast (count once toward the conflict degree).
     pub broadcast: bool,
@@ -535,8 +681,11 @@ pub struct ShmemSection {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MemSection {
+    /// `mem.n_channels`: DRAM channels (memory partitions).
     pub n_channels: u32,
+    /// `mem.subparts_per_channel`: sub-partitions (L2 slices) per channel.
     pub subparts_per_channel: u32,
+    /// `mem.channel_interleave_bytes`: bytes of one address chunk mapped to one channel.
     pub channel_interleave_bytes: u32,
     /// Channel-local address bit map, MSB first: R row, B bank, C column, S byte, 0 unused.
     pub addr_map: String,
@@ -546,24 +695,33 @@ pub struct MemSection {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct IcntSection {
+    /// `icnt.flit_bytes`: bytes per flit.
     pub flit_bytes: u32,
     /// Fixed traversal latency in icnt cycles [G: 4].
     pub latency: u32,
+    /// `icnt.in_buffer_flits`: flits of one input buffer (credit-based). Not read by the simulator.
     pub in_buffer_flits: u32,
+    /// `icnt.ejection_buffer`: entries of one ejection buffer. Not read by the simulator.
     pub ejection_buffer: u32,
 }
 
+/// DRAM timing model (`dram.model`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DramModel {
+    /// Bank and bus timing of one channel.
     Simple,
+    /// Adds per-chip constraint counters.
     Full,
 }
 
+/// DRAM request scheduler (`dram.scheduler`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DramScheduler {
+    /// First-ready FCFS: the oldest row hit, else the oldest request.
     Frfcfs,
+    /// First come, first served.
     Fifo,
 }
 
@@ -571,17 +729,29 @@ pub enum DramScheduler {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DramTiming {
+    /// tCCD: column command to column command.
     pub ccd: u32,
+    /// tCCDL: column to column within one bank group.
     pub ccdl: u32,
+    /// tRRD: activate to activate in another bank.
     pub rrd: u32,
+    /// tRCD: activate to column command.
     pub rcd: u32,
+    /// tRAS: activate to precharge.
     pub ras: u32,
+    /// tRP: precharge to activate.
     pub rp: u32,
+    /// tRC: activate to activate in the same bank.
     pub rc: u32,
+    /// CL: read command to data.
     pub cl: u32,
+    /// WL: write command to data.
     pub wl: u32,
+    /// tCDLR: last write data to read command.
     pub cdlr: u32,
+    /// tWR: write recovery, last write data to precharge.
     pub wr: u32,
+    /// tRTPL: read to precharge. Not read by the simulator.
     pub rtpl: u32,
 }
 
@@ -589,22 +759,31 @@ pub struct DramTiming {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DramSection {
+    /// `dram.model`: timing model.
     pub model: DramModel,
+    /// `dram.chips_per_channel`: DRAM chips on one channel.
     pub chips_per_channel: u32,
+    /// `dram.bus_bytes_per_chip`: data-bus width of one chip in bytes.
     pub bus_bytes_per_chip: u32,
+    /// `dram.burst_length`: data transfers per burst.
     pub burst_length: u32,
     /// Data transfers per command clock (4 = QDR).
     pub data_cmd_ratio: u32,
+    /// `dram.n_banks`: banks per chip.
     pub n_banks: u32,
+    /// `dram.n_bank_groups`: bank groups per chip. Not read by the simulator.
     pub n_bank_groups: u32,
     /// The spec's queue policy. The timing model's reservation-based memory side serves
     /// requests in the order SMs send them under either value (FR-FCFS reordering within the
     /// scheduler queue is not modelled); row-buffer hits still shorten accesses.
     pub scheduler: DramScheduler,
+    /// `dram.sched_queue`: entries of the scheduler queue.
     pub sched_queue: u32,
+    /// `dram.return_queue`: entries of the reply queue. Not read by the simulator.
     pub return_queue: u32,
     /// Fixed latency added to every reply, DRAM cycles.
     pub latency: u32,
+    /// `[dram.timing]`: command timing constraints.
     pub timing: DramTiming,
 }
 
@@ -612,12 +791,19 @@ pub struct DramSection {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TraceSection {
+    /// `trace.expand_wide_regs`: Rn of an 8- or 16-byte memory op or of a DP op stands for
+    /// Rn … Rn+w/4−1.
     pub expand_wide_regs: bool,
+    /// `trace.ldc_as_alu`: treat `LDC` as an ALU instruction, as Accel-Sim does.
     pub ldc_as_alu: bool,
+    /// `trace.max_cta_buffer_mb`: RAM in MiB for decompressed traces. Not read: a `.gz` trace
+    /// is always decompressed to a spill file.
     pub max_cta_buffer_mb: u32,
+    /// `trace.reader_buffer_kb`: buffer of each warp's trace reader in KiB.
     pub reader_buffer_kb: u32,
 }
 
+/// When a pipe counts as busy (`stats.busy_definition`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BusyDefinition {
@@ -627,10 +813,13 @@ pub enum BusyDefinition {
     Accept,
 }
 
+/// Format of the Activity output (`stats.output`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum StatsOutput {
+    /// One JSON document.
     Json,
+    /// JSON lines.
     Jsonl,
 }
 
@@ -644,12 +833,15 @@ pub struct StatsSection {
     pub per_register: bool,
     /// (sm, cta, warp) of the pilot warp whose per-register counts are kept separately.
     pub pilot_warp: [u32; 3],
+    /// `stats.busy_definition`: when a pipe counts as busy.
     pub busy_definition: BusyDefinition,
     /// Idle-period lengths 1..=this get an exact bin; longer ones a log2 bin [§5.5: 64].
     pub idle_hist_exact_max: u32,
     /// Log2 bins up to 2^this; longer runs go to the overflow bin [§5.5: 24].
     pub idle_hist_log2_max: u32,
+    /// `stats.timeline_dump`: stream run-length busy intervals per pipe.
     pub timeline_dump: bool,
+    /// `stats.output`: output format.
     pub output: StatsOutput,
 }
 
@@ -657,22 +849,30 @@ pub struct StatsSection {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct HooksSection {
+    /// `hooks.unit_gate`: unit power-gating hook.
     pub unit_gate: String,
+    /// `hooks.scheduler_plugin`: warp scheduler plug-in.
     pub scheduler_plugin: String,
+    /// `hooks.exec_transform`: execution transform hook.
     pub exec_transform: String,
+    /// `hooks.regfile_model`: register-file model.
     pub regfile_model: String,
 }
 
 impl GpuConfig {
+    /// Core clock in Hz.
     pub fn core_hz(&self) -> f64 {
         self.gpu.core_mhz * 1e6
     }
+    /// Interconnect clock in Hz.
     pub fn icnt_hz(&self) -> f64 {
         self.gpu.icnt_mhz * 1e6
     }
+    /// L2 clock in Hz.
     pub fn l2_hz(&self) -> f64 {
         self.gpu.l2_mhz * 1e6
     }
+    /// DRAM command clock in Hz.
     pub fn dram_hz(&self) -> f64 {
         self.gpu.dram_mhz * 1e6
     }
