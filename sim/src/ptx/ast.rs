@@ -6,48 +6,69 @@ use super::isa::Ty;
 /// Source position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Pos {
+    /// Line, counted from 1.
     pub line: u32,
+    /// Column, counted from 1.
     pub col: u32,
 }
 
 /// State space of a declared variable.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum VarSpace {
+    /// `.global`.
     Global,
+    /// `.const`.
     Const,
+    /// `.shared`.
     Shared,
+    /// `.local`.
     Local,
 }
 
 /// One initialiser element.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum InitVal {
+    /// Integer literal (decimal, hex or binary), sign applied.
     Int(i128),
+    /// Decimal floating-point literal.
     Float(f64),
+    /// `0fXXXXXXXX`: the bit pattern of an f32.
     F32Bits(u32),
+    /// `0dXXXXXXXXXXXXXXXX`: the bit pattern of an f64.
     F64Bits(u64),
 }
 
 /// A variable declaration (`.shared .align 4 .f32 tile[256];`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct VarDecl {
+    /// State space.
     pub space: VarSpace,
+    /// `.align` in bytes (0 when not given).
     pub align: u32,
+    /// Element type.
     pub ty: Ty,
+    /// Variable name.
     pub name: String,
     /// Number of elements (1 for a scalar); `None` for `[]` without an initialiser (extern).
     pub elems: Option<u64>,
+    /// Declared `.extern`.
     pub is_extern: bool,
+    /// `= {...}` initialiser elements, if any.
     pub init: Option<Vec<InitVal>>,
+    /// Where the declaration starts.
     pub pos: Pos,
 }
 
 /// A kernel parameter.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ParamDecl {
+    /// Parameter name.
     pub name: String,
+    /// Parameter type.
     pub ty: Ty,
+    /// `.align` in bytes (the type size when not given).
     pub align: u32,
+    /// Where the parameter is declared.
     pub pos: Pos,
 }
 
@@ -74,38 +95,55 @@ pub enum RawOpnd {
 /// A raw instruction.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RawInst {
+    /// Guard `@p` / `@!p`: predicate name, whether negated, and its position.
     pub guard: Option<(String, bool, Pos)>,
+    /// Opcode (`add`, `ld`, ...).
     pub opcode: String,
+    /// Modifiers in order, without the dot (`["global", "f32"]`).
     pub mods: Vec<String>,
+    /// Operands with their positions.
     pub operands: Vec<(RawOpnd, Pos)>,
+    /// Position of the opcode.
     pub pos: Pos,
 }
 
 /// Body statement.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Stmt {
+    /// A label (`BB0_1:`) and its position.
     Label(String, Pos),
+    /// An instruction.
     Inst(RawInst),
 }
 
 /// A parsed `.entry`.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct RawKernel {
+    /// Kernel name.
     pub name: String,
+    /// Position of the `.entry` directive.
     pub pos: Pos,
+    /// Kernel parameters in order.
     pub params: Vec<ParamDecl>,
     /// Register declarations, expanded (`%r<3>` → `%r0 %r1 %r2`).
     pub regs: Vec<(String, Ty, Pos)>,
+    /// `.shared` and `.local` variables declared in the body.
     pub vars: Vec<VarDecl>,
+    /// Labels and instructions in order.
     pub body: Vec<Stmt>,
+    /// `.maxntid`: largest CTA size the kernel allows (x, y, z).
     pub maxntid: Option<[u32; 3]>,
+    /// `.reqntid`: the CTA size the kernel requires (x, y, z).
     pub reqntid: Option<[u32; 3]>,
+    /// `.minnctapersm`: CTAs per SM the kernel asks to fit.
     pub minnctapersm: Option<u32>,
 }
 
 /// A parsed module.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct RawModule {
+    /// Module-scope variables (`.global`, `.const`, `.shared`, `.local`).
     pub vars: Vec<VarDecl>,
+    /// Kernels in source order.
     pub kernels: Vec<RawKernel>,
 }

@@ -78,6 +78,7 @@ fn var_size(v: &VarDecl) -> u64 {
     v.elems.unwrap_or(0) * v.ty.bytes() as u64
 }
 
+/// Lays out and decodes a parsed module: the `.const` bank, `.global` variables and each kernel.
 pub fn build_module(raw: &RawModule, file: &str) -> Result<Module, SimError> {
     // Module-scope variables.
     let mut const_bank: Vec<u8> = Vec::new();

@@ -124,6 +124,7 @@ pub fn ipdom(n: usize, succ: &[Vec<usize>]) -> Vec<usize> {
 pub struct Cfg {
     /// First instruction index of each block, ascending.
     pub start: Vec<u32>,
+    /// Successor blocks of each block; the index equal to the block count stands for EXIT.
     pub succ: Vec<Vec<usize>>,
 }
 

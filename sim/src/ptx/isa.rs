@@ -5,20 +5,35 @@
 /// A PTX scalar type (spec simulator.md §3.1.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Ty {
+    /// `.b8`: untyped 8 bits.
     B8,
+    /// `.b16`: untyped 16 bits.
     B16,
+    /// `.b32`: untyped 32 bits.
     B32,
+    /// `.b64`: untyped 64 bits.
     B64,
+    /// `.u8`: unsigned 8-bit integer.
     U8,
+    /// `.u16`: unsigned 16-bit integer.
     U16,
+    /// `.u32`: unsigned 32-bit integer.
     U32,
+    /// `.u64`: unsigned 64-bit integer.
     U64,
+    /// `.s8`: signed 8-bit integer.
     S8,
+    /// `.s16`: signed 16-bit integer.
     S16,
+    /// `.s32`: signed 32-bit integer.
     S32,
+    /// `.s64`: signed 64-bit integer.
     S64,
+    /// `.f32`: IEEE-754 single precision.
     F32,
+    /// `.f64`: IEEE-754 double precision.
     F64,
+    /// `.pred`: 1-bit predicate.
     Pred,
 }
 
@@ -61,10 +76,12 @@ impl Ty {
         self.bits().div_ceil(8)
     }
 
+    /// True for the signed integer types `.s8` … `.s64`.
     pub fn is_signed(self) -> bool {
         matches!(self, Ty::S8 | Ty::S16 | Ty::S32 | Ty::S64)
     }
 
+    /// True for `.f32` and `.f64`.
     pub fn is_float(self) -> bool {
         matches!(self, Ty::F32 | Ty::F64)
     }
@@ -83,56 +100,92 @@ impl Ty {
 /// Memory state space of a load/store/atomic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Space {
+    /// `.global`: device memory visible to every thread.
     Global,
+    /// `.shared`: per-CTA on-chip memory.
     Shared,
+    /// `.local`: per-thread private memory.
     Local,
+    /// `.const`: read-only constant memory.
     Const,
+    /// `.param`: kernel parameters.
     Param,
 }
 
 /// Special (read-only) registers (spec §3.1.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SReg {
+    /// `%tid.{x,y,z}`: thread index within the CTA (dimension 0..=2).
     Tid(u8),
+    /// `%ntid.{x,y,z}`: CTA size in threads (dimension 0..=2).
     Ntid(u8),
+    /// `%ctaid.{x,y,z}`: CTA index within the grid (dimension 0..=2).
     Ctaid(u8),
+    /// `%nctaid.{x,y,z}`: grid size in CTAs (dimension 0..=2).
     Nctaid(u8),
+    /// `%laneid`: lane of the thread within its warp (0..32).
     LaneId,
+    /// `%warpid`: warp slot on the SM.
     WarpId,
+    /// `%nwarpid`: warp slots per SM.
     NWarpId,
+    /// `%smid`: index of the SM running the thread.
     SmId,
+    /// `%clock`: the low 32 bits of the core cycle counter.
     Clock,
+    /// `%clock64`: the 64-bit core cycle counter.
     Clock64,
 }
 
 /// Comparison of `setp`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Cmp {
+    /// `eq`: equal (ordered for floats).
     Eq,
+    /// `ne`: not equal (ordered for floats).
     Ne,
+    /// `lt`: less than.
     Lt,
+    /// `le`: less than or equal.
     Le,
+    /// `gt`: greater than.
     Gt,
+    /// `ge`: greater than or equal.
     Ge,
+    /// `lo`: unsigned lower than.
     Lo,
+    /// `ls`: unsigned lower or same.
     Ls,
+    /// `hi`: unsigned higher than.
     Hi,
+    /// `hs`: unsigned higher or same.
     Hs,
+    /// `equ`: equal, or either operand NaN.
     Equ,
+    /// `neu`: not equal, or either operand NaN.
     Neu,
+    /// `ltu`: less than, or either operand NaN.
     Ltu,
+    /// `leu`: less than or equal, or either operand NaN.
     Leu,
+    /// `gtu`: greater than, or either operand NaN.
     Gtu,
+    /// `geu`: greater than or equal, or either operand NaN.
     Geu,
+    /// `num`: neither operand is NaN.
     Num,
+    /// `nan`: either operand is NaN.
     Nan,
 }
 
 /// Boolean combiner of `setp.CMP.BOOL`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BoolOp {
+    /// `.and`: comparison AND the source predicate.
     And,
+    /// `.or`: comparison OR the source predicate.
     Or,
+    /// `.xor`: comparison XOR the source predicate.
     Xor,
 }
 
@@ -154,85 +207,148 @@ pub enum Rnd {
 /// Atomic operation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AtomOp {
+    /// `.add`: add the operand to memory.
     Add,
+    /// `.min`: keep the smaller value.
     Min,
+    /// `.max`: keep the larger value.
     Max,
+    /// `.exch`: swap in the operand.
     Exch,
+    /// `.cas`: compare-and-swap (store c where memory equals b).
     Cas,
 }
 
 /// Decoded operation with its type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Op {
+    /// `mov`: copy a register, immediate, special register or address.
     Mov(Ty),
+    /// `add`: a + b.
     Add(Ty),
+    /// `sub`: a − b.
     Sub(Ty),
+    /// `mul.lo`: low half of the integer product.
     MulLo(Ty),
+    /// `mul.hi`: high half of the integer product.
     MulHi(Ty),
+    /// `mul.wide`: full product of two n-bit integers as 2n bits.
     MulWide(Ty),
+    /// `mad.lo`: low half of a·b, plus c.
     MadLo(Ty),
+    /// `mad.hi`: high half of a·b, plus c.
     MadHi(Ty),
+    /// `mad.wide`: 2n-bit a·b plus c.
     MadWide(Ty),
     /// Float multiply (f32/f64).
     FMul(Ty),
     /// Fused multiply-add (`fma.rn`, `mad.f32`).
     Fma(Ty),
+    /// `div`: a / b (integers truncate; an integer division by zero gives all ones).
     Div(Ty),
+    /// `rem`: integer remainder of a / b (−1 when b is 0).
     Rem(Ty),
+    /// `min`: the smaller of a and b.
     Min(Ty),
+    /// `max`: the larger of a and b.
     Max(Ty),
+    /// `abs`: absolute value.
     Abs(Ty),
+    /// `neg`: negation.
     Neg(Ty),
+    /// `popc`: number of set bits.
     Popc(Ty),
+    /// `clz`: leading zero bits.
     Clz(Ty),
+    /// `brev`: bit reversal.
     Brev(Ty),
+    /// `and`: bitwise AND (also of predicates).
     And(Ty),
+    /// `or`: bitwise OR.
     Or(Ty),
+    /// `xor`: bitwise exclusive OR.
     Xor(Ty),
+    /// `not`: bitwise complement.
     Not(Ty),
+    /// `shl`: shift left.
     Shl(Ty),
+    /// `shr`: shift right (arithmetic for signed types, logical otherwise).
     Shr(Ty),
+    /// `sqrt`: square root.
     Sqrt(Ty),
+    /// `rsqrt`: reciprocal square root.
     Rsqrt(Ty),
+    /// `rcp`: reciprocal.
     Rcp(Ty),
+    /// `sin`: sine (radians).
     Sin(Ty),
+    /// `cos`: cosine (radians).
     Cos(Ty),
+    /// `ex2`: 2 to the power a.
     Ex2(Ty),
+    /// `lg2`: base-2 logarithm.
     Lg2(Ty),
+    /// `setp.CMP[.BOOL]`: compare a and b, optionally combine with a predicate; writes p (and q).
     Setp(Cmp, Option<BoolOp>, Ty),
+    /// `selp`: a if the predicate c is true, else b.
     Selp(Ty),
     /// `cvt.dst.src` with rounding and saturation.
     Cvt {
+        /// Destination type.
         dst: Ty,
+        /// Source type.
         src: Ty,
+        /// Rounding modifier.
         rnd: Rnd,
     },
+    /// `ld.space[.vN].ty`: load into `vec` registers.
     Ld {
+        /// State space read.
         space: Space,
+        /// Element type.
         ty: Ty,
+        /// Elements of a vector access (1, 2 or 4).
         vec: u8,
     },
+    /// `st.space[.vN].ty`: store from `vec` registers.
     St {
+        /// State space written.
         space: Space,
+        /// Element type.
         ty: Ty,
+        /// Elements of a vector access (1, 2 or 4).
         vec: u8,
     },
+    /// `atom.space.op.ty`: read-modify-write that returns the old value.
     Atom {
+        /// State space (global or shared).
         space: Space,
+        /// The read-modify-write operation.
         op: AtomOp,
+        /// Operand type.
         ty: Ty,
     },
+    /// `red.space.op.ty`: read-modify-write with no result.
     Red {
+        /// State space (global or shared).
         space: Space,
+        /// The read-modify-write operation.
         op: AtomOp,
+        /// Operand type.
         ty: Ty,
     },
+    /// `bra[.uni]`: branch to `Inst::target`.
     Bra {
+        /// `.uni`: the branch is declared non-divergent.
         uni: bool,
     },
+    /// `ret`: return; in a kernel it ends the thread like `exit`.
     Ret,
+    /// `exit`: end the thread.
     Exit,
+    /// `bar.sync`: wait until every non-exited warp of the CTA has arrived.
     Bar,
+    /// `membar`: memory fence.
     Membar,
 }
 
@@ -252,6 +368,7 @@ pub mod flags {
 /// architectural after it (R for 32-bit, the even base of a pair for 64-bit, P for predicates).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Opnd {
+    /// No operand.
     #[default]
     None,
     /// 32-bit register (also holds 8/16-bit values).
@@ -274,7 +391,9 @@ pub enum AddrBase {
     /// Constant address (a `.shared/.local/.const/.param` variable folded into `off`, or `[imm]`).
     #[default]
     None,
+    /// 32-bit register holding the address.
     R32(u16),
+    /// 64-bit register pair holding the address.
     R64(u16),
     /// Module-scope `.global` variable `idx`.
     Global(u16),
@@ -283,19 +402,24 @@ pub enum AddrBase {
 /// Memory address operand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Addr {
+    /// Base register, variable or none.
     pub base: AddrBase,
+    /// Byte offset added to the base.
     pub off: i64,
 }
 
 /// One decoded static instruction.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Inst {
+    /// The operation and its type.
     pub op: Op,
     /// Guard predicate and whether it is negated (`@!p`).
     pub guard: Option<(u16, bool)>,
+    /// Number of destinations in `dst`.
     pub ndst: u8,
     /// Destinations: registers or predicates (setp `p|q` has two; `ld.v4` four).
     pub dst: [Opnd; 4],
+    /// Number of sources in `src`.
     pub nsrc: u8,
     /// Value sources in PTX order (for `st`, the data; for `atom`, b and c).
     pub src: [Opnd; 4],
@@ -310,6 +434,7 @@ pub struct Inst {
 }
 
 impl Inst {
+    /// An instruction of `op` with no guard, operands, address, target or flags.
     pub fn new(op: Op, line: u32) -> Inst {
         Inst {
             op,
@@ -325,10 +450,12 @@ impl Inst {
         }
     }
 
+    /// Destinations actually named.
     pub fn dsts(&self) -> &[Opnd] {
         &self.dst[..self.ndst as usize]
     }
 
+    /// Sources actually named.
     pub fn srcs(&self) -> &[Opnd] {
         &self.src[..self.nsrc as usize]
     }

@@ -30,8 +30,11 @@ pub enum Tok {
 /// A token with its source position.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Token {
+    /// The token.
     pub tok: Tok,
+    /// Line, counted from 1.
     pub line: u32,
+    /// Column, counted from 1.
     pub col: u32,
 }
 

@@ -43,7 +43,9 @@ pub const RPC_EXIT: u32 = u32::MAX;
 /// A kernel parameter after layout.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Param {
+    /// Parameter name.
     pub name: String,
+    /// Parameter type.
     pub ty: Ty,
     /// Byte offset in the parameter buffer.
     pub offset: u32,
@@ -52,8 +54,11 @@ pub struct Param {
 /// A module-scope `.global` variable.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GlobalVar {
+    /// Variable name.
     pub name: String,
+    /// Size in bytes.
     pub size: u64,
+    /// Alignment in bytes.
     pub align: u32,
     /// Initial bytes (`size` long; zeros where no initialiser was given).
     pub init: Vec<u8>,
@@ -64,17 +69,22 @@ pub struct GlobalVar {
 pub struct ModuleData {
     /// Process-unique identity (device placement of `.global` variables is per module).
     pub id: u64,
+    /// Source file name, for error messages.
     pub file: String,
+    /// The `.const` bank: every constant variable at its offset, initialised.
     pub const_bank: Vec<u8>,
     /// Constant variables: name → (offset, size).
     pub const_syms: BTreeMap<String, (u64, u64)>,
+    /// Module-scope `.global` variables in declaration order.
     pub globals: Vec<GlobalVar>,
 }
 
 /// Decoded code and static facts of one kernel.
 #[derive(Debug)]
 pub struct KernelCode {
+    /// Kernel name (the `.entry` name).
     pub name: String,
+    /// Source file name, for error messages.
     pub file: String,
     /// Decoded instructions; instruction i has PC 8·i.
     pub insts: Vec<Inst>,
@@ -84,17 +94,23 @@ pub struct KernelCode {
     /// Reconvergence point (instruction index, or [`RECONV_EXIT`]) of each instruction; only
     /// meaningful for branches.
     pub reconv: Vec<u32>,
+    /// 32-bit registers per thread after register allocation.
     pub regs_per_thread: u32,
     /// Predicate registers used.
     pub preds: u32,
+    /// Parameters with their offsets in the parameter buffer.
     pub params: Vec<Param>,
+    /// Size of the parameter buffer in bytes.
     pub param_bytes: u32,
     /// Static shared memory (bytes), including alignment padding before a dynamic region.
     pub static_shared_bytes: u32,
     /// Private `.local` bytes per thread.
     pub local_bytes: u32,
+    /// `.maxntid`: largest CTA size the kernel allows (x, y, z).
     pub maxntid: Option<[u32; 3]>,
+    /// `.reqntid`: the CTA size the kernel requires (x, y, z).
     pub reqntid: Option<[u32; 3]>,
+    /// `.minnctapersm`: CTAs per SM the kernel asks to fit.
     pub minnctapersm: Option<u32>,
     /// Virtual-register count before allocation (GPRs, predicates), for reports.
     pub virtual_regs: (u32, u32),
@@ -102,8 +118,11 @@ pub struct KernelCode {
 
 /// A parsed, register-allocated kernel, together with its module's data.
 pub struct Kernel {
+    /// Kernel name.
     pub name: String,
+    /// Decoded code and static facts, shared between copies.
     pub code: Arc<KernelCode>,
+    /// Constant bank and global variables of the kernel's module, as of when it was taken.
     pub module: Arc<ModuleData>,
     /// Registers per thread reported to the timing model when raised above the allocation
     /// (a workload manifest may raise n, never lower it: simulator.md §3.1.5).
@@ -157,9 +176,11 @@ impl Kernel {
     pub fn local_bytes(&self) -> u32 {
         self.code.local_bytes
     }
+    /// Parameters with their offsets in the parameter buffer.
     pub fn params(&self) -> &[Param] {
         &self.code.params
     }
+    /// Decoded instructions; instruction i has PC 8·i.
     pub fn insts(&self) -> &[Inst] {
         &self.code.insts
     }
@@ -167,6 +188,7 @@ impl Kernel {
     pub fn len(&self) -> usize {
         self.code.insts.len()
     }
+    /// True when the kernel has no instructions.
     pub fn is_empty(&self) -> bool {
         self.code.insts.is_empty()
     }
@@ -239,6 +261,7 @@ impl Module {
         self.data.const_syms.get(name).copied()
     }
 
+    /// Constant bank and global variables of the module.
     pub fn data(&self) -> &ModuleData {
         &self.data
     }

@@ -9,18 +9,26 @@ use std::collections::HashMap;
 /// Register class of a virtual register.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RegClass {
+    /// 32-bit general register (`.b32`, `.u32`, `.s32`, `.f32` and narrower).
     R32,
+    /// 64-bit value held in an aligned register pair.
     R64,
+    /// Predicate register.
     Pred,
 }
 
 /// Where a named variable lives, as seen from one kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum VarLoc {
+    /// Byte offset in the CTA's shared window.
     Shared(u64),
+    /// Byte offset in the thread's private window.
     Local(u64),
+    /// Byte offset in the module's constant bank.
     Const(u64),
+    /// Byte offset in the parameter buffer, and the parameter's type.
     Param(u64, Ty),
+    /// Index of a module-scope `.global` variable.
     Global(u16),
 }
 
