@@ -36,41 +36,72 @@ pub enum Family {
 /// counters (spec §5.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum OpClass {
+    /// Add, subtract, absolute value, negate (`add`/`sub`/`abs`/`neg`; FADD, IADD3, DADD, ...).
     Add,
+    /// Minimum and maximum (`min`/`max`; FMNMX, IMNMX, DMNMX).
     Max,
+    /// Multiply (`mul`; FMUL, IMUL, DMUL).
     Mul,
+    /// Multiply-add (`mad`/`fma`; FFMA, IMAD, DFMA).
     Mad,
+    /// Divide and remainder (`div`/`rem`; MUFU.DIV).
     Div,
+    /// Warp shuffle (SASS SHFL).
     Shfl,
+    /// Type conversion (`cvt`; F2F, F2I, I2F, I2I).
     Cvt,
+    /// Move and select (`mov`/`selp`; MOV, SEL, S2R, ...).
     Mov,
+    /// Bitwise logic, shifts and bit counts (`and`/`or`/`shl`/`popc`; LOP3, SHF, POPC, ...).
     Logic,
+    /// Compare to a predicate (`setp`; FSETP, ISETP, DSETP).
     Setp,
+    /// Sine (`sin`; MUFU.SIN).
     Sin,
+    /// Cosine (`cos`; MUFU.COS).
     Cos,
+    /// Base-2 exponential (`ex2`; MUFU.EX2).
     Ex2,
+    /// Base-2 logarithm (`lg2`; MUFU.LG2).
     Lg2,
+    /// Reciprocal square root (`rsqrt`; MUFU.RSQ).
     Rsqrt,
+    /// Reciprocal (`rcp`; MUFU.RCP).
     Rcp,
+    /// Square root (`sqrt`; MUFU.SQRT).
     Sqrt,
+    /// Memory load (`ld`; LDG, LDS, LDL, LDC, LD).
     Load,
+    /// Memory store (`st`; STG, STS, STL, ST).
     Store,
+    /// Atomic read-modify-write with a result (`atom`; ATOM, ATOMG, ATOMS).
     Atomic,
+    /// Reduction: read-modify-write without a result (`red`; RED).
     Reduction,
+    /// Memory fence (`membar`; MEMBAR).
     Membar,
+    /// Branch (`bra`; BRA, SSY, BSYNC, CALL, ...).
     Branch,
+    /// End of the thread (`exit`/`ret`; EXIT, RET, KILL).
     Exit,
+    /// CTA barrier (`bar.sync`; BAR).
     Barrier,
+    /// No operation (NOP, DEPBAR, WARPSYNC, ...).
     Nop,
 }
 
 /// Memory state space of a memory instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum MemSpace {
+    /// Device memory (`.global`; LDG/STG).
     Global,
+    /// Per-CTA shared memory (`.shared`; LDS/STS).
     Shared,
+    /// Per-thread local memory (`.local`; LDL/STL).
     Local,
+    /// Constant memory (`.const`; LDC).
     Const,
+    /// Kernel parameters (`.param`), read through the constant path.
     Param,
 }
 
@@ -83,6 +114,7 @@ pub const PRED_BASE: Reg = 256;
 /// Memory part of a memory instruction: one address per lane (0 for inactive lanes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MemInfo {
+    /// State space accessed.
     pub space: MemSpace,
     /// Bytes accessed per thread (1, 2, 4, 8, 16).
     pub width_bytes: u8,
@@ -95,16 +127,22 @@ pub struct MemInfo {
 pub struct WarpInst {
     /// Byte offset of the instruction within its kernel (PTX: 8 bytes per instruction; SASS: 16).
     pub pc: u32,
+    /// Pipeline family.
     pub family: Family,
+    /// Operation class within the family.
     pub op: OpClass,
     /// Lanes that execute: active in the SIMT stack **and** guard true (bit i = lane i).
     /// A mask of 0 is legal: issued with every lane predicated off.
     pub active_mask: u32,
     /// Reconvergence PC when this is a divergent branch, else `None`.
     pub reconv_pc: Option<u32>,
+    /// Number of destination registers in `dst`.
     pub n_dst: u8,
+    /// Destination registers; the first `n_dst` are valid.
     pub dst: [Reg; MAX_DST],
+    /// Number of source registers in `src`.
     pub n_src: u8,
+    /// Source registers; the first `n_src` are valid.
     pub src: [Reg; MAX_SRC],
     /// Present exactly for memory instructions with a data access (not membar).
     pub mem: Option<MemInfo>,

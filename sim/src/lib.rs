@@ -19,34 +19,63 @@ pub use stream::{DevPtr, Dim3, Gpu, KernelInfo, KernelStream, ParamValue, Step};
 /// where there is one, the line.
 #[derive(Debug, thiserror::Error)]
 pub enum SimError {
+    /// A PTX error (syntax, types, undeclared names) at a source position.
     #[error("{file}:{line}:{col}: {msg}")]
     Parse {
+        /// File name.
         file: String,
+        /// Line, counted from 1.
         line: usize,
+        /// Column, counted from 1.
         col: usize,
+        /// What was expected or found.
         msg: String,
     },
+    /// A malformed Accel-Sim trace.
     #[error("{file}:{line}: {msg}")]
     Trace {
+        /// Trace file name.
         file: String,
+        /// Line, counted from 1.
         line: usize,
+        /// What is wrong.
         msg: String,
     },
+    /// A configuration error (TOML syntax, unknown key or bad value); the message names the key.
     #[error("config {file}: {msg}")]
-    Config { file: String, msg: String },
+    Config {
+        /// Configuration file name (or preset name).
+        file: String,
+        /// What is wrong, naming the key or line.
+        msg: String,
+    },
+    /// A launch the kernel or the machine cannot take (grid, block, parameters, resources).
     #[error("launch of kernel '{kernel}': {msg}")]
-    Launch { kernel: String, msg: String },
+    Launch {
+        /// Kernel name.
+        kernel: String,
+        /// What does not fit or is missing.
+        msg: String,
+    },
+    /// A functional error while emulating a kernel (for instance a bad address).
     #[error("runtime error in kernel '{kernel}' at pc {pc:#x}: {msg}")]
     Runtime {
+        /// Kernel name.
         kernel: String,
+        /// Byte PC of the faulting instruction.
         pc: u32,
+        /// What went wrong.
         msg: String,
     },
+    /// Any other error, fully described by its message.
     #[error("{0}")]
     Other(String),
+    /// A file could not be read or written.
     #[error("{path}: {source}")]
     Io {
+        /// The file's path.
         path: String,
+        /// The underlying I/O error.
         #[source]
         source: std::io::Error,
     },
@@ -56,9 +85,13 @@ pub enum SimError {
 /// shared_bytes }`). The kernel is a parsed PTX kernel shared by reference.
 #[derive(Clone, Debug)]
 pub struct Launch {
+    /// The kernel to run.
     pub kernel: std::sync::Arc<ptx::Kernel>,
+    /// Grid size in CTAs (x, y, z).
     pub grid: Dim3,
+    /// CTA size in threads (x, y, z).
     pub block: Dim3,
+    /// Parameter values in declaration order.
     pub params: Vec<ParamValue>,
     /// Dynamic shared memory in bytes (added to the kernel's static `.shared`).
     pub shared_bytes: u32,

@@ -18,8 +18,11 @@ pub type DevPtr = u64;
 /// Static facts of one kernel launch that the CTA scheduler and occupancy calculation need.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct KernelInfo {
+    /// Kernel name.
     pub name: String,
+    /// Grid size in CTAs (x, y, z).
     pub grid: Dim3,
+    /// CTA size in threads (x, y, z).
     pub block: Dim3,
     /// Static + dynamic shared memory per CTA, bytes.
     pub shared_bytes: u32,
@@ -28,13 +31,16 @@ pub struct KernelInfo {
 }
 
 impl KernelInfo {
+    /// Threads per CTA.
     pub fn threads_per_cta(&self) -> u32 {
         self.block[0] * self.block[1] * self.block[2]
     }
+    /// Warps per CTA (the last warp may be partial).
     pub fn warps_per_cta(&self) -> u32 {
         self.threads_per_cta()
             .div_ceil(crate::inst::WARP_SIZE as u32)
     }
+    /// CTAs in the grid.
     pub fn num_ctas(&self) -> u32 {
         self.grid[0] * self.grid[1] * self.grid[2]
     }
@@ -63,6 +69,7 @@ pub enum Step {
 ///   communication across warps functionally correct in execution-driven mode).
 /// - Several CTAs may be open at once; CTAs may begin in any order.
 pub trait KernelStream {
+    /// Static facts of the launch.
     fn info(&self) -> &KernelInfo;
     /// The CTA with linear id `cta` is placed on SM `sm`; `first_warp_slot` is the warp slot of its
     /// warp 0 in that SM (for `%warpid`).
@@ -83,9 +90,13 @@ pub trait KernelStream {
 /// A scalar kernel parameter value, in declaration order.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum ParamValue {
+    /// 32-bit unsigned integer (`.u32`, `.b32`).
     U32(u32),
+    /// 32-bit signed integer (`.s32`).
     S32(i32),
+    /// 64-bit value: a `.u64`/`.s64` integer or a device pointer.
     U64(u64),
+    /// 32-bit float (`.f32`).
     F32(f32),
 }
 
@@ -93,7 +104,9 @@ pub enum ParamValue {
 pub trait Gpu {
     /// Allocates `bytes` of zeroed global memory, aligned to 256 bytes.
     fn alloc(&mut self, bytes: u64) -> Result<DevPtr, SimError>;
+    /// Copies `data` to device address `dst`.
     fn copy_to_device(&mut self, dst: DevPtr, data: &[u8]) -> Result<(), SimError>;
+    /// Copies device memory at `src` into `out` (`out.len()` bytes).
     fn copy_from_device(&mut self, src: DevPtr, out: &mut [u8]) -> Result<(), SimError>;
     /// Runs one kernel to completion (functionally, or with timing, depending on the `Gpu`).
     fn launch(&mut self, launch: &crate::Launch) -> Result<(), SimError>;
