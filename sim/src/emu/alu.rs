@@ -16,18 +16,21 @@ use crate::ptx::isa::{flags, BoolOp, Cmp, Inst, Op, Ty};
 /// 32 lanes of raw values.
 pub type Lanes = [u64; 32];
 
+/// Applies `f` to each lane of `a`.
 #[inline(always)]
 pub fn map1(r: &mut Lanes, a: &Lanes, f: impl Fn(u64) -> u64) {
     for l in 0..32 {
         r[l] = f(a[l]);
     }
 }
+/// Applies `f` lane by lane to `a` and `b`.
 #[inline(always)]
 pub fn map2(r: &mut Lanes, a: &Lanes, b: &Lanes, f: impl Fn(u64, u64) -> u64) {
     for l in 0..32 {
         r[l] = f(a[l], b[l]);
     }
 }
+/// Applies `f` lane by lane to `a`, `b` and `c`.
 #[inline(always)]
 pub fn map3(r: &mut Lanes, a: &Lanes, b: &Lanes, c: &Lanes, f: impl Fn(u64, u64, u64) -> u64) {
     for l in 0..32 {

@@ -18,18 +18,25 @@ pub const MAX_STACK_DEPTH: usize = 2 * WARP_SIZE;
 
 /// Launch-wide execution context.
 pub struct Ctx<'a> {
+    /// The kernel's decoded code.
     pub code: &'a KernelCode,
+    /// Device global memory.
     pub mem: &'a mut GlobalMem,
+    /// The launch's parameter buffer.
     pub params: &'a [u8],
+    /// The module's constant bank.
     pub const_bank: &'a [u8],
     /// Device address of each module-scope `.global` variable.
     pub global_syms: &'a [u64],
+    /// `%ntid`: CTA size in threads (x, y, z).
     pub ntid: [u32; 3],
+    /// `%nctaid`: grid size in CTAs (x, y, z).
     pub nctaid: [u32; 3],
     /// `%nwarpid`: warp slots per SM.
     pub nwarpid: u32,
     /// Current core cycle (`%clock`).
     pub cycle: u64,
+    /// Push order of diverged groups on the PDOM stack.
     pub order: PushOrder,
 }
 

@@ -12,8 +12,11 @@ use crate::{Launch, SimError};
 
 /// A checked launch.
 pub struct Prepared {
+    /// Static facts of the launch (grid, block, shared bytes, registers).
     pub info: KernelInfo,
+    /// The parameter buffer, laid out as the kernel's `.param` offsets say.
     pub params: Vec<u8>,
+    /// Device address of each module-scope `.global` variable, by index.
     pub global_syms: Vec<u64>,
 }
 

@@ -20,11 +20,14 @@ type Page = Box<[u8; PAGE_BYTES]>;
 /// Why an access failed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Fault {
+    /// The access reaches outside every allocation.
     OutOfBounds,
+    /// The address is not a multiple of the access size.
     Misaligned,
 }
 
 impl Fault {
+    /// Error message for a `bytes`-byte access to `addr` in `space` that failed this way.
     pub fn describe(self, space: &str, addr: u64, bytes: u32) -> String {
         match self {
             Fault::OutOfBounds => {
@@ -44,6 +47,7 @@ pub struct GlobalMem {
 }
 
 impl GlobalMem {
+    /// An empty memory with no allocation.
     pub fn new() -> Self {
         GlobalMem {
             pages: Vec::new(),

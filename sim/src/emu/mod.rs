@@ -81,6 +81,7 @@ impl Default for Emulator {
 }
 
 impl Emulator {
+    /// An emulator with empty device memory.
     pub fn new() -> Self {
         Emulator {
             mem: GlobalMem::new(),

@@ -19,8 +19,11 @@ pub const RPC_NONE: u32 = u32::MAX;
 /// One stack entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
+    /// PC the lanes execute next.
     pub pc: u32,
+    /// Lanes of the entry (bit i = lane i).
     pub mask: u32,
+    /// Reconvergence PC at which the entry is popped ([`RPC_NONE`] for exit).
     pub rpc: u32,
 }
 
@@ -37,11 +40,17 @@ pub enum PushOrder {
 /// Counters of stack activity (control-flow.md §6).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct StackStats {
+    /// Entries pushed.
     pub pushes: u64,
+    /// Entries popped, for any reason.
     pub pops: u64,
+    /// Branches whose active lanes split over two or more targets.
     pub divergent_branches: u64,
+    /// Pops because the top entry reached its reconvergence PC.
     pub reconvergence_pops: u64,
+    /// Pops in the cascade that follows a pop (`next_pc == rpc` on the new TOS).
     pub cascade_pops: u64,
+    /// Deepest the stack has been.
     pub max_depth: u32,
 }
 
@@ -61,6 +70,7 @@ impl StackStats {
 #[derive(Clone, Debug, Default)]
 pub struct SimtStack {
     entries: Vec<Entry>,
+    /// Counters of this stack's activity.
     pub stats: StackStats,
 }
 
@@ -89,15 +99,18 @@ impl SimtStack {
         &self.entries
     }
 
+    /// The top-of-stack entry: the next PC and the active lanes; `None` when empty.
     #[inline]
     pub fn top(&self) -> Option<&Entry> {
         self.entries.last()
     }
 
+    /// True when the stack is empty (every lane has exited).
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
 
+    /// Number of entries.
     pub fn depth(&self) -> usize {
         self.entries.len()
     }

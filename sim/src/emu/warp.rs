@@ -12,6 +12,7 @@ pub struct Warp {
     pub regs: Vec<u32>,
     /// Lane mask of each predicate register.
     pub preds: [u32; 8],
+    /// PDOM reconvergence stack.
     pub stack: SimtStack,
     /// Index of the warp within its CTA.
     pub index: u32,
@@ -27,13 +28,19 @@ pub struct Warp {
 
 /// One resident CTA.
 pub struct Cta {
+    /// Linear CTA id in the grid.
     pub id: u32,
+    /// `%ctaid` (x, y, z).
     pub coords: [u32; 3],
+    /// SM the CTA is placed on (`%smid`).
     pub sm: u32,
+    /// Warps of the CTA, by index.
     pub warps: Vec<Warp>,
+    /// Shared memory of the CTA.
     pub shared: Vec<u8>,
     /// Thread-private memory, `local_bytes` per thread, thread-major.
     pub local: Vec<u8>,
+    /// Private `.local` bytes per thread.
     pub local_bytes: u32,
     /// Warps waiting at the barrier.
     pub arrived: u32,
