@@ -9,7 +9,12 @@ use std::path::{Path, PathBuf};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ListEntry {
     /// `MemcpyHtoD,0x<addr>,<bytes>`: recorded, not timed.
-    MemcpyHtoD { addr: u64, bytes: u64 },
+    MemcpyHtoD {
+        /// Device address copied to.
+        addr: u64,
+        /// Bytes copied.
+        bytes: u64,
+    },
     /// A kernel trace, as a path resolved against the list file's folder.
     Kernel(PathBuf),
 }
@@ -64,13 +69,21 @@ pub fn read_kernel_list(path: &Path) -> Result<Vec<ListEntry>, SimError> {
 /// The parsed header of one `.traceg` file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TraceHeader {
+    /// Kernel name, grid, block, shared bytes and registers per thread.
     pub info: KernelInfo,
+    /// `-kernel id`: the kernel's number in the traced run.
     pub kernel_id: u32,
+    /// `-binary version`: SASS architecture of the traced binary (e.g. 61 for sm_61).
     pub binary_version: u32,
+    /// `-cuda stream id`.
     pub stream_id: u32,
+    /// `-shmem base_addr`: start of the shared window in the generic address space.
     pub shmem_base: u64,
+    /// `-local mem base_addr`: start of the local window in the generic address space.
     pub local_base: u64,
+    /// `-nvbit version` of the tracer.
     pub nvbit_version: String,
+    /// `-accelsim tracer version`: trace line format version.
     pub tracer_version: u32,
     /// `-gpuenergy explicit regs = 1`: every register is listed (the writer's own traces), so
     /// wide-register expansion must not be applied. Other readers ignore the key.

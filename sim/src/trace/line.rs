@@ -13,8 +13,11 @@ pub const RZ: u16 = 255;
 /// Address-compression modes of the memory part.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AddrMode {
+    /// Mode 0: every active lane's address is listed.
     ListAll = 0,
+    /// Mode 1: a base address and one stride for the run of consecutive active lanes.
     BaseStride = 1,
+    /// Mode 2: a base address, then the delta from the previous active lane for each further lane.
     BaseDelta = 2,
 }
 

@@ -24,7 +24,14 @@ pub enum BodyEvent {
     /// `thread block = X,Y,Z` after `#BEGIN_TB`.
     CtaStart(Dim3),
     /// `warp = W` then `insts = N`; `offset` is the byte offset of the first instruction line.
-    Warp { warp: u32, insts: u64, offset: u64 },
+    Warp {
+        /// Warp index within the CTA.
+        warp: u32,
+        /// Instruction lines of the warp.
+        insts: u64,
+        /// Byte offset of the warp's first instruction line in the file.
+        offset: u64,
+    },
     /// One instruction line (only when the scanner parses instructions).
     Inst,
     /// `#END_TB`.
@@ -231,7 +238,9 @@ struct WarpCursor {
 /// Options for reading traces (`[trace]` config table).
 #[derive(Clone, Copy, Debug)]
 pub struct TraceOptions {
+    /// Rn of an 8- or 16-byte memory op or of a DP op stands for Rn … Rn+w/4−1.
     pub expand_wide_regs: bool,
+    /// Treat `LDC` as an ALU instruction, as Accel-Sim does.
     pub ldc_as_alu: bool,
     /// Per-warp read buffer.
     pub reader_buffer_kb: u32,
@@ -359,10 +368,12 @@ impl TraceKernel {
         })
     }
 
+    /// The parsed header of the kernel trace.
     pub fn header(&self) -> &TraceHeader {
         &self.header
     }
 
+    /// Path of the `.traceg` file.
     pub fn path(&self) -> &Path {
         &self.path
     }

@@ -11,6 +11,7 @@ use std::path::Path;
 
 /// Result of simulating a trace folder.
 pub struct TraceRun {
+    /// Activity record of every simulated kernel together.
     pub activity: Activity,
     /// Reader warnings (e.g. a warp without a final EXIT), at most a hundred per kernel.
     pub warnings: Vec<String>,

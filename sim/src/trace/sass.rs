@@ -13,7 +13,9 @@ use crate::inst::{Family, MemSpace, OpClass};
 /// What a SASS opcode is, for the timing model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SassClass {
+    /// Pipeline family.
     pub family: Family,
+    /// Operation class within the family.
     pub op: OpClass,
     /// Memory space for data-accessing memory instructions; `None` for everything else and for
     /// generic `LD`/`ST`, whose space is decided from the first active address.

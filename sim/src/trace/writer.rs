@@ -62,6 +62,7 @@ pub struct TraceWriter {
     next_id: u32,
     /// Window bases written in the headers (our own traces have no generic loads/stores).
     pub shmem_base: u64,
+    /// Local-window base written in the headers.
     pub local_base: u64,
 }
 
