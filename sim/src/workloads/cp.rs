@@ -35,14 +35,17 @@ pub struct Cp;
 pub struct Shape {
     /// Lattice points in x (multiple of 128) and y (multiple of 8).
     pub nx: u32,
+    /// Lattice points in y (multiple of 8).
     pub ny: u32,
     /// Atoms in total, and per launch.
     pub atoms: usize,
+    /// Atoms per launch (the constant-memory chunk, at most 1024).
     pub chunk: usize,
     /// Lattice spacing, Å.
     pub spacing: f32,
 }
 
+/// The problem shape of tier `size`.
 pub fn shape(size: Size) -> Shape {
     match size {
         Size::Test => Shape {
@@ -66,9 +69,13 @@ pub fn shape(size: Size) -> Shape {
 /// plane (z = 0), charge.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Atom {
+    /// x position, Å.
     pub x: f32,
+    /// y position, Å.
     pub y: f32,
+    /// Squared distance to the lattice plane, Å².
     pub dz2: f32,
+    /// Charge, uniform in [−1, 1).
     pub q: f32,
 }
 

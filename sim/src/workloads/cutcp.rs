@@ -41,6 +41,7 @@ pub struct Shape {
     pub max_per_bin: u32,
 }
 
+/// The problem shape of tier `size`.
 pub fn shape(size: Size) -> Shape {
     match size {
         Size::Test => Shape {
@@ -56,8 +57,11 @@ pub fn shape(size: Size) -> Shape {
 
 /// Binned atoms: `bins[(b·32 + slot)·4 + {0,1,2,3}] = (x, y, z, q)`, unused slots zero.
 pub struct Binned {
+    /// Bins per dimension.
     pub nb: usize,
+    /// Atom slots, four floats each (x, y, z in Å, then q).
     pub bins: Vec<f32>,
+    /// Atoms in each bin.
     pub counts: Vec<u32>,
 }
 

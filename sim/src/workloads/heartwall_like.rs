@@ -41,13 +41,17 @@ pub struct HeartwallLike;
 /// Problem shape of one tier.
 #[derive(Clone, Copy, Debug)]
 pub struct Shape {
+    /// Frame width in pixels.
     pub width: usize,
+    /// Frame height in pixels.
     pub height: usize,
+    /// Tracked points.
     pub points: usize,
     /// Search frames (frames 1..=frames; frame 0 holds the templates).
     pub frames: usize,
 }
 
+/// The problem shape of tier `size`.
 pub fn shape(size: Size) -> Shape {
     match size {
         Size::Test => Shape {
@@ -67,10 +71,13 @@ pub fn shape(size: Size) -> Shape {
 
 /// Seeded frames (frame-major, row-major) and points `(px, py)`.
 pub struct Inputs {
+    /// Frame pixels, frame-major then row-major.
     pub frames: Vec<f32>,
+    /// Tracked points `(px, py)` in pixels.
     pub points: Vec<(u32, u32)>,
 }
 
+/// Seeded inputs of tier `size`.
 pub fn generate(size: Size) -> Inputs {
     let s = shape(size);
     let mut rng = Rng::for_workload(NAME, size);

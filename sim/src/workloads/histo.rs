@@ -33,6 +33,7 @@ pub struct Shape {
     pub ctas: u32,
 }
 
+/// The problem shape of tier `size`.
 pub fn shape(size: Size) -> Shape {
     match size {
         Size::Test => Shape {

@@ -56,12 +56,17 @@ pub struct Lbm;
 /// Problem shape of one tier.
 #[derive(Clone, Copy, Debug)]
 pub struct Shape {
+    /// Cells in x.
     pub nx: usize,
+    /// Cells in y.
     pub ny: usize,
+    /// Cells in z.
     pub nz: usize,
+    /// Time steps.
     pub steps: usize,
 }
 
+/// The problem shape of tier `size`.
 pub fn shape(size: Size) -> Shape {
     match size {
         Size::Test => Shape {
@@ -81,7 +86,9 @@ pub fn shape(size: Size) -> Shape {
 
 /// Seeded distributions (SoA) and obstacle flags.
 pub struct Inputs {
+    /// Distribution functions, structure of arrays `f[q][z][y][x]`.
     pub f: Vec<f32>,
+    /// Per cell: 1 for an obstacle, 0 for fluid.
     pub flags: Vec<u32>,
 }
 

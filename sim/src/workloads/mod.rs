@@ -86,6 +86,7 @@ impl Size {
         }
     }
 
+    /// Tier name as written on the command line: `test` or `bench`.
     pub fn as_str(self) -> &'static str {
         match self {
             Size::Test => "test",
@@ -122,12 +123,14 @@ pub struct WorkloadInfo {
     pub suite: &'static str,
     /// Space-separated tags from spec §4, e.g. "F B Sh D" (see [`tag_word`]).
     pub character: &'static str,
+    /// One-line description of what the kernels compute.
     pub description: &'static str,
 }
 
 /// Outcome of comparing device results with the CPU reference.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CheckResult {
+    /// True when every output is within tolerance.
     pub passed: bool,
     /// e.g. "max rel err 3.1e-7 over 4096 floats".
     pub detail: String,
@@ -168,6 +171,7 @@ pub struct Manifest {
 
 /// A built-in workload: a host program with seeded inputs and a CPU reference.
 pub trait Workload: Sync {
+    /// Name, suite, character tags and description.
     fn info(&self) -> WorkloadInfo;
     /// Generates the seeded inputs, allocates and copies them to `gpu`, launches the kernels
     /// (a host loop may read results back between launches), and, when `check` is true, copies
@@ -240,6 +244,7 @@ pub struct Rng {
 }
 
 impl Rng {
+    /// A generator started from `seed`.
     pub fn new(seed: u64) -> Self {
         Rng { state: seed }
     }
@@ -249,6 +254,7 @@ impl Rng {
         Rng::new(fnv1a64(name.as_bytes()) ^ size.tier())
     }
 
+    /// Next 64-bit output (SplitMix64 step).
     pub fn next_u64(&mut self) -> u64 {
         self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.state;
@@ -257,6 +263,7 @@ impl Rng {
         z ^ (z >> 31)
     }
 
+    /// Next 32-bit output: the high half of `next_u64`.
     pub fn next_u32(&mut self) -> u32 {
         (self.next_u64() >> 32) as u32
     }
@@ -307,12 +314,14 @@ pub fn upload_u32(gpu: &mut dyn Gpu, data: &[u32]) -> Result<DevPtr, SimError> {
     Ok(p)
 }
 
+/// Allocates a buffer for `data` and copies it to the device.
 pub fn upload_i32(gpu: &mut dyn Gpu, data: &[i32]) -> Result<DevPtr, SimError> {
     let p = alloc_words(gpu, data.len())?;
     gpu.copy_to_device(p, &words_to_bytes(data.iter().map(|&v| v as u32)))?;
     Ok(p)
 }
 
+/// Allocates a buffer for `data` and copies it to the device.
 pub fn upload_f32(gpu: &mut dyn Gpu, data: &[f32]) -> Result<DevPtr, SimError> {
     let p = alloc_words(gpu, data.len())?;
     gpu.copy_to_device(p, &words_to_bytes(data.iter().map(|v| v.to_bits())))?;
@@ -324,6 +333,7 @@ pub fn write_u32(gpu: &mut dyn Gpu, dst: DevPtr, data: &[u32]) -> Result<(), Sim
     gpu.copy_to_device(dst, &words_to_bytes(data.iter().copied()))
 }
 
+/// Overwrites an existing device buffer with `data`.
 pub fn write_f32(gpu: &mut dyn Gpu, dst: DevPtr, data: &[f32]) -> Result<(), SimError> {
     gpu.copy_to_device(dst, &words_to_bytes(data.iter().map(|v| v.to_bits())))
 }
@@ -338,6 +348,7 @@ pub fn download_u32(gpu: &mut dyn Gpu, src: DevPtr, n: usize) -> Result<Vec<u32>
         .collect())
 }
 
+/// Copies `n` 4-byte words from `src` to the host as `i32`.
 pub fn download_i32(gpu: &mut dyn Gpu, src: DevPtr, n: usize) -> Result<Vec<i32>, SimError> {
     Ok(download_u32(gpu, src, n)?
         .into_iter()
@@ -345,6 +356,7 @@ pub fn download_i32(gpu: &mut dyn Gpu, src: DevPtr, n: usize) -> Result<Vec<i32>
         .collect())
 }
 
+/// Copies `n` 4-byte words from `src` to the host as `f32`.
 pub fn download_f32(gpu: &mut dyn Gpu, src: DevPtr, n: usize) -> Result<Vec<f32>, SimError> {
     Ok(download_u32(gpu, src, n)?
         .into_iter()

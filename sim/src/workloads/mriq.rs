@@ -39,9 +39,11 @@ pub struct Shape {
     pub numx: usize,
     /// k-space samples, and samples per launch.
     pub numk: usize,
+    /// k-space samples per launch.
     pub chunk: usize,
 }
 
+/// The problem shape of tier `size`.
 pub fn shape(size: Size) -> Shape {
     match size {
         Size::Test => Shape {
@@ -59,13 +61,21 @@ pub fn shape(size: Size) -> Shape {
 
 /// Seeded inputs.
 pub struct Inputs {
+    /// k-space sample x coordinates.
     pub kx: Vec<f32>,
+    /// k-space sample y coordinates.
     pub ky: Vec<f32>,
+    /// k-space sample z coordinates.
     pub kz: Vec<f32>,
+    /// Real parts of φ per sample.
     pub phi_r: Vec<f32>,
+    /// Imaginary parts of φ per sample.
     pub phi_i: Vec<f32>,
+    /// Voxel x coordinates.
     pub x: Vec<f32>,
+    /// Voxel y coordinates.
     pub y: Vec<f32>,
+    /// Voxel z coordinates.
     pub z: Vec<f32>,
 }
 

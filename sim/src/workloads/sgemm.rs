@@ -30,11 +30,15 @@ pub struct Sgemm;
 /// Problem shape of one tier: M (multiple of 128), N (multiple of 16), K (multiple of 8).
 #[derive(Clone, Copy, Debug)]
 pub struct Shape {
+    /// M: rows of C (multiple of 128).
     pub m: usize,
+    /// N: columns of C (multiple of 16).
     pub n: usize,
+    /// K: the reduction length (multiple of 8).
     pub k: usize,
 }
 
+/// The problem shape of tier `size`.
 pub fn shape(size: Size) -> Shape {
     match size {
         Size::Test => Shape {

@@ -39,6 +39,7 @@ pub struct Shape {
     pub xm: f64,
 }
 
+/// The problem shape of tier `size`.
 pub fn shape(size: Size) -> Shape {
     match size {
         // mean ≈ 10 non-zeros per row
@@ -53,9 +54,11 @@ pub fn shape(size: Size) -> Shape {
 
 /// A matrix in JDS form plus the dense vector.
 pub struct Jds {
+    /// Rows (= columns).
     pub n: usize,
     /// Values and column indices, diagonal-major.
     pub data: Vec<f32>,
+    /// Column index of each value in `data`.
     pub cols: Vec<u32>,
     /// Start of each jagged diagonal in `data`.
     pub jds_ptr: Vec<u32>,
@@ -63,6 +66,7 @@ pub struct Jds {
     pub rowlen: Vec<u32>,
     /// Original row index of each sorted row.
     pub perm: Vec<u32>,
+    /// The dense vector multiplied.
     pub x: Vec<f32>,
 }
 

@@ -31,11 +31,15 @@ pub struct Srad;
 /// Problem shape of one tier (rows, cols multiples of 16).
 #[derive(Clone, Copy, Debug)]
 pub struct Shape {
+    /// Image rows (multiple of 16).
     pub rows: usize,
+    /// Image columns (multiple of 16).
     pub cols: usize,
+    /// SRAD iterations.
     pub iters: usize,
 }
 
+/// The problem shape of tier `size`.
 pub fn shape(size: Size) -> Shape {
     match size {
         Size::Test => Shape {
@@ -86,11 +90,17 @@ fn clamp01(x: f32) -> f32 {
 
 /// Final state of the CPU reference.
 pub struct Output {
+    /// The image after the last iteration, row-major.
     pub j: Vec<f32>,
+    /// North derivative of the last iteration.
     pub dn: Vec<f32>,
+    /// South derivative of the last iteration.
     pub ds: Vec<f32>,
+    /// West derivative of the last iteration.
     pub dw: Vec<f32>,
+    /// East derivative of the last iteration.
     pub de: Vec<f32>,
+    /// Diffusion coefficient of the last iteration.
     pub c: Vec<f32>,
 }
 

@@ -31,11 +31,15 @@ pub struct Stencil;
 pub struct Shape {
     /// Grid size (nx, ny multiples of 32; nz ≥ 3) and iterations.
     pub nx: usize,
+    /// Grid points in y.
     pub ny: usize,
+    /// Grid points in z.
     pub nz: usize,
+    /// Jacobi iterations.
     pub iters: usize,
 }
 
+/// The problem shape of tier `size`.
 pub fn shape(size: Size) -> Shape {
     match size {
         Size::Test => Shape {
