@@ -20,7 +20,7 @@ type Page = Box<[u8; PAGE_BYTES]>;
 /// Why an access failed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Fault {
-    /// The access reaches outside every allocation.
+    /// The access reaches outside the valid range (allocated global memory, or the window).
     OutOfBounds,
     /// The address is not a multiple of the access size.
     Misaligned,

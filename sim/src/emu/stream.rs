@@ -22,7 +22,7 @@ pub struct EmuStream<'a> {
 }
 
 impl<'a> EmuStream<'a> {
-    /// Checks `launch` and prepares its parameter buffer and global variables on `emu`.
+    /// Checks `launch`, builds its parameter buffer and places `.global` variables on first use.
     pub fn new(emu: &'a mut Emulator, launch: &Launch) -> Result<Self, SimError> {
         let p = prepare(emu, launch)?;
         let n = p.info.num_ctas() as usize;

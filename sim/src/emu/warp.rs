@@ -36,7 +36,7 @@ pub struct Cta {
     pub sm: u32,
     /// Warps of the CTA, by index.
     pub warps: Vec<Warp>,
-    /// Shared memory of the CTA.
+    /// Shared memory of the CTA (static and dynamic bytes).
     pub shared: Vec<u8>,
     /// Thread-private memory, `local_bytes` per thread, thread-major.
     pub local: Vec<u8>,

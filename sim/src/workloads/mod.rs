@@ -130,7 +130,7 @@ pub struct WorkloadInfo {
 /// Outcome of comparing device results with the CPU reference.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CheckResult {
-    /// True when every output is within tolerance.
+    /// True when the device results match the reference (within tolerance for floats).
     pub passed: bool,
     /// e.g. "max rel err 3.1e-7 over 4096 floats".
     pub detail: String,
