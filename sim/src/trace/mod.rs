@@ -1,7 +1,7 @@
 //! Accel-Sim SASS traces (spec simulator.md §3.2): reader and writer.
 //!
 //! - [`header`]: `kernelslist.g` and the `.traceg` header;
-//! - [`line`]: one instruction line ↔ [`crate::inst::WarpInst`], with every address-compression
+//! - [`mod@line`]: one instruction line ↔ [`crate::inst::WarpInst`], with every address-compression
 //!   mode;
 //! - [`reader`]: the streaming reader, a [`crate::KernelStream`] the timing model consumes;
 //! - [`writer`]: runs any kernel stream functionally and writes traces;
