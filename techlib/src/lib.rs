@@ -9,7 +9,7 @@
 //! | `planar16` | planar | **extrapolated** log-linearly in feature size from 22 and 32 nm (the ITRS 16 nm table is marked invalid) |
 //! | `40nm`, `28nm`, `0.065` … | planar | linear interpolation between the neighbouring tabulated nodes, as CACTI does (bare numbers below 1 are µm) |
 //! | `finfet7` | finfet | 7 nm double-gate FinFET fitted to the published FO4-chain delay curve and 8T-cell ON currents (`data/finfet7.toml`, every fitted scalar recorded) |
-//! | `asap7` | finfet | placeholder with the finfet schema (operating points 0.63/0.70/0.77 V; RVT/LVT/SLVT), to be replaced by values fitted from liberty files |
+//! | `asap7` | finfet | ASAP7 PDK: thresholds, drive law and swing fitted to its liberty files (inverter leakage and FO4, corners 0.63/0.70/0.77 V; RVT/LVT/SLVT) |
 //!
 //! # Use
 //!
@@ -42,6 +42,7 @@
 pub mod blend;
 pub mod builtin;
 pub mod cell;
+pub mod compare7;
 pub mod device;
 pub mod error;
 pub mod finfet;
