@@ -59,6 +59,12 @@
 //! (whose gates are about 20 nm), and its short-channel swing and DIBL are what the source's own
 //! delay curve measures. The test `tests/devices_7nm.rs` prints the comparison.
 //!
+//! Against the ITRS high-performance devices of this crate's planar tables (`data/planar22.toml`:
+//! 121.6 nA/µm at 0.8 V and 300 K for a 9 nm physical gate; `planar16`, extrapolated: 106 nA/µm),
+//! `finfet7` LVT leaks 12× more per µm and `asap7` LVT 36× less: the two 7 nm nodes bracket the
+//! roadmap's HP leakage target from both sides. (A published Ioff of a production 7 nm process
+//! could not be retrieved for this comparison.)
+//!
 //! # Cross-checks against the source's leakage rows (Table 6.4)
 //!
 //! The MRF (256 KB, 0.45 V) leaks 33.8 mW = 35.8 nA per bit, the SRF (224 KB, 0.30 V) 13.4 mW =
