@@ -129,3 +129,84 @@ fn estimate_defaults_at_every_node() {
         ]);
     }
 }
+
+/// An overlay fitted at ASAP7 RVT, 0.70 V, 25 °C (coefficients of plausible size; only the
+/// mapping is under test).
+const ASAP7_OVERLAY: &str = r#"node = "asap7"
+[reference]
+flavour = "rvt"
+corner = "tt"
+vdd_v = 0.7
+temperature_c = 25.0
+clock_period_s = 1e-9
+source = "test"
+[kinds.crossbar.area_m2]
+form = "crossbar"
+terms = ["N^2*WIDTH"]
+coefficients = [3.0e-14]
+n_points = 8
+fit_mape_pct = 2.0
+cv_mape_pct = 3.0
+[kinds.crossbar.leakage_w]
+form = "crossbar"
+terms = ["N^2*WIDTH"]
+coefficients = [1.0e-10]
+n_points = 8
+fit_mape_pct = 2.0
+cv_mape_pct = 3.0
+[kinds.crossbar.energy_per_op_j]
+form = "crossbar"
+terms = ["N^2*WIDTH"]
+coefficients = [1.0e-17]
+n_points = 8
+fit_mape_pct = 2.0
+cv_mape_pct = 3.0
+[kinds.crossbar.delay_s]
+form = "crossbar"
+terms = ["clog2(N)"]
+coefficients = [2.0e-11]
+n_points = 8
+fit_mape_pct = 2.0
+cv_mape_pct = 3.0
+"#;
+
+#[test]
+fn component_maps_an_asap7_overlay_to_every_node() {
+    let dir = std::env::temp_dir().join(format!("gpuenergy-defaults-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("asap7_overlay.toml");
+    std::fs::write(&path, ASAP7_OVERLAY).unwrap();
+    let p = path.to_str().unwrap();
+    for n in NODES {
+        let args = [
+            "component",
+            "--kind",
+            "crossbar",
+            "--tech",
+            n,
+            "--calibration",
+            p,
+            "--format",
+            "json",
+        ];
+        check_json(&args);
+        let v: serde_json::Value = serde_json::from_str(&ok(&args)).unwrap();
+        let s = &v["scaling"];
+        assert_eq!(s["cross_node"], serde_json::json!(n != "asap7"), "{n}: {s}");
+        for f in ["area", "dynamic_energy", "leakage", "delay"] {
+            let x = s[f].as_f64().unwrap_or(f64::NAN);
+            assert!(x.is_finite() && x > 0.0, "{n}: scaling.{f} = {x}");
+        }
+        assert_eq!(v["source"]["leakage"], "calibrated", "{n}");
+        check_table(&[
+            "component",
+            "--kind",
+            "crossbar",
+            "--tech",
+            n,
+            "--calibration",
+            p,
+        ]);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
