@@ -174,6 +174,6 @@ fn table(rows: &[Row]) -> String {
     for row in &body {
         s.push_str(&line(row.iter().map(String::as_str).collect()));
     }
-    s.push_str("Ion, Ioff, FO4 at the nominal supply and 300 K. planar16 is extrapolated from 22/32 nm; asap7 holds placeholder values.\n");
+    s.push_str("Ion, Ioff, FO4 at the nominal supply and 300 K. planar16 is extrapolated from 22/32 nm; asap7 is fitted to its liberty files (leakage and FO4 at 25 C).\n");
     s
 }

@@ -9,7 +9,11 @@
 //! | `planar16` | planar | **extrapolated** log-linearly in feature size from 22 and 32 nm (the ITRS 16 nm table is marked invalid) |
 //! | `40nm`, `28nm`, `0.065` … | planar | linear interpolation between the neighbouring tabulated nodes, as CACTI does (bare numbers below 1 are µm) |
 //! | `finfet7` | finfet | 7 nm double-gate FinFET fitted to the published FO4-chain delay curve and 8T-cell ON currents (`data/finfet7.toml`, every fitted scalar recorded) |
-//! | `asap7` | finfet | placeholder with the finfet schema (operating points 0.63/0.70/0.77 V; RVT/LVT/SLVT), to be replaced by values fitted from liberty files |
+//! | `asap7` | finfet | ASAP7 PDK: thresholds, drive law and swing fitted to its liberty files (inverter leakage and FO4, corners 0.63/0.70/0.77 V; RVT/LVT/SLVT) |
+//!
+//! The two 7 nm nodes describe different devices (a 7 nm-gate TCAD device at 0.45 V against the
+//! 21 nm-gate ASAP7 device at 0.70 V); [`compare7`] sets their figures side by side and explains
+//! with numbers why `finfet7` leaks about 100× more per gate.
 //!
 //! # Use
 //!
@@ -42,6 +46,7 @@
 pub mod blend;
 pub mod builtin;
 pub mod cell;
+pub mod compare7;
 pub mod device;
 pub mod error;
 pub mod finfet;

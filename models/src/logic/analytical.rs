@@ -10,13 +10,19 @@
 //! - minimum device width `w_min` = one fin (`Device::fin_width_m`) at FinFET nodes, 4 F planar;
 //! - area per GE: a NAND2 footprint, 400 F² planar (e.g. a 45 nm NAND2X1 is 0.8 µm² ≈ 394 F²)
 //!   and 1800 F² at FinFET nodes, whose nominal "F" is far below the real pitches (the ASAP7
-//!   NAND2xp33 is 0.0875 µm² = 1786 F² for F = 7 nm); a state bit is 4 GE of area;
+//!   NAND2x1 is 0.08748 µm² = 1785 F² for F = 7 nm; the smallest, NAND2xp33, 0.05832 µm²);
+//!   a state bit is 4 GE of area;
 //! - switched capacitance per GE toggle: `C_ge = 3·(1 + n2p)·w_min·C_g` (two inputs plus the
 //!   output node of a NAND2 with N and P devices); energy of a GE toggle `C_ge·Vdd²`;
 //! - clock energy per state bit and cycle: `C_ck·Vdd²` with `C_ck = 4·w_min·C_g` (two clocked
 //!   device pairs, charged and discharged once per cycle);
 //! - leakage per GE: `2·w_min·I_off·Vdd` (on average two of the four devices are off; stacking
-//!   is ignored), a state bit leaks as 4 GE;
+//!   is ignored), a state bit leaks as 4 GE. Checked against the ASAP7 liberty (TT, 0.70 V,
+//!   25 °C): the model's 34.1 pW per GE at RVT (2 × the 1-fin `INVxp33`'s 17.06 pW, which the
+//!   `asap7` thresholds are fitted to) against the `NAND2xp33`'s state-averaged 30.4 pW (+12 %);
+//!   LVT 335 pW against 284 pW (+18 %). The same formula at `finfet7` gives what its device law
+//!   gives: 33.5 nW per GE for LVT at 0.45 V, 298 K (`techlib::compare7` explains the ≈ 100×
+//!   difference per gate);
 //! - energy per operation: `(α·ge·C_ge + ff·C_ck)·Vdd² / ops_per_cycle` with activity α the
 //!   average toggles per GE per cycle (0.5 for arithmetic with glitching, 0.15 for control),
 //!   and operations per cycle as [`LogicKind::ops_per_cycle`].

@@ -15,18 +15,21 @@
 //! - **Analytical defaults** ([`analytical`]): gate-equivalent counts × the technology's device
 //!   numbers (gate capacitance, off-current per width, FO4 delay); uncalibrated, for nodes
 //!   without synthesis data.
-//! - **Calibrated** (an [`Overlay`] for the node, written by `gpuenergy calibrate`): the fitted
-//!   linear forms of [`default_form`] evaluated at the parameters — valid at the overlay's
-//!   reference point — then scaled to the asked point through `techlib`, never held constant:
-//!   energy ∝ C_g·Vdd², leakage ∝ I_off·Vdd, delay ∝ FO4 (ratios of the asked point to the
-//!   reference point at the same node, so flavour, supply and temperature all act); area is
-//!   unchanged.
+//! - **Calibrated** (an [`Overlay`], written by `gpuenergy calibrate`): the fitted linear forms
+//!   of [`default_form`] evaluated at the parameters — valid at the overlay's reference point —
+//!   then carried to the asked point through device physics by [`NodeScaling`], never held
+//!   constant: leakage ∝ I_off·w_min·Vdd, energy ∝ (w_min·C_g + l_wire·C_wire)·Vdd², area ∝
+//!   area per gate equivalent, delay ∝ FO4. The asked point may be on the overlay's node (other
+//!   flavour, supply, temperature) or on another node (an ASAP7 overlay used at `finfet7` or a
+//!   planar node); see [`scaling`].
 
 pub mod analytical;
 pub mod kinds;
+pub mod scaling;
 pub mod terms;
 
 pub use kinds::{default_form, fit_min_params, LogicKind};
+pub use scaling::{NodeScaling, ScalingPoint};
 
 use crate::overlay::{Overlay, QuantityFit};
 use std::collections::BTreeMap;
@@ -177,7 +180,9 @@ fn eval_fit(
     Ok(v.max(0.0))
 }
 
-/// The technology point an overlay's coefficients hold at.
+/// The technology point an overlay's coefficients hold at: the overlay's node at its reference
+/// flavour (the asked flavour where the overlay names none techlib knows), supply and
+/// temperature.
 pub fn reference_point(overlay: &Overlay, tech: &TechPoint) -> Result<TechPoint, ModelError> {
     let node = techlib::node(&overlay.node)?;
     let flavour = Flavour::parse(&overlay.reference.flavour).unwrap_or(tech.conditions.flavour);
@@ -197,37 +202,34 @@ pub fn model(
     let p = resolve_params(kind, params)?;
     let mut cost = analytical_cost(kind, &p, tech);
     let Some(ov) = overlay else { return Ok(cost) };
-    if !ov.node.eq_ignore_ascii_case(&tech.node_name) {
-        return Err(ModelError::NodeMismatch {
-            overlay: ov.node.clone(),
-            tech: tech.node_name.clone(),
-        });
-    }
     let Some(kf) = ov.kinds.get(kind.name()) else {
         return Ok(cost);
     };
-    let r = reference_point(ov, tech)?;
-    let v = tech.vdd_v();
-    let vr = r.vdd_v();
+    let s = overlay_scaling(ov, tech)?;
     if let Some(f) = &kf.area_m2 {
-        cost.area_m2 = eval_fit(kind, "area_m2", f, &p)?;
+        cost.area_m2 = eval_fit(kind, "area_m2", f, &p)? * s.area;
         cost.calibrated[0] = true;
     }
     if let Some(f) = &kf.leakage_w {
-        let s = (tech.i_off_a_per_m() * v) / (r.i_off_a_per_m() * vr);
-        cost.leakage_w = eval_fit(kind, "leakage_w", f, &p)? * s;
+        cost.leakage_w = eval_fit(kind, "leakage_w", f, &p)? * s.leakage;
         cost.calibrated[1] = true;
     }
     if let Some(f) = &kf.energy_per_op_j {
-        let s = (tech.c_gate_f_per_m() * v * v) / (r.c_gate_f_per_m() * vr * vr);
-        cost.energy_per_op_j = eval_fit(kind, "energy_per_op_j", f, &p)? * s;
+        cost.energy_per_op_j = eval_fit(kind, "energy_per_op_j", f, &p)? * s.dynamic_energy;
         cost.calibrated[2] = true;
     }
     if let Some(f) = &kf.delay_s {
-        cost.delay_s = eval_fit(kind, "delay_s", f, &p)? * tech.fo4_delay_s() / r.fo4_delay_s();
+        cost.delay_s = eval_fit(kind, "delay_s", f, &p)? * s.delay;
         cost.calibrated[3] = true;
     }
     Ok(cost)
+}
+
+/// The factors that carry `overlay`'s coefficients from its reference point to `tech`
+/// (same node or another one; see [`scaling`]).
+pub fn overlay_scaling(overlay: &Overlay, tech: &TechPoint) -> Result<NodeScaling, ModelError> {
+    let r = reference_point(overlay, tech)?;
+    Ok(NodeScaling::between(&r, tech))
 }
 
 /// A sized logic block: the `Component`-style handle the chip model composes.

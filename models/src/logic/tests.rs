@@ -115,17 +115,48 @@ fn overlay_is_used_at_reference_and_scaled_elsewhere() {
 }
 
 #[test]
-fn overlay_for_other_node_is_rejected() {
-    let mut ov = overlay();
-    ov.node = "finfet7".into();
-    let e = model(
+fn overlay_for_other_node_is_mapped_through_node_scaling() {
+    let ov = overlay();
+    let p = params(&[("N", 4), ("WIDTH", 8)]);
+    let at = |node: &str, fl: Flavour| {
+        techlib::node(node)
+            .unwrap()
+            .at(&Conditions::new(fl).with_temperature(350.0))
+            .unwrap()
+    };
+    let base = model(
         LogicKind::Crossbar,
-        &BTreeMap::new(),
+        &p,
         &asap7(Flavour::Rvt, 0.7),
         Some(&ov),
     )
+    .unwrap();
+    for (node, fl) in [
+        ("finfet7", Flavour::Lvt),
+        ("planar45", Flavour::Hp),
+        ("40nm", Flavour::Hp),
+    ] {
+        let t = at(node, fl);
+        let s = overlay_scaling(&ov, &t).unwrap();
+        assert!(s.cross_node);
+        let c = model(LogicKind::Crossbar, &p, &t, Some(&ov)).unwrap();
+        assert_eq!(c.calibrated, [true; 4]);
+        assert!((c.leakage_w / base.leakage_w / s.leakage - 1.0).abs() < 1e-9);
+        assert!((c.energy_per_op_j / base.energy_per_op_j / s.dynamic_energy - 1.0).abs() < 1e-9);
+        assert!((c.area_m2 / base.area_m2 / s.area - 1.0).abs() < 1e-9);
+        assert!((c.delay_s / base.delay_s / s.delay - 1.0).abs() < 1e-9);
+    }
+    // an overlay for a node techlib does not know is an error naming it
+    let mut bad = overlay();
+    bad.node = "nosuchnode".into();
+    let e = model(
+        LogicKind::Crossbar,
+        &p,
+        &asap7(Flavour::Rvt, 0.7),
+        Some(&bad),
+    )
     .unwrap_err();
-    assert!(e.to_string().contains("finfet7"));
+    assert!(e.to_string().contains("nosuchnode"), "{e}");
 }
 
 proptest! {
