@@ -2,6 +2,7 @@
 //! logic-component forms (non-negative least squares, leave-one-out cross-validation), print the
 //! coefficients and errors, write the calibration overlay, and optionally draw parity plots.
 
+use crate::report::{format_parser, Format, TABLE_JSON};
 use anyhow::{bail, Context, Result};
 use calibration::fit::{fit_records, FitOutcome};
 use plotters::prelude::*;
@@ -29,8 +30,8 @@ pub struct Args {
     #[arg(long, default_value = "overlay.toml")]
     pub out: PathBuf,
     /// Output format: table or json.
-    #[arg(long, default_value = "table")]
-    pub format: String,
+    #[arg(long, default_value = "table", value_parser = format_parser(TABLE_JSON))]
+    pub format: Format,
     /// Directory for predicted-vs-synthesised parity plots (SVG, one per quantity).
     #[arg(long)]
     pub plot: Option<PathBuf>,
@@ -252,10 +253,10 @@ pub fn run(args: Args) -> Result<()> {
         reports.display()
     );
     let out = fit_records(&args.tech, &recs)?;
-    match args.format.as_str() {
-        "json" => println!("{}", serde_json::to_string_pretty(&to_json(&out))?),
-        "table" => print!("{}", to_table(&out)),
-        other => bail!("--format '{other}': expected table or json"),
+    match args.format {
+        Format::Json => println!("{}", serde_json::to_string_pretty(&to_json(&out))?),
+        Format::Table => print!("{}", to_table(&out)),
+        Format::Csv => return Err(crate::report::no_csv("calibrate")),
     }
     out.overlay.save(&args.out)?;
     eprintln!("calibrate: overlay written to {}", args.out.display());

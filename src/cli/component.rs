@@ -1,7 +1,8 @@
 //! `gpuenergy component`: modelled area, leakage, energy per operation and delay of one logic
 //! component at any size, analytical or calibrated by an overlay.
 
-use anyhow::{anyhow, bail, Context, Result};
+use crate::report::{format_parser, Format, TABLE_JSON};
+use anyhow::{anyhow, Context, Result};
 use models::logic::{model, resolve_params, LogicKind};
 use models::overlay::Overlay;
 use std::collections::BTreeMap;
@@ -34,8 +35,8 @@ pub struct Args {
     #[arg(long)]
     pub calibration: Option<PathBuf>,
     /// Output format: table or json.
-    #[arg(long, default_value = "table")]
-    pub format: String,
+    #[arg(long, default_value = "table", value_parser = format_parser(TABLE_JSON))]
+    pub format: Format,
 }
 
 /// Parse `NAME=VALUE` size parameters.
@@ -92,8 +93,8 @@ pub fn run(args: Args) -> Result<()> {
     let c = model(kind, &params, &tech, overlay.as_ref())
         .with_context(|| format!("modelling {} at {}", kind, args.tech))?;
     let src = |b: bool| if b { "calibrated" } else { "analytical" };
-    match args.format.as_str() {
-        "json" => {
+    match args.format {
+        Format::Json => {
             let v = serde_json::json!({
                 "kind": kind.name(),
                 "params": params,
@@ -113,7 +114,7 @@ pub fn run(args: Args) -> Result<()> {
             });
             println!("{}", serde_json::to_string_pretty(&v)?);
         }
-        "table" => {
+        Format::Table => {
             let p: Vec<String> = params.iter().map(|(k, v)| format!("{k}={v}")).collect();
             println!(
                 "{} [{}] at {} {} {:.3} V",
@@ -148,7 +149,7 @@ pub fn run(args: Args) -> Result<()> {
                 src(c.calibrated[3])
             );
         }
-        other => bail!("--format '{other}': expected table or json"),
+        Format::Csv => return Err(crate::report::no_csv("component")),
     }
     Ok(())
 }

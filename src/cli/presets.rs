@@ -1,20 +1,14 @@
 //! `gpuenergy presets`: the built-in GPU presets (spec simulator.md §1).
 
+use crate::report::{format_parser, Format, TABLE_JSON};
 use anyhow::Result;
 use sim::config::GpuConfig;
-
-/// Output format.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    Table,
-    Json,
-}
 
 /// Arguments of `gpuenergy presets`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// table: one summary line per preset; json: every resolved field of every preset.
-    #[arg(long, value_enum, default_value = "table")]
+    #[arg(long, default_value = "table", value_parser = format_parser(TABLE_JSON))]
     pub format: Format,
     /// Print only this preset, as the full TOML file a user can edit and pass with --config.
     #[arg(long)]
@@ -46,6 +40,7 @@ pub fn run(args: Args) -> Result<()> {
             println!("{}", serde_json::to_string_pretty(&list)?);
         }
         Format::Table => print!("{}", table(&cfgs)),
+        Format::Csv => return Err(crate::report::no_csv("presets")),
     }
     Ok(())
 }

@@ -1,22 +1,16 @@
 //! `gpuenergy workloads`: the built-in workload suite (spec simulator.md §4).
 
+use crate::report::{format_parser, Format, TABLE_JSON};
 use anyhow::Result;
 use sim::workloads::{self, character_words};
 use std::io::Write;
-
-/// Output format.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    Table,
-    Json,
-}
 
 /// Arguments of `gpuenergy workloads`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// table: one line per workload; json: an array of objects (name, suite, tags, character,
     /// description).
-    #[arg(long, value_enum, default_value = "table")]
+    #[arg(long, default_value = "table", value_parser = format_parser(TABLE_JSON))]
     pub format: Format,
 }
 
@@ -24,6 +18,7 @@ pub fn run(args: Args) -> Result<()> {
     let text = match args.format {
         Format::Json => json()? + "\n",
         Format::Table => table(),
+        Format::Csv => return Err(crate::report::no_csv("workloads")),
     };
     // A closed pipe (e.g. `| head`) ends the listing quietly.
     let mut out = std::io::stdout().lock();

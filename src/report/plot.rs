@@ -1,5 +1,7 @@
-//! SVG plots of estimates (plotters' pure-Rust SVG backend).
+//! SVG plots of estimates (plotters' pure-Rust SVG backend): stacked bars of area and energy by
+//! component group, and the leakage vs dynamic share of energy per workload.
 
+use crate::study::Report;
 use anyhow::Context;
 use models::gpu::{Estimate, Node};
 use plotters::prelude::*;
@@ -185,4 +187,10 @@ pub fn write_estimate_plots(
         &series,
     )?;
     Ok(())
+}
+
+/// The plots of [`write_estimate_plots`] for a report: its static tree and every workload run.
+pub fn write_report_plots(dir: &Path, r: &Report) -> anyhow::Result<()> {
+    let runs: Vec<&Estimate> = r.workloads.iter().map(|w| &w.estimate).collect();
+    write_estimate_plots(dir, &r.area, &runs)
 }
