@@ -386,7 +386,10 @@ mod tests {
 
     #[test]
     fn unknown_workload_names_the_known_ones() {
-        let e = workloads_named("nosuch").unwrap_err().to_string();
+        let Err(e) = workloads_named("nosuch") else {
+            panic!("'nosuch' is not a workload");
+        };
+        let e = e.to_string();
         assert!(e.contains("'nosuch'") && e.contains("hotspot"), "{e}");
     }
 
