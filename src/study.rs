@@ -32,6 +32,7 @@ use sim::timing::TimingGpu;
 use sim::workloads::{self, Size, Workload};
 use sim::SimError;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Why a study could not run. Each message names the input at fault (file, workload, node,
 /// component) and, where there is a choice, the values allowed.
@@ -187,14 +188,17 @@ enum Input {
     Activity(PathBuf),
 }
 
-/// The estimate pipeline for one GPU configuration at one technology point.
+/// The estimate pipeline for one GPU configuration at one technology point. Cloning is cheap
+/// apart from the configuration; [`Study::variant`] and [`Study::at`] derive the studies of a
+/// comparison or a sweep.
+#[derive(Clone)]
 pub struct Study {
     cfg: GpuConfig,
     tech: TechChoice,
     overlay: Option<NamedOverlay>,
     size: Size,
     input: Input,
-    progress: Option<Box<Progress>>,
+    progress: Option<Arc<Progress>>,
     parallel: bool,
 }
 
@@ -238,7 +242,7 @@ impl Study {
 
     /// Called after each simulation finishes (see [`Progress`]).
     pub fn on_progress(mut self, f: impl Fn(&str, usize, usize) + Send + Sync + 'static) -> Study {
-        self.progress = Some(Box::new(f));
+        self.progress = Some(Arc::new(f));
         self
     }
 
@@ -247,6 +251,23 @@ impl Study {
     pub fn parallel(mut self, on: bool) -> Study {
         self.parallel = on;
         self
+    }
+
+    /// The same study (technology point, overlay, input, options) of another configuration:
+    /// one variant of a comparison against a baseline.
+    pub fn variant(&self, cfg: GpuConfig) -> Study {
+        Study {
+            cfg,
+            ..self.clone()
+        }
+    }
+
+    /// The same study at another technology point (a sweep over nodes or supplies).
+    pub fn at(&self, tech: TechChoice) -> Study {
+        Study {
+            tech,
+            ..self.clone()
+        }
     }
 
     /// The configuration studied.
@@ -318,12 +339,9 @@ impl Study {
     }
 
     /// Simulates `list` (in order; in parallel unless turned off), reporting progress.
-    fn simulate_all(
-        &self,
-        list: &[&'static dyn Workload],
-    ) -> Result<Vec<(String, Activity)>, StudyError> {
+    fn simulate_all(&self, list: &[&dyn Workload]) -> Result<Vec<(String, Activity)>, StudyError> {
         let done = std::sync::atomic::AtomicUsize::new(0);
-        let one = |w: &&'static dyn Workload| {
+        let one = |w: &&dyn Workload| {
             let act = self.simulate(*w)?;
             let name = w.info().name;
             let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
@@ -341,7 +359,7 @@ impl Study {
 
     /// Runs the pipeline: the static view, then every workload of `list` simulated and costed
     /// (or the saved Activity, or nothing for a static-only study).
-    pub fn run(&self, list: &[&'static dyn Workload]) -> Result<Report, StudyError> {
+    pub fn run(&self, list: &[&dyn Workload]) -> Result<Report, StudyError> {
         let src = self.cost_source()?;
         let chip = self.chip(&src)?;
         let tech = src.label.clone();
@@ -403,5 +421,32 @@ mod tests {
         assert!(r.workloads.is_empty());
         assert!(r.area_mm2 > 0.0 && r.leakage_w > 0.0);
         assert_eq!(r.gpu, "gtx480");
+        let mut cfg = GpuConfig::preset("gtx480").unwrap();
+        cfg.gpu.n_sm = 1;
+        let one = Study::new(
+            GpuConfig::preset("gtx480").unwrap(),
+            TechChoice::new("planar45"),
+            None,
+        )
+        .static_only(true)
+        .variant(cfg)
+        .run(&[])
+        .unwrap();
+        assert!(one.area_mm2 < r.area_mm2, "one SM is smaller than fifteen");
+        let mut cold = TechChoice::new("planar45");
+        cold.temperature_k = 300.0;
+        let cold = Study::new(
+            GpuConfig::preset("gtx480").unwrap(),
+            TechChoice::new("planar45"),
+            None,
+        )
+        .static_only(true)
+        .at(cold)
+        .run(&[])
+        .unwrap();
+        assert!(
+            cold.leakage_w < r.leakage_w,
+            "leakage falls with temperature"
+        );
     }
 }

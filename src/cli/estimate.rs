@@ -128,11 +128,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     } else {
         Vec::new()
     };
-    let size = if args.size == "bench" {
-        Size::Bench
-    } else {
-        Size::Test
-    };
+    let size: Size = args.size.parse()?;
     let bar = progress_bar(list.len());
     let mut study = Study::new(cfg, choice, overlay)
         .size(size)
