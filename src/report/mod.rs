@@ -3,11 +3,13 @@
 //! - [`table`]: fixed-width text for a terminal, with a provenance column and its legend;
 //! - [`csv`]: one row per estimate node and workload;
 //! - [`json`]: the report as pretty-printed JSON (every node with its `"source"`);
-//! - [`plot`]: SVG charts (plotters' pure-Rust backend).
+//! - [`plot`]: SVG charts (plotters' pure-Rust backend), of estimates and of calibration fits;
+//! - [`calibration`]: the table and JSON of a calibration fit.
 //!
 //! Commands parse arguments and print what these functions return; none formats numbers itself
 //! for the estimate report.
 
+pub mod calibration;
 pub mod csv;
 pub mod json;
 pub mod plot;
