@@ -4,7 +4,8 @@
 //! - [`csv`]: one row per estimate node and workload;
 //! - [`json`]: the report as pretty-printed JSON (every node with its `"source"`);
 //! - [`plot`]: SVG charts (plotters' pure-Rust backend), of estimates and of calibration fits;
-//! - [`calibration`]: the table and JSON of a calibration fit.
+//! - [`calibration`]: the table and JSON of a calibration fit;
+//! - [`listing`]: the tables and JSON of the preset and workload listings.
 //!
 //! Commands parse arguments and print what these functions return; none formats numbers itself
 //! for the estimate report.
@@ -12,6 +13,7 @@
 pub mod calibration;
 pub mod csv;
 pub mod json;
+pub mod listing;
 pub mod plot;
 pub mod table;
 
