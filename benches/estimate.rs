@@ -1,25 +1,25 @@
-//! Speed of the power engine (issue targets: costing one saved Activity ≤ 10 ms; `gpuenergy
-//! estimate --tech finfet7` on the defaults ≤ 10 s).
+//! Speed of the power engine (targets: costing one saved Activity ≤ 10 ms; the default
+//! estimate — gtx480 at finfet7, every workload at the `test` size — ≤ 10 s).
 //!
 //! Run: `cargo bench --bench estimate`. Prints the median time to cost a saved Activity (chip
-//! model build + estimate, from JSON) and the wall time of the default end-to-end estimate.
+//! model build + estimate, from JSON) and the wall time of the default end-to-end estimate, both
+//! through the library pipeline [`gpuenergy::study::Study`].
 
-use models::gpu::{ChipModel, TechChoice, TechCostSource};
+use gpuenergy::study::Study;
+use models::gpu::TechChoice;
 use sim::activity::Activity;
 use sim::config::GpuConfig;
-use sim::timing::TimingGpu;
-use sim::workloads::{self, Size};
+use sim::workloads;
 use std::time::Instant;
 
 fn main() {
     let cfg = GpuConfig::preset("gtx480").expect("preset");
-    // A saved Activity: simulate one workload once and serialise it.
-    let w = workloads::find("hotspot").expect("hotspot");
-    let mut gpu = TimingGpu::new(cfg.clone());
-    w.run(Size::Test, &mut gpu, false).expect("simulate");
-    let json = gpu.into_activity().to_json();
     let mut choice = TechChoice::new("finfet7");
     choice.op = Some("stv".into());
+    let study = Study::new(cfg, choice, None);
+    // A saved Activity: simulate one workload once and serialise it.
+    let w = workloads::find("hotspot").expect("hotspot");
+    let json = study.simulate(w).expect("simulate").to_json();
 
     let mut times = Vec::new();
     let (mut parse_s, mut build_s, mut cost_s) = (0.0, 0.0, 0.0);
@@ -28,18 +28,20 @@ fn main() {
         let t = Instant::now();
         let act = Activity::from_json(&json, "saved").expect("json");
         let t1 = Instant::now();
-        let src = TechCostSource::new(&choice, None).expect("tech");
-        let chip = ChipModel::build(&cfg, &src).expect("chip");
+        let src = study.cost_source().expect("tech");
+        let chip = study.chip(&src).expect("chip");
         let t2 = Instant::now();
-        let e = chip.estimate("hotspot", &src.label, 350.0, &act.aggregate);
-        std::hint::black_box(e.energy_j());
+        let r = study
+            .cost(&chip, &src.label, "hotspot", &act)
+            .expect("estimate");
+        std::hint::black_box(r.energy_j);
         let t3 = Instant::now();
         parse_s += (t1 - t).as_secs_f64();
         build_s += (t2 - t1).as_secs_f64();
         cost_s += (t3 - t2).as_secs_f64();
         times.push(t.elapsed().as_secs_f64());
     }
-    times.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    times.sort_by(|a, b| a.total_cmp(b));
     println!(
         "  mean: JSON parse {:.3} ms ({} KiB), technology + chip model {:.3} ms, estimate {:.3} ms",
         parse_s / n as f64 * 1e3,
@@ -53,19 +55,14 @@ fn main() {
         times[times.len() * 95 / 100] * 1e3
     );
 
-    let exe = env!("CARGO_BIN_EXE_gpuenergy");
     let t = Instant::now();
-    let out = std::process::Command::new(exe)
-        .args(["estimate", "--tech", "finfet7", "--format", "json"])
-        .output()
-        .expect("run gpuenergy");
+    let list = workloads::all();
+    let report = study.run(&list).expect("estimate");
+    let text = gpuenergy::report::json::render(&report).expect("json");
+    std::hint::black_box(text.len());
     let secs = t.elapsed().as_secs_f64();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     println!(
-        "gpuenergy estimate --tech finfet7 (defaults: gtx480, 20 workloads, test size): {secs:.2} s wall (target <= 10 s)"
+        "default estimate through Study::run (gtx480 at finfet7, {} workloads, test size, JSON rendered): {secs:.2} s wall (target <= 10 s)",
+        list.len()
     );
 }

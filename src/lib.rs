@@ -1,7 +1,12 @@
 //! gpuenergy — what a GPU microarchitecture idea costs and saves in energy and area.
 //!
-//! The library half of the root package: CLI argument types and command implementations live in
-//! [`cli`], one module per subcommand.
+//! The library half of the root package:
+//! - [`study`]: the estimate pipeline as a library call (simulate, build the chip model, cost,
+//!   collect a report), shared by every command that costs a configuration;
+//! - [`report`]: renderers of reports (table, CSV, JSON, SVG plots) and the shared output
+//!   formats;
+//! - [`cli`]: argument types and command implementations, one module per subcommand.
 
 pub mod cli;
-pub mod plots;
+pub mod report;
+pub mod study;

@@ -207,3 +207,36 @@ fn trace_then_simulate_the_trace() {
     assert!(v["cycles"].as_u64().unwrap() > 0);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn estimate_json_names_the_source_of_every_node() {
+    let v = json(&[
+        "estimate", "--tech", "planar45", "--static", "--format", "json",
+    ]);
+    fn walk(n: &serde_json::Value, kinds: &mut Vec<String>) {
+        let kind = n["source"]["kind"].as_str();
+        assert!(kind.is_some(), "node without source: {}", n["name"]);
+        kinds.push(kind.unwrap_or_default().to_string());
+        for c in n["children"].as_array().into_iter().flatten() {
+            walk(c, kinds);
+        }
+    }
+    let mut kinds = Vec::new();
+    walk(&v["area"], &mut kinds);
+    for k in ["analytical", "sram_model", "published", "wire", "mixed"] {
+        assert!(kinds.iter().any(|x| x == k), "no {k} node in {kinds:?}");
+    }
+}
+
+#[test]
+fn formats_outside_a_commands_set_are_refused_with_the_allowed_ones() {
+    fails_with(&["presets", "--format", "csv"], "table, json");
+    fails_with(
+        &["estimate", "--static", "--format", "xml"],
+        "table, json, csv",
+    );
+    fails_with(
+        &["component", "--kind", "alu32", "--format", "csv"],
+        "table, json",
+    );
+}

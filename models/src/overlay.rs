@@ -27,7 +27,7 @@
 //! cv_mape_pct = 3.4
 //! ```
 
-use crate::logic::terms::Term;
+use crate::logic::terms::{Term, TermError};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -92,7 +92,7 @@ pub struct QuantityFit {
 
 impl QuantityFit {
     /// Evaluate `Σ cᵢ·termᵢ(params)`; an error names a term whose parameter is missing.
-    pub fn eval(&self, params: &BTreeMap<String, u32>) -> Result<f64, String> {
+    pub fn eval(&self, params: &BTreeMap<String, u32>) -> Result<f64, TermError> {
         let mut sum = 0.0;
         for (t, c) in self.terms.iter().zip(&self.coefficients) {
             let term = Term::parse(t)?;
@@ -224,7 +224,7 @@ impl Overlay {
                     ));
                 }
                 for t in &q.terms {
-                    Term::parse(t).map_err(|m| err(key.clone(), m))?;
+                    Term::parse(t).map_err(|m| err(key.clone(), m.to_string()))?;
                 }
                 if let Some(c) = q.coefficients.iter().find(|c| !c.is_finite()) {
                     return Err(err(key, format!("coefficient {c} is not a finite number")));

@@ -1,7 +1,8 @@
 //! `gpuenergy component`: modelled area, leakage, energy per operation and delay of one logic
 //! component at any size, analytical or calibrated by an overlay.
 
-use anyhow::{anyhow, bail, Context, Result};
+use crate::report::{format_parser, Format, TABLE_JSON};
+use anyhow::{anyhow, Context, Result};
 use models::logic::{model, overlay_scaling, resolve_params, LogicKind, NodeScaling};
 use models::overlay::Overlay;
 use std::collections::BTreeMap;
@@ -35,8 +36,8 @@ pub struct Args {
     #[arg(long)]
     pub calibration: Option<PathBuf>,
     /// Output format: table or json.
-    #[arg(long, default_value = "table")]
-    pub format: String,
+    #[arg(long, default_value = "table", value_parser = format_parser(TABLE_JSON))]
+    pub format: Format,
 }
 
 /// Parse `NAME=VALUE` size parameters.
@@ -102,8 +103,8 @@ pub fn run(args: Args) -> Result<()> {
         _ => None,
     };
     let src = |b: bool| if b { "calibrated" } else { "analytical" };
-    match args.format.as_str() {
-        "json" => {
+    match args.format {
+        Format::Json => {
             let v = serde_json::json!({
                 "kind": kind.name(),
                 "params": params,
@@ -124,7 +125,7 @@ pub fn run(args: Args) -> Result<()> {
             });
             println!("{}", serde_json::to_string_pretty(&v)?);
         }
-        "table" => {
+        Format::Table => {
             let p: Vec<String> = params.iter().map(|(k, v)| format!("{k}={v}")).collect();
             println!(
                 "{} [{}] at {} {} {:.3} V",
@@ -162,7 +163,7 @@ pub fn run(args: Args) -> Result<()> {
                 print!("{}", scaling_table(s));
             }
         }
-        other => bail!("--format '{other}': expected table or json"),
+        Format::Csv => return Err(crate::report::no_csv("component")),
     }
     Ok(())
 }

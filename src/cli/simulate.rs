@@ -2,6 +2,7 @@
 //! trace) on a preset or user-configured GPU; prints cycles, IPC, occupancy and the stall
 //! breakdown, and optionally saves the full `gpuenergy.activity.v1` record.
 
+use crate::report::{format_parser, Format, TABLE_JSON};
 use anyhow::{bail, Context, Result};
 use sim::activity::{Activity, KernelActivity, StallCounts};
 use sim::config::{GpuConfig, SchedPolicy};
@@ -18,13 +19,6 @@ Examples:
 
 A --config file is either a full configuration (see `gpuenergy presets --dump gtx480`) or starts
 with `base = \"gtx480\"` and overrides keys of that preset one by one.";
-
-/// Output format.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    Table,
-    Json,
-}
 
 /// Arguments of `gpuenergy simulate`.
 #[derive(clap::Args, Debug)]
@@ -55,7 +49,7 @@ pub struct Args {
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Summary format on stdout.
-    #[arg(long, value_enum, default_value = "table")]
+    #[arg(long, default_value = "table", value_parser = format_parser(TABLE_JSON))]
     pub format: Format,
 }
 
@@ -116,6 +110,7 @@ pub fn run(args: Args) -> Result<()> {
                 "{}",
                 summary_table(&cfg, &label, "trace", &act, wall, &None)
             ),
+            Format::Csv => return Err(crate::report::no_csv("simulate")),
         }
         return Ok(());
     }
@@ -163,6 +158,7 @@ pub fn run(args: Args) -> Result<()> {
             "{}",
             summary_table(&cfg, name, size.as_str(), &act, wall, &check)
         ),
+        Format::Csv => return Err(crate::report::no_csv("simulate")),
     }
     if let Some((false, d)) = check {
         bail!("{name}: results differ from the CPU reference: {d}");

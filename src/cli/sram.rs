@@ -5,6 +5,7 @@
 //! convention of memory datasheets and of CACTI's inputs: `B`, `K`/`KB`/`KiB`, `M`/`MB`/`MiB`,
 //! `G`/`GB`/`GiB` (case-insensitive).
 
+use crate::report::Format;
 use anyhow::{anyhow, bail, Context, Result};
 use models::sram::reference::{ConfigRow, TechCache};
 use models::sram::{
@@ -59,8 +60,8 @@ pub struct Args {
     #[arg(long)]
     pub temperature: Option<f64>,
     /// Output format of a single configuration.
-    #[arg(long, default_value = "table")]
-    pub format: String,
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: Format,
     /// CSV of CACTI-style rows (tech_um,size_bytes,block_bytes,rw_ports,read_ports,write_ports,
     /// banks,cell_type); writes CACTI-named output columns.
     #[arg(long, conflicts_with = "size")]
@@ -155,9 +156,9 @@ pub fn run(args: Args) -> Result<()> {
     };
     let r = evaluate(&spec, &tech)?;
     let mut out = std::io::stdout().lock();
-    match args.format.as_str() {
-        "json" => writeln!(out, "{}", serde_json::to_string_pretty(&json_view(&r))?)?,
-        "csv" => {
+    match args.format {
+        Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(&json_view(&r))?)?,
+        Format::Csv => {
             writeln!(out, "area_mm2,height_mm,width_mm,access_ns,cycle_ns,read_pj,write_pj,leakage_mw,leakage_bank_mw")?;
             writeln!(
                 out,
@@ -173,8 +174,7 @@ pub fn run(args: Args) -> Result<()> {
                 r.leakage_bank_w * 1e3
             )?;
         }
-        "table" => write_table(&mut out, &spec, &tech.node, &r)?,
-        other => bail!("--format '{other}': expected table, json or csv"),
+        Format::Table => write_table(&mut out, &spec, &tech.node, &r)?,
     }
     Ok(())
 }

@@ -1,21 +1,15 @@
 //! `gpuenergy techs`: the technology nodes, their device flavours and operating points.
 
+use crate::report::{format_parser, Format, TABLE_JSON};
 use anyhow::Result;
 use techlib::{node, node_names, Conditions, Node};
-
-/// Output format.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    Table,
-    Json,
-}
 
 /// Arguments of `gpuenergy techs`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// table: one line per node and flavour; json: the same as a list of objects, plus the
     /// device figures at nominal conditions (300 K).
-    #[arg(long, value_enum, default_value = "table")]
+    #[arg(long, default_value = "table", value_parser = format_parser(TABLE_JSON))]
     pub format: Format,
     /// Show only this node (a built-in name or a planar feature size such as 40nm or 0.065).
     #[arg(long)]
@@ -106,6 +100,7 @@ pub fn run(args: Args) -> Result<()> {
             emit(&(serde_json::to_string_pretty(&list)? + "\n"))
         }
         Format::Table => emit(&table(&all)),
+        Format::Csv => Err(crate::report::no_csv("techs")),
     }
 }
 

@@ -54,7 +54,7 @@ pub fn fit_terms(
     let mut a = DMatrix::<f64>::zeros(m, cols);
     for (i, (p, y)) in pts.iter().enumerate() {
         for (j, t) in terms.iter().enumerate() {
-            a[(i, j)] = t.eval(p).map_err(CalError::Fit)? / y;
+            a[(i, j)] = t.eval(p).map_err(|e| CalError::Fit(e.to_string()))? / y;
         }
         if let Some(c) = const_col {
             a[(i, n)] = -a[(i, c)];
@@ -73,7 +73,7 @@ pub fn fit_terms(
 pub fn predict(terms: &[Term], coef: &[f64], p: &BTreeMap<String, u32>) -> Result<f64, CalError> {
     let mut s = 0.0;
     for (t, c) in terms.iter().zip(coef) {
-        s += c * t.eval(p).map_err(CalError::Fit)?;
+        s += c * t.eval(p).map_err(|e| CalError::Fit(e.to_string()))?;
     }
     Ok(s)
 }
@@ -120,7 +120,7 @@ pub fn fit_quantity(
     }
     let terms: Vec<Term> = term_strs
         .iter()
-        .map(|t| Term::parse(t).map_err(CalError::Fit))
+        .map(|t| Term::parse(t).map_err(|e| CalError::Fit(e.to_string())))
         .collect::<Result<_, _>>()?;
     // Keep only terms that the points can identify: with fewer points than terms, fall back to
     // the leading terms (the dominant structure first in every form).

@@ -6,10 +6,18 @@
 //! time + clock energy per cycle. Storage structures come from the SRAM model, logic blocks from
 //! [`crate::logic`]; off-chip DRAM from [`super::dram`]; wires of the interconnect and the clock
 //! tree from techlib's wire RC. No coefficient here is tuned to a published chip number.
+//!
+//! Every leaf records the [`Source`] of its numbers: what the [`CostSource`] said for arrays
+//! and logic blocks, [`Source::Wire`] for the clock trees, the published figures for DRAM, and
+//! [`Source::Mixed`] for the interconnect (crossbar logic plus global wires). The pipeline
+//! registers' latch energy added to the datapath leaves comes from the clock-pin capacitance;
+//! the leaves carry their datapath's source.
 
 use super::dram::DramParams;
-use super::estimate::{Estimate, Node};
+use super::estimate::{Estimate, Node, Source};
 use super::storage::{storage_specs, Scope, StorageSpec};
+use crate::logic::{LogicKind, ModelError};
+use crate::sram::SramError;
 use sim::activity::{KernelActivity, PipeActivity};
 use sim::config::GpuConfig;
 use std::collections::BTreeMap;
@@ -36,12 +44,53 @@ impl UnitCost {
     }
 }
 
+/// A unit cost and where it came from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Costed {
+    pub cost: UnitCost,
+    pub source: Source,
+}
+
+/// Why a component could not be costed.
+#[derive(Debug, thiserror::Error)]
+pub enum CostError {
+    /// The SRAM model rejected the array.
+    #[error(transparent)]
+    Sram(#[from] SramError),
+    /// The logic model rejected the block (parameters, overlay).
+    #[error(transparent)]
+    Logic(#[from] ModelError),
+}
+
+/// Why the chip model could not be built: the component that failed and why.
+#[derive(Debug, thiserror::Error)]
+pub enum ChipError {
+    /// A storage array.
+    #[error("{component}: {error}")]
+    Storage {
+        /// Name of the array.
+        component: String,
+        /// What went wrong.
+        error: CostError,
+    },
+    /// A logic block.
+    #[error("{component} ({kind}): {error}")]
+    Logic {
+        /// Name of the component.
+        component: String,
+        /// Its logic kind.
+        kind: LogicKind,
+        /// What went wrong.
+        error: CostError,
+    },
+}
+
 /// Where component costs come from: the SRAM model for arrays, logic models for the rest.
 pub trait CostSource {
     /// Cost of one SRAM array (all its banks).
-    fn sram(&self, spec: &StorageSpec) -> Result<UnitCost, String>;
+    fn sram(&self, spec: &StorageSpec) -> Result<Costed, CostError>;
     /// Cost of one logic component of `kind` with size parameters.
-    fn logic(&self, kind: &str, params: &[(&str, u32)]) -> Result<UnitCost, String>;
+    fn logic(&self, kind: LogicKind, params: &[(&str, u32)]) -> Result<Costed, CostError>;
     /// Supply voltage.
     fn vdd_v(&self) -> f64;
     /// Core clock relative to the configuration's (1 at the node's nominal operating point).
@@ -81,6 +130,9 @@ pub struct ChipModel {
     pub clock_uncore_j_per_cycle: f64,
     /// Pipeline registers: energy per lane-operation (operands + result latched).
     pub pipe_reg_j_per_lane_op: f64,
+    /// Source of each storage array's and logic component's cost, by component name
+    /// (including "interconnect" and "memory controllers").
+    pub sources: BTreeMap<String, Source>,
 }
 
 fn lane_params(n: u32) -> u32 {
@@ -89,12 +141,17 @@ fn lane_params(n: u32) -> u32 {
 
 impl ChipModel {
     /// Sizes and costs every component of `cfg` with `src`.
-    pub fn build(cfg: &GpuConfig, src: &dyn CostSource) -> Result<ChipModel, String> {
+    pub fn build(cfg: &GpuConfig, src: &dyn CostSource) -> Result<ChipModel, ChipError> {
         let vdd = src.vdd_v();
         let mut sm_storage = BTreeMap::new();
         let mut chip_storage = BTreeMap::new();
+        let mut sources = BTreeMap::new();
         for s in storage_specs(cfg) {
-            let c = src.sram(&s).map_err(|e| format!("{}: {e}", s.name))?;
+            let Costed { cost: c, source } = src.sram(&s).map_err(|error| ChipError::Storage {
+                component: s.name.clone(),
+                error,
+            })?;
+            sources.insert(s.name.clone(), source);
             match s.scope {
                 Scope::PerSm => {
                     sm_storage.insert(s.name.clone(), c.scaled(s.instances as f64));
@@ -108,26 +165,32 @@ impl ChipModel {
         let max_warps = cfg.sm.max_warps;
         let n_sched = cfg.sched.n_per_sm.max(1);
         let mut sm_logic: BTreeMap<String, (u32, UnitCost)> = BTreeMap::new();
-        let put = |sm_logic: &mut BTreeMap<String, (u32, UnitCost)>,
-                   name: &str,
-                   n: u32,
-                   kind: &str,
-                   p: &[(&str, u32)]|
-         -> Result<(), String> {
-            let c = src
-                .logic(kind, p)
-                .map_err(|e| format!("{name} ({kind}): {e}"))?;
-            sm_logic.insert(name.to_string(), (n, c));
+        let logic = |name: &str, kind: LogicKind, p: &[(&str, u32)]| {
+            src.logic(kind, p).map_err(|error| ChipError::Logic {
+                component: name.to_string(),
+                kind,
+                error,
+            })
+        };
+        let mut put = |sm_logic: &mut BTreeMap<String, (u32, UnitCost)>,
+                       name: &str,
+                       n: u32,
+                       kind: LogicKind,
+                       p: &[(&str, u32)]|
+         -> Result<(), ChipError> {
+            let c = logic(name, kind, p)?;
+            sm_logic.insert(name.to_string(), (n, c.cost));
+            sources.insert(name.to_string(), c.source);
             Ok(())
         };
         // Front end: fetched instruction register and the per-warp instruction buffers
         // (PTX instructions are 64 bits), the decoder as one ALU-lane equivalent of gates.
-        put(&mut sm_logic, "fetch/decode", 1, "alu32", &[])?;
+        put(&mut sm_logic, "fetch/decode", 1, LogicKind::Alu32, &[])?;
         put(
             &mut sm_logic,
             "instruction buffer",
             1,
-            "flop_array",
+            LogicKind::FlopArray,
             &[
                 ("ENTRIES", max_warps * cfg.frontend.ibuffer_entries),
                 ("WIDTH", 64),
@@ -139,7 +202,7 @@ impl ChipModel {
             &mut sm_logic,
             "warp scheduler",
             n_sched,
-            "arb_rr",
+            LogicKind::ArbRr,
             &[("N", (max_warps / n_sched).max(2))],
         )?;
         // One scoreboard per warp slot: up to 64 pending registers checked against 3 sources.
@@ -147,7 +210,7 @@ impl ChipModel {
             &mut sm_logic,
             "scoreboard",
             max_warps,
-            "scoreboard",
+            LogicKind::Scoreboard,
             &[("NREGS", 64), ("NSRC", 3)],
         )?;
         // Operand collectors: one 3-operand, 32-lane entry per collector unit, and the
@@ -158,7 +221,7 @@ impl ChipModel {
             &mut sm_logic,
             "operand collectors",
             1,
-            "flop_array",
+            LogicKind::FlopArray,
             &[
                 ("ENTRIES", n_cu * 3),
                 ("WIDTH", 1024),
@@ -171,7 +234,7 @@ impl ChipModel {
             &mut sm_logic,
             "operand crossbar",
             1,
-            "crossbar",
+            LogicKind::Crossbar,
             &[("N", xbar_n), ("WIDTH", 1024)],
         )?;
         // Datapaths: every SP lane has an integer ALU, an integer multiplier and an FMA unit.
@@ -180,21 +243,21 @@ impl ChipModel {
             &mut sm_logic,
             "SP integer ALUs",
             lane_params(sp_lanes),
-            "alu32",
+            LogicKind::Alu32,
             &[],
         )?;
         put(
             &mut sm_logic,
             "SP integer multipliers",
             lane_params(sp_lanes),
-            "imul32",
+            LogicKind::Imul32,
             &[],
         )?;
         put(
             &mut sm_logic,
             "SP FP units",
             lane_params(sp_lanes),
-            "ffma32",
+            LogicKind::Ffma32,
             &[],
         )?;
         if u.n_sfu * u.sfu_lanes > 0 {
@@ -202,7 +265,7 @@ impl ChipModel {
                 &mut sm_logic,
                 "SFU lanes",
                 u.n_sfu * u.sfu_lanes,
-                "sfu_lane",
+                LogicKind::SfuLane,
                 &[],
             )?;
         }
@@ -211,7 +274,7 @@ impl ChipModel {
                 &mut sm_logic,
                 "DP lanes",
                 u.n_dp * u.dp_lanes,
-                "ffma32",
+                LogicKind::Ffma32,
                 &[],
             )?;
             // Double precision: the multiplier array grows with the square of the mantissa
@@ -224,14 +287,14 @@ impl ChipModel {
             &mut sm_logic,
             "LD/ST address units",
             ldst_lanes,
-            "alu32",
+            LogicKind::Alu32,
             &[],
         )?;
         put(
             &mut sm_logic,
             "LD/ST coalescer",
             u.n_ldst.max(1),
-            "cam",
+            LogicKind::Cam,
             &[("ENTRIES", 32), ("WIDTH", 32)],
         )?;
 
@@ -240,10 +303,10 @@ impl ChipModel {
         let alu = cost("SP integer ALUs").unwrap_or(0.0);
         let imul = cost("SP integer multipliers").unwrap_or(0.0);
         let fma = cost("SP FP units").unwrap_or(0.0);
-        let fadd = src.logic("fadd32", &[]).map(|c| c.read_j).unwrap_or(fma);
-        let fmul = src.logic("fmul32", &[]).map(|c| c.read_j).unwrap_or(fma);
-        let sfu = cost("SFU lanes")
-            .unwrap_or_else(|| src.logic("sfu_lane", &[]).map(|c| c.read_j).unwrap_or(fma));
+        let op_j = |kind: LogicKind| src.logic(kind, &[]).map(|c| c.cost.read_j).ok();
+        let fadd = op_j(LogicKind::Fadd32).unwrap_or(fma);
+        let fmul = op_j(LogicKind::Fmul32).unwrap_or(fma);
+        let sfu = cost("SFU lanes").unwrap_or_else(|| op_j(LogicKind::SfuLane).unwrap_or(fma));
         let dp = fma * DP_SCALE;
         let mut op_energy_j = BTreeMap::new();
         for class in OP_CLASSES {
@@ -270,7 +333,13 @@ impl ChipModel {
         let slices = cfg.mem.n_channels * cfg.mem.subparts_per_channel;
         let ports = (cfg.gpu.n_sm + slices).clamp(2, 64);
         let flit_bits = cfg.icnt.flit_bytes * 8;
-        let icnt = src.logic("crossbar", &[("N", ports), ("WIDTH", flit_bits)])?;
+        let icnt = logic(
+            "interconnect",
+            LogicKind::Crossbar,
+            &[("N", ports), ("WIDTH", flit_bits)],
+        )?
+        .cost;
+        sources.insert("interconnect".into(), Source::Mixed);
         let sm_area: f64 = sm_storage.values().map(|c| c.area_m2).sum::<f64>()
             + sm_logic
                 .values()
@@ -285,10 +354,13 @@ impl ChipModel {
         let wire_c = src.global_wire_c_f_per_m();
         let icnt_flit_j =
             icnt.read_j + 0.5 * flit_bits as f64 * wire_c * (die_side_m / 2.0) * vdd * vdd;
-        let mc = src.logic(
-            "cam",
+        let mc = logic(
+            "memory controllers",
+            LogicKind::Cam,
             &[("ENTRIES", cfg.dram.sched_queue.max(2)), ("WIDTH", 32)],
         )?;
+        sources.insert("memory controllers".into(), mc.source);
+        let mc = mc.cost;
 
         // Clock: an H-tree over each SM (total length ≈ 1.5 × side × log2 of the leaf count
         // ratio, here the standard 2-level closed form 3 × side) plus one clock pin per flop bit
@@ -322,6 +394,7 @@ impl ChipModel {
             clock_sm_j_per_cycle,
             clock_uncore_j_per_cycle,
             pipe_reg_j_per_lane_op,
+            sources,
         })
     }
 }
@@ -358,9 +431,17 @@ const OP_CLASSES: &[&str] = &[
     "BARRIER",
 ];
 
-fn leaf(name: &str, instances: u32, c: UnitCost, dynamic_j: f64, runtime_s: f64) -> Node {
+fn leaf(
+    name: &str,
+    source: Source,
+    instances: u32,
+    c: UnitCost,
+    dynamic_j: f64,
+    runtime_s: f64,
+) -> Node {
     Node {
         name: name.to_string(),
+        source,
         instances,
         area_m2: c.area_m2 * instances as f64,
         dynamic_j,
@@ -465,7 +546,7 @@ impl ChipModel {
         ] {
             if let Some(&(inst, c)) = self.sm_logic.get(name) {
                 let e = exec_e.get(name).copied().unwrap_or(0.0);
-                ex.push(leaf(name, inst * n, c, e, runtime_s));
+                ex.push(leaf(name, self.source_of(name), inst * n, c, e, runtime_s));
             }
         }
         sm_children.push(Node::group("execution", ex));
@@ -485,7 +566,14 @@ impl ChipModel {
         sm_children.push(Node::group(
             "memory pipeline",
             vec![
-                leaf("LD/ST address units", ai * n, ac, ldst_e, runtime_s),
+                leaf(
+                    "LD/ST address units",
+                    self.source_of("LD/ST address units"),
+                    ai * n,
+                    ac,
+                    ldst_e,
+                    runtime_s,
+                ),
                 self.logic_leaf("LD/ST coalescer", n, coal, runtime_s),
                 self.store_leaf("L1D data", n, l1_acc, l1_fill, runtime_s),
                 self.store_leaf("L1D tags", n, l1_acc, l1_fill, runtime_s),
@@ -501,6 +589,7 @@ impl ChipModel {
         let active = sum(&|s| s.active_cycles);
         sm_children.push(Node {
             name: "clock distribution".into(),
+            source: Source::Wire,
             instances: n,
             dynamic_j: active * self.clock_sm_j_per_cycle,
             ..Node::default()
@@ -528,6 +617,7 @@ impl ChipModel {
                 .unwrap_or((0, UnitCost::default()));
             leaf(
                 label,
+                self.source_of(name),
                 inst,
                 c,
                 l2_r * c.read_j + (l2_w + l2_fill) * c.write_j,
@@ -549,6 +639,7 @@ impl ChipModel {
                 l2_node("L2 tags", "L2 tags"),
                 leaf(
                     "interconnect",
+                    self.source_of("interconnect"),
                     1,
                     self.icnt,
                     flits * self.icnt_flit_j,
@@ -556,6 +647,7 @@ impl ChipModel {
                 ),
                 leaf(
                     "memory controllers",
+                    self.source_of("memory controllers"),
                     self.n_channels,
                     self.mc,
                     dram_req * self.mc.read_j,
@@ -563,6 +655,7 @@ impl ChipModel {
                 ),
                 Node {
                     name: "uncore clock".into(),
+                    source: Source::Wire,
                     instances: 1,
                     dynamic_j: cycles * self.clock_uncore_j_per_cycle,
                     ..Node::default()
@@ -570,12 +663,26 @@ impl ChipModel {
             ],
         );
         let dram = self.dram.node(k, runtime_s);
-        Node::group("chip", vec![sms, uncore, dram])
+        let mut root = Node::group("chip", vec![sms, uncore, dram]);
+        root.derive_sources();
+        root
+    }
+
+    /// The recorded source of a component's cost ([`Source::Mixed`] if none was recorded).
+    fn source_of(&self, name: &str) -> Source {
+        self.sources.get(name).cloned().unwrap_or(Source::Mixed)
     }
 
     fn store_leaf(&self, name: &str, n: u32, reads: f64, writes: f64, runtime_s: f64) -> Node {
         let c = self.sm_storage.get(name).copied().unwrap_or_default();
-        leaf(name, n, c, reads * c.read_j + writes * c.write_j, runtime_s)
+        leaf(
+            name,
+            self.source_of(name),
+            n,
+            c,
+            reads * c.read_j + writes * c.write_j,
+            runtime_s,
+        )
     }
 
     fn logic_leaf(&self, name: &str, n: u32, events: f64, runtime_s: f64) -> Node {
@@ -584,7 +691,14 @@ impl ChipModel {
             .get(name)
             .copied()
             .unwrap_or((0, UnitCost::default()));
-        leaf(name, inst * n, c, events * c.read_j, runtime_s)
+        leaf(
+            name,
+            self.source_of(name),
+            inst * n,
+            c,
+            events * c.read_j,
+            runtime_s,
+        )
     }
 
     /// Costs a whole run: the tree of `k` with run time from its cycles.

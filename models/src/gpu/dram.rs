@@ -12,7 +12,7 @@
 //! - Activation ≈ 2 nJ per activate of a 2 KiB page (≈ 1 pJ/bit of the page): Vogelsang,
 //!   "Understanding the Energy Consumption of Dynamic Random Access Memories", MICRO 2010.
 
-use super::estimate::Node;
+use super::estimate::{Node, Source};
 use sim::activity::KernelActivity;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -21,7 +21,13 @@ pub struct DramParams {
     pub burst_bytes: f64,
     pub energy_per_bit_j: f64,
     pub energy_per_activate_j: f64,
+    /// Where the per-bit and per-activate figures are published.
+    pub source: &'static str,
 }
+
+/// The publications of the GDDR5 figures (see the module header).
+pub const GDDR5_SOURCE: &str =
+    "GDDR5 per bit: O'Connor et al., MICRO 2017; per activate: Vogelsang, MICRO 2010";
 
 impl DramParams {
     /// GDDR5-class parameters for bursts of `burst_bytes`.
@@ -30,6 +36,7 @@ impl DramParams {
             burst_bytes,
             energy_per_bit_j: 12e-12,
             energy_per_activate_j: 2e-9,
+            source: GDDR5_SOURCE,
         }
     }
 
@@ -39,6 +46,9 @@ impl DramParams {
         let acts: u64 = k.dram.iter().map(|d| d.activates).sum();
         Node {
             name: "DRAM (off-chip)".into(),
+            source: Source::Published {
+                source: self.source.to_string(),
+            },
             instances: k.dram.len() as u32,
             dynamic_j: bursts as f64 * self.burst_bytes * 8.0 * self.energy_per_bit_j
                 + acts as f64 * self.energy_per_activate_j,

@@ -2,14 +2,169 @@
 //!
 //! Every node carries its own area and energies; a node's totals are its own values plus its
 //! children's. Leaves are hardware blocks; inner nodes group them (SM, memory system, chip).
+//! Every node also records the [`Source`] of its numbers and what is known of that source's
+//! accuracy. Rendering (tables, CSV, plots) is the front end's job; this module is data.
 
 use serde::{Deserialize, Serialize};
-use std::fmt::Write as _;
+
+/// Measured error of the SRAM model against CACTI 7 for one class of node: mean absolute
+/// percentage error over the model's comparison set, per quantity.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SramAccuracy {
+    /// Array area.
+    pub area_mape_pct: f64,
+    /// Dynamic energy of one read.
+    pub read_energy_mape_pct: f64,
+    /// Leakage power.
+    pub leakage_mape_pct: f64,
+}
+
+/// What is known of one calibrated quantity's accuracy.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum CvMape {
+    /// Leave-one-out cross-validated mean absolute percentage error of the overlay's fit, %.
+    Pct(f64),
+    /// Fitted, but to too few synthesis points to cross-validate (the overlay records no finite
+    /// CV error): accuracy unknown. Serialised as `"not cross-validated"`.
+    NotCrossValidated,
+    /// Not in the overlay: the analytical model supplies this quantity. Serialised as
+    /// `"analytical"`.
+    #[default]
+    Analytical,
+}
+
+impl CvMape {
+    /// From an overlay's recorded CV error (non-finite: not cross-validated).
+    pub fn from_recorded(cv_mape_pct: f64) -> CvMape {
+        if cv_mape_pct.is_finite() {
+            CvMape::Pct(cv_mape_pct)
+        } else {
+            CvMape::NotCrossValidated
+        }
+    }
+}
+
+impl Serialize for CvMape {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            CvMape::Pct(v) => s.serialize_f64(*v),
+            CvMape::NotCrossValidated => s.serialize_str("not cross-validated"),
+            CvMape::Analytical => s.serialize_str("analytical"),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for CvMape {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<CvMape, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Either {
+            Pct(f64),
+            Word(String),
+        }
+        match Either::deserialize(d)? {
+            Either::Pct(v) => Ok(CvMape::Pct(v)),
+            Either::Word(w) if w == "not cross-validated" => Ok(CvMape::NotCrossValidated),
+            Either::Word(w) if w == "analytical" => Ok(CvMape::Analytical),
+            Either::Word(w) => Err(serde::de::Error::custom(format!(
+                "cv_mape_pct must be a number, \"not cross-validated\" or \"analytical\", got \"{w}\""
+            ))),
+        }
+    }
+}
+
+/// The accuracy of a calibrated logic cost per quantity the chip model uses.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct QuantityMape {
+    #[serde(default)]
+    pub area_m2: CvMape,
+    #[serde(default)]
+    pub leakage_w: CvMape,
+    #[serde(default)]
+    pub energy_per_op_j: CvMape,
+}
+
+/// Where a node's numbers come from, and how accurate that source is known to be.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Source {
+    /// Gate-equivalent counts × the node's device numbers (`crate::logic::analytical`): not
+    /// calibrated against synthesis; accuracy unknown.
+    Analytical,
+    /// The CACTI-class SRAM model (`crate::sram`), with its measured error against CACTI 7
+    /// where one is recorded (`None`: unmeasured).
+    SramModel {
+        #[serde(with = "accuracy_or_unmeasured")]
+        accuracy: Option<SramAccuracy>,
+    },
+    /// A calibration overlay's fit to synthesis results, with its cross-validated error.
+    Calibrated {
+        /// Which overlay (its file, or its node and reference point).
+        overlay: String,
+        cv_mape_pct: QuantityMape,
+    },
+    /// Published device figures (DRAM energy per bit and per activate).
+    Published { source: String },
+    /// Wire RC of the node and clock-pin capacitance (clock distribution).
+    Wire,
+    /// Several of the above: a group whose children differ, or a leaf that combines models
+    /// (the interconnect: crossbar logic plus global wires). Also the value of a group node
+    /// before [`Node::derive_sources`] has run.
+    #[default]
+    Mixed,
+}
+
+/// `Option<SramAccuracy>` as the accuracy figures or the string `"unmeasured"`.
+mod accuracy_or_unmeasured {
+    use super::SramAccuracy;
+    use serde::de::Error as _;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(a: &Option<SramAccuracy>, s: S) -> Result<S::Ok, S::Error> {
+        match a {
+            Some(a) => a.serialize(s),
+            None => s.serialize_str("unmeasured"),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<SramAccuracy>, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Either {
+            Figures(SramAccuracy),
+            Word(String),
+        }
+        match Either::deserialize(d)? {
+            Either::Figures(a) => Ok(Some(a)),
+            Either::Word(w) if w == "unmeasured" => Ok(None),
+            Either::Word(w) => Err(D::Error::custom(format!(
+                "SRAM accuracy must be its figures or \"unmeasured\", got \"{w}\""
+            ))),
+        }
+    }
+}
+
+impl Source {
+    /// The source of a group: its children's common source, or [`Source::Mixed`].
+    pub fn common<'a>(mut sources: impl Iterator<Item = &'a Source>) -> Source {
+        let Some(first) = sources.next() else {
+            return Source::Mixed;
+        };
+        if sources.all(|s| s == first) {
+            first.clone()
+        } else {
+            Source::Mixed
+        }
+    }
+}
 
 /// One component (or group of components) of the chip.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Node {
     pub name: String,
+    /// Where this node's numbers come from (derived from the children for a group).
+    #[serde(default)]
+    pub source: Source,
     /// Instances on the chip that this node's numbers cover (already multiplied in).
     pub instances: u32,
     /// Silicon area of all instances.
@@ -46,10 +201,23 @@ impl Node {
     pub fn group(name: impl Into<String>, children: Vec<Node>) -> Node {
         Node {
             name: name.into(),
+            source: Source::common(children.iter().map(|c| &c.source)),
             instances: 1,
             children,
             ..Node::default()
         }
+    }
+
+    /// Sets the source of every inner node below and including this one to the common source
+    /// of its children (see [`Source::common`]); leaves keep theirs.
+    pub fn derive_sources(&mut self) {
+        if self.children.is_empty() {
+            return;
+        }
+        for c in &mut self.children {
+            c.derive_sources();
+        }
+        self.source = Source::common(self.children.iter().map(|c| &c.source));
     }
 
     /// Totals of this node and everything below it.
@@ -80,24 +248,41 @@ impl Node {
         }
     }
 
-    /// Every number in the tree is finite and non-negative.
-    pub fn check_finite_nonnegative(&self) -> Result<(), String> {
+    /// Every number in the tree is finite and non-negative; the error names the first node and
+    /// quantity (depth first) that is not.
+    pub fn check_finite_nonnegative(&self) -> Result<(), NonFiniteError> {
         let mut bad = None;
         self.walk(0, &mut |_, n| {
-            for (what, v) in [
+            for (quantity, value) in [
                 ("area_m2", n.area_m2),
                 ("dynamic_j", n.dynamic_j),
                 ("leakage_j", n.leakage_j),
                 ("gating_overhead_j", n.gating_overhead_j),
                 ("leakage_w", n.leakage_w),
             ] {
-                if bad.is_none() && !(v.is_finite() && v >= 0.0) {
-                    bad = Some(format!("{}: {what} = {v}", n.name));
+                if bad.is_none() && !(value.is_finite() && value >= 0.0) {
+                    bad = Some(NonFiniteError {
+                        node: n.name.clone(),
+                        quantity,
+                        value,
+                    });
                 }
             }
         });
         bad.map_or(Ok(()), Err)
     }
+}
+
+/// A number in an estimate tree that is negative, infinite or NaN.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{node}: {quantity} = {value}")]
+pub struct NonFiniteError {
+    /// Name of the node.
+    pub node: String,
+    /// Which quantity (`area_m2`, `dynamic_j`, ...).
+    pub quantity: &'static str,
+    /// Its value.
+    pub value: f64,
 }
 
 /// The breakdown of one run (one workload, or a saved Activity) at one technology point.
@@ -134,105 +319,6 @@ impl Estimate {
     pub fn edp_js(&self) -> f64 {
         self.energy_j() * self.runtime_s
     }
-
-    /// Per-component table: area (mm²), dynamic power, leakage power (mW) and share of energy.
-    pub fn to_table(&self) -> String {
-        let tot = self.totals();
-        let t = self.runtime_s;
-        let mut s = String::new();
-        let _ = writeln!(
-            s,
-            "{} — {} at {:.3} V, {:.0} K{}",
-            self.label,
-            self.tech,
-            self.vdd_v,
-            self.temperature_k,
-            if t > 0.0 {
-                format!(", runtime {:.3} us", t * 1e6)
-            } else {
-                String::new()
-            }
-        );
-        let _ = writeln!(
-            s,
-            "{:<40} {:>10} {:>12} {:>12} {:>7}",
-            "component", "area mm2", "dyn mW", "leak mW", "share"
-        );
-        let denom = if t > 0.0 {
-            tot.energy_j()
-        } else {
-            tot.leakage_w
-        };
-        self.root.walk(0, &mut |d, n| {
-            let nt = n.totals();
-            let (dyn_mw, leak_mw) = if t > 0.0 {
-                (nt.dynamic_j / t * 1e3, nt.leakage_j / t * 1e3)
-            } else {
-                (0.0, nt.leakage_w * 1e3)
-            };
-            let share = if denom > 0.0 {
-                100.0 * if t > 0.0 { nt.energy_j() } else { nt.leakage_w } / denom
-            } else {
-                0.0
-            };
-            let name = format!("{}{}", "  ".repeat(d), n.name);
-            let _ = writeln!(
-                s,
-                "{:<40} {:>10.4} {:>12.3} {:>12.3} {:>6.1}%",
-                name,
-                nt.area_m2 * 1e6,
-                dyn_mw,
-                leak_mw,
-                share
-            );
-        });
-        if t > 0.0 {
-            let _ = writeln!(
-                s,
-                "energy {:.4} mJ, average power {:.3} W, EDP {:.4e} J·s",
-                self.energy_j() * 1e3,
-                self.average_power_w(),
-                self.edp_js()
-            );
-        }
-        s
-    }
-
-    /// One CSV row per node: path, area_mm2, dynamic_mj, leakage_mj, gating_mj, leakage_mw.
-    pub fn to_csv_rows(&self, out: &mut String, with_header: bool) {
-        if with_header {
-            out.push_str(
-                "label,component,depth,instances,area_mm2,dynamic_mj,leakage_mj,gating_overhead_mj,leakage_mw\n",
-            );
-        }
-        let mut path: Vec<String> = Vec::new();
-        self.root.walk(0, &mut |d, n| {
-            path.truncate(d);
-            path.push(n.name.clone());
-            let t = n.totals();
-            let _ = writeln!(
-                out,
-                "{},{},{},{},{:.6e},{:.6e},{:.6e},{:.6e},{:.6e}",
-                csv_field(&self.label),
-                csv_field(&path.join("/")),
-                d,
-                n.instances,
-                t.area_m2 * 1e6,
-                t.dynamic_j * 1e3,
-                t.leakage_j * 1e3,
-                t.gating_overhead_j * 1e3,
-                t.leakage_w * 1e3
-            );
-        });
-    }
-}
-
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
 }
 
 #[cfg(test)]
@@ -247,6 +333,7 @@ mod tests {
             dynamic_j: d,
             leakage_j: l,
             leakage_w: l,
+            source: Source::Analytical,
             ..Node::default()
         }
     }
@@ -271,5 +358,31 @@ mod tests {
         let mut bad = root.clone();
         bad.children[1].dynamic_j = f64::NAN;
         assert!(bad.check_finite_nonnegative().is_err());
+    }
+
+    #[test]
+    fn group_sources_are_derived() {
+        let mut sram = leaf("l2", 2.0, 0.5, 1.0);
+        sram.source = Source::SramModel { accuracy: None };
+        let mut root = Node::group(
+            "chip",
+            vec![
+                Node::group(
+                    "sm",
+                    vec![leaf("alu", 1.0, 2.0, 3.0), leaf("mul", 0.5, 1.0, 0.25)],
+                ),
+                sram,
+            ],
+        );
+        assert_eq!(root.children[0].source, Source::Analytical);
+        assert_eq!(root.source, Source::Mixed);
+        root.children[1].source = Source::Analytical;
+        root.source = Source::Wire;
+        root.derive_sources();
+        assert_eq!(root.source, Source::Analytical);
+        let json = serde_json::to_string(&Source::SramModel { accuracy: None }).unwrap();
+        assert_eq!(json, r#"{"kind":"sram_model","accuracy":"unmeasured"}"#);
+        let back: Source = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, Source::SramModel { accuracy: None });
     }
 }

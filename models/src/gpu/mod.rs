@@ -7,7 +7,9 @@ pub mod estimate;
 pub mod source;
 pub mod storage;
 
-pub use chip::{ChipModel, CostSource, UnitCost};
-pub use estimate::{Estimate, Node, Totals};
-pub use source::{TechChoice, TechCostSource};
+pub use chip::{ChipError, ChipModel, CostError, CostSource, Costed, UnitCost};
+pub use estimate::{
+    CvMape, Estimate, Node, NonFiniteError, QuantityMape, Source, SramAccuracy, Totals,
+};
+pub use source::{sram_accuracy, SourceError, TechChoice, TechCostSource};
 pub use storage::{storage_specs, Scope, StorageSpec};

@@ -1,13 +1,41 @@
 //! The [`CostSource`] that ties the chip model to the SRAM model, the logic models and techlib at
-//! one technology point.
+//! one technology point, and says for every cost where it came from ([`Source`]).
 
-use super::chip::{CostSource, UnitCost};
+use super::chip::{CostError, CostSource, Costed, UnitCost};
+use super::estimate::{CvMape, QuantityMape, Source, SramAccuracy};
 use super::storage::StorageSpec;
 use crate::logic::{model, LogicKind};
 use crate::overlay::Overlay;
-use crate::sram::{self, CellKind, SramSpec, SramTech, TechRequest};
+use crate::sram::{self, CellKind, SramError, SramSpec, SramTech, TechRequest};
 use std::collections::BTreeMap;
-use techlib::{Conditions, Projection, TechPoint, WireType};
+use techlib::{Conditions, NodeKind, Projection, TechPoint, WireType};
+
+/// Errors setting up a technology point for costing.
+#[derive(Debug, thiserror::Error)]
+pub enum SourceError {
+    /// techlib does not know the node, flavour or operating point, or cannot evaluate it.
+    #[error(transparent)]
+    Tech(#[from] techlib::TechError),
+    /// The SRAM model has no such device flavour.
+    #[error(
+        "the SRAM model has no device flavour '{flavour}' (it has: hp, lstp, lop, lvt, rvt, slvt)"
+    )]
+    SramFlavour {
+        /// The flavour asked for.
+        flavour: String,
+    },
+    /// The SRAM model's technology could not be built at this point.
+    #[error(transparent)]
+    Sram(#[from] SramError),
+}
+
+/// The SRAM model's measured error against CACTI 7 at nodes of `node_kind`, or `None` where
+/// no measurement is recorded (rendered as "unmeasured").
+pub fn sram_accuracy(node_kind: NodeKind) -> Option<SramAccuracy> {
+    // wired to the SRAM model's recorded accuracy
+    let _ = node_kind;
+    None
+}
 
 /// Which technology point to cost at.
 #[derive(Clone, Debug, PartialEq)]
@@ -41,13 +69,18 @@ pub struct TechCostSource {
     pub sram_tech: SramTech,
     pub cell: CellKind,
     pub overlay: Option<Overlay>,
+    /// How costs from the overlay name it in their [`Source`]: its file when the caller sets
+    /// one with [`TechCostSource::with_overlay_name`], else its node and reference point.
+    pub overlay_name: String,
+    /// Planar or FinFET: selects the SRAM model's recorded accuracy.
+    pub node_kind: NodeKind,
     /// Human-readable label, e.g. "finfet7 lvt".
     pub label: String,
     /// Core-clock scale relative to the preset's clock: FO4(nominal supply) / FO4(this supply).
     /// Presets give clocks at the node's nominal operating point (finfet7: STV); a lower supply
     /// slows every gate by the FO4 ratio, and the clock with it.
     pub clock_scale: f64,
-    cache: std::cell::RefCell<BTreeMap<String, UnitCost>>,
+    cache: std::cell::RefCell<BTreeMap<String, Costed>>,
 }
 
 fn default_flavour(node: &techlib::Node) -> String {
@@ -65,13 +98,16 @@ fn default_flavour(node: &techlib::Node) -> String {
 }
 
 impl TechCostSource {
-    pub fn new(choice: &TechChoice, overlay: Option<Overlay>) -> Result<TechCostSource, String> {
-        let node = techlib::node(&choice.node).map_err(|e| e.to_string())?;
+    pub fn new(
+        choice: &TechChoice,
+        overlay: Option<Overlay>,
+    ) -> Result<TechCostSource, SourceError> {
+        let node = techlib::node(&choice.node)?;
         let flavour_name = choice
             .flavour
             .clone()
             .unwrap_or_else(|| default_flavour(&node));
-        let flavour = node.flavour(&flavour_name).map_err(|e| e.to_string())?;
+        let flavour = node.flavour(&flavour_name)?;
         let mut cond = Conditions::new(flavour).with_temperature(choice.temperature_k);
         if let Some(op) = &choice.op {
             cond = cond.with_operating_point(op);
@@ -79,34 +115,46 @@ impl TechCostSource {
         if let Some(v) = choice.vdd_v {
             cond = cond.with_vdd(v);
         }
-        let point = node.at(&cond).map_err(|e| e.to_string())?;
+        let point = node.at(&cond)?;
         let mut nominal = Conditions::new(flavour).with_temperature(choice.temperature_k);
         if node.operating_points().iter().any(|o| o.name == "stv") {
             nominal = nominal.with_operating_point("stv");
         }
-        let nominal = node.at(&nominal).map_err(|e| e.to_string())?;
+        let nominal = node.at(&nominal)?;
         let clock_scale = nominal.fo4_delay_s() / point.fo4_delay_s();
-        let sflav = sram::Flavour::parse(&flavour_name)
-            .ok_or_else(|| format!("the SRAM model has no device flavour '{flavour_name}'"))?;
+        let sflav =
+            sram::Flavour::parse(&flavour_name).ok_or_else(|| SourceError::SramFlavour {
+                flavour: flavour_name.clone(),
+            })?;
         let sram_tech = sram::sram_tech(&TechRequest {
             node: choice.node.clone(),
             flavour: sflav,
             vdd_v: Some(point.vdd_v()),
             temperature_k: Some(choice.temperature_k),
             back_gate: sram::BackGate::Vdd,
-        })
-        .map_err(|e| e.to_string())?;
+        })?;
         // 8T cells at FinFET nodes (6T is not viable at 7 nm), 6T on planar nodes.
         let cell = match node.kind() {
             techlib::NodeKind::Planar => CellKind::SixT,
             _ => CellKind::EightT,
         };
         let label = format!("{} {}", node.name(), flavour_name);
+        let overlay_name = overlay
+            .as_ref()
+            .map(|o| {
+                format!(
+                    "{} overlay ({}, {} V, {} C)",
+                    o.node, o.reference.flavour, o.reference.vdd_v, o.reference.temperature_c
+                )
+            })
+            .unwrap_or_default();
         Ok(TechCostSource {
             point,
             sram_tech,
             cell,
             overlay,
+            overlay_name,
+            node_kind: node.kind(),
             label,
             clock_scale,
             cache: Default::default(),
@@ -119,10 +167,38 @@ impl TechCostSource {
     pub fn vdd_v_value(&self) -> f64 {
         self.point.vdd_v()
     }
+
+    /// Names the overlay (e.g. by its file) in the [`Source`] of calibrated costs.
+    pub fn with_overlay_name(mut self, name: impl Into<String>) -> TechCostSource {
+        self.overlay_name = name.into();
+        self.cache.borrow_mut().clear();
+        self
+    }
+
+    /// The source of a logic cost: the overlay's cross-validated error for each quantity it
+    /// calibrated, or the analytical model when it calibrated none.
+    fn logic_source(&self, kind: LogicKind, calibrated: [bool; 4]) -> Source {
+        let fit = self.overlay.as_ref().and_then(|o| o.kinds.get(kind.name()));
+        let Some(fit) = fit.filter(|_| calibrated[..3].iter().any(|&c| c)) else {
+            return Source::Analytical;
+        };
+        let mape = |on: bool, q: &Option<crate::overlay::QuantityFit>| match q {
+            Some(q) if on => CvMape::from_recorded(q.cv_mape_pct),
+            _ => CvMape::Analytical,
+        };
+        Source::Calibrated {
+            overlay: self.overlay_name.clone(),
+            cv_mape_pct: QuantityMape {
+                area_m2: mape(calibrated[0], &fit.area_m2),
+                leakage_w: mape(calibrated[1], &fit.leakage_w),
+                energy_per_op_j: mape(calibrated[2], &fit.energy_per_op_j),
+            },
+        }
+    }
 }
 
 impl CostSource for TechCostSource {
-    fn sram(&self, s: &StorageSpec) -> Result<UnitCost, String> {
+    fn sram(&self, s: &StorageSpec) -> Result<Costed, CostError> {
         let spec = SramSpec {
             capacity_bytes: s.size_bytes,
             block_bytes: s.block_bytes,
@@ -133,36 +209,42 @@ impl CostSource for TechCostSource {
             cell: self.cell,
             objective: Default::default(),
         };
-        let r = sram::evaluate(&spec, &self.sram_tech).map_err(|e| e.to_string())?;
-        Ok(UnitCost {
-            area_m2: r.area_m2,
-            leakage_w: r.leakage_w,
-            read_j: r.read_energy_j,
-            write_j: r.write_energy_j,
+        let r = sram::evaluate(&spec, &self.sram_tech)?;
+        Ok(Costed {
+            cost: UnitCost {
+                area_m2: r.area_m2,
+                leakage_w: r.leakage_w,
+                read_j: r.read_energy_j,
+                write_j: r.write_energy_j,
+            },
+            source: Source::SramModel {
+                accuracy: sram_accuracy(self.node_kind),
+            },
         })
     }
 
-    fn logic(&self, kind: &str, p: &[(&str, u32)]) -> Result<UnitCost, String> {
+    fn logic(&self, kind: LogicKind, p: &[(&str, u32)]) -> Result<Costed, CostError> {
         let key = format!("{kind}{p:?}");
         if let Some(c) = self.cache.borrow().get(&key) {
-            return Ok(*c);
+            return Ok(c.clone());
         }
-        let k = LogicKind::parse(kind).ok_or_else(|| format!("unknown logic kind '{kind}'"))?;
         let c = model(
-            k,
+            kind,
             &crate::logic::params(p),
             &self.point,
             self.overlay.as_ref(),
-        )
-        .map_err(|e| e.to_string())?;
-        let u = UnitCost {
-            area_m2: c.area_m2,
-            leakage_w: c.leakage_w,
-            read_j: c.energy_per_op_j,
-            write_j: c.energy_per_op_j,
+        )?;
+        let costed = Costed {
+            cost: UnitCost {
+                area_m2: c.area_m2,
+                leakage_w: c.leakage_w,
+                read_j: c.energy_per_op_j,
+                write_j: c.energy_per_op_j,
+            },
+            source: self.logic_source(kind, c.calibrated),
         };
-        self.cache.borrow_mut().insert(key, u);
-        Ok(u)
+        self.cache.borrow_mut().insert(key, costed.clone());
+        Ok(costed)
     }
 
     fn vdd_v(&self) -> f64 {

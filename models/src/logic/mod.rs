@@ -42,7 +42,7 @@ pub enum ModelError {
     #[error("{kind} has no size parameter '{param}' (its parameters: {known})")]
     UnknownParam {
         /// Component kind.
-        kind: String,
+        kind: LogicKind,
         /// The parameter given.
         param: String,
         /// Parameters the kind has.
@@ -52,7 +52,7 @@ pub enum ModelError {
     #[error("{kind}: size parameter '{param}' must be at least 1")]
     ZeroParam {
         /// Component kind.
-        kind: String,
+        kind: LogicKind,
         /// The parameter.
         param: String,
     },
@@ -68,14 +68,14 @@ pub enum ModelError {
     #[error("overlay reference point: {0}")]
     Tech(#[from] techlib::TechError),
     /// A term of the overlay could not be evaluated.
-    #[error("overlay form of {kind}.{quantity}: {msg}")]
+    #[error("overlay form of {kind}.{quantity}: {error}")]
     Form {
         /// Component kind.
-        kind: String,
+        kind: LogicKind,
         /// Quantity.
-        quantity: String,
+        quantity: &'static str,
         /// What went wrong.
-        msg: String,
+        error: terms::TermError,
     },
 }
 
@@ -109,7 +109,7 @@ pub fn resolve_params(
     for (k, v) in p {
         if !full.contains_key(k) {
             return Err(ModelError::UnknownParam {
-                kind: kind.name().into(),
+                kind,
                 param: k.clone(),
                 known: if full.is_empty() {
                     "none".into()
@@ -120,7 +120,7 @@ pub fn resolve_params(
         }
         if *v == 0 {
             return Err(ModelError::ZeroParam {
-                kind: kind.name().into(),
+                kind,
                 param: k.clone(),
             });
         }
@@ -168,14 +168,14 @@ pub fn analytical_cost(kind: LogicKind, p: &BTreeMap<String, u32>, tech: &TechPo
 
 fn eval_fit(
     kind: LogicKind,
-    q: &str,
+    q: &'static str,
     f: &QuantityFit,
     p: &BTreeMap<String, u32>,
 ) -> Result<f64, ModelError> {
-    let v = f.eval(p).map_err(|msg| ModelError::Form {
-        kind: kind.name().into(),
-        quantity: q.into(),
-        msg,
+    let v = f.eval(p).map_err(|error| ModelError::Form {
+        kind,
+        quantity: q,
+        error,
     })?;
     Ok(v.max(0.0))
 }

@@ -17,6 +17,73 @@
 
 use std::collections::BTreeMap;
 
+/// A malformed term, or a term that cannot be evaluated with the parameters given.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum TermError {
+    /// The divisor is not a parenthesised sum of parameter names.
+    #[error("term '{term}': divisor must be (NAME+NAME+...), got '{got}'")]
+    Divisor {
+        /// The whole term.
+        term: String,
+        /// The divisor as written.
+        got: String,
+    },
+    /// `pow2()`, `clog2()` or `log2()` applied to something other than a parameter name.
+    #[error("term '{term}': {func}() needs a parameter name, got '{got}'")]
+    FunctionArgument {
+        /// The whole term.
+        term: String,
+        /// `pow2`, `clog2` or `log2`.
+        func: &'static str,
+        /// The argument as written.
+        got: String,
+    },
+    /// An exponent that is not an integer.
+    #[error("term '{term}': exponent '{got}' is not a small integer")]
+    Exponent {
+        /// The whole term.
+        term: String,
+        /// The exponent as written.
+        got: String,
+    },
+    /// `NAME^k` with a bad name or k outside 1..=4.
+    #[error("term '{term}': expected NAME^k with k in 1..=4, got '{got}'")]
+    Power {
+        /// The whole term.
+        term: String,
+        /// The factor as written.
+        got: String,
+    },
+    /// A constant factor that is zero, negative or not finite.
+    #[error("term '{term}': constant factor must be positive")]
+    NonPositiveConstant {
+        /// The whole term.
+        term: String,
+    },
+    /// A factor that is none of the allowed shapes.
+    #[error(
+        "term '{term}': factor '{factor}' is not a number, NAME, NAME^k, log2(NAME) or clog2(NAME)"
+    )]
+    Factor {
+        /// The whole term.
+        term: String,
+        /// The factor as written.
+        factor: String,
+    },
+    /// A parameter the term uses is missing.
+    #[error("parameter '{name}' is needed by the model but was not given")]
+    MissingParam {
+        /// The parameter's name.
+        name: String,
+    },
+    /// The divisor sums to zero.
+    #[error("divisor of a term is {value}; parameters must be positive")]
+    NonPositiveDivisor {
+        /// The divisor's value.
+        value: f64,
+    },
+}
+
 /// One factor of a term.
 #[derive(Debug, Clone, PartialEq)]
 enum Factor {
@@ -43,7 +110,7 @@ fn is_ident(s: &str) -> bool {
 
 impl Term {
     /// Parse a term; the error says which factor is malformed and what is allowed.
-    pub fn parse(s: &str) -> Result<Term, String> {
+    pub fn parse(s: &str) -> Result<Term, TermError> {
         let mut factors = Vec::new();
         let (num, div) = match s.split_once('/') {
             Some((n, d)) => (n, Some(d.trim())),
@@ -58,9 +125,10 @@ impl Term {
             for n in inner.split('+') {
                 let n = n.trim();
                 if !is_ident(n) {
-                    return Err(format!(
-                        "term '{s}': divisor must be (NAME+NAME+...), got '{d}'"
-                    ));
+                    return Err(TermError::Divisor {
+                        term: s.into(),
+                        got: d.into(),
+                    });
                 }
                 divisor.push(n.to_string());
             }
@@ -71,47 +139,55 @@ impl Term {
                 f.strip_prefix("pow2(").and_then(|r| r.strip_suffix(')'))
             {
                 if !is_ident(inner.trim()) {
-                    return Err(format!(
-                        "term '{s}': pow2() needs a parameter name, got '{inner}'"
-                    ));
+                    return Err(TermError::FunctionArgument {
+                        term: s.into(),
+                        func: "pow2",
+                        got: inner.into(),
+                    });
                 }
                 Factor::Pow2(inner.trim().to_string())
             } else if let Some(inner) = f.strip_prefix("clog2(").and_then(|r| r.strip_suffix(')')) {
                 if !is_ident(inner.trim()) {
-                    return Err(format!(
-                        "term '{s}': clog2() needs a parameter name, got '{inner}'"
-                    ));
+                    return Err(TermError::FunctionArgument {
+                        term: s.into(),
+                        func: "clog2",
+                        got: inner.into(),
+                    });
                 }
                 Factor::Clog2(inner.trim().to_string())
             } else if let Some(inner) = f.strip_prefix("log2(").and_then(|r| r.strip_suffix(')')) {
                 if !is_ident(inner.trim()) {
-                    return Err(format!(
-                        "term '{s}': log2() needs a parameter name, got '{inner}'"
-                    ));
+                    return Err(TermError::FunctionArgument {
+                        term: s.into(),
+                        func: "log2",
+                        got: inner.into(),
+                    });
                 }
                 Factor::Log2(inner.trim().to_string())
             } else if let Some((name, pow)) = f.split_once('^') {
-                let p: i32 = pow
-                    .trim()
-                    .parse()
-                    .map_err(|_| format!("term '{s}': exponent '{pow}' is not a small integer"))?;
+                let p: i32 = pow.trim().parse().map_err(|_| TermError::Exponent {
+                    term: s.into(),
+                    got: pow.into(),
+                })?;
                 if !is_ident(name.trim()) || !(1..=4).contains(&p) {
-                    return Err(format!(
-                        "term '{s}': expected NAME^k with k in 1..=4, got '{f}'"
-                    ));
+                    return Err(TermError::Power {
+                        term: s.into(),
+                        got: f.into(),
+                    });
                 }
                 Factor::Pow(name.trim().to_string(), p)
             } else if is_ident(f) {
                 Factor::Pow(f.to_string(), 1)
             } else if let Ok(v) = f.parse::<f64>() {
                 if !(v.is_finite() && v > 0.0) {
-                    return Err(format!("term '{s}': constant factor must be positive"));
+                    return Err(TermError::NonPositiveConstant { term: s.into() });
                 }
                 Factor::Const(v)
             } else {
-                return Err(format!(
-                    "term '{s}': factor '{f}' is not a number, NAME, NAME^k, log2(NAME) or clog2(NAME)"
-                ));
+                return Err(TermError::Factor {
+                    term: s.into(),
+                    factor: f.into(),
+                });
             };
             factors.push(factor);
         }
@@ -119,12 +195,12 @@ impl Term {
     }
 
     /// Value of the term for the given parameters; an error names a missing parameter.
-    pub fn eval(&self, params: &BTreeMap<String, u32>) -> Result<f64, String> {
+    pub fn eval(&self, params: &BTreeMap<String, u32>) -> Result<f64, TermError> {
         let get = |n: &str| {
             params
                 .get(n)
                 .map(|&v| v as f64)
-                .ok_or_else(|| format!("parameter '{n}' is needed by the model but was not given"))
+                .ok_or_else(|| TermError::MissingParam { name: n.into() })
         };
         let mut v = 1.0;
         for f in &self.factors {
@@ -142,9 +218,7 @@ impl Term {
                 d += get(n)?;
             }
             if d <= 0.0 {
-                return Err(format!(
-                    "divisor of a term is {d}; parameters must be positive"
-                ));
+                return Err(TermError::NonPositiveDivisor { value: d });
             }
             v /= d;
         }
@@ -188,6 +262,7 @@ mod tests {
             .unwrap()
             .eval(&p)
             .unwrap_err()
+            .to_string()
             .contains("'X'"));
     }
 }

@@ -1,9 +1,14 @@
-//! SVG plots of estimates (plotters' pure-Rust SVG backend).
+//! SVG plots (plotters' pure-Rust SVG backend): of estimates, stacked bars of area and energy by
+//! component group and the leakage vs dynamic share of energy per workload; of calibration fits,
+//! leave-one-out parity plots per quantity.
 
+use super::calibration::unit;
+use crate::study::Report;
+use ::calibration::fit::FitOutcome;
 use anyhow::Context;
 use models::gpu::{Estimate, Node};
 use plotters::prelude::*;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The groups a plot stacks: the SM's component groups, then the chip-level groups.
 fn groups(root: &Node) -> Vec<&Node> {
@@ -185,4 +190,84 @@ pub fn write_estimate_plots(
         &series,
     )?;
     Ok(())
+}
+
+/// The plots of [`write_estimate_plots`] for a report: its static tree and every workload run.
+pub fn write_report_plots(dir: &Path, r: &Report) -> anyhow::Result<()> {
+    let runs: Vec<&Estimate> = r.workloads.iter().map(|w| &w.estimate).collect();
+    write_estimate_plots(dir, &r.area, &runs)
+}
+
+/// Parity plots of a calibration fit, `parity_<quantity>.svg` in `dir`: leave-one-out
+/// prediction against the synthesised value, log-log, one colour per component kind.
+pub fn write_parity_plots(o: &FitOutcome, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let mut written = Vec::new();
+    for q in ::calibration::fit::QUANTITIES {
+        let (u, sc) = unit(q);
+        let series: Vec<(&String, Vec<(f64, f64)>)> = o
+            .points
+            .iter()
+            .filter(|((_, qq), _)| qq == q)
+            .map(|((k, _), pts)| {
+                (
+                    k,
+                    pts.iter()
+                        .map(|(_, y, _, cv)| (y * sc, if cv.is_finite() { *cv } else { 0.0 } * sc))
+                        .filter(|(a, b)| *a > 0.0 && *b > 0.0)
+                        .collect(),
+                )
+            })
+            .collect();
+        let all: Vec<f64> = series
+            .iter()
+            .flat_map(|(_, p)| p.iter().flat_map(|(a, b)| [*a, *b]))
+            .collect();
+        if all.is_empty() {
+            continue;
+        }
+        let lo = all.iter().cloned().fold(f64::INFINITY, f64::min) * 0.7;
+        let hi = all.iter().cloned().fold(0.0, f64::max) * 1.4;
+        let path = dir.join(format!("parity_{q}.svg"));
+        {
+            let root = SVGBackend::new(&path, (800, 700)).into_drawing_area();
+            root.fill(&WHITE)?;
+            let mut chart = ChartBuilder::on(&root)
+                .caption(
+                    format!("{q}: leave-one-out prediction vs synthesis ({u})"),
+                    ("sans-serif", 20),
+                )
+                .margin(15)
+                .x_label_area_size(45)
+                .y_label_area_size(70)
+                .build_cartesian_2d((lo..hi).log_scale(), (lo..hi).log_scale())?;
+            chart
+                .configure_mesh()
+                .x_desc(format!("synthesised ({u})"))
+                .y_desc(format!("predicted, leave-one-out ({u})"))
+                .draw()?;
+            chart.draw_series(LineSeries::new(
+                vec![(lo, lo), (hi, hi)],
+                BLACK.stroke_width(1),
+            ))?;
+            for (i, (k, pts)) in series.iter().enumerate() {
+                let colour = Palette99::pick(i).to_rgba();
+                chart
+                    .draw_series(
+                        pts.iter()
+                            .map(|&(x, y)| Circle::new((x, y), 4, colour.filled())),
+                    )?
+                    .label(k.as_str())
+                    .legend(move |(x, y)| Circle::new((x, y), 4, colour.filled()));
+            }
+            chart
+                .configure_series_labels()
+                .background_style(WHITE.mix(0.8))
+                .border_style(BLACK)
+                .draw()?;
+            root.present()?;
+        }
+        written.push(path);
+    }
+    Ok(written)
 }

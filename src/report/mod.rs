@@ -1,0 +1,72 @@
+//! Renderers of a [`Report`](crate::study::Report) and the output formats every command shares.
+//!
+//! - [`table`]: fixed-width text for a terminal, with a provenance column and its legend;
+//! - [`csv`]: one row per estimate node and workload;
+//! - [`json`]: the report as pretty-printed JSON (every node with its `"source"`);
+//! - [`plot`]: SVG charts (plotters' pure-Rust backend), of estimates and of calibration fits;
+//! - [`calibration`]: the table and JSON of a calibration fit;
+//! - [`listing`]: the tables and JSON of the preset and workload listings.
+//!
+//! Commands parse arguments and print what these functions return; none formats numbers itself
+//! for the estimate report.
+
+pub mod calibration;
+pub mod csv;
+pub mod json;
+pub mod listing;
+pub mod plot;
+pub mod table;
+
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::ValueEnum;
+
+/// Output format of a command (`--format`).
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Fixed-width text.
+    Table,
+    /// Pretty-printed JSON.
+    Json,
+    /// Comma-separated values with a header row.
+    Csv,
+}
+
+/// Table or JSON: the formats of the listing and single-result commands.
+pub const TABLE_JSON: &[Format] = &[Format::Table, Format::Json];
+
+/// A `--format` parser that accepts only `allowed`; clap names the allowed values when another
+/// is given (and exits with status 2).
+pub fn format_parser(allowed: &'static [Format]) -> impl TypedValueParser<Value = Format> {
+    PossibleValuesParser::new(allowed.iter().filter_map(|f| f.to_possible_value()))
+        .try_map(|s| Format::from_str(&s, false))
+}
+
+/// The error of a command without CSV output asked for CSV (its `--format` parser already
+/// refuses it; this covers callers that build the arguments in code).
+pub fn no_csv(command: &str) -> anyhow::Error {
+    anyhow::anyhow!("gpuenergy {command} has no CSV output; --format takes table or json")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn restricted_parser_names_the_allowed_values() {
+        let cmd = clap::Command::new("t").arg(
+            clap::Arg::new("format")
+                .long("format")
+                .value_parser(format_parser(TABLE_JSON)),
+        );
+        let m = cmd
+            .clone()
+            .try_get_matches_from(["t", "--format", "json"])
+            .unwrap();
+        assert_eq!(m.get_one::<Format>("format"), Some(&Format::Json));
+        let e = cmd
+            .try_get_matches_from(["t", "--format", "csv"])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("table") && e.contains("json"), "{e}");
+    }
+}

@@ -1,0 +1,197 @@
+//! Fixed-width text tables of estimates: per component area, dynamic and leakage power, share
+//! of energy and the source of the numbers (with a legend line naming each source), then per
+//! workload runtime, energy, average power and energy-delay product.
+
+use crate::study::Report;
+use models::gpu::{CvMape, Estimate, Node, Source};
+use std::fmt::Write as _;
+
+/// Short marker of a source for the table's and the CSV's `source` column. Percentages are the
+/// source's recorded errors: `a` area, `r` read energy, `l` leakage, `e` energy per operation;
+/// for a calibrated quantity `-` marks one the analytical model supplies and `?` one fitted to
+/// too few points to cross-validate.
+pub fn source_marker(s: &Source) -> String {
+    let pct = |v: CvMape| match v {
+        CvMape::Pct(v) => format!("{v:.1}"),
+        CvMape::NotCrossValidated => "?".to_string(),
+        CvMape::Analytical => "-".to_string(),
+    };
+    match s {
+        Source::Analytical => "analytical".into(),
+        Source::SramModel { accuracy: None } => "sram unmeasured".into(),
+        Source::SramModel { accuracy: Some(a) } => format!(
+            "sram a{:.1} r{:.1} l{:.1}",
+            a.area_mape_pct, a.read_energy_mape_pct, a.leakage_mape_pct
+        ),
+        Source::Calibrated { cv_mape_pct: m, .. } => format!(
+            "cal a{} l{} e{}",
+            pct(m.area_m2),
+            pct(m.leakage_w),
+            pct(m.energy_per_op_j)
+        ),
+        Source::Published { .. } => "published".into(),
+        Source::Wire => "wire".into(),
+        Source::Mixed => "mixed".into(),
+    }
+}
+
+/// One legend line for the sources that occur in `root`, in a fixed order.
+pub fn source_legend(root: &Node) -> String {
+    let mut seen: [Option<String>; 6] = Default::default();
+    root.walk(0, &mut |_, n| {
+        let (i, text) = match &n.source {
+            Source::Analytical => (
+                0,
+                "analytical = logic gate-equivalent model, uncalibrated (accuracy unknown)".into(),
+            ),
+            Source::SramModel { .. } => (
+                1,
+                "sram = CACTI-class SRAM model, mean error vs CACTI 7 in % (a area, r read \
+                 energy, l leakage) or unmeasured"
+                    .into(),
+            ),
+            Source::Calibrated { overlay, .. } => (
+                2,
+                format!(
+                    "cal = calibration overlay {overlay}, cross-validated MAPE in % (a area, \
+                     l leakage, e energy/op; - = analytical, ? = not cross-validated)"
+                ),
+            ),
+            Source::Published { source } => (3, format!("published = {source}")),
+            Source::Wire => (4, "wire = wire RC and clock-pin capacitance".into()),
+            Source::Mixed => (5, "mixed = several sources".into()),
+        };
+        seen[i].get_or_insert(text);
+    });
+    let parts: Vec<String> = seen.into_iter().flatten().collect();
+    format!("source: {}", parts.join("; "))
+}
+
+/// Per-component table of one estimate: area (mm²), dynamic and leakage power (mW), share of
+/// energy (of leakage power without a run) and source, then the run's totals.
+pub fn estimate_table(e: &Estimate) -> String {
+    let tot = e.totals();
+    let t = e.runtime_s;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{} — {} at {:.3} V, {:.0} K{}",
+        e.label,
+        e.tech,
+        e.vdd_v,
+        e.temperature_k,
+        if t > 0.0 {
+            format!(", runtime {:.3} us", t * 1e6)
+        } else {
+            String::new()
+        }
+    );
+    let _ = writeln!(
+        s,
+        "{:<40} {:>10} {:>12} {:>12} {:>7} source",
+        "component", "area mm2", "dyn mW", "leak mW", "share"
+    );
+    let denom = if t > 0.0 {
+        tot.energy_j()
+    } else {
+        tot.leakage_w
+    };
+    e.root.walk(0, &mut |d, n| {
+        let nt = n.totals();
+        let (dyn_mw, leak_mw) = if t > 0.0 {
+            (nt.dynamic_j / t * 1e3, nt.leakage_j / t * 1e3)
+        } else {
+            (0.0, nt.leakage_w * 1e3)
+        };
+        let share = if denom > 0.0 {
+            100.0 * if t > 0.0 { nt.energy_j() } else { nt.leakage_w } / denom
+        } else {
+            0.0
+        };
+        let name = format!("{}{}", "  ".repeat(d), n.name);
+        let _ = writeln!(
+            s,
+            "{:<40} {:>10.4} {:>12.3} {:>12.3} {:>6.1}% {}",
+            name,
+            nt.area_m2 * 1e6,
+            dyn_mw,
+            leak_mw,
+            share,
+            source_marker(&n.source)
+        );
+    });
+    let _ = writeln!(s, "{}", source_legend(&e.root));
+    if t > 0.0 {
+        let _ = writeln!(
+            s,
+            "energy {:.4} mJ, average power {:.3} W, EDP {:.4e} J·s",
+            e.energy_j() * 1e3,
+            e.average_power_w(),
+            e.edp_js()
+        );
+    }
+    s
+}
+
+/// Adds `b`'s energies into `a` (same tree shape; area is not summed).
+fn add_tree(a: &mut Node, b: &Node) {
+    a.dynamic_j += b.dynamic_j;
+    a.leakage_j += b.leakage_j;
+    a.gating_overhead_j += b.gating_overhead_j;
+    for (x, y) in a.children.iter_mut().zip(&b.children) {
+        add_tree(x, y);
+    }
+}
+
+/// The estimate report as text: without workloads the static (area and leakage) breakdown and
+/// the chip totals; with workloads the component breakdown summed over them (energy over the
+/// total run time), one line per workload, and the chip area.
+pub fn render(r: &Report) -> String {
+    let mut s = String::new();
+    if r.workloads.is_empty() {
+        let e = r.static_estimate(format!("{} — area and leakage only (no simulation)", r.gpu));
+        s.push_str(&estimate_table(&e));
+        let _ = writeln!(
+            s,
+            "chip: {:.2} mm2, leakage {:.3} W",
+            r.area_mm2, r.leakage_w
+        );
+        return s;
+    }
+    let mut total = r.workloads[0].estimate.clone();
+    total.label = if r.workloads.len() == 1 {
+        r.workloads[0].workload.clone()
+    } else {
+        format!("{} workloads, summed", r.workloads.len())
+    };
+    for w in &r.workloads[1..] {
+        add_tree(&mut total.root, &w.estimate.root);
+        total.runtime_s += w.estimate.runtime_s;
+    }
+    s.push_str(&estimate_table(&total));
+    s.push('\n');
+    let _ = writeln!(
+        s,
+        "{:<16} {:>12} {:>14} {:>12} {:>12} {:>10} {:>12}",
+        "workload", "cycles", "runtime us", "energy uJ", "avg power W", "leak %", "EDP J*s"
+    );
+    for w in &r.workloads {
+        let _ = writeln!(
+            s,
+            "{:<16} {:>12} {:>14.3} {:>12.3} {:>12.3} {:>9.1}% {:>12.4e}",
+            w.workload,
+            w.cycles,
+            w.runtime_s * 1e6,
+            w.energy_j * 1e6,
+            w.average_power_w,
+            if w.energy_j > 0.0 {
+                100.0 * w.leakage_j / w.energy_j
+            } else {
+                0.0
+            },
+            w.edp_js
+        );
+    }
+    let _ = writeln!(s, "chip area {:.2} mm2 ({}, {})", r.area_mm2, r.gpu, r.tech);
+    s
+}

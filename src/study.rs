@@ -1,0 +1,452 @@
+//! `Study`: the estimate pipeline as a library call — simulate each workload on a GPU
+//! configuration (or read a saved Activity), build the chip model at a technology point, cost
+//! every run, and collect the results in a [`Report`] that the [`crate::report`] renderers
+//! print.
+//!
+//! One `Study` is one configuration at one technology point. Commands that compare variants
+//! (several configurations against a baseline) or search a design space run one `Study` per
+//! variant; the pieces of [`Study::run`] ([`Study::cost_source`], [`Study::chip`],
+//! [`Study::simulate`], [`Study::cost`]) are public for callers that reuse an Activity across
+//! technology points or share one chip model across many runs.
+//!
+//! ```no_run
+//! use gpuenergy::study::{workloads_named, Study};
+//! use models::gpu::TechChoice;
+//! use sim::config::GpuConfig;
+//!
+//! let cfg = GpuConfig::preset("gtx480").unwrap();
+//! let study = Study::new(cfg, TechChoice::new("planar45"), None);
+//! let report = study.run(&workloads_named("hotspot").unwrap()).unwrap();
+//! println!("{}", gpuenergy::report::table::render(&report));
+//! ```
+
+use models::gpu::{
+    ChipError, ChipModel, Estimate, Node, NonFiniteError, SourceError, TechChoice, TechCostSource,
+};
+use models::overlay::{Overlay, OverlayError};
+use rayon::prelude::*;
+use serde::Serialize;
+use sim::activity::Activity;
+use sim::config::GpuConfig;
+use sim::timing::TimingGpu;
+use sim::workloads::{self, Size, Workload};
+use sim::SimError;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Why a study could not run. Each message names the input at fault (file, workload, node,
+/// component) and, where there is a choice, the values allowed.
+#[derive(Debug, thiserror::Error)]
+pub enum StudyError {
+    /// The calibration overlay could not be read or is malformed.
+    #[error(transparent)]
+    Overlay(#[from] OverlayError),
+    /// The technology point could not be set up (node, flavour, operating point, SRAM model).
+    #[error(transparent)]
+    Tech(#[from] SourceError),
+    /// A component of the chip model could not be costed.
+    #[error(transparent)]
+    Chip(#[from] ChipError),
+    /// The saved Activity file could not be read.
+    #[error("cannot read activity file {}", path.display())]
+    ReadActivity {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        error: std::io::Error,
+    },
+    /// The saved Activity file is not a valid Activity record.
+    #[error(transparent)]
+    Activity(SimError),
+    /// No built-in workload has this name.
+    #[error("unknown workload '{name}'; known: {known}")]
+    UnknownWorkload {
+        /// The name asked for.
+        name: String,
+        /// The built-in workloads, comma-separated.
+        known: String,
+    },
+    /// The simulation of a workload failed.
+    #[error("simulating workload '{name}'")]
+    Simulation {
+        /// The workload.
+        name: String,
+        /// Why.
+        #[source]
+        error: SimError,
+    },
+    /// The chip model produced a negative or non-finite number (a model bug, not bad input).
+    #[error(
+        "internal error: non-finite or negative number in the estimate of {workload}: {error}"
+    )]
+    NonFinite {
+        /// The run.
+        workload: String,
+        /// The node and quantity.
+        error: NonFiniteError,
+    },
+}
+
+/// A calibration overlay and the name its calibrated costs carry in their source.
+#[derive(Clone, Debug)]
+pub struct NamedOverlay {
+    /// How sources name it (the file it came from).
+    pub name: String,
+    pub overlay: Overlay,
+}
+
+impl NamedOverlay {
+    /// Reads an overlay file; its name is the path as given.
+    pub fn load(path: &Path) -> Result<NamedOverlay, StudyError> {
+        Ok(NamedOverlay {
+            name: path.display().to_string(),
+            overlay: Overlay::load(path)?,
+        })
+    }
+}
+
+/// Progress callback: called once per finished simulation with the workload's name, the
+/// number finished so far and the total. Called from worker threads when running in parallel.
+pub type Progress = dyn Fn(&str, usize, usize) + Send + Sync;
+
+/// One workload's costed run.
+#[derive(Clone, Debug, Serialize)]
+pub struct WorkloadResult {
+    pub workload: String,
+    pub cycles: u64,
+    pub warp_instructions: u64,
+    pub runtime_s: f64,
+    pub energy_j: f64,
+    pub dynamic_j: f64,
+    pub leakage_j: f64,
+    pub average_power_w: f64,
+    pub edp_js: f64,
+    pub estimate: Estimate,
+}
+
+/// The result of a study: the technology point, the chip's area and leakage (the static tree)
+/// and every workload's costed run, in the order the workloads were given.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    /// Technology label, e.g. "finfet7 lvt".
+    pub tech: String,
+    pub vdd_v: f64,
+    pub temperature_k: f64,
+    /// Name of the GPU configuration.
+    pub gpu: String,
+    pub area_mm2: f64,
+    pub leakage_w: f64,
+    /// Area and leakage of every component (no activity).
+    pub area: Node,
+    pub workloads: Vec<WorkloadResult>,
+    /// Core clock at this technology point.
+    #[serde(skip)]
+    pub core_clock_hz: f64,
+}
+
+impl Report {
+    /// The static tree as an estimate with no run time, labelled `label`.
+    pub fn static_estimate(&self, label: String) -> Estimate {
+        Estimate {
+            label,
+            tech: self.tech.clone(),
+            vdd_v: self.vdd_v,
+            temperature_k: self.temperature_k,
+            core_clock_hz: self.core_clock_hz,
+            runtime_s: 0.0,
+            root: self.area.clone(),
+        }
+    }
+}
+
+/// The built-in workloads `name` selects: `all` for the whole suite, else the one named.
+pub fn workloads_named(name: &str) -> Result<Vec<&'static dyn Workload>, StudyError> {
+    if name == "all" {
+        return Ok(workloads::all());
+    }
+    workloads::find(name)
+        .map(|w| vec![w])
+        .ok_or_else(|| StudyError::UnknownWorkload {
+            name: name.to_string(),
+            known: workloads::all()
+                .iter()
+                .map(|w| w.info().name)
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
+}
+
+/// What a study costs besides the static view.
+#[derive(Clone, Debug)]
+enum Input {
+    /// Simulate the workloads given to [`Study::run`].
+    Simulate,
+    /// Area and leakage only.
+    Static,
+    /// Cost a saved Activity file instead of simulating.
+    Activity(PathBuf),
+}
+
+/// The estimate pipeline for one GPU configuration at one technology point. Cloning is cheap
+/// apart from the configuration; [`Study::variant`] and [`Study::at`] derive the studies of a
+/// comparison or a sweep.
+#[derive(Clone)]
+pub struct Study {
+    cfg: GpuConfig,
+    tech: TechChoice,
+    overlay: Option<NamedOverlay>,
+    size: Size,
+    input: Input,
+    progress: Option<Arc<Progress>>,
+    parallel: bool,
+}
+
+impl Study {
+    /// A study of `cfg` at `tech`, logic calibrated by `overlay` where it has fits. Defaults:
+    /// `test` size, simulate the workloads given to [`Study::run`], in parallel, no progress.
+    pub fn new(cfg: GpuConfig, tech: TechChoice, overlay: Option<NamedOverlay>) -> Study {
+        Study {
+            cfg,
+            tech,
+            overlay,
+            size: Size::Test,
+            input: Input::Simulate,
+            progress: None,
+            parallel: true,
+        }
+    }
+
+    /// Input size tier of the workloads.
+    pub fn size(mut self, size: Size) -> Study {
+        self.size = size;
+        self
+    }
+
+    /// Only area and leakage: [`Study::run`] simulates nothing and ignores its workloads.
+    pub fn static_only(mut self, on: bool) -> Study {
+        if on {
+            self.input = Input::Static;
+        } else if matches!(self.input, Input::Static) {
+            self.input = Input::Simulate;
+        }
+        self
+    }
+
+    /// Cost the Activity saved in `path` (by `gpuenergy simulate --out`) instead of simulating;
+    /// [`Study::run`] ignores its workloads.
+    pub fn activity(mut self, path: impl Into<PathBuf>) -> Study {
+        self.input = Input::Activity(path.into());
+        self
+    }
+
+    /// Called after each simulation finishes (see [`Progress`]).
+    pub fn on_progress(mut self, f: impl Fn(&str, usize, usize) + Send + Sync + 'static) -> Study {
+        self.progress = Some(Arc::new(f));
+        self
+    }
+
+    /// Simulate the workloads in parallel on rayon's pool (default) or one after another.
+    /// Results are in the workloads' order either way.
+    pub fn parallel(mut self, on: bool) -> Study {
+        self.parallel = on;
+        self
+    }
+
+    /// The same study (technology point, overlay, input, options) of another configuration:
+    /// one variant of a comparison against a baseline.
+    pub fn variant(&self, cfg: GpuConfig) -> Study {
+        Study {
+            cfg,
+            ..self.clone()
+        }
+    }
+
+    /// The same study at another technology point (a sweep over nodes or supplies).
+    pub fn at(&self, tech: TechChoice) -> Study {
+        Study {
+            tech,
+            ..self.clone()
+        }
+    }
+
+    /// The configuration studied.
+    pub fn config(&self) -> &GpuConfig {
+        &self.cfg
+    }
+
+    /// The technology point studied.
+    pub fn tech(&self) -> &TechChoice {
+        &self.tech
+    }
+
+    /// The cost source at the study's technology point (with the overlay, named).
+    pub fn cost_source(&self) -> Result<TechCostSource, StudyError> {
+        let src =
+            TechCostSource::new(&self.tech, self.overlay.as_ref().map(|o| o.overlay.clone()))?;
+        Ok(match &self.overlay {
+            Some(o) => src.with_overlay_name(&o.name),
+            None => src,
+        })
+    }
+
+    /// The chip model of the configuration costed by `src`.
+    pub fn chip(&self, src: &TechCostSource) -> Result<ChipModel, StudyError> {
+        Ok(ChipModel::build(&self.cfg, src)?)
+    }
+
+    /// Simulates one workload on the cycle-level timing model and returns its Activity.
+    pub fn simulate(&self, w: &dyn Workload) -> Result<Activity, StudyError> {
+        let name = w.info().name;
+        let mut gpu = TimingGpu::new(self.cfg.clone());
+        w.run(self.size, &mut gpu, false)
+            .map_err(|error| StudyError::Simulation {
+                name: name.to_string(),
+                error,
+            })?;
+        Ok(gpu.into_activity())
+    }
+
+    /// Costs one run's Activity with `chip`; `tech` labels the estimate.
+    pub fn cost(
+        &self,
+        chip: &ChipModel,
+        tech: &str,
+        label: &str,
+        act: &Activity,
+    ) -> Result<WorkloadResult, StudyError> {
+        let k = &act.aggregate;
+        let e = chip.estimate(label, tech, self.tech.temperature_k, k);
+        e.root
+            .check_finite_nonnegative()
+            .map_err(|error| StudyError::NonFinite {
+                workload: label.to_string(),
+                error,
+            })?;
+        let tot = e.totals();
+        Ok(WorkloadResult {
+            workload: label.to_string(),
+            cycles: k.cycles,
+            warp_instructions: k.warp_insts,
+            runtime_s: e.runtime_s,
+            energy_j: e.energy_j(),
+            dynamic_j: tot.dynamic_j,
+            leakage_j: tot.leakage_j,
+            average_power_w: e.average_power_w(),
+            edp_js: e.edp_js(),
+            estimate: e,
+        })
+    }
+
+    /// Simulates `list` (in order; in parallel unless turned off), reporting progress.
+    fn simulate_all(&self, list: &[&dyn Workload]) -> Result<Vec<(String, Activity)>, StudyError> {
+        let done = std::sync::atomic::AtomicUsize::new(0);
+        let one = |w: &&dyn Workload| {
+            let act = self.simulate(*w)?;
+            let name = w.info().name;
+            let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+            if let Some(p) = &self.progress {
+                p(name, n, list.len());
+            }
+            Ok((name.to_string(), act))
+        };
+        if self.parallel {
+            list.par_iter().map(one).collect()
+        } else {
+            list.iter().map(one).collect()
+        }
+    }
+
+    /// Runs the pipeline: the static view, then every workload of `list` simulated and costed
+    /// (or the saved Activity, or nothing for a static-only study).
+    pub fn run(&self, list: &[&dyn Workload]) -> Result<Report, StudyError> {
+        let src = self.cost_source()?;
+        let chip = self.chip(&src)?;
+        let tech = src.label.clone();
+        let area = chip.static_estimate(&format!("{} (area and leakage)", self.cfg.gpu.name));
+        let mut results = Vec::new();
+        match &self.input {
+            Input::Static => {}
+            Input::Activity(path) => {
+                let text =
+                    std::fs::read_to_string(path).map_err(|error| StudyError::ReadActivity {
+                        path: path.clone(),
+                        error,
+                    })?;
+                let label = path.display().to_string();
+                let act = Activity::from_json(&text, &label).map_err(StudyError::Activity)?;
+                results.push(self.cost(&chip, &tech, &label, &act)?);
+            }
+            Input::Simulate => {
+                for (name, act) in self.simulate_all(list)? {
+                    results.push(self.cost(&chip, &tech, &name, &act)?);
+                }
+            }
+        }
+        let st = area.totals();
+        Ok(Report {
+            tech,
+            vdd_v: src.vdd_v_value(),
+            temperature_k: self.tech.temperature_k,
+            gpu: self.cfg.gpu.name.clone(),
+            area_mm2: st.area_m2 * 1e6,
+            leakage_w: st.leakage_w,
+            area,
+            workloads: results,
+            core_clock_hz: chip.core_clock_hz,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_workload_names_the_known_ones() {
+        let Err(e) = workloads_named("nosuch") else {
+            panic!("'nosuch' is not a workload");
+        };
+        let e = e.to_string();
+        assert!(e.contains("'nosuch'") && e.contains("hotspot"), "{e}");
+    }
+
+    #[test]
+    fn static_study_has_no_runs_and_positive_area() {
+        let cfg = GpuConfig::preset("gtx480").unwrap();
+        let r = Study::new(cfg, TechChoice::new("planar45"), None)
+            .static_only(true)
+            .run(&[])
+            .unwrap();
+        assert!(r.workloads.is_empty());
+        assert!(r.area_mm2 > 0.0 && r.leakage_w > 0.0);
+        assert_eq!(r.gpu, "gtx480");
+        let mut cfg = GpuConfig::preset("gtx480").unwrap();
+        cfg.gpu.n_sm = 1;
+        let one = Study::new(
+            GpuConfig::preset("gtx480").unwrap(),
+            TechChoice::new("planar45"),
+            None,
+        )
+        .static_only(true)
+        .variant(cfg)
+        .run(&[])
+        .unwrap();
+        assert!(one.area_mm2 < r.area_mm2, "one SM is smaller than fifteen");
+        let mut cold = TechChoice::new("planar45");
+        cold.temperature_k = 300.0;
+        let cold = Study::new(
+            GpuConfig::preset("gtx480").unwrap(),
+            TechChoice::new("planar45"),
+            None,
+        )
+        .static_only(true)
+        .at(cold)
+        .run(&[])
+        .unwrap();
+        assert!(
+            cold.leakage_w < r.leakage_w,
+            "leakage falls with temperature"
+        );
+    }
+}
