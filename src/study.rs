@@ -21,7 +21,8 @@
 //! ```
 
 use models::gpu::{
-    ChipError, ChipModel, Estimate, Node, NonFiniteError, SourceError, TechChoice, TechCostSource,
+    ChipError, ChipModel, Estimate, IdleSms, Node, NonFiniteError, SourceError, TechChoice,
+    TechCostSource,
 };
 use models::overlay::{Overlay, OverlayError};
 use rayon::prelude::*;
@@ -155,6 +156,7 @@ impl Report {
             temperature_k: self.temperature_k,
             core_clock_hz: self.core_clock_hz,
             runtime_s: 0.0,
+            sm_use: Default::default(),
             root: self.area.clone(),
         }
     }
@@ -200,6 +202,7 @@ pub struct Study {
     input: Input,
     progress: Option<Arc<Progress>>,
     parallel: bool,
+    idle_sms: IdleSms,
 }
 
 impl Study {
@@ -214,6 +217,7 @@ impl Study {
             input: Input::Simulate,
             progress: None,
             parallel: true,
+            idle_sms: IdleSms::default(),
         }
     }
 
@@ -250,6 +254,12 @@ impl Study {
     /// Results are in the workloads' order either way.
     pub fn parallel(mut self, on: bool) -> Study {
         self.parallel = on;
+        self
+    }
+
+    /// Whether SMs without a resident CTA leak (default: power-gated, see [`IdleSms`]).
+    pub fn idle_sms(mut self, idle: IdleSms) -> Study {
+        self.idle_sms = idle;
         self
     }
 
@@ -292,7 +302,9 @@ impl Study {
 
     /// The chip model of the configuration costed by `src`.
     pub fn chip(&self, src: &TechCostSource) -> Result<ChipModel, StudyError> {
-        Ok(ChipModel::build(&self.cfg, src)?)
+        let mut chip = ChipModel::build(&self.cfg, src)?;
+        chip.idle_sms = self.idle_sms;
+        Ok(chip)
     }
 
     /// Simulates one workload on the cycle-level timing model and returns its Activity.

@@ -71,6 +71,28 @@ pub struct Args {
     /// Write SVG plots (energy breakdown per workload, area breakdown, leakage vs dynamic share).
     #[arg(long)]
     pub plot: Option<PathBuf>,
+    /// SMs without work: `gated` (power-gated, as real GPUs do: an SM leaks only while it holds
+    /// a CTA; the leakage avoided is reported) or `leaking` (every SM leaks for the whole run).
+    #[arg(long, value_enum, default_value = "gated")]
+    pub idle_sms: IdleSmsArg,
+}
+
+/// `--idle-sms` values.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IdleSmsArg {
+    /// SMs without a resident CTA are power-gated.
+    Gated,
+    /// Every SM leaks for the whole run.
+    Leaking,
+}
+
+impl From<IdleSmsArg> for models::gpu::IdleSms {
+    fn from(a: IdleSmsArg) -> Self {
+        match a {
+            IdleSmsArg::Gated => models::gpu::IdleSms::Gated,
+            IdleSmsArg::Leaking => models::gpu::IdleSms::Leaking,
+        }
+    }
 }
 
 fn load_config(args: &Args) -> anyhow::Result<GpuConfig> {
@@ -132,7 +154,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let bar = progress_bar(list.len());
     let mut study = Study::new(cfg, choice, overlay)
         .size(size)
-        .static_only(args.static_only);
+        .static_only(args.static_only)
+        .idle_sms(args.idle_sms.into());
     if let Some(path) = &args.activity {
         study = study.activity(path);
     }

@@ -3,7 +3,7 @@
 //! workload runtime, energy, average power and energy-delay product.
 
 use crate::study::Report;
-use models::gpu::{CvMape, Estimate, Node, Source};
+use models::gpu::{CvMape, Estimate, IdleSms, Node, Source};
 use std::fmt::Write as _;
 
 /// Short marker of a source for the table's and the CSV's `source` column. Percentages are the
@@ -172,15 +172,24 @@ pub fn render(r: &Report) -> String {
     s.push('\n');
     let _ = writeln!(
         s,
-        "{:<16} {:>12} {:>14} {:>12} {:>12} {:>10} {:>12}",
-        "workload", "cycles", "runtime us", "energy uJ", "avg power W", "leak %", "EDP J*s"
+        "{:<16} {:>12} {:>8} {:>14} {:>12} {:>12} {:>10} {:>12}",
+        "workload",
+        "cycles",
+        "SMs busy",
+        "runtime us",
+        "energy uJ",
+        "avg power W",
+        "leak %",
+        "EDP J*s"
     );
     for w in &r.workloads {
+        let u = &w.estimate.sm_use;
         let _ = writeln!(
             s,
-            "{:<16} {:>12} {:>14.3} {:>12.3} {:>12.3} {:>9.1}% {:>12.4e}",
+            "{:<16} {:>12} {:>8} {:>14.3} {:>12.3} {:>12.3} {:>9.1}% {:>12.4e}",
             w.workload,
             w.cycles,
+            format!("{}/{}", u.busy_sms, u.sms),
             w.runtime_s * 1e6,
             w.energy_j * 1e6,
             w.average_power_w,
@@ -191,6 +200,36 @@ pub fn render(r: &Report) -> String {
             },
             w.edp_js
         );
+    }
+    let idle_j: f64 = r
+        .workloads
+        .iter()
+        .map(|w| w.estimate.sm_use.idle_sm_leakage_j)
+        .sum();
+    let powered: f64 = r.workloads.iter().map(|w| w.estimate.sm_use.powered_sm_s).sum();
+    let available: f64 = r
+        .workloads
+        .iter()
+        .map(|w| w.estimate.sm_use.sms as f64 * w.runtime_s)
+        .sum();
+    let busy_pct = if available > 0.0 { 100.0 * powered / available } else { 0.0 };
+    match r.workloads[0].estimate.sm_use.idle_sms {
+        IdleSms::Gated => {
+            let _ = writeln!(
+                s,
+                "SMs held work {busy_pct:.1}% of SM-time; idle SMs power-gated: their leakage \
+                 ({:.3} uJ) is not counted (--idle-sms leaking counts it)",
+                idle_j * 1e6
+            );
+        }
+        IdleSms::Leaking => {
+            let _ = writeln!(
+                s,
+                "SMs held work {busy_pct:.1}% of SM-time; idle SMs leak: {:.3} uJ of the leakage \
+                 is theirs (--idle-sms gated leaves it out)",
+                idle_j * 1e6
+            );
+        }
     }
     let _ = writeln!(s, "chip area {:.2} mm2 ({}, {})", r.area_mm2, r.gpu, r.tech);
     s

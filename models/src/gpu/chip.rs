@@ -14,7 +14,7 @@
 //! the leaves carry their datapath's source.
 
 use super::dram::DramParams;
-use super::estimate::{Estimate, Node, Source};
+use super::estimate::{Estimate, IdleSms, Node, SmUse, Source};
 use super::storage::{storage_specs, Scope, StorageSpec};
 use crate::logic::{LogicKind, ModelError};
 use crate::sram::SramError;
@@ -133,6 +133,8 @@ pub struct ChipModel {
     /// Source of each storage array's and logic component's cost, by component name
     /// (including "interconnect" and "memory controllers").
     pub sources: BTreeMap<String, Source>,
+    /// Whether SMs without a resident CTA leak ([`IdleSms`]; default: power-gated).
+    pub idle_sms: IdleSms,
 }
 
 fn lane_params(n: u32) -> u32 {
@@ -395,6 +397,7 @@ impl ChipModel {
             clock_uncore_j_per_cycle,
             pipe_reg_j_per_lane_op,
             sources,
+            idle_sms: IdleSms::default(),
         })
     }
 }
@@ -484,19 +487,28 @@ impl ChipModel {
                 .copied()
                 .unwrap_or((0, UnitCost::default()))
         };
+        // SM components leak while their SM is powered: every cycle of the run, or, with idle
+        // SMs power-gated, only the cycles in which the SM had a resident CTA.
+        let sm_runtime_s = match self.idle_sms {
+            IdleSms::Leaking => runtime_s,
+            IdleSms::Gated if n > 0 => {
+                sum(&|s| s.active_cycles) / self.core_clock_hz / n as f64
+            }
+            IdleSms::Gated => 0.0,
+        };
         let mut sm_children = Vec::new();
         // --- Front end
         let ic_reads = sum(&|s| s.icache.reads);
         let ic_miss = sum(&|s| s.icache.misses);
         let fe = vec![
-            self.store_leaf("instruction cache data", n, ic_reads, ic_miss, runtime_s),
-            self.store_leaf("instruction cache tags", n, ic_reads, ic_miss, runtime_s),
-            self.logic_leaf("fetch/decode", n, sum(&|s| s.decoder_insts), runtime_s),
+            self.store_leaf("instruction cache data", n, ic_reads, ic_miss, sm_runtime_s),
+            self.store_leaf("instruction cache tags", n, ic_reads, ic_miss, sm_runtime_s),
+            self.logic_leaf("fetch/decode", n, sum(&|s| s.decoder_insts), sm_runtime_s),
             self.logic_leaf(
                 "instruction buffer",
                 n,
                 sum(&|s| s.ibuffer.writes + s.ibuffer.reads),
-                runtime_s,
+                sm_runtime_s,
             ),
         ];
         sm_children.push(Node::group("front end", fe));
@@ -506,8 +518,8 @@ impl ChipModel {
         sm_children.push(Node::group(
             "issue",
             vec![
-                self.logic_leaf("warp scheduler", n, evals, runtime_s),
-                self.logic_leaf("scoreboard", n, sb, runtime_s),
+                self.logic_leaf("warp scheduler", n, evals, sm_runtime_s),
+                self.logic_leaf("scoreboard", n, sb, sm_runtime_s),
             ],
         ));
         // --- Register file and operand collection
@@ -517,9 +529,9 @@ impl ChipModel {
         sm_children.push(Node::group(
             "register file",
             vec![
-                self.store_leaf("register file", n, rf_r, rf_w, runtime_s),
-                self.logic_leaf("operand collectors", n, operands, runtime_s),
-                self.logic_leaf("operand crossbar", n, operands, runtime_s),
+                self.store_leaf("register file", n, rf_r, rf_w, sm_runtime_s),
+                self.logic_leaf("operand collectors", n, operands, sm_runtime_s),
+                self.logic_leaf("operand crossbar", n, operands, sm_runtime_s),
             ],
         ));
         // --- Execution
@@ -546,7 +558,7 @@ impl ChipModel {
         ] {
             if let Some(&(inst, c)) = self.sm_logic.get(name) {
                 let e = exec_e.get(name).copied().unwrap_or(0.0);
-                ex.push(leaf(name, self.source_of(name), inst * n, c, e, runtime_s));
+                ex.push(leaf(name, self.source_of(name), inst * n, c, e, sm_runtime_s));
             }
         }
         sm_children.push(Node::group("execution", ex));
@@ -572,17 +584,17 @@ impl ChipModel {
                     ai * n,
                     ac,
                     ldst_e,
-                    runtime_s,
+                    sm_runtime_s,
                 ),
-                self.logic_leaf("LD/ST coalescer", n, coal, runtime_s),
-                self.store_leaf("L1D data", n, l1_acc, l1_fill, runtime_s),
-                self.store_leaf("L1D tags", n, l1_acc, l1_fill, runtime_s),
+                self.logic_leaf("LD/ST coalescer", n, coal, sm_runtime_s),
+                self.store_leaf("L1D data", n, l1_acc, l1_fill, sm_runtime_s),
+                self.store_leaf("L1D tags", n, l1_acc, l1_fill, sm_runtime_s),
                 // Each active lane of a shared-memory instruction reads or writes one bank word.
-                self.store_leaf("shared memory", n, smem_lanes, 0.0, runtime_s),
-                self.store_leaf("constant cache data", n, cc, cc_miss, runtime_s),
-                self.store_leaf("constant cache tags", n, cc, cc_miss, runtime_s),
-                self.store_leaf("texture cache data", n, 0.0, 0.0, runtime_s),
-                self.store_leaf("texture cache tags", n, 0.0, 0.0, runtime_s),
+                self.store_leaf("shared memory", n, smem_lanes, 0.0, sm_runtime_s),
+                self.store_leaf("constant cache data", n, cc, cc_miss, sm_runtime_s),
+                self.store_leaf("constant cache tags", n, cc, cc_miss, sm_runtime_s),
+                self.store_leaf("texture cache data", n, 0.0, 0.0, sm_runtime_s),
+                self.store_leaf("texture cache tags", n, 0.0, 0.0, sm_runtime_s),
             ],
         ));
         // --- Clock and pipeline registers (per SM, every active cycle)
@@ -710,6 +722,8 @@ impl ChipModel {
         k: &KernelActivity,
     ) -> Estimate {
         let runtime_s = k.cycles as f64 / self.core_clock_hz;
+        let root = self.tree(k, runtime_s);
+        let sm_use = self.sm_use(k, runtime_s, &root);
         Estimate {
             label: label.to_string(),
             tech: tech.to_string(),
@@ -717,7 +731,35 @@ impl ChipModel {
             temperature_k,
             core_clock_hz: self.core_clock_hz,
             runtime_s,
-            root: self.tree(k, runtime_s),
+            sm_use,
+            root,
+        }
+    }
+
+    /// How many SMs had work in `k`, their powered time, and the leakage of the SMs' idle
+    /// time (`root` is `k`'s tree; its first child is the SM group).
+    pub fn sm_use(&self, k: &KernelActivity, runtime_s: f64, root: &Node) -> SmUse {
+        let n = self.n_sm;
+        let busy_sms = k.sms.iter().filter(|s| s.active_cycles > 0).count() as u32;
+        let powered_sm_s =
+            k.sms.iter().map(|s| s.active_cycles).sum::<u64>() as f64 / self.core_clock_hz;
+        let sm_leakage_w = root
+            .children
+            .first()
+            .map(|sms| sms.totals().leakage_w)
+            .unwrap_or(0.0);
+        let idle_sm_s = (n as f64 * runtime_s - powered_sm_s).max(0.0);
+        let idle_sm_leakage_j = if n > 0 {
+            sm_leakage_w / n as f64 * idle_sm_s
+        } else {
+            0.0
+        };
+        SmUse {
+            sms: n,
+            busy_sms,
+            powered_sm_s,
+            idle_sms: self.idle_sms,
+            idle_sm_leakage_j,
         }
     }
 }

@@ -296,7 +296,43 @@ pub struct Estimate {
     pub core_clock_hz: f64,
     /// Simulated run time; 0 for a static (area/leakage-only) estimate.
     pub runtime_s: f64,
+    /// How many SMs had work, and what the leakage of SMs without work was (see [`SmUse`]).
+    #[serde(default)]
+    pub sm_use: SmUse,
     pub root: Node,
+}
+
+/// Whether an SM with no resident CTA leaks.
+///
+/// Real GPUs power-gate SMs that have no work (a whole SM is one gating domain, switched at
+/// kernel and CTA granularity, far above any break-even time), so by default an SM's leakage is
+/// charged only over the cycles in which it had at least one resident CTA
+/// (`SmActivity::active_cycles`). The sleep switch's residual leakage while gated is not
+/// included. `Leaking` charges every SM for the whole run, as an ungated chip would.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum IdleSms {
+    /// SMs without a resident CTA are power-gated: no leakage while idle.
+    #[default]
+    Gated,
+    /// Every SM leaks for the whole run.
+    Leaking,
+}
+
+/// SM utilisation of one run and the leakage it decides.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SmUse {
+    /// SMs in the chip.
+    pub sms: u32,
+    /// SMs that held at least one CTA at some point of the run.
+    pub busy_sms: u32,
+    /// Σ over SMs of the time each had at least one resident CTA, s.
+    pub powered_sm_s: f64,
+    /// Policy for SMs without work.
+    pub idle_sms: IdleSms,
+    /// Leakage energy of the SMs' components over their idle time, J: not in the totals when
+    /// `idle_sms` is `Gated` (the gated SMs' leakage avoided), in them when `Leaking`.
+    pub idle_sm_leakage_j: f64,
 }
 
 impl Estimate {

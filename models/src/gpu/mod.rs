@@ -9,7 +9,8 @@ pub mod storage;
 
 pub use chip::{ChipError, ChipModel, CostError, CostSource, Costed, UnitCost};
 pub use estimate::{
-    CvMape, Estimate, Node, NonFiniteError, QuantityMape, Source, SramAccuracy, Totals,
+    CvMape, Estimate, IdleSms, Node, NonFiniteError, QuantityMape, SmUse, Source, SramAccuracy,
+    Totals,
 };
 pub use source::{sram_accuracy, SourceError, TechChoice, TechCostSource};
 pub use storage::{storage_specs, Scope, StorageSpec};
