@@ -75,6 +75,11 @@ pub struct Args {
     /// a CTA; the leakage avoided is reported) or `leaking` (every SM leaks for the whole run).
     #[arg(long, value_enum, default_value = "gated")]
     pub idle_sms: IdleSmsArg,
+    /// After the report, print the shares of SM area and SM power per component group next to
+    /// the published GPU breakdowns the project records (e.g. `--tech 40nm --preset gtx480
+    /// --size bench --breakdown-check`).
+    #[arg(long)]
+    pub breakdown_check: bool,
 }
 
 /// `--idle-sms` values.
@@ -172,6 +177,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Format::Json => print!("{}", report::json::render(&report)?),
         Format::Csv => print!("{}", report::csv::render(&report)),
         Format::Table => print!("{}", report::table::render(&report)),
+    }
+    if args.breakdown_check {
+        print!("\n{}", report::breakdown::render(&report));
     }
     if let Some(dir) = &args.plot {
         report::plot::write_report_plots(dir, &report)?;

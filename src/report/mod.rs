@@ -1,5 +1,6 @@
 //! Renderers of a [`Report`](crate::study::Report) and the output formats every command shares.
 //!
+//! - [`breakdown`]: SM area and power shares per group next to published breakdowns;
 //! - [`table`]: fixed-width text for a terminal, with a provenance column and its legend;
 //! - [`csv`]: one row per estimate node and workload;
 //! - [`json`]: the report as pretty-printed JSON (every node with its `"source"`);
@@ -10,6 +11,7 @@
 //! Commands parse arguments and print what these functions return; none formats numbers itself
 //! for the estimate report.
 
+pub mod breakdown;
 pub mod calibration;
 pub mod csv;
 pub mod json;

@@ -206,13 +206,21 @@ pub fn render(r: &Report) -> String {
         .iter()
         .map(|w| w.estimate.sm_use.idle_sm_leakage_j)
         .sum();
-    let powered: f64 = r.workloads.iter().map(|w| w.estimate.sm_use.powered_sm_s).sum();
+    let powered: f64 = r
+        .workloads
+        .iter()
+        .map(|w| w.estimate.sm_use.powered_sm_s)
+        .sum();
     let available: f64 = r
         .workloads
         .iter()
         .map(|w| w.estimate.sm_use.sms as f64 * w.runtime_s)
         .sum();
-    let busy_pct = if available > 0.0 { 100.0 * powered / available } else { 0.0 };
+    let busy_pct = if available > 0.0 {
+        100.0 * powered / available
+    } else {
+        0.0
+    };
     match r.workloads[0].estimate.sm_use.idle_sms {
         IdleSms::Gated => {
             let _ = writeln!(

@@ -491,9 +491,7 @@ impl ChipModel {
         // SMs power-gated, only the cycles in which the SM had a resident CTA.
         let sm_runtime_s = match self.idle_sms {
             IdleSms::Leaking => runtime_s,
-            IdleSms::Gated if n > 0 => {
-                sum(&|s| s.active_cycles) / self.core_clock_hz / n as f64
-            }
+            IdleSms::Gated if n > 0 => sum(&|s| s.active_cycles) / self.core_clock_hz / n as f64,
             IdleSms::Gated => 0.0,
         };
         let mut sm_children = Vec::new();
@@ -558,7 +556,14 @@ impl ChipModel {
         ] {
             if let Some(&(inst, c)) = self.sm_logic.get(name) {
                 let e = exec_e.get(name).copied().unwrap_or(0.0);
-                ex.push(leaf(name, self.source_of(name), inst * n, c, e, sm_runtime_s));
+                ex.push(leaf(
+                    name,
+                    self.source_of(name),
+                    inst * n,
+                    c,
+                    e,
+                    sm_runtime_s,
+                ));
             }
         }
         sm_children.push(Node::group("execution", ex));
