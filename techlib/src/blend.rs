@@ -18,7 +18,7 @@ use toml::Value;
 pub enum Rule {
     /// `w·a + (1 − w)·b`.
     Linear {
-        /// Weight of `a`: `(F_hi − F)/(F_hi − F_lo)`, in [0, 1] between the nodes.
+        /// Weight of `a`: `(F_hi − F)/(F_hi − F_lo)`, from 0 to 1 between the nodes.
         w: f64,
     },
     /// `a·(a/b)^t` for positive `a`, `b`; `a` otherwise.
