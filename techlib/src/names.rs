@@ -108,7 +108,7 @@ pub enum BackGate {
 }
 
 impl BackGate {
-    /// Lower-case name used in configuration and output (`tied`, `grounded`).
+    /// Lower-case name, as serialised (`tied`, `grounded`).
     pub fn key(self) -> &'static str {
         match self {
             BackGate::Tied => "tied",
