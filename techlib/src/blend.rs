@@ -17,9 +17,15 @@ use toml::Value;
 #[derive(Debug, Clone, Copy)]
 pub enum Rule {
     /// `w·a + (1 − w)·b`.
-    Linear { w: f64 },
+    Linear {
+        /// Weight of `a`: `(F_hi − F)/(F_hi − F_lo)`, from 0 to 1 between the nodes.
+        w: f64,
+    },
     /// `a·(a/b)^t` for positive `a`, `b`; `a` otherwise.
-    LogExtrapolate { t: f64 },
+    LogExtrapolate {
+        /// Exponent `(F_a − F)/(F_b − F_a)`: distance past the nearer node, in node spacings.
+        t: f64,
+    },
 }
 
 impl Rule {

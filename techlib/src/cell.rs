@@ -34,6 +34,7 @@ impl CellKind {
 /// (fins × fin width at FinFET nodes).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SramCell {
+    /// Topology: 6T or 8T (CAM cells are `Six`).
     pub kind: CellKind,
     /// Access (pass-gate) transistor width, m.
     pub w_access_m: f64,
@@ -132,12 +133,20 @@ impl SramCell {
 /// A DRAM cell (ITRS DRAM tables), SI units.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DramCell {
+    /// Cell storage supply, V (0 where the DRAM table leaves it empty).
     pub vdd_cell_v: f64,
+    /// Access-transistor width, m.
     pub w_access_m: f64,
+    /// Cell area, m².
     pub area_m2: f64,
+    /// Height / width of the cell.
     pub aspect_ratio: f64,
+    /// Access-transistor on-current per width, A/m.
     pub i_on_a_per_m: f64,
+    /// Supply of the DRAM process as the cell table gives it, V.
     pub vdd_v: f64,
+    /// Storage capacitance of one cell, F.
     pub c_cell_f: f64,
+    /// Access-transistor off-current per width at worst-case channel length and temperature, A/m.
     pub i_off_worst_case_a_per_m: f64,
 }

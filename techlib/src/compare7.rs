@@ -96,15 +96,25 @@ pub const CELL8T_OFF_FINS: f64 = 1.0 + 1.0 + 0.5 * (1.0 + 0.2);
 /// Device figures of one flavour at one point, in the units of the comparison table.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DeviceFigures {
+    /// Node name.
     pub node: String,
+    /// Flavour key (`lvt`, `rvt`, ...).
     pub flavour: String,
+    /// Supply, V.
     pub vdd_v: f64,
+    /// Temperature, K.
     pub temperature_k: f64,
+    /// Threshold at this temperature, V.
     pub vth_v: f64,
+    /// Subthreshold swing at this temperature, V/decade.
     pub swing_v_per_decade: f64,
+    /// Drain-induced barrier lowering, V of Vth per V of Vds.
     pub dibl_v_per_v: f64,
+    /// Effective (gated) width of one fin, m (0 at planar nodes).
     pub fin_width_m: f64,
+    /// NMOS on-current per metre of effective width, A/m.
     pub i_on_a_per_m: f64,
+    /// NMOS off-current per metre of effective width, A/m.
     pub i_off_a_per_m: f64,
 }
 

@@ -14,13 +14,17 @@ use serde::{Deserialize, Serialize};
 /// One device flavour at one supply, temperature and back-gate state.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Device {
+    /// Planar or FinFET: which device model produced the values.
     pub node_kind: NodeKind,
+    /// Device flavour (ITRS device type or FinFET threshold flavour).
     pub flavour: Flavour,
     /// Supply this device is evaluated at, V.
     pub vdd_v: f64,
     /// The flavour's nominal supply (ITRS table, or the node's nominal operating point), V.
     pub nominal_vdd_v: f64,
+    /// Temperature this device is evaluated at, K.
     pub temperature_k: f64,
+    /// Back-gate state (always `Tied` for planar devices).
     pub back_gate: BackGate,
     /// Ideal (intrinsic) gate capacitance per width, F/m.
     pub c_g_ideal_f_per_m: f64,
@@ -32,12 +36,15 @@ pub struct Device {
     pub c_junc_f_per_m2: f64,
     /// Sidewall junction capacitance per diffusion perimeter, F/m.
     pub c_junc_sw_f_per_m: f64,
+    /// Physical gate length, m.
     pub l_phy_m: f64,
+    /// Electrical (effective) channel length, m; at FinFET nodes the gate length plus both underlaps.
     pub l_elec_m: f64,
     /// `R_on = multiplier · Vdd / I_on` (CACTI's effective-resistance convention), at this supply.
     pub nmos_effective_resistance_multiplier: f64,
     /// Threshold at this temperature and back-gate state (zero drain bias for FinFETs), V.
     pub vth_v: f64,
+    /// Drain saturation voltage at this supply, V.
     pub vdsat_v: f64,
     /// NMOS on-current per width at `vdd_v`, A/m.
     pub i_on_n_a_per_m: f64,
@@ -51,13 +58,17 @@ pub struct Device {
     pub i_g_on_n_a_per_m: f64,
     /// PMOS gate leakage per width (taken equal to NMOS), A/m.
     pub i_g_on_p_a_per_m: f64,
+    /// Gate-oxide capacitance per area, F/m² (from the EOT at FinFET nodes).
     pub c_ox_f_per_m2: f64,
+    /// Gate-oxide thickness (equivalent oxide thickness at FinFET nodes), m.
     pub t_ox_m: f64,
     /// NMOS/PMOS drive ratio (PMOS width needed for equal drive).
     pub n2p_drv_rt: f64,
     /// Leakage multiplier of long-channel devices (ITRS `lch_lk_rdc`).
     pub long_channel_leakage_reduction: f64,
+    /// Electron mobility at this temperature, m²/(V·s).
     pub mobility_n_m2_per_vs: f64,
+    /// PMOS/NMOS transconductance ratio (CACTI's `gmp_to_gmn_multiplier`; sizes the sense amplifier's gain).
     pub gmp_to_gmn_multiplier: f64,
     /// Boosted wordline supply (DRAM types), V; 0 when not used.
     pub vpp_v: f64,

@@ -24,6 +24,7 @@ use std::path::PathBuf;
 pub const TABLE_6_2_ION_A_PER_UM: [f64; 3] = [7.505e-4, 2.372e-3, 2.427e-4];
 /// Supplies of Table 6.2, V.
 pub const STV_V: f64 = 0.45;
+/// Near-threshold (NTV) supply of Table 6.2, V.
 pub const NTV_V: f64 = 0.30;
 /// RVT threshold above LVT (an assumption: the source gives no RVT data), V.
 pub const RVT_VTH_OFFSET_V: f64 = 0.05;
@@ -39,9 +40,13 @@ pub fn default_reference_path() -> PathBuf {
 /// Inputs that are not fitted (from `data/finfet7.toml`).
 #[derive(Debug, Clone)]
 pub struct Assumptions {
+    /// Effective (gated) width of one fin, m.
     pub effective_width_m: f64,
+    /// Ideal (intrinsic) gate capacitance per fin, F.
     pub c_g_ideal_f_per_fin: f64,
+    /// NMOS/PMOS drive ratio: PMOS fins per NMOS fin in the chain's inverters.
     pub n2p_drv_rt: f64,
+    /// Fraction of the drive left with the back gate off (one of the two channels).
     pub bg_off_channel_fraction: f64,
 }
 
@@ -66,17 +71,27 @@ impl Assumptions {
 /// Everything the calibration produces.
 #[derive(Debug, Clone)]
 pub struct Finfet7Fit {
+    /// The joint drive-law and chain-delay fit (step 1).
     pub delay: DelayFit,
+    /// Back-gate-off threshold shift (step 2), V.
     pub bg_off_vth_shift_v: f64,
+    /// LVT on-current per fin at STV with back gates tied (Table 6.2 × fin width), A.
     pub i_on_ref_a_per_fin: f64,
+    /// Drive constant per fin at 300 K, `I = K · S(Vgs, Vds)`, A/V^α.
     pub k_a_per_fin: f64,
+    /// Input capacitance per fin of a chain inverter (step 3), F.
     pub c_in_f_per_fin: f64,
+    /// Fringe gate capacitance per fin: a third of what `C_in` leaves over `1.2·C_g_ideal`, F.
     pub c_fringe_f_per_fin: f64,
+    /// Stored drain capacitance per fin: `C_in` less the overlap the device adds (`0.2·C_g_ideal`), F.
     pub c_drain_f_per_fin: f64,
     /// RVT: same drive constant, threshold + [`RVT_VTH_OFFSET_V`]; its on-current at STV.
     pub rvt_vth_v: f64,
+    /// RVT on-current per fin at STV with back gates tied, A.
     pub rvt_i_on_ref_a_per_fin: f64,
+    /// The fitted delay points, `(vdd_v, delay_s)`.
     pub points: Vec<(f64, f64)>,
+    /// The inputs that were not fitted.
     pub assumptions: Assumptions,
 }
 

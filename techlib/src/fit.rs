@@ -26,9 +26,13 @@ pub const OPERATING_RANGE_MIN_V: f64 = 0.25;
 /// Result of [`fit_delay_and_drive`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct DelayFit {
+    /// Fitted threshold at 300 K, V.
     pub vth_v: f64,
+    /// Fitted velocity-saturation index α.
     pub alpha: f64,
+    /// Fitted EKV smoothing factor m (subthreshold ideality n = m / α).
     pub ekv_m: f64,
+    /// Fitted drain-induced barrier lowering, V of Vth per V of Vds.
     pub dibl_v_per_v: f64,
     /// `A` of `T_chain = A·V/S_eff(V)`, s·V^(α−1).
     pub scale_s: f64,

@@ -7,11 +7,14 @@ use std::fmt;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum NodeKind {
+    /// Bulk planar CMOS described by the ITRS tables.
     Planar,
+    /// FinFET described by a per-fin drive law.
     Finfet,
 }
 
 impl NodeKind {
+    /// Key in the node files (`kind = "planar"` or `"finfet"`).
     pub fn key(self) -> &'static str {
         match self {
             NodeKind::Planar => "planar",
@@ -49,6 +52,7 @@ pub enum Flavour {
 }
 
 impl Flavour {
+    /// Every flavour, in declaration (and sort) order.
     pub const ALL: [Flavour; 8] = [
         Flavour::Hp,
         Flavour::Lstp,
@@ -104,6 +108,7 @@ pub enum BackGate {
 }
 
 impl BackGate {
+    /// Lower-case name, as serialised (`tied`, `grounded`).
     pub fn key(self) -> &'static str {
         match self {
             BackGate::Tied => "tied",
@@ -115,7 +120,10 @@ impl BackGate {
 /// A named supply point of a node (e.g. `stv` 0.45 V, `ntv` 0.30 V).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct OperatingPoint {
+    /// Name as the node file keys it (`stv`, `ntv`, `nominal`, ...).
     pub name: String,
+    /// Supply, V.
     pub vdd_v: f64,
+    /// One-line description from the node file.
     pub description: String,
 }

@@ -25,13 +25,16 @@ pub struct Node {
 /// The operating condition a [`Node`] is evaluated at.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Conditions {
+    /// Device flavour to evaluate.
     pub flavour: Flavour,
     /// Supply. `None`: the operating point named by `operating_point`, else the nominal supply
     /// (the flavour's ITRS Vdd at planar nodes, the node's first operating point at FinFET nodes).
     pub vdd_v: Option<f64>,
     /// Named operating point (`stv`, `ntv`, ...); ignored when `vdd_v` is given.
     pub operating_point: Option<String>,
+    /// Temperature, K (planar: within the node's tables, 300–400 K; FinFET: 250–400 K).
     pub temperature_k: f64,
+    /// Back-gate state (FinFET only; planar devices accept only `Tied`).
     pub back_gate: BackGate,
 }
 
@@ -46,18 +49,22 @@ impl Conditions {
             back_gate: BackGate::Tied,
         }
     }
+    /// Sets an explicit supply, V (takes precedence over any operating point).
     pub fn with_vdd(mut self, vdd_v: f64) -> Self {
         self.vdd_v = Some(vdd_v);
         self
     }
+    /// Selects a named operating point (`stv`, `ntv`, ...).
     pub fn with_operating_point(mut self, name: &str) -> Self {
         self.operating_point = Some(name.to_string());
         self
     }
+    /// Sets the temperature, K.
     pub fn with_temperature(mut self, temperature_k: f64) -> Self {
         self.temperature_k = temperature_k;
         self
     }
+    /// Sets the back-gate state.
     pub fn with_back_gate(mut self, back_gate: BackGate) -> Self {
         self.back_gate = back_gate;
         self
@@ -109,9 +116,11 @@ impl Node {
     pub fn file(&self) -> &NodeFile {
         &self.file
     }
+    /// Name of the node as its file gives it (`planar45`, `finfet7`, ...).
     pub fn name(&self) -> &str {
         &self.file.name
     }
+    /// One-line description from the node file.
     pub fn description(&self) -> &str {
         &self.file.description
     }
@@ -119,9 +128,11 @@ impl Node {
     pub fn feature_size_nm(&self) -> f64 {
         self.file.feature_size_nm
     }
+    /// Feature size, m.
     pub fn feature_size_m(&self) -> f64 {
         self.file.feature_size_nm * 1e-9
     }
+    /// Planar or FinFET.
     pub fn kind(&self) -> NodeKind {
         self.kind
     }
@@ -335,8 +346,11 @@ fn list(items: impl Iterator<Item = String>) -> String {
 /// Everything physical about a node at one operating condition.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TechPoint {
+    /// Name of the node evaluated.
     pub node_name: String,
+    /// Planar or FinFET.
     pub kind: NodeKind,
+    /// Feature size, m.
     pub feature_size_m: f64,
     /// The condition, with `vdd_v` resolved.
     pub conditions: Conditions,
@@ -365,9 +379,11 @@ impl TechPoint {
         }
     }
 
+    /// Supply at this point, V.
     pub fn vdd_v(&self) -> f64 {
         self.device.vdd_v
     }
+    /// Temperature at this point, K.
     pub fn temperature_k(&self) -> f64 {
         self.device.temperature_k
     }

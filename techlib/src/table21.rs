@@ -30,9 +30,13 @@ pub const DROWSY_MAX_RATIO: f64 = 0.10;
 /// One row of the comparison.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CellLeakageRow {
+    /// Node of the table row.
     pub node: &'static str,
+    /// Supply of the row, V.
     pub vdd_v: f64,
+    /// Published cell leakage current, A.
     pub table_a: f64,
+    /// Modelled standby current of one 6T cell (HP devices, 300 K, unscaled), A.
     pub model_a: f64,
     /// Fitted `table / model`.
     pub scale: f64,

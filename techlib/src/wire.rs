@@ -18,14 +18,18 @@ pub const EPSILON_0_F_PER_M: f64 = 8.854_187_812_8e-12;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum WireType {
+    /// Local wires: the tightest pitch, for short connections within cells and gates.
     Local,
+    /// Semi-global (intermediate-layer) wires.
     SemiGlobal,
+    /// Global (top-layer) wires: the widest pitch, for long cross-chip routes.
     Global,
     /// DRAM-internal wires.
     Dram,
 }
 
 impl WireType {
+    /// Every wire type, in declaration order.
     pub const ALL: [WireType; 4] = [
         WireType::Local,
         WireType::SemiGlobal,
@@ -48,12 +52,14 @@ impl WireType {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Projection {
+    /// ITRS aggressive projection (optimistic interconnect scaling).
     Aggressive,
     /// CACTI's default.
     Conservative,
 }
 
 impl Projection {
+    /// Both projections, in declaration order.
     pub const ALL: [Projection; 2] = [Projection::Aggressive, Projection::Conservative];
 
     /// Key in the node files.
@@ -68,18 +74,31 @@ impl Projection {
 /// One wire type at one node, SI units. R and C per metre are methods.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Wire {
+    /// Which wire type this is.
     pub wire_type: WireType,
+    /// Which projection the values come from.
     pub projection: Projection,
+    /// Wire pitch (width + spacing), m.
     pub pitch_m: f64,
+    /// Thickness of the diffusion barrier lining the conductor, m.
     pub barrier_thickness_m: f64,
+    /// Thickness lost to dishing in chemical-mechanical polishing, m.
     pub dishing_thickness_m: f64,
+    /// Resistivity multiplier for surface and grain-boundary scattering in narrow wires.
     pub alpha_scatter: f64,
+    /// Metal thickness / width.
     pub aspect_ratio: f64,
+    /// Miller factor on the sidewall coupling capacitance (switching neighbours).
     pub miller_value: f64,
+    /// Relative permittivity between neighbouring wires of a layer.
     pub horiz_dielectric_constant: f64,
+    /// Relative permittivity of the inter-layer dielectric.
     pub vert_dielectric_constant: f64,
+    /// Inter-layer dielectric thickness to the layers above and below, m.
     pub ild_thickness_m: f64,
+    /// Fringe capacitance per length, F/m.
     pub fringe_cap_f_per_m: f64,
+    /// Bulk resistivity of the conductor, Ω·m.
     pub resistivity_ohm_m: f64,
     /// Tabulated resistance per metre (DRAM-internal wires), overriding the geometric model.
     pub tabulated_r_ohm_per_m: Option<f64>,

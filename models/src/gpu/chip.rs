@@ -25,7 +25,9 @@ use std::collections::BTreeMap;
 /// Area, leakage and energy per event of one component instance.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct UnitCost {
+    /// Silicon area, m².
     pub area_m2: f64,
+    /// Leakage power, W.
     pub leakage_w: f64,
     /// Energy of one read / operation.
     pub read_j: f64,
@@ -34,6 +36,7 @@ pub struct UnitCost {
 }
 
 impl UnitCost {
+    /// The cost of `k` instances: every figure times `k`.
     pub fn scaled(self, k: f64) -> UnitCost {
         UnitCost {
             area_m2: self.area_m2 * k,
@@ -47,7 +50,9 @@ impl UnitCost {
 /// A unit cost and where it came from.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Costed {
+    /// The cost.
     pub cost: UnitCost,
+    /// Where the cost came from.
     pub source: Source,
 }
 
@@ -106,8 +111,11 @@ pub trait CostSource {
 /// The costed hardware of one configuration at one technology point.
 #[derive(Clone, Debug)]
 pub struct ChipModel {
+    /// SMs on the chip (`gpu.n_sm`).
     pub n_sm: u32,
+    /// Core clock, Hz: `gpu.core_mhz` times the cost source's clock scale.
     pub core_clock_hz: f64,
+    /// Supply, V.
     pub vdd_v: f64,
     /// Per-SM storage arrays by name.
     pub sm_storage: BTreeMap<String, UnitCost>,
@@ -120,13 +128,17 @@ pub struct ChipModel {
     pub op_energy_j: BTreeMap<(String, String), f64>,
     /// Interconnect: energy per flit, area and leakage of the crossbar.
     pub icnt_flit_j: f64,
+    /// The crossbar's cost (per instance; `read_j` is its logic energy per flit).
     pub icnt: UnitCost,
     /// Memory controllers: per channel, energy per DRAM request handled.
     pub mc: UnitCost,
+    /// DRAM channels, one memory controller each (`mem.n_channels`).
     pub n_channels: u32,
+    /// Off-chip DRAM energy parameters (GDDR5-class; burst size from the `dram.*` keys).
     pub dram: DramParams,
     /// Clock-distribution energy per SM per core cycle, and per chip cycle for the uncore.
     pub clock_sm_j_per_cycle: f64,
+    /// Uncore clock-distribution energy per core cycle (a global-wire tree across the die), J.
     pub clock_uncore_j_per_cycle: f64,
     /// Pipeline registers: energy per lane-operation (operands + result latched).
     pub pipe_reg_j_per_lane_op: f64,

@@ -15,11 +15,14 @@
 use super::estimate::{Node, Source};
 use sim::activity::KernelActivity;
 
+/// Off-chip DRAM energy parameters: per bit moved and per row activate.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DramParams {
     /// Bytes moved by one burst (chips × bytes per chip × burst length).
     pub burst_bytes: f64,
+    /// Energy per bit transferred (column access, on-die data movement and I/O), J.
     pub energy_per_bit_j: f64,
+    /// Energy per row activate (row open and precharge), J.
     pub energy_per_activate_j: f64,
     /// Where the per-bit and per-activate figures are published.
     pub source: &'static str,

@@ -76,10 +76,13 @@ impl<'de> Deserialize<'de> for CvMape {
 /// The accuracy of a calibrated logic cost per quantity the chip model uses.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct QuantityMape {
+    /// Accuracy of the area.
     #[serde(default)]
     pub area_m2: CvMape,
+    /// Accuracy of the leakage power.
     #[serde(default)]
     pub leakage_w: CvMape,
+    /// Accuracy of the energy per operation.
     #[serde(default)]
     pub energy_per_op_j: CvMape,
 }
@@ -94,6 +97,7 @@ pub enum Source {
     /// The CACTI-class SRAM model (`crate::sram`), with its measured error against CACTI 7
     /// where one is recorded (`None`: unmeasured).
     SramModel {
+        /// Measured error against CACTI 7; `None` (serialised `"unmeasured"`) where none is recorded.
         #[serde(with = "accuracy_or_unmeasured")]
         accuracy: Option<SramAccuracy>,
     },
@@ -101,10 +105,14 @@ pub enum Source {
     Calibrated {
         /// Which overlay (its file, or its node and reference point).
         overlay: String,
+        /// Cross-validated error of each quantity the overlay supplies.
         cv_mape_pct: QuantityMape,
     },
     /// Published device figures (DRAM energy per bit and per activate).
-    Published { source: String },
+    Published {
+        /// The publications the figures come from.
+        source: String,
+    },
     /// Wire RC of the node and clock-pin capacitance (clock distribution).
     Wire,
     /// Several of the above: a group whose children differ, or a leaf that combines models
@@ -161,6 +169,7 @@ impl Source {
 /// One component (or group of components) of the chip.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Node {
+    /// Component or group name.
     pub name: String,
     /// Where this node's numbers come from (derived from the children for a group).
     #[serde(default)]
@@ -177,20 +186,27 @@ pub struct Node {
     pub gating_overhead_j: f64,
     /// Leakage power when fully powered (useful without activity).
     pub leakage_w: f64,
+    /// Sub-components; empty for a leaf.
     pub children: Vec<Node>,
 }
 
 /// Sums of a subtree.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Totals {
+    /// Silicon area, m².
     pub area_m2: f64,
+    /// Switching energy over the run, J.
     pub dynamic_j: f64,
+    /// Leakage energy over the run, J.
     pub leakage_j: f64,
+    /// Energy spent entering and leaving gated states, J.
     pub gating_overhead_j: f64,
+    /// Leakage power when fully powered, W.
     pub leakage_w: f64,
 }
 
 impl Totals {
+    /// Total energy: dynamic + leakage + gating overhead, J.
     pub fn energy_j(&self) -> f64 {
         self.dynamic_j + self.leakage_j + self.gating_overhead_j
     }
@@ -290,15 +306,20 @@ pub struct NonFiniteError {
 pub struct Estimate {
     /// What ran ("hotspot", "activity.json", or "storage only").
     pub label: String,
+    /// Label of the technology point costed at (`<node> <flavour>`, e.g. `finfet7 lvt`).
     pub tech: String,
+    /// Supply, V.
     pub vdd_v: f64,
+    /// Temperature, K.
     pub temperature_k: f64,
+    /// Core clock at this supply, Hz.
     pub core_clock_hz: f64,
     /// Simulated run time; 0 for a static (area/leakage-only) estimate.
     pub runtime_s: f64,
     /// How many SMs had work, and what the leakage of SMs without work was (see [`SmUse`]).
     #[serde(default)]
     pub sm_use: SmUse,
+    /// The component tree; its root is the whole chip.
     pub root: Node,
 }
 
@@ -336,6 +357,7 @@ pub struct SmUse {
 }
 
 impl Estimate {
+    /// Totals of the whole tree.
     pub fn totals(&self) -> Totals {
         self.root.totals()
     }

@@ -48,10 +48,12 @@ pub struct TechChoice {
     pub vdd_v: Option<f64>,
     /// Named operating point (`stv`, `ntv`).
     pub op: Option<String>,
+    /// Temperature, K (default 350 K).
     pub temperature_k: f64,
 }
 
 impl TechChoice {
+    /// Choice of `node` at its default flavour, nominal supply and 350 K.
     pub fn new(node: &str) -> TechChoice {
         TechChoice {
             node: node.to_string(),
@@ -65,9 +67,13 @@ impl TechChoice {
 
 /// Costs components with the SRAM and logic models at one point.
 pub struct TechCostSource {
+    /// The techlib point costed at (device, wires, cells).
     pub point: TechPoint,
+    /// The SRAM model's technology at the same point.
     pub sram_tech: SramTech,
+    /// SRAM cell of the arrays: 8T at FinFET nodes, 6T at planar nodes.
     pub cell: CellKind,
+    /// Calibration overlay for logic costs; `None`: analytical logic models.
     pub overlay: Option<Overlay>,
     /// How costs from the overlay name it in their [`Source`]: its file when the caller sets
     /// one with [`TechCostSource::with_overlay_name`], else its node and reference point.
@@ -98,6 +104,8 @@ fn default_flavour(node: &techlib::Node) -> String {
 }
 
 impl TechCostSource {
+    /// Evaluates `choice` (node, flavour, supply or operating point, temperature) and builds the SRAM
+    /// model's technology there; `overlay` calibrates the logic costs.
     pub fn new(
         choice: &TechChoice,
         overlay: Option<Overlay>,
