@@ -61,8 +61,10 @@ pub fn evaluate(p: &Prep, o: &Organisation, dec: &DecoderCost) -> SramResult {
     // decoders are shared by the two subarrays either side of them when Ndwl ≥ 2
     let dec_share = if o.ndwl >= 2 { 0.5 } else { 1.0 };
     let dec_w = k.periph_area * n_ports * dec.width_m * dec_share;
-    let periph_h = k.periph_area
-        * (bl.periph_height_m * n_read + 0.5 * bl.periph_height_m * (n_ports - n_read).max(0.0));
+    // one bitline-periphery strip per port: a read port's precharge, column mux and sense
+    // amplifiers, a write port's precharge, column mux and write drivers (of about the same
+    // footprint), a read-write port's shared set
+    let periph_h = k.periph_area * bl.periph_height_m * n_ports;
     let sub_w = sub_w_cells + dec_w;
     let sub_h = sub_h_cells + periph_h;
 
@@ -157,6 +159,13 @@ pub fn evaluate(p: &Prep, o: &Organisation, dec: &DecoderCost) -> SramResult {
     let c_io = t.gate_c(&t.periph, io_width) * 0.5;
     let e_io = k.io * (addr_in_bits + data_bits) * c_io * vdd * vdd;
     let e_predec_in = active * dec.c_addr_in_f * addr_bits * vdd * vdd + e_io;
+    // Address distribution inside the bank: every mat decodes its own rows, so the row
+    // address runs along every row and every column of mats (a comb over the mat grid,
+    // nx·ny·(mat width + mat height) of wire) and toggles on every access.
+    let addr_dist_m = (mat_nx * mat_ny) as f64 * (mat_w + mat_h);
+    let e_addr_dist =
+        k.energy_addr_dist / k.energy_route * addr_bits * addr_dist_m * p.rep_semi.energy_j_per_m;
+    let e_predec_in = e_predec_in + e_addr_dist;
     let et = k.energy_top / k.energy_route;
     let e_route_read = (addr_wires + n_read * data_bits) * bank_route.energy_per_bit_j
         + et * (top_addr_wires + n_read * data_bits) * top_route.energy_per_bit_j
@@ -186,12 +195,12 @@ pub fn evaluate(p: &Prep, o: &Organisation, dec: &DecoderCost) -> SramResult {
     let io_leak = bank_wires * 0.5 * io_width * t.periph.i_off_n_a_per_m * vdd;
     let l_route = bank_route.leak_w + top_route.leak_w + io_leak;
     let g_route = bank_route.gate_leak_w + top_route.gate_leak_w;
-    let l_top_extra =
-        (p.banks as f64 - 1.0) * k.leakage_periph * (top_route.leak_w + top_route.gate_leak_w);
     let kl = k.leakage_periph;
+    let klr = k.leakage_periph * k.leakage_route;
+    let l_top_extra = (p.banks as f64 - 1.0) * klr * (top_route.leak_w + top_route.gate_leak_w);
     // (cells use k.leakage_cell above)
-    let sub_leak_bank = l_cells + kl * (l_dec + l_bl + l_sa + l_mux + l_route);
-    let gate_leak_bank = g_cells + kl * (g_dec + g_bl + g_route);
+    let sub_leak_bank = l_cells + kl * (l_dec + l_bl + l_sa + l_mux) + klr * l_route;
+    let gate_leak_bank = g_cells + kl * (g_dec + g_bl) + klr * g_route;
     let leak_bank = sub_leak_bank + gate_leak_bank;
     // near-threshold arrays lift their read data to the nominal-supply datapath
     let e_level_shift = k.level_shift_j_per_bit * data_bits * level_shift_gap(t);
@@ -254,10 +263,10 @@ pub fn evaluate(p: &Prep, o: &Organisation, dec: &DecoderCost) -> SramResult {
             a_route,
             kr * e_route_read + e_level_shift,
             kr * e_route_write,
-            kl * ((bank_route.leak_w + io_leak + bank_route.gate_leak_w) * banks_f
+            klr * ((bank_route.leak_w + io_leak + bank_route.gate_leak_w) * banks_f
                 + top_route.leak_w
                 + top_route.gate_leak_w),
-            kl * (bank_route.gate_leak_w * banks_f + top_route.gate_leak_w),
+            klr * (bank_route.gate_leak_w * banks_f + top_route.gate_leak_w),
             k.delay_route * (t_route_in + t_route_out),
         ),
         cells: comp(
