@@ -5,7 +5,12 @@
 //! cargo run --release -p models --example sram_fit            # fit and print
 //! cargo run --release -p models --example sram_fit -- --write # also rewrite models/data/sram_calib.toml
 //! cargo run --release -p models --example sram_fit -- --iters 300
+//! cargo run --release -p models --example sram_fit -- --port-holdout 2R1W  # extrapolation in ports
 //! ```
+//!
+//! `--port-holdout CLASS` only fits the planar factors without the rows of one port class and
+//! prints the error on that class (how well the structural port model extrapolates); it writes
+//! nothing.
 //!
 //! Planar factors are fitted to the CACTI 7 results in `../shared/reference/cacti7_train.csv`
 //! (Nelder–Mead in log space from the current factors, the organisation search running at every
@@ -44,6 +49,31 @@ fn main() -> Result<(), String> {
     let train = reference::training(&rows);
     let held = reference::held_out(&rows);
     let mut cache = reference::TechCache::default();
+
+    if let Some(class) = std::env::args()
+        .skip_while(|a| a != "--port-holdout")
+        .nth(1)
+    {
+        // only this diagnostic: fit without one port class, measure on it
+        let (out, kept): (Vec<_>, Vec<_>) = rows
+            .iter()
+            .cloned()
+            .partition(|r| reference::port_class(&r.config) == class);
+        if out.is_empty() {
+            return Err(format!(
+                "--port-holdout {class}: no rows of that port class"
+            ));
+        }
+        let pf = fit::fit_planar(&kept, &calib::planar(), iters)?;
+        let k = reference::accuracy(&reference::run_rows(&kept, &pf.calib, &mut cache)?);
+        let a = reference::accuracy(&reference::run_rows(&out, &pf.calib, &mut cache)?);
+        print_acc(
+            &format!("fit without the {class} rows, on the other rows"),
+            &k,
+        );
+        print_acc(&format!("fit without the {class} rows, on them"), &a);
+        return Ok(());
+    }
 
     let p = fit::fit_planar(&rows, &calib::planar(), iters)?;
     println!(

@@ -15,6 +15,15 @@ pub struct Calib {
     pub periph_area: f64,
     /// Multiplies the routing pitch of H-tree wire bundles (wire + repeater + via spacing).
     pub route_pitch: f64,
+    /// Check bits stored per data bit (not fitted): CACTI's default configuration, which the
+    /// reference rows use, adds one check bit per data byte (1/8), and so does FinCACTI behind
+    /// the 7 nm rows. The columns of every subarray and the data bundles grow by this fraction;
+    /// the level shifters lift only the data bits.
+    #[serde(default)]
+    pub ecc_bits_per_data_bit: f64,
+    /// Multiplies the routing pitch of the tree between banks on top of `route_pitch`.
+    #[serde(default = "one")]
+    pub route_pitch_top: f64,
     /// Multiplies the delays inside a subarray (decoder, wordline, bitline, sense, mux).
     pub delay_array: f64,
     /// Multiplies the delay of the H-trees (bank and inter-bank routing).
@@ -48,7 +57,7 @@ pub struct Calib {
     /// `leakage_periph`.
     #[serde(default = "one")]
     pub leakage_route: f64,
-    /// Multiplies cell leakage (1 for planar nodes: the ITRS currents are used as they are).
+    /// Multiplies cell leakage (the cell's off devices on the ITRS currents).
     #[serde(default = "one")]
     pub leakage_cell: f64,
     /// Level-shifter energy per read bit of an array running below its node's nominal supply:
@@ -69,6 +78,8 @@ impl Default for Calib {
         Calib {
             periph_area: 1.0,
             route_pitch: 1.0,
+            route_pitch_top: 1.0,
+            ecc_bits_per_data_bit: 0.0,
             delay_array: 1.0,
             delay_route: 1.0,
             energy_array: 1.0,

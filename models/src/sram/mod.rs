@@ -12,7 +12,12 @@
 //! Muralimanohar et al., "CACTI 6.0", HPL-2009-85) and the ITRS tables in `techlib`:
 //! mats of 2 × 2 subarrays, all subarrays of an active mat precharging and sensing, H-trees to
 //! mats with all ports' address and data bundles, bitline swing max(5 % Vdd, 80 mV),
-//! latch-type sense amplifiers (τ = C/g_m).
+//! latch-type sense amplifiers (τ = C/g_m), one bitline-periphery strip and one decoder per port
+//! and subarray, cells grown by a wordline and a bitline pair (or a single read bitline) per
+//! extra port ([`cell`]), and check bits stored with the data
+//! ([`calib::Calib::ecc_bits_per_data_bit`], one per byte as in CACTI's default configuration).
+//! Inside a bank the row address is distributed to every mat; between banks one bus tree
+//! reaches every bank, its per-access energy the path from the bank to the port.
 //!
 //! # Calibration
 //! A handful of global factors ([`calib::Calib`], `models/data/sram_calib.toml`) scale
