@@ -8,6 +8,9 @@
 //! cargo run --release -p models --example sram_fit -- --port-holdout 2R1W  # extrapolation in ports
 //! ```
 //!
+//! `--finfet-only` keeps the embedded planar factors (re-measuring their accuracy) and refits
+//! only the FinFET scalars.
+//!
 //! `--port-holdout CLASS` only fits the planar factors without the rows of one port class and
 //! prints the error on that class (how well the structural port model extrapolates); it writes
 //! nothing.
@@ -72,6 +75,24 @@ fn main() -> Result<(), String> {
             &k,
         );
         print_acc(&format!("fit without the {class} rows, on them"), &a);
+        return Ok(());
+    }
+
+    if std::env::args().any(|a| a == "--finfet-only") {
+        // keep the embedded planar factors: re-measure their accuracy, refit the FinFET scalars
+        let pc = calib::planar();
+        let ptc = calib::planar_train();
+        let all = reference::accuracy(&reference::run_rows(&rows, &pc, &mut cache)?);
+        let ho = reference::accuracy(&reference::run_rows(&held, &ptc, &mut cache)?);
+        print_acc("embedded factors, all rows", &all);
+        print_acc("embedded training-split factors, held-out rows", &ho);
+        let f = fit::fit_finfet(&pc)?;
+        println!("finfet scalars: {:#?}", f.scalars);
+        if write {
+            std::fs::write(OUT, fit::calib_toml(&pc, &ptc, &f.scalars, &all, &ho))
+                .map_err(|e| format!("{OUT}: {e}"))?;
+            println!("wrote {OUT}");
+        }
         return Ok(());
     }
 

@@ -196,7 +196,8 @@ pub fn evaluate(p: &Prep, o: &Organisation, dec: &DecoderCost) -> SramResult {
     let g_bl = nsub * n_ports * bl.gate_leak_w;
     // The tree between banks is charged in full to the per-bank figure (CACTI's convention:
     // a bank's leakage includes the routing to it); the all-banks total counts it once.
-    let io_leak = bank_wires * 0.5 * io_width * t.periph.i_off_n_a_per_m * vdd;
+    // the same latches whose area and energy `io` scales
+    let io_leak = k.io * bank_wires * 0.5 * io_width * t.periph.i_off_n_a_per_m * vdd;
     let l_route = bank_route.leak_w + top_route.leak_w + io_leak;
     let g_route = bank_route.gate_leak_w + top_route.gate_leak_w;
     let kl = k.leakage_periph;

@@ -104,6 +104,13 @@ impl Default for Calib {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FinfetScalars {
+    /// Multiplies all dynamic energy (array, bitline, routing, address distribution, inter-bank
+    /// tree): the one energy scalar, solved from the MRF row (at the nominal supply, so free of
+    /// level shifting).
+    pub energy_scale: f64,
+    /// The MRF access-energy error of the structure alone (energy scale 1), percent: how far
+    /// the planar structural factors on the finfet7 data land without any energy fitting.
+    pub mrf_energy_structural_err_pct: f64,
     /// Multiplies cell and peripheral leakage (the structure's leakage on the `techlib`
     /// device currents, scaled to the two rows by least squares in log space).
     pub leakage_scale: f64,
@@ -177,6 +184,8 @@ pub fn planar_train() -> Calib {
 /// The fitted FinFET scalars (the embedded TOML).
 pub fn finfet_scalars() -> FinfetScalars {
     file().map(|f| f.finfet).unwrap_or(FinfetScalars {
+        energy_scale: 1.0,
+        mrf_energy_structural_err_pct: f64::NAN,
         leakage_scale: 1.0,
         level_shift_j_per_bit: 0.0,
         mrf_energy_err_pct: f64::NAN,
@@ -189,6 +198,11 @@ pub fn finfet_scalars() -> FinfetScalars {
 /// The planar structural factors with the FinFET scalars applied.
 pub fn with_finfet_scalars(planar: &Calib, s: &FinfetScalars) -> Calib {
     Calib {
+        energy_array: planar.energy_array * s.energy_scale,
+        energy_bitline: planar.energy_bitline * s.energy_scale,
+        energy_route: planar.energy_route * s.energy_scale,
+        energy_addr_dist: planar.energy_addr_dist * s.energy_scale,
+        energy_top: planar.energy_top * s.energy_scale,
         leakage_cell: planar.leakage_cell * s.leakage_scale,
         leakage_periph: planar.leakage_periph * s.leakage_scale,
         level_shift_j_per_bit: s.level_shift_j_per_bit,

@@ -151,7 +151,7 @@ pub fn calib_toml(
     held_out: &SramAccuracy,
 ) -> String {
     format!(
-        "# Global scale factors of the SRAM model (models/src/sram/calib.rs), written by the fit code.\n# Regenerate: cargo run --release -p models --example sram_fit -- --write\n\n{}\n{}\n# FinFET scalars on top of [planar], fitted to the MRF/SRF rows (finfet7-and-sram-data.md §4)\n[finfet]\nleakage_scale = {}\nlevel_shift_j_per_bit = {:e}\nmrf_energy_err_pct = {}\nmrf_leakage_err_pct = {}\nsrf_energy_err_pct = {}\nsrf_leakage_err_pct = {}\n\n# MAPE (percent) against cacti7_train.csv: [planar] on all rows, [planar_train] on the held-out rows\n{}\n{}",
+        "# Global scale factors of the SRAM model (models/src/sram/calib.rs), written by the fit code.\n# Regenerate: cargo run --release -p models --example sram_fit -- --write\n\n{}\n{}\n# FinFET scalars on top of [planar], fitted to the MRF/SRF rows (finfet7-and-sram-data.md §4)\n[finfet]\nenergy_scale = {}\nmrf_energy_structural_err_pct = {}\nleakage_scale = {}\nlevel_shift_j_per_bit = {:e}\nmrf_energy_err_pct = {}\nmrf_leakage_err_pct = {}\nsrf_energy_err_pct = {}\nsrf_leakage_err_pct = {}\n\n# MAPE (percent) against cacti7_train.csv: [planar] on all rows, [planar_train] on the held-out rows\n{}\n{}",
         calib_section(
             "planar",
             planar,
@@ -169,6 +169,8 @@ pub fn calib_toml(
                 super::reference::HELD_OUT_EVERY
             )
         ),
+        finfet.energy_scale,
+        finfet.mrf_energy_structural_err_pct,
         finfet.leakage_scale,
         finfet.level_shift_j_per_bit,
         finfet.mrf_energy_err_pct,
@@ -252,12 +254,13 @@ pub struct FinfetFit {
 
 /// Fit the FinFET scalars to [`RF_POINTS`] on top of the planar structural factors `planar`
 /// (the same structure and factors as the planar nodes, on the finfet7 device, cell and wire
-/// data). Two scalars are fitted: a common leakage multiplier γ (least squares in log space
+/// data). Three scalars are fitted: a common leakage multiplier γ (least squares in log space
 /// over both rows: the NTV/STV leakage ratio itself comes from the device's DIBL and
-/// subthreshold law) and the level-shifter energy per read bit `e_ls` of arrays below the
-/// nominal supply (solved from the SRF access energy; the MRF runs at the nominal supply, so
-/// its access energy is pure structure and is not fitted). The organisation search runs at
-/// every step; the fit iterates until the scalars settle.
+/// subthreshold law), a common dynamic-energy multiplier α (from the MRF row, at the nominal
+/// supply) and the level-shifter energy per read bit `e_ls` of arrays below the nominal supply
+/// (from the SRF row: the part of its energy the C·V² structure does not give). The MRF error of
+/// the structure alone (α = 1) is recorded too. The organisation search runs at every step; the
+/// fit iterates until the scalars settle.
 pub fn fit_finfet(planar: &Calib) -> Result<FinfetFit, String> {
     let techs: Vec<_> = RF_POINTS
         .iter()
@@ -265,6 +268,8 @@ pub fn fit_finfet(planar: &Calib) -> Result<FinfetFit, String> {
         .collect::<Result<_, _>>()
         .map_err(|e| e.to_string())?;
     let mut s = FinfetScalars {
+        energy_scale: 1.0,
+        mrf_energy_structural_err_pct: 0.0,
         leakage_scale: 1.0,
         level_shift_j_per_bit: 0.0,
         mrf_energy_err_pct: 0.0,
@@ -282,6 +287,15 @@ pub fn fit_finfet(planar: &Calib) -> Result<FinfetFit, String> {
             })
             .collect()
     };
+    let shifted_bits = |p: &RfPoint, t: &super::SramTech| {
+        RF_LANES as f64
+            * (rf_spec(p).block_bytes / RF_LANES as u64) as f64
+            * 8.0
+            * super::array_level_shift_gap(t)
+    };
+    let structural = run(&s)?;
+    s.mrf_energy_structural_err_pct =
+        100.0 * (structural[0].read_energy_j * 1e12 / RF_POINTS[0].access_pj - 1.0);
     for _ in 0..8 {
         let res = run(&s)?;
         let mut leak_log = 0.0;
@@ -289,21 +303,22 @@ pub fn fit_finfet(planar: &Calib) -> Result<FinfetFit, String> {
             leak_log += (p.leakage_mw * 1e-3 / r.leakage_w).ln();
         }
         s.leakage_scale *= (leak_log / RF_POINTS.len() as f64).exp();
-        // E = D + e_ls·b with D the structural energy and b the level-shifted bits × gap
-        let mut e_ls = 0.0;
-        let mut b_sum = 0.0;
-        for ((p, r), t) in RF_POINTS.iter().zip(&res).zip(&techs) {
-            let bits = RF_LANES as f64
-                * (rf_spec(p).block_bytes / RF_LANES as u64) as f64
-                * 8.0
-                * super::array_level_shift_gap(t);
-            if bits > 0.0 {
-                let d = r.read_energy_j - s.level_shift_j_per_bit * bits;
-                e_ls += (p.access_pj * 1e-12 - d).max(0.0);
-                b_sum += bits;
-            }
-        }
-        s.level_shift_j_per_bit = if b_sum > 0.0 { e_ls / b_sum } else { 0.0 };
+        // E_i = α·D_i + e_ls·b_i, D_i the structural energy at α = 1 and b_i the shifted bits
+        let d: Vec<f64> = res
+            .iter()
+            .zip(&techs)
+            .zip(&RF_POINTS)
+            .map(|((r, t), p)| {
+                (r.read_energy_j - s.level_shift_j_per_bit * shifted_bits(p, t)) / s.energy_scale
+            })
+            .collect();
+        s.energy_scale = RF_POINTS[0].access_pj * 1e-12 / d[0];
+        let b1 = shifted_bits(&RF_POINTS[1], &techs[1]);
+        s.level_shift_j_per_bit = if b1 > 0.0 {
+            ((RF_POINTS[1].access_pj * 1e-12 - s.energy_scale * d[1]) / b1).max(0.0)
+        } else {
+            0.0
+        };
     }
     let res = run(&s)?;
     let err = |m: f64, r: f64| 100.0 * (m / r - 1.0);
