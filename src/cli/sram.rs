@@ -9,8 +9,8 @@ use crate::report::Format;
 use anyhow::{anyhow, bail, Context, Result};
 use models::sram::reference::{ConfigRow, TechCache};
 use models::sram::{
-    evaluate, is_finfet_node, operating_point_vdd, sram_tech, BackGate, CellKind, Flavour,
-    Objective, SramResult, SramSpec, TechRequest,
+    evaluate, evaluate_sliced, is_finfet_node, operating_point_vdd, sram_tech_designed_at,
+    BackGate, CellKind, Flavour, Objective, SramResult, SramSpec, TechRequest,
 };
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -32,6 +32,14 @@ pub struct Args {
     /// Named operating point of the node (finfet7: stv = 0.45 V, ntv = 0.30 V).
     #[arg(long)]
     pub op: Option<String>,
+    /// Supply the array is designed (organised) at, in volts (default: the flavour's nominal
+    /// supply). The organisation and area are those of this design whatever --vdd/--op is.
+    #[arg(long)]
+    pub design_vdd: Option<f64>,
+    /// Lane slices (lane-sliced banked storage, e.g. 32 for a GPU register file with 128-B
+    /// entries): each slice holds size/lanes bytes read block/lanes bytes at a time.
+    #[arg(long, default_value_t = 1)]
+    pub lanes: u32,
     /// FinFET back-gate mode: vdd (tied to the front gate, full drive) or gnd (low energy).
     #[arg(long, default_value = "vdd")]
     pub back_gate: String,
@@ -129,7 +137,12 @@ pub fn run(args: Args) -> Result<()> {
         temperature_k,
         back_gate,
     };
-    let tech = sram_tech(&req)?;
+    if let Some(v) = args.design_vdd {
+        if !(v.is_finite() && v > 0.0) {
+            bail!("--design-vdd {v}: expected a positive voltage");
+        }
+    }
+    let tech = sram_tech_designed_at(&req, args.design_vdd)?;
     let size = parse_size(args.size.as_deref().unwrap_or_default()).context("--size")?;
     let block = parse_size(
         args.block
@@ -154,7 +167,7 @@ pub fn run(args: Args) -> Result<()> {
         cell,
         objective: Objective::default(),
     };
-    let r = evaluate(&spec, &tech)?;
+    let r = evaluate_sliced(&spec, args.lanes, &tech)?;
     let mut out = std::io::stdout().lock();
     match args.format {
         Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(&json_view(&r))?)?,
@@ -174,7 +187,15 @@ pub fn run(args: Args) -> Result<()> {
                 r.leakage_bank_w * 1e3
             )?;
         }
-        Format::Table => write_table(&mut out, &spec, &tech.node, &r)?,
+        Format::Table => {
+            write_table(&mut out, &spec, &tech.node, &r)?;
+            writeln!(
+                out,
+                "\n{} lane slice(s); designed at {:.3} V",
+                args.lanes,
+                tech.design_vdd_v()
+            )?;
+        }
     }
     Ok(())
 }

@@ -95,18 +95,39 @@ fn data_array(
     }
 }
 
+/// Bytes of one lane's register.
+pub const LANE_BYTES: u64 = 4;
+
+/// Lane slices of a register file with `entry`-byte entries and `size` bytes: one per 4-byte
+/// register of the entry (1 when the entry is not a whole number of lanes or the size does not
+/// split evenly).
+fn rf_lanes(entry: u64, size: u64) -> u64 {
+    let lanes = (entry / LANE_BYTES).max(1);
+    if entry.is_multiple_of(lanes) && size.is_multiple_of(lanes) && entry >= LANE_BYTES {
+        lanes
+    } else {
+        1
+    }
+}
+
 /// Every storage structure of `cfg`.
 pub fn storage_specs(cfg: &GpuConfig) -> Vec<StorageSpec> {
     let mut v = Vec::new();
     // Register file: n_registers 32-bit registers per SM in `n_banks` banks of `entry_bytes`
-    // entries (one warp-register of 32 lanes × 4 B = 128 B), each bank with its own ports.
+    // entries (one warp-register of 32 lanes × 4 B = 128 B), each bank with its own ports. The
+    // file is lane-sliced (models::sram, "Lane-sliced banked storage"): every lane owns a
+    // 4-byte-wide slice of each bank next to its datapath, so the structure is `lanes`
+    // instances of a banked array of `size / lanes` bytes read 4 bytes at a time, and one
+    // warp-register access costs one access of every slice.
     let rf_bytes = cfg.sm.n_registers as u64 * 4;
+    let entry = cfg.rf.entry_bytes.max(1) as u64;
+    let lanes = rf_lanes(entry, rf_bytes);
     v.push(StorageSpec {
         name: "register file".into(),
         scope: Scope::PerSm,
-        instances: 1,
-        size_bytes: rf_bytes,
-        block_bytes: cfg.rf.entry_bytes as u64,
+        instances: lanes as u32,
+        size_bytes: rf_bytes / lanes,
+        block_bytes: entry / lanes,
         banks: cfg.rf.n_banks,
         rw_ports: cfg.rf.ports_per_bank.max(1),
         read_ports: 0,
@@ -222,8 +243,9 @@ mod tests {
         let cfg = GpuConfig::preset("gtx480").unwrap();
         let s = storage_specs(&cfg);
         let get = |n: &str| s.iter().find(|x| x.name == n).unwrap().clone();
-        assert_eq!(get("register file").size_bytes, 128 * 1024);
-        assert_eq!(get("register file").banks, 16);
+        let rf = get("register file");
+        assert_eq!(rf.size_bytes * rf.instances as u64, 128 * 1024);
+        assert_eq!((rf.instances, rf.block_bytes, rf.banks), (32, 4, 16));
         assert_eq!(get("L1D data").size_bytes, 16 * 1024);
         assert_eq!(get("instruction cache data").size_bytes, 2 * 1024);
         assert_eq!(get("shared memory").size_bytes, 48 * 1024);

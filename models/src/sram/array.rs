@@ -45,12 +45,14 @@ pub fn evaluate(p: &Prep, o: &Organisation, dec: &DecoderCost) -> SramResult {
     let n_read = ports.readers().max(1) as f64;
     let n_write = ports.writers() as f64;
     let rows = o.rows;
-    let cols = o.cols;
+    // physical columns: the organisation's data columns plus the check bits stored with them
+    let ecc = 1.0 + k.ecc_bits_per_data_bit;
+    let cols = ecc_cols(o.cols, k);
     let rows_f = rows as f64;
     let cols_f = cols as f64;
     let cell = &p.cell;
     let mux_sa = (o.nspd / o.mux_bl).max(1);
-    let bits_per_sub = (p.word_bits / o.ndwl as u64).max(1) as u32;
+    let bits_per_sub = ((p.word_bits / o.ndwl as u64).max(1) as f64 * ecc).round() as u32;
 
     // ---- subarray ----
     let wl_rise = 2.2 * dec.wl_delay_s.max(1e-13);
@@ -61,8 +63,10 @@ pub fn evaluate(p: &Prep, o: &Organisation, dec: &DecoderCost) -> SramResult {
     // decoders are shared by the two subarrays either side of them when Ndwl ≥ 2
     let dec_share = if o.ndwl >= 2 { 0.5 } else { 1.0 };
     let dec_w = k.periph_area * n_ports * dec.width_m * dec_share;
-    let periph_h = k.periph_area
-        * (bl.periph_height_m * n_read + 0.5 * bl.periph_height_m * (n_ports - n_read).max(0.0));
+    // one bitline-periphery strip per port: a read port's precharge, column mux and sense
+    // amplifiers, a write port's precharge, column mux and write drivers (of about the same
+    // footprint), a read-write port's shared set
+    let periph_h = k.periph_area * bl.periph_height_m * n_ports;
     let sub_w = sub_w_cells + dec_w;
     let sub_h = sub_h_cells + periph_h;
 
@@ -70,10 +74,12 @@ pub fn evaluate(p: &Prep, o: &Organisation, dec: &DecoderCost) -> SramResult {
     let nsub = (o.ndwl * o.ndbl) as f64;
     let addr_bits =
         (log2_ceil(rows as u64) + log2_ceil(o.ndbl as u64) + log2_ceil(o.nspd as u64)) as f64;
-    let data_bits = p.word_bits as f64;
+    let data_bits = p.word_bits as f64 * ecc;
     // bundle of all ports: address per port, read data per reading port, write data per writing port
     let addr_wires = n_ports * addr_bits;
-    let data_wires = (n_read + n_write) * data_bits;
+    // one data bus per port: a read-write port reads or writes in a cycle, so its bus is
+    // bidirectional; a read-only (write-only) port has its own read (write) bus
+    let data_wires = n_ports * data_bits;
     let bank_wires = addr_wires + data_wires;
     let pitch_semi = t.wire_semi.pitch_m * k.route_pitch;
     // mats of up to 2 × 2 subarrays
@@ -110,7 +116,7 @@ pub fn evaluate(p: &Prep, o: &Organisation, dec: &DecoderCost) -> SramResult {
     };
     let bank_sel = log2_ceil(p.banks as u64) as f64;
     let top_addr_wires = n_ports * (addr_bits + bank_sel);
-    let pitch_g = t.wire_semi.pitch_m * k.route_pitch;
+    let pitch_g = t.wire_semi.pitch_m * k.route_pitch * k.route_pitch_top;
     let top_route = htree(
         &p.rep_global,
         bank_w,
@@ -150,14 +156,21 @@ pub fn evaluate(p: &Prep, o: &Organisation, dec: &DecoderCost) -> SramResult {
     let e_bl_write = kb * active * bl.bl_write_energy_j;
     let e_sa = kb * swinging * bl.sa_energy_j;
     let e_mux = active * bl.mux_energy_j;
-    // Inside the bank only the accessing port's address and data move. The tree between banks
-    // is one bus shared by all ports; every wire of its address and read-data (write-data)
-    // bundle is driven on a read (write), as CACTI's bus model has it.
     // bank-edge latches: the accessing port's address and data latches toggle
     let c_io = t.gate_c(&t.periph, io_width) * 0.5;
     let e_io = k.io * (addr_in_bits + data_bits) * c_io * vdd * vdd;
     let e_predec_in = active * dec.c_addr_in_f * addr_bits * vdd * vdd + e_io;
+    // Address distribution inside the bank: every mat decodes its own rows, so the row
+    // address runs along every row and every column of mats (a comb over the mat grid,
+    // nx·ny·(mat width + mat height) of wire) and toggles on every access.
+    let addr_dist_m = (mat_nx * mat_ny) as f64 * (mat_w + mat_h);
+    let e_addr_dist =
+        k.energy_addr_dist / k.energy_route * addr_bits * addr_dist_m * p.rep_semi.energy_j_per_m;
+    let e_predec_in = e_predec_in + e_addr_dist;
     let et = k.energy_top / k.energy_route;
+    // A read drives the address bundle of every port and the read-data bus of every reading
+    // port along the path to the bank (the buses run side by side and are driven together,
+    // as CACTI's bus model has it); a write likewise with the write-data buses.
     let e_route_read = (addr_wires + n_read * data_bits) * bank_route.energy_per_bit_j
         + et * (top_addr_wires + n_read * data_bits) * top_route.energy_per_bit_j
         + e_predec_in;
@@ -183,18 +196,19 @@ pub fn evaluate(p: &Prep, o: &Organisation, dec: &DecoderCost) -> SramResult {
     let g_bl = nsub * n_ports * bl.gate_leak_w;
     // The tree between banks is charged in full to the per-bank figure (CACTI's convention:
     // a bank's leakage includes the routing to it); the all-banks total counts it once.
-    let io_leak = bank_wires * 0.5 * io_width * t.periph.i_off_n_a_per_m * vdd;
+    // the same latches whose area and energy `io` scales
+    let io_leak = k.io * bank_wires * 0.5 * io_width * t.periph.i_off_n_a_per_m * vdd;
     let l_route = bank_route.leak_w + top_route.leak_w + io_leak;
     let g_route = bank_route.gate_leak_w + top_route.gate_leak_w;
-    let l_top_extra =
-        (p.banks as f64 - 1.0) * k.leakage_periph * (top_route.leak_w + top_route.gate_leak_w);
     let kl = k.leakage_periph;
+    let klr = k.leakage_periph * k.leakage_route;
+    let l_top_extra = (p.banks as f64 - 1.0) * klr * (top_route.leak_w + top_route.gate_leak_w);
     // (cells use k.leakage_cell above)
-    let sub_leak_bank = l_cells + kl * (l_dec + l_bl + l_sa + l_mux + l_route);
-    let gate_leak_bank = g_cells + kl * (g_dec + g_bl + g_route);
+    let sub_leak_bank = l_cells + kl * (l_dec + l_bl + l_sa + l_mux) + klr * l_route;
+    let gate_leak_bank = g_cells + kl * (g_dec + g_bl) + klr * g_route;
     let leak_bank = sub_leak_bank + gate_leak_bank;
     // near-threshold arrays lift their read data to the nominal-supply datapath
-    let e_level_shift = k.level_shift_j_per_bit * data_bits * level_shift_gap(t);
+    let e_level_shift = k.level_shift_j_per_bit * p.word_bits as f64 * level_shift_gap(t);
     let read_e = read_e + e_level_shift;
 
     // ---- area ----
@@ -254,10 +268,10 @@ pub fn evaluate(p: &Prep, o: &Organisation, dec: &DecoderCost) -> SramResult {
             a_route,
             kr * e_route_read + e_level_shift,
             kr * e_route_write,
-            kl * ((bank_route.leak_w + io_leak + bank_route.gate_leak_w) * banks_f
+            klr * ((bank_route.leak_w + io_leak + bank_route.gate_leak_w) * banks_f
                 + top_route.leak_w
                 + top_route.gate_leak_w),
-            kl * (bank_route.gate_leak_w * banks_f + top_route.gate_leak_w),
+            klr * (bank_route.gate_leak_w * banks_f + top_route.gate_leak_w),
             k.delay_route * (t_route_in + t_route_out),
         ),
         cells: comp(
@@ -285,8 +299,17 @@ pub fn evaluate(p: &Prep, o: &Organisation, dec: &DecoderCost) -> SramResult {
     }
 }
 
-/// The row decoder of a subarray of `rows × cols` cells (depends only on those two numbers).
+/// Physical columns of a subarray of `cols` data columns: plus the check bits.
+fn ecc_cols(cols: u32, k: &Calib) -> u32 {
+    ((cols as f64) * (1.0 + k.ecc_bits_per_data_bit))
+        .round()
+        .max(1.0) as u32
+}
+
+/// The row decoder of a subarray of `rows × cols` data columns (depends only on those two
+/// numbers).
 pub fn subarray_decoder(p: &Prep, rows: u32, cols: u32) -> DecoderCost {
+    let cols = ecc_cols(cols, p.calib);
     let c_wl = cols as f64 * p.cell.c_wl_per_cell_f;
     let r_wl = cols as f64 * p.cell.r_wl_per_cell_ohm;
     decoder(p.tech, rows, c_wl, r_wl, p.cell.height_m)

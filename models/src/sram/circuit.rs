@@ -126,17 +126,41 @@ pub struct RepeatedWire {
 pub const REPEATER_SIZE_FRACTION: f64 = 0.4;
 
 pub fn repeated_wire(tech: &SramTech, dev: &DeviceParams, wire: &WireParams) -> RepeatedWire {
+    repeated_wire_designed(tech, dev, wire, tech, dev)
+}
+
+/// A repeated wire whose repeater size and spacing were chosen on the design point's devices
+/// (`design`, `design_dev`) and which runs on the operating point's (`tech`, `dev`): the layout
+/// is fixed, only the devices' drive, capacitance and leakage change with the supply and the
+/// back-gate mode.
+pub fn repeated_wire_designed(
+    tech: &SramTech,
+    dev: &DeviceParams,
+    wire: &WireParams,
+    design: &SramTech,
+    design_dev: &DeviceParams,
+) -> RepeatedWire {
+    let (s, l) = {
+        let beta = design_dev.n_to_p_ratio;
+        let w0 = design.w_min_m();
+        let r0 = design_dev.r_nch_on_ohm_m / w0;
+        let c0 = design_dev.c_gate_per_m() * w0 * (1.0 + beta);
+        let cp = design.drain_c(design_dev, w0, 1.0) + design.drain_c(design_dev, w0 * beta, 1.0);
+        let (r, c) = (wire.r_ohm_per_m, wire.c_f_per_m);
+        // Delay-optimal segment length and repeater size (Bakoglu).
+        let l_opt = (2.0 * r0 * (c0 + cp) / (r * c)).sqrt();
+        let s_opt = (r0 * c / (r * c0)).sqrt();
+        (
+            (s_opt * REPEATER_SIZE_FRACTION).max(1.0),
+            l_opt * (1.0 / REPEATER_SIZE_FRACTION).sqrt(),
+        )
+    };
     let beta = dev.n_to_p_ratio;
     let w0 = tech.w_min_m();
     let r0 = dev.r_nch_on_ohm_m / w0;
     let c0 = dev.c_gate_per_m() * w0 * (1.0 + beta);
     let cp = tech.drain_c(dev, w0, 1.0) + tech.drain_c(dev, w0 * beta, 1.0);
     let (r, c) = (wire.r_ohm_per_m, wire.c_f_per_m);
-    // Delay-optimal segment length and repeater size (Bakoglu).
-    let l_opt = (2.0 * r0 * (c0 + cp) / (r * c)).sqrt();
-    let s_opt = (r0 * c / (r * c0)).sqrt();
-    let s = (s_opt * REPEATER_SIZE_FRACTION).max(1.0);
-    let l = l_opt * (1.0 / REPEATER_SIZE_FRACTION).sqrt();
     let seg_delay =
         0.69 * (r0 / s) * (s * (c0 + cp) + c * l) + r * l * (0.38 * c * l + 0.69 * s * c0);
     let vdd = dev.vdd_v;

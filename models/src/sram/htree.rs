@@ -27,7 +27,8 @@ pub struct Route {
 }
 
 /// Tree over an `nx × ny` grid of leaves of `leaf_w × leaf_h`, carrying `addr_wires` address
-/// and `data_wires` data wires, on wires of pitch `pitch_m`.
+/// and `data_wires` data wires, on wires of pitch `pitch_m`. Repeater leakage counts the
+/// repeaters of the whole tree.
 ///
 /// With `edge_exit` the tree ends at the middle of the region's lower edge (a bank's I/O
 /// strip): even a single column of leaves then needs one horizontal level, half the region
@@ -77,9 +78,17 @@ fn tree(
     let w = leaf_w_m * nx as f64 + extra_w;
     let ht = leaf_h_m * ny as f64 + extra_h;
     let path = w * (1.0 - 0.5f64.powf(h)) + 0.5 * ht * (1.0 - 0.5f64.powf(v));
-    // every bundle wire runs the whole tree: total length ≈ path × (number of leaves)^(1/2)
-    // for a balanced tree; the bundle narrows towards the leaves, so count the path twice
-    let total_len = (addr_wires + data_wires) * path * 2.0;
+    let total_len = if min_h > 0.0 {
+        // a bank's tree to its mats: the bundle narrows towards the leaves, so the repeaters
+        // of about twice one root-to-leaf path carry the whole bundle
+        (addr_wires + data_wires) * path * 2.0
+    } else {
+        // the tree between banks: every branch is a full bundle (one bus shared by all the
+        // banks). Horizontal levels first, each W/2 of links in total, then vertical levels
+        // replicated under each of the nx columns, each nx·H/2 in total.
+        let full = h * w / 2.0 + v * ht * nx.max(1) as f64 / 2.0;
+        (addr_wires + data_wires) * full.max(path)
+    };
     Route {
         delay_s: path * rep.delay_s_per_m,
         energy_per_bit_j: path * rep.energy_j_per_m,

@@ -257,3 +257,61 @@ pub fn mapes(errs: &[(SramResult, RowError)]) -> (f64, f64, f64, f64) {
         100.0 * s.3 / n,
     )
 }
+
+/// Every `HELD_OUT_EVERY`-th row (by position in the file, starting with the last of each
+/// group) is held out of the training split.
+pub const HELD_OUT_EVERY: usize = 5;
+
+/// Whether the row at position `i` of the reference file is in the held-out split.
+pub fn is_held_out(i: usize) -> bool {
+    i % HELD_OUT_EVERY == HELD_OUT_EVERY - 1
+}
+
+/// The training split (rows the held-out fit sees).
+pub fn training(rows: &[CactiRow]) -> Vec<CactiRow> {
+    rows.iter()
+        .enumerate()
+        .filter(|(i, _)| !is_held_out(*i))
+        .map(|(_, r)| r.clone())
+        .collect()
+}
+
+/// The held-out split.
+pub fn held_out(rows: &[CactiRow]) -> Vec<CactiRow> {
+    rows.iter()
+        .enumerate()
+        .filter(|(i, _)| is_held_out(*i))
+        .map(|(_, r)| r.clone())
+        .collect()
+}
+
+/// The MAPEs of `errs` as an accuracy record.
+pub fn accuracy(errs: &[(SramResult, RowError)]) -> super::SramAccuracy {
+    let (a, e, l, t) = mapes(errs);
+    super::SramAccuracy {
+        area_mape_pct: a,
+        read_energy_mape_pct: e,
+        leakage_mape_pct: l,
+        access_time_mape_pct: t,
+        rows: errs.len(),
+    }
+}
+
+/// Port class of a configuration, e.g. `1RW`, `2RW`, `1RW+1R`, `1R1W`, `2R1W`.
+pub fn port_class(c: &ConfigRow) -> String {
+    let mut parts = Vec::new();
+    if c.rw_ports > 0 {
+        parts.push(format!("{}RW", c.rw_ports));
+    }
+    let mut rw = String::new();
+    if c.read_ports > 0 {
+        rw.push_str(&format!("{}R", c.read_ports));
+    }
+    if c.write_ports > 0 {
+        rw.push_str(&format!("{}W", c.write_ports));
+    }
+    if !rw.is_empty() {
+        parts.push(rw);
+    }
+    parts.join("+")
+}

@@ -110,9 +110,23 @@ pub struct SramTech {
     pub finfet: bool,
     /// Device flavour the node was built for (selects flavour-specific calibration factors).
     pub flavour: super::Flavour,
+    /// The design point the organisation is chosen at, when it differs from this operating
+    /// point (the same node and flavour at the design supply, back gates tied); `None` when this
+    /// technology is its own design point.
+    pub design: Option<Box<SramTech>>,
 }
 
 impl SramTech {
+    /// The technology the organisation search runs on: the design point, or `self`.
+    #[inline]
+    pub fn design_tech(&self) -> &SramTech {
+        self.design.as_deref().unwrap_or(self)
+    }
+
+    /// Supply of the design point (V).
+    pub fn design_vdd_v(&self) -> f64 {
+        self.design_tech().periph.vdd_v
+    }
     /// Minimum NMOS width (m): 1.5 F planar, one fin at FinFET nodes.
     #[inline]
     pub fn w_min_m(&self) -> f64 {

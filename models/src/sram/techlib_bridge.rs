@@ -168,8 +168,44 @@ fn flavour_of(f: Flavour) -> techlib::Flavour {
     }
 }
 
-/// Build the SRAM model's technology view.
+/// Build the SRAM model's technology view at the operating point of `req`, designed at the
+/// node's nominal supply with back gates tied (see [`sram_tech_designed_at`]).
 pub fn sram_tech(req: &TechRequest) -> Result<SramTech, SramError> {
+    sram_tech_designed_at(req, None)
+}
+
+/// Build the SRAM model's technology view at the operating point of `req`, with the array's
+/// organisation chosen at the design supply `design_vdd_v` (default: the flavour's nominal
+/// supply) with back gates tied: one physical design, evaluated at whatever supply and
+/// back-gate mode it runs at.
+pub fn sram_tech_designed_at(
+    req: &TechRequest,
+    design_vdd_v: Option<f64>,
+) -> Result<SramTech, SramError> {
+    if let Some(v) = design_vdd_v {
+        if !(v.is_finite() && v > 0.0 && v <= 5.0) {
+            return Err(SramError::OutOfRange {
+                what: "design_vdd_v",
+                value: v,
+                range: "0 < Vdd <= 5 V",
+            });
+        }
+    }
+    let mut op = operating_tech(req)?;
+    let design_v = design_vdd_v.unwrap_or(op.nominal_vdd_v);
+    let same_supply = (design_v - op.periph.vdd_v).abs() <= 1e-12 * design_v;
+    if !(same_supply && req.back_gate == BackGate::Vdd) {
+        let dreq = TechRequest {
+            vdd_v: Some(design_v),
+            back_gate: BackGate::Vdd,
+            ..req.clone()
+        };
+        op.design = Some(Box::new(operating_tech(&dreq)?));
+    }
+    Ok(op)
+}
+
+fn operating_tech(req: &TechRequest) -> Result<SramTech, SramError> {
     let terr = |e: techlib::TechError| SramError::Tech(e.to_string());
     let node = resolve_node(&req.node).map_err(terr)?;
     let name = node.name().to_string();
@@ -280,6 +316,7 @@ pub fn sram_tech(req: &TechRequest) -> Result<SramTech, SramError> {
         fo4_s: p.fo4_delay_s(),
         finfet,
         flavour: req.flavour,
+        design: None,
     })
 }
 
