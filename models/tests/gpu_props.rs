@@ -170,3 +170,58 @@ fn tree_sums_to_totals() {
     assert!((leak - t.leakage_j).abs() <= 1e-12 * t.leakage_j);
     assert!(t.dynamic_j > 0.0 && t.leakage_j > 0.0 && t.area_m2 > 0.0);
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    /// One physical design per run: the chip's area is fixed at the design supply and never
+    /// moves with the operating supply, at planar and FinFET nodes.
+    #[test]
+    fn chip_area_does_not_depend_on_operating_vdd(
+        planar in any::<bool>(),
+        frac in 0.0f64..1.0,
+    ) {
+        let (node, lo, hi) = if planar { ("40nm", 0.7, 1.1) } else { ("finfet7", 0.3, 0.9) };
+        let mut at = TechChoice::new(node);
+        at.vdd_v = Some(lo + frac * (hi - lo));
+        let nominal = TechChoice::new(node);
+        let (ma, la) = chip(&at);
+        let (mn, ln) = chip(&nominal);
+        let a = ma.estimate("a", &la, 350.0, &activity(1, 1000)).totals().area_m2;
+        let n = mn.estimate("n", &ln, 350.0, &activity(1, 1000)).totals().area_m2;
+        prop_assert!((a - n).abs() <= 1e-12 * n, "{} vs {} mm2", a * 1e6, n * 1e6);
+    }
+}
+
+/// Idle SMs: gated, an SM leaks only over its active cycles and the leakage left out is
+/// reported; leaking, every SM leaks for the whole run and the two accounts add up.
+#[test]
+fn idle_sms_gated_leak_only_while_busy() {
+    use models::gpu::IdleSms;
+    let (mut m, l) = chip(&stv());
+    let mut a = activity(10, 100_000);
+    for (i, s) in a.sms.iter_mut().enumerate() {
+        s.active_cycles = if i < 5 { 100_000 } else { 0 };
+    }
+    let gated = m.estimate("gated", &l, 350.0, &a);
+    m.idle_sms = IdleSms::Leaking;
+    let leaking = m.estimate("leaking", &l, 350.0, &a);
+    assert_eq!(gated.sm_use.busy_sms, 5);
+    assert_eq!(gated.sm_use.sms, 15);
+    let gap = leaking.totals().leakage_j - gated.totals().leakage_j;
+    assert!(gap > 0.0);
+    assert!(
+        (gap - gated.sm_use.idle_sm_leakage_j).abs() <= 1e-9 * gap,
+        "leakage difference {gap} J vs reported idle-SM leakage {} J",
+        gated.sm_use.idle_sm_leakage_j
+    );
+    // Dynamic energy does not depend on the idle-SM policy.
+    assert_eq!(gated.totals().dynamic_j, leaking.totals().dynamic_j);
+    // All SMs busy: both policies agree.
+    let full = activity(10, 100_000);
+    m.idle_sms = IdleSms::Gated;
+    let g = m.estimate("g", &l, 350.0, &full).totals().leakage_j;
+    m.idle_sms = IdleSms::Leaking;
+    let k = m.estimate("k", &l, 350.0, &full).totals().leakage_j;
+    assert!((g - k).abs() <= 1e-12 * k);
+}

@@ -33,6 +33,10 @@ pub struct Args {
     /// Supply voltage in volts (overrides --op).
     #[arg(long)]
     pub vdd: Option<f64>,
+    /// Supply in volts at which the storage arrays are designed (organisation search, repeater
+    /// sizing). Default: the device's nominal supply. Area never depends on --vdd/--op.
+    #[arg(long)]
+    pub design_vdd: Option<f64>,
     /// Named operating point (finfet7: stv = 0.45 V, ntv = 0.30 V). Default: stv on finfet7,
     /// the device's nominal supply elsewhere.
     #[arg(long)]
@@ -145,6 +149,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         args.device.as_deref(),
         args.temperature,
     )?;
+    let mut choice = choice;
+    if let Some(v) = args.design_vdd {
+        if !(v.is_finite() && v > 0.0) {
+            anyhow::bail!("--design-vdd must be a positive voltage, got {v}");
+        }
+        choice.design_vdd_v = Some(v);
+    }
     let overlay = match &args.calibration {
         Some(p) => Some(NamedOverlay::load(p)?),
         None => None,

@@ -66,6 +66,9 @@ pub struct TechChoice {
     pub op: Option<String>,
     /// Temperature, K (default 350 K).
     pub temperature_k: f64,
+    /// Supply the storage arrays are designed at (organisation and repeater sizing); `None` =
+    /// the flavour's nominal supply. The operating supply never changes the physical design.
+    pub design_vdd_v: Option<f64>,
 }
 
 impl TechChoice {
@@ -77,6 +80,7 @@ impl TechChoice {
             vdd_v: None,
             op: None,
             temperature_k: 350.0,
+            design_vdd_v: None,
         }
     }
 }
@@ -150,13 +154,16 @@ impl TechCostSource {
             sram::Flavour::parse(&flavour_name).ok_or_else(|| SourceError::SramFlavour {
                 flavour: flavour_name.clone(),
             })?;
-        let sram_tech = sram::sram_tech(&TechRequest {
-            node: choice.node.clone(),
-            flavour: sflav,
-            vdd_v: Some(point.vdd_v()),
-            temperature_k: Some(choice.temperature_k),
-            back_gate: sram::BackGate::Vdd,
-        })?;
+        let sram_tech = sram::sram_tech_designed_at(
+            &TechRequest {
+                node: choice.node.clone(),
+                flavour: sflav,
+                vdd_v: Some(point.vdd_v()),
+                temperature_k: Some(choice.temperature_k),
+                back_gate: sram::BackGate::Vdd,
+            },
+            choice.design_vdd_v,
+        )?;
         // 8T cells at FinFET nodes (6T is not viable at 7 nm), 6T on planar nodes.
         let cell = match node.kind() {
             techlib::NodeKind::Planar => CellKind::SixT,
