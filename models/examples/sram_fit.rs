@@ -36,7 +36,7 @@ fn print_acc(label: &str, a: &models::sram::SramAccuracy) {
     );
 }
 
-fn main() -> Result<(), String> {
+fn main() -> Result<(), Box<dyn std::error::Error>> {
     let write = std::env::args().any(|a| a == "--write");
     let iters: usize = std::env::args()
         .skip_while(|a| a != "--iters")
@@ -63,9 +63,9 @@ fn main() -> Result<(), String> {
             .cloned()
             .partition(|r| reference::port_class(&r.config) == class);
         if out.is_empty() {
-            return Err(format!(
+            return Err(Box::from(format!(
                 "--port-holdout {class}: no rows of that port class"
-            ));
+            )));
         }
         let pf = fit::fit_planar(&kept, &calib::planar(), iters)?;
         let k = reference::accuracy(&reference::run_rows(&kept, &pf.calib, &mut cache)?);

@@ -6,7 +6,7 @@
 //! every step (the minimiser is `techlib::fit::nelder_mead`). FinFET: see [`fit_finfet`].
 
 use super::calib::{with_finfet_scalars, Calib, FinfetScalars, SramAccuracy};
-use super::reference::{mapes, run_rows, CactiRow, TechCache};
+use super::reference::{mapes, run_rows, CactiRow, ReferenceError, TechCache};
 use std::cell::RefCell;
 
 /// Bounds of the accuracy test (percent): area, read energy, leakage, access time.
@@ -45,10 +45,14 @@ pub struct PlanarFit {
 }
 
 /// Fit the planar factors to `rows`, starting from `start`.
-pub fn fit_planar(rows: &[CactiRow], start: &Calib, iters: usize) -> Result<PlanarFit, String> {
+pub fn fit_planar(
+    rows: &[CactiRow],
+    start: &Calib,
+    iters: usize,
+) -> Result<PlanarFit, ReferenceError> {
     let cache = RefCell::new(TechCache::default());
     let evals = RefCell::new(0usize);
-    let err: RefCell<Option<String>> = RefCell::new(None);
+    let err: RefCell<Option<ReferenceError>> = RefCell::new(None);
     let objective = |x: &[f64]| -> f64 {
         *evals.borrow_mut() += 1;
         let c = planar_from(x, start);
@@ -261,12 +265,8 @@ pub struct FinfetFit {
 /// (from the SRF row: the part of its energy the C·V² structure does not give). The MRF error of
 /// the structure alone (α = 1) is recorded too. The organisation search runs at every step; the
 /// fit iterates until the scalars settle.
-pub fn fit_finfet(planar: &Calib) -> Result<FinfetFit, String> {
-    let techs: Vec<_> = RF_POINTS
-        .iter()
-        .map(rf_tech)
-        .collect::<Result<_, _>>()
-        .map_err(|e| e.to_string())?;
+pub fn fit_finfet(planar: &Calib) -> Result<FinfetFit, super::SramError> {
+    let techs: Vec<_> = RF_POINTS.iter().map(rf_tech).collect::<Result<_, _>>()?;
     let mut s = FinfetScalars {
         energy_scale: 1.0,
         mrf_energy_structural_err_pct: 0.0,
@@ -277,14 +277,12 @@ pub fn fit_finfet(planar: &Calib) -> Result<FinfetFit, String> {
         srf_energy_err_pct: 0.0,
         srf_leakage_err_pct: 0.0,
     };
-    let run = |s: &FinfetScalars| -> Result<Vec<super::SramResult>, String> {
+    let run = |s: &FinfetScalars| -> Result<Vec<super::SramResult>, super::SramError> {
         let c = with_finfet_scalars(planar, s);
         RF_POINTS
             .iter()
             .zip(&techs)
-            .map(|(p, t)| {
-                super::evaluate_sliced_with(&rf_spec(p), RF_LANES, t, &c).map_err(|e| e.to_string())
-            })
+            .map(|(p, t)| super::evaluate_sliced_with(&rf_spec(p), RF_LANES, t, &c))
             .collect()
     };
     let shifted_bits = |p: &RfPoint, t: &super::SramTech| {

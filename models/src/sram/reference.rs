@@ -87,16 +87,43 @@ pub struct CactiRow {
     pub cacti: CactiOutputs,
 }
 
+/// An error reading or modelling reference rows; every variant names the CSV line.
+#[derive(Debug, thiserror::Error)]
+pub enum ReferenceError {
+    /// The CSV text itself is malformed.
+    #[error("line {line}: {msg}")]
+    Csv {
+        /// 1-based line of the CSV.
+        line: usize,
+        /// What is wrong, with the column and the value found.
+        msg: String,
+    },
+    /// A well-formed row the SRAM model cannot evaluate.
+    #[error("line {line}: {error}")]
+    Row {
+        /// 1-based line of the CSV.
+        line: usize,
+        /// Why the model rejected it.
+        error: SramError,
+    },
+}
+
+fn csv_err(line: usize, msg: String) -> ReferenceError {
+    ReferenceError::Csv { line, msg }
+}
+
 /// Parse the reference CSV (plain comma-separated numbers with a header; no quoting). Errors
 /// name the line and column.
-pub fn parse_cacti_csv(text: &str) -> Result<Vec<CactiRow>, String> {
+pub fn parse_cacti_csv(text: &str) -> Result<Vec<CactiRow>, ReferenceError> {
     let mut lines = text.lines().enumerate();
-    let (_, header) = lines.next().ok_or("empty file: expected a header line")?;
+    let (_, header) = lines
+        .next()
+        .ok_or_else(|| csv_err(1, "empty file: expected a header line".into()))?;
     let cols: Vec<&str> = header.split(',').map(|s| s.trim()).collect();
-    let idx = |name: &str| -> Result<usize, String> {
+    let idx = |name: &str| -> Result<usize, ReferenceError> {
         cols.iter()
             .position(|c| *c == name)
-            .ok_or(format!("line 1: missing column '{name}'"))
+            .ok_or_else(|| csv_err(1, format!("missing column '{name}'")))
     };
     let names = [
         "tech_um",
@@ -128,25 +155,32 @@ pub fn parse_cacti_csv(text: &str) -> Result<Vec<CactiRow>, String> {
             continue;
         }
         let f: Vec<&str> = line.split(',').map(|s| s.trim()).collect();
-        let get = |n: &str| -> Result<&str, String> {
+        let get = |n: &str| -> Result<&str, ReferenceError> {
             f.get(ix[n])
                 .copied()
-                .ok_or(format!("line {lineno}: missing field '{n}'"))
+                .ok_or_else(|| csv_err(lineno, format!("missing field '{n}'")))
         };
-        let num = |n: &str| -> Result<f64, String> {
+        let num = |n: &str| -> Result<f64, ReferenceError> {
             let s = get(n)?;
-            s.parse::<f64>()
-                .map_err(|_| format!("line {lineno}, column '{n}': expected a number, found '{s}'"))
-        };
-        let int = |n: &str| -> Result<u64, String> {
-            let s = get(n)?;
-            s.parse::<u64>().map_err(|_| {
-                format!("line {lineno}, column '{n}': expected a non-negative integer, found '{s}'")
+            s.parse::<f64>().map_err(|_| {
+                csv_err(
+                    lineno,
+                    format!("column '{n}': expected a number, found '{s}'"),
+                )
             })
         };
-        let small = |n: &str| -> Result<u32, String> {
+        let int = |n: &str| -> Result<u64, ReferenceError> {
+            let s = get(n)?;
+            s.parse::<u64>().map_err(|_| {
+                csv_err(
+                    lineno,
+                    format!("column '{n}': expected a non-negative integer, found '{s}'"),
+                )
+            })
+        };
+        let small = |n: &str| -> Result<u32, ReferenceError> {
             u32::try_from(int(n)?)
-                .map_err(|_| format!("line {lineno}, column '{n}': value too large"))
+                .map_err(|_| csv_err(lineno, format!("column '{n}': value too large")))
         };
         out.push(CactiRow {
             line: lineno,
@@ -222,18 +256,16 @@ pub fn run_rows(
     rows: &[CactiRow],
     calib: &Calib,
     cache: &mut TechCache,
-) -> Result<Vec<(SramResult, RowError)>, String> {
+) -> Result<Vec<(SramResult, RowError)>, ReferenceError> {
     let mut out = Vec::with_capacity(rows.len());
     for row in rows {
-        let req = row
-            .config
-            .tech_request()
-            .map_err(|e| format!("line {}: {e}", row.line))?;
-        let tech = cache
-            .get(&req)
-            .map_err(|e| format!("line {}: {e}", row.line))?;
-        let r = evaluate_with(&row.config.spec(), tech, calib)
-            .map_err(|e| format!("line {}: {e}", row.line))?;
+        let at = |error: SramError| ReferenceError::Row {
+            line: row.line,
+            error,
+        };
+        let req = row.config.tech_request().map_err(at)?;
+        let tech = cache.get(&req).map_err(at)?;
+        let r = evaluate_with(&row.config.spec(), tech, calib).map_err(at)?;
         out.push((r, row_error(&r, &row.cacti)));
     }
     Ok(out)
