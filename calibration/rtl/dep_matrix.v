@@ -1,5 +1,5 @@
 // N x N dependence matrix of an out-of-order instruction buffer (SOCGPU,
-// specs/issue-stage.md section 2). Bit DM[r][c] = 1 iff entry r depends on
+// issue-stage section 2). Bit DM[r][c] = 1 iff entry r depends on
 // entry c; the diagonal is hard-wired to 0 (N*(N-1) flip-flops).
 //
 //  insert (ins_en): entry ins_idx becomes valid, not issued, and its row is

@@ -1,4 +1,4 @@
-// Power-gating controller of one gating domain (specs/power-gating.md 1.3).
+// Power-gating controller of one gating domain (power-gating section 1.3).
 //
 // States (encoding of `state`): 0 Idle_detect (powered, usable),
 // 1 Uncompensated (gated, gated-cycle number <= BET), 2 Compensated (gated,

@@ -1,5 +1,5 @@
 // Per-warp register scoreboard of the baseline in-order issue stage
-// (specs/issue-stage.md 1.2): a pending-write bit and a pending-read
+// (issue-stage section 1.2): a pending-write bit and a pending-read
 // counter (RCW bits) per architectural register (NREGS, predicates included).
 //  check (combinational): collision = any valid source or the destination
 //    pending a write (RAW, WAW), or the destination has pending readers

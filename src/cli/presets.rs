@@ -1,4 +1,4 @@
-//! `gpuenergy presets`: the built-in GPU presets (spec simulator.md §1).
+//! `gpuenergy presets`: the built-in GPU presets (simulator §1).
 
 use crate::report::{format_parser, listing, Format, TABLE_JSON};
 use anyhow::Result;

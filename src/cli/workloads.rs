@@ -1,4 +1,4 @@
-//! `gpuenergy workloads`: the built-in workload suite (spec simulator.md §4).
+//! `gpuenergy workloads`: the built-in workload suite (simulator §4).
 
 use crate::report::{format_parser, listing, Format, TABLE_JSON};
 use anyhow::Result;

@@ -1,5 +1,5 @@
 // Testbench for dep_matrix.
-// Check mode (default): (1) the worked example of specs/issue-stage.md 2.6
+// Check mode (default): (1) the worked example of issue-stage section 2.6
 // (N >= 4): entries E0=i+7, E1=i+8, E2=i+3, E3=i with E1->E0 and E2->E3;
 // candidates {E0,E3}; after E0's write-back E1 becomes a candidate, after
 // E3's E2 does; (2) a branch inserted after valid entries (whole row set)

@@ -1,6 +1,6 @@
 // Testbench for pg_controller.
 // Check mode (default, needs the default BET=14, WAKE=3 and a d_thr of 5):
-// (1) the single-domain timelines of specs/power-gating.md 8.3 (D=5,
+// (1) the single-domain timelines of power-gating section 8.3 (D=5,
 // BET=14, W=3, domain busy through cycle 0, one instruction of latency 1
 // wanted at cycle d): the per-cycle labels (. idle-detect, u/c gated, w
 // wakeup, B busy), the issue cycle and the critical-wakeup flag; the Gt case

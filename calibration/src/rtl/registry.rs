@@ -248,7 +248,7 @@ pub(super) static COMPONENTS: &[ComponentSpec] = &[
     ComponentSpec {
         name: "dep_matrix",
         top: "dep_matrix",
-        description: "N x N dependence matrix with valid/issued bits and ready logic (issue-stage.md section 2)",
+        description: "N x N dependence matrix with valid/issued bits and ready logic (issue-stage §2)",
         files: &["dep_matrix.v"],
         params: &[SizeParam { name: "N", default: 8, sweep: &[2, 4, 8, 16, 32, 64], description: "instruction-buffer entries" }],
         sequential: true,
@@ -287,7 +287,7 @@ pub(super) static COMPONENTS: &[ComponentSpec] = &[
     ComponentSpec {
         name: "pg_controller",
         top: "pg_controller",
-        description: "power-gating controller of one domain: idle-detect, blackout (break-even) and wakeup counters, four-state FSM (power-gating.md 1.3)",
+        description: "power-gating controller of one domain: idle-detect, blackout (break-even) and wakeup counters, four-state FSM (power-gating §1.3)",
         files: &["pg_controller.v"],
         params: &[
             SizeParam { name: "IDLE_W", default: 4, sweep: &[3, 4, 5, 6, 8], description: "idle-detect counter bits" },

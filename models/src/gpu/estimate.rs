@@ -1,4 +1,4 @@
-//! `Estimate`: a tree of costed components (DESIGN.md "Contracts"), with totals and renderers.
+//! `Estimate`: a tree of costed components (ARCHITECTURE.md, "models"), with totals and renderers.
 //!
 //! Every node carries its own area and energies; a node's totals are its own values plus its
 //! children's. Leaves are hardware blocks; inner nodes group them (SM, memory system, chip).

@@ -1,6 +1,6 @@
 //! The storage structures of a GPU configuration, as SRAM array specifications.
 //!
-//! Sizes come straight from `GpuConfig` (spec simulator.md §1.1): per SM the register file,
+//! Sizes come straight from `GpuConfig` (simulator §1.1): per SM the register file,
 //! L1D (data + tags), shared memory, instruction cache, constant and texture caches; per chip the
 //! L2 slices. Tag arrays hold, per line, the address tag plus valid and dirty bits, for a 48-bit
 //! physical address (the width GPGPU-Sim's caches use for new_addr_type on 64-bit hosts) — the
