@@ -14,25 +14,40 @@ use super::cell::CellFigures;
 use super::circuit::{inverter_chain, transistor_area};
 use super::tech::SramTech;
 
+/// Delay, energy, leakage and area of the bitline path of one subarray and one port.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct BitlineCost {
+    /// Time for the bitline to develop the sensed swing after the wordline rises (s).
     pub bl_delay_s: f64,
+    /// Sense time: latch regeneration (6T) or inverter trip (8T read port) (s).
     pub sa_delay_s: f64,
+    /// Delay through the sense-amp output mux and output driver (s).
     pub mux_delay_s: f64,
+    /// Time to restore the bitlines to Vdd after an access (s).
     pub precharge_delay_s: f64,
+    /// Read energy: swing of every column plus the precharge driver (J).
     pub bl_read_energy_j: f64,
+    /// Write energy: rail-to-rail write of the written columns, swing of the rest (J).
     pub bl_write_energy_j: f64,
+    /// Energy of all sense amplifiers of the subarray firing once (J).
     pub sa_energy_j: f64,
+    /// Energy of the mux select lines and the mux outputs (J).
     pub mux_energy_j: f64,
+    /// Subthreshold leakage of the precharge and write drivers (W).
     pub bl_leak_w: f64,
+    /// Subthreshold leakage of the sense amplifiers (W).
     pub sa_leak_w: f64,
+    /// Subthreshold leakage of the off mux pass gates and output drivers (W).
     pub mux_leak_w: f64,
+    /// Gate leakage of the precharge/equalise devices, sense amps and precharge driver (W).
     pub gate_leak_w: f64,
     /// Height of the bitline periphery strip of one port (m).
     pub periph_height_m: f64,
     /// Share of that strip's area due to sense amplifiers and muxes (for the breakdown).
     pub sa_area_m2: f64,
+    /// Area of the bitline and output mux pass gates in that strip (m²).
     pub mux_area_m2: f64,
+    /// Area of the precharge and equalisation devices and their driver in that strip (m²).
     pub pre_area_m2: f64,
 }
 

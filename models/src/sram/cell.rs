@@ -18,12 +18,16 @@ use super::CellKind;
 /// Ports of the array as the cell sees them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Ports {
+    /// Read-write ports.
     pub rw: u32,
+    /// Read-only ports.
     pub rd: u32,
+    /// Write-only ports.
     pub wr: u32,
 }
 
 impl Ports {
+    /// All ports.
     pub fn total(&self) -> u32 {
         self.rw + self.rd + self.wr
     }
@@ -40,13 +44,17 @@ impl Ports {
 /// Per-cell figures derived once per configuration.
 #[derive(Debug, Clone, Copy)]
 pub struct CellFigures {
+    /// Cell width along the wordline, grown by one bitline pair (or read line) per extra port (m).
     pub width_m: f64,
+    /// Cell height along the bitline, grown by one wordline per extra port (m).
     pub height_m: f64,
     /// Wordline load per cell of one read wordline (F) and wire resistance per cell (Ω).
     pub c_wl_per_cell_f: f64,
+    /// Wordline wire resistance per cell (Ω).
     pub r_wl_per_cell_ohm: f64,
     /// Bitline load per cell of one read bitline (F) and resistance per cell (Ω).
     pub c_bl_per_cell_f: f64,
+    /// Bitline wire resistance per cell (Ω).
     pub r_bl_per_cell_ohm: f64,
     /// Write bitline load per cell (F) (differential pair line).
     pub c_wbl_per_cell_f: f64,
@@ -56,9 +64,11 @@ pub struct CellFigures {
     pub single_ended: bool,
     /// Leakage per cell (W): subthreshold and gate.
     pub leak_w: f64,
+    /// Gate-tunnelling leakage per cell (W).
     pub gate_leak_w: f64,
 }
 
+/// Figures of one `kind` cell grown for `ports`, on the cell devices and local wires of `tech`.
 pub fn cell_figures(tech: &SramTech, kind: CellKind, ports: Ports) -> CellFigures {
     let c = &tech.cell;
     let d = &tech.cell_dev;

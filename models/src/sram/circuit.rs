@@ -17,9 +17,13 @@ pub const STACK2_LEAK_FACTOR: f64 = 0.2;
 /// Delay, energy, leakage and area of a sized chain of inverters driving a load.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ChainCost {
+    /// Input-to-load delay through all stages, Elmore with slope correction (s).
     pub delay_s: f64,
+    /// Energy of one transition of every stage and the load, C·V² (J).
     pub energy_j: f64,
+    /// Subthreshold leakage averaged over input states (W).
     pub leak_w: f64,
+    /// Gate-tunnelling leakage averaged over input states (W).
     pub gate_leak_w: f64,
     /// Total transistor width (NMOS + PMOS) in the chain (m), a proxy for layout area.
     pub width_m: f64,
@@ -81,14 +85,22 @@ pub fn inverter_chain(
 /// capacitance, output resistance, self capacitance, leakage (W) and transistor width.
 #[derive(Debug, Clone, Copy)]
 pub struct Nand {
+    /// Capacitance of one input (one NMOS and one PMOS gate) (F).
     pub c_in_f: f64,
+    /// Pull-down resistance of the series NMOS stack (Ω).
     pub r_out_ohm: f64,
+    /// Drain capacitance on the output node (F).
     pub c_self_f: f64,
+    /// Subthreshold leakage averaged over input states, with stack reduction (W).
     pub leak_w: f64,
+    /// Gate-tunnelling leakage averaged over input states (W).
     pub gate_leak_w: f64,
+    /// Total transistor width (NMOS + PMOS) (m).
     pub width_m: f64,
 }
 
+/// Size a `fanin`-input NAND: series NMOS widened by the stack height for unit-NMOS drive,
+/// parallel PMOS at unit size.
 pub fn nand(tech: &SramTech, dev: &DeviceParams, fanin: u32, wn_m: f64) -> Nand {
     let k = fanin as f64;
     // Series NMOS sized up by the stack height for equal drive; PMOS in parallel at unit size.
@@ -113,18 +125,24 @@ pub fn nand(tech: &SramTech, dev: &DeviceParams, fanin: u32, wn_m: f64) -> Nand 
 /// interconnect planners do). Per-metre figures.
 #[derive(Debug, Clone, Copy)]
 pub struct RepeatedWire {
+    /// Propagation delay per metre (s/m).
     pub delay_s_per_m: f64,
+    /// Energy of one transition per metre, wire plus repeaters (J/m).
     pub energy_j_per_m: f64,
+    /// Repeater subthreshold leakage per metre (W/m).
     pub leak_w_per_m: f64,
+    /// Repeater gate leakage per metre (W/m).
     pub gate_leak_w_per_m: f64,
     /// Repeater transistor width per metre of wire (m/m).
     pub width_per_m: f64,
+    /// Routing pitch of one wire of this layer (m).
     pub pitch_m: f64,
 }
 
 /// Fraction of the delay-optimal repeater size actually used.
 pub const REPEATER_SIZE_FRACTION: f64 = 0.4;
 
+/// A repeated `wire` sized and run on the same devices (design point = operating point).
 pub fn repeated_wire(tech: &SramTech, dev: &DeviceParams, wire: &WireParams) -> RepeatedWire {
     repeated_wire_designed(tech, dev, wire, tech, dev)
 }

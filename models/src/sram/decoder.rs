@@ -12,12 +12,15 @@ pub struct DecoderCost {
     /// Address-in to wordline-at-far-end delay (s), of which the wordline RC/driver part is
     /// `wl_delay_s`.
     pub delay_s: f64,
+    /// Wordline driver and wordline RC part of `delay_s` (s).
     pub wl_delay_s: f64,
     /// Energy of one decode (predecode + final decode + driver), excluding the wordline itself.
     pub energy_j: f64,
     /// Energy of charging the selected wordline (J).
     pub wl_energy_j: f64,
+    /// Subthreshold leakage of predecoders, row NANDs and wordline drivers (W).
     pub leak_w: f64,
+    /// Gate-tunnelling leakage of the same devices (W).
     pub gate_leak_w: f64,
     /// Decoder strip width (m) beside the subarray.
     pub width_m: f64,

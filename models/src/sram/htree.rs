@@ -11,6 +11,7 @@
 
 use super::circuit::RepeatedWire;
 
+/// Delay, energy, leakage and footprint of one routing tree.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Route {
     /// One-way delay to the farthest leaf (s).
@@ -19,10 +20,13 @@ pub struct Route {
     pub energy_per_bit_j: f64,
     /// Leakage of all repeaters of the bundle (W) and its gate-leakage part.
     pub leak_w: f64,
+    /// Gate-leakage part of `leak_w` (W).
     pub gate_leak_w: f64,
     /// Extra width and height taken by the routing channels (m).
     pub extra_w_m: f64,
+    /// Extra height taken by the routing channels (m).
     pub extra_h_m: f64,
+    /// Length of the root-to-leaf path, the one every access travels (m).
     pub path_m: f64,
 }
 

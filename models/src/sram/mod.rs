@@ -94,15 +94,24 @@ pub enum CellKind {
 pub enum Objective {
     /// Minimise `(t/t_min)² · (E/E_min)` among organisations whose access time is within
     /// `max_delay_deviation` of the fastest (CACTI's "ED^2" mode). Default, deviation 0.2.
-    EnergyDelaySquared { max_delay_deviation: f64 },
+    EnergyDelaySquared {
+        /// Largest accepted access time as a fraction above the fastest organisation's.
+        max_delay_deviation: f64,
+    },
     /// Minimise the weighted sum of normalised access time, read energy, leakage, area and
     /// cycle time among organisations within `max_delay_deviation` of the fastest.
     Weighted {
+        /// Weight of access time over the fastest candidate's.
         delay: f64,
+        /// Weight of read energy over the lowest candidate's.
         dynamic: f64,
+        /// Weight of leakage power over the lowest candidate's.
         leakage: f64,
+        /// Weight of area over the smallest candidate's.
         area: f64,
+        /// Weight of cycle time over the shortest candidate's.
         cycle: f64,
+        /// Largest accepted access time as a fraction above the fastest organisation's.
         max_delay_deviation: f64,
     },
 }
@@ -118,15 +127,21 @@ impl Default for Objective {
 /// An SRAM array to model.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SramSpec {
+    /// Total capacity of data bits in bytes, all banks (check bits come on top).
     pub capacity_bytes: u64,
     /// Bytes per access (one row of the logical array). Power of two.
     pub block_bytes: u64,
+    /// Read-write ports (each reads or writes one block per access).
     pub rw_ports: u32,
+    /// Read-only ports (single-ended read bitline on an 8T cell).
     pub read_ports: u32,
+    /// Write-only ports.
     pub write_ports: u32,
     /// Independent banks, each `capacity_bytes / banks` (any positive count).
     pub banks: u32,
+    /// Bit-cell type.
     pub cell: CellKind,
+    /// What the organisation search minimises.
     pub objective: Objective,
 }
 
@@ -150,38 +165,57 @@ impl SramSpec {
 /// one access for energy; its share of the access path for delay).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
 pub struct ComponentCost {
+    /// Layout area, all banks (m²).
     pub area_m2: f64,
+    /// Energy this component spends in one read access (J).
     pub read_energy_j: f64,
+    /// Energy this component spends in one write access (J).
     pub write_energy_j: f64,
     /// Subthreshold + gate leakage, all banks (W).
     pub leakage_w: f64,
     /// The gate-leakage part (W).
     pub gate_leakage_w: f64,
+    /// This component's share of the access time (s).
     pub delay_s: f64,
 }
 
 /// Per-component breakdown.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
 pub struct Breakdown {
+    /// Row predecoders and decoders (excluding the wordline driver's wire delay).
     pub decoder: ComponentCost,
+    /// Wordline charging by its driver (energy and delay; area sits with the decoder).
     pub wordline: ComponentCost,
+    /// Bitline swing, precharge and write drivers.
     pub bitline: ComponentCost,
+    /// Sense amplifiers (read only).
     pub sense_amp: ComponentCost,
+    /// Column multiplexers.
     pub mux: ComponentCost,
+    /// H-trees inside and between banks, address distribution, bank-edge latches and
+    /// near-threshold level shifters; its area is what the other classes leave of the total.
     pub routing: ComponentCost,
+    /// The bit cells themselves (area and leakage).
     pub cells: ComponentCost,
 }
 
 /// Result of modelling one array (SI units).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct SramResult {
+    /// Footprint of all banks including inter-bank routing (m²), at the design point.
     pub area_m2: f64,
+    /// Height of the footprint (m).
     pub height_m: f64,
+    /// Width of the footprint (m).
     pub width_m: f64,
+    /// Random access time: address in at the port to data out at the port (s).
     pub access_time_s: f64,
+    /// Shortest time between accesses to one bank: the slower of the decode and the
+    /// wordline–bitline–sense–precharge path, or half the routing delay (s).
     pub cycle_time_s: f64,
     /// Energy of one read (one bank, one port, including routing to it) (J).
     pub read_energy_j: f64,
+    /// Energy of one write (one bank, one port, including routing to it) (J).
     pub write_energy_j: f64,
     /// Subthreshold + gate leakage of all banks (W).
     pub leakage_w: f64,
@@ -189,43 +223,75 @@ pub struct SramResult {
     pub leakage_bank_w: f64,
     /// Gate-leakage part of one bank's leakage (W).
     pub gate_leakage_bank_w: f64,
+    /// The chosen subarray organisation.
     pub organisation: Organisation,
+    /// Per-component split of area, energies, leakage and delay.
     pub breakdown: Breakdown,
 }
 
 /// Invalid model input.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum SramError {
+    /// `capacity_bytes` is zero.
     #[error("capacity must be positive")]
     ZeroCapacity,
+    /// `block_bytes` is zero.
     #[error("block size must be positive")]
     ZeroBlock,
+    /// `block_bytes` is not a power of two.
     #[error("block size {block} bytes must be a power of two")]
-    BlockNotPowerOfTwo { block: u64 },
+    BlockNotPowerOfTwo {
+        /// The offending block size in bytes.
+        block: u64,
+    },
+    /// One block does not fit in one bank.
     #[error("block size {block} bytes is larger than the capacity per bank {per_bank} bytes")]
-    BlockLargerThanBank { block: u64, per_bank: u64 },
+    BlockLargerThanBank {
+        /// Block size in bytes.
+        block: u64,
+        /// Capacity of one bank in bytes.
+        per_bank: u64,
+    },
+    /// The capacity is not a whole number of blocks.
     #[error("capacity {capacity} bytes is not a multiple of the block size {block} bytes")]
-    CapacityNotMultipleOfBlock { capacity: u64, block: u64 },
+    CapacityNotMultipleOfBlock {
+        /// Capacity in bytes.
+        capacity: u64,
+        /// Block size in bytes.
+        block: u64,
+    },
+    /// `banks` is zero.
     #[error("bank count must be positive")]
     ZeroBanks,
+    /// All three port counts are zero.
     #[error("the array needs at least one port")]
     NoPorts,
+    /// No port can read, or none can write.
     #[error("the array needs a port that can read and one that can write")]
     NoReadOrWritePort,
+    /// A numeric input lies outside what the model supports.
     #[error("{what} = {value} is out of the supported range ({range})")]
     OutOfRange {
+        /// Name of the input.
         what: &'static str,
+        /// The value given.
         value: f64,
+        /// The allowed range, in words.
         range: &'static str,
     },
+    /// The lane count of a sliced structure does not divide its block or capacity.
     #[error(
         "{lanes} lanes must divide the block ({block} bytes) and the capacity ({capacity} bytes)"
     )]
     LanesDontDivide {
+        /// Lane (slice) count.
         lanes: u32,
+        /// Block size in bytes.
         block: u64,
+        /// Capacity in bytes.
         capacity: u64,
     },
+    /// The technology could not be built, or its parameters gave a non-finite result.
     #[error("technology: {0}")]
     Tech(String),
 }

@@ -10,12 +10,17 @@
 /// One candidate partitioning of a bank.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub struct Organisation {
+    /// `Ndwl`: wordline divisions (subarrays side by side along the wordline).
     pub ndwl: u32,
+    /// `Ndbl`: bitline divisions (subarrays stacked along the bitline).
     pub ndbl: u32,
+    /// `Nspd`: blocks sharing one physical row.
     pub nspd: u32,
     /// Column-mux degree ahead of the sense amplifiers (divides `nspd`).
     pub mux_bl: u32,
+    /// Rows (cells per bitline) of one subarray.
     pub rows: u32,
+    /// Columns (cells per wordline) of one subarray.
     pub cols: u32,
 }
 
@@ -24,10 +29,13 @@ pub struct Organisation {
 /// precharge overheads are not amortised, and CACTI's solutions on the reference set never need
 /// them (restricting them also keeps the search under 0.1 ms).
 pub const MIN_ROWS: u64 = 64;
+/// Most rows of a subarray.
 pub const MAX_ROWS: u64 = 1024;
+/// Fewest columns of a subarray (outside the small-bank fallbacks).
 pub const MIN_COLS: u64 = 16;
 /// Fewest rows of a subarray of a bank too small for [`MIN_ROWS`] (CACTI's lower limit).
 pub const TINY_MIN_ROWS: u64 = 16;
+/// Most columns of a subarray.
 pub const MAX_COLS: u64 = 2048;
 /// Largest division factor tried.
 pub const MAX_DIV: u32 = 512;

@@ -11,7 +11,9 @@
 /// One device flavour at its operating point (Vdd, temperature already applied).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct DeviceParams {
+    /// Supply voltage at the operating point (V).
     pub vdd_v: f64,
+    /// Threshold voltage at the operating temperature (V).
     pub vth_v: f64,
     /// Ideal gate capacitance per width (F/m).
     pub c_g_ideal_f_per_m: f64,
@@ -29,6 +31,7 @@ pub struct DeviceParams {
     pub i_on_n_a_per_m: f64,
     /// Subthreshold off current per width (A/m), NMOS; PMOS taken equal (as CACTI does).
     pub i_off_n_a_per_m: f64,
+    /// Subthreshold off current per width, PMOS (A/m).
     pub i_off_p_a_per_m: f64,
     /// Gate-tunnelling current per width of an on device (A/m).
     pub i_gate_a_per_m: f64,
@@ -50,8 +53,11 @@ impl DeviceParams {
 /// A wire layer: resistance and capacitance per metre and routing pitch.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct WireParams {
+    /// Resistance per length (Ω/m).
     pub r_ohm_per_m: f64,
+    /// Capacitance per length, to ground and neighbours (F/m).
     pub c_f_per_m: f64,
+    /// Routing pitch, wire plus spacing (m).
     pub pitch_m: f64,
 }
 
@@ -70,6 +76,7 @@ pub struct CellParams {
     pub w_nmos_m: f64,
     /// 8T read stack: read access and read driver widths (m); zero for 6T-only nodes.
     pub w_read_access_m: f64,
+    /// 8T read driver (the stack transistor gated by the stored bit) width (m).
     pub w_read_driver_m: f64,
     /// Extra area of an 8T cell over the 6T cell, as a width factor (8T width = factor·6T width).
     pub eight_t_width_factor: f64,
@@ -90,6 +97,7 @@ pub struct SramTech {
     pub periph: DeviceParams,
     /// Cell devices.
     pub cell_dev: DeviceParams,
+    /// Bit-cell geometry and device widths.
     pub cell: CellParams,
     /// Wires inside subarrays (wordlines, bitlines).
     pub wire_local: WireParams,
@@ -100,6 +108,7 @@ pub struct SramTech {
     /// Sense-amplifier resolution delay (s) and energy per activation (J) quoted by the
     /// technology tables (reported for reference; the model computes both from the latch).
     pub sense_delay_s: f64,
+    /// Sense-amplifier energy per activation quoted by the technology tables (J).
     pub sense_energy_j: f64,
     /// Transconductance of the sense-amplifier latch per metre of its NMOS width (S/m):
     /// `(μ/2)·C_ox·V_dsat/L_elec · (1 + g_mp/g_mn)` (long-channel gm at velocity saturation).

@@ -13,11 +13,17 @@ use super::SramError;
     Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
 )]
 pub enum Flavour {
+    /// ITRS high-performance planar devices (`hp`).
     Hp,
+    /// ITRS low-standby-power planar devices (`lstp`).
     Lstp,
+    /// ITRS low-operating-power planar devices (`lop`).
     Lop,
+    /// FinFET low-threshold devices (`lvt`).
     Lvt,
+    /// FinFET regular-threshold devices (`rvt`).
     Rvt,
+    /// FinFET super-low-threshold devices (`slvt`).
     Slvt,
 }
 
@@ -66,11 +72,13 @@ pub enum BackGate {
 pub struct TechRequest {
     /// Node name: `planar45`, `45nm`, CACTI's `0.045`, `finfet7`.
     pub node: String,
+    /// Device flavour of cells and periphery.
     pub flavour: Flavour,
     /// Supply (default: the flavour's nominal supply).
     pub vdd_v: Option<f64>,
     /// Temperature (default 300 K).
     pub temperature_k: Option<f64>,
+    /// FinFET back-gate mode (`Gnd` is an error at planar nodes).
     pub back_gate: BackGate,
 }
 
