@@ -25,15 +25,21 @@ pub enum Scope {
 pub struct StorageSpec {
     /// Component name in the estimate tree, e.g. "register file".
     pub name: String,
+    /// Whether the instances are per SM or per chip.
     pub scope: Scope,
     /// Arrays of this spec per SM (`PerSm`) or per chip (`Chip`).
     pub instances: u32,
+    /// Capacity of one instance in bytes (a lane slice of the register file).
     pub size_bytes: u64,
     /// Bytes read or written per access.
     pub block_bytes: u64,
+    /// Banks of one instance (`rf.n_banks`, `shmem.banks`, a cache's `banks`; 1 for tags).
     pub banks: u32,
+    /// Read-write ports per bank (`rf.ports_per_bank` for the register file, else 1).
     pub rw_ports: u32,
+    /// Read-only ports per bank.
     pub read_ports: u32,
+    /// Write-only ports per bank.
     pub write_ports: u32,
 }
 

@@ -8,6 +8,8 @@
 
 use serde::{Deserialize, Serialize};
 
+/// The model's global factors: one `[planar]` or `[planar_train]` table of
+/// `models/data/sram_calib.toml`, each key named as its field (dimensionless unless stated).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Calib {
@@ -44,8 +46,10 @@ pub struct Calib {
     /// Per-flavour multipliers of all dynamic energy (hp, lstp, lop; FinFET flavours use 1).
     #[serde(default = "one")]
     pub energy_hp: f64,
+    /// `energy_lstp`: multiplier of all dynamic energy of lstp arrays.
     #[serde(default = "one")]
     pub energy_lstp: f64,
+    /// `energy_lop`: multiplier of all dynamic energy of lop arrays.
     #[serde(default = "one")]
     pub energy_lop: f64,
     /// Multiplies the bank-edge I/O latch/driver area and energy (per address/data wire).
@@ -120,8 +124,11 @@ pub struct FinfetScalars {
     /// Model/reference − 1 at the fitted scalars (percent): MRF and SRF access energy and
     /// leakage.
     pub mrf_energy_err_pct: f64,
+    /// MRF leakage error at the fitted scalars (percent).
     pub mrf_leakage_err_pct: f64,
+    /// SRF access-energy error at the fitted scalars (percent).
     pub srf_energy_err_pct: f64,
+    /// SRF leakage error at the fitted scalars (percent).
     pub srf_leakage_err_pct: f64,
 }
 
@@ -129,9 +136,13 @@ pub struct FinfetScalars {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SramAccuracy {
+    /// Area MAPE (percent).
     pub area_mape_pct: f64,
+    /// Read energy per access MAPE (percent).
     pub read_energy_mape_pct: f64,
+    /// Total leakage power MAPE (percent).
     pub leakage_mape_pct: f64,
+    /// Access time MAPE (percent).
     pub access_time_mape_pct: f64,
     /// Rows measured.
     pub rows: usize,

@@ -38,9 +38,11 @@ fn planar_from(x: &[f64], base: &Calib) -> Calib {
 /// Result of a planar fit.
 #[derive(Debug, Clone, Copy)]
 pub struct PlanarFit {
+    /// The fitted factors (those the fit does not touch copied from the start point).
     pub calib: Calib,
     /// MAPEs (percent) at the fitted factors: area, read energy, leakage, access time.
     pub mapes: (f64, f64, f64, f64),
+    /// Objective evaluations the optimiser spent.
     pub evaluations: usize,
 }
 
@@ -189,11 +191,15 @@ pub fn calib_toml(
 /// One register-file calibration point of the FinFET node (finfet7-and-sram-data.md §4).
 #[derive(Debug, Clone, Copy)]
 pub struct RfPoint {
+    /// Register file name (`MRF`, `SRF`).
     pub label: &'static str,
     /// Operating point name (`stv`, `ntv`).
     pub op: &'static str,
+    /// Capacity in bytes.
     pub capacity_bytes: u64,
+    /// Published energy per 128-byte access (pJ).
     pub access_pj: f64,
+    /// Published leakage power of the whole register file (mW).
     pub leakage_mw: f64,
 }
 
@@ -252,7 +258,9 @@ pub fn rf_tech(p: &RfPoint) -> Result<super::SramTech, super::SramError> {
 /// model mW).
 #[derive(Debug, Clone)]
 pub struct FinfetFit {
+    /// The fitted scalars and their recorded errors.
     pub scalars: FinfetScalars,
+    /// Each calibration point with the model's access energy (pJ) and leakage (mW) after the fit.
     pub points: Vec<(RfPoint, f64, f64)>,
 }
 

@@ -13,12 +13,19 @@ use std::collections::BTreeMap;
 /// Input columns of one configuration.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ConfigRow {
+    /// `tech_um`: feature size in micrometres (CACTI's node form, e.g. 0.045).
     pub tech_um: f64,
+    /// `size_bytes`: capacity in bytes.
     pub size_bytes: u64,
+    /// `block_bytes`: bytes per access.
     pub block_bytes: u64,
+    /// `rw_ports`: read-write ports.
     pub rw_ports: u32,
+    /// `read_ports`: read-only ports.
     pub read_ports: u32,
+    /// `write_ports`: write-only ports.
     pub write_ports: u32,
+    /// `banks`: independent banks.
     pub banks: u32,
     /// `itrs-hp`, `itrs-lstp` or `itrs-lop`.
     pub cell_type: String,
@@ -27,14 +34,23 @@ pub struct ConfigRow {
 /// CACTI's outputs for a row (units as in CACTI's CSV).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CactiOutputs {
+    /// `access_ns`: access time (ns).
     pub access_ns: f64,
+    /// `cycle_ns`: random cycle time (ns).
     pub cycle_ns: f64,
+    /// `read_nJ`: dynamic energy of one read (nJ).
     pub read_nj: f64,
+    /// `write_nJ`: dynamic energy of one write (nJ).
     pub write_nj: f64,
+    /// `leak_bank_mW`: subthreshold leakage of one bank (mW).
     pub leak_bank_mw: f64,
+    /// `gate_leak_bank_mW`: gate leakage of one bank (mW).
     pub gate_leak_bank_mw: f64,
+    /// `height_mm`: array height (mm).
     pub height_mm: f64,
+    /// `width_mm`: array width (mm).
     pub width_mm: f64,
+    /// `cacti_seconds`: CACTI's run time for the row (s).
     pub cacti_seconds: f64,
 }
 
@@ -65,6 +81,7 @@ impl ConfigRow {
         })
     }
 
+    /// The array spec of the row: 6T cells, default objective.
     pub fn spec(&self) -> SramSpec {
         SramSpec {
             capacity_bytes: self.size_bytes,
@@ -82,8 +99,11 @@ impl ConfigRow {
 /// A row of `cacti7_train.csv`: inputs and CACTI's outputs.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CactiRow {
+    /// 1-based line of the CSV the row came from.
     pub line: usize,
+    /// The input columns.
     pub config: ConfigRow,
+    /// CACTI's output columns.
     pub cacti: CactiOutputs,
 }
 
@@ -217,6 +237,7 @@ pub struct TechCache {
 }
 
 impl TechCache {
+    /// The technology of `req`, built on first use.
     pub fn get(&mut self, req: &TechRequest) -> Result<&SramTech, SramError> {
         let key = format!("{req:?}");
         if !self.map.contains_key(&key) {
@@ -230,12 +251,17 @@ impl TechCache {
 /// Relative errors of one row: area, read energy, leakage per bank, access time.
 #[derive(Debug, Clone, Copy)]
 pub struct RowError {
+    /// |model − CACTI| / CACTI of the area (fraction).
     pub area: f64,
+    /// |model − CACTI| / CACTI of the read energy (fraction).
     pub read_energy: f64,
+    /// |model − CACTI| / CACTI of one bank's subthreshold leakage (fraction).
     pub leakage: f64,
+    /// |model − CACTI| / CACTI of the access time (fraction).
     pub access: f64,
 }
 
+/// Relative errors of model result `r` against CACTI's outputs `c` for the same row.
 pub fn row_error(r: &SramResult, c: &CactiOutputs) -> RowError {
     let rel = |m: f64, t: f64| (m - t).abs() / t.abs().max(1e-30);
     RowError {
