@@ -1,6 +1,8 @@
 //! `models` — the analytical power/area engine: CACTI-class SRAM arrays, parametric logic
 //! components, gating physics and chip composition into an `Estimate`.
 
+#![warn(missing_docs)]
+
 pub mod gpu;
 pub mod logic;
 pub mod overlay;

@@ -43,6 +43,8 @@
 //! metre of width; at FinFET nodes the width is whole fins (`Device::fin_width_m` per fin), so a
 //! CACTI-class model can size FinFETs as `fins × fin_width_m`.
 
+#![warn(missing_docs)]
+
 pub mod blend;
 pub mod builtin;
 pub mod cell;
