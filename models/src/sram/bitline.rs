@@ -43,7 +43,7 @@ pub struct BitlineCost {
     pub gate_leak_w: f64,
     /// Height of the bitline periphery strip of one port (m).
     pub periph_height_m: f64,
-    /// Share of that strip's area due to sense amplifiers and muxes (for the breakdown).
+    /// Area of that strip taken by the sense amplifiers and write drivers (for the breakdown), m².
     pub sa_area_m2: f64,
     /// Area of the bitline and output mux pass gates in that strip (m²).
     pub mux_area_m2: f64,
