@@ -3,10 +3,10 @@
 
 use super::cta::occupancy;
 use super::divisor::ring_add;
-use super::exec::{op_name, ALL_OPS};
+use super::issueunit::IssueEvent;
 use super::memsys::{period_fs, MemSys};
-use super::sm::{IssueEvent, Sm};
-use crate::activity::{KernelActivity, Occupancy, OpsLanes, PipeActivity};
+use super::sm::Sm;
+use crate::activity::{KernelActivity, Occupancy};
 use crate::config::GpuConfig;
 use crate::stream::KernelStream;
 use crate::SimError;
@@ -73,7 +73,7 @@ fn run(
     let mut sms: Vec<Sm> = (0..n_sm).map(|i| Sm::new(i as u32, cfg, 0)).collect();
     if trace.is_some() {
         for sm in &mut sms {
-            sm.trace = Some(Vec::new());
+            sm.issue.trace = Some(Vec::new());
         }
     }
     let mut mem = MemSys::new(cfg);
@@ -131,7 +131,7 @@ fn run(
             }
             if let Some(from) = sleep_from[i].take() {
                 let k = t - from;
-                sm.replay_pending += k;
+                sm.issue.replay_pending += k;
                 sm.replay_ldst(k);
             }
             sm.now = t;
@@ -176,13 +176,13 @@ fn run(
                     break;
                 }
                 let s = ring_add(last_sm, k, n_sm);
-                if sms[s].n_resident_ctas >= occ.max_ctas {
+                if sms[s].warps.n_resident_ctas >= occ.max_ctas {
                     continue;
                 }
                 if let Some(from) = sleep_from[s].take() {
                     if from <= t {
                         // asleep through this cycle: its issue stage saw the pre-launch state
-                        sms[s].replay_pending += t + 1 - from;
+                        sms[s].issue.replay_pending += t + 1 - from;
                         sms[s].replay_ldst(t + 1 - from);
                     }
                 }
@@ -202,7 +202,7 @@ fn run(
                 let is_pilot =
                     cfg.stats.per_register && pilot[0] as usize == s && pilot[1] == next_cta;
                 if is_pilot {
-                    sms[s].pilot_slot = Some((first + pilot[2]) as u16);
+                    sms[s].regs.pilot_slot = Some((first + pilot[2]) as u16);
                 }
                 stream.begin_cta(next_cta, s as u32, first)?;
                 next_cta += 1;
@@ -269,7 +269,7 @@ fn run(
     }
     for (i, sm) in sms.iter_mut().enumerate() {
         if let Some(from) = sleep_from[i].take() {
-            sm.replay_pending += end - from;
+            sm.issue.replay_pending += end - from;
             sm.replay_ldst(end - from);
         }
         sm.flush_replay();
@@ -279,7 +279,7 @@ fn run(
     }
     if let Some(log) = trace {
         for sm in &mut sms {
-            log.extend(sm.trace.take().unwrap_or_default());
+            log.extend(sm.issue.trace.take().unwrap_or_default());
         }
     }
     Ok(finish(cfg, &info, occ, sms, mem, end, truncated))
@@ -311,35 +311,7 @@ fn finish(
     k.cycles = end;
     let mut per_reg: Option<crate::activity::RegisterStats> = None;
     for mut sm in sms {
-        let mut a = std::mem::take(&mut sm.act);
-        a.exec = sm
-            .pipes
-            .iter_mut()
-            .map(|p| {
-                p.flush_lanes();
-                let mut ops = std::collections::BTreeMap::new();
-                for op in ALL_OPS {
-                    let v = p.ops[op as usize];
-                    if v.ops > 0 {
-                        ops.insert(
-                            op_name(op).to_string(),
-                            OpsLanes {
-                                ops: v.ops,
-                                lanes: v.lanes,
-                            },
-                        );
-                    }
-                }
-                PipeActivity {
-                    unit: p.unit.clone(),
-                    pipe: p.name.to_string(),
-                    lanes: p.lanes,
-                    ops,
-                    busy: p.busy.finish(end),
-                    lane_idle: p.lane_tl.finish(end),
-                }
-            })
-            .collect();
+        let a = sm.activity(end);
         k.warp_insts += a.warp_insts;
         k.thread_insts += a.thread_insts;
         use crate::activity::Merge as _;
@@ -349,7 +321,7 @@ fn finish(
         }
         k.occupancy.resident_warp_cycles += a.resident_warp_cycles;
         k.occupancy.allocated_reg_cycles += a.allocated_reg_cycles;
-        if let Some(r) = sm.reg_stats.take() {
+        if let Some(r) = sm.regs.stats.take() {
             match per_reg.as_mut() {
                 Some(p) => p.merge(&r),
                 None => per_reg = Some(r),

@@ -15,14 +15,18 @@ mod cta;
 mod divisor;
 mod engine;
 mod exec;
+mod execunits;
+mod frontend;
+mod issueunit;
 mod ldst;
+mod ldstunit;
 mod memsys;
+mod opcoll;
 pub mod policy;
 mod sm;
-mod smlife;
-mod smmem;
 pub mod synth;
 pub mod tinst;
+mod warps;
 mod warpset;
 
 pub use cta::{occupancy, OccupancyLimit};
@@ -30,12 +34,12 @@ pub use engine::{
     simulate_launch, simulate_stream, simulate_stream_traced, simulate_stream_with, Progress,
 };
 pub use exec::{classify, classify_op, op_name, ExecClass, PipeClass};
+pub use issueunit::IssueEvent;
 pub use ldst::{coalesce, smem_degree, Segments};
 pub use policy::{
     GatingPolicy, Hazard, InOrderScoreboard, IssueStage, MonolithicRf, NoGating, RegisterFileOrg,
     UnitState, WarpScheduler, WarpView,
 };
-pub use sm::IssueEvent;
 
 use crate::activity::Activity;
 use crate::config::GpuConfig;

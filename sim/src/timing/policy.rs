@@ -691,3 +691,32 @@ impl GatingPolicy for NoGating {
         true
     }
 }
+
+/// The SM's gating policy: the built-in "no gating" called directly (its answers are constants
+/// the SM reads once), any other through its trait.
+pub enum GatingSlot {
+    None(NoGating),
+    Other(Box<dyn GatingPolicy>),
+}
+
+impl GatingPolicy for GatingSlot {
+    #[inline]
+    fn available(&self, pipe: usize, cycle: u64) -> UnitState {
+        slot_call!(self, None | Other, g => g.available(pipe, cycle))
+    }
+    fn request_wake(&mut self, pipe: usize, cycle: u64) {
+        slot_call!(self, None | Other, g => g.request_wake(pipe, cycle))
+    }
+    fn needs_cycle_hook(&self) -> bool {
+        slot_call!(self, None | Other, g => g.needs_cycle_hook())
+    }
+    fn on_cycle(&mut self, pipe: usize, cycle: u64, busy: bool, accepted: bool) {
+        slot_call!(self, None | Other, g => g.on_cycle(pipe, cycle, busy, accepted))
+    }
+    fn time_invariant(&self) -> bool {
+        slot_call!(self, None | Other, g => g.time_invariant())
+    }
+    fn always_ready(&self) -> bool {
+        slot_call!(self, None | Other, g => g.always_ready())
+    }
+}
