@@ -5,6 +5,9 @@ use super::cta::occupancy;
 use super::divisor::ring_add;
 use super::issueunit::IssueEvent;
 use super::memsys::{period_fs, MemSys};
+use super::policy::GatingPolicy;
+use super::registry::ResolvedPolicies;
+use super::simulation::{Simulation, Stream, Traced};
 use super::sm::Sm;
 use crate::activity::{KernelActivity, Occupancy};
 use crate::config::GpuConfig;
@@ -14,63 +17,77 @@ use crate::SimError;
 /// A progress callback: `(cycles, warp_insts)` of the running launch.
 pub struct Progress<'a>(pub &'a mut (dyn FnMut(u64, u64) + Send));
 
-/// Simulates one launch with timing.
+/// Simulates one launch with timing. Thin wrapper over [`Simulation`].
 pub fn simulate_stream(
     cfg: &GpuConfig,
     stream: &mut dyn KernelStream,
 ) -> Result<KernelActivity, SimError> {
-    run(cfg, stream, None, None, 0)
+    Simulation::new(cfg).run(Stream(stream))
 }
 
 /// Simulates launch number `index` (0-based) of a program: launches after the first start with
 /// `gpu.kernel_launch_latency` idle cycles (spec §2.9: kernels run serially, separated by that
-/// latency), which count in the launch's cycles as time when no CTA is resident.
+/// latency), which count in the launch's cycles as time when no CTA is resident. Thin wrapper
+/// over [`Simulation`].
 pub fn simulate_launch(
     cfg: &GpuConfig,
     stream: &mut dyn KernelStream,
     index: u64,
     progress: Option<&mut Progress>,
 ) -> Result<KernelActivity, SimError> {
-    let gap = if index > 0 {
-        cfg.gpu.kernel_launch_latency
-    } else {
-        0
-    };
-    run(cfg, stream, progress, None, gap)
+    let sim = Simulation::new(cfg).launch_index(index);
+    match progress {
+        Some(p) => sim.progress(|c, i| (p.0)(c, i)).run(Stream(stream)),
+        None => sim.run(Stream(stream)),
+    }
 }
 
 /// As [`simulate_stream`], also returning every issue as (cycle, sm, warp slot, pc), ordered by
-/// cycle, then SM, then issue order.
+/// cycle, then SM, then issue order. Thin wrapper over [`Simulation`].
 pub fn simulate_stream_traced(
     cfg: &GpuConfig,
     stream: &mut dyn KernelStream,
 ) -> Result<(KernelActivity, Vec<IssueEvent>), SimError> {
-    let mut log = Vec::new();
-    let k = run(cfg, stream, None, Some(&mut log), 0)?;
-    log.sort_by_key(|e| (e.cycle, e.sm));
-    Ok((k, log))
+    Simulation::new(cfg).run(Traced(stream))
 }
 
-/// As [`simulate_stream`], reporting progress.
+/// As [`simulate_stream`], reporting progress. Thin wrapper over [`Simulation`].
 pub fn simulate_stream_with(
     cfg: &GpuConfig,
     stream: &mut dyn KernelStream,
     progress: &mut Progress,
 ) -> Result<KernelActivity, SimError> {
-    run(cfg, stream, Some(progress), None, 0)
+    Simulation::new(cfg)
+        .progress(|c, i| (progress.0)(c, i))
+        .run(Stream(stream))
 }
 
-fn run(
+/// Idle cycles before the first CTA of launch number `index` (0-based) of a program: launches
+/// after the first start `gpu.kernel_launch_latency` after the previous one ends (spec §2.9).
+pub(crate) fn launch_gap(cfg: &GpuConfig, index: u64) -> u64 {
+    if index > 0 {
+        cfg.gpu.kernel_launch_latency
+    } else {
+        0
+    }
+}
+
+/// Simulates one launch of `stream` on `cfg` with the SMs' policies built from `policies`;
+/// `launch_gap` idle cycles precede the first CTA; `trace` collects the issue log.
+pub(crate) fn run_launch(
     cfg: &GpuConfig,
+    policies: &ResolvedPolicies,
     stream: &mut dyn KernelStream,
-    mut progress: Option<&mut Progress>,
+    mut progress: Option<&mut (dyn FnMut(u64, u64) + Send + '_)>,
     trace: Option<&mut Vec<IssueEvent>>,
     launch_gap: u64,
 ) -> Result<KernelActivity, SimError> {
     let info = stream.info().clone();
     let occ = occupancy(cfg, &info)?;
     let n_sm = cfg.gpu.n_sm as usize;
-    let mut sms: Vec<Sm> = (0..n_sm).map(|i| Sm::new(i as u32, cfg, 0)).collect();
+    let mut sms: Vec<Sm> = (0..n_sm)
+        .map(|i| Sm::with_policies(i as u32, cfg, 0, policies.sm_policies(cfg)))
+        .collect();
     if trace.is_some() {
         for sm in &mut sms {
             sm.issue.trace = Some(Vec::new());
@@ -91,8 +108,15 @@ fn run(
     let mut sleep_from: Vec<Option<u64>> = vec![None; n_sm];
     let mut sleep_until: Vec<u64> = vec![0; n_sm];
     let mut age = 0u64;
+    // A gating policy that wants every cycle, or a registered scheduler whose order may move
+    // on while nothing changes, keeps every SM awake.
+    let gate_hook = sms.iter().any(|s| s.exec.gating.needs_cycle_hook());
+    let plugin_unstable = matches!(cfg.sched.policy, crate::config::SchedPolicy::Plugin(_))
+        && !sms.iter().all(|s| s.issue.flags.stable);
     let skipping = cfg.sim.cycle_skipping
-        && !matches!(cfg.sched.policy, crate::config::SchedPolicy::FetchGroup);
+        && !matches!(cfg.sched.policy, crate::config::SchedPolicy::FetchGroup)
+        && !gate_hook
+        && !plugin_unstable;
     let ex_wb = cfg.units.width.ex_wb;
     let w = &cfg.units.width;
     // indexed by PipeClass::index (sp, dp, int, sfu, mem, none)
@@ -150,6 +174,9 @@ fn run(
                 stream,
                 &mut mem,
             )?;
+            if gate_hook {
+                sm.exec.gating_cycle(t);
+            }
             if sm.progress {
                 let done = sm.retire(stream, t)?;
                 done_ctas += done;
@@ -224,7 +251,7 @@ fn run(
         }
         if let Some(p) = progress.as_mut() {
             if t >= next_report {
-                (p.0)(t, insts());
+                p(t, insts());
                 next_report = t + (1 << 14);
             }
         }

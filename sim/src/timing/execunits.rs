@@ -25,6 +25,8 @@ pub(crate) struct Unit {
     pub class: PipeClass,
     pub subcore: u32,
     pub next_accept: u64,
+    /// Cycle of the last instruction the unit accepted (u64::MAX before the first).
+    pub last_accept: u64,
     /// Index into `pipes` of its INT pipe (SP/INT units) or its only pipe.
     pub pipe_int: usize,
     /// Index of the FP pipe (SP units), else same as `pipe_int`.
@@ -159,6 +161,7 @@ impl ExecUnits {
                 class: PipeClass::Sp,
                 subcore: i % nsub,
                 next_accept: 0,
+                last_accept: u64::MAX,
                 pipe_int: pi,
                 pipe_fp: pf,
             });
@@ -175,6 +178,7 @@ impl ExecUnits {
                     class,
                     subcore: i % nsub,
                     next_accept: 0,
+                    last_accept: u64::MAX,
                     pipe_int: p,
                     pipe_fp: p,
                 });
@@ -236,6 +240,30 @@ impl ExecUnits {
             self.units.iter().any(|u| {
                 u.class == pipe && self.gating.available(u.pipe_int, t) == UnitState::Ready
             })
+        }
+    }
+
+    /// Asks the gating policy to wake the gated units of pipe class `pipe` (an instruction
+    /// wants one at `t`).
+    pub fn request_wake(&mut self, pipe: PipeClass, t: u64) {
+        for u in &self.units {
+            if u.class == pipe && self.gating.available(u.pipe_int, t) != UnitState::Ready {
+                self.gating.request_wake(u.pipe_int, t);
+            }
+        }
+    }
+
+    /// End of cycle `t` for a gating policy that wants every cycle
+    /// ([`GatingPolicy::needs_cycle_hook`]): each unit's pipes, busy while the unit cannot
+    /// accept (initiation interval), and whether the unit accepted an instruction in `t`.
+    pub fn gating_cycle(&mut self, t: u64) {
+        for u in &self.units {
+            let busy = u.next_accept > t + 1;
+            let accepted = u.last_accept == t;
+            self.gating.on_cycle(u.pipe_int, t, busy, accepted);
+            if u.pipe_fp != u.pipe_int {
+                self.gating.on_cycle(u.pipe_fp, t, busy, accepted);
+            }
         }
     }
 

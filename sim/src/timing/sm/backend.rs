@@ -192,6 +192,7 @@ impl Sm {
             let lanes = mask.count_ones() as u64;
             let unit = &mut self.exec.units[ui];
             unit.next_accept = t + ii as u64;
+            unit.last_accept = t;
             let p = if cu_ec.sp_pipe == SpPipe::Fp {
                 unit.pipe_fp
             } else {

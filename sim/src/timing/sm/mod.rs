@@ -21,36 +21,19 @@ use super::frontend::FrontEnd;
 use super::issueunit::IssueUnit;
 use super::ldstunit::LdstUnit;
 use super::opcoll::{OperandCollectors, RegAccessLog};
-use super::policy::{
-    make_scheduler, GatingPolicy, GatingSlot, InOrderScoreboard, IssueStageSlot, MonolithicRf,
-    NoGating, RegisterFileSlot, WarpScheduler,
-};
+use super::policy::{GatingPolicy, GatingSlot, IssueStageSlot, RegisterFileSlot, WarpScheduler};
 use super::warps::WarpState;
 use crate::activity::{FamilyCounts, SmActivity};
 use crate::config::GpuConfig;
 use crate::inst::Family;
 
-/// The policies one SM is built with (one scheduler per warp scheduler of the SM).
+/// The policies one SM is built with (one scheduler per warp scheduler of the SM); see
+/// [`super::registry::ResolvedPolicies::sm_policies`].
 pub(crate) struct SmPolicies {
     pub scheds: Vec<Box<dyn WarpScheduler>>,
     pub issue_stage: IssueStageSlot,
     pub rf: RegisterFileSlot,
     pub gating: GatingSlot,
-}
-
-impl SmPolicies {
-    /// The built-in policies the configuration names (its scheduler, the in-order scoreboard,
-    /// the monolithic register file, no gating).
-    pub fn builtin(cfg: &GpuConfig) -> Self {
-        SmPolicies {
-            scheds: (0..cfg.sched.n_per_sm)
-                .map(|_| make_scheduler(cfg))
-                .collect(),
-            issue_stage: IssueStageSlot::InOrder(InOrderScoreboard::new(cfg.sched.war_scoreboard)),
-            rf: RegisterFileSlot::Monolithic(MonolithicRf::new(cfg)),
-            gating: GatingSlot::None(NoGating),
-        }
-    }
 }
 
 /// One SM: the stages and the SM-wide counters (instructions, CTAs, time integrals, barriers,
@@ -81,11 +64,6 @@ pub(crate) struct Sm {
 }
 
 impl Sm {
-    /// SM `id` of `cfg` with the built-in policies, its timelines starting at cycle `start`.
-    pub fn new(id: u32, cfg: &GpuConfig, start: u64) -> Sm {
-        Sm::with_policies(id, cfg, start, SmPolicies::builtin(cfg))
-    }
-
     /// SM `id` of `cfg` with the given policies, its timelines starting at cycle `start`.
     pub fn with_policies(id: u32, cfg: &GpuConfig, start: u64, p: SmPolicies) -> Sm {
         let nw = cfg.sm.max_warps as usize;
