@@ -62,6 +62,10 @@ pub fn simulate_stream_with(
         .run(Stream(stream))
 }
 
+/// Quiet cycles after which a simulation with a cycle-hooked gating policy counts as
+/// deadlocked (no wake-up of a gated pipe takes this long).
+const GATED_QUIET_LIMIT: u64 = 1 << 20;
+
 /// Idle cycles before the first CTA of launch number `index` (0-based) of a program: launches
 /// after the first start `gpu.kernel_launch_latency` after the previous one ends (spec §2.9).
 pub(crate) fn launch_gap(cfg: &GpuConfig, index: u64) -> u64 {
@@ -143,6 +147,8 @@ pub(crate) fn run_launch(
     );
     let pilot = cfg.stats.pilot_warp;
     let mut t: u64 = 0;
+    // The last cycle in which some SM progressed or a CTA launched.
+    let mut last_busy: u64 = 0;
     let mut truncated = false;
     let mut next_report = 1u64 << 14;
     let end;
@@ -288,9 +294,15 @@ pub(crate) fn run_launch(
                     ev = ev.min(f.div_ceil(p_core).max(t + 1));
                 }
             }
-            if ev == u64::MAX && !(next_cta < n_ctas && t < launch_gap) {
+            // A gating policy with a cycle hook may release pipes as time passes (a wake-up in
+            // progress is no event of the SM's): the deadlock is declared only after
+            // `GATED_QUIET_LIMIT` quiet cycles.
+            let gated_wait = gate_hook && t - last_busy < GATED_QUIET_LIMIT;
+            if ev == u64::MAX && !(next_cta < n_ctas && t < launch_gap) && !gated_wait {
                 return Err(deadlock(&info, t, done_ctas, n_ctas));
             }
+        } else {
+            last_busy = t;
         }
         t = next;
     }

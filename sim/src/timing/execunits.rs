@@ -243,11 +243,11 @@ impl ExecUnits {
         }
     }
 
-    /// Asks the gating policy to wake the gated units of pipe class `pipe` (an instruction
-    /// wants one at `t`).
-    pub fn request_wake(&mut self, pipe: PipeClass, t: u64) {
+    /// Asks the gating policy to wake the gated units of pipe class `pc` (a
+    /// [`PipeClass::index`]): an instruction wants one at `t`.
+    pub fn request_wake(&mut self, pc: usize, t: u64) {
         for u in &self.units {
-            if u.class == pipe && self.gating.available(u.pipe_int, t) != UnitState::Ready {
+            if u.class.index() == pc && self.gating.available(u.pipe_int, t) != UnitState::Ready {
                 self.gating.request_wake(u.pipe_int, t);
             }
         }

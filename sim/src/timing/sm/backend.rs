@@ -102,6 +102,10 @@ impl Sm {
                     .unit_free(pc, t, gate_free, self.ldst.can_accept())
             {
                 *used = u32::MAX - 1;
+                if !gate_free {
+                    // collectors wait for the class: wake its gated units
+                    self.exec.request_wake(pc, t);
+                }
             }
         }
         let mut last_pc: Option<usize> = None;

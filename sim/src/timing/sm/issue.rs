@@ -295,7 +295,7 @@ impl Sm {
                         return Err(Stall::PipeBusy);
                     }
                     if !self.exec.any_ready(ec.pipe, t, self.issue.flags.gate_free) {
-                        self.exec.request_wake(ec.pipe, t);
+                        self.exec.request_wake(ec.pipe.index(), t);
                         return Err(Stall::UnitGated);
                     }
                     used_in[class] += 1;
