@@ -5,6 +5,7 @@ use super::cta::occupancy;
 use super::divisor::ring_add;
 use super::issueunit::IssueEvent;
 use super::memsys::{period_fs, MemSys};
+use super::perclass::PerPipe;
 use super::policy::GatingPolicy;
 use super::registry::ResolvedPolicies;
 use super::simulation::{Simulation, Stream, Traced};
@@ -123,23 +124,22 @@ pub(crate) fn run_launch(
         && !plugin_unstable;
     let ex_wb = cfg.units.width.ex_wb;
     let w = &cfg.units.width;
-    // indexed by PipeClass::index (sp, dp, int, sfu, mem, none)
-    let id_oc = [
+    let id_oc = PerPipe([
         w.id_oc.sp,
         w.id_oc.dp,
         w.id_oc.int,
         w.id_oc.sfu,
         w.id_oc.mem,
         u32::MAX,
-    ];
-    let oc_ex = [
+    ]);
+    let oc_ex = PerPipe([
         w.oc_ex.sp,
         w.oc_ex.dp,
         w.oc_ex.int,
         w.oc_ex.sfu,
         w.oc_ex.mem,
         u32::MAX,
-    ];
+    ]);
     let issue_cfg = (
         cfg.sched.issue_per_sched,
         cfg.sched.max_issue_per_warp,

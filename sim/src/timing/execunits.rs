@@ -3,7 +3,8 @@
 //! per-pipe busy timelines and op counters, the gating slot, and the writeback queue ordered by
 //! (ready cycle, sequence number).
 
-use super::exec::{op_name, PipeClass, ALL_OPS, N_OPS};
+use super::exec::{op_name, PipeClass, ALL_OPS};
+use super::perclass::{PerOp, PerPipe};
 use super::policy::{GatingPolicy, GatingSlot, UnitState};
 use crate::activity::{LaneTimelines, OpsLanes, PipeActivity, Timeline};
 use crate::config::{BusyDefinition, GpuConfig, LaneMap};
@@ -38,7 +39,7 @@ pub(crate) struct Pipe {
     pub unit: String,
     pub name: &'static str,
     pub lanes: u32,
-    pub ops: [OpsLanes; N_OPS],
+    pub ops: PerOp<OpsLanes>,
     pub busy: Timeline,
     pub lane_tl: LaneTimelines,
     pub double_pumped: bool,
@@ -94,7 +95,7 @@ impl Pipe {
         self.flush_lanes();
         let mut ops = std::collections::BTreeMap::new();
         for op in ALL_OPS {
-            let v = self.ops[op as usize];
+            let v = self.ops[op];
             if v.ops > 0 {
                 ops.insert(
                     op_name(op).to_string(),
@@ -120,9 +121,9 @@ impl Pipe {
 pub(crate) struct ExecUnits {
     pub units: Vec<Unit>,
     /// Per pipe class ([`PipeClass::index`]): some unit of the class exists.
-    pub class_has_unit: [bool; 6],
+    pub class_has_unit: PerPipe<bool>,
     /// Per sub-core, per pipe class: some unit of the class belongs to the sub-core.
-    pub subcore_has_unit: Vec<[bool; 6]>,
+    pub subcore_has_unit: Vec<PerPipe<bool>>,
     pub pipes: Vec<Pipe>,
     pub gating: GatingSlot,
     /// Results in flight, in (ready, seq) order (see [`ExecUnits::wb_push`]).
@@ -146,7 +147,7 @@ impl ExecUnits {
                 unit,
                 name,
                 lanes,
-                ops: [OpsLanes::default(); N_OPS],
+                ops: PerOp::default(),
                 busy: Timeline::new(start, e, m),
                 lane_tl: LaneTimelines::new(if per_lane { lanes as usize } else { 0 }, start, e, m),
                 double_pumped: per_lane && dp16,
@@ -184,12 +185,12 @@ impl ExecUnits {
                 });
             }
         }
-        let mut class_has_unit = [false; 6];
-        let mut subcore_has_unit = vec![[false; 6]; nsub as usize];
+        let mut class_has_unit = PerPipe::splat(false);
+        let mut subcore_has_unit = vec![PerPipe::splat(false); nsub as usize];
         for u in &units {
-            class_has_unit[u.class.index()] = true;
+            class_has_unit[u.class] = true;
             if let Some(h) = subcore_has_unit.get_mut(u.subcore as usize) {
-                h[u.class.index()] = true;
+                h[u.class] = true;
             }
         }
         ExecUnits {
@@ -219,12 +220,12 @@ impl ExecUnits {
         q.insert(i, w);
     }
 
-    /// Some unit of pipe class `pc` (a [`PipeClass::index`]) can accept an instruction at `t`
-    /// (`ldst_free`: the LD/ST unit can take a new instruction).
+    /// Some unit of pipe class `pc` can accept an instruction at `t` (`ldst_free`: the LD/ST
+    /// unit can take a new instruction).
     #[inline]
-    pub fn unit_free(&self, pc: usize, t: u64, gate_free: bool, ldst_free: bool) -> bool {
+    pub fn unit_free(&self, pc: PipeClass, t: u64, gate_free: bool, ldst_free: bool) -> bool {
         self.units.iter().any(|u| {
-            u.class.index() == pc
+            u.class == pc
                 && u.next_accept <= t
                 && (u.class != PipeClass::Mem || ldst_free)
                 && (gate_free || self.gating.available(u.pipe_int, t) == UnitState::Ready)
@@ -235,7 +236,7 @@ impl ExecUnits {
     #[inline]
     pub fn any_ready(&self, pipe: PipeClass, t: u64, gate_free: bool) -> bool {
         if gate_free {
-            self.class_has_unit[pipe.index()]
+            self.class_has_unit[pipe]
         } else {
             self.units.iter().any(|u| {
                 u.class == pipe && self.gating.available(u.pipe_int, t) == UnitState::Ready
@@ -243,11 +244,11 @@ impl ExecUnits {
         }
     }
 
-    /// Asks the gating policy to wake the gated units of pipe class `pc` (a
-    /// [`PipeClass::index`]): an instruction wants one at `t`.
-    pub fn request_wake(&mut self, pc: usize, t: u64) {
+    /// Asks the gating policy to wake the gated units of pipe class `pc`: an instruction wants
+    /// one at `t`.
+    pub fn request_wake(&mut self, pc: PipeClass, t: u64) {
         for u in &self.units {
-            if u.class.index() == pc && self.gating.available(u.pipe_int, t) != UnitState::Ready {
+            if u.class == pc && self.gating.available(u.pipe_int, t) != UnitState::Ready {
                 self.gating.request_wake(u.pipe_int, t);
             }
         }

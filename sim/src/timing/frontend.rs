@@ -4,7 +4,8 @@
 //! memory system.
 
 use super::cache::TagArray;
-use super::exec::{classify_op, ExecClass, PipeClass, SpPipe, ALL_OPS, N_OPS};
+use super::exec::{classify_op, ExecClass, PipeClass, SpPipe, ALL_OPS};
+use super::perclass::PerOp;
 use super::tinst::{AddrPool, TInst};
 use super::warpset::WarpSet;
 use crate::activity::{CacheReads, IbufferCounts};
@@ -63,9 +64,9 @@ pub(crate) struct FrontEnd {
     /// warps found ineligible are cleared lazily by the fetch stage).
     pub fetch_cand: WarpSet,
     pub fetch_scan: Vec<u16>,
-    /// Execution class of every (family, operation class), indexed
-    /// `family as usize * N_OPS + op as usize` (the configuration's [`classify_op`]).
-    ec_table: Vec<ExecClass>,
+    /// Execution class of every (family, operation class), per family in [`Family`] order
+    /// (the configuration's [`classify_op`]).
+    ec_table: [PerOp<ExecClass>; N_FAMILIES],
     /// One per fetch tag lookup.
     pub icache_act: CacheReads,
     pub ibuffer_act: IbufferCounts,
@@ -76,18 +77,15 @@ pub(crate) struct FrontEnd {
 impl FrontEnd {
     /// An empty front end for `nw` warp slots.
     pub fn new(cfg: &GpuConfig, nw: usize) -> Self {
-        let mut ec_table = vec![
-            ExecClass {
-                pipe: PipeClass::None,
-                sp_pipe: SpPipe::Int,
-                latency: 1,
-                ii: 1,
-            };
-            N_FAMILIES * N_OPS
-        ];
+        let mut ec_table = [PerOp::splat(ExecClass {
+            pipe: PipeClass::None,
+            sp_pipe: SpPipe::Int,
+            latency: 1,
+            ii: 1,
+        }); N_FAMILIES];
         for f in ALL_FAMILIES {
             for op in ALL_OPS {
-                ec_table[f as usize * N_OPS + op as usize] = classify_op(cfg, f, op);
+                ec_table[f as usize][op] = classify_op(cfg, f, op);
             }
         }
         FrontEnd {
@@ -130,7 +128,7 @@ impl FrontEnd {
                 ii: 1,
             }
         } else {
-            self.ec_table[family as usize * N_OPS + op as usize]
+            self.ec_table[family as usize][op]
         }
     }
 

@@ -25,6 +25,7 @@ mod ldst;
 mod ldstunit;
 mod memsys;
 mod opcoll;
+mod perclass;
 pub mod policy;
 pub mod registry;
 mod simulation;

@@ -4,32 +4,17 @@
 //! the optional per-register access statistics (§5.4), fed by every operand read and write.
 
 use super::exec::{ExecClass, PipeClass, SpPipe};
+use super::perclass::{CuClass, PerCuClass};
 use super::policy::{RegisterFileSlot, N_REGS};
 use super::tinst::TInst;
 use crate::activity::{OpcollActivity, RegisterStats, RfActivity};
 use crate::config::GpuConfig;
 
-/// Collector classes in the order of the configuration and of the Activity record.
-pub(crate) const CU_CLASSES: [&str; 6] = ["sp", "sfu", "mem", "dp", "int", "gen"];
-
-/// Collector class index of a pipe class (the generic class for instructions without one).
-pub(crate) fn cu_class_of(p: PipeClass) -> usize {
-    match p {
-        PipeClass::Sp => 0,
-        PipeClass::Sfu => 1,
-        PipeClass::Mem => 2,
-        PipeClass::Dp => 3,
-        PipeClass::Int => 4,
-        PipeClass::None => 5,
-    }
-}
-
 /// A collector unit holding one issued instruction.
 #[derive(Clone)]
 pub(crate) struct Cu {
     pub busy: bool,
-    /// Collector class index (0 sp, 1 sfu, 2 mem, 3 dp, 4 int, 5 gen).
-    pub class: usize,
+    pub class: CuClass,
     pub subcore: u32,
     pub warp: u16,
     pub seq: u64,
@@ -117,8 +102,10 @@ impl RegAccessLog {
 pub(crate) struct OperandCollectors {
     pub rf: RegisterFileSlot,
     pub cus: Vec<Cu>,
-    pub cu_class_ports: [u32; 6],
-    pub cu_class_out: [u32; 6],
+    /// Per class: instructions the class's collectors may take in one cycle.
+    pub cu_class_ports: PerCuClass<u32>,
+    /// Per class: instructions the class's collectors may dispatch in one cycle.
+    pub cu_class_out: PerCuClass<u32>,
     /// Per bank: collectors (bit i = `cus[i]`) with a read pending on the bank.
     bank_req: Vec<u64>,
     /// Bit set over banks: `bank_req[b] != 0`.
@@ -131,19 +118,19 @@ pub(crate) struct OperandCollectors {
     pub bank_wr_any: bool,
     pub ports_per_bank: u32,
     /// Index into `opcoll_act` of each collector class (usize::MAX if absent).
-    pub oc_idx: [usize; 6],
+    pub oc_idx: PerCuClass<usize>,
     /// Busy collectors per class.
-    pub cu_busy: [u64; 6],
+    pub cu_busy: PerCuClass<u64>,
     /// Collectors (bit i = `cus[i]`) that are free.
     pub cu_free: u64,
     /// Collectors holding an instruction whose operands have all been read (`ready_at` set).
     pub cu_ready: u64,
     /// Collectors of each class.
-    pub cu_of_class: [u64; 6],
+    pub cu_of_class: PerCuClass<u64>,
     /// Per scheduler: the collectors of its sub-core (all ones with one sub-core).
     pub cu_of_sched: Vec<u64>,
     pub rf_act: RfActivity,
-    /// Per collector class present in the config, in the order of [`CU_CLASSES`].
+    /// Per collector class present in the config, in the order of [`CuClass::ALL`].
     pub opcoll_act: Vec<OpcollActivity>,
 }
 
@@ -152,33 +139,33 @@ impl OperandCollectors {
     /// register-file organisation `rf`.
     pub fn new(cfg: &GpuConfig, ns: usize, nsub: u32, rf: RegisterFileSlot) -> Self {
         let o = &cfg.opcoll;
-        let counts = [
+        let counts = PerCuClass([
             o.units.sp,
             o.units.sfu,
             o.units.mem,
             o.units.dp,
             o.units.int,
             o.units.gen,
-        ];
-        let inp = [
+        ]);
+        let inp = PerCuClass([
             o.in_ports.sp,
             o.in_ports.sfu,
             o.in_ports.mem,
             o.in_ports.dp,
             o.in_ports.int,
             o.in_ports.gen,
-        ];
-        let outp = [
+        ]);
+        let outp = PerCuClass([
             o.out_ports.sp,
             o.out_ports.sfu,
             o.out_ports.mem,
             o.out_ports.dp,
             o.out_ports.int,
             o.out_ports.gen,
-        ];
+        ]);
         let mut cus = Vec::new();
-        for (class, &n) in counts.iter().enumerate() {
-            for i in 0..n {
+        for class in CuClass::ALL {
+            for i in 0..counts[class] {
                 cus.push(Cu {
                     busy: false,
                     class,
@@ -205,7 +192,7 @@ impl OperandCollectors {
         } else {
             (1u64 << cus.len()) - 1
         };
-        let mut cu_of_class = [0u64; 6];
+        let mut cu_of_class = PerCuClass::splat(0u64);
         let mut cu_of_subcore = vec![0u64; nsub as usize];
         for (i, c) in cus.iter().enumerate() {
             cu_of_class[c.class] |= 1 << i;
@@ -222,8 +209,12 @@ impl OperandCollectors {
             })
             .collect();
         let nb = cfg.rf.n_banks as usize;
-        let mut oc_idx = [usize::MAX; 6];
-        for (i, c) in (0..6).filter(|&c| counts[c] > 0).enumerate() {
+        let present: Vec<CuClass> = CuClass::ALL
+            .into_iter()
+            .filter(|&c| counts[c] > 0)
+            .collect();
+        let mut oc_idx = PerCuClass::splat(usize::MAX);
+        for (i, &c) in present.iter().enumerate() {
             oc_idx[c] = i;
         }
         OperandCollectors {
@@ -238,7 +229,7 @@ impl OperandCollectors {
             bank_wr_any: false,
             ports_per_bank: cfg.rf.ports_per_bank,
             oc_idx,
-            cu_busy: [0; 6],
+            cu_busy: PerCuClass::splat(0),
             cu_free,
             cu_ready: 0,
             cu_of_class,
@@ -253,10 +244,10 @@ impl OperandCollectors {
                 pred_reads: 0,
                 pred_writes: 0,
             },
-            opcoll_act: (0..6)
-                .filter(|&c| counts[c] > 0)
-                .map(|c| OpcollActivity {
-                    class: CU_CLASSES[c].to_string(),
+            opcoll_act: present
+                .iter()
+                .map(|&c| OpcollActivity {
+                    class: c.name().to_string(),
                     units: counts[c],
                     ..Default::default()
                 })
@@ -272,8 +263,12 @@ impl OperandCollectors {
         if pipe == PipeClass::None {
             return 0;
         }
-        let want = cu_class_of(pipe);
-        let class = if self.cu_of_class[want] != 0 { want } else { 5 };
+        let want = CuClass::of(pipe);
+        let class = if self.cu_of_class[want] != 0 {
+            want
+        } else {
+            CuClass::Gen
+        };
         self.cu_of_class[class] & self.cu_of_sched[s]
     }
 
@@ -292,7 +287,7 @@ impl OperandCollectors {
         reads: [(u16, u16); 5],
         n: usize,
         t: u64,
-    ) -> usize {
+    ) -> CuClass {
         let c = &mut self.cus[ci];
         c.busy = true;
         c.warp = warp;

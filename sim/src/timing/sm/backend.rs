@@ -6,6 +6,7 @@ use super::Sm;
 use crate::inst::PRED_BASE;
 use crate::timing::exec::{PipeClass, SpPipe};
 use crate::timing::execunits::Wb;
+use crate::timing::perclass::{PerCuClass, PerPipe};
 use crate::timing::policy::{GatingPolicy, IssueStage, RegisterFileOrg, UnitState};
 
 impl Sm {
@@ -78,13 +79,13 @@ impl Sm {
 
     // ------------------------------------------------------------------ dispatch
     /// Dispatches CUs whose operands are all available into free units, oldest first.
-    pub fn dispatch(&mut self, t: u64, oc_ex: &[u32; 6]) {
+    pub fn dispatch(&mut self, t: u64, oc_ex: &PerPipe<u32>) {
         if self.oc.cu_ready == 0 {
             return;
         }
         let gate_free = self.issue.flags.gate_free;
-        let mut used_class = [0u32; 6];
-        let mut used_out = [0u32; 6];
+        let mut used_class = PerPipe::splat(0u32);
+        let mut used_out = PerCuClass::splat(0u32);
         // Pipe classes of ready collectors with no unit able to accept now cannot go this cycle
         // (the selection below would block such a class at its first candidate); re-checked
         // for a class after each dispatch to it.
@@ -95,20 +96,20 @@ impl Sm {
             bits &= bits - 1;
             classes |= 1 << self.oc.cus[i].ec.pipe.index();
         }
-        for (pc, used) in used_class.iter_mut().enumerate() {
-            if classes >> pc & 1 == 1
+        for pc in PipeClass::ALL {
+            if classes >> pc.index() & 1 == 1
                 && !self
                     .exec
                     .unit_free(pc, t, gate_free, self.ldst.can_accept())
             {
-                *used = u32::MAX - 1;
+                used_class[pc] = u32::MAX - 1;
                 if !gate_free {
                     // collectors wait for the class: wake its gated units
                     self.exec.request_wake(pc, t);
                 }
             }
         }
-        let mut last_pc: Option<usize> = None;
+        let mut last_pc: Option<PipeClass> = None;
         loop {
             if let Some(pc) = last_pc.take() {
                 if used_class[pc] < u32::MAX - 1
@@ -127,7 +128,7 @@ impl Sm {
                 bits &= bits - 1;
                 let c = &self.oc.cus[i];
                 if c.busy && c.ready_at <= t && best.is_none_or(|b| c.seq < self.oc.cus[b].seq) {
-                    let pc = c.ec.pipe.index();
+                    let pc = c.ec.pipe;
                     if used_class[pc] < oc_ex[pc].max(1)
                         && used_out[c.class] < self.oc.cu_class_out[c.class].max(1)
                     {
@@ -140,7 +141,7 @@ impl Sm {
                 let c = &self.oc.cus[ci];
                 (c.ec.pipe, c.subcore, c.ec.ii, c.ec.latency)
             };
-            let pc = pipe.index();
+            let pc = pipe;
             // unit choice: lowest-index non-gated free unit of the class (own sub-core first)
             let nsub_units = self
                 .exec
@@ -202,9 +203,8 @@ impl Sm {
             } else {
                 unit.pipe_int
             };
-            let opi = op as usize;
-            self.exec.pipes[p].ops[opi].ops += 1;
-            self.exec.pipes[p].ops[opi].lanes += lanes;
+            self.exec.pipes[p].ops[op].ops += 1;
+            self.exec.pipes[p].ops[op].lanes += lanes;
             if pipe == PipeClass::Mem {
                 let inst = self.oc.cus[ci].inst;
                 let addrs = inst.mem.map(|m| self.front.addr_pool.get(m.slot));

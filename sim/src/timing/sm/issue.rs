@@ -8,7 +8,7 @@ use super::Sm;
 use crate::inst::{Family, MemSpace, OpClass, PRED_BASE};
 use crate::timing::exec::PipeClass;
 use crate::timing::issueunit::{add_stall, IssueEvent, Stall};
-use crate::timing::opcoll::cu_class_of;
+use crate::timing::perclass::{CuClass, PerCuClass, PerPipe};
 use crate::timing::policy::{IssueStage, RegisterFileOrg, WarpView};
 use crate::timing::warpset::WarpSet;
 
@@ -22,7 +22,7 @@ struct QuickRejects {
 impl Sm {
     // ------------------------------------------------------------------ issue
     /// Issue stage for all schedulers. Returns nothing; counters go to `act`.
-    pub fn issue(&mut self, t: u64, cfg_issue: (u32, u32, bool), id_oc: &[u32; 6]) {
+    pub fn issue(&mut self, t: u64, cfg_issue: (u32, u32, bool), id_oc: &PerPipe<u32>) {
         if !self.issue.dirty && t < self.issue.wake && self.issue.flags.stable {
             // Nothing the stage reads changed since it last found nothing to issue: the
             // outcome, and every counter, would repeat.
@@ -52,8 +52,8 @@ impl Sm {
         }
         let (per_sched, per_warp, diff_units) = cfg_issue;
         let mut any_issued = false;
-        let mut used_idoc = [0u32; 6];
-        let mut used_in = [0u32; 6];
+        let mut used_idoc = PerPipe::splat(0u32);
+        let mut used_in = PerCuClass::splat(0u32);
         let sb0 = self.issue.sb_act.reads;
         // Schedulers share the collectors and ID_OC slots; the first claim rotates every cycle
         // so that no scheduler is starved [G].
@@ -218,9 +218,9 @@ impl Sm {
         t: u64,
         w: usize,
         s: usize,
-        id_oc: &[u32; 6],
-        used_idoc: &mut [u32; 6],
-        used_in: &mut [u32; 6],
+        id_oc: &PerPipe<u32>,
+        used_idoc: &mut PerPipe<u32>,
+        used_in: &mut PerCuClass<u32>,
         diff_units: bool,
         n_w: u32,
         first_pipe: PipeClass,
@@ -275,12 +275,12 @@ impl Sm {
         }
         let mut cu_idx = None;
         if ec.pipe != PipeClass::None {
-            let pc = ec.pipe.index();
-            let want = cu_class_of(ec.pipe);
+            let pc = ec.pipe;
+            let want = CuClass::of(ec.pipe);
             let class = if self.oc.cu_of_class[want] != 0 {
                 want
             } else {
-                5
+                CuClass::Gen
             };
             let free = self.oc.cu_free & self.front.ib_cu[w][hslot];
             // the lowest-index free collector of the class (and sub-core)
@@ -295,7 +295,7 @@ impl Sm {
                         return Err(Stall::PipeBusy);
                     }
                     if !self.exec.any_ready(ec.pipe, t, self.issue.flags.gate_free) {
-                        self.exec.request_wake(ec.pipe.index(), t);
+                        self.exec.request_wake(ec.pipe, t);
                         return Err(Stall::UnitGated);
                     }
                     used_in[class] += 1;

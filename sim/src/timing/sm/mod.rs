@@ -21,6 +21,7 @@ use super::frontend::FrontEnd;
 use super::issueunit::IssueUnit;
 use super::ldstunit::LdstUnit;
 use super::opcoll::{OperandCollectors, RegAccessLog};
+use super::perclass::CuClass;
 use super::policy::{GatingPolicy, GatingSlot, IssueStageSlot, RegisterFileSlot, WarpScheduler};
 use super::warps::WarpState;
 use crate::activity::{FamilyCounts, SmActivity};
@@ -202,7 +203,7 @@ impl Sm {
         self.act.resident_warp_cycles += self.warps.n_resident_warps as u64 * k;
         self.act.allocated_reg_cycles += self.warps.allocated_regs * k;
         self.act.bar.wait_cycles += self.warps.n_at_bar * k;
-        for c in 0..6 {
+        for c in CuClass::ALL {
             if self.oc.oc_idx[c] != usize::MAX {
                 self.oc.opcoll_act[self.oc.oc_idx[c]].occupied_cycles += self.oc.cu_busy[c] * k;
             }
