@@ -64,10 +64,10 @@ impl RegAccessLog {
         }
     }
 
-    /// Records an access of register `reg` of warp slot `w` at cycle `t`; `launched` is the
-    /// slot's launch cycle (the reference of the first access).
+    /// Records an access of register `reg` of warp slot `w` at cycle `t`; `launched` holds
+    /// each slot's launch cycle (the reference of the first access).
     #[inline]
-    pub fn access(&mut self, w: usize, reg: u16, t: u64, write: bool, launched: u64) {
+    pub fn access(&mut self, w: usize, reg: u16, t: u64, write: bool, launched: &[u64]) {
         let Some(rs) = self.stats.as_mut() else {
             return;
         };
@@ -90,7 +90,7 @@ impl RegAccessLog {
         let k = w * N_REGS + r;
         let last = self.last[k];
         if last == u64::MAX {
-            rs.first_access_after_alloc.add(t - launched);
+            rs.first_access_after_alloc.add(t - launched[w]);
         } else {
             rs.inter_access.add(t - last);
         }
@@ -395,7 +395,7 @@ impl OperandCollectors {
                     self.rf_act.read_lanes[b] += lanes;
                     let cls = self.cus[ci as usize].class;
                     self.opcoll_act[self.oc_idx[cls]].operands += 1;
-                    regs.access(warp, reg, t, false, launched[warp]);
+                    regs.access(warp, reg, t, false, launched);
                 } else {
                     // eligible but not granted
                     if self.bank_wr_used[b] > 0 && granted == 0 {

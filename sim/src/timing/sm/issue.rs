@@ -12,11 +12,15 @@ use crate::timing::perclass::{CuClass, PerCuClass, PerPipe};
 use crate::timing::policy::{IssueStage, RegisterFileOrg, WarpView};
 use crate::timing::warpset::WarpSet;
 
-/// Word masks of warps the issue stage rejects without a look at their instruction.
+/// Word masks of warps the issue stage rejects without a look at their instruction: waiting
+/// at a barrier, no ready I-buffer entry, and (`any`) either of those or a head known to fail
+/// the scoreboard. Only an issue changes them for warps not yet looked at in a scheduler's
+/// pass, so they are recomputed after each issue.
 #[derive(Clone, Copy, Default)]
 struct QuickRejects {
     bar: [u64; WarpSet::WORDS],
     empty: [u64; WarpSet::WORDS],
+    any: [u64; WarpSet::WORDS],
 }
 
 impl Sm {
@@ -125,7 +129,7 @@ impl Sm {
                 let w = slot as usize;
                 evals += 1;
                 let (wi, bit) = (w >> 6, 1u64 << (w & 63));
-                if (quick.bar[wi] | quick.empty[wi] | self.issue.sb_blocked.0[wi]) & bit != 0 {
+                if quick.any[wi] & bit != 0 {
                     let r = if quick.bar[wi] & bit != 0 {
                         Stall::Barrier
                     } else if quick.empty[wi] & bit != 0 {
@@ -401,6 +405,7 @@ impl Sm {
             q.bar[i] =
                 self.warps.at_bar.0[i] | (self.warps.membar.0[i] & self.warps.mem_out_nz.0[i]);
             q.empty[i] = !self.front.ib_nonempty.0[i] | self.front.ib_wait.0[i];
+            q.any[i] = q.bar[i] | q.empty[i] | self.issue.sb_blocked.0[i];
         }
         q
     }

@@ -117,7 +117,7 @@ impl Sm {
     /// Records a register access for the per-register statistics (§5.4).
     #[inline]
     pub fn reg_access(&mut self, w: usize, reg: u16, t: u64, write: bool) {
-        self.regs.access(w, reg, t, write, self.warps.w_launch[w]);
+        self.regs.access(w, reg, t, write, &self.warps.w_launch);
     }
 
     /// Counts the pending repeated issue-stage cycles.
