@@ -234,13 +234,14 @@ fn unknown_policy_names_are_errors_listing_the_registered_ones() {
     reg.register_gating("mine", |_cfg| Box::new(sim::timing::NoGating))
         .unwrap();
     let w = workloads::find("histo").unwrap();
-    let err = Simulation::new(&cfg)
+    let Err(err) = Simulation::new(&cfg)
         .registry(&reg)
         .gating("theirs")
         .run(Program(|gpu: &mut TimingGpu| w.run(Size::Test, gpu, false)))
-        .err()
-        .expect("unknown gating name")
-        .to_string();
+    else {
+        panic!("unknown gating name accepted");
+    };
+    let err = err.to_string();
     assert!(
         err.contains("'theirs'") && err.contains("mine") && err.contains("none"),
         "{err}"
@@ -250,12 +251,13 @@ fn unknown_policy_names_are_errors_listing_the_registered_ones() {
             .register_gating(bad, |_cfg| Box::new(sim::timing::NoGating))
             .is_err());
     }
-    let err = Simulation::new(&cfg)
+    let Err(err) = Simulation::new(&cfg)
         .scheduler("nonesuch")
         .run(Program(|gpu: &mut TimingGpu| w.run(Size::Test, gpu, false)))
-        .err()
-        .expect("unknown scheduler")
-        .to_string();
+    else {
+        panic!("unknown scheduler accepted");
+    };
+    let err = err.to_string();
     assert!(
         err.contains("nonesuch") && err.contains("two_level"),
         "{err}"

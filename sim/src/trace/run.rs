@@ -27,11 +27,14 @@ pub fn options(cfg: &GpuConfig) -> TraceOptions {
     }
 }
 
+/// A callback told `(i, n, path)` before kernel `i` of `n` runs.
+type OnKernel<'f> = Box<dyn FnMut(usize, usize, &Path) + 'f>;
+
 /// Every kernel listed in `dir/kernelslist.g` (or the list file `dir`), simulated in order as
 /// the launches of one program: a [`Source`] for [`Simulation::run`], returning a [`TraceRun`].
 pub struct TraceFolder<'p, 'f> {
     dir: &'p Path,
-    on_kernel: Option<Box<dyn FnMut(usize, usize, &Path) + 'f>>,
+    on_kernel: Option<OnKernel<'f>>,
 }
 
 impl<'p, 'f> TraceFolder<'p, 'f> {

@@ -234,10 +234,6 @@ impl Sm {
         }
     }
 
-    /// Queues a result for writeback. The queue stays sorted by (ready, seq): sequence numbers
-    /// grow, so the new result goes after every queued one that is ready no later; results
-    /// mostly arrive in ready order (one latency per class), so the search from the back is
-
     // ------------------------------------------------------------------ RF arbitration
     /// Register-file read arbitration of every bank with requests.
     pub fn rf_arbitrate(&mut self, t: u64) {
