@@ -4,15 +4,16 @@
 //! per-cycle request issue and the reply handling (`Sm::ldst_cycle`, `Sm::replies`, in
 //! `sm/memory.rs`) drive this state together with the writeback queue and the warp state.
 
-use super::cache::TagArray;
+use super::cache::{LineState, Probe, TagArray};
 use super::ldst::{coalesce, distinct_addrs, segment_bytes, smem_degree, Segments};
+use super::memsys::{MemSys, ReqKind};
 use super::tinst::TInst;
 use crate::activity::{CacheReads, L1dActivity, LdstCounts, SmemCounts};
 use crate::config::{AllocPolicy, GpuConfig, WritePolicy};
 use crate::inst::{MemInfo, MemSpace, OpClass, WARP_SIZE};
 
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum Tok {
+enum Tok {
     /// Fill of an L1 MSHR entry for `line`.
     Mshr { line: u64 },
     /// A part of load `load` (bypass, atomic, or constant miss).
@@ -24,18 +25,18 @@ pub(crate) enum Tok {
 }
 
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct LoadInst {
-    pub(crate) warp: u16,
-    pub(crate) n_dst: u8,
-    pub(crate) dst: [u16; 4],
-    pub(crate) lanes: u8,
-    pub(crate) remaining: u32,
-    pub(crate) done_at: u64,
-    pub(crate) all_sent: bool,
+struct LoadInst {
+    warp: u16,
+    n_dst: u8,
+    dst: [u16; 4],
+    lanes: u8,
+    remaining: u32,
+    done_at: u64,
+    all_sent: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum JobKind {
+enum JobKind {
     Shared,
     Const,
     GlobalLoad,
@@ -43,51 +44,95 @@ pub(crate) enum JobKind {
     Atomic,
 }
 
-pub(crate) struct Job {
-    pub(crate) warp: u16,
-    pub(crate) kind: JobKind,
-    pub(crate) local: bool,
+struct Job {
+    warp: u16,
+    kind: JobKind,
+    local: bool,
     /// First cycle a request may go out (after address generation).
-    pub(crate) next_at: u64,
-    pub(crate) next: usize,
-    pub(crate) n: usize,
-    pub(crate) load: Option<u32>,
+    next_at: u64,
+    next: usize,
+    n: usize,
+    load: Option<u32>,
+}
+
+/// A finished LD/ST instruction, for the writeback queue (the SM gives it its sequence
+/// number).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Done {
+    pub ready: u64,
+    pub warp: u16,
+    pub n_dst: u8,
+    pub dst: [u16; 4],
+    pub lanes: u8,
+}
+
+/// What an LD/ST cycle or a memory reply did that concerns the rest of the SM, in order.
+#[derive(Default)]
+pub(crate) struct LdstEvents {
+    /// Instructions finished, in the order they finished.
+    pub done: Vec<Done>,
+    /// One entry per request sent whose acknowledgement the warp must wait for (stores,
+    /// atomics without a result, dirty-line write-backs).
+    pub acks: Vec<u16>,
+    /// The unit's state changed.
+    pub progress: bool,
+}
+
+impl LdstEvents {
+    /// Forgets the events (keeping the buffers).
+    #[inline]
+    pub fn clear(&mut self) {
+        self.done.clear();
+        self.acks.clear();
+        self.progress = false;
+    }
+}
+
+/// A memory reply as the LD/ST unit sorts it.
+pub(crate) enum Reply {
+    /// An L1D or constant fill or a load part: handled, finished loads in the events.
+    Loads,
+    /// A write acknowledgement for the warp.
+    StoreAck(u16),
+    /// An I-cache fill of the line (for the front end).
+    IFetch(u64),
 }
 
 pub(crate) struct LdstUnit {
-    pub(crate) job: Option<Job>,
+    job: Option<Job>,
     /// The job's last request failed to reserve an L1D MSHR or line. Until a memory reply
     /// frees one, every retry fails the same way (counting `ldst.global_requests`,
     /// `l1d.read.res_fail` and `ldst.stall_cycles` once per cycle), so the SM may sleep and
     /// replay those counts ([`Sm::replay_ldst`]).
-    pub(crate) retry_blocked: bool,
-    pub(crate) segs: Segments,
-    pub(crate) consts: [u64; WARP_SIZE],
-    pub(crate) l1: TagArray,
-    pub(crate) l1_lat: u64,
-    pub(crate) l1_alloc: AllocPolicy,
-    pub(crate) l1_write: WritePolicy,
-    pub(crate) l1_line: u64,
-    pub(crate) l1_sector: bool,
-    pub(crate) skip_global: bool,
-    pub(crate) mshr: MshrTable,
-    pub(crate) mshr_cap: usize,
-    pub(crate) mshr_merge: usize,
-    pub(crate) cc: TagArray,
-    pub(crate) cc_lat: u64,
-    pub(crate) smem_banks: u32,
-    pub(crate) smem_bank_bytes: u32,
-    pub(crate) smem_lat: u64,
-    pub(crate) smem_bcast: bool,
-    pub(crate) job_lanes: u32,
-    pub(crate) toks: Vec<Tok>,
-    pub(crate) free_toks: Vec<u32>,
-    pub(crate) loads: Vec<LoadInst>,
-    pub(crate) free_loads: Vec<u32>,
-    pub(crate) l1d_act: L1dActivity,
-    pub(crate) smem_act: SmemCounts,
-    pub(crate) const_act: CacheReads,
-    pub(crate) ldst_act: LdstCounts,
+    retry_blocked: bool,
+    segs: Segments,
+    consts: [u64; WARP_SIZE],
+    l1: TagArray,
+    l1_lat: u64,
+    l1_alloc: AllocPolicy,
+    l1_write: WritePolicy,
+    l1_line: u64,
+    l1_sector: bool,
+    skip_global: bool,
+    mshr: MshrTable,
+    mshr_cap: usize,
+    mshr_merge: usize,
+    cc: TagArray,
+    cc_lat: u64,
+    smem_banks: u32,
+    smem_bank_bytes: u32,
+    smem_lat: u64,
+    smem_bcast: bool,
+    job_lanes: u32,
+    toks: Vec<Tok>,
+    free_toks: Vec<u32>,
+    loads: Vec<LoadInst>,
+    free_loads: Vec<u32>,
+    l1d_act: L1dActivity,
+    smem_act: SmemCounts,
+    const_act: CacheReads,
+    ldst_act: LdstCounts,
+    events: LdstEvents,
 }
 
 /// The L1D miss-status holding registers: one entry per line with an outstanding fill and the
@@ -95,7 +140,7 @@ pub(crate) struct LdstUnit {
 /// line through an open-addressing index: linear probing, backward-shift deletion, at most a
 /// quarter full.
 #[derive(Default)]
-pub(crate) struct MshrTable {
+struct MshrTable {
     lines: Vec<u64>,
     waiters: Vec<Vec<u32>>,
     spare: Vec<Vec<u32>>,
@@ -104,7 +149,7 @@ pub(crate) struct MshrTable {
 }
 
 impl MshrTable {
-    pub(crate) fn len(&self) -> usize {
+    fn len(&self) -> usize {
         self.lines.len()
     }
     /// Home slot of `line` (Fibonacci hashing).
@@ -126,14 +171,14 @@ impl MshrTable {
             }
         }
     }
-    pub(crate) fn get_mut(&mut self, line: u64) -> Option<&mut Vec<u32>> {
+    fn get_mut(&mut self, line: u64) -> Option<&mut Vec<u32>> {
         if self.lines.is_empty() {
             return None;
         }
         let (i, found) = self.slot(line);
         found.then(|| &mut self.waiters[self.index[i] as usize - 1])
     }
-    pub(crate) fn insert(&mut self, line: u64, first: u32) {
+    fn insert(&mut self, line: u64, first: u32) {
         debug_assert!(self.lines.is_empty() || !self.slot(line).1);
         if (self.lines.len() + 1) * 4 > self.index.len() {
             let n = ((self.lines.len() + 1) * 4).next_power_of_two().max(64);
@@ -151,7 +196,7 @@ impl MshrTable {
         let (i, _) = self.slot(line);
         self.index[i] = self.lines.len() as u32;
     }
-    pub(crate) fn remove(&mut self, line: u64) -> Option<Vec<u32>> {
+    fn remove(&mut self, line: u64) -> Option<Vec<u32>> {
         if self.lines.is_empty() {
             return None;
         }
@@ -193,7 +238,7 @@ impl MshrTable {
         Some(self.waiters.swap_remove(pos))
     }
     /// Returns a waiter list for reuse.
-    pub(crate) fn recycle(&mut self, v: Vec<u32>) {
+    fn recycle(&mut self, v: Vec<u32>) {
         self.spare.push(v);
     }
 }
@@ -231,6 +276,7 @@ impl LdstUnit {
             smem_act: SmemCounts::default(),
             const_act: CacheReads::default(),
             ldst_act: LdstCounts::default(),
+            events: LdstEvents::default(),
         }
     }
 
@@ -238,7 +284,7 @@ impl LdstUnit {
         self.job.is_none()
     }
 
-    pub(crate) fn tok(&mut self, t: Tok) -> u32 {
+    fn tok(&mut self, t: Tok) -> u32 {
         match self.free_toks.pop() {
             Some(i) => {
                 self.toks[i as usize] = t;
@@ -251,7 +297,7 @@ impl LdstUnit {
         }
     }
 
-    pub(crate) fn new_load(&mut self, l: LoadInst) -> u32 {
+    fn new_load(&mut self, l: LoadInst) -> u32 {
         match self.free_loads.pop() {
             Some(i) => {
                 self.loads[i as usize] = l;
@@ -349,6 +395,371 @@ impl LdstUnit {
             load,
         });
         1 + n as u64
+    }
+}
+
+impl LdstUnit {
+    /// One LD/ST cycle of SM `sm`: sends at most one request (or performs one pass) of the
+    /// current job. Returns whether there was work this cycle (its effects on the rest of the
+    /// SM are then in [`LdstUnit::events_mut`]).
+    #[inline]
+    pub fn cycle(&mut self, sm: usize, t: u64, t_fs: u64, mem: &mut MemSys) -> bool {
+        match &self.job {
+            Some(j) if j.next_at <= t => {
+                self.step(sm, t, t_fs, mem);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn step(&mut self, sm: usize, t: u64, t_fs: u64, mem: &mut MemSys) {
+        let job = self.job.as_ref().expect("job");
+        let (warp, kind, local, i, n, load) =
+            (job.warp, job.kind, job.local, job.next, job.n, job.load);
+        if i >= n {
+            self.finish_job_if_done(t, t + 1);
+            return;
+        }
+        let u = &mut *self;
+        let mut sent = true;
+        match kind {
+            JobKind::Shared => {
+                // one pass per cycle; `n` = conflict degree; data returns `smem_latency` after
+                // the last pass
+                if i == 0 {
+                    u.smem_act.accesses += 1;
+                    u.smem_act.conflict_extra_cycles += n as u64 - 1;
+                    u.smem_act.lanes += u.job_lanes as u64;
+                }
+                if i + 1 == n {
+                    if let Some(l) = load {
+                        let li = &mut u.loads[l as usize];
+                        li.done_at = li.done_at.max(t + u.smem_lat);
+                    }
+                }
+            }
+            JobKind::Const => {
+                let a = u.consts[i];
+                let line = u.cc.line_of(a);
+                u.const_act.reads += 1;
+                let lid = load.expect("const load");
+                match u.cc.probe(line, 1) {
+                    Probe::Hit { .. } => {
+                        u.const_act.hits += 1;
+                        let li = &mut u.loads[lid as usize];
+                        li.done_at = li.done_at.max(t + u.cc_lat);
+                    }
+                    _ => {
+                        u.const_act.misses += 1;
+                        u.loads[lid as usize].remaining += 1;
+                        let tk = u.tok(Tok::Load {
+                            load: lid,
+                            const_line: Some(line),
+                        });
+                        let lb = u.cc.line_bytes();
+                        mem.send(sm, t_fs, ReqKind::Read, a / lb * lb, lb, tk);
+                    }
+                }
+            }
+            JobKind::GlobalLoad => {
+                let a = u.segs.addr[i];
+                let bytes = u.segs.bytes[i] as u64;
+                let lid = load.expect("load");
+                let bypass = !local && u.skip_global;
+                u.ldst_act.global_requests += 1;
+                if bypass {
+                    u.l1d_act.bypass += 1;
+                    u.loads[lid as usize].remaining += 1;
+                    let tk = u.tok(Tok::Load {
+                        load: lid,
+                        const_line: None,
+                    });
+                    mem.send(sm, t_fs, ReqKind::Read, a, bytes.max(32), tk);
+                } else {
+                    let line = u.l1.line_of(a);
+                    let smask = u.l1.sector_mask(a, bytes.max(1));
+                    match u.l1.probe(line, smask) {
+                        Probe::Hit { .. } => {
+                            u.l1d_act.read.hit += 1;
+                            let li = &mut u.loads[lid as usize];
+                            li.done_at = li.done_at.max(t + u.l1_lat);
+                        }
+                        p => {
+                            let merged = match (p, u.mshr.get_mut(line)) {
+                                (_, Some(waiters)) if waiters.len() < u.mshr_merge => {
+                                    waiters.push(lid);
+                                    Some(true)
+                                }
+                                (_, Some(_)) => None,
+                                _ => Some(false),
+                            };
+                            match merged {
+                                Some(true) => {
+                                    u.l1d_act.read.hit_reserved += 1;
+                                    u.loads[lid as usize].remaining += 1;
+                                }
+                                None => {
+                                    u.l1d_act.read.res_fail += 1;
+                                    sent = false;
+                                }
+                                Some(false) if u.mshr.len() >= u.mshr_cap => {
+                                    u.l1d_act.read.res_fail += 1;
+                                    sent = false;
+                                }
+                                Some(false) => {
+                                    if u.l1_alloc == AllocPolicy::OnMiss
+                                        && !matches!(p, Probe::Partial { .. })
+                                    {
+                                        match u.l1.allocate(line, LineState::Reserved, 0) {
+                                            Some((_, ev)) => {
+                                                if ev.line_addr.is_some() {
+                                                    u.l1d_act.evictions += 1;
+                                                }
+                                                if let (Some(ea), true) =
+                                                    (ev.line_addr, ev.dirty != 0)
+                                                {
+                                                    u.l1d_act.writebacks += 1;
+                                                    let tk = u.tok(Tok::Store { warp });
+                                                    u.events.acks.push(warp);
+                                                    mem.send(
+                                                        sm,
+                                                        t_fs,
+                                                        ReqKind::Write,
+                                                        ea,
+                                                        u.l1_line,
+                                                        tk,
+                                                    );
+                                                }
+                                            }
+                                            None => {
+                                                u.l1d_act.read.res_fail += 1;
+                                                sent = false;
+                                            }
+                                        }
+                                    }
+                                    if sent {
+                                        u.l1d_act.read.miss += 1;
+                                        u.mshr.insert(line, lid);
+                                        u.loads[lid as usize].remaining += 1;
+                                        let tk = u.tok(Tok::Mshr { line });
+                                        let lb = u.l1.line_bytes();
+                                        let (addr, b) = if u.l1_sector {
+                                            (a, bytes.max(32))
+                                        } else {
+                                            (a / lb * lb, lb)
+                                        };
+                                        mem.send(sm, t_fs, ReqKind::Read, addr, b, tk);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            JobKind::GlobalStore => {
+                let a = u.segs.addr[i];
+                let bytes = u.segs.bytes[i] as u64;
+                u.ldst_act.global_requests += 1;
+                let line = u.l1.line_of(a);
+                let smask = u.l1.sector_mask(a, bytes.max(1));
+                let write_back_local =
+                    local && matches!(u.l1_write, WritePolicy::LocalWbGlobalWt | WritePolicy::Wb);
+                let hit = match u.l1.probe(line, smask) {
+                    Probe::Hit { way, .. }
+                    | Probe::Partial {
+                        way,
+                        state: LineState::Valid,
+                    } => {
+                        if write_back_local {
+                            u.l1.write(way, smask);
+                        } else {
+                            u.l1.fill(way, smask, 0);
+                        }
+                        true
+                    }
+                    _ => false,
+                };
+                if hit {
+                    u.l1d_act.write.hit += 1;
+                } else {
+                    u.l1d_act.write.miss += 1;
+                }
+                if !(hit && write_back_local) {
+                    let tk = u.tok(Tok::Store { warp });
+                    u.events.acks.push(warp);
+                    mem.send(sm, t_fs, ReqKind::Write, a, bytes.max(1), tk);
+                }
+            }
+            JobKind::Atomic => {
+                let a = u.segs.addr[i];
+                let bytes = u.segs.bytes[i] as u64;
+                u.ldst_act.global_requests += 1;
+                u.l1d_act.bypass += 1;
+                match load {
+                    Some(lid) => {
+                        u.loads[lid as usize].remaining += 1;
+                        let tk = u.tok(Tok::Load {
+                            load: lid,
+                            const_line: None,
+                        });
+                        mem.send(sm, t_fs, ReqKind::Atomic, a, bytes.max(4), tk);
+                    }
+                    None => {
+                        let tk = u.tok(Tok::Store { warp });
+                        u.events.acks.push(warp);
+                        mem.send(sm, t_fs, ReqKind::Atomic, a, bytes.max(4), tk);
+                    }
+                }
+            }
+        }
+        if !sent {
+            // a reservation failure is retried every cycle and counted each time; it changes
+            // nothing else (a repeated probe only re-touches the most recent line of its set)
+            self.ldst_act.stall_cycles += 1;
+            self.retry_blocked = true;
+            return;
+        }
+        self.retry_blocked = false;
+        self.events.progress = true;
+        let j = self.job.as_mut().expect("job");
+        j.next += 1;
+        j.next_at = t + 1;
+        self.finish_job_if_done(t, t + 1);
+    }
+
+    /// When every request of the job is out: release the unit, retire stores, and mark loads
+    /// fully sent (they write back when their last part arrives).
+    fn finish_job_if_done(&mut self, t: u64, done: u64) {
+        let Some(j) = self.job.as_ref() else {
+            return;
+        };
+        if j.next < j.n {
+            return;
+        }
+        let (warp, load) = (j.warp, j.load);
+        self.job = None;
+        self.ldst_act.insts += 1;
+        match load {
+            Some(l) => {
+                self.loads[l as usize].all_sent = true;
+                self.try_complete_load(l, t);
+            }
+            None => {
+                // stores (and accesses without data) retire from the pipeline now; their
+                // acknowledgements are tracked in w_mem_out
+                self.events.done.push(Done {
+                    ready: done.max(t + 1),
+                    warp,
+                    n_dst: 0,
+                    dst: [0; 4],
+                    lanes: 0,
+                });
+            }
+        }
+    }
+
+    fn try_complete_load(&mut self, l: u32, t: u64) {
+        let li = self.loads[l as usize];
+        if !li.all_sent || li.remaining > 0 {
+            return;
+        }
+        self.events.done.push(Done {
+            ready: li.done_at.max(t + 1),
+            warp: li.warp,
+            n_dst: li.n_dst,
+            dst: li.dst,
+            lanes: li.lanes,
+        });
+        self.free_loads.push(l);
+    }
+
+    /// Handles the memory reply carrying token `tk` at cycle `t`: L1D and constant-cache
+    /// fills complete the loads waiting for them (results in [`LdstUnit::events_mut`]); a
+    /// store acknowledgement or an I-cache fill is for the rest of the SM.
+    pub fn reply(&mut self, tk: u32, t: u64) -> Reply {
+        let tok = self.toks[tk as usize];
+        self.free_toks.push(tk);
+        match tok {
+            Tok::Mshr { line } => {
+                let u = &mut *self;
+                let full = u.l1.full_mask();
+                let way = match u.l1.find(line) {
+                    Some(w) => Some(w),
+                    None => u.l1.allocate(line, LineState::Valid, t).map(|(w, ev)| {
+                        if ev.line_addr.is_some() {
+                            u.l1d_act.evictions += 1;
+                        }
+                        w
+                    }),
+                };
+                if let Some(w) = way {
+                    u.l1.fill(w, full, t);
+                    u.l1d_act.fills += 1;
+                }
+                let waiters = self.mshr.remove(line).unwrap_or_default();
+                for &l in &waiters {
+                    let li = &mut self.loads[l as usize];
+                    li.remaining -= 1;
+                    li.done_at = li.done_at.max(t + 1);
+                    self.try_complete_load(l, t);
+                }
+                self.mshr.recycle(waiters);
+            }
+            Tok::Load { load, const_line } => {
+                if let Some(line) = const_line {
+                    let u = &mut *self;
+                    let full = u.cc.full_mask();
+                    if u.cc.find(line).is_none() {
+                        if let Some((w, _)) = u.cc.allocate(line, LineState::Valid, t) {
+                            u.cc.fill(w, full, t);
+                        }
+                    }
+                }
+                let li = &mut self.loads[load as usize];
+                li.remaining -= 1;
+                li.done_at = li.done_at.max(t + 1);
+                self.try_complete_load(load, t);
+            }
+            Tok::Store { warp } => return Reply::StoreAck(warp),
+            Tok::IFetch { line } => return Reply::IFetch(line),
+        }
+        Reply::Loads
+    }
+
+    /// A memory token for an I-cache fill of `line`.
+    pub fn tok_ifetch(&mut self, line: u64) -> u32 {
+        self.tok(Tok::IFetch { line })
+    }
+
+    /// Earliest cycle after `t` at which the unit has work of its own (none while its job
+    /// waits for a memory reply to free a reservation).
+    pub fn next_event(&self, t: u64) -> Option<u64> {
+        if self.retry_blocked {
+            return None;
+        }
+        self.job.as_ref().map(|j| j.next_at.max(t + 1))
+    }
+
+    /// Counters of `k` cycles in which the unit would have retried its blocked request.
+    pub fn replay(&mut self, k: u64) {
+        if self.retry_blocked && self.job.is_some() {
+            self.ldst_act.global_requests += k;
+            self.l1d_act.read.res_fail += k;
+            self.ldst_act.stall_cycles += k;
+        }
+    }
+
+    /// The effects of the last [`LdstUnit::cycle`] or [`LdstUnit::reply`] on the rest of the
+    /// SM, to be applied and then cleared ([`LdstEvents::clear`]).
+    #[inline]
+    pub fn events_mut(&mut self) -> &mut LdstEvents {
+        &mut self.events
+    }
+
+    /// The unit's counters: L1D, shared memory, constant cache, LD/ST.
+    pub fn counters(&self) -> (L1dActivity, SmemCounts, CacheReads, LdstCounts) {
+        (self.l1d_act, self.smem_act, self.const_act, self.ldst_act)
     }
 }
 

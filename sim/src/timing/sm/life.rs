@@ -154,7 +154,7 @@ impl Sm {
                 }
             }
         }
-        if let Some(e) = self.ldst_next(t) {
+        if let Some(e) = self.ldst.next_event(t) {
             ev = ev.min(e);
         }
         // The fetch stage's own wake-up: the earliest fetch delay to end among the warps that

@@ -107,10 +107,7 @@ impl Sm {
         a.rf = std::mem::take(&mut self.oc.rf_act);
         a.opcoll = std::mem::take(&mut self.oc.opcoll_act);
         a.exec = self.exec.activity(end);
-        a.l1d = self.ldst.l1d_act;
-        a.smem = self.ldst.smem_act;
-        a.const_cache = self.ldst.const_act;
-        a.ldst = self.ldst.ldst_act;
+        (a.l1d, a.smem, a.const_cache, a.ldst) = self.ldst.counters();
         a
     }
 
