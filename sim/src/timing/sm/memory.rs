@@ -1,7 +1,8 @@
 //! Memory-facing work of the SM cycle (spec simulator.md §2.2, §2.6, §2.7): instruction fetch
-//! and decode through the I-cache into the I-buffers, the LD/ST unit's one request (or shared
-//! memory pass) per cycle into the L1D, constant cache or memory system, and the handling of
-//! memory replies (MSHR fills, load completion, store acknowledgements, I-cache fills).
+//! and decode through the I-cache into the I-buffers, the LD/ST unit's cycle (its requests are
+//! the unit's own, in `ldstunit`; here its finished instructions enter the
+//! writeback queue and its outstanding acknowledgements are counted per warp), and memory
+//! replies (the unit's fills and acknowledgements, I-cache fills for the front end).
 
 use super::Sm;
 use crate::inst::Family;

@@ -5,8 +5,9 @@
 //! execution units and writeback ([`super::execunits`]) and the LD/ST unit
 //! ([`super::ldstunit`]). The per-cycle work that moves instructions from one stage to the
 //! next lives in the submodules: `issue` (schedulers, scoreboard, collector allocation),
-//! `backend` (writeback, dispatch, register-file arbitration), `memory` (fetch, LD/ST requests,
-//! memory replies) and `life` (CTA launch, retirement, next event).
+//! `backend` (writeback, dispatch, register-file arbitration), `memory` (fetch, the LD/ST
+//! unit's events, memory replies) and `life` (CTA launch, retirement, next event). Stage files
+//! import nothing of this module; it composes them.
 //!
 //! Each core cycle evaluates the stages in reverse order: writeback, execute and LD/ST, dispatch,
 //! RF arbitration, issue, fetch/decode.
