@@ -121,7 +121,7 @@ impl Pipe {
 pub(crate) struct ExecUnits {
     pub units: Vec<Unit>,
     /// Per pipe class ([`PipeClass::index`]): some unit of the class exists.
-    pub class_has_unit: PerPipe<bool>,
+    class_has_unit: PerPipe<bool>,
     /// Per sub-core, per pipe class: some unit of the class belongs to the sub-core.
     pub subcore_has_unit: Vec<PerPipe<bool>>,
     pub pipes: Vec<Pipe>,

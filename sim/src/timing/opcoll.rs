@@ -109,7 +109,7 @@ pub(crate) struct OperandCollectors {
     /// Per bank: collectors (bit i = `cus[i]`) with a read pending on the bank.
     bank_req: Vec<u64>,
     /// Bit set over banks: `bank_req[b] != 0`.
-    pub banks_pending: Vec<u64>,
+    banks_pending: Vec<u64>,
     /// Per bank: the collector granted last (round-robin start).
     bank_rr: Vec<u32>,
     /// Per bank: write ports taken this cycle.
@@ -128,7 +128,7 @@ pub(crate) struct OperandCollectors {
     /// Collectors of each class.
     pub cu_of_class: PerCuClass<u64>,
     /// Per scheduler: the collectors of its sub-core (all ones with one sub-core).
-    pub cu_of_sched: Vec<u64>,
+    cu_of_sched: Vec<u64>,
     pub rf_act: RfActivity,
     /// Per collector class present in the config, in the order of [`CuClass::ALL`].
     pub opcoll_act: Vec<OpcollActivity>,
