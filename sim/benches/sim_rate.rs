@@ -6,7 +6,7 @@
 //! (default `hotspot,sgemm`; `all` = the whole suite), `SIM_RATE_PRESET` (default gtx480).
 
 use sim::config::GpuConfig;
-use sim::timing::TimingGpu;
+use sim::timing::Simulation;
 use sim::workloads::{self, Size};
 use std::time::Instant;
 
@@ -41,7 +41,7 @@ fn main() {
     let (mut ti, mut tw, mut tc) = (0u64, 0f64, 0f64);
     for n in &names {
         let w = workloads::find(n).unwrap_or_else(|| panic!("unknown workload {n}"));
-        let mut gpu = TimingGpu::new(cfg.clone());
+        let mut gpu = Simulation::new(&cfg).gpu().expect("policies resolve");
         let t0 = Instant::now();
         let c0 = thread_cpu_s();
         w.run(size, &mut gpu, false).expect("workload runs");

@@ -7,7 +7,7 @@ use sim::activity::KernelActivity;
 use sim::config::{GpuConfig, SchedPolicy};
 use sim::inst::{Family, MemSpace, OpClass, WarpInst};
 use sim::timing::synth::{alu, barrier, mem, SynthStream};
-use sim::timing::{occupancy, simulate_launch, simulate_stream, simulate_stream_traced};
+use sim::timing::{occupancy, Simulation, Stream, Traced};
 
 /// Analytical N_slot (analytical-model.md §2.2) written out independently of the simulator:
 /// min(N1, ⌊N2/b⌋, ⌊T_max/(32b)⌋, ⌊S/s⌋ (s > 0), ⌊R/(⌈r,4⌉·b)⌋) with b in warps and R in warp
@@ -108,7 +108,7 @@ fn run_mixed(cfg: &GpuConfig, ctas: u32) -> KernelActivity {
         4096,
         Box::new(mixed),
     );
-    simulate_stream(cfg, &mut s).unwrap()
+    Simulation::new(cfg).run(Stream(&mut s)).unwrap()
 }
 
 fn small(preset: &str) -> GpuConfig {
@@ -160,7 +160,7 @@ fn occupancy_equals_analytical_n_slot() {
                                 .collect()
                         }),
                     );
-                    let (_, log) = simulate_stream_traced(&cfg, &mut s).unwrap();
+                    let (_, log) = Simulation::new(&cfg).run(Traced(&mut s)).unwrap();
                     let max_slot = log.iter().map(|e| e.warp_slot).max().unwrap();
                     let b = threads.div_ceil(32);
                     assert_eq!(
@@ -247,8 +247,14 @@ fn kernel_launch_latency_separates_launches() {
     let mk = || SynthStream::new("mixed", [6, 1, 1], [256, 1, 1], 16, 4096, Box::new(mixed));
     let mut cfg = small("gtx480");
     cfg.gpu.kernel_launch_latency = 1000;
-    let first = simulate_launch(&cfg, &mut mk(), 0, None).unwrap();
-    let second = simulate_launch(&cfg, &mut mk(), 1, None).unwrap();
+    let first = Simulation::new(&cfg)
+        .launch_index(0)
+        .run(Stream(&mut mk()))
+        .unwrap();
+    let second = Simulation::new(&cfg)
+        .launch_index(1)
+        .run(Stream(&mut mk()))
+        .unwrap();
     assert_eq!(first.warp_insts, second.warp_insts);
     let extra = second.cycles as i64 - first.cycles as i64 - 1000;
     // the clock domains' phases differ after the gap, so the kernel itself may move a little
@@ -261,7 +267,10 @@ fn kernel_launch_latency_separates_launches() {
     // the first launch has no gap
     assert_eq!(first.cycles, run_mixed(&cfg, 6).cycles);
     cfg.sim.cycle_skipping = false;
-    let unskipped = simulate_launch(&cfg, &mut mk(), 1, None).unwrap();
+    let unskipped = Simulation::new(&cfg)
+        .launch_index(1)
+        .run(Stream(&mut mk()))
+        .unwrap();
     assert_eq!(
         serde_json::to_string(&second).unwrap(),
         serde_json::to_string(&unskipped).unwrap()

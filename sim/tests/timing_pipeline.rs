@@ -4,7 +4,7 @@
 use sim::config::{GpuConfig, SchedPolicy};
 use sim::inst::{Family, OpClass};
 use sim::timing::synth::{alu, SynthStream};
-use sim::timing::{simulate_stream, simulate_stream_traced};
+use sim::timing::{Simulation, Stream, Traced};
 
 fn one_sm(preset: &str) -> GpuConfig {
     let mut c = GpuConfig::preset(preset).unwrap();
@@ -23,7 +23,7 @@ fn chain(cfg: &GpuConfig, family: Family, op: OpClass, n: u32) -> u64 {
         0,
         Box::new(move |_, _| (0..n).map(|i| alu(8 * i, family, op, &[1], &[1])).collect()),
     );
-    simulate_stream(cfg, &mut s).unwrap().cycles
+    Simulation::new(cfg).run(Stream(&mut s)).unwrap().cycles
 }
 
 #[test]
@@ -71,7 +71,7 @@ fn throughput(cfg: &GpuConfig, family: Family, op: OpClass) -> f64 {
                 .collect()
         }),
     );
-    let k = simulate_stream(cfg, &mut s).unwrap();
+    let k = Simulation::new(cfg).run(Stream(&mut s)).unwrap();
     // the exits are not part of the measured class
     (k.warp_insts - k.by_family.ctrl.warp_insts) as f64 / k.cycles as f64
 }
@@ -90,7 +90,7 @@ fn throughput_nosrc(cfg: &GpuConfig, family: Family, op: OpClass) -> f64 {
                 .collect()
         }),
     );
-    let k = simulate_stream(cfg, &mut s).unwrap();
+    let k = Simulation::new(cfg).run(Stream(&mut s)).unwrap();
     (k.warp_insts - k.by_family.ctrl.warp_insts) as f64 / k.cycles as f64
 }
 
@@ -140,7 +140,7 @@ fn order_of(policy: SchedPolicy) -> Vec<(u64, u32, u32)> {
                 .collect()
         }),
     );
-    let (_, log) = simulate_stream_traced(&cfg, &mut s).unwrap();
+    let (_, log) = Simulation::new(&cfg).run(Traced(&mut s)).unwrap();
     log.iter().map(|e| (e.cycle, e.warp_slot, e.pc)).collect()
 }
 

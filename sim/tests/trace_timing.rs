@@ -2,9 +2,9 @@
 //! written from the same workload): identical cycles and instruction counts both ways.
 
 use sim::config::GpuConfig;
-use sim::timing::TimingGpu;
+use sim::timing::{Program, Simulation, TimingGpu};
 use sim::trace::gpu::TraceGpu;
-use sim::trace::simulate_trace;
+use sim::trace::TraceFolder;
 use sim::workloads::{self, Size};
 
 #[test]
@@ -12,16 +12,17 @@ fn workloads_give_identical_cycles_from_ptx_and_from_traces() {
     let cfg = GpuConfig::preset("gtx480").unwrap();
     for name in ["hotspot", "bfs", "histo", "sgemm", "nw"] {
         let w = workloads::find(name).unwrap();
-        let mut gpu = TimingGpu::new(cfg.clone());
-        w.run(Size::Test, &mut gpu, false).unwrap();
-        let direct = gpu.into_activity();
+        let (run, direct) = Simulation::new(&cfg)
+            .run(Program(|gpu: &mut TimingGpu| w.run(Size::Test, gpu, false)))
+            .unwrap();
+        run.unwrap();
 
         let dir = std::env::temp_dir().join(format!("gpuenergy-tt-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let mut tg = TraceGpu::create(&dir).unwrap();
         w.run(Size::Test, &mut tg, false).unwrap();
         tg.finish().unwrap();
-        let traced = simulate_trace(&cfg, &dir, |_, _, _| {}).unwrap();
+        let traced = Simulation::new(&cfg).run(TraceFolder::new(&dir)).unwrap();
         let _ = std::fs::remove_dir_all(&dir);
 
         let (a, b) = (&direct.aggregate, &traced.activity.aggregate);

@@ -6,7 +6,8 @@ use crate::report::{format_parser, Format, TABLE_JSON};
 use anyhow::{bail, Context, Result};
 use sim::activity::{Activity, KernelActivity, StallCounts};
 use sim::config::{GpuConfig, SchedPolicy};
-use sim::timing::TimingGpu;
+use sim::timing::{Program, Simulation, TimingGpu};
+use sim::trace::TraceFolder;
 use sim::workloads::{self, Size};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -84,10 +85,10 @@ pub fn run(args: Args) -> Result<()> {
     if let Some(dir) = &args.trace {
         let start = Instant::now();
         let bar = progress_bar();
-        let run = sim::trace::simulate_trace(&cfg, dir, |i, n, p| {
+        let run = Simulation::new(&cfg).run(TraceFolder::new(dir).on_kernel(|i, n, p| {
             bar.set_message(format!("kernel {}/{n}: {}", i + 1, p.display()));
             bar.tick();
-        })?;
+        }))?;
         bar.finish_and_clear();
         for w in &run.warnings {
             eprintln!("warning: {w}");
@@ -120,24 +121,24 @@ pub fn run(args: Args) -> Result<()> {
     let w = workloads::find(name)
         .with_context(|| format!("unknown workload '{name}' (see `gpuenergy workloads`)"))?;
     let size: Size = args.size.parse()?;
-    let mut gpu = TimingGpu::new(cfg.clone());
     let start = Instant::now();
     let bar = progress_bar();
     let b2 = bar.clone();
     let t0 = start;
     let label = name.to_string();
-    gpu.set_progress(Box::new(move |cycles, insts| {
-        if t0.elapsed() > Duration::from_secs(2) {
-            b2.set_message(format!(
-                "{label}: cycle {cycles}, {insts} warp insts in this launch"
-            ));
-            b2.tick();
-        }
-    }));
-    let report = w.run(size, &mut gpu, args.check)?;
+    let (report, act) = Simulation::new(&cfg)
+        .progress(move |cycles, insts| {
+            if t0.elapsed() > Duration::from_secs(2) {
+                b2.set_message(format!(
+                    "{label}: cycle {cycles}, {insts} warp insts in this launch"
+                ));
+                b2.tick();
+            }
+        })
+        .run(Program(|gpu: &mut TimingGpu| w.run(size, gpu, args.check)))?;
+    let report = report?;
     bar.finish_and_clear();
     let wall = start.elapsed().as_secs_f64();
-    let act = gpu.into_activity();
     if let Some(out) = &args.out {
         std::fs::write(out, act.to_json()).with_context(|| format!("writing {}", out.display()))?;
     }

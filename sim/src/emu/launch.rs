@@ -182,6 +182,7 @@ pub fn run_functional(emu: &mut Emulator, l: &Launch) -> Result<(), SimError> {
             p.info.shared_bytes,
             0,
             0,
+            emu.reconvergence.as_ref(),
         );
         let nw = cta.warps.len();
         while cta.live > 0 {

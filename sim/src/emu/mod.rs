@@ -43,7 +43,7 @@ pub mod warp;
 use crate::stream::{DevPtr, Gpu, KernelStream};
 use crate::{Launch, SimError};
 use memory::GlobalMem;
-pub use simt::{PushOrder, StackStats};
+pub use simt::{PushOrder, Reconvergence, ReconvergenceFactory, StackStats, WarpControl};
 use std::collections::HashMap;
 
 /// Instructions a warp runs before the functional scheduler moves to the next warp.
@@ -72,6 +72,8 @@ pub struct Emulator {
     /// Functional launches stop with a runtime error after this many warp instructions in one
     /// launch (guards against kernels that never terminate); `None` = no limit.
     pub max_warp_insts_per_launch: Option<u64>,
+    /// Per-warp reconvergence mechanism of launches from now on (`None`: the PDOM stack).
+    pub reconvergence: Option<ReconvergenceFactory>,
 }
 
 impl Default for Emulator {
@@ -93,6 +95,7 @@ impl Emulator {
             max_shared_per_cta: DEFAULT_MAX_SHARED_PER_CTA,
             push_order: PushOrder::TakenOnTop,
             max_warp_insts_per_launch: None,
+            reconvergence: None,
         }
     }
 

@@ -222,6 +222,127 @@ impl SimtStack {
     }
 }
 
+/// A per-warp reconvergence mechanism: what the functional front end asks of the warp's control
+/// state. The PDOM stack ([`SimtStack`]) is the built-in one; others (e.g. dynamic warp
+/// formation, thread-frontier schemes) implement this trait and are registered by name in
+/// [`crate::timing::PolicyRegistry`].
+pub trait Reconvergence: Send {
+    /// The PC the warp executes next and its active lanes; `None` when the warp has finished.
+    fn top(&self) -> Option<Entry>;
+    /// Entries held (bounded by the emulator, which stops a warp whose depth exceeds twice
+    /// the warp size).
+    fn depth(&self) -> usize;
+    /// Non-divergent update: every remaining lane goes to `next`, after removing the `exited`
+    /// lanes.
+    fn advance(&mut self, next: u32, exited: u32);
+    /// Update after a two-way branch (see [`SimtStack::branch`]); returns whether it diverged.
+    fn branch(
+        &mut self,
+        taken: u32,
+        target: u32,
+        fall: u32,
+        fall_pc: u32,
+        rpc: u32,
+        order: PushOrder,
+    ) -> bool;
+    /// Counters of the mechanism's activity.
+    fn stats(&self) -> StackStats;
+}
+
+impl Reconvergence for SimtStack {
+    fn top(&self) -> Option<Entry> {
+        self.entries.last().copied()
+    }
+    fn depth(&self) -> usize {
+        self.entries.len()
+    }
+    fn advance(&mut self, next: u32, exited: u32) {
+        SimtStack::advance(self, next, exited)
+    }
+    fn branch(
+        &mut self,
+        taken: u32,
+        target: u32,
+        fall: u32,
+        fall_pc: u32,
+        rpc: u32,
+        order: PushOrder,
+    ) -> bool {
+        SimtStack::branch(self, taken, target, fall, fall_pc, rpc, order)
+    }
+    fn stats(&self) -> StackStats {
+        self.stats
+    }
+}
+
+/// Builds a warp's reconvergence state from its launch PC and lane mask.
+pub type ReconvergenceFactory =
+    std::sync::Arc<dyn Fn(u32, u32) -> Box<dyn Reconvergence> + Send + Sync>;
+
+/// A warp's control state: the built-in PDOM stack called directly (it runs for every
+/// instruction), any other mechanism through its trait.
+pub enum WarpControl {
+    Pdom(SimtStack),
+    Other(Box<dyn Reconvergence>),
+}
+
+impl WarpControl {
+    /// The state for a warp launched at `pc` with lanes `mask`: `factory`'s when given, else a
+    /// PDOM stack.
+    pub fn new(pc: u32, mask: u32, factory: Option<&ReconvergenceFactory>) -> Self {
+        match factory {
+            Some(f) => WarpControl::Other(f(pc, mask)),
+            None => WarpControl::Pdom(SimtStack::new(pc, mask)),
+        }
+    }
+    #[inline]
+    pub fn top(&self) -> Option<Entry> {
+        match self {
+            WarpControl::Pdom(s) => s.top().copied(),
+            WarpControl::Other(r) => r.top(),
+        }
+    }
+    #[inline]
+    pub fn depth(&self) -> usize {
+        match self {
+            WarpControl::Pdom(s) => s.depth(),
+            WarpControl::Other(r) => r.depth(),
+        }
+    }
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.depth() == 0
+    }
+    #[inline]
+    pub fn advance(&mut self, next: u32, exited: u32) {
+        match self {
+            WarpControl::Pdom(s) => s.advance(next, exited),
+            WarpControl::Other(r) => r.advance(next, exited),
+        }
+    }
+    #[inline]
+    pub fn branch(
+        &mut self,
+        taken: u32,
+        target: u32,
+        fall: u32,
+        fall_pc: u32,
+        rpc: u32,
+        order: PushOrder,
+    ) -> bool {
+        match self {
+            WarpControl::Pdom(s) => s.branch(taken, target, fall, fall_pc, rpc, order),
+            WarpControl::Other(r) => r.branch(taken, target, fall, fall_pc, rpc, order),
+        }
+    }
+    pub fn stats(&self) -> StackStats {
+        match self {
+            WarpControl::Pdom(s) => s.stats,
+            WarpControl::Other(r) => r.stats(),
+        }
+    }
+}
+
 fn entries_len(mask: u32) -> u32 {
     u32::from(mask != 0)
 }

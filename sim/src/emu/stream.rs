@@ -66,6 +66,7 @@ impl KernelStream for EmuStream<'_> {
             info.shared_bytes,
             sm,
             first_warp_slot,
+            self.emu.reconvergence.as_ref(),
         );
         self.ctas[cta as usize] = Some(Box::new(c));
         Ok(())

@@ -2,7 +2,7 @@
 //! value occupies an aligned register pair, low word first), predicates as one 32-bit lane mask
 //! per predicate register, the PDOM stack, barrier state, and the CTA's shared and local memory.
 
-use super::simt::SimtStack;
+use super::simt::{ReconvergenceFactory, WarpControl};
 use crate::inst::WARP_SIZE;
 use crate::ptx::KernelCode;
 
@@ -12,8 +12,8 @@ pub struct Warp {
     pub regs: Vec<u32>,
     /// Lane mask of each predicate register.
     pub preds: [u32; 8],
-    /// PDOM reconvergence stack.
-    pub stack: SimtStack,
+    /// Reconvergence state (the PDOM stack unless another mechanism is installed).
+    pub stack: WarpControl,
     /// Index of the warp within its CTA.
     pub index: u32,
     /// Warp slot in the SM (`%warpid`).
@@ -49,7 +49,9 @@ pub struct Cta {
 }
 
 impl Cta {
-    /// Fresh CTA state: registers zeroed, every thread at PC 0.
+    /// Fresh CTA state: registers zeroed, every thread at PC 0; each warp's reconvergence
+    /// state from `reconv` (PDOM stack when `None`).
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         code: &KernelCode,
         id: u32,
@@ -58,6 +60,7 @@ impl Cta {
         shared_bytes: u32,
         sm: u32,
         first_slot: u32,
+        reconv: Option<&ReconvergenceFactory>,
     ) -> Cta {
         let threads = block[0] * block[1] * block[2];
         let nwarps = threads.div_ceil(WARP_SIZE as u32);
@@ -78,7 +81,7 @@ impl Cta {
                 Warp {
                     regs: vec![0; nregs * WARP_SIZE],
                     preds: [0; 8],
-                    stack: SimtStack::new(0, mask),
+                    stack: WarpControl::new(0, mask, reconv),
                     index: w,
                     slot: first_slot + w,
                     tid,
@@ -104,7 +107,7 @@ impl Cta {
     pub fn stack_stats(&self) -> super::simt::StackStats {
         let mut t = super::simt::StackStats::default();
         for w in &self.warps {
-            t.merge(&w.stack.stats);
+            t.merge(&w.stack.stats());
         }
         t
     }

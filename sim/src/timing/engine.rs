@@ -3,10 +3,14 @@
 
 use super::cta::occupancy;
 use super::divisor::ring_add;
-use super::exec::{op_name, ALL_OPS};
+use super::issueunit::IssueEvent;
 use super::memsys::{period_fs, MemSys};
-use super::sm::{IssueEvent, Sm};
-use crate::activity::{KernelActivity, Occupancy, OpsLanes, PipeActivity};
+use super::perclass::PerPipe;
+use super::policy::GatingPolicy;
+use super::registry::ResolvedPolicies;
+use super::simulation::{Simulation, Stream, Traced};
+use super::sm::Sm;
+use crate::activity::{KernelActivity, Occupancy};
 use crate::config::GpuConfig;
 use crate::stream::KernelStream;
 use crate::SimError;
@@ -14,66 +18,84 @@ use crate::SimError;
 /// A progress callback: `(cycles, warp_insts)` of the running launch.
 pub struct Progress<'a>(pub &'a mut (dyn FnMut(u64, u64) + Send));
 
-/// Simulates one launch with timing.
+/// Simulates one launch with timing. Thin wrapper over [`Simulation`].
 pub fn simulate_stream(
     cfg: &GpuConfig,
     stream: &mut dyn KernelStream,
 ) -> Result<KernelActivity, SimError> {
-    run(cfg, stream, None, None, 0)
+    Simulation::new(cfg).run(Stream(stream))
 }
 
 /// Simulates launch number `index` (0-based) of a program: launches after the first start with
 /// `gpu.kernel_launch_latency` idle cycles (spec §2.9: kernels run serially, separated by that
-/// latency), which count in the launch's cycles as time when no CTA is resident.
+/// latency), which count in the launch's cycles as time when no CTA is resident. Thin wrapper
+/// over [`Simulation`].
 pub fn simulate_launch(
     cfg: &GpuConfig,
     stream: &mut dyn KernelStream,
     index: u64,
     progress: Option<&mut Progress>,
 ) -> Result<KernelActivity, SimError> {
-    let gap = if index > 0 {
-        cfg.gpu.kernel_launch_latency
-    } else {
-        0
-    };
-    run(cfg, stream, progress, None, gap)
+    let sim = Simulation::new(cfg).launch_index(index);
+    match progress {
+        Some(p) => sim.progress(|c, i| (p.0)(c, i)).run(Stream(stream)),
+        None => sim.run(Stream(stream)),
+    }
 }
 
 /// As [`simulate_stream`], also returning every issue as (cycle, sm, warp slot, pc), ordered by
-/// cycle, then SM, then issue order.
+/// cycle, then SM, then issue order. Thin wrapper over [`Simulation`].
 pub fn simulate_stream_traced(
     cfg: &GpuConfig,
     stream: &mut dyn KernelStream,
 ) -> Result<(KernelActivity, Vec<IssueEvent>), SimError> {
-    let mut log = Vec::new();
-    let k = run(cfg, stream, None, Some(&mut log), 0)?;
-    log.sort_by_key(|e| (e.cycle, e.sm));
-    Ok((k, log))
+    Simulation::new(cfg).run(Traced(stream))
 }
 
-/// As [`simulate_stream`], reporting progress.
+/// As [`simulate_stream`], reporting progress. Thin wrapper over [`Simulation`].
 pub fn simulate_stream_with(
     cfg: &GpuConfig,
     stream: &mut dyn KernelStream,
     progress: &mut Progress,
 ) -> Result<KernelActivity, SimError> {
-    run(cfg, stream, Some(progress), None, 0)
+    Simulation::new(cfg)
+        .progress(|c, i| (progress.0)(c, i))
+        .run(Stream(stream))
 }
 
-fn run(
+/// Quiet cycles after which a simulation with a cycle-hooked gating policy counts as
+/// deadlocked (no wake-up of a gated pipe takes this long).
+const GATED_QUIET_LIMIT: u64 = 1 << 20;
+
+/// Idle cycles before the first CTA of launch number `index` (0-based) of a program: launches
+/// after the first start `gpu.kernel_launch_latency` after the previous one ends (spec §2.9).
+pub(crate) fn launch_gap(cfg: &GpuConfig, index: u64) -> u64 {
+    if index > 0 {
+        cfg.gpu.kernel_launch_latency
+    } else {
+        0
+    }
+}
+
+/// Simulates one launch of `stream` on `cfg` with the SMs' policies built from `policies`;
+/// `launch_gap` idle cycles precede the first CTA; `trace` collects the issue log.
+pub(crate) fn run_launch(
     cfg: &GpuConfig,
+    policies: &ResolvedPolicies,
     stream: &mut dyn KernelStream,
-    mut progress: Option<&mut Progress>,
+    mut progress: Option<&mut (dyn FnMut(u64, u64) + Send + '_)>,
     trace: Option<&mut Vec<IssueEvent>>,
     launch_gap: u64,
 ) -> Result<KernelActivity, SimError> {
     let info = stream.info().clone();
     let occ = occupancy(cfg, &info)?;
     let n_sm = cfg.gpu.n_sm as usize;
-    let mut sms: Vec<Sm> = (0..n_sm).map(|i| Sm::new(i as u32, cfg, 0)).collect();
+    let mut sms: Vec<Sm> = (0..n_sm)
+        .map(|i| Sm::with_policies(i as u32, cfg, 0, policies.sm_policies(cfg)))
+        .collect();
     if trace.is_some() {
         for sm in &mut sms {
-            sm.trace = Some(Vec::new());
+            sm.issue.trace = Some(Vec::new());
         }
     }
     let mut mem = MemSys::new(cfg);
@@ -91,27 +113,33 @@ fn run(
     let mut sleep_from: Vec<Option<u64>> = vec![None; n_sm];
     let mut sleep_until: Vec<u64> = vec![0; n_sm];
     let mut age = 0u64;
+    // A gating policy that wants every cycle, or a registered scheduler whose order may move
+    // on while nothing changes, keeps every SM awake.
+    let gate_hook = sms.iter().any(|s| s.exec.gating.needs_cycle_hook());
+    let plugin_unstable = matches!(cfg.sched.policy, crate::config::SchedPolicy::Plugin(_))
+        && !sms.iter().all(|s| s.issue.flags.stable);
     let skipping = cfg.sim.cycle_skipping
-        && !matches!(cfg.sched.policy, crate::config::SchedPolicy::FetchGroup);
+        && !matches!(cfg.sched.policy, crate::config::SchedPolicy::FetchGroup)
+        && !gate_hook
+        && !plugin_unstable;
     let ex_wb = cfg.units.width.ex_wb;
     let w = &cfg.units.width;
-    // indexed by PipeClass::index (sp, dp, int, sfu, mem, none)
-    let id_oc = [
+    let id_oc = PerPipe([
         w.id_oc.sp,
         w.id_oc.dp,
         w.id_oc.int,
         w.id_oc.sfu,
         w.id_oc.mem,
         u32::MAX,
-    ];
-    let oc_ex = [
+    ]);
+    let oc_ex = PerPipe([
         w.oc_ex.sp,
         w.oc_ex.dp,
         w.oc_ex.int,
         w.oc_ex.sfu,
         w.oc_ex.mem,
         u32::MAX,
-    ];
+    ]);
     let issue_cfg = (
         cfg.sched.issue_per_sched,
         cfg.sched.max_issue_per_warp,
@@ -119,6 +147,8 @@ fn run(
     );
     let pilot = cfg.stats.pilot_warp;
     let mut t: u64 = 0;
+    // The last cycle in which some SM progressed or a CTA launched.
+    let mut last_busy: u64 = 0;
     let mut truncated = false;
     let mut next_report = 1u64 << 14;
     let end;
@@ -131,7 +161,7 @@ fn run(
             }
             if let Some(from) = sleep_from[i].take() {
                 let k = t - from;
-                sm.replay_pending += k;
+                sm.issue.replay_pending += k;
                 sm.replay_ldst(k);
             }
             sm.now = t;
@@ -150,6 +180,9 @@ fn run(
                 stream,
                 &mut mem,
             )?;
+            if gate_hook {
+                sm.exec.gating_cycle(t);
+            }
             if sm.progress {
                 let done = sm.retire(stream, t)?;
                 done_ctas += done;
@@ -176,13 +209,13 @@ fn run(
                     break;
                 }
                 let s = ring_add(last_sm, k, n_sm);
-                if sms[s].n_resident_ctas >= occ.max_ctas {
+                if sms[s].warps.n_resident_ctas >= occ.max_ctas {
                     continue;
                 }
                 if let Some(from) = sleep_from[s].take() {
                     if from <= t {
                         // asleep through this cycle: its issue stage saw the pre-launch state
-                        sms[s].replay_pending += t + 1 - from;
+                        sms[s].issue.replay_pending += t + 1 - from;
                         sms[s].replay_ldst(t + 1 - from);
                     }
                 }
@@ -202,7 +235,7 @@ fn run(
                 let is_pilot =
                     cfg.stats.per_register && pilot[0] as usize == s && pilot[1] == next_cta;
                 if is_pilot {
-                    sms[s].pilot_slot = Some((first + pilot[2]) as u16);
+                    sms[s].regs.pilot_slot = Some((first + pilot[2]) as u16);
                 }
                 stream.begin_cta(next_cta, s as u32, first)?;
                 next_cta += 1;
@@ -224,7 +257,7 @@ fn run(
         }
         if let Some(p) = progress.as_mut() {
             if t >= next_report {
-                (p.0)(t, insts());
+                p(t, insts());
                 next_report = t + (1 << 14);
             }
         }
@@ -261,15 +294,21 @@ fn run(
                     ev = ev.min(f.div_ceil(p_core).max(t + 1));
                 }
             }
-            if ev == u64::MAX && !(next_cta < n_ctas && t < launch_gap) {
+            // A gating policy with a cycle hook may release pipes as time passes (a wake-up in
+            // progress is no event of the SM's): the deadlock is declared only after
+            // `GATED_QUIET_LIMIT` quiet cycles.
+            let gated_wait = gate_hook && t - last_busy < GATED_QUIET_LIMIT;
+            if ev == u64::MAX && !(next_cta < n_ctas && t < launch_gap) && !gated_wait {
                 return Err(deadlock(&info, t, done_ctas, n_ctas));
             }
+        } else {
+            last_busy = t;
         }
         t = next;
     }
     for (i, sm) in sms.iter_mut().enumerate() {
         if let Some(from) = sleep_from[i].take() {
-            sm.replay_pending += end - from;
+            sm.issue.replay_pending += end - from;
             sm.replay_ldst(end - from);
         }
         sm.flush_replay();
@@ -279,7 +318,7 @@ fn run(
     }
     if let Some(log) = trace {
         for sm in &mut sms {
-            log.extend(sm.trace.take().unwrap_or_default());
+            log.extend(sm.issue.trace.take().unwrap_or_default());
         }
     }
     Ok(finish(cfg, &info, occ, sms, mem, end, truncated))
@@ -311,35 +350,7 @@ fn finish(
     k.cycles = end;
     let mut per_reg: Option<crate::activity::RegisterStats> = None;
     for mut sm in sms {
-        let mut a = std::mem::take(&mut sm.act);
-        a.exec = sm
-            .pipes
-            .iter_mut()
-            .map(|p| {
-                p.flush_lanes();
-                let mut ops = std::collections::BTreeMap::new();
-                for op in ALL_OPS {
-                    let v = p.ops[op as usize];
-                    if v.ops > 0 {
-                        ops.insert(
-                            op_name(op).to_string(),
-                            OpsLanes {
-                                ops: v.ops,
-                                lanes: v.lanes,
-                            },
-                        );
-                    }
-                }
-                PipeActivity {
-                    unit: p.unit.clone(),
-                    pipe: p.name.to_string(),
-                    lanes: p.lanes,
-                    ops,
-                    busy: p.busy.finish(end),
-                    lane_idle: p.lane_tl.finish(end),
-                }
-            })
-            .collect();
+        let a = sm.activity(end);
         k.warp_insts += a.warp_insts;
         k.thread_insts += a.thread_insts;
         use crate::activity::Merge as _;
@@ -349,7 +360,7 @@ fn finish(
         }
         k.occupancy.resident_warp_cycles += a.resident_warp_cycles;
         k.occupancy.allocated_reg_cycles += a.allocated_reg_cycles;
-        if let Some(r) = sm.reg_stats.take() {
+        if let Some(r) = sm.regs.stats.take() {
             match per_reg.as_mut() {
                 Some(p) => p.merge(&r),
                 None => per_reg = Some(r),

@@ -5,7 +5,7 @@ use super::header::{read_kernel_list, ListEntry};
 use super::reader::{TraceKernel, TraceOptions};
 use crate::activity::Activity;
 use crate::config::GpuConfig;
-use crate::timing::simulate_launch;
+use crate::timing::{Simulation, Source};
 use crate::SimError;
 use std::path::Path;
 
@@ -28,34 +28,72 @@ pub fn options(cfg: &GpuConfig) -> TraceOptions {
     }
 }
 
+/// A callback told `(i, n, path)` before kernel `i` of `n` runs.
+type OnKernel<'f> = Box<dyn FnMut(usize, usize, &Path) + 'f>;
+
+/// Every kernel listed in `dir/kernelslist.g` (or the list file `dir`), simulated in order as
+/// the launches of one program: a [`Source`] for [`Simulation::run`], returning a [`TraceRun`].
+pub struct TraceFolder<'p, 'f> {
+    dir: &'p Path,
+    on_kernel: Option<OnKernel<'f>>,
+}
+
+impl<'p, 'f> TraceFolder<'p, 'f> {
+    /// The trace folder (or kernel-list file) `dir`.
+    pub fn new(dir: &'p Path) -> Self {
+        TraceFolder {
+            dir,
+            on_kernel: None,
+        }
+    }
+
+    /// Calls `f(i, n, path)` before kernel `i` of `n` (for progress output).
+    pub fn on_kernel(mut self, f: impl FnMut(usize, usize, &Path) + 'f) -> Self {
+        self.on_kernel = Some(Box::new(f));
+        self
+    }
+}
+
+impl<'a> Source<'a> for TraceFolder<'_, '_> {
+    type Output = TraceRun;
+    fn simulate(mut self, mut sim: Simulation<'a>) -> Result<TraceRun, SimError> {
+        let policies = sim.resolve_fixed_flow("a trace")?;
+        let cfg = sim.config().clone();
+        let list = read_kernel_list(self.dir)?;
+        let kernels: Vec<_> = list
+            .iter()
+            .filter_map(|e| match e {
+                ListEntry::Kernel(p) => Some(p.clone()),
+                ListEntry::MemcpyHtoD { .. } => None,
+            })
+            .collect();
+        let opts = options(&cfg);
+        let mut activity = Activity::new(&cfg.gpu.name, &cfg.hash_hex());
+        let mut warnings = Vec::new();
+        for (i, p) in kernels.iter().enumerate() {
+            if let Some(f) = self.on_kernel.as_mut() {
+                f(i, kernels.len(), p);
+            }
+            let mut k = TraceKernel::open(p, &opts)?;
+            let ka = sim.launch(&policies, &mut k, i as u64, None)?;
+            activity.add_launch(ka);
+            warnings.extend(k.warnings().iter().cloned());
+        }
+        Ok(TraceRun {
+            activity,
+            warnings,
+            kernels: kernels.len(),
+        })
+    }
+}
+
 /// Simulates every kernel listed in `dir/kernelslist.g` (or the list file `dir`) in order.
-/// `on_kernel(i, n, path)` is called before each kernel (for progress output).
+/// `on_kernel(i, n, path)` is called before each kernel (for progress output). Thin wrapper
+/// over [`Simulation`] with a [`TraceFolder`].
 pub fn simulate_trace(
     cfg: &GpuConfig,
     dir: &Path,
-    mut on_kernel: impl FnMut(usize, usize, &Path),
+    on_kernel: impl FnMut(usize, usize, &Path),
 ) -> Result<TraceRun, SimError> {
-    let list = read_kernel_list(dir)?;
-    let kernels: Vec<_> = list
-        .iter()
-        .filter_map(|e| match e {
-            ListEntry::Kernel(p) => Some(p.clone()),
-            ListEntry::MemcpyHtoD { .. } => None,
-        })
-        .collect();
-    let opts = options(cfg);
-    let mut activity = Activity::new(&cfg.gpu.name, &cfg.hash_hex());
-    let mut warnings = Vec::new();
-    for (i, p) in kernels.iter().enumerate() {
-        on_kernel(i, kernels.len(), p);
-        let mut k = TraceKernel::open(p, &opts)?;
-        let ka = simulate_launch(cfg, &mut k, i as u64, None)?;
-        activity.add_launch(ka);
-        warnings.extend(k.warnings().iter().cloned());
-    }
-    Ok(TraceRun {
-        activity,
-        warnings,
-        kernels: kernels.len(),
-    })
+    Simulation::new(cfg).run(TraceFolder::new(dir).on_kernel(on_kernel))
 }

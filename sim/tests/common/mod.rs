@@ -1,7 +1,12 @@
-//! Helpers shared by the trace tests.
+//! Helpers shared by the integration tests: [`Replay`], a kernel stream replaying prepared
+//! per-warp instruction lists (trace tests), and [`Counting`], an emulator that attributes
+//! executed warp instructions to kernel names (workload tests). Each test binary uses part of
+//! them.
+#![allow(dead_code)]
 
+use sim::emu::Emulator;
 use sim::inst::WarpInst;
-use sim::{KernelInfo, KernelStream, SimError, Step};
+use sim::{DevPtr, Gpu, KernelInfo, KernelStream, Launch, SimError, Step};
 use std::collections::BTreeMap;
 
 /// Per-warp instruction lists keyed by (CTA, warp).
@@ -49,6 +54,33 @@ impl KernelStream for Replay {
         }
     }
     fn end_cta(&mut self, _cta: u32) -> Result<(), SimError> {
+        Ok(())
+    }
+}
+
+/// An emulator that attributes executed warp instructions to kernel names.
+pub struct Counting {
+    pub emu: Emulator,
+    pub per_kernel: BTreeMap<String, u64>,
+}
+
+impl Gpu for Counting {
+    fn alloc(&mut self, bytes: u64) -> Result<DevPtr, SimError> {
+        self.emu.alloc(bytes)
+    }
+    fn copy_to_device(&mut self, dst: DevPtr, data: &[u8]) -> Result<(), SimError> {
+        self.emu.copy_to_device(dst, data)
+    }
+    fn copy_from_device(&mut self, src: DevPtr, out: &mut [u8]) -> Result<(), SimError> {
+        self.emu.copy_from_device(src, out)
+    }
+    fn launch(&mut self, launch: &Launch) -> Result<(), SimError> {
+        let before = self.emu.warp_insts();
+        self.emu.launch(launch)?;
+        *self
+            .per_kernel
+            .entry(launch.kernel.name.clone())
+            .or_default() += self.emu.warp_insts() - before;
         Ok(())
     }
 }

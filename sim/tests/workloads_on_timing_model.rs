@@ -3,7 +3,7 @@
 //! output must still match its CPU reference.
 
 use sim::config::GpuConfig;
-use sim::timing::TimingGpu;
+use sim::timing::Simulation;
 use sim::workloads::{self, Size};
 
 #[test]
@@ -21,7 +21,7 @@ fn rows_11_to_20_on_the_timing_model() {
         "cp",
     ] {
         let cfg = GpuConfig::preset("gtx480").unwrap();
-        let mut gpu = TimingGpu::new(cfg);
+        let mut gpu = Simulation::new(&cfg).gpu().unwrap();
         let t0 = std::time::Instant::now();
         let rep = workloads::find(name)
             .unwrap()
@@ -43,7 +43,7 @@ fn rows_11_to_20_on_the_timing_model() {
 fn bfs_level_loop_stops_on_a_truncated_launch() {
     let mut cfg = GpuConfig::preset("gtx480").unwrap();
     cfg.sim.max_cycles = 100;
-    let mut gpu = TimingGpu::new(cfg);
+    let mut gpu = Simulation::new(&cfg).gpu().unwrap();
     let rep = workloads::find("bfs")
         .unwrap()
         .run(Size::Test, &mut gpu, false)

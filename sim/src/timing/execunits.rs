@@ -1,0 +1,275 @@
+//! Execution units and writeback (spec simulator.md §2.5): the unit instances (SP clusters with
+//! an INT and an FP pipe, SFU, DP, INT and LD/ST units) with their initiation intervals, the
+//! per-pipe busy timelines and op counters, the gating slot, and the writeback queue ordered by
+//! (ready cycle, sequence number).
+
+use super::exec::{op_name, PipeClass, ALL_OPS};
+use super::perclass::{PerOp, PerPipe};
+use super::policy::{GatingPolicy, GatingSlot, UnitState};
+use crate::activity::{LaneTimelines, OpsLanes, PipeActivity, Timeline};
+use crate::config::{BusyDefinition, GpuConfig, LaneMap};
+use std::collections::VecDeque;
+
+/// A result waiting for writeback.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct Wb {
+    pub ready: u64,
+    pub seq: u64,
+    pub warp: u16,
+    pub n_dst: u8,
+    pub dst: [u16; 4],
+    pub lanes: u8,
+}
+
+/// An execution unit instance (SP cluster, SFU, DP, INT or LD/ST).
+pub(crate) struct Unit {
+    pub class: PipeClass,
+    pub subcore: u32,
+    pub next_accept: u64,
+    /// Cycle of the last instruction the unit accepted (u64::MAX before the first).
+    pub last_accept: u64,
+    /// Index into `pipes` of its INT pipe (SP/INT units) or its only pipe.
+    pub pipe_int: usize,
+    /// Index of the FP pipe (SP units), else same as `pipe_int`.
+    pub pipe_fp: usize,
+}
+
+/// Timeline and op counters of one pipe.
+pub(crate) struct Pipe {
+    pub unit: String,
+    pub name: &'static str,
+    pub lanes: u32,
+    pub ops: PerOp<OpsLanes>,
+    pub busy: Timeline,
+    pub lane_tl: LaneTimelines,
+    pub double_pumped: bool,
+    /// Busy interval [start, end) of every lane not yet applied to `lane_tl`: consecutive
+    /// dispatches that keep all lanes busy and overlap or touch are merged here, which marks
+    /// the same union of busy cycles as marking each dispatch on each lane.
+    pub lanes_pending: Option<(u64, u64)>,
+}
+
+impl Pipe {
+    /// Marks the lanes active in `mask` busy for [t, t + len) (`t` non-decreasing).
+    #[inline]
+    pub fn lanes_busy(&mut self, t: u64, len: u64, mask: u32) {
+        let n = self.lane_tl.len();
+        if n == 0 || len == 0 {
+            return;
+        }
+        let mut m = mask;
+        if self.double_pumped {
+            m = (m | (m >> 16)) & 0xffff;
+        }
+        let all = if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
+        if m & all == all {
+            match self.lanes_pending {
+                Some((_, ref mut end)) if t <= *end => *end = (*end).max(t + len),
+                _ => {
+                    self.flush_lanes();
+                    self.lanes_pending = Some((t, t + len));
+                }
+            }
+            return;
+        }
+        self.flush_lanes();
+        let mut bits = m & all;
+        while bits != 0 {
+            let l = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            self.lane_tl.busy(l, t, len);
+        }
+    }
+
+    /// Applies the pending all-lanes interval to every lane.
+    pub fn flush_lanes(&mut self) {
+        if let Some((start, end)) = self.lanes_pending.take() {
+            for l in 0..self.lane_tl.len() {
+                self.lane_tl.busy(l, start, end - start);
+            }
+        }
+    }
+
+    /// The pipe's record for the Activity file, its timelines closed at cycle `end`.
+    fn activity(&mut self, end: u64) -> PipeActivity {
+        self.flush_lanes();
+        let mut ops = std::collections::BTreeMap::new();
+        for op in ALL_OPS {
+            let v = self.ops[op];
+            if v.ops > 0 {
+                ops.insert(
+                    op_name(op).to_string(),
+                    OpsLanes {
+                        ops: v.ops,
+                        lanes: v.lanes,
+                    },
+                );
+            }
+        }
+        PipeActivity {
+            unit: self.unit.clone(),
+            pipe: self.name.to_string(),
+            lanes: self.lanes,
+            ops,
+            busy: self.busy.finish(end),
+            lane_idle: self.lane_tl.finish(end),
+        }
+    }
+}
+
+/// The SM's execution units, their pipes, the gating policy and the writeback queue.
+pub(crate) struct ExecUnits {
+    pub units: Vec<Unit>,
+    /// Per pipe class ([`PipeClass::index`]): some unit of the class exists.
+    class_has_unit: PerPipe<bool>,
+    /// Per sub-core, per pipe class: some unit of the class belongs to the sub-core.
+    pub subcore_has_unit: Vec<PerPipe<bool>>,
+    pub pipes: Vec<Pipe>,
+    pub gating: GatingSlot,
+    /// Results in flight, in (ready, seq) order (see [`ExecUnits::wb_push`]).
+    pub wb_queue: VecDeque<Wb>,
+    pub wb_waiting: Vec<Wb>,
+    /// A pipe counts busy for one cycle per accepted instruction (else for its latency).
+    pub busy_accept: bool,
+}
+
+impl ExecUnits {
+    /// The units of `cfg` spread over `nsub` sub-cores, timelines starting at `start`.
+    pub fn new(cfg: &GpuConfig, start: u64, nsub: u32, gating: GatingSlot) -> Self {
+        let e = cfg.stats.idle_hist_exact_max;
+        let m = cfg.stats.idle_hist_log2_max;
+        let u = &cfg.units;
+        let mut units = Vec::new();
+        let mut pipes = Vec::new();
+        let dp16 = u.lane_map == LaneMap::DoublePumped16;
+        let mut add_pipe = |unit: String, name: &'static str, lanes: u32, per_lane: bool| {
+            pipes.push(Pipe {
+                unit,
+                name,
+                lanes,
+                ops: PerOp::default(),
+                busy: Timeline::new(start, e, m),
+                lane_tl: LaneTimelines::new(if per_lane { lanes as usize } else { 0 }, start, e, m),
+                double_pumped: per_lane && dp16,
+                lanes_pending: None,
+            });
+            pipes.len() - 1
+        };
+        for i in 0..u.n_sp {
+            let pi = add_pipe(format!("sp{i}"), "int", u.sp_lanes, true);
+            let pf = add_pipe(format!("sp{i}"), "fp", u.sp_lanes, true);
+            units.push(Unit {
+                class: PipeClass::Sp,
+                subcore: i % nsub,
+                next_accept: 0,
+                last_accept: u64::MAX,
+                pipe_int: pi,
+                pipe_fp: pf,
+            });
+        }
+        for (n, class, name, lanes) in [
+            (u.n_int, PipeClass::Int, "int", u.sp_lanes),
+            (u.n_sfu, PipeClass::Sfu, "sfu", u.sfu_lanes),
+            (u.n_dp, PipeClass::Dp, "dp", u.dp_lanes),
+            (u.n_ldst, PipeClass::Mem, "ldst", u.ldst_lanes),
+        ] {
+            for i in 0..n {
+                let p = add_pipe(format!("{name}{i}"), name, lanes, false);
+                units.push(Unit {
+                    class,
+                    subcore: i % nsub,
+                    next_accept: 0,
+                    last_accept: u64::MAX,
+                    pipe_int: p,
+                    pipe_fp: p,
+                });
+            }
+        }
+        let mut class_has_unit = PerPipe::splat(false);
+        let mut subcore_has_unit = vec![PerPipe::splat(false); nsub as usize];
+        for u in &units {
+            class_has_unit[u.class] = true;
+            if let Some(h) = subcore_has_unit.get_mut(u.subcore as usize) {
+                h[u.class] = true;
+            }
+        }
+        ExecUnits {
+            units,
+            class_has_unit,
+            subcore_has_unit,
+            pipes,
+            gating,
+            wb_queue: VecDeque::new(),
+            wb_waiting: Vec::new(),
+            busy_accept: cfg.stats.busy_definition == BusyDefinition::Accept,
+        }
+    }
+
+    /// Queues a result for writeback. The queue stays sorted by (ready, seq): sequence numbers
+    /// grow, so the new result goes after every queued one that is ready no later; results
+    /// mostly arrive in ready order (one latency per class), so the search from the back is
+    /// short.
+    #[inline]
+    pub fn wb_push(&mut self, w: Wb) {
+        let q = &mut self.wb_queue;
+        let mut i = q.len();
+        while i > 0 && q[i - 1].ready > w.ready {
+            i -= 1;
+        }
+        debug_assert!(i == 0 || q[i - 1] < w);
+        q.insert(i, w);
+    }
+
+    /// Some unit of pipe class `pc` can accept an instruction at `t` (`ldst_free`: the LD/ST
+    /// unit can take a new instruction).
+    #[inline]
+    pub fn unit_free(&self, pc: PipeClass, t: u64, gate_free: bool, ldst_free: bool) -> bool {
+        self.units.iter().any(|u| {
+            u.class == pc
+                && u.next_accept <= t
+                && (u.class != PipeClass::Mem || ldst_free)
+                && (gate_free || self.gating.available(u.pipe_int, t) == UnitState::Ready)
+        })
+    }
+
+    /// Some unit of pipe class `pipe` is not gated at `t`.
+    #[inline]
+    pub fn any_ready(&self, pipe: PipeClass, t: u64, gate_free: bool) -> bool {
+        if gate_free {
+            self.class_has_unit[pipe]
+        } else {
+            self.units.iter().any(|u| {
+                u.class == pipe && self.gating.available(u.pipe_int, t) == UnitState::Ready
+            })
+        }
+    }
+
+    /// Asks the gating policy to wake the gated units of pipe class `pc`: an instruction wants
+    /// one at `t`.
+    pub fn request_wake(&mut self, pc: PipeClass, t: u64) {
+        for u in &self.units {
+            if u.class == pc && self.gating.available(u.pipe_int, t) != UnitState::Ready {
+                self.gating.request_wake(u.pipe_int, t);
+            }
+        }
+    }
+
+    /// End of cycle `t` for a gating policy that wants every cycle
+    /// ([`GatingPolicy::needs_cycle_hook`]): each unit's pipes, busy while the unit cannot
+    /// accept (initiation interval), and whether the unit accepted an instruction in `t`.
+    pub fn gating_cycle(&mut self, t: u64) {
+        for u in &self.units {
+            let busy = u.next_accept > t + 1;
+            let accepted = u.last_accept == t;
+            self.gating.on_cycle(u.pipe_int, t, busy, accepted);
+            if u.pipe_fp != u.pipe_int {
+                self.gating.on_cycle(u.pipe_fp, t, busy, accepted);
+            }
+        }
+    }
+
+    /// Every pipe's record, timelines closed at cycle `end`.
+    pub fn activity(&mut self, end: u64) -> Vec<PipeActivity> {
+        self.pipes.iter_mut().map(|p| p.activity(end)).collect()
+    }
+}

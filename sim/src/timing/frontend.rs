@@ -1,0 +1,149 @@
+//! The SM's front end (spec simulator.md §2.2): instruction fetch state, the I-cache, decode into
+//! the per-warp I-buffers, and the execution-class table used at decode. The fetch cycle itself
+//! (`Sm::fetch`, in `sm/memory.rs`) drives this state together with the warp state and the
+//! memory system.
+
+use super::cache::TagArray;
+use super::exec::{classify_op, ExecClass, PipeClass, SpPipe, ALL_OPS};
+use super::perclass::PerOp;
+use super::tinst::{AddrPool, TInst};
+use super::warpset::WarpSet;
+use crate::activity::{CacheReads, IbufferCounts};
+use crate::config::GpuConfig;
+use crate::inst::{Family, OpClass, WarpInst};
+
+/// Every instruction family (for the execution-class table).
+const ALL_FAMILIES: [Family; 7] = [
+    Family::Int,
+    Family::Fp,
+    Family::Dp,
+    Family::Sfu,
+    Family::Mem,
+    Family::Ctrl,
+    Family::Bar,
+];
+const N_FAMILIES: usize = ALL_FAMILIES.len();
+
+/// Fetch, I-cache and I-buffer state of one SM, with their counters.
+pub(crate) struct FrontEnd {
+    pub ibuf: Vec<[TInst; 8]>,
+    /// Per I-buffer entry: the collectors its instruction may take
+    /// ([`super::opcoll::OperandCollectors::cu_mask`]), 0 for one that takes none. Read by the
+    /// issue stage without touching the entry itself.
+    pub ib_cu: Vec<[u64; 8]>,
+    /// Per warp: `ib_cu` of its I-buffer head while the buffer holds an entry (a dense copy
+    /// for the issue stage's collector check).
+    pub w_head_cu: Vec<u64>,
+    /// First cycle the warp's I-buffer entries may issue (decode done, I-cache fill arrived);
+    /// a warp fetches only into an empty I-buffer, so its entries share one time.
+    pub w_ib_ready: Vec<u64>,
+    /// The latest finite `w_ib_ready` assigned (always the assigning cycle + 1).
+    pub ib_ready_last: u64,
+    /// Per-lane addresses of fetched memory instructions until the LD/ST unit accepts them.
+    pub addr_pool: AddrPool,
+    /// The stream writes each fetched instruction here before it is compacted into `ibuf`.
+    pub fetch_tmp: WarpInst,
+    pub ib_head: Vec<u8>,
+    pub ib_len: Vec<u8>,
+    pub ib_cap: u8,
+    /// Warps whose I-buffer holds instructions (`ib_len > 0`).
+    pub ib_nonempty: WarpSet,
+    /// Warps whose decoded entries may not be ready yet (`w_ib_ready` may lie ahead); a warp
+    /// outside the set has `w_ib_ready` at or before the current cycle. Refreshed by the issue
+    /// stage.
+    pub ib_wait: WarpSet,
+    pub icache: TagArray,
+    pub perfect_icache: bool,
+    pub icache_pending: Vec<u64>,
+    pub fetch_last: u32,
+    /// A warp may have become able to fetch since the fetch stage last found none.
+    pub fetch_dirty: bool,
+    /// First cycle a warp's fetch delay ends after the fetch stage last found none.
+    pub fetch_wake: u64,
+    /// Bit set over warp slots: every warp that is eligible to fetch has its bit set (bits of
+    /// warps found ineligible are cleared lazily by the fetch stage).
+    pub fetch_cand: WarpSet,
+    pub fetch_scan: Vec<u16>,
+    /// Execution class of every (family, operation class), per family in [`Family`] order
+    /// (the configuration's [`classify_op`]).
+    ec_table: [PerOp<ExecClass>; N_FAMILIES],
+    /// One per fetch tag lookup.
+    pub icache_act: CacheReads,
+    pub ibuffer_act: IbufferCounts,
+    /// One per instruction written to an I-buffer.
+    pub decoder_insts: u64,
+}
+
+impl FrontEnd {
+    /// An empty front end for `nw` warp slots.
+    pub fn new(cfg: &GpuConfig, nw: usize) -> Self {
+        let mut ec_table = [PerOp::splat(ExecClass {
+            pipe: PipeClass::None,
+            sp_pipe: SpPipe::Int,
+            latency: 1,
+            ii: 1,
+        }); N_FAMILIES];
+        for f in ALL_FAMILIES {
+            for op in ALL_OPS {
+                ec_table[f as usize][op] = classify_op(cfg, f, op);
+            }
+        }
+        FrontEnd {
+            ibuf: vec![[TInst::NOP; 8]; nw],
+            ib_cu: vec![[0; 8]; nw],
+            w_head_cu: vec![0; nw],
+            w_ib_ready: vec![0; nw],
+            ib_ready_last: 0,
+            addr_pool: AddrPool::default(),
+            fetch_tmp: WarpInst::new(0, Family::Int, OpClass::Nop, 0),
+            ib_head: vec![0; nw],
+            ib_len: vec![0; nw],
+            ib_cap: cfg.frontend.ibuffer_entries.clamp(1, 8) as u8,
+            ib_nonempty: WarpSet::default(),
+            ib_wait: WarpSet::default(),
+            icache: TagArray::new(&cfg.icache),
+            perfect_icache: cfg.frontend.perfect_icache,
+            icache_pending: Vec::new(),
+            fetch_last: nw as u32 - 1,
+            fetch_dirty: true,
+            fetch_wake: 0,
+            fetch_cand: WarpSet::default(),
+            fetch_scan: Vec::with_capacity(nw),
+            ec_table,
+            icache_act: CacheReads::default(),
+            ibuffer_act: IbufferCounts::default(),
+            decoder_insts: 0,
+        }
+    }
+
+    /// Execution class of an instruction: barriers and memory barriers take no pipe (they
+    /// complete at issue); everything else per the (family, op) table.
+    #[inline]
+    pub fn exec_class(&self, family: Family, op: OpClass) -> ExecClass {
+        if family == Family::Bar || (family == Family::Mem && op == OpClass::Membar) {
+            ExecClass {
+                pipe: PipeClass::None,
+                sp_pipe: SpPipe::Int,
+                latency: 1,
+                ii: 1,
+            }
+        } else {
+            self.ec_table[family as usize][op]
+        }
+    }
+
+    /// Marks warp `w` as a fetch candidate (the set is a superset of the eligible warps).
+    #[inline]
+    pub fn candidate(&mut self, w: usize) {
+        self.fetch_cand.insert(w);
+    }
+
+    /// Clears warp `w`'s I-buffer for a newly launched warp (nothing decoded yet).
+    pub fn reset_warp(&mut self, w: usize) {
+        self.ib_head[w] = 0;
+        self.ib_len[w] = 0;
+        self.ib_nonempty.remove(w);
+        self.w_ib_ready[w] = u64::MAX;
+        self.ib_wait.insert(w);
+    }
+}

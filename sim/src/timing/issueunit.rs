@@ -1,0 +1,202 @@
+//! The SM's issue unit (spec simulator.md §2.3): the warp schedulers with their per-cycle warp
+//! views and priority orders, the issue stage (scoreboard) slot, the stall attribution and the
+//! issue-stage counters, including the lazily replayed counts of cycles whose evaluation would
+//! repeat the last one. The issue cycle itself (`Sm::issue`, in `sm/issue.rs`) reads the front
+//! end, the warp state and the collectors.
+
+use super::divisor::Divisor;
+use super::policy::{IssueStage, IssueStageSlot, WarpScheduler, WarpView};
+use super::warpset::WarpSet;
+use crate::activity::{SchedActivity, ScoreboardCounts, StallCounts};
+
+/// Stall reasons in attribution order (§2.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stall {
+    NoWarp,
+    IbufferEmpty,
+    Barrier,
+    Scoreboard,
+    CuFull,
+    PipeBusy,
+    UnitGated,
+}
+
+/// Adds `n` cycles of stall reason `r` to `s`.
+pub(crate) fn add_stall(s: &mut StallCounts, r: Stall, n: u64) {
+    match r {
+        Stall::NoWarp => s.no_warp += n,
+        Stall::IbufferEmpty => s.ibuffer_empty += n,
+        Stall::Barrier => s.barrier += n,
+        Stall::Scoreboard => s.scoreboard += n,
+        Stall::CuFull => s.cu_full += n,
+        Stall::PipeBusy => s.pipe_busy += n,
+        Stall::UnitGated => s.unit_gated += n,
+    }
+}
+
+/// One issued instruction, for tests and debugging (an issue log of a traced simulation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IssueEvent {
+    pub cycle: u64,
+    pub sm: u32,
+    pub warp_slot: u32,
+    pub pc: u32,
+}
+
+/// Constant properties of the SM's policies, read once instead of through a virtual call per
+/// cycle, warp or collector.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PolicyFlags {
+    /// [`super::policy::GatingPolicy::time_invariant`] and every scheduler's
+    /// [`WarpScheduler::stable_when_idle`].
+    pub stable: bool,
+    /// [`super::policy::GatingPolicy::always_ready`].
+    pub gate_free: bool,
+    /// [`IssueStage::failure_sticky`].
+    pub sb_sticky: bool,
+    /// Per scheduler: [`WarpScheduler::uses_warp_state`].
+    pub uses_state: Vec<bool>,
+    /// Per scheduler: [`WarpScheduler::order_reusable`].
+    pub reusable: Vec<bool>,
+}
+
+/// Schedulers, issue stage and their per-cycle bookkeeping and counters.
+pub(crate) struct IssueUnit {
+    /// The issue stage's policies. Their constant properties are read once, into `flags`,
+    /// when they are installed ([`IssueUnit::new`]).
+    pub scoreboard: IssueStageSlot,
+    pub scheds: Vec<Box<dyn WarpScheduler>>,
+    pub flags: PolicyFlags,
+    /// The number of schedulers, as a divisor (warp slot → scheduler, rotation).
+    pub n_sched: Divisor,
+    pub sched_warps: Vec<Vec<u16>>,
+    pub last_stall: Vec<Option<Stall>>,
+    /// Per scheduler: this cycle's views of its live warps. For schedulers that read only slot
+    /// and age ([`WarpScheduler::uses_warp_state`] false) they are rebuilt only when the live
+    /// set changes.
+    pub views: Vec<Vec<WarpView>>,
+    pub views_stale: Vec<bool>,
+    /// Per scheduler: its last priority order, and whether it still holds (the views were not
+    /// rebuilt and nothing issued since), for schedulers whose
+    /// [`WarpScheduler::order_reusable`] is true.
+    pub orders: Vec<Vec<u16>>,
+    pub order_valid: Vec<bool>,
+    /// Per scheduler: its views were rebuilt since it last saw them.
+    pub views_new: Vec<bool>,
+    /// The head of the warp failed the scoreboard check and, the issue stage being sticky
+    /// ([`IssueStage::failure_sticky`]), fails until a release or source read of that warp.
+    pub sb_blocked: WarpSet,
+    /// The head of the warp passed the scoreboard check; with a sticky issue stage it keeps
+    /// passing until the warp issues (only its own reservations add hazards).
+    pub sb_ok: WarpSet,
+    /// Something the issue stage reads changed since its last evaluation (see `Sm::issue`).
+    pub dirty: bool,
+    /// First cycle at which a decoded I-buffer entry becomes ready after the last evaluation
+    /// of the issue stage, which found nothing to issue.
+    pub wake: u64,
+    /// Per scheduler: it had live warps at the last evaluation.
+    pub last_active: Vec<bool>,
+    /// Per scheduler: its live warps (valid, not exited), ascending slot; rebuilt when
+    /// `live_dirty` after a launch, exit or retirement.
+    pub sched_live: Vec<Vec<u16>>,
+    pub live_dirty: bool,
+    /// The scheduler looks at `head_longop` (two-level).
+    pub need_longop: bool,
+    /// Cycles whose issue-stage counters repeat the last evaluation, not yet counted
+    /// ([`IssueUnit::replay`]); counted before the next evaluation changes what is repeated.
+    pub replay_pending: u64,
+    /// warp_evals and scoreboard reads of the last evaluated cycle (replayed for skipped ones).
+    pub last_evals: Vec<u64>,
+    pub last_sb_reads: u64,
+    /// Issue log (cycle, warp slot, pc) when tracing is on.
+    pub trace: Option<Vec<IssueEvent>>,
+    /// Per scheduler, in scheduler order.
+    pub sched_act: Vec<SchedActivity>,
+    pub sb_act: ScoreboardCounts,
+}
+
+impl IssueUnit {
+    /// An issue unit for `nw` warp slots with the given schedulers (one per scheduler) and
+    /// issue stage; `gate_time_invariant`/`gate_always_ready` are the installed gating
+    /// policy's constant properties.
+    pub fn new(
+        nw: usize,
+        scheds: Vec<Box<dyn WarpScheduler>>,
+        mut scoreboard: IssueStageSlot,
+        gate_time_invariant: bool,
+        gate_always_ready: bool,
+    ) -> Self {
+        let ns = scheds.len();
+        scoreboard.reset(nw);
+        let flags = PolicyFlags {
+            stable: gate_time_invariant && scheds.iter().all(|s| s.stable_when_idle()),
+            gate_free: gate_always_ready,
+            sb_sticky: scoreboard.failure_sticky(),
+            uses_state: scheds.iter().map(|s| s.uses_warp_state()).collect(),
+            reusable: scheds.iter().map(|s| s.order_reusable()).collect(),
+        };
+        // head_longop is worked out only for schedulers that read the per-cycle flags
+        let need_longop = flags.uses_state.iter().any(|&u| u);
+        IssueUnit {
+            scoreboard,
+            scheds,
+            flags,
+            n_sched: Divisor::new(ns as u64),
+            sched_warps: (0..ns)
+                .map(|s| (s..nw).step_by(ns).map(|w| w as u16).collect())
+                .collect(),
+            last_stall: vec![Some(Stall::NoWarp); ns],
+            views: vec![Vec::new(); ns],
+            views_stale: vec![true; ns],
+            orders: vec![Vec::with_capacity(nw); ns],
+            order_valid: vec![false; ns],
+            views_new: vec![true; ns],
+            sb_blocked: WarpSet::default(),
+            sb_ok: WarpSet::default(),
+            dirty: true,
+            wake: 0,
+            last_active: vec![false; ns],
+            sched_live: vec![Vec::new(); ns],
+            live_dirty: true,
+            need_longop,
+            replay_pending: 0,
+            last_evals: vec![0; ns],
+            last_sb_reads: 0,
+            trace: None,
+            sched_act: vec![SchedActivity::default(); ns],
+            sb_act: ScoreboardCounts::default(),
+        }
+    }
+
+    /// The scheduler that owns warp slot `w`.
+    #[inline]
+    pub fn sched_of(&self, w: usize) -> usize {
+        self.n_sched.rem(w as u64) as usize
+    }
+
+    /// Counts the pending repeated issue-stage cycles (see `replay_pending`).
+    #[inline]
+    pub fn flush_replay(&mut self) {
+        if self.replay_pending > 0 {
+            self.replay(self.replay_pending);
+            self.replay_pending = 0;
+        }
+    }
+
+    /// Scheduler counters of `k` cycles in which the issue stage would have re-evaluated an
+    /// unchanged state: the last evaluated cycle's outcome, `k` times.
+    pub fn replay(&mut self, k: u64) {
+        self.sb_act.reads += self.last_sb_reads * k;
+        for s in 0..self.scheds.len() {
+            let sa = &mut self.sched_act[s];
+            sa.issued[0] += k;
+            if self.last_active[s] {
+                sa.active_cycles += k;
+            }
+            sa.warp_evals += self.last_evals[s] * k;
+            if let Some(r) = self.last_stall[s] {
+                add_stall(&mut sa.stall, r, k);
+            }
+        }
+    }
+}

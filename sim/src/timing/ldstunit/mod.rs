@@ -1,0 +1,385 @@
+//! The SM's LD/ST unit (spec simulator.md §2.6, §2.7): its state and counters, the acceptance
+//! of a memory instruction (coalescing into segments, shared-memory bank-conflict degree,
+//! distinct constant addresses), the constant cache, the L1 data cache and its MSHR table
+//! (`mshr`), the per-cycle request issue (`request`) and the handling of memory replies. What
+//! concerns the rest of the SM (finished instructions, outstanding acknowledgements) is handed
+//! over as [`LdstEvents`], which `Sm::ldst_cycle` and `Sm::replies` apply.
+
+mod mshr;
+mod request;
+
+use super::cache::{LineState, TagArray};
+use super::ldst::{coalesce, distinct_addrs, segment_bytes, smem_degree, Segments};
+use super::tinst::TInst;
+use crate::activity::{CacheReads, L1dActivity, LdstCounts, SmemCounts};
+use crate::config::{AllocPolicy, GpuConfig, WritePolicy};
+use crate::inst::{MemInfo, MemSpace, OpClass, WARP_SIZE};
+use mshr::MshrTable;
+
+#[derive(Clone, Copy, Debug)]
+enum Tok {
+    /// Fill of an L1 MSHR entry for `line`.
+    Mshr { line: u64 },
+    /// A part of load `load` (bypass, atomic, or constant miss).
+    Load { load: u32, const_line: Option<u64> },
+    /// A store's write acknowledgement.
+    Store { warp: u16 },
+    /// An I-cache fill.
+    IFetch { line: u64 },
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct LoadInst {
+    warp: u16,
+    n_dst: u8,
+    dst: [u16; 4],
+    lanes: u8,
+    remaining: u32,
+    done_at: u64,
+    all_sent: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum JobKind {
+    Shared,
+    Const,
+    GlobalLoad,
+    GlobalStore,
+    Atomic,
+}
+
+struct Job {
+    warp: u16,
+    kind: JobKind,
+    local: bool,
+    /// First cycle a request may go out (after address generation).
+    next_at: u64,
+    next: usize,
+    n: usize,
+    load: Option<u32>,
+}
+
+/// A finished LD/ST instruction, for the writeback queue (the SM gives it its sequence
+/// number).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Done {
+    pub ready: u64,
+    pub warp: u16,
+    pub n_dst: u8,
+    pub dst: [u16; 4],
+    pub lanes: u8,
+}
+
+/// What an LD/ST cycle or a memory reply did that concerns the rest of the SM, in order.
+#[derive(Default)]
+pub(crate) struct LdstEvents {
+    /// Instructions finished, in the order they finished.
+    pub done: Vec<Done>,
+    /// One entry per request sent whose acknowledgement the warp must wait for (stores,
+    /// atomics without a result, dirty-line write-backs).
+    pub acks: Vec<u16>,
+    /// The unit's state changed.
+    pub progress: bool,
+}
+
+impl LdstEvents {
+    /// Forgets the events (keeping the buffers).
+    #[inline]
+    pub fn clear(&mut self) {
+        self.done.clear();
+        self.acks.clear();
+        self.progress = false;
+    }
+}
+
+/// A memory reply as the LD/ST unit sorts it.
+pub(crate) enum Reply {
+    /// An L1D or constant fill or a load part: handled, finished loads in the events.
+    Loads,
+    /// A write acknowledgement for the warp.
+    StoreAck(u16),
+    /// An I-cache fill of the line (for the front end).
+    IFetch(u64),
+}
+
+pub(crate) struct LdstUnit {
+    job: Option<Job>,
+    /// The job's last request failed to reserve an L1D MSHR or line. Until a memory reply
+    /// frees one, every retry fails the same way (counting `ldst.global_requests`,
+    /// `l1d.read.res_fail` and `ldst.stall_cycles` once per cycle), so the SM may sleep and
+    /// replay those counts ([`Sm::replay_ldst`]).
+    retry_blocked: bool,
+    segs: Segments,
+    consts: [u64; WARP_SIZE],
+    l1: TagArray,
+    l1_lat: u64,
+    l1_alloc: AllocPolicy,
+    l1_write: WritePolicy,
+    l1_line: u64,
+    l1_sector: bool,
+    skip_global: bool,
+    mshr: MshrTable,
+    mshr_cap: usize,
+    mshr_merge: usize,
+    cc: TagArray,
+    cc_lat: u64,
+    smem_banks: u32,
+    smem_bank_bytes: u32,
+    smem_lat: u64,
+    smem_bcast: bool,
+    job_lanes: u32,
+    toks: Vec<Tok>,
+    free_toks: Vec<u32>,
+    loads: Vec<LoadInst>,
+    free_loads: Vec<u32>,
+    l1d_act: L1dActivity,
+    smem_act: SmemCounts,
+    const_act: CacheReads,
+    ldst_act: LdstCounts,
+    events: LdstEvents,
+}
+
+impl LdstUnit {
+    pub fn new(cfg: &GpuConfig) -> Self {
+        let l1 = cfg.l1d.geometry();
+        LdstUnit {
+            job: None,
+            retry_blocked: false,
+            segs: Segments::default(),
+            consts: [0; WARP_SIZE],
+            l1: TagArray::new(&l1),
+            l1_lat: cfg.l1d.latency as u64,
+            l1_alloc: cfg.l1d.alloc,
+            l1_write: cfg.l1d.write_policy,
+            l1_line: cfg.l1d.line_bytes as u64,
+            l1_sector: cfg.l1d.sector_bytes < cfg.l1d.line_bytes,
+            skip_global: cfg.l1d.skip_global,
+            mshr: MshrTable::default(),
+            mshr_cap: cfg.l1d.mshr_entries as usize,
+            mshr_merge: cfg.l1d.mshr_merge as usize,
+            cc: TagArray::new(&cfg.const_cache),
+            cc_lat: cfg.const_cache.latency as u64,
+            smem_banks: cfg.shmem.banks,
+            smem_bank_bytes: cfg.shmem.bank_bytes,
+            smem_lat: cfg.shmem.latency as u64,
+            smem_bcast: cfg.shmem.broadcast,
+            job_lanes: 0,
+            toks: Vec::new(),
+            free_toks: Vec::new(),
+            loads: Vec::new(),
+            free_loads: Vec::new(),
+            l1d_act: L1dActivity::default(),
+            smem_act: SmemCounts::default(),
+            const_act: CacheReads::default(),
+            ldst_act: LdstCounts::default(),
+            events: LdstEvents::default(),
+        }
+    }
+
+    pub fn can_accept(&self) -> bool {
+        self.job.is_none()
+    }
+
+    fn tok(&mut self, t: Tok) -> u32 {
+        match self.free_toks.pop() {
+            Some(i) => {
+                self.toks[i as usize] = t;
+                i
+            }
+            None => {
+                self.toks.push(t);
+                self.toks.len() as u32 - 1
+            }
+        }
+    }
+
+    fn new_load(&mut self, l: LoadInst) -> u32 {
+        match self.free_loads.pop() {
+            Some(i) => {
+                self.loads[i as usize] = l;
+                i
+            }
+            None => {
+                self.loads.push(l);
+                self.loads.len() as u32 - 1
+            }
+        }
+    }
+
+    /// Accepts a memory instruction at `t`; returns the cycles the unit will be busy with it
+    /// (address generation + one cycle per request or pass).
+    pub fn accept(
+        &mut self,
+        t: u64,
+        warp: u16,
+        inst: &TInst,
+        addrs: Option<&MemInfo>,
+        _seq: u64,
+    ) -> u64 {
+        let Some(m) = addrs else {
+            // a memory instruction without a data access (membar is handled at issue)
+            self.job = Some(Job {
+                warp,
+                kind: JobKind::Shared,
+                local: false,
+                next_at: t + 1,
+                next: 0,
+                n: 0,
+                load: None,
+            });
+            return 1;
+        };
+        let mask = inst.active_mask;
+        self.job_lanes = mask.count_ones();
+        let is_load = matches!(inst.op, OpClass::Load);
+        let is_atomic = matches!(inst.op, OpClass::Atomic | OpClass::Reduction);
+        let (kind, n) = match m.space {
+            MemSpace::Shared => (
+                JobKind::Shared,
+                smem_degree(
+                    m,
+                    mask,
+                    self.smem_banks,
+                    self.smem_bank_bytes,
+                    self.smem_bcast,
+                ) as usize,
+            ),
+            MemSpace::Const | MemSpace::Param => {
+                (JobKind::Const, distinct_addrs(m, mask, &mut self.consts))
+            }
+            MemSpace::Global | MemSpace::Local => {
+                let bypass = (m.space == MemSpace::Global && self.skip_global) || is_atomic;
+                let base = if bypass || self.l1_sector {
+                    32
+                } else {
+                    self.l1_line
+                };
+                coalesce(m, mask, segment_bytes(base, m.width_bytes), &mut self.segs);
+                let kind = if is_atomic {
+                    JobKind::Atomic
+                } else if is_load {
+                    JobKind::GlobalLoad
+                } else {
+                    JobKind::GlobalStore
+                };
+                (kind, self.segs.n)
+            }
+        };
+        let load = if inst.n_dst > 0 || is_load {
+            let mut dst = [0u16; 4];
+            let nd = inst.n_dst as usize;
+            dst[..nd].copy_from_slice(&inst.dst[..nd]);
+            Some(self.new_load(LoadInst {
+                warp,
+                n_dst: nd as u8,
+                dst,
+                lanes: mask.count_ones() as u8,
+                remaining: 0,
+                done_at: t + 1,
+                all_sent: false,
+            }))
+        } else {
+            None
+        };
+        self.job = Some(Job {
+            warp,
+            kind,
+            local: m.space == MemSpace::Local,
+            next_at: t + 1,
+            next: 0,
+            n,
+            load,
+        });
+        1 + n as u64
+    }
+}
+
+impl LdstUnit {
+    /// Handles the memory reply carrying token `tk` at cycle `t`: L1D and constant-cache
+    /// fills complete the loads waiting for them (results in [`LdstUnit::events_mut`]); a
+    /// store acknowledgement or an I-cache fill is for the rest of the SM.
+    pub fn reply(&mut self, tk: u32, t: u64) -> Reply {
+        let tok = self.toks[tk as usize];
+        self.free_toks.push(tk);
+        match tok {
+            Tok::Mshr { line } => {
+                let u = &mut *self;
+                let full = u.l1.full_mask();
+                let way = match u.l1.find(line) {
+                    Some(w) => Some(w),
+                    None => u.l1.allocate(line, LineState::Valid, t).map(|(w, ev)| {
+                        if ev.line_addr.is_some() {
+                            u.l1d_act.evictions += 1;
+                        }
+                        w
+                    }),
+                };
+                if let Some(w) = way {
+                    u.l1.fill(w, full, t);
+                    u.l1d_act.fills += 1;
+                }
+                let waiters = self.mshr.remove(line).unwrap_or_default();
+                for &l in &waiters {
+                    let li = &mut self.loads[l as usize];
+                    li.remaining -= 1;
+                    li.done_at = li.done_at.max(t + 1);
+                    self.try_complete_load(l, t);
+                }
+                self.mshr.recycle(waiters);
+            }
+            Tok::Load { load, const_line } => {
+                if let Some(line) = const_line {
+                    let u = &mut *self;
+                    let full = u.cc.full_mask();
+                    if u.cc.find(line).is_none() {
+                        if let Some((w, _)) = u.cc.allocate(line, LineState::Valid, t) {
+                            u.cc.fill(w, full, t);
+                        }
+                    }
+                }
+                let li = &mut self.loads[load as usize];
+                li.remaining -= 1;
+                li.done_at = li.done_at.max(t + 1);
+                self.try_complete_load(load, t);
+            }
+            Tok::Store { warp } => return Reply::StoreAck(warp),
+            Tok::IFetch { line } => return Reply::IFetch(line),
+        }
+        Reply::Loads
+    }
+
+    /// A memory token for an I-cache fill of `line`.
+    pub fn tok_ifetch(&mut self, line: u64) -> u32 {
+        self.tok(Tok::IFetch { line })
+    }
+
+    /// Earliest cycle after `t` at which the unit has work of its own (none while its job
+    /// waits for a memory reply to free a reservation).
+    pub fn next_event(&self, t: u64) -> Option<u64> {
+        if self.retry_blocked {
+            return None;
+        }
+        self.job.as_ref().map(|j| j.next_at.max(t + 1))
+    }
+
+    /// Counters of `k` cycles in which the unit would have retried its blocked request.
+    pub fn replay(&mut self, k: u64) {
+        if self.retry_blocked && self.job.is_some() {
+            self.ldst_act.global_requests += k;
+            self.l1d_act.read.res_fail += k;
+            self.ldst_act.stall_cycles += k;
+        }
+    }
+
+    /// The effects of the last [`LdstUnit::cycle`] or [`LdstUnit::reply`] on the rest of the
+    /// SM, to be applied and then cleared ([`LdstEvents::clear`]).
+    #[inline]
+    pub fn events_mut(&mut self) -> &mut LdstEvents {
+        &mut self.events
+    }
+
+    /// The unit's counters: L1D, shared memory, constant cache, LD/ST.
+    pub fn counters(&self) -> (L1dActivity, SmemCounts, CacheReads, LdstCounts) {
+        (self.l1d_act, self.smem_act, self.const_act, self.ldst_act)
+    }
+}

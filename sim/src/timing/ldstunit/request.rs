@@ -1,0 +1,286 @@
+//! The LD/ST unit's per-cycle work: at most one request (or one shared-memory pass) of the
+//! current job per cycle into the shared memory, the constant cache, the L1D (hit, merge into
+//! an MSHR, reservation failure, miss with allocation and dirty write-back) or the memory
+//! system; then job completion and load completion (spec simulator.md §2.6, §2.7).
+
+use super::{Done, JobKind, LdstUnit, Tok};
+use crate::config::{AllocPolicy, WritePolicy};
+use crate::timing::cache::{LineState, Probe};
+use crate::timing::memsys::{MemSys, ReqKind};
+
+impl LdstUnit {
+    /// One LD/ST cycle of SM `sm`: sends at most one request (or performs one pass) of the
+    /// current job. Returns whether there was work this cycle (its effects on the rest of the
+    /// SM are then in [`LdstUnit::events_mut`]).
+    #[inline]
+    pub fn cycle(&mut self, sm: usize, t: u64, t_fs: u64, mem: &mut MemSys) -> bool {
+        match &self.job {
+            Some(j) if j.next_at <= t => {
+                self.step(sm, t, t_fs, mem);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn step(&mut self, sm: usize, t: u64, t_fs: u64, mem: &mut MemSys) {
+        let job = self.job.as_ref().expect("job");
+        let (warp, kind, local, i, n, load) =
+            (job.warp, job.kind, job.local, job.next, job.n, job.load);
+        if i >= n {
+            self.finish_job_if_done(t, t + 1);
+            return;
+        }
+        let u = &mut *self;
+        let mut sent = true;
+        match kind {
+            JobKind::Shared => {
+                // one pass per cycle; `n` = conflict degree; data returns `smem_latency` after
+                // the last pass
+                if i == 0 {
+                    u.smem_act.accesses += 1;
+                    u.smem_act.conflict_extra_cycles += n as u64 - 1;
+                    u.smem_act.lanes += u.job_lanes as u64;
+                }
+                if i + 1 == n {
+                    if let Some(l) = load {
+                        let li = &mut u.loads[l as usize];
+                        li.done_at = li.done_at.max(t + u.smem_lat);
+                    }
+                }
+            }
+            JobKind::Const => {
+                let a = u.consts[i];
+                let line = u.cc.line_of(a);
+                u.const_act.reads += 1;
+                let lid = load.expect("const load");
+                match u.cc.probe(line, 1) {
+                    Probe::Hit { .. } => {
+                        u.const_act.hits += 1;
+                        let li = &mut u.loads[lid as usize];
+                        li.done_at = li.done_at.max(t + u.cc_lat);
+                    }
+                    _ => {
+                        u.const_act.misses += 1;
+                        u.loads[lid as usize].remaining += 1;
+                        let tk = u.tok(Tok::Load {
+                            load: lid,
+                            const_line: Some(line),
+                        });
+                        let lb = u.cc.line_bytes();
+                        mem.send(sm, t_fs, ReqKind::Read, a / lb * lb, lb, tk);
+                    }
+                }
+            }
+            JobKind::GlobalLoad => {
+                let a = u.segs.addr[i];
+                let bytes = u.segs.bytes[i] as u64;
+                let lid = load.expect("load");
+                let bypass = !local && u.skip_global;
+                u.ldst_act.global_requests += 1;
+                if bypass {
+                    u.l1d_act.bypass += 1;
+                    u.loads[lid as usize].remaining += 1;
+                    let tk = u.tok(Tok::Load {
+                        load: lid,
+                        const_line: None,
+                    });
+                    mem.send(sm, t_fs, ReqKind::Read, a, bytes.max(32), tk);
+                } else {
+                    let line = u.l1.line_of(a);
+                    let smask = u.l1.sector_mask(a, bytes.max(1));
+                    match u.l1.probe(line, smask) {
+                        Probe::Hit { .. } => {
+                            u.l1d_act.read.hit += 1;
+                            let li = &mut u.loads[lid as usize];
+                            li.done_at = li.done_at.max(t + u.l1_lat);
+                        }
+                        p => {
+                            let merged = match (p, u.mshr.get_mut(line)) {
+                                (_, Some(waiters)) if waiters.len() < u.mshr_merge => {
+                                    waiters.push(lid);
+                                    Some(true)
+                                }
+                                (_, Some(_)) => None,
+                                _ => Some(false),
+                            };
+                            match merged {
+                                Some(true) => {
+                                    u.l1d_act.read.hit_reserved += 1;
+                                    u.loads[lid as usize].remaining += 1;
+                                }
+                                None => {
+                                    u.l1d_act.read.res_fail += 1;
+                                    sent = false;
+                                }
+                                Some(false) if u.mshr.len() >= u.mshr_cap => {
+                                    u.l1d_act.read.res_fail += 1;
+                                    sent = false;
+                                }
+                                Some(false) => {
+                                    if u.l1_alloc == AllocPolicy::OnMiss
+                                        && !matches!(p, Probe::Partial { .. })
+                                    {
+                                        match u.l1.allocate(line, LineState::Reserved, 0) {
+                                            Some((_, ev)) => {
+                                                if ev.line_addr.is_some() {
+                                                    u.l1d_act.evictions += 1;
+                                                }
+                                                if let (Some(ea), true) =
+                                                    (ev.line_addr, ev.dirty != 0)
+                                                {
+                                                    u.l1d_act.writebacks += 1;
+                                                    let tk = u.tok(Tok::Store { warp });
+                                                    u.events.acks.push(warp);
+                                                    mem.send(
+                                                        sm,
+                                                        t_fs,
+                                                        ReqKind::Write,
+                                                        ea,
+                                                        u.l1_line,
+                                                        tk,
+                                                    );
+                                                }
+                                            }
+                                            None => {
+                                                u.l1d_act.read.res_fail += 1;
+                                                sent = false;
+                                            }
+                                        }
+                                    }
+                                    if sent {
+                                        u.l1d_act.read.miss += 1;
+                                        u.mshr.insert(line, lid);
+                                        u.loads[lid as usize].remaining += 1;
+                                        let tk = u.tok(Tok::Mshr { line });
+                                        let lb = u.l1.line_bytes();
+                                        let (addr, b) = if u.l1_sector {
+                                            (a, bytes.max(32))
+                                        } else {
+                                            (a / lb * lb, lb)
+                                        };
+                                        mem.send(sm, t_fs, ReqKind::Read, addr, b, tk);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            JobKind::GlobalStore => {
+                let a = u.segs.addr[i];
+                let bytes = u.segs.bytes[i] as u64;
+                u.ldst_act.global_requests += 1;
+                let line = u.l1.line_of(a);
+                let smask = u.l1.sector_mask(a, bytes.max(1));
+                let write_back_local =
+                    local && matches!(u.l1_write, WritePolicy::LocalWbGlobalWt | WritePolicy::Wb);
+                let hit = match u.l1.probe(line, smask) {
+                    Probe::Hit { way, .. }
+                    | Probe::Partial {
+                        way,
+                        state: LineState::Valid,
+                    } => {
+                        if write_back_local {
+                            u.l1.write(way, smask);
+                        } else {
+                            u.l1.fill(way, smask, 0);
+                        }
+                        true
+                    }
+                    _ => false,
+                };
+                if hit {
+                    u.l1d_act.write.hit += 1;
+                } else {
+                    u.l1d_act.write.miss += 1;
+                }
+                if !(hit && write_back_local) {
+                    let tk = u.tok(Tok::Store { warp });
+                    u.events.acks.push(warp);
+                    mem.send(sm, t_fs, ReqKind::Write, a, bytes.max(1), tk);
+                }
+            }
+            JobKind::Atomic => {
+                let a = u.segs.addr[i];
+                let bytes = u.segs.bytes[i] as u64;
+                u.ldst_act.global_requests += 1;
+                u.l1d_act.bypass += 1;
+                match load {
+                    Some(lid) => {
+                        u.loads[lid as usize].remaining += 1;
+                        let tk = u.tok(Tok::Load {
+                            load: lid,
+                            const_line: None,
+                        });
+                        mem.send(sm, t_fs, ReqKind::Atomic, a, bytes.max(4), tk);
+                    }
+                    None => {
+                        let tk = u.tok(Tok::Store { warp });
+                        u.events.acks.push(warp);
+                        mem.send(sm, t_fs, ReqKind::Atomic, a, bytes.max(4), tk);
+                    }
+                }
+            }
+        }
+        if !sent {
+            // a reservation failure is retried every cycle and counted each time; it changes
+            // nothing else (a repeated probe only re-touches the most recent line of its set)
+            self.ldst_act.stall_cycles += 1;
+            self.retry_blocked = true;
+            return;
+        }
+        self.retry_blocked = false;
+        self.events.progress = true;
+        let j = self.job.as_mut().expect("job");
+        j.next += 1;
+        j.next_at = t + 1;
+        self.finish_job_if_done(t, t + 1);
+    }
+
+    /// When every request of the job is out: release the unit, retire stores, and mark loads
+    /// fully sent (they write back when their last part arrives).
+    fn finish_job_if_done(&mut self, t: u64, done: u64) {
+        let Some(j) = self.job.as_ref() else {
+            return;
+        };
+        if j.next < j.n {
+            return;
+        }
+        let (warp, load) = (j.warp, j.load);
+        self.job = None;
+        self.ldst_act.insts += 1;
+        match load {
+            Some(l) => {
+                self.loads[l as usize].all_sent = true;
+                self.try_complete_load(l, t);
+            }
+            None => {
+                // stores (and accesses without data) retire from the pipeline now; their
+                // acknowledgements are tracked in w_mem_out
+                self.events.done.push(Done {
+                    ready: done.max(t + 1),
+                    warp,
+                    n_dst: 0,
+                    dst: [0; 4],
+                    lanes: 0,
+                });
+            }
+        }
+    }
+
+    pub(super) fn try_complete_load(&mut self, l: u32, t: u64) {
+        let li = self.loads[l as usize];
+        if !li.all_sent || li.remaining > 0 {
+            return;
+        }
+        self.events.done.push(Done {
+            ready: li.done_at.max(t + 1),
+            warp: li.warp,
+            n_dst: li.n_dst,
+            dst: li.dst,
+            lanes: li.lanes,
+        });
+        self.free_loads.push(l);
+    }
+}

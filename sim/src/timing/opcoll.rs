@@ -1,0 +1,415 @@
+//! Operand collectors and the banked register file (spec simulator.md §2.4): collector units
+//! grouped by class, read requests per bank, the per-bank round-robin read-port arbitration
+//! (writes of the cycle take ports first), and the register-file and collector counters. Also
+//! the optional per-register access statistics (§5.4), fed by every operand read and write.
+
+use super::exec::{ExecClass, PipeClass, SpPipe};
+use super::perclass::{CuClass, PerCuClass};
+use super::policy::{RegisterFileSlot, N_REGS};
+use super::tinst::TInst;
+use crate::activity::{OpcollActivity, RegisterStats, RfActivity};
+use crate::config::GpuConfig;
+
+/// A collector unit holding one issued instruction.
+#[derive(Clone)]
+pub(crate) struct Cu {
+    pub busy: bool,
+    pub class: CuClass,
+    pub subcore: u32,
+    pub warp: u16,
+    pub seq: u64,
+    pub inst: TInst,
+    pub ec: ExecClass,
+    /// Pending reads: (bank, reg); `n_reads` valid, `n_done` granted.
+    pub reads: [(u16, u16); 5],
+    pub n_reads: u8,
+    pub granted: u8,
+    /// Cycle the last operand is available (u64::MAX while reads are pending).
+    pub ready_at: u64,
+}
+
+/// Per-register access statistics (§5.4): counts per register number, the pilot warp's counts,
+/// and the distributions of inter-access times and of the first access after allocation.
+pub(crate) struct RegAccessLog {
+    /// Last access cycle per (warp slot, register), u64::MAX before the first.
+    last: Vec<u64>,
+    pub stats: Option<RegisterStats>,
+    pub pilot_slot: Option<u16>,
+}
+
+impl RegAccessLog {
+    /// A log for `nw` warp slots, collecting only when `on`.
+    pub fn new(nw: usize, on: bool) -> Self {
+        RegAccessLog {
+            last: if on {
+                vec![u64::MAX; nw * N_REGS]
+            } else {
+                Vec::new()
+            },
+            stats: on.then(|| RegisterStats {
+                reads: vec![0; N_REGS],
+                writes: vec![0; N_REGS],
+                pilot_reads: vec![0; N_REGS],
+                pilot_writes: vec![0; N_REGS],
+                ..Default::default()
+            }),
+            pilot_slot: None,
+        }
+    }
+
+    /// Forgets the accesses of warp slot `w` (a new warp takes the slot).
+    pub fn reset_warp(&mut self, w: usize) {
+        if !self.last.is_empty() {
+            self.last[w * N_REGS..(w + 1) * N_REGS].fill(u64::MAX);
+        }
+    }
+
+    /// Records an access of register `reg` of warp slot `w` at cycle `t`; `launched` holds
+    /// each slot's launch cycle (the reference of the first access).
+    #[inline]
+    pub fn access(&mut self, w: usize, reg: u16, t: u64, write: bool, launched: &[u64]) {
+        let Some(rs) = self.stats.as_mut() else {
+            return;
+        };
+        let r = reg as usize;
+        if r >= N_REGS {
+            return;
+        }
+        if write {
+            rs.writes[r] += 1;
+        } else {
+            rs.reads[r] += 1;
+        }
+        if self.pilot_slot == Some(w as u16) {
+            if write {
+                rs.pilot_writes[r] += 1;
+            } else {
+                rs.pilot_reads[r] += 1;
+            }
+        }
+        let k = w * N_REGS + r;
+        let last = self.last[k];
+        if last == u64::MAX {
+            rs.first_access_after_alloc.add(t - launched[w]);
+        } else {
+            rs.inter_access.add(t - last);
+        }
+        self.last[k] = t;
+    }
+}
+
+/// The collector units, the register-file banks and their arbitration state and counters.
+pub(crate) struct OperandCollectors {
+    pub rf: RegisterFileSlot,
+    pub cus: Vec<Cu>,
+    /// Per class: instructions the class's collectors may take in one cycle.
+    pub cu_class_ports: PerCuClass<u32>,
+    /// Per class: instructions the class's collectors may dispatch in one cycle.
+    pub cu_class_out: PerCuClass<u32>,
+    /// Per bank: collectors (bit i = `cus[i]`) with a read pending on the bank.
+    bank_req: Vec<u64>,
+    /// Bit set over banks: `bank_req[b] != 0`.
+    banks_pending: Vec<u64>,
+    /// Per bank: the collector granted last (round-robin start).
+    bank_rr: Vec<u32>,
+    /// Per bank: write ports taken this cycle.
+    pub bank_wr_used: Vec<u32>,
+    /// Some `bank_wr_used` entry is non-zero.
+    pub bank_wr_any: bool,
+    pub ports_per_bank: u32,
+    /// Index into `opcoll_act` of each collector class (usize::MAX if absent).
+    pub oc_idx: PerCuClass<usize>,
+    /// Busy collectors per class.
+    pub cu_busy: PerCuClass<u64>,
+    /// Collectors (bit i = `cus[i]`) that are free.
+    pub cu_free: u64,
+    /// Collectors holding an instruction whose operands have all been read (`ready_at` set).
+    pub cu_ready: u64,
+    /// Collectors of each class.
+    pub cu_of_class: PerCuClass<u64>,
+    /// Per scheduler: the collectors of its sub-core (all ones with one sub-core).
+    cu_of_sched: Vec<u64>,
+    pub rf_act: RfActivity,
+    /// Per collector class present in the config, in the order of [`CuClass::ALL`].
+    pub opcoll_act: Vec<OpcollActivity>,
+}
+
+impl OperandCollectors {
+    /// The collectors and banks of `cfg` for `ns` schedulers over `nsub` sub-cores, with the
+    /// register-file organisation `rf`.
+    pub fn new(cfg: &GpuConfig, ns: usize, nsub: u32, rf: RegisterFileSlot) -> Self {
+        let o = &cfg.opcoll;
+        let counts = PerCuClass([
+            o.units.sp,
+            o.units.sfu,
+            o.units.mem,
+            o.units.dp,
+            o.units.int,
+            o.units.gen,
+        ]);
+        let inp = PerCuClass([
+            o.in_ports.sp,
+            o.in_ports.sfu,
+            o.in_ports.mem,
+            o.in_ports.dp,
+            o.in_ports.int,
+            o.in_ports.gen,
+        ]);
+        let outp = PerCuClass([
+            o.out_ports.sp,
+            o.out_ports.sfu,
+            o.out_ports.mem,
+            o.out_ports.dp,
+            o.out_ports.int,
+            o.out_ports.gen,
+        ]);
+        let mut cus = Vec::new();
+        for class in CuClass::ALL {
+            for i in 0..counts[class] {
+                cus.push(Cu {
+                    busy: false,
+                    class,
+                    subcore: i % nsub,
+                    warp: 0,
+                    seq: 0,
+                    inst: TInst::NOP,
+                    ec: ExecClass {
+                        pipe: PipeClass::None,
+                        sp_pipe: SpPipe::Int,
+                        latency: 1,
+                        ii: 1,
+                    },
+                    reads: [(0, 0); 5],
+                    n_reads: 0,
+                    granted: 0,
+                    ready_at: u64::MAX,
+                });
+            }
+        }
+        assert!(cus.len() <= 64, "at most 64 collector units per SM");
+        let cu_free = if cus.len() == 64 {
+            u64::MAX
+        } else {
+            (1u64 << cus.len()) - 1
+        };
+        let mut cu_of_class = PerCuClass::splat(0u64);
+        let mut cu_of_subcore = vec![0u64; nsub as usize];
+        for (i, c) in cus.iter().enumerate() {
+            cu_of_class[c.class] |= 1 << i;
+            cu_of_subcore[c.subcore as usize] |= 1 << i;
+        }
+        let sps = cfg.scheds_per_subcore();
+        let cu_of_sched = (0..ns as u32)
+            .map(|s| {
+                if nsub > 1 {
+                    cu_of_subcore.get((s / sps) as usize).copied().unwrap_or(0)
+                } else {
+                    u64::MAX
+                }
+            })
+            .collect();
+        let nb = cfg.rf.n_banks as usize;
+        let present: Vec<CuClass> = CuClass::ALL
+            .into_iter()
+            .filter(|&c| counts[c] > 0)
+            .collect();
+        let mut oc_idx = PerCuClass::splat(usize::MAX);
+        for (i, &c) in present.iter().enumerate() {
+            oc_idx[c] = i;
+        }
+        OperandCollectors {
+            rf,
+            cus,
+            cu_class_ports: inp,
+            cu_class_out: outp,
+            bank_req: vec![0; nb],
+            banks_pending: vec![0; nb.div_ceil(64)],
+            bank_rr: vec![0; nb],
+            bank_wr_used: vec![0; nb],
+            bank_wr_any: false,
+            ports_per_bank: cfg.rf.ports_per_bank,
+            oc_idx,
+            cu_busy: PerCuClass::splat(0),
+            cu_free,
+            cu_ready: 0,
+            cu_of_class,
+            cu_of_sched,
+            rf_act: RfActivity {
+                reads: vec![0; nb],
+                writes: vec![0; nb],
+                read_lanes: vec![0; nb],
+                write_lanes: vec![0; nb],
+                conflict_rr: vec![0; nb],
+                conflict_wr: vec![0; nb],
+                pred_reads: 0,
+                pred_writes: 0,
+            },
+            opcoll_act: present
+                .iter()
+                .map(|&c| OpcollActivity {
+                    class: c.name().to_string(),
+                    units: counts[c],
+                    ..Default::default()
+                })
+                .collect(),
+        }
+    }
+
+    /// The collectors an instruction of pipe class `pipe` issued by scheduler `s` may take:
+    /// those of its class (the generic class when the configuration has none of it) in the
+    /// scheduler's sub-core. 0 for an instruction that takes no collector.
+    #[inline]
+    pub fn cu_mask(&self, pipe: PipeClass, s: usize) -> u64 {
+        if pipe == PipeClass::None {
+            return 0;
+        }
+        let want = CuClass::of(pipe);
+        let class = if self.cu_of_class[want] != 0 {
+            want
+        } else {
+            CuClass::Gen
+        };
+        self.cu_of_class[class] & self.cu_of_sched[s]
+    }
+
+    /// Puts instruction `inst` of warp `warp` (sequence number `seq`) into the free collector
+    /// `ci` at cycle `t`, with its `n` register reads `reads` (bank, register) queued on their
+    /// banks. Returns the collector's class.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub fn allocate(
+        &mut self,
+        ci: usize,
+        warp: u16,
+        seq: u64,
+        inst: TInst,
+        ec: ExecClass,
+        reads: [(u16, u16); 5],
+        n: usize,
+        t: u64,
+    ) -> CuClass {
+        let c = &mut self.cus[ci];
+        c.busy = true;
+        c.warp = warp;
+        c.seq = seq;
+        c.inst = inst;
+        c.ec = ec;
+        c.reads = reads;
+        c.n_reads = n as u8;
+        c.granted = 0;
+        c.ready_at = if n == 0 { t + 1 } else { u64::MAX };
+        let cls = c.class;
+        self.cu_free &= !(1 << ci);
+        if n == 0 {
+            self.cu_ready |= 1 << ci;
+        }
+        for &(b, _) in &reads[..n] {
+            self.bank_req[b as usize] |= 1u64 << ci;
+            self.banks_pending[b as usize / 64] |= 1u64 << (b % 64);
+        }
+        self.opcoll_act[self.oc_idx[cls]].allocs += 1;
+        cls
+    }
+
+    /// Some bank has a read pending.
+    pub fn reads_pending(&self) -> bool {
+        self.banks_pending.iter().any(|&m| m != 0)
+    }
+
+    /// Read-port arbitration of every bank with requests at cycle `t`; `regs` records the
+    /// operand reads, `launched` is each warp slot's launch cycle. Returns whether any read
+    /// was granted.
+    pub fn arbitrate(&mut self, t: u64, regs: &mut RegAccessLog, launched: &[u64]) -> bool {
+        let ports = self.ports_per_bank;
+        let n_cu = self.cus.len() as u32;
+        let mut progress = false;
+        for wi in 0..self.banks_pending.len() {
+            let mut pending = self.banks_pending[wi];
+            while pending != 0 {
+                let b = wi * 64 + pending.trailing_zeros() as usize;
+                pending &= pending - 1;
+                progress |= self.arbitrate_bank(b, t, ports, n_cu, regs, launched);
+            }
+        }
+        progress
+    }
+
+    /// Grants bank `b`'s read ports to requesting collectors, round-robin from after the last
+    /// one granted; a write this cycle takes ports first.
+    fn arbitrate_bank(
+        &mut self,
+        b: usize,
+        t: u64,
+        ports: u32,
+        n_cu: u32,
+        regs: &mut RegAccessLog,
+        launched: &[u64],
+    ) -> bool {
+        let mut req = self.bank_req[b];
+        let free = ports.saturating_sub(self.bank_wr_used[b]);
+        let mut granted = 0;
+        // round-robin over CUs starting after the last CU granted on this bank
+        let start = if self.bank_rr[b] + 1 >= n_cu {
+            0
+        } else {
+            self.bank_rr[b] + 1
+        };
+        let snap = req;
+        let low = if start == 0 { 0 } else { (1u64 << start) - 1 };
+        for part in [snap & !low, snap & low] {
+            let mut bits = part;
+            while bits != 0 {
+                let ci = bits.trailing_zeros();
+                bits &= bits - 1;
+                if granted < free {
+                    granted += 1;
+                    self.bank_rr[b] = ci;
+                    let lanes;
+                    let (warp, reg, still) = {
+                        let c = &mut self.cus[ci as usize];
+                        lanes = c.inst.active_mask.count_ones() as u64;
+                        let mut reg = 0;
+                        let mut still = false;
+                        let mut taken = false;
+                        for j in 0..c.n_reads as usize {
+                            let (bk, r) = c.reads[j];
+                            if bk as usize == b && !taken && bk != u16::MAX {
+                                reg = r;
+                                c.reads[j].0 = u16::MAX;
+                                taken = true;
+                            } else if bk as usize == b {
+                                still = true;
+                            }
+                        }
+                        c.granted += 1;
+                        if c.granted == c.n_reads {
+                            c.ready_at = t + 1;
+                            self.cu_ready |= 1 << ci;
+                        }
+                        (c.warp as usize, reg, still)
+                    };
+                    if !still {
+                        req &= !(1u64 << ci);
+                    }
+                    self.rf_act.reads[b] += 1;
+                    self.rf_act.read_lanes[b] += lanes;
+                    let cls = self.cus[ci as usize].class;
+                    self.opcoll_act[self.oc_idx[cls]].operands += 1;
+                    regs.access(warp, reg, t, false, launched);
+                } else {
+                    // eligible but not granted
+                    if self.bank_wr_used[b] > 0 && granted == 0 {
+                        self.rf_act.conflict_wr[b] += 1;
+                    } else {
+                        self.rf_act.conflict_rr[b] += 1;
+                    }
+                }
+            }
+        }
+        self.bank_req[b] = req;
+        if req == 0 {
+            self.banks_pending[b / 64] &= !(1u64 << (b % 64));
+        }
+        granted > 0
+    }
+}

@@ -1,0 +1,244 @@
+//! Back end of the SM cycle: writeback of finished results through the register-file write
+//! ports, dispatch of operand-ready collectors into free execution units (or the LD/ST unit),
+//! and the register-file read arbitration (spec simulator.md §2.4, §2.5).
+
+use super::Sm;
+use crate::inst::PRED_BASE;
+use crate::timing::exec::{PipeClass, SpPipe};
+use crate::timing::execunits::Wb;
+use crate::timing::perclass::{PerCuClass, PerPipe};
+use crate::timing::policy::{GatingPolicy, IssueStage, RegisterFileOrg, UnitState};
+
+impl Sm {
+    // ------------------------------------------------------------------ writeback
+    pub fn writeback(&mut self, t: u64, ex_wb: u32) {
+        if self.oc.bank_wr_any {
+            self.oc.bank_wr_used.fill(0);
+            self.oc.bank_wr_any = false;
+        }
+        while let Some(w) = self.exec.wb_queue.front() {
+            if w.ready > t {
+                break;
+            }
+            let w = *w;
+            self.exec.wb_queue.pop_front();
+            self.exec.wb_waiting.push(w);
+        }
+        if self.exec.wb_waiting.is_empty() {
+            return;
+        }
+        // Already in (ready, seq) order: the queue yields that order, and every result it yields
+        // now is later than those still waiting (they were ready at an earlier writeback; a
+        // result is never ready before the cycle it was queued in, and sequence numbers grow).
+        debug_assert!(self.exec.wb_waiting.windows(2).all(|p| p[0] < p[1]));
+        let mut done = 0;
+        let mut i = 0;
+        while i < self.exec.wb_waiting.len() && done < ex_wb {
+            let w = self.exec.wb_waiting[i];
+            let warp = w.warp as usize;
+            let sched = self.issue.sched_of(warp) as u32;
+            // all-or-nothing: every general destination needs a write port on its bank
+            let mut ok = true;
+            for &r in &w.dst[..w.n_dst as usize] {
+                if r < PRED_BASE {
+                    let b = self.oc.rf.bank(warp as u32, sched, r) as usize;
+                    if self.oc.bank_wr_used[b] >= self.oc.ports_per_bank {
+                        ok = false;
+                    }
+                }
+            }
+            if !ok {
+                i += 1;
+                continue;
+            }
+            for &r in &w.dst[..w.n_dst as usize] {
+                if r < PRED_BASE {
+                    let b = self.oc.rf.bank(warp as u32, sched, r) as usize;
+                    self.oc.bank_wr_used[b] += 1;
+                    self.oc.bank_wr_any = true;
+                    self.oc.rf_act.writes[b] += 1;
+                    self.oc.rf_act.write_lanes[b] += w.lanes as u64;
+                } else {
+                    self.oc.rf_act.pred_writes += 1;
+                }
+                self.issue.scoreboard.release(warp, r);
+                self.issue.sb_blocked.remove(warp);
+                self.issue.sb_act.writes += 1;
+                self.reg_access(warp, r, t, true);
+            }
+            self.warps.w_inflight[warp] -= 1;
+            self.issue.dirty = true;
+            // an exited warp may now be finished
+            self.warps.retire_pending |=
+                self.warps.w_exited[warp] && self.warps.w_inflight[warp] == 0;
+            self.exec.wb_waiting.remove(i);
+            done += 1;
+            self.progress = true;
+        }
+    }
+
+    // ------------------------------------------------------------------ dispatch
+    /// Dispatches CUs whose operands are all available into free units, oldest first.
+    pub fn dispatch(&mut self, t: u64, oc_ex: &PerPipe<u32>) {
+        if self.oc.cu_ready == 0 {
+            return;
+        }
+        let gate_free = self.issue.flags.gate_free;
+        let mut used_class = PerPipe::splat(0u32);
+        let mut used_out = PerCuClass::splat(0u32);
+        // Pipe classes of ready collectors with no unit able to accept now cannot go this cycle
+        // (the selection below would block such a class at its first candidate); re-checked
+        // for a class after each dispatch to it.
+        let mut classes = 0u32;
+        let mut bits = self.oc.cu_ready;
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            classes |= 1 << self.oc.cus[i].ec.pipe.index();
+        }
+        for pc in PipeClass::ALL {
+            if classes >> pc.index() & 1 == 1
+                && !self
+                    .exec
+                    .unit_free(pc, t, gate_free, self.ldst.can_accept())
+            {
+                used_class[pc] = u32::MAX - 1;
+                if !gate_free {
+                    // collectors wait for the class: wake its gated units
+                    self.exec.request_wake(pc, t);
+                }
+            }
+        }
+        let mut last_pc: Option<PipeClass> = None;
+        loop {
+            if let Some(pc) = last_pc.take() {
+                if used_class[pc] < u32::MAX - 1
+                    && !self
+                        .exec
+                        .unit_free(pc, t, gate_free, self.ldst.can_accept())
+                {
+                    used_class[pc] = u32::MAX - 1;
+                }
+            }
+            // oldest ready CU not yet tried this cycle
+            let mut best: Option<usize> = None;
+            let mut bits = self.oc.cu_ready;
+            while bits != 0 {
+                let i = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let c = &self.oc.cus[i];
+                if c.busy && c.ready_at <= t && best.is_none_or(|b| c.seq < self.oc.cus[b].seq) {
+                    let pc = c.ec.pipe;
+                    if used_class[pc] < oc_ex[pc].max(1)
+                        && used_out[c.class] < self.oc.cu_class_out[c.class].max(1)
+                    {
+                        best = Some(i);
+                    }
+                }
+            }
+            let Some(ci) = best else { break };
+            let (pipe, sub, ii, lat) = {
+                let c = &self.oc.cus[ci];
+                (c.ec.pipe, c.subcore, c.ec.ii, c.ec.latency)
+            };
+            let pc = pipe;
+            // unit choice: lowest-index non-gated free unit of the class (own sub-core first)
+            let nsub_units = self
+                .exec
+                .subcore_has_unit
+                .get(sub as usize)
+                .is_some_and(|h| h[pc]);
+            let mut chosen = None;
+            for (ui, u) in self.exec.units.iter().enumerate() {
+                if u.class != pipe || (nsub_units && u.subcore != sub) || u.next_accept > t {
+                    continue;
+                }
+                if pipe == PipeClass::Mem && !self.ldst.can_accept() {
+                    continue;
+                }
+                if !gate_free && self.exec.gating.available(u.pipe_int, t) != UnitState::Ready {
+                    continue;
+                }
+                chosen = Some(ui);
+                break;
+            }
+            let Some(ui) = chosen else {
+                // this CU cannot go this cycle: block its class so younger CUs of other classes
+                // may still dispatch
+                used_class[pc] = u32::MAX - 1;
+                continue;
+            };
+            used_class[pc] += 1;
+            last_pc = Some(pc);
+            let cls = self.oc.cus[ci].class;
+            used_out[cls] += 1;
+            self.progress = true;
+            let (cu_warp, cu_seq, cu_ec) = {
+                let c = &self.oc.cus[ci];
+                (c.warp, c.seq, c.ec)
+            };
+            let (mask, op, n_dst, dsts) = {
+                let i = &self.oc.cus[ci].inst;
+                (i.active_mask, i.op, i.n_dst, i.dst)
+            };
+            self.oc.cus[ci].busy = false;
+            self.oc.cus[ci].ready_at = u64::MAX;
+            self.oc.cu_free |= 1 << ci;
+            self.oc.cu_ready &= !(1 << ci);
+            self.issue.dirty = true;
+            self.oc.opcoll_act[self.oc.oc_idx[cls]].dispatches += 1;
+            self.flush_integrals();
+            self.oc.cu_busy[cls] -= 1;
+            let warp = cu_warp as usize;
+            self.issue
+                .scoreboard
+                .sources_read(warp, &self.oc.cus[ci].inst);
+            self.issue.sb_blocked.remove(warp);
+            let lanes = mask.count_ones() as u64;
+            let unit = &mut self.exec.units[ui];
+            unit.next_accept = t + ii as u64;
+            unit.last_accept = t;
+            let p = if cu_ec.sp_pipe == SpPipe::Fp {
+                unit.pipe_fp
+            } else {
+                unit.pipe_int
+            };
+            self.exec.pipes[p].ops[op].ops += 1;
+            self.exec.pipes[p].ops[op].lanes += lanes;
+            if pipe == PipeClass::Mem {
+                let inst = self.oc.cus[ci].inst;
+                let addrs = inst.mem.map(|m| self.front.addr_pool.get(m.slot));
+                let busy = self.ldst.accept(t, warp as u16, &inst, addrs, cu_seq);
+                if let Some(m) = inst.mem {
+                    self.front.addr_pool.release(m.slot);
+                }
+                self.exec.pipes[p].busy.busy(t, busy);
+                continue;
+            }
+            let busy_len = if self.exec.busy_accept { 1 } else { lat as u64 };
+            let pp = &mut self.exec.pipes[p];
+            pp.busy.busy(t, busy_len);
+            pp.lanes_busy(t, busy_len, mask);
+            self.seq += 1;
+            let mut dst = [0u16; 4];
+            let n = n_dst as usize;
+            dst[..n].copy_from_slice(&dsts[..n]);
+            self.exec.wb_push(Wb {
+                ready: t + lat as u64,
+                seq: self.seq,
+                warp: cu_warp,
+                n_dst: n as u8,
+                dst,
+                lanes: lanes as u8,
+            });
+        }
+    }
+
+    // ------------------------------------------------------------------ RF arbitration
+    /// Register-file read arbitration of every bank with requests.
+    pub fn rf_arbitrate(&mut self, t: u64) {
+        if self.oc.arbitrate(t, &mut self.regs, &self.warps.w_launch) {
+            self.progress = true;
+        }
+    }
+}

@@ -1,0 +1,412 @@
+//! Issue stage of the SM cycle (spec simulator.md §2.3): every scheduler orders its live warps,
+//! and the head instruction of each candidate is checked against the barriers, the I-buffer,
+//! the scoreboard, the free collectors, the issue ports and the gating policy; an issued
+//! instruction reserves its destinations and takes a collector with its register reads queued
+//! per bank. The first failing check of a scheduler's cycle is its stall reason.
+
+use super::Sm;
+use crate::inst::{Family, MemSpace, OpClass, PRED_BASE};
+use crate::timing::exec::PipeClass;
+use crate::timing::issueunit::{add_stall, IssueEvent, Stall};
+use crate::timing::perclass::{CuClass, PerCuClass, PerPipe};
+use crate::timing::policy::{IssueStage, RegisterFileOrg, WarpView};
+use crate::timing::warpset::WarpSet;
+
+/// Word masks of warps the issue stage rejects without a look at their instruction: waiting
+/// at a barrier, no ready I-buffer entry, and (`any`) either of those or a head known to fail
+/// the scoreboard. Only an issue changes them for warps not yet looked at in a scheduler's
+/// pass, so they are recomputed after each issue.
+#[derive(Clone, Copy, Default)]
+struct QuickRejects {
+    bar: [u64; WarpSet::WORDS],
+    empty: [u64; WarpSet::WORDS],
+    any: [u64; WarpSet::WORDS],
+}
+
+impl Sm {
+    // ------------------------------------------------------------------ issue
+    /// Issue stage for all schedulers. Returns nothing; counters go to `act`.
+    pub fn issue(&mut self, t: u64, cfg_issue: (u32, u32, bool), id_oc: &PerPipe<u32>) {
+        if !self.issue.dirty && t < self.issue.wake && self.issue.flags.stable {
+            // Nothing the stage reads changed since it last found nothing to issue: the
+            // outcome, and every counter, would repeat.
+            self.issue.replay_pending += 1;
+            return;
+        }
+        self.issue.flush_replay();
+        if self.issue.live_dirty {
+            self.issue.live_dirty = false;
+            for s in 0..self.issue.scheds.len() {
+                let mut live = std::mem::take(&mut self.issue.sched_live[s]);
+                live.clear();
+                live.extend(self.issue.sched_warps[s].iter().copied().filter(|&w| {
+                    let w = w as usize;
+                    self.warps.w_valid[w] && !self.warps.w_exited[w]
+                }));
+                self.issue.sched_live[s] = live;
+                self.issue.views_stale[s] = true;
+            }
+        }
+        // decoded entries that have become ready
+        let waiting = self.front.ib_wait;
+        for w in waiting.iter() {
+            if self.front.w_ib_ready[w] <= t {
+                self.front.ib_wait.remove(w);
+            }
+        }
+        let (per_sched, per_warp, diff_units) = cfg_issue;
+        let mut any_issued = false;
+        let mut used_idoc = PerPipe::splat(0u32);
+        let mut used_in = PerCuClass::splat(0u32);
+        let sb0 = self.issue.sb_act.reads;
+        // Schedulers share the collectors and ID_OC slots; the first claim rotates every cycle
+        // so that no scheduler is starved [G].
+        let n_s = self.issue.scheds.len();
+        for si in 0..n_s {
+            let s = self
+                .issue
+                .n_sched
+                .rem(si as u64 + self.issue.n_sched.rem(t)) as usize;
+            // views of this scheduler's live warps (ascending slot)
+            let mut views = std::mem::take(&mut self.issue.views[s]);
+            if self.issue.views_stale[s] || self.issue.flags.uses_state[s] {
+                self.issue.views_stale[s] = false;
+                self.issue.order_valid[s] = false;
+                self.issue.views_new[s] = true;
+                views.clear();
+                for k in 0..self.issue.sched_live[s].len() {
+                    let w = self.issue.sched_live[s][k] as usize;
+                    let empty = self.front.ib_len[w] == 0 || self.front.w_ib_ready[w] > t;
+                    let head_longop = self.issue.need_longop && !empty && {
+                        let h = &self.front.ibuf[w][self.front.ib_head[w] as usize];
+                        self.issue.scoreboard.reads_longop(w, h)
+                    };
+                    let waiting = self.warps.waits_barrier(w);
+                    views.push(WarpView {
+                        slot: w as u16,
+                        age: self.warps.w_age[w],
+                        ready: !empty && !waiting,
+                        waiting,
+                        ibuffer_empty: empty,
+                        head_longop,
+                        finished: false,
+                    });
+                }
+            }
+            self.issue.views[s] = views;
+            let sa = &mut self.issue.sched_act[s];
+            self.issue.last_active[s] = !self.issue.views[s].is_empty();
+            if self.issue.views[s].is_empty() {
+                self.issue.last_evals[s] = 0;
+                sa.issued[0] += 1;
+                sa.stall.no_warp += 1;
+                self.issue.last_stall[s] = Some(Stall::NoWarp);
+                continue;
+            }
+            sa.active_cycles += 1;
+            let mut order = std::mem::take(&mut self.issue.orders[s]);
+            if self.issue.views_new[s] {
+                self.issue.views_new[s] = false;
+                self.issue.scheds[s].order(&self.issue.views[s], &mut order);
+                self.issue.order_valid[s] = true;
+            } else if !(self.issue.order_valid[s] && self.issue.flags.reusable[s]) {
+                self.issue.scheds[s].order_unchanged(&self.issue.views[s], &mut order);
+                self.issue.order_valid[s] = true;
+            }
+            let mut issued = 0u32;
+            let mut first_stall: Option<Stall> = None;
+            // warps looked at, and scoreboard reads of the quick rejections below
+            let mut evals = 0u64;
+            let mut sb_reads = 0u64;
+            // The usual rejections of a stalled warp, as `try_issue` makes them, without the
+            // call: waiting at a barrier, I-buffer empty or not decoded yet, scoreboard known
+            // to fail. Recomputed after an issue, which may release a barrier.
+            let mut quick = self.quick_rejects();
+            for &slot in order.iter() {
+                if issued >= per_sched {
+                    break;
+                }
+                let w = slot as usize;
+                evals += 1;
+                let (wi, bit) = (w >> 6, 1u64 << (w & 63));
+                if quick.any[wi] & bit != 0 {
+                    let r = if quick.bar[wi] & bit != 0 {
+                        Stall::Barrier
+                    } else if quick.empty[wi] & bit != 0 {
+                        Stall::IbufferEmpty
+                    } else {
+                        self.warps.membar.remove(w);
+                        sb_reads += 1;
+                        Stall::Scoreboard
+                    };
+                    first_stall.get_or_insert(r);
+                    continue;
+                }
+                if self.issue.sb_ok.0[wi] & bit != 0 && {
+                    let m = self.front.w_head_cu[w];
+                    m != 0 && self.oc.cu_free & m == 0
+                } {
+                    // passed the scoreboard before, and every collector it may take is busy
+                    self.warps.membar.remove(w);
+                    sb_reads += 1;
+                    first_stall.get_or_insert(Stall::CuFull);
+                    continue;
+                }
+                let mut n_w = 0u32;
+                let mut first_pipe = PipeClass::None;
+                while n_w < per_warp && issued < per_sched {
+                    match self.try_issue(
+                        t,
+                        w,
+                        s,
+                        id_oc,
+                        &mut used_idoc,
+                        &mut used_in,
+                        diff_units,
+                        n_w,
+                        first_pipe,
+                    ) {
+                        Ok(p) => {
+                            first_pipe = p;
+                            n_w += 1;
+                            issued += 1;
+                        }
+                        Err(r) => {
+                            if n_w == 0 && first_stall.is_none() {
+                                first_stall = Some(r);
+                            }
+                            break;
+                        }
+                    }
+                }
+                if n_w > 0 {
+                    self.issue.scheds[s].issued(slot);
+                    self.issue.order_valid[s] = false;
+                    self.progress = true;
+                    quick = self.quick_rejects();
+                }
+            }
+            self.issue.orders[s] = order;
+            self.issue.sb_act.reads += sb_reads;
+            let sa = &mut self.issue.sched_act[s];
+            sa.warp_evals += evals;
+            self.issue.last_evals[s] = evals;
+            sa.issued[(issued as usize).min(2)] += 1;
+            if issued == 0 {
+                let r = first_stall.unwrap_or(Stall::NoWarp);
+                add_stall(&mut sa.stall, r, 1);
+                self.issue.last_stall[s] = Some(r);
+            } else {
+                any_issued = true;
+                self.issue.last_stall[s] = None;
+            }
+        }
+        self.issue.last_sb_reads = self.issue.sb_act.reads - sb0;
+        // An issue changes the state; otherwise the stage is clean until an event marks it
+        // dirty or a decoded entry becomes ready.
+        self.issue.dirty = any_issued;
+        if !any_issued {
+            // Entries become ready one cycle after they are decoded or their I-cache line
+            // arrives, so only the latest such time can lie ahead.
+            self.issue.wake = if self.front.ib_ready_last > t {
+                self.front.ib_ready_last
+            } else {
+                u64::MAX
+            };
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn try_issue(
+        &mut self,
+        t: u64,
+        w: usize,
+        s: usize,
+        id_oc: &PerPipe<u32>,
+        used_idoc: &mut PerPipe<u32>,
+        used_in: &mut PerCuClass<u32>,
+        diff_units: bool,
+        n_w: u32,
+        first_pipe: PipeClass,
+    ) -> Result<PipeClass, Stall> {
+        // A warp waiting at a barrier has stopped fetching, so its empty I-buffer is a
+        // consequence of the barrier: the barrier is charged first.
+        if self.warps.waits_barrier(w) {
+            return Err(Stall::Barrier);
+        }
+        if self.front.ib_len[w] == 0 || self.front.w_ib_ready[w] > t {
+            return Err(Stall::IbufferEmpty);
+        }
+        self.warps.membar.remove(w);
+        let hslot = self.front.ib_head[w] as usize;
+        // small copies of the head's fields; the record itself is copied once, into the CU
+        let (family, op, mask, pc, n_dst, divergent, space) = {
+            let i = &self.front.ibuf[w][hslot];
+            (
+                i.family,
+                i.op,
+                i.active_mask,
+                i.pc,
+                i.n_dst,
+                i.reconv_pc.is_some(),
+                i.mem.map(|m| m.space),
+            )
+        };
+        let (srcs, n_src) = {
+            let i = &self.front.ibuf[w][hslot];
+            (i.src, i.n_src as usize)
+        };
+        self.issue.sb_act.reads += 1;
+        if self.issue.sb_blocked.has(w) {
+            return Err(Stall::Scoreboard);
+        }
+        if !self.issue.sb_ok.has(w) {
+            if self
+                .issue
+                .scoreboard
+                .check(w, &self.front.ibuf[w][hslot])
+                .is_err()
+            {
+                self.issue.sb_blocked.put(w, self.issue.flags.sb_sticky);
+                return Err(Stall::Scoreboard);
+            }
+            self.issue.sb_ok.put(w, self.issue.flags.sb_sticky);
+        }
+        let is_membar = family == Family::Mem && op == OpClass::Membar;
+        let ec = self.front.exec_class(family, op);
+        if n_w > 0 && diff_units && ec.pipe == first_pipe {
+            return Err(Stall::PipeBusy);
+        }
+        let mut cu_idx = None;
+        if ec.pipe != PipeClass::None {
+            let pc = ec.pipe;
+            let want = CuClass::of(ec.pipe);
+            let class = if self.oc.cu_of_class[want] != 0 {
+                want
+            } else {
+                CuClass::Gen
+            };
+            let free = self.oc.cu_free & self.front.ib_cu[w][hslot];
+            // the lowest-index free collector of the class (and sub-core)
+            let found = (free != 0).then(|| free.trailing_zeros() as usize);
+            match found {
+                None => return Err(Stall::CuFull),
+                Some(i) => {
+                    if used_in[class] >= self.oc.cu_class_ports[class].max(1) {
+                        return Err(Stall::CuFull);
+                    }
+                    if used_idoc[pc] >= id_oc[pc].max(1) {
+                        return Err(Stall::PipeBusy);
+                    }
+                    if !self.exec.any_ready(ec.pipe, t, self.issue.flags.gate_free) {
+                        self.exec.request_wake(ec.pipe, t);
+                        return Err(Stall::UnitGated);
+                    }
+                    used_in[class] += 1;
+                    used_idoc[pc] += 1;
+                    cu_idx = Some(i);
+                }
+            }
+        }
+        // ---- issue ----
+        let h = self.front.ib_head[w] as usize;
+        self.issue.sb_ok.remove(w);
+        self.front.ib_head[w] = if h + 1 == self.front.ib_cap as usize {
+            0
+        } else {
+            (h + 1) as u8
+        };
+        self.front.ib_len[w] -= 1;
+        if self.front.ib_len[w] > 0 {
+            self.front.w_head_cu[w] = self.front.ib_cu[w][self.front.ib_head[w] as usize];
+        }
+        if self.front.ib_len[w] == 0 {
+            self.front.ib_nonempty.remove(w);
+            self.front.fetch_dirty = true;
+            self.front.candidate(w);
+        }
+        self.front.ibuffer_act.reads += 1;
+        if self.front.ib_len[w] == 0 && self.warps.w_stream_done[w] {
+            self.mark_exited(w);
+        }
+        let lanes = mask.count_ones() as u64;
+        if let Some(tr) = self.issue.trace.as_mut() {
+            tr.push(IssueEvent {
+                cycle: t,
+                sm: self.id,
+                warp_slot: w as u32,
+                pc,
+            });
+        }
+        self.act.warp_insts += 1;
+        self.act.thread_insts += lanes;
+        self.fam_count(family, lanes);
+        if divergent {
+            self.act.simt.divergent_branches += 1;
+            self.act.simt.pushes += 1;
+            self.act.simt.pops += 1;
+        }
+        for &r in &srcs[..n_src] {
+            if r >= PRED_BASE {
+                self.oc.rf_act.pred_reads += 1;
+            }
+        }
+        match family {
+            Family::Bar => {
+                self.act.bar.arrivals += 1;
+                self.warps.at_bar.insert(w);
+                self.flush_integrals();
+                self.warps.n_at_bar += 1;
+                let c = self.warps.w_cta[w] as usize;
+                self.warps.ctas[c].bar_arrived += 1;
+                self.check_barrier(c);
+                return Ok(PipeClass::None);
+            }
+            _ if is_membar => {
+                self.warps.membar.insert(w);
+                return Ok(PipeClass::None);
+            }
+            _ => {}
+        }
+        let longop = family == Family::Mem
+            && matches!(op, OpClass::Load | OpClass::Atomic)
+            && matches!(space, Some(MemSpace::Global | MemSpace::Local));
+        self.issue
+            .scoreboard
+            .reserve(w, &self.front.ibuf[w][hslot], longop);
+        self.issue.sb_act.writes += n_dst as u64;
+        self.warps.w_inflight[w] += 1;
+        let ci = cu_idx.expect("cu");
+        let sched = s as u32;
+        let mut reads = [(0u16, 0u16); 5];
+        let mut n = 0usize;
+        for &r in &srcs[..n_src] {
+            if r >= PRED_BASE || reads[..n].iter().any(|x| x.1 == r) {
+                continue;
+            }
+            let b = self.oc.rf.bank(w as u32, sched, r);
+            reads[n] = (b as u16, r);
+            n += 1;
+        }
+        self.seq += 1;
+        let inst = self.front.ibuf[w][hslot];
+        let cls = self
+            .oc
+            .allocate(ci, w as u16, self.seq, inst, ec, reads, n, t);
+        self.flush_integrals();
+        self.oc.cu_busy[cls] += 1;
+        Ok(ec.pipe)
+    }
+
+    #[inline]
+    fn quick_rejects(&self) -> QuickRejects {
+        let mut q = QuickRejects::default();
+        for i in 0..WarpSet::WORDS {
+            q.bar[i] =
+                self.warps.at_bar.0[i] | (self.warps.membar.0[i] & self.warps.mem_out_nz.0[i]);
+            q.empty[i] = !self.front.ib_nonempty.0[i] | self.front.ib_wait.0[i];
+            q.any[i] = q.bar[i] | q.empty[i] | self.issue.sb_blocked.0[i];
+        }
+        q
+    }
+}

@@ -1,0 +1,234 @@
+//! Memory-facing work of the SM cycle (spec simulator.md §2.2, §2.6, §2.7): instruction fetch
+//! and decode through the I-cache into the I-buffers, the LD/ST unit's cycle (its requests are
+//! the unit's own, in `ldstunit`; here its finished instructions enter the
+//! writeback queue and its outstanding acknowledgements are counted per warp), and memory
+//! replies (the unit's fills and acknowledgements, I-cache fills for the front end).
+
+use super::Sm;
+use crate::inst::Family;
+use crate::stream::{KernelStream, Step};
+use crate::timing::cache::{LineState, Probe};
+use crate::timing::divisor::ring_add;
+use crate::timing::execunits::Wb;
+use crate::timing::ldstunit::Reply;
+use crate::timing::memsys::{MemSys, ReqKind};
+use crate::timing::tinst::TInst;
+use crate::SimError;
+
+/// Byte address of instruction memory (kernel code) in the unified address space [G].
+const CODE_BASE: u64 = 0xFFFF_0000_0000;
+
+impl Sm {
+    /// One LD/ST cycle (see [`LdstUnit::cycle`]).
+    #[inline]
+    pub fn ldst_cycle(&mut self, t: u64, t_fs: u64, mem: &mut MemSys) {
+        if self.ldst.cycle(self.id as usize, t, t_fs, mem) {
+            self.apply_ldst_events();
+        }
+    }
+
+    /// Applies what the LD/ST unit did to the rest of the SM: finished instructions enter the
+    /// writeback queue (numbered in the order they finished), new outstanding acknowledgements
+    /// are counted per warp.
+    fn apply_ldst_events(&mut self) {
+        let ev = self.ldst.events_mut();
+        self.progress |= ev.progress;
+        for &w in &ev.acks {
+            self.warps.mem_sent(w as usize);
+            self.issue.dirty = true;
+        }
+        for d in &ev.done {
+            self.seq += 1;
+            self.exec.wb_push(Wb {
+                ready: d.ready,
+                seq: self.seq,
+                warp: d.warp,
+                n_dst: d.n_dst,
+                dst: d.dst,
+                lanes: d.lanes,
+            });
+        }
+        ev.clear();
+    }
+
+    /// Handles memory replies that arrived by `t_fs` (core cycle `t`).
+    pub fn replies(&mut self, t: u64, t_fs: u64, mem: &mut MemSys) {
+        let sm = self.id as usize;
+        while let Some(tk) = mem.pop_reply(sm, t_fs) {
+            self.progress = true;
+            match self.ldst.reply(tk, t) {
+                Reply::Loads => self.apply_ldst_events(),
+                Reply::StoreAck(warp) => {
+                    self.warps.mem_ack(warp as usize);
+                    self.issue.dirty = true;
+                }
+                Reply::IFetch(line) => {
+                    let full = self.front.icache.full_mask();
+                    if let Some((w, _)) = self.front.icache.allocate(line, LineState::Valid, t) {
+                        self.front.icache.fill(w, full, t);
+                    }
+                    self.front.icache_pending.retain(|&l| l != line);
+                    for w in 0..self.warps.w_valid.len() {
+                        if self.warps.w_valid[w] && self.warps.w_ifetch_line[w] == line {
+                            self.warps.w_ifetch_line[w] = u64::MAX;
+                            self.front.fetch_dirty = true;
+                            self.front.candidate(w);
+                            self.front.w_ib_ready[w] = t + 1;
+                            self.front.ib_wait.insert(w);
+                            self.front.ib_ready_last = t + 1;
+                            self.issue.dirty = true;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Fetch and decode: up to `throughput` warps with an empty I-buffer, round-robin after the
+    /// last fetched warp; each fetch reads up to `width` instructions from the stream.
+    #[allow(clippy::too_many_arguments)]
+    pub fn fetch(
+        &mut self,
+        t: u64,
+        t_fs: u64,
+        width: u32,
+        throughput: u32,
+        stream: &mut dyn KernelStream,
+        mem: &mut MemSys,
+    ) -> Result<(), SimError> {
+        if !self.front.fetch_dirty && t < self.front.fetch_wake {
+            // no warp became able to fetch since the last pass found none
+            return Ok(());
+        }
+        let mut fetched = 0;
+        // Candidates in round-robin order from after the last warp fetched: the warps after
+        // `fetch_last`, then those up to it.
+        let mut scan = std::mem::take(&mut self.front.fetch_scan);
+        scan.clear();
+        self.front.fetch_cand.push_slots(&mut scan);
+        let split = scan.partition_point(|&w| w as u32 <= self.front.fetch_last);
+        let n_scan = scan.len();
+        for k in 0..n_scan {
+            if fetched >= throughput {
+                break;
+            }
+            let w = scan[ring_add(split, k, n_scan)] as usize;
+            if !self.fetch_eligible(w) {
+                self.front.fetch_cand.remove(w);
+                continue;
+            }
+            if self.warps.w_fetch_ready[w] > t {
+                continue;
+            }
+            // I-cache: the line of the next instruction must be present; the stream tells the
+            // PC only when stepped, so the lookup uses the warp's next PC after stepping.
+            let cta = self.warps.ctas[self.warps.w_cta[w] as usize].cta_id;
+            let widx = self.warps.w_idx[w];
+            let mut n = 0;
+            let mut first_pc = 0;
+            while n < width.min(self.front.ib_cap as u32) {
+                let slot = ring_add(
+                    self.front.ib_head[w] as usize,
+                    self.front.ib_len[w] as usize,
+                    self.front.ib_cap as usize,
+                );
+                let step = stream.next_inst(cta, widx, t, &mut self.front.fetch_tmp)?;
+                match step {
+                    Step::Done => {
+                        self.warps.w_stream_done[w] = true;
+                        break;
+                    }
+                    Step::Inst => {
+                        let inst =
+                            TInst::from_inst(&self.front.fetch_tmp, &mut self.front.addr_pool);
+                        self.front.ibuf[w][slot] = inst;
+                        let pipe = self.front.exec_class(inst.family, inst.op).pipe;
+                        let cu = self.oc.cu_mask(pipe, self.issue.sched_of(w));
+                        self.front.ib_cu[w][slot] = cu;
+                        if self.front.ib_len[w] == 0 {
+                            self.front.w_head_cu[w] = cu;
+                        }
+                        if n == 0 {
+                            first_pc = inst.pc;
+                        }
+                        self.front.w_ib_ready[w] = t + 1;
+                        self.front.ib_wait.insert(w);
+                        self.front.ib_ready_last = t + 1;
+                        self.front.ib_len[w] += 1;
+                        self.front.ib_nonempty.insert(w);
+                        n += 1;
+                        if inst.family == Family::Bar {
+                            self.warps.w_fetch_bar[w] = true;
+                            break;
+                        }
+                    }
+                }
+            }
+            self.front.fetch_last = w as u32;
+            fetched += 1;
+            self.progress = true;
+            self.issue.dirty = true;
+            if n == 0 {
+                if self.warps.w_stream_done[w] {
+                    self.mark_exited(w);
+                }
+                continue;
+            }
+            self.front.decoder_insts += n as u64;
+            self.front.ibuffer_act.writes += n as u64;
+            self.front.icache_act.reads += 1;
+            if self.front.perfect_icache {
+                self.front.icache_act.hits += 1;
+                continue;
+            }
+            let addr = CODE_BASE + first_pc as u64;
+            let line = self.front.icache.line_of(addr);
+            let full = self.front.icache.full_mask();
+            if let Probe::Hit { .. } = self.front.icache.probe(line, full) {
+                self.front.icache_act.hits += 1;
+                continue;
+            }
+            self.front.icache_act.misses += 1;
+            self.warps.w_ifetch_line[w] = line;
+            self.front.w_ib_ready[w] = u64::MAX;
+            self.front.ib_wait.insert(w);
+            if !self.front.icache_pending.contains(&line) {
+                self.front.icache_pending.push(line);
+                let tk = self.ldst.tok_ifetch(line);
+                let lb = self.front.icache.line_bytes();
+                mem.send(self.id as usize, t_fs, ReqKind::Read, line * lb, lb, tk);
+            }
+        }
+        // With nothing fetched the stage stays idle until an event makes a warp eligible or a
+        // fetch delay ends.
+        self.front.fetch_dirty = fetched > 0;
+        if fetched == 0 {
+            let mut wake = u64::MAX;
+            for &w in &scan {
+                let w = w as usize;
+                if self.fetch_eligible(w) && self.warps.w_fetch_ready[w] > t {
+                    wake = wake.min(self.warps.w_fetch_ready[w]);
+                }
+            }
+            self.front.fetch_wake = wake;
+        }
+        self.front.fetch_scan = scan;
+        Ok(())
+    }
+
+    /// Warp `w` may fetch once its fetch delay has passed: resident, instructions left, empty
+    /// I-buffer, not stopped at a barrier, no I-cache miss outstanding.
+    #[inline]
+    pub(crate) fn fetch_eligible(&self, w: usize) -> bool {
+        self.warps.w_valid[w]
+            && !self.warps.w_stream_done[w]
+            && self.front.ib_len[w] == 0
+            && !self.warps.w_fetch_bar[w]
+            && self.warps.w_ifetch_line[w] == u64::MAX
+    }
+
+    /// Counters of `k` cycles in which the LD/ST unit would have retried its blocked request.
+    pub fn replay_ldst(&mut self, k: u64) {
+        self.ldst.replay(k);
+    }
+}

@@ -1,0 +1,210 @@
+//! One streaming multiprocessor (spec simulator.md §2.2–2.5, §2.9) as a composition of its
+//! stages, each owning its configuration, state and counters: the warp state
+//! ([`super::warps`]), the front end ([`super::frontend`]), the issue unit
+//! ([`super::issueunit`]), the operand collectors and register file ([`super::opcoll`]), the
+//! execution units and writeback ([`super::execunits`]) and the LD/ST unit
+//! ([`super::ldstunit`]). The per-cycle work that moves instructions from one stage to the
+//! next lives in the submodules: `issue` (schedulers, scoreboard, collector allocation),
+//! `backend` (writeback, dispatch, register-file arbitration), `memory` (fetch, the LD/ST
+//! unit's events, memory replies) and `life` (CTA launch, retirement, next event). Stage files
+//! import nothing of this module; it composes them.
+//!
+//! Each core cycle evaluates the stages in reverse order: writeback, execute and LD/ST, dispatch,
+//! RF arbitration, issue, fetch/decode.
+
+mod backend;
+mod issue;
+mod life;
+mod memory;
+
+use super::execunits::ExecUnits;
+use super::frontend::FrontEnd;
+use super::issueunit::IssueUnit;
+use super::ldstunit::LdstUnit;
+use super::opcoll::{OperandCollectors, RegAccessLog};
+use super::perclass::CuClass;
+use super::policy::{GatingPolicy, GatingSlot, IssueStageSlot, RegisterFileSlot, WarpScheduler};
+use super::warps::WarpState;
+use crate::activity::{FamilyCounts, SmActivity};
+use crate::config::GpuConfig;
+use crate::inst::Family;
+
+/// The policies one SM is built with (one scheduler per warp scheduler of the SM); see
+/// [`super::registry::ResolvedPolicies::sm_policies`].
+pub(crate) struct SmPolicies {
+    pub scheds: Vec<Box<dyn WarpScheduler>>,
+    pub issue_stage: IssueStageSlot,
+    pub rf: RegisterFileSlot,
+    pub gating: GatingSlot,
+}
+
+/// One SM: the stages and the SM-wide counters (instructions, CTAs, time integrals, barriers,
+/// SIMT events, per-family counts).
+pub(crate) struct Sm {
+    pub id: u32,
+    pub warps: WarpState,
+    pub front: FrontEnd,
+    pub issue: IssueUnit,
+    pub oc: OperandCollectors,
+    pub exec: ExecUnits,
+    pub ldst: LdstUnit,
+    pub regs: RegAccessLog,
+    /// SM-wide counters; the stages' own counters join them in [`Sm::activity`].
+    pub act: SmActivity,
+    pub fam: FamilyCounts,
+    /// Something changed this cycle (the engine clears it before the SM's stages run).
+    pub progress: bool,
+    /// The cycle being simulated: the engine sets it before the SM's stages run and before a
+    /// CTA launch.
+    pub now: u64,
+    /// First cycle whose time integrals ([`Sm::account_integrals`]) are not yet counted: the
+    /// integrands are counted lazily, up to `now`, just before one of them changes
+    /// ([`Sm::flush_integrals`]).
+    integ_from: u64,
+    /// Sequence number of the last instruction entering a collector or the writeback queue.
+    pub seq: u64,
+}
+
+impl Sm {
+    /// SM `id` of `cfg` with the given policies, its timelines starting at cycle `start`.
+    pub fn with_policies(id: u32, cfg: &GpuConfig, start: u64, p: SmPolicies) -> Sm {
+        let nw = cfg.sm.max_warps as usize;
+        let nsub = cfg.sm.n_subcores.max(1);
+        let ns = p.scheds.len();
+        let issue = IssueUnit::new(
+            nw,
+            p.scheds,
+            p.issue_stage,
+            p.gating.time_invariant(),
+            p.gating.always_ready(),
+        );
+        Sm {
+            id,
+            warps: WarpState::new(nw),
+            front: FrontEnd::new(cfg, nw),
+            issue,
+            oc: OperandCollectors::new(cfg, ns, nsub, p.rf),
+            exec: ExecUnits::new(cfg, start, nsub, p.gating),
+            ldst: LdstUnit::new(cfg),
+            regs: RegAccessLog::new(nw, cfg.stats.per_register),
+            act: SmActivity::default(),
+            fam: Default::default(),
+            progress: false,
+            now: start,
+            integ_from: start,
+            seq: 0,
+        }
+    }
+
+    /// The SM's Activity record: the SM-wide counters and every stage's, the pipe timelines
+    /// closed at cycle `end`. Takes the counters out of the SM.
+    pub fn activity(&mut self, end: u64) -> SmActivity {
+        let mut a = std::mem::take(&mut self.act);
+        a.icache = self.front.icache_act;
+        a.decoder_insts = self.front.decoder_insts;
+        a.ibuffer = self.front.ibuffer_act;
+        a.sched = std::mem::take(&mut self.issue.sched_act);
+        a.scoreboard = self.issue.sb_act;
+        a.rf = std::mem::take(&mut self.oc.rf_act);
+        a.opcoll = std::mem::take(&mut self.oc.opcoll_act);
+        a.exec = self.exec.activity(end);
+        (a.l1d, a.smem, a.const_cache, a.ldst) = self.ldst.counters();
+        a
+    }
+
+    /// Records a register access for the per-register statistics (§5.4).
+    #[inline]
+    pub fn reg_access(&mut self, w: usize, reg: u16, t: u64, write: bool) {
+        self.regs.access(w, reg, t, write, &self.warps.w_launch);
+    }
+
+    /// Counts the pending repeated issue-stage cycles.
+    #[inline]
+    pub fn flush_replay(&mut self) {
+        self.issue.flush_replay();
+    }
+
+    fn fam_count(&mut self, f: Family, lanes: u64) {
+        let c = match f {
+            Family::Int => &mut self.fam.int,
+            Family::Fp => &mut self.fam.fp,
+            Family::Dp => &mut self.fam.dp,
+            Family::Sfu => &mut self.fam.sfu,
+            Family::Mem => &mut self.fam.mem,
+            Family::Ctrl => &mut self.fam.ctrl,
+            Family::Bar => &mut self.fam.bar,
+        };
+        c.warp_insts += 1;
+        c.thread_insts += lanes;
+    }
+
+    /// The warp has no more instructions to issue.
+    pub fn mark_exited(&mut self, w: usize) {
+        if self.warps.w_exited[w] {
+            return;
+        }
+        self.warps.w_exited[w] = true;
+        self.issue.dirty = true;
+        self.issue.live_dirty = true;
+        self.warps.retire_pending = true;
+        let c = self.warps.w_cta[w] as usize;
+        self.warps.ctas[c].exited += 1;
+        self.check_barrier(c);
+    }
+
+    /// Releases the CTA's barrier when every non-exited warp has arrived.
+    pub fn check_barrier(&mut self, c: usize) {
+        let cta = &self.warps.ctas[c];
+        if cta.bar_arrived == 0 {
+            return;
+        }
+        let waiting_needed = cta.n_warps - cta.exited;
+        // warps that arrived and then exited do not exist: arrivals are only by live warps
+        if cta.bar_arrived >= waiting_needed {
+            let first = cta.first_slot as usize;
+            let n = cta.n_warps as usize;
+            for w in first..first + n {
+                if self.warps.at_bar.has(w) {
+                    self.flush_integrals();
+                    self.warps.n_at_bar -= 1;
+                }
+                self.warps.at_bar.remove(w);
+                self.warps.w_fetch_bar[w] = false;
+                self.front.fetch_dirty = true;
+                self.front.candidate(w);
+            }
+            self.warps.ctas[c].bar_arrived = 0;
+            self.act.bar.releases += 1;
+            self.issue.dirty = true;
+            self.progress = true;
+        }
+    }
+
+    /// Counts the time integrals of cycles `integ_from .. now` (the integrands have held their
+    /// values since `integ_from`): called before an integrand changes in cycle `now`, whose
+    /// own count is then taken with the value it has at the end of the cycle.
+    #[inline]
+    pub fn flush_integrals(&mut self) {
+        let k = self.now - self.integ_from;
+        if k > 0 {
+            self.account_integrals(k);
+            self.integ_from = self.now;
+        }
+    }
+
+    /// Time integrals of the SM's state (resident warps, registers, barrier waits, collector
+    /// occupancy) for `k` cycles.
+    fn account_integrals(&mut self, k: u64) {
+        if self.warps.n_resident_ctas > 0 {
+            self.act.active_cycles += k;
+        }
+        self.act.resident_warp_cycles += self.warps.n_resident_warps as u64 * k;
+        self.act.allocated_reg_cycles += self.warps.allocated_regs * k;
+        self.act.bar.wait_cycles += self.warps.n_at_bar * k;
+        for c in CuClass::ALL {
+            if self.oc.oc_idx[c] != usize::MAX {
+                self.oc.opcoll_act[self.oc.oc_idx[c]].occupied_cycles += self.oc.cu_busy[c] * k;
+            }
+        }
+    }
+}
