@@ -29,7 +29,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use sim::activity::Activity;
 use sim::config::GpuConfig;
-use sim::timing::TimingGpu;
+use sim::timing::{Program, Simulation, TimingGpu};
 use sim::workloads::{self, Size, Workload};
 use sim::SimError;
 use std::path::{Path, PathBuf};
@@ -310,13 +310,15 @@ impl Study {
     /// Simulates one workload on the cycle-level timing model and returns its Activity.
     pub fn simulate(&self, w: &dyn Workload) -> Result<Activity, StudyError> {
         let name = w.info().name;
-        let mut gpu = TimingGpu::new(self.cfg.clone());
-        w.run(self.size, &mut gpu, false)
-            .map_err(|error| StudyError::Simulation {
-                name: name.to_string(),
-                error,
-            })?;
-        Ok(gpu.into_activity())
+        let failed = |error| StudyError::Simulation {
+            name: name.to_string(),
+            error,
+        };
+        let (ran, activity) = Simulation::new(&self.cfg)
+            .run(Program(|gpu: &mut TimingGpu| w.run(self.size, gpu, false)))
+            .map_err(failed)?;
+        ran.map_err(failed)?;
+        Ok(activity)
     }
 
     /// Costs one run's Activity with `chip`; `tech` labels the estimate.

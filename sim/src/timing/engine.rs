@@ -8,60 +8,11 @@ use super::memsys::{period_fs, MemSys};
 use super::perclass::PerPipe;
 use super::policy::GatingPolicy;
 use super::registry::ResolvedPolicies;
-use super::simulation::{Simulation, Stream, Traced};
 use super::sm::Sm;
 use crate::activity::{KernelActivity, Occupancy};
 use crate::config::GpuConfig;
 use crate::stream::KernelStream;
 use crate::SimError;
-
-/// A progress callback: `(cycles, warp_insts)` of the running launch.
-pub struct Progress<'a>(pub &'a mut (dyn FnMut(u64, u64) + Send));
-
-/// Simulates one launch with timing. Thin wrapper over [`Simulation`].
-pub fn simulate_stream(
-    cfg: &GpuConfig,
-    stream: &mut dyn KernelStream,
-) -> Result<KernelActivity, SimError> {
-    Simulation::new(cfg).run(Stream(stream))
-}
-
-/// Simulates launch number `index` (0-based) of a program: launches after the first start with
-/// `gpu.kernel_launch_latency` idle cycles (spec §2.9: kernels run serially, separated by that
-/// latency), which count in the launch's cycles as time when no CTA is resident. Thin wrapper
-/// over [`Simulation`].
-pub fn simulate_launch(
-    cfg: &GpuConfig,
-    stream: &mut dyn KernelStream,
-    index: u64,
-    progress: Option<&mut Progress>,
-) -> Result<KernelActivity, SimError> {
-    let sim = Simulation::new(cfg).launch_index(index);
-    match progress {
-        Some(p) => sim.progress(|c, i| (p.0)(c, i)).run(Stream(stream)),
-        None => sim.run(Stream(stream)),
-    }
-}
-
-/// As [`simulate_stream`], also returning every issue as (cycle, sm, warp slot, pc), ordered by
-/// cycle, then SM, then issue order. Thin wrapper over [`Simulation`].
-pub fn simulate_stream_traced(
-    cfg: &GpuConfig,
-    stream: &mut dyn KernelStream,
-) -> Result<(KernelActivity, Vec<IssueEvent>), SimError> {
-    Simulation::new(cfg).run(Traced(stream))
-}
-
-/// As [`simulate_stream`], reporting progress. Thin wrapper over [`Simulation`].
-pub fn simulate_stream_with(
-    cfg: &GpuConfig,
-    stream: &mut dyn KernelStream,
-    progress: &mut Progress,
-) -> Result<KernelActivity, SimError> {
-    Simulation::new(cfg)
-        .progress(|c, i| (progress.0)(c, i))
-        .run(Stream(stream))
-}
 
 /// Quiet cycles after which a simulation with a cycle-hooked gating policy counts as
 /// deadlocked (no wake-up of a gated pipe takes this long).

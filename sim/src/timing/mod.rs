@@ -37,9 +37,6 @@ mod warpset;
 
 pub use crate::emu::{Reconvergence, ReconvergenceFactory};
 pub use cta::{occupancy, OccupancyLimit};
-pub use engine::{
-    simulate_launch, simulate_stream, simulate_stream_traced, simulate_stream_with, Progress,
-};
 pub use exec::{classify, classify_op, op_name, ExecClass, PipeClass};
 pub use issueunit::IssueEvent;
 pub use ldst::{coalesce, smem_degree, Segments};

@@ -17,5 +17,5 @@ pub mod writer;
 
 pub use header::{read_kernel_list, ListEntry, TraceHeader};
 pub use reader::{scan_body, TraceKernel, TraceOptions};
-pub use run::{simulate_trace, TraceFolder, TraceRun};
+pub use run::{TraceFolder, TraceRun};
 pub use writer::{drive_cta, TraceWriter};

@@ -86,14 +86,3 @@ impl<'a> Source<'a> for TraceFolder<'_, '_> {
         })
     }
 }
-
-/// Simulates every kernel listed in `dir/kernelslist.g` (or the list file `dir`) in order.
-/// `on_kernel(i, n, path)` is called before each kernel (for progress output). Thin wrapper
-/// over [`Simulation`] with a [`TraceFolder`].
-pub fn simulate_trace(
-    cfg: &GpuConfig,
-    dir: &Path,
-    on_kernel: impl FnMut(usize, usize, &Path),
-) -> Result<TraceRun, SimError> {
-    Simulation::new(cfg).run(TraceFolder::new(dir).on_kernel(on_kernel))
-}
