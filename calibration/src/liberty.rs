@@ -8,6 +8,9 @@
 //! every `lu_table_template`/`power_lut_template` defined in any file's header and not already
 //! present (the groups use different template names, e.g. `delay_template_7x7` in SEQ versus
 //! `delay_template_7x7_x1` elsewhere), followed by the `cell` groups of all files.
+//!
+//! Longer than 600 lines on purpose: one tokenizer and reader of the liberty group syntax with
+//! the merge rules it serves.
 
 use crate::error::{CalError, ParseError};
 use flate2::read::GzDecoder;

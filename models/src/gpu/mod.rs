@@ -6,6 +6,7 @@ pub mod dram;
 pub mod estimate;
 pub mod source;
 pub mod storage;
+mod tree;
 
 pub use chip::{ChipError, ChipModel, CostError, CostSource, Costed, UnitCost};
 pub use estimate::{

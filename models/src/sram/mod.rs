@@ -54,6 +54,9 @@
 //! The organisation is chosen at a design point ([`SramTech::design`]: the node's nominal
 //! supply, back gates tied, unless [`sram_tech_designed_at`] names another design supply) and
 //! then evaluated at the operating point: area never depends on the operating supply.
+//!
+//! Longer than 600 lines: the public API (specification, result, errors, organisation search
+//! and lane slicing) with its documentation; the circuit models are in the submodules.
 
 mod array;
 pub use array::level_shift_gap as array_level_shift_gap;

@@ -2,6 +2,9 @@
 //!
 //! Every table and every key is documented with its meaning; tags in brackets name the source of
 //! the preset values (see the spec): `[G]` marks a gpuenergy choice that is a knob.
+//!
+//! Longer than 600 lines on purpose: one struct per TOML table with every key documented beside
+//! its field, so the schema reads in one place.
 
 use serde::{Deserialize, Serialize};
 

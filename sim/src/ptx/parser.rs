@@ -2,6 +2,9 @@
 //! module-scope variables, kernels with their parameters, performance directives, register and
 //! variable declarations, labels and instructions (opcode, modifiers, guard, operands). Meaning is
 //! assigned later by `decode`.
+//!
+//! Longer than 600 lines on purpose: one recursive-descent grammar, whose productions call each
+//! other and share one token cursor.
 
 pub use super::ast::*;
 use super::isa::Ty;
