@@ -9,8 +9,8 @@
 //! present (the groups use different template names, e.g. `delay_template_7x7` in SEQ versus
 //! `delay_template_7x7_x1` elsewhere), followed by the `cell` groups of all files.
 //!
-//! Longer than 600 lines on purpose: one tokenizer and reader of the liberty group syntax with
-//! the merge rules it serves.
+//! Longer than 600 lines on purpose: finding, merging and reading liberty files share one
+//! group-syntax scanner and its unit handling.
 
 use crate::error::{CalError, ParseError};
 use flate2::read::GzDecoder;

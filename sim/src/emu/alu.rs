@@ -9,8 +9,8 @@
 //! [0, 1] (NaN → 0); `rcp.approx` and `div.approx`/`div.full` compute a·(1/b); `rsqrt.approx` is
 //! 1/sqrt rounded twice; integer division or remainder by zero returns all ones.
 //!
-//! Longer than 600 lines on purpose: one exhaustive match over the PTX arithmetic and logic
-//! opcodes, each case a few lines; split by opcode family it would scatter the shared type rules.
+//! Longer than 600 lines on purpose: the lane-wise evaluation of every PTX arithmetic, logic and
+//! comparison opcode ([`eval`], [`setp`]) with the float helpers whose rounding they share.
 
 #![allow(clippy::needless_range_loop)]
 
