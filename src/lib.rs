@@ -7,6 +7,8 @@
 //!   formats;
 //! - [`cli`]: argument types and command implementations, one module per subcommand.
 
+#![warn(missing_docs)]
+
 pub mod cli;
 pub mod report;
 pub mod study;

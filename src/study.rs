@@ -94,6 +94,7 @@ pub enum StudyError {
 pub struct NamedOverlay {
     /// How sources name it (the file it came from).
     pub name: String,
+    /// The overlay's fitted coefficients.
     pub overlay: Overlay,
 }
 
@@ -114,15 +115,25 @@ pub type Progress = dyn Fn(&str, usize, usize) + Send + Sync;
 /// One workload's costed run.
 #[derive(Clone, Debug, Serialize)]
 pub struct WorkloadResult {
+    /// Workload name (or the Activity file's label).
     pub workload: String,
+    /// Simulated core cycles, all launches.
     pub cycles: u64,
+    /// Warp instructions issued, all launches.
     pub warp_instructions: u64,
+    /// Run time at the technology point's clock, s.
     pub runtime_s: f64,
+    /// Total energy (dynamic + leakage + gating overhead), J.
     pub energy_j: f64,
+    /// Dynamic energy, J.
     pub dynamic_j: f64,
+    /// Leakage energy, J.
     pub leakage_j: f64,
+    /// Energy over run time, W.
     pub average_power_w: f64,
+    /// Energy-delay product, J·s.
     pub edp_js: f64,
+    /// The whole component tree of the run.
     pub estimate: Estimate,
 }
 
@@ -132,14 +143,19 @@ pub struct WorkloadResult {
 pub struct Report {
     /// Technology label, e.g. "finfet7 lvt".
     pub tech: String,
+    /// Operating supply, V.
     pub vdd_v: f64,
+    /// Junction temperature, K.
     pub temperature_k: f64,
     /// Name of the GPU configuration.
     pub gpu: String,
+    /// Chip area, mm².
     pub area_mm2: f64,
+    /// Chip leakage power at the technology point (every component powered), W.
     pub leakage_w: f64,
     /// Area and leakage of every component (no activity).
     pub area: Node,
+    /// The costed runs, in the order the workloads were given.
     pub workloads: Vec<WorkloadResult>,
     /// Core clock at this technology point.
     #[serde(skip)]

@@ -65,6 +65,7 @@ fn tech_fit(args: &Args, dir: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Runs `gpuenergy calibrate` with parsed arguments.
 pub fn run(args: Args) -> Result<()> {
     techlib::node(&args.tech).with_context(|| format!("--tech {}", args.tech))?;
     if let Some(d) = &args.liberty_dir {

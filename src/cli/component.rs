@@ -56,6 +56,7 @@ pub fn parse_params(items: &[String]) -> Result<BTreeMap<String, u32>> {
     Ok(out)
 }
 
+/// Runs `gpuenergy component` with parsed arguments.
 pub fn run(args: Args) -> Result<()> {
     let kind = LogicKind::parse(&args.kind).ok_or_else(|| {
         anyhow!(

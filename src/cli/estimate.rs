@@ -139,6 +139,7 @@ pub fn tech_choice(
     Ok(c)
 }
 
+/// Runs `gpuenergy estimate` with parsed arguments: builds the [`crate::study::Study`], runs it and prints the report.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let t0 = Instant::now();
     let cfg = load_config(&args)?;

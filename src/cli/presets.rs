@@ -15,6 +15,7 @@ pub struct Args {
     pub dump: Option<String>,
 }
 
+/// Runs `gpuenergy presets` with parsed arguments.
 pub fn run(args: Args) -> Result<()> {
     if let Some(name) = &args.dump {
         let cfg = GpuConfig::preset(name)?;

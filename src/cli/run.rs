@@ -91,6 +91,7 @@ fn parse_uint(s: &str) -> Option<u64> {
 /// One `--param` argument.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ParamArg {
+    /// A scalar parameter (`u32:N`, `s32:N`, `u64:N`, `f32:X`).
     Scalar(ParamValue),
     /// Zeroed buffer of this many bytes.
     Zeroed(u64),
@@ -172,6 +173,7 @@ fn report(launches: u64, insts: u64, total_s: f64, launch_s: f64) {
     println!("emulation rate:    {:.2} M warp instructions/s", rate / 1e6);
 }
 
+/// Runs `gpuenergy run` with parsed arguments.
 pub fn run(args: Args) -> Result<()> {
     if let Some(name) = &args.workload {
         return run_workload(name, &args);

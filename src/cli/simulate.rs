@@ -76,6 +76,7 @@ pub fn resolve_config(
     Ok(cfg)
 }
 
+/// Runs `gpuenergy simulate` with parsed arguments.
 pub fn run(args: Args) -> Result<()> {
     let cfg = resolve_config(
         args.preset.as_deref(),

@@ -101,6 +101,7 @@ pub fn parse_size(s: &str) -> Result<u64> {
         .ok_or_else(|| anyhow!("size '{s}' is too large"))
 }
 
+/// Runs `gpuenergy sram` with parsed arguments.
 pub fn run(args: Args) -> Result<()> {
     if let Some(batch) = &args.batch {
         return run_batch(batch, args.out.as_deref());

@@ -49,6 +49,7 @@ pub struct Args {
     pub lib_cache: Option<PathBuf>,
 }
 
+/// Runs `gpuenergy synth` with parsed arguments.
 pub fn run(args: Args) -> Result<()> {
     if args.component == "list" {
         for c in registry::names() {

@@ -66,6 +66,7 @@ fn rows(n: &Node) -> Result<Vec<Row>> {
     Ok(out)
 }
 
+/// Runs `gpuenergy techs` with parsed arguments.
 pub fn run(args: Args) -> Result<()> {
     let nodes: Vec<Node> = match &args.node {
         Some(name) => vec![node(name)?],

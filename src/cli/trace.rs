@@ -28,6 +28,7 @@ pub struct Args {
     pub check: bool,
 }
 
+/// Runs `gpuenergy trace` with parsed arguments.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let w = workloads::find(&args.workload).with_context(|| {
         let names: Vec<&str> = workloads::all().iter().map(|w| w.info().name).collect();

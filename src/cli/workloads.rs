@@ -13,6 +13,7 @@ pub struct Args {
     pub format: Format,
 }
 
+/// Runs `gpuenergy workloads` with parsed arguments.
 pub fn run(args: Args) -> Result<()> {
     let text = match args.format {
         Format::Json => listing::workloads_json()? + "\n",
