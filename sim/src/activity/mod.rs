@@ -258,7 +258,7 @@ pub struct IbufferCounts {
 pub struct SchedActivity {
     /// Cycles with ≥ 1 resident warp on this scheduler.
     pub active_cycles: u64,
-    /// Cycles that issued 0, 1, 2 (or more) instructions; issued[0] counts every simulated
+    /// Cycles that issued 0, 1, 2 (or more) instructions; `issued[0]` counts every simulated
     /// cycle of the kernel window that issued nothing (skipped cycles included).
     pub issued: [u64; 3],
     /// Issue-less cycles of this scheduler by first failing reason.
