@@ -222,7 +222,7 @@ pub struct SmActivity {
     pub l1d: L1dActivity,
     /// Shared-memory accesses and bank conflicts.
     pub smem: SmemCounts,
-    /// Constant cache: one read per constant-space request.
+    /// Constant cache: one lookup per distinct address of a constant load.
     pub const_cache: CacheReads,
     /// LD/ST unit instructions, requests and stalls.
     pub ldst: LdstCounts,

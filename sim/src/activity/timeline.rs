@@ -27,7 +27,7 @@ pub struct IdleStats {
     pub busy_to_idle: u64,
     /// Lengths of the complete idle periods, in cycles.
     pub hist: IdleHist,
-    /// Length of the idle run that touches the window end (at most one per timeline).
+    /// Idle runs that touch the window end (censored: their full length is unknown).
     pub censored: IdleHist,
     /// Cycles spent in each power state. Without a gating policy the states are `on_busy` and
     /// `on_idle`; gating policies add theirs (e.g. `gated`, `wakeup`).
