@@ -47,9 +47,9 @@ impl PipeClass {
 /// Which pipe of an SP cluster an op occupies (timelines are per pipe).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SpPipe {
-    /// The integer pipe (INT ops, control flow).
+    /// The integer pipe: INT ops and control flow.
     Int,
-    /// The floating-point pipe (FP and f64 ops, SFU-class ops).
+    /// The floating-point pipe: FP32 ops, and f64 ops where `units.dp_on = "sp"`.
     Fp,
 }
 
