@@ -125,7 +125,8 @@ pub struct ExecClass {
     pub pipe: PipeClass,
     /// For `Sp`/`Int` pipes: the INT or FP pipe of the cluster.
     pub sp_pipe: SpPipe,
-    /// Latency in core cycles from dispatch to writeback (≥ 1).
+    /// Latency in core cycles from dispatch to result (≥ 1; 1 for `Mem` and `None`, whose time
+    /// the LD/ST unit and the barrier logic model).
     pub latency: u32,
     /// Initiation interval in core cycles: the unit accepts its next instruction this much later
     /// (≥ 1).
