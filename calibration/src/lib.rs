@@ -8,6 +8,8 @@
 //! - [`fit`]: non-negative least squares of the `models::logic` forms, leave-one-out CV, overlays.
 //! - [`collect`]: gather records and raw reports from a directory.
 
+#![warn(missing_docs)]
+
 pub mod collect;
 pub mod error;
 pub mod fit;

@@ -3,6 +3,8 @@
 //! Front ends produce [`inst::WarpInst`] streams ([`stream::KernelStream`]); the timing model turns
 //! them into cycles and the [`activity`] record. `sim` knows nothing of joules.
 
+#![warn(missing_docs)]
+
 pub mod activity;
 pub mod config;
 pub mod emu;

@@ -16,13 +16,18 @@ use serde::{Deserialize, Serialize};
 /// empty bins (`counts`/`cycles` may be shorter than [`IdleHist::full_len`]; missing bins are 0).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct IdleHist {
+    /// `stats.idle_hist_exact_max` (E): lengths 1 ..= E get one exact bin each.
     pub exact_max: u32,
+    /// `stats.idle_hist_log2_max` (M): the last power-of-two bin ends at 2^M cycles.
     pub log2_max: u32,
+    /// Idle periods per bin.
     pub counts: Vec<u64>,
+    /// Σ idle cycles (period lengths) per bin.
     pub cycles: Vec<u64>,
 }
 
 impl IdleHist {
+    /// An empty histogram with all bins for `exact_max` = E and `log2_max` = M.
     pub fn new(exact_max: u32, log2_max: u32) -> Self {
         let n = Self::n_bins(exact_max, log2_max);
         IdleHist {
@@ -88,10 +93,12 @@ impl IdleHist {
         self.cycles[b] += len;
     }
 
+    /// Number of periods recorded (Σ `counts`).
     pub fn total_count(&self) -> u64 {
         self.counts.iter().sum()
     }
 
+    /// Idle cycles recorded (Σ `cycles`).
     pub fn total_cycles(&self) -> u64 {
         self.cycles.iter().sum()
     }
@@ -134,8 +141,11 @@ impl IdleHist {
 /// [2^(k−1), 2^k). 65 bins cover every u64. `sum` and `count` are exact (mean = sum / count).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Log2Hist {
+    /// Values per bin (65 bins: 0, then [2^(k−1), 2^k) for k = 1 ..= 64).
     pub counts: Vec<u64>,
+    /// Exact Σ of the values recorded.
     pub sum: u64,
+    /// Number of values recorded.
     pub count: u64,
 }
 
@@ -150,6 +160,7 @@ impl Default for Log2Hist {
 }
 
 impl Log2Hist {
+    /// Records value `v` in bin ⌈log2(v + 1)⌉ (0 for v = 0).
     #[inline]
     pub fn add(&mut self, v: u64) {
         let b = (64 - v.leading_zeros()) as usize;
@@ -158,6 +169,7 @@ impl Log2Hist {
         self.count += 1;
     }
 
+    /// Adds another histogram bin by bin, with its sum and count.
     pub fn merge(&mut self, o: &Log2Hist) {
         for (a, b) in self.counts.iter_mut().zip(&o.counts) {
             *a += b;

@@ -39,6 +39,8 @@ pub struct Activity {
 }
 
 impl Activity {
+    /// An empty record (no kernels, zero aggregate) for configuration `config_name` with hash
+    /// `config_hash`.
     pub fn new(config_name: &str, config_hash: &str) -> Self {
         Activity {
             schema: SCHEMA.to_string(),
@@ -87,6 +89,7 @@ impl Activity {
 /// Counts of one kernel (all launches of it) or of the aggregate.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct KernelActivity {
+    /// Kernel name (`"aggregate"` for the sum over kernels).
     pub name: String,
     /// Launches summed into this record.
     pub launches: u64,
@@ -103,6 +106,7 @@ pub struct KernelActivity {
     pub by_family: FamilyCounts,
     /// Scheduler-cycles that issued nothing, by first failing reason (§2.3), all SMs.
     pub stalls: StallCounts,
+    /// Occupancy limits and resident-warp/register time integrals.
     pub occupancy: Occupancy,
     /// Per SM, in SM-id order.
     pub sms: Vec<SmActivity>,
@@ -110,6 +114,7 @@ pub struct KernelActivity {
     pub l2: Vec<L2SliceActivity>,
     /// Per DRAM channel.
     pub dram: Vec<DramChannelActivity>,
+    /// Interconnect packets and flits per port.
     pub icnt: IcntActivity,
     /// Present when `stats.per_register` is on (§5.4).
     pub per_register: Option<RegisterStats>,
@@ -118,18 +123,28 @@ pub struct KernelActivity {
 /// Warp and thread instructions per family.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FamilyCounts {
+    /// Integer-pipe instructions (`Family::Int`).
     pub int: InstCount,
+    /// Single-precision FP instructions (`Family::Fp`).
     pub fp: InstCount,
+    /// Double-precision instructions (`Family::Dp`).
     pub dp: InstCount,
+    /// Special-function-unit instructions (`Family::Sfu`: transcendentals, DIV/REM).
     pub sfu: InstCount,
+    /// Memory instructions (`Family::Mem`: ld, st, atom, red, membar).
     pub mem: InstCount,
+    /// Control-flow instructions (`Family::Ctrl`: bra, ret, exit).
     pub ctrl: InstCount,
+    /// CTA barrier instructions (`Family::Bar`: `bar.sync`).
     pub bar: InstCount,
 }
 
+/// Issued instructions of one family, counted per warp and per active thread.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InstCount {
+    /// +1 per issued warp instruction.
     pub warp_insts: u64,
+    /// +lanes (active threads) per issued warp instruction.
     pub thread_insts: u64,
 }
 
@@ -173,8 +188,11 @@ pub struct Occupancy {
 pub struct SmActivity {
     /// Cycles with ≥ 1 resident CTA.
     pub active_cycles: u64,
+    /// +1 per warp instruction issued on this SM.
     pub warp_insts: u64,
+    /// +lanes per warp instruction issued on this SM.
     pub thread_insts: u64,
+    /// CTAs launched on this SM.
     pub ctas: u64,
     /// Σ over cycles of resident warps.
     pub resident_warp_cycles: u64,
@@ -184,35 +202,54 @@ pub struct SmActivity {
     pub icache: CacheReads,
     /// One per instruction written to an I-buffer.
     pub decoder_insts: u64,
+    /// Instruction-buffer writes, reads and flushes.
     pub ibuffer: IbufferCounts,
     /// Per scheduler, in scheduler order.
     pub sched: Vec<SchedActivity>,
+    /// Scoreboard checks and updates.
     pub scoreboard: ScoreboardCounts,
+    /// SIMT-stack pushes and pops seen in the stream.
     pub simt: SimtCounts,
+    /// CTA barrier arrivals, releases and waiting warp-cycles.
     pub bar: BarrierCounts,
+    /// Register-file bank accesses, lanes and conflicts.
     pub rf: RfActivity,
     /// Per collector class present in the config, in the order sp, sfu, mem, dp, int, gen.
     pub opcoll: Vec<OpcollActivity>,
     /// Per pipe instance (sp0.int, sp0.fp, sp1.int, …, sfu0, dp0, ldst0).
     pub exec: Vec<PipeActivity>,
+    /// L1 data cache requests and line traffic.
     pub l1d: L1dActivity,
+    /// Shared-memory accesses and bank conflicts.
     pub smem: SmemCounts,
+    /// Constant cache: one lookup per distinct address of a constant load.
     pub const_cache: CacheReads,
+    /// LD/ST unit instructions, requests and stalls.
     pub ldst: LdstCounts,
 }
 
+/// Tag lookups of a read-only cache (I-cache, constant cache) and their outcome.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CacheReads {
+    /// Tag lookups.
     pub reads: u64,
+    /// Lookups that found the line.
     pub hits: u64,
+    /// Lookups that missed and requested a fill.
     pub misses: u64,
 }
 
+/// Per-warp instruction buffer (I-buffer) traffic, all warps of one SM.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct IbufferCounts {
+    /// Instructions written by fetch/decode.
     pub writes: u64,
+    /// Instructions read out at issue.
     pub reads: u64,
+    /// Whole-buffer flushes on a control-flow redirect (0 in this model: the front end resolves
+    /// control flow before timing).
     pub flushes: u64,
+    /// Valid entries discarded by those flushes.
     pub flushed_entries: u64,
 }
 
@@ -221,14 +258,16 @@ pub struct IbufferCounts {
 pub struct SchedActivity {
     /// Cycles with ≥ 1 resident warp on this scheduler.
     pub active_cycles: u64,
-    /// Cycles that issued 0, 1, 2 (or more) instructions; issued[0] counts every simulated
+    /// Cycles that issued 0, 1, 2 (or more) instructions; `issued[0]` counts every simulated
     /// cycle of the kernel window that issued nothing (skipped cycles included).
     pub issued: [u64; 3],
+    /// Issue-less cycles of this scheduler by first failing reason.
     pub stall: StallCounts,
     /// Candidate warps examined.
     pub warp_evals: u64,
 }
 
+/// Scoreboard accesses of one SM (spec §5.1).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ScoreboardCounts {
     /// One per candidate check.
@@ -242,14 +281,20 @@ pub struct ScoreboardCounts {
 /// visible, so `pops` counts divergent branches too (two paths merge once per push).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SimtCounts {
+    /// Stack pushes: one per divergent branch.
     pub pushes: u64,
+    /// Stack pops at reconvergence: one per divergent branch (see above).
     pub pops: u64,
+    /// Branches whose taken and fall-through masks are both non-empty (`reconv_pc` set).
     pub divergent_branches: u64,
 }
 
+/// CTA barrier (`bar.sync`) activity of one SM.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BarrierCounts {
+    /// Warps arriving at a barrier (one per issued `bar.sync`).
     pub arrivals: u64,
+    /// Barrier releases: one per CTA barrier whose last warp arrived.
     pub releases: u64,
     /// Warp-cycles spent waiting at a barrier.
     pub wait_cycles: u64,
@@ -260,9 +305,11 @@ pub struct BarrierCounts {
 pub struct RfActivity {
     /// One per granted entry (128 B) read on bank b.
     pub reads: Vec<u64>,
+    /// One per destination-register entry (128 B) written back on bank b.
     pub writes: Vec<u64>,
     /// + lanes of each read / write.
     pub read_lanes: Vec<u64>,
+    /// + lanes of each write on bank b.
     pub write_lanes: Vec<u64>,
     /// Cycles in which an eligible read was not granted because another read took the port.
     pub conflict_rr: Vec<u64>,
@@ -270,6 +317,7 @@ pub struct RfActivity {
     pub conflict_wr: Vec<u64>,
     /// Predicate-file reads (guard or source predicates) and writes.
     pub pred_reads: u64,
+    /// Predicate-register destinations written back.
     pub pred_writes: u64,
 }
 
@@ -278,10 +326,13 @@ pub struct RfActivity {
 pub struct OpcollActivity {
     /// "sp", "sfu", "mem", "dp", "int" or "gen".
     pub class: String,
+    /// Collector units of this class (per SM).
     pub units: u32,
+    /// Instructions allocated a collector unit of this class.
     pub allocs: u64,
     /// Source operands collected (one per granted register read).
     pub operands: u64,
+    /// Instructions dispatched from a unit of this class to an execution pipe.
     pub dispatches: u64,
     /// Σ over cycles of occupied units of this class.
     pub occupied_cycles: u64,
@@ -306,44 +357,57 @@ pub struct PipeActivity {
     pub lane_idle: Vec<IdleStats>,
 }
 
+/// Operations of one op class on a pipe and the lanes they used.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OpsLanes {
+    /// Warp operations dispatched.
     pub ops: u64,
+    /// Σ active lanes of those operations.
     pub lanes: u64,
 }
 
 /// Outcome counts of one request kind at a cache.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Outcomes {
+    /// Tag hit with the needed data present.
     pub hit: u64,
     /// Merged into a pending MSHR entry.
     pub hit_reserved: u64,
+    /// Miss that allocated an MSHR entry and sent a fill request.
     pub miss: u64,
     /// Could not allocate (MSHR or miss queue full); retried later and counted again.
     pub res_fail: u64,
 }
 
+/// L1 data cache of one SM (spec §5.3); requests are 32-B sectors/segments after coalescing.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct L1dActivity {
     /// One per request (coalesced segment).
     pub read: Outcomes,
+    /// Write requests (one per coalesced segment), as hit or miss only.
     pub write: Outcomes,
     /// Requests that bypassed L1 (skip_global or no write-allocate path), not in read/write.
     pub bypass: u64,
+    /// Lines filled from L2 (one per returned MSHR entry).
     pub fills: u64,
+    /// Valid lines evicted to make room for a fill.
     pub evictions: u64,
+    /// Dirty lines written back to L2 on eviction.
     pub writebacks: u64,
 }
 
+/// Shared memory of one SM.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SmemCounts {
     /// One per shared-memory warp instruction.
     pub accesses: u64,
+    /// + active lanes per shared-memory warp instruction.
     pub lanes: u64,
     /// Σ (conflict degree − 1).
     pub conflict_extra_cycles: u64,
 }
 
+/// LD/ST unit of one SM.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LdstCounts {
     /// Memory warp instructions processed.
@@ -357,26 +421,39 @@ pub struct LdstCounts {
 /// One L2 slice.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct L2SliceActivity {
+    /// Read requests arriving at the slice (tag hit or miss; partial sector hits count as misses).
     pub read: HitMiss,
+    /// Write requests (a miss allocates without fetching).
     pub write: HitMiss,
+    /// Atomic and reduction requests.
     pub atomic: HitMiss,
+    /// Fills from DRAM (one per line fetch of the missing sectors).
     pub fills: u64,
+    /// Dirty lines written back to DRAM on eviction.
     pub writebacks: u64,
 }
 
+/// Hit and miss counts of one request kind at an L2 slice.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HitMiss {
+    /// Requests whose sectors were all present.
     pub hit: u64,
+    /// Requests that needed a DRAM fill (or allocated a line, for writes).
     pub miss: u64,
 }
 
 /// One DRAM channel. Reads and writes are counted in bursts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DramChannelActivity {
+    /// Read bursts.
     pub reads: u64,
+    /// Write bursts.
     pub writes: u64,
+    /// Row activations (ACT).
     pub activates: u64,
+    /// Row precharges (PRE) on a row conflict.
     pub precharges: u64,
+    /// Column accesses to an already open row.
     pub row_hits: u64,
     /// DRAM cycles the data bus carried data.
     pub bus_busy_cycles: u64,
@@ -388,9 +465,14 @@ pub struct DramChannelActivity {
 /// 0..n_slices on the reply net.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct IcntActivity {
+    /// Request packets injected per SM port (SM→L2).
     pub req_packets: Vec<u64>,
+    /// Request flits per SM port: ⌈packet bytes / flit bytes⌉ (8-B header, plus data for writes
+    /// and atomics).
     pub req_flits: Vec<u64>,
+    /// Reply packets injected per L2-slice port (L2→SM).
     pub rep_packets: Vec<u64>,
+    /// Reply flits per L2-slice port.
     pub rep_flits: Vec<u64>,
 }
 
@@ -408,6 +490,7 @@ pub struct RegisterStats {
     pub first_access_after_alloc: Log2Hist,
     /// The pilot warp's own reads and writes per register (`stats.pilot_warp`).
     pub pilot_reads: Vec<u64>,
+    /// The pilot warp's writes per register.
     pub pilot_writes: Vec<u64>,
 }
 

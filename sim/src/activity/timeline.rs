@@ -17,13 +17,17 @@ use serde::{Deserialize, Serialize};
 /// `idle_cycles = hist.total_cycles() + censored.total_cycles()`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct IdleStats {
+    /// Busy cycles in the window.
     pub busy_cycles: u64,
+    /// Idle cycles in the window (complete and censored periods).
     pub idle_cycles: u64,
     /// Complete idle periods (= `hist.total_count()`).
     pub periods: u64,
     /// Busy→idle transitions (an idle period that follows a busy cycle, censored or not).
     pub busy_to_idle: u64,
+    /// Lengths of the complete idle periods, in cycles.
     pub hist: IdleHist,
+    /// Idle runs that touch the window end (censored: their full length is unknown).
     pub censored: IdleHist,
     /// Cycles spent in each power state. Without a gating policy the states are `on_busy` and
     /// `on_idle`; gating policies add theirs (e.g. `gated`, `wakeup`).
@@ -31,6 +35,7 @@ pub struct IdleStats {
 }
 
 impl IdleStats {
+    /// Empty statistics whose histograms use `exact_max` and `log2_max` (see [`IdleHist`]).
     pub fn new(exact_max: u32, log2_max: u32) -> Self {
         IdleStats {
             hist: IdleHist::new(exact_max, log2_max),
@@ -60,10 +65,12 @@ impl IdleStats {
 pub struct Timeline {
     busy_until: u64,
     seen_busy: bool,
+    /// Statistics accumulated so far; [`Timeline::finish`] completes them and takes them out.
     pub stats: IdleStats,
 }
 
 impl Timeline {
+    /// A timeline of a window starting at cycle `start`, idle until its first busy call.
     pub fn new(start: u64, exact_max: u32, log2_max: u32) -> Self {
         Timeline {
             busy_until: start,

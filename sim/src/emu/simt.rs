@@ -282,7 +282,9 @@ pub type ReconvergenceFactory =
 /// A warp's control state: the built-in PDOM stack called directly (it runs for every
 /// instruction), any other mechanism through its trait.
 pub enum WarpControl {
+    /// The built-in immediate-post-dominator (PDOM) SIMT stack.
     Pdom(SimtStack),
+    /// A registered reconvergence mechanism.
     Other(Box<dyn Reconvergence>),
 }
 
@@ -295,6 +297,7 @@ impl WarpControl {
             None => WarpControl::Pdom(SimtStack::new(pc, mask)),
         }
     }
+    /// The PC the warp executes next and its active lanes; `None` when the warp has finished.
     #[inline]
     pub fn top(&self) -> Option<Entry> {
         match self {
@@ -302,6 +305,7 @@ impl WarpControl {
             WarpControl::Other(r) => r.top(),
         }
     }
+    /// Entries held (stack depth for the PDOM stack).
     #[inline]
     pub fn depth(&self) -> usize {
         match self {
@@ -309,10 +313,12 @@ impl WarpControl {
             WarpControl::Other(r) => r.depth(),
         }
     }
+    /// True when the warp has finished (no entry left).
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.depth() == 0
     }
+    /// Non-divergent update: the `exited` lanes leave and every remaining lane goes to `next`.
     #[inline]
     pub fn advance(&mut self, next: u32, exited: u32) {
         match self {
@@ -320,6 +326,7 @@ impl WarpControl {
             WarpControl::Other(r) => r.advance(next, exited),
         }
     }
+    /// Update after a two-way branch (see [`SimtStack::branch`]); returns whether it diverged.
     #[inline]
     pub fn branch(
         &mut self,
@@ -335,6 +342,7 @@ impl WarpControl {
             WarpControl::Other(r) => r.branch(taken, target, fall, fall_pc, rpc, order),
         }
     }
+    /// Counters of the mechanism's activity.
     pub fn stats(&self) -> StackStats {
         match self {
             WarpControl::Pdom(s) => s.stats,

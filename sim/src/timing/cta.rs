@@ -13,11 +13,13 @@ use crate::SimError;
 /// Resident-CTA limit and the binding resource.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OccupancyLimit {
+    /// CTAs of the kernel that can be resident on one SM at once.
     pub max_ctas: u32,
     /// "cta_slots", "threads", "warps", "registers" or "shared_memory".
     pub limiter: &'static str,
     /// Registers one CTA allocates (T · R4).
     pub regs_per_cta: u32,
+    /// Warps of one CTA (threads rounded up to whole warps).
     pub warps_per_cta: u32,
 }
 

@@ -7,16 +7,23 @@ use crate::inst::{Family, OpClass, WarpInst};
 /// Pipeline class of an instruction after `dp_on`/`int_on` mapping; indexes ID_OC/OC_EX widths.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PipeClass {
+    /// An SP cluster (`units.n_sp`): its INT or FP pipe, per [`ExecClass::sp_pipe`].
     Sp,
+    /// A double-precision unit (`units.n_dp`).
     Dp,
+    /// A separate INT unit (`units.n_int`, with `units.int_on = "int"`).
     Int,
+    /// A special-function unit (`units.n_sfu`): transcendentals, every DIV, and f64 where
+    /// `units.dp_on` puts it.
     Sfu,
+    /// The LD/ST unit (`units.n_ldst`): ld, st, atom, red, membar.
     Mem,
     /// `bar.sync`: needs only an issue slot.
     None,
 }
 
 impl PipeClass {
+    /// The classes that own execution units, in [`PipeClass::index`] order (`None` excluded).
     pub const ALL: [PipeClass; 5] = [
         PipeClass::Sp,
         PipeClass::Dp,
@@ -24,6 +31,7 @@ impl PipeClass {
         PipeClass::Sfu,
         PipeClass::Mem,
     ];
+    /// Dense index: Sp 0, Dp 1, Int 2, Sfu 3, Mem 4, None 5.
     pub fn index(self) -> usize {
         match self {
             PipeClass::Sp => 0,
@@ -39,7 +47,9 @@ impl PipeClass {
 /// Which pipe of an SP cluster an op occupies (timelines are per pipe).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SpPipe {
+    /// The integer pipe: INT ops and control flow.
     Int,
+    /// The floating-point pipe: FP32 ops, and f64 ops where `units.dp_on = "sp"`.
     Fp,
 }
 
@@ -111,10 +121,15 @@ pub const ALL_OPS: [OpClass; N_OPS] = [
 /// Decoded timing class of one instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ExecClass {
+    /// Unit class the instruction needs.
     pub pipe: PipeClass,
     /// For `Sp`/`Int` pipes: the INT or FP pipe of the cluster.
     pub sp_pipe: SpPipe,
+    /// Latency in core cycles from dispatch to result (≥ 1; 1 for `Mem` and `None`, whose time
+    /// the LD/ST unit and the barrier logic model).
     pub latency: u32,
+    /// Initiation interval in core cycles: the unit accepts its next instruction this much later
+    /// (≥ 1).
     pub ii: u32,
 }
 

@@ -37,9 +37,13 @@ pub(crate) fn add_stall(s: &mut StallCounts, r: Stall, n: u64) {
 /// One issued instruction, for tests and debugging (an issue log of a traced simulation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct IssueEvent {
+    /// Core cycle of the issue.
     pub cycle: u64,
+    /// SM id.
     pub sm: u32,
+    /// Warp slot on the SM.
     pub warp_slot: u32,
+    /// Byte PC of the issued instruction.
     pub pc: u32,
 }
 

@@ -6,7 +6,9 @@ use crate::inst::{MemInfo, WARP_SIZE};
 
 /// Up to 64 segments (32 lanes, each touching at most 2 segments).
 pub struct Segments {
+    /// Number of valid segments in `addr`/`bytes`.
     pub n: usize,
+    /// Byte address of each segment (aligned to the segment size), ascending.
     pub addr: [u64; 64],
     /// Bytes of the segment actually touched (for request sizes).
     pub bytes: [u32; 64],

@@ -235,6 +235,8 @@ pub struct TimingGpu {
 }
 
 impl TimingGpu {
+    /// A GPU of configuration `cfg` with an empty record, a fresh emulator and the built-in
+    /// policies only.
     pub fn new(cfg: GpuConfig) -> Self {
         let activity = Activity::new(&cfg.gpu.name, &cfg.hash_hex());
         TimingGpu {
@@ -254,6 +256,7 @@ impl TimingGpu {
         self.progress = Some(f);
     }
 
+    /// The resolved configuration it simulates.
     pub fn config(&self) -> &GpuConfig {
         &self.cfg
     }

@@ -16,10 +16,14 @@ pub struct SynthStream {
     open: BTreeMap<(u32, u32), (Vec<WarpInst>, usize)>,
     /// (cta, sm, first_warp_slot) of every `begin_cta`, in call order.
     pub placements: Vec<(u32, u32, u32)>,
+    /// CTA ids of every `end_cta`, in call order.
     pub ended: Vec<u32>,
 }
 
 impl SynthStream {
+    /// Kernel `name` of `grid` CTAs of `block` threads, with `regs_per_thread` registers per
+    /// thread and `shared_bytes` bytes of shared memory per CTA; warp w of CTA c runs
+    /// `program(c, w)`.
     pub fn new(
         name: &str,
         grid: Dim3,

@@ -12,7 +12,9 @@ use crate::inst::{Family, MemInfo, MemSpace, OpClass, Reg, WarpInst, MAX_DST, MA
 /// The memory part of a [`TInst`]: space, access width and the pool slot of its addresses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MemRef {
+    /// State space accessed (global, shared, local, const, …).
     pub space: MemSpace,
+    /// Bytes accessed per thread (1, 2, 4, 8, 16).
     pub width_bytes: u8,
     /// Slot in the SM's [`AddrPool`].
     pub slot: u32,
@@ -21,15 +23,25 @@ pub struct MemRef {
 /// A warp instruction as the timing pipeline holds it (fields as in [`WarpInst`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TInst {
+    /// Byte offset of the instruction within its kernel.
     pub pc: u32,
+    /// Lanes that execute (bit i = lane i); 0 is legal.
     pub active_mask: u32,
+    /// Reconvergence PC when this is a divergent branch.
     pub reconv_pc: Option<u32>,
+    /// Pipeline family.
     pub family: Family,
+    /// Operation class within the family.
     pub op: OpClass,
+    /// Number of valid entries in `dst`.
     pub n_dst: u8,
+    /// Number of valid entries in `src`.
     pub n_src: u8,
+    /// Destination registers (architectural; predicates from `PRED_BASE` up).
     pub dst: [Reg; MAX_DST],
+    /// Source registers (architectural; predicates from `PRED_BASE` up).
     pub src: [Reg; MAX_SRC],
+    /// Present exactly for memory instructions with a data access.
     pub mem: Option<MemRef>,
 }
 

@@ -15,6 +15,8 @@ pub struct InOrderScoreboard {
 }
 
 impl InOrderScoreboard {
+    /// An empty scoreboard; with `war` (`sched.war_scoreboard`) it also counts pending reads
+    /// and stalls on WAR hazards.
     pub fn new(war: bool) -> Self {
         InOrderScoreboard {
             pending: Vec::new(),
@@ -114,6 +116,7 @@ pub struct MonolithicRf {
 }
 
 impl MonolithicRf {
+    /// The bank mapping of `rf.n_banks` banks, `rf.bank_map` and `sm.n_subcores` of `cfg`.
     pub fn new(cfg: &GpuConfig) -> Self {
         let n_banks = cfg.rf.n_banks;
         let n_subcores = cfg.sm.n_subcores.max(1);

@@ -111,7 +111,9 @@ pub trait IssueStage: Send {
 /// The SM's issue stage: the built-in scoreboard called directly (its checks run several
 /// times per instruction, and a direct call lets them inline), any other through its trait.
 pub enum IssueStageSlot {
+    /// The built-in in-order scoreboard ([`InOrderScoreboard`]).
     InOrder(InOrderScoreboard),
+    /// A plugin issue stage.
     Other(Box<dyn IssueStage>),
 }
 
@@ -160,7 +162,9 @@ impl IssueStage for IssueStageSlot {
 /// The SM's register-file organisation: the built-in monolithic file called directly (its bank
 /// mapping runs for every operand), any other through its trait.
 pub enum RegisterFileSlot {
+    /// The built-in monolithic banked register file ([`MonolithicRf`]).
     Monolithic(MonolithicRf),
+    /// A plugin register-file organisation.
     Other(Box<dyn RegisterFileOrg>),
 }
 
@@ -194,9 +198,11 @@ pub trait RegisterFileOrg: Send {
 /// A unit's availability as a gating policy sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum UnitState {
+    /// Usable this cycle.
     Ready,
     /// Gated; usable after `wake_in` cycles once a wake is requested.
     Gated {
+        /// Cycles from the wake request until the unit is usable.
         wake_in: u32,
     },
 }
@@ -230,7 +236,9 @@ pub trait GatingPolicy: Send {
 /// The SM's gating policy: the built-in "no gating" called directly (its answers are constants
 /// the SM reads once), any other through its trait.
 pub enum GatingSlot {
+    /// The built-in policy that never gates ([`NoGating`]).
     None(NoGating),
+    /// A plugin gating policy.
     Other(Box<dyn GatingPolicy>),
 }
 

@@ -119,6 +119,7 @@ impl WarpScheduler for Gto {
 
 /// Oldest (ascending age) or youngest (descending age) first.
 pub struct ByAge {
+    /// Youngest (highest age) first instead of oldest (`sched.policy = "youngest"`).
     pub youngest_first: bool,
     by_age: Vec<(u64, u16)>,
 }
@@ -151,6 +152,7 @@ impl WarpScheduler for ByAge {
 /// Fetch-group(g): warps split into age groups of g; the current group is served LRR and
 /// priority rotates to the next group when no warp of the current group issued.
 pub struct FetchGroup {
+    /// Group size in warps (`sched.fetch_group_size`, at least 1).
     pub g: usize,
     current: usize,
     last: Option<u16>,
@@ -208,7 +210,9 @@ impl WarpScheduler for FetchGroup {
 /// I-buffer or a `longop` head source to the FIFO tail; (2) promote from the FIFO head, skipping
 /// such warps, while fewer than A are active; (3) order the active set by the inner policy.
 pub struct TwoLevel {
+    /// Size A of the active set (`sched.two_level.active_per_sched`).
     pub active_max: usize,
+    /// Policy ordering the active set (`sched.two_level.inner`: LRR or GTO).
     pub inner: Box<dyn WarpScheduler>,
     active: Vec<u16>,
     pending: std::collections::VecDeque<u16>,
@@ -216,6 +220,7 @@ pub struct TwoLevel {
 }
 
 impl TwoLevel {
+    /// An empty two-level scheduler of `active_max` active warps ordered by `inner`.
     pub fn new(active_max: usize, inner: InnerPolicy) -> Self {
         TwoLevel {
             active_max,
