@@ -1,5 +1,5 @@
 //! Simulation rate of the timing model: simulated warp instructions per host second on the
-//! gtx480 preset, one thread (spec simulator.md §6.2).
+//! gtx480 preset, one thread (simulator §6.2).
 //!
 //! `cargo bench -p sim --bench sim_rate` runs hotspot and sgemm at the bench size.
 //! Environment: `SIM_RATE_SIZE=test|bench` (default bench), `SIM_RATE_WORKLOADS=a,b,...`

@@ -1,5 +1,5 @@
 //! The dynamic warp instruction: the one record that both front ends (the PTX emulator and the
-//! Accel-Sim trace reader) produce and the timing model consumes (spec simulator.md §3).
+//! Accel-Sim trace reader) produce and the timing model consumes (simulator §3).
 //!
 //! The record is fixed-size and allocation-free so that streams of tens of millions of
 //! instructions cost no heap traffic: memory addresses live inline, one per lane.

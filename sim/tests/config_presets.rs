@@ -1,4 +1,4 @@
-//! Presets, key-by-key overrides and config error messages (spec simulator.md §1, §6.3).
+//! Presets, key-by-key overrides and config error messages (simulator §1, §6.3).
 
 use sim::config::{GpuConfig, SchedPolicy};
 

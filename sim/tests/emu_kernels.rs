@@ -249,7 +249,7 @@ fn divergent_if_else_reconverges() {
     gpu.launch(&l).unwrap();
     // Both warps split odd/even; only warp 0 splits again at `< 10`. That inner branch has the
     // same reconvergence point as the enclosing entry, so the entry is popped before the two
-    // pushes (control-flow.md §3.2 step 4) and the depth stays at 3.
+    // pushes (control-flow §3.2 step 4) and the depth stays at 3.
     let st = gpu.stack_stats();
     assert_eq!(st.divergent_branches, 3);
     assert_eq!(st.max_depth, 3);

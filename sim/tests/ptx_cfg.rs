@@ -1,4 +1,4 @@
-//! Immediate post-dominators and reconvergence points (control-flow.md §2): the hand-built CFGs
+//! Immediate post-dominators and reconvergence points (control-flow §2): the hand-built CFGs
 //! of the spec, reconvergence PCs of real kernels, and a property test against a brute-force
 //! post-dominator computation on random graphs (including irreducible ones).
 

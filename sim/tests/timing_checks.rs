@@ -1,6 +1,6 @@
 //! Invariants of the timing model: occupancy equals the analytical N_slot, idle-period
 //! histograms sum to idle cycles, runs are deterministic, cycle skipping changes nothing, and a
-//! parallel sweep equals serial runs (spec simulator.md §2.1, §5.5, §6.1; analytical-model.md §2.2).
+//! parallel sweep equals serial runs (simulator §2.1, §5.5, §6.1; analytical-model §2.2).
 
 use rayon::prelude::*;
 use sim::activity::KernelActivity;
@@ -9,7 +9,7 @@ use sim::inst::{Family, MemSpace, OpClass, WarpInst};
 use sim::timing::synth::{alu, barrier, mem, SynthStream};
 use sim::timing::{occupancy, Simulation, Stream, Traced};
 
-/// Analytical N_slot (analytical-model.md §2.2) written out independently of the simulator:
+/// Analytical N_slot (analytical-model §2.2) written out independently of the simulator:
 /// min(N1, ⌊N2/b⌋, ⌊T_max/(32b)⌋, ⌊S/s⌋ (s > 0), ⌊R/(⌈r,4⌉·b)⌋) with b in warps and R in warp
 /// registers (n_registers / 32).
 fn n_slot(cfg: &GpuConfig, threads: u32, regs: u32, smem: u32) -> u32 {

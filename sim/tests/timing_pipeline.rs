@@ -1,5 +1,5 @@
 //! Pipeline checks of the timing model against hand-worked and analytical expectations
-//! (spec simulator.md §2; analytical-model.md §2.3).
+//! (simulator §2; analytical-model §2.3).
 
 use sim::config::{GpuConfig, SchedPolicy};
 use sim::inst::{Family, OpClass};

@@ -1,4 +1,4 @@
-//! Every built-in workload (spec simulator.md §4) on the functional emulator: each kernel's
+//! Every built-in workload (simulator §4) on the functional emulator: each kernel's
 //! output matches its CPU reference at the `test` tier, the tier stays within its budget of
 //! 2·10⁵ warp instructions, the launch count is the one the host program reports, and the
 //! dynamic warp-instruction count of each kernel equals the regression constant in the

@@ -1,4 +1,4 @@
-//! Histograms of the Activity record: idle-period histograms (spec simulator.md §5.5) and log2
+//! Histograms of the Activity record: idle-period histograms (simulator §5.5) and log2
 //! histograms of inter-access times (§5.4).
 
 use serde::{Deserialize, Serialize};

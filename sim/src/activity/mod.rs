@@ -1,4 +1,4 @@
-//! `Activity`: what happened during a simulation, as counts (spec simulator.md §5). The only
+//! `Activity`: what happened during a simulation, as counts (simulator §5). The only
 //! thing that crosses from simulation to costing; it never holds energy.
 //!
 //! Schema `gpuenergy.activity.v1`: one [`KernelActivity`] per kernel name (launches of the same
@@ -168,7 +168,7 @@ pub struct StallCounts {
     pub unit_gated: u64,
 }
 
-/// Occupancy of the launch (analytical-model.md §2.2) and its time integral.
+/// Occupancy of the launch (analytical-model §2.2) and its time integral.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Occupancy {
     /// Resident CTAs per SM allowed by the limits (last launch for the aggregate).

@@ -1,4 +1,4 @@
-//! Busy/idle timelines of pipes and lanes reduced to idle-period statistics (spec simulator.md
+//! Busy/idle timelines of pipes and lanes reduced to idle-period statistics (simulator
 //! §5.5), at O(1) cost per dispatch: a timeline keeps only `busy_until`.
 
 use super::hist::IdleHist;

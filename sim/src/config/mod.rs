@@ -1,4 +1,4 @@
-//! `GpuConfig`: every machine parameter of the simulated GPU (spec simulator.md §1, §6.3).
+//! `GpuConfig`: every machine parameter of the simulated GPU (simulator §1, §6.3).
 //!
 //! The schema is one serde struct per TOML table, each with `deny_unknown_fields`, so that every
 //! value of the preset tables (§1.1, §1.2) maps to exactly one field and a misspelt key is an

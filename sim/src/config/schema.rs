@@ -1,4 +1,4 @@
-//! The TOML schema of spec simulator.md §6.3 as serde structs.
+//! The TOML schema of simulator §6.3 as serde structs.
 //!
 //! Every table and every key is documented with its meaning; tags in brackets name the source of
 //! the preset values (see the spec): `[G]` marks a gpuenergy choice that is a knob.
@@ -116,7 +116,7 @@ pub struct GpuSection {
     pub cta_launch_latency: u64,
 }
 
-/// `[sm]`: per-SM resources (occupancy limits, analytical-model.md §2.2).
+/// `[sm]`: per-SM resources (occupancy limits, analytical-model §2.2).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SmSection {
@@ -168,7 +168,7 @@ pub struct SchedSection {
     pub max_issue_per_warp: u32,
     /// A second instruction of the same warp in one cycle must go to a different unit class.
     pub dual_issue_diff_units: bool,
-    /// Keep pending-read counters and stall on WAR hazards (issue-stage.md §1.2).
+    /// Keep pending-read counters and stall on WAR hazards (issue-stage §1.2).
     pub war_scoreboard: bool,
     /// `sched.policy`: inter-warp scheduling policy.
     pub policy: SchedPolicy,
@@ -264,7 +264,7 @@ pub enum InnerPolicy {
     Gto,
 }
 
-/// `[sched.ooo]`: out-of-order issue variant (issue-stage.md); the baseline is `none`.
+/// `[sched.ooo]`: out-of-order issue variant (issue-stage); the baseline is `none`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OooSection {
@@ -284,7 +284,7 @@ pub enum OooMode {
     Loog,
 }
 
-/// `[rf]`: banked register file (§2.4, register-file.md §2).
+/// `[rf]`: banked register file (§2.4, register-file §2).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RfSection {

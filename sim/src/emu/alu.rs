@@ -1,4 +1,4 @@
-//! Lane-parallel arithmetic (spec simulator.md §3.1.3). Every function maps 32 lanes of raw
+//! Lane-parallel arithmetic (simulator §3.1.3). Every function maps 32 lanes of raw
 //! register bits (`u64`, low `bits` significant) to 32 results; inactive lanes are computed too
 //! (no operation can panic or trap) and discarded by the masked write-back, which keeps the loops
 //! branch-free.

@@ -1,4 +1,4 @@
-//! `cvt` (spec simulator.md §3.1.3): integer↔integer with sign/zero extension and `.sat`;
+//! `cvt` (simulator §3.1.3): integer↔integer with sign/zero extension and `.sat`;
 //! integer→float with `.rn .rz .rm .rp`; float→integer with `.rni .rzi .rmi .rpi`, saturating to
 //! the destination range (NaN → 0); f32↔f64; float→float rounding to an integral value.
 //!

@@ -13,7 +13,7 @@ use crate::ptx::isa::{flags, AddrBase, Op, Opnd, SReg};
 use crate::ptx::{KernelCode, RECONV_EXIT, RPC_EXIT};
 use crate::SimError;
 
-/// Hardware PDOM stack depth: 2w entries (control-flow.md §3.1); deeper is a fatal diagnostic.
+/// Hardware PDOM stack depth: 2w entries (control-flow §3.1); deeper is a fatal diagnostic.
 pub const MAX_STACK_DEPTH: usize = 2 * WARP_SIZE;
 
 /// Launch-wide execution context.

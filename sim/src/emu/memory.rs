@@ -1,4 +1,4 @@
-//! Functional device memory: a sparse global address space of 4 KiB pages (spec simulator.md
+//! Functional device memory: a sparse global address space of 4 KiB pages (simulator
 //! §6.2) with a bump allocator, and bounds-checked little-endian access to byte windows (shared,
 //! local, constant, parameter).
 //!

@@ -1,4 +1,4 @@
-//! Functional SIMT emulator of the PTX subset (spec simulator.md §3.1, control-flow.md §3).
+//! Functional SIMT emulator of the PTX subset (simulator §3.1, control-flow §3).
 //!
 //! [`Emulator`] is a [`Gpu`]: host programs allocate sparse global memory, copy data and launch
 //! kernels. A functional launch runs the CTAs one after another; within a CTA the warps run
@@ -10,7 +10,7 @@
 //! whatever order its schedulers choose (see the rules on [`KernelStream`]).
 //!
 //! What each [`WarpInst`](crate::inst::WarpInst) record holds:
-//! - `pc` = 8 × instruction index; `family`/`op` per simulator.md §3.1.4 (see
+//! - `pc` = 8 × instruction index; `family`/`op` per simulator §3.1.4 (see
 //!   [`crate::ptx::build::classify`]);
 //! - `active_mask` = SIMT-stack mask ∧ guard (0 when every lane is predicated off);
 //! - `reconv_pc` on a branch that diverged: the first PC of the ipdom block, or
@@ -25,7 +25,7 @@
 //!   thread-interleaved local layout); const = offset in the module's constant bank; param =
 //!   offset in the parameter buffer.
 //!
-//! The PDOM stack follows control-flow.md §3 with `stack_update_at = issue` semantics: the stack
+//! The PDOM stack follows control-flow §3 with `stack_update_at = issue` semantics: the stack
 //! is updated as the instruction is produced. [`Emulator::push_order`] selects
 //! `taken_on_top` (default) or `fallthrough_on_top`; [`Emulator::stack_stats`] sums the stack
 //! counters of completed CTAs.
@@ -109,7 +109,7 @@ impl Emulator {
         self.launches
     }
 
-    /// PDOM-stack counters (control-flow.md §6) summed over every CTA completed so far: pushes,
+    /// PDOM-stack counters (control-flow §6) summed over every CTA completed so far: pushes,
     /// pops, divergent branches, reconvergence and cascade pops, maximum depth.
     pub fn stack_stats(&self) -> StackStats {
         self.stack_stats

@@ -1,4 +1,4 @@
-//! Per-warp PDOM reconvergence stack (spec control-flow.md §3).
+//! Per-warp PDOM reconvergence stack (control-flow §3).
 //!
 //! Entries are `{next_pc, mask, rpc}`; the top of stack (TOS) holds the PC the warp executes next
 //! and its active lanes. The update rule after an instruction (§3.2):
@@ -37,7 +37,7 @@ pub enum PushOrder {
     FallthroughOnTop,
 }
 
-/// Counters of stack activity (control-flow.md §6).
+/// Counters of stack activity (control-flow §6).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct StackStats {
     /// Entries pushed.
@@ -375,7 +375,7 @@ mod tests {
         }
     }
 
-    // control-flow.md §3.3 (a): [F] Fig. 3.1, taken_on_top.
+    // control-flow §3.3 (a): [F] Fig. 3.1, taken_on_top.
     #[test]
     fn worked_example_a_taken_on_top() {
         const B: u32 = 1;
@@ -402,7 +402,7 @@ mod tests {
         assert_eq!(s.stats.reconvergence_pops, 2);
     }
 
-    // control-flow.md §3.3 (b): [S] Fig. 3.2, fallthrough_on_top, warp size 4.
+    // control-flow §3.3 (b): [S] Fig. 3.2, fallthrough_on_top, warp size 4.
     #[test]
     fn worked_example_b_fallthrough_on_top() {
         const F: u32 = 0;

@@ -1,6 +1,6 @@
 //! Builds a [`Module`] from the syntax tree: lays out parameters and variables, decodes every
 //! kernel, allocates registers, computes reconvergence points and the static part of each
-//! instruction's dynamic record (family and class per simulator.md §3.1.4).
+//! instruction's dynamic record (family and class per simulator §3.1.4).
 
 use super::cfg::Cfg;
 use super::decode::{self, RegClass, VarLoc};
@@ -362,7 +362,7 @@ fn fam(t: Ty) -> Family {
     }
 }
 
-/// Family and operation class of an instruction (simulator.md §3.1.4): the type decides the
+/// Family and operation class of an instruction (simulator §3.1.4): the type decides the
 /// family (.f32 → FP, .f64 → DP, else INT); DIV/REM and transcendentals run on the SFU; `cvt`
 /// with a float side is FP.
 pub fn classify(op: &Op) -> (Family, OpClass) {

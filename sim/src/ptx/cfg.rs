@@ -1,5 +1,5 @@
-//! Basic blocks, control-flow graph and immediate post-dominators (spec control-flow.md §2,
-//! simulator.md §3.1.5).
+//! Basic blocks, control-flow graph and immediate post-dominators (control-flow §2,
+//! simulator §3.1.5).
 //!
 //! Post-dominators are the dominators of the reverse graph rooted at a virtual EXIT node,
 //! computed with the iterative algorithm of Cooper, Harvey and Kennedy ("A Simple, Fast Dominance
@@ -33,7 +33,7 @@ pub fn ipdom(n: usize, succ: &[Vec<usize>]) -> Vec<usize> {
         preds
     };
     let mut preds = build_preds(&succ);
-    // Nodes that cannot reach EXIT: add an edge to EXIT (control-flow.md §2 step 3).
+    // Nodes that cannot reach EXIT: add an edge to EXIT (control-flow §2 step 3).
     let reach = |preds: &Vec<Vec<usize>>| {
         let mut seen = vec![false; n + 1];
         let mut stack = vec![exit];
@@ -129,7 +129,7 @@ pub struct Cfg {
 }
 
 impl Cfg {
-    /// Builds blocks with the leaders of simulator.md §3.1.5: the first instruction, branch
+    /// Builds blocks with the leaders of simulator §3.1.5: the first instruction, branch
     /// targets, and the instruction after any `bra`, `ret` or `exit`. Edges: a guarded `bra` has
     /// target and fall-through; an unguarded one its target; `ret`/`exit` go to EXIT (plus the
     /// fall-through when guarded); falling off the end goes to EXIT.

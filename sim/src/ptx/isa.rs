@@ -2,7 +2,7 @@
 //! folded in, operands resolved to architectural registers, immediates and symbol addresses, and
 //! branch targets resolved to instruction indices. No string is looked at during execution.
 
-/// A PTX scalar type (spec simulator.md §3.1.2).
+/// A PTX scalar type (simulator §3.1.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Ty {
     /// `.b8`: untyped 8 bits.

@@ -1,6 +1,6 @@
-//! PTX-subset front end (spec simulator.md §3.1): tokeniser, parser, decoder to a compact
+//! PTX-subset front end (simulator §3.1): tokeniser, parser, decoder to a compact
 //! instruction enum, register allocation (§3.1.5), and control-flow analysis with immediate
-//! post-dominators for reconvergence (control-flow.md §2).
+//! post-dominators for reconvergence (control-flow §2).
 //!
 //! ```text
 //! text ─lexer→ tokens ─parser→ RawModule ─decode→ [Inst] (virtual regs) ─regalloc→ [Inst]
@@ -125,7 +125,7 @@ pub struct Kernel {
     /// Constant bank and global variables of the kernel's module, as of when it was taken.
     pub module: Arc<ModuleData>,
     /// Registers per thread reported to the timing model when raised above the allocation
-    /// (a workload manifest may raise n, never lower it: simulator.md §3.1.5).
+    /// (a workload manifest may raise n, never lower it: simulator §3.1.5).
     pub regs_override: Option<u32>,
 }
 

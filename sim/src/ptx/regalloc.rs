@@ -1,4 +1,4 @@
-//! Register allocation (spec simulator.md §3.1.5): liveness by backward data-flow over the
+//! Register allocation (simulator §3.1.5): liveness by backward data-flow over the
 //! instruction-level control-flow graph, live intervals in program order, and a deterministic
 //! linear scan that maps virtual registers to R0…R(n−1) (64-bit values in aligned pairs) and
 //! predicates to P0…P7.

@@ -1,4 +1,4 @@
-//! Set-associative tag array shared by every cache of the model (spec simulator.md §2.7): LRU or
+//! Set-associative tag array shared by every cache of the model (simulator §2.7): LRU or
 //! FIFO replacement, sector valid/dirty bits, RESERVED lines (allocated, fill pending), and the
 //! three set-index functions.
 

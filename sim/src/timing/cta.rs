@@ -1,5 +1,5 @@
-//! Occupancy: how many CTAs of a kernel fit on one SM (spec simulator.md §2.9,
-//! analytical-model.md §2.2).
+//! Occupancy: how many CTAs of a kernel fit on one SM (simulator §2.9,
+//! analytical-model §2.2).
 //!
 //! `max_cta = min(slots, ⌊threads/T⌋, ⌊warps/(T/32)⌋, ⌊regs/(T·R4)⌋, ⌊shmem/S⌋)` with T the
 //! thread count padded to whole warps, R4 regs/thread rounded up to `reg_alloc_granularity`, and

@@ -1,4 +1,4 @@
-//! The GPU-level cycle loop (spec simulator.md §2.1): SMs in ascending id, each evaluating its
+//! The GPU-level cycle loop (simulator §2.1): SMs in ascending id, each evaluating its
 //! stages in reverse order; then the CTA scheduler; cycle skipping when nothing can progress.
 
 use super::cta::occupancy;

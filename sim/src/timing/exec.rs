@@ -1,5 +1,5 @@
 //! Execution classes: which unit an instruction needs, its latency and initiation interval
-//! (spec simulator.md §1.2, §2.5, §3.1.4).
+//! (simulator §1.2, §2.5, §3.1.4).
 
 use crate::config::{DpOn, GpuConfig, IntOn, LatII};
 use crate::inst::{Family, OpClass, WarpInst};

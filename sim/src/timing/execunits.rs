@@ -1,4 +1,4 @@
-//! Execution units and writeback (spec simulator.md §2.5): the unit instances (SP clusters with
+//! Execution units and writeback (simulator §2.5): the unit instances (SP clusters with
 //! an INT and an FP pipe, SFU, DP, INT and LD/ST units) with their initiation intervals, the
 //! per-pipe busy timelines and op counters, the gating slot, and the writeback queue ordered by
 //! (ready cycle, sequence number).

@@ -1,4 +1,4 @@
-//! The SM's front end (spec simulator.md §2.2): instruction fetch state, the I-cache, decode into
+//! The SM's front end (simulator §2.2): instruction fetch state, the I-cache, decode into
 //! the per-warp I-buffers, and the execution-class table used at decode. The fetch cycle itself
 //! (`Sm::fetch`, in `sm/memory.rs`) drives this state together with the warp state and the
 //! memory system.

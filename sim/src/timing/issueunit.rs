@@ -1,4 +1,4 @@
-//! The SM's issue unit (spec simulator.md §2.3): the warp schedulers with their per-cycle warp
+//! The SM's issue unit (simulator §2.3): the warp schedulers with their per-cycle warp
 //! views and priority orders, the issue stage (scoreboard) slot, the stall attribution and the
 //! issue-stage counters, including the lazily replayed counts of cycles whose evaluation would
 //! repeat the last one. The issue cycle itself (`Sm::issue`, in `sm/issue.rs`) reads the front

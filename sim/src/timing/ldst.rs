@@ -1,4 +1,4 @@
-//! LD/ST address processing (spec simulator.md §2.6): coalescing of global/local accesses into
+//! LD/ST address processing (simulator §2.6): coalescing of global/local accesses into
 //! segments and the shared-memory bank-conflict degree. Allocation-free: fixed-size buffers.
 
 use super::divisor::Divisor;

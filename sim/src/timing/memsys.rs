@@ -1,5 +1,5 @@
 //! The memory side below the SMs: request/reply crossbars, L2 slices and DRAM channels
-//! (spec simulator.md §2.7, §2.8), each in its own clock domain.
+//! (simulator §2.7, §2.8), each in its own clock domain.
 //!
 //! Simplified, reservation-based model [G]: when an SM sends a request, its whole path is
 //! computed at once from per-resource "free at" times (injection and ejection ports one flit per

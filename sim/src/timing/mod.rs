@@ -1,4 +1,4 @@
-//! The cycle-level timing model (spec simulator.md §2).
+//! The cycle-level timing model (simulator §2).
 //!
 //! [`Simulation`] is the way to run the model: it takes a configuration, named policies resolved
 //! through a [`PolicyRegistry`] and a progress callback, and runs one kernel launch given as any

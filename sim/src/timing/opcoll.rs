@@ -1,4 +1,4 @@
-//! Operand collectors and the banked register file (spec simulator.md §2.4): collector units
+//! Operand collectors and the banked register file (simulator §2.4): collector units
 //! grouped by class, read requests per bank, the per-bank round-robin read-port arbitration
 //! (writes of the cycle take ports first), and the register-file and collector counters. Also
 //! the optional per-register access statistics (§5.4), fed by every operand read and write.

@@ -1,5 +1,5 @@
 //! Synthetic kernel streams: hand-built instruction sequences for microbenchmarks and checks of
-//! the timing model against analytical expectations (analytical-model.md §3).
+//! the timing model against analytical expectations (analytical-model §3).
 
 use crate::inst::{Family, MemInfo, MemSpace, OpClass, Reg, WarpInst, MAX_DST, MAX_SRC};
 use crate::stream::{Dim3, KernelInfo, KernelStream, Step};

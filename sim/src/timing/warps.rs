@@ -1,4 +1,4 @@
-//! Warp and CTA state of one SM (spec simulator.md §2.9), kept as a structure of arrays indexed
+//! Warp and CTA state of one SM (simulator §2.9), kept as a structure of arrays indexed
 //! by warp slot: residency, CTA membership, dynamic age, stream and exit status, barrier waits,
 //! fetch delays, instructions in flight and outstanding memory requests.
 

@@ -1,4 +1,4 @@
-//! `kernelslist.g` and the `.traceg` header (spec simulator.md §3.2.1, §3.2.2).
+//! `kernelslist.g` and the `.traceg` header (simulator §3.2.1, §3.2.2).
 
 use crate::stream::{Dim3, KernelInfo};
 use crate::SimError;

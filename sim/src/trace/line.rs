@@ -1,4 +1,4 @@
-//! One instruction line of a `.traceg` body (spec simulator.md §3.2.4): parsing into a
+//! One instruction line of a `.traceg` body (simulator §3.2.4): parsing into a
 //! [`WarpInst`] without allocation, and formatting a `WarpInst` back into a line.
 
 use super::sass::{classify, mem_width_from_opcode, sass_name};

@@ -1,4 +1,4 @@
-//! Accel-Sim SASS traces (spec simulator.md §3.2): reader and writer.
+//! Accel-Sim SASS traces (simulator §3.2): reader and writer.
 //!
 //! - [`header`]: `kernelslist.g` and the `.traceg` header;
 //! - [`mod@line`]: one instruction line ↔ [`crate::inst::WarpInst`], with every address-compression

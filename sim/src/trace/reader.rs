@@ -1,4 +1,4 @@
-//! Streaming `.traceg` reader (spec simulator.md §3.2.3 and §6.2 "Traces are streamed").
+//! Streaming `.traceg` reader (simulator §3.2.3 and §6.2 "Traces are streamed").
 //!
 //! Opening a kernel scans the file once and records, for every warp section, its byte offset,
 //! first line number and instruction count. Each warp of a resident CTA then reads its own lines

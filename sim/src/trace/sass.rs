@@ -1,4 +1,4 @@
-//! SASS opcode classification (spec simulator.md §3.2.5) and the PTX-class → SASS name mapping used
+//! SASS opcode classification (simulator §3.2.5) and the PTX-class → SASS name mapping used
 //! by the trace writer.
 //!
 //! The classification key is the *base* mnemonic, the text before the first `.`; a few classes need

@@ -1,4 +1,4 @@
-//! Accel-Sim trace writer (spec simulator.md §3.2.5 "Writer"): runs a kernel stream functionally
+//! Accel-Sim trace writer (simulator §3.2.5 "Writer"): runs a kernel stream functionally
 //! and writes `kernel-<id>.traceg` files plus `kernelslist.g`, binary version 61, tracer version 3.
 
 use super::header::{write_header, TraceHeader};

@@ -1,4 +1,4 @@
-//! Built-in workload suite (spec simulator.md §4): hand-written PTX kernels with deterministic
+//! Built-in workload suite (simulator §4): hand-written PTX kernels with deterministic
 //! seeded inputs, a CPU reference for each, and a host program that drives any [`Gpu`].
 //!
 //! Every workload is a unit struct implementing [`Workload`], registered in [`all`]. Its kernels

@@ -1,4 +1,4 @@
-//! The SM's LD/ST unit (spec simulator.md §2.6, §2.7): its state and counters, the acceptance
+//! The SM's LD/ST unit (simulator §2.6, §2.7): its state and counters, the acceptance
 //! of a memory instruction (coalescing into segments, shared-memory bank-conflict degree,
 //! distinct constant addresses), the constant cache, the L1 data cache and its MSHR table
 //! (`mshr`), the per-cycle request issue (`request`) and the handling of memory replies. What

@@ -1,7 +1,7 @@
 //! The LD/ST unit's per-cycle work: at most one request (or one shared-memory pass) of the
 //! current job per cycle into the shared memory, the constant cache, the L1D (hit, merge into
 //! an MSHR, reservation failure, miss with allocation and dirty write-back) or the memory
-//! system; then job completion and load completion (spec simulator.md §2.6, §2.7).
+//! system; then job completion and load completion (simulator §2.6, §2.7).
 
 use super::{Done, JobKind, LdstUnit, Tok};
 use crate::config::{AllocPolicy, WritePolicy};

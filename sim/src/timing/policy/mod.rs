@@ -31,7 +31,7 @@ pub struct WarpView {
     pub finished: bool,
 }
 
-/// Inter-warp scheduling policy of one scheduler (spec simulator.md §2.3).
+/// Inter-warp scheduling policy of one scheduler (simulator §2.3).
 pub trait WarpScheduler: Send {
     /// Writes this cycle's priority order of the scheduler's warps into `order` (a subset of
     /// `warps`; warps left out are not considered this cycle).
@@ -82,7 +82,7 @@ pub enum Hazard {
 pub const N_REGS: usize = 264;
 pub(crate) const WORDS: usize = N_REGS.div_ceil(64);
 
-/// Issue-stage dependence tracking for one SM (spec §2.2; issue-stage.md §1.2).
+/// Issue-stage dependence tracking for one SM (spec §2.2; issue-stage §1.2).
 pub trait IssueStage: Send {
     /// Resizes for `n_warps` slots and clears.
     fn reset(&mut self, n_warps: usize);
@@ -207,7 +207,7 @@ pub enum UnitState {
     },
 }
 
-/// Power gating of execution pipes (spec §2.9 `UnitGate`, power-gating.md §1.2).
+/// Power gating of execution pipes (spec §2.9 `UnitGate`, power-gating §1.2).
 pub trait GatingPolicy: Send {
     /// Availability of pipe `pipe` (index into the SM's pipe list) at `cycle`.
     fn available(&self, pipe: usize, cycle: u64) -> UnitState;

@@ -1,4 +1,4 @@
-//! The built-in warp schedulers (spec simulator.md §2.3): loose round-robin, greedy-then-oldest,
+//! The built-in warp schedulers (simulator §2.3): loose round-robin, greedy-then-oldest,
 //! oldest/youngest first, fetch groups and the two-level scheduler, and the constructor of the
 //! one a configuration names.
 

@@ -1,6 +1,6 @@
 //! Back end of the SM cycle: writeback of finished results through the register-file write
 //! ports, dispatch of operand-ready collectors into free execution units (or the LD/ST unit),
-//! and the register-file read arbitration (spec simulator.md §2.4, §2.5).
+//! and the register-file read arbitration (simulator §2.4, §2.5).
 
 use super::Sm;
 use crate::inst::PRED_BASE;

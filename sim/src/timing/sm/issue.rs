@@ -1,4 +1,4 @@
-//! Issue stage of the SM cycle (spec simulator.md §2.3): every scheduler orders its live warps,
+//! Issue stage of the SM cycle (simulator §2.3): every scheduler orders its live warps,
 //! and the head instruction of each candidate is checked against the barriers, the I-buffer,
 //! the scoreboard, the free collectors, the issue ports and the gating policy; an issued
 //! instruction reserves its destinations and takes a collector with its register reads queued

@@ -1,4 +1,4 @@
-//! Warp and CTA lifecycle of one SM (spec simulator.md §2.9): CTA launch into warp slots, warp
+//! Warp and CTA lifecycle of one SM (simulator §2.9): CTA launch into warp slots, warp
 //! exit, CTA completion, and the earliest future event used for cycle skipping.
 
 use super::Sm;

@@ -1,4 +1,4 @@
-//! Memory-facing work of the SM cycle (spec simulator.md §2.2, §2.6, §2.7): instruction fetch
+//! Memory-facing work of the SM cycle (simulator §2.2, §2.6, §2.7): instruction fetch
 //! and decode through the I-cache into the I-buffers, the LD/ST unit's cycle (its requests are
 //! the unit's own, in `ldstunit`; here its finished instructions enter the
 //! writeback queue and its outstanding acknowledgements are counted per warp), and memory

@@ -1,4 +1,4 @@
-//! One streaming multiprocessor (spec simulator.md §2.2–2.5, §2.9) as a composition of its
+//! One streaming multiprocessor (simulator §2.2–2.5, §2.9) as a composition of its
 //! stages, each owning its configuration, state and counters: the warp state
 //! ([`super::warps`]), the front end ([`super::frontend`]), the issue unit
 //! ([`super::issueunit`]), the operand collectors and register file ([`super::opcoll`]), the
