@@ -6,7 +6,8 @@
 //! - [`json`]: the report as pretty-printed JSON (every node with its `"source"`);
 //! - [`plot`]: SVG charts (plotters' pure-Rust backend), of estimates and of calibration fits;
 //! - [`calibration`]: the table and JSON of a calibration fit;
-//! - [`listing`]: the tables and JSON of the preset and workload listings.
+//! - [`listing`]: the tables and JSON of the preset and workload listings;
+//! - [`sram`]: the table, JSON and CSV of one SRAM array and the rows of a batch run.
 //!
 //! Commands parse arguments and print what these functions return; none formats numbers itself
 //! for the estimate report.
@@ -17,6 +18,7 @@ pub mod csv;
 pub mod json;
 pub mod listing;
 pub mod plot;
+pub mod sram;
 pub mod table;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
