@@ -7,7 +7,8 @@
 //! - [`plot`]: SVG charts (plotters' pure-Rust backend), of estimates and of calibration fits;
 //! - [`calibration`]: the table and JSON of a calibration fit;
 //! - [`listing`]: the tables and JSON of the preset and workload listings;
-//! - [`sram`]: the table, JSON and CSV of one SRAM array and the rows of a batch run.
+//! - [`sram`]: the table, JSON and CSV of one SRAM array and the rows of a batch run;
+//! - [`techs`]: the table and JSON of the technology nodes and their flavours.
 //!
 //! Commands parse arguments and print what these functions return; none formats numbers itself
 //! for the estimate report.
@@ -20,6 +21,7 @@ pub mod listing;
 pub mod plot;
 pub mod sram;
 pub mod table;
+pub mod techs;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::ValueEnum;
