@@ -6,6 +6,7 @@
 //! - [`json`]: the report as pretty-printed JSON (every node with its `"source"`);
 //! - [`plot`]: SVG charts (plotters' pure-Rust backend), of estimates and of calibration fits;
 //! - [`calibration`]: the table and JSON of a calibration fit;
+//! - [`component`]: the table and JSON of one logic component and of its overlay's scaling;
 //! - [`listing`]: the tables and JSON of the preset and workload listings;
 //! - [`sram`]: the table, JSON and CSV of one SRAM array and the rows of a batch run;
 //! - [`techs`]: the table and JSON of the technology nodes and their flavours.
@@ -15,6 +16,7 @@
 
 pub mod breakdown;
 pub mod calibration;
+pub mod component;
 pub mod csv;
 pub mod json;
 pub mod listing;
