@@ -8,6 +8,7 @@
 //! - [`calibration`]: the table and JSON of a calibration fit;
 //! - [`component`]: the table and JSON of one logic component and of its overlay's scaling;
 //! - [`listing`]: the tables and JSON of the preset and workload listings;
+//! - [`run`]: the text of a functional run of a workload or a user kernel;
 //! - [`simulate`]: the table and JSON summaries of a cycle-level simulation;
 //! - [`sram`]: the table, JSON and CSV of one SRAM array and the rows of a batch run;
 //! - [`techs`]: the table and JSON of the technology nodes and their flavours.
@@ -22,6 +23,7 @@ pub mod csv;
 pub mod json;
 pub mod listing;
 pub mod plot;
+pub mod run;
 pub mod simulate;
 pub mod sram;
 pub mod table;
