@@ -11,6 +11,7 @@
 //! - [`run`]: the text of a functional run of a workload or a user kernel;
 //! - [`simulate`]: the table and JSON summaries of a cycle-level simulation;
 //! - [`sram`]: the table, JSON and CSV of one SRAM array and the rows of a batch run;
+//! - [`synth`]: the component list and the results table of synthesis runs;
 //! - [`techs`]: the table and JSON of the technology nodes and their flavours.
 //!
 //! Commands parse arguments and print what these functions return; none formats numbers itself
@@ -26,6 +27,7 @@ pub mod plot;
 pub mod run;
 pub mod simulate;
 pub mod sram;
+pub mod synth;
 pub mod table;
 pub mod techs;
 
