@@ -1,6 +1,7 @@
 //! `gpuenergy run`: functional execution of a built-in workload or of a user's PTX kernel on the
 //! SIMT emulator, with the dynamic warp-instruction count, wall time and emulation rate.
 
+use crate::report;
 use anyhow::{bail, Context, Result};
 use sim::emu::Emulator;
 use sim::ptx::Module;
@@ -161,18 +162,6 @@ impl Gpu for Timed {
     }
 }
 
-fn report(launches: u64, insts: u64, total_s: f64, launch_s: f64) {
-    println!("launches:          {launches}");
-    println!("warp instructions: {insts}");
-    println!("wall time:         {total_s:.3} s ({launch_s:.3} s in kernel launches)");
-    let rate = if launch_s > 0.0 {
-        insts as f64 / launch_s
-    } else {
-        0.0
-    };
-    println!("emulation rate:    {:.2} M warp instructions/s", rate / 1e6);
-}
-
 /// Runs `gpuenergy run` with parsed arguments.
 pub fn run(args: Args) -> Result<()> {
     if let Some(name) = &args.workload {
@@ -202,22 +191,21 @@ fn run_workload(name: &str, args: &Args) -> Result<()> {
         .run(size, &mut gpu, args.check)
         .with_context(|| format!("workload '{name}' ({size})"))?;
     let secs = t.elapsed().as_secs_f64();
-    println!("workload:          {name} ({size})");
-    report(
-        rep.launches as u64,
-        gpu.emu.warp_insts(),
-        secs,
-        gpu.in_launch.as_secs_f64(),
+    let check = rep.check.as_ref().map(|c| (c.passed, c.detail.as_str()));
+    print!(
+        "{}",
+        report::run::workload(
+            name,
+            size,
+            rep.launches as u64,
+            gpu.emu.warp_insts(),
+            secs,
+            gpu.in_launch.as_secs_f64(),
+            check,
+        )
     );
-    if let Some(c) = rep.check {
-        println!(
-            "check:             {} ({})",
-            if c.passed { "passed" } else { "FAILED" },
-            c.detail
-        );
-        if !c.passed {
-            bail!("workload '{name}' failed its check: {}", c.detail);
-        }
+    if let Some(c) = rep.check.filter(|c| !c.passed) {
+        bail!("workload '{name}' failed its check: {}", c.detail);
     }
     Ok(())
 }
@@ -277,20 +265,16 @@ fn run_user_kernel(ptx: &PathBuf, args: &Args) -> Result<()> {
     let t = Instant::now();
     emu.launch(&launch)?;
     let secs = t.elapsed().as_secs_f64();
-    println!(
-        "kernel:            {} ({} instructions, {} registers/thread, {} B static shared)",
-        kernel.name,
-        kernel.len(),
-        kernel.regs_per_thread(),
-        kernel.static_shared_bytes()
+    print!(
+        "{}",
+        report::run::user_kernel(&kernel, emu.warp_insts(), secs)
     );
-    report(1, emu.warp_insts(), secs, secs);
     for (i, f) in dumps {
         let (a, n) = buffers[i];
         let mut out = vec![0u8; n as usize];
         emu.copy_from_device(a, &mut out)?;
         std::fs::write(&f, &out).with_context(|| format!("cannot write {}", f.display()))?;
-        println!("buffer {i}:          {n} bytes written to {}", f.display());
+        print!("{}", report::run::dump(i, n, &f));
     }
     Ok(())
 }

@@ -2,9 +2,8 @@
 //! trace) on a preset or user-configured GPU; prints cycles, IPC, occupancy and the stall
 //! breakdown, and optionally saves the full `gpuenergy.activity.v1` record.
 
-use crate::report::{format_parser, Format, TABLE_JSON};
+use crate::report::{self, format_parser, Format, TABLE_JSON};
 use anyhow::{bail, Context, Result};
-use sim::activity::{Activity, KernelActivity, StallCounts};
 use sim::config::{GpuConfig, SchedPolicy};
 use sim::timing::{Program, Simulation, TimingGpu};
 use sim::trace::TraceFolder;
@@ -104,13 +103,13 @@ pub fn run(args: Args) -> Result<()> {
         match args.format {
             Format::Json => println!(
                 "{}",
-                serde_json::to_string_pretty(&summary_json(
+                serde_json::to_string_pretty(&report::simulate::summary_json(
                     &cfg, &label, "trace", &act, wall, &None
                 ))?
             ),
             Format::Table => print!(
                 "{}",
-                summary_table(&cfg, &label, "trace", &act, wall, &None)
+                report::simulate::summary_table(&cfg, &label, "trace", &act, wall, &None)
             ),
             Format::Csv => return Err(crate::report::no_csv("simulate")),
         }
@@ -147,7 +146,7 @@ pub fn run(args: Args) -> Result<()> {
     match args.format {
         Format::Json => println!(
             "{}",
-            serde_json::to_string_pretty(&summary_json(
+            serde_json::to_string_pretty(&report::simulate::summary_json(
                 &cfg,
                 name,
                 size.as_str(),
@@ -158,7 +157,7 @@ pub fn run(args: Args) -> Result<()> {
         ),
         Format::Table => print!(
             "{}",
-            summary_table(&cfg, name, size.as_str(), &act, wall, &check)
+            report::simulate::summary_table(&cfg, name, size.as_str(), &act, wall, &check)
         ),
         Format::Csv => return Err(crate::report::no_csv("simulate")),
     }
@@ -175,136 +174,4 @@ fn progress_bar() -> indicatif::ProgressBar {
         indicatif::ProgressStyle::with_template("{spinner} {elapsed} {msg}").expect("template"),
     );
     bar
-}
-
-fn stalls_map(s: &StallCounts) -> Vec<(&'static str, u64)> {
-    vec![
-        ("no_warp", s.no_warp),
-        ("ibuffer_empty", s.ibuffer_empty),
-        ("barrier", s.barrier),
-        ("scoreboard", s.scoreboard),
-        ("cu_full", s.cu_full),
-        ("pipe_busy", s.pipe_busy),
-        ("unit_gated", s.unit_gated),
-    ]
-}
-
-fn kernel_json(k: &KernelActivity) -> serde_json::Value {
-    let stalls: serde_json::Map<String, serde_json::Value> = stalls_map(&k.stalls)
-        .into_iter()
-        .map(|(n, v)| (n.to_string(), v.into()))
-        .collect();
-    serde_json::json!({
-        "name": k.name,
-        "launches": k.launches,
-        "cycles": k.cycles,
-        "warp_instructions": k.warp_insts,
-        "thread_instructions": k.thread_insts,
-        "ipc": k.ipc_warp(),
-        "occupancy": k.occupancy.mean_occupancy,
-        "max_ctas_per_sm": k.occupancy.max_ctas_per_sm,
-        "occupancy_limiter": k.occupancy.limiter,
-        "stalls": stalls,
-        "truncated": k.truncated,
-    })
-}
-
-fn summary_json(
-    cfg: &GpuConfig,
-    name: &str,
-    size: &str,
-    act: &Activity,
-    wall: f64,
-    check: &Option<(bool, String)>,
-) -> serde_json::Value {
-    let a = &act.aggregate;
-    let mut v = kernel_json(a);
-    let o = v.as_object_mut().expect("object");
-    o.insert("workload".into(), name.into());
-    o.insert("size".into(), size.into());
-    o.insert("gpu".into(), cfg.gpu.name.clone().into());
-    o.insert(
-        "scheduler".into(),
-        String::from(cfg.sched.policy.clone()).into(),
-    );
-    o.insert("config_hash".into(), cfg.hash_hex().into());
-    o.insert("wall_s".into(), wall.into());
-    o.insert(
-        "sim_rate_warp_insts_per_s".into(),
-        (a.warp_insts as f64 / wall.max(1e-9)).into(),
-    );
-    o.insert(
-        "kernels".into(),
-        act.kernels
-            .iter()
-            .map(kernel_json)
-            .collect::<Vec<_>>()
-            .into(),
-    );
-    if let Some((p, d)) = check {
-        o.insert(
-            "check".into(),
-            serde_json::json!({"passed": p, "detail": d}),
-        );
-    }
-    v
-}
-
-fn summary_table(
-    cfg: &GpuConfig,
-    name: &str,
-    size: &str,
-    act: &Activity,
-    wall: f64,
-    check: &Option<(bool, String)>,
-) -> String {
-    use std::fmt::Write;
-    let a = &act.aggregate;
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "{name} ({size}) on {} [{}], scheduler {}",
-        cfg.gpu.name,
-        cfg.hash_hex(),
-        String::from(cfg.sched.policy.clone())
-    );
-    let _ = writeln!(
-        s,
-        "{:<12} {:>8} {:>12} {:>14} {:>8} {:>9} {:>5}",
-        "kernel", "launches", "cycles", "warp insts", "IPC", "occupancy", "CTAs"
-    );
-    for k in act.kernels.iter().chain(std::iter::once(a)) {
-        let _ = writeln!(
-            s,
-            "{:<12} {:>8} {:>12} {:>14} {:>8.3} {:>8.1}% {:>5}",
-            k.name,
-            k.launches,
-            k.cycles,
-            k.warp_insts,
-            k.ipc_warp(),
-            100.0 * k.occupancy.mean_occupancy,
-            k.occupancy.max_ctas_per_sm
-        );
-    }
-    let total: u64 = stalls_map(&a.stalls).iter().map(|x| x.1).sum();
-    let _ = writeln!(s, "stalls (scheduler-cycles without issue):");
-    for (n, v) in stalls_map(&a.stalls) {
-        let pct = if total > 0 {
-            100.0 * v as f64 / total as f64
-        } else {
-            0.0
-        };
-        let _ = writeln!(s, "  {n:<14} {v:>14} {pct:>6.1}%");
-    }
-    let _ = writeln!(
-        s,
-        "simulated {} warp insts in {:.2} s ({:.2} M warp insts/s)",
-        a.warp_insts,
-        wall,
-        a.warp_insts as f64 / wall.max(1e-9) / 1e6
-    );
-    if let Some((p, d)) = check {
-        let _ = writeln!(s, "check: {} ({d})", if *p { "passed" } else { "FAILED" });
-    }
-    s
 }

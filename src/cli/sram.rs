@@ -5,12 +5,12 @@
 //! convention of memory datasheets and of CACTI's inputs: `B`, `K`/`KB`/`KiB`, `M`/`MB`/`MiB`,
 //! `G`/`GB`/`GiB` (case-insensitive).
 
-use crate::report::Format;
+use crate::report::{self, Format};
 use anyhow::{anyhow, bail, Context, Result};
 use models::sram::reference::{ConfigRow, TechCache};
 use models::sram::{
     evaluate, evaluate_sliced, is_finfet_node, operating_point_vdd, sram_tech_designed_at,
-    BackGate, CellKind, Flavour, Objective, SramResult, SramSpec, TechRequest,
+    BackGate, CellKind, Flavour, Objective, SramSpec, TechRequest,
 };
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -169,166 +169,14 @@ pub fn run(args: Args) -> Result<()> {
         objective: Objective::default(),
     };
     let r = evaluate_sliced(&spec, args.lanes, &tech)?;
-    let mut out = std::io::stdout().lock();
-    match args.format {
-        Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(&json_view(&r))?)?,
-        Format::Csv => {
-            writeln!(out, "area_mm2,height_mm,width_mm,access_ns,cycle_ns,read_pj,write_pj,leakage_mw,leakage_bank_mw")?;
-            writeln!(
-                out,
-                "{},{},{},{},{},{},{},{},{}",
-                r.area_m2 * 1e6,
-                r.height_m * 1e3,
-                r.width_m * 1e3,
-                r.access_time_s * 1e9,
-                r.cycle_time_s * 1e9,
-                r.read_energy_j * 1e12,
-                r.write_energy_j * 1e12,
-                r.leakage_w * 1e3,
-                r.leakage_bank_w * 1e3
-            )?;
-        }
+    let text = match args.format {
+        Format::Json => serde_json::to_string_pretty(&report::sram::json(&r))? + "\n",
+        Format::Csv => report::sram::csv(&r),
         Format::Table => {
-            write_table(&mut out, &spec, &tech.node, &r)?;
-            writeln!(
-                out,
-                "\n{} lane slice(s); designed at {:.3} V",
-                args.lanes,
-                tech.design_vdd_v()
-            )?;
+            report::sram::table(&spec, &tech.node, &r, args.lanes, tech.design_vdd_v())
         }
-    }
-    Ok(())
-}
-
-fn json_view(r: &SramResult) -> serde_json::Value {
-    let comp = |c: &models::sram::ComponentCost| {
-        serde_json::json!({
-            "area_mm2": c.area_m2 * 1e6,
-            "read_pj": c.read_energy_j * 1e12,
-            "write_pj": c.write_energy_j * 1e12,
-            "leakage_mw": c.leakage_w * 1e3,
-            "delay_ns": c.delay_s * 1e9,
-        })
     };
-    let b = &r.breakdown;
-    let o = &r.organisation;
-    serde_json::json!({
-        "area_mm2": r.area_m2 * 1e6,
-        "height_mm": r.height_m * 1e3,
-        "width_mm": r.width_m * 1e3,
-        "access_ns": r.access_time_s * 1e9,
-        "cycle_ns": r.cycle_time_s * 1e9,
-        "read_pj": r.read_energy_j * 1e12,
-        "write_pj": r.write_energy_j * 1e12,
-        "leakage_mw": r.leakage_w * 1e3,
-        "leakage_bank_mw": r.leakage_bank_w * 1e3,
-        "gate_leakage_bank_mw": r.gate_leakage_bank_w * 1e3,
-        "organisation": {
-            "ndwl": o.ndwl, "ndbl": o.ndbl, "nspd": o.nspd, "mux_bl": o.mux_bl,
-            "rows": o.rows, "cols": o.cols,
-        },
-        "breakdown": {
-            "decoder": comp(&b.decoder),
-            "wordline": comp(&b.wordline),
-            "bitline": comp(&b.bitline),
-            "sense_amp": comp(&b.sense_amp),
-            "mux": comp(&b.mux),
-            "routing": comp(&b.routing),
-            "cells": comp(&b.cells),
-        },
-    })
-}
-
-fn write_table(out: &mut impl Write, spec: &SramSpec, node: &str, r: &SramResult) -> Result<()> {
-    let o = &r.organisation;
-    writeln!(
-        out,
-        "SRAM {} B, {} B/access, {} rw + {} r + {} w ports, {} bank(s), {:?}, {}",
-        spec.capacity_bytes,
-        spec.block_bytes,
-        spec.rw_ports,
-        spec.read_ports,
-        spec.write_ports,
-        spec.banks,
-        spec.cell,
-        node
-    )?;
-    writeln!(
-        out,
-        "organisation: Ndwl {} Ndbl {} Nspd {} (bitline mux {}), subarray {} x {}",
-        o.ndwl, o.ndbl, o.nspd, o.mux_bl, o.rows, o.cols
-    )?;
-    writeln!(
-        out,
-        "{:<22}{:>14}",
-        "area (mm^2)",
-        format!("{:.6}", r.area_m2 * 1e6)
-    )?;
-    writeln!(
-        out,
-        "{:<22}{:>14}",
-        "height x width (mm)",
-        format!("{:.4} x {:.4}", r.height_m * 1e3, r.width_m * 1e3)
-    )?;
-    writeln!(
-        out,
-        "{:<22}{:>14.4}",
-        "access time (ns)",
-        r.access_time_s * 1e9
-    )?;
-    writeln!(
-        out,
-        "{:<22}{:>14.4}",
-        "cycle time (ns)",
-        r.cycle_time_s * 1e9
-    )?;
-    writeln!(
-        out,
-        "{:<22}{:>14.4}",
-        "read energy (pJ)",
-        r.read_energy_j * 1e12
-    )?;
-    writeln!(
-        out,
-        "{:<22}{:>14.4}",
-        "write energy (pJ)",
-        r.write_energy_j * 1e12
-    )?;
-    writeln!(out, "{:<22}{:>14.4}", "leakage (mW)", r.leakage_w * 1e3)?;
-    writeln!(
-        out,
-        "{:<22}{:>14.4}",
-        "leakage/bank (mW)",
-        r.leakage_bank_w * 1e3
-    )?;
-    writeln!(out)?;
-    writeln!(
-        out,
-        "{:<11}{:>12}{:>12}{:>12}{:>12}{:>12}",
-        "component", "area mm^2", "read pJ", "write pJ", "leak mW", "delay ns"
-    )?;
-    let b = &r.breakdown;
-    for (name, c) in [
-        ("decoder", &b.decoder),
-        ("wordline", &b.wordline),
-        ("bitline", &b.bitline),
-        ("sense amp", &b.sense_amp),
-        ("mux", &b.mux),
-        ("routing", &b.routing),
-        ("cells", &b.cells),
-    ] {
-        writeln!(
-            out,
-            "{:<11}{:>12.6}{:>12.4}{:>12.4}{:>12.4}{:>12.4}",
-            name,
-            c.area_m2 * 1e6,
-            c.read_energy_j * 1e12,
-            c.write_energy_j * 1e12,
-            c.leakage_w * 1e3,
-            c.delay_s * 1e9
-        )?;
-    }
+    std::io::stdout().lock().write_all(text.as_bytes())?;
     Ok(())
 }
 
@@ -364,10 +212,7 @@ fn run_batch(path: &Path, out_path: Option<&Path>) -> Result<()> {
     }
     let mut cache = TechCache::default();
     let mut lines = Vec::new();
-    lines.push(format!(
-        "{},access_ns,cycle_ns,read_nJ,write_nJ,leak_bank_mW,gate_leak_bank_mW,height_mm,width_mm,model_seconds",
-        INPUT_COLUMNS.join(",")
-    ));
+    lines.push(report::sram::batch_header(&INPUT_COLUMNS));
     for rec in rdr.records() {
         let rec = rec.with_context(|| format!("{file}: malformed CSV record"))?;
         let line = rec.position().map(|p| p.line()).unwrap_or(0);
@@ -421,26 +266,7 @@ fn run_batch(path: &Path, out_path: Option<&Path>) -> Result<()> {
             .map_err(|e| anyhow!("{file}: line {line}: {e}"))?;
         let r = evaluate(&cfg.spec(), tech).map_err(|e| anyhow!("{file}: line {line}: {e}"))?;
         let secs = start.elapsed().as_secs_f64();
-        lines.push(format!(
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.6e}",
-            cfg.tech_um,
-            cfg.size_bytes,
-            cfg.block_bytes,
-            cfg.rw_ports,
-            cfg.read_ports,
-            cfg.write_ports,
-            cfg.banks,
-            cfg.cell_type,
-            r.access_time_s * 1e9,
-            r.cycle_time_s * 1e9,
-            r.read_energy_j * 1e9,
-            r.write_energy_j * 1e9,
-            (r.leakage_bank_w - r.gate_leakage_bank_w) * 1e3,
-            r.gate_leakage_bank_w * 1e3,
-            r.height_m * 1e3,
-            r.width_m * 1e3,
-            secs
-        ));
+        lines.push(report::sram::batch_row(&cfg, &r, secs));
     }
     let text = lines.join("\n") + "\n";
     match out_path {

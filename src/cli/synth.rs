@@ -1,6 +1,7 @@
 //! `gpuenergy synth`: synthesise components with yosys + OpenSTA against liberty files and write
 //! the raw tool reports and a normalised record (`record.json`) per run.
 
+use crate::report;
 use anyhow::{anyhow, bail, Context, Result};
 use calibration::flow::{self, registry, FlowOptions};
 use std::path::PathBuf;
@@ -52,9 +53,7 @@ pub struct Args {
 /// Runs `gpuenergy synth` with parsed arguments.
 pub fn run(args: Args) -> Result<()> {
     if args.component == "list" {
-        for c in registry::names() {
-            println!("{c}");
-        }
+        print!("{}", report::synth::names(&registry::names()));
         return Ok(());
     }
     if !(args.clock_ns.is_finite() && args.clock_ns > 0.0) {
@@ -102,10 +101,7 @@ pub fn run(args: Args) -> Result<()> {
             jobs.push(registry::spec(n, &given)?);
         }
     }
-    println!(
-        "{:<14} {:<22} {:>12} {:>12} {:>14} {:>10}",
-        "component", "params", "area_um2", "leakage_uw", "energy_pj_op", "path_ps"
-    );
+    print!("{}", report::synth::header());
     let total = jobs.len();
     let mut failed = Vec::new();
     for (i, spec) in jobs.iter().enumerate() {
@@ -152,18 +148,7 @@ pub fn run(args: Args) -> Result<()> {
             total,
             t0.elapsed().as_secs_f64()
         );
-        let p: Vec<String> = rec.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        println!(
-            "{:<14} {:<22} {:>12.3} {:>12.4} {:>14.5} {:>10}",
-            rec.component,
-            p.join(","),
-            rec.area_m2 * 1e12,
-            rec.leakage_w * 1e6,
-            rec.energy_per_op_j * 1e12,
-            rec.critical_path_s
-                .map(|d| format!("{:.1}", d * 1e12))
-                .unwrap_or_else(|| "-".into())
-        );
+        print!("{}", report::synth::row(&rec));
     }
     if total == 0 {
         return Err(anyhow!("nothing to synthesise"));

@@ -1,6 +1,7 @@
 //! `gpuenergy techs`: the technology nodes, their device flavours and operating points.
 
-use crate::report::{format_parser, Format, TABLE_JSON};
+use crate::report::techs::Row;
+use crate::report::{self, format_parser, Format, TABLE_JSON};
 use anyhow::Result;
 use techlib::{node, node_names, Conditions, Node};
 
@@ -16,50 +17,22 @@ pub struct Args {
     pub node: Option<String>,
 }
 
-/// One row: a node and one of its flavours at nominal conditions.
-struct Row {
-    node: String,
-    feature_nm: f64,
-    kind: String,
-    flavour: String,
-    operating_points: String,
-    operating_points_json: serde_json::Value,
-    nominal_vdd_v: f64,
-    i_on_ua_per_um: f64,
-    i_off_na_per_um: f64,
-    fo4_ps: f64,
-    description: String,
-}
-
+/// The rows of a node: one per device flavour at nominal conditions.
 fn rows(n: &Node) -> Result<Vec<Row>> {
-    let ops = n.operating_points();
-    let ops_text = if ops.is_empty() {
-        "-".to_string()
-    } else {
-        ops.iter()
-            .map(|o| format!("{} {:.2} V", o.name, o.vdd_v))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
     let mut out = Vec::new();
     for f in n.flavours() {
         let p = n.at(&Conditions::new(f))?;
         let d = p.device();
         out.push(Row {
             node: n.name().to_string(),
-            feature_nm: n.feature_size_nm(),
+            feature_size_nm: n.feature_size_nm(),
             kind: n.kind().to_string(),
             flavour: f.to_string(),
-            operating_points: ops_text.clone(),
-            operating_points_json: serde_json::Value::Array(
-                ops.iter()
-                    .map(|o| serde_json::json!({"name": o.name, "vdd_v": o.vdd_v, "description": o.description}))
-                    .collect(),
-            ),
+            operating_points: n.operating_points(),
             nominal_vdd_v: d.vdd_v,
-            i_on_ua_per_um: d.i_on_n_a_per_m,
-            i_off_na_per_um: d.i_off_n_a_per_m * 1e3,
-            fo4_ps: p.fo4_delay_s() * 1e12,
+            i_on_a_per_m: d.i_on_n_a_per_m,
+            i_off_a_per_m: d.i_off_n_a_per_m,
+            fo4_delay_s: p.fo4_delay_s(),
             description: n.description().to_string(),
         });
     }
@@ -80,27 +53,8 @@ pub fn run(args: Args) -> Result<()> {
         all.extend(rows(n)?);
     }
     match args.format {
-        Format::Json => {
-            let list: Vec<serde_json::Value> = all
-                .iter()
-                .map(|r| {
-                    serde_json::json!({
-                        "node": r.node,
-                        "feature_size_nm": r.feature_nm,
-                        "kind": r.kind,
-                        "flavour": r.flavour,
-                        "operating_points": r.operating_points_json,
-                        "nominal_vdd_v": r.nominal_vdd_v,
-                        "i_on_ua_per_um": r.i_on_ua_per_um,
-                        "i_off_na_per_um": r.i_off_na_per_um,
-                        "fo4_ps": r.fo4_ps,
-                        "description": r.description,
-                    })
-                })
-                .collect();
-            emit(&(serde_json::to_string_pretty(&list)? + "\n"))
-        }
-        Format::Table => emit(&table(&all)),
+        Format::Json => emit(&(serde_json::to_string_pretty(&report::techs::json(&all))? + "\n")),
+        Format::Table => emit(&report::techs::table(&all)),
         Format::Csv => Err(crate::report::no_csv("techs")),
     }
 }
@@ -112,64 +66,4 @@ fn emit(text: &str) -> Result<()> {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         r => Ok(r?),
     }
-}
-
-fn table(rows: &[Row]) -> String {
-    let head = [
-        "node",
-        "F (nm)",
-        "kind",
-        "flavour",
-        "Vdd (V)",
-        "Ion (uA/um)",
-        "Ioff (nA/um)",
-        "FO4 (ps)",
-        "operating points",
-    ];
-    let body: Vec<[String; 9]> = rows
-        .iter()
-        .map(|r| {
-            [
-                r.node.clone(),
-                format!("{:.0}", r.feature_nm),
-                r.kind.clone(),
-                r.flavour.clone(),
-                format!("{:.2}", r.nominal_vdd_v),
-                format!("{:.0}", r.i_on_ua_per_um),
-                format!("{:.3}", r.i_off_na_per_um),
-                format!("{:.2}", r.fo4_ps),
-                r.operating_points.clone(),
-            ]
-        })
-        .collect();
-    let mut w = head.map(str::len);
-    for row in &body {
-        for (i, c) in row.iter().enumerate() {
-            w[i] = w[i].max(c.len());
-        }
-    }
-    let mut s = String::new();
-    let line = |cells: Vec<&str>| -> String {
-        let mut l = String::new();
-        for (i, c) in cells.iter().enumerate() {
-            if i > 0 {
-                l.push_str("  ");
-            }
-            if i == cells.len() - 1 {
-                l.push_str(c);
-            } else if (1..8).contains(&i) && i != 2 && i != 3 {
-                l.push_str(&format!("{c:>width$}", width = w[i]));
-            } else {
-                l.push_str(&format!("{c:<width$}", width = w[i]));
-            }
-        }
-        l.push('\n');
-        l
-    };
-    s.push_str(&line(head.to_vec()));
-    for row in &body {
-        s.push_str(&line(row.iter().map(String::as_str).collect()));
-    }
-    s.push_str("Ion, Ioff, FO4 at the nominal supply and 300 K. planar16 is extrapolated from 22/32 nm; asap7 is fitted to its liberty files (leakage and FO4 at 25 C).\n");
-    s
 }

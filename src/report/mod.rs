@@ -6,18 +6,30 @@
 //! - [`json`]: the report as pretty-printed JSON (every node with its `"source"`);
 //! - [`plot`]: SVG charts (plotters' pure-Rust backend), of estimates and of calibration fits;
 //! - [`calibration`]: the table and JSON of a calibration fit;
-//! - [`listing`]: the tables and JSON of the preset and workload listings.
+//! - [`component`]: the table and JSON of one logic component and of its overlay's scaling;
+//! - [`listing`]: the tables and JSON of the preset and workload listings;
+//! - [`run`]: the text of a functional run of a workload or a user kernel;
+//! - [`simulate`]: the table and JSON summaries of a cycle-level simulation;
+//! - [`sram`]: the table, JSON and CSV of one SRAM array and the rows of a batch run;
+//! - [`synth`]: the component list and the results table of synthesis runs;
+//! - [`techs`]: the table and JSON of the technology nodes and their flavours.
 //!
 //! Commands parse arguments and print what these functions return; none formats numbers itself
 //! for the estimate report.
 
 pub mod breakdown;
 pub mod calibration;
+pub mod component;
 pub mod csv;
 pub mod json;
 pub mod listing;
 pub mod plot;
+pub mod run;
+pub mod simulate;
+pub mod sram;
+pub mod synth;
 pub mod table;
+pub mod techs;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::ValueEnum;

@@ -1,0 +1,57 @@
+//! Renderers of `gpuenergy synth`: the list of synthesisable components and the table of
+//! synthesis results (area, leakage, energy per operation and critical path of each run, as
+//! the normalised `record.json` holds them).
+
+use calibration::SynthRecord;
+use std::fmt::Write;
+
+/// The component names, one a line.
+pub fn names(names: &[String]) -> String {
+    let mut s = String::new();
+    for n in names {
+        let _ = writeln!(s, "{n}");
+    }
+    s
+}
+
+/// The header line of the results table.
+pub fn header() -> String {
+    format!(
+        "{:<14} {:<22} {:>12} {:>12} {:>14} {:>10}\n",
+        "component", "params", "area_um2", "leakage_uw", "energy_pj_op", "path_ps"
+    )
+}
+
+/// One line of the results table: component, parameters, area (um^2), leakage (uW), energy per
+/// operation (pJ) and critical path (ps; `-` when timing reported none).
+pub fn row(rec: &SynthRecord) -> String {
+    let p: Vec<String> = rec.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    format!(
+        "{:<14} {:<22} {:>12.3} {:>12.4} {:>14.5} {:>10}\n",
+        rec.component,
+        p.join(","),
+        rec.area_m2 * 1e12,
+        rec.leakage_w * 1e6,
+        rec.energy_per_op_j * 1e12,
+        rec.critical_path_s
+            .map(|d| format!("{:.1}", d * 1e12))
+            .unwrap_or_else(|| "-".into())
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_committed_record_renders_in_the_header_columns() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("calibration/goldens/asap7-rvt-tt/alu32/WIDTH=16/record.json");
+        let rec = SynthRecord::load(&path).unwrap();
+        let line = row(&rec);
+        assert!(line.starts_with("alu32          WIDTH=16 "), "{line}");
+        assert_eq!(line.len(), header().len(), "{line}");
+        assert!(line.ends_with('\n'));
+        assert_eq!(names(&["a".into(), "b".into()]), "a\nb\n");
+    }
+}
