@@ -240,3 +240,69 @@ fn formats_outside_a_commands_set_are_refused_with_the_allowed_ones() {
         "table, json",
     );
 }
+
+/// The estimate knobs of idle SMs, the design supply and the breakdown check: bad values are
+/// clear errors with exit 2; good ones run and report what they changed.
+#[test]
+fn estimate_idle_sms_design_vdd_and_breakdown_check() {
+    fails_with(
+        &[
+            "estimate",
+            "--tech",
+            "40nm",
+            "--static",
+            "--design-vdd",
+            "0",
+        ],
+        "--design-vdd must be a positive voltage",
+    );
+    fails_with(
+        &[
+            "estimate",
+            "--tech",
+            "40nm",
+            "--static",
+            "--design-vdd",
+            "x",
+        ],
+        "--design-vdd",
+    );
+    fails_with(
+        &[
+            "estimate",
+            "--tech",
+            "40nm",
+            "--static",
+            "--idle-sms",
+            "off",
+        ],
+        "gated",
+    );
+    let v = json(&[
+        "estimate",
+        "--tech",
+        "40nm",
+        "--workload",
+        "histo",
+        "--format",
+        "json",
+    ]);
+    let u = &v["workloads"][0]["estimate"]["sm_use"];
+    assert_eq!(u["sms"], 15);
+    assert!(u["busy_sms"].as_u64().unwrap() >= 1);
+    assert_eq!(u["idle_sms"], "gated");
+    let out = gpuenergy(&[
+        "estimate",
+        "--tech",
+        "40nm",
+        "--workload",
+        "histo",
+        "--breakdown-check",
+    ]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("breakdown check") && text.contains("register file"),
+        "{text}"
+    );
+}
