@@ -278,6 +278,26 @@ fn estimate_idle_sms_design_vdd_and_breakdown_check() {
         ],
         "gated",
     );
+    fails_with(
+        &[
+            "sram", "--tech", "40nm", "--size", "128KiB", "--block", "128", "--lanes", "3",
+        ],
+        "lanes must divide the block",
+    );
+    fails_with(
+        &[
+            "sram",
+            "--tech",
+            "40nm",
+            "--size",
+            "128KiB",
+            "--block",
+            "128",
+            "--design-vdd",
+            "9",
+        ],
+        "design_vdd_v = 9 is out of the supported range",
+    );
     let v = json(&[
         "estimate",
         "--tech",
