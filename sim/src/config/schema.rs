@@ -519,6 +519,17 @@ pub struct TraceLatency {
 pub struct CompatSection {
     /// 0: classes per §3.1.4. n > 0: MOV, CVT, LOGIC, SETP, control and NOP take latency n, II 1.
     pub unlisted_opcode_latency: u32,
+    /// `compat.launch_latency_first`: `gpu.kernel_launch_latency` also precedes the first launch
+    /// of a program, as GPGPU-Sim counts it for every kernel; false (default) places it only
+    /// between launches (simulator §2.9).
+    #[serde(default)]
+    pub launch_latency_first: bool,
+    /// `compat.perfect_const_cache`: every constant and parameter access hits and the LD/ST unit
+    /// serves all of an instruction's distinct addresses in one cycle with no hit latency, as
+    /// GPGPU-Sim's `-gpgpu_perfect_inst_const_cache` does for its constant cache (the I-cache
+    /// half of that switch is `frontend.perfect_icache`). Default false.
+    #[serde(default)]
+    pub perfect_const_cache: bool,
 }
 
 /// Line replacement policy (`replacement`).

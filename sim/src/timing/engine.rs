@@ -19,9 +19,10 @@ use crate::SimError;
 const GATED_QUIET_LIMIT: u64 = 1 << 20;
 
 /// Idle cycles before the first CTA of launch number `index` (0-based) of a program: launches
-/// after the first start `gpu.kernel_launch_latency` after the previous one ends (spec §2.9).
+/// after the first start `gpu.kernel_launch_latency` after the previous one ends (simulator
+/// §2.9); with `compat.launch_latency_first` the first launch waits as long.
 pub(crate) fn launch_gap(cfg: &GpuConfig, index: u64) -> u64 {
-    if index > 0 {
+    if index > 0 || cfg.compat.launch_latency_first {
         cfg.gpu.kernel_launch_latency
     } else {
         0

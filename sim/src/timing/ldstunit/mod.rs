@@ -20,8 +20,10 @@ use mshr::MshrTable;
 enum Tok {
     /// Fill of an L1 MSHR entry for `line`.
     Mshr { line: u64 },
-    /// A part of load `load` (bypass, atomic, or constant miss).
-    Load { load: u32, const_line: Option<u64> },
+    /// A part of load `load` (bypass or atomic).
+    Load { load: u32 },
+    /// Fill of a constant-cache MSHR entry for `line`.
+    ConstFill { line: u64 },
     /// A store's write acknowledgement.
     Store { warp: u16 },
     /// An I-cache fill.
@@ -109,6 +111,8 @@ pub(crate) struct LdstUnit {
     /// `l1d.read.res_fail` and `ldst.stall_cycles` once per cycle), so the SM may sleep and
     /// replay those counts ([`Sm::replay_ldst`]).
     retry_blocked: bool,
+    /// The blocked request is a constant-cache access (its retries count only stall cycles).
+    retry_const: bool,
     segs: Segments,
     consts: [u64; WARP_SIZE],
     l1: TagArray,
@@ -123,6 +127,13 @@ pub(crate) struct LdstUnit {
     mshr_merge: usize,
     cc: TagArray,
     cc_lat: u64,
+    /// The constant cache's miss-status holding registers: misses to a line with a fill in
+    /// flight wait for that fill instead of sending their own request (simulator §2.7).
+    cmshr: MshrTable,
+    /// `compat.perfect_const_cache`: every constant access hits, all in one cycle, no latency.
+    cc_perfect: bool,
+    cmshr_cap: usize,
+    cmshr_merge: usize,
     smem_banks: u32,
     smem_bank_bytes: u32,
     smem_lat: u64,
@@ -145,6 +156,7 @@ impl LdstUnit {
         LdstUnit {
             job: None,
             retry_blocked: false,
+            retry_const: false,
             segs: Segments::default(),
             consts: [0; WARP_SIZE],
             l1: TagArray::new(&l1),
@@ -159,6 +171,10 @@ impl LdstUnit {
             mshr_merge: cfg.l1d.mshr_merge as usize,
             cc: TagArray::new(&cfg.const_cache),
             cc_lat: cfg.const_cache.latency as u64,
+            cmshr: MshrTable::default(),
+            cc_perfect: cfg.compat.perfect_const_cache,
+            cmshr_cap: cfg.const_cache.mshr_entries.max(1) as usize,
+            cmshr_merge: cfg.const_cache.mshr_merge.max(1) as usize,
             smem_banks: cfg.shmem.banks,
             smem_bank_bytes: cfg.shmem.bank_bytes,
             smem_lat: cfg.shmem.latency as u64,
@@ -327,16 +343,24 @@ impl LdstUnit {
                 }
                 self.mshr.recycle(waiters);
             }
-            Tok::Load { load, const_line } => {
-                if let Some(line) = const_line {
-                    let u = &mut *self;
-                    let full = u.cc.full_mask();
-                    if u.cc.find(line).is_none() {
-                        if let Some((w, _)) = u.cc.allocate(line, LineState::Valid, t) {
-                            u.cc.fill(w, full, t);
-                        }
+            Tok::ConstFill { line } => {
+                let u = &mut *self;
+                let full = u.cc.full_mask();
+                if u.cc.find(line).is_none() {
+                    if let Some((w, _)) = u.cc.allocate(line, LineState::Valid, t) {
+                        u.cc.fill(w, full, t);
                     }
                 }
+                let waiters = self.cmshr.remove(line).unwrap_or_default();
+                for &l in &waiters {
+                    let li = &mut self.loads[l as usize];
+                    li.remaining -= 1;
+                    li.done_at = li.done_at.max(t + 1);
+                    self.try_complete_load(l, t);
+                }
+                self.cmshr.recycle(waiters);
+            }
+            Tok::Load { load } => {
                 let li = &mut self.loads[load as usize];
                 li.remaining -= 1;
                 li.done_at = li.done_at.max(t + 1);
@@ -365,8 +389,10 @@ impl LdstUnit {
     /// Counters of `k` cycles in which the unit would have retried its blocked request.
     pub fn replay(&mut self, k: u64) {
         if self.retry_blocked && self.job.is_some() {
-            self.ldst_act.global_requests += k;
-            self.l1d_act.read.res_fail += k;
+            if !self.retry_const {
+                self.ldst_act.global_requests += k;
+                self.l1d_act.read.res_fail += k;
+            }
             self.ldst_act.stall_cycles += k;
         }
     }

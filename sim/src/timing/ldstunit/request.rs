@@ -50,25 +50,54 @@ impl LdstUnit {
                 }
             }
             JobKind::Const => {
+                // A miss takes a constant-cache MSHR: it merges into the entry of a line whose
+                // fill is in flight (up to `mshr_merge` waiters) or allocates a free entry and
+                // requests the line; with neither possible the access is retried next cycle.
+                // A merged miss counts as a hit: it reads the line once the fill arrives and
+                // sends nothing to memory.
                 let a = u.consts[i];
                 let line = u.cc.line_of(a);
-                u.const_act.reads += 1;
                 let lid = load.expect("const load");
-                match u.cc.probe(line, 1) {
-                    Probe::Hit { .. } => {
-                        u.const_act.hits += 1;
-                        let li = &mut u.loads[lid as usize];
-                        li.done_at = li.done_at.max(t + u.cc_lat);
+                if u.cc_perfect {
+                    // every remaining address hits in this cycle
+                    let k = (n - i) as u64;
+                    u.const_act.reads += k;
+                    u.const_act.hits += k;
+                    let li = &mut u.loads[lid as usize];
+                    li.done_at = li.done_at.max(t + 1);
+                    if let Some(j) = u.job.as_mut() {
+                        j.next = n - 1;
                     }
-                    _ => {
-                        u.const_act.misses += 1;
-                        u.loads[lid as usize].remaining += 1;
-                        let tk = u.tok(Tok::Load {
-                            load: lid,
-                            const_line: Some(line),
-                        });
-                        let lb = u.cc.line_bytes();
-                        mem.send(sm, t_fs, ReqKind::Read, a / lb * lb, lb, tk);
+                } else {
+                    match u.cc.probe(line, 1) {
+                        Probe::Hit { .. } => {
+                            u.const_act.reads += 1;
+                            u.const_act.hits += 1;
+                            let li = &mut u.loads[lid as usize];
+                            li.done_at = li.done_at.max(t + u.cc_lat);
+                        }
+                        _ => {
+                            let n_entries = u.cmshr.len();
+                            match u.cmshr.get_mut(line) {
+                                Some(waiters) if waiters.len() < u.cmshr_merge => {
+                                    waiters.push(lid);
+                                    u.const_act.reads += 1;
+                                    u.const_act.hits += 1;
+                                    u.loads[lid as usize].remaining += 1;
+                                }
+                                Some(_) => sent = false,
+                                None if n_entries >= u.cmshr_cap => sent = false,
+                                None => {
+                                    u.const_act.reads += 1;
+                                    u.const_act.misses += 1;
+                                    u.cmshr.insert(line, lid);
+                                    u.loads[lid as usize].remaining += 1;
+                                    let tk = u.tok(Tok::ConstFill { line });
+                                    let lb = u.cc.line_bytes();
+                                    mem.send(sm, t_fs, ReqKind::Read, a / lb * lb, lb, tk);
+                                }
+                            }
+                        }
                     }
                 }
             }
@@ -81,10 +110,7 @@ impl LdstUnit {
                 if bypass {
                     u.l1d_act.bypass += 1;
                     u.loads[lid as usize].remaining += 1;
-                    let tk = u.tok(Tok::Load {
-                        load: lid,
-                        const_line: None,
-                    });
+                    let tk = u.tok(Tok::Load { load: lid });
                     mem.send(sm, t_fs, ReqKind::Read, a, bytes.max(32), tk);
                 } else {
                     let line = u.l1.line_of(a);
@@ -209,10 +235,7 @@ impl LdstUnit {
                 match load {
                     Some(lid) => {
                         u.loads[lid as usize].remaining += 1;
-                        let tk = u.tok(Tok::Load {
-                            load: lid,
-                            const_line: None,
-                        });
+                        let tk = u.tok(Tok::Load { load: lid });
                         mem.send(sm, t_fs, ReqKind::Atomic, a, bytes.max(4), tk);
                     }
                     None => {
@@ -228,6 +251,7 @@ impl LdstUnit {
             // nothing else (a repeated probe only re-touches the most recent line of its set)
             self.ldst_act.stall_cycles += 1;
             self.retry_blocked = true;
+            self.retry_const = kind == JobKind::Const;
             return;
         }
         self.retry_blocked = false;
