@@ -703,6 +703,15 @@ pub struct MemSection {
     pub channel_interleave_bytes: u32,
     /// Channel-local address bit map, MSB first: R row, B bank, C column, S byte, 0 unused.
     pub addr_map: String,
+    /// `mem.memcpy_fills_l2`: host-to-device copies are written through the L2, leaving the
+    /// copied sectors valid for the next launch (GPGPU-Sim `-gpgpu_perf_sim_memcpy`). Default
+    /// false.
+    #[serde(default)]
+    pub memcpy_fills_l2: bool,
+    /// `mem.flush_l2_between_launches`: every launch starts with an empty L2. Default false: a
+    /// launch finds the L2 as the previous launch of the same program left it.
+    #[serde(default)]
+    pub flush_l2_between_launches: bool,
 }
 
 /// `[icnt]`: simplified crossbar interconnect (§2.8).

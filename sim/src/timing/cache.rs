@@ -254,6 +254,22 @@ impl TagArray {
     pub fn ready_at(&self, way: usize) -> u64 {
         self.lines[way].ready_at
     }
+
+    /// The array as the next kernel launch finds it: every fill has arrived (a launch ends
+    /// only when its requests are answered), so pending times go to 0 and a reserved line
+    /// holds what was filled into it. Contents, dirty bits and replacement order are kept.
+    pub fn settle(&mut self) {
+        for l in &mut self.lines {
+            l.ready_at = 0;
+            if l.state == LineState::Reserved {
+                l.state = if l.valid != 0 {
+                    LineState::Valid
+                } else {
+                    LineState::Invalid
+                };
+            }
+        }
+    }
 }
 
 #[cfg(test)]

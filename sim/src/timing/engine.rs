@@ -4,7 +4,7 @@
 use super::cta::occupancy;
 use super::divisor::ring_add;
 use super::issueunit::IssueEvent;
-use super::memsys::{period_fs, MemSys};
+use super::memsys::{period_fs, L2State, MemSys};
 use super::perclass::PerPipe;
 use super::policy::GatingPolicy;
 use super::registry::ResolvedPolicies;
@@ -30,7 +30,10 @@ pub(crate) fn launch_gap(cfg: &GpuConfig, index: u64) -> u64 {
 }
 
 /// Simulates one launch of `stream` on `cfg` with the SMs' policies built from `policies`;
-/// `launch_gap` idle cycles precede the first CTA; `trace` collects the issue log.
+/// `launch_gap` idle cycles precede the first CTA; `trace` collects the issue log. The launch
+/// starts from the L2 contents in `l2` (cold when `None`, or with `mem.flush_l2_between_launches`)
+/// and leaves its own there for the next launch.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn run_launch(
     cfg: &GpuConfig,
     policies: &ResolvedPolicies,
@@ -38,6 +41,7 @@ pub(crate) fn run_launch(
     mut progress: Option<&mut (dyn FnMut(u64, u64) + Send + '_)>,
     trace: Option<&mut Vec<IssueEvent>>,
     launch_gap: u64,
+    l2: &mut Option<L2State>,
 ) -> Result<KernelActivity, SimError> {
     let info = stream.info().clone();
     let occ = occupancy(cfg, &info)?;
@@ -51,6 +55,11 @@ pub(crate) fn run_launch(
         }
     }
     let mut mem = MemSys::new(cfg);
+    if let Some(state) = l2.take() {
+        if !cfg.mem.flush_l2_between_launches {
+            mem.restore_l2(state);
+        }
+    }
     let p_core = period_fs(cfg.gpu.core_mhz);
     let n_ctas = info.num_ctas();
     let wpc = occ.warps_per_cta;
@@ -273,6 +282,7 @@ pub(crate) fn run_launch(
             log.extend(sm.issue.trace.take().unwrap_or_default());
         }
     }
+    *l2 = Some(mem.take_l2());
     Ok(finish(cfg, &info, occ, sms, mem, end, truncated))
 }
 

@@ -83,6 +83,14 @@ impl AddrMap {
     }
 }
 
+/// The contents of the L2 slices between kernel launches. Each launch starts its memory
+/// system's timing afresh (no request in flight, every queue free, DRAM rows closed) but finds
+/// the L2 as the previous launch left it, as on the hardware and in GPGPU-Sim; host-to-device
+/// copies may fill it too (`mem.memcpy_fills_l2`).
+pub struct L2State {
+    slices: Vec<TagArray>,
+}
+
 /// A reply waiting for its SM.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Reply {
@@ -394,6 +402,48 @@ impl MemSys {
             act.reads += bursts;
         }
         (data + busy + self.dram_lat) * pd
+    }
+
+    /// Starts from the L2 contents `state` (from [`MemSys::take_l2`] of an earlier launch).
+    pub fn restore_l2(&mut self, state: L2State) {
+        if state.slices.len() == self.slices.len() {
+            self.slices = state.slices;
+        }
+    }
+
+    /// The L2 contents, settled for the next launch ([`TagArray::settle`]).
+    pub fn take_l2(&mut self) -> L2State {
+        let mut slices = std::mem::take(&mut self.slices);
+        for s in &mut slices {
+            s.settle();
+        }
+        L2State { slices }
+    }
+
+    /// A host-to-device copy of `bytes` bytes at `addr` written through the L2, as GPGPU-Sim's
+    /// `-gpgpu_perf_sim_memcpy` does: every sector it covers becomes valid (clean) in the
+    /// slice its address maps to, allocating lines and displacing others by the replacement
+    /// policy. It takes no simulated time (copies happen between launches).
+    pub fn memcpy_to_l2(&mut self, addr: u64, bytes: u64) {
+        if bytes == 0 || self.slices.is_empty() {
+            return;
+        }
+        let sector = self.slices[0].sector_bytes().max(1);
+        let mut a = addr - addr % sector;
+        while a < addr + bytes {
+            let (slice, _, _) = self.route(a);
+            let tags = &mut self.slices[slice];
+            let line = tags.line_of(a);
+            let mask = tags.sector_mask(a, sector);
+            let way = match tags.find(line) {
+                Some(w) => Some(w),
+                None => tags.allocate(line, LineState::Valid, 0).map(|(w, _)| w),
+            };
+            if let Some(w) = way {
+                tags.fill(w, mask, 0);
+            }
+            a += sector;
+        }
     }
 
     /// Pops the next reply for `sm` that has arrived by `t_fs`.

@@ -16,6 +16,7 @@
 
 use super::engine::{launch_gap, run_launch};
 use super::issueunit::IssueEvent;
+use super::memsys::{L2State, MemSys};
 use super::registry::{PolicyRegistry, ResolvedPolicies, Selection};
 use crate::activity::{Activity, KernelActivity};
 use crate::config::GpuConfig;
@@ -31,6 +32,8 @@ pub struct Simulation<'a> {
     selection: Selection,
     progress: Option<Box<dyn FnMut(u64, u64) + Send + 'a>>,
     launch_index: u64,
+    /// L2 contents carried from one launch of this simulation to the next.
+    l2: Option<L2State>,
 }
 
 impl<'a> Simulation<'a> {
@@ -43,6 +46,7 @@ impl<'a> Simulation<'a> {
             selection: Selection::default(),
             progress: None,
             launch_index: 0,
+            l2: None,
         }
     }
 
@@ -134,6 +138,19 @@ impl<'a> Simulation<'a> {
         Ok(p)
     }
 
+    /// A host-to-device copy of `bytes` bytes to `addr` between launches: with
+    /// `mem.memcpy_fills_l2` it leaves the copied sectors in the L2 for the next launch.
+    pub(crate) fn memcpy_h2d(&mut self, addr: u64, bytes: u64) {
+        if self.cfg.mem.memcpy_fills_l2 {
+            let mut mem = MemSys::new(&self.cfg);
+            if let Some(s) = self.l2.take() {
+                mem.restore_l2(s);
+            }
+            mem.memcpy_to_l2(addr, bytes);
+            self.l2 = Some(mem.take_l2());
+        }
+    }
+
     /// Simulates one launch of `stream` as launch number `index`.
     pub(crate) fn launch(
         &mut self,
@@ -147,7 +164,15 @@ impl<'a> Simulation<'a> {
             .as_mut()
             .map(|f| f.as_mut() as &mut (dyn FnMut(u64, u64) + Send));
         let gap = launch_gap(&self.cfg, index);
-        run_launch(&self.cfg, policies, stream, progress, trace, gap)
+        run_launch(
+            &self.cfg,
+            policies,
+            stream,
+            progress,
+            trace,
+            gap,
+            &mut self.l2,
+        )
     }
 }
 
@@ -232,6 +257,8 @@ pub struct TimingGpu {
     selection: Selection,
     /// The last launch hit a simulation limit.
     last_truncated: bool,
+    /// L2 contents carried from one launch to the next.
+    l2: Option<L2State>,
 }
 
 impl TimingGpu {
@@ -247,6 +274,7 @@ impl TimingGpu {
             registry: PolicyRegistry::new(),
             selection: Selection::default(),
             last_truncated: false,
+            l2: None,
         }
     }
 
@@ -282,6 +310,14 @@ impl Gpu for TimingGpu {
         self.emu.alloc(bytes)
     }
     fn copy_to_device(&mut self, dst: DevPtr, data: &[u8]) -> Result<(), SimError> {
+        if self.cfg.mem.memcpy_fills_l2 {
+            let mut mem = MemSys::new(&self.cfg);
+            if let Some(s) = self.l2.take() {
+                mem.restore_l2(s);
+            }
+            mem.memcpy_to_l2(dst, data.len() as u64);
+            self.l2 = Some(mem.take_l2());
+        }
         self.emu.copy_to_device(dst, data)
     }
     fn copy_from_device(&mut self, src: DevPtr, out: &mut [u8]) -> Result<(), SimError> {
@@ -302,7 +338,15 @@ impl Gpu for TimingGpu {
             .progress
             .as_mut()
             .map(|f| f.as_mut() as &mut (dyn FnMut(u64, u64) + Send));
-        let k = run_launch(&self.cfg, &policies, stream.as_mut(), progress, None, gap)?;
+        let k = run_launch(
+            &self.cfg,
+            &policies,
+            stream.as_mut(),
+            progress,
+            None,
+            gap,
+            &mut self.l2,
+        )?;
         drop(stream);
         self.last_truncated = k.truncated;
         self.activity.add_launch(k);

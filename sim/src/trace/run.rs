@@ -70,7 +70,15 @@ impl<'a> Source<'a> for TraceFolder<'_, '_> {
         let opts = options(&cfg);
         let mut activity = Activity::new(&cfg.gpu.name, &cfg.hash_hex());
         let mut warnings = Vec::new();
-        for (i, p) in kernels.iter().enumerate() {
+        let mut i = 0;
+        for e in &list {
+            let p = match e {
+                ListEntry::MemcpyHtoD { addr, bytes } => {
+                    sim.memcpy_h2d(*addr, *bytes);
+                    continue;
+                }
+                ListEntry::Kernel(p) => p,
+            };
             if let Some(f) = self.on_kernel.as_mut() {
                 f(i, kernels.len(), p);
             }
@@ -78,6 +86,7 @@ impl<'a> Source<'a> for TraceFolder<'_, '_> {
             let ka = sim.launch(&policies, &mut k, i as u64, None)?;
             activity.add_launch(ka);
             warnings.extend(k.warnings().iter().cloned());
+            i += 1;
         }
         Ok(TraceRun {
             activity,

@@ -1,7 +1,9 @@
 //! The constant path of the LD/ST unit (simulator §2.6, §2.7): misses to a line whose fill is in
 //! flight merge into its MSHR entry instead of each sending a request, the MSHR table bounds
 //! the lines in flight, `compat.perfect_const_cache` makes every access a one-cycle hit, and
-//! `compat.launch_latency_first` puts the launch latency before the first kernel too.
+//! `compat.launch_latency_first` puts the launch latency before the first kernel too; the L2
+//! keeps its contents from one launch to the next and may hold host-to-device copies
+//! (`mem.flush_l2_between_launches`, `mem.memcpy_fills_l2`).
 
 use sim::activity::KernelActivity;
 use sim::config::GpuConfig;
@@ -123,4 +125,33 @@ fn launch_latency_before_the_first_kernel_is_a_knob() {
     let kb = run(&base, 4, 256, 4);
     let kf = run(&first, 4, 256, 4);
     assert_eq!(kf.cycles, kb.cycles + base.gpu.kernel_launch_latency);
+}
+
+/// L2 fills of a whole program (every launch of `workload`, test size) on `cfg`.
+fn l2_fills(cfg: &GpuConfig, workload: &str) -> (u64, u64) {
+    let w = sim::workloads::find(workload).unwrap();
+    let (_, act) = Simulation::new(cfg)
+        .run(sim::timing::Program(|gpu: &mut sim::timing::TimingGpu| {
+            w.run(sim::workloads::Size::Test, gpu, false).unwrap();
+        }))
+        .unwrap();
+    let fills = act.aggregate.l2.iter().map(|s| s.fills).sum();
+    (fills, act.aggregate.cycles)
+}
+
+#[test]
+fn the_l2_keeps_its_contents_between_launches_and_may_hold_copied_data() {
+    // hotspot: two launches over the same grids
+    let mut flush = GpuConfig::preset("gtx1080ti").unwrap();
+    flush.mem.memcpy_fills_l2 = false;
+    flush.mem.flush_l2_between_launches = true;
+    let mut keep = flush.clone();
+    keep.mem.flush_l2_between_launches = false;
+    let mut copied = keep.clone();
+    copied.mem.memcpy_fills_l2 = true;
+    let (f_flush, _) = l2_fills(&flush, "hotspot");
+    let (f_keep, _) = l2_fills(&keep, "hotspot");
+    let (f_copied, _) = l2_fills(&copied, "hotspot");
+    assert!(f_keep < f_flush, "kept {f_keep} vs flushed {f_flush}");
+    assert!(f_copied < f_keep, "copied {f_copied} vs kept {f_keep}");
 }
