@@ -194,9 +194,8 @@ pub fn parse_reference(text: &str, file: &str) -> Result<ReferenceFile, Correlat
     // The description: comment lines before the first other non-blank line.
     let description: Vec<String> = text
         .lines()
-        .map(str::trim)
-        .take_while(|l| l.is_empty() || l.starts_with('#'))
-        .filter(|l| !l.is_empty())
+        .take_while(|l| skipped_line(l))
+        .filter(|l| l.starts_with('#'))
         .map(|l| l.trim_start_matches('#').trim().to_string())
         .collect();
     let mut rdr = csv::ReaderBuilder::new()
@@ -211,7 +210,7 @@ pub fn parse_reference(text: &str, file: &str) -> Result<ReferenceFile, Correlat
         Some(Err(e)) => return Err(file_err(csv_line(&e), format!("malformed CSV: {e}"))),
         Some(Ok(h)) => h,
     };
-    let header_line = header.position().map_or(1, |p| p.line());
+    let header_line = record_line(text, header.position());
     let allowed = || {
         format!(
             "required {}; optional {}",
@@ -254,7 +253,7 @@ pub fn parse_reference(text: &str, file: &str) -> Result<ReferenceFile, Correlat
     let mut rows = Vec::new();
     for rec in records {
         let rec = rec.map_err(|e| file_err(csv_line(&e), format!("malformed CSV: {e}")))?;
-        let line = rec.position().map_or(0, |p| p.line());
+        let line = record_line(text, rec.position());
         if rec.len() != columns.len() {
             return Err(file_err(
                 line,
@@ -354,6 +353,29 @@ pub fn parse_reference(text: &str, file: &str) -> Result<ReferenceFile, Correlat
         description,
         rows,
     })
+}
+
+/// Whether the CSV reader passes over `line`: an empty line or a comment (`#` first).
+fn skipped_line(line: &str) -> bool {
+    line.trim_end_matches('\r').is_empty() || line.starts_with('#')
+}
+
+/// The 1-based line a record starts on. The reader's position is where it began reading, which
+/// is before any comment and empty lines it passed over; those are skipped here.
+fn record_line(text: &str, pos: Option<&csv::Position>) -> u64 {
+    let Some(pos) = pos else { return 0 };
+    let mut line = pos.line();
+    let start = usize::try_from(pos.byte()).unwrap_or(usize::MAX);
+    let Some(rest) = text.get(start..) else {
+        return line;
+    };
+    for l in rest.split('\n') {
+        if !skipped_line(l) {
+            break;
+        }
+        line += 1;
+    }
+    line
 }
 
 /// The line a CSV error occurred on (0 when the reader does not say).
@@ -747,6 +769,13 @@ sgemm , bench , 0 , 4.5e4 ,,
             e.starts_with("r.csv:1:") && e.contains("missing column 'reference_cycles'"),
             "{e}"
         );
+        let e = err("# about\n\nworkload,size\nhotspot,test\n");
+        assert!(
+            e.starts_with("r.csv:3:") && e.contains("missing column"),
+            "{e}"
+        );
+        let e = err(&format!("# c\n{h}\n# c\n\nhotspot,test,all,x\n"));
+        assert!(e.starts_with("r.csv:6: column 'reference_cycles'"), "{e}");
         let e = err("workload,size,kernel,reference_cycles,cycles\n");
         assert!(
             e.contains("unknown column 'cycles'") && e.contains("source"),
