@@ -406,9 +406,25 @@ pub struct LaunchCycles {
 
 /// A [`Gpu`] that passes everything to a [`TimingGpu`] and notes the cycles each timed launch
 /// adds to its record; the simulation itself is the timing GPU's, unchanged.
-struct LaunchRecorder<'g> {
+pub struct LaunchRecorder<'g> {
     gpu: &'g mut TimingGpu,
     launches: Vec<u64>,
+}
+
+impl<'g> LaunchRecorder<'g> {
+    /// A recorder in front of `gpu`, with no launch noted yet.
+    pub fn new(gpu: &'g mut TimingGpu) -> Self {
+        LaunchRecorder {
+            gpu,
+            launches: Vec::new(),
+        }
+    }
+
+    /// The cycles of each timed launch so far, in launch order (launch `i > 0` including its
+    /// `gpu.kernel_launch_latency`).
+    pub fn into_launches(self) -> Vec<u64> {
+        self.launches
+    }
 }
 
 impl Gpu for LaunchRecorder<'_> {
@@ -445,12 +461,9 @@ pub fn simulate_launches(
 ) -> Result<LaunchCycles, SimError> {
     let mut launches = Vec::new();
     let (ran, act) = Simulation::new(cfg).run(Program(|gpu: &mut TimingGpu| {
-        let mut rec = LaunchRecorder {
-            gpu,
-            launches: Vec::new(),
-        };
+        let mut rec = LaunchRecorder::new(gpu);
         let r = w.run(size, &mut rec, false);
-        launches = rec.launches;
+        launches = rec.into_launches();
         r
     }))?;
     ran?;
@@ -580,6 +593,22 @@ pub struct Correlation {
     pub per_config: Vec<(String, Stats)>,
     /// Simulations that stopped at a limit, and similar caveats.
     pub warnings: Vec<String>,
+    /// Every simulation made, in order of the first row that needs it, with the cycles of each
+    /// launch (the indices a `kernel` column can name).
+    pub runs: Vec<Run>,
+}
+
+/// One simulation a correlation made.
+#[derive(Clone, Debug, Serialize)]
+pub struct Run {
+    /// Label of the configuration.
+    pub config: String,
+    /// Workload.
+    pub workload: String,
+    /// Size tier.
+    pub size: Size,
+    /// Its cycles, per launch and in total.
+    pub cycles: LaunchCycles,
 }
 
 /// Simulates every row of `reference` — on its own preset when it names one, else on
@@ -711,6 +740,16 @@ pub fn correlate(
         overall,
         per_config,
         warnings,
+        runs: runs
+            .iter()
+            .zip(results)
+            .map(|(&(t, name, size, _), cycles)| Run {
+                config: targets[t].label.clone(),
+                workload: name.to_string(),
+                size,
+                cycles,
+            })
+            .collect(),
     })
 }
 
@@ -846,6 +885,34 @@ sgemm , bench , 0 , 4.5e4 ,,
         assert_eq!(pearson_r(&[1.0], &[2.0]), None);
         assert_eq!(pearson_r(&[1.0, 2.0], &[5.0, 5.0]), None);
         assert_eq!(mape_pct(&[], &[]), 0.0);
+    }
+
+    #[test]
+    fn rows_run_on_their_own_preset_once_per_workload() {
+        let text = "workload,size,kernel,reference_cycles,preset\n\
+                    backprop,test,all,9000,\n\
+                    backprop,test,0,5000,gtx480\n\
+                    backprop,test,1,5000,\n\
+                    backprop,test,all,9000,gtx480\n";
+        let f = parse_reference(text, "mixed.csv").unwrap();
+        let default = Target {
+            label: "gtx1080ti".into(),
+            config: GpuConfig::preset("gtx1080ti").unwrap(),
+        };
+        let c = correlate(&f, &default).unwrap();
+        let configs: Vec<&str> = c.rows.iter().map(|r| r.config.as_str()).collect();
+        assert_eq!(configs, ["gtx1080ti", "gtx480", "gtx1080ti", "gtx480"]);
+        assert_eq!(c.runs.len(), 2, "one simulation per preset and workload");
+        let labels: Vec<&str> = c.per_config.iter().map(|p| p.0.as_str()).collect();
+        assert_eq!(labels, ["gtx1080ti", "gtx480"]);
+        assert!(c.per_config.iter().all(|p| p.1.rows == 2));
+        // rows read their run: the total and the launches of the right configuration
+        assert_eq!(c.rows[0].our_cycles, c.runs[0].cycles.total);
+        assert_eq!(c.rows[1].our_cycles, c.runs[1].cycles.launches[0]);
+        assert_eq!(c.rows[2].our_cycles, c.runs[0].cycles.launches[1]);
+        assert_eq!(c.rows[3].our_cycles, c.runs[1].cycles.total);
+        assert_ne!(c.runs[0].cycles.total, c.runs[1].cycles.total);
+        assert_eq!(c.overall.rows, 4);
     }
 
     #[test]

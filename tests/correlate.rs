@@ -134,6 +134,17 @@ fn cheap_rows_print_a_table_and_write_the_plot() {
     ]);
     let s: serde_json::Value = serde_json::from_slice(&sim.stdout).unwrap();
     assert_eq!(s["cycles"].as_u64().unwrap(), all);
+    let launches: Vec<u64> = s["launch_cycles"]
+        .as_array()
+        .expect("simulate lists the cycles of each launch")
+        .iter()
+        .map(|c| c.as_u64().unwrap())
+        .collect();
+    assert_eq!(launches.iter().sum::<u64>(), all);
+    assert_eq!(
+        launches[1], second,
+        "launch index 1 is simulate's second launch"
+    );
     assert_eq!(v["summary"]["rows"], 2);
     let mape = v["summary"]["mape_pct"].as_f64().unwrap();
     let by_hand =

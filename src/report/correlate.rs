@@ -143,7 +143,8 @@ fn stats_json(s: &Stats) -> serde_json::Value {
 /// The JSON report: `file`, `description`, `rows` (each with `line`, `workload`, `size`,
 /// `kernel` — a launch index or `"all"` —, `config`, `source`, `reference_cycles`,
 /// `our_cycles`, `error_pct`), `summary` (statistics over all rows; `pearson_r_cycles` is on
-/// cycles, `pearson_r_log_cycles` on log10 cycles), `per_config` and `warnings`.
+/// cycles, `pearson_r_log_cycles` on log10 cycles), `per_config`, `warnings`, and `runs` (each
+/// simulation's `config`, `workload`, `size` and `cycles`: `launches`, `total`, `truncated`).
 pub fn json(c: &Correlation) -> serde_json::Value {
     let per: Vec<serde_json::Value> = c
         .per_config
@@ -163,6 +164,7 @@ pub fn json(c: &Correlation) -> serde_json::Value {
         "summary": stats_json(&c.overall),
         "per_config": per,
         "warnings": c.warnings,
+        "runs": c.runs,
     })
 }
 
@@ -349,6 +351,7 @@ mod tests {
             rows,
             per_config: Vec::new(),
             warnings: Vec::new(),
+            runs: Vec::new(),
         }
     }
 
