@@ -159,9 +159,9 @@ pub enum CorrelateError {
         size: String,
         /// The configuration's label.
         config: String,
-        /// Why.
+        /// Why (boxed: a simulation error is large, and rare).
         #[source]
-        error: SimError,
+        error: Box<SimError>,
     },
 }
 
@@ -670,7 +670,7 @@ pub fn correlate(
                     workload: name.to_string(),
                     size: size.as_str().to_string(),
                     config: targets[t].label.clone(),
-                    error,
+                    error: Box::new(error),
                 }
             })
         })

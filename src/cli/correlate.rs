@@ -15,7 +15,8 @@ Reference file (CSV):
   Columns, in any order:
     workload          built-in workload (see `gpuenergy workloads`)
     size              input size tier: test or bench
-    kernel            0-based index of a timed kernel launch of the workload, or `all` for the
+    kernel            0-based index of a timed kernel launch of the workload (the order of
+                      `launch_cycles` in `gpuenergy simulate --format json`), or `all` for the
                       whole workload: every launch, each after the first including
                       gpu.kernel_launch_latency cycles, as `gpuenergy simulate` totals them
     reference_cycles  the reference's core cycles (a positive number)
