@@ -618,6 +618,20 @@ pub fn correlate(
     reference: &ReferenceFile,
     default: &Target,
 ) -> Result<Correlation, CorrelateError> {
+    correlate_with_progress(reference, default, &|_, _, _| {})
+}
+
+/// Progress callback of [`correlate_with_progress`]: called as each simulation finishes with
+/// its description (`workload (size) on config`), the number finished so far and the total.
+/// Called from worker threads.
+pub type Progress = dyn Fn(&str, usize, usize) + Sync;
+
+/// [`correlate`], reporting each finished simulation to `progress`.
+pub fn correlate_with_progress(
+    reference: &ReferenceFile,
+    default: &Target,
+    progress: &Progress,
+) -> Result<Correlation, CorrelateError> {
     let file = &reference.file;
     // The target of every row.
     let mut targets: Vec<Target> = Vec::new();
@@ -659,19 +673,25 @@ pub fn correlate(
         };
         row_run.push(i);
     }
+    let done = std::sync::atomic::AtomicUsize::new(0);
     let results: Vec<LaunchCycles> = runs
         .par_iter()
         .map(|&(t, name, size, row)| {
             let w = workloads::find(name).expect("checked when parsed");
-            simulate_launches(&targets[t].config, w, size).map_err(|error| {
-                CorrelateError::Simulation {
-                    file: file.clone(),
-                    line: row.line,
-                    workload: name.to_string(),
-                    size: size.as_str().to_string(),
-                    config: targets[t].label.clone(),
-                    error: Box::new(error),
-                }
+            let r = simulate_launches(&targets[t].config, w, size);
+            let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+            progress(
+                &format!("{name} ({size}) on {}", targets[t].label),
+                n,
+                runs.len(),
+            );
+            r.map_err(|error| CorrelateError::Simulation {
+                file: file.clone(),
+                line: row.line,
+                workload: name.to_string(),
+                size: size.as_str().to_string(),
+                config: targets[t].label.clone(),
+                error: Box::new(error),
             })
         })
         .collect::<Result<_, _>>()?;

@@ -3,7 +3,7 @@
 //! Pearson's r, and optionally writes a log-log scatter plot. The file format and the statistics
 //! are documented in [`crate::correlate`].
 
-use crate::correlate::{correlate, read_reference, Target};
+use crate::correlate::{correlate_with_progress, read_reference, Target};
 use crate::report::{self, Format};
 use anyhow::Result;
 use std::path::PathBuf;
@@ -73,7 +73,21 @@ pub fn run(args: Args) -> Result<()> {
         (Some(p), None) => p.clone(),
         (None, None) => "gtx480".to_string(),
     };
-    let c = correlate(&reference, &Target { label, config })?;
+    let bar =
+        indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr());
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{spinner} {elapsed} {msg}").expect("template"),
+    );
+    bar.set_message("simulating");
+    bar.enable_steady_tick(std::time::Duration::from_millis(200));
+    let b2 = bar.clone();
+    let c = correlate_with_progress(
+        &reference,
+        &Target { label, config },
+        &move |what, n, total| b2.set_message(format!("{n}/{total} simulated: {what}")),
+    );
+    bar.finish_and_clear();
+    let c = c?;
     if args.format != Format::Table {
         // the table lists them itself
         for w in &c.warnings {
