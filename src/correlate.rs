@@ -186,6 +186,8 @@ fn known_workloads() -> String {
 
 /// Parses the text of a reference file named `file` (for messages).
 pub fn parse_reference(text: &str, file: &str) -> Result<ReferenceFile, CorrelateError> {
+    // A byte-order mark (spreadsheet exports) is not part of the first column's name.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let file_err = |line: u64, message: String| CorrelateError::File {
         file: file.to_string(),
         line,
@@ -790,6 +792,8 @@ sgemm , bench , 0 , 4.5e4 ,,
     #[test]
     fn parses_rows_comments_and_line_numbers() {
         let f = parse_reference(GOOD, "ref.csv").unwrap();
+        let bom = parse_reference(&format!("\u{feff}{GOOD}"), "ref.csv").unwrap();
+        assert_eq!(bom, f, "a byte-order mark is ignored");
         assert_eq!(
             f.description,
             ["Hand-made reference", "second comment line"]
