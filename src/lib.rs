@@ -5,10 +5,13 @@
 //!   collect a report), shared by every command that costs a configuration;
 //! - [`report`]: renderers of reports (table, CSV, JSON, SVG plots) and the shared output
 //!   formats;
+//! - [`correlate`]: timing correlation against reference cycles (reference-file parsing,
+//!   per-launch cycles, MAPE and Pearson's r);
 //! - [`cli`]: argument types and command implementations, one module per subcommand.
 
 #![warn(missing_docs)]
 
 pub mod cli;
+pub mod correlate;
 pub mod report;
 pub mod study;

@@ -37,6 +37,8 @@ enum Command {
     Calibrate(cli::calibrate::Args),
     /// Modelled area, leakage and energy per operation of one logic component.
     Component(cli::component::Args),
+    /// Compare simulated cycles with reference cycles from a CSV file: errors, MAPE, Pearson r.
+    Correlate(cli::correlate::Args),
 }
 
 /// Restores the default SIGPIPE action so that `gpuenergy … | head` ends quietly instead of
@@ -64,6 +66,7 @@ fn main() -> ExitCode {
         Command::Synth(a) => cli::synth::run(a),
         Command::Calibrate(a) => cli::calibrate::run(a),
         Command::Component(a) => cli::component::run(a),
+        Command::Correlate(a) => cli::correlate::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,6 +1,7 @@
 //! One module per subcommand; each has an `Args` (clap) and a `run`.
 pub mod calibrate;
 pub mod component;
+pub mod correlate;
 pub mod estimate;
 pub mod presets;
 pub mod run;

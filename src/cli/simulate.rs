@@ -2,6 +2,7 @@
 //! trace) on a preset or user-configured GPU; prints cycles, IPC, occupancy and the stall
 //! breakdown, and optionally saves the full `gpuenergy.activity.v1` record.
 
+use crate::correlate::LaunchRecorder;
 use crate::report::{self, format_parser, Format, TABLE_JSON};
 use anyhow::{bail, Context, Result};
 use sim::config::{GpuConfig, SchedPolicy};
@@ -126,6 +127,7 @@ pub fn run(args: Args) -> Result<()> {
     let b2 = bar.clone();
     let t0 = start;
     let label = name.to_string();
+    let mut launch_cycles = Vec::new();
     let (report, act) = Simulation::new(&cfg)
         .progress(move |cycles, insts| {
             if t0.elapsed() > Duration::from_secs(2) {
@@ -135,7 +137,12 @@ pub fn run(args: Args) -> Result<()> {
                 b2.tick();
             }
         })
-        .run(Program(|gpu: &mut TimingGpu| w.run(size, gpu, args.check)))?;
+        .run(Program(|gpu: &mut TimingGpu| {
+            let mut rec = LaunchRecorder::new(gpu);
+            let r = w.run(size, &mut rec, args.check);
+            launch_cycles = rec.into_launches();
+            r
+        }))?;
     let report = report?;
     bar.finish_and_clear();
     let wall = start.elapsed().as_secs_f64();
@@ -144,17 +151,12 @@ pub fn run(args: Args) -> Result<()> {
     }
     let check = report.check.as_ref().map(|c| (c.passed, c.detail.clone()));
     match args.format {
-        Format::Json => println!(
-            "{}",
-            serde_json::to_string_pretty(&report::simulate::summary_json(
-                &cfg,
-                name,
-                size.as_str(),
-                &act,
-                wall,
-                &check
-            ))?
-        ),
+        Format::Json => {
+            let mut v =
+                report::simulate::summary_json(&cfg, name, size.as_str(), &act, wall, &check);
+            report::simulate::add_launch_cycles(&mut v, &launch_cycles);
+            println!("{}", serde_json::to_string_pretty(&v)?)
+        }
         Format::Table => print!(
             "{}",
             report::simulate::summary_table(&cfg, name, size.as_str(), &act, wall, &check)

@@ -7,6 +7,7 @@
 //! - [`plot`]: SVG charts (plotters' pure-Rust backend), of estimates and of calibration fits;
 //! - [`calibration`]: the table and JSON of a calibration fit;
 //! - [`component`]: the table and JSON of one logic component and of its overlay's scaling;
+//! - [`correlate`]: the table, CSV, JSON and scatter plot of a timing correlation;
 //! - [`listing`]: the tables and JSON of the preset and workload listings;
 //! - [`run`]: the text of a functional run of a workload or a user kernel;
 //! - [`simulate`]: the table and JSON summaries of a cycle-level simulation;
@@ -20,6 +21,7 @@
 pub mod breakdown;
 pub mod calibration;
 pub mod component;
+pub mod correlate;
 pub mod csv;
 pub mod json;
 pub mod listing;

@@ -82,6 +82,15 @@ pub fn summary_json(
     v
 }
 
+/// Adds `launch_cycles` to a JSON summary: the cycles of each timed launch in launch order,
+/// each after the first including `gpu.kernel_launch_latency` (they sum to `cycles`); the
+/// launch indices of `gpuenergy correlate`'s reference files.
+pub fn add_launch_cycles(summary: &mut serde_json::Value, launch_cycles: &[u64]) {
+    if let Some(o) = summary.as_object_mut() {
+        o.insert("launch_cycles".into(), launch_cycles.into());
+    }
+}
+
 /// The text summary of the same: a heading, one line per kernel and the aggregate, the stall
 /// breakdown in shares of scheduler-cycles without issue, the simulation rate and the check.
 pub fn summary_table(
