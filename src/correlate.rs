@@ -17,7 +17,7 @@
 //! | `size` | yes | its input size tier: `test` or `bench` |
 //! | `kernel` | yes | 0-based index of a timed kernel launch of the workload, or `all` |
 //! | `reference_cycles` | yes | the reference's core cycles, a positive number |
-//! | `preset` | no | GPU preset of this row; overrides `--preset`/`--config` when not empty |
+//! | `preset` | no | GPU preset of this row, or a configuration file ending in `.toml` (relative to the CSV's folder); overrides `--preset`/`--config` when not empty |
 //! | `source` | no | free text naming where the row's number comes from |
 //!
 //! `kernel = all` compares with the workload's total: every launch's cycles, each launch after the
@@ -324,14 +324,8 @@ pub fn parse_reference(text: &str, file: &str) -> Result<ReferenceFile, Correlat
         };
         let preset = optional(i_preset);
         if let Some(p) = &preset {
-            if GpuConfig::preset(p).is_err() {
-                return Err(field_err(
-                    "preset",
-                    format!(
-                        "unknown preset '{p}' (allowed: {})",
-                        PRESET_NAMES.join(", ")
-                    ),
-                ));
+            if let Err(e) = row_config(p, file) {
+                return Err(field_err("preset", e));
             }
         }
         rows.push(ReferenceRow {
@@ -613,6 +607,24 @@ pub struct Run {
     pub cycles: LaunchCycles,
 }
 
+/// The configuration a row's `preset` names: a built-in preset, or (a value ending in `.toml`)
+/// a configuration file, relative to the folder of the reference file `file`.
+fn row_config(p: &str, file: &str) -> Result<GpuConfig, String> {
+    if p.ends_with(".toml") {
+        let dir = Path::new(file).parent().unwrap_or(Path::new(""));
+        let path = dir.join(p);
+        GpuConfig::from_toml_file(&path)
+            .map_err(|e| format!("configuration file '{}': {e}", path.display()))
+    } else {
+        GpuConfig::preset(p).map_err(|_| {
+            format!(
+                "unknown preset '{p}' (allowed: {}, or a configuration file ending in .toml)",
+                PRESET_NAMES.join(", ")
+            )
+        })
+    }
+}
+
 /// Simulates every row of `reference` — on its own preset when it names one, else on
 /// `default` — and compares. Each (configuration, workload, size) is simulated once, in
 /// parallel; results are in file order and do not depend on the thread count.
@@ -644,11 +656,11 @@ pub fn correlate_with_progress(
             Some(i) => i,
             None => {
                 let config = match &row.preset {
-                    Some(p) => GpuConfig::preset(p).map_err(|e| CorrelateError::Field {
+                    Some(p) => row_config(p, file).map_err(|message| CorrelateError::Field {
                         file: file.clone(),
                         line: row.line,
                         column: "preset".into(),
-                        message: e.to_string(),
+                        message,
                     })?,
                     None => default.config.clone(),
                 };

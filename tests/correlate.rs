@@ -31,8 +31,8 @@ fn scratch(name: &str) -> PathBuf {
 #[test]
 fn shipped_reference_files_parse() {
     for (file, preset) in [
-        ("accelsim-titanx.csv", "gtx1080ti"),
-        ("accelsim-gtx480.csv", "gtx480"),
+        ("accelsim-titanx.csv", "accelsim-titanx.toml"),
+        ("accelsim-gtx480.csv", "accelsim-gtx480.toml"),
     ] {
         let f = read_reference(&data(file)).unwrap();
         assert_eq!(f.rows.len(), 6, "{file}");

@@ -17,11 +17,13 @@ Reference file (CSV):
     size              input size tier: test or bench
     kernel            0-based index of a timed kernel launch of the workload (the order of
                       `launch_cycles` in `gpuenergy simulate --format json`), or `all` for the
-                      whole workload: every launch, each after the first including
-                      gpu.kernel_launch_latency cycles, as `gpuenergy simulate` totals them
+                      whole workload: every launch with the gpu.kernel_launch_latency cycles
+                      before it (before the first only with compat.launch_latency_first), as
+                      `gpuenergy simulate` totals them
     reference_cycles  the reference's core cycles (a positive number)
-    preset            optional: GPU preset of this row (gtx480, gtx780, gtx1080ti); when given it
-                      overrides --preset/--config for the row
+    preset            optional: GPU preset of this row (gtx480, gtx780, gtx1080ti) or a
+                      configuration file ending in .toml, relative to the CSV's folder; when
+                      given it overrides --preset/--config for the row
     source            optional: free text naming where the number comes from
 
   For example (the second row's number is illustrative):

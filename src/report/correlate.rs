@@ -90,8 +90,8 @@ pub fn table(c: &Correlation) -> String {
     if c.rows.iter().any(|r| r.kernel == KernelSel::All) {
         let _ = writeln!(
             s,
-            "kernel 'all': every launch, each after the first with gpu.kernel_launch_latency \
-             cycles, as `gpuenergy simulate` totals them"
+            "kernel 'all': every launch with the gpu.kernel_launch_latency cycles before it (before \
+             the first only with compat.launch_latency_first), as `gpuenergy simulate` totals them"
         );
     }
     for w in &c.warnings {

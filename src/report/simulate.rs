@@ -83,7 +83,8 @@ pub fn summary_json(
 }
 
 /// Adds `launch_cycles` to a JSON summary: the cycles of each timed launch in launch order,
-/// each after the first including `gpu.kernel_launch_latency` (they sum to `cycles`); the
+/// each including the `gpu.kernel_launch_latency` before it (the first only with
+/// `compat.launch_latency_first`; they sum to `cycles`); the
 /// launch indices of `gpuenergy correlate`'s reference files.
 pub fn add_launch_cycles(summary: &mut serde_json::Value, launch_cycles: &[u64]) {
     if let Some(o) = summary.as_object_mut() {
