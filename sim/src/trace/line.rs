@@ -340,10 +340,14 @@ fn write_regs(buf: &mut String, regs: &[Reg]) {
 /// listed register: `R10 R12 R11 R13` of a DP op becomes `R10 R12`, which a reader expands back
 /// to `R10 R11 R12 R13`. Returns the number written into `out`.
 pub fn stock_regs(regs: &[Reg], group: u16, max: usize, out: &mut [Reg]) -> usize {
+    let max = max.min(out.len());
     let mut n = 0usize;
     for &r in regs {
-        if r >= RZ || n >= max.min(out.len()) {
-            continue;
+        if n == max {
+            break;
+        }
+        if r >= RZ {
+            continue; // RZ and predicates
         }
         let covered = out[..n].iter().any(|&b| r >= b && r < b + group);
         if !covered {
