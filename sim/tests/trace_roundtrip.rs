@@ -5,7 +5,9 @@ use common::Replay;
 
 use sim::inst::{Family, MemInfo, MemSpace, OpClass, WarpInst, PRED_BASE};
 use sim::trace::line::LineOptions;
-use sim::trace::{read_kernel_list, scan_body, ListEntry, TraceKernel, TraceOptions, TraceWriter};
+use sim::trace::{
+    read_kernel_list, scan_body, ListEntry, TraceForm, TraceKernel, TraceOptions, TraceWriter,
+};
 use sim::{KernelInfo, KernelStream, Step};
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -180,7 +182,7 @@ fn tmpdir(tag: &str) -> std::path::PathBuf {
 #[test]
 fn write_then_read_gives_the_same_instructions() {
     let dir = tmpdir("rt");
-    let mut w = TraceWriter::create(&dir).unwrap();
+    let mut w = TraceWriter::create(&dir, TraceForm::Rich).unwrap();
     w.memcpy_h2d(0x7f00_0000_1000, 4096).unwrap();
     let mut k = synthetic_kernel(7);
     let expected = k.warps.clone();
@@ -210,7 +212,7 @@ fn write_then_read_gives_the_same_instructions() {
     }
     // Writing what was read gives byte-identical files.
     let dir2 = tmpdir("rt2");
-    let mut w2 = TraceWriter::create(&dir2).unwrap();
+    let mut w2 = TraceWriter::create(&dir2, TraceForm::Rich).unwrap();
     let mut again = Replay::new(k.info.clone(), got);
     let (path2, _) = w2.write_kernel(&mut again).unwrap();
     assert_eq!(

@@ -4,7 +4,7 @@
 use sim::config::GpuConfig;
 use sim::timing::{Program, Simulation, TimingGpu};
 use sim::trace::gpu::TraceGpu;
-use sim::trace::TraceFolder;
+use sim::trace::{TraceFolder, TraceForm};
 use sim::workloads::{self, Size};
 
 #[test]
@@ -19,7 +19,7 @@ fn workloads_give_identical_cycles_from_ptx_and_from_traces() {
 
         let dir = std::env::temp_dir().join(format!("gpuenergy-tt-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        let mut tg = TraceGpu::create(&dir).unwrap();
+        let mut tg = TraceGpu::create(&dir, TraceForm::Rich).unwrap();
         w.run(Size::Test, &mut tg, false).unwrap();
         tg.finish().unwrap();
         let traced = Simulation::new(&cfg).run(TraceFolder::new(&dir)).unwrap();

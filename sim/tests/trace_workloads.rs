@@ -8,7 +8,9 @@ use common::Replay;
 use sim::emu::Emulator;
 use sim::inst::{Family, MemSpace, OpClass, WarpInst};
 use sim::stream::{DevPtr, Gpu};
-use sim::trace::{drive_cta, read_kernel_list, ListEntry, TraceKernel, TraceOptions, TraceWriter};
+use sim::trace::{
+    drive_cta, read_kernel_list, ListEntry, TraceForm, TraceKernel, TraceOptions, TraceWriter,
+};
 use sim::workloads::{self, Size};
 use sim::{KernelStream, Launch, SimError, Step};
 
@@ -77,7 +79,7 @@ fn every_workload_round_trips_through_traces() {
         let _ = std::fs::remove_dir_all(&dir);
         let mut rec = Recorder {
             emu: Emulator::new(),
-            writer: TraceWriter::create(&dir).unwrap(),
+            writer: TraceWriter::create(&dir, TraceForm::Rich).unwrap(),
             kernels: Vec::new(),
         };
         if let Err(e) = w.run(Size::Test, &mut rec, false) {

@@ -2,6 +2,7 @@
 
 use anyhow::Context;
 use sim::trace::gpu::TraceGpu;
+use sim::trace::TraceForm;
 use sim::workloads::{self, Size};
 use std::path::PathBuf;
 
@@ -11,7 +12,15 @@ use std::path::PathBuf;
     long_about = "Runs a built-in workload functionally on the PTX emulator and writes every kernel \
 launch as an Accel-Sim trace: OUT/kernelslist.g plus OUT/kernel-<n>.traceg (binary version 61, \
 tracer version 3, addresses compressed base_stride/base_delta). `gpuenergy simulate --trace OUT` \
-reads the folder back."
+reads the folder back.
+
+--form stock (the default) writes what the NVBit tracer writes, so stock Accel-Sim reads the \
+folder: at most one destination register (the base register of a wide destination), at most four \
+source registers, only R<n> registers (no predicates), header keys only of the tracer's kinds. \
+Readers recover the other registers of a 64-/128-bit operand from the opcode width (DP ops, \
+.64/.128 memory ops); predicate dependences and the high halves of 64-bit integer results are \
+lost. --form rich lists every register, predicates as P<n>, and marks the header with \
+`-gpuenergy explicit regs = 1`: lossless for gpuenergy's own reader, which stock Accel-Sim cannot parse."
 )]
 pub struct Args {
     /// Workload name (see `gpuenergy workloads`).
@@ -26,6 +35,10 @@ pub struct Args {
     /// Also verify the workload's results against its CPU reference.
     #[arg(long)]
     pub check: bool,
+    /// Register convention: stock (readable by stock Accel-Sim) or rich (every register and
+    /// predicate listed; lossless for `gpuenergy simulate --trace`).
+    #[arg(long, default_value = "stock", value_parser = ["stock", "rich"])]
+    pub form: String,
 }
 
 /// Runs `gpuenergy trace` with parsed arguments.
@@ -43,17 +56,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     } else {
         Size::Test
     };
-    let mut gpu = TraceGpu::create(&args.out)?;
+    let form = TraceForm::from_name(&args.form)
+        .with_context(|| format!("unknown --form '{}'; expected stock or rich", args.form))?;
+    let mut gpu = TraceGpu::create(&args.out, form)?;
     let report = w.run(size, &mut gpu, args.check)?;
     let kernels = std::mem::take(&mut gpu.kernels);
     let list = gpu.finish()?;
     let lines: u64 = kernels.iter().map(|k| k.1).sum();
     println!(
-        "{}: {} kernel launch(es), {} warp instructions traced into {}",
+        "{}: {} kernel launch(es), {} warp instructions traced into {} ({} form)",
         args.workload,
         kernels.len(),
         lines,
-        list.display()
+        list.display(),
+        form.name()
     );
     if let Some(c) = report.check {
         println!(

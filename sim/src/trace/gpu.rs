@@ -2,6 +2,7 @@
 //! traces (`gpuenergy trace`): any host program — a built-in workload or a user's launch — can be
 //! turned into a trace folder the trace-driven simulator reads back.
 
+use super::line::TraceForm;
 use super::writer::TraceWriter;
 use crate::emu::Emulator;
 use crate::stream::{DevPtr, Gpu};
@@ -17,11 +18,11 @@ pub struct TraceGpu {
 }
 
 impl TraceGpu {
-    /// Writes traces into `dir` (created if needed).
-    pub fn create(dir: &Path) -> Result<TraceGpu, SimError> {
+    /// Writes traces of `form` into `dir` (created if needed).
+    pub fn create(dir: &Path, form: TraceForm) -> Result<TraceGpu, SimError> {
         Ok(TraceGpu {
             emu: Emulator::new(),
-            writer: TraceWriter::create(dir)?,
+            writer: TraceWriter::create(dir, form)?,
             kernels: Vec::new(),
         })
     }

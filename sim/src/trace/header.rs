@@ -85,8 +85,9 @@ pub struct TraceHeader {
     pub nvbit_version: String,
     /// `-accelsim tracer version`: trace line format version.
     pub tracer_version: u32,
-    /// `-gpuenergy explicit regs = 1`: every register is listed (the writer's own traces), so
-    /// wide-register expansion must not be applied. Other readers ignore the key.
+    /// `-gpuenergy explicit regs = 1`: every register is listed (the writer's rich form), so
+    /// wide-register expansion must not be applied. The stock Accel-Sim parser ignores the key;
+    /// the stock form does not write it.
     pub explicit_regs: bool,
 }
 
@@ -232,6 +233,15 @@ pub fn read_header<R: BufRead>(
 }
 
 /// Writes a header in tracer order (binary version 61, tracer version 3 for our own traces).
+///
+/// How the stock Accel-Sim parser reads a header, which this output respects: it reads lines up
+/// to the first one starting with `#` (the `#traces format = ...` comment), which ends the
+/// header; blank lines are skipped; on a `-` line it compares the first two words after the `-`
+/// with the keys the NVBit tracer writes, and a line with any other key is echoed and otherwise
+/// ignored, as is a line starting with anything else. After the header every non-blank line that
+/// is not `#BEGIN_TB`, `#END_TB`, `thread block = ...`, `warp = ...` or `insts = ...` is taken
+/// as an instruction, so exactly one `#` line is written before the body. The only key outside
+/// the tracer's twelve is `-gpuenergy explicit regs = 1`, written for the rich form alone.
 pub fn write_header(h: &TraceHeader, out: &mut String) {
     use std::fmt::Write;
     let [gx, gy, gz] = h.info.grid;

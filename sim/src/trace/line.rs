@@ -21,6 +21,70 @@ pub enum AddrMode {
     BaseDelta = 2,
 }
 
+/// Which register convention a written trace follows.
+///
+/// - [`TraceForm::Stock`]: the NVBit tracer's own form, which the stock Accel-Sim trace parser
+///   reads: at most one destination register (the first general register, i.e. the base register
+///   of a wide destination), at most four source registers, only general registers `R<n>` (no
+///   predicates), and a wide operand of an 8-/16-byte memory op or a DP op listed by its base
+///   register alone. Readers recover the other registers of a wide operand from the opcode width
+///   (see [`wide_group`]). Lossy: predicate dependences, the high halves of 64-bit integer
+///   results (the opcode carries no width), further destinations and sources beyond four.
+/// - [`TraceForm::Rich`]: gpuenergy's lossless form: every register is listed, predicates as
+///   `P<n>`, up to [`MAX_DST`] destinations and [`MAX_SRC`] sources, and the header carries
+///   `-gpuenergy explicit regs = 1` so that readers do not expand wide registers again.
+///   `read(write(x)) == x` holds for this form.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum TraceForm {
+    /// The stock NVBit-tracer form (the default of `gpuenergy trace`).
+    #[default]
+    Stock,
+    /// gpuenergy's explicit-register form.
+    Rich,
+}
+
+impl TraceForm {
+    /// The form's command-line name: `stock` or `rich`.
+    pub fn name(self) -> &'static str {
+        match self {
+            TraceForm::Stock => "stock",
+            TraceForm::Rich => "rich",
+        }
+    }
+
+    /// Parses a command-line name (`stock` or `rich`).
+    pub fn from_name(s: &str) -> Option<TraceForm> {
+        match s {
+            "stock" => Some(TraceForm::Stock),
+            "rich" => Some(TraceForm::Rich),
+            _ => None,
+        }
+    }
+}
+
+/// Source registers a stock Accel-Sim parser accepts on one line (its `MAX_SRC`).
+pub const STOCK_MAX_SRC: usize = 4;
+/// Destination registers a stock Accel-Sim parser accepts on one line (its `MAX_DST`).
+pub const STOCK_MAX_DST: usize = 1;
+
+/// Registers per listed register of an instruction in a trace without explicit registers: a DP
+/// op's `Rn` stands for the pair `Rn, Rn+1`; an 8- or 16-byte memory op's `Rn` stands for
+/// `Rn … Rn+w/4−1` (`w` = bytes per thread from the opcode, [`mem_width_from_opcode`]); every
+/// other register stands for itself. This is the rule of the SASS register file, where a 64- or
+/// 128-bit operand occupies consecutive 32-bit registers named by the first one, and the NVBit
+/// tracer reports only that first register.
+///
+/// `mem_width_bytes` is `Some` only for lines with a memory part (`mem_width > 0`).
+pub fn wide_group(family: Family, mem_width_bytes: Option<u8>) -> u16 {
+    if family == Family::Dp {
+        return 2;
+    }
+    match mem_width_bytes {
+        Some(w) if w >= 8 => u16::from(w) / 4,
+        _ => 1,
+    }
+}
+
 /// Options that change how lines are read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LineOptions {
@@ -227,14 +291,14 @@ pub fn parse_line(line: &str, opts: &LineOptions, out: &mut WarpInst) -> Result<
     if toks.next().is_some() {
         return Err("unexpected extra fields at the end of the line".into());
     }
-    let wide = opts.expand_wide_regs
-        && (cls.family == Family::Dp || mem.map(|m| m.width_bytes >= 8).unwrap_or(false));
-    let group: u16 = if !wide {
-        1
-    } else if cls.family == Family::Dp {
-        2
+    // The group follows the opcode text (an `LDC.64` read as an ALU op still names a pair).
+    let group: u16 = if opts.expand_wide_regs {
+        wide_group(
+            cls.family,
+            (width_field > 0).then(|| mem_width_from_opcode(opcode)),
+        )
     } else {
-        mem.map(|m| m.width_bytes as u16 / 4).unwrap_or(1)
+        1
     };
     for &r in &dst_raw[..ndst] {
         if r >= PRED_BASE {
@@ -255,9 +319,9 @@ pub fn parse_line(line: &str, opts: &LineOptions, out: &mut WarpInst) -> Result<
 }
 
 /// Writes a register list as `count R.. P..`: general registers as `R<n>` and predicates as
-/// `P<n>`. Accel-Sim's tracer lists no predicates; gpuenergy's own traces do (they are marked
-/// `-gpuenergy explicit regs = 1`, which also tells readers not to expand wide registers), so a
-/// written trace carries the same register dependences as the emulator's stream.
+/// `P<n>` (the rich form). Accel-Sim's tracer lists no predicates; gpuenergy's rich traces do
+/// (they are marked `-gpuenergy explicit regs = 1`, which also tells readers not to expand wide
+/// registers), so a rich trace carries the same register dependences as the emulator's stream.
 fn write_regs(buf: &mut String, regs: &[Reg]) {
     let listed = regs.iter().filter(|&&r| r != RZ);
     let _ = write!(buf, "{}", listed.clone().count());
@@ -270,18 +334,70 @@ fn write_regs(buf: &mut String, regs: &[Reg]) {
     }
 }
 
-/// Formats `inst` as a trace line (tracer version 3, registers listed explicitly), choosing address compression per §3.2.4:
-/// base_stride when the active lanes are one contiguous run of ≥ 2 lanes with a constant i32
-/// difference, base_delta otherwise.
+/// The registers a stock-form line lists for `regs` (at most `max` of them, in list order): only
+/// general registers (predicates and RZ dropped), and, when each listed register stands for
+/// `group` consecutive registers ([`wide_group`]), only those not already covered by an earlier
+/// listed register: `R10 R12 R11 R13` of a DP op becomes `R10 R12`, which a reader expands back
+/// to `R10 R11 R12 R13`. Returns the number written into `out`.
+pub fn stock_regs(regs: &[Reg], group: u16, max: usize, out: &mut [Reg]) -> usize {
+    let max = max.min(out.len());
+    let mut n = 0usize;
+    for &r in regs {
+        if n == max {
+            break;
+        }
+        if r >= RZ {
+            continue; // RZ and predicates
+        }
+        let covered = out[..n].iter().any(|&b| r >= b && r < b + group);
+        if !covered {
+            out[n] = r;
+            n += 1;
+        }
+    }
+    n
+}
+
+/// Writes `count R..` for [`stock_regs`] of `regs`.
+fn write_stock_regs(buf: &mut String, regs: &[Reg], group: u16, max: usize) {
+    let mut listed = [0 as Reg; MAX_SRC];
+    let n = stock_regs(regs, group, max, &mut listed);
+    let _ = write!(buf, "{n}");
+    for r in &listed[..n] {
+        let _ = write!(buf, " R{r}");
+    }
+}
+
+/// Formats `inst` as a rich-form trace line (tracer version 3, every register listed); see
+/// [`format_line_as`].
 pub fn format_line(inst: &WarpInst, buf: &mut String) {
+    format_line_as(inst, TraceForm::Rich, buf)
+}
+
+/// Formats `inst` as a trace line of `form` (tracer version 3), choosing address compression per
+/// §3.2.4: base_stride when the active lanes are one contiguous run of ≥ 2 lanes with a constant
+/// i32 difference, base_delta otherwise. The stock form lists registers per [`stock_regs`]: one
+/// destination at most, four sources at most.
+pub fn format_line_as(inst: &WarpInst, form: TraceForm, buf: &mut String) {
     buf.clear();
     let space = inst.mem.map(|m| m.space);
     let width = inst.mem.map(|m| m.width_bytes).unwrap_or(4);
     let name = sass_name(inst.family, inst.op, space, width);
     let _ = write!(buf, "{:04x} {:08x} ", inst.pc, inst.active_mask);
-    write_regs(buf, inst.dsts());
-    let _ = write!(buf, " {name} ");
-    write_regs(buf, inst.srcs());
+    match form {
+        TraceForm::Rich => {
+            write_regs(buf, inst.dsts());
+            let _ = write!(buf, " {name} ");
+            write_regs(buf, inst.srcs());
+        }
+        TraceForm::Stock => {
+            // The group a reader will apply, from the opcode text it will see.
+            let group = wide_group(inst.family, inst.mem.map(|_| mem_width_from_opcode(&name)));
+            write_stock_regs(buf, inst.dsts(), group, STOCK_MAX_DST);
+            let _ = write!(buf, " {name} ");
+            write_stock_regs(buf, inst.srcs(), group, STOCK_MAX_SRC);
+        }
+    }
     match inst.mem {
         None => buf.push_str(" 0"),
         Some(m) => {
@@ -435,5 +551,77 @@ mod tests {
         format_line(&j, &mut buf);
         assert!(buf.ends_with(" 8 1 0x0000000000001000 8"), "{buf}");
         assert_eq!(parse(&buf).unwrap(), j);
+    }
+
+    #[test]
+    fn stock_form_lists_base_registers_only() {
+        let mut buf = String::new();
+        // DP add: pairs (8,9) ← (10,11) + (12,13), emulator order lows first, then highs.
+        let mut d = WarpInst::new(0x10, Family::Dp, OpClass::Add, u32::MAX);
+        d.n_dst = 2;
+        d.dst[..2].copy_from_slice(&[8, 9]);
+        d.n_src = 5;
+        d.src[..5].copy_from_slice(&[10, 12, 11, 13, PRED_BASE + 1]);
+        format_line_as(&d, TraceForm::Stock, &mut buf);
+        assert_eq!(buf, "0010 ffffffff 1 R8 DADD 2 R10 R12 0");
+        let back = parse(&buf).unwrap();
+        assert_eq!(back.dsts(), &[8, 9]);
+        assert_eq!(back.srcs(), &[10, 11, 12, 13]);
+        // Compare to a predicate: no destination is listed; a predicate source is dropped.
+        let mut c = WarpInst::new(0x20, Family::Int, OpClass::Setp, u32::MAX);
+        c.n_dst = 1;
+        c.dst[0] = PRED_BASE + 2;
+        c.n_src = 3;
+        c.src[..3].copy_from_slice(&[4, 5, PRED_BASE]);
+        format_line_as(&c, TraceForm::Stock, &mut buf);
+        assert_eq!(buf, "0020 ffffffff 0 ISETP.GE.AND 2 R4 R5 0");
+        // A 4-byte load through a 64-bit address: no expansion, both address halves listed.
+        let mut l = WarpInst::new(0x30, Family::Mem, OpClass::Load, 1);
+        l.n_dst = 1;
+        l.dst[0] = 6;
+        l.n_src = 2;
+        l.src[..2].copy_from_slice(&[2, 3]);
+        l.mem = Some(MemInfo {
+            space: MemSpace::Global,
+            width_bytes: 4,
+            addrs: [0x100; 32],
+        });
+        format_line_as(&l, TraceForm::Stock, &mut buf);
+        assert_eq!(
+            buf,
+            "0030 00000001 1 R6 LDG.E 2 R2 R3 4 2 0x0000000000000100"
+        );
+        assert_eq!(parse(&buf).unwrap().srcs(), &[2, 3]);
+        // A 16-byte load: one destination, R20 standing for R20..R23.
+        l.n_dst = 4;
+        l.dst[..4].copy_from_slice(&[20, 21, 22, 23]);
+        l.mem = Some(MemInfo {
+            width_bytes: 16,
+            ..l.mem.unwrap()
+        });
+        format_line_as(&l, TraceForm::Stock, &mut buf);
+        assert!(
+            buf.starts_with("0030 00000001 1 R20 LDG.E.128 1 R2 16 "),
+            "{buf}"
+        );
+        assert_eq!(parse(&buf).unwrap().dsts(), &[20, 21, 22, 23]);
+        // More than four sources: the first four are kept.
+        let mut f = WarpInst::new(0x40, Family::Int, OpClass::Mad, u32::MAX);
+        f.n_src = 5;
+        f.src[..5].copy_from_slice(&[1, 2, 3, 4, 5]);
+        format_line_as(&f, TraceForm::Stock, &mut buf);
+        assert_eq!(buf, "0040 ffffffff 0 IMAD 4 R1 R2 R3 R4 0");
+    }
+
+    #[test]
+    fn ldc_width_expands_even_as_an_alu_op() {
+        let opts = LineOptions {
+            ldc_as_alu: true,
+            ..LineOptions::default()
+        };
+        let mut w = WarpInst::new(0, Family::Int, OpClass::Nop, 0);
+        parse_line("0010 ffffffff 1 R2 LDC.64 1 R4 8 1 0x10 0", &opts, &mut w).unwrap();
+        assert_eq!(w.family, Family::Int);
+        assert_eq!(w.dsts(), &[2, 3]);
     }
 }

@@ -16,6 +16,7 @@ pub mod sass;
 pub mod writer;
 
 pub use header::{read_kernel_list, ListEntry, TraceHeader};
+pub use line::TraceForm;
 pub use reader::{scan_body, TraceKernel, TraceOptions};
 pub use run::{TraceFolder, TraceRun};
 pub use writer::{drive_cta, TraceWriter};

@@ -7,6 +7,18 @@
 //!
 //! [`BodyScanner`] is the sequential parser underneath; it works on any `BufRead` (a test streams
 //! more than a gigabyte of generated lines through it).
+//!
+//! Both register conventions of [`crate::trace::TraceForm`] are read. A header with
+//! `-gpuenergy explicit regs = 1` (the rich form) lists every register, predicates included, and
+//! is taken literally. Any other trace — the stock form gpuenergy writes, and every trace of the
+//! NVBit tracer — names a 64-/128-bit operand by its first register only; with
+//! `trace.expand_wide_regs` (the default) the scoreboard sees each listed register of a DP op or
+//! of an 8-/16-byte memory op expanded to the consecutive registers the opcode width implies
+//! ([`crate::trace::line::wide_group`]): `1 R8 LDG.E.64 1 R2` writes R8 and R9 and reads R2 and
+//! R3, as the rich form would list them. What a stock trace cannot carry stays lost: predicate
+//! registers (so a guarded instruction or branch does not wait for the compare that sets its
+//! predicate), the high half of a 64-bit integer result (`IADD`/`IMAD` carry no width), vector
+//! registers that are not consecutive, and sources beyond four.
 
 use super::header::{read_header, TraceHeader};
 use super::line::{parse_line, synthetic_exit, LineOptions};
@@ -238,7 +250,8 @@ struct WarpCursor {
 /// Options for reading traces (`[trace]` config table).
 #[derive(Clone, Copy, Debug)]
 pub struct TraceOptions {
-    /// Rn of an 8- or 16-byte memory op or of a DP op stands for Rn … Rn+w/4−1.
+    /// Rn of an 8- or 16-byte memory op or of a DP op stands for Rn … Rn+w/4−1 (ignored for a
+    /// rich-form trace, whose header says every register is listed).
     pub expand_wide_regs: bool,
     /// Treat `LDC` as an ALU instruction, as Accel-Sim does.
     pub ldc_as_alu: bool,

@@ -1,8 +1,15 @@
 //! Accel-Sim trace writer (simulator §3.2.5 "Writer"): runs a kernel stream functionally
 //! and writes `kernel-<id>.traceg` files plus `kernelslist.g`, binary version 61, tracer version 3.
+//!
+//! Two register conventions ([`TraceForm`]): the stock NVBit-tracer form, which the stock
+//! Accel-Sim parser reads (its header holds only the twelve `-key = value` lines the tracer
+//! writes, then the one `#traces format` comment line that ends the header), and gpuenergy's rich
+//! form, which lists every register and adds `-gpuenergy explicit regs = 1`. Both write
+//! `kernelslist.g` as the tracer's post-processing step does: `MemcpyHtoD,0x<16 hex>,<bytes>`
+//! and `kernel-<id>.traceg`, one per line, in program order.
 
 use super::header::{write_header, TraceHeader};
-use super::line::format_line;
+use super::line::{format_line_as, TraceForm};
 use crate::inst::{OpClass, WarpInst};
 use crate::stream::{KernelStream, Step};
 use crate::SimError;
@@ -60,6 +67,7 @@ pub struct TraceWriter {
     dir: PathBuf,
     list: BufWriter<File>,
     next_id: u32,
+    form: TraceForm,
     /// Window bases written in the headers (our own traces have no generic loads/stores).
     pub shmem_base: u64,
     /// Local-window base written in the headers.
@@ -67,8 +75,9 @@ pub struct TraceWriter {
 }
 
 impl TraceWriter {
-    /// Creates `dir` (and parents) and an empty `kernelslist.g` in it.
-    pub fn create(dir: &Path) -> Result<TraceWriter, SimError> {
+    /// Creates `dir` (and parents) and an empty `kernelslist.g` in it; kernels are written in
+    /// `form`.
+    pub fn create(dir: &Path, form: TraceForm) -> Result<TraceWriter, SimError> {
         let io = |e| SimError::Io {
             path: dir.display().to_string(),
             source: e,
@@ -79,6 +88,7 @@ impl TraceWriter {
             dir: dir.to_path_buf(),
             list: BufWriter::new(list),
             next_id: 1,
+            form,
             shmem_base: 0,
             local_base: 0,
         })
@@ -120,7 +130,7 @@ impl TraceWriter {
             local_base: self.local_base,
             nvbit_version: "gpuenergy".into(),
             tracer_version: 3,
-            explicit_regs: true,
+            explicit_regs: self.form == TraceForm::Rich,
         };
         let mut out = BufWriter::with_capacity(1 << 16, File::create(&path).map_err(io)?);
         let mut text = String::new();
@@ -130,6 +140,7 @@ impl TraceWriter {
         let mut per_warp: Vec<Vec<u8>> = vec![Vec::new(); nw];
         let mut counts = vec![0u64; nw];
         let mut line = String::with_capacity(512);
+        let form = self.form;
         let mut total = 0u64;
         for cta in 0..info.num_ctas() {
             for (b, c) in per_warp.iter_mut().zip(counts.iter_mut()) {
@@ -137,7 +148,7 @@ impl TraceWriter {
                 *c = 0;
             }
             drive_cta(stream, cta, |w, inst| {
-                format_line(inst, &mut line);
+                format_line_as(inst, form, &mut line);
                 let b = &mut per_warp[w as usize];
                 b.extend_from_slice(line.as_bytes());
                 b.push(b'\n');
@@ -160,6 +171,11 @@ impl TraceWriter {
         writeln!(self.list, "{name}").map_err(|e| self.io_err(e))?;
         self.list.flush().map_err(|e| self.io_err(e))?;
         Ok((path, total))
+    }
+
+    /// The register convention of the kernels written.
+    pub fn form(&self) -> TraceForm {
+        self.form
     }
 
     /// Flushes `kernelslist.g`.
