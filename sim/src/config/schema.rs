@@ -804,7 +804,8 @@ pub struct DramSection {
     pub sched_queue: u32,
     /// `dram.return_queue`: entries of the reply queue. Not read by the simulator.
     pub return_queue: u32,
-    /// Fixed latency added to every reply, DRAM cycles.
+    /// `dram.latency`: fixed latency added to every DRAM access, in core cycles (GPGPU-Sim's
+    /// `-dram_latency`, counted on the core clock).
     pub latency: u32,
     /// `[dram.timing]`: command timing constraints.
     pub timing: DramTiming,

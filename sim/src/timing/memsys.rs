@@ -122,7 +122,7 @@ pub struct MemSys {
     t: crate::config::DramTiming,
     burst_cycles: u64,
     burst_bytes: u64,
-    dram_lat: u64,
+    dram_lat_fs: u64,
     n_banks: Divisor,
     replies: Vec<BinaryHeap<Reverse<Reply>>>,
     seq: u64,
@@ -174,7 +174,8 @@ impl MemSys {
             t: cfg.dram.timing.clone(),
             burst_cycles: (cfg.dram.burst_length / cfg.dram.data_cmd_ratio.max(1)).max(1) as u64,
             burst_bytes: cfg.dram_burst_bytes().max(1) as u64,
-            dram_lat: cfg.dram.latency as u64,
+            // core cycles, as GPGPU-Sim's DRAM latency queue counts them
+            dram_lat_fs: cfg.dram.latency as u64 * period_fs(cfg.gpu.core_mhz),
             n_banks: Divisor::new(cfg.dram.n_banks.max(1) as u64),
             replies: (0..n_sm).map(|_| BinaryHeap::new()).collect(),
             seq: 0,
@@ -343,7 +344,7 @@ impl MemSys {
     }
 
     /// One DRAM access of `bytes` at channel-local address `local` issued no earlier than
-    /// `t_fs`; returns the time its data is complete (including the fixed reply latency).
+    /// `t_fs`; returns the time its data is complete (including `dram.latency`, in core cycles).
     fn dram_access(&mut self, ch: usize, local: u64, bytes: u64, write: bool, t_fs: u64) -> u64 {
         let pd = self.p_dram;
         let t = &self.t;
@@ -401,7 +402,7 @@ impl MemSys {
         } else {
             act.reads += bursts;
         }
-        (data + busy + self.dram_lat) * pd
+        (data + busy) * pd + self.dram_lat_fs
     }
 
     /// Starts from the L2 contents `state` (from [`MemSys::take_l2`] of an earlier launch).
