@@ -40,6 +40,9 @@ use serde::Serialize;
 use sim::config::{GpuConfig, PRESET_NAMES};
 use sim::stream::{DevPtr, Gpu};
 use sim::timing::{Program, Simulation, TimingGpu};
+use sim::trace::gpu::TraceGpu;
+use sim::trace::line::TraceForm;
+use sim::trace::run::TraceFolder;
 use sim::workloads::{self, Size, Workload};
 use sim::{Launch, SimError};
 use std::path::Path;
@@ -386,6 +389,20 @@ pub struct Target {
     pub label: String,
     /// The resolved configuration.
     pub config: GpuConfig,
+    /// What the timing model reads.
+    pub input: Input,
+}
+
+/// What the timing model reads for a workload.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Input {
+    /// The emulator's instruction stream (execution-driven, as `gpuenergy simulate --workload`).
+    #[default]
+    Ptx,
+    /// The workload's Accel-Sim trace in the stock form, written to a temporary folder and read
+    /// back (as `gpuenergy trace` then `gpuenergy simulate --trace`): the `[latency.trace]`
+    /// and `[trace]` options apply. Only `kernel = all` rows.
+    Trace,
 }
 
 /// The cycles of one simulated workload.
@@ -470,6 +487,36 @@ pub fn simulate_launches(
         total,
         truncated: act.aggregate.truncated,
     })
+}
+
+/// Writes workload `w` at size `size` as a stock-form trace into a temporary folder, simulates
+/// the folder on `cfg` and returns the total cycles (no per-launch cycles: `launches` is empty).
+pub fn simulate_via_trace(
+    cfg: &GpuConfig,
+    w: &dyn Workload,
+    size: Size,
+) -> Result<LaunchCycles, SimError> {
+    static SEQ: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!(
+        "gpuenergy-correlate-{}-{}-{}-{n}",
+        std::process::id(),
+        w.info().name,
+        size.as_str()
+    ));
+    let result = (|| {
+        let mut gpu = TraceGpu::create(&dir, TraceForm::Stock)?;
+        w.run(size, &mut gpu, false)?;
+        gpu.finish()?;
+        let run = Simulation::new(cfg).run(TraceFolder::new(&dir))?;
+        Ok(LaunchCycles {
+            launches: Vec::new(),
+            total: run.activity.aggregate.cycles,
+            truncated: run.activity.aggregate.truncated,
+        })
+    })();
+    let _ = std::fs::remove_dir_all(&dir);
+    result
 }
 
 /// One compared row.
@@ -667,6 +714,7 @@ pub fn correlate_with_progress(
                 targets.push(Target {
                     label: label.to_string(),
                     config,
+                    input: default.input,
                 });
                 targets.len() - 1
             }
@@ -692,7 +740,10 @@ pub fn correlate_with_progress(
         .par_iter()
         .map(|&(t, name, size, row)| {
             let w = workloads::find(name).expect("checked when parsed");
-            let r = simulate_launches(&targets[t].config, w, size);
+            let r = match targets[t].input {
+                Input::Ptx => simulate_launches(&targets[t].config, w, size),
+                Input::Trace => simulate_via_trace(&targets[t].config, w, size),
+            };
             let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
             progress(
                 &format!("{name} ({size}) on {}", targets[t].label),
@@ -724,6 +775,16 @@ pub fn correlate_with_progress(
         let sim = &results[run];
         let ours = match row.kernel {
             KernelSel::All => sim.total,
+            KernelSel::Launch(_) if targets[t].input == Input::Trace => {
+                return Err(CorrelateError::Field {
+                    file: file.clone(),
+                    line: row.line,
+                    column: "kernel".into(),
+                    message: "a launch index needs --input ptx; trace input gives whole-workload \
+                              totals only (allowed: all)"
+                        .into(),
+                })
+            }
             KernelSel::Launch(i) => *sim.launches.get(i).ok_or_else(|| CorrelateError::Field {
                 file: file.clone(),
                 line: row.line,
@@ -934,6 +995,7 @@ sgemm , bench , 0 , 4.5e4 ,,
         let default = Target {
             label: "gtx1080ti".into(),
             config: GpuConfig::preset("gtx1080ti").unwrap(),
+            input: Input::Ptx,
         };
         let c = correlate(&f, &default).unwrap();
         let configs: Vec<&str> = c.rows.iter().map(|r| r.config.as_str()).collect();

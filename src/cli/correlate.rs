@@ -3,7 +3,7 @@
 //! Pearson's r, and optionally writes a log-log scatter plot. The file format and the statistics
 //! are documented in [`crate::correlate`].
 
-use crate::correlate::{correlate_with_progress, read_reference, Target};
+use crate::correlate::{correlate_with_progress, read_reference, Input, Target};
 use crate::report::{self, Format};
 use anyhow::Result;
 use std::path::PathBuf;
@@ -57,6 +57,11 @@ pub struct Args {
     /// overrides.
     #[arg(long)]
     pub config: Option<PathBuf>,
+    /// ptx: simulate each workload from the emulator's instruction stream; trace: write it as a
+    /// stock-form Accel-Sim trace and simulate that (the `[latency.trace]` and `[trace]` options
+    /// apply, as when the reference simulator read the same traces; `kernel = all` rows only).
+    #[arg(long, value_enum, default_value = "ptx")]
+    pub input: Input,
     /// Write the scatter plot `correlation.svg` into this directory.
     #[arg(long)]
     pub plot: Option<PathBuf>,
@@ -85,7 +90,11 @@ pub fn run(args: Args) -> Result<()> {
     let b2 = bar.clone();
     let c = correlate_with_progress(
         &reference,
-        &Target { label, config },
+        &Target {
+            label,
+            config,
+            input: args.input,
+        },
         &move |what, n, total| b2.set_message(format!("{n}/{total} simulated: {what}")),
     );
     bar.finish_and_clear();
