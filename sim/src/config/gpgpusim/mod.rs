@@ -36,9 +36,10 @@ pub struct Imported {
     pub config: GpuConfig,
     /// Name of the base preset that supplied every key the files do not set.
     pub base: String,
-    /// For a base chosen as the closest preset: `(preset, keys that differ)` for every preset,
-    /// in [`PRESET_NAMES`] order; empty when the base was named.
-    pub distances: Vec<(String, usize)>,
+    /// For a base chosen as the closest preset: `(preset, keys the import changes)` for every
+    /// preset, in [`PRESET_NAMES`] order, `None` where the imported values do not fit that preset;
+    /// empty when the base was named.
+    pub distances: Vec<(String, Option<usize>)>,
     /// Files read, in order.
     pub sources: Vec<String>,
     /// Options mapped onto schema keys (or honoured as they are), in file order.
@@ -127,12 +128,13 @@ pub fn import(
         match build(preset) {
             Ok(imp) => {
                 let d = differing_keys(&imp.config, &GpuConfig::preset(preset)?).len();
-                distances.push((preset.to_string(), d));
+                distances.push((preset.to_string(), Some(d)));
                 if best.as_ref().is_none_or(|(bd, _)| d < *bd) {
                     best = Some((d, imp));
                 }
             }
             Err(e) => {
+                distances.push((preset.to_string(), None));
                 first_err.get_or_insert(e);
             }
         }
@@ -143,6 +145,17 @@ pub fn import(
     distances.sort_by_key(|(p, _)| PRESET_NAMES.iter().position(|n| n == p));
     imp.distances = distances;
     Ok(imp)
+}
+
+/// `gtx480 6, gtx780 69, gtx1080ti does not fit`: the closest-preset comparison in words.
+pub fn distance_list(distances: &[(String, Option<usize>)]) -> Vec<String> {
+    distances
+        .iter()
+        .map(|(p, n)| match n {
+            Some(n) => format!("{p} {n}"),
+            None => format!("{p} does not fit"),
+        })
+        .collect()
 }
 
 impl Imported {
@@ -179,11 +192,7 @@ impl Imported {
                 self.base
             ));
         } else {
-            let d: Vec<String> = self
-                .distances
-                .iter()
-                .map(|(p, n)| format!("{p} {n}"))
-                .collect();
+            let d = distance_list(&self.distances);
             s.push_str(&format!(
                 "# Base preset: {}, the closest built-in preset (keys the import changes: {});\n\
                  # every key the files do not set comes from it.\n",
