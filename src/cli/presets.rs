@@ -2,7 +2,7 @@
 //! a GPGPU-Sim / Accel-Sim configuration into a gpuenergy TOML file
 //! (`sim::config::gpgpusim`).
 
-use crate::report::{format_parser, listing, Format, TABLE_JSON};
+use crate::report::{format_parser, import, listing, Format, TABLE_JSON};
 use anyhow::{Context, Result};
 use sim::config::gpgpusim::{self, OptionSource};
 use sim::config::GpuConfig;
@@ -45,7 +45,7 @@ pub fn run(args: Args) -> Result<()> {
             .out
             .as_deref()
             .expect("clap requires --out with --import");
-        return import(
+        return run_import(
             config,
             args.trace_config.as_deref(),
             args.base.as_deref(),
@@ -94,7 +94,7 @@ fn read(path: &Path) -> Result<String> {
 }
 
 /// `gpuenergy presets --import`: reads the option files, writes the TOML, prints the mapping.
-fn import(
+fn run_import(
     config: &Path,
     trace: Option<&Path>,
     base: Option<&str>,
@@ -122,11 +122,11 @@ fn import(
     match format {
         Format::Json => println!(
             "{}",
-            listing::import_json(&imported, &base_cfg, &out.display().to_string())?
+            import::import_json(&imported, &base_cfg, &out.display().to_string())?
         ),
         _ => print!(
             "{}",
-            listing::import_table(&imported, &base_cfg, &out.display().to_string())
+            import::import_table(&imported, &base_cfg, &out.display().to_string())
         ),
     }
     Ok(())

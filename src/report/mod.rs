@@ -8,6 +8,7 @@
 //! - [`calibration`]: the table and JSON of a calibration fit;
 //! - [`component`]: the table and JSON of one logic component and of its overlay's scaling;
 //! - [`listing`]: the tables and JSON of the preset and workload listings;
+//! - [`import`]: the text and JSON of a GPGPU-Sim configuration import (`presets --import`);
 //! - [`run`]: the text of a functional run of a workload or a user kernel;
 //! - [`simulate`]: the table and JSON summaries of a cycle-level simulation;
 //! - [`sram`]: the table, JSON and CSV of one SRAM array and the rows of a batch run;
@@ -21,6 +22,7 @@ pub mod breakdown;
 pub mod calibration;
 pub mod component;
 pub mod csv;
+pub mod import;
 pub mod json;
 pub mod listing;
 pub mod plot;

@@ -223,7 +223,7 @@ pub fn dram_timing(opt: &OptionValue) -> Result<DramTimingOpt, SimError> {
             .split(|c: char| c == '=' || c == ':' || c == ';' || c.is_whitespace())
             .filter(|t| !t.is_empty())
             .collect();
-        if toks.len() % 2 != 0 {
+        if !toks.len().is_multiple_of(2) {
             return Err(bad_value(opt, "each timing name needs a value", allowed));
         }
         for pair in toks.chunks(2) {

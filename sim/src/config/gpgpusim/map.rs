@@ -206,7 +206,7 @@ fn sm(m: &mut Mapper) -> Res {
                 "<threads per SM>:32",
             ));
         }
-        if v[0] == 0 || v[0] % 32 != 0 {
+        if v[0] == 0 || !v[0].is_multiple_of(32) {
             return Err(bad_value(
                 &o,
                 "threads per SM must be a positive multiple of 32",

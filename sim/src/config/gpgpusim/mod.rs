@@ -250,7 +250,7 @@ impl Imported {
                 let from: Vec<String> = self
                     .mapped
                     .iter()
-                    .filter(|m| m.keys.iter().any(|k| *k == p))
+                    .filter(|m| m.keys.contains(&p))
                     .map(|m| format!("{} ({})", m.option.name, m.option.place()))
                     .collect();
                 if !from.is_empty() {
