@@ -478,7 +478,10 @@ fn lat_list(
         .map(|k| k.rsplit('.').next().unwrap_or(k).to_uppercase())
         .collect::<Vec<_>>()
         .join(",");
-    let v = uint_list(&o, ',', keys.len(), &what)?;
+    // GPGPU-Sim reads the list with a fixed-count scan: a shorter list sets the leading classes
+    // only; the rest keep the base values here.
+    let n = o.value.split(',').count().clamp(1, keys.len());
+    let v = uint_list(&o, ',', n, &what)?;
     if which == 1 && v.contains(&0) {
         return Err(bad_value(
             &o,
@@ -489,12 +492,19 @@ fn lat_list(
     for (slot, x) in slots(&mut m.cfg).into_iter().zip(v) {
         slot[which] = x;
     }
-    let note = if which == 0 {
+    let mut note = String::from(if which == 0 {
         "latency (cycles)"
     } else {
         "initiation interval (cycles)"
-    };
-    m.record((i, &o), keys, note);
+    });
+    if n < keys.len() {
+        let rest: Vec<&str> = what.split(',').skip(n).collect();
+        note.push_str(&format!(
+            "; {} not given, kept from the base",
+            rest.join(",")
+        ));
+    }
+    m.record((i, &o), &keys[..n], note);
     Ok(())
 }
 

@@ -173,3 +173,19 @@ fn values_that_do_not_fit_the_base_say_so() {
     let e = import_titanx("-gpgpu_num_sched_per_core 3\n", Some("gtx1080ti")).unwrap_err();
     assert!(e.to_string().contains("base preset 'gtx1080ti'"), "{e}");
 }
+
+#[test]
+fn short_latency_lists_keep_the_base_for_the_rest() {
+    // Turing-era files give five integer latencies (no SHFL).
+    let imp = import_titanx("-ptx_opcode_latency_int 4,4,4,4,21\n", None).unwrap();
+    assert_eq!(imp.config.latency.int.div, [21, 4]);
+    assert_eq!(imp.config.latency.int.shfl, [32, 4]);
+    let m = imp
+        .mapped
+        .iter()
+        .find(|m| m.option.name == "-ptx_opcode_latency_int")
+        .unwrap();
+    assert_eq!(m.keys.len(), 5);
+    assert!(m.note.contains("SHFL not given"), "{}", m.note);
+    assert!(import_titanx("-ptx_opcode_latency_int 1,2,3,4,5,6,7\n", None).is_err());
+}
