@@ -401,7 +401,7 @@ fn units(m: &mut Mapper) -> Res {
     m.scalar("-gpgpu_num_sp_units", "units.n_sp", positive, |c, v| {
         c.units.n_sp = v
     })?;
-    m.scalar("-gpgpu_num_sfu_units", "units.n_sfu", uint, |c, v| {
+    m.scalar("-gpgpu_num_sfu_units", "units.n_sfu", positive, |c, v| {
         c.units.n_sfu = v
     })?;
     if let Some((i, o)) = m.take("-gpgpu_num_dp_units") {
