@@ -99,13 +99,33 @@ pub fn import(
         let (mut config, mapped, unmodelled) = map::apply(&opts, base_cfg)?;
         config.gpu.name = name.to_string();
         config.validate(first_file).map_err(|e| match e {
-            SimError::Config { file, msg } => SimError::Config {
-                file,
-                msg: format!(
-                    "the imported values do not fit base preset '{preset}' (choose another \
-                     with --base): {msg}"
-                ),
-            },
+            SimError::Config { file, msg } => {
+                // The options behind the keys the check names.
+                let from: Vec<String> = mapped
+                    .iter()
+                    .filter(|m| m.keys.iter().any(|k| msg.contains(&format!("'{k}'"))))
+                    .map(|m| {
+                        format!(
+                            "{} {} ({})",
+                            m.option.name,
+                            m.option.value,
+                            m.option.place()
+                        )
+                    })
+                    .collect();
+                let from = if from.is_empty() {
+                    String::new()
+                } else {
+                    format!(" [set by {}]", from.join(", "))
+                };
+                SimError::Config {
+                    file,
+                    msg: format!(
+                        "the imported values do not fit base preset '{preset}' (choose another \
+                         with --base): {msg}{from}"
+                    ),
+                }
+            }
             other => other,
         })?;
         Ok(Imported {

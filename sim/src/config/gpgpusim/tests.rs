@@ -171,7 +171,12 @@ fn values_that_do_not_fit_the_base_say_so() {
     );
     assert!(e.is_ok(), "sub-cores follow the schedulers");
     let e = import_titanx("-gpgpu_num_sched_per_core 3\n", Some("gtx1080ti")).unwrap_err();
-    assert!(e.to_string().contains("base preset 'gtx1080ti'"), "{e}");
+    let e = e.to_string();
+    assert!(e.contains("base preset 'gtx1080ti'"), "{e}");
+    assert!(
+        e.contains("[set by -gpgpu_sub_core_model 1 (gpgpusim.config:12)]"),
+        "{e}"
+    );
 }
 
 #[test]
