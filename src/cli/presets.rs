@@ -1,8 +1,12 @@
-//! `gpuenergy presets`: the built-in GPU presets (simulator §1).
+//! `gpuenergy presets`: the built-in GPU presets (simulator §1), and `--import`, which converts
+//! a GPGPU-Sim / Accel-Sim configuration into a gpuenergy TOML file
+//! (`sim::config::gpgpusim`).
 
-use crate::report::{format_parser, listing, Format, TABLE_JSON};
-use anyhow::Result;
+use crate::report::{format_parser, import, listing, Format, TABLE_JSON};
+use anyhow::{Context, Result};
+use sim::config::gpgpusim::{self, OptionSource};
 use sim::config::GpuConfig;
+use std::path::{Path, PathBuf};
 
 /// Arguments of `gpuenergy presets`.
 #[derive(clap::Args, Debug)]
@@ -13,10 +17,42 @@ pub struct Args {
     /// Print only this preset, as the full TOML file a user can edit and pass with --config.
     #[arg(long)]
     pub dump: Option<String>,
+    /// Convert this GPGPU-Sim configuration (gpgpusim.config) into a TOML file (--out) that
+    /// --config loads; lists the options mapped and the options not modelled.
+    #[arg(
+        long,
+        value_name = "GPGPUSIM_CONFIG",
+        conflicts_with = "dump",
+        requires = "out"
+    )]
+    pub import: Option<PathBuf>,
+    /// Accel-Sim trace.config read after the --import file (its options override).
+    #[arg(long, value_name = "TRACE_CONFIG", requires = "import")]
+    pub trace_config: Option<PathBuf>,
+    /// TOML file written by --import.
+    #[arg(long, requires = "import")]
+    pub out: Option<PathBuf>,
+    /// Preset that supplies every key the imported files do not set (default: the closest
+    /// built-in preset).
+    #[arg(long, requires = "import")]
+    pub base: Option<String>,
 }
 
 /// Runs `gpuenergy presets` with parsed arguments.
 pub fn run(args: Args) -> Result<()> {
+    if let Some(config) = &args.import {
+        let out = args
+            .out
+            .as_deref()
+            .expect("clap requires --out with --import");
+        return run_import(
+            config,
+            args.trace_config.as_deref(),
+            args.base.as_deref(),
+            out,
+            args.format,
+        );
+    }
     if let Some(name) = &args.dump {
         let cfg = GpuConfig::preset(name)?;
         print!("{}", cfg.to_toml_string());
@@ -30,6 +66,68 @@ pub fn run(args: Args) -> Result<()> {
         Format::Json => println!("{}", listing::presets_json(&cfgs)?),
         Format::Table => print!("{}", listing::presets_table(&cfgs)),
         Format::Csv => return Err(crate::report::no_csv("presets")),
+    }
+    Ok(())
+}
+
+/// The machine name of an imported configuration: the directory of a file named
+/// `gpgpusim.config` (GPGPU-Sim keeps one per directory, e.g. `SM6_TITANX`), else the file stem.
+fn machine_name(path: &Path) -> String {
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "imported".into());
+    if path.file_name().is_some_and(|f| f == "gpgpusim.config") {
+        if let Some(dir) = path
+            .canonicalize()
+            .ok()
+            .and_then(|p| p.parent().and_then(|d| d.file_name()).map(|d| d.to_owned()))
+        {
+            return dir.to_string_lossy().into_owned();
+        }
+    }
+    stem
+}
+
+fn read(path: &Path) -> Result<String> {
+    std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))
+}
+
+/// `gpuenergy presets --import`: reads the option files, writes the TOML, prints the mapping.
+fn run_import(
+    config: &Path,
+    trace: Option<&Path>,
+    base: Option<&str>,
+    out: &Path,
+    format: Format,
+) -> Result<()> {
+    if format == Format::Csv {
+        return Err(crate::report::no_csv("presets --import"));
+    }
+    let config_text = read(config)?;
+    let trace_text = trace.map(read).transpose()?;
+    let config_name = config.display().to_string();
+    let trace_name = trace.map(|t| t.display().to_string());
+    let mut sources = vec![OptionSource {
+        file: &config_name,
+        text: &config_text,
+    }];
+    if let (Some(file), Some(text)) = (&trace_name, &trace_text) {
+        sources.push(OptionSource { file, text });
+    }
+    let imported = gpgpusim::import(&sources, base, &machine_name(config))?;
+    std::fs::write(out, imported.to_toml())
+        .with_context(|| format!("cannot write {}", out.display()))?;
+    let base_cfg = GpuConfig::preset(&imported.base)?;
+    match format {
+        Format::Json => println!(
+            "{}",
+            import::import_json(&imported, &base_cfg, &out.display().to_string())?
+        ),
+        _ => print!(
+            "{}",
+            import::import_table(&imported, &base_cfg, &out.display().to_string())
+        ),
     }
     Ok(())
 }

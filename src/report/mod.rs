@@ -9,6 +9,7 @@
 //! - [`component`]: the table and JSON of one logic component and of its overlay's scaling;
 //! - [`correlate`]: the table, CSV, JSON and scatter plot of a timing correlation;
 //! - [`listing`]: the tables and JSON of the preset and workload listings;
+//! - [`import`]: the text and JSON of a GPGPU-Sim configuration import (`presets --import`);
 //! - [`run`]: the text of a functional run of a workload or a user kernel;
 //! - [`simulate`]: the table and JSON summaries of a cycle-level simulation;
 //! - [`sram`]: the table, JSON and CSV of one SRAM array and the rows of a batch run;
@@ -23,6 +24,7 @@ pub mod calibration;
 pub mod component;
 pub mod correlate;
 pub mod csv;
+pub mod import;
 pub mod json;
 pub mod listing;
 pub mod plot;

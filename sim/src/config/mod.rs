@@ -6,9 +6,12 @@
 //! from `sim/presets/`; a user file either is a full file of the same schema or starts with
 //! `base = "<preset>"` and overrides the preset key by key ([`GpuConfig::from_toml_file`]).
 //!
+//! [`gpgpusim`] imports GPGPU-Sim / Accel-Sim option files as a configuration.
+//!
 //! Units: clocks in MHz (`*_mhz`), latencies in cycles of the component's own clock domain,
 //! sizes in bytes (`*_bytes`) or entries. Derived SI quantities are methods (`core_hz`, ...).
 
+pub mod gpgpusim;
 mod load;
 mod schema;
 
