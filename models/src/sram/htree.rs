@@ -5,8 +5,9 @@
 //! `nx × ny` mats has `h = log2 nx` horizontal and `v = log2 ny` vertical branchings. Entering at
 //! the middle of the region, the horizontal links are `W/2, W/4, …` and the vertical ones
 //! `H/4, H/8, …`, so the path to a leaf is `W·(1 − 2^-h) + (H/2)·(1 − 2^-v)`. Per access every
-//! wire of the bundle that the access uses (address of all ports, data of the reading or
-//! writing ports) switches along that path. The bundles occupy channels between the leaves:
+//! wire of the bundle that the access uses switches along that path (inside a bank the
+//! accessing port's address and data; between banks its address and the data of every reading,
+//! or writing, port: see `array`). The bundles occupy channels between the leaves:
 //! address bits cross every mat boundary, data bits one channel per branching level.
 
 use super::circuit::RepeatedWire;
