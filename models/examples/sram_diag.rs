@@ -31,7 +31,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("MAPE: area {a:.2}%  read energy {e:.2}%  leakage {l:.2}%  access time {t:.2}%");
     print!("{}", reference::group_table(&rows, &res));
     if std::env::args().any(|a| a == "--rows") {
-        println!("line aspect(model h/w / CACTI h/w) node size block rw r w banks flavour | area read leak access (model/CACTI-1, %) | org | shares read: dec wl bl sa mux route | leak: cells dec bl sa mux route");
+        println!("line aspect(model h/w / CACTI h/w) node size block rw r w banks flavour | area read leak access (model/CACTI-1, %) | org | shares read: dec wl bl sa mux route | leak: cells dec bl sa mux route | area: cells route");
         for (row, (r, _)) in rows.iter().zip(&res) {
             let s = reference::signed_error(r, &row.cacti);
             let c = &row.config;
@@ -40,7 +40,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let re = r.read_energy_j.max(1e-30);
             let lk = r.leakage_w.max(1e-30);
             println!(
-                "{} {:.2} {} {} {} {} {} {} {} {} | {:+.0} {:+.0} {:+.0} {:+.0} | {}x{} spd{} mux{} {}r{}c | {:.2} {:.2} {:.2} {:.2} {:.2} {:.2} | {:.2} {:.2} {:.2} {:.2} {:.2} {:.2}",
+                "{} {:.2} {} {} {} {} {} {} {} {} | {:+.0} {:+.0} {:+.0} {:+.0} | {}x{} spd{} mux{} {}r{}c | {:.2} {:.2} {:.2} {:.2} {:.2} {:.2} | {:.2} {:.2} {:.2} {:.2} {:.2} {:.2} | {:.2} {:.2}",
                 row.line, (r.height_m / r.width_m) / (row.cacti.height_mm / row.cacti.width_mm), c.tech_um, c.size_bytes, c.block_bytes, c.rw_ports, c.read_ports,
                 c.write_ports, c.banks, c.cell_type,
                 100.0 * s[0], 100.0 * s[1], 100.0 * s[2], 100.0 * s[3],
@@ -50,6 +50,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 b.mux.read_energy_j / re, b.routing.read_energy_j / re,
                 b.cells.leakage_w / lk, b.decoder.leakage_w / lk, b.bitline.leakage_w / lk,
                 b.sense_amp.leakage_w / lk, b.mux.leakage_w / lk, b.routing.leakage_w / lk,
+                b.cells.area_m2 / r.area_m2, b.routing.area_m2 / r.area_m2,
             );
         }
     }

@@ -116,6 +116,10 @@ pub fn evaluate(p: &Prep, o: &Organisation, dec: &DecoderCost) -> SramResult {
     };
     let bank_sel = log2_ceil(p.banks as u64) as f64;
     let top_addr_wires = n_ports * (addr_bits + bank_sel);
+    // Between banks the data buses are unidirectional: one data-out bus per port that can read
+    // and one data-in bus per port that can write (a read-write port has both), as CACTI sizes
+    // a bank's data output and input as the block times the read and the write ports.
+    let top_data_wires = (ports.readers() + ports.writers()) as f64 * data_bits;
     let pitch_g = t.wire_semi.pitch_m * k.route_pitch * k.route_pitch_top;
     let top_route = htree(
         &p.rep_global,
@@ -124,7 +128,7 @@ pub fn evaluate(p: &Prep, o: &Organisation, dec: &DecoderCost) -> SramResult {
         gc,
         gr,
         top_addr_wires,
-        data_wires,
+        top_data_wires,
         pitch_g,
         false,
     );
