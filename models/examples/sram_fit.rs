@@ -103,8 +103,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         rows.len()
     );
     println!("{:#?}", p.calib);
-    let all = reference::accuracy(&reference::run_rows(&rows, &p.calib, &mut cache)?);
+    let all_res = reference::run_rows(&rows, &p.calib, &mut cache)?;
+    let all = reference::accuracy(&all_res);
     print_acc("fit error, all rows", &all);
+    print!("{}", reference::group_table(&rows, &all_res));
 
     let pt = fit::fit_planar(&train, &calib::planar_train(), iters)?;
     let tr = reference::accuracy(&reference::run_rows(&train, &pt.calib, &mut cache)?);

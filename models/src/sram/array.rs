@@ -116,6 +116,10 @@ pub fn evaluate(p: &Prep, o: &Organisation, dec: &DecoderCost) -> SramResult {
     };
     let bank_sel = log2_ceil(p.banks as u64) as f64;
     let top_addr_wires = n_ports * (addr_bits + bank_sel);
+    // Between banks the data buses are unidirectional: one data-out bus per port that can read
+    // and one data-in bus per port that can write (a read-write port has both), as CACTI sizes
+    // a bank's data output and input as the block times the read and the write ports.
+    let top_data_wires = (ports.readers() + ports.writers()) as f64 * data_bits;
     let pitch_g = t.wire_semi.pitch_m * k.route_pitch * k.route_pitch_top;
     let top_route = htree(
         &p.rep_global,
@@ -124,7 +128,7 @@ pub fn evaluate(p: &Prep, o: &Organisation, dec: &DecoderCost) -> SramResult {
         gc,
         gr,
         top_addr_wires,
-        data_wires,
+        top_data_wires,
         pitch_g,
         false,
     );
@@ -168,14 +172,18 @@ pub fn evaluate(p: &Prep, o: &Organisation, dec: &DecoderCost) -> SramResult {
         k.energy_addr_dist / k.energy_route * addr_bits * addr_dist_m * p.rep_semi.energy_j_per_m;
     let e_predec_in = e_predec_in + e_addr_dist;
     let et = k.energy_top / k.energy_route;
-    // A read drives the address bundle of every port and the read-data bus of every reading
-    // port along the path to the bank (the buses run side by side and are driven together,
-    // as CACTI's bus model has it); a write likewise with the write-data buses.
-    let e_route_read = (addr_wires + n_read * data_bits) * bank_route.energy_per_bit_j
-        + et * (top_addr_wires + n_read * data_bits) * top_route.energy_per_bit_j
+    // Inside a bank every port has its own address and data H-tree and an access switches only
+    // the accessing port's: its address and its data bus. Between banks the data buses of all
+    // ports that can read (or, for a write, write) run as one bundle of `ports × block` bits
+    // that a transfer drives as a whole (CACTI sizes the bank's data output as the block times
+    // the read ports); the address is that of the accessing port.
+    let n_read_top = n_read;
+    let n_write_top = n_write.max(1.0);
+    let e_route_read = (addr_bits + data_bits) * bank_route.energy_per_bit_j
+        + et * (addr_bits + bank_sel + n_read_top * data_bits) * top_route.energy_per_bit_j
         + e_predec_in;
-    let e_route_write = (addr_wires + n_write.max(1.0) * data_bits) * bank_route.energy_per_bit_j
-        + et * (top_addr_wires + n_write.max(1.0) * data_bits) * top_route.energy_per_bit_j
+    let e_route_write = (addr_bits + data_bits) * bank_route.energy_per_bit_j
+        + et * (addr_bits + bank_sel + n_write_top * data_bits) * top_route.energy_per_bit_j
         + e_predec_in;
     let kf = k.flavour_energy(t.flavour);
     let ka = k.energy_array * kf;
@@ -190,7 +198,8 @@ pub fn evaluate(p: &Prep, o: &Organisation, dec: &DecoderCost) -> SramResult {
     let g_cells = k.leakage_cell * cells * cell.gate_leak_w;
     let l_dec = nsub * n_ports * dec.leak_w;
     let g_dec = nsub * n_ports * dec.gate_leak_w;
-    let l_bl = nsub * (n_read * (bl.bl_leak_w) + n_write * bl.bl_leak_w * 0.5);
+    // every port's strip has a precharge driver; a port that writes has write drivers too
+    let l_bl = nsub * (n_ports * bl.bl_leak_w + n_write * bl.wd_leak_w);
     let l_sa = nsub * n_read * bl.sa_leak_w;
     let l_mux = nsub * n_read * bl.mux_leak_w;
     let g_bl = nsub * n_ports * bl.gate_leak_w;

@@ -33,8 +33,10 @@ pub struct BitlineCost {
     pub sa_energy_j: f64,
     /// Energy of the mux select lines and the mux outputs (J).
     pub mux_energy_j: f64,
-    /// Subthreshold leakage of the precharge and write drivers (W).
+    /// Subthreshold leakage of the precharge driver of one port's strip (W).
     pub bl_leak_w: f64,
+    /// Subthreshold leakage of the write drivers of one writing port's strip (W).
+    pub wd_leak_w: f64,
     /// Subthreshold leakage of the sense amplifiers (W).
     pub sa_leak_w: f64,
     /// Subthreshold leakage of the off mux pass gates and output drivers (W).
@@ -197,7 +199,8 @@ pub fn bitline(
     } + out_bits * 4.0 * wmin * (1.0 + beta) * 0.5 * leak_n;
     let sa_leak =
         n_sa * (W_SENSE_EN_F * f * leak_n + 0.5 * (W_SENSE_N_F + W_SENSE_P_F) * f * leak_n * 0.5);
-    let bl_leak = pre_drv.leak_w + wd.leak_w * written;
+    let bl_leak = pre_drv.leak_w;
+    let wd_leak = wd.leak_w * written;
     let gate_leak = cols_f * lines_per_col * (w_pre + w_eq) * dev.i_gate_a_per_m * vdd
         + n_sa * (W_SENSE_N_F + W_SENSE_P_F) * f * dev.i_gate_a_per_m * vdd * 0.5
         + pre_drv.gate_leak_w;
@@ -225,6 +228,7 @@ pub fn bitline(
         sa_energy_j: sa_e,
         mux_energy_j: mux_e,
         bl_leak_w: bl_leak,
+        wd_leak_w: wd_leak,
         sa_leak_w: sa_leak,
         mux_leak_w: mux_leak,
         gate_leak_w: gate_leak,

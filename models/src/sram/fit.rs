@@ -95,13 +95,27 @@ pub fn fit_planar(
         start.route_pitch_top.ln(),
         start.leakage_cell.ln(),
     ];
+    // The minimiser builds its first simplex by scaling each coordinate by (1 + step) and
+    // adding 0.01, so a factor near 1 (log near 0) would barely move: it works on
+    // u = ln(factor) + 1, where every factor starts with a log-step of about `step`.
+    let shifted = |u: &[f64]| -> f64 {
+        let x: Vec<f64> = u.iter().map(|v| v - 1.0).collect();
+        objective(&x)
+    };
     // restart the simplex around the best point: the objective is piecewise smooth (the
-    // organisation search switches discretely), so a fresh simplex escapes shallow traps
-    let mut x = x0.to_vec();
-    for step in [0.5, 0.25, 0.1] {
-        let (xn, _) = techlib::fit::nelder_mead(&objective, &x, step, iters);
-        x = xn;
+    // organisation search switches discretely), so a fresh simplex escapes shallow traps;
+    // stop once a restart no longer improves the objective
+    let mut u: Vec<f64> = x0.iter().map(|v| v + 1.0).collect();
+    let mut best = f64::INFINITY;
+    for step in [0.5, 0.25, 0.1, 0.25, 0.1, 0.05] {
+        let (un, fv) = techlib::fit::nelder_mead(&shifted, &u, step, iters);
+        u = un;
+        if fv > best - 1e-4 && step <= 0.1 {
+            break;
+        }
+        best = best.min(fv);
     }
+    let x: Vec<f64> = u.iter().map(|v| v - 1.0).collect();
     if let Some(e) = err.into_inner() {
         return Err(e);
     }

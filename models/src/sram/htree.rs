@@ -5,9 +5,12 @@
 //! `nx × ny` mats has `h = log2 nx` horizontal and `v = log2 ny` vertical branchings. Entering at
 //! the middle of the region, the horizontal links are `W/2, W/4, …` and the vertical ones
 //! `H/4, H/8, …`, so the path to a leaf is `W·(1 − 2^-h) + (H/2)·(1 − 2^-v)`. Per access every
-//! wire of the bundle that the access uses (address of all ports, data of the reading or
-//! writing ports) switches along that path. The bundles occupy channels between the leaves:
-//! address bits cross every mat boundary, data bits one channel per branching level.
+//! wire of the bundle that the access uses switches along that path (inside a bank the
+//! accessing port's address and data; between banks its address and the data of every reading,
+//! or writing, port: see `array`). The bundles occupy channels between the leaves:
+//! address bits cross every leaf boundary, data bits one channel per branching level inside a
+//! bank and one per direction between banks (the root branching; the deeper inter-bank branches
+//! run on the global layers over the banks).
 
 use super::circuit::RepeatedWire;
 
@@ -77,8 +80,17 @@ fn tree(
     if h == 0.0 && v == 0.0 {
         return Route::default();
     }
-    let extra_w = (addr_wires * (nx.max(1) - 1) as f64 + data_wires * v) * pitch_m;
-    let extra_h = (addr_wires * (ny.max(1) - 1) as f64 + data_wires * h) * pitch_m;
+    // Channels for the data bundle: inside a bank one per branching level (the mats leave no
+    // room over them); between banks only the root branching in each direction takes a channel
+    // through the bank grid, the shorter branches below it run on the global layers over the
+    // banks.
+    let (cv, ch) = if min_h == 0.0 {
+        (v.min(1.0), h.min(1.0))
+    } else {
+        (v, h)
+    };
+    let extra_w = (addr_wires * (nx.max(1) - 1) as f64 + data_wires * cv) * pitch_m;
+    let extra_h = (addr_wires * (ny.max(1) - 1) as f64 + data_wires * ch) * pitch_m;
     let w = leaf_w_m * nx as f64 + extra_w;
     let ht = leaf_h_m * ny as f64 + extra_h;
     let path = w * (1.0 - 0.5f64.powf(h)) + 0.5 * ht * (1.0 - 0.5f64.powf(v));

@@ -16,8 +16,11 @@
 //! and subarray, cells grown by a wordline and a bitline pair (or a single read bitline) per
 //! extra port ([`cell`]), and check bits stored with the data
 //! ([`calib::Calib::ecc_bits_per_data_bit`], one per byte as in CACTI's default configuration).
-//! Inside a bank the row address is distributed to every mat; between banks one bus tree
-//! reaches every bank, its per-access energy the path from the bank to the port.
+//! Inside a bank the row address is distributed to every mat, and an access switches only its
+//! own port's address and data tree; between banks one bus tree reaches every bank, carrying a
+//! data-out bus per reading port and a data-in bus per writing port (a read-write port has
+//! both), its per-access energy the path from the bank to the port with all reading (writing)
+//! ports' data buses driven.
 //!
 //! # Calibration
 //! A handful of global factors ([`calib::Calib`], `models/data/sram_calib.toml`) scale

@@ -373,3 +373,76 @@ pub fn port_class(c: &ConfigRow) -> String {
     }
     parts.join("+")
 }
+
+/// Signed relative errors (model/CACTI − 1) of one row, in the order of [`RowError`]: area, read
+/// energy, subthreshold leakage per bank, access time.
+pub fn signed_error(r: &SramResult, c: &CactiOutputs) -> [f64; 4] {
+    let rel = |m: f64, t: f64| m / t.abs().max(1e-30) - 1.0;
+    [
+        rel(r.area_m2 * 1e6, c.height_mm * c.width_mm),
+        rel(r.read_energy_j * 1e9, c.read_nj),
+        rel(
+            (r.leakage_bank_w - r.gate_leakage_bank_w) * 1e3,
+            c.leak_bank_mw,
+        ),
+        rel(r.access_time_s * 1e9, c.access_ns),
+    ]
+}
+
+/// The grouping keys of [`group_table`]: a name and the key of a row.
+type GroupKey = (&'static str, fn(&ConfigRow) -> String);
+
+const GROUPS: [GroupKey; 6] = [
+    ("ports", port_class),
+    ("block B", |c| format!("{}", c.block_bytes)),
+    ("banks", |c| format!("{}", c.banks)),
+    ("capacity B", |c| format!("{}", c.size_bytes)),
+    ("node um", |c| format!("{}", c.tech_um)),
+    ("flavour", |c| c.cell_type.clone()),
+];
+
+/// A per-group error table of `res` (the results of `rows`, in order): for each grouping (port
+/// class, block size, banks, capacity, node, device flavour) and each value, the row count and
+/// per quantity the MAPE and the mean signed error (model/CACTI − 1), in percent. Groups sort
+/// numerically where their keys are numbers.
+pub fn group_table(rows: &[CactiRow], res: &[(SramResult, RowError)]) -> String {
+    let mut out = String::from(
+        "group      value        rows | area MAPE  bias | read MAPE  bias | leak MAPE  bias | access MAPE  bias\n",
+    );
+    for (name, key) in GROUPS {
+        let mut keys: Vec<String> = rows.iter().map(|r| key(&r.config)).collect();
+        keys.sort_by(|a, b| match (a.parse::<f64>(), b.parse::<f64>()) {
+            (Ok(x), Ok(y)) => x.total_cmp(&y),
+            _ => a.cmp(b),
+        });
+        keys.dedup();
+        for k in &keys {
+            let mut n = 0usize;
+            let mut abs = [0.0f64; 4];
+            let mut sgn = [0.0f64; 4];
+            for (row, (r, _)) in rows.iter().zip(res) {
+                if key(&row.config) != *k {
+                    continue;
+                }
+                n += 1;
+                for (q, e) in signed_error(r, &row.cacti).iter().enumerate() {
+                    abs[q] += e.abs();
+                    sgn[q] += e;
+                }
+            }
+            let m = |s: f64| 100.0 * s / n.max(1) as f64;
+            out.push_str(&format!(
+                "{name:<10} {k:<12} {n:4} | {:9.1} {:+5.1} | {:9.1} {:+5.1} | {:9.1} {:+5.1} | {:11.1} {:+5.1}\n",
+                m(abs[0]),
+                m(sgn[0]),
+                m(abs[1]),
+                m(sgn[1]),
+                m(abs[2]),
+                m(sgn[2]),
+                m(abs[3]),
+                m(sgn[3]),
+            ));
+        }
+    }
+    out
+}
