@@ -117,6 +117,68 @@ fn classes_take_lane_limited_ii_and_last_pass_latency() {
     assert_eq!((sin.latency, sin.ii), (8, 8));
 }
 
+/// The presets' latency tables already hold their units' lane limits, so the lane count changes
+/// no class of gtx780 or gtx1080ti against the same machine with 32-lane units; on gtx480 only
+/// the f32 DIV, whose table II of 4 is shorter than the 8 passes of its 4-lane SFU, changes.
+#[test]
+fn preset_tables_already_hold_the_lane_limits() {
+    let families = [
+        Family::Int,
+        Family::Fp,
+        Family::Dp,
+        Family::Sfu,
+        Family::Mem,
+        Family::Ctrl,
+        Family::Bar,
+    ];
+    let ops = [
+        OpClass::Add,
+        OpClass::Max,
+        OpClass::Mul,
+        OpClass::Mad,
+        OpClass::Div,
+        OpClass::Shfl,
+        OpClass::Cvt,
+        OpClass::Mov,
+        OpClass::Logic,
+        OpClass::Setp,
+        OpClass::Sin,
+        OpClass::Rsqrt,
+        OpClass::Sqrt,
+        OpClass::Load,
+        OpClass::Store,
+        OpClass::Atomic,
+        OpClass::Branch,
+        OpClass::Exit,
+        OpClass::Barrier,
+        OpClass::Nop,
+    ];
+    for preset in ["gtx480", "gtx780", "gtx1080ti"] {
+        let c = GpuConfig::preset(preset).unwrap();
+        let mut wide = c.clone();
+        wide.units.sp_lanes = 32;
+        wide.units.sfu_lanes = 32;
+        wide.units.dp_lanes = 32;
+        wide.units.ldst_lanes = 32;
+        wide.units.lane_map = LaneMap::Identity;
+        let mut changed = Vec::new();
+        for f in families {
+            for op in ops {
+                let (a, b) = (classify_op(&c, f, op), classify_op(&wide, f, op));
+                if a != b {
+                    changed.push((f, op, (b.latency, b.ii), (a.latency, a.ii)));
+                }
+            }
+        }
+        let want = if preset == "gtx480" {
+            vec![(Family::Fp, OpClass::Div, (39, 4), (43, 8))]
+        } else {
+            vec![]
+        };
+        assert_eq!(changed, want, "{preset}");
+    }
+}
+
 #[test]
 fn cycles_never_grow_with_lanes() {
     for (family, op, set) in [
