@@ -323,3 +323,46 @@ fn lane_study() {
         }
     }
 }
+
+/// Per-lane timelines of an SP pipe of L lanes: lane p serves threads p, p + L, …, so a warp
+/// whose threads 0..15 are active keeps all 8 lanes of an 8-lane cluster busy but only lanes
+/// 0..15 of a 32-lane one; busy plus idle is the kernel's length on every lane.
+#[test]
+fn lane_timelines_fold_threads_onto_physical_lanes() {
+    for (lanes, busy_lanes) in [(8u32, 8usize), (32, 16)] {
+        let mut c = one_sm("gtx1080ti");
+        c.units.sp_lanes = lanes;
+        let mut s = SynthStream::new(
+            "half",
+            [1, 1, 1],
+            [128, 1, 1],
+            32,
+            0,
+            Box::new(|_, _| {
+                (0..16)
+                    .map(|i| {
+                        let mut x = alu(8 * (i + 1), Family::Fp, OpClass::Add, &[1], &[0]);
+                        x.active_mask = 0x0000_ffff;
+                        x
+                    })
+                    .collect()
+            }),
+        );
+        let k = Simulation::new(&c).run(Stream(&mut s)).unwrap();
+        let fp: Vec<_> = k.sms[0]
+            .exec
+            .iter()
+            .filter(|p| p.pipe == "fp" && p.ops.contains_key("ADD"))
+            .collect();
+        assert!(!fp.is_empty());
+        for p in fp {
+            assert_eq!(p.lanes, lanes);
+            assert_eq!(p.lane_idle.len(), lanes as usize);
+            let busy = p.lane_idle.iter().filter(|l| l.busy_cycles > 0).count();
+            assert_eq!(busy, busy_lanes, "{} {lanes} lanes", p.unit);
+            for l in &p.lane_idle {
+                assert_eq!(l.busy_cycles + l.idle_cycles, k.cycles);
+            }
+        }
+    }
+}
