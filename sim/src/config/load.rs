@@ -288,6 +288,21 @@ impl GpuConfig {
         if self.gpu.warp_size != 32 {
             bad.push("'gpu.warp_size' must be 32 (the instruction record has 32 lanes)".into());
         }
+        // A unit of L lanes serves a warp in ⌈32/L⌉ passes (timing::exec::warp_passes); any
+        // width from 1 to the warp size is allowed, a non-divisor of 32 idling lanes in the
+        // last pass.
+        for (k, v) in [
+            ("units.sp_lanes", self.units.sp_lanes),
+            ("units.sfu_lanes", self.units.sfu_lanes),
+            ("units.dp_lanes", self.units.dp_lanes),
+            ("units.ldst_lanes", self.units.ldst_lanes),
+        ] {
+            if !(1..=32).contains(&v) {
+                bad.push(format!(
+                    "'{k}' = {v}: lanes must be an integer from 1 to 32"
+                ));
+            }
+        }
         let caches = [
             ("icache", self.icache.clone()),
             ("l1d", self.l1d.geometry()),

@@ -1,7 +1,9 @@
 //! Execution classes: which unit an instruction needs, its latency and initiation interval
-//! (simulator §1.2, §2.5, §3.1.4).
+//! (simulator §1.2, §2.5, §3.1.4), and the passes a unit narrower than a warp needs
+//! ([`warp_passes`]).
 
-use crate::config::{DpOn, GpuConfig, IntOn, LatII};
+use crate::config::{DpOn, GpuConfig, IntOn, LaneMap, LatII};
+use crate::inst::WARP_SIZE;
 use crate::inst::{Family, OpClass, WarpInst};
 
 /// Pipeline class of an instruction after `dp_on`/`int_on` mapping; indexes ID_OC/OC_EX widths.
@@ -168,12 +170,54 @@ fn fp_lat(l: &crate::config::FpLatency, op: OpClass) -> LatII {
     }
 }
 
+/// Passes a unit of class `pipe` makes over its lanes to serve one warp instruction.
+///
+/// A unit of L lanes executes the 32 threads of a warp in P = ⌈32/L⌉ passes, one pass per
+/// core cycle: lane p serves threads p, p + L, p + 2L, …. With `units.lane_map =
+/// "DoublePumped16"` (Fermi) the lanes of an SP cluster run at twice the core clock, so the
+/// cluster completes two passes per core cycle: P = ⌈16/L⌉, and a 16-lane cluster serves a warp
+/// per core cycle (simulator §1.1 "2 × 16, double-pumped, 1 warp/cycle each", §2.5 "Lane map").
+/// The double pumping applies to the units whose width is `units.sp_lanes` (SP clusters and
+/// separate INT units); SFU, DP and LD/ST lanes run at the core clock (the GTX480 SFU's table
+/// II of 8 is exactly ⌈32/4⌉ for its 4 lanes). `bar.sync` needs no lanes: 1.
+///
+/// For the LD/ST unit P is the number of address-generation cycles before its first request
+/// (see `LdstUnit::accept`). `units.*_lanes` is validated to 1..=32 when a configuration
+/// loads; a value of 0 is read as 1 here so that no caller divides by zero.
+pub fn warp_passes(cfg: &GpuConfig, pipe: PipeClass) -> u32 {
+    let u = &cfg.units;
+    let warp = WARP_SIZE as u32;
+    let (lanes, threads_per_lane_cycle) = match pipe {
+        PipeClass::Sp | PipeClass::Int => (
+            u.sp_lanes,
+            match u.lane_map {
+                LaneMap::Identity => 1,
+                LaneMap::DoublePumped16 => 2,
+            },
+        ),
+        PipeClass::Sfu => (u.sfu_lanes, 1),
+        PipeClass::Dp => (u.dp_lanes, 1),
+        PipeClass::Mem => (u.ldst_lanes, 1),
+        PipeClass::None => return 1,
+    };
+    warp.div_ceil(lanes.max(1) * threads_per_lane_cycle)
+}
+
 /// Classifies `inst` for the configured machine (PTX mode latencies).
 pub fn classify(cfg: &GpuConfig, inst: &WarpInst) -> ExecClass {
     classify_op(cfg, inst.family, inst.op)
 }
 
 /// Classifies an instruction of `family` and operation class `op`.
+///
+/// The latency table (`[latency]`, simulator §1.2) gives (latency, II) for a unit as the preset
+/// describes it. The unit's lane count then bounds the initiation interval: with P passes per
+/// warp ([`warp_passes`]) the unit accepts its next instruction after II_eff = max(II, P)
+/// cycles, and the result is the last pass's, `latency + (P − II)⁺` cycles after accept. A
+/// table whose II already states the lane limit (GTX480 SFU: 4 lanes, II 8) is unchanged; a
+/// unit of 32 lanes (or a double-pumped 16-lane SP cluster) has P = 1 and is unchanged. The
+/// LD/ST class keeps (1, 1): the LD/ST unit models its own passes (address generation,
+/// one request per cycle).
 pub fn classify_op(cfg: &GpuConfig, family: Family, op: OpClass) -> ExecClass {
     let int_pipe = match cfg.units.int_on {
         IntOn::Sp => PipeClass::Sp,
@@ -216,10 +260,18 @@ pub fn classify_op(cfg: &GpuConfig, family: Family, op: OpClass) -> ExecClass {
     } else {
         (lat, ii)
     };
+    let (lat, ii) = (lat.max(1), ii.max(1));
+    let (lat, ii) = match pipe {
+        PipeClass::Mem | PipeClass::None => (lat, ii),
+        _ => {
+            let passes = warp_passes(cfg, pipe);
+            (lat + passes.saturating_sub(ii), ii.max(passes))
+        }
+    };
     ExecClass {
         pipe,
         sp_pipe,
-        latency: lat.max(1),
-        ii: ii.max(1),
+        latency: lat,
+        ii,
     }
 }

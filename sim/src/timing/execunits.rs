@@ -7,7 +7,7 @@ use super::exec::{op_name, PipeClass, ALL_OPS};
 use super::perclass::{PerOp, PerPipe};
 use super::policy::{GatingPolicy, GatingSlot, UnitState};
 use crate::activity::{LaneTimelines, OpsLanes, PipeActivity, Timeline};
-use crate::config::{BusyDefinition, GpuConfig, LaneMap};
+use crate::config::{BusyDefinition, GpuConfig};
 use std::collections::VecDeque;
 
 /// A result waiting for writeback.
@@ -42,7 +42,6 @@ pub(crate) struct Pipe {
     pub ops: PerOp<OpsLanes>,
     pub busy: Timeline,
     pub lane_tl: LaneTimelines,
-    pub double_pumped: bool,
     /// Busy interval [start, end) of every lane not yet applied to `lane_tl`: consecutive
     /// dispatches that keep all lanes busy and overlap or touch are merged here, which marks
     /// the same union of busy cycles as marking each dispatch on each lane.
@@ -51,17 +50,27 @@ pub(crate) struct Pipe {
 
 impl Pipe {
     /// Marks the lanes active in `mask` busy for [t, t + len) (`t` non-decreasing).
+    ///
+    /// A pipe of n < 32 lanes serves a warp in passes: physical lane p serves threads p,
+    /// p + n, p + 2n, … and is busy if any of them is active (for `lane_map =
+    /// "DoublePumped16"` with 16 lanes this is the spec's "lane p serves threads p and p + 16",
+    /// simulator §2.5; the pass count itself is [`super::exec::warp_passes`]).
     #[inline]
     pub fn lanes_busy(&mut self, t: u64, len: u64, mask: u32) {
         let n = self.lane_tl.len();
         if n == 0 || len == 0 {
             return;
         }
-        let mut m = mask;
-        if self.double_pumped {
-            m = (m | (m >> 16)) & 0xffff;
-        }
         let all = if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
+        let mut m = mask;
+        if n < 32 {
+            let mut folded = 0;
+            while m != 0 {
+                folded |= m & all;
+                m >>= n;
+            }
+            m = folded;
+        }
         if m & all == all {
             match self.lanes_pending {
                 Some((_, ref mut end)) if t <= *end => *end = (*end).max(t + len),
@@ -141,7 +150,6 @@ impl ExecUnits {
         let u = &cfg.units;
         let mut units = Vec::new();
         let mut pipes = Vec::new();
-        let dp16 = u.lane_map == LaneMap::DoublePumped16;
         let mut add_pipe = |unit: String, name: &'static str, lanes: u32, per_lane: bool| {
             pipes.push(Pipe {
                 unit,
@@ -150,7 +158,6 @@ impl ExecUnits {
                 ops: PerOp::default(),
                 busy: Timeline::new(start, e, m),
                 lane_tl: LaneTimelines::new(if per_lane { lanes as usize } else { 0 }, start, e, m),
-                double_pumped: per_lane && dp16,
                 lanes_pending: None,
             });
             pipes.len() - 1

@@ -37,7 +37,7 @@ mod warpset;
 
 pub use crate::emu::{Reconvergence, ReconvergenceFactory};
 pub use cta::{occupancy, OccupancyLimit};
-pub use exec::{classify, classify_op, op_name, ExecClass, PipeClass};
+pub use exec::{classify, classify_op, op_name, warp_passes, ExecClass, PipeClass};
 pub use issueunit::IssueEvent;
 pub use ldst::{coalesce, smem_degree, Segments};
 pub use policy::{

@@ -9,6 +9,7 @@ mod mshr;
 mod request;
 
 use super::cache::{LineState, TagArray};
+use super::exec::{warp_passes, PipeClass};
 use super::ldst::{coalesce, distinct_addrs, segment_bytes, smem_degree, Segments};
 use super::tinst::TInst;
 use crate::activity::{CacheReads, L1dActivity, LdstCounts, SmemCounts};
@@ -138,6 +139,9 @@ pub(crate) struct LdstUnit {
     smem_bank_bytes: u32,
     smem_lat: u64,
     smem_bcast: bool,
+    /// Address-generation cycles of a memory instruction before its first request or
+    /// shared-memory pass: ⌈32 / `units.ldst_lanes`⌉ ([`crate::timing::exec::warp_passes`]).
+    addr_gen_cycles: u64,
     job_lanes: u32,
     toks: Vec<Tok>,
     free_toks: Vec<u32>,
@@ -179,6 +183,7 @@ impl LdstUnit {
             smem_bank_bytes: cfg.shmem.bank_bytes,
             smem_lat: cfg.shmem.latency as u64,
             smem_bcast: cfg.shmem.broadcast,
+            addr_gen_cycles: warp_passes(cfg, PipeClass::Mem) as u64,
             job_lanes: 0,
             toks: Vec::new(),
             free_toks: Vec::new(),
@@ -224,6 +229,11 @@ impl LdstUnit {
 
     /// Accepts a memory instruction at `t`; returns the cycles the unit will be busy with it
     /// (address generation + one cycle per request or pass).
+    ///
+    /// Address generation takes one cycle per pass of the unit's lanes over the warp,
+    /// ⌈32 / `units.ldst_lanes`⌉ cycles (1 for 32 lanes, 2 for the 16 lanes of GTX480): the
+    /// first request or shared-memory pass goes out that many cycles after accept. An
+    /// instruction without a data access generates no addresses and takes one cycle.
     pub fn accept(
         &mut self,
         t: u64,
@@ -291,7 +301,7 @@ impl LdstUnit {
                 dst,
                 lanes: mask.count_ones() as u8,
                 remaining: 0,
-                done_at: t + 1,
+                done_at: t + self.addr_gen_cycles,
                 all_sent: false,
             }))
         } else {
@@ -301,12 +311,12 @@ impl LdstUnit {
             warp,
             kind,
             local: m.space == MemSpace::Local,
-            next_at: t + 1,
+            next_at: t + self.addr_gen_cycles,
             next: 0,
             n,
             load,
         });
-        1 + n as u64
+        self.addr_gen_cycles + n as u64
     }
 }
 
