@@ -103,7 +103,7 @@ pub fn check_supply_v(
 ) -> Result<(), TechError> {
     let min = min_vdd(node, flavour, temperature_k)?;
     // A supply equal to the minimum up to rounding of a printed value is accepted.
-    if !(vdd_v >= min.vdd_v - 1e-9) {
+    if vdd_v.is_nan() || vdd_v < min.vdd_v - 1e-9 {
         return Err(TechError::BadCondition {
             node: node.name().to_string(),
             what: format!(
