@@ -192,6 +192,16 @@ fn clock_faster_than_the_gates_and_oversized_configs_are_errors() {
         ],
         &["gpu.n_sm = 100000", "4096"],
     );
+    fails_with(
+        &[
+            "simulate",
+            "--config",
+            big.to_str().unwrap(),
+            "--workload",
+            "srad",
+        ],
+        &["gpu.n_sm = 100000", "4096"],
+    );
     let _ = std::fs::remove_file(fast);
     let _ = std::fs::remove_file(big);
 }
