@@ -21,7 +21,7 @@
 //! ```
 
 use models::gpu::{
-    ChipError, ChipModel, Estimate, IdleSms, Node, NonFiniteError, SourceError, TechChoice,
+    ChipError, ChipModel, Estimate, EstimateError, IdleSms, Node, SourceError, TechChoice,
     TechCostSource,
 };
 use models::overlay::{Overlay, OverlayError};
@@ -77,15 +77,14 @@ pub enum StudyError {
         #[source]
         error: SimError,
     },
-    /// The chip model produced a negative or non-finite number (a model bug, not bad input).
-    #[error(
-        "internal error: non-finite or negative number in the estimate of {workload}: {error}"
-    )]
-    NonFinite {
-        /// The run.
+    /// An estimate broke an invariant (a non-finite or negative number, a group that is not
+    /// the sum of its children, a share outside [0, 1]); nothing is printed.
+    #[error("invalid estimate of {workload} (refusing to print it): {error}")]
+    Invalid {
+        /// The run (or the static view).
         workload: String,
-        /// The node and quantity.
-        error: NonFiniteError,
+        /// The node path and quantity.
+        error: EstimateError,
     },
 }
 
@@ -320,6 +319,11 @@ impl Study {
     pub fn chip(&self, src: &TechCostSource) -> Result<ChipModel, StudyError> {
         let mut chip = ChipModel::build(&self.cfg, src)?;
         chip.idle_sms = self.idle_sms;
+        let knob = format!(
+            "core clock (gpu.core_mhz = {} of '{}', scaled to this supply by the FO4 ratio)",
+            self.cfg.gpu.core_mhz, self.cfg.gpu.name
+        );
+        src.check_core_clock(chip.core_clock_hz, &knob)?;
         Ok(chip)
     }
 
@@ -347,12 +351,10 @@ impl Study {
     ) -> Result<WorkloadResult, StudyError> {
         let k = &act.aggregate;
         let e = chip.estimate(label, tech, self.tech.temperature_k, k);
-        e.root
-            .check_finite_nonnegative()
-            .map_err(|error| StudyError::NonFinite {
-                workload: label.to_string(),
-                error,
-            })?;
+        e.validate().map_err(|error| StudyError::Invalid {
+            workload: label.to_string(),
+            error,
+        })?;
         let tot = e.totals();
         Ok(WorkloadResult {
             workload: label.to_string(),
@@ -414,7 +416,7 @@ impl Study {
             }
         }
         let st = area.totals();
-        Ok(Report {
+        let report = Report {
             tech,
             vdd_v: src.vdd_v_value(),
             temperature_k: self.tech.temperature_k,
@@ -424,7 +426,16 @@ impl Study {
             area,
             workloads: results,
             core_clock_hz: chip.core_clock_hz,
-        })
+        };
+        let label = format!("{} (area and leakage)", self.cfg.gpu.name);
+        report
+            .static_estimate(label.clone())
+            .validate()
+            .map_err(|error| StudyError::Invalid {
+                workload: label,
+                error,
+            })?;
+        Ok(report)
     }
 }
 

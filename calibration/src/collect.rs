@@ -126,7 +126,7 @@ pub fn record_from_reports(dir: &Path) -> Result<SynthRecord, CalError> {
         ))
     })?;
     let dynamic = merged.dynamic_w().unwrap_or(0.0);
-    Ok(SynthRecord {
+    let r = SynthRecord {
         component: meta.component,
         params: meta.params,
         flavour: meta.flavour.to_lowercase(),
@@ -149,11 +149,64 @@ pub fn record_from_reports(dir: &Path) -> Result<SynthRecord, CalError> {
         critical_path_s: merged.critical_path_s,
         mean_input_activity: None,
         area_by_cell_m2: BTreeMap::new(),
-    })
+    };
+    r.check().map_err(|m| {
+        ParseError::new(&meta_path, 0, format!("{m} (record of {})", dir.display()))
+    })?;
+    Ok(r)
 }
 
-/// Every record under `dir` (sorted by component and parameters).
-pub fn collect(dir: &Path) -> Result<Vec<SynthRecord>, CalError> {
+/// A record file or report directory left out of a record set, and why.
+#[derive(Debug)]
+pub struct Dropped {
+    /// The file (record) or directory (raw reports).
+    pub path: PathBuf,
+    /// Why it was left out.
+    pub error: CalError,
+}
+
+/// The records found under a directory and the inputs left out.
+#[derive(Debug, Default)]
+pub struct Collected {
+    /// Valid records, sorted by component and parameters.
+    pub records: Vec<SynthRecord>,
+    /// Corrupt inputs, in path order: empty or truncated records, records or reports whose
+    /// numbers fail [`SynthRecord::check`], and records of an unknown component kind.
+    pub dropped: Vec<Dropped>,
+}
+
+/// Whether `name` is a record file whatever its content: `record.json` (what `gpuenergy synth`
+/// writes), optionally gzip-compressed. Other `*.json` files are records only when they look
+/// like one (other tools' JSON, e.g. yosys stat, is skipped).
+fn is_record_file(name: &str) -> bool {
+    name == "record.json" || name == "record.json.gz"
+}
+
+/// A record's component must be a known logic kind (a misspelling would fit a kind nothing
+/// reads).
+fn check_kind(r: &SynthRecord, path: &Path) -> Result<(), CalError> {
+    if models::logic::LogicKind::parse(&r.component).is_none() {
+        return Err(ParseError::new(
+            path,
+            0,
+            format!(
+                "unknown component kind '{}'; known: {}",
+                r.component,
+                models::logic::LogicKind::ALL
+                    .iter()
+                    .map(|k| k.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        )
+        .into());
+    }
+    Ok(())
+}
+
+/// Every valid record under `dir`, and every corrupt input left out with its reason. Only a
+/// missing or unreadable directory is an error.
+pub fn collect_all(dir: &Path) -> Result<Collected, CalError> {
     if !dir.is_dir() {
         return Err(CalError::Invalid(format!(
             "{} is not a directory",
@@ -162,7 +215,7 @@ pub fn collect(dir: &Path) -> Result<Vec<SynthRecord>, CalError> {
     }
     let mut files = Vec::new();
     walk(dir, &mut files)?;
-    let mut recs = Vec::new();
+    let mut out = Collected::default();
     let mut dirs_with_record = std::collections::BTreeSet::new();
     for f in &files {
         let name = f
@@ -170,14 +223,35 @@ pub fn collect(dir: &Path) -> Result<Vec<SynthRecord>, CalError> {
             .unwrap_or_default()
             .to_string_lossy()
             .to_string();
-        if name.ends_with(".json") || name.ends_with(".json.gz") {
-            let text = read_maybe_gz(f)?;
-            // Only JSON that looks like a record is one; other JSON (yosys stat) is skipped.
-            if text.contains("\"energy_per_op_j\"") {
-                recs.push(SynthRecord::from_json(&text, f)?);
+        if !(name.ends_with(".json") || name.ends_with(".json.gz")) {
+            continue;
+        }
+        let read = read_maybe_gz(f).and_then(|text| {
+            if is_record_file(&name) || text.contains("\"energy_per_op_j\"") {
+                let r = SynthRecord::from_json(&text, f)?;
+                check_kind(&r, f)?;
+                Ok(Some(r))
+            } else {
+                Ok(None)
+            }
+        });
+        match read {
+            Ok(None) => {}
+            Ok(Some(r)) => {
+                out.records.push(r);
                 if let Some(p) = f.parent() {
                     dirs_with_record.insert(p.to_path_buf());
                 }
+            }
+            Err(error) => {
+                // A corrupt record still marks its directory: its reports are not a fallback.
+                if let Some(p) = f.parent() {
+                    dirs_with_record.insert(p.to_path_buf());
+                }
+                out.dropped.push(Dropped {
+                    path: f.clone(),
+                    error,
+                });
             }
         }
     }
@@ -185,10 +259,31 @@ pub fn collect(dir: &Path) -> Result<Vec<SynthRecord>, CalError> {
         if f.file_name().is_some_and(|n| n == "meta.toml") {
             let d = f.parent().unwrap_or(Path::new("."));
             if !dirs_with_record.contains(d) {
-                recs.push(record_from_reports(d)?);
+                match record_from_reports(d).and_then(|r| {
+                    check_kind(&r, f)?;
+                    Ok(r)
+                }) {
+                    Ok(r) => out.records.push(r),
+                    Err(error) => out.dropped.push(Dropped {
+                        path: d.to_path_buf(),
+                        error,
+                    }),
+                }
             }
         }
     }
-    recs.sort_by(|a, b| (&a.component, &a.params).cmp(&(&b.component, &b.params)));
-    Ok(recs)
+    out.records
+        .sort_by(|a, b| (&a.component, &a.params).cmp(&(&b.component, &b.params)));
+    out.dropped.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(out)
+}
+
+/// Every record under `dir` (sorted by component and parameters); the first corrupt input
+/// (see [`collect_all`]) is an error.
+pub fn collect(dir: &Path) -> Result<Vec<SynthRecord>, CalError> {
+    let c = collect_all(dir)?;
+    match c.dropped.into_iter().next() {
+        Some(d) => Err(d.error),
+        None => Ok(c.records),
+    }
 }

@@ -300,6 +300,32 @@ fn parse_floats(s: &str) -> Vec<f64> {
         .collect()
 }
 
+/// [`parse_floats`], refusing a NaN or infinite entry (Rust parses `nan` and `inf`, which no
+/// characterisation produces): the error names the file, line and what the list is.
+fn finite_floats(s: &str, file: &Path, ln: usize, what: &str) -> Result<Vec<f64>, CalError> {
+    let v = parse_floats(s);
+    if let Some(x) = v.iter().find(|x| !x.is_finite()) {
+        return Err(CalError::Parse(ParseError::new(
+            file,
+            ln,
+            format!("{what}: entry {x} is not a finite number"),
+        )));
+    }
+    Ok(v)
+}
+
+/// A scalar attribute that must be a finite number; the error names file, line and attribute.
+fn finite_value(val: &str, file: &Path, ln: usize, what: &str) -> Result<f64, CalError> {
+    match val.trim_matches('"').trim().parse::<f64>() {
+        Ok(v) if v.is_finite() => Ok(v),
+        _ => Err(CalError::Parse(ParseError::new(
+            file,
+            ln,
+            format!("{what} '{val}' is not a finite number"),
+        ))),
+    }
+}
+
 fn unit_scale(v: &str) -> f64 {
     let v = v.trim().trim_matches('"').trim();
     let split = v.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(v.len());
@@ -452,7 +478,8 @@ pub fn library_info(
                 }
                 k if TABLES.contains(&k) => {
                     if let (Some((k, i1, i2, vals)), Some(cell)) = (table.take(), &cur_cell) {
-                        let v = parse_floats(&vals);
+                        let v =
+                            finite_floats(&vals, file, ln, &format!("cell {cell}: {k} values"))?;
                         if let Some(ci) = info.cells.get_mut(cell) {
                             ci.delay_tables.push((k, i1, i2, v));
                         }
@@ -472,9 +499,9 @@ pub fn library_info(
                         .map(|(_, r)| r.rsplit_once(')').map(|(a, _)| a).unwrap_or(r))
                         .unwrap_or("");
                     if line.starts_with("index_1") {
-                        t.1 = parse_floats(arg);
+                        t.1 = finite_floats(arg, file, ln, "index_1")?;
                     } else if line.starts_with("index_2") {
-                        t.2 = parse_floats(arg);
+                        t.2 = finite_floats(arg, file, ln, "index_2")?;
                     } else if line.starts_with("values") {
                         t.3 = arg.to_string();
                     }
@@ -497,7 +524,17 @@ pub fn library_info(
             match key {
                 "time_unit" => info.time_unit_s = unit_scale(val),
                 "leakage_power_unit" => info.leakage_unit_w = unit_scale(val),
-                "nom_voltage" => info.nom_voltage_v = val.parse().unwrap_or(0.0),
+                "nom_voltage" => {
+                    let v = finite_value(val, file, ln, "nom_voltage")?;
+                    if v <= 0.0 {
+                        return Err(CalError::Parse(ParseError::new(
+                            file,
+                            ln,
+                            format!("nom_voltage {v} must be positive"),
+                        )));
+                    }
+                    info.nom_voltage_v = v;
+                }
                 "nom_temperature" => info.nom_temperature_c = val.parse().unwrap_or(25.0),
                 _ => {}
             }
@@ -511,7 +548,14 @@ pub fn library_info(
         if top_kind == "leakage_power" {
             if let Some(g) = leak_group.as_mut() {
                 match key {
-                    "value" => g.1 = val.parse().ok(),
+                    "value" => {
+                        g.1 = Some(finite_value(
+                            val,
+                            file,
+                            ln,
+                            &format!("cell {cell}: leakage_power value"),
+                        )?)
+                    }
                     "when" => g.0 = Some(val.trim_matches('"').to_string()),
                     "related_pg_pin" => g.2 = val.to_string(),
                     _ => {}
@@ -542,30 +586,30 @@ pub fn library_info(
         }
         match key {
             "area" if in_cell_top => {
-                let a: f64 = val.parse().map_err(|_| {
-                    CalError::Parse(ParseError::new(
+                let a = finite_value(val, file, ln, &format!("cell {cell}: area"))?;
+                if a < 0.0 {
+                    return Err(CalError::Parse(ParseError::new(
                         file,
                         ln,
-                        format!("cell {cell}: area '{val}' is not a number"),
-                    ))
-                })?;
+                        format!("cell {cell}: area {a} is negative"),
+                    )));
+                }
                 info.cells.get_mut(cell).expect("inserted").area = a;
             }
             "cell_leakage_power" if in_cell_top => {
-                let v: f64 = val.parse().map_err(|_| {
-                    CalError::Parse(ParseError::new(
-                        file,
-                        ln,
-                        format!("cell {cell}: leakage '{val}' is not a number"),
-                    ))
-                })?;
+                let v = finite_value(val, file, ln, &format!("cell {cell}: leakage"))?;
                 info.cells.get_mut(cell).expect("inserted").leakage = Some(v);
             }
             "direction" if stack.last().is_some_and(|s| s.0 == "pin") => {
                 pin_dir = Some(val.to_string())
             }
             "capacitance" if stack.last().is_some_and(|s| s.0 == "pin") => {
-                pin_cap = val.parse().ok()
+                pin_cap = Some(finite_value(
+                    val,
+                    file,
+                    ln,
+                    &format!("cell {cell}: pin {pin_name} capacitance"),
+                )?)
             }
             "function" if stack.last().is_some_and(|s| s.0 == "pin") => {
                 let ci = info.cells.get_mut(cell).expect("inserted");
@@ -647,6 +691,38 @@ mod tests {
         let (_, i1, i2, v) = &inv.delay_tables[0];
         assert_eq!(v.len(), 4);
         assert_eq!(interp2(i1, i2, v, 1.5, 2.0), Some(2.5));
+    }
+
+    #[test]
+    fn nan_and_infinite_values_are_errors_naming_the_line() {
+        for (find, replace, needle) in [
+            ("area : 0.5", "area : nan", "area"),
+            (
+                "cell_leakage_power : 10",
+                "cell_leakage_power : NaN",
+                "leakage",
+            ),
+            ("capacitance : 0.6", "capacitance : inf", "capacitance"),
+            ("\"3, 4\"", "\"3, nan\"", "values"),
+            ("index_2 (\"1, 3\")", "index_2 (\"1, inf\")", "index_2"),
+            ("area : 0.5", "area : -0.5", "negative"),
+        ] {
+            let text = A.replace(find, replace);
+            assert_ne!(text, A, "{find}");
+            let e = library_info(&text, Path::new("a.lib"), &["INVx1"])
+                .unwrap_err()
+                .to_string();
+            assert!(e.starts_with("a.lib:") && e.contains(needle), "{e}");
+            let line: usize = e.split(':').nth(1).unwrap().parse().unwrap();
+            assert!(line > 0, "{e}");
+        }
+        let e = library_info(
+            "library (x) {\n  nom_voltage : nan;\n}\n",
+            Path::new("x.lib"),
+            &[],
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("x.lib:2: nom_voltage"), "{e}");
     }
 
     #[test]

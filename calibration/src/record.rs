@@ -55,27 +55,80 @@ impl SynthRecord {
         Self::from_json(&text, path)
     }
 
-    /// Parse a record from JSON text.
+    /// Parse a record from JSON text and check it ([`SynthRecord::check`]); an empty or
+    /// truncated file is a parse error naming the file and line.
     pub fn from_json(text: &str, path: &Path) -> Result<SynthRecord, CalError> {
-        let r: SynthRecord = serde_json::from_str(text)
-            .map_err(|e| ParseError::new(path, e.line(), format!("not a synthesis record: {e}")))?;
+        if text.trim().is_empty() {
+            return Err(ParseError::new(path, 0, "empty file; expected a synthesis record").into());
+        }
+        let r: SynthRecord = serde_json::from_str(text).map_err(|e| {
+            let what = if e.is_eof() {
+                "truncated synthesis record"
+            } else {
+                "not a synthesis record"
+            };
+            ParseError::new(path, e.line(), format!("{what}: {e}"))
+        })?;
+        r.check().map_err(|m| ParseError::new(path, 0, m))?;
+        Ok(r)
+    }
+
+    /// The physical checks a record must pass before it is fitted: a named component; a
+    /// positive finite supply, clock period, operations per cycle, area and leakage (a zero is
+    /// a missing report, not a measurement); finite non-negative energies and powers; a
+    /// critical path, when present, positive and finite; activity and per-cell areas finite
+    /// and non-negative. The message names the field and the value.
+    pub fn check(&self) -> Result<(), String> {
+        if self.component.trim().is_empty() {
+            return Err("component is empty; expected a component kind".into());
+        }
         for (name, v) in [
-            ("area_m2", r.area_m2),
-            ("leakage_w", r.leakage_w),
-            ("energy_per_op_j", r.energy_per_op_j),
-            ("clock_period_s", r.clock_period_s),
-            ("ops_per_cycle", r.ops_per_cycle),
+            ("vdd_v", self.vdd_v),
+            ("clock_period_s", self.clock_period_s),
+            ("ops_per_cycle", self.ops_per_cycle),
+            ("area_m2", self.area_m2),
+            ("leakage_w", self.leakage_w),
         ] {
-            if !(v.is_finite() && v >= 0.0) {
-                return Err(ParseError::new(
-                    path,
-                    0,
-                    format!("{name} must be a finite non-negative number, got {v}"),
-                )
-                .into());
+            if !(v.is_finite() && v > 0.0) {
+                return Err(format!("{name} must be a positive finite number, got {v}"));
             }
         }
-        Ok(r)
+        for (name, v) in [
+            ("energy_per_op_j", self.energy_per_op_j),
+            ("internal_w", self.internal_w),
+            ("switching_w", self.switching_w),
+            ("total_w", self.total_w),
+        ] {
+            if !(v.is_finite() && v >= 0.0) {
+                return Err(format!(
+                    "{name} must be a finite non-negative number, got {v}"
+                ));
+            }
+        }
+        if let Some(v) = self.critical_path_s {
+            if !(v.is_finite() && v > 0.0) {
+                return Err(format!(
+                    "critical_path_s must be a positive finite number, got {v}"
+                ));
+            }
+        }
+        if let Some(v) = self.mean_input_activity {
+            if !(v.is_finite() && v >= 0.0) {
+                return Err(format!(
+                    "mean_input_activity must be a finite non-negative number, got {v}"
+                ));
+            }
+        }
+        if let Some((c, v)) = self
+            .area_by_cell_m2
+            .iter()
+            .find(|(_, v)| !(v.is_finite() && **v >= 0.0))
+        {
+            return Err(format!(
+                "area_by_cell_m2.{c} must be a finite non-negative number, got {v}"
+            ));
+        }
+        Ok(())
     }
 
     /// Pretty JSON (deterministic key order).

@@ -323,14 +323,16 @@ pub fn fit(probes: &[CornerProbe], node_toml: &str) -> Result<TechFit, CalError>
         .sum::<f64>()
         / pts.len() as f64)
         .sqrt();
-    Ok(TechFit {
+    let fit = TechFit {
         probes: probes.to_vec(),
         vth_v: vth,
         alpha,
         i_on_ref_a_per_fin: ion,
         energy_exponent: (k, rms),
         residuals,
-    })
+    };
+    fit.check()?;
+    Ok(fit)
 }
 
 /// Probe the standard ASAP7-style set (RVT/LVT/SLVT at TT, RVT at FF and SS) and fit.
@@ -408,6 +410,33 @@ impl TechFit {
             );
         }
         s
+    }
+
+    /// Refuses numbers that must never reach a node file: a threshold that is not a finite
+    /// positive voltage, an alpha outside the alpha-power law's range [1, 2] (1 fully
+    /// velocity-saturated, 2 long channel), an on-current that is not finite and positive.
+    pub fn check(&self) -> Result<(), CalError> {
+        for (f, v) in &self.vth_v {
+            if !(v.is_finite() && *v > 0.0) {
+                return Err(CalError::Fit(format!(
+                    "fitted vth_v of {f} is {v}, not a positive finite voltage"
+                )));
+            }
+        }
+        if !(self.alpha.is_finite() && (1.0..=2.0).contains(&self.alpha)) {
+            return Err(CalError::Fit(format!(
+                "fitted alpha is {}, outside the alpha-power law's range [1, 2]",
+                self.alpha
+            )));
+        }
+        for (f, v) in &self.i_on_ref_a_per_fin {
+            if !(v.is_finite() && *v > 0.0) {
+                return Err(CalError::Fit(format!(
+                    "fitted i_on_ref_a_per_fin of {f} is {v}, not a positive finite current"
+                )));
+            }
+        }
+        Ok(())
     }
 
     /// The node TOML with the fitted numbers written in place (only the `vth_v`, `alpha` and

@@ -28,6 +28,7 @@
 //! ```
 
 use crate::logic::terms::{Term, TermError};
+use crate::logic::LogicKind;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -102,8 +103,10 @@ impl QuantityFit {
     }
 }
 
-/// The fitted quantities of one component kind (any may be absent).
+/// The fitted quantities of one component kind (any may be absent; a misspelled quantity is an
+/// error, not an absent one).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct KindFit {
     /// Cell area, m².
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -179,15 +182,22 @@ impl Overlay {
         format!("# gpuenergy calibration overlay (fitted coefficients, SI units)\n{body}")
     }
 
-    /// Write the overlay to `path`.
+    /// Write the overlay to `path`, after the checks that [`Overlay::load`] applies: an overlay
+    /// that could not be read back is never written.
     pub fn save(&self, path: &Path) -> Result<(), OverlayError> {
-        std::fs::write(path, self.to_toml_string()).map_err(|source| OverlayError::Io {
+        let text = self.to_toml_string();
+        self.validate(&text, path)?;
+        std::fs::write(path, text).map_err(|source| OverlayError::Io {
             path: path.to_path_buf(),
             error: source,
         })
     }
 
-    /// Check every form: term syntax, one coefficient per term, finite numbers.
+    /// Check the overlay: a positive finite reference supply and clock period; every kind a
+    /// known [`LogicKind`]; every form with valid term syntax, one coefficient per term, finite
+    /// coefficients, and no negative coefficient on a term other than the constant `1` (every
+    /// other term counts hardware, so a negative coefficient would make a larger block cheaper;
+    /// the constant alone is an offset of the asymptotic law and may take either sign).
     fn validate(&self, text: &str, path: &Path) -> Result<(), OverlayError> {
         let err = |key: String, msg: String| {
             let line = text
@@ -210,7 +220,29 @@ impl Overlay {
                 ),
             ));
         }
+        if !(self.reference.clock_period_s > 0.0 && self.reference.clock_period_s.is_finite()) {
+            return Err(err(
+                "reference".into(),
+                format!(
+                    "clock_period_s must be a positive number, got {}",
+                    self.reference.clock_period_s
+                ),
+            ));
+        }
         for (kind, kf) in &self.kinds {
+            if LogicKind::parse(kind).is_none() {
+                return Err(err(
+                    format!("kinds.{kind}"),
+                    format!(
+                        "unknown component kind '{kind}'; known: {}",
+                        LogicKind::ALL
+                            .iter()
+                            .map(|k| k.name())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                ));
+            }
             for (qname, q) in kf.quantities() {
                 let key = format!("kinds.{kind}.{qname}");
                 if q.terms.len() != q.coefficients.len() {
@@ -228,6 +260,17 @@ impl Overlay {
                 }
                 if let Some(c) = q.coefficients.iter().find(|c| !c.is_finite()) {
                     return Err(err(key, format!("coefficient {c} is not a finite number")));
+                }
+                for (t, c) in q.terms.iter().zip(&q.coefficients) {
+                    if *c < 0.0 && t.trim() != "1" {
+                        return Err(err(
+                            key,
+                            format!(
+                                "coefficient {c} of term '{t}' is negative; only the constant \
+                                 term '1' may be"
+                            ),
+                        ));
+                    }
                 }
             }
         }
@@ -283,6 +326,100 @@ mod tests {
             .eval(&p)
             .unwrap();
         assert!((a - (1e-13 * 128.0 + 2e-12)).abs() < 1e-20);
+    }
+
+    #[test]
+    fn misspelled_kinds_quantities_and_bad_numbers_are_refused() {
+        let bad = |edit: &dyn Fn(&mut toml::Table), needle: &str| {
+            let mut t: toml::Table = toml::from_str(&sample().to_toml_string()).unwrap();
+            edit(&mut t);
+            let text = toml::to_string(&t).unwrap();
+            let e = Overlay::from_toml_str(&text, Path::new("ov.toml"))
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(needle), "expected '{needle}' in: {e}");
+        };
+        fn kinds(t: &mut toml::Table) -> &mut toml::Table {
+            t["kinds"].as_table_mut().unwrap()
+        }
+        fn area(t: &mut toml::Table) -> &mut toml::Table {
+            kinds(t)["crossbar"]["area_m2"].as_table_mut().unwrap()
+        }
+        fn reference(t: &mut toml::Table) -> &mut toml::Table {
+            t["reference"].as_table_mut().unwrap()
+        }
+        bad(
+            &|t| {
+                let k = kinds(t).remove("crossbar").unwrap();
+                kinds(t).insert("crosbar".into(), k);
+            },
+            "unknown component kind 'crosbar'",
+        );
+        bad(
+            &|t| {
+                let k = kinds(t)["crossbar"].as_table_mut().unwrap();
+                let q = k.remove("area_m2").unwrap();
+                k.insert("area_mm2".into(), q);
+            },
+            "area_mm2",
+        );
+        bad(
+            &|t| {
+                reference(t).insert("clock_period_s".into(), toml::Value::Float(0.0));
+            },
+            "clock_period_s",
+        );
+        bad(
+            &|t| {
+                reference(t).insert("vdd_v".into(), toml::Value::Float(f64::NAN));
+            },
+            "vdd_v",
+        );
+        let coef = |c: f64| {
+            move |t: &mut toml::Table| {
+                area(t).insert(
+                    "coefficients".into(),
+                    toml::Value::Array(vec![toml::Value::Float(c), toml::Value::Float(2e-12)]),
+                );
+            }
+        };
+        bad(&coef(-1e-13), "negative");
+        bad(&coef(f64::INFINITY), "finite");
+        // A negative constant is an offset and allowed.
+        let mut ov = sample();
+        ov.kinds
+            .get_mut("crossbar")
+            .unwrap()
+            .area_m2
+            .as_mut()
+            .unwrap()
+            .coefficients[1] = -2e-14;
+        Overlay::from_toml_str(&ov.to_toml_string(), Path::new("x")).unwrap();
+    }
+
+    #[test]
+    fn an_invalid_overlay_is_never_written() {
+        let dir = std::env::temp_dir().join(format!("overlay-save-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("ov.toml");
+        let mut ov = sample();
+        ov.kinds
+            .get_mut("crossbar")
+            .unwrap()
+            .area_m2
+            .as_mut()
+            .unwrap()
+            .coefficients[0] = f64::NAN;
+        assert!(ov.save(&path).is_err());
+        assert!(!path.exists(), "nothing written");
+        let mut ov = sample();
+        let kf = ov.kinds.remove("crossbar").unwrap();
+        ov.kinds.insert("crosbar".into(), kf);
+        assert!(ov.save(&path).is_err());
+        assert!(!path.exists());
+        sample().save(&path).unwrap();
+        assert!(path.exists());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -159,12 +159,17 @@ fn tree_sums_to_totals() {
     let mut area = 0.0;
     let mut dynamic = 0.0;
     let mut leak = 0.0;
+    // Leaves hold the costs; groups carry their children's sums (checked by validate).
     e.root.walk(0, &mut |_, n| {
-        area += n.area_m2;
-        dynamic += n.dynamic_j;
-        leak += n.leakage_j;
+        if n.children.is_empty() {
+            area += n.area_m2;
+            dynamic += n.dynamic_j;
+            leak += n.leakage_j;
+        }
     });
     let t = e.totals();
+    assert_eq!(t, e.root.own(), "the root carries the chip's totals");
+    e.validate().unwrap();
     assert!((area - t.area_m2).abs() <= 1e-12 * t.area_m2);
     assert!((dynamic - t.dynamic_j).abs() <= 1e-12 * t.dynamic_j);
     assert!((leak - t.leakage_j).abs() <= 1e-12 * t.leakage_j);

@@ -34,6 +34,17 @@ pub struct Args {
     /// Directory for predicted-vs-synthesised parity plots (SVG, one per quantity).
     #[arg(long)]
     pub plot: Option<PathBuf>,
+    /// Fail (exit status 2, nothing written) when any record or report under --reports is
+    /// corrupt. Without it each corrupt input is left out with a warning naming the file and
+    /// why, and the rest is fitted. Strict is the default when the environment variable CI is
+    /// set (continuous integration must not pass on a silently smaller record set).
+    #[arg(long)]
+    pub strict: bool,
+}
+
+/// Whether corrupt inputs fail the run: `--strict`, or under CI.
+fn strict(args: &Args) -> bool {
+    args.strict || std::env::var_os("CI").is_some()
 }
 
 fn tech_fit(args: &Args, dir: &Path) -> Result<()> {
@@ -74,7 +85,30 @@ pub fn run(args: Args) -> Result<()> {
     let Some(reports) = &args.reports else {
         return Ok(());
     };
-    let recs = calibration::collect::collect(reports)?;
+    let collected = calibration::collect::collect_all(reports)?;
+    for d in &collected.dropped {
+        eprintln!(
+            "calibrate: warning: left out {}: {}",
+            d.path.display(),
+            d.error
+        );
+    }
+    if !collected.dropped.is_empty() && strict(&args) {
+        bail!(
+            "{} corrupt record(s) or report(s) under {} (listed above; first: {}: {}); \
+             nothing written (--strict{})",
+            collected.dropped.len(),
+            reports.display(),
+            collected.dropped[0].path.display(),
+            collected.dropped[0].error,
+            if args.strict {
+                ""
+            } else {
+                ", the default under CI"
+            }
+        );
+    }
+    let recs = collected.records;
     if recs.is_empty() {
         bail!(
             "no synthesis records or reports found under {} (expected record.json files from 'gpuenergy synth', or report directories with a meta.toml)",

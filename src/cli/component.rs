@@ -87,6 +87,7 @@ pub fn run(args: Args) -> Result<()> {
     let mut cond = techlib::Conditions::new(flavour).with_temperature(args.temperature);
     if let Some(v) = args.vdd {
         cond = cond.with_vdd(v);
+        techlib::plausible::check_supply(&node, &cond, "--vdd")?;
     }
     let tech = node.at(&cond)?;
     let overlay = match &args.calibration {

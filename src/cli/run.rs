@@ -78,6 +78,29 @@ pub fn parse_dim3(s: &str, what: &str) -> Result<[u32; 3]> {
             .filter(|&v| v > 0)
             .with_context(|| format!("--{what} '{s}': '{p}' is not a positive integer"))?;
     }
+    // The launch limits of CUDA (CUDA C++ Programming Guide, "Technical Specifications per
+    // Compute Capability"): a grid of at most 2^31 - 1 x 65535 x 65535 CTAs, a CTA of at most
+    // 1024 x 1024 x 64 threads and 1024 in all.
+    let (max, total): ([u32; 3], Option<u64>) = if what == "block" {
+        ([1024, 1024, 64], Some(1024))
+    } else {
+        ([i32::MAX as u32, 65535, 65535], None)
+    };
+    for (i, axis) in ["x", "y", "z"].iter().enumerate() {
+        if d[i] > max[i] {
+            bail!(
+                "--{what} '{s}': {axis} = {} is above the CUDA limit {}",
+                d[i],
+                max[i]
+            );
+        }
+    }
+    if let Some(t) = total {
+        let n = d.iter().map(|&v| v as u64).product::<u64>();
+        if n > t {
+            bail!("--{what} '{s}': {n} threads in a CTA, above the CUDA limit {t}");
+        }
+    }
     Ok(d)
 }
 
@@ -308,6 +331,16 @@ mod tests {
         assert_eq!(parse_dim3("16,2", "grid").unwrap(), [16, 2, 1]);
         assert!(parse_dim3("0", "grid").is_err());
         assert!(parse_dim3("1,2,3,4", "grid").is_err());
+        assert_eq!(
+            parse_dim3("2147483647", "grid").unwrap()[0],
+            i32::MAX as u32
+        );
+        let e = parse_dim3("1,65536", "grid").unwrap_err().to_string();
+        assert!(e.contains("y = 65536") && e.contains("65535"), "{e}");
+        assert!(parse_dim3("1024", "block").is_ok());
+        let e = parse_dim3("32,32,2", "block").unwrap_err().to_string();
+        assert!(e.contains("2048 threads") && e.contains("1024"), "{e}");
+        assert!(parse_dim3("1,1,65", "block").is_err());
         assert_eq!(parse_dump("1:y.bin").unwrap(), (1, PathBuf::from("y.bin")));
         assert!(parse_dump("y.bin").is_err());
     }

@@ -73,6 +73,8 @@ pub fn resolve_config(
             _ => bail!("unknown scheduler '{s}' (expected lrr, gto or two-level)"),
         };
     }
+    // Sizes that would exhaust memory are refused before the simulator allocates anything.
+    models::gpu::limits::check_sizes(&cfg)?;
     Ok(cfg)
 }
 

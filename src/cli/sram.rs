@@ -101,6 +101,28 @@ pub fn parse_size(s: &str) -> Result<u64> {
         .ok_or_else(|| anyhow!("size '{s}' is too large"))
 }
 
+/// Refuses an operating supply (`--vdd`, or `--op`'s) or design supply (`--design-vdd`) below
+/// the node's functional minimum ([`techlib::plausible::min_vdd`]).
+fn check_supplies(req: &TechRequest, explicit_vdd: bool, design_vdd_v: Option<f64>) -> Result<()> {
+    let node = techlib::node(&req.node)?;
+    let Some(flavour) = node
+        .flavours()
+        .into_iter()
+        .find(|f| f.key() == format!("{:?}", req.flavour).to_ascii_lowercase())
+    else {
+        // The SRAM model reports a flavour the node lacks with its own message.
+        return Ok(());
+    };
+    let t_k = req.temperature_k.unwrap_or(300.0);
+    let knob = if explicit_vdd { "--vdd" } else { "--op" };
+    for (knob, v) in [(knob, req.vdd_v), ("--design-vdd", design_vdd_v)] {
+        if let Some(v) = v {
+            techlib::plausible::check_supply_v(&node, flavour, t_k, v, knob)?;
+        }
+    }
+    Ok(())
+}
+
 /// Runs `gpuenergy sram` with parsed arguments.
 pub fn run(args: Args) -> Result<()> {
     if let Some(batch) = &args.batch {
@@ -143,6 +165,7 @@ pub fn run(args: Args) -> Result<()> {
             bail!("--design-vdd {v}: expected a positive voltage");
         }
     }
+    check_supplies(&req, args.vdd.is_some(), args.design_vdd)?;
     let tech = sram_tech_designed_at(&req, args.design_vdd)?;
     let size = parse_size(args.size.as_deref().unwrap_or_default()).context("--size")?;
     let block = parse_size(

@@ -58,6 +58,7 @@ pub mod law;
 pub mod names;
 pub mod node;
 pub mod planar;
+pub mod plausible;
 pub mod schema;
 pub mod table21;
 pub mod wire;

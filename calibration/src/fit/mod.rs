@@ -170,6 +170,70 @@ pub fn fit_quantity(
     }))
 }
 
+/// Refuses a fit that must not reach an overlay: a non-finite coefficient, a negative
+/// coefficient on a term other than the constant (every such term counts hardware), or a
+/// prediction that is not positive at a fitted point or at the smallest size the fit covers
+/// (each parameter at the smaller of its smallest fitted value and the form's validity floor
+/// [`models::logic::fit_min_params`]): a fit that extrapolates to zero or negative area, delay,
+/// leakage or energy within its own range.
+pub fn check_fit(
+    kind: models::logic::LogicKind,
+    q: &str,
+    fit: &QuantityFit,
+    recs: &[&SynthRecord],
+) -> Result<(), CalError> {
+    let at = format!("{kind} {q}");
+    for (t, c) in fit.terms.iter().zip(&fit.coefficients) {
+        if !c.is_finite() {
+            return Err(CalError::Fit(format!(
+                "{at}: coefficient of '{t}' is {c}, not a finite number"
+            )));
+        }
+        if *c < 0.0 && t.trim() != "1" {
+            return Err(CalError::Fit(format!(
+                "{at}: coefficient of '{t}' is {c}, negative (a larger block would cost less)"
+            )));
+        }
+    }
+    let terms: Vec<Term> = fit
+        .terms
+        .iter()
+        .map(|t| Term::parse(t).map_err(|e| CalError::Fit(e.to_string())))
+        .collect::<Result<_, _>>()?;
+    let mut smallest: BTreeMap<String, u32> = BTreeMap::new();
+    for r in recs {
+        for (k, v) in &r.params {
+            let e = smallest.entry(k.clone()).or_insert(*v);
+            *e = (*e).min(*v);
+        }
+    }
+    for (k, min) in models::logic::fit_min_params(kind) {
+        if let Some(v) = smallest.get_mut(*k) {
+            *v = (*v).min(*min);
+        }
+    }
+    let probes = recs
+        .iter()
+        .map(|r| (r.label(), &r.params))
+        .chain(std::iter::once((
+            "the smallest size".to_string(),
+            &smallest,
+        )));
+    for (label, p) in probes {
+        // A record without every parameter of the form is not a probe point of it.
+        let Ok(v) = predict(&terms, &fit.coefficients, p) else {
+            continue;
+        };
+        if !(v.is_finite() && v > 0.0) {
+            return Err(CalError::Fit(format!(
+                "{at}: the fit predicts {v:e} at {label} ({p:?}); it extrapolates to zero or \
+                 below, so it is not written"
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// The outcome of fitting a set of records.
 #[derive(Debug, Clone)]
 pub struct FitOutcome {
@@ -223,6 +287,7 @@ pub fn fit_records(node: &str, records: &[SynthRecord]) -> Result<FitOutcome, Ca
             let form = models::logic::default_form(lk, q);
             let terms: Vec<String> = form.iter().map(|s| s.to_string()).collect();
             if let Some(res) = fit_quantity(lk.name(), &terms, &recs, q)? {
+                check_fit(lk, q, &res.fit, &recs)?;
                 points.insert((kind.to_string(), q.to_string()), res.points);
                 let slot = match q {
                     "area_m2" => &mut kf.area_m2,

@@ -88,6 +88,9 @@ pub enum ChipError {
         /// What went wrong.
         error: CostError,
     },
+    /// A size key of the configuration is over its bound ([`super::limits`]).
+    #[error(transparent)]
+    Size(#[from] super::limits::SizeLimitError),
 }
 
 /// Where component costs come from: the SRAM model for arrays, logic models for the rest.
@@ -156,6 +159,7 @@ fn lane_params(n: u32) -> u32 {
 impl ChipModel {
     /// Sizes and costs every component of `cfg` with `src`.
     pub fn build(cfg: &GpuConfig, src: &dyn CostSource) -> Result<ChipModel, ChipError> {
+        super::limits::check_sizes(cfg)?;
         let vdd = src.vdd_v();
         let mut sm_storage = BTreeMap::new();
         let mut chip_storage = BTreeMap::new();

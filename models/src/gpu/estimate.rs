@@ -1,7 +1,9 @@
 //! `Estimate`: a tree of costed components (ARCHITECTURE.md, "models"), with totals and renderers.
 //!
-//! Every node carries its own area and energies; a node's totals are its own values plus its
-//! children's. Leaves are hardware blocks; inner nodes group them (SM, memory system, chip).
+//! Leaves are hardware blocks and carry their own area and energies; inner nodes group them
+//! (SM, memory system, chip) and carry the sums of their children ([`Node::roll_up`]), so that a
+//! serialised tree states every group's totals. [`Node::totals`] sums the leaves, and
+//! [`Estimate::validate`] checks that every carried group value equals that sum.
 //! Every node also records the [`Source`] of its numbers and what is known of that source's
 //! accuracy. Rendering (tables, CSV, plots) is the front end's job; this module is data.
 
@@ -213,15 +215,34 @@ impl Totals {
 }
 
 impl Node {
-    /// A group node with no values of its own.
+    /// A group node carrying the sums of its children (see [`Node::roll_up`]).
     pub fn group(name: impl Into<String>, children: Vec<Node>) -> Node {
-        Node {
+        let mut g = Node {
             name: name.into(),
             source: Source::common(children.iter().map(|c| &c.source)),
             instances: 1,
             children,
             ..Node::default()
+        };
+        g.roll_up();
+        g
+    }
+
+    /// Sets every group node at and below this one to the sums of its children's values
+    /// (bottom up); leaves keep theirs. Call after changing any leaf of a built tree.
+    pub fn roll_up(&mut self) {
+        if self.children.is_empty() {
+            return;
         }
+        for c in &mut self.children {
+            c.roll_up();
+        }
+        let t = self.totals();
+        self.area_m2 = t.area_m2;
+        self.dynamic_j = t.dynamic_j;
+        self.leakage_j = t.leakage_j;
+        self.gating_overhead_j = t.gating_overhead_j;
+        self.leakage_w = t.leakage_w;
     }
 
     /// Sets the source of every inner node below and including this one to the common source
@@ -236,15 +257,13 @@ impl Node {
         self.source = Source::common(self.children.iter().map(|c| &c.source));
     }
 
-    /// Totals of this node and everything below it.
+    /// Totals of this node: a leaf's own values, or the sums over a group's leaves (a group's
+    /// carried values are not added in; [`Node::validate`] checks they agree).
     pub fn totals(&self) -> Totals {
-        let mut t = Totals {
-            area_m2: self.area_m2,
-            dynamic_j: self.dynamic_j,
-            leakage_j: self.leakage_j,
-            gating_overhead_j: self.gating_overhead_j,
-            leakage_w: self.leakage_w,
-        };
+        if self.children.is_empty() {
+            return self.own();
+        }
+        let mut t = Totals::default();
         for c in &self.children {
             let ct = c.totals();
             t.area_m2 += ct.area_m2;
@@ -264,29 +283,222 @@ impl Node {
         }
     }
 
-    /// Every number in the tree is finite and non-negative; the error names the first node and
-    /// quantity (depth first) that is not.
-    pub fn check_finite_nonnegative(&self) -> Result<(), NonFiniteError> {
-        let mut bad = None;
-        self.walk(0, &mut |_, n| {
-            for (quantity, value) in [
-                ("area_m2", n.area_m2),
-                ("dynamic_j", n.dynamic_j),
-                ("leakage_j", n.leakage_j),
-                ("gating_overhead_j", n.gating_overhead_j),
-                ("leakage_w", n.leakage_w),
-            ] {
-                if bad.is_none() && !(value.is_finite() && value >= 0.0) {
-                    bad = Some(NonFiniteError {
-                        node: n.name.clone(),
-                        quantity,
-                        value,
-                    });
+    /// The values this node carries (a group's are its children's sums once rolled up).
+    pub fn own(&self) -> Totals {
+        Totals {
+            area_m2: self.area_m2,
+            dynamic_j: self.dynamic_j,
+            leakage_j: self.leakage_j,
+            gating_overhead_j: self.gating_overhead_j,
+            leakage_w: self.leakage_w,
+        }
+    }
+
+    /// Checks the invariants of the tree below and including this node, depth first, and
+    /// names the first node (by its `/`-separated path from this node) and quantity that breaks
+    /// one:
+    /// - every carried quantity is finite (no NaN, no infinity) and not negative;
+    /// - every group's carried quantity equals the sum of its children's within a relative
+    ///   tolerance of [`SUM_REL_TOL`] (of the larger of the two; an absolute floor of
+    ///   `f64::MIN_POSITIVE` lets zero equal zero);
+    /// - every node's share of this node's totals (area, energy, leakage power) lies in [0, 1]
+    ///   (within the same tolerance).
+    pub fn validate(&self) -> Result<(), EstimateError> {
+        let root = self.totals();
+        // Three passes, so that the first message names the root cause: a bad number first,
+        // then a stale group, then a share (which follows from the other two).
+        for pass in [Pass::Numbers, Pass::Sums, Pass::Shares] {
+            self.validate_at(&mut Vec::new(), &root, pass)?;
+        }
+        Ok(())
+    }
+
+    fn validate_at(
+        &self,
+        path: &mut Vec<String>,
+        root: &Totals,
+        pass: Pass,
+    ) -> Result<(), EstimateError> {
+        path.push(self.name.clone());
+        let at = |path: &[String]| path.join("/");
+        let quantities = |t: &Totals| {
+            [
+                ("area_m2", t.area_m2),
+                ("dynamic_j", t.dynamic_j),
+                ("leakage_j", t.leakage_j),
+                ("gating_overhead_j", t.gating_overhead_j),
+                ("leakage_w", t.leakage_w),
+            ]
+        };
+        let own = self.own();
+        match pass {
+            Pass::Numbers => {
+                for (quantity, value) in quantities(&own) {
+                    if !value.is_finite() {
+                        return Err(EstimateError::NotFinite {
+                            path: at(path),
+                            quantity,
+                            value,
+                        });
+                    }
+                    if value < 0.0 {
+                        return Err(EstimateError::Negative {
+                            path: at(path),
+                            quantity,
+                            value,
+                        });
+                    }
                 }
             }
-        });
-        bad.map_or(Ok(()), Err)
+            Pass::Sums if !self.children.is_empty() => {
+                let mut sum = Totals::default();
+                for c in &self.children {
+                    let o = c.own();
+                    sum.area_m2 += o.area_m2;
+                    sum.dynamic_j += o.dynamic_j;
+                    sum.leakage_j += o.leakage_j;
+                    sum.gating_overhead_j += o.gating_overhead_j;
+                    sum.leakage_w += o.leakage_w;
+                }
+                for ((quantity, carried), (_, children_sum)) in
+                    quantities(&own).into_iter().zip(quantities(&sum))
+                {
+                    let scale = carried.abs().max(children_sum.abs()).max(f64::MIN_POSITIVE);
+                    if (carried - children_sum).abs() > SUM_REL_TOL * scale {
+                        return Err(EstimateError::GroupSum {
+                            path: at(path),
+                            quantity,
+                            carried,
+                            children_sum,
+                        });
+                    }
+                }
+            }
+            Pass::Sums => {}
+            Pass::Shares => {
+                let t = self.totals();
+                for (quantity, part, whole) in [
+                    ("area share", t.area_m2, root.area_m2),
+                    ("energy share", t.energy_j(), root.energy_j()),
+                    ("leakage power share", t.leakage_w, root.leakage_w),
+                ] {
+                    if whole > 0.0 {
+                        let share = part / whole;
+                        if !(-SUM_REL_TOL..=1.0 + SUM_REL_TOL).contains(&share) {
+                            return Err(EstimateError::Share {
+                                path: at(path),
+                                quantity,
+                                share,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        for c in &self.children {
+            c.validate_at(path, root, pass)?;
+        }
+        path.pop();
+        Ok(())
     }
+
+    /// Every number in the tree is finite and non-negative; the error names the first node and
+    /// quantity (depth first) that is not. [`Node::validate`] checks this and more.
+    pub fn check_finite_nonnegative(&self) -> Result<(), NonFiniteError> {
+        match self.validate_at(&mut Vec::new(), &Totals::default(), Pass::Numbers) {
+            Ok(()) => Ok(()),
+            Err(EstimateError::NotFinite {
+                path,
+                quantity,
+                value,
+            })
+            | Err(EstimateError::Negative {
+                path,
+                quantity,
+                value,
+            }) => Err(NonFiniteError {
+                node: path.rsplit('/').next().unwrap_or_default().to_string(),
+                quantity,
+                value,
+            }),
+            Err(_) => Ok(()),
+        }
+    }
+}
+
+/// The passes of [`Node::validate`].
+#[derive(Clone, Copy)]
+enum Pass {
+    Numbers,
+    Sums,
+    Shares,
+}
+
+/// Relative tolerance of the group-sum and share checks of [`Node::validate`]: summing a few
+/// hundred doubles in a different order moves the result by far less than this.
+pub const SUM_REL_TOL: f64 = 1e-9;
+
+/// A broken invariant of an estimate, naming the node by its path from the root
+/// (`chip/SMs (15)/issue/warp scheduler`) and the quantity.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum EstimateError {
+    /// A NaN or infinite value.
+    #[error("estimate node '{path}': {quantity} is {value}, not a finite number")]
+    NotFinite {
+        /// Path of the node.
+        path: String,
+        /// The quantity (`area_m2`, `dynamic_j`, ...).
+        quantity: &'static str,
+        /// Its value.
+        value: f64,
+    },
+    /// A negative area, energy or power.
+    #[error("estimate node '{path}': {quantity} is {value}, negative")]
+    Negative {
+        /// Path of the node.
+        path: String,
+        /// The quantity.
+        quantity: &'static str,
+        /// Its value.
+        value: f64,
+    },
+    /// A group's carried value differs from the sum of its children.
+    #[error(
+        "estimate node '{path}': {quantity} carried as {carried:e} but its children sum to \
+         {children_sum:e} (relative tolerance {SUM_REL_TOL:e})"
+    )]
+    GroupSum {
+        /// Path of the group.
+        path: String,
+        /// The quantity.
+        quantity: &'static str,
+        /// The group's value.
+        carried: f64,
+        /// The sum of its children's values.
+        children_sum: f64,
+    },
+    /// A node's share of the whole outside [0, 1].
+    #[error("estimate node '{path}': {quantity} {share} outside [0, 1]")]
+    Share {
+        /// Path of the node.
+        path: String,
+        /// Which share.
+        quantity: &'static str,
+        /// Its value.
+        share: f64,
+    },
+    /// A run-level figure of the estimate (supply, clock, run time, SM use) is invalid.
+    #[error("estimate '{label}': {quantity} is {value}, {why}")]
+    Run {
+        /// The estimate's label.
+        label: String,
+        /// The figure.
+        quantity: &'static str,
+        /// Its value.
+        value: f64,
+        /// What it must be.
+        why: &'static str,
+    },
 }
 
 /// A number in an estimate tree that is negative, infinite or NaN.
@@ -377,6 +589,44 @@ impl Estimate {
     pub fn edp_js(&self) -> f64 {
         self.energy_j() * self.runtime_s
     }
+
+    /// Checks the estimate before anything prints it: the tree's invariants
+    /// ([`Node::validate`]), a finite positive supply, temperature and clock, a finite
+    /// non-negative run time and idle-SM leakage, and no more busy SMs than SMs.
+    pub fn validate(&self) -> Result<(), EstimateError> {
+        let run = |quantity: &'static str, value: f64, why: &'static str| EstimateError::Run {
+            label: self.label.clone(),
+            quantity,
+            value,
+            why,
+        };
+        for (quantity, value) in [
+            ("vdd_v", self.vdd_v),
+            ("temperature_k", self.temperature_k),
+            ("core_clock_hz", self.core_clock_hz),
+        ] {
+            if !(value.is_finite() && value > 0.0) {
+                return Err(run(quantity, value, "must be finite and positive"));
+            }
+        }
+        for (quantity, value) in [
+            ("runtime_s", self.runtime_s),
+            ("powered_sm_s", self.sm_use.powered_sm_s),
+            ("idle_sm_leakage_j", self.sm_use.idle_sm_leakage_j),
+        ] {
+            if !(value.is_finite() && value >= 0.0) {
+                return Err(run(quantity, value, "must be finite and not negative"));
+            }
+        }
+        if self.sm_use.busy_sms > self.sm_use.sms {
+            return Err(run(
+                "busy_sms",
+                self.sm_use.busy_sms as f64,
+                "more than the chip's SMs",
+            ));
+        }
+        self.root.validate()
+    }
 }
 
 #[cfg(test)]
@@ -416,6 +666,105 @@ mod tests {
         let mut bad = root.clone();
         bad.children[1].dynamic_j = f64::NAN;
         assert!(bad.check_finite_nonnegative().is_err());
+    }
+
+    fn sample() -> Node {
+        Node::group(
+            "chip",
+            vec![
+                Node::group(
+                    "sm",
+                    vec![leaf("rf", 1.0, 2.0, 3.0), leaf("alu", 0.5, 1.0, 0.25)],
+                ),
+                leaf("l2", 2.0, 0.5, 1.0),
+            ],
+        )
+    }
+
+    #[test]
+    fn groups_carry_their_childrens_sums() {
+        let root = sample();
+        assert_eq!(root.area_m2, 3.5);
+        assert_eq!(root.dynamic_j, 3.5);
+        assert_eq!(root.children[0].leakage_w, 3.25);
+        assert_eq!(root.totals(), root.own());
+        root.validate().unwrap();
+        let json: serde_json::Value = serde_json::to_value(&root).unwrap();
+        assert_eq!(json["area_m2"], 3.5);
+        assert_eq!(json["children"][0]["dynamic_j"], 3.0);
+    }
+
+    #[test]
+    fn validate_names_the_node_path_and_quantity() {
+        let mut nan = sample();
+        nan.children[0].children[1].dynamic_j = f64::NAN;
+        let e = nan.validate().unwrap_err();
+        assert!(matches!(e, EstimateError::NotFinite { .. }), "{e}");
+        assert!(e.to_string().contains("'chip/sm/alu': dynamic_j"), "{e}");
+
+        let mut inf = sample();
+        inf.children[1].area_m2 = f64::INFINITY;
+        assert!(matches!(
+            inf.validate(),
+            Err(EstimateError::NotFinite {
+                quantity: "area_m2",
+                ..
+            })
+        ));
+
+        let mut neg = sample();
+        neg.children[1].leakage_w = -1.0;
+        neg.roll_up();
+        let e = neg.validate().unwrap_err();
+        assert!(e.to_string().contains("'chip/l2': leakage_w is -1"), "{e}");
+
+        // A leaf changed without rolling the groups up again: the stale sum is caught.
+        let mut stale = sample();
+        stale.children[0].children[0].area_m2 = 2.0;
+        let e = stale.validate().unwrap_err();
+        assert!(
+            matches!(&e, EstimateError::GroupSum { path, quantity: "area_m2", .. } if path == "chip/sm"),
+            "{e}"
+        );
+        stale.roll_up();
+        stale.validate().unwrap();
+
+        // Within the tolerance a reordered sum passes.
+        let mut close = sample();
+        close.area_m2 *= 1.0 + 1e-12;
+        close.validate().unwrap();
+    }
+
+    #[test]
+    fn estimate_validate_checks_the_run_figures() {
+        let e = Estimate {
+            label: "k".into(),
+            tech: "planar45 hp".into(),
+            vdd_v: 1.0,
+            temperature_k: 350.0,
+            core_clock_hz: 1e9,
+            runtime_s: 1e-6,
+            sm_use: SmUse::default(),
+            root: sample(),
+        };
+        e.validate().unwrap();
+        let mut bad = e.clone();
+        bad.core_clock_hz = 0.0;
+        assert!(bad
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("core_clock_hz"));
+        let mut bad = e.clone();
+        bad.runtime_s = f64::NAN;
+        assert!(bad
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("runtime_s"));
+        let mut bad = e;
+        bad.sm_use.busy_sms = 3;
+        assert!(bad.validate().unwrap_err().to_string().contains("busy_sms"));
     }
 
     #[test]

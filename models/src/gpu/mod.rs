@@ -4,14 +4,15 @@
 pub mod chip;
 pub mod dram;
 pub mod estimate;
+pub mod limits;
 pub mod source;
 pub mod storage;
 mod tree;
 
 pub use chip::{ChipError, ChipModel, CostError, CostSource, Costed, UnitCost};
 pub use estimate::{
-    CvMape, Estimate, IdleSms, Node, NonFiniteError, QuantityMape, SmUse, Source, SramAccuracy,
-    Totals,
+    CvMape, Estimate, EstimateError, IdleSms, Node, NonFiniteError, QuantityMape, SmUse, Source,
+    SramAccuracy, Totals,
 };
 pub use source::{sram_accuracy, SourceError, TechChoice, TechCostSource};
 pub use storage::{storage_specs, Scope, StorageSpec};

@@ -8,6 +8,7 @@ use crate::logic::{model, LogicKind};
 use crate::overlay::Overlay;
 use crate::sram::{self, CellKind, SramError, SramSpec, SramTech, TechRequest};
 use std::collections::BTreeMap;
+use techlib::plausible;
 use techlib::{Conditions, NodeKind, Projection, TechPoint, WireType};
 
 /// Errors setting up a technology point for costing.
@@ -144,6 +145,25 @@ impl TechCostSource {
             cond = cond.with_vdd(v);
         }
         let point = node.at(&cond)?;
+        // A supply the user chose must keep the node functional (techlib::plausible); the
+        // default, nominal supply always does.
+        if choice.vdd_v.is_some() || choice.op.is_some() {
+            let knob = if choice.vdd_v.is_some() {
+                "operating supply (--vdd)"
+            } else {
+                "operating point (--op) supply"
+            };
+            plausible::check_supply_v(&node, flavour, choice.temperature_k, point.vdd_v(), knob)?;
+        }
+        if let Some(v) = choice.design_vdd_v {
+            plausible::check_supply_v(
+                &node,
+                flavour,
+                choice.temperature_k,
+                v,
+                "design supply (--design-vdd)",
+            )?;
+        }
         let mut nominal = Conditions::new(flavour).with_temperature(choice.temperature_k);
         if node.operating_points().iter().any(|o| o.name == "stv") {
             nominal = nominal.with_operating_point("stv");
@@ -194,6 +214,19 @@ impl TechCostSource {
 }
 
 impl TechCostSource {
+    /// Refuses a core clock `core_clock_hz` faster than the point's gates allow
+    /// ([`plausible::check_clock`]: a cycle of at least [`plausible::MIN_CYCLE_FO4`] FO4
+    /// delays); `knob` names where the clock came from.
+    pub fn check_core_clock(&self, core_clock_hz: f64, knob: &str) -> Result<(), SourceError> {
+        let node = self.label.split(' ').next().unwrap_or_default();
+        Ok(plausible::check_clock(
+            &self.point,
+            node,
+            core_clock_hz,
+            knob,
+        )?)
+    }
+
     /// Supply voltage of the point.
     pub fn vdd_v_value(&self) -> f64 {
         self.point.vdd_v()
