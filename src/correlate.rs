@@ -660,8 +660,11 @@ fn row_config(p: &str, file: &str) -> Result<GpuConfig, String> {
     if p.ends_with(".toml") {
         let dir = Path::new(file).parent().unwrap_or(Path::new(""));
         let path = dir.join(p);
-        GpuConfig::from_toml_file(&path)
-            .map_err(|e| format!("configuration file '{}': {e}", path.display()))
+        let cfg = GpuConfig::from_toml_file(&path)
+            .map_err(|e| format!("configuration file '{}': {e}", path.display()))?;
+        models::gpu::limits::check_sizes(&cfg)
+            .map_err(|e| format!("configuration file '{}': {e}", path.display()))?;
+        Ok(cfg)
     } else {
         GpuConfig::preset(p).map_err(|_| {
             format!(
