@@ -3,7 +3,8 @@
 //! and checks that area, leakage and energy per operation reproduce the committed goldens within
 //! 1 %, and that the mapped gate-level netlist (simulated with the cell models generated from the
 //! liberty files, as the flow does for switching activity) passes the component's check-mode
-//! testbench. Without the variable (or without the tools) it prints why and passes.
+//! testbench. Without the variable or the tools it is ignored (the crate's build script decides;
+//! with `CI` set it runs, and a missing tool or variable fails it).
 
 use calibration::flow::{self, registry, FlowOptions};
 use calibration::SynthRecord;
@@ -24,15 +25,15 @@ const SUBSET: &[(&str, &[(&str, u32)])] = &[
 const NO_GATE_CHECK: &[&str] = &["pg_controller"];
 
 #[test]
+#[cfg_attr(
+    not(live_synth),
+    ignore = "set GPUENERGY_LIBERTY_DIR (e.g. ../shared/asap7) and install yosys, OpenSTA and iverilog"
+)]
 fn flow_reproduces_goldens() {
-    let Some(dir) = std::env::var_os("GPUENERGY_LIBERTY_DIR") else {
-        println!("skipped: set GPUENERGY_LIBERTY_DIR to the ASAP7 liberty directory (e.g. ../shared/asap7) to run the live flow");
-        return;
-    };
-    if let Err(e) = flow::check_tools(true) {
-        println!("skipped: {e}");
-        return;
-    }
+    let dir = std::env::var_os("GPUENERGY_LIBERTY_DIR").expect(
+        "GPUENERGY_LIBERTY_DIR must name the ASAP7 liberty directory (e.g. ../shared/asap7)",
+    );
+    flow::check_tools(true).expect("yosys, OpenSTA and iverilog are needed");
     let out = std::env::temp_dir().join(format!("gpuenergy-live-{}", std::process::id()));
     let mut opts = FlowOptions::new(Path::new(&dir));
     opts.out_dir = out.clone();

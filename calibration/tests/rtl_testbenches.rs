@@ -1,9 +1,8 @@
 //! Every calibration component's testbench passes in iverilog, its stimulus
 //! mode writes a VCD, and yosys synthesises it generically.
 //!
-//! When iverilog/vvp or yosys are not installed these tests print
-//! "skipped: ... not installed" and return, unless the environment variable
-//! `CI` is set, in which case they fail.
+//! When iverilog, vvp or yosys are not on `PATH` at build time these tests are ignored (the
+//! crate's build script decides); with `CI` set they run, and a missing tool fails them.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -17,14 +16,13 @@ fn tools_present(tools: &[&str]) -> bool {
         .copied()
         .filter(|t| !sim::tool_available(t))
         .collect();
-    if missing.is_empty() {
-        return true;
-    }
-    if std::env::var_os("CI").is_some() {
-        panic!("CI is set but {} not installed", missing.join(", "));
-    }
-    eprintln!("skipped: {} not installed", missing.join(", "));
-    false
+    assert!(
+        missing.is_empty(),
+        "{} not installed (with CI set, or since the build found them: `touch calibration/build.rs` \
+         after installing or removing a tool)",
+        missing.join(", ")
+    );
+    true
 }
 
 fn workdir(tag: &str) -> PathBuf {
@@ -99,6 +97,7 @@ fn extra_sizes(name: &str) -> Vec<Params> {
 }
 
 #[test]
+#[cfg_attr(not(synth_tools), ignore = "needs iverilog, vvp and yosys on PATH")]
 fn every_component_testbench_passes() {
     if !tools_present(&["iverilog", "vvp"]) {
         return;
@@ -144,6 +143,7 @@ fn every_component_testbench_passes() {
 }
 
 #[test]
+#[cfg_attr(not(synth_tools), ignore = "needs iverilog, vvp and yosys on PATH")]
 fn stimulus_mode_writes_a_vcd_for_every_component() {
     if !tools_present(&["iverilog", "vvp"]) {
         return;
@@ -174,6 +174,7 @@ fn stimulus_mode_writes_a_vcd_for_every_component() {
 }
 
 #[test]
+#[cfg_attr(not(synth_tools), ignore = "needs iverilog, vvp and yosys on PATH")]
 fn yosys_synthesises_every_component() {
     if !tools_present(&["yosys"]) {
         return;
@@ -207,6 +208,7 @@ fn yosys_synthesises_every_component() {
 /// flop-array testbench run against the latch array (one cycle more write
 /// latency) must both be reported as failures.
 #[test]
+#[cfg_attr(not(synth_tools), ignore = "needs iverilog, vvp and yosys on PATH")]
 fn testbenches_detect_wrong_results() {
     if !tools_present(&["iverilog", "vvp"]) {
         return;
