@@ -71,3 +71,18 @@ fn missing_power_report_is_an_error() {
     assert!(e.contains("no power report"), "{e}");
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// The prepared library's paths are absolute even when the cache directory is given relative to
+/// the working directory: the tools run in each run's own directory.
+#[test]
+fn prepared_library_paths_are_absolute_for_a_relative_cache() {
+    let lib_dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/asap7");
+    if !lib_dir.is_dir() {
+        panic!("{} missing (tests read ../shared/asap7)", lib_dir.display());
+    }
+    let rel = std::path::PathBuf::from(format!("target/tmp-relative-lib-{}", std::process::id()));
+    let lib = calibration::flow::library::prepare(&lib_dir, "rvt", "tt", &rel).unwrap();
+    assert!(lib.merged.is_absolute(), "{}", lib.merged.display());
+    assert!(lib.files.iter().all(|f| f.is_absolute()));
+    let _ = std::fs::remove_dir_all(&rel);
+}

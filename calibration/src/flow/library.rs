@@ -90,6 +90,12 @@ pub fn prepare(
         path: dir.clone(),
         error: source,
     })?;
+    // The tools run in each run's own directory: the library paths handed to them must not be
+    // relative to the caller's working directory.
+    let dir = dir.canonicalize().map_err(|source| CalError::Io {
+        path: dir.clone(),
+        error: source,
+    })?;
     // Stamp: source names and sizes; reuse the cache when unchanged.
     let mut stamp = String::new();
     for s in &sources {
