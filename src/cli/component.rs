@@ -23,7 +23,8 @@ pub struct Args {
     #[arg(long, default_value = "asap7")]
     pub tech: String,
     /// Device flavour (rvt, lvt, slvt at FinFET nodes; hp, lstp, lop planar). Default: rvt at
-    /// FinFET nodes, hp planar.
+    /// FinFET nodes (the flavour the synthesis calibration uses; `estimate` defaults to lvt
+    /// there), hp planar.
     #[arg(long)]
     pub flavour: Option<String>,
     /// Supply voltage in volts (default: the node's nominal).

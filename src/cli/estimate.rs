@@ -42,7 +42,7 @@ pub struct Args {
     #[arg(long)]
     pub op: Option<String>,
     /// Device flavour (hp, lstp, lop on planar nodes; lvt, rvt on finfet7; rvt, lvt, slvt on
-    /// asap7). Default: hp, lvt, rvt respectively.
+    /// asap7). Default: hp on planar nodes, lvt on FinFET nodes (finfet7 and asap7).
     #[arg(long)]
     pub device: Option<String>,
     /// Junction temperature in kelvin.
