@@ -326,3 +326,32 @@ fn estimate_idle_sms_design_vdd_and_breakdown_check() {
         "{text}"
     );
 }
+
+#[test]
+fn component_and_synth_lists_show_parameters() {
+    let out = gpuenergy(&["component", "--kind", "list"]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("crossbar") && text.contains("N=4 WIDTH=32"),
+        "{text}"
+    );
+    assert!(
+        text.contains("fadd32") && text.contains("(no size parameters)"),
+        "{text}"
+    );
+    // no liberty directory is needed to list
+    let out = gpuenergy(&["synth", "--component", "list"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("WIDTH=32 (sweep "), "{text}");
+    // but synthesis needs one
+    fails_with(
+        &["synth", "--component", "alu32"],
+        "--liberty-dir is required",
+    );
+}

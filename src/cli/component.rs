@@ -13,7 +13,8 @@ use std::path::PathBuf;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Component kind: alu32, imul32, fadd32, fmul32, ffma32, sfu_lane, flop_array, latch_array,
-    /// cam, crossbar, arb_rr, arb_fixed, dep_matrix, scoreboard, pg_controller, adder, mux.
+    /// cam, crossbar, arb_rr, arb_fixed, dep_matrix, scoreboard, pg_controller, adder, mux; `list`
+    /// prints each with its size parameters and their defaults.
     #[arg(long)]
     pub kind: String,
     /// Size parameter, NAME=VALUE (repeatable), e.g. --param N=12 --param W=32.
@@ -60,6 +61,22 @@ pub fn parse_params(items: &[String]) -> Result<BTreeMap<String, u32>> {
 
 /// Runs `gpuenergy component` with parsed arguments.
 pub fn run(args: Args) -> Result<()> {
+    if args.kind == "list" {
+        for k in LogicKind::ALL {
+            let p: Vec<String> = k
+                .default_params()
+                .iter()
+                .map(|(n, v)| format!("{n}={v}"))
+                .collect();
+            let p = if p.is_empty() {
+                "(no size parameters)".to_string()
+            } else {
+                p.join(" ")
+            };
+            println!("{:<14} {p}", k.name());
+        }
+        return Ok(());
+    }
     let kind = LogicKind::parse(&args.kind).ok_or_else(|| {
         anyhow!(
             "unknown component kind '{}'; known: {}",

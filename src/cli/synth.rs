@@ -9,9 +9,10 @@ use std::path::PathBuf;
 /// Arguments of `gpuenergy synth`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Directory with liberty files (*.lib or *.lib.gz), e.g. ../shared/asap7.
+    /// Directory with liberty files (*.lib or *.lib.gz), e.g. ../shared/asap7 (needed except
+    /// for `--component list`).
     #[arg(long)]
-    pub liberty_dir: PathBuf,
+    pub liberty_dir: Option<PathBuf>,
     /// Device flavour of the library files (rvt, lvt, slvt).
     #[arg(long, default_value = "rvt")]
     pub flavour: String,
@@ -53,9 +54,15 @@ pub struct Args {
 /// Runs `gpuenergy synth` with parsed arguments.
 pub fn run(args: Args) -> Result<()> {
     if args.component == "list" {
-        print!("{}", report::synth::names(&registry::names()));
+        print!(
+            "{}",
+            report::synth::component_list(::calibration::rtl::components())
+        );
         return Ok(());
     }
+    let Some(liberty_dir) = args.liberty_dir.clone() else {
+        bail!("--liberty-dir is required to synthesise (e.g. --liberty-dir ../shared/asap7)");
+    };
     if !(args.clock_ns.is_finite() && args.clock_ns > 0.0) {
         bail!("--clock-ns must be a positive number of nanoseconds");
     }
@@ -68,7 +75,7 @@ pub fn run(args: Args) -> Result<()> {
         vec![args.component.clone()]
     };
     flow::check_tools(true)?;
-    let mut opts = FlowOptions::new(&args.liberty_dir);
+    let mut opts = FlowOptions::new(&liberty_dir);
     opts.flavour = args.flavour.to_lowercase();
     opts.corner = args.corner.to_lowercase();
     opts.clock_period_s = args.clock_ns * 1e-9;
@@ -82,9 +89,9 @@ pub fn run(args: Args) -> Result<()> {
         "synth: preparing {} {} libraries from {}",
         opts.flavour,
         opts.corner,
-        args.liberty_dir.display()
+        liberty_dir.display()
     );
-    let lib = flow::library::prepare(&args.liberty_dir, &opts.flavour, &opts.corner, &cache)?;
+    let lib = flow::library::prepare(&liberty_dir, &opts.flavour, &opts.corner, &cache)?;
     let given = super::component::parse_params(&args.params)?;
     let mut jobs = Vec::new();
     for n in &names {

@@ -14,6 +14,31 @@ pub fn names(names: &[String]) -> String {
     s
 }
 
+/// `synth --component list`: each registered component with its description and size
+/// parameters (default, sweep grid, what it sizes).
+pub fn component_list(specs: &[::calibration::rtl::ComponentSpec]) -> String {
+    let mut s = String::new();
+    for c in specs {
+        let _ = writeln!(s, "{:<14} {}", c.name, c.description);
+        if c.params.is_empty() {
+            let _ = writeln!(s, "{:<14}   (no size parameters)", "");
+        }
+        for p in c.params {
+            let grid: Vec<String> = p.sweep.iter().map(|v| v.to_string()).collect();
+            let _ = writeln!(
+                s,
+                "{:<14}   {}={} (sweep {}): {}",
+                "",
+                p.name,
+                p.default,
+                grid.join(","),
+                p.description
+            );
+        }
+    }
+    s
+}
+
 /// The header line of the results table.
 pub fn header() -> String {
     format!(
