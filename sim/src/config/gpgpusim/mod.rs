@@ -96,7 +96,30 @@ pub fn import(
     let first_file = sources.first().map(|s| s.file).unwrap_or("<none>");
     let build = |preset: &str| -> Result<Imported, SimError> {
         let base_cfg = GpuConfig::preset(preset)?;
-        let (mut config, mapped, unmodelled) = map::apply(&opts, base_cfg)?;
+        let (mut config, mut mapped, mut unmodelled) = map::apply(&opts, base_cfg.clone())?;
+        // Keys no model reads keep the base value; the options behind them are not modelled.
+        let mut emptied = vec![false; mapped.len()];
+        for (key, why) in super::load::reset_unread_keys(&mut config, &base_cfg) {
+            for (i, m) in mapped.iter_mut().enumerate() {
+                if !m.keys.contains(&key) {
+                    continue;
+                }
+                m.keys.retain(|k| *k != key);
+                emptied[i] = m.keys.is_empty();
+                unmodelled.push(UnmodelledOption {
+                    option: m.option.clone(),
+                    reason: format!(
+                        "sets '{key}', which is not modelled ({why}); the value of preset \
+                         '{preset}' is kept"
+                    ),
+                });
+            }
+        }
+        let mut i = 0;
+        mapped.retain(|_| {
+            i += 1;
+            !emptied[i - 1]
+        });
         config.gpu.name = name.to_string();
         config.validate(first_file).map_err(|e| match e {
             SimError::Config { file, msg } => {
