@@ -1,5 +1,6 @@
 //! `gpuenergy` command-line entry point. Every error goes to stderr with its context and exits
-//! with status 2; nothing panics on bad input.
+//! with status 2, except a launch stopped by the functional watchdog (`--max-warp-insts`),
+//! which exits 1; nothing panics on bad input.
 
 use clap::{Parser, Subcommand};
 use gpuenergy::cli;
@@ -72,7 +73,15 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
-            ExitCode::from(2)
+            // The functional watchdog (`--max-warp-insts`) exits 1: the input was valid, the
+            // kernel ran past its limit. Every other error is bad input: 2.
+            let watchdog = e.chain().any(|c| {
+                matches!(
+                    c.downcast_ref::<sim::SimError>(),
+                    Some(sim::SimError::WarpInstLimit { .. })
+                )
+            });
+            ExitCode::from(if watchdog { 1 } else { 2 })
         }
     }
 }

@@ -60,6 +60,26 @@ pub enum StudyError {
     /// The saved Activity file is not a valid Activity record.
     #[error(transparent)]
     Activity(SimError),
+    /// The saved Activity was recorded on another configuration than the one being costed.
+    #[error(
+        "activity file {} was recorded on configuration '{activity_gpu}' (hash {activity_hash}), \
+         but the configuration being costed is '{config_gpu}' (hash {config_hash}); give the \
+         --preset/--config it was simulated with, or --recost to cost it on this configuration \
+         on purpose",
+        path.display()
+    )]
+    ConfigMismatch {
+        /// The Activity file.
+        path: PathBuf,
+        /// `config_name` recorded in the Activity.
+        activity_gpu: String,
+        /// `config_hash` recorded in the Activity.
+        activity_hash: String,
+        /// `gpu.name` of the configuration being costed.
+        config_gpu: String,
+        /// Hash of the configuration being costed.
+        config_hash: String,
+    },
     /// No built-in workload has this name.
     #[error("unknown workload '{name}'; known: {known}")]
     UnknownWorkload {
@@ -120,6 +140,9 @@ pub struct WorkloadResult {
     pub cycles: u64,
     /// Warp instructions issued, all launches.
     pub warp_instructions: u64,
+    /// A launch was stopped early (`sim.max_cycles` / `sim.max_warp_insts`): the counts, and
+    /// so the energies, cover only part of the run.
+    pub truncated: bool,
     /// Run time at the technology point's clock, s.
     pub runtime_s: f64,
     /// Total energy (dynamic + leakage + gating overhead), J.
@@ -218,6 +241,7 @@ pub struct Study {
     progress: Option<Arc<Progress>>,
     parallel: bool,
     idle_sms: IdleSms,
+    recost: bool,
 }
 
 impl Study {
@@ -233,6 +257,7 @@ impl Study {
             progress: None,
             parallel: true,
             idle_sms: IdleSms::default(),
+            recost: false,
         }
     }
 
@@ -256,6 +281,13 @@ impl Study {
     /// [`Study::run`] ignores its workloads.
     pub fn activity(mut self, path: impl Into<PathBuf>) -> Study {
         self.input = Input::Activity(path.into());
+        self
+    }
+
+    /// Cost a saved Activity even when it was recorded on another configuration (its
+    /// `config_hash` differs from this study's); without it such an Activity is refused.
+    pub fn recost(mut self, on: bool) -> Study {
+        self.recost = on;
         self
     }
 
@@ -360,6 +392,7 @@ impl Study {
             workload: label.to_string(),
             cycles: k.cycles,
             warp_instructions: k.warp_insts,
+            truncated: act.is_truncated(),
             runtime_s: e.runtime_s,
             energy_j: e.energy_j(),
             dynamic_j: tot.dynamic_j,
@@ -407,6 +440,17 @@ impl Study {
                     })?;
                 let label = path.display().to_string();
                 let act = Activity::from_json(&text, &label).map_err(StudyError::Activity)?;
+                act.check_consistent(&label).map_err(StudyError::Activity)?;
+                let config_hash = self.cfg.hash_hex();
+                if act.config_hash != config_hash && !self.recost {
+                    return Err(StudyError::ConfigMismatch {
+                        path: path.clone(),
+                        activity_gpu: act.config_name.clone(),
+                        activity_hash: act.config_hash.clone(),
+                        config_gpu: self.cfg.gpu.name.clone(),
+                        config_hash,
+                    });
+                }
                 results.push(self.cost(&chip, &tech, &label, &act)?);
             }
             Input::Simulate => {

@@ -62,9 +62,9 @@ fn every_node_says_where_its_numbers_come_from() {
         "{table}"
     );
     let csv = report::csv::render(&r);
-    assert!(csv.lines().next().unwrap().ends_with(",source"));
+    assert!(csv.lines().next().unwrap().ends_with(",source,truncated"));
     assert!(
-        csv.lines().skip(1).all(|l| l.split(',').count() == 10),
+        csv.lines().skip(1).all(|l| l.split(',').count() == 11),
         "{csv}"
     );
 }

@@ -69,6 +69,20 @@ pub enum SimError {
         /// What went wrong.
         msg: String,
     },
+    /// The functional watchdog stopped a launch: it executed more warp instructions than the
+    /// per-launch limit allows (a runaway kernel, or a limit set too low).
+    #[error(
+        "kernel '{kernel}' stopped after {executed} warp instructions in one launch: over the \
+         limit of {limit} (--max-warp-insts); a kernel that does not terminate, or raise the limit"
+    )]
+    WarpInstLimit {
+        /// Kernel name.
+        kernel: String,
+        /// Warp instructions the launch had executed when it was stopped.
+        executed: u64,
+        /// The per-launch limit.
+        limit: u64,
+    },
     /// Any other error, fully described by its message.
     #[error("{0}")]
     Other(String),

@@ -63,6 +63,10 @@ pub struct Args {
     /// Cost a saved Activity (from `gpuenergy simulate --out`) instead of simulating.
     #[arg(long, conflicts_with = "workload")]
     pub activity: Option<PathBuf>,
+    /// Cost an Activity recorded on another configuration on purpose: without it, an Activity
+    /// whose `config_hash` differs from the configuration being costed is refused.
+    #[arg(long, requires = "activity")]
+    pub recost: bool,
     /// Only area and leakage (no simulation).
     #[arg(long = "static", conflicts_with_all = ["activity"])]
     pub static_only: bool,
@@ -172,7 +176,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut study = Study::new(cfg, choice, overlay)
         .size(size)
         .static_only(args.static_only)
-        .idle_sms(args.idle_sms.into());
+        .idle_sms(args.idle_sms.into())
+        .recost(args.recost);
     if let Some(path) = &args.activity {
         study = study.activity(path);
     }

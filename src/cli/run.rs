@@ -26,7 +26,22 @@ Kernel parameters (--param, one per kernel parameter, in declaration order):
 Buffers are numbered 0, 1, ... in the order they appear; --dump INDEX:FILE writes buffer INDEX
 back to FILE after the kernel has run (repeatable). --grid and --block take X[,Y[,Z]].
 
-Exit status: 0 on success; 2 on any error, or when --check finds a mismatch.";
+Watchdog: a launch that executes more than --max-warp-insts warp instructions (default
+1000000000; 0 = no limit) is stopped as a runaway kernel.
+
+Exit status: 0 on success; 1 when --max-warp-insts stopped a launch; 2 on any other error, or
+when --check finds a mismatch.";
+
+/// Default of `--max-warp-insts`: warp instructions one functional launch may execute. The
+/// largest launch of the built-in suite at `--size bench` (sgemm's single launch) executes
+/// 48.5 M, about 1/20 of it, so only a kernel that does not terminate reaches it; at the
+/// emulator's 6-16 M warp instructions/s that takes one to three minutes.
+pub const DEFAULT_MAX_WARP_INSTS: u64 = 1_000_000_000;
+
+/// `--max-warp-insts` as the emulator's limit (`0` = none).
+pub fn warp_inst_limit(n: u64) -> Option<u64> {
+    (n > 0).then_some(n)
+}
 
 /// Arguments of `gpuenergy run`.
 #[derive(clap::Args, Debug)]
@@ -62,6 +77,9 @@ pub struct Args {
     /// INDEX:FILE: write buffer INDEX back to FILE after the run (repeatable).
     #[arg(long = "dump")]
     pub dumps: Vec<String>,
+    /// Watchdog: stop a launch after this many warp instructions (exit status 1); 0 = no limit.
+    #[arg(long = "max-warp-insts", default_value_t = DEFAULT_MAX_WARP_INSTS)]
+    pub max_warp_insts: u64,
 }
 
 /// Parses `X[,Y[,Z]]`.
@@ -209,6 +227,7 @@ fn run_workload(name: &str, args: &Args) -> Result<()> {
         emu: Emulator::new(),
         in_launch: Duration::ZERO,
     };
+    gpu.emu.max_warp_insts_per_launch = warp_inst_limit(args.max_warp_insts);
     let t = Instant::now();
     let rep = w
         .run(size, &mut gpu, args.check)
@@ -253,6 +272,7 @@ fn run_user_kernel(ptx: &PathBuf, args: &Args) -> Result<()> {
         .map(|d| parse_dump(d))
         .collect::<Result<_>>()?;
     let mut emu = Emulator::new();
+    emu.max_warp_insts_per_launch = warp_inst_limit(args.max_warp_insts);
     let mut params = Vec::new();
     let mut buffers: Vec<(DevPtr, u64)> = Vec::new();
     for p in &args.params {

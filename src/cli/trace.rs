@@ -20,7 +20,11 @@ source registers, only R<n> registers (no predicates), header keys only of the t
 Readers recover the other registers of a 64-/128-bit operand from the opcode width (DP ops, \
 .64/.128 memory ops); predicate dependences and the high halves of 64-bit integer results are \
 lost. --form rich lists every register, predicates as P<n>, and marks the header with \
-`-gpuenergy explicit regs = 1`: lossless for gpuenergy's own reader, which stock Accel-Sim cannot parse."
+`-gpuenergy explicit regs = 1`: lossless for gpuenergy's own reader, which stock Accel-Sim cannot parse.
+
+Watchdog: a launch that executes more than --max-warp-insts warp instructions (default \
+1000000000; 0 = no limit) is stopped as a runaway kernel. Exit status: 0 on success; 1 when \
+--max-warp-insts stopped a launch; 2 on any other error."
 )]
 pub struct Args {
     /// Workload name (see `gpuenergy workloads`).
@@ -39,6 +43,9 @@ pub struct Args {
     /// predicate listed; lossless for `gpuenergy simulate --trace`).
     #[arg(long, default_value = "stock", value_parser = ["stock", "rich"])]
     pub form: String,
+    /// Watchdog: stop a launch after this many warp instructions (exit status 1); 0 = no limit.
+    #[arg(long = "max-warp-insts", default_value_t = super::run::DEFAULT_MAX_WARP_INSTS)]
+    pub max_warp_insts: u64,
 }
 
 /// Runs `gpuenergy trace` with parsed arguments.
@@ -59,6 +66,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let form = TraceForm::from_name(&args.form)
         .with_context(|| format!("unknown --form '{}'; expected stock or rich", args.form))?;
     let mut gpu = TraceGpu::create(&args.out, form)?;
+    gpu.set_max_warp_insts_per_launch(super::run::warp_inst_limit(args.max_warp_insts));
     let report = w.run(size, &mut gpu, args.check)?;
     let kernels = std::mem::take(&mut gpu.kernels);
     let list = gpu.finish()?;

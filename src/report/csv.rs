@@ -9,6 +9,10 @@ use std::fmt::Write as _;
 /// Header of [`estimate_rows`].
 pub const HEADER: &str = "label,component,depth,instances,area_mm2,dynamic_mj,leakage_mj,gating_overhead_mj,leakage_mw,source\n";
 
+/// Header of [`render`]: [`HEADER`] plus `truncated` (the run was stopped early, so its counts
+/// and energies cover only part of it).
+pub const REPORT_HEADER: &str = "label,component,depth,instances,area_mm2,dynamic_mj,leakage_mj,gating_overhead_mj,leakage_mw,source,truncated\n";
+
 /// Quotes a field that holds a comma, quote or newline (RFC 4180).
 pub fn field(s: &str) -> String {
     if s.contains([',', '"', '\n']) {
@@ -44,14 +48,21 @@ pub fn estimate_rows(e: &Estimate, out: &mut String) {
 }
 
 /// The report as CSV: the header, then every workload's rows (the static tree, labelled
-/// `static`, when no workload ran).
+/// `static`, when no workload ran), each ending with the run's `truncated` flag.
 pub fn render(r: &Report) -> String {
-    let mut out = String::from(HEADER);
+    let mut out = String::from(REPORT_HEADER);
+    let mut push = |e: &Estimate, truncated: bool| {
+        let mut rows = String::new();
+        estimate_rows(e, &mut rows);
+        for line in rows.lines() {
+            let _ = writeln!(out, "{line},{truncated}");
+        }
+    };
     if r.workloads.is_empty() {
-        estimate_rows(&r.static_estimate("static".into()), &mut out);
+        push(&r.static_estimate("static".into()), false);
     }
     for w in &r.workloads {
-        estimate_rows(&w.estimate, &mut out);
+        push(&w.estimate, w.truncated);
     }
     out
 }

@@ -201,6 +201,14 @@ pub fn render(r: &Report) -> String {
             w.edp_js
         );
     }
+    for w in r.workloads.iter().filter(|w| w.truncated) {
+        let _ = writeln!(
+            s,
+            "note: {} is TRUNCATED: a launch was stopped early (sim.max_cycles or \
+             sim.max_warp_insts), so its counts and energies cover only part of the run",
+            w.workload
+        );
+    }
     let idle_j: f64 = r
         .workloads
         .iter()

@@ -66,6 +66,82 @@ impl Activity {
         serde_json::to_string(self).expect("activity serialises")
     }
 
+    /// A launch of the record was stopped early: `truncated` is set on the aggregate or on any
+    /// kernel.
+    pub fn is_truncated(&self) -> bool {
+        self.aggregate.truncated || self.kernels.iter().any(|k| k.truncated)
+    }
+
+    /// Checks that the counts can describe a run, so that costing them cannot understate the
+    /// energy: a record with instructions but no cycles, a kernel with more thread instructions
+    /// than 32 per warp instruction, or an aggregate that is not the sum of its kernels (a
+    /// counter that overflowed, or an edited file) is an error naming `file` and the record.
+    pub fn check_consistent(&self, file: &str) -> Result<(), crate::SimError> {
+        let bad = |what: &str, msg: String| crate::SimError::Parse {
+            file: file.to_string(),
+            line: 1,
+            col: 1,
+            msg: format!("inconsistent counts in {what}: {msg}"),
+        };
+        for k in self.kernels.iter().chain(std::iter::once(&self.aggregate)) {
+            let what = format!("kernel '{}'", k.name);
+            if k.cycles == 0 && k.warp_insts > 0 {
+                return Err(bad(
+                    &what,
+                    format!("{} warp instructions in 0 cycles", k.warp_insts),
+                ));
+            }
+            if k.warp_insts
+                .checked_mul(32)
+                .is_none_or(|m| k.thread_insts > m)
+            {
+                return Err(bad(
+                    &what,
+                    format!(
+                        "{} thread instructions for {} warp instructions (at most 32 each; a \
+                         counter overflowed)",
+                        k.thread_insts, k.warp_insts
+                    ),
+                ));
+            }
+        }
+        if !self.kernels.is_empty() {
+            let sum = |f: fn(&KernelActivity) -> u64| {
+                self.kernels
+                    .iter()
+                    .try_fold(0u64, |acc, k| acc.checked_add(f(k)))
+            };
+            for (name, total, f) in [
+                (
+                    "cycles",
+                    self.aggregate.cycles,
+                    (|k: &KernelActivity| k.cycles) as fn(&KernelActivity) -> u64,
+                ),
+                ("warp_insts", self.aggregate.warp_insts, |k| k.warp_insts),
+                ("thread_insts", self.aggregate.thread_insts, |k| {
+                    k.thread_insts
+                }),
+            ] {
+                match sum(f) {
+                    Some(s) if s == total => {}
+                    Some(s) => {
+                        return Err(bad(
+                            "the aggregate",
+                            format!("{name} = {total}, but the kernels sum to {s}"),
+                        ))
+                    }
+                    None => {
+                        return Err(bad(
+                            "the aggregate",
+                            format!("the kernels' {name} overflow a 64-bit counter"),
+                        ))
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Parses a saved record and checks the schema name; `file` names it in errors.
     pub fn from_json(text: &str, file: &str) -> Result<Activity, crate::SimError> {
         let a: Activity = serde_json::from_str(text).map_err(|e| crate::SimError::Parse {

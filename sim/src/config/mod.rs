@@ -15,5 +15,5 @@ pub mod gpgpusim;
 mod load;
 mod schema;
 
-pub use load::{PRESETS, PRESET_NAMES};
+pub use load::{PRESETS, PRESET_NAMES, UNREAD_KEYS};
 pub use schema::*;

@@ -134,7 +134,7 @@ pub struct SmSection {
     pub shmem_bytes: u32,
     /// Largest shared-memory allocation of one CTA, bytes.
     pub shmem_per_cta: u32,
-    /// `sm.max_barriers_per_cta`: named barriers one CTA may use. Not read by the simulator.
+    /// `sm.max_barriers_per_cta`: named barriers one CTA may use. Not modelled (`UNREAD_KEYS`).
     pub max_barriers_per_cta: u32,
     /// Sub-cores (1 = none): schedulers, RF banks and SP units are split evenly.
     pub n_subcores: u32,
@@ -296,7 +296,8 @@ pub struct RfSection {
     pub entry_bytes: u32,
     /// `rf.bank_map`: how a register of a warp maps to a bank.
     pub bank_map: BankMap,
-    /// `rf.port_occupancy`: bank-port busy time of a multi-cycle access. Not read by the simulator.
+    /// `rf.port_occupancy`: bank-port busy time of a multi-cycle access. Not modelled
+    /// (`UNREAD_KEYS`).
     pub port_occupancy: PortOccupancy,
 }
 
@@ -509,7 +510,8 @@ pub struct TraceLatency {
     pub dp: LatII,
     /// SASS MUFU instructions.
     pub sfu: LatII,
-    /// FP16 pair instructions (HADD2, HFMA2, HMUL2) take half the SP II. Not read by the simulator.
+    /// FP16 pair instructions (HADD2, HFMA2, HMUL2) take half the SP II. Not modelled
+    /// (`UNREAD_KEYS`).
     pub fp16_ii_halved: bool,
 }
 
@@ -612,7 +614,7 @@ macro_rules! cache_struct {
             pub write_policy: WritePolicy,
             /// `alloc`: when a missing line is allocated.
             pub alloc: AllocPolicy,
-            /// `write_alloc`: what a write miss allocates. Not read by the simulator.
+            /// `write_alloc`: what a write miss allocates. Not modelled (`UNREAD_KEYS`).
             pub write_alloc: WriteAlloc,
             /// `set_index`: set-index function.
             pub set_index: SetIndex,
@@ -620,7 +622,7 @@ macro_rules! cache_struct {
             pub mshr_entries: u32,
             /// Requests one MSHR entry may merge.
             pub mshr_merge: u32,
-            /// `miss_queue`: misses waiting to go to the next level. Not read by the simulator.
+            /// `miss_queue`: misses waiting to go to the next level. Not modelled (`UNREAD_KEYS`).
             pub miss_queue: u32,
             /// Hit latency in cycles of the cache's clock domain.
             pub latency: u32,
@@ -722,9 +724,10 @@ pub struct IcntSection {
     pub flit_bytes: u32,
     /// Fixed traversal latency in icnt cycles [G: 4].
     pub latency: u32,
-    /// `icnt.in_buffer_flits`: flits of one input buffer (credit-based). Not read by the simulator.
+    /// `icnt.in_buffer_flits`: flits of one input buffer (credit-based). Not modelled
+    /// (`UNREAD_KEYS`).
     pub in_buffer_flits: u32,
-    /// `icnt.ejection_buffer`: entries of one ejection buffer. Not read by the simulator.
+    /// `icnt.ejection_buffer`: entries of one ejection buffer. Not modelled (`UNREAD_KEYS`).
     pub ejection_buffer: u32,
 }
 
@@ -774,7 +777,7 @@ pub struct DramTiming {
     pub cdlr: u32,
     /// tWR: write recovery, last write data to precharge.
     pub wr: u32,
-    /// tRTPL: read to precharge. Not read by the simulator.
+    /// tRTPL: read to precharge. Not modelled (`UNREAD_KEYS`).
     pub rtpl: u32,
 }
 
@@ -794,7 +797,7 @@ pub struct DramSection {
     pub data_cmd_ratio: u32,
     /// `dram.n_banks`: banks per chip.
     pub n_banks: u32,
-    /// `dram.n_bank_groups`: bank groups per chip. Not read by the simulator.
+    /// `dram.n_bank_groups`: bank groups per chip. Not modelled (`UNREAD_KEYS`).
     pub n_bank_groups: u32,
     /// The spec's queue policy. The timing model's reservation-based memory side serves
     /// requests in the order SMs send them under either value (FR-FCFS reordering within the
@@ -802,7 +805,7 @@ pub struct DramSection {
     pub scheduler: DramScheduler,
     /// `dram.sched_queue`: entries of the scheduler queue.
     pub sched_queue: u32,
-    /// `dram.return_queue`: entries of the reply queue. Not read by the simulator.
+    /// `dram.return_queue`: entries of the reply queue. Not modelled (`UNREAD_KEYS`).
     pub return_queue: u32,
     /// `dram.latency`: fixed latency added to every DRAM access, in core cycles (GPGPU-Sim's
     /// `-dram_latency`, counted on the core clock).
@@ -820,8 +823,9 @@ pub struct TraceSection {
     pub expand_wide_regs: bool,
     /// `trace.ldc_as_alu`: treat `LDC` as an ALU instruction, as Accel-Sim does.
     pub ldc_as_alu: bool,
-    /// `trace.max_cta_buffer_mb`: RAM in MiB for decompressed traces. Not read: a `.gz` trace
-    /// is always decompressed to a spill file.
+    /// `trace.max_cta_buffer_mb`: RAM in MiB for decompressed traces. Not modelled
+    /// (`UNREAD_KEYS`): a
+    /// compressed trace is always decompressed to a spill file.
     pub max_cta_buffer_mb: u32,
     /// `trace.reader_buffer_kb`: buffer of each warp's trace reader in KiB.
     pub reader_buffer_kb: u32,

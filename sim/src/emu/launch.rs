@@ -200,15 +200,12 @@ pub fn run_functional(emu: &mut Emulator, l: &Launch) -> Result<(), SimError> {
                     Outcome::Executed | Outcome::Idle => {}
                 }
             }
-            if limit.is_some_and(|lim| count > lim) {
+            if let Some(lim) = limit.filter(|lim| count > *lim) {
                 emu.warp_insts += count;
-                return Err(SimError::Runtime {
+                return Err(SimError::WarpInstLimit {
                     kernel: code.name.clone(),
-                    pc: 0,
-                    msg: format!(
-                        "stopped after {count} warp instructions (limit {})",
-                        limit.unwrap_or(0)
-                    ),
+                    executed: count,
+                    limit: lim,
                 });
             }
             if cta.try_release_barrier() {

@@ -69,8 +69,9 @@ pub struct Emulator {
     pub max_shared_per_cta: u32,
     /// SIMT stack push order.
     pub push_order: PushOrder,
-    /// Functional launches stop with a runtime error after this many warp instructions in one
-    /// launch (guards against kernels that never terminate); `None` = no limit.
+    /// Functional launches stop with [`SimError::WarpInstLimit`] after this many warp
+    /// instructions in one launch (guards against kernels that never terminate); `None` = no
+    /// limit.
     pub max_warp_insts_per_launch: Option<u64>,
     /// Per-warp reconvergence mechanism of launches from now on (`None`: the PDOM stack).
     pub reconvergence: Option<ReconvergenceFactory>,

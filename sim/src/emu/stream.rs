@@ -95,6 +95,15 @@ impl KernelStream for EmuStream<'_> {
         if w.done {
             return Ok(Step::Done);
         }
+        if let Some(lim) = self.emu.max_warp_insts_per_launch {
+            if self.produced >= lim {
+                return Err(SimError::WarpInstLimit {
+                    kernel: self.kernel.name.clone(),
+                    executed: self.produced,
+                    limit: lim,
+                });
+            }
+        }
         if w.at_barrier {
             return Err(SimError::Launch {
                 kernel: self.kernel.name.clone(),

@@ -27,6 +27,12 @@ impl TraceGpu {
         })
     }
 
+    /// Stops any launch that executes more than `limit` warp instructions (`None`: no limit)
+    /// with [`SimError::WarpInstLimit`].
+    pub fn set_max_warp_insts_per_launch(&mut self, limit: Option<u64>) {
+        self.emu.max_warp_insts_per_launch = limit;
+    }
+
     /// Flushes the kernel list and returns its path.
     pub fn finish(self) -> Result<PathBuf, SimError> {
         self.writer.finish()

@@ -96,7 +96,41 @@ pub fn import(
     let first_file = sources.first().map(|s| s.file).unwrap_or("<none>");
     let build = |preset: &str| -> Result<Imported, SimError> {
         let base_cfg = GpuConfig::preset(preset)?;
-        let (mut config, mapped, unmodelled) = map::apply(&opts, base_cfg)?;
+        let (mut config, mapped, mut unmodelled) = map::apply(&opts, base_cfg.clone())?;
+        // Keys no model reads keep the base value. An option that set only such keys is not
+        // modelled; one that set others too stays mapped, its note naming the keys kept.
+        let reset = super::load::reset_unread_keys(&mut config, &base_cfg);
+        let mut kept = Vec::new();
+        for mut m in mapped {
+            let unread: Vec<&(String, String)> =
+                reset.iter().filter(|(k, _)| m.keys.contains(k)).collect();
+            if unread.is_empty() {
+                kept.push(m);
+                continue;
+            }
+            let names: Vec<String> = unread.iter().map(|(k, _)| format!("'{k}'")).collect();
+            let why: Vec<&str> = unread.iter().map(|(_, w)| w.as_str()).collect();
+            m.keys.retain(|k| !reset.iter().any(|(r, _)| r == k));
+            let text = format!(
+                "{} not modelled ({}); the value of preset '{preset}' is kept",
+                names.join(", "),
+                why.join("; ")
+            );
+            if m.keys.is_empty() {
+                unmodelled.push(UnmodelledOption {
+                    option: m.option,
+                    reason: text,
+                });
+            } else {
+                m.note = if m.note.is_empty() {
+                    text
+                } else {
+                    format!("{}; {text}", m.note)
+                };
+                kept.push(m);
+            }
+        }
+        let mapped = kept;
         config.gpu.name = name.to_string();
         config.validate(first_file).map_err(|e| match e {
             SimError::Config { file, msg } => {

@@ -1,0 +1,441 @@
+//! Every key of the configuration schema is either read by a model or refused with an error:
+//! walks the serialised preset (every dotted leaf key) and checks each against the tables below.
+//! A new schema field without a decision fails `every_schema_key_is_read_or_refused`.
+
+use sim::config::{GpuConfig, UNREAD_KEYS};
+
+/// Keys a model reads, with where.
+const READ: &[(&str, &str)] = &[
+    ("sim.max_cycles", "sim/src/timing/engine.rs"),
+    ("sim.max_warp_insts", "sim/src/timing/engine.rs"),
+    ("sim.kernels", "sim/src/timing/simulation.rs"),
+    ("sim.ignore_resource_limits", "sim/src/timing/cta.rs"),
+    ("sim.cycle_skipping", "sim/src/timing/engine.rs"),
+    (
+        "gpu.name",
+        "sim/src/timing/simulation.rs (Activity gpu name)",
+    ),
+    ("gpu.n_sm", "sim/src/timing/memsys.rs"),
+    ("gpu.core_mhz", "sim/src/timing/memsys.rs"),
+    ("gpu.icnt_mhz", "sim/src/timing/memsys.rs"),
+    ("gpu.l2_mhz", "sim/src/timing/memsys.rs"),
+    ("gpu.dram_mhz", "sim/src/timing/memsys.rs"),
+    ("gpu.warp_size", "sim/src/timing/cta.rs"),
+    ("gpu.kernel_launch_latency", "sim/src/timing/engine.rs"),
+    ("gpu.cta_launch_latency", "sim/src/timing/engine.rs"),
+    ("sm.max_threads", "sim/src/timing/cta.rs"),
+    ("sm.max_warps", "sim/src/timing/engine.rs"),
+    ("sm.max_ctas", "sim/src/timing/cta.rs"),
+    ("sm.n_registers", "sim/src/timing/cta.rs"),
+    ("sm.reg_alloc_granularity", "sim/src/timing/cta.rs"),
+    ("sm.shmem_bytes", "sim/src/timing/cta.rs"),
+    ("sm.shmem_per_cta", "sim/src/timing/cta.rs"),
+    ("sm.n_subcores", "sim/src/timing/policy/builtin.rs"),
+    ("sm.balance_ctas", "sim/src/timing/cta.rs"),
+    ("frontend.fetch_width", "sim/src/timing/engine.rs"),
+    ("frontend.fetch_throughput", "sim/src/timing/engine.rs"),
+    ("frontend.ibuffer_entries", "sim/src/timing/frontend.rs"),
+    ("frontend.perfect_icache", "sim/src/timing/frontend.rs"),
+    ("sched.n_per_sm", "sim/src/timing/registry.rs"),
+    ("sched.issue_per_sched", "sim/src/timing/engine.rs"),
+    ("sched.max_issue_per_warp", "sim/src/timing/engine.rs"),
+    ("sched.dual_issue_diff_units", "sim/src/timing/engine.rs"),
+    ("sched.war_scoreboard", "sim/src/timing/registry.rs"),
+    ("sched.policy", "sim/src/timing/simulation.rs"),
+    (
+        "sched.fetch_group_size",
+        "sim/src/timing/policy/schedulers.rs",
+    ),
+    (
+        "sched.two_level.active_per_sched",
+        "sim/src/timing/policy/schedulers.rs",
+    ),
+    (
+        "sched.two_level.inner",
+        "sim/src/timing/policy/schedulers.rs",
+    ),
+    ("rf.n_banks", "sim/src/timing/policy/builtin.rs"),
+    ("rf.ports_per_bank", "sim/src/timing/opcoll.rs"),
+    ("rf.entry_bytes", "models/src/gpu/storage.rs"),
+    ("rf.bank_map", "sim/src/timing/policy/builtin.rs"),
+    ("opcoll.units.sp", "sim/src/timing/opcoll.rs"),
+    ("opcoll.units.sfu", "sim/src/timing/opcoll.rs"),
+    ("opcoll.units.mem", "sim/src/timing/opcoll.rs"),
+    ("opcoll.units.dp", "sim/src/timing/opcoll.rs"),
+    ("opcoll.units.int", "sim/src/timing/opcoll.rs"),
+    ("opcoll.units.gen", "sim/src/timing/opcoll.rs"),
+    ("opcoll.in_ports.sp", "sim/src/timing/opcoll.rs"),
+    ("opcoll.in_ports.sfu", "sim/src/timing/opcoll.rs"),
+    ("opcoll.in_ports.mem", "sim/src/timing/opcoll.rs"),
+    ("opcoll.in_ports.dp", "sim/src/timing/opcoll.rs"),
+    ("opcoll.in_ports.int", "sim/src/timing/opcoll.rs"),
+    ("opcoll.in_ports.gen", "sim/src/timing/opcoll.rs"),
+    ("opcoll.out_ports.sp", "sim/src/timing/opcoll.rs"),
+    ("opcoll.out_ports.sfu", "sim/src/timing/opcoll.rs"),
+    ("opcoll.out_ports.mem", "sim/src/timing/opcoll.rs"),
+    ("opcoll.out_ports.dp", "sim/src/timing/opcoll.rs"),
+    ("opcoll.out_ports.int", "sim/src/timing/opcoll.rs"),
+    ("opcoll.out_ports.gen", "sim/src/timing/opcoll.rs"),
+    ("units.n_sp", "sim/src/timing/execunits.rs"),
+    ("units.n_sfu", "sim/src/timing/execunits.rs"),
+    ("units.n_dp", "sim/src/timing/exec.rs"),
+    ("units.n_int", "sim/src/timing/exec.rs"),
+    ("units.n_ldst", "sim/src/timing/execunits.rs"),
+    ("units.sp_lanes", "sim/src/timing/execunits.rs"),
+    ("units.sfu_lanes", "sim/src/timing/execunits.rs"),
+    ("units.dp_lanes", "sim/src/timing/execunits.rs"),
+    ("units.ldst_lanes", "sim/src/timing/execunits.rs"),
+    ("units.dp_on", "sim/src/timing/exec.rs"),
+    ("units.int_on", "sim/src/timing/exec.rs"),
+    ("units.lane_map", "sim/src/timing/execunits.rs"),
+    ("units.width.id_oc.sp", "sim/src/timing/engine.rs"),
+    ("units.width.id_oc.dp", "sim/src/timing/engine.rs"),
+    ("units.width.id_oc.int", "sim/src/timing/engine.rs"),
+    ("units.width.id_oc.sfu", "sim/src/timing/engine.rs"),
+    ("units.width.id_oc.mem", "sim/src/timing/engine.rs"),
+    ("units.width.oc_ex.sp", "sim/src/timing/engine.rs"),
+    ("units.width.oc_ex.dp", "sim/src/timing/engine.rs"),
+    ("units.width.oc_ex.int", "sim/src/timing/engine.rs"),
+    ("units.width.oc_ex.sfu", "sim/src/timing/engine.rs"),
+    ("units.width.oc_ex.mem", "sim/src/timing/engine.rs"),
+    ("units.width.ex_wb", "sim/src/timing/engine.rs"),
+    ("latency.int.add", "sim/src/timing/exec.rs"),
+    ("latency.int.max", "sim/src/timing/exec.rs"),
+    ("latency.int.mul", "sim/src/timing/exec.rs"),
+    ("latency.int.mad", "sim/src/timing/exec.rs"),
+    ("latency.int.div", "sim/src/timing/exec.rs"),
+    ("latency.int.shfl", "sim/src/timing/exec.rs"),
+    ("latency.fp.add", "sim/src/timing/exec.rs"),
+    ("latency.fp.max", "sim/src/timing/exec.rs"),
+    ("latency.fp.mul", "sim/src/timing/exec.rs"),
+    ("latency.fp.mad", "sim/src/timing/exec.rs"),
+    ("latency.fp.div", "sim/src/timing/exec.rs"),
+    ("latency.dp.add", "sim/src/timing/exec.rs"),
+    ("latency.dp.max", "sim/src/timing/exec.rs"),
+    ("latency.dp.mul", "sim/src/timing/exec.rs"),
+    ("latency.dp.mad", "sim/src/timing/exec.rs"),
+    ("latency.dp.div", "sim/src/timing/exec.rs"),
+    ("latency.sfu", "sim/src/timing/exec.rs"),
+    ("compat.unlisted_opcode_latency", "sim/src/timing/exec.rs"),
+    ("compat.launch_latency_first", "sim/src/timing/engine.rs"),
+    (
+        "compat.perfect_const_cache",
+        "sim/src/timing/ldstunit/mod.rs",
+    ),
+    (
+        "icache.sets",
+        "sim/src/timing/cache.rs (TagArray::new), models/src/gpu/storage.rs",
+    ),
+    (
+        "icache.line_bytes",
+        "sim/src/timing/cache.rs (TagArray::new), models/src/gpu/storage.rs",
+    ),
+    (
+        "icache.assoc",
+        "sim/src/timing/cache.rs (TagArray::new), models/src/gpu/storage.rs",
+    ),
+    (
+        "icache.sector_bytes",
+        "sim/src/timing/cache.rs (TagArray::new), models/src/gpu/storage.rs",
+    ),
+    (
+        "icache.replacement",
+        "sim/src/timing/cache.rs (TagArray::new), models/src/gpu/storage.rs",
+    ),
+    (
+        "icache.set_index",
+        "sim/src/timing/cache.rs (TagArray::new), models/src/gpu/storage.rs",
+    ),
+    ("icache.banks", "models/src/gpu/storage.rs"),
+    (
+        "l1d.sets",
+        "sim/src/timing/cache.rs (TagArray::new), models/src/gpu/storage.rs",
+    ),
+    (
+        "l1d.line_bytes",
+        "sim/src/timing/cache.rs (TagArray::new), models/src/gpu/storage.rs",
+    ),
+    (
+        "l1d.assoc",
+        "sim/src/timing/cache.rs (TagArray::new), models/src/gpu/storage.rs",
+    ),
+    (
+        "l1d.sector_bytes",
+        "sim/src/timing/cache.rs (TagArray::new), models/src/gpu/storage.rs",
+    ),
+    (
+        "l1d.replacement",
+        "sim/src/timing/cache.rs (TagArray::new), models/src/gpu/storage.rs",
+    ),
+    ("l1d.write_policy", "sim/src/timing/ldstunit/mod.rs"),
+    ("l1d.alloc", "sim/src/timing/ldstunit/mod.rs"),
+    (
+        "l1d.set_index",
+        "sim/src/timing/cache.rs (TagArray::new), models/src/gpu/storage.rs",
+    ),
+    ("l1d.mshr_entries", "sim/src/timing/ldstunit/mod.rs"),
+    ("l1d.mshr_merge", "sim/src/timing/ldstunit/mod.rs"),
+    ("l1d.latency", "sim/src/timing/ldstunit/mod.rs"),
+    ("l1d.banks", "models/src/gpu/storage.rs"),
+    ("l1d.skip_global", "sim/src/timing/ldstunit/mod.rs"),
+    (
+        "const_cache.sets",
+        "sim/src/timing/cache.rs (TagArray::new), models/src/gpu/storage.rs",
+    ),
+    (
+        "const_cache.line_bytes",
+        "sim/src/timing/cache.rs (TagArray::new), models/src/gpu/storage.rs",
+    ),
+    (
+        "const_cache.assoc",
+        "sim/src/timing/cache.rs (TagArray::new), models/src/gpu/storage.rs",
+    ),
+    (
+        "const_cache.sector_bytes",
+        "sim/src/timing/cache.rs (TagArray::new), models/src/gpu/storage.rs",
+    ),
+    (
+        "const_cache.replacement",
+        "sim/src/timing/cache.rs (TagArray::new), models/src/gpu/storage.rs",
+    ),
+    (
+        "const_cache.set_index",
+        "sim/src/timing/cache.rs (TagArray::new), models/src/gpu/storage.rs",
+    ),
+    ("const_cache.mshr_entries", "sim/src/timing/ldstunit/mod.rs"),
+    ("const_cache.mshr_merge", "sim/src/timing/ldstunit/mod.rs"),
+    ("const_cache.latency", "sim/src/timing/ldstunit/mod.rs"),
+    ("const_cache.banks", "models/src/gpu/storage.rs"),
+    ("tex_cache.sets", "models/src/gpu/storage.rs"),
+    ("tex_cache.line_bytes", "models/src/gpu/storage.rs"),
+    ("tex_cache.assoc", "models/src/gpu/storage.rs"),
+    ("tex_cache.banks", "models/src/gpu/storage.rs"),
+    (
+        "l2.sets",
+        "sim/src/timing/cache.rs (TagArray::new), models/src/gpu/storage.rs",
+    ),
+    (
+        "l2.line_bytes",
+        "sim/src/timing/cache.rs (TagArray::new), models/src/gpu/storage.rs",
+    ),
+    (
+        "l2.assoc",
+        "sim/src/timing/cache.rs (TagArray::new), models/src/gpu/storage.rs",
+    ),
+    (
+        "l2.sector_bytes",
+        "sim/src/timing/cache.rs (TagArray::new), models/src/gpu/storage.rs",
+    ),
+    (
+        "l2.replacement",
+        "sim/src/timing/cache.rs (TagArray::new), models/src/gpu/storage.rs",
+    ),
+    (
+        "l2.set_index",
+        "sim/src/timing/cache.rs (TagArray::new), models/src/gpu/storage.rs",
+    ),
+    ("l2.latency", "sim/src/timing/memsys.rs"),
+    ("l2.banks", "models/src/gpu/storage.rs"),
+    ("l2.rop_latency", "sim/src/timing/memsys.rs"),
+    ("l2.atomic_latency", "sim/src/timing/memsys.rs"),
+    ("shmem.banks", "sim/src/timing/ldstunit/mod.rs"),
+    ("shmem.bank_bytes", "sim/src/timing/ldstunit/mod.rs"),
+    ("shmem.latency", "sim/src/timing/ldstunit/mod.rs"),
+    ("shmem.broadcast", "sim/src/timing/ldstunit/mod.rs"),
+    ("mem.n_channels", "sim/src/timing/memsys.rs"),
+    ("mem.subparts_per_channel", "sim/src/timing/memsys.rs"),
+    ("mem.channel_interleave_bytes", "sim/src/timing/memsys.rs"),
+    ("mem.addr_map", "sim/src/timing/memsys.rs"),
+    ("mem.memcpy_fills_l2", "sim/src/timing/simulation.rs"),
+    ("mem.flush_l2_between_launches", "sim/src/timing/engine.rs"),
+    ("icnt.flit_bytes", "sim/src/timing/memsys.rs"),
+    ("icnt.latency", "sim/src/timing/memsys.rs"),
+    ("dram.chips_per_channel", "models/src/gpu/chip.rs"),
+    ("dram.bus_bytes_per_chip", "models/src/gpu/chip.rs"),
+    ("dram.burst_length", "sim/src/timing/memsys.rs"),
+    ("dram.data_cmd_ratio", "sim/src/timing/memsys.rs"),
+    ("dram.n_banks", "sim/src/timing/memsys.rs"),
+    ("dram.sched_queue", "models/src/gpu/chip.rs"),
+    ("dram.latency", "sim/src/timing/memsys.rs"),
+    ("dram.timing.ccdl", "sim/src/timing/memsys.rs"),
+    ("dram.timing.rrd", "sim/src/timing/memsys.rs"),
+    ("dram.timing.rcd", "sim/src/timing/memsys.rs"),
+    ("dram.timing.ras", "sim/src/timing/memsys.rs"),
+    ("dram.timing.rp", "sim/src/timing/memsys.rs"),
+    ("dram.timing.rc", "sim/src/timing/memsys.rs"),
+    ("dram.timing.cl", "sim/src/timing/memsys.rs"),
+    ("dram.timing.wl", "sim/src/timing/memsys.rs"),
+    ("dram.timing.cdlr", "sim/src/timing/memsys.rs"),
+    ("dram.timing.wr", "sim/src/timing/memsys.rs"),
+    ("trace.expand_wide_regs", "sim/src/trace/run.rs"),
+    ("trace.ldc_as_alu", "sim/src/trace/run.rs"),
+    ("trace.reader_buffer_kb", "sim/src/trace/run.rs"),
+    ("stats.per_register", "sim/src/timing/engine.rs"),
+    ("stats.pilot_warp", "sim/src/timing/engine.rs"),
+    ("stats.busy_definition", "sim/src/timing/execunits.rs"),
+    ("stats.idle_hist_exact_max", "sim/src/timing/execunits.rs"),
+    ("stats.idle_hist_log2_max", "sim/src/timing/execunits.rs"),
+];
+
+/// Keys refused outright for a non-baseline value by `GpuConfig::validate` (features not
+/// implemented), with such a value. The keys no model reads are `sim::config::UNREAD_KEYS`.
+const REFUSED_FEATURES: &[(&str, &str)] = &[
+    ("sim.threads", "4"),
+    ("stats.epoch_cycles", "100"),
+    ("stats.timeline_dump", "true"),
+    ("stats.output", "\"jsonl\""),
+    ("sched.ooo.mode", "\"loog\""),
+    ("hooks.unit_gate", "\"x\""),
+    ("hooks.scheduler_plugin", "\"x\""),
+    ("hooks.exec_transform", "\"x\""),
+    ("hooks.regfile_model", "\"x\""),
+];
+
+/// A value for an unread key that no preset carries (and that deserialises).
+fn foreign_value(key: &str, preset: &toml::Value) -> String {
+    match preset {
+        toml::Value::Integer(_) => "12347".into(),
+        toml::Value::Boolean(b) => (!b).to_string(),
+        toml::Value::String(s) => {
+            let options: &[&str] = match key.rsplit('.').next().unwrap() {
+                "frontend" => &["ptx", "trace"],
+                "port_occupancy" => &["full_latency", "pipelined"],
+                "model" => &["simple", "full"],
+                "scheduler" => &["frfcfs", "fifo"],
+                "replacement" => &["lru", "fifo"],
+                "write_policy" => &["ro", "wb", "wt", "local_wb_global_wt"],
+                "alloc" => &["on_miss", "on_fill", "streaming"],
+                "write_alloc" => &["none", "allocate", "lazy_fetch_on_read"],
+                "set_index" => &["linear", "hash", "ipoly"],
+                "trace_path" => &["traces/elsewhere"],
+                _ => panic!("no foreign value known for {key}"),
+            };
+            let other = options
+                .iter()
+                .find(|o| **o != s.as_str())
+                .expect("another value");
+            format!("\"{other}\"")
+        }
+        toml::Value::Array(a) if a.len() == 2 => "[12347, 1]".into(),
+        v => panic!("no foreign value for {key} = {v}"),
+    }
+}
+
+fn leaves(t: &toml::Table, prefix: &str, out: &mut Vec<(String, toml::Value)>) {
+    for (k, v) in t {
+        let p = if prefix.is_empty() {
+            k.clone()
+        } else {
+            format!("{prefix}.{k}")
+        };
+        match v {
+            toml::Value::Table(sub) => leaves(sub, &p, out),
+            _ => out.push((p, v.clone())),
+        }
+    }
+}
+
+fn preset_leaves(name: &str) -> Vec<(String, toml::Value)> {
+    let cfg = GpuConfig::preset(name).unwrap();
+    let t: toml::Table = toml::from_str(&cfg.to_toml_string()).unwrap();
+    let mut out = Vec::new();
+    leaves(&t, "", &mut out);
+    out
+}
+
+#[test]
+fn every_schema_key_is_read_or_refused() {
+    let keys = preset_leaves("gtx480");
+    let mut missing = Vec::new();
+    let mut both = Vec::new();
+    for (k, _) in &keys {
+        let read = READ.iter().any(|(r, _)| r == k);
+        let refused =
+            UNREAD_KEYS.iter().any(|(r, _)| r == k) || REFUSED_FEATURES.iter().any(|(r, _)| r == k);
+        if !read && !refused {
+            missing.push(k.clone());
+        }
+        if read && refused {
+            both.push(k.clone());
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "keys neither read nor refused: {missing:?}"
+    );
+    assert!(both.is_empty(), "keys both read and refused: {both:?}");
+    // No stale entries either.
+    let names: Vec<&str> = keys.iter().map(|(k, _)| k.as_str()).collect();
+    for (k, _) in READ
+        .iter()
+        .chain(UNREAD_KEYS.iter())
+        .chain(REFUSED_FEATURES.iter())
+    {
+        assert!(names.contains(k), "table entry '{k}' is not a schema key");
+    }
+    let n_refused = UNREAD_KEYS.len() + REFUSED_FEATURES.len();
+    assert_eq!(READ.len() + n_refused, keys.len());
+    eprintln!(
+        "{} schema keys: {} read, {} refused ({} not modelled, {} features not implemented)",
+        keys.len(),
+        READ.len(),
+        n_refused,
+        UNREAD_KEYS.len(),
+        REFUSED_FEATURES.len()
+    );
+}
+
+#[test]
+fn presets_keep_loading_through_user_files() {
+    for name in GpuConfig::preset_names() {
+        let cfg = GpuConfig::preset(name).unwrap();
+        let text = cfg.to_toml_string();
+        let back = GpuConfig::from_toml_str(&text, "dump.toml").unwrap();
+        assert_eq!(back, cfg);
+        let based = format!("base = \"{name}\"\n");
+        assert_eq!(GpuConfig::from_toml_str(&based, "b.toml").unwrap(), cfg);
+    }
+}
+
+#[test]
+fn a_non_preset_value_of_an_unread_key_is_refused_naming_it() {
+    let keys = preset_leaves("gtx480");
+    for (key, _) in UNREAD_KEYS {
+        let v = &keys.iter().find(|(k, _)| k == key).unwrap().1;
+        let bad = foreign_value(key, v);
+        let text = format!("base = \"gtx480\"\n{key} = {bad}\n");
+        let err = GpuConfig::from_toml_str(&text, "user.toml")
+            .expect_err(&format!("{key} = {bad} must be refused"))
+            .to_string();
+        assert!(err.contains("user.toml"), "{err}");
+        assert!(err.contains(&format!("'{key}' = {bad}")), "{err}");
+        assert!(err.contains("not modelled"), "{err}");
+        assert!(err.contains("honoured"), "{err}");
+    }
+}
+
+#[test]
+fn a_non_baseline_value_of_an_unimplemented_feature_is_refused_naming_it() {
+    for (key, bad) in REFUSED_FEATURES {
+        let text = format!("base = \"gtx480\"\n{key} = {bad}\n");
+        let err = GpuConfig::from_toml_str(&text, "user.toml")
+            .expect_err(&format!("{key} = {bad} must be refused"))
+            .to_string();
+        assert!(err.contains(&format!("'{key}'")), "{err}");
+    }
+}
+
+#[test]
+fn every_preset_value_of_an_unread_key_is_accepted_on_every_base() {
+    // gtx480 carries icnt.in_buffer_flits = 64, gtx780 256: both load on either base.
+    for base in GpuConfig::preset_names() {
+        for other in GpuConfig::preset_names() {
+            for (key, v) in preset_leaves(other) {
+                if UNREAD_KEYS.iter().any(|(k, _)| *k == key) {
+                    let text = format!("base = \"{base}\"\n{key} = {v}\n");
+                    GpuConfig::from_toml_str(&text, "user.toml").unwrap();
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,165 @@
+//! Command-line checks of the inputs a run depends on: a saved Activity costed on another
+//! configuration (refused unless `--recost`), a truncated Activity (flagged in every output
+//! format), inconsistent counts (refused), the functional watchdog `--max-warp-insts` (exit
+//! status 1) and configuration keys no model reads (refused, exit status 2).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn gpuenergy(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gpuenergy"))
+        .args(args)
+        .env("CI", "1")
+        .output()
+        .expect("run gpuenergy")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("gpuenergy-audit-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Simulates `srad` on gtx480 and returns the saved Activity as JSON.
+fn saved_activity(dir: &Path) -> serde_json::Value {
+    let act = dir.join("act.json");
+    let out = gpuenergy(&[
+        "simulate",
+        "--workload",
+        "srad",
+        "--out",
+        act.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    serde_json::from_str(&std::fs::read_to_string(&act).unwrap()).unwrap()
+}
+
+fn write_json(dir: &Path, name: &str, v: &serde_json::Value) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, serde_json::to_string(v).unwrap()).unwrap();
+    p.to_str().unwrap().to_string()
+}
+
+fn estimate(act: &str, extra: &[&str]) -> Output {
+    let mut args = vec!["estimate", "--tech", "planar45", "--activity", act];
+    args.extend_from_slice(extra);
+    gpuenergy(&args)
+}
+
+#[test]
+fn activity_checks() {
+    let dir = temp_dir("act");
+    let act = saved_activity(&dir);
+    let hash = act["config_hash"].as_str().unwrap().to_string();
+    let same = write_json(&dir, "same.json", &act);
+
+    // Recorded on gtx480, costed on gtx780: refused with both names and hashes, exit 2.
+    let o = estimate(&same, &["--preset", "gtx780"]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    for needle in ["gtx480", "gtx780", hash.as_str(), "--recost"] {
+        assert!(err.contains(needle), "expected '{needle}' in: {err}");
+    }
+    // On purpose: costed.
+    let o = estimate(&same, &["--preset", "gtx780", "--recost"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // The matching configuration needs no flag and the run is not flagged.
+    let o = estimate(&same, &["--format", "json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["workloads"][0]["truncated"], false);
+
+    // A truncated kernel is flagged in the table, the CSV and the JSON.
+    let mut t = act.clone();
+    t["kernels"][0]["truncated"] = true.into();
+    let trunc = write_json(&dir, "trunc.json", &t);
+    let o = estimate(&trunc, &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let table = String::from_utf8_lossy(&o.stdout);
+    assert!(table.contains("TRUNCATED"), "{table}");
+    let o = estimate(&trunc, &["--format", "csv"]);
+    let csv = String::from_utf8_lossy(&o.stdout).into_owned();
+    let mut lines = csv.lines();
+    assert!(lines.next().unwrap().ends_with(",truncated"));
+    assert!(lines.all(|l| l.ends_with(",true")), "{csv}");
+    let o = estimate(&trunc, &["--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["workloads"][0]["truncated"], true);
+
+    // Instructions in zero cycles: an error, not a lower energy.
+    let mut z = act.clone();
+    z["aggregate"]["cycles"] = 0.into();
+    let zero = write_json(&dir, "zero.json", &z);
+    let o = estimate(&zero, &[]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("0 cycles"), "{err}");
+
+    // An aggregate that is not the sum of its kernels (an overflowed or edited counter).
+    let mut w = act.clone();
+    let n = w["aggregate"]["warp_insts"].as_u64().unwrap();
+    w["aggregate"]["warp_insts"] = (n + 1).into();
+    let wrap = write_json(&dir, "wrap.json", &w);
+    let o = estimate(&wrap, &[]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("warp_insts"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn watchdog_stops_runaway_launches_with_exit_status_1() {
+    let o = gpuenergy(&["run", "--workload", "srad", "--max-warp-insts", "10"]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("--max-warp-insts"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    let dir = temp_dir("trace");
+    let o = gpuenergy(&[
+        "trace",
+        "--workload",
+        "srad",
+        "--out",
+        dir.to_str().unwrap(),
+        "--max-warp-insts",
+        "10",
+    ]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("--max-warp-insts"), "{err}");
+    // The default limit lets the workload run; the help documents the exit status.
+    let o = gpuenergy(&["run", "--workload", "srad"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = gpuenergy(&["run", "--help"]);
+    let help = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        help.contains("--max-warp-insts") && help.contains("1 when"),
+        "{help}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_unread_config_key_with_a_non_preset_value_is_refused() {
+    let dir = temp_dir("cfg");
+    let cfg = dir.join("c.toml");
+    std::fs::write(&cfg, "base = \"gtx480\"\n[icnt]\nin_buffer_flits = 8\n").unwrap();
+    let o = gpuenergy(&[
+        "simulate",
+        "--workload",
+        "srad",
+        "--config",
+        cfg.to_str().unwrap(),
+    ]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("'icnt.in_buffer_flits' = 8"), "{err}");
+    assert!(err.contains("not modelled"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
