@@ -484,6 +484,25 @@ fn liberty_units_must_be_finite_and_positive() {
     }
 }
 
+#[test]
+fn synthesis_reports_refuse_negative_area_and_leakage() {
+    for r in REPORTS {
+        let t = text(&read_repo(r));
+        let Some(good) = calibration::parsers::parse_report(&t, Path::new(r)).unwrap() else {
+            continue;
+        };
+        // Every number of the report made negative, one at a time: a parse that succeeds
+        // must still have a non-negative area and leakage.
+        for (s, _) in number_spans(t.as_bytes()) {
+            let bad = format!("{}-{}", &t[..s], &t[s..]);
+            if let Ok(Some(p)) = calibration::parsers::parse_report(&bad, Path::new(r)) {
+                check_report(&p);
+            }
+        }
+        check_report(&good);
+    }
+}
+
 // ---------------------------------------------------------------- the properties
 
 proptest! {
