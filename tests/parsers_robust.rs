@@ -468,6 +468,22 @@ fn vcd_with_an_absurd_width_is_refused_not_allocated() {
 }
 
 #[test]
+fn vcd_identifier_redeclared_with_another_width_is_refused() {
+    // Found by the `vcd` fuzz target: the activities of the second declaration indexed past
+    // the per-bit statistics sized by the first.
+    let t = "$scope module m $end\n$var wire 1 ! a $end\n$var wire 2 ! b [1:0] $end\n$upscope $end\n$enddefinitions $end\n#0\nb11 !\n#10\n";
+    let e = calibration::vcd::Vcd::parse(t, Path::new("w.vcd")).unwrap_err();
+    assert!(
+        e.to_string().contains("w.vcd:3") && e.to_string().contains("width"),
+        "{e}"
+    );
+    // The same width under two names is an alias, as the VCD format allows.
+    let t = "$scope module m $end\n$var wire 2 ! a [1:0] $end\n$var wire 2 ! b [1:0] $end\n$upscope $end\n$enddefinitions $end\n#0\nb11 !\n#10\n";
+    let v = calibration::vcd::Vcd::parse(t, Path::new("w.vcd")).unwrap();
+    assert_eq!(v.activities(&["m".to_string()], 1.0).len(), 4);
+}
+
+#[test]
 fn liberty_units_must_be_finite_and_positive() {
     for (attr, line) in [
         ("time_unit", "  time_unit : \"-1ps\";"),

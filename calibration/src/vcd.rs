@@ -255,7 +255,19 @@ impl Vcd {
                             }
                         })
                         .collect();
-                    if !state.contains_key(&id) {
+                    if let Some(first) = state.get(&id).map(|s| s.len()) {
+                        // An identifier may alias one signal under several names, but it has
+                        // one width: its per-bit state and statistics are shared.
+                        if first != width {
+                            return Err(ParseError::new(
+                                file,
+                                ln,
+                                format!(
+                                    "$var '{id}' redeclared with width {width} (first declared with width {first})"
+                                ),
+                            ));
+                        }
+                    } else {
                         state.insert(
                             id.clone(),
                             (0..width)
@@ -373,7 +385,7 @@ impl Vcd {
     /// Per-bit (toggles per cycle, duty) of every variable in `scope`, keyed `name[bit]` (or
     /// `name` for 1-bit variables without range), given the number of clock cycles covered.
     pub fn activities(&self, scope: &[String], cycles: f64) -> BTreeMap<String, (f64, f64)> {
-        let span = (self.t_end - self.t_start).max(1) as f64;
+        let span = self.t_end.saturating_sub(self.t_start).max(1) as f64;
         let mut out = BTreeMap::new();
         for v in self.scope_vars(scope) {
             let st = &self.stats[&v.id];
