@@ -484,6 +484,19 @@ fn vcd_identifier_redeclared_with_another_width_is_refused() {
 }
 
 #[test]
+fn ptx_register_count_is_bounded() {
+    // Found by the `ptx` fuzz target: `%r<4222222220>` materialised billions of names.
+    let t = ".version 6.0\n.target sm_20\n.address_size 64\n.visible .entry k()\n{\n    .reg .b32 %r<4222222220>;\n    ret;\n}\n";
+    let e = sim::ptx::Module::parse(t, "big.ptx")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("big.ptx:6") && e.contains("register count"),
+        "{e}"
+    );
+}
+
+#[test]
 fn liberty_units_must_be_finite_and_positive() {
     for (attr, line) in [
         ("time_unit", "  time_unit : \"-1ps\";"),
