@@ -326,6 +326,21 @@ fn finite_value(val: &str, file: &Path, ln: usize, what: &str) -> Result<f64, Ca
     }
 }
 
+/// A library unit (`time_unit`, `leakage_power_unit`, `capacitive_load_unit`) in SI: it scales
+/// every value of its kind, so it must be finite and positive; the error names file, line and
+/// attribute.
+fn checked_unit(si: f64, val: &str, file: &Path, ln: usize, what: &str) -> Result<f64, CalError> {
+    if si.is_finite() && si > 0.0 {
+        Ok(si)
+    } else {
+        Err(CalError::Parse(ParseError::new(
+            file,
+            ln,
+            format!("{what} '{}' is not a finite positive unit", val.trim()),
+        )))
+    }
+}
+
 fn unit_scale(v: &str) -> f64 {
     let v = v.trim().trim_matches('"').trim();
     let split = v.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(v.len());
@@ -514,7 +529,13 @@ pub fn library_info(
                         .collect();
                     if parts.len() == 2 {
                         let n: f64 = parts[0].trim().parse().unwrap_or(1.0);
-                        info.cap_unit_f = n * unit_scale(&format!("1{}", parts[1].trim()));
+                        info.cap_unit_f = checked_unit(
+                            n * unit_scale(&format!("1{}", parts[1].trim())),
+                            arg,
+                            file,
+                            ln,
+                            "capacitive_load_unit",
+                        )?;
                     }
                 }
                 continue;
@@ -522,8 +543,13 @@ pub fn library_info(
         };
         if stack.len() == 1 {
             match key {
-                "time_unit" => info.time_unit_s = unit_scale(val),
-                "leakage_power_unit" => info.leakage_unit_w = unit_scale(val),
+                "time_unit" => {
+                    info.time_unit_s = checked_unit(unit_scale(val), val, file, ln, "time_unit")?
+                }
+                "leakage_power_unit" => {
+                    info.leakage_unit_w =
+                        checked_unit(unit_scale(val), val, file, ln, "leakage_power_unit")?
+                }
                 "nom_voltage" => {
                     let v = finite_value(val, file, ln, "nom_voltage")?;
                     if v <= 0.0 {
@@ -535,7 +561,9 @@ pub fn library_info(
                     }
                     info.nom_voltage_v = v;
                 }
-                "nom_temperature" => info.nom_temperature_c = val.parse().unwrap_or(25.0),
+                "nom_temperature" => {
+                    info.nom_temperature_c = finite_value(val, file, ln, "nom_temperature")?
+                }
                 _ => {}
             }
             continue;

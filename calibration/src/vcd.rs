@@ -12,6 +12,11 @@ use crate::error::ParseError;
 use std::collections::BTreeMap;
 use std::path::Path;
 
+/// Widest `$var` accepted, in bits. Each bit carries its own state and statistics, so an
+/// absurd declared width (a corrupt or hostile file) would otherwise exhaust memory before any
+/// value change is read; real buses in the characterised blocks are at most a few hundred bits.
+pub const MAX_VAR_WIDTH_BITS: usize = 1 << 16;
+
 /// Statistics of one bit.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct BitStats {
@@ -206,8 +211,14 @@ impl Vcd {
                     let width: usize = v[1].parse().map_err(|_| {
                         ParseError::new(file, ln, format!("$var width '{}' is not a number", v[1]))
                     })?;
-                    if width == 0 {
-                        return Err(ParseError::new(file, ln, "$var width is 0"));
+                    if width == 0 || width > MAX_VAR_WIDTH_BITS {
+                        return Err(ParseError::new(
+                            file,
+                            ln,
+                            format!(
+                                "$var width {width} out of range (allowed: 1 to {MAX_VAR_WIDTH_BITS} bits)"
+                            ),
+                        ));
                     }
                     let id = v[2].clone();
                     let mut name = v[3].clone();
@@ -238,13 +249,25 @@ impl Vcd {
                             if width == 1 {
                                 hi
                             } else if hi >= lo {
-                                hi - p
+                                hi.saturating_sub(p)
                             } else {
-                                hi + p
+                                hi.saturating_add(p)
                             }
                         })
                         .collect();
-                    if !state.contains_key(&id) {
+                    if let Some(first) = state.get(&id).map(|s| s.len()) {
+                        // An identifier may alias one signal under several names, but it has
+                        // one width: its per-bit state and statistics are shared.
+                        if first != width {
+                            return Err(ParseError::new(
+                                file,
+                                ln,
+                                format!(
+                                    "$var '{id}' redeclared with width {width} (first declared with width {first})"
+                                ),
+                            ));
+                        }
+                    } else {
                         state.insert(
                             id.clone(),
                             (0..width)
@@ -362,7 +385,7 @@ impl Vcd {
     /// Per-bit (toggles per cycle, duty) of every variable in `scope`, keyed `name[bit]` (or
     /// `name` for 1-bit variables without range), given the number of clock cycles covered.
     pub fn activities(&self, scope: &[String], cycles: f64) -> BTreeMap<String, (f64, f64)> {
-        let span = (self.t_end - self.t_start).max(1) as f64;
+        let span = self.t_end.saturating_sub(self.t_start).max(1) as f64;
         let mut out = BTreeMap::new();
         for v in self.scope_vars(scope) {
             let st = &self.stats[&v.id];

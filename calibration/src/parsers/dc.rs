@@ -8,7 +8,7 @@
 //! `Cell Leakage Power = 564.1 nW` — and a power-group table whose `Total` row repeats them with
 //! units; the summary lines are read, and the table total when present.
 
-use super::{num, power_unit, ParsedReport, ReportParser, AREA_UNIT_M2};
+use super::{nonneg_num, num, power_unit, ParsedReport, ReportParser, AREA_UNIT_M2};
 use crate::error::ParseError;
 use std::path::Path;
 
@@ -51,7 +51,7 @@ impl ReportParser for DcArea {
             if let Some(v) = s.strip_prefix("Number of cells:") {
                 out.cell_count = Some(num(v, file, ln, "number of cells")? as u64);
             } else if let Some(v) = s.strip_prefix("Total cell area:") {
-                out.area_m2 = Some(num(v, file, ln, "total cell area")? * AREA_UNIT_M2);
+                out.area_m2 = Some(nonneg_num(v, file, ln, "total cell area")? * AREA_UNIT_M2);
             }
         }
         if out.area_m2.is_none() {

@@ -8,7 +8,7 @@
 //! `Subtotal` row; the older form has columns `Cells Leakage Dynamic Total` with the unit in the
 //! header (`Power(nW)`), in which case only leakage and total are known.
 
-use super::{num, power_unit, ParsedReport, ReportParser, AREA_UNIT_M2};
+use super::{nonneg_num, num, power_unit, ParsedReport, ReportParser, AREA_UNIT_M2};
 use crate::error::ParseError;
 use std::path::Path;
 
@@ -89,7 +89,7 @@ impl ReportParser for GenusArea {
             format: self.name().into(),
             design: banner_module(text).or_else(|| t.first().map(|s| s.to_string())),
             cell_count: Some(num(nums[0], file, ln, "cell count")? as u64),
-            area_m2: Some(num(nums[1], file, ln, "cell area")? * AREA_UNIT_M2),
+            area_m2: Some(nonneg_num(nums[1], file, ln, "cell area")? * AREA_UNIT_M2),
             ..Default::default()
         })
     }
@@ -138,7 +138,7 @@ impl ReportParser for GenusPower {
                             "expected 'Subtotal LEAKAGE INTERNAL SWITCHING TOTAL'",
                         ));
                     }
-                    out.leakage_w = Some(num(t[0], file, ln, "leakage")? * scale);
+                    out.leakage_w = Some(nonneg_num(t[0], file, ln, "leakage")? * scale);
                     out.internal_w = Some(num(t[1], file, ln, "internal")? * scale);
                     out.switching_w = Some(num(t[2], file, ln, "switching")? * scale);
                     out.total_w = Some(num(t[3], file, ln, "total")? * scale);
@@ -183,7 +183,7 @@ impl ReportParser for GenusPower {
         }
         out.design = out.design.or_else(|| Some(t[0].to_string()));
         out.cell_count = Some(num(t[1], file, ln, "cell count")? as u64);
-        out.leakage_w = Some(num(t[2], file, ln, "leakage")? * scale);
+        out.leakage_w = Some(nonneg_num(t[2], file, ln, "leakage")? * scale);
         let dynamic = num(t[3], file, ln, "dynamic power")? * scale;
         out.total_w = Some(num(t[4], file, ln, "total power")? * scale);
         // Dynamic is not split into internal and switching in this form; check the row adds up.

@@ -117,14 +117,67 @@ pub fn parsers() -> Vec<Box<dyn ReportParser>> {
     ]
 }
 
-/// Parse a report of any supported format; `Ok(None)` when no parser recognises it.
+/// Parse a report of any supported format; `Ok(None)` when no parser recognises it. A parsed
+/// report must hold only finite values, and a non-negative area and leakage (physical sizes);
+/// anything else means a corrupt report, refused here even when the format's parser took it.
 pub fn parse_report(text: &str, file: &Path) -> Result<Option<ParsedReport>, ParseError> {
     for p in parsers() {
         if p.detect(text) {
-            return p.parse(text, file).map(Some);
+            let r = p.parse(text, file)?;
+            check_values(&r, file)?;
+            return Ok(Some(r));
         }
     }
     Ok(None)
+}
+
+/// The whole-file check of [`parse_report`]: finite values, non-negative area and leakage.
+fn check_values(r: &ParsedReport, file: &Path) -> Result<(), ParseError> {
+    let sizes = [("area", r.area_m2), ("leakage power", r.leakage_w)];
+    for (what, v) in sizes {
+        if let Some(v) = v.filter(|v| !v.is_finite() || *v < 0.0) {
+            return Err(ParseError::new(
+                file,
+                0,
+                format!("{what} {v} is not a finite non-negative number"),
+            ));
+        }
+    }
+    let others = [
+        ("internal power", r.internal_w),
+        ("switching power", r.switching_w),
+        ("total power", r.total_w),
+        ("critical path", r.critical_path_s),
+        ("slack", r.slack_s),
+    ];
+    for (what, v) in others {
+        if let Some(v) = v.filter(|v| !v.is_finite()) {
+            return Err(ParseError::new(
+                file,
+                0,
+                format!("{what} {v} is not a finite number"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// [`num`] for a physical size (an area, a leakage power): negative values are refused too.
+pub(crate) fn nonneg_num(
+    tok: &str,
+    file: &Path,
+    line: usize,
+    what: &str,
+) -> Result<f64, ParseError> {
+    let v = num(tok, file, line, what)?;
+    if v < 0.0 {
+        return Err(ParseError::new(
+            file,
+            line,
+            format!("{what} must not be negative, found '{tok}'"),
+        ));
+    }
+    Ok(v)
 }
 
 /// Parse a number, with an error naming file, line and the offending text.

@@ -8,7 +8,7 @@
 //! -time` changed it. The report carries no unit, so a line `# time_unit: ns` (which `gpuenergy
 //! synth` writes) sets it; without it the parser assumes ns.
 
-use super::{num, power_unit, time_unit, ParsedReport, ReportParser};
+use super::{nonneg_num, num, power_unit, time_unit, ParsedReport, ReportParser};
 use crate::error::ParseError;
 use std::path::Path;
 
@@ -64,7 +64,7 @@ impl ReportParser for OpenStaPower {
                 }
                 out.internal_w = Some(num(t[1], file, ln, "internal power")? * scale);
                 out.switching_w = Some(num(t[2], file, ln, "switching power")? * scale);
-                out.leakage_w = Some(num(t[3], file, ln, "leakage power")? * scale);
+                out.leakage_w = Some(nonneg_num(t[3], file, ln, "leakage power")? * scale);
                 out.total_w = Some(num(t[4], file, ln, "total power")? * scale);
                 return Ok(out);
             }

@@ -7,7 +7,7 @@
 //! `num_cells_by_type` and, when present, `area`; `design.area` for the top. Yosys 0.23 omits area
 //! from the JSON, in which case only the cell counts are returned.
 
-use super::{num, ParsedReport, ReportParser, AREA_UNIT_M2};
+use super::{nonneg_num, num, ParsedReport, ReportParser, AREA_UNIT_M2};
 use crate::error::ParseError;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -51,7 +51,7 @@ impl ReportParser for YosysStat {
                 let (head, val) = l.rsplit_once(':').ok_or_else(|| {
                     ParseError::new(file, ln, "expected 'Chip area for module NAME: AREA'")
                 })?;
-                let a = num(val, file, ln, "chip area")?;
+                let a = nonneg_num(val, file, ln, "chip area")?;
                 let name = head
                     .split('\'')
                     .nth(1)

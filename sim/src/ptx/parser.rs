@@ -14,6 +14,11 @@ use crate::SimError;
 /// Deepest nesting of `{ }` blocks or initialiser braces accepted.
 const MAX_NESTING: u32 = 64;
 
+/// Most virtual registers one kernel may declare (`.reg .b32 %r<N>;` declares N). Each is
+/// materialised with its name, so a corrupt count would otherwise exhaust memory; compiler
+/// output stays far below this.
+const MAX_KERNEL_REGS: usize = 1 << 20;
+
 struct Parser<'a> {
     toks: &'a [Token],
     i: usize,
@@ -498,6 +503,14 @@ impl<'a> Parser<'a> {
                             let name = self.ident("a register name")?;
                             if self.eat_punct('<') {
                                 let n = self.u32_val("a register count")?;
+                                if k.regs.len() as u64 + u64::from(n) > MAX_KERNEL_REGS as u64 {
+                                    return self.err_at(
+                                        rp,
+                                        format!(
+                                            "register count {n} too large (allowed: at most {MAX_KERNEL_REGS} declared registers per kernel)"
+                                        ),
+                                    );
+                                }
                                 self.expect_punct('>')?;
                                 for j in 0..n {
                                     k.regs.push((format!("{name}{j}"), ty, rp));
