@@ -4,15 +4,10 @@
 //! status 1) and configuration keys no model reads (refused, exit status 2).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn gpuenergy(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gpuenergy"))
-        .args(args)
-        .env("CI", "1")
-        .output()
-        .expect("run gpuenergy")
-}
+mod common;
+use common::gpuenergy;
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()

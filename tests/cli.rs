@@ -1,15 +1,8 @@
 //! End-to-end tests of the `gpuenergy` command line: the main job, machine-readable output,
 //! and bad input (a message naming the problem, exit status 2, no panic).
 
-use std::process::{Command, Output};
-
-fn gpuenergy(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gpuenergy"))
-        .args(args)
-        .env("CI", "1")
-        .output()
-        .expect("run gpuenergy")
-}
+mod common;
+use common::gpuenergy;
 
 fn json(args: &[&str]) -> serde_json::Value {
     let out = gpuenergy(args);

@@ -3,15 +3,9 @@
 //! and a bad form refused with exit status 2.
 
 use std::path::Path;
-use std::process::{Command, Output};
 
-fn gpuenergy(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gpuenergy"))
-        .args(args)
-        .env("CI", "1")
-        .output()
-        .expect("run gpuenergy")
-}
+mod common;
+use common::gpuenergy;
 
 fn ok(args: &[&str]) -> String {
     let out = gpuenergy(args);

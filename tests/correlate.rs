@@ -4,15 +4,9 @@
 
 use gpuenergy::correlate::{read_reference, KernelSel};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-fn gpuenergy(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gpuenergy"))
-        .args(args)
-        .env("CI", "1")
-        .output()
-        .expect("run gpuenergy")
-}
+mod common;
+use common::gpuenergy;
 
 fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -3,21 +3,14 @@
 //! non-negative numbers. Defaults such as the temperature must be valid inputs of every node.
 //! (`calibrate` is left out: it needs synthesis reports or liberty files for its node.)
 
-use std::process::{Command, Output};
+mod common;
+use common::gpuenergy;
 
 /// The built-in nodes, plus a feature size between two planar tables.
 const NODES: [&str; 10] = [
     "planar90", "planar65", "planar45", "planar32", "planar22", "planar16", "40nm", "28nm",
     "finfet7", "asap7",
 ];
-
-fn gpuenergy(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gpuenergy"))
-        .args(args)
-        .env("CI", "1")
-        .output()
-        .expect("run gpuenergy")
-}
 
 /// Runs `args`, asserts exit status 0, returns stdout.
 fn ok(args: &[&str]) -> String {

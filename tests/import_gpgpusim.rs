@@ -5,15 +5,9 @@
 
 use sim::config::{AllocPolicy, GpuConfig, SchedPolicy, SetIndex, WritePolicy};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-fn gpuenergy(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gpuenergy"))
-        .args(args)
-        .env("CI", "1")
-        .output()
-        .expect("run gpuenergy")
-}
+mod common;
+use common::gpuenergy;
 
 /// Pascal TITAN X (GP102) as GPGPU-Sim describes it.
 const TITANX: &[(&str, &str)] = &[

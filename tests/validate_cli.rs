@@ -4,15 +4,10 @@
 //! its bound are errors (exit status 2) that name the knob and the limit.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn gpuenergy(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gpuenergy"))
-        .args(args)
-        .env("CI", "1")
-        .output()
-        .expect("run gpuenergy")
-}
+mod common;
+use common::gpuenergy;
 
 fn json(args: &[&str]) -> serde_json::Value {
     let out = gpuenergy(args);
