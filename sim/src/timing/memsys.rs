@@ -421,6 +421,21 @@ impl MemSys {
         L2State { slices }
     }
 
+    /// A host-to-device copy between launches when `mem.memcpy_fills_l2` is on: the copied
+    /// sectors go into the L2 contents `l2` (created if none yet) for the next launch
+    /// ([`MemSys::memcpy_to_l2`]); otherwise nothing.
+    pub fn copy_between_launches(cfg: &GpuConfig, l2: &mut Option<L2State>, addr: u64, bytes: u64) {
+        if !cfg.mem.memcpy_fills_l2 {
+            return;
+        }
+        let mut mem = MemSys::new(cfg);
+        if let Some(s) = l2.take() {
+            mem.restore_l2(s);
+        }
+        mem.memcpy_to_l2(addr, bytes);
+        *l2 = Some(mem.take_l2());
+    }
+
     /// A host-to-device copy of `bytes` bytes at `addr` written through the L2, as GPGPU-Sim's
     /// `-gpgpu_perf_sim_memcpy` does: every sector it covers becomes valid (clean) in the
     /// slice its address maps to, allocating lines and displacing others by the replacement

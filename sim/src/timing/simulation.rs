@@ -141,14 +141,7 @@ impl<'a> Simulation<'a> {
     /// A host-to-device copy of `bytes` bytes to `addr` between launches: with
     /// `mem.memcpy_fills_l2` it leaves the copied sectors in the L2 for the next launch.
     pub(crate) fn memcpy_h2d(&mut self, addr: u64, bytes: u64) {
-        if self.cfg.mem.memcpy_fills_l2 {
-            let mut mem = MemSys::new(&self.cfg);
-            if let Some(s) = self.l2.take() {
-                mem.restore_l2(s);
-            }
-            mem.memcpy_to_l2(addr, bytes);
-            self.l2 = Some(mem.take_l2());
-        }
+        MemSys::copy_between_launches(&self.cfg, &mut self.l2, addr, bytes);
     }
 
     /// Simulates one launch of `stream` as launch number `index`.
@@ -310,14 +303,7 @@ impl Gpu for TimingGpu {
         self.emu.alloc(bytes)
     }
     fn copy_to_device(&mut self, dst: DevPtr, data: &[u8]) -> Result<(), SimError> {
-        if self.cfg.mem.memcpy_fills_l2 {
-            let mut mem = MemSys::new(&self.cfg);
-            if let Some(s) = self.l2.take() {
-                mem.restore_l2(s);
-            }
-            mem.memcpy_to_l2(dst, data.len() as u64);
-            self.l2 = Some(mem.take_l2());
-        }
+        MemSys::copy_between_launches(&self.cfg, &mut self.l2, dst, data.len() as u64);
         self.emu.copy_to_device(dst, data)
     }
     fn copy_from_device(&mut self, src: DevPtr, out: &mut [u8]) -> Result<(), SimError> {
