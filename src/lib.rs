@@ -12,6 +12,8 @@
 #![warn(missing_docs)]
 
 pub mod cli;
+pub mod compare;
 pub mod correlate;
 pub mod report;
 pub mod study;
+pub mod technique;

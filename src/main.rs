@@ -40,6 +40,10 @@ enum Command {
     Component(cli::component::Args),
     /// Compare simulated cycles with reference cycles from a CSV file: errors, MAPE, Pearson r.
     Correlate(cli::correlate::Args),
+    /// List the named techniques (power gating, schedulers, folding), their knobs and which compose.
+    Techniques(cli::techniques::Args),
+    /// Techniques side by side: a baseline and variants on the same workloads (perf overhead, energy, EDP).
+    Compare(cli::compare::Args),
 }
 
 /// Restores the default SIGPIPE action so that `gpuenergy … | head` ends quietly instead of
@@ -68,6 +72,8 @@ fn main() -> ExitCode {
         Command::Calibrate(a) => cli::calibrate::run(a),
         Command::Component(a) => cli::component::run(a),
         Command::Correlate(a) => cli::correlate::run(a),
+        Command::Techniques(a) => cli::techniques::run(a),
+        Command::Compare(a) => cli::compare::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -73,8 +73,12 @@ pub struct Args {
 /// Runs `gpuenergy correlate` with parsed arguments.
 pub fn run(args: Args) -> Result<()> {
     let reference = read_reference(&args.reference)?;
-    let config =
-        super::simulate::resolve_config(args.preset.as_deref(), args.config.as_ref(), None)?;
+    let config = super::simulate::resolve_config(
+        args.preset.as_deref(),
+        args.config.as_ref(),
+        None,
+        &super::ConfigMods::default(),
+    )?;
     let label = match (&args.preset, &args.config) {
         (_, Some(path)) => path.display().to_string(),
         (Some(p), None) => p.clone(),

@@ -88,6 +88,9 @@ pub struct Args {
     /// --size bench --breakdown-check`).
     #[arg(long)]
     pub breakdown_check: bool,
+    /// Technique and single-key overrides of the configuration.
+    #[command(flatten)]
+    pub mods: super::ConfigMods,
 }
 
 /// `--idle-sms` values.
@@ -109,10 +112,11 @@ impl From<IdleSmsArg> for models::gpu::IdleSms {
 }
 
 fn load_config(args: &Args) -> anyhow::Result<GpuConfig> {
-    Ok(match &args.config {
+    let cfg = match &args.config {
         Some(p) => GpuConfig::from_toml_file(p)?,
         None => GpuConfig::preset(&args.preset)?,
-    })
+    };
+    args.mods.apply(cfg)
 }
 
 /// The technology point the arguments ask for.

@@ -52,27 +52,38 @@ pub struct Args {
     /// Summary format on stdout.
     #[arg(long, default_value = "table", value_parser = format_parser(TABLE_JSON))]
     pub format: Format,
+    /// Technique and single-key overrides of the configuration.
+    #[command(flatten)]
+    pub mods: super::ConfigMods,
 }
 
-/// Resolves `--preset`/`--config`/`--scheduler` into a configuration.
+/// Resolves `--preset`/`--config`, then `--technique`, `--scheduler` and `--set` (in that
+/// order, so that an explicit scheduler or key wins over a technique's) into a configuration.
 pub fn resolve_config(
     preset: Option<&str>,
     config: Option<&PathBuf>,
     scheduler: Option<&str>,
+    mods: &super::ConfigMods,
 ) -> Result<GpuConfig> {
     let mut cfg = match (preset, config) {
         (_, Some(path)) => GpuConfig::from_toml_file(path)?,
         (Some(p), None) => GpuConfig::preset(p)?,
         (None, None) => GpuConfig::preset("gtx480")?,
     };
-    if let Some(s) = scheduler {
-        cfg.sched.policy = match s {
-            "lrr" => SchedPolicy::Lrr,
-            "gto" => SchedPolicy::Gto,
-            "two-level" | "two_level" => SchedPolicy::TwoLevel,
-            _ => bail!("unknown scheduler '{s}' (expected lrr, gto or two-level)"),
-        };
+    if let Some(t) = &mods.technique {
+        cfg = crate::technique::resolve(t)?.apply(&cfg, &[])?;
     }
+    if let Some(s) = scheduler {
+        let Some(p) = SchedPolicy::parse(s) else {
+            bail!(
+                "--scheduler: unknown scheduler '{s}' (expected lrr, gto, oldest, youngest, \
+                 fetch_group, two-level or another `sched.policy` value)"
+            );
+        };
+        cfg.sched.policy = p;
+    }
+    let set = crate::technique::parse_sets(&mods.set).map_err(anyhow::Error::msg)?;
+    cfg = cfg.with_overrides(&set, "--set")?;
     // Sizes that would exhaust memory are refused before the simulator allocates anything.
     models::gpu::limits::check_sizes(&cfg)?;
     Ok(cfg)
@@ -84,6 +95,7 @@ pub fn run(args: Args) -> Result<()> {
         args.preset.as_deref(),
         args.config.as_ref(),
         args.scheduler.as_deref(),
+        &args.mods,
     )?;
     if let Some(dir) = &args.trace {
         let start = Instant::now();

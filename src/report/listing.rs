@@ -171,3 +171,68 @@ mod tests {
         assert_eq!(t.lines().count(), 1 + workloads::all().len());
     }
 }
+
+/// The named techniques as a JSON array: name, summary, knobs set, knobs defaulted, and the
+/// techniques each composes with.
+pub fn techniques_json() -> serde_json::Result<String> {
+    use crate::technique::{composes_with, TECHNIQUES};
+    let pairs = |v: &[(&str, &str)]| -> serde_json::Map<String, serde_json::Value> {
+        v.iter()
+            .map(|(k, v)| (k.to_string(), serde_json::Value::String(v.to_string())))
+            .collect()
+    };
+    let list: Vec<serde_json::Value> = TECHNIQUES
+        .iter()
+        .map(|t| {
+            serde_json::json!({
+                "name": t.name,
+                "summary": t.summary,
+                "sets": pairs(t.sets),
+                "defaults": pairs(t.defaults),
+                "composes_with": composes_with(t),
+            })
+        })
+        .collect();
+    serde_json::to_string_pretty(&list)
+}
+
+/// The named techniques as text: one block per technique with its knobs and what it composes
+/// with.
+pub fn techniques_table() -> String {
+    use crate::technique::{composes_with, TECHNIQUES};
+    use std::fmt::Write as _;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "Techniques (use with --technique NAME, combine with '+', override knobs with --set KEY=VALUE)\n"
+    );
+    for t in TECHNIQUES {
+        let _ = writeln!(s, "{}", t.name);
+        let _ = writeln!(s, "  {}", t.summary);
+        let knobs = |v: &[(&str, &str)]| {
+            v.iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let _ = writeln!(s, "  sets:          {}", knobs(t.sets));
+        if !t.defaults.is_empty() {
+            let _ = writeln!(
+                s,
+                "  unless set:    {}   (by another technique of the combination, or --set)",
+                knobs(t.defaults)
+            );
+        }
+        let c = composes_with(t);
+        let _ = writeln!(
+            s,
+            "  composes with: {}\n",
+            if c.is_empty() {
+                "-".to_string()
+            } else {
+                c.join(", ")
+            }
+        );
+    }
+    s
+}

@@ -21,6 +21,7 @@
 
 pub mod breakdown;
 pub mod calibration;
+pub mod compare;
 pub mod component;
 pub mod correlate;
 pub mod csv;

@@ -431,6 +431,54 @@ impl GpuConfig {
         Ok(cfg)
     }
 
+    /// This configuration with single keys overridden, as the command line's `--set key=value`
+    /// and named techniques give them: each `(dotted key, value)` pair replaces one schema key.
+    /// A value is read as a TOML value (`14`, `true`, `0.7`, `"Gt"`, `[4, 1]`) and, when it is
+    /// not one, as a bare string (`pg.policy=Conventional`). `origin` names where the pairs come
+    /// from in errors (e.g. `--set`). Unknown keys, values of the wrong type and values the
+    /// model refuses are errors naming the key; the result is validated like a loaded file.
+    pub fn with_overrides(
+        &self,
+        pairs: &[(String, String)],
+        origin: &str,
+    ) -> Result<GpuConfig, SimError> {
+        if pairs.is_empty() {
+            return Ok(self.clone());
+        }
+        let base = toml::Table::try_from(self).expect("config serialises");
+        let mut merged = base.clone();
+        let mut overlay = toml::Table::new();
+        for (key, raw) in pairs {
+            let path: Vec<String> = key.split('.').map(|s| s.trim().to_string()).collect();
+            if key.trim().is_empty() || path.iter().any(|p| p.is_empty()) {
+                return Err(cfg_err(
+                    origin,
+                    format!("'{key}': expected a dotted key such as pg.bet"),
+                ));
+            }
+            let value = parse_override_value(raw);
+            let mut one = toml::Table::new();
+            set_path_creating(&mut one, &path, value.clone());
+            if let Err(k) = merge(&mut merged, &one, &mut Vec::new()) {
+                return Err(cfg_err(
+                    origin,
+                    format!("'{k}': unknown key (not in the configuration schema; see `gpuenergy presets --dump gtx480`)"),
+                ));
+            }
+            set_path_creating(&mut overlay, &path, value);
+        }
+        let cfg: GpuConfig =
+            toml::Value::Table(merged)
+                .try_into()
+                .map_err(|e: toml::de::Error| {
+                    let (key, msg) = first_bad_key(&base, &overlay)
+                        .unwrap_or_else(|| (String::new(), e.message().to_string()));
+                    cfg_err(origin, format!("'{key}': {msg}"))
+                })?;
+        cfg.validate(origin)?;
+        Ok(cfg)
+    }
+
     /// The resolved configuration as a full TOML file (the format `--dump-config` prints).
     pub fn to_toml_string(&self) -> String {
         toml::to_string(self).expect("config serialises")
@@ -677,6 +725,35 @@ fn set_path(t: &mut toml::Table, path: &[String], v: toml::Value) {
     }
 }
 
+/// Reads one `--set` value: a TOML value when it parses as one, else the text as a string.
+fn parse_override_value(raw: &str) -> toml::Value {
+    let raw = raw.trim();
+    match toml::from_str::<toml::Table>(&format!("v = {raw}")) {
+        Ok(mut t) => t
+            .remove("v")
+            .unwrap_or_else(|| toml::Value::String(raw.to_string())),
+        Err(_) => toml::Value::String(raw.to_string()),
+    }
+}
+
+/// Sets the dotted `path` in `t`, creating the tables on the way.
+fn set_path_creating(t: &mut toml::Table, path: &[String], v: toml::Value) {
+    let (first, rest) = path.split_first().expect("non-empty path");
+    if rest.is_empty() {
+        t.insert(first.clone(), v);
+        return;
+    }
+    let sub = t
+        .entry(first.clone())
+        .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+    if !sub.is_table() {
+        *sub = toml::Value::Table(toml::Table::new());
+    }
+    if let toml::Value::Table(sub) = sub {
+        set_path_creating(sub, rest, v);
+    }
+}
+
 /// The first user key (dotted) that alone makes the base configuration fail to deserialise,
 /// with the error message: locates type errors that serde reports without a key.
 fn first_bad_key(base: &toml::Table, user: &toml::Table) -> Option<(String, String)> {
@@ -695,6 +772,60 @@ fn first_bad_key(base: &toml::Table, user: &toml::Table) -> Option<(String, Stri
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn overrides_replace_single_keys() {
+        let base = GpuConfig::preset("gtx480").unwrap();
+        let pairs = |v: &[(&str, &str)]| -> Vec<(String, String)> {
+            v.iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        };
+        let c = base
+            .with_overrides(
+                &pairs(&[
+                    ("sched.policy", "lrr"),
+                    ("gpu.n_sm", "4"),
+                    ("units.sp_lanes", "8"),
+                ]),
+                "--set",
+            )
+            .unwrap();
+        assert_eq!(c.sched.policy, SchedPolicy::Lrr);
+        assert_eq!(c.gpu.n_sm, 4);
+        assert_eq!(c.units.sp_lanes, 8);
+        // untouched keys keep their values, and no pair gives the same configuration
+        assert_eq!(c.l1d, base.l1d);
+        assert_eq!(base.with_overrides(&[], "--set").unwrap(), base);
+        // a quoted string and a bare one read the same
+        let q = base
+            .with_overrides(&pairs(&[("sched.policy", "\"lrr\"")]), "--set")
+            .unwrap();
+        assert_eq!(q.sched.policy, SchedPolicy::Lrr);
+    }
+
+    #[test]
+    fn overrides_name_the_bad_key() {
+        let base = GpuConfig::preset("gtx480").unwrap();
+        let bad = |k: &str, v: &str| {
+            base.with_overrides(&[(k.to_string(), v.to_string())], "--set")
+                .unwrap_err()
+                .to_string()
+        };
+        let e = bad("sched.polcy", "lrr");
+        assert!(
+            e.contains("--set") && e.contains("sched.polcy") && e.contains("unknown key"),
+            "{e}"
+        );
+        let e = bad("gpu.n_sm", "many");
+        assert!(e.contains("gpu.n_sm"), "{e}");
+        let e = bad("gpu.n_sm", "0");
+        assert!(e.contains("gpu.n_sm") && e.contains("positive"), "{e}");
+        let e = bad("sched.policy", "fastest");
+        assert!(e.contains("sched.policy") && e.contains("expected"), "{e}");
+        let e = bad("", "1");
+        assert!(e.contains("dotted key"), "{e}");
+    }
 
     #[test]
     fn presets_parse_and_validate() {

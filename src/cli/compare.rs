@@ -1,0 +1,163 @@
+//! `gpuenergy compare`: a baseline and one or more techniques on the same workloads at one
+//! technology point ([`crate::compare`]); this module parses arguments and prints.
+
+use crate::compare::{self, Variant};
+use crate::report::{self, Format};
+use crate::study::{workloads_named, NamedOverlay, Study};
+use anyhow::Result;
+use sim::config::GpuConfig;
+use sim::workloads::Size;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+/// Arguments of `gpuenergy compare`.
+#[derive(clap::Args, Debug)]
+#[command(
+    long_about = "Techniques side by side: the baseline and each --technique run on the same \
+workloads at the same technology point, in parallel across cores.
+
+Each --technique is one variant: a named technique or several joined with '+' (see `gpuenergy \
+techniques`). --baseline takes a technique name too; by default it is the preset's scheduler with \
+no gating (`none`). --set KEY=VALUE changes one configuration key of every run, the baseline's too; \
+--sweep KEY=V1,V2,... runs each variant once per value.
+
+Reports per workload and aggregated: run time and perf_overhead (T/T_baseline - 1), total energy \
+and EDP and their change against the baseline.
+
+Examples:
+  gpuenergy compare --tech 40nm --technique warped-gates
+  gpuenergy compare --tech 40nm --size bench --technique conv-pg --technique gates \\
+      --technique gates+coord-blackout --technique warped-gates --format json
+  gpuenergy compare --tech 40nm --workload hotspot --technique coord-blackout --sweep pg.bet=9,14,19,24"
+)]
+pub struct Args {
+    /// Technology node: finfet7, asap7, planar90…planar16, or a feature size such as 40nm.
+    #[arg(long, default_value = "finfet7")]
+    pub tech: String,
+    /// Supply voltage in volts (overrides --op).
+    #[arg(long)]
+    pub vdd: Option<f64>,
+    /// Named operating point (finfet7: stv, ntv). Default: stv on finfet7, nominal elsewhere.
+    #[arg(long)]
+    pub op: Option<String>,
+    /// Device flavour (see `gpuenergy techs`). Default: hp on planar nodes, lvt on FinFET nodes.
+    #[arg(long)]
+    pub device: Option<String>,
+    /// Junction temperature in kelvin.
+    #[arg(long, default_value_t = 350.0)]
+    pub temperature: f64,
+    /// GPU preset (see `gpuenergy presets`).
+    #[arg(long, default_value = "gtx480", conflicts_with = "config")]
+    pub preset: String,
+    /// GPU configuration TOML (a preset plus overrides).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// Workload to run, or `all` for the whole suite.
+    #[arg(long, default_value = "all")]
+    pub workload: String,
+    /// Input size tier of the workloads.
+    #[arg(long, default_value = "test", value_parser = ["test", "bench"])]
+    pub size: String,
+    /// A variant: a technique or a '+'-joined combination (repeatable; at least one).
+    #[arg(long = "technique", value_name = "NAME[+NAME...]", required = true)]
+    pub techniques: Vec<String>,
+    /// The run every variant is measured against: a technique name.
+    #[arg(long, default_value = "none")]
+    pub baseline: String,
+    /// Override one configuration key of every run (repeatable), e.g. --set pg.wakeup=6.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+    /// Run every variant once per value of one key, e.g. --sweep pg.bet=9,14,19,24.
+    #[arg(long, value_name = "KEY=V1,V2,...")]
+    pub sweep: Option<String>,
+    /// Calibration overlay for logic components (from `gpuenergy calibrate`).
+    #[arg(long)]
+    pub calibration: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: Format,
+    /// Write SVG plots into this folder.
+    #[arg(long)]
+    pub plot: Option<PathBuf>,
+    /// No progress output.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Runs `gpuenergy compare` with parsed arguments.
+pub fn run(args: Args) -> Result<()> {
+    let t0 = std::time::Instant::now();
+    let base = match &args.config {
+        Some(p) => GpuConfig::from_toml_file(p)?,
+        None => GpuConfig::preset(&args.preset)?,
+    };
+    let set = crate::technique::parse_sets(&args.set).map_err(anyhow::Error::msg)?;
+    let sweep = match &args.sweep {
+        Some(s) => Some(compare::parse_sweep(s)?),
+        None => None,
+    };
+    let (baseline, variants): (Variant, Vec<Variant>) = compare::plan(
+        &base,
+        &args.baseline,
+        &args.techniques,
+        &set,
+        sweep.as_ref(),
+    )?;
+    for v in std::iter::once(&baseline).chain(&variants) {
+        models::gpu::limits::check_sizes(&v.config)?;
+    }
+    let choice = super::estimate::tech_choice(
+        &args.tech,
+        args.vdd,
+        args.op.as_deref(),
+        args.device.as_deref(),
+        args.temperature,
+    )?;
+    let overlay = match &args.calibration {
+        Some(p) => Some(NamedOverlay::load(p)?),
+        None => None,
+    };
+    let list = workloads_named(&args.workload)?;
+    let size: Size = args.size.parse()?;
+    let study = Study::new(baseline.config.clone(), choice, overlay).size(size);
+    let total = (variants.len() + 1) * list.len();
+    let bar = indicatif::ProgressBar::new(total as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{spinner} comparing [{bar:30}] {pos}/{len} runs, {elapsed} (ETA {eta}) {msg}",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    if args.quiet || !std::io::stderr().is_terminal() || std::env::var_os("CI").is_some() {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    let b = bar.clone();
+    let result = compare::run(
+        &study,
+        &args.size,
+        &baseline,
+        &variants,
+        &list,
+        &move |n, _, what| {
+            b.set_position(n as u64);
+            b.set_message(what.to_string());
+        },
+    );
+    bar.finish_and_clear();
+    let c = result?;
+    match args.format {
+        Format::Json => println!("{}", serde_json::to_string_pretty(&c)?),
+        Format::Csv => print!("{}", report::compare::csv(&c)),
+        Format::Table => print!("{}", report::compare::table(&c)),
+    }
+    if let Some(dir) = &args.plot {
+        report::compare::write_plots(dir, &c)?;
+        if !args.quiet {
+            eprintln!("plots written to {}", dir.display());
+        }
+    }
+    if !args.quiet {
+        eprintln!("compare done in {:.2} s", t0.elapsed().as_secs_f64());
+    }
+    Ok(())
+}
