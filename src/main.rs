@@ -40,6 +40,9 @@ enum Command {
     Component(cli::component::Args),
     /// Compare simulated cycles with reference cycles from a CSV file: errors, MAPE, Pearson r.
     Correlate(cli::correlate::Args),
+    /// Sleep-transistor physics of a gating domain: switch size, IR drop, event energy,
+    /// break-even time and wakeup delay at a technology point.
+    Breakeven(cli::breakeven::Args),
 }
 
 /// Restores the default SIGPIPE action so that `gpuenergy … | head` ends quietly instead of
@@ -68,6 +71,7 @@ fn main() -> ExitCode {
         Command::Calibrate(a) => cli::calibrate::run(a),
         Command::Component(a) => cli::component::run(a),
         Command::Correlate(a) => cli::correlate::run(a),
+        Command::Breakeven(a) => cli::breakeven::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
