@@ -89,6 +89,12 @@ fn query(args: &Args) -> Result<BreakevenQuery> {
     q.domain.unit = LaneUnit::parse(&args.unit)
         .ok_or_else(|| anyhow!("--unit '{}': allowed int, fp", args.unit))?;
     q.vdd_v = args.vdd;
+    if let Some(op) = &args.op {
+        // Name the flag in the error (the node's points are listed by techlib).
+        techlib::node(&args.tech)?
+            .operating_point(op)
+            .map_err(|e| anyhow!("--op {op}: {e}"))?;
+    }
     q.op = args.op.clone();
     q.temperature_k = args.temp_k;
     q.logic_flavour = args.logic_flavour.clone();
