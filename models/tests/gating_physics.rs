@@ -252,3 +252,49 @@ fn study_every_node() {
         }
     }
 }
+
+/// The switch's per-width figures are the device's own: ρ_on = V_dsat/(2·I_on) of the PMOS for
+/// a header and of the NMOS for a footer (alpha-power linear region), area 4 F per metre of
+/// width at planar nodes, one fin pitch × gate pitch per fin at FinFET nodes.
+#[test]
+fn switch_device_figures_follow_the_device() {
+    use models::gating::sleep::{SwitchDevice, SwitchKind};
+    use techlib::{Conditions, Flavour};
+    let n = techlib::node("40nm").unwrap();
+    let p = n
+        .at(&Conditions::new(Flavour::Lstp).with_temperature(350.0))
+        .unwrap();
+    let d = p.device();
+    let h = SwitchDevice::from_device(&p, SwitchKind::Header, None);
+    let f = SwitchDevice::from_device(&p, SwitchKind::Footer, None);
+    assert!((h.rho_on_ohm_m - d.vdsat_v / (2.0 * d.i_on_p_a_per_m)).abs() < 1e-12);
+    assert!((f.rho_on_ohm_m - d.vdsat_v / (2.0 * d.i_on_n_a_per_m)).abs() < 1e-12);
+    assert!(
+        h.rho_on_ohm_m > f.rho_on_ohm_m,
+        "PMOS conducts less than NMOS"
+    );
+    assert!((h.area_m2_per_m - 4.0 * p.feature_size_m).abs() < 1e-18);
+    let n7 = techlib::node("finfet7").unwrap();
+    let p7 = n7.at(&Conditions::new(Flavour::Rvt)).unwrap();
+    let fin = n7.file().fin.as_ref().unwrap();
+    let g = (fin.pitch_nm * 1e-9, fin.contacted_gate_pitch_nm * 1e-9);
+    let s7 = SwitchDevice::from_device(&p7, SwitchKind::Header, Some(g));
+    let w_fin = p7.device().fin_width_m.unwrap();
+    assert!((s7.area_m2_per_m * w_fin - g.0 * g.1).abs() < 1e-24);
+}
+
+/// The default switch is the node's highest-threshold flavour: lstp planar, rvt at FinFET.
+#[test]
+fn switch_is_the_highest_threshold_flavour() {
+    use models::gating::breakeven::highest_vt_flavour;
+    use techlib::Flavour;
+    for (node, want) in [
+        ("40nm", Flavour::Lstp),
+        ("planar90", Flavour::Lstp),
+        ("finfet7", Flavour::Rvt),
+        ("asap7", Flavour::Rvt),
+    ] {
+        let n = techlib::node(node).unwrap();
+        assert_eq!(highest_vt_flavour(&n, 350.0).unwrap(), want, "{node}");
+    }
+}

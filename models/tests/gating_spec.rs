@@ -172,3 +172,10 @@ fn rush_cap_stages_the_wake() {
     assert!(close(o.t_wake_s, 4.0 * 1.54e-9, 1e-9), "{o:?}");
     assert_eq!(o.wakeup_cycles, 7 + 1);
 }
+
+#[test]
+fn round_mode_rounds_to_nearest() {
+    let mut i = spec_inputs(RailModel::FullCollapse);
+    i.knobs.bet_rounding = models::gating::sleep::BetRounding::Round;
+    assert_eq!(evaluate(&i).unwrap().bet_cycles, 13); // 13.23
+}
