@@ -179,3 +179,26 @@ fn round_mode_rounds_to_nearest() {
     i.knobs.bet_rounding = models::gating::sleep::BetRounding::Round;
     assert_eq!(evaluate(&i).unwrap().bet_cycles, 13); // 13.23
 }
+
+/// Control logic: toggles × energy per toggle + leakage × T_PG·t_clk, outside static_savings.
+#[test]
+fn control_logic_energy_is_accounted_separately() {
+    let mut run = run_8_9(true);
+    run.controller_toggles = 300;
+    run.controller_energy_per_toggle_j = 0.01;
+    run.controller_leakage_w = 0.002;
+    let e = account(&run).unwrap();
+    assert!(
+        close(e.control_j, 300.0 * 0.01 + 0.002 * 1000.0, 1e-12),
+        "{e:?}"
+    );
+    assert!(close(e.static_savings_frac, 0.236, 1e-12), "{e:?}");
+    assert!(
+        close(e.net_saving_j, 1000.0 - 750.0 - 14.0 - 5.0, 1e-12),
+        "{e:?}"
+    );
+    assert!(
+        close(e.net_gain_frac, (250.0 - 14.0) / 1000.0, 1e-12),
+        "{e:?}"
+    );
+}

@@ -21,7 +21,8 @@
 //!   `(1 − r)·P_leak·G·t_clk ≥ E_event(G)`;
 //! - wakeup: `t_wake = k·C_vr·ΔV·κ/(I_sat'·W_sw)` (mean recharge current `I_sat'·W_sw/κ`, κ ≈ 2
 //!   averaging the linear and saturation regions; `k` rush-limited stages),
-//!   `W = ⌈t_wake/t_clk⌉ + w_sync`;
+//!   `W = ⌈t_wake/t_clk⌉ + w_sync`; under `Decay` the full depth `ΔV_max` is recharged in the
+//!   worst case, and `W` (a fixed delay in the controller) covers it;
 //! - area: `A = a'·W_sw` (whole fins × fin footprint at FinFET nodes) + control-logic area.
 
 use super::GatingError;
