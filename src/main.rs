@@ -44,6 +44,9 @@ enum Command {
     Techniques(cli::techniques::Args),
     /// Techniques side by side: a baseline and variants on the same workloads (perf overhead, energy, EDP).
     Compare(cli::compare::Args),
+    /// Sleep-transistor physics of a gating domain: switch size, IR drop, event energy,
+    /// break-even time and wakeup delay at a technology point.
+    Breakeven(cli::breakeven::Args),
 }
 
 /// Restores the default SIGPIPE action so that `gpuenergy … | head` ends quietly instead of
@@ -74,6 +77,7 @@ fn main() -> ExitCode {
         Command::Correlate(a) => cli::correlate::run(a),
         Command::Techniques(a) => cli::techniques::run(a),
         Command::Compare(a) => cli::compare::run(a),
+        Command::Breakeven(a) => cli::breakeven::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -203,3 +203,11 @@ fn component_maps_an_asap7_overlay_to_every_node() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn breakeven_defaults_at_every_node() {
+    for n in NODES {
+        check_json(&["breakeven", "--tech", n, "--format", "json"]);
+        check_table(&["breakeven", "--tech", n]);
+    }
+}

@@ -3,6 +3,7 @@
 
 #![warn(missing_docs)]
 
+pub mod gating;
 pub mod gpu;
 pub mod logic;
 pub mod overlay;

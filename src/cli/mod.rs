@@ -1,4 +1,5 @@
 //! One module per subcommand; each has an `Args` (clap) and a `run`.
+pub mod breakeven;
 pub mod calibrate;
 pub mod compare;
 pub mod component;

@@ -1,6 +1,7 @@
 //! Renderers of a [`Report`](crate::study::Report) and the output formats every command shares.
 //!
 //! - [`breakdown`]: SM area and power shares per group next to published breakdowns;
+//! - [`breakeven`]: the table, JSON and sweep plots of the sleep-transistor model (`breakeven`);
 //! - [`table`]: fixed-width text for a terminal, with a provenance column and its legend;
 //! - [`csv`]: one row per estimate node and workload;
 //! - [`json`]: the report as pretty-printed JSON (every node with its `"source"`);
@@ -20,6 +21,7 @@
 //! for the estimate report.
 
 pub mod breakdown;
+pub mod breakeven;
 pub mod calibration;
 pub mod compare;
 pub mod component;

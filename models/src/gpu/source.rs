@@ -110,7 +110,8 @@ pub struct TechCostSource {
     cache: std::cell::RefCell<BTreeMap<String, Costed>>,
 }
 
-fn default_flavour(node: &techlib::Node) -> String {
+/// The logic flavour a node is costed at when none is asked: the first of hp, lvt, rvt it has.
+pub fn default_flavour(node: &techlib::Node) -> String {
     let f = node.flavours();
     let names: Vec<String> = f
         .iter()

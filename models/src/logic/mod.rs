@@ -146,15 +146,43 @@ pub fn area_per_ge_m2(tech: &TechPoint) -> f64 {
     }
 }
 
+/// Switched capacitance of one gate-equivalent toggle `C_ge` and clock capacitance of one state
+/// bit `C_ck`, F (see [`analytical`]).
+fn ge_capacitances_f(tech: &TechPoint) -> (f64, f64) {
+    let w = w_min_m(tech);
+    let cg = tech.c_gate_f_per_m();
+    (
+        3.0 * (1.0 + tech.device().n2p_drv_rt) * w * cg,
+        4.0 * w * cg,
+    )
+}
+
+/// Ratio of a block's total node capacitance to the capacitance one operation switches, in the
+/// analytical model of `kind`: `(ge·C_ge + ff·C_ck) / (α·ge·C_ge + ff·C_ck)` (every gate node and
+/// clocked state bit, against the `α` fraction of gate nodes an operation toggles). Multiplied by
+/// a (possibly calibrated) energy per operation over `Vdd²`, it gives the capacitance of every
+/// node of the block, which is what a collapsed supply rail must recharge.
+pub fn total_to_switched_capacitance(
+    kind: LogicKind,
+    p: &BTreeMap<String, u32>,
+    tech: &TechPoint,
+) -> f64 {
+    let c = analytical::counts(kind, p);
+    let (c_ge, c_ck) = ge_capacitances_f(tech);
+    let switched = c.activity * c.ge * c_ge + c.ff * c_ck;
+    if switched > 0.0 {
+        (c.ge * c_ge + c.ff * c_ck) / switched
+    } else {
+        1.0
+    }
+}
+
 /// The analytical (uncalibrated) cost.
 pub fn analytical_cost(kind: LogicKind, p: &BTreeMap<String, u32>, tech: &TechPoint) -> LogicCost {
     let c = analytical::counts(kind, p);
-    let d = tech.device();
     let w = w_min_m(tech);
     let vdd = tech.vdd_v();
-    let cg = tech.c_gate_f_per_m();
-    let c_ge = 3.0 * (1.0 + d.n2p_drv_rt) * w * cg;
-    let c_ck = 4.0 * w * cg;
+    let (c_ge, c_ck) = ge_capacitances_f(tech);
     let leak_ge = 2.0 * w * tech.i_off_a_per_m() * vdd;
     LogicCost {
         area_m2: (c.ge + 4.0 * c.ff) * area_per_ge_m2(tech),
