@@ -311,12 +311,15 @@ impl OrigamiSection {
 /// Checks that `units.sub_cluster_lanes` (the spec's `fold.cluster_lanes`) is even and divides
 /// the warp, so that a cluster has two equal halves and clusters tile the warp.
 pub fn cluster_lanes_error(cluster_lanes: u32, warp_size: u32) -> Option<String> {
-    if cluster_lanes < 2 || cluster_lanes % 2 != 0 || warp_size % cluster_lanes != 0 {
+    if cluster_lanes < 2
+        || !cluster_lanes.is_multiple_of(2)
+        || !warp_size.is_multiple_of(cluster_lanes)
+    {
         Some(format!(
             "'units.sub_cluster_lanes' = {cluster_lanes}: the folding cluster must be even and \
              divide the warp of {warp_size} lanes (allowed: {})",
             (2..=warp_size)
-                .filter(|c| c % 2 == 0 && warp_size % c == 0)
+                .filter(|&c| c.is_multiple_of(2) && warp_size.is_multiple_of(c))
                 .map(|c| c.to_string())
                 .collect::<Vec<_>>()
                 .join(", ")

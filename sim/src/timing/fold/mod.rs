@@ -48,7 +48,10 @@ impl ClusterGeometry {
         if !(1..=32).contains(&n_lanes) {
             return Err(format!("a warp of {n_lanes} lanes: must be 1 to 32"));
         }
-        if cluster_lanes < 2 || cluster_lanes % 2 != 0 || n_lanes % cluster_lanes != 0 {
+        if cluster_lanes < 2
+            || !cluster_lanes.is_multiple_of(2)
+            || !n_lanes.is_multiple_of(cluster_lanes)
+        {
             return Err(format!(
                 "clusters of {cluster_lanes} lanes: must be even and divide the warp of \
                  {n_lanes} lanes"
