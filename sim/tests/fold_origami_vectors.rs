@@ -385,18 +385,21 @@ fn extra_stages_add_latency_not_busy_cycles_8_7() {
 fn phase_state_rolls_over_on_the_global_grid() {
     let p = policy(&FoldSection::default());
     let mut s = FoldPhases::new(p);
-    assert!(s.begin_cycle(0, || (10, 4)));
+    assert_eq!(s.begin_cycle(0, || (10, 4)), 1);
     assert!(s.folds(SpType::Fp, 209) && !s.folds(SpType::Int, 120));
     for c in 1..300 {
-        assert!(!s.begin_cycle(c, || unreachable!("counts are read at a phase start only")));
+        assert_eq!(
+            s.begin_cycle(c, || unreachable!("counts are read at a phase start only")),
+            0
+        );
         s.record_issued(2);
     }
     // 598 issued ≥ 540: the next phase is disabled.
-    assert!(s.begin_cycle(300, || (10, 4)));
+    assert_eq!(s.begin_cycle(300, || (10, 4)), 1);
     assert!(s.decision().disabled_by_util);
     assert!(!s.folds(SpType::Fp, 300));
     // A skip from phase 1 to phase 4: phases 2 and 3 issued nothing and are enabled.
-    assert!(s.begin_cycle(1250, || (4, 10)));
+    assert_eq!(s.begin_cycle(1250, || (4, 10)), 3);
     assert!(!s.decision().disabled_by_util);
     assert!(s.folds(SpType::Int, 1250));
     let st = s.stats_through(1250);

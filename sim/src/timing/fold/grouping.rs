@@ -57,9 +57,14 @@ pub struct GroupCounts {
 impl GroupCounts {
     /// Counts the groups of `masks`.
     pub fn of_masks(masks: impl IntoIterator<Item = u32>, warp_lanes: u32) -> GroupCounts {
+        Self::of_groups(masks.into_iter().map(|m| MaskGroup::of(m, warp_lanes)))
+    }
+
+    /// Counts the groups `groups`.
+    pub fn of_groups(groups: impl IntoIterator<Item = MaskGroup>) -> GroupCounts {
         let mut c = GroupCounts::default();
-        for m in masks {
-            c.add(MaskGroup::of(m, warp_lanes));
+        for g in groups {
+            c.add(g);
         }
         c
     }

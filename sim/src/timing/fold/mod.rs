@@ -12,7 +12,8 @@
 //! - [`phase`]: the phase grid, the fold windows per type and the adaptive disable;
 //! - [`grouping`]: the all-ones detector, the Full/Partial counters, the preferred group per
 //!   phase with its forced switch, and the candidate order;
-//! - [`lane_stats`]: per-lane idle runs and the active-threads histogram.
+//! - [`lane_stats`]: per-lane idle runs and the active-threads histogram;
+//! - [`origami_sched`]: the Origami scheduler, grouping on top of a base warp scheduler.
 //!
 //! Masks are `u32` with bit i = lane i. The spec writes masks lane 0 first (leftmost);
 //! [`parse_mask`] and [`format_mask`] convert that notation.
@@ -22,6 +23,7 @@ pub mod grouping;
 pub mod issue_timing;
 pub mod lane_map;
 pub mod lane_stats;
+pub mod origami_sched;
 pub mod phase;
 pub mod shift;
 
@@ -30,6 +32,7 @@ pub use grouping::{order_by_group, GroupCounts, GroupSelector, MaskGroup};
 pub use issue_timing::{ExtraStages, IssueTiming, SpPort};
 pub use lane_map::{physical_lane_mask, physical_lanes};
 pub use lane_stats::{lane_idle_runs, ActiveThreadsHistogram, ACTIVE_THREAD_BINS};
+pub use origami_sched::OrigamiScheduler;
 pub use phase::{FoldPhaseStats, FoldPhases, PhaseDecision, PhasePolicy, SpType};
 pub use shift::{reshift_values, reshifted_lane, shift_mask, shift_values, shifted_lane};
 

@@ -178,12 +178,14 @@ impl FoldPhases {
     }
 
     /// Rolls the phase over when `cycle` lies in a later phase than the last cycle seen;
-    /// `counts` gives `(INT-Count, FP-Count)` and is called only at a phase start. Returns true
-    /// when a phase began.
-    pub fn begin_cycle(&mut self, cycle: u64, counts: impl FnOnce() -> (u32, u32)) -> bool {
+    /// `counts` gives `(INT-Count, FP-Count)` and is called only at a phase start. Returns the
+    /// number of phases begun: 0 inside a phase, 1 at a phase start, more when skipped cycles
+    /// jumped over whole phases (per-phase state such as the Origami group selector then
+    /// steps once per phase).
+    pub fn begin_cycle(&mut self, cycle: u64, counts: impl FnOnce() -> (u32, u32)) -> u64 {
         let (k, _) = self.policy.phase_of(cycle);
         if self.phase.is_some_and(|p| p >= k) {
-            return false;
+            return 0;
         }
         let (int_count, fp_count) = counts();
         let mut prev = self.phase.map(|_| self.issued);
@@ -200,7 +202,7 @@ impl FoldPhases {
             prev = Some(0);
         }
         self.issued = 0;
-        true
+        k + 1 - first
     }
 
     /// Adds the fold cycles of the current phase up to phase offset `end` to the counters.
