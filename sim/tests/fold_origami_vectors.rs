@@ -8,10 +8,12 @@
 
 use proptest::prelude::*;
 use sim::config::fold::{FoldCompaction, FoldSection, FoldTie, FoldWindow, GroupTie};
+use sim::config::LaneMap;
 use sim::timing::fold::{
-    fold, format_mask, lane_idle_runs, order_by_group, parse_mask, reshift_values, reshifted_lane,
-    shift_mask, shift_values, shifted_lane, unfolded, ClusterGeometry, ExtraStages, FoldPhases,
-    GroupCounts, GroupSelector, IssueTiming, MaskGroup, PhasePolicy, SpPort, SpType,
+    eager_gating_lanes, fold, format_mask, lane_idle_detect, lane_idle_runs, order_by_group,
+    parse_mask, reshift_values, reshifted_lane, shift_mask, shift_values, shifted_lane, unfolded,
+    ClusterGeometry, ExtraStages, FoldPhases, GroupCounts, GroupSelector, IssueTiming, MaskGroup,
+    PhasePolicy, SpPort, SpType,
 };
 
 fn g8() -> ClusterGeometry {
@@ -496,4 +498,22 @@ proptest! {
             prop_assert!(plan.passes().iter().all(|p| p.temp_mask != 0));
         }
     }
+}
+
+#[test]
+fn eager_gating_uses_d_eager_on_the_upper_lanes_while_folding() {
+    let cfg = FoldSection::default();
+    assert_eq!(lane_idle_detect(&cfg, true, true, 5), 1);
+    assert_eq!(lane_idle_detect(&cfg, true, false, 5), 5);
+    assert_eq!(lane_idle_detect(&cfg, false, true, 5), 5);
+    let off = FoldSection {
+        eager_gating: false,
+        ..FoldSection::default()
+    };
+    assert_eq!(lane_idle_detect(&off, true, true, 5), 5);
+    // The upper lanes are exactly those the full-mask fold leaves idle.
+    let upper = eager_gating_lanes(g8(), LaneMap::Identity);
+    assert_eq!(format_mask(upper, 8), "00110011");
+    let full = fold(g8(), g8().all_mask(), FoldCompaction::LeftCompact, true);
+    assert_eq!(full.issued_union() & upper, 0);
 }

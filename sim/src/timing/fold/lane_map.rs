@@ -4,6 +4,7 @@
 //! - `DoublePumped16` (GTX480): 16 physical lanes run at twice the core clock; physical lane `p`
 //!   serves logical lanes `p` and `p + 16`, and is busy in a cycle if either one is.
 
+use super::ClusterGeometry;
 use crate::config::LaneMap;
 
 /// The physical lanes busy when the logical lanes in `logical` are busy.
@@ -22,6 +23,12 @@ pub fn physical_lanes(map: LaneMap, n_logical: u32) -> u32 {
     }
 }
 
+/// The physical lanes that fold leaves idle and eager gating targets: the upper half of every
+/// cluster (`lane mod C >= C/2`), through the lane map.
+pub fn eager_gating_lanes(g: ClusterGeometry, map: LaneMap) -> u32 {
+    physical_lane_mask(map, g.upper_half_pattern())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -37,5 +44,8 @@ mod tests {
         assert_eq!(physical_lane_mask(LaneMap::Identity, 1 << 17), 1 << 17);
         assert_eq!(physical_lanes(LaneMap::DoublePumped16, 32), 16);
         assert_eq!(physical_lanes(LaneMap::Identity, 32), 32);
+        let g = ClusterGeometry::new(32, 4).unwrap();
+        assert_eq!(eager_gating_lanes(g, LaneMap::DoublePumped16), 0xcccc);
+        assert_eq!(eager_gating_lanes(g, LaneMap::Identity), 0xcccc_cccc);
     }
 }

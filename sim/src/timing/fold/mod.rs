@@ -30,10 +30,10 @@ pub mod shift;
 pub use cluster_fold::{fold, unfolded, FoldPlan, SubWarp};
 pub use grouping::{order_by_group, GroupCounts, GroupSelector, MaskGroup};
 pub use issue_timing::{ExtraStages, IssueTiming, SpPort};
-pub use lane_map::{physical_lane_mask, physical_lanes};
+pub use lane_map::{eager_gating_lanes, physical_lane_mask, physical_lanes};
 pub use lane_stats::{lane_idle_runs, ActiveThreadsHistogram, ACTIVE_THREAD_BINS};
 pub use origami_sched::OrigamiScheduler;
-pub use phase::{FoldPhaseStats, FoldPhases, PhaseDecision, PhasePolicy, SpType};
+pub use phase::{lane_idle_detect, FoldPhaseStats, FoldPhases, PhaseDecision, PhasePolicy, SpType};
 pub use shift::{reshift_values, reshifted_lane, shift_mask, shift_values, shifted_lane};
 
 /// Lane geometry of folding and shifting: a warp of `n_lanes` logical lanes split into

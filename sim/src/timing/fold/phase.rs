@@ -46,7 +46,8 @@ pub struct PhasePolicy {
 }
 
 impl PhasePolicy {
-    /// The policy of `cfg` for an SM issuing `issue_width` instructions per cycle, with the
+    /// The policy of `cfg` for an SM issuing `issue_width` (0 is read as 1) instructions per
+    /// cycle, with the
     /// `[pg]` idle-detect threshold and BET entering `N_Fold`.
     pub fn new(
         cfg: &FoldSection,
@@ -59,7 +60,7 @@ impl PhasePolicy {
             n_phase_cycles: n,
             aggressive_cycles: cfg.aggressive_window_cycles().min(n),
             conservative_cycles: cfg.conservative_window_cycles().min(n),
-            disable_threshold_insts: ceil_frac(cfg.disable_util, issue_width as u64 * n),
+            disable_threshold_insts: ceil_frac(cfg.disable_util, issue_width.max(1) as u64 * n),
             tie: cfg.fold_tie,
             window: cfg.fold_window,
             n_fold_cycles: cfg.n_fold_cycles(idle_detect_cycles, bet_cycles),
@@ -243,5 +244,23 @@ impl FoldPhases {
             me.account(end);
         }
         me.stats
+    }
+}
+
+/// The idle-detect threshold of one type-T lane domain (power-gating §6 "Eager gating"): while
+/// folding of T is enabled and `fold.eager_gating` is on, the lanes at cluster positions
+/// `C/2 … C−1` (`upper_lane`; see [`super::eager_gating_lanes`]) gate after
+/// `fold.eager_idle_detect` idle cycles; every other lane, and every lane outside the windows,
+/// uses `default_d` (the `[pg]` threshold under `fold.lane_pg_policy`).
+pub fn lane_idle_detect(
+    cfg: &FoldSection,
+    folding_on: bool,
+    upper_lane: bool,
+    default_d: u32,
+) -> u32 {
+    if cfg.eager_gating && folding_on && upper_lane {
+        cfg.eager_idle_detect
+    } else {
+        default_d
     }
 }
