@@ -280,6 +280,33 @@ const READ: &[(&str, &str)] = &[
 /// Keys refused outright for a non-baseline value by `GpuConfig::validate` (features not
 /// implemented), with such a value. The keys no model reads are `sim::config::UNREAD_KEYS`.
 const REFUSED_FEATURES: &[(&str, &str)] = &[
+    // [fold] and [origami] (sim/src/config/fold.rs): folding, lane shifting and grouping are
+    // pure mechanisms in sim/src/timing/fold/ that the SM does not call yet, so every
+    // non-default value is refused.
+    ("fold.enabled", "true"),
+    ("fold.n_phase", "200"),
+    ("fold.aggressive_frac", "0.6"),
+    ("fold.conservative_frac", "0.5"),
+    ("fold.disable_util", "0.8"),
+    ("fold.util_count", "\"SpIssued\""),
+    ("fold.type_count_source", "\"AllWarps\""),
+    ("fold.fold_tie", "\"FpMajority\""),
+    ("fold.fold_window", "\"PhaseEnd\""),
+    ("fold.n_pipeflush", "20"),
+    ("fold.enforce_n_fold", "false"),
+    ("fold.extra_stages", "3"),
+    ("fold.extra_stages_always", "false"),
+    ("fold.extra_stages_busy", "true"),
+    ("fold.skip_empty_half", "false"),
+    ("fold.fold_sfu", "true"),
+    ("fold.eager_gating", "false"),
+    ("fold.eager_idle_detect", "0"),
+    ("fold.lane_pg_policy", "\"NaiveBlackout\""),
+    ("origami.grouping", "false"),
+    ("origami.force_switch_phases", "3"),
+    ("origami.group_tie", "\"Full\""),
+    ("origami.lane_shifting", "false"),
+    ("origami.fold_compaction", "\"PositionPreserving\""),
     ("sim.threads", "4"),
     ("stats.epoch_cycles", "100"),
     ("stats.timeline_dump", "true"),

@@ -645,6 +645,7 @@ impl GpuConfig {
                 "'mem.addr_map' must have 32 characters from 0, R, B, C, S (dots allowed)".into(),
             );
         }
+        bad.extend(self.fold_errors());
         // Keys the spec defines whose non-baseline values this simulator does not model yet:
         // refused rather than silently ignored.
         if self.sim.threads > 1 {

@@ -11,6 +11,7 @@
 //! Units: clocks in MHz (`*_mhz`), latencies in cycles of the component's own clock domain,
 //! sizes in bytes (`*_bytes`) or entries. Derived SI quantities are methods (`core_hz`, ...).
 
+pub mod fold;
 pub mod gpgpusim;
 mod load;
 mod schema;

@@ -28,6 +28,12 @@ pub struct GpuConfig {
     pub opcoll: OpcollSection,
     /// `[units]`: execution units.
     pub units: UnitsSection,
+    /// `[fold]`: warp folding (power-gating §6); defaults when absent.
+    #[serde(default)]
+    pub fold: super::fold::FoldSection,
+    /// `[origami]`: Origami mask grouping and lane shifting (power-gating §7); defaults when absent.
+    #[serde(default)]
+    pub origami: super::fold::OrigamiSection,
     /// `[latency]`: per-class latency and initiation interval.
     pub latency: LatencySection,
     /// `[compat]`: GPGPU-Sim compatibility switches.

@@ -19,6 +19,7 @@ mod divisor;
 mod engine;
 mod exec;
 mod execunits;
+pub mod fold;
 mod frontend;
 mod issueunit;
 mod ldst;
