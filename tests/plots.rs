@@ -424,3 +424,45 @@ fn render_plots_png() {
         }
     }
 }
+
+/// The checks are not vacuous: a small plot with each fault is flagged for each.
+#[test]
+fn the_checks_flag_an_unreadable_plot() {
+    let bad = r##"<svg width="200" height="100" viewBox="0 0 200 100" xmlns="http://www.w3.org/2000/svg">
+<rect x="0" y="0" width="200" height="100" opacity="1" fill="#FFFFFF" stroke="none"/>
+<circle cx="150" cy="20" r="4" opacity="1" fill="#1F77B4" stroke="none"/>
+<text x="5" y="50" dy="0.76em" text-anchor="middle" font-family="sans-serif" font-size="10" transform="rotate(270, 5, 50)">
+energy
+</text>
+<text x="100" y="88" dy="0.76em" text-anchor="middle" font-family="sans-serif" font-size="10">
+reference cycles
+</text>
+<text x="60" y="30" dy="0.5ex" text-anchor="start" font-family="sans-serif" font-size="10">
+hotspot
+</text>
+<text x="70" y="32" dy="0.5ex" text-anchor="start" font-family="sans-serif" font-size="10">
+backprop
+</text>
+<text x="170" y="60" dy="0.5ex" text-anchor="start" font-family="sans-serif" font-size="10">
+a label running off the edge
+</text>
+<rect x="140" y="10" width="50" height="30" opacity="0.85" fill="#FFFFFF" stroke="none"/>
+</svg>"##;
+    let p = problems(bad);
+    let has = |s: &str| p.iter().any(|m| m.contains(s));
+    assert!(has("y axis description 'energy' has no unit"), "{p:?}");
+    assert!(
+        has("x axis description (lowest text) 'reference cycles' has no unit"),
+        "{p:?}"
+    );
+    assert!(has("'a label running off the edge' leaves"), "{p:?}");
+    assert!(has("'hotspot' overlaps text 'backprop'"), "{p:?}");
+    assert!(has("legend box"), "{p:?}");
+    let good = bad
+        .replace("\nenergy\n", "\nenergy (µJ)\n")
+        .replace("reference cycles", "reference (cycles)")
+        .replace("x=\"70\" y=\"32\"", "x=\"60\" y=\"50\"")
+        .replace("a label running off the edge", "ok")
+        .replace("cx=\"150\"", "cx=\"100\"");
+    assert!(problems(&good).is_empty(), "{:?}", problems(&good));
+}

@@ -57,8 +57,8 @@ fn on_step(bar: &Progress) -> impl FnMut(Step<'_>) + '_ {
     move |s: Step<'_>| {
         let what = match s.stage {
             "read" => "files read",
-            "fit" => "component kinds fitted",
-            "probe" => "liberty corners probed",
+            "fit" => "kinds fitted",
+            "probe" => "corners probed",
             other => other,
         };
         bar.stage(what);
@@ -102,6 +102,7 @@ fn tech_fit(args: &Args, dir: &Path, bar: &Progress) -> Result<()> {
 pub fn run(args: Args) -> Result<()> {
     techlib::node(&args.tech).with_context(|| format!("--tech {}", args.tech))?;
     let bar = Progress::bar(0, "steps", args.quiet.quiet);
+    bar.message("starting");
     let result = fit_and_write(&args, &bar);
     bar.finish();
     result

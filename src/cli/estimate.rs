@@ -177,7 +177,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let size: Size = args.size.parse()?;
     let quiet = args.quiet.quiet;
-    let bar = Progress::bar(list.len(), "workloads simulated", quiet);
+    let bar = Progress::bar(list.len(), "workloads", quiet);
     let mut study = Study::new(cfg, choice, overlay)
         .size(size)
         .static_only(args.static_only)

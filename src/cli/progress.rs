@@ -12,6 +12,13 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::time::Duration;
 
+/// A bar: units done of the total, elapsed time, estimated time left, the unit under way.
+const BAR_TEMPLATE: &str =
+    "{spinner} [{bar:20}] {pos}/{len} {prefix}, {elapsed} elapsed, ~{eta} left: {wide_msg}";
+
+/// A spinner: elapsed time and the work under way.
+const SPINNER_TEMPLATE: &str = "{spinner} {elapsed} {wide_msg}";
+
 /// The `--quiet` flag, flattened into every long-running command's arguments.
 #[derive(clap::Args, Debug, Clone, Copy, Default)]
 pub struct QuietArg {
@@ -54,14 +61,15 @@ impl Progress {
     }
 
     /// A bar over `total` units of work named `what` (e.g. `runs`): units done of the total,
-    /// the current unit in the message, elapsed time and the estimated time left.
+    /// the current unit in the message, elapsed time and the estimated time left. With a total
+    /// of 0 (not known yet) it shows as a spinner until [`Progress::set_total`] gives one.
     pub fn bar(total: usize, what: &str, quiet: bool) -> Self {
-        let p = Self::with(
-            ProgressBar::new(total as u64),
-            quiet,
-            "{spinner} [{bar:30}] {pos}/{len} {prefix} {elapsed_precise} elapsed, ~{eta} left  \
-             {wide_msg}",
-        );
+        let template = if total == 0 {
+            SPINNER_TEMPLATE
+        } else {
+            BAR_TEMPLATE
+        };
+        let p = Self::with(ProgressBar::new(total as u64), quiet, template);
         p.stage(what);
         p
     }
@@ -73,11 +81,7 @@ impl Progress {
 
     /// A spinner with elapsed time and a message, for work whose size is not known in advance.
     pub fn spinner(quiet: bool) -> Self {
-        Self::with(
-            ProgressBar::new_spinner(),
-            quiet,
-            "{spinner} {elapsed_precise} {wide_msg}",
-        )
+        Self::with(ProgressBar::new_spinner(), quiet, SPINNER_TEMPLATE)
     }
 
     /// Whether the bar is drawn (stderr is a terminal and not `--quiet`).
@@ -95,8 +99,22 @@ impl Progress {
         self.bar.set_position(done as u64);
     }
 
-    /// Sets the total number of units.
+    /// Sets the total number of units (a spinner turns into a bar).
     pub fn set_total(&self, total: usize) {
+        if self.bar.length() == Some(total as u64) {
+            return;
+        }
+        if self.drawn {
+            let template = if total == 0 {
+                SPINNER_TEMPLATE
+            } else {
+                BAR_TEMPLATE
+            };
+            self.bar.set_style(
+                ProgressStyle::with_template(template)
+                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+        }
         self.bar.set_length(total as u64);
     }
 

@@ -91,7 +91,8 @@ pub fn run(args: Args) -> Result<()> {
         .clone()
         .unwrap_or_else(|| args.out.join(".lib"));
     let quiet = args.quiet.quiet;
-    let bar = Progress::bar(0, "liberty files read", quiet);
+    let bar = Progress::spinner(quiet);
+    bar.message("preparing libraries");
     bar.note(format!(
         "synth: preparing {} {} libraries from {}",
         opts.flavour,
@@ -104,9 +105,12 @@ pub fn run(args: Args) -> Result<()> {
         &opts.corner,
         &cache,
         &mut |s: Step<'_>| {
-            bar.set_total(s.total);
-            bar.set_position(s.done);
-            bar.message(s.item.to_string());
+            bar.message(format!(
+                "preparing libraries: {}/{} {}",
+                s.done + 1,
+                s.total,
+                s.item
+            ));
             bar.log(format!("  reading {}", s.item));
         },
     );
