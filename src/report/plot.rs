@@ -434,10 +434,18 @@ pub fn write_parity_plots(o: &FitOutcome, dir: &Path) -> anyhow::Result<Vec<Path
         let u = pretty_unit(u);
         let entries: Vec<(String, Swatch)> =
             std::iter::once(("y = x".to_string(), Swatch::Line(BLACK, false)))
-                .chain(series.iter().enumerate().map(|(i, (k, _))| {
-                    let (c, m) = point_style(i);
-                    (abbreviate(k, MAX_LABEL_CHARS), Swatch::Marker(c, m))
-                }))
+                // A kind without a leave-one-out point (a single synthesised size) keeps its
+                // colour but gets no legend entry.
+                .chain(
+                    series
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, (_, pts))| !pts.is_empty())
+                        .map(|(i, (k, _))| {
+                            let (c, m) = point_style(i);
+                            (abbreviate(k, MAX_LABEL_CHARS), Swatch::Marker(c, m))
+                        }),
+                )
                 .collect();
         let legend_w = legend_width(&entries.iter().map(|e| e.0.clone()).collect::<Vec<_>>());
         let (width, height) = (720 + legend_w, 760);
