@@ -207,6 +207,15 @@ fn check_kind(r: &SynthRecord, path: &Path) -> Result<(), CalError> {
 /// Every valid record under `dir`, and every corrupt input left out with its reason. Only a
 /// missing or unreadable directory is an error.
 pub fn collect_all(dir: &Path) -> Result<Collected, CalError> {
+    collect_all_with_progress(dir, &mut crate::progress::ignore)
+}
+
+/// [`collect_all`], reporting a `read` [`crate::progress::Step`] per file examined (JSON
+/// records and report directories' `meta.toml`).
+pub fn collect_all_with_progress(
+    dir: &Path,
+    on_step: crate::progress::OnStep<'_>,
+) -> Result<Collected, CalError> {
     if !dir.is_dir() {
         return Err(CalError::Invalid(format!(
             "{} is not a directory",
@@ -217,6 +226,21 @@ pub fn collect_all(dir: &Path) -> Result<Collected, CalError> {
     walk(dir, &mut files)?;
     let mut out = Collected::default();
     let mut dirs_with_record = std::collections::BTreeSet::new();
+    let wanted = |f: &Path| {
+        let name = f.file_name().unwrap_or_default().to_string_lossy();
+        name.ends_with(".json") || name.ends_with(".json.gz") || name == "meta.toml"
+    };
+    let total = files.iter().filter(|f| wanted(f)).count();
+    let mut done = 0;
+    let mut step = |f: &Path, on_step: crate::progress::OnStep<'_>| {
+        on_step(crate::progress::Step {
+            stage: "read",
+            item: &f.to_string_lossy(),
+            done,
+            total,
+        });
+        done += 1;
+    };
     for f in &files {
         let name = f
             .file_name()
@@ -226,6 +250,7 @@ pub fn collect_all(dir: &Path) -> Result<Collected, CalError> {
         if !(name.ends_with(".json") || name.ends_with(".json.gz")) {
             continue;
         }
+        step(f, on_step);
         let read = read_maybe_gz(f).and_then(|text| {
             if is_record_file(&name) || text.contains("\"energy_per_op_j\"") {
                 let r = SynthRecord::from_json(&text, f)?;
@@ -257,6 +282,7 @@ pub fn collect_all(dir: &Path) -> Result<Collected, CalError> {
     }
     for f in &files {
         if f.file_name().is_some_and(|n| n == "meta.toml") {
+            step(f, on_step);
             let d = f.parent().unwrap_or(Path::new("."));
             if !dirs_with_record.contains(d) {
                 match record_from_reports(d).and_then(|r| {

@@ -7,6 +7,7 @@
 //! - [`flow`]: drive iverilog, yosys and OpenSTA for one component and size → [`record::SynthRecord`].
 //! - [`fit`]: non-negative least squares of the `models::logic` forms, leave-one-out CV, overlays.
 //! - [`collect`]: gather records and raw reports from a directory.
+//! - [`progress`]: the callback through which long steps report progress.
 
 #![warn(missing_docs)]
 
@@ -16,6 +17,7 @@ pub mod fit;
 pub mod flow;
 pub mod liberty;
 pub mod parsers;
+pub mod progress;
 pub mod record;
 pub mod rtl;
 pub mod techfit;

@@ -337,14 +337,31 @@ pub fn fit(probes: &[CornerProbe], node_toml: &str) -> Result<TechFit, CalError>
 
 /// Probe the standard ASAP7-style set (RVT/LVT/SLVT at TT, RVT at FF and SS) and fit.
 pub fn fit_dir(dir: &Path, node_toml: &str) -> Result<TechFit, CalError> {
+    fit_dir_with_progress(dir, node_toml, &mut crate::progress::ignore)
+}
+
+/// [`fit_dir`], reporting a `probe` [`crate::progress::Step`] per corner (`rvt tt`, …) as its
+/// liberty files are read.
+pub fn fit_dir_with_progress(
+    dir: &Path,
+    node_toml: &str,
+    on_step: crate::progress::OnStep<'_>,
+) -> Result<TechFit, CalError> {
     let mut probes = Vec::new();
-    for (f, c) in [
+    let corners = [
         ("rvt", "tt"),
         ("lvt", "tt"),
         ("slvt", "tt"),
         ("rvt", "ff"),
         ("rvt", "ss"),
-    ] {
+    ];
+    for (done, (f, c)) in corners.into_iter().enumerate() {
+        on_step(crate::progress::Step {
+            stage: "probe",
+            item: &format!("{f} {c}"),
+            done,
+            total: corners.len(),
+        });
         match probe(dir, f, c) {
             Ok(p) => probes.push(p),
             Err(CalError::Liberty(m)) if !(f == "rvt" && c == "tt") => {

@@ -2,9 +2,11 @@
 //! logic-component forms (non-negative least squares, leave-one-out cross-validation), print the
 //! coefficients and errors, write the calibration overlay, and optionally draw parity plots.
 
+use super::progress::Progress;
 use crate::report::{self, format_parser, Format, TABLE_JSON};
 use anyhow::{bail, Context, Result};
-use calibration::fit::fit_records;
+use calibration::fit::fit_records_with_progress;
+use calibration::progress::Step;
 use std::path::{Path, PathBuf};
 
 /// Arguments of `gpuenergy calibrate`.
@@ -40,6 +42,9 @@ pub struct Args {
     /// set (continuous integration must not pass on a silently smaller record set).
     #[arg(long)]
     pub strict: bool,
+    /// `--quiet`: no progress display.
+    #[command(flatten)]
+    pub quiet: super::progress::QuietArg,
 }
 
 /// Whether corrupt inputs fail the run: `--strict`, or under CI.
@@ -47,7 +52,23 @@ fn strict(args: &Args) -> bool {
     args.strict || std::env::var_os("CI").is_some()
 }
 
-fn tech_fit(args: &Args, dir: &Path) -> Result<()> {
+/// A progress callback for the calibration library that moves `bar` through its steps.
+fn on_step(bar: &Progress) -> impl FnMut(Step<'_>) + '_ {
+    move |s: Step<'_>| {
+        let what = match s.stage {
+            "read" => "files read",
+            "fit" => "kinds fitted",
+            "probe" => "corners probed",
+            other => other,
+        };
+        bar.stage(what);
+        bar.set_total(s.total);
+        bar.set_position(s.done);
+        bar.message(s.item.to_string());
+    }
+}
+
+fn tech_fit(args: &Args, dir: &Path, bar: &Progress) -> Result<()> {
     let node_path = args.write_node.clone();
     let text = match &node_path {
         Some(p) => {
@@ -58,20 +79,21 @@ fn tech_fit(args: &Args, dir: &Path) -> Result<()> {
             toml::to_string(n.file()).context("serialising the node")?
         }
     };
-    eprintln!(
+    bar.note(format!(
         "calibrate: fitting device numbers of {} to {}",
         args.tech,
         dir.display()
-    );
-    let fit = calibration::techfit::fit_dir(dir, &text)?;
+    ));
+    let fit = calibration::techfit::fit_dir_with_progress(dir, &text, &mut on_step(bar))?;
+    bar.set_position(5);
     print!("{}", fit.report());
     if let Some(p) = node_path {
         std::fs::write(&p, fit.apply_to_toml(&text))
             .with_context(|| format!("writing {}", p.display()))?;
-        eprintln!(
+        bar.note(format!(
             "calibrate: fitted device numbers written to {}",
             p.display()
-        );
+        ));
     }
     Ok(())
 }
@@ -79,21 +101,29 @@ fn tech_fit(args: &Args, dir: &Path) -> Result<()> {
 /// Runs `gpuenergy calibrate` with parsed arguments.
 pub fn run(args: Args) -> Result<()> {
     techlib::node(&args.tech).with_context(|| format!("--tech {}", args.tech))?;
+    let bar = Progress::bar(0, "steps", args.quiet.quiet);
+    bar.message("starting");
+    let result = fit_and_write(&args, &bar);
+    bar.finish();
+    result
+}
+
+fn fit_and_write(args: &Args, bar: &Progress) -> Result<()> {
     if let Some(d) = &args.liberty_dir {
-        tech_fit(&args, d)?;
+        tech_fit(args, d, bar)?;
     }
     let Some(reports) = &args.reports else {
         return Ok(());
     };
-    let collected = calibration::collect::collect_all(reports)?;
+    let collected = calibration::collect::collect_all_with_progress(reports, &mut on_step(bar))?;
     for d in &collected.dropped {
-        eprintln!(
+        bar.warn(format!(
             "calibrate: warning: left out {}: {}",
             d.path.display(),
             d.error
-        );
+        ));
     }
-    if !collected.dropped.is_empty() && strict(&args) {
+    if !collected.dropped.is_empty() && strict(args) {
         bail!(
             "{} corrupt record(s) or report(s) under {} (listed above; first: {}: {}); \
              nothing written (--strict{})",
@@ -115,12 +145,13 @@ pub fn run(args: Args) -> Result<()> {
             reports.display()
         );
     }
-    eprintln!(
+    bar.note(format!(
         "calibrate: {} records from {}",
         recs.len(),
         reports.display()
-    );
-    let out = fit_records(&args.tech, &recs)?;
+    ));
+    let out = fit_records_with_progress(&args.tech, &recs, &mut on_step(bar))?;
+    bar.finish();
     match args.format {
         Format::Json => println!(
             "{}",
@@ -130,10 +161,13 @@ pub fn run(args: Args) -> Result<()> {
         Format::Csv => return Err(report::no_csv("calibrate")),
     }
     out.overlay.save(&args.out)?;
-    eprintln!("calibrate: overlay written to {}", args.out.display());
+    bar.note(format!(
+        "calibrate: overlay written to {}",
+        args.out.display()
+    ));
     if let Some(d) = &args.plot {
         for p in report::plot::write_parity_plots(&out, d)? {
-            eprintln!("calibrate: plot {}", p.display());
+            bar.note(format!("calibrate: plot {}", p.display()));
         }
     }
     Ok(())

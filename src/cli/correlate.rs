@@ -3,6 +3,7 @@
 //! Pearson's r, and optionally writes a log-log scatter plot. The file format and the statistics
 //! are documented in [`crate::correlate`].
 
+use super::progress::{note, Progress};
 use crate::correlate::{correlate_with_progress, read_reference, Input, Target};
 use crate::report::{self, Format};
 use anyhow::Result;
@@ -68,6 +69,9 @@ pub struct Args {
     /// Output format on stdout.
     #[arg(long, default_value = "table")]
     pub format: Format,
+    /// `--quiet`: no progress display.
+    #[command(flatten)]
+    pub quiet: super::progress::QuietArg,
 }
 
 /// Runs `gpuenergy correlate` with parsed arguments.
@@ -84,13 +88,10 @@ pub fn run(args: Args) -> Result<()> {
         (Some(p), None) => p.clone(),
         (None, None) => "gtx480".to_string(),
     };
-    let bar =
-        indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr());
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("{spinner} {elapsed} {msg}").expect("template"),
-    );
-    bar.set_message("simulating");
-    bar.enable_steady_tick(std::time::Duration::from_millis(200));
+    let quiet = args.quiet.quiet;
+    // The number of distinct simulations is known from the first report.
+    let bar = Progress::bar(0, "simulations", quiet);
+    bar.message("simulating");
     let b2 = bar.clone();
     let c = correlate_with_progress(
         &reference,
@@ -99,9 +100,13 @@ pub fn run(args: Args) -> Result<()> {
             config,
             input: args.input,
         },
-        &move |what, n, total| b2.set_message(format!("{n}/{total} simulated: {what}")),
+        &move |what, _, total| {
+            b2.set_total(total);
+            b2.inc();
+            b2.message(format!("{what} done"));
+        },
     );
-    bar.finish_and_clear();
+    bar.finish();
     let c = c?;
     if args.format != Format::Table {
         // the table lists them itself
@@ -119,7 +124,7 @@ pub fn run(args: Args) -> Result<()> {
     }
     if let Some(dir) = &args.plot {
         let path = report::correlate::write_plot(dir, &c)?;
-        eprintln!("wrote {}", path.display());
+        note(quiet, format!("wrote {}", path.display()));
     }
     Ok(())
 }

@@ -3,6 +3,7 @@
 //! [`crate::study::Study`]; the renderers are [`crate::report`]; this module parses arguments
 //! and prints.
 
+use super::progress::{note, Progress};
 use crate::report::{self, Format};
 use crate::study::{workloads_named, NamedOverlay, Study};
 use anyhow::bail;
@@ -91,6 +92,9 @@ pub struct Args {
     /// Technique and single-key overrides of the configuration.
     #[command(flatten)]
     pub mods: super::ConfigMods,
+    /// `--quiet`: no progress display.
+    #[command(flatten)]
+    pub quiet: super::progress::QuietArg,
 }
 
 /// `--idle-sms` values.
@@ -176,7 +180,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Vec::new()
     };
     let size: Size = args.size.parse()?;
-    let bar = progress_bar(list.len());
+    let quiet = args.quiet.quiet;
+    let bar = Progress::bar(list.len(), "workloads", quiet);
     let mut study = Study::new(cfg, choice, overlay)
         .size(size)
         .static_only(args.static_only)
@@ -188,11 +193,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let b = bar.clone();
     let report = study
         .on_progress(move |name, _, _| {
-            b.inc(1);
-            b.set_message(name.to_string());
+            b.inc();
+            b.message(format!("{name} done"));
         })
         .run(&list);
-    bar.finish_and_clear();
+    bar.finish();
     let report = report?;
     match args.format {
         Format::Json => print!("{}", report::json::render(&report)?),
@@ -204,23 +209,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     if let Some(dir) = &args.plot {
         report::plot::write_report_plots(dir, &report)?;
-        eprintln!("plots written to {}", dir.display());
+        note(quiet, format!("plots written to {}", dir.display()));
     }
-    eprintln!("estimate done in {:.2} s", t0.elapsed().as_secs_f64());
-    Ok(())
-}
-
-/// A progress bar over `n` simulations, hidden for a single one or under CI.
-fn progress_bar(n: usize) -> indicatif::ProgressBar {
-    let bar = indicatif::ProgressBar::new(n as u64);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{spinner} simulating [{bar:30}] {pos}/{len} {msg}",
-        )
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    note(
+        quiet,
+        format!("estimate done in {:.2} s", t0.elapsed().as_secs_f64()),
     );
-    if n <= 1 || std::env::var_os("CI").is_some() {
-        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
-    }
-    bar
+    Ok(())
 }

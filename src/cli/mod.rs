@@ -6,6 +6,7 @@ pub mod component;
 pub mod correlate;
 pub mod estimate;
 pub mod presets;
+pub mod progress;
 pub mod run;
 pub mod simulate;
 pub mod sram;

@@ -2,6 +2,7 @@
 //! trace) on a preset or user-configured GPU; prints cycles, IPC, occupancy and the stall
 //! breakdown, and optionally saves the full `gpuenergy.activity.v1` record.
 
+use super::progress::Progress;
 use crate::correlate::LaunchRecorder;
 use crate::report::{self, format_parser, Format, TABLE_JSON};
 use anyhow::{bail, Context, Result};
@@ -10,7 +11,7 @@ use sim::timing::{Program, Simulation, TimingGpu};
 use sim::trace::TraceFolder;
 use sim::workloads::{self, Size};
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 const AFTER_HELP: &str = "\
 Examples:
@@ -55,6 +56,9 @@ pub struct Args {
     /// Technique and single-key overrides of the configuration.
     #[command(flatten)]
     pub mods: super::ConfigMods,
+    /// `--quiet`: no progress display.
+    #[command(flatten)]
+    pub quiet: super::progress::QuietArg,
 }
 
 /// Resolves `--preset`/`--config`, then `--technique`, `--scheduler` and `--set` (in that
@@ -99,12 +103,12 @@ pub fn run(args: Args) -> Result<()> {
     )?;
     if let Some(dir) = &args.trace {
         let start = Instant::now();
-        let bar = progress_bar();
+        let bar = Progress::spinner(args.quiet.quiet);
         let run = Simulation::new(&cfg).run(TraceFolder::new(dir).on_kernel(|i, n, p| {
-            bar.set_message(format!("kernel {}/{n}: {}", i + 1, p.display()));
-            bar.tick();
-        }))?;
-        bar.finish_and_clear();
+            bar.message(format!("kernel {}/{n}: {}", i + 1, p.display()));
+        }));
+        bar.finish();
+        let run = run?;
         for w in &run.warnings {
             eprintln!("warning: {w}");
         }
@@ -137,28 +141,25 @@ pub fn run(args: Args) -> Result<()> {
         .with_context(|| format!("unknown workload '{name}' (see `gpuenergy workloads`)"))?;
     let size: Size = args.size.parse()?;
     let start = Instant::now();
-    let bar = progress_bar();
+    let bar = Progress::spinner(args.quiet.quiet);
     let b2 = bar.clone();
-    let t0 = start;
     let label = name.to_string();
     let mut launch_cycles = Vec::new();
-    let (report, act) = Simulation::new(&cfg)
+    let result = Simulation::new(&cfg)
         .progress(move |cycles, insts| {
-            if t0.elapsed() > Duration::from_secs(2) {
-                b2.set_message(format!(
-                    "{label}: cycle {cycles}, {insts} warp insts in this launch"
-                ));
-                b2.tick();
-            }
+            b2.message(format!(
+                "{label}: cycle {cycles}, {insts} warp insts in this launch"
+            ));
         })
         .run(Program(|gpu: &mut TimingGpu| {
             let mut rec = LaunchRecorder::new(gpu);
             let r = w.run(size, &mut rec, args.check);
             launch_cycles = rec.into_launches();
             r
-        }))?;
+        }));
+    bar.finish();
+    let (report, act) = result?;
     let report = report?;
-    bar.finish_and_clear();
     let wall = start.elapsed().as_secs_f64();
     if let Some(out) = &args.out {
         std::fs::write(out, act.to_json()).with_context(|| format!("writing {}", out.display()))?;
@@ -181,13 +182,4 @@ pub fn run(args: Args) -> Result<()> {
         bail!("{name}: results differ from the CPU reference: {d}");
     }
     Ok(())
-}
-
-fn progress_bar() -> indicatif::ProgressBar {
-    let bar =
-        indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr());
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("{spinner} {elapsed} {msg}").expect("template"),
-    );
-    bar
 }

@@ -1,9 +1,11 @@
 //! `gpuenergy synth`: synthesise components with yosys + OpenSTA against liberty files and write
 //! the raw tool reports and a normalised record (`record.json`) per run.
 
+use super::progress::Progress;
 use crate::report;
 use anyhow::{anyhow, bail, Context, Result};
 use calibration::flow::{self, registry, FlowOptions};
+use calibration::progress::Step;
 use std::path::PathBuf;
 
 /// Arguments of `gpuenergy synth`.
@@ -49,6 +51,9 @@ pub struct Args {
     /// Directory for the prepared (decompressed, merged) libraries (default: OUT/.lib).
     #[arg(long)]
     pub lib_cache: Option<PathBuf>,
+    /// `--quiet`: no progress display.
+    #[command(flatten)]
+    pub quiet: super::progress::QuietArg,
 }
 
 /// Runs `gpuenergy synth` with parsed arguments.
@@ -85,13 +90,32 @@ pub fn run(args: Args) -> Result<()> {
         .lib_cache
         .clone()
         .unwrap_or_else(|| args.out.join(".lib"));
-    eprintln!(
+    let quiet = args.quiet.quiet;
+    let bar = Progress::spinner(quiet);
+    bar.message("preparing libraries");
+    bar.note(format!(
         "synth: preparing {} {} libraries from {}",
         opts.flavour,
         opts.corner,
         liberty_dir.display()
+    ));
+    let lib = flow::library::prepare_with_progress(
+        &liberty_dir,
+        &opts.flavour,
+        &opts.corner,
+        &cache,
+        &mut |s: Step<'_>| {
+            bar.message(format!(
+                "preparing libraries: {}/{} {}",
+                s.done + 1,
+                s.total,
+                s.item
+            ));
+            bar.log(format!("  reading {}", s.item));
+        },
     );
-    let lib = flow::library::prepare(&liberty_dir, &opts.flavour, &opts.corner, &cache)?;
+    bar.finish();
+    let lib = lib?;
     let given = super::component::parse_params(&args.params)?;
     let mut jobs = Vec::new();
     for n in &names {
@@ -110,53 +134,10 @@ pub fn run(args: Args) -> Result<()> {
     }
     print!("{}", report::synth::header());
     let total = jobs.len();
-    let mut failed = Vec::new();
-    for (i, spec) in jobs.iter().enumerate() {
-        eprintln!(
-            "synth: [{}/{}] {} {:?}",
-            i + 1,
-            total,
-            spec.kind,
-            spec.params
-        );
-        let t0 = std::time::Instant::now();
-        let existing = opts
-            .out_dir
-            .join(flow::run_dir_name(spec))
-            .join("record.json");
-        let cached = if args.keep_existing && existing.exists() {
-            calibration::SynthRecord::load(&existing).ok()
-        } else {
-            None
-        };
-        let result = match cached {
-            Some(r) => Ok(r),
-            None => flow::run(spec, &lib, &opts),
-        };
-        let rec = match result {
-            Ok(r) => r,
-            Err(e) if total > 1 => {
-                // In a sweep, report the failure and go on with the other points.
-                eprintln!("synth: [{}/{}] FAILED: {e}", i + 1, total);
-                failed.push(format!("{} {:?}: {e}", spec.kind, spec.params));
-                continue;
-            }
-            Err(e) => {
-                return Err(e)
-                    .with_context(|| format!("synthesising {} {:?}", spec.kind, spec.params))
-            }
-        };
-        if args.lean {
-            flow::prune(&opts.out_dir.join(flow::run_dir_name(spec)));
-        }
-        eprintln!(
-            "synth: [{}/{}] done in {:.1} s",
-            i + 1,
-            total,
-            t0.elapsed().as_secs_f64()
-        );
-        print!("{}", report::synth::row(&rec));
-    }
+    let bar = Progress::bar(total, "runs", quiet);
+    let result = run_jobs(&args, &jobs, &lib, &opts, &bar);
+    bar.finish();
+    let failed = result?;
     if total == 0 {
         return Err(anyhow!("nothing to synthesise"));
     }
@@ -169,4 +150,62 @@ pub fn run(args: Args) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// Synthesises every job in turn, printing a row per finished run on stdout and moving `bar`;
+/// returns the failed runs of a sweep (a single run's failure is an error).
+fn run_jobs(
+    args: &Args,
+    jobs: &[flow::FlowSpec],
+    lib: &flow::library::PreparedLibrary,
+    opts: &FlowOptions,
+    bar: &Progress,
+) -> Result<Vec<String>> {
+    let total = jobs.len();
+    let mut failed = Vec::new();
+    for (i, spec) in jobs.iter().enumerate() {
+        let what = format!("{} {:?}", spec.kind, spec.params);
+        bar.set_position(i);
+        bar.message(what.clone());
+        bar.log(format!("synth: [{}/{}] {what}", i + 1, total));
+        let t0 = std::time::Instant::now();
+        let existing = opts
+            .out_dir
+            .join(flow::run_dir_name(spec))
+            .join("record.json");
+        let cached = if args.keep_existing && existing.exists() {
+            calibration::SynthRecord::load(&existing).ok()
+        } else {
+            None
+        };
+        let result = match cached {
+            Some(r) => Ok(r),
+            None => flow::run_with_progress(spec, lib, opts, &mut |s: Step<'_>| {
+                bar.message(format!("{what}: {}", s.stage));
+                bar.log(format!("[{}] {}", s.item, s.stage));
+            }),
+        };
+        let rec = match result {
+            Ok(r) => r,
+            Err(e) if total > 1 => {
+                // In a sweep, report the failure and go on with the other points.
+                bar.warn(format!("synth: [{}/{}] FAILED: {e}", i + 1, total));
+                failed.push(format!("{what}: {e}"));
+                continue;
+            }
+            Err(e) => return Err(e).with_context(|| format!("synthesising {what}")),
+        };
+        if args.lean {
+            flow::prune(&opts.out_dir.join(flow::run_dir_name(spec)));
+        }
+        bar.log(format!(
+            "synth: [{}/{}] done in {:.1} s",
+            i + 1,
+            total,
+            t0.elapsed().as_secs_f64()
+        ));
+        bar.inc();
+        print!("{}", report::synth::row(&rec));
+    }
+    Ok(failed)
 }

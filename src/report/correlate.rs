@@ -3,9 +3,14 @@
 //! against reference cycles with the y = x line and the ±15 % band, in the manner of Accel-Sim's
 //! correlation plots (Khairy et al., ISCA 2020).
 
+use super::plot::{
+    abbreviate, draw_legend, draw_marker, legend_width, point_style, text_width_px, Swatch,
+    DESC_FONT, TICK_FONT, TITLE_FONT,
+};
 use crate::correlate::{Correlation, KernelSel, RowResult, Stats, BAND_FRACTION};
 use anyhow::Context;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -212,6 +217,66 @@ fn point_label(r: &RowResult) -> String {
     s
 }
 
+/// Pixel boxes `(x0, y0, x1, y1)` overlap.
+fn overlaps(a: (i32, i32, i32, i32), b: (i32, i32, i32, i32)) -> bool {
+    a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3
+}
+
+/// Places each point's label (left-anchored, vertically centred at the returned pixel) at the
+/// first of eight spots around its point (right, left, above, below and the diagonals, then
+/// the same twice as far) whose box stays inside `bounds`, covers no point and no label placed
+/// before it; a label with no free spot goes to its first spot inside `bounds`.
+fn place_labels(
+    points: &[((i32, i32), String)],
+    bounds: (i32, i32, i32, i32),
+) -> Vec<((i32, i32), String)> {
+    let h = (0.81 * TICK_FONT).ceil() as i32 + 2;
+    let r = 6;
+    let point_boxes: Vec<_> = points
+        .iter()
+        .map(|((x, y), _)| (x - r, y - r, x + r, y + r))
+        .collect();
+    let mut placed: Vec<(i32, i32, i32, i32)> = Vec::new();
+    let mut out = Vec::new();
+    for ((x, y), text) in points {
+        let w = text_width_px(text, TICK_FONT) as i32;
+        let spot = |k: i32, i: usize| -> (i32, i32) {
+            let d = 8 * k;
+            match i {
+                0 => (x + d, *y),
+                1 => (x - d - w, *y),
+                2 => (x - w / 2, y - d - h / 2),
+                3 => (x - w / 2, y + d + h / 2),
+                4 => (x + d, y - d - h / 2),
+                5 => (x + d, y + d + h / 2),
+                6 => (x - d - w, y - d - h / 2),
+                _ => (x - d - w, y + d + h / 2),
+            }
+        };
+        let bbox = |(lx, ly): (i32, i32)| (lx, ly - h / 2, lx + w, ly + h / 2);
+        let inside = |b: (i32, i32, i32, i32)| {
+            b.0 >= bounds.0 && b.1 >= bounds.1 && b.2 <= bounds.2 && b.3 <= bounds.3
+        };
+        let candidates: Vec<(i32, i32)> = [1, 2]
+            .into_iter()
+            .flat_map(|k| (0..8).map(move |i| (k, i)))
+            .map(|(k, i)| spot(k, i))
+            .collect();
+        let free = candidates.iter().copied().find(|&c| {
+            let b = bbox(c);
+            inside(b)
+                && !placed.iter().any(|p| overlaps(*p, b))
+                && !point_boxes.iter().any(|p| overlaps(*p, b))
+        });
+        let at = free
+            .or_else(|| candidates.iter().copied().find(|&c| inside(bbox(c))))
+            .unwrap_or(candidates[0]);
+        placed.push(bbox(at));
+        out.push((at, text.clone()));
+    }
+    out
+}
+
 /// Writes the scatter plot `correlation.svg` into `dir` (created if missing) and returns its
 /// path: reference cycles on x, simulated cycles on y, both logarithmic; the y = x line and the
 /// y = (1 ± 0.15)·x band lines; one labelled point per row, one colour per configuration.
@@ -239,8 +304,19 @@ pub fn write_plot(dir: &Path, c: &Correlation) -> anyhow::Result<PathBuf> {
         }
         v
     };
+    let grey = RGBColor(120, 120, 120);
+    let mut entries: Vec<(String, Swatch)> = vec![
+        ("y = x".to_string(), Swatch::Line(BLACK, false)),
+        (format!("±{:.0} %", band_pct()), Swatch::Line(grey, true)),
+    ];
+    for (i, cfg) in configs.iter().enumerate() {
+        let (c, m) = point_style(i);
+        entries.push((abbreviate(cfg, 28), Swatch::Marker(c, m)));
+    }
+    let legend_w = legend_width(&entries.iter().map(|e| e.0.clone()).collect::<Vec<_>>());
+    let (width, height) = (760 + legend_w, 780);
     {
-        let root = SVGBackend::new(&path, (820, 760)).into_drawing_area();
+        let root = SVGBackend::new(&path, (width, height)).into_drawing_area();
         root.fill(&WHITE)?;
         let title = format!(
             "Cycles: gpuenergy vs reference — MAPE {:.1} %, r {} (cycles), {} (log)",
@@ -248,11 +324,15 @@ pub fn write_plot(dir: &Path, c: &Correlation) -> anyhow::Result<PathBuf> {
             r_text(c.overall.pearson_r_cycles),
             r_text(c.overall.pearson_r_log_cycles)
         );
-        let mut chart = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 18))
-            .margin(15)
-            .x_label_area_size(45)
-            .y_label_area_size(80)
+        let body = root.titled(&title, ("sans-serif", TITLE_FONT))?;
+        let (left, right) = body.split_horizontally(width - legend_w);
+        let mut chart = ChartBuilder::on(&left)
+            .margin_top(10)
+            .margin_left(10)
+            .margin_right(30)
+            .margin_bottom(12)
+            .x_label_area_size(70)
+            .y_label_area_size(90)
             .build_cartesian_2d(
                 (lo..hi).log_scale().with_key_points(ticks(lo, hi)),
                 (lo..hi).log_scale().with_key_points(ticks(lo, hi)),
@@ -260,55 +340,50 @@ pub fn write_plot(dir: &Path, c: &Correlation) -> anyhow::Result<PathBuf> {
         chart
             .configure_mesh()
             .light_line_style(TRANSPARENT)
+            .x_label_style(("sans-serif", TICK_FONT))
+            .y_label_style(("sans-serif", TICK_FONT))
+            .axis_desc_style(("sans-serif", DESC_FONT))
             .x_label_formatter(&|v| cycles_label(*v))
             .y_label_formatter(&|v| cycles_label(*v))
-            .x_desc("reference cycles")
-            .y_desc("gpuenergy cycles")
+            .x_desc("reference (cycles)")
+            .y_desc("gpuenergy (cycles)")
             .draw()?;
-        chart
-            .draw_series(LineSeries::new(
-                vec![(lo, lo), (hi, hi)],
-                BLACK.stroke_width(1),
-            ))?
-            .label("y = x")
-            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK));
-        let grey = RGBColor(120, 120, 120);
-        for (k, f) in [1.0 + BAND_FRACTION, 1.0 - BAND_FRACTION]
-            .into_iter()
-            .enumerate()
-        {
-            let s = chart.draw_series(DashedLineSeries::new(
+        chart.draw_series(LineSeries::new(
+            vec![(lo, lo), (hi, hi)],
+            BLACK.stroke_width(1),
+        ))?;
+        for f in [1.0 + BAND_FRACTION, 1.0 - BAND_FRACTION] {
+            chart.draw_series(DashedLineSeries::new(
                 vec![(lo, lo * f), (hi, hi * f)],
                 6,
                 4,
                 grey.stroke_width(1),
             ))?;
-            if k == 0 {
-                s.label(format!("±{:.0} %", band_pct()))
-                    .legend(move |(x, y)| {
-                        PathElement::new(vec![(x, y), (x + 20, y)], grey.stroke_width(1))
-                    });
+        }
+        // Points first, then their labels placed where they cover no other label or point.
+        let mut points = Vec::new();
+        for (i, cfg) in configs.iter().enumerate() {
+            for r in c.rows.iter().filter(|r| r.config == *cfg) {
+                let xy = (r.reference_cycles, (r.our_cycles as f64).max(1.0));
+                let px = chart.backend_coord(&xy);
+                let (c, m) = point_style(i);
+                draw_marker(&root, m, c, px)?;
+                points.push((px, point_label(r)));
             }
         }
-        for (i, cfg) in configs.iter().enumerate() {
-            let colour = Palette99::pick(i).to_rgba();
-            let pts: Vec<&RowResult> = c.rows.iter().filter(|r| r.config == *cfg).collect();
-            chart
-                .draw_series(pts.iter().map(|r| {
-                    let xy = (r.reference_cycles, (r.our_cycles as f64).max(1.0));
-                    EmptyElement::at(xy)
-                        + Circle::new((0, 0), 4, colour.filled())
-                        + Text::new(point_label(r), (6, -14), ("sans-serif", 12))
-                }))?
-                .label(*cfg)
-                .legend(move |(x, y)| Circle::new((x + 10, y), 4, colour.filled()));
+        let plot = chart.plotting_area().get_pixel_range();
+        let bounds = (plot.0.start, plot.1.start, plot.0.end, plot.1.end);
+        for (px, text) in place_labels(&points, bounds) {
+            root.draw(&Text::new(
+                text,
+                px,
+                ("sans-serif", TICK_FONT)
+                    .into_font()
+                    .color(&BLACK)
+                    .pos(Pos::new(HPos::Left, VPos::Center)),
+            ))?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .draw()?;
+        draw_legend(&right, 10, &entries)?;
         root.present()?;
     }
     Ok(path)

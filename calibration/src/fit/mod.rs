@@ -245,6 +245,16 @@ pub struct FitOutcome {
 
 /// Fit every kind present in `records` (all of one flavour/corner) and build an overlay.
 pub fn fit_records(node: &str, records: &[SynthRecord]) -> Result<FitOutcome, CalError> {
+    fit_records_with_progress(node, records, &mut crate::progress::ignore)
+}
+
+/// [`fit_records`], reporting a `fit` [`crate::progress::Step`] per component kind as its
+/// fits (every quantity, with leave-one-out cross-validation) start.
+pub fn fit_records_with_progress(
+    node: &str,
+    records: &[SynthRecord],
+    on_step: crate::progress::OnStep<'_>,
+) -> Result<FitOutcome, CalError> {
     let first = records
         .first()
         .ok_or_else(|| CalError::Fit("no synthesis records to fit".into()))?;
@@ -271,7 +281,14 @@ pub fn fit_records(node: &str, records: &[SynthRecord]) -> Result<FitOutcome, Ca
     }
     let mut kinds = BTreeMap::new();
     let mut points = BTreeMap::new();
-    for (kind, recs) in by_kind {
+    let total = by_kind.len();
+    for (done, (kind, recs)) in by_kind.into_iter().enumerate() {
+        on_step(crate::progress::Step {
+            stage: "fit",
+            item: kind,
+            done,
+            total,
+        });
         let lk = models::logic::LogicKind::parse(kind).ok_or_else(|| {
             CalError::Fit(format!(
                 "unknown component kind '{kind}' (known: {})",

@@ -80,6 +80,24 @@ pub fn prepare(
     corner: &str,
     cache_dir: &Path,
 ) -> Result<PreparedLibrary, CalError> {
+    prepare_with_progress(
+        lib_dir,
+        flavour,
+        corner,
+        cache_dir,
+        &mut crate::progress::ignore,
+    )
+}
+
+/// [`prepare`], reporting a `prepare` [`crate::progress::Step`] per liberty file read (none
+/// when the cached copy is current).
+pub fn prepare_with_progress(
+    lib_dir: &Path,
+    flavour: &str,
+    corner: &str,
+    cache_dir: &Path,
+    on_step: crate::progress::OnStep<'_>,
+) -> Result<PreparedLibrary, CalError> {
     let sources = liberty::find_files(lib_dir, flavour, corner)?;
     let dir = cache_dir.join(format!(
         "lib-{}-{}",
@@ -131,8 +149,13 @@ pub fn prepare(
             (!n.contains("INVBUF"), n)
         });
         let mut texts = Vec::new();
-        for s in &ordered {
-            eprintln!("  reading {}", s.display());
+        for (done, s) in ordered.iter().enumerate() {
+            on_step(crate::progress::Step {
+                stage: "prepare",
+                item: &s.to_string_lossy(),
+                done,
+                total: ordered.len(),
+            });
             let text = liberty::read_liberty(s)?;
             let name = s
                 .file_name()

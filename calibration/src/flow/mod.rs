@@ -143,12 +143,34 @@ pub fn run(
     lib: &PreparedLibrary,
     opts: &FlowOptions,
 ) -> Result<SynthRecord, CalError> {
+    run_with_progress(spec, lib, opts, &mut crate::progress::ignore)
+}
+
+/// [`run`], reporting a [`crate::progress::Step`] as each tool starts: `yosys` (synthesis),
+/// `iverilog` (the stimulus simulation, for components with a testbench) and `opensta`
+/// (timing and power); the item is the run directory.
+pub fn run_with_progress(
+    spec: &FlowSpec,
+    lib: &PreparedLibrary,
+    opts: &FlowOptions,
+    on_step: crate::progress::OnStep<'_>,
+) -> Result<SynthRecord, CalError> {
     let dir = tools::absolute(&opts.out_dir.join(run_dir_name(spec)));
     std::fs::create_dir_all(&dir).map_err(|source| CalError::Io {
         path: dir.clone(),
         error: source,
     })?;
-    eprintln!("[{}] yosys", dir.display());
+    let item = dir.to_string_lossy().into_owned();
+    let stages = if spec.testbench.is_some() { 3 } else { 2 };
+    let mut stage = |stage: &str, done: usize| {
+        on_step(crate::progress::Step {
+            stage,
+            item: &item,
+            done,
+            total: stages,
+        })
+    };
+    stage("yosys", 0);
     yosys::synthesise(spec, lib, &dir)?;
     let netlist = read_text(&dir.join("netlist.v"))?;
     let ports = sta::netlist_ports(&netlist, &spec.top);
@@ -162,7 +184,7 @@ pub fn run(
     let spec = &spec;
     let (activities, mean_act) = match &spec.testbench {
         Some(tb) => {
-            eprintln!("[{}] iverilog stimulus", dir.display());
+            stage("iverilog", 1);
             let a = stim::simulate(spec, tb, &dir, opts.stim_cycles, &ports, lib)?;
             let data: Vec<f64> = a
                 .inputs
@@ -181,7 +203,7 @@ pub fn run(
         }
         None => (None, Some(opts.default_activity)),
     };
-    eprintln!("[{}] opensta", dir.display());
+    stage("opensta", stages - 1);
     sta::analyse(spec, lib, &dir, opts, activities.as_ref())?;
     let stat = parse_file(&crate::parsers::yosys::YosysStat, &dir.join("stat.txt"))?;
     let stat_json = parse_file(
