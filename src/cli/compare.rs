@@ -7,7 +7,6 @@ use crate::study::{workloads_named, NamedOverlay, Study};
 use anyhow::Result;
 use sim::config::GpuConfig;
 use sim::workloads::Size;
-use std::io::IsTerminal;
 use std::path::PathBuf;
 
 /// Arguments of `gpuenergy compare`.
@@ -79,9 +78,9 @@ pub struct Args {
     /// Write SVG plots into this folder.
     #[arg(long)]
     pub plot: Option<PathBuf>,
-    /// No progress output.
-    #[arg(long)]
-    pub quiet: bool,
+    /// `--quiet`: no progress display.
+    #[command(flatten)]
+    pub quiet: super::progress::QuietArg,
 }
 
 /// Runs `gpuenergy compare` with parsed arguments.
@@ -120,17 +119,9 @@ pub fn run(args: Args) -> Result<()> {
     let list = workloads_named(&args.workload)?;
     let size: Size = args.size.parse()?;
     let study = Study::new(baseline.config.clone(), choice, overlay).size(size);
+    let quiet = args.quiet.quiet;
     let total = (variants.len() + 1) * list.len();
-    let bar = indicatif::ProgressBar::new(total as u64);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{spinner} comparing [{bar:30}] {pos}/{len} runs, {elapsed} (ETA {eta}) {msg}",
-        )
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
-    if args.quiet || !std::io::stderr().is_terminal() || std::env::var_os("CI").is_some() {
-        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
-    }
+    let bar = super::progress::Progress::bar(total, "runs", quiet);
     let b = bar.clone();
     let result = compare::run(
         &study,
@@ -139,11 +130,11 @@ pub fn run(args: Args) -> Result<()> {
         &variants,
         &list,
         &move |n, _, what| {
-            b.set_position(n as u64);
-            b.set_message(what.to_string());
+            b.set_position(n);
+            b.message(what);
         },
     );
-    bar.finish_and_clear();
+    bar.finish();
     let c = result?;
     match args.format {
         Format::Json => println!("{}", serde_json::to_string_pretty(&c)?),
@@ -152,12 +143,11 @@ pub fn run(args: Args) -> Result<()> {
     }
     if let Some(dir) = &args.plot {
         report::compare::write_plots(dir, &c)?;
-        if !args.quiet {
-            eprintln!("plots written to {}", dir.display());
-        }
+        super::progress::note(quiet, format!("plots written to {}", dir.display()));
     }
-    if !args.quiet {
-        eprintln!("compare done in {:.2} s", t0.elapsed().as_secs_f64());
-    }
+    super::progress::note(
+        quiet,
+        format!("compare done in {:.2} s", t0.elapsed().as_secs_f64()),
+    );
     Ok(())
 }
