@@ -71,6 +71,14 @@ pub struct FoldSection {
     pub lane_pg_policy: LanePgPolicy,
 }
 
+impl FoldSection {
+    /// True when every key holds its default (the section is then not serialised, so that
+    /// configurations without folding keep their text and hash).
+    pub fn is_default(&self) -> bool {
+        *self == FoldSection::default()
+    }
+}
+
 impl Default for FoldSection {
     fn default() -> Self {
         FoldSection {
@@ -162,6 +170,13 @@ pub struct OrigamiSection {
     pub lane_shifting: bool,
     /// `origami.fold_compaction`: where a folded sub-warp's threads go inside their cluster.
     pub fold_compaction: FoldCompaction,
+}
+
+impl OrigamiSection {
+    /// True when every key holds its default (the section is then not serialised).
+    pub fn is_default(&self) -> bool {
+        *self == OrigamiSection::default()
+    }
 }
 
 impl Default for OrigamiSection {

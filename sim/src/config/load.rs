@@ -646,6 +646,7 @@ impl GpuConfig {
             );
         }
         bad.extend(self.fold_errors());
+        self.physical.check(&mut bad);
         // Keys the spec defines whose non-baseline values this simulator does not model yet:
         // refused rather than silently ignored.
         if self.sim.threads > 1 {

@@ -13,6 +13,7 @@
 
 pub mod fold;
 pub mod gpgpusim;
+pub mod physical;
 mod load;
 mod schema;
 

@@ -1,0 +1,210 @@
+//! Costing a run's power gating: the simulator's per-domain [`GatingStats`] mapped onto the
+//! §1.6 accounting ([`super::accounting`]) at one technology point, summed per domain class
+//! (INT, FP, SFU).
+//!
+//! Each domain's `P_leak`, its controller's energy and leakage and, under `pg.timing =
+//! "Physical"`, its event energy and residual leakage come from [`super::breakeven`] for the
+//! domain's granularity (`SpCluster` when the domain spans a whole SP cluster, else
+//! `LaneGroup(lanes)`, or `Sfu`) and datapath. The baseline's run time `T_base` is the
+//! baseline run's cycles when a comparison gives one, else the run's own (no slowdown charged).
+//!
+//! Controller toggles (cycles in which a counter or the state changes) are counted as the
+//! cycles the domain spends idle or gated or waking, plus one idle-counter reset per idle run:
+//! the idle counter counts in idle Idle_detect cycles, the gated-cycle and blackout counters in
+//! gated cycles, the wakeup counter in wakeup cycles; busy cycles only hold the counter at 0.
+
+use super::accounting::{account, GatingEnergy, GatingRun, Timing};
+use super::breakeven::{breakeven, Breakeven, BreakevenQuery};
+use super::domain::{DomainKind, LaneUnit};
+use super::GatingError;
+use crate::overlay::Overlay;
+use serde::Serialize;
+use sim::activity::{DomainStats, GatingStats};
+use std::collections::BTreeMap;
+
+/// The physics of one domain kind at the costing point.
+fn figures(
+    cache: &mut BTreeMap<(String, u32), Breakeven>,
+    q: &BreakevenQuery,
+    overlay: Option<&Overlay>,
+    d: &DomainStats,
+) -> Result<Breakeven, GatingError> {
+    let key = (d.pipe.clone(), d.lanes);
+    if let Some(b) = cache.get(&key) {
+        return Ok(b.clone());
+    }
+    let mut q = q.clone();
+    let (kind, unit) = domain_of(d, q.domain.sp_lanes);
+    q.domain.kind = kind;
+    q.domain.unit = unit;
+    let b = breakeven(&q, overlay)?;
+    cache.insert(key, b.clone());
+    Ok(b)
+}
+
+/// The models-side domain of a simulator domain record.
+pub fn domain_of(d: &DomainStats, sp_lanes: u32) -> (DomainKind, LaneUnit) {
+    match d.pipe.as_str() {
+        "sfu" => (DomainKind::Sfu, LaneUnit::Int),
+        p => {
+            let unit = if p == "fp" { LaneUnit::Fp } else { LaneUnit::Int };
+            if d.lanes >= sp_lanes {
+                (DomainKind::SpCluster, unit)
+            } else {
+                (DomainKind::LaneGroup(d.lanes.max(1)), unit)
+            }
+        }
+    }
+}
+
+/// One domain class's energy over a run, summed over its domains on every SM.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct ClassCost {
+    /// `int`, `fp` or `sfu`.
+    pub class: String,
+    /// Domains summed.
+    pub domains: u32,
+    /// Σ T over the domains, cycles.
+    pub cycles: u64,
+    /// Σ busy cycles.
+    pub busy_cycles: u64,
+    /// Leakage of the baseline run, `E_leak,base`, J.
+    pub leakage_base_j: f64,
+    /// Leakage of this run had nothing been gated (`P_leak·t_clk·T_PG`), J.
+    pub leakage_ungated_j: f64,
+    /// Leakage with gating, `E_leak,PG`, J.
+    pub leakage_pg_j: f64,
+    /// Event overhead `E_ovh`, J.
+    pub overhead_j: f64,
+    /// Control-logic energy (toggles and leakage), J.
+    pub control_j: f64,
+    /// Gating events charged.
+    pub events: u64,
+    /// Wakeups.
+    pub wakeups: u64,
+    /// Critical wakeups (blackout).
+    pub critical_wakeups: u64,
+    /// Σ gated cycles.
+    pub gated_cycles: u64,
+    /// Idle runs in regions A, B, C.
+    pub region_count: [u64; 3],
+    /// Cycles in the idle runs of regions A, B, C.
+    pub region_cycles: [u64; 3],
+    /// Events with `G ≤ BET` and with `G > BET`.
+    pub events_by_outcome: [u64; 2],
+}
+
+impl ClassCost {
+    /// `1 − (E_leak,PG + E_ovh)/E_leak,base` (power-gating §1.6); 0 without a baseline.
+    pub fn static_savings(&self) -> f64 {
+        if self.leakage_base_j > 0.0 {
+            1.0 - (self.leakage_pg_j + self.overhead_j) / self.leakage_base_j
+        } else {
+            0.0
+        }
+    }
+
+    /// The fraction of this run's leakage the gating leaves (`E_leak,PG / E_leak,ungated`).
+    pub fn leakage_kept_frac(&self) -> f64 {
+        if self.leakage_ungated_j > 0.0 {
+            self.leakage_pg_j / self.leakage_ungated_j
+        } else {
+            1.0
+        }
+    }
+
+    fn add(&mut self, d: &DomainStats, e: &GatingEnergy, ungated_j: f64) {
+        self.domains += 1;
+        self.cycles += d.cycles;
+        self.busy_cycles += d.busy;
+        self.leakage_base_j += e.leakage_base_j;
+        self.leakage_ungated_j += ungated_j;
+        self.leakage_pg_j += e.leakage_pg_j;
+        self.overhead_j += e.overhead_j;
+        self.control_j += e.control_j;
+        self.events += d.events;
+        self.wakeups += d.wakeups;
+        self.critical_wakeups += d.critical_wakeups;
+        self.gated_cycles += d.gated_cycles;
+        for i in 0..3 {
+            self.region_count[i] += d.region_count[i];
+            self.region_cycles[i] += d.region_cycles[i];
+        }
+        self.events_by_outcome[0] += d.events_g_le_bet;
+        self.events_by_outcome[1] += d.events_g_gt_bet;
+    }
+}
+
+/// How a run is costed.
+#[derive(Clone, Debug)]
+pub struct CostPoint {
+    /// The technology point, clock and `[physical]` knobs (its `domain` field is set per
+    /// domain).
+    pub query: BreakevenQuery,
+    /// `pg.timing = "Physical"`: event energy and residual leakage from the sleep-transistor
+    /// model; else `BET·P_leak·t_clk` per event and `pg.residual_leak_r`.
+    pub physical: bool,
+}
+
+/// Costs every domain of `g` and sums per class (in the order int, fp, sfu; classes without
+/// domains are left out). `t_base_cycles`: the baseline run's cycles, `None` for the run's own.
+pub fn cost_run(
+    g: &GatingStats,
+    point: &CostPoint,
+    overlay: Option<&Overlay>,
+    t_base_cycles: Option<u64>,
+) -> Result<Vec<ClassCost>, GatingError> {
+    let mut cache = BTreeMap::new();
+    let mut classes: BTreeMap<u8, ClassCost> = BTreeMap::new();
+    for d in &g.domains {
+        if d.cycles == 0 {
+            continue;
+        }
+        let b = figures(&mut cache, &point.query, overlay, d)?;
+        let hist_sum: u64 = d.g_hist.iter().map(|(g, n)| g * n).sum();
+        let open = d.gated_cycles.saturating_sub(hist_sum);
+        let idle_runs: u64 = d.idle_run_count.iter().sum();
+        let toggles =
+            d.idle_detect_idle + d.uncompensated + d.compensated + d.wakeup + idle_runs;
+        let run = GatingRun {
+            t_pg_cycles: d.cycles,
+            t_base_cycles: t_base_cycles.unwrap_or(d.cycles).max(1),
+            gated_lengths: d.g_hist.iter().map(|(&g, &n)| (g, n)).collect(),
+            open_event_gated_cycles: (open > 0).then_some(open),
+            charge_open_event: false,
+            wakeup_cycles_total: d.wakeup,
+            wakeup_cycles_leak: g.wakeup_cycles_leak,
+            p_leak_w: b.domain.p_leak_w,
+            t_clk_s: b.inputs.t_clk_s,
+            residual_leak_frac: if point.physical {
+                b.sleep.residual_leak_frac
+            } else {
+                g.residual_leak_r
+            },
+            bet_cycles: g.bet as u64,
+            timing: if point.physical {
+                Timing::Physical(b.sleep.event)
+            } else {
+                Timing::Fixed
+            },
+            controller_toggles: toggles,
+            controller_energy_per_toggle_j: b.controller.energy_per_toggle_j,
+            controller_leakage_w: b.controller.leakage_w,
+        };
+        let e = account(&run)?;
+        let ungated_j = b.domain.p_leak_w * b.inputs.t_clk_s * d.cycles as f64;
+        let (order, name) = match d.pipe.as_str() {
+            "int" => (0, "int"),
+            "fp" => (1, "fp"),
+            _ => (2, "sfu"),
+        };
+        classes
+            .entry(order)
+            .or_insert_with(|| ClassCost {
+                class: name.to_string(),
+                ..Default::default()
+            })
+            .add(d, &e, ungated_j);
+    }
+    Ok(classes.into_values().collect())
+}
