@@ -13,6 +13,7 @@
 
 pub mod gpgpusim;
 mod load;
+pub mod pg;
 mod schema;
 
 pub use load::{PRESETS, PRESET_NAMES, UNREAD_KEYS};

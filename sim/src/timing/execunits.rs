@@ -3,7 +3,8 @@
 //! per-pipe busy timelines and op counters, the gating slot, and the writeback queue ordered by
 //! (ready cycle, sequence number).
 
-use super::exec::{op_name, PipeClass, ALL_OPS};
+use super::exec::{op_name, ExecClass, PipeClass, SpPipe, ALL_OPS};
+use super::gating::{DomType, DomainSpec, GateDecision, PgBank, PgGating};
 use super::perclass::{PerOp, PerPipe};
 use super::policy::{GatingPolicy, GatingSlot, UnitState};
 use crate::activity::{LaneTimelines, OpsLanes, PipeActivity, Timeline};
@@ -227,38 +228,134 @@ impl ExecUnits {
         q.insert(i, w);
     }
 
-    /// Some unit of pipe class `pc` can accept an instruction at `t` (`ldst_free`: the LD/ST
-    /// unit can take a new instruction).
+    /// The pipe of unit `u` that an instruction of SP pipe `sp` occupies.
     #[inline]
-    pub fn unit_free(&self, pc: PipeClass, t: u64, gate_free: bool, ldst_free: bool) -> bool {
+    fn pipe_of(u: &Unit, sp: SpPipe) -> usize {
+        if sp == SpPipe::Fp {
+            u.pipe_fp
+        } else {
+            u.pipe_int
+        }
+    }
+
+    /// Some unit of pipe class `pc` can accept an instruction of SP pipe `sp` at `t`
+    /// (`ldst_free`: the LD/ST unit can take a new instruction).
+    #[inline]
+    pub fn unit_free(
+        &self,
+        pc: PipeClass,
+        sp: SpPipe,
+        t: u64,
+        gate_free: bool,
+        ldst_free: bool,
+    ) -> bool {
         self.units.iter().any(|u| {
             u.class == pc
                 && u.next_accept <= t
                 && (u.class != PipeClass::Mem || ldst_free)
-                && (gate_free || self.gating.available(u.pipe_int, t) == UnitState::Ready)
+                && (gate_free
+                    || self.gating.available(Self::pipe_of(u, sp), t) == UnitState::Ready)
         })
     }
 
-    /// Some unit of pipe class `pipe` is not gated at `t`.
+    /// Some unit of pipe class `pipe` has its `sp` pipe not gated at `t`.
     #[inline]
-    pub fn any_ready(&self, pipe: PipeClass, t: u64, gate_free: bool) -> bool {
+    pub fn any_ready(&self, pipe: PipeClass, sp: SpPipe, t: u64, gate_free: bool) -> bool {
         if gate_free {
             self.class_has_unit[pipe]
         } else {
             self.units.iter().any(|u| {
-                u.class == pipe && self.gating.available(u.pipe_int, t) == UnitState::Ready
+                u.class == pipe
+                    && self.gating.available(Self::pipe_of(u, sp), t) == UnitState::Ready
             })
         }
     }
 
-    /// Asks the gating policy to wake the gated units of pipe class `pc`: an instruction wants
-    /// one at `t`.
-    pub fn request_wake(&mut self, pc: PipeClass, t: u64) {
+    /// Asks the gating policy to wake the gated units of pipe class `pc` (their `sp` pipe):
+    /// an instruction wants one at `t`.
+    pub fn request_wake(&mut self, pc: PipeClass, sp: SpPipe, t: u64) {
         for u in &self.units {
-            if u.class == pc && self.gating.available(u.pipe_int, t) != UnitState::Ready {
-                self.gating.request_wake(u.pipe_int, t);
+            let p = Self::pipe_of(u, sp);
+            if u.class == pc && self.gating.available(p, t) != UnitState::Ready {
+                self.gating.request_wake(p, t);
             }
         }
+    }
+
+    /// Installs the power-gating controllers of `cfg.pg` for SM `sm` with `n_warps` warp
+    /// slots: one domain per SP unit's INT and FP pipe, and per SFU with `pg.gate_sfu`.
+    pub fn install_pg(&mut self, cfg: &GpuConfig, sm: u32, n_warps: usize) {
+        let mut specs = Vec::new();
+        let mut pipe_dom = vec![usize::MAX; self.pipes.len()];
+        let mut unit_dom = vec![[usize::MAX; 2]; self.units.len()];
+        let mut dom_unit = Vec::new();
+        for (ui, u) in self.units.iter().enumerate() {
+            let doms: &[(usize, DomType, usize)] = match u.class {
+                PipeClass::Sp => &[(u.pipe_int, DomType::Int, 0), (u.pipe_fp, DomType::Fp, 1)],
+                PipeClass::Sfu if cfg.pg.gate_sfu => &[(u.pipe_int, DomType::Sfu, 0)],
+                _ => &[],
+            };
+            for &(p, ty, k) in doms {
+                pipe_dom[p] = specs.len();
+                unit_dom[ui][k] = specs.len();
+                dom_unit.push(ui);
+                specs.push(DomainSpec {
+                    ty,
+                    unit: self.pipes[p].unit.clone(),
+                    first_lane: 0,
+                    lanes: self.pipes[p].lanes,
+                });
+            }
+        }
+        self.gating = GatingSlot::Pg(Box::new(PgGating {
+            bank: PgBank::new(&cfg.pg, sm, &specs),
+            pipe_dom,
+            unit_dom,
+            dom_unit,
+            max_ready_wait: 0,
+            ready_since: vec![u64::MAX; n_warps],
+        }));
+    }
+
+    /// Domain type of an instruction of class `ec` under the installed controllers, or `None`
+    /// when it needs no gated domain (or no controllers are installed).
+    #[inline]
+    pub fn pg_type(&self, ec: &ExecClass) -> Option<DomType> {
+        let GatingSlot::Pg(g) = &self.gating else {
+            return None;
+        };
+        let ty = match ec.pipe {
+            PipeClass::Sp if ec.sp_pipe == SpPipe::Fp => DomType::Fp,
+            PipeClass::Sp => DomType::Int,
+            PipeClass::Sfu => DomType::Sfu,
+            _ => return None,
+        };
+        (!g.bank.domains_of(ty).is_empty()).then_some(ty)
+    }
+
+    /// §1.2 step 3 for an instruction of domain type `ty`. At issue (`sub = None`) an ON
+    /// domain of the type accepts it (its collector waits for the unit); at dispatch
+    /// (`Some((sub, own_sub))`) the domain's unit must be free at `t` (and on sub-core `sub`
+    /// when `own_sub`). Returns the decision and, for `Issue` at dispatch, the unit index.
+    pub fn pg_decide(
+        &mut self,
+        ty: DomType,
+        t: u64,
+        sub: Option<(u32, bool)>,
+    ) -> (GateDecision, Option<usize>) {
+        let GatingSlot::Pg(g) = &mut self.gating else {
+            return (GateDecision::Issue, None);
+        };
+        let units = &self.units;
+        let dom_unit = &g.dom_unit;
+        let (dec, dom) = g.bank.decide(ty, |d| match sub {
+            None => true,
+            Some((s, own)) => {
+                let u = &units[dom_unit[d]];
+                u.next_accept <= t && (!own || u.subcore == s)
+            }
+        });
+        (dec, dom.map(|d| g.dom_unit[d]))
     }
 
     /// End of cycle `t` for a gating policy that wants every cycle

@@ -20,6 +20,7 @@ mod engine;
 mod exec;
 mod execunits;
 mod frontend;
+pub mod gating;
 mod issueunit;
 mod ldst;
 mod ldstunit;
@@ -41,7 +42,7 @@ pub use exec::{classify, classify_op, op_name, warp_passes, ExecClass, PipeClass
 pub use issueunit::IssueEvent;
 pub use ldst::{coalesce, smem_degree, Segments};
 pub use policy::{
-    GatingPolicy, Hazard, InOrderScoreboard, IssueStage, MonolithicRf, NoGating, RegisterFileOrg,
+    GatingPolicy, GatingView, HeadType, Hazard, InOrderScoreboard, IssueStage, MonolithicRf, NoGating, RegisterFileOrg,
     UnitState, WarpScheduler, WarpView,
 };
 pub use registry::PolicyRegistry;

@@ -9,7 +9,8 @@ use crate::inst::{Family, MemSpace, OpClass, PRED_BASE};
 use crate::timing::exec::PipeClass;
 use crate::timing::issueunit::{add_stall, IssueEvent, Stall};
 use crate::timing::perclass::{CuClass, PerCuClass, PerPipe};
-use crate::timing::policy::{IssueStage, RegisterFileOrg, WarpView};
+use crate::timing::gating::GateDecision;
+use crate::timing::policy::{GatingSlot, HeadType, IssueStage, RegisterFileOrg, WarpView};
 use crate::timing::warpset::WarpSet;
 
 /// Word masks of warps the issue stage rejects without a look at their instruction: waiting
@@ -82,6 +83,11 @@ impl Sm {
                         self.issue.scoreboard.reads_longop(w, h)
                     };
                     let waiting = self.warps.waits_barrier(w);
+                    let head_type = if self.issue.flags.head_type[s] && !empty {
+                        self.head_type(w)
+                    } else {
+                        HeadType::Other
+                    };
                     views.push(WarpView {
                         slot: w as u16,
                         age: self.warps.w_age[w],
@@ -90,6 +96,7 @@ impl Sm {
                         ibuffer_empty: empty,
                         head_longop,
                         finished: false,
+                        head_type,
                     });
                 }
             }
@@ -105,6 +112,10 @@ impl Sm {
             }
             sa.active_cycles += 1;
             let mut order = std::mem::take(&mut self.issue.orders[s]);
+            if self.issue.flags.head_type[s] {
+                let v = self.gating_view(t);
+                self.issue.scheds[s].gating_view(&v);
+            }
             if self.issue.views_new[s] {
                 self.issue.views_new[s] = false;
                 self.issue.scheds[s].order(&self.issue.views[s], &mut order);
@@ -272,6 +283,12 @@ impl Sm {
             }
             self.issue.sb_ok.put(w, self.issue.flags.sb_sticky);
         }
+        if let GatingSlot::Pg(g) = &mut self.exec.gating {
+            // the head is hazard-free: it waits from now until it issues
+            if g.ready_since[w] == u64::MAX {
+                g.ready_since[w] = t;
+            }
+        }
         let is_membar = family == Family::Mem && op == OpClass::Membar;
         let ec = self.front.exec_class(family, op);
         if n_w > 0 && diff_units && ec.pipe == first_pipe {
@@ -298,9 +315,20 @@ impl Sm {
                     if used_idoc[pc] >= id_oc[pc].max(1) {
                         return Err(Stall::PipeBusy);
                     }
-                    if !self.exec.any_ready(ec.pipe, t, self.issue.flags.gate_free) {
-                        self.exec.request_wake(ec.pipe, t);
-                        return Err(Stall::UnitGated);
+                    if !self.issue.flags.gate_free {
+                        if let Some(ty) = self.exec.pg_type(&ec) {
+                            // power-gating §1.2 step 3: issue only with an ON domain of the
+                            // type; else a wake request (the slot stays free) or blocked
+                            if let GatingSlot::Pg(g) = &mut self.exec.gating {
+                                g.bank.note_ready(ty);
+                            }
+                            if self.exec.pg_decide(ty, t, None).0 != GateDecision::Issue {
+                                return Err(Stall::UnitGated);
+                            }
+                        } else if !self.exec.any_ready(ec.pipe, ec.sp_pipe, t, false) {
+                            self.exec.request_wake(ec.pipe, ec.sp_pipe, t);
+                            return Err(Stall::UnitGated);
+                        }
                     }
                     used_in[class] += 1;
                     used_idoc[pc] += 1;
@@ -309,6 +337,12 @@ impl Sm {
             }
         }
         // ---- issue ----
+        if let GatingSlot::Pg(g) = &mut self.exec.gating {
+            let since = std::mem::replace(&mut g.ready_since[w], u64::MAX);
+            if since != u64::MAX {
+                g.max_ready_wait = g.max_ready_wait.max(t - since);
+            }
+        }
         let h = self.front.ib_head[w] as usize;
         self.issue.sb_ok.remove(w);
         self.front.ib_head[w] = if h + 1 == self.front.ib_cap as usize {
