@@ -633,8 +633,10 @@ impl GpuConfig {
                 ));
             }
         }
-        self.pg
-            .check(self.sched.policy == super::schema::SchedPolicy::Gates, &mut bad);
+        self.pg.check(
+            self.sched.policy == super::schema::SchedPolicy::Gates,
+            &mut bad,
+        );
         bad.extend(unread_key_errors(self));
         // `sched.policy = "plugin:NAME"` is resolved when a simulation starts, through the
         // policy registry it runs with (timing::PolicyRegistry); an unregistered name is an

@@ -253,8 +253,7 @@ impl ExecUnits {
             u.class == pc
                 && u.next_accept <= t
                 && (u.class != PipeClass::Mem || ldst_free)
-                && (gate_free
-                    || self.gating.available(Self::pipe_of(u, sp), t) == UnitState::Ready)
+                && (gate_free || self.gating.available(Self::pipe_of(u, sp), t) == UnitState::Ready)
         })
     }
 

@@ -42,8 +42,8 @@ pub use exec::{classify, classify_op, op_name, warp_passes, ExecClass, PipeClass
 pub use issueunit::IssueEvent;
 pub use ldst::{coalesce, smem_degree, Segments};
 pub use policy::{
-    GatingPolicy, GatingView, HeadType, Hazard, InOrderScoreboard, IssueStage, MonolithicRf, NoGating, RegisterFileOrg,
-    UnitState, WarpScheduler, WarpView,
+    GatingPolicy, GatingView, Hazard, HeadType, InOrderScoreboard, IssueStage, MonolithicRf,
+    NoGating, RegisterFileOrg, UnitState, WarpScheduler, WarpView,
 };
 pub use registry::PolicyRegistry;
 pub use simulation::{Program, Simulation, Source, Stream, TimingGpu, Traced};

@@ -339,8 +339,15 @@ impl PgBank {
         self.d_of(u)
     }
 
-    /// §5 epoch end for one register set.
-    fn epoch_update(
+    /// The record of domain `u` so far (open runs and events not yet closed).
+    pub fn stats(&self, u: usize) -> &DomainStats {
+        &self.domains[u].stats
+    }
+
+    /// §5 epoch end for one register set: `d` (the D register), `cw` (critical wakeups of
+    /// the epoch, cleared), `quiet` (quiet-epoch count) and `violated` (an epoch of the current
+    /// aligned window exceeded the threshold), at the end of epoch number `epoch_index`.
+    pub fn epoch_update(
         a: &crate::config::pg::AdaptiveSection,
         epoch_index: u64,
         d: &mut u32,

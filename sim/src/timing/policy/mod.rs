@@ -7,9 +7,9 @@
 mod builtin;
 mod schedulers;
 
+pub use crate::timing::gating::gates::{Gates, GatesCore};
 pub use builtin::{InOrderScoreboard, MonolithicRf, NoGating};
 pub use schedulers::{make_scheduler, ByAge, FetchGroup, Gto, Lrr, TwoLevel};
-pub use crate::timing::gating::gates::{Gates, GatesCore};
 
 use super::tinst::TInst;
 

@@ -6,8 +6,8 @@ use super::Sm;
 use crate::inst::PRED_BASE;
 use crate::timing::exec::{PipeClass, SpPipe};
 use crate::timing::execunits::Wb;
-use crate::timing::perclass::{PerCuClass, PerPipe};
 use crate::timing::gating::GateDecision;
+use crate::timing::perclass::{PerCuClass, PerPipe};
 use crate::timing::policy::{GatingPolicy, GatingSlot, IssueStage, RegisterFileOrg, UnitState};
 
 impl Sm {
@@ -101,7 +101,9 @@ impl Sm {
         // a gated pipe stops it) is checked per collector below.
         for pc in PipeClass::ALL {
             if classes >> pc.index() & 1 == 1
-                && !self.exec.unit_free(pc, SpPipe::Int, t, true, self.ldst.can_accept())
+                && !self
+                    .exec
+                    .unit_free(pc, SpPipe::Int, t, true, self.ldst.can_accept())
             {
                 used_class[pc] = u32::MAX - 1;
             }
@@ -113,7 +115,9 @@ impl Sm {
         loop {
             if let Some(pc) = last_pc.take() {
                 if used_class[pc] < u32::MAX - 1
-                    && !self.exec.unit_free(pc, SpPipe::Int, t, true, self.ldst.can_accept())
+                    && !self
+                        .exec
+                        .unit_free(pc, SpPipe::Int, t, true, self.ldst.can_accept())
                 {
                     used_class[pc] = u32::MAX - 1;
                 }
@@ -171,7 +175,11 @@ impl Sm {
                     if pipe == PipeClass::Mem && !self.ldst.can_accept() {
                         continue;
                     }
-                    let p = if sp == SpPipe::Fp { u.pipe_fp } else { u.pipe_int };
+                    let p = if sp == SpPipe::Fp {
+                        u.pipe_fp
+                    } else {
+                        u.pipe_int
+                    };
                     if !gate_free && self.exec.gating.available(p, t) != UnitState::Ready {
                         wanted_gated = true;
                         continue;
@@ -239,7 +247,8 @@ impl Sm {
             }
             if pg_ty.is_some() {
                 if let GatingSlot::Pg(g) = &mut self.exec.gating {
-                    let dom = g.unit_dom[ui][usize::from(sp == SpPipe::Fp && pipe == PipeClass::Sp)];
+                    let dom =
+                        g.unit_dom[ui][usize::from(sp == SpPipe::Fp && pipe == PipeClass::Sp)];
                     g.bank.dispatched(dom, t, lat as u64);
                 }
             }

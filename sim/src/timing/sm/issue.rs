@@ -7,9 +7,9 @@
 use super::Sm;
 use crate::inst::{Family, MemSpace, OpClass, PRED_BASE};
 use crate::timing::exec::PipeClass;
+use crate::timing::gating::GateDecision;
 use crate::timing::issueunit::{add_stall, IssueEvent, Stall};
 use crate::timing::perclass::{CuClass, PerCuClass, PerPipe};
-use crate::timing::gating::GateDecision;
 use crate::timing::policy::{GatingSlot, HeadType, IssueStage, RegisterFileOrg, WarpView};
 use crate::timing::warpset::WarpSet;
 

@@ -17,14 +17,14 @@ mod issue;
 mod life;
 mod memory;
 
+use super::exec::{PipeClass, SpPipe};
 use super::execunits::ExecUnits;
 use super::frontend::FrontEnd;
+use super::gating::DomType;
 use super::issueunit::IssueUnit;
 use super::ldstunit::LdstUnit;
 use super::opcoll::{OperandCollectors, RegAccessLog};
 use super::perclass::CuClass;
-use super::exec::{PipeClass, SpPipe};
-use super::gating::DomType;
 use super::policy::{
     GatingPolicy, GatingSlot, GatingView, HeadType, IssueStageSlot, RegisterFileSlot, WarpScheduler,
 };
