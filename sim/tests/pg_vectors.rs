@@ -137,6 +137,8 @@ impl Toy {
                 self.bank.dispatched(u, t, x.lat);
                 self.list[i].issued = Some(t);
                 slots -= 1;
+            } else if dec == GateDecision::WakeRequested && self.bank.config().wake_consumes_slot {
+                slots -= 1;
             }
         }
         // §1.2 steps 4–5
@@ -531,15 +533,16 @@ fn controller_invariants_over_switches() {
         PgPolicy::NaiveBlackout,
         PgPolicy::CoordinatedBlackout,
     ] {
-        for (gc, wrc, ic) in [
-            (GateCompare::Ge, WakeRequestCycle::CountsAsWakeup, 0),
-            (GateCompare::Gt, WakeRequestCycle::CountsAsGated, 3),
+        for (gc, wrc, ic, wcs) in [
+            (GateCompare::Ge, WakeRequestCycle::CountsAsWakeup, 0, false),
+            (GateCompare::Gt, WakeRequestCycle::CountsAsGated, 3, true),
         ] {
             for gates in [false, true] {
                 let mut pg = cfg(policy, 3);
                 pg.gate_compare = gc;
                 pg.wake_request_cycle = wrc;
                 pg.initial_idle_cnt = ic;
+                pg.wake_consumes_slot = wcs;
                 pg.adaptive.enabled = true;
                 pg.adaptive.epoch = 500;
                 let types = [DomType::Int, DomType::Int, DomType::Fp, DomType::Fp];

@@ -284,7 +284,7 @@ impl PgSection {
     }
 
     /// Range and combination checks; each message names the key(s).
-    pub fn check(&self, sched_gates: bool, bad: &mut Vec<String>) {
+    pub fn check(&self, bad: &mut Vec<String>) {
         if !(1..=1000).contains(&self.bet) {
             bad.push(format!(
                 "'pg.bet' = {}: must be in 1..=1000 cycles (the literature range is 9–24)",
@@ -360,14 +360,6 @@ impl PgSection {
                 String::from(self.policy)
             ));
         }
-        if self.wake_consumes_slot {
-            bad.push(
-                "'pg.wake_consumes_slot' = true: not implemented (a wake request leaves the \
-                 slot free)"
-                    .into(),
-            );
-        }
-        let _ = sched_gates;
     }
 }
 

@@ -313,6 +313,8 @@ impl ExecUnits {
             dom_unit,
             max_ready_wait: 0,
             ready_since: vec![u64::MAX; n_warps],
+            wake_consumes_slot: cfg.pg.wake_consumes_slot,
+            wake_raised: false,
         }));
     }
 

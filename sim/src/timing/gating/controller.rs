@@ -181,6 +181,11 @@ impl PgBank {
         }
     }
 
+    /// The `[pg]` configuration the bank runs.
+    pub fn config(&self) -> &PgSection {
+        &self.cfg
+    }
+
     /// `pg.wakeup`.
     pub fn wakeup_cycles(&self) -> u32 {
         self.cfg.wakeup

@@ -26,6 +26,10 @@ pub struct PgGating {
     pub max_ready_wait: u64,
     /// Per warp slot: first cycle its head was found hazard-free (`u64::MAX`: not yet).
     pub ready_since: Vec<u64>,
+    /// `pg.wake_consumes_slot`: a wake request raised at issue takes the issue slot.
+    pub wake_consumes_slot: bool,
+    /// The last candidate the issue stage rejected raised a wake request.
+    pub wake_raised: bool,
 }
 
 impl GatingPolicy for PgGating {

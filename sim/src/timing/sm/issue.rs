@@ -125,6 +125,8 @@ impl Sm {
                 self.issue.order_valid[s] = true;
             }
             let mut issued = 0u32;
+            // slots taken by wake requests (`pg.wake_consumes_slot`)
+            let mut woke = 0u32;
             let mut first_stall: Option<Stall> = None;
             // warps looked at, and scoreboard reads of the quick rejections below
             let mut evals = 0u64;
@@ -134,7 +136,7 @@ impl Sm {
             // to fail. Recomputed after an issue, which may release a barrier.
             let mut quick = self.quick_rejects();
             for &slot in order.iter() {
-                if issued >= per_sched {
+                if issued + woke >= per_sched {
                     break;
                 }
                 let w = slot as usize;
@@ -165,7 +167,7 @@ impl Sm {
                 }
                 let mut n_w = 0u32;
                 let mut first_pipe = PipeClass::None;
-                while n_w < per_warp && issued < per_sched {
+                while n_w < per_warp && issued + woke < per_sched {
                     match self.try_issue(
                         t,
                         w,
@@ -183,6 +185,13 @@ impl Sm {
                             issued += 1;
                         }
                         Err(r) => {
+                            if r == Stall::UnitGated {
+                                if let GatingSlot::Pg(g) = &mut self.exec.gating {
+                                    if std::mem::take(&mut g.wake_raised) && g.wake_consumes_slot {
+                                        woke += 1;
+                                    }
+                                }
+                            }
                             if n_w == 0 && first_stall.is_none() {
                                 first_stall = Some(r);
                             }
@@ -322,8 +331,15 @@ impl Sm {
                             if let GatingSlot::Pg(g) = &mut self.exec.gating {
                                 g.bank.note_ready(ty);
                             }
-                            if self.exec.pg_decide(ty, t, None).0 != GateDecision::Issue {
-                                return Err(Stall::UnitGated);
+                            match self.exec.pg_decide(ty, t, None).0 {
+                                GateDecision::Issue => {}
+                                GateDecision::WakeRequested => {
+                                    if let GatingSlot::Pg(g) = &mut self.exec.gating {
+                                        g.wake_raised = true;
+                                    }
+                                    return Err(Stall::UnitGated);
+                                }
+                                GateDecision::Blocked => return Err(Stall::UnitGated),
                             }
                         } else if !self.exec.any_ready(ec.pipe, ec.sp_pipe, t, false) {
                             self.exec.request_wake(ec.pipe, ec.sp_pipe, t);
