@@ -507,10 +507,16 @@ impl PgBank {
                     };
             }
         }
-        let d_static: Vec<u64> = (0..self.domains.len()).map(|u| self.d_of(u)).collect();
+        let adaptive = self.cfg.adaptive.enabled;
+        let per_domain_d = self.cfg.adaptive.scope == AdaptiveScope::PerDomain;
+        let type_d = [
+            self.per_type[0].d as u64,
+            self.per_type[1].d as u64,
+            self.per_type[2].d as u64,
+        ];
         let ready = self.ready_of_type;
         let cfg = &self.cfg;
-        for (u, d) in self.domains.iter_mut().enumerate() {
+        for d in self.domains.iter_mut() {
             let busy = d.busy_until > t;
             let s = &mut d.stats;
             s.cycles += 1;
@@ -535,7 +541,13 @@ impl PgBank {
                         s.idle_detect_idle += 1;
                         let cleared = cfg.idle_clear == IdleClear::OnBusyOrReady && ready[ty];
                         let suppressed = follow[ty];
-                        let d_eff = d_static[u];
+                        let d_eff = if !adaptive {
+                            cfg.idle_detect as u64
+                        } else if per_domain_d {
+                            d.d as u64
+                        } else {
+                            type_d[ty]
+                        };
                         let reached = match cfg.gate_compare {
                             GateCompare::Ge => d.idle_cnt >= d_eff,
                             GateCompare::Gt => d.idle_cnt > d_eff,

@@ -155,10 +155,19 @@ impl Sm {
         }
     }
 
-    /// `[ACTV[INT], ACTV[FP]]`: warps in the schedulers' active sets (all live warps for a
-    /// scheduler without one) whose head instruction is of that type, ready or not.
+    /// `[ACTV[INT], ACTV[FP]]` for the gating controllers: warps in the schedulers' active
+    /// sets (all live warps for a scheduler without one) whose head instruction is of that
+    /// type, ready or not, plus the instructions of the type already issued into an operand
+    /// collector and not yet dispatched. The collectors sit between issue and the execution
+    /// units in this pipeline: an instruction there is demand the type's domains will see
+    /// within a few cycles, so a coordinated cluster must not black out under it.
     pub fn actv(&self) -> [u32; 2] {
         let mut a = [0u32; 2];
+        for c in &self.oc.cus {
+            if c.busy && c.ec.pipe == PipeClass::Sp {
+                a[usize::from(c.ec.sp_pipe == SpPipe::Fp)] += 1;
+            }
+        }
         for (s, sched) in self.issue.scheds.iter().enumerate() {
             let slots = sched
                 .active_slots()
