@@ -284,13 +284,16 @@ fn single(pg: &PgSection, d: u64) -> (String, u64, sim::activity::DomainStats) {
     (tl, issue, s)
 }
 
+/// One §8.3 row: name, configuration, d, timeline, issue cycle, G (None: no event), critical.
+type Case = (&'static str, PgSection, u64, String, u64, Option<u64>, bool);
+
 /// §8.3: all six single-domain timelines, and the energy line of Conv d=12.
 #[test]
 fn vector_8_3_single_domain_timelines() {
     let conv = cfg(PgPolicy::Conventional, 5);
     let naive = cfg(PgPolicy::NaiveBlackout, 5);
     let u14 = "u".repeat(14);
-    let cases: Vec<(&str, PgSection, u64, String, u64, Option<u64>, bool)> = vec![
+    let cases: Vec<Case> = vec![
         ("Conv d=6", conv.clone(), 6, ".....B".into(), 6, None, false),
         (
             "Conv d=7",

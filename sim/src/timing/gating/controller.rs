@@ -386,7 +386,7 @@ impl PgBank {
                     *d = (*d + 1).min(hi);
                     *violated = true;
                 }
-                if (epoch_index + 1) % a.decrement_epochs as u64 == 0 {
+                if (epoch_index + 1).is_multiple_of(a.decrement_epochs as u64) {
                     if !*violated {
                         *d = d.saturating_sub(1).max(lo);
                     }
@@ -480,7 +480,7 @@ impl PgBank {
     /// this cycle's issues.
     pub fn end_cycle(&mut self, t: u64, actv: [u32; 2]) {
         let cfg = &self.cfg;
-        if cfg.adaptive.enabled && t > 0 && t % cfg.adaptive.epoch == 0 {
+        if cfg.adaptive.enabled && t > 0 && t.is_multiple_of(cfg.adaptive.epoch) {
             self.roll_epoch();
         }
         self.cycles += 1;
