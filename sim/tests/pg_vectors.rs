@@ -120,6 +120,11 @@ impl Toy {
         if let Some(g) = &self.gates {
             order.sort_by_key(|&i| g.rank(head(self.list[i].ty)));
         }
+        for &i in &order {
+            if self.list[i].ready <= t {
+                self.bank.note_ready(self.list[i].ty);
+            }
+        }
         let mut used = vec![false; self.bank.len()];
         let mut slots = self.width;
         for i in order {
@@ -701,4 +706,283 @@ fn gates_dual_type_issue_property() {
         total_dual += dual;
     }
     assert!(total_dual > 0, "the property was exercised");
+}
+
+/// Toy with the domains of `types`, each busy in cycle 0 except those in `idle0`, then run
+/// through cycle `to`.
+fn toy_from(
+    pg: &PgSection,
+    types: &[DomType],
+    gates: bool,
+    list: Vec<Inst>,
+    busy0: &[(usize, u64)],
+) -> Toy {
+    let mut toy = Toy::new(pg, types, gates, list);
+    for &(u, lat) in busy0 {
+        toy.bank.dispatched(u, 0, lat);
+    }
+    toy.bank.end_cycle(0, [0, 0]);
+    toy
+}
+
+#[test]
+fn switch_cluster_select_round_robin() {
+    use sim::config::pg::ClusterSelect;
+    let list: Vec<Inst> = (1..=4).map(|t| inst(DomType::Int, t, t, 1)).collect();
+    let mut pg = cfg(PgPolicy::Conventional, 100);
+    let mut lo = toy_from(&pg, &[DomType::Int, DomType::Int], false, list.clone(), &[]);
+    lo.run(1, 6);
+    assert_eq!(lo.bank.stats(0).busy, 4);
+    assert_eq!(lo.bank.stats(1).busy, 0);
+    pg.cluster_select = ClusterSelect::RoundRobin;
+    let mut rr = toy_from(&pg, &[DomType::Int, DomType::Int], false, list, &[]);
+    rr.run(1, 6);
+    assert_eq!(rr.bank.stats(0).busy, 2);
+    assert_eq!(rr.bank.stats(1).busy, 2);
+}
+
+#[test]
+fn switch_wake_rule() {
+    use sim::config::pg::WakeRule;
+    // A (0) busy 0..99, B (1) gates at 6; two INT instructions at 10, width 2
+    let list = vec![inst(DomType::Int, 10, 10, 1), inst(DomType::Int, 10, 10, 1)];
+    let mut pg = cfg(PgPolicy::Conventional, 5);
+    let mut acc = toy_from(
+        &pg,
+        &[DomType::Int, DomType::Int],
+        false,
+        list.clone(),
+        &[(0, 100), (1, 1)],
+    );
+    acc.width = 2;
+    acc.run(1, 20);
+    assert_eq!(acc.bank.stats(1).wakeups, 1, "NoOnDomainAccepts wakes B");
+    assert_eq!(
+        acc.list[1].issued,
+        Some(11),
+        "the second issues on A next cycle"
+    );
+    pg.wake_rule = WakeRule::NoOnDomainExists;
+    let mut ex = toy_from(
+        &pg,
+        &[DomType::Int, DomType::Int],
+        false,
+        list,
+        &[(0, 100), (1, 1)],
+    );
+    ex.width = 2;
+    ex.run(1, 20);
+    assert_eq!(
+        ex.bank.stats(1).wakeups,
+        0,
+        "NoOnDomainExists leaves B gated"
+    );
+    assert_eq!(ex.list[1].issued, Some(11));
+}
+
+#[test]
+fn switch_charge_open_event_and_idle_run_includes_wakeup() {
+    let mut pg = cfg(PgPolicy::Conventional, 5);
+    let mut t = toy_from(&pg, &[DomType::Int], false, vec![], &[(0, 1)]);
+    t.run(1, 30);
+    assert_eq!(t.bank.finish()[0].events, 1);
+    pg.charge_open_event = false;
+    let mut t = toy_from(&pg, &[DomType::Int], false, vec![], &[(0, 1)]);
+    t.run(1, 30);
+    assert_eq!(t.bank.finish()[0].events, 0);
+    // Conv d=12: the idle run 1–14 includes the wakeup cycles 12–14 by default
+    let pg = cfg(PgPolicy::Conventional, 5);
+    let (_, _, s) = single(&pg, 12);
+    assert_eq!(s.idle_run_count[13], 1);
+    let pg2 = PgSection {
+        idle_run_includes_wakeup: false,
+        ..pg
+    };
+    let (_, _, s) = single(&pg2, 12);
+    assert_eq!(
+        s.idle_run_count[10], 1,
+        "run 1–11 without the wakeup cycles"
+    );
+    assert_eq!(s.idle_run_cycles.iter().sum::<u64>() + s.wakeup, s.idle);
+}
+
+#[test]
+fn switch_wake_request_cycle_and_initial_idle_cnt() {
+    use sim::config::pg::WakeRequestCycle;
+    let pg = PgSection {
+        wake_request_cycle: WakeRequestCycle::CountsAsGated,
+        ..cfg(PgPolicy::Conventional, 5)
+    };
+    let (tl, issue, s) = single(&pg, 7);
+    assert_eq!(tl, ".....uuwwwB");
+    assert_eq!(issue, 11);
+    assert_eq!(s.g_hist.get(&2), Some(&1));
+    let pg = PgSection {
+        initial_idle_cnt: 3,
+        ..cfg(PgPolicy::Conventional, 5)
+    };
+    let mut t = Toy::new(&pg, &[DomType::Int], false, vec![]);
+    t.run(0, 4);
+    assert_eq!(
+        t.timeline[0], "..uuu",
+        "idle from cycle 0 with idle_cnt 3: gated at 2"
+    );
+}
+
+#[test]
+fn switch_idle_clear_on_busy_or_ready() {
+    use sim::config::pg::IdleClear;
+    // §8.2 with the literal reading: the deprioritised ready FP instructions keep the FP
+    // domain's counter clear, so it never gates and FP1–4 issue at 9–12 without a wake
+    let pg = PgSection {
+        idle_clear: IdleClear::OnBusyOrReady,
+        ..cfg(PgPolicy::Conventional, 5)
+    };
+    let mut g = Toy::new(&pg, &[DomType::Int, DomType::Fp], true, list_8_1());
+    g.run(1, 15);
+    assert_eq!(g.timeline[1], "........BBBBBBB");
+    assert_eq!(g.issue_cycles(DomType::Fp), vec![9, 10, 11, 12]);
+}
+
+#[test]
+fn switch_suppressed_counter() {
+    use sim::config::pg::SuppressedCounter;
+    // A idle from 1, gates at 6; B busy through 3, idle from 4; ACTV[INT] = 1 from 1
+    for (mode, at19) in [
+        (SuppressedCounter::Keep, 16),
+        (SuppressedCounter::Hold, 3),
+        (SuppressedCounter::Reset, 0),
+    ] {
+        let mut pg = cfg(PgPolicy::CoordinatedBlackout, 5);
+        pg.coordinated.suppressed_counter = mode;
+        let mut t = toy_from(
+            &pg,
+            &[DomType::Int, DomType::Int],
+            false,
+            vec![inst(DomType::Int, 1, 1000, 4)],
+            &[(0, 1), (1, 4)],
+        );
+        t.run(1, 19);
+        assert_eq!(&t.timeline[0][5..6], "u");
+        assert!(!t.timeline[1].contains('u'), "{mode:?}: B suppressed");
+        assert_eq!(t.bank.idle_cnt(1), at19, "{mode:?}");
+    }
+}
+
+#[test]
+fn switch_trigger_in_blackout_only() {
+    use sim::config::pg::CoordTrigger;
+    // §8.4 setup, the waiting instruction ready only at 30
+    let list = vec![inst(DomType::Int, 9, 30, 4)];
+    let mut pg = cfg(PgPolicy::CoordinatedBlackout, 5);
+    let mut any = toy_from(
+        &pg,
+        &[DomType::Int, DomType::Int],
+        false,
+        list.clone(),
+        &[(0, 1), (1, 9)],
+    );
+    any.run(1, 40);
+    assert_eq!(any.list[0].issued, Some(30), "AnyGated: B stays ON");
+    pg.coordinated.trigger = CoordTrigger::InBlackoutOnly;
+    let mut ibo = toy_from(
+        &pg,
+        &[DomType::Int, DomType::Int],
+        false,
+        list,
+        &[(0, 1), (1, 9)],
+    );
+    ibo.run(1, 40);
+    // A's blackout ends at 20 (g = 14 at its start): B falls back to idle detect and gates
+    assert_eq!(&ibo.timeline[1][19..20], "u");
+    // at 30 B is in blackout and A (Compensated) is woken: issue at 33
+    assert_eq!(ibo.list[0].issued, Some(33));
+}
+
+#[test]
+fn switch_generalization_keep_one_on() {
+    use sim::config::pg::CoordGeneralization;
+    // three INT clusters: A idle from 1 gates at 6; B, C busy through 6 then idle;
+    // ACTV[INT] = 1 throughout
+    let list = vec![inst(DomType::Int, 1, 1000, 4)];
+    let types = [DomType::Int, DomType::Int, DomType::Int];
+    let mut pg = cfg(PgPolicy::CoordinatedBlackout, 5);
+    let mut all = toy_from(&pg, &types, false, list.clone(), &[(0, 1), (1, 7), (2, 7)]);
+    all.run(1, 30);
+    assert!(!all.timeline[1].contains('u') && !all.timeline[2].contains('u'));
+    pg.coordinated.generalization = CoordGeneralization::KeepOneOn;
+    let mut k1 = toy_from(&pg, &types, false, list, &[(0, 1), (1, 7), (2, 7)]);
+    k1.run(1, 30);
+    // B and C use idle detect while two are ON: both gate at 12 (idle 7–11)
+    assert_eq!(&k1.timeline[1][11..12], "u");
+    assert_eq!(&k1.timeline[2][11..12], "u");
+}
+
+#[test]
+fn switch_decrement_modes() {
+    use sim::config::pg::DecrementMode;
+    let run = |mode: DecrementMode, cws: &[u64]| -> Vec<u32> {
+        let a = AdaptiveSection {
+            enabled: true,
+            decrement_mode: mode,
+            ..AdaptiveSection::default()
+        };
+        let (mut d, mut quiet, mut v) = (5u32, 0u32, false);
+        cws.iter()
+            .enumerate()
+            .map(|(k, &c)| {
+                let mut cw = c;
+                PgBank::epoch_update(&a, k as u64, &mut d, &mut cw, &mut quiet, &mut v);
+                d
+            })
+            .collect()
+    };
+    let cws = [6, 0, 0, 6, 0, 0, 0, 0];
+    assert_eq!(
+        run(DecrementMode::ConsecutiveQuiet, &cws),
+        vec![6, 6, 6, 7, 7, 7, 7, 6]
+    );
+    assert_eq!(
+        run(DecrementMode::CumulativeQuiet, &cws),
+        vec![6, 6, 6, 7, 7, 6, 6, 6]
+    );
+    assert_eq!(
+        run(DecrementMode::AlignedWindow, &[6, 0, 0, 0, 0, 0, 0, 0]),
+        vec![6, 6, 6, 6, 6, 6, 6, 5]
+    );
+    // unbounded: only D ≥ 0
+    let a = AdaptiveSection {
+        enabled: true,
+        bounded: false,
+        ..AdaptiveSection::default()
+    };
+    let (mut d, mut q, mut v) = (0u32, 0u32, false);
+    for k in 0..8 {
+        let mut cw = 0;
+        PgBank::epoch_update(&a, k, &mut d, &mut cw, &mut q, &mut v);
+    }
+    assert_eq!(d, 0);
+}
+
+#[test]
+fn switch_adaptive_scope() {
+    use sim::config::pg::AdaptiveScope;
+    for (scope, d_b) in [(AdaptiveScope::PerType, 6), (AdaptiveScope::PerDomain, 5)] {
+        let mut pg = cfg(PgPolicy::NaiveBlackout, 5);
+        pg.adaptive.enabled = true;
+        pg.adaptive.epoch = 100;
+        pg.adaptive.critical_threshold = 0;
+        pg.adaptive.scope = scope;
+        // both gate at 5 (idle from 0); the instruction at 10 wakes A at 19 (critical)
+        let mut t = Toy::new(
+            &pg,
+            &[DomType::Int, DomType::Int],
+            false,
+            vec![inst(DomType::Int, 10, 10, 1)],
+        );
+        t.run(0, 150);
+        assert_eq!(t.bank.stats(0).critical_wakeups, 1);
+        assert_eq!(t.bank.d(0), 6, "{scope:?}");
+        assert_eq!(t.bank.d(1), d_b, "{scope:?}");
+    }
 }

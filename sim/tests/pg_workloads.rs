@@ -119,7 +119,7 @@ fn pg_none_is_identical_to_no_pg_table() {
 }
 
 #[test]
-fn gated_runs_report_events_and_gates_lengthens_idle_runs() {
+fn gated_runs_report_events_and_timing() {
     let mut cfg = GpuConfig::preset("gtx480").unwrap();
     cfg.pg.policy = PgPolicy::Conventional;
     let tl = run(&cfg, "cp");
@@ -144,4 +144,24 @@ fn gated_runs_report_events_and_gates_lengthens_idle_runs() {
         .aggregate(sim::activity::DomainClass::IntCluster, None)
         .unwrap();
     assert_eq!(int.state_cycles(), int.cycles);
+}
+
+/// `pg.gate_sfu`: the SFUs become Conventional domains (cp is SFU-heavy: rsqrt).
+#[test]
+fn sfu_domains_with_gate_sfu() {
+    let base = GpuConfig::preset("gtx480").unwrap();
+    let a0 = run(&base, "cp");
+    let mut cfg = base.clone();
+    cfg.pg.policy = PgPolicy::Conventional;
+    cfg.pg.gate_sfu = true;
+    let a = run(&cfg, "cp");
+    assert_eq!(a.aggregate.by_family, a0.aggregate.by_family);
+    assert_eq!(pipe_ops(&a.aggregate), pipe_ops(&a0.aggregate));
+    let g = a.aggregate.gating.as_ref().unwrap();
+    let sfu: Vec<_> = g.domains.iter().filter(|d| d.pipe == "sfu").collect();
+    assert_eq!(sfu.len(), 15 * cfg.units.n_sfu as usize);
+    assert!(sfu.iter().any(|d| d.busy > 0));
+    for d in &g.domains {
+        assert_eq!(d.state_cycles(), d.cycles);
+    }
 }

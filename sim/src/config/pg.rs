@@ -15,6 +15,9 @@
 //! - `sched.active_set_size` is `sched.two_level.active_per_sched`;
 //! - `sched.fetch_group_size` keeps its name.
 //!
+//! The controllers are the SM's gating policy when `pg.policy` is not `"None"` and no gating
+//! policy was selected in code (`Simulation::gating`); a selected policy takes precedence.
+//!
 //! Timing source (`pg.timing`): the simulator reads only the integers `pg.bet` and `pg.wakeup`.
 //! With `"Physical"` the caller (the CLI) derives them from the sleep-transistor model in
 //! `models` (power-gating §1.7) and writes them into `pg.bet`/`pg.wakeup` before simulating.

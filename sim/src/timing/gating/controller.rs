@@ -181,6 +181,11 @@ impl PgBank {
         }
     }
 
+    /// Idle counter of domain `u`.
+    pub fn idle_cnt(&self, u: usize) -> u64 {
+        self.domains[u].idle_cnt
+    }
+
     /// The `[pg]` configuration the bank runs.
     pub fn config(&self) -> &PgSection {
         &self.cfg
