@@ -446,12 +446,9 @@ fn every_preset_value_of_an_unread_key_is_accepted_on_every_base() {
 const PG_READ: &[(&str, &str)] = &[
     (
         "pg.granularity",
-        "sim/src/config/pg.rs (LaneGroup refused while gating)",
+        "sim/src/timing/execunits.rs (LaneGroup with CoordinatedBlackout refused)",
     ),
-    (
-        "pg.lane_group_size",
-        "sim/src/config/pg.rs (range check; LaneGroup refused)",
-    ),
+    ("pg.lane_group_size", "sim/src/timing/execunits.rs"),
     (
         "pg.policy",
         "sim/src/timing/sm/mod.rs, sim/src/timing/gating/controller.rs",
@@ -576,8 +573,12 @@ fn pg_values_are_range_checked_naming_the_key() {
             "'pg.gate_sfu'",
         ),
         (
-            "pg.policy = \"Conventional\"\npg.granularity = \"LaneGroup\"",
+            "pg.policy = \"CoordinatedBlackout\"\npg.granularity = \"LaneGroup\"",
             "'pg.granularity'",
+        ),
+        (
+            "pg.policy = \"Conventional\"\npg.granularity = \"LaneGroup\"\npg.idle_detect = 8",
+            "'pg.idle_detect'",
         ),
         ("sched.gates.hp_init = \"SFU\"", "INT, FP"),
     ] {

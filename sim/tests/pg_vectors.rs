@@ -72,6 +72,7 @@ impl Toy {
                 unit: format!("sp{i}"),
                 first_lane: 0,
                 lanes: 16,
+                cluster: types[..i].iter().filter(|&&x| x == ty).count(),
             })
             .collect();
         Toy {
@@ -608,6 +609,7 @@ fn gates_dual_type_issue_property() {
             unit: format!("sp{i}"),
             first_lane: 0,
             lanes: 16,
+            cluster: i % 2,
         })
         .collect();
     let mut total_dual = 0;
@@ -985,4 +987,60 @@ fn switch_adaptive_scope() {
         assert_eq!(t.bank.d(0), 6, "{scope:?}");
         assert_eq!(t.bank.d(1), d_b, "{scope:?}");
     }
+}
+
+/// Lane-group domains (`pg.granularity = "LaneGroup"`, size 1): an instruction needs every
+/// lane its mask touches; idle lanes gate on their own; an instruction needing a gated lane
+/// requests a wake of exactly the needed gated lanes and issues when all of them are ON.
+#[test]
+fn lane_group_domains() {
+    let pg = cfg(PgPolicy::Conventional, 5);
+    // one 4-lane INT pipe as four 1-lane domains of cluster 0
+    let specs: Vec<DomainSpec> = (0..4)
+        .map(|l| DomainSpec {
+            ty: DomType::Int,
+            unit: "sp0".into(),
+            first_lane: l,
+            lanes: 1,
+            cluster: 0,
+        })
+        .collect();
+    let mut bank = PgBank::new(&pg, 0, &specs);
+    // cycles 0..9: instructions on lanes 0 and 1 only (mask 0b0011), latency 1
+    for t in 0..10 {
+        let (dec, c) = bank.decide_lanes(DomType::Int, 0b0011, |_| true);
+        assert_eq!(dec, GateDecision::Issue);
+        bank.dispatched_lanes(DomType::Int, c.unwrap(), 0b0011, t, 1);
+        bank.end_cycle(t, [1, 0]);
+    }
+    assert!(bank.is_on(0) && bank.is_on(1));
+    assert!(
+        bank.is_gated(2) && bank.is_gated(3),
+        "idle lanes gated at cycle 5"
+    );
+    // cycle 10: a full-mask instruction: lanes 2 and 3 are woken, not issued
+    let (dec, _) = bank.decide_lanes(DomType::Int, 0b1111, |_| true);
+    assert_eq!(dec, GateDecision::WakeRequested);
+    bank.end_cycle(10, [1, 0]);
+    assert_eq!(bank.state(2), sim::timing::gating::PgState::Wakeup);
+    assert_eq!(bank.state(3), sim::timing::gating::PgState::Wakeup);
+    assert!(bank.is_on(0), "lanes 0 and 1 stay ON");
+    for t in 11..13 {
+        // the lanes 0–1 instruction still issues while 2–3 wake
+        let (dec, _) = bank.decide_lanes(DomType::Int, 0b0001, |_| true);
+        assert_eq!(dec, GateDecision::Issue);
+        let (dec, _) = bank.decide_lanes(DomType::Int, 0b1111, |_| true);
+        assert_eq!(dec, GateDecision::Blocked, "waiting for the wakeup");
+        bank.end_cycle(t, [1, 0]);
+    }
+    let (dec, c) = bank.decide_lanes(DomType::Int, 0b1111, |_| true);
+    assert_eq!(
+        (dec, c),
+        (GateDecision::Issue, Some(0)),
+        "issue at 13 = 10 + W"
+    );
+    let s = bank.finish();
+    assert_eq!(s[2].events, 1);
+    assert_eq!(s[2].g_hist.get(&5), Some(&1), "gated 5–9");
+    assert_eq!(s[0].events, 0);
 }

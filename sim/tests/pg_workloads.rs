@@ -165,3 +165,28 @@ fn sfu_domains_with_gate_sfu() {
         assert_eq!(d.state_cycles(), d.cycles);
     }
 }
+
+/// Lane-group domains on the full SM (sizes 1, 2, 4): same work and results, invariants hold.
+#[test]
+fn lane_group_domains_on_the_sm() {
+    use sim::config::pg::Granularity;
+    let base = GpuConfig::preset("gtx480").unwrap();
+    let a0 = run(&base, "nw");
+    for size in [1, 2, 4] {
+        let mut cfg = base.clone();
+        cfg.pg.policy = PgPolicy::NaiveBlackout;
+        cfg.pg.granularity = Granularity::LaneGroup;
+        cfg.pg.lane_group_size = size;
+        let a = run(&cfg, "nw");
+        assert_eq!(a.aggregate.by_family, a0.aggregate.by_family);
+        assert_eq!(pipe_ops(&a.aggregate), pipe_ops(&a0.aggregate));
+        let g = a.aggregate.gating.as_ref().unwrap();
+        let per_sm = 2 * 2 * (cfg.units.sp_lanes / size) as usize;
+        assert_eq!(g.domains.len(), 15 * per_sm, "size {size}");
+        assert!(g.domains.iter().all(|d| d.lanes == size));
+        for d in &g.domains {
+            assert_eq!(d.state_cycles(), d.cycles);
+            assert!(d.events - d.wakeups <= a.aggregate.launches);
+        }
+    }
+}

@@ -344,11 +344,14 @@ impl PgSection {
             return;
         }
         if self.granularity == Granularity::LaneGroup {
-            bad.push(
-                "'pg.granularity' = \"LaneGroup\": lane-group domains are not implemented in the \
-                 controller bank yet (use \"SpCluster\")"
-                    .into(),
-            );
+            if self.policy == PgPolicy::CoordinatedBlackout {
+                bad.push(
+                    "'pg.granularity' = \"LaneGroup\" with 'pg.policy' = \
+                     \"CoordinatedBlackout\": coordinated blackout is defined over SP clusters \
+                     (use \"SpCluster\", or a Conventional or NaiveBlackout lane policy)"
+                        .into(),
+                );
+            }
             if self.idle_detect > 7 {
                 bad.push(format!(
                     "'pg.idle_detect' = {} with 'pg.granularity' = \"LaneGroup\": lane idle \

@@ -71,12 +71,17 @@ pub struct DomainSpec {
     pub first_lane: u32,
     /// Lanes of the domain.
     pub lanes: u32,
+    /// Index, among the units with domains of this type, of the unit (SP cluster) the domain
+    /// belongs to (lane-group domains of one unit share it).
+    pub cluster: usize,
 }
 
 /// One domain's registers and counters.
 #[derive(Clone, Debug)]
 struct Domain {
     ty: DomType,
+    /// Physical lanes of the pipe the domain covers.
+    lane_mask: u32,
     state: PgState,
     idle_cnt: u64,
     /// Gated cycles of the open event, the current one included.
@@ -122,6 +127,8 @@ pub struct PgBank {
     per_type: [TypeD; 3],
     /// Domain indices of each type, in index order.
     of_type: [Vec<usize>; 3],
+    /// Per type, per cluster (unit): its domains (one at SP-cluster granularity).
+    clusters: [Vec<Vec<usize>>; 3],
     /// Round-robin pointer per type (`pg.cluster_select = "RoundRobin"`).
     rr: [usize; 3],
     /// A ready instruction of the type exists this cycle (`pg.idle_clear = "OnBusyOrReady"`).
@@ -134,6 +141,14 @@ impl PgBank {
     /// Controllers for `domains` under `cfg` (`cfg.policy` must not be `None`).
     pub fn new(cfg: &PgSection, sm: u32, domains: &[DomainSpec]) -> Self {
         let mut of_type: [Vec<usize>; 3] = Default::default();
+        let mut clusters: [Vec<Vec<usize>>; 3] = Default::default();
+        for (i, s) in domains.iter().enumerate() {
+            let c = &mut clusters[s.ty as usize];
+            if c.len() <= s.cluster {
+                c.resize(s.cluster + 1, Vec::new());
+            }
+            c[s.cluster].push(i);
+        }
         let ds = domains
             .iter()
             .enumerate()
@@ -144,8 +159,14 @@ impl PgBank {
                     DomType::Fp => "fp",
                     DomType::Sfu => "sfu",
                 };
+                let lane_mask = if s.lanes >= 32 || s.ty == DomType::Sfu {
+                    u32::MAX
+                } else {
+                    ((1u32 << s.lanes) - 1) << s.first_lane.min(31)
+                };
                 Domain {
                     ty: s.ty,
+                    lane_mask,
                     state: PgState::IdleDetect,
                     idle_cnt: cfg.initial_idle_cnt as u64,
                     g: 0,
@@ -174,6 +195,7 @@ impl PgBank {
             domains: ds,
             per_type: [td; 3],
             of_type,
+            clusters,
             rr: [0; 3],
             ready_of_type: [false; 3],
             epoch_index: 0,
@@ -311,6 +333,104 @@ impl PgBank {
             }
         }
         (GateDecision::Blocked, None)
+    }
+
+    /// §1.2 step 3 at lane granularity for a candidate of type `ty` whose physical lane mask
+    /// is `need`: it issues on a cluster (chosen per `pg.cluster_select`) where every domain
+    /// covering a needed lane is ON and `accepts(cluster)`; otherwise, on the lowest-index
+    /// cluster where no needed domain is in blackout and some needed domain is gated, each
+    /// needed gated domain gets a wake request; otherwise it is blocked (a blocked-demand cycle
+    /// on every needed domain in blackout). Returns the decision and, for `Issue`, the cluster.
+    pub fn decide_lanes(
+        &mut self,
+        ty: DomType,
+        need: u32,
+        accepts: impl Fn(usize) -> bool,
+    ) -> (GateDecision, Option<usize>) {
+        let t = ty as usize;
+        let n = self.clusters[t].len();
+        let start = match self.cfg.cluster_select {
+            ClusterSelect::LowestIndexFirst => 0,
+            ClusterSelect::RoundRobin => self.rr[t] % n.max(1),
+        };
+        let needed = |b: &PgBank, c: usize| -> Vec<usize> {
+            b.clusters[t][c]
+                .iter()
+                .copied()
+                .filter(|&u| b.domains[u].lane_mask & need != 0)
+                .collect()
+        };
+        let mut any_all_on = false;
+        for k in 0..n {
+            let c = (start + k) % n;
+            if needed(self, c).iter().all(|&u| self.is_on(u)) {
+                any_all_on = true;
+                if accepts(c) {
+                    return (GateDecision::Issue, Some(c));
+                }
+            }
+        }
+        if any_all_on && self.cfg.wake_rule == WakeRule::NoOnDomainExists {
+            return (GateDecision::Blocked, None);
+        }
+        for c in 0..n {
+            let nd = needed(self, c);
+            let blackout = nd
+                .iter()
+                .any(|&u| self.is_gated(u) && !self.permits_wake(u));
+            let gated: Vec<usize> = nd
+                .iter()
+                .copied()
+                .filter(|&u| self.permits_wake(u))
+                .collect();
+            if !blackout && !gated.is_empty() {
+                for u in gated {
+                    self.domains[u].wake_req = true;
+                }
+                return (GateDecision::WakeRequested, None);
+            }
+        }
+        for c in 0..n {
+            for u in needed(self, c) {
+                if self.is_gated(u) && !self.permits_wake(u) {
+                    self.domains[u].blocked_now = true;
+                }
+            }
+        }
+        (GateDecision::Blocked, None)
+    }
+
+    /// An instruction with physical lane mask `need` was dispatched to cluster `c` of type
+    /// `ty` at cycle `t` with latency `lat`: the cluster's domains covering a needed lane are
+    /// busy in cycles `t…t+lat−1`.
+    pub fn dispatched_lanes(&mut self, ty: DomType, c: usize, need: u32, t: u64, lat: u64) {
+        let tix = ty as usize;
+        for k in 0..self.clusters[tix][c].len() {
+            let u = self.clusters[tix][c][k];
+            let d = &mut self.domains[u];
+            if d.lane_mask & need != 0 {
+                d.issued = true;
+                d.busy_until = d.busy_until.max(t + lat.max(1));
+            }
+        }
+        self.rr[tix] = c + 1;
+    }
+
+    /// Makes every domain cover all lanes (cluster granularity: busy and needed whenever an
+    /// instruction is in flight, whatever its active mask).
+    pub fn cover_all_lanes(&mut self) {
+        for d in &mut self.domains {
+            d.lane_mask = u32::MAX;
+        }
+    }
+
+    /// The unit-level cluster index of domain `u`'s type that holds `u`.
+    pub fn cluster_of(&self, u: usize) -> usize {
+        let t = self.domains[u].ty as usize;
+        self.clusters[t]
+            .iter()
+            .position(|c| c.contains(&u))
+            .unwrap_or(0)
     }
 
     /// An instruction was dispatched to domain `u` at cycle `t` with latency `lat`: the domain

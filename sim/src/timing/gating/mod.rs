@@ -22,6 +22,10 @@ pub struct PgGating {
     pub unit_dom: Vec<[usize; 2]>,
     /// Per domain: its unit index.
     pub dom_unit: Vec<usize>,
+    /// Per type, per cluster index of [`DomainSpec::cluster`]: the unit index.
+    pub cluster_unit: [Vec<usize>; 3],
+    /// Lane-group domains (`pg.granularity = "LaneGroup"`).
+    pub lane_groups: bool,
     /// Longest wait of a ready instruction (first hazard-free cycle to issue).
     pub max_ready_wait: u64,
     /// Per warp slot: first cycle its head was found hazard-free (`u64::MAX`: not yet).

@@ -8,7 +8,7 @@ use crate::timing::exec::{PipeClass, SpPipe};
 use crate::timing::execunits::Wb;
 use crate::timing::gating::GateDecision;
 use crate::timing::perclass::{PerCuClass, PerPipe};
-use crate::timing::policy::{GatingPolicy, GatingSlot, IssueStage, RegisterFileOrg, UnitState};
+use crate::timing::policy::{GatingPolicy, IssueStage, RegisterFileOrg, UnitState};
 
 impl Sm {
     // ------------------------------------------------------------------ writeback
@@ -159,7 +159,8 @@ impl Sm {
             if let Some(ty) = pg_ty {
                 // power-gating §1.2 step 3 at the unit: an ON free domain, else a wake
                 // request, else blocked
-                let (dec, unit) = self.exec.pg_decide(ty, t, Some((sub, nsub_units)));
+                let m = self.oc.cus[ci].inst.active_mask;
+                let (dec, unit) = self.exec.pg_decide(ty, t, Some((sub, nsub_units)), m);
                 if dec == GateDecision::Issue {
                     chosen = unit;
                 } else {
@@ -246,11 +247,7 @@ impl Sm {
                 continue;
             }
             if pg_ty.is_some() {
-                if let GatingSlot::Pg(g) = &mut self.exec.gating {
-                    let dom =
-                        g.unit_dom[ui][usize::from(sp == SpPipe::Fp && pipe == PipeClass::Sp)];
-                    g.bank.dispatched(dom, t, lat as u64);
-                }
+                self.exec.pg_dispatched(ui, sp, mask, t, lat as u64);
             }
             let busy_len = if self.exec.busy_accept { 1 } else { lat as u64 };
             let pp = &mut self.exec.pipes[p];

@@ -331,7 +331,7 @@ impl Sm {
                             if let GatingSlot::Pg(g) = &mut self.exec.gating {
                                 g.bank.note_ready(ty);
                             }
-                            match self.exec.pg_decide(ty, t, None).0 {
+                            match self.exec.pg_decide(ty, t, None, mask).0 {
                                 GateDecision::Issue => {}
                                 GateDecision::WakeRequested => {
                                     if let GatingSlot::Pg(g) = &mut self.exec.gating {
