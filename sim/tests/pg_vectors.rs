@@ -1044,3 +1044,17 @@ fn lane_group_domains() {
     assert_eq!(s[2].g_hist.get(&5), Some(&1), "gated 5–9");
     assert_eq!(s[0].events, 0);
 }
+
+/// The idle-detect override (eager gating, §6): D = 1 gates after one observed idle cycle,
+/// D = 0 in the first idle cycle; clearing it restores the static D.
+#[test]
+fn idle_detect_override() {
+    let pg = cfg(PgPolicy::Conventional, 5);
+    for (d, tl) in [(Some(1), ".uuu"), (Some(0), "uuuu"), (None, "....")] {
+        let mut t = toy_from(&pg, &[DomType::Int], false, vec![], &[(0, 1)]);
+        t.bank.set_idle_detect_override(0, d);
+        t.run(1, 4);
+        assert_eq!(t.timeline[0], tl, "{d:?}");
+        assert_eq!(t.bank.d(0), d.map(u64::from).unwrap_or(5));
+    }
+}

@@ -60,7 +60,8 @@ knob_enum!(
         /// The 16 INT (or FP) lanes of one SP: two INT and two FP domains per Fermi SM.
         SpCluster,
         /// Groups of `pg.lane_group_size` lanes of one pipe (lane-level gating; domains are
-        /// busy when an in-flight instruction has an active thread on one of their lanes).
+        /// busy when an in-flight instruction has an active thread on one of their lanes after
+        /// the pipe's lane map; Conventional or NaiveBlackout only).
         LaneGroup,
     } default SpCluster
 );

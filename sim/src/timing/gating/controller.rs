@@ -107,6 +107,8 @@ struct Domain {
     cw: u64,
     quiet: u32,
     violated_window: bool,
+    /// D used instead of the static/adaptive one (eager gating of folded lanes, §6).
+    d_override: Option<u32>,
     stats: DomainStats,
 }
 
@@ -182,6 +184,7 @@ impl PgBank {
                     cw: 0,
                     quiet: 0,
                     violated_window: false,
+                    d_override: None,
                     stats: DomainStats::new(sm, &s.unit, pipe, s.first_lane, s.lanes),
                 }
             })
@@ -416,6 +419,13 @@ impl PgBank {
         self.rr[tix] = c + 1;
     }
 
+    /// Sets (or with `None` clears) an idle-detect threshold for domain `u` that replaces the
+    /// static or adaptive D: the hook through which warp folding applies `D_eager` to the
+    /// lanes a fold window leaves idle (power-gating §6).
+    pub fn set_idle_detect_override(&mut self, u: usize, d: Option<u32>) {
+        self.domains[u].d_override = d;
+    }
+
     /// Makes every domain cover all lanes (cluster granularity: busy and needed whenever an
     /// instruction is in flight, whatever its active mask).
     pub fn cover_all_lanes(&mut self) {
@@ -454,6 +464,9 @@ impl PgBank {
 
     /// The static or adaptive D of domain `u`.
     fn d_of(&self, u: usize) -> u64 {
+        if let Some(o) = self.domains[u].d_override {
+            return o as u64;
+        }
         let a = &self.cfg.adaptive;
         if !a.enabled {
             return self.cfg.idle_detect as u64;
@@ -666,7 +679,9 @@ impl PgBank {
                         s.idle_detect_idle += 1;
                         let cleared = cfg.idle_clear == IdleClear::OnBusyOrReady && ready[ty];
                         let suppressed = follow[ty];
-                        let d_eff = if !adaptive {
+                        let d_eff = if let Some(o) = d.d_override {
+                            o as u64
+                        } else if !adaptive {
                             cfg.idle_detect as u64
                         } else if per_domain_d {
                             d.d as u64
