@@ -3,7 +3,10 @@
 //!
 //! `cargo bench -p sim --bench sim_rate` runs hotspot and sgemm at the bench size.
 //! Environment: `SIM_RATE_SIZE=test|bench` (default bench), `SIM_RATE_WORKLOADS=a,b,...`
-//! (default `hotspot,sgemm`; `all` = the whole suite), `SIM_RATE_PRESET` (default gtx480).
+//! (default `hotspot,sgemm`; `all` = the whole suite), `SIM_RATE_PRESET` (default gtx480),
+//! `SIM_RATE_GATING=off|on|both` (default both): `on` runs the same workloads with power
+//! gating (`sched.policy = "gates"`, `pg.policy = "CoordinatedBlackout"`, adaptive D), whose
+//! per-cycle controller update disables cycle skipping.
 
 use sim::config::GpuConfig;
 use sim::timing::Simulation;
@@ -32,16 +35,35 @@ fn main() {
     } else {
         list.split(',').map(|s| s.trim().to_string()).collect()
     };
-    let cfg = GpuConfig::preset(&preset).expect("preset");
-    println!("sim_rate: preset {preset}, size {size}, 1 thread");
+    let gating = std::env::var("SIM_RATE_GATING").unwrap_or_else(|_| "both".into());
+    let base = GpuConfig::preset(&preset).expect("preset");
+    if gating != "on" {
+        println!("sim_rate: preset {preset}, size {size}, 1 thread");
+        rate(&base, size, &names);
+    }
+    if gating != "off" {
+        let mut cfg = base.clone();
+        cfg.sched.policy = sim::config::SchedPolicy::Gates;
+        cfg.pg.policy = sim::config::pg::PgPolicy::CoordinatedBlackout;
+        cfg.pg.adaptive.enabled = true;
+        println!(
+            "sim_rate: preset {preset}, size {size}, 1 thread, gating on (gates + \
+             CoordinatedBlackout, adaptive D)"
+        );
+        rate(&cfg, size, &names);
+    }
+}
+
+/// Runs `names` on `cfg` and prints the rate table.
+fn rate(cfg: &GpuConfig, size: Size, names: &[String]) {
     println!(
         "{:<16} {:>14} {:>12} {:>9} {:>9} {:>12} {:>12}",
         "workload", "warp insts", "cycles", "wall s", "cpu s", "M/s (wall)", "M/s (cpu)"
     );
     let (mut ti, mut tw, mut tc) = (0u64, 0f64, 0f64);
-    for n in &names {
+    for n in names {
         let w = workloads::find(n).unwrap_or_else(|| panic!("unknown workload {n}"));
-        let mut gpu = Simulation::new(&cfg).gpu().expect("policies resolve");
+        let mut gpu = Simulation::new(cfg).gpu().expect("policies resolve");
         let t0 = Instant::now();
         let c0 = thread_cpu_s();
         w.run(size, &mut gpu, false).expect("workload runs");

@@ -466,3 +466,157 @@ fn every_preset_value_of_an_unread_key_is_accepted_on_every_base() {
         }
     }
 }
+
+/// `[pg]`, `[pg.coordinated]`, `[pg.adaptive]` and `[sched.gates]` keys (serialised only when
+/// they leave their defaults, so that configurations without them hash as before), with where
+/// they are read. Keys refused at non-default values say so.
+const PG_READ: &[(&str, &str)] = &[
+    (
+        "pg.granularity",
+        "sim/src/timing/execunits.rs (LaneGroup with CoordinatedBlackout refused)",
+    ),
+    ("pg.lane_group_size", "sim/src/timing/execunits.rs"),
+    (
+        "pg.policy",
+        "sim/src/timing/sm/mod.rs, sim/src/timing/gating/controller.rs",
+    ),
+    (
+        "pg.timing",
+        "sim/src/config/pg.rs (the caller fills pg.bet/pg.wakeup for Physical)",
+    ),
+    ("pg.bet", "sim/src/timing/gating/controller.rs"),
+    ("pg.wakeup", "sim/src/timing/gating/controller.rs"),
+    ("pg.idle_detect", "sim/src/timing/gating/controller.rs"),
+    ("pg.gate_compare", "sim/src/timing/gating/controller.rs"),
+    ("pg.idle_clear", "sim/src/timing/gating/controller.rs"),
+    ("pg.initial_idle_cnt", "sim/src/timing/gating/controller.rs"),
+    (
+        "pg.wake_request_cycle",
+        "sim/src/timing/gating/controller.rs",
+    ),
+    ("pg.wake_rule", "sim/src/timing/gating/controller.rs"),
+    ("pg.wake_consumes_slot", "sim/src/timing/sm/issue.rs"),
+    (
+        "pg.wakeup_cycles_leak",
+        "sim/src/timing/gating/controller.rs (GatingStats for models)",
+    ),
+    (
+        "pg.residual_leak_r",
+        "sim/src/timing/gating/controller.rs (GatingStats for models)",
+    ),
+    (
+        "pg.charge_open_event",
+        "sim/src/timing/gating/controller.rs",
+    ),
+    (
+        "pg.idle_run_includes_wakeup",
+        "sim/src/timing/gating/controller.rs",
+    ),
+    ("pg.cluster_select", "sim/src/timing/gating/controller.rs"),
+    ("pg.gate_sfu", "sim/src/timing/execunits.rs"),
+    (
+        "pg.short_bubble_cycles",
+        "sim/src/timing/gating/controller.rs",
+    ),
+    (
+        "pg.coordinated.trigger",
+        "sim/src/timing/gating/controller.rs",
+    ),
+    (
+        "pg.coordinated.suppressed_counter",
+        "sim/src/timing/gating/controller.rs",
+    ),
+    (
+        "pg.coordinated.immediate_requires_drained",
+        "sim/src/timing/gating/controller.rs",
+    ),
+    (
+        "pg.coordinated.generalization",
+        "sim/src/timing/gating/controller.rs",
+    ),
+    ("pg.adaptive.enabled", "sim/src/timing/gating/controller.rs"),
+    ("pg.adaptive.scope", "sim/src/timing/gating/controller.rs"),
+    ("pg.adaptive.epoch", "sim/src/timing/gating/controller.rs"),
+    (
+        "pg.adaptive.critical_threshold",
+        "sim/src/timing/gating/controller.rs",
+    ),
+    ("pg.adaptive.d_min", "sim/src/timing/gating/controller.rs"),
+    ("pg.adaptive.d_max", "sim/src/timing/gating/controller.rs"),
+    ("pg.adaptive.bounded", "sim/src/timing/gating/controller.rs"),
+    (
+        "pg.adaptive.decrement_epochs",
+        "sim/src/timing/gating/controller.rs",
+    ),
+    (
+        "pg.adaptive.decrement_mode",
+        "sim/src/timing/gating/controller.rs",
+    ),
+    ("sched.gates.hp_init", "sim/src/timing/gating/gates.rs"),
+    (
+        "sched.gates.swap_needs_other",
+        "sim/src/timing/gating/gates.rs",
+    ),
+    ("sched.gates.max_hp_hold", "sim/src/timing/gating/gates.rs"),
+];
+
+#[test]
+fn every_pg_key_is_read() {
+    let mut cfg = GpuConfig::preset("gtx480").unwrap();
+    cfg.pg.policy = sim::config::pg::PgPolicy::Conventional;
+    cfg.sched.gates.max_hp_hold = 1000;
+    let t: toml::Table = toml::from_str(&cfg.to_toml_string()).unwrap();
+    let mut all = Vec::new();
+    leaves(&t, "", &mut all);
+    let keys: Vec<String> = all
+        .into_iter()
+        .map(|(k, _)| k)
+        .filter(|k| k.starts_with("pg.") || k.starts_with("sched.gates."))
+        .collect();
+    for k in &keys {
+        assert!(PG_READ.iter().any(|(r, _)| r == k), "'{k}' has no decision");
+    }
+    assert_eq!(keys.len(), PG_READ.len(), "stale PG_READ entries");
+    // defaults are not serialised: presets hash as before
+    let plain = GpuConfig::preset("gtx480").unwrap().to_toml_string();
+    assert!(!plain.contains("[pg"));
+    assert!(!plain.contains("[sched.gates]"));
+}
+
+#[test]
+fn pg_values_are_range_checked_naming_the_key() {
+    for (text, key) in [
+        ("pg.policy = \"Sometimes\"", "Conventional"),
+        ("pg.bet = 0", "'pg.bet'"),
+        ("pg.wakeup = 0", "'pg.wakeup'"),
+        ("pg.adaptive.epoch = 0", "'pg.adaptive.epoch'"),
+        (
+            "pg.adaptive.d_min = 9\npg.adaptive.d_max = 6",
+            "'pg.adaptive.d_min'",
+        ),
+        ("pg.lane_group_size = 3", "'pg.lane_group_size'"),
+        (
+            "pg.policy = \"NaiveBlackout\"\npg.gate_sfu = true",
+            "'pg.gate_sfu'",
+        ),
+        (
+            "pg.policy = \"CoordinatedBlackout\"\npg.granularity = \"LaneGroup\"",
+            "'pg.granularity'",
+        ),
+        (
+            "pg.policy = \"Conventional\"\npg.granularity = \"LaneGroup\"\npg.idle_detect = 8",
+            "'pg.idle_detect'",
+        ),
+        ("sched.gates.hp_init = \"SFU\"", "INT, FP"),
+    ] {
+        let src = format!("base = \"gtx480\"\n{text}\n");
+        let err = GpuConfig::from_toml_str(&src, "user.toml")
+            .expect_err(text)
+            .to_string();
+        assert!(err.contains(key), "{text}: {err}");
+    }
+    let ok = "base = \"gtx480\"\nsched.policy = \"gates\"\npg.policy = \"CoordinatedBlackout\"\n\
+              pg.adaptive.enabled = true\n";
+    let cfg = GpuConfig::from_toml_str(ok, "user.toml").unwrap();
+    assert_eq!(cfg.sched.policy, sim::config::SchedPolicy::Gates);
+}

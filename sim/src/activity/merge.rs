@@ -261,5 +261,10 @@ impl KernelActivity {
             (None, Some(b)) => self.per_register = Some(b.clone()),
             _ => {}
         }
+        match (&mut self.gating, &o.gating) {
+            (Some(a), Some(b)) => a.merge(b),
+            (None, Some(b)) => self.gating = Some(b.clone()),
+            _ => {}
+        }
     }
 }

@@ -8,10 +8,12 @@
 //! slice, channel, port) is in instance order. Field names are stable: new counters are added,
 //! existing ones keep their meaning.
 
+mod gating;
 mod hist;
 mod merge;
 mod timeline;
 
+pub use gating::{DomainClass, DomainStats, GatingStats, IDLE_RUN_BINS};
 pub use hist::{IdleHist, Log2Hist};
 pub(crate) use merge::Merge;
 pub use timeline::{IdleStats, LaneTimelines, Timeline};
@@ -194,6 +196,10 @@ pub struct KernelActivity {
     pub icnt: IcntActivity,
     /// Present when `stats.per_register` is on (§5.4).
     pub per_register: Option<RegisterStats>,
+    /// Power-gating controllers' record, present when `pg.policy` is not "None"
+    /// (power-gating §9).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gating: Option<GatingStats>,
 }
 
 /// Warp and thread instructions per family.
@@ -588,6 +594,7 @@ impl KernelActivity {
             dram: Vec::new(),
             icnt: IcntActivity::default(),
             per_register: None,
+            gating: None,
         }
     }
 

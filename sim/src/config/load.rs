@@ -250,6 +250,22 @@ pub(crate) fn reset_unread_keys(cfg: &mut GpuConfig, base: &GpuConfig) -> Vec<(S
     reset
 }
 
+/// `cfg` as a TOML table with every schema key, including the tables that are not serialised
+/// while they hold their defaults (`[pg]`, `[sched.gates]`), so that a user file may override
+/// their keys on a base preset.
+fn schema_table(cfg: &GpuConfig) -> toml::Table {
+    let mut t = toml::Table::try_from(cfg).expect("config serialises");
+    t.entry("pg").or_insert_with(|| {
+        toml::Value::Table(toml::Table::try_from(&cfg.pg).expect("pg serialises"))
+    });
+    if let Some(toml::Value::Table(sched)) = t.get_mut("sched") {
+        sched.entry("gates").or_insert_with(|| {
+            toml::Value::Table(toml::Table::try_from(&cfg.sched.gates).expect("serialises"))
+        });
+    }
+    t
+}
+
 fn preset_text(name: &str) -> Option<&'static str> {
     PRESETS.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
 }
@@ -395,7 +411,7 @@ impl GpuConfig {
                 ),
             )
         })?;
-        let mut merged = toml::Table::try_from(&base_cfg).expect("config serialises");
+        let mut merged = schema_table(&base_cfg);
         let mut overlay = user.clone();
         overlay.remove("base");
         let mut path = Vec::new();
@@ -407,7 +423,7 @@ impl GpuConfig {
                 format!("line {line}: unknown key '{key}' (not in the configuration schema)"),
             ));
         }
-        let base_table = toml::Table::try_from(&base_cfg).expect("config serialises");
+        let base_table = schema_table(&base_cfg);
         let cfg: GpuConfig =
             toml::Value::Table(merged)
                 .try_into()
@@ -683,6 +699,7 @@ impl GpuConfig {
                 ));
             }
         }
+        self.pg.check(&mut bad);
         bad.extend(unread_key_errors(self));
         // `sched.policy = "plugin:NAME"` is resolved when a simulation starts, through the
         // policy registry it runs with (timing::PolicyRegistry); an unregistered name is an

@@ -15,6 +15,7 @@ pub mod fold;
 pub mod gpgpusim;
 pub mod physical;
 mod load;
+pub mod pg;
 mod schema;
 
 pub use load::{PRESETS, PRESET_NAMES, UNREAD_KEYS};

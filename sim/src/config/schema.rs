@@ -8,6 +8,8 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use super::pg::{GatesSection, PgSection};
+
 /// The whole machine and simulation configuration.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -67,6 +69,9 @@ pub struct GpuConfig {
     pub stats: StatsSection,
     /// `[hooks]`: names of hook implementations registered in code.
     pub hooks: HooksSection,
+    /// `[pg]`: power gating of execution pipes (power-gating §10); absent = no gating.
+    #[serde(default, skip_serializing_if = "PgSection::is_default")]
+    pub pg: PgSection,
 }
 
 /// `[sim]`: run control.
@@ -189,6 +194,9 @@ pub struct SchedSection {
     pub two_level: TwoLevelSection,
     /// `[sched.ooo]`: out-of-order issue variant.
     pub ooo: OooSection,
+    /// `[sched.gates]`: parameters of the GATES policy (power-gating §3).
+    #[serde(default, skip_serializing_if = "GatesSection::is_default")]
+    pub gates: GatesSection,
 }
 
 /// Inter-warp scheduling policy.
@@ -207,6 +215,9 @@ pub enum SchedPolicy {
     FetchGroup,
     /// `"two_level"`: an active set per scheduler, refilled from a pending FIFO.
     TwoLevel,
+    /// `"gates"`: GATES, the gating-aware two-level scheduler (power-gating §3): the two-level
+    /// order stably sorted by head type `[hp, LDST, SFU, other(hp)]`.
+    Gates,
     /// A policy registered in code under this name (`plugin:<name>`).
     Plugin(String),
 }
@@ -221,6 +232,7 @@ impl SchedPolicy {
             "youngest" => SchedPolicy::Youngest,
             "fetch_group" => SchedPolicy::FetchGroup,
             "two_level" | "two-level" => SchedPolicy::TwoLevel,
+            "gates" => SchedPolicy::Gates,
             _ => match s.strip_prefix("plugin:") {
                 Some(n) if !n.is_empty() => SchedPolicy::Plugin(n.to_string()),
                 _ => return None,
@@ -235,7 +247,7 @@ impl TryFrom<String> for SchedPolicy {
         SchedPolicy::parse(&s).ok_or_else(|| {
             format!(
                 "unknown scheduler policy '{s}' (expected lrr, gto, oldest, youngest, \
-                 fetch_group, two_level or plugin:<name>)"
+                 fetch_group, two_level, gates or plugin:<name>)"
             )
         })
     }
@@ -250,6 +262,7 @@ impl From<SchedPolicy> for String {
             SchedPolicy::Youngest => "youngest".into(),
             SchedPolicy::FetchGroup => "fetch_group".into(),
             SchedPolicy::TwoLevel => "two_level".into(),
+            SchedPolicy::Gates => "gates".into(),
             SchedPolicy::Plugin(n) => format!("plugin:{n}"),
         }
     }

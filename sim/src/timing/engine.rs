@@ -142,7 +142,7 @@ pub(crate) fn run_launch(
                 &mut mem,
             )?;
             if gate_hook {
-                sm.exec.gating_cycle(t);
+                sm.gating_cycle(t);
             }
             if sm.progress {
                 let done = sm.retire(stream, t)?;
@@ -311,7 +311,13 @@ fn finish(
     k.truncated = truncated;
     k.cycles = end;
     let mut per_reg: Option<crate::activity::RegisterStats> = None;
+    let mut gating: Option<crate::activity::GatingStats> = None;
     for mut sm in sms {
+        if let super::policy::GatingSlot::Pg(g) = &mut sm.exec.gating {
+            let gs = gating.get_or_insert_with(|| super::gating::PgBank::header(&cfg.pg));
+            gs.max_ready_wait = gs.max_ready_wait.max(g.max_ready_wait);
+            gs.domains.extend(g.bank.finish());
+        }
         let a = sm.activity(end);
         k.warp_insts += a.warp_insts;
         k.thread_insts += a.thread_insts;
@@ -350,5 +356,6 @@ fn finish(
     }
     k.icnt = mem.icnt_act.clone();
     k.per_register = per_reg;
+    k.gating = gating;
     k
 }

@@ -3,10 +3,12 @@
 //! per-pipe busy timelines and op counters, the gating slot, and the writeback queue ordered by
 //! (ready cycle, sequence number).
 
-use super::exec::{op_name, PipeClass, ALL_OPS};
+use super::exec::{op_name, ExecClass, PipeClass, SpPipe, ALL_OPS};
+use super::gating::{DomType, DomainSpec, GateDecision, PgBank, PgGating};
 use super::perclass::{PerOp, PerPipe};
 use super::policy::{GatingPolicy, GatingSlot, UnitState};
 use crate::activity::{LaneTimelines, OpsLanes, PipeActivity, Timeline};
+use crate::config::pg::Granularity;
 use crate::config::{BusyDefinition, GpuConfig};
 use std::collections::VecDeque;
 
@@ -227,37 +229,211 @@ impl ExecUnits {
         q.insert(i, w);
     }
 
-    /// Some unit of pipe class `pc` can accept an instruction at `t` (`ldst_free`: the LD/ST
-    /// unit can take a new instruction).
+    /// The pipe of unit `u` that an instruction of SP pipe `sp` occupies.
     #[inline]
-    pub fn unit_free(&self, pc: PipeClass, t: u64, gate_free: bool, ldst_free: bool) -> bool {
+    fn pipe_of(u: &Unit, sp: SpPipe) -> usize {
+        if sp == SpPipe::Fp {
+            u.pipe_fp
+        } else {
+            u.pipe_int
+        }
+    }
+
+    /// Some unit of pipe class `pc` can accept an instruction of SP pipe `sp` at `t`
+    /// (`ldst_free`: the LD/ST unit can take a new instruction).
+    #[inline]
+    pub fn unit_free(
+        &self,
+        pc: PipeClass,
+        sp: SpPipe,
+        t: u64,
+        gate_free: bool,
+        ldst_free: bool,
+    ) -> bool {
         self.units.iter().any(|u| {
             u.class == pc
                 && u.next_accept <= t
                 && (u.class != PipeClass::Mem || ldst_free)
-                && (gate_free || self.gating.available(u.pipe_int, t) == UnitState::Ready)
+                && (gate_free || self.gating.available(Self::pipe_of(u, sp), t) == UnitState::Ready)
         })
     }
 
-    /// Some unit of pipe class `pipe` is not gated at `t`.
+    /// Some unit of pipe class `pipe` has its `sp` pipe not gated at `t`.
     #[inline]
-    pub fn any_ready(&self, pipe: PipeClass, t: u64, gate_free: bool) -> bool {
+    pub fn any_ready(&self, pipe: PipeClass, sp: SpPipe, t: u64, gate_free: bool) -> bool {
         if gate_free {
             self.class_has_unit[pipe]
         } else {
             self.units.iter().any(|u| {
-                u.class == pipe && self.gating.available(u.pipe_int, t) == UnitState::Ready
+                u.class == pipe
+                    && self.gating.available(Self::pipe_of(u, sp), t) == UnitState::Ready
             })
         }
     }
 
-    /// Asks the gating policy to wake the gated units of pipe class `pc`: an instruction wants
-    /// one at `t`.
-    pub fn request_wake(&mut self, pc: PipeClass, t: u64) {
+    /// Asks the gating policy to wake the gated units of pipe class `pc` (their `sp` pipe):
+    /// an instruction wants one at `t`.
+    pub fn request_wake(&mut self, pc: PipeClass, sp: SpPipe, t: u64) {
         for u in &self.units {
-            if u.class == pc && self.gating.available(u.pipe_int, t) != UnitState::Ready {
-                self.gating.request_wake(u.pipe_int, t);
+            let p = Self::pipe_of(u, sp);
+            if u.class == pc && self.gating.available(p, t) != UnitState::Ready {
+                self.gating.request_wake(p, t);
             }
+        }
+    }
+
+    /// Installs the power-gating controllers of `cfg.pg` for SM `sm` with `n_warps` warp
+    /// slots: per SP unit its INT and FP pipe (`pg.granularity = "SpCluster"`) or groups of
+    /// `pg.lane_group_size` lanes of each (`"LaneGroup"`), and per SFU with `pg.gate_sfu`
+    /// (always the whole unit).
+    pub fn install_pg(&mut self, cfg: &GpuConfig, sm: u32, n_warps: usize) {
+        let lane_groups = cfg.pg.granularity == Granularity::LaneGroup;
+        let gsize = cfg.pg.lane_group_size.max(1);
+        let mut specs = Vec::new();
+        let mut pipe_dom = vec![usize::MAX; self.pipes.len()];
+        let mut unit_dom = vec![[usize::MAX; 2]; self.units.len()];
+        let mut dom_unit = Vec::new();
+        let mut cluster_unit: [Vec<usize>; 3] = Default::default();
+        for (ui, u) in self.units.iter().enumerate() {
+            let doms: &[(usize, DomType, usize)] = match u.class {
+                PipeClass::Sp => &[(u.pipe_int, DomType::Int, 0), (u.pipe_fp, DomType::Fp, 1)],
+                PipeClass::Sfu if cfg.pg.gate_sfu => &[(u.pipe_int, DomType::Sfu, 0)],
+                _ => &[],
+            };
+            for &(p, ty, k) in doms {
+                let cluster = cluster_unit[ty as usize].len();
+                cluster_unit[ty as usize].push(ui);
+                let lanes = self.pipes[p].lanes;
+                let groups: Vec<(u32, u32)> = if lane_groups && ty != DomType::Sfu {
+                    (0..lanes.div_ceil(gsize))
+                        .map(|g| (g * gsize, gsize.min(lanes - g * gsize)))
+                        .collect()
+                } else {
+                    vec![(0, lanes)]
+                };
+                pipe_dom[p] = specs.len();
+                unit_dom[ui][k] = specs.len();
+                for (first, n) in groups {
+                    dom_unit.push(ui);
+                    specs.push(DomainSpec {
+                        ty,
+                        unit: self.pipes[p].unit.clone(),
+                        first_lane: first,
+                        lanes: n,
+                        cluster,
+                    });
+                }
+            }
+        }
+        let mut bank = PgBank::new(&cfg.pg, sm, &specs);
+        if !lane_groups {
+            // a cluster-granularity domain covers every lane whatever its width
+            bank.cover_all_lanes();
+        }
+        self.gating = GatingSlot::Pg(Box::new(PgGating {
+            bank,
+            pipe_dom,
+            unit_dom,
+            dom_unit,
+            cluster_unit,
+            lane_groups,
+            max_ready_wait: 0,
+            ready_since: vec![u64::MAX; n_warps],
+            wake_consumes_slot: cfg.pg.wake_consumes_slot,
+            wake_raised: false,
+        }));
+    }
+
+    /// Domain type of an instruction of class `ec` under the installed controllers, or `None`
+    /// when it needs no gated domain (or no controllers are installed).
+    #[inline]
+    pub fn pg_type(&self, ec: &ExecClass) -> Option<DomType> {
+        let GatingSlot::Pg(g) = &self.gating else {
+            return None;
+        };
+        let ty = match ec.pipe {
+            PipeClass::Sp if ec.sp_pipe == SpPipe::Fp => DomType::Fp,
+            PipeClass::Sp => DomType::Int,
+            PipeClass::Sfu => DomType::Sfu,
+            _ => return None,
+        };
+        (!g.bank.domains_of(ty).is_empty()).then_some(ty)
+    }
+
+    /// Physical lanes of an SP pipe a warp's active `mask` touches: lane p of an n-lane pipe
+    /// serves threads p, p+n, … (the lane map of [`Pipe::lanes_busy`]).
+    #[inline]
+    fn lane_need(&self, ui: usize, mask: u32) -> u32 {
+        let n = self.pipes[self.units[ui].pipe_int].lanes;
+        if n == 0 || n >= 32 {
+            return mask;
+        }
+        let all = (1u32 << n) - 1;
+        let (mut m, mut out) = (mask, 0);
+        while m != 0 {
+            out |= m & all;
+            m >>= n;
+        }
+        out
+    }
+
+    /// §1.2 step 3 for an instruction of domain type `ty` with active `mask`. At issue
+    /// (`sub = None`) an ON domain of the type accepts it (its collector waits for the unit); at
+    /// dispatch (`Some((sub, own_sub))`) the domain's unit must be free at `t` (and on sub-core
+    /// `sub` when `own_sub`). Returns the decision and, for `Issue` at dispatch, the unit index.
+    pub fn pg_decide(
+        &mut self,
+        ty: DomType,
+        t: u64,
+        sub: Option<(u32, bool)>,
+        mask: u32,
+    ) -> (GateDecision, Option<usize>) {
+        let need = match &self.gating {
+            GatingSlot::Pg(g) if g.lane_groups && ty != DomType::Sfu => g.cluster_unit[ty as usize]
+                .first()
+                .map(|&ui| self.lane_need(ui, mask))
+                .unwrap_or(mask),
+            _ => 0,
+        };
+        let GatingSlot::Pg(g) = &mut self.gating else {
+            return (GateDecision::Issue, None);
+        };
+        let units = &self.units;
+        let free = |ui: usize| match sub {
+            None => true,
+            Some((s, own)) => {
+                let u = &units[ui];
+                u.next_accept <= t && (!own || u.subcore == s)
+            }
+        };
+        if g.lane_groups && ty != DomType::Sfu {
+            let cu = &g.cluster_unit[ty as usize];
+            let (dec, c) = g.bank.decide_lanes(ty, need, |c| free(cu[c]));
+            return (dec, c.map(|c| g.cluster_unit[ty as usize][c]));
+        }
+        let dom_unit = &g.dom_unit;
+        let (dec, dom) = g.bank.decide(ty, |d| free(dom_unit[d]));
+        (dec, dom.map(|d| g.dom_unit[d]))
+    }
+
+    /// An instruction of SP pipe `sp` with active `mask` and latency `lat` was dispatched to
+    /// unit `ui` at `t`: its domains are busy from `t`.
+    pub fn pg_dispatched(&mut self, ui: usize, sp: SpPipe, mask: u32, t: u64, lat: u64) {
+        let need = self.lane_need(ui, mask);
+        let GatingSlot::Pg(g) = &mut self.gating else {
+            return;
+        };
+        let k = usize::from(sp == SpPipe::Fp && self.units[ui].class == PipeClass::Sp);
+        let dom = g.unit_dom[ui][k];
+        if dom == usize::MAX {
+            return;
+        }
+        if g.lane_groups && g.bank.ty(dom) != DomType::Sfu {
+            let ty = g.bank.ty(dom);
+            let c = g.bank.cluster_of(dom);
+            g.bank.dispatched_lanes(ty, c, need, t, lat);
+        } else {
+            g.bank.dispatched(dom, t, lat);
         }
     }
 

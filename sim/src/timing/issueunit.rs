@@ -62,6 +62,8 @@ pub(crate) struct PolicyFlags {
     pub uses_state: Vec<bool>,
     /// Per scheduler: [`WarpScheduler::order_reusable`].
     pub reusable: Vec<bool>,
+    /// Per scheduler: [`WarpScheduler::uses_head_type`].
+    pub head_type: Vec<bool>,
 }
 
 /// Schedulers, issue stage and their per-cycle bookkeeping and counters.
@@ -138,6 +140,7 @@ impl IssueUnit {
             sb_sticky: scoreboard.failure_sticky(),
             uses_state: scheds.iter().map(|s| s.uses_warp_state()).collect(),
             reusable: scheds.iter().map(|s| s.order_reusable()).collect(),
+            head_type: scheds.iter().map(|s| s.uses_head_type()).collect(),
         };
         // head_longop is worked out only for schedulers that read the per-cycle flags
         let need_longop = flags.uses_state.iter().any(|&u| u);

@@ -21,6 +21,7 @@ mod exec;
 mod execunits;
 pub mod fold;
 mod frontend;
+pub mod gating;
 mod issueunit;
 mod ldst;
 mod ldstunit;
@@ -42,8 +43,8 @@ pub use exec::{classify, classify_op, op_name, warp_passes, ExecClass, PipeClass
 pub use issueunit::IssueEvent;
 pub use ldst::{coalesce, smem_degree, Segments};
 pub use policy::{
-    GatingPolicy, Hazard, InOrderScoreboard, IssueStage, MonolithicRf, NoGating, RegisterFileOrg,
-    UnitState, WarpScheduler, WarpView,
+    GatingPolicy, GatingView, Hazard, HeadType, InOrderScoreboard, IssueStage, MonolithicRf,
+    NoGating, RegisterFileOrg, UnitState, WarpScheduler, WarpView,
 };
 pub use registry::PolicyRegistry;
 pub use simulation::{Program, Simulation, Source, Stream, TimingGpu, Traced};

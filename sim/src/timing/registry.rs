@@ -27,13 +27,14 @@ pub type RegisterFileFactory = Arc<dyn Fn(&GpuConfig) -> Box<dyn RegisterFileOrg
 pub type GatingFactory = Arc<dyn Fn(&GpuConfig) -> Box<dyn GatingPolicy> + Send + Sync>;
 
 /// Built-in scheduler names (the `sched.policy` values).
-pub const BUILTIN_SCHEDULERS: [&str; 6] = [
+pub const BUILTIN_SCHEDULERS: [&str; 7] = [
     "lrr",
     "gto",
     "oldest",
     "youngest",
     "fetch_group",
     "two_level",
+    "gates",
 ];
 /// Built-in issue stage: the in-order scoreboard.
 pub const BUILTIN_ISSUE_STAGE: &str = "in_order";

@@ -7,6 +7,7 @@
 mod builtin;
 mod schedulers;
 
+pub use crate::timing::gating::gates::{Gates, GatesCore};
 pub use builtin::{InOrderScoreboard, MonolithicRf, NoGating};
 pub use schedulers::{make_scheduler, ByAge, FetchGroup, Gto, Lrr, TwoLevel};
 
@@ -29,6 +30,37 @@ pub struct WarpView {
     pub head_longop: bool,
     /// The warp has no more instructions to issue.
     pub finished: bool,
+    /// Type of the head instruction (filled only for schedulers whose
+    /// [`WarpScheduler::uses_head_type`] is true; [`HeadType::Other`] otherwise).
+    pub head_type: HeadType,
+}
+
+/// Type of a warp's head instruction as a gating-aware scheduler sees it (power-gating §3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum HeadType {
+    /// An SP-cluster INT-pipe instruction.
+    Int,
+    /// An SP-cluster FP-pipe instruction.
+    Fp,
+    /// An SFU instruction.
+    Sfu,
+    /// An LD/ST instruction.
+    Ldst,
+    /// Anything else (barriers, DP or separate-INT units, empty I-buffer).
+    #[default]
+    Other,
+}
+
+/// What the SM's gating controllers tell a gating-aware scheduler at the start of a cycle
+/// (power-gating §3 swap rule 2).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GatingView {
+    /// The cycle.
+    pub cycle: u64,
+    /// A blackout policy is active.
+    pub blackout: bool,
+    /// `[INT, FP]`: every domain of the type is gated with a non-zero blackout counter.
+    pub all_in_blackout: [bool; 2],
 }
 
 /// Inter-warp scheduling policy of one scheduler (simulator §2.3).
@@ -68,6 +100,19 @@ pub trait WarpScheduler: Send {
     /// re-deriving what depends only on the views, or leave `order` as it is.
     fn order_unchanged(&mut self, warps: &[WarpView], order: &mut Vec<u16>) {
         self.order(warps, order);
+    }
+    /// True when [`WarpScheduler::order`] reads [`WarpView::head_type`] and wants
+    /// [`WarpScheduler::gating_view`] before each order. A constant of the policy.
+    fn uses_head_type(&self) -> bool {
+        false
+    }
+    /// The gating controllers' state at the start of this cycle (called before
+    /// [`WarpScheduler::order`] when [`WarpScheduler::uses_head_type`]).
+    fn gating_view(&mut self, _v: &GatingView) {}
+    /// The warps the scheduler considers active (the two-level active set), if it keeps one;
+    /// the gating controllers count `ACTV[T]` over them (over all live warps otherwise).
+    fn active_slots(&self) -> Option<&[u16]> {
+        None
     }
 }
 
@@ -234,32 +279,46 @@ pub trait GatingPolicy: Send {
 }
 
 /// The SM's gating policy: the built-in "no gating" called directly (its answers are constants
-/// the SM reads once), any other through its trait.
+/// the SM reads once), the built-in power-gating controllers (`pg.policy` other than "None";
+/// the SM drives them through their own interface, power-gating §1.2), or a plugin through its
+/// trait.
 pub enum GatingSlot {
     /// The built-in policy that never gates ([`NoGating`]).
     None(NoGating),
+    /// The power-gating controller bank.
+    Pg(Box<crate::timing::gating::PgGating>),
     /// A plugin gating policy.
     Other(Box<dyn GatingPolicy>),
+}
+
+macro_rules! gate_call {
+    ($self:expr, $g:ident => $e:expr) => {
+        match $self {
+            Self::None($g) => $e,
+            Self::Pg($g) => $e,
+            Self::Other($g) => $e,
+        }
+    };
 }
 
 impl GatingPolicy for GatingSlot {
     #[inline]
     fn available(&self, pipe: usize, cycle: u64) -> UnitState {
-        slot_call!(self, None | Other, g => g.available(pipe, cycle))
+        gate_call!(self, g => g.available(pipe, cycle))
     }
     fn request_wake(&mut self, pipe: usize, cycle: u64) {
-        slot_call!(self, None | Other, g => g.request_wake(pipe, cycle))
+        gate_call!(self, g => g.request_wake(pipe, cycle))
     }
     fn needs_cycle_hook(&self) -> bool {
-        slot_call!(self, None | Other, g => g.needs_cycle_hook())
+        gate_call!(self, g => g.needs_cycle_hook())
     }
     fn on_cycle(&mut self, pipe: usize, cycle: u64, busy: bool, accepted: bool) {
-        slot_call!(self, None | Other, g => g.on_cycle(pipe, cycle, busy, accepted))
+        gate_call!(self, g => g.on_cycle(pipe, cycle, busy, accepted))
     }
     fn time_invariant(&self) -> bool {
-        slot_call!(self, None | Other, g => g.time_invariant())
+        gate_call!(self, g => g.time_invariant())
     }
     fn always_ready(&self) -> bool {
-        slot_call!(self, None | Other, g => g.always_ready())
+        gate_call!(self, g => g.always_ready())
     }
 }

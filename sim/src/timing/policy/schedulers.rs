@@ -233,6 +233,11 @@ impl TwoLevel {
             scratch: Vec::new(),
         }
     }
+
+    /// The active set, in activation order.
+    pub fn active(&self) -> &[u16] {
+        &self.active
+    }
 }
 
 fn demote(w: &WarpView) -> bool {
@@ -288,6 +293,9 @@ impl WarpScheduler for TwoLevel {
     fn issued(&mut self, slot: u16) {
         self.inner.issued(slot);
     }
+    fn active_slots(&self) -> Option<&[u16]> {
+        Some(&self.active)
+    }
 }
 
 /// Builds the configured scheduler.
@@ -313,6 +321,11 @@ pub fn make_scheduler(cfg: &GpuConfig) -> Box<dyn WarpScheduler> {
         SchedPolicy::TwoLevel => Box::new(TwoLevel::new(
             cfg.sched.two_level.active_per_sched as usize,
             cfg.sched.two_level.inner,
+        )),
+        SchedPolicy::Gates => Box::new(crate::timing::gating::Gates::new(
+            cfg.sched.two_level.active_per_sched as usize,
+            cfg.sched.two_level.inner,
+            &cfg.sched.gates,
         )),
         // Rejected by GpuConfig::validate; kept total for safety.
         SchedPolicy::Plugin(_) => Box::new(Gto::default()),

@@ -6,6 +6,7 @@ use super::Sm;
 use crate::inst::PRED_BASE;
 use crate::timing::exec::{PipeClass, SpPipe};
 use crate::timing::execunits::Wb;
+use crate::timing::gating::GateDecision;
 use crate::timing::perclass::{PerCuClass, PerPipe};
 use crate::timing::policy::{GatingPolicy, IssueStage, RegisterFileOrg, UnitState};
 
@@ -96,33 +97,34 @@ impl Sm {
             bits &= bits - 1;
             classes |= 1 << self.oc.cus[i].ec.pipe.index();
         }
+        // Structural pre-check only: which pipe of a unit a collector needs (and so whether
+        // a gated pipe stops it) is checked per collector below.
         for pc in PipeClass::ALL {
             if classes >> pc.index() & 1 == 1
                 && !self
                     .exec
-                    .unit_free(pc, t, gate_free, self.ldst.can_accept())
+                    .unit_free(pc, SpPipe::Int, t, true, self.ldst.can_accept())
             {
                 used_class[pc] = u32::MAX - 1;
-                if !gate_free {
-                    // collectors wait for the class: wake its gated units
-                    self.exec.request_wake(pc, t);
-                }
             }
         }
+        // collectors that cannot go this cycle because of gating (the others of their class
+        // still may)
+        let mut gated_out = 0u64;
         let mut last_pc: Option<PipeClass> = None;
         loop {
             if let Some(pc) = last_pc.take() {
                 if used_class[pc] < u32::MAX - 1
                     && !self
                         .exec
-                        .unit_free(pc, t, gate_free, self.ldst.can_accept())
+                        .unit_free(pc, SpPipe::Int, t, true, self.ldst.can_accept())
                 {
                     used_class[pc] = u32::MAX - 1;
                 }
             }
             // oldest ready CU not yet tried this cycle
             let mut best: Option<usize> = None;
-            let mut bits = self.oc.cu_ready;
+            let mut bits = self.oc.cu_ready & !gated_out;
             while bits != 0 {
                 let i = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
@@ -137,9 +139,9 @@ impl Sm {
                 }
             }
             let Some(ci) = best else { break };
-            let (pipe, sub, ii, lat) = {
+            let (pipe, sub, ii, lat, sp) = {
                 let c = &self.oc.cus[ci];
-                (c.ec.pipe, c.subcore, c.ec.ii, c.ec.latency)
+                (c.ec.pipe, c.subcore, c.ec.ii, c.ec.latency, c.ec.sp_pipe)
             };
             let pc = pipe;
             // unit choice: lowest-index non-gated free unit of the class (own sub-core first)
@@ -149,18 +151,47 @@ impl Sm {
                 .get(sub as usize)
                 .is_some_and(|h| h[pc]);
             let mut chosen = None;
-            for (ui, u) in self.exec.units.iter().enumerate() {
-                if u.class != pipe || (nsub_units && u.subcore != sub) || u.next_accept > t {
+            let pg_ty = if gate_free {
+                None
+            } else {
+                self.exec.pg_type(&self.oc.cus[ci].ec)
+            };
+            if let Some(ty) = pg_ty {
+                // power-gating §1.2 step 3 at the unit: an ON free domain, else a wake
+                // request, else blocked
+                let m = self.oc.cus[ci].inst.active_mask;
+                let (dec, unit) = self.exec.pg_decide(ty, t, Some((sub, nsub_units)), m);
+                if dec == GateDecision::Issue {
+                    chosen = unit;
+                } else {
+                    gated_out |= 1 << ci;
                     continue;
                 }
-                if pipe == PipeClass::Mem && !self.ldst.can_accept() {
-                    continue;
+            } else {
+                let mut wanted_gated = false;
+                for (ui, u) in self.exec.units.iter().enumerate() {
+                    if u.class != pipe || (nsub_units && u.subcore != sub) || u.next_accept > t {
+                        continue;
+                    }
+                    if pipe == PipeClass::Mem && !self.ldst.can_accept() {
+                        continue;
+                    }
+                    let p = if sp == SpPipe::Fp {
+                        u.pipe_fp
+                    } else {
+                        u.pipe_int
+                    };
+                    if !gate_free && self.exec.gating.available(p, t) != UnitState::Ready {
+                        wanted_gated = true;
+                        continue;
+                    }
+                    chosen = Some(ui);
+                    break;
                 }
-                if !gate_free && self.exec.gating.available(u.pipe_int, t) != UnitState::Ready {
-                    continue;
+                if chosen.is_none() && wanted_gated {
+                    // the collector waits for a gated pipe: wake the class's gated units
+                    self.exec.request_wake(pc, sp, t);
                 }
-                chosen = Some(ui);
-                break;
             }
             let Some(ui) = chosen else {
                 // this CU cannot go this cycle: block its class so younger CUs of other classes
@@ -214,6 +245,9 @@ impl Sm {
                 }
                 self.exec.pipes[p].busy.busy(t, busy);
                 continue;
+            }
+            if pg_ty.is_some() {
+                self.exec.pg_dispatched(ui, sp, mask, t, lat as u64);
             }
             let busy_len = if self.exec.busy_accept { 1 } else { lat as u64 };
             let pp = &mut self.exec.pipes[p];

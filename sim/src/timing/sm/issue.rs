@@ -7,9 +7,10 @@
 use super::Sm;
 use crate::inst::{Family, MemSpace, OpClass, PRED_BASE};
 use crate::timing::exec::PipeClass;
+use crate::timing::gating::GateDecision;
 use crate::timing::issueunit::{add_stall, IssueEvent, Stall};
 use crate::timing::perclass::{CuClass, PerCuClass, PerPipe};
-use crate::timing::policy::{IssueStage, RegisterFileOrg, WarpView};
+use crate::timing::policy::{GatingSlot, HeadType, IssueStage, RegisterFileOrg, WarpView};
 use crate::timing::warpset::WarpSet;
 
 /// Word masks of warps the issue stage rejects without a look at their instruction: waiting
@@ -82,6 +83,11 @@ impl Sm {
                         self.issue.scoreboard.reads_longop(w, h)
                     };
                     let waiting = self.warps.waits_barrier(w);
+                    let head_type = if self.issue.flags.head_type[s] && !empty {
+                        self.head_type(w)
+                    } else {
+                        HeadType::Other
+                    };
                     views.push(WarpView {
                         slot: w as u16,
                         age: self.warps.w_age[w],
@@ -90,6 +96,7 @@ impl Sm {
                         ibuffer_empty: empty,
                         head_longop,
                         finished: false,
+                        head_type,
                     });
                 }
             }
@@ -105,6 +112,10 @@ impl Sm {
             }
             sa.active_cycles += 1;
             let mut order = std::mem::take(&mut self.issue.orders[s]);
+            if self.issue.flags.head_type[s] {
+                let v = self.gating_view(t);
+                self.issue.scheds[s].gating_view(&v);
+            }
             if self.issue.views_new[s] {
                 self.issue.views_new[s] = false;
                 self.issue.scheds[s].order(&self.issue.views[s], &mut order);
@@ -114,6 +125,8 @@ impl Sm {
                 self.issue.order_valid[s] = true;
             }
             let mut issued = 0u32;
+            // slots taken by wake requests (`pg.wake_consumes_slot`)
+            let mut woke = 0u32;
             let mut first_stall: Option<Stall> = None;
             // warps looked at, and scoreboard reads of the quick rejections below
             let mut evals = 0u64;
@@ -123,7 +136,7 @@ impl Sm {
             // to fail. Recomputed after an issue, which may release a barrier.
             let mut quick = self.quick_rejects();
             for &slot in order.iter() {
-                if issued >= per_sched {
+                if issued + woke >= per_sched {
                     break;
                 }
                 let w = slot as usize;
@@ -154,7 +167,7 @@ impl Sm {
                 }
                 let mut n_w = 0u32;
                 let mut first_pipe = PipeClass::None;
-                while n_w < per_warp && issued < per_sched {
+                while n_w < per_warp && issued + woke < per_sched {
                     match self.try_issue(
                         t,
                         w,
@@ -172,6 +185,13 @@ impl Sm {
                             issued += 1;
                         }
                         Err(r) => {
+                            if r == Stall::UnitGated {
+                                if let GatingSlot::Pg(g) = &mut self.exec.gating {
+                                    if std::mem::take(&mut g.wake_raised) && g.wake_consumes_slot {
+                                        woke += 1;
+                                    }
+                                }
+                            }
                             if n_w == 0 && first_stall.is_none() {
                                 first_stall = Some(r);
                             }
@@ -272,6 +292,12 @@ impl Sm {
             }
             self.issue.sb_ok.put(w, self.issue.flags.sb_sticky);
         }
+        if let GatingSlot::Pg(g) = &mut self.exec.gating {
+            // the head is hazard-free: it waits from now until it issues
+            if g.ready_since[w] == u64::MAX {
+                g.ready_since[w] = t;
+            }
+        }
         let is_membar = family == Family::Mem && op == OpClass::Membar;
         let ec = self.front.exec_class(family, op);
         if n_w > 0 && diff_units && ec.pipe == first_pipe {
@@ -298,9 +324,27 @@ impl Sm {
                     if used_idoc[pc] >= id_oc[pc].max(1) {
                         return Err(Stall::PipeBusy);
                     }
-                    if !self.exec.any_ready(ec.pipe, t, self.issue.flags.gate_free) {
-                        self.exec.request_wake(ec.pipe, t);
-                        return Err(Stall::UnitGated);
+                    if !self.issue.flags.gate_free {
+                        if let Some(ty) = self.exec.pg_type(&ec) {
+                            // power-gating §1.2 step 3: issue only with an ON domain of the
+                            // type; else a wake request (the slot stays free) or blocked
+                            if let GatingSlot::Pg(g) = &mut self.exec.gating {
+                                g.bank.note_ready(ty);
+                            }
+                            match self.exec.pg_decide(ty, t, None, mask).0 {
+                                GateDecision::Issue => {}
+                                GateDecision::WakeRequested => {
+                                    if let GatingSlot::Pg(g) = &mut self.exec.gating {
+                                        g.wake_raised = true;
+                                    }
+                                    return Err(Stall::UnitGated);
+                                }
+                                GateDecision::Blocked => return Err(Stall::UnitGated),
+                            }
+                        } else if !self.exec.any_ready(ec.pipe, ec.sp_pipe, t, false) {
+                            self.exec.request_wake(ec.pipe, ec.sp_pipe, t);
+                            return Err(Stall::UnitGated);
+                        }
                     }
                     used_in[class] += 1;
                     used_idoc[pc] += 1;
@@ -309,6 +353,12 @@ impl Sm {
             }
         }
         // ---- issue ----
+        if let GatingSlot::Pg(g) = &mut self.exec.gating {
+            let since = std::mem::replace(&mut g.ready_since[w], u64::MAX);
+            if since != u64::MAX {
+                g.max_ready_wait = g.max_ready_wait.max(t - since);
+            }
+        }
         let h = self.front.ib_head[w] as usize;
         self.issue.sb_ok.remove(w);
         self.front.ib_head[w] = if h + 1 == self.front.ib_cap as usize {

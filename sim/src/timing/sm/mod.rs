@@ -17,15 +17,20 @@ mod issue;
 mod life;
 mod memory;
 
+use super::exec::{PipeClass, SpPipe};
 use super::execunits::ExecUnits;
 use super::frontend::FrontEnd;
+use super::gating::DomType;
 use super::issueunit::IssueUnit;
 use super::ldstunit::LdstUnit;
 use super::opcoll::{OperandCollectors, RegAccessLog};
 use super::perclass::CuClass;
-use super::policy::{GatingPolicy, GatingSlot, IssueStageSlot, RegisterFileSlot, WarpScheduler};
+use super::policy::{
+    GatingPolicy, GatingSlot, GatingView, HeadType, IssueStageSlot, RegisterFileSlot, WarpScheduler,
+};
 use super::warps::WarpState;
 use crate::activity::{FamilyCounts, SmActivity};
+use crate::config::pg::PgPolicy;
 use crate::config::GpuConfig;
 use crate::inst::Family;
 
@@ -71,20 +76,26 @@ impl Sm {
         let nw = cfg.sm.max_warps as usize;
         let nsub = cfg.sm.n_subcores.max(1);
         let ns = p.scheds.len();
+        // the power-gating controllers replace the built-in "no gating" when `pg.policy` asks
+        let pg_on = cfg.pg.policy != PgPolicy::None && matches!(p.gating, GatingSlot::None(_));
         let issue = IssueUnit::new(
             nw,
             p.scheds,
             p.issue_stage,
-            p.gating.time_invariant(),
-            p.gating.always_ready(),
+            p.gating.time_invariant() && !pg_on,
+            p.gating.always_ready() && !pg_on,
         );
+        let mut exec = ExecUnits::new(cfg, start, nsub, p.gating);
+        if pg_on {
+            exec.install_pg(cfg, id, nw);
+        }
         Sm {
             id,
             warps: WarpState::new(nw),
             front: FrontEnd::new(cfg, nw),
             issue,
             oc: OperandCollectors::new(cfg, ns, nsub, p.rf),
-            exec: ExecUnits::new(cfg, start, nsub, p.gating),
+            exec,
             ldst: LdstUnit::new(cfg),
             regs: RegAccessLog::new(nw, cfg.stats.per_register),
             act: SmActivity::default(),
@@ -110,6 +121,82 @@ impl Sm {
         a.exec = self.exec.activity(end);
         (a.l1d, a.smem, a.const_cache, a.ldst) = self.ldst.counters();
         a
+    }
+
+    /// Type of warp `w`'s head instruction (its I-buffer must not be empty).
+    #[inline]
+    pub fn head_type(&self, w: usize) -> HeadType {
+        let h = &self.front.ibuf[w][self.front.ib_head[w] as usize];
+        let ec = self.front.exec_class(h.family, h.op);
+        match ec.pipe {
+            PipeClass::Sp if ec.sp_pipe == SpPipe::Fp => HeadType::Fp,
+            PipeClass::Sp => HeadType::Int,
+            PipeClass::Sfu => HeadType::Sfu,
+            PipeClass::Mem => HeadType::Ldst,
+            _ => HeadType::Other,
+        }
+    }
+
+    /// The gating controllers' start-of-cycle state for a gating-aware scheduler.
+    pub fn gating_view(&self, t: u64) -> GatingView {
+        match &self.exec.gating {
+            GatingSlot::Pg(g) => GatingView {
+                cycle: t,
+                blackout: g.bank.is_blackout(),
+                all_in_blackout: [
+                    g.bank.all_in_blackout(DomType::Int),
+                    g.bank.all_in_blackout(DomType::Fp),
+                ],
+            },
+            _ => GatingView {
+                cycle: t,
+                ..Default::default()
+            },
+        }
+    }
+
+    /// `[ACTV[INT], ACTV[FP]]` for the gating controllers: warps in the schedulers' active
+    /// sets (all live warps for a scheduler without one) whose head instruction is of that
+    /// type, ready or not, plus the instructions of the type already issued into an operand
+    /// collector and not yet dispatched. The collectors sit between issue and the execution
+    /// units in this pipeline: an instruction there is demand the type's domains will see
+    /// within a few cycles, so a coordinated cluster must not black out under it.
+    pub fn actv(&self) -> [u32; 2] {
+        let mut a = [0u32; 2];
+        for c in &self.oc.cus {
+            if c.busy && c.ec.pipe == PipeClass::Sp {
+                a[usize::from(c.ec.sp_pipe == SpPipe::Fp)] += 1;
+            }
+        }
+        for (s, sched) in self.issue.scheds.iter().enumerate() {
+            let slots = sched
+                .active_slots()
+                .unwrap_or(&self.issue.sched_live[s][..]);
+            for &w in slots {
+                let w = w as usize;
+                if self.front.ib_len[w] > 0 && !self.warps.w_exited[w] {
+                    match self.head_type(w) {
+                        HeadType::Int => a[0] += 1,
+                        HeadType::Fp => a[1] += 1,
+                        _ => {}
+                    }
+                }
+            }
+        }
+        a
+    }
+
+    /// End of cycle `t` for a gating policy with a cycle hook (power-gating §1.2 steps 4–5
+    /// for the built-in controllers).
+    pub fn gating_cycle(&mut self, t: u64) {
+        if matches!(self.exec.gating, GatingSlot::Pg(_)) {
+            let actv = self.actv();
+            if let GatingSlot::Pg(g) = &mut self.exec.gating {
+                g.bank.end_cycle(t, actv);
+            }
+        } else {
+            self.exec.gating_cycle(t);
+        }
     }
 
     /// Records a register access for the per-register statistics (§5.4).

@@ -1,0 +1,228 @@
+//! `GatingStats`: what the power-gating controllers did, per gating domain (power-gating §9,
+//! simulator side). `models` costs it with the §1.6 accounting: per domain the cycles `T`, the
+//! gated-length histogram (every event's `G`), the wakeup cycles (truncated at kernel end), the
+//! event count, and the `bet`/`wakeup` used.
+//!
+//! Present in a `KernelActivity` only when `pg.policy` is not `"None"`.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Idle-run histogram bins: lengths 1..=63 exactly, and one bin for ≥ 64.
+pub const IDLE_RUN_BINS: usize = 64;
+
+/// The gating record of one kernel (all launches) or of the aggregate.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct GatingStats {
+    /// `pg.policy`.
+    pub policy: String,
+    /// `pg.bet`: break-even time in cycles used by the controllers.
+    pub bet: u32,
+    /// `pg.wakeup`: wakeup delay W in cycles.
+    pub wakeup: u32,
+    /// `pg.idle_detect`: static D, also `D_ref` of the A/B/C classification.
+    pub idle_detect: u32,
+    /// `pg.wakeup_cycles_leak` (for the accounting in `models`).
+    pub wakeup_cycles_leak: bool,
+    /// `pg.residual_leak_r` (Fixed mode residual leakage fraction, for `models`).
+    pub residual_leak_r: f64,
+    /// `pg.short_bubble_cycles`: idle runs shorter than this count as short bubbles.
+    pub short_bubble_limit: u32,
+    /// Maximum number of cycles any ready instruction waited between the first cycle the issue
+    /// stage found it hazard-free and its issue (over all SMs).
+    pub max_ready_wait: u64,
+    /// Per domain, SM-major, in the SM's pipe order.
+    pub domains: Vec<DomainStats>,
+}
+
+/// Counters of one gating domain.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DomainStats {
+    /// SM id.
+    pub sm: u32,
+    /// Unit name (`sp0`, `sfu1`, …).
+    pub unit: String,
+    /// Pipe/type: `int`, `fp` or `sfu`.
+    pub pipe: String,
+    /// First lane of the domain.
+    pub first_lane: u32,
+    /// Lanes in the domain.
+    pub lanes: u32,
+    /// Cycles T (the kernel's cycles).
+    pub cycles: u64,
+    /// Cycles with an instruction in flight in the domain.
+    pub busy: u64,
+    /// `cycles − busy`.
+    pub idle: u64,
+    /// Idle_detect cycles that were busy.
+    pub idle_detect_busy: u64,
+    /// Idle_detect cycles that were idle.
+    pub idle_detect_idle: u64,
+    /// Uncompensated (gated, gated-cycle number ≤ BET) cycles.
+    pub uncompensated: u64,
+    /// Compensated (gated, gated-cycle number > BET) cycles.
+    pub compensated: u64,
+    /// Wakeup cycles (truncated at kernel end): `C_wake`.
+    pub wakeup: u64,
+    /// Gating events (an event open at kernel end counts when `pg.charge_open_event`).
+    pub events: u64,
+    /// Wakeups started.
+    pub wakeups: u64,
+    /// Events with `G ≤ BET` (non-positive net saving).
+    pub events_g_le_bet: u64,
+    /// Events with `G > BET`.
+    pub events_g_gt_bet: u64,
+    /// Σ G over events: `C_gated`.
+    pub gated_cycles: u64,
+    /// Histogram of G: G → events.
+    pub g_hist: BTreeMap<u64, u64>,
+    /// Wakes requested in the first cycle the blackout counter read zero (g == BET).
+    pub critical_wakeups: u64,
+    /// Wakes whose instruction had been blocked for at least one cycle.
+    pub blocked_wakeups: u64,
+    /// Cycles in which a candidate needing this domain was blocked by its blackout.
+    pub blocked_demand_cycles: u64,
+    /// Idle runs by length: index i = length i+1 for i < 63, index 63 = length ≥ 64.
+    pub idle_run_count: Vec<u64>,
+    /// Cycles in the idle runs of each bin.
+    pub idle_run_cycles: Vec<u64>,
+    /// Idle runs in regions A (L ≤ D_ref), B (D_ref < L ≤ D_ref+BET), C (L > D_ref+BET).
+    pub region_count: [u64; 3],
+    /// Cycles in the idle runs of regions A, B, C.
+    pub region_cycles: [u64; 3],
+    /// Cycles in idle runs shorter than `short_bubble_limit`.
+    pub short_bubble_cycles: u64,
+    /// Per adaptive-D epoch: critical wakeups of this domain (empty unless adaptive D is on).
+    pub epoch_critical: Vec<u64>,
+    /// Per adaptive-D epoch: the D in effect for this domain after the epoch's end.
+    pub epoch_d: Vec<u32>,
+}
+
+impl DomainStats {
+    /// A zeroed record with its histograms sized.
+    pub fn new(sm: u32, unit: &str, pipe: &str, first_lane: u32, lanes: u32) -> Self {
+        DomainStats {
+            sm,
+            unit: unit.to_string(),
+            pipe: pipe.to_string(),
+            first_lane,
+            lanes,
+            idle_run_count: vec![0; IDLE_RUN_BINS],
+            idle_run_cycles: vec![0; IDLE_RUN_BINS],
+            ..Default::default()
+        }
+    }
+
+    /// Sum of the state cycles; equals `cycles` by construction.
+    pub fn state_cycles(&self) -> u64 {
+        self.idle_detect_busy
+            + self.idle_detect_idle
+            + self.uncompensated
+            + self.compensated
+            + self.wakeup
+    }
+
+    /// `(C_comp − C_uncomp)/T` (may be negative).
+    pub fn compensated_pct_signed(&self) -> f64 {
+        (self.compensated as f64 - self.uncompensated as f64) / self.cycles.max(1) as f64
+    }
+
+    /// `(C_gated − BET·N_events)/T`.
+    pub fn net_gain_pct(&self, bet: u32) -> f64 {
+        (self.gated_cycles as f64 - bet as f64 * self.events as f64) / self.cycles.max(1) as f64
+    }
+
+    /// Adds `o` (same domain, a later launch or another kernel).
+    pub fn merge(&mut self, o: &DomainStats) {
+        for (a, b) in [
+            (&mut self.cycles, o.cycles),
+            (&mut self.busy, o.busy),
+            (&mut self.idle, o.idle),
+            (&mut self.idle_detect_busy, o.idle_detect_busy),
+            (&mut self.idle_detect_idle, o.idle_detect_idle),
+            (&mut self.uncompensated, o.uncompensated),
+            (&mut self.compensated, o.compensated),
+            (&mut self.wakeup, o.wakeup),
+            (&mut self.events, o.events),
+            (&mut self.wakeups, o.wakeups),
+            (&mut self.events_g_le_bet, o.events_g_le_bet),
+            (&mut self.events_g_gt_bet, o.events_g_gt_bet),
+            (&mut self.gated_cycles, o.gated_cycles),
+            (&mut self.critical_wakeups, o.critical_wakeups),
+            (&mut self.blocked_wakeups, o.blocked_wakeups),
+            (&mut self.blocked_demand_cycles, o.blocked_demand_cycles),
+            (&mut self.short_bubble_cycles, o.short_bubble_cycles),
+        ] {
+            *a += b;
+        }
+        for (k, v) in &o.g_hist {
+            *self.g_hist.entry(*k).or_default() += v;
+        }
+        sum_vec(&mut self.idle_run_count, &o.idle_run_count);
+        sum_vec(&mut self.idle_run_cycles, &o.idle_run_cycles);
+        for i in 0..3 {
+            self.region_count[i] += o.region_count[i];
+            self.region_cycles[i] += o.region_cycles[i];
+        }
+        self.epoch_critical.extend_from_slice(&o.epoch_critical);
+        self.epoch_d.extend_from_slice(&o.epoch_d);
+    }
+}
+
+fn sum_vec(a: &mut Vec<u64>, b: &[u64]) {
+    if a.len() < b.len() {
+        a.resize(b.len(), 0);
+    }
+    for (x, y) in a.iter_mut().zip(b) {
+        *x += y;
+    }
+}
+
+/// Domain class for aggregation (§9: INT/FP cluster, SFU).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DomainClass {
+    /// SP-cluster INT pipes.
+    IntCluster,
+    /// SP-cluster FP pipes.
+    FpCluster,
+    /// SFU units.
+    Sfu,
+}
+
+impl GatingStats {
+    /// Adds `o` (the same machine and configuration): domains element-wise, the wait maximum.
+    pub fn merge(&mut self, o: &GatingStats) {
+        if self.domains.is_empty() && self.policy.is_empty() {
+            *self = o.clone();
+            return;
+        }
+        self.max_ready_wait = self.max_ready_wait.max(o.max_ready_wait);
+        for (i, d) in o.domains.iter().enumerate() {
+            match self.domains.get_mut(i) {
+                Some(s) => s.merge(d),
+                None => self.domains.push(d.clone()),
+            }
+        }
+    }
+
+    /// Sum over the domains of one class, on SM `sm` (`None`: every SM). The identity fields
+    /// of the result are those of the first domain summed.
+    pub fn aggregate(&self, class: DomainClass, sm: Option<u32>) -> Option<DomainStats> {
+        let mut out: Option<DomainStats> = None;
+        for d in &self.domains {
+            let c = match d.pipe.as_str() {
+                "int" => DomainClass::IntCluster,
+                "fp" => DomainClass::FpCluster,
+                _ => DomainClass::Sfu,
+            };
+            if c != class || sm.is_some_and(|s| s != d.sm) {
+                continue;
+            }
+            match out.as_mut() {
+                None => out = Some(d.clone()),
+                Some(o) => o.merge(d),
+            }
+        }
+        out
+    }
+}
