@@ -135,6 +135,139 @@ pub struct WorkloadCompare {
     pub leakage_j: f64,
     /// The run stopped at a cycle or instruction limit.
     pub truncated: bool,
+    /// `static_savings` of the INT and FP execution units (power-gating §1.6) against the
+    /// baseline's leakage of the same units; `null` for a class that is not gated, and for FP
+    /// when the workload has no FP activity.
+    pub static_savings: ClassPair<Option<f64>>,
+    /// Gating events over every domain.
+    pub events: u64,
+    /// Wakeups over every domain.
+    pub wakeups: u64,
+    /// Critical wakeups (blackout policies).
+    pub critical_wakeups: u64,
+    /// Shares of idle runs in regions A/B/C (power-gating §1.5), per class.
+    pub idle_regions: ClassPair<Option<IdleRegions>>,
+    /// The accounting per gated class (leakage with and without gating, overheads), J.
+    pub classes: Vec<ClassEnergy>,
+}
+
+/// A value per execution-unit class.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct ClassPair<T> {
+    /// INT lanes.
+    pub int: T,
+    /// FP lanes.
+    pub fp: T,
+}
+
+/// The A/B/C split of a class's idle runs (power-gating §1.5): A `L ≤ D`, B `D < L ≤ D+BET`,
+/// C `L > D+BET`; as shares of the runs and of the idle cycles.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct IdleRegions {
+    /// Share of idle runs in A, B, C.
+    pub by_count: [f64; 3],
+    /// Share of idle cycles in A, B, C.
+    pub by_cycles: [f64; 3],
+}
+
+/// One gated class's energies in a run, against the baseline.
+#[derive(Clone, Debug, Serialize)]
+pub struct ClassEnergy {
+    /// `int`, `fp` or `sfu`.
+    pub class: String,
+    /// Leakage of these units in the baseline run, J.
+    pub leakage_base_j: f64,
+    /// Leakage with gating, J.
+    pub leakage_pg_j: f64,
+    /// Event overhead, J.
+    pub overhead_j: f64,
+    /// Control-logic energy, J.
+    pub control_j: f64,
+    /// Busy cycles summed over the class's domains (0: the class had no work).
+    pub busy_cycles: u64,
+    /// Gated cycles summed over the class's domains.
+    pub gated_cycles: u64,
+    /// Events with `G ≤ BET` and with `G > BET`.
+    pub events_by_outcome: [u64; 2],
+}
+
+impl ClassEnergy {
+    /// `1 − (E_leak,PG + E_ovh)/E_leak,base`.
+    pub fn static_savings(&self) -> f64 {
+        if self.leakage_base_j > 0.0 {
+            1.0 - (self.leakage_pg_j + self.overhead_j) / self.leakage_base_j
+        } else {
+            0.0
+        }
+    }
+}
+
+fn shares(v: [u64; 3]) -> [f64; 3] {
+    let t: u64 = v.iter().sum();
+    if t == 0 {
+        [0.0; 3]
+    } else {
+        v.map(|x| x as f64 / t as f64)
+    }
+}
+
+/// The gating metrics of run `r` against the baseline's run `base` of the same workload.
+fn gating_metrics(r: &WorkloadResult, base: &WorkloadResult) -> GatingMetrics {
+    let mut m = GatingMetrics::default();
+    let Some(classes) = &r.gating else {
+        return m;
+    };
+    // E_leak,base = P_leak·t_clk·T_base: the run's ungated leakage at the baseline's length.
+    let scale = if r.cycles > 0 {
+        base.cycles as f64 / r.cycles as f64
+    } else {
+        1.0
+    };
+    for c in classes {
+        let e = ClassEnergy {
+            class: c.class.clone(),
+            leakage_base_j: c.leakage_ungated_j * scale,
+            leakage_pg_j: c.leakage_pg_j,
+            overhead_j: c.overhead_j,
+            control_j: c.control_j,
+            busy_cycles: c.busy_cycles,
+            gated_cycles: c.gated_cycles,
+            events_by_outcome: c.events_by_outcome,
+        };
+        m.events += c.events;
+        m.wakeups += c.wakeups;
+        m.critical_wakeups += c.critical_wakeups;
+        let regions = IdleRegions {
+            by_count: shares(c.region_count),
+            by_cycles: shares(c.region_cycles),
+        };
+        match c.class.as_str() {
+            "int" => {
+                m.savings.int = Some(e.static_savings());
+                m.regions.int = Some(regions);
+            }
+            "fp" => {
+                // FP aggregates exclude workloads with no FP activity (power-gating §9).
+                if c.busy_cycles > 0 {
+                    m.savings.fp = Some(e.static_savings());
+                }
+                m.regions.fp = Some(regions);
+            }
+            _ => {}
+        }
+        m.classes.push(e);
+    }
+    m
+}
+
+#[derive(Default)]
+struct GatingMetrics {
+    savings: ClassPair<Option<f64>>,
+    regions: ClassPair<Option<IdleRegions>>,
+    events: u64,
+    wakeups: u64,
+    critical_wakeups: u64,
+    classes: Vec<ClassEnergy>,
 }
 
 /// A variant's aggregate over the workloads.
@@ -150,6 +283,19 @@ pub struct Aggregate {
     pub edp_js: f64,
     /// Against the baseline's sum.
     pub edp_change: f64,
+    /// Mean over the workloads of `static_savings` per class (FP: over the workloads with FP
+    /// activity only).
+    pub static_savings: ClassPair<Option<f64>>,
+    /// Workloads left out of the FP mean: no FP activity.
+    pub fp_excluded: Vec<String>,
+    /// Gating events, summed over the workloads.
+    pub events: u64,
+    /// Wakeups, summed.
+    pub wakeups: u64,
+    /// Critical wakeups, summed.
+    pub critical_wakeups: u64,
+    /// A/B/C shares of the idle runs of all workloads together, per class.
+    pub idle_regions: ClassPair<Option<IdleRegions>>,
 }
 
 /// One variant's results.
@@ -190,6 +336,7 @@ fn change(a: f64, b: f64) -> f64 {
 }
 
 fn one(r: &WorkloadResult, base: &WorkloadResult) -> WorkloadCompare {
+    let g = gating_metrics(r, base);
     WorkloadCompare {
         cycles: r.cycles,
         runtime_s: r.runtime_s,
@@ -201,6 +348,12 @@ fn one(r: &WorkloadResult, base: &WorkloadResult) -> WorkloadCompare {
         dynamic_j: r.dynamic_j,
         leakage_j: r.leakage_j,
         truncated: r.truncated,
+        static_savings: g.savings,
+        events: g.events,
+        wakeups: g.wakeups,
+        critical_wakeups: g.critical_wakeups,
+        idle_regions: g.regions,
+        classes: g.classes,
     }
 }
 
@@ -268,6 +421,28 @@ pub fn run(
             let n = per_workload.len().max(1) as f64;
             let e = sum(runs, |r| r.energy_j);
             let edp = sum(runs, |r| r.edp_js);
+            let mean = |f: &dyn Fn(&WorkloadCompare) -> Option<f64>| -> Option<f64> {
+                let v: Vec<f64> = per_workload.values().filter_map(f).collect();
+                (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
+            };
+            let regions = |class: &str| -> Option<IdleRegions> {
+                let mut count = [0u64; 3];
+                let mut cycles = [0u64; 3];
+                let mut any = false;
+                for r in runs.iter().filter_map(|r| r.gating.as_ref()) {
+                    for c in r.iter().filter(|c| c.class == class) {
+                        any = true;
+                        for i in 0..3 {
+                            count[i] += c.region_count[i];
+                            cycles[i] += c.region_cycles[i];
+                        }
+                    }
+                }
+                any.then(|| IdleRegions {
+                    by_count: shares(count),
+                    by_cycles: shares(cycles),
+                })
+            };
             VariantResult {
                 name: v.name.clone(),
                 aggregate: Aggregate {
@@ -276,6 +451,26 @@ pub fn run(
                     energy_change: change(e, base_e),
                     edp_js: edp,
                     edp_change: change(edp, base_edp),
+                    static_savings: ClassPair {
+                        int: mean(&|c| c.static_savings.int),
+                        fp: mean(&|c| c.static_savings.fp),
+                    },
+                    fp_excluded: per_workload
+                        .iter()
+                        .filter(|(_, c)| {
+                            c.classes
+                                .iter()
+                                .any(|k| k.class == "fp" && k.busy_cycles == 0)
+                        })
+                        .map(|(w, _)| w.clone())
+                        .collect(),
+                    events: per_workload.values().map(|c| c.events).sum(),
+                    wakeups: per_workload.values().map(|c| c.wakeups).sum(),
+                    critical_wakeups: per_workload.values().map(|c| c.critical_wakeups).sum(),
+                    idle_regions: ClassPair {
+                        int: regions("int"),
+                        fp: regions("fp"),
+                    },
                 },
                 per_workload,
             }

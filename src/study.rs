@@ -20,6 +20,7 @@
 //! println!("{}", gpuenergy::report::table::render(&report));
 //! ```
 
+use models::gating::cost::{apply_to_estimate, cost_run, ClassCost, CostPoint};
 use models::gpu::{
     ChipError, ChipModel, Estimate, EstimateError, IdleSms, Node, SourceError, TechChoice,
     TechCostSource,
@@ -48,6 +49,9 @@ pub enum StudyError {
     /// A component of the chip model could not be costed.
     #[error(transparent)]
     Chip(#[from] ChipError),
+    /// The power-gating physics or accounting refused its inputs.
+    #[error("power gating: {0}")]
+    Gating(#[from] models::gating::GatingError),
     /// The saved Activity file could not be read.
     #[error("cannot read activity file {}", path.display())]
     ReadActivity {
@@ -157,6 +161,10 @@ pub struct WorkloadResult {
     pub edp_js: f64,
     /// The whole component tree of the run.
     pub estimate: Estimate,
+    /// Per gated domain class (int, fp, sfu): the power-gating accounting of the run
+    /// (power-gating §1.6; `T_base` = the run's own cycles). Absent without gating.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gating: Option<Vec<ClassCost>>,
 }
 
 /// The result of a study: the technology point, the chip's area and leakage (the static tree)
@@ -382,7 +390,17 @@ impl Study {
         act: &Activity,
     ) -> Result<WorkloadResult, StudyError> {
         let k = &act.aggregate;
-        let e = chip.estimate(label, tech, self.tech.temperature_k, k);
+        let mut e = chip.estimate(label, tech, self.tech.temperature_k, k);
+        let gating = match &k.gating {
+            Some(g) => {
+                let point = CostPoint::new(&self.tech, chip.core_clock_hz, &self.cfg);
+                let overlay = self.overlay.as_ref().map(|o| &o.overlay);
+                let classes = cost_run(g, &point, overlay, None)?;
+                apply_to_estimate(&mut e, &classes);
+                Some(classes)
+            }
+            None => None,
+        };
         e.validate().map_err(|error| StudyError::Invalid {
             workload: label.to_string(),
             error,
@@ -400,7 +418,24 @@ impl Study {
             average_power_w: e.average_power_w(),
             edp_js: e.edp_js(),
             estimate: e,
+            gating,
         })
+    }
+
+    /// The configuration to simulate: the study's, with `pg.bet`/`pg.wakeup` derived from the
+    /// sleep-transistor model at this technology point when `pg.timing = "Physical"` (the
+    /// simulator sees only those integers; power-gating §0, §1.7).
+    pub fn timed_config(&self, chip: &ChipModel) -> Result<GpuConfig, StudyError> {
+        use sim::config::pg::{PgPolicy, PgTiming};
+        let mut cfg = self.cfg.clone();
+        if cfg.pg.policy != PgPolicy::None && cfg.pg.timing == PgTiming::Physical {
+            let point = CostPoint::new(&self.tech, chip.core_clock_hz, &cfg);
+            let (bet, w) =
+                point.physical_timing(&cfg, self.overlay.as_ref().map(|o| &o.overlay))?;
+            cfg.pg.bet = bet;
+            cfg.pg.wakeup = w;
+        }
+        Ok(cfg)
     }
 
     /// Simulates `list` (in order; in parallel unless turned off), reporting progress.
@@ -454,7 +489,8 @@ impl Study {
                 results.push(self.cost(&chip, &tech, &label, &act)?);
             }
             Input::Simulate => {
-                for (name, act) in self.simulate_all(list)? {
+                let sim = self.variant(self.timed_config(&chip)?);
+                for (name, act) in sim.simulate_all(list)? {
                     results.push(self.cost(&chip, &tech, &name, &act)?);
                 }
             }

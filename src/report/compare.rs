@@ -2,11 +2,15 @@
 //! CSV (one row per variant and workload, plus `aggregate` rows), JSON (the `Comparison`
 //! itself: `variants`, each with `name`, `per_workload` and `aggregate`) and SVG plots.
 
-use crate::compare::Comparison;
+use crate::compare::{Comparison, IdleRegions};
 use std::fmt::Write as _;
 
 fn pct(x: f64) -> String {
     format!("{:+.2} %", 100.0 * x)
+}
+
+fn opt_pct(x: Option<f64>) -> String {
+    x.map(pct).unwrap_or_else(|| "-".into())
 }
 
 /// The comparison as text.
@@ -21,17 +25,20 @@ pub fn table(c: &Comparison) -> String {
         c.size,
         c.baseline
     );
-    let _ = writeln!(
-        s,
-        "{:<34} {:>12} {:>12} {:>12} {:>12}",
-        "variant", "perf ovh", "energy J", "energy chg", "EDP chg"
+    let head = format!(
+        "{:<34} {:>10} {:>11} {:>11} {:>9} {:>11} {:>11} {:>11}",
+        "variant", "perf ovh", "INT sav", "FP sav", "events", "energy J", "energy chg", "EDP chg"
     );
+    let _ = writeln!(s, "{head}");
     let base_e: f64 = c.baseline_runs.values().map(|r| r.energy_j).sum();
     let _ = writeln!(
         s,
-        "{:<34} {:>12} {:>12.4e} {:>12} {:>12}",
+        "{:<34} {:>10} {:>11} {:>11} {:>9} {:>11.4e} {:>11} {:>11}",
         format!("{} (baseline)", c.baseline),
         pct(0.0),
+        "-",
+        "-",
+        0,
         base_e,
         pct(0.0),
         pct(0.0)
@@ -40,9 +47,12 @@ pub fn table(c: &Comparison) -> String {
         let a = &v.aggregate;
         let _ = writeln!(
             s,
-            "{:<34} {:>12} {:>12.4e} {:>12} {:>12}",
+            "{:<34} {:>10} {:>11} {:>11} {:>9} {:>11.4e} {:>11} {:>11}",
             v.name,
             pct(a.perf_overhead),
+            opt_pct(a.static_savings.int),
+            opt_pct(a.static_savings.fp),
+            a.events,
             a.energy_j,
             pct(a.energy_change),
             pct(a.edp_change)
@@ -50,25 +60,74 @@ pub fn table(c: &Comparison) -> String {
     }
     let _ = writeln!(
         s,
-        "\nperf ovh: mean over workloads of T/T_baseline - 1; energy and EDP: sums over workloads."
+        "\nperf ovh: mean over workloads of T/T_baseline - 1. INT/FP sav: static_savings of the INT and \
+         FP execution units, 1 - (E_leak,PG + E_ovh)/E_leak,base, mean over workloads (FP: over \
+         workloads with FP work). Energy and EDP: sums over workloads."
     );
+    let any_regions = c
+        .variants
+        .iter()
+        .any(|v| v.aggregate.idle_regions.int.is_some() || v.aggregate.idle_regions.fp.is_some());
+    if any_regions {
+        let _ = writeln!(
+            s,
+            "\nidle runs by region (share of idle cycles; A: L <= D, B: D < L <= D+BET, C: L > D+BET)"
+        );
+        let _ = writeln!(
+            s,
+            "{:<34} {:>8} {:>8} {:>8}   {:>8} {:>8} {:>8}",
+            "variant", "INT A", "INT B", "INT C", "FP A", "FP B", "FP C"
+        );
+        let cells = |r: &Option<IdleRegions>| -> [String; 3] {
+            match r {
+                Some(r) => r.by_cycles.map(|x| format!("{:.1} %", 100.0 * x)),
+                None => ["-".to_string(), "-".to_string(), "-".to_string()],
+            }
+        };
+        for v in &c.variants {
+            let i = cells(&v.aggregate.idle_regions.int);
+            let f = cells(&v.aggregate.idle_regions.fp);
+            let _ = writeln!(
+                s,
+                "{:<34} {:>8} {:>8} {:>8}   {:>8} {:>8} {:>8}",
+                v.name, i[0], i[1], i[2], f[0], f[1], f[2]
+            );
+        }
+    }
     for v in &c.variants {
         let _ = writeln!(s, "\n{}", v.name);
         let _ = writeln!(
             s,
-            "  {:<18} {:>12} {:>12} {:>12} {:>12}",
-            "workload", "cycles", "perf ovh", "energy chg", "EDP chg"
+            "  {:<18} {:>10} {:>10} {:>11} {:>11} {:>9} {:>11} {:>11}",
+            "workload",
+            "cycles",
+            "perf ovh",
+            "INT sav",
+            "FP sav",
+            "events",
+            "energy chg",
+            "EDP chg"
         );
         for (w, r) in &v.per_workload {
             let _ = writeln!(
                 s,
-                "  {:<18} {:>12} {:>12} {:>12} {:>12}{}",
+                "  {:<18} {:>10} {:>10} {:>11} {:>11} {:>9} {:>11} {:>11}{}",
                 w,
                 r.cycles,
                 pct(r.perf_overhead),
+                opt_pct(r.static_savings.int),
+                opt_pct(r.static_savings.fp),
+                r.events,
                 pct(r.energy_change),
                 pct(r.edp_change),
                 if r.truncated { "  (truncated)" } else { "" }
+            );
+        }
+        if !v.aggregate.fp_excluded.is_empty() {
+            let _ = writeln!(
+                s,
+                "  no FP work (left out of the FP mean): {}",
+                v.aggregate.fp_excluded.join(", ")
             );
         }
     }
@@ -78,15 +137,24 @@ pub fn table(c: &Comparison) -> String {
 /// The comparison as CSV: one row per (variant, workload) and one `aggregate` row per variant.
 pub fn csv(c: &Comparison) -> String {
     let mut s = String::from(
-        "variant,workload,cycles,runtime_s,perf_overhead,energy_j,energy_change,edp_js,edp_change,truncated\n",
+        "variant,workload,cycles,runtime_s,perf_overhead,energy_j,energy_change,edp_js,edp_change,\
+         static_savings_int,static_savings_fp,events,wakeups,critical_wakeups,\
+         int_idle_a,int_idle_b,int_idle_c,fp_idle_a,fp_idle_b,fp_idle_c,truncated\n",
     );
+    let opt = |x: Option<f64>| x.map(|v| format!("{v:e}")).unwrap_or_default();
+    let reg = |r: &Option<IdleRegions>| -> String {
+        match r {
+            Some(r) => r.by_cycles.map(|x| format!("{x:e}")).join(","),
+            None => ",,".into(),
+        }
+    };
     for (name, runs) in std::iter::once((&c.baseline, &c.baseline_runs))
         .chain(c.variants.iter().map(|v| (&v.name, &v.per_workload)))
     {
         for (w, r) in runs {
             let _ = writeln!(
                 s,
-                "{},{},{},{:e},{:e},{:e},{:e},{:e},{:e},{}",
+                "{},{},{},{:e},{:e},{:e},{:e},{:e},{:e},{},{},{},{},{},{},{},{}",
                 csv_field(name),
                 csv_field(w),
                 r.cycles,
@@ -96,6 +164,13 @@ pub fn csv(c: &Comparison) -> String {
                 r.energy_change,
                 r.edp_js,
                 r.edp_change,
+                opt(r.static_savings.int),
+                opt(r.static_savings.fp),
+                r.events,
+                r.wakeups,
+                r.critical_wakeups,
+                reg(&r.idle_regions.int),
+                reg(&r.idle_regions.fp),
                 r.truncated
             );
         }
@@ -104,13 +179,20 @@ pub fn csv(c: &Comparison) -> String {
         let a = &v.aggregate;
         let _ = writeln!(
             s,
-            "{},aggregate,,,{:e},{:e},{:e},{:e},{:e},",
+            "{},aggregate,,,{:e},{:e},{:e},{:e},{:e},{},{},{},{},{},{},{},",
             csv_field(&v.name),
             a.perf_overhead,
             a.energy_j,
             a.energy_change,
             a.edp_js,
-            a.edp_change
+            a.edp_change,
+            opt(a.static_savings.int),
+            opt(a.static_savings.fp),
+            a.events,
+            a.wakeups,
+            a.critical_wakeups,
+            reg(&a.idle_regions.int),
+            reg(&a.idle_regions.fp),
         );
     }
     s
@@ -204,31 +286,82 @@ pub(crate) fn grouped_bars_pct(
     Ok(())
 }
 
-/// Writes `compare_summary.svg` (per variant: perf overhead, energy and EDP change against the
-/// baseline, in percent) into `dir`; returns the files written.
+/// Writes into `dir`: `compare_summary.svg` (per variant: perf overhead, energy and EDP change
+/// against the baseline), `static_savings.svg` (INT and FP static savings per variant) and
+/// `idle_regions.svg` (the A/B/C split of idle cycles per variant and class); returns the files.
 pub fn write_plots(
     dir: &std::path::Path,
     c: &Comparison,
 ) -> anyhow::Result<Vec<std::path::PathBuf>> {
     std::fs::create_dir_all(dir)?;
     let labels: Vec<String> = c.variants.iter().map(|v| v.name.clone()).collect();
-    let get = |f: fn(&crate::compare::Aggregate) -> f64| -> Vec<f64> {
+    let get = |f: &dyn Fn(&crate::compare::Aggregate) -> f64| -> Vec<f64> {
         c.variants.iter().map(|v| 100.0 * f(&v.aggregate)).collect()
     };
+    let title = format!("{} at {} against {}", c.gpu, c.tech, c.baseline);
+    let mut out = Vec::new();
     let p = dir.join("compare_summary.svg");
     grouped_bars_pct(
         &p,
-        &format!("{} at {} against {}", c.gpu, c.tech, c.baseline),
+        &title,
         "change against the baseline (%)",
         &labels,
         &[
             (
                 "performance overhead (T / T_baseline - 1)".into(),
-                get(|a| a.perf_overhead),
+                get(&|a| a.perf_overhead),
             ),
-            ("total energy change".into(), get(|a| a.energy_change)),
-            ("EDP change".into(), get(|a| a.edp_change)),
+            ("total energy change".into(), get(&|a| a.energy_change)),
+            ("EDP change".into(), get(&|a| a.edp_change)),
         ],
     )?;
-    Ok(vec![p])
+    out.push(p);
+    let p = dir.join("static_savings.svg");
+    grouped_bars_pct(
+        &p,
+        &format!("Static energy saved in the execution units — {title}"),
+        "static savings (%)",
+        &labels,
+        &[
+            (
+                "INT units".into(),
+                get(&|a| a.static_savings.int.unwrap_or(0.0)),
+            ),
+            (
+                "FP units".into(),
+                get(&|a| a.static_savings.fp.unwrap_or(0.0)),
+            ),
+        ],
+    )?;
+    out.push(p);
+    let p = dir.join("idle_regions.svg");
+    let region = |class: usize, i: usize| -> Vec<f64> {
+        c.variants
+            .iter()
+            .map(|v| {
+                let r = if class == 0 {
+                    &v.aggregate.idle_regions.int
+                } else {
+                    &v.aggregate.idle_regions.fp
+                };
+                r.map(|r| 100.0 * r.by_cycles[i]).unwrap_or(0.0)
+            })
+            .collect()
+    };
+    grouped_bars_pct(
+        &p,
+        "Idle cycles by run length: A too short to gate, B at a loss, C saving",
+        "share of idle cycles (%)",
+        &labels,
+        &[
+            ("INT A (L <= D)".into(), region(0, 0)),
+            ("INT B (D < L <= D+BET)".into(), region(0, 1)),
+            ("INT C (L > D+BET)".into(), region(0, 2)),
+            ("FP A (L <= D)".into(), region(1, 0)),
+            ("FP B (D < L <= D+BET)".into(), region(1, 1)),
+            ("FP C (L > D+BET)".into(), region(1, 2)),
+        ],
+    )?;
+    out.push(p);
+    Ok(out)
 }

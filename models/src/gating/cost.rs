@@ -47,7 +47,11 @@ pub fn domain_of(d: &DomainStats, sp_lanes: u32) -> (DomainKind, LaneUnit) {
     match d.pipe.as_str() {
         "sfu" => (DomainKind::Sfu, LaneUnit::Int),
         p => {
-            let unit = if p == "fp" { LaneUnit::Fp } else { LaneUnit::Int };
+            let unit = if p == "fp" {
+                LaneUnit::Fp
+            } else {
+                LaneUnit::Int
+            };
             if d.lanes >= sp_lanes {
                 (DomainKind::SpCluster, unit)
             } else {
@@ -164,8 +168,7 @@ pub fn cost_run(
         let hist_sum: u64 = d.g_hist.iter().map(|(g, n)| g * n).sum();
         let open = d.gated_cycles.saturating_sub(hist_sum);
         let idle_runs: u64 = d.idle_run_count.iter().sum();
-        let toggles =
-            d.idle_detect_idle + d.uncompensated + d.compensated + d.wakeup + idle_runs;
+        let toggles = d.idle_detect_idle + d.uncompensated + d.compensated + d.wakeup + idle_runs;
         let run = GatingRun {
             t_pg_cycles: d.cycles,
             t_base_cycles: t_base_cycles.unwrap_or(d.cycles).max(1),
@@ -207,4 +210,138 @@ pub fn cost_run(
             .add(d, &e, ungated_j);
     }
     Ok(classes.into_values().collect())
+}
+
+/// The `[physical]` knobs of a configuration as the sleep-transistor model takes them.
+pub fn physical_knobs(p: &sim::config::physical::PhysicalSection) -> super::sleep::PhysicalKnobs {
+    use super::sleep::{BetRounding, PhysicalKnobs, RailModel, SwitchKind};
+    use sim::config::physical::{BetRoundingKnob, RailCollapse, SwitchPlacement};
+    PhysicalKnobs {
+        switch: match p.switch {
+            SwitchPlacement::Header => SwitchKind::Header,
+            SwitchPlacement::Footer => SwitchKind::Footer,
+        },
+        alpha: p.alpha,
+        p_max_frac: p.p_max,
+        size_multiplier: p.size_multiplier,
+        kappa: p.kappa,
+        beta_buf: p.beta_buf,
+        w_sync_cycles: p.w_sync,
+        rail: match p.rail_model {
+            RailCollapse::FullCollapse => RailModel::FullCollapse,
+            RailCollapse::Decay => RailModel::Decay,
+        },
+        v_floor_frac: p.v_floor,
+        bet_rounding: match p.bet_rounding {
+            BetRoundingKnob::Ceil => BetRounding::Ceil,
+            BetRoundingKnob::Round => BetRounding::Round,
+        },
+        i_rush_max_a: p.i_rush_max.amperes(),
+    }
+}
+
+impl CostPoint {
+    /// The costing point of `cfg` at the technology choice `tech` with the chip's core clock
+    /// `clock_hz` (as the chip model derived it for this supply).
+    pub fn new(tech: &crate::gpu::TechChoice, clock_hz: f64, cfg: &sim::config::GpuConfig) -> Self {
+        use super::breakeven::ClockChoice;
+        let mut query = BreakevenQuery::new(&tech.node);
+        query.logic_flavour = tech.flavour.clone();
+        query.vdd_v = tech.vdd_v;
+        query.op = tech.op.clone();
+        query.temperature_k = tech.temperature_k;
+        query.clock = ClockChoice::Fixed { clock_hz };
+        query.domain.sp_lanes = cfg.units.sp_lanes;
+        query.domain.sfu_lanes = cfg.units.sfu_lanes;
+        query.knobs = physical_knobs(&cfg.physical);
+        CostPoint {
+            query,
+            physical: cfg.pg.timing == sim::config::pg::PgTiming::Physical,
+        }
+    }
+
+    /// `(BET, W)` in cycles for the gated domains of `cfg` at this point (power-gating §1.7):
+    /// the larger of the INT and FP domains' values (one `pg.bet`/`pg.wakeup` serves every
+    /// domain of a run), and of the SFU's when `pg.gate_sfu`.
+    pub fn physical_timing(
+        &self,
+        cfg: &sim::config::GpuConfig,
+        overlay: Option<&Overlay>,
+    ) -> Result<(u32, u32), GatingError> {
+        use sim::config::pg::Granularity;
+        let kind = match cfg.pg.granularity {
+            Granularity::SpCluster => DomainKind::SpCluster,
+            Granularity::LaneGroup => DomainKind::LaneGroup(cfg.pg.lane_group_size),
+        };
+        let mut kinds = vec![(kind, LaneUnit::Int), (kind, LaneUnit::Fp)];
+        if cfg.pg.gate_sfu {
+            kinds.push((DomainKind::Sfu, LaneUnit::Int));
+        }
+        let (mut bet, mut w) = (1u64, 1u64);
+        for (k, u) in kinds {
+            let mut q = self.query.clone();
+            q.domain.kind = k;
+            q.domain.unit = u;
+            let b = breakeven(&q, overlay)?;
+            bet = bet.max(b.sleep.bet_cycles);
+            w = w.max(b.sleep.wakeup_cycles);
+        }
+        let cap = |v: u64, knob: &str| {
+            u32::try_from(v)
+                .ok()
+                .filter(|&c| c <= 1000)
+                .ok_or_else(|| GatingError::input(knob, v as f64, "at most 1000 cycles"))
+        };
+        Ok((cap(bet, "derived pg.bet")?, cap(w, "derived pg.wakeup")?))
+    }
+}
+
+/// The estimate's leaves that make up each gated class.
+fn class_leaves(class: &str) -> &'static [&'static str] {
+    match class {
+        "int" => &["SP integer ALUs", "SP integer multipliers"],
+        "fp" => &["SP FP units"],
+        _ => &["SFU lanes"],
+    }
+}
+
+fn visit_leaves(
+    n: &mut crate::gpu::Node,
+    names: &[&str],
+    f: &mut dyn FnMut(&mut crate::gpu::Node),
+) {
+    if n.children.is_empty() {
+        if names.contains(&n.name.as_str()) {
+            f(n);
+        }
+        return;
+    }
+    for c in &mut n.children {
+        visit_leaves(c, names, f);
+    }
+}
+
+/// Applies a run's gating to its estimate: each class's execution-unit leaves keep the fraction
+/// of their leakage energy the controllers left (`E_leak,PG / E_leak,ungated`, so the chip
+/// model's own idle-SM accounting is kept and scaled alike), and carry the class's event and
+/// control-logic energy as `gating_overhead_j`, split by leakage share. Dynamic energy is
+/// unchanged (power-gating §1.1).
+pub fn apply_to_estimate(e: &mut crate::gpu::Estimate, classes: &[ClassCost]) {
+    for c in classes {
+        let names = class_leaves(&c.class);
+        let mut total_leak = 0.0;
+        visit_leaves(&mut e.root, names, &mut |n| total_leak += n.leakage_j);
+        let keep = c.leakage_kept_frac();
+        let ovh = c.overhead_j + c.control_j;
+        visit_leaves(&mut e.root, names, &mut |n| {
+            let share = if total_leak > 0.0 {
+                n.leakage_j / total_leak
+            } else {
+                1.0 / names.len() as f64
+            };
+            n.leakage_j *= keep;
+            n.gating_overhead_j += ovh * share;
+        });
+    }
+    e.root.roll_up();
 }

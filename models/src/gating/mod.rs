@@ -16,6 +16,7 @@
 
 pub mod accounting;
 pub mod breakeven;
+pub mod cost;
 pub mod domain;
 pub mod sleep;
 

@@ -251,12 +251,22 @@ pub(crate) fn reset_unread_keys(cfg: &mut GpuConfig, base: &GpuConfig) -> Vec<(S
 }
 
 /// `cfg` as a TOML table with every schema key, including the tables that are not serialised
-/// while they hold their defaults (`[pg]`, `[sched.gates]`), so that a user file may override
+/// while they hold their defaults (`[pg]`, `[sched.gates]`, `[fold]`, `[origami]`, `[physical]`),
+/// so that a user file or `--set` may override
 /// their keys on a base preset.
 fn schema_table(cfg: &GpuConfig) -> toml::Table {
     let mut t = toml::Table::try_from(cfg).expect("config serialises");
     t.entry("pg").or_insert_with(|| {
         toml::Value::Table(toml::Table::try_from(&cfg.pg).expect("pg serialises"))
+    });
+    t.entry("fold").or_insert_with(|| {
+        toml::Value::Table(toml::Table::try_from(&cfg.fold).expect("fold serialises"))
+    });
+    t.entry("origami").or_insert_with(|| {
+        toml::Value::Table(toml::Table::try_from(&cfg.origami).expect("origami serialises"))
+    });
+    t.entry("physical").or_insert_with(|| {
+        toml::Value::Table(toml::Table::try_from(&cfg.physical).expect("physical serialises"))
     });
     if let Some(toml::Value::Table(sched)) = t.get_mut("sched") {
         sched.entry("gates").or_insert_with(|| {
@@ -461,7 +471,7 @@ impl GpuConfig {
         if pairs.is_empty() {
             return Ok(self.clone());
         }
-        let base = toml::Table::try_from(self).expect("config serialises");
+        let base = schema_table(self);
         let mut merged = base.clone();
         let mut overlay = toml::Table::new();
         for (key, raw) in pairs {

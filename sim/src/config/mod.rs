@@ -13,9 +13,9 @@
 
 pub mod fold;
 pub mod gpgpusim;
-pub mod physical;
 mod load;
 pub mod pg;
+pub mod physical;
 mod schema;
 
 pub use load::{PRESETS, PRESET_NAMES, UNREAD_KEYS};

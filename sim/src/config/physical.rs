@@ -120,17 +120,42 @@ impl PhysicalSection {
                 bad.push(format!("'physical.{k}' = {v}: must be {allowed}"));
             }
         };
-        range("alpha", self.alpha, (1.0..=2.0).contains(&self.alpha), "in [1, 2]");
-        range("p_max", self.p_max, self.p_max > 0.0 && self.p_max < 1.0, "in (0, 1)");
+        range(
+            "alpha",
+            self.alpha,
+            (1.0..=2.0).contains(&self.alpha),
+            "in [1, 2]",
+        );
+        range(
+            "p_max",
+            self.p_max,
+            self.p_max > 0.0 && self.p_max < 1.0,
+            "in (0, 1)",
+        );
         range(
             "size_multiplier",
             self.size_multiplier,
             (1.0..=1000.0).contains(&self.size_multiplier),
             "in [1, 1000]",
         );
-        range("kappa", self.kappa, (1.0..=10.0).contains(&self.kappa), "in [1, 10]");
-        range("beta_buf", self.beta_buf, (0.0..=10.0).contains(&self.beta_buf), "in [0, 10]");
-        range("v_floor", self.v_floor, (0.0..1.0).contains(&self.v_floor), "in [0, 1)");
+        range(
+            "kappa",
+            self.kappa,
+            (1.0..=10.0).contains(&self.kappa),
+            "in [1, 10]",
+        );
+        range(
+            "beta_buf",
+            self.beta_buf,
+            (0.0..=10.0).contains(&self.beta_buf),
+            "in [0, 10]",
+        );
+        range(
+            "v_floor",
+            self.v_floor,
+            (0.0..1.0).contains(&self.v_floor),
+            "in [0, 1)",
+        );
         if let RushCap::Amperes(a) = self.i_rush_max {
             if !(a > 0.0) || a.is_nan() {
                 bad.push(format!(

@@ -35,11 +35,17 @@ pub struct GpuConfig {
     pub fold: super::fold::FoldSection,
     /// `[origami]`: Origami mask grouping and lane shifting (power-gating §7); defaults when
     /// absent (and not written then).
-    #[serde(default, skip_serializing_if = "super::fold::OrigamiSection::is_default")]
+    #[serde(
+        default,
+        skip_serializing_if = "super::fold::OrigamiSection::is_default"
+    )]
     pub origami: super::fold::OrigamiSection,
     /// `[physical]`: sleep-transistor model knobs for `pg.timing = "Physical"` (power-gating
     /// §1.7); defaults when absent (and not written then).
-    #[serde(default, skip_serializing_if = "super::physical::PhysicalSection::is_default")]
+    #[serde(
+        default,
+        skip_serializing_if = "super::physical::PhysicalSection::is_default"
+    )]
     pub physical: super::physical::PhysicalSection,
     /// `[latency]`: per-class latency and initiation interval.
     pub latency: LatencySection,
