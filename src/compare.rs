@@ -41,7 +41,13 @@ pub enum CompareError {
     NoVariant,
     /// A run failed.
     #[error(transparent)]
-    Study(#[from] StudyError),
+    Study(Box<StudyError>),
+}
+
+impl From<StudyError> for CompareError {
+    fn from(e: StudyError) -> Self {
+        CompareError::Study(Box::new(e))
+    }
 }
 
 /// One configuration to run: the baseline or a variant.

@@ -148,30 +148,6 @@ pub fn workloads_table() -> String {
     out
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn json_has_required_fields() {
-        let v: serde_json::Value = serde_json::from_str(&workloads_json().unwrap()).unwrap();
-        let arr = v.as_array().unwrap();
-        assert_eq!(arr.len(), workloads::all().len());
-        for o in arr {
-            for key in ["name", "suite", "character"] {
-                assert!(o[key].is_string(), "{key} missing in {o}");
-            }
-        }
-    }
-
-    #[test]
-    fn table_has_header_and_one_line_per_workload() {
-        let t = workloads_table();
-        assert!(t.starts_with("workload"));
-        assert_eq!(t.lines().count(), 1 + workloads::all().len());
-    }
-}
-
 /// The named techniques as a JSON array: name, summary, knobs set, knobs defaulted, and the
 /// techniques each composes with.
 pub fn techniques_json() -> serde_json::Result<String> {
@@ -235,4 +211,28 @@ pub fn techniques_table() -> String {
         );
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_has_required_fields() {
+        let v: serde_json::Value = serde_json::from_str(&workloads_json().unwrap()).unwrap();
+        let arr = v.as_array().unwrap();
+        assert_eq!(arr.len(), workloads::all().len());
+        for o in arr {
+            for key in ["name", "suite", "character"] {
+                assert!(o[key].is_string(), "{key} missing in {o}");
+            }
+        }
+    }
+
+    #[test]
+    fn table_has_header_and_one_line_per_workload() {
+        let t = workloads_table();
+        assert!(t.starts_with("workload"));
+        assert_eq!(t.lines().count(), 1 + workloads::all().len());
+    }
 }

@@ -157,7 +157,7 @@ impl PhysicalSection {
             "in [0, 1)",
         );
         if let RushCap::Amperes(a) = self.i_rush_max {
-            if !(a > 0.0) || a.is_nan() {
+            if a.is_nan() || a <= 0.0 {
                 bad.push(format!(
                     "'physical.i_rush_max' = {a}: must be a current > 0 A or \"inf\""
                 ));
