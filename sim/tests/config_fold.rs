@@ -31,7 +31,7 @@ fn presets_get_the_spec_defaults() {
     assert!(o.grouping && o.lane_shifting);
     assert_eq!(o.force_switch_phases, 2);
     // The dump names every key, so a user sees the knobs.
-    let text = GpuConfig::preset("gtx480").unwrap().to_toml_string();
+    let text = GpuConfig::preset("gtx480").unwrap().to_full_toml_string();
     assert!(
         text.contains("[fold]") && text.contains("[origami]"),
         "{text}"
@@ -42,7 +42,7 @@ fn presets_get_the_spec_defaults() {
 #[test]
 fn a_full_file_may_omit_the_tables_or_give_part_of_one() {
     let mut t: toml::Table =
-        toml::from_str(&GpuConfig::preset("gtx480").unwrap().to_toml_string()).unwrap();
+        toml::from_str(&GpuConfig::preset("gtx480").unwrap().to_full_toml_string()).unwrap();
     t.remove("fold");
     t.remove("origami");
     let text = toml::to_string(&t).unwrap();

@@ -55,7 +55,7 @@ pub fn run(args: Args) -> Result<()> {
     }
     if let Some(name) = &args.dump {
         let cfg = GpuConfig::preset(name)?;
-        print!("{}", cfg.to_toml_string());
+        print!("{}", cfg.to_full_toml_string());
         return Ok(());
     }
     let cfgs: Vec<GpuConfig> = GpuConfig::preset_names()

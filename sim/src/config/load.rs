@@ -505,9 +505,18 @@ impl GpuConfig {
         Ok(cfg)
     }
 
-    /// The resolved configuration as a full TOML file (the format `--dump-config` prints).
+    /// The resolved configuration as TOML: every key, except the tables that hold all their
+    /// defaults and are written only when set (`[pg]`, `[sched.gates]`, `[fold]`, `[origami]`,
+    /// `[physical]`), so that the text, and the hash of every output, of a configuration
+    /// without them does not change when such a table is added to the schema.
     pub fn to_toml_string(&self) -> String {
         toml::to_string(self).expect("config serialises")
+    }
+
+    /// The resolved configuration as a full TOML file with every schema key, the default-only
+    /// tables included (what `gpuenergy presets --dump` prints, so that every knob is seen).
+    pub fn to_full_toml_string(&self) -> String {
+        toml::to_string(&schema_table(self)).expect("config serialises")
     }
 
     /// FNV-1a-64 of the resolved TOML text: the config hash stored in every output.
