@@ -75,6 +75,7 @@ impl Sm {
                 self.issue.order_valid[s] = false;
                 self.issue.views_new[s] = true;
                 views.clear();
+                let want_type = self.issue.flags.head_type[s];
                 for k in 0..self.issue.sched_live[s].len() {
                     let w = self.issue.sched_live[s][k] as usize;
                     let empty = self.front.ib_len[w] == 0 || self.front.w_ib_ready[w] > t;
@@ -83,7 +84,7 @@ impl Sm {
                         self.issue.scoreboard.reads_longop(w, h)
                     };
                     let waiting = self.warps.waits_barrier(w);
-                    let head_type = if self.issue.flags.head_type[s] && !empty {
+                    let head_type = if want_type && !empty {
                         self.head_type(w)
                     } else {
                         HeadType::Other
@@ -292,10 +293,12 @@ impl Sm {
             }
             self.issue.sb_ok.put(w, self.issue.flags.sb_sticky);
         }
-        if let GatingSlot::Pg(g) = &mut self.exec.gating {
-            // the head is hazard-free: it waits from now until it issues
-            if g.ready_since[w] == u64::MAX {
-                g.ready_since[w] = t;
+        if !self.issue.flags.gate_free {
+            if let GatingSlot::Pg(g) = &mut self.exec.gating {
+                // the head is hazard-free: it waits from now until it issues
+                if g.ready_since[w] == u64::MAX {
+                    g.ready_since[w] = t;
+                }
             }
         }
         let is_membar = family == Family::Mem && op == OpClass::Membar;
@@ -353,10 +356,12 @@ impl Sm {
             }
         }
         // ---- issue ----
-        if let GatingSlot::Pg(g) = &mut self.exec.gating {
-            let since = std::mem::replace(&mut g.ready_since[w], u64::MAX);
-            if since != u64::MAX {
-                g.max_ready_wait = g.max_ready_wait.max(t - since);
+        if !self.issue.flags.gate_free {
+            if let GatingSlot::Pg(g) = &mut self.exec.gating {
+                let since = std::mem::replace(&mut g.ready_since[w], u64::MAX);
+                if since != u64::MAX {
+                    g.max_ready_wait = g.max_ready_wait.max(t - since);
+                }
             }
         }
         let h = self.front.ib_head[w] as usize;
