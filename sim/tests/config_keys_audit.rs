@@ -364,10 +364,64 @@ fn leaves(t: &toml::Table, prefix: &str, out: &mut Vec<(String, toml::Value)>) {
 
 fn preset_leaves(name: &str) -> Vec<(String, toml::Value)> {
     let cfg = GpuConfig::preset(name).unwrap();
-    let t: toml::Table = toml::from_str(&cfg.to_toml_string()).unwrap();
+    let t: toml::Table = toml::from_str(&cfg.to_full_toml_string()).unwrap();
     let mut out = Vec::new();
     leaves(&t, "", &mut out);
     out
+}
+
+/// `[physical]` keys: read by the sleep-transistor model in `models` when `pg.timing =
+/// "Physical"` (the simulator never reads them).
+const PHYSICAL_READ: &[(&str, &str)] = &[
+    (
+        "physical.switch",
+        "models/src/gating/cost.rs (physical_knobs)",
+    ),
+    (
+        "physical.alpha",
+        "models/src/gating/cost.rs (physical_knobs)",
+    ),
+    (
+        "physical.p_max",
+        "models/src/gating/cost.rs (physical_knobs)",
+    ),
+    (
+        "physical.size_multiplier",
+        "models/src/gating/cost.rs (physical_knobs)",
+    ),
+    (
+        "physical.kappa",
+        "models/src/gating/cost.rs (physical_knobs)",
+    ),
+    (
+        "physical.beta_buf",
+        "models/src/gating/cost.rs (physical_knobs)",
+    ),
+    (
+        "physical.w_sync",
+        "models/src/gating/cost.rs (physical_knobs)",
+    ),
+    (
+        "physical.rail_model",
+        "models/src/gating/cost.rs (physical_knobs)",
+    ),
+    (
+        "physical.v_floor",
+        "models/src/gating/cost.rs (physical_knobs)",
+    ),
+    (
+        "physical.bet_rounding",
+        "models/src/gating/cost.rs (physical_knobs)",
+    ),
+    (
+        "physical.i_rush_max",
+        "models/src/gating/cost.rs (physical_knobs)",
+    ),
+];
+
+/// Every key a model reads.
+fn all_read() -> impl Iterator<Item = &'static (&'static str, &'static str)> {
+    READ.iter().chain(PG_READ).chain(PHYSICAL_READ)
 }
 
 #[test]
@@ -376,7 +430,7 @@ fn every_schema_key_is_read_or_refused() {
     let mut missing = Vec::new();
     let mut both = Vec::new();
     for (k, _) in &keys {
-        let read = READ.iter().any(|(r, _)| r == k);
+        let read = all_read().any(|(r, _)| r == k);
         let refused =
             UNREAD_KEYS.iter().any(|(r, _)| r == k) || REFUSED_FEATURES.iter().any(|(r, _)| r == k);
         if !read && !refused {
@@ -393,19 +447,19 @@ fn every_schema_key_is_read_or_refused() {
     assert!(both.is_empty(), "keys both read and refused: {both:?}");
     // No stale entries either.
     let names: Vec<&str> = keys.iter().map(|(k, _)| k.as_str()).collect();
-    for (k, _) in READ
-        .iter()
+    for (k, _) in all_read()
         .chain(UNREAD_KEYS.iter())
         .chain(REFUSED_FEATURES.iter())
     {
         assert!(names.contains(k), "table entry '{k}' is not a schema key");
     }
     let n_refused = UNREAD_KEYS.len() + REFUSED_FEATURES.len();
-    assert_eq!(READ.len() + n_refused, keys.len());
+    let n_read = all_read().count();
+    assert_eq!(n_read + n_refused, keys.len());
     eprintln!(
         "{} schema keys: {} read, {} refused ({} not modelled, {} features not implemented)",
         keys.len(),
-        READ.len(),
+        n_read,
         n_refused,
         UNREAD_KEYS.len(),
         REFUSED_FEATURES.len()
@@ -565,7 +619,7 @@ fn every_pg_key_is_read() {
     let mut cfg = GpuConfig::preset("gtx480").unwrap();
     cfg.pg.policy = sim::config::pg::PgPolicy::Conventional;
     cfg.sched.gates.max_hp_hold = 1000;
-    let t: toml::Table = toml::from_str(&cfg.to_toml_string()).unwrap();
+    let t: toml::Table = toml::from_str(&cfg.to_full_toml_string()).unwrap();
     let mut all = Vec::new();
     leaves(&t, "", &mut all);
     let keys: Vec<String> = all
