@@ -1,7 +1,7 @@
 //! Renderers of `gpuenergy simulate`: the text and JSON summaries of a cycle-level simulation
 //! (cycles, IPC, occupancy and the stall breakdown per kernel and in aggregate).
 
-use sim::activity::{Activity, KernelActivity, StallCounts};
+use sim::activity::{Activity, DomainClass, GatingStats, KernelActivity, StallCounts};
 use sim::config::GpuConfig;
 
 /// The stall counters by name, in the order the table lists them.
@@ -79,7 +79,139 @@ pub fn summary_json(
             serde_json::json!({"passed": p, "detail": d}),
         );
     }
+    if let Some(g) = &a.gating {
+        o.insert("gating".into(), gating_json(g));
+    }
     v
+}
+
+/// The power-gating classes of a run: INT clusters, FP clusters, SFUs (power-gating §9).
+const GATING_CLASSES: [(DomainClass, &str); 3] = [
+    (DomainClass::IntCluster, "int"),
+    (DomainClass::FpCluster, "fp"),
+    (DomainClass::Sfu, "sfu"),
+];
+
+/// Shares of the three A/B/C values.
+fn abc(v: [u64; 3]) -> [f64; 3] {
+    let t: u64 = v.iter().sum();
+    v.map(|x| if t > 0 { x as f64 / t as f64 } else { 0.0 })
+}
+
+/// Per class, GPU-wide, the §9 time, state, event and idle-run metrics of a gated run.
+fn gating_json(g: &GatingStats) -> serde_json::Value {
+    let mut classes = serde_json::Map::new();
+    for (c, name) in GATING_CLASSES {
+        let Some(d) = g.aggregate(c, None) else {
+            continue;
+        };
+        let t = d.cycles.max(1) as f64;
+        let domains = g
+            .domains
+            .iter()
+            .filter(|x| x.pipe == name && x.sm == d.sm)
+            .count();
+        classes.insert(
+            name.into(),
+            serde_json::json!({
+                "domains_per_sm": domains,
+                "cycles": d.cycles,
+                "busy_cycles": d.busy,
+                "idle_fraction": d.idle as f64 / t,
+                "state_cycles": {
+                    "idle_detect_busy": d.idle_detect_busy,
+                    "idle_detect_idle": d.idle_detect_idle,
+                    "uncompensated": d.uncompensated,
+                    "compensated": d.compensated,
+                    "wakeup": d.wakeup,
+                },
+                "compensated_pct": d.compensated as f64 / t,
+                "compensated_pct_signed": d.compensated_pct_signed(),
+                "net_gain_pct": d.net_gain_pct(g.bet),
+                "events": d.events,
+                "wakeups": d.wakeups,
+                "events_g_le_bet": d.events_g_le_bet,
+                "events_g_gt_bet": d.events_g_gt_bet,
+                "critical_wakeups": d.critical_wakeups,
+                "critical_wakeups_per_kcycle": 1000.0 * d.critical_wakeups as f64 / t,
+                "blocked_wakeups": d.blocked_wakeups,
+                "blocked_demand_cycles": d.blocked_demand_cycles,
+                "idle_regions": {"by_count": abc(d.region_count), "by_cycles": abc(d.region_cycles)},
+                "short_bubble_frac": d.short_bubble_cycles as f64 / t,
+                "idle_run_count": d.idle_run_count,
+                "idle_run_cycles": d.idle_run_cycles,
+                "gated_length_hist": d.g_hist,
+            }),
+        );
+    }
+    serde_json::json!({
+        "policy": g.policy,
+        "bet": g.bet,
+        "wakeup": g.wakeup,
+        "idle_detect": g.idle_detect,
+        "max_ready_wait": g.max_ready_wait,
+        "classes": classes,
+    })
+}
+
+/// The gating section of the text summary: one line per class, GPU-wide.
+fn gating_table(g: &GatingStats) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "power gating: {} (BET {}, W {}, D {}); per class over all SMs:",
+        g.policy, g.bet, g.wakeup, g.idle_detect
+    );
+    let _ = writeln!(
+        s,
+        "  {:<5} {:>7} {:>7} {:>8} {:>8} {:>8} {:>9} {:>9}   {:>6} {:>6} {:>6}",
+        "class",
+        "idle",
+        "gated",
+        "comp-unc",
+        "events",
+        "wakeups",
+        "critical",
+        "G>BET",
+        "A",
+        "B",
+        "C"
+    );
+    for (c, name) in GATING_CLASSES {
+        let Some(d) = g.aggregate(c, None) else {
+            continue;
+        };
+        let t = d.cycles.max(1) as f64;
+        let r = abc(d.region_cycles);
+        let _ = writeln!(
+            s,
+            "  {:<5} {:>6.1}% {:>6.1}% {:>7.1}% {:>8} {:>8} {:>9} {:>8.1}%   {:>5.1}% {:>5.1}% {:>5.1}%",
+            name,
+            100.0 * d.idle as f64 / t,
+            100.0 * (d.uncompensated + d.compensated) as f64 / t,
+            100.0 * d.compensated_pct_signed(),
+            d.events,
+            d.wakeups,
+            d.critical_wakeups,
+            if d.events > 0 {
+                100.0 * d.events_g_gt_bet as f64 / d.events as f64
+            } else {
+                0.0
+            },
+            100.0 * r[0],
+            100.0 * r[1],
+            100.0 * r[2]
+        );
+    }
+    let _ = writeln!(
+        s,
+        "  (idle, gated: shares of domain-cycles; comp-unc: compensated minus uncompensated cycles; \
+         A/B/C: idle cycles in runs L <= D, D < L <= D+BET, L > D+BET; most cycles any ready \
+         instruction waited: {})",
+        g.max_ready_wait
+    );
+    s
 }
 
 /// Adds `launch_cycles` to a JSON summary: the cycles of each timed launch in launch order,
@@ -139,6 +271,9 @@ pub fn summary_table(
             0.0
         };
         let _ = writeln!(s, "  {n:<14} {v:>14} {pct:>6.1}%");
+    }
+    if let Some(g) = &a.gating {
+        s.push_str(&gating_table(g));
     }
     let _ = writeln!(
         s,
