@@ -3,23 +3,7 @@
 //! message naming the technique or key and the allowed values.
 
 mod common;
-use common::gpuenergy;
-
-fn ok(args: &[&str]) -> String {
-    let out = gpuenergy(args);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{args:?}: {err}");
-    String::from_utf8(out.stdout).unwrap()
-}
-
-/// Runs `args`, expects exit status 2, returns stderr.
-fn refused(args: &[&str]) -> String {
-    let out = gpuenergy(args);
-    let err = String::from_utf8_lossy(&out.stderr).to_string();
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-    assert!(!err.contains("panicked"), "{args:?}: {err}");
-    err
-}
+use common::{ok, refused};
 
 #[test]
 fn techniques_lists_every_technique_with_knobs() {

@@ -30,21 +30,9 @@ Examples:
   gpuenergy compare --tech 40nm --workload hotspot --technique coord-blackout --sweep pg.bet=9,14,19,24"
 )]
 pub struct Args {
-    /// Technology node: finfet7, asap7, planar90…planar16, or a feature size such as 40nm.
-    #[arg(long, default_value = "finfet7")]
-    pub tech: String,
-    /// Supply voltage in volts (overrides --op).
-    #[arg(long)]
-    pub vdd: Option<f64>,
-    /// Named operating point (finfet7: stv, ntv). Default: stv on finfet7, nominal elsewhere.
-    #[arg(long)]
-    pub op: Option<String>,
-    /// Device flavour (see `gpuenergy techs`). Default: hp on planar nodes, lvt on FinFET nodes.
-    #[arg(long)]
-    pub device: Option<String>,
-    /// Junction temperature in kelvin.
-    #[arg(long, default_value_t = 350.0)]
-    pub temperature: f64,
+    /// Technology point: node, supply, device flavour, temperature.
+    #[command(flatten)]
+    pub point: super::TechArgs,
     /// GPU preset (see `gpuenergy presets`).
     #[arg(long, default_value = "gtx480", conflicts_with = "config")]
     pub preset: String,
@@ -105,13 +93,7 @@ pub fn run(args: Args) -> Result<()> {
     for v in std::iter::once(&baseline).chain(&variants) {
         models::gpu::limits::check_sizes(&v.config)?;
     }
-    let choice = super::estimate::tech_choice(
-        &args.tech,
-        args.vdd,
-        args.op.as_deref(),
-        args.device.as_deref(),
-        args.temperature,
-    )?;
+    let choice = args.point.choice()?;
     let overlay = match &args.calibration {
         Some(p) => Some(NamedOverlay::load(p)?),
         None => None,

@@ -28,27 +28,13 @@ its cross-validated error, published DRAM figures, wire RC); per workload: runti
 average power and EDP."
 )]
 pub struct Args {
-    /// Technology node: finfet7, asap7, planar90…planar16, or a feature size such as 40nm.
-    #[arg(long, default_value = "finfet7")]
-    pub tech: String,
-    /// Supply voltage in volts (overrides --op).
-    #[arg(long)]
-    pub vdd: Option<f64>,
+    /// Technology point: node, supply, device flavour, temperature.
+    #[command(flatten)]
+    pub point: super::TechArgs,
     /// Supply in volts at which the storage arrays are designed (organisation search, repeater
     /// sizing). Default: the device's nominal supply. Area never depends on --vdd/--op.
     #[arg(long)]
     pub design_vdd: Option<f64>,
-    /// Named operating point (finfet7: stv = 0.45 V, ntv = 0.30 V). Default: stv on finfet7,
-    /// the device's nominal supply elsewhere.
-    #[arg(long)]
-    pub op: Option<String>,
-    /// Device flavour (hp, lstp, lop on planar nodes; lvt, rvt on finfet7; rvt, lvt, slvt on
-    /// asap7). Default: hp on planar nodes, lvt on FinFET nodes (finfet7 and asap7).
-    #[arg(long)]
-    pub device: Option<String>,
-    /// Junction temperature in kelvin.
-    #[arg(long, default_value_t = 350.0)]
-    pub temperature: f64,
     /// GPU preset (see `gpuenergy presets`).
     #[arg(long, default_value = "gtx480", conflicts_with = "config")]
     pub preset: String,
@@ -155,13 +141,7 @@ pub fn tech_choice(
 pub fn run(args: Args) -> anyhow::Result<()> {
     let t0 = Instant::now();
     let cfg = load_config(&args)?;
-    let choice = tech_choice(
-        &args.tech,
-        args.vdd,
-        args.op.as_deref(),
-        args.device.as_deref(),
-        args.temperature,
-    )?;
+    let choice = args.point.choice()?;
     let mut choice = choice;
     if let Some(v) = args.design_vdd {
         if !(v.is_finite() && v > 0.0) {

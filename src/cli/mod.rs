@@ -39,3 +39,48 @@ impl ConfigMods {
         })
     }
 }
+
+/// The technology point of a command that costs a run (`estimate`, `compare`).
+#[derive(clap::Args, Debug, Clone)]
+pub struct TechArgs {
+    /// Technology node: finfet7, asap7, planar90…planar16, or a feature size such as 40nm.
+    #[arg(long, default_value = "finfet7")]
+    pub tech: String,
+    /// Supply voltage in volts (overrides --op).
+    #[arg(long)]
+    pub vdd: Option<f64>,
+    /// Named operating point (finfet7: stv = 0.45 V, ntv = 0.30 V). Default: stv on finfet7,
+    /// the device's nominal supply elsewhere.
+    #[arg(long)]
+    pub op: Option<String>,
+    /// Device flavour (hp, lstp, lop on planar nodes; lvt, rvt on finfet7; rvt, lvt, slvt on
+    /// asap7). Default: hp on planar nodes, lvt on FinFET nodes (finfet7 and asap7).
+    #[arg(long)]
+    pub device: Option<String>,
+    /// Junction temperature in kelvin.
+    #[arg(long, default_value_t = 350.0)]
+    pub temperature: f64,
+}
+
+impl TechArgs {
+    /// The technology choice these flags ask for (see [`estimate::tech_choice`]).
+    pub fn choice(&self) -> anyhow::Result<models::gpu::TechChoice> {
+        estimate::tech_choice(
+            &self.tech,
+            self.vdd,
+            self.op.as_deref(),
+            self.device.as_deref(),
+            self.temperature,
+        )
+    }
+}
+
+/// Writes a listing to stdout; a closed pipe (e.g. `| head`) ends it quietly.
+pub fn print_listing(text: &str) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(()),
+    }
+}

@@ -2,7 +2,6 @@
 
 use crate::report::{format_parser, listing, Format, TABLE_JSON};
 use anyhow::Result;
-use std::io::Write;
 
 /// Arguments of `gpuenergy workloads`.
 #[derive(clap::Args, Debug)]
@@ -20,10 +19,5 @@ pub fn run(args: Args) -> Result<()> {
         Format::Table => listing::workloads_table(),
         Format::Csv => return Err(crate::report::no_csv("workloads")),
     };
-    // A closed pipe (e.g. `| head`) ends the listing quietly.
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
-        _ => Ok(()),
-    }
+    super::print_listing(&text)
 }

@@ -11,3 +11,22 @@ pub fn gpuenergy(args: &[&str]) -> Output {
         .output()
         .expect("run gpuenergy")
 }
+
+/// Runs `gpuenergy` with `args`, expects success and returns stdout.
+#[allow(dead_code)] // not every test file that includes this module uses it
+pub fn ok(args: &[&str]) -> String {
+    let out = gpuenergy(args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{args:?}: {err}");
+    String::from_utf8(out.stdout).expect("stdout is UTF-8")
+}
+
+/// Runs `gpuenergy` with `args`, expects exit status 2 without a panic and returns stderr.
+#[allow(dead_code)]
+pub fn refused(args: &[&str]) -> String {
+    let out = gpuenergy(args);
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    err
+}
