@@ -6,6 +6,7 @@
 # executions ("Done N runs in S second(s)"). Nightly toolchain only.
 #   fuzz/run_all.sh                # from the repository root
 #   SECONDS_PER_TARGET=60 JOBS=4 OUT=/tmp/fz fuzz/run_all.sh
+#   SKIP_BUILD=1 ...              # reuse the binaries of an earlier build (CARGO_TARGET_DIR)
 set -euo pipefail
 cd "$(dirname "$0")"
 SECS=${SECONDS_PER_TARGET:-600}
@@ -16,8 +17,10 @@ export RUSTFLAGS="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4
 -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table \
 -Cllvm-args=-sanitizer-coverage-trace-compares --cfg fuzzing -Zsanitizer=address \
 -Cdebug-assertions -Coverflow-checks"
-cargo +nightly build --release --target "$TRIPLE" --bins
-BIN=$PWD/target/$TRIPLE/release
+if [ -z "${SKIP_BUILD:-}" ]; then
+  cargo +nightly build --release --target "$TRIPLE" --bins
+fi
+BIN=${CARGO_TARGET_DIR:-$PWD/target}/$TRIPLE/release
 mkdir -p "$OUT/logs" "$OUT/artifacts" "$OUT/corpus"
 run_one() {
   local t=$1
