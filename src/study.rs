@@ -367,7 +367,10 @@ impl Study {
         Ok(chip)
     }
 
-    /// Simulates one workload on the cycle-level timing model and returns its Activity.
+    /// Simulates one workload on the cycle-level timing model and returns its Activity, on the
+    /// study's configuration as it stands (with `pg.timing = "Physical"`, call it on
+    /// `self.variant(self.timed_config(&chip)?)`, as [`Study::run`] does, so that `pg.bet` and
+    /// `pg.wakeup` come from the sleep-transistor model).
     pub fn simulate(&self, w: &dyn Workload) -> Result<Activity, StudyError> {
         let name = w.info().name;
         let failed = |error| StudyError::Simulation {
