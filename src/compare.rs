@@ -197,17 +197,6 @@ pub struct ClassEnergy {
     pub events_by_outcome: [u64; 2],
 }
 
-impl ClassEnergy {
-    /// `1 − (E_leak,PG + E_ovh)/E_leak,base`.
-    pub fn static_savings(&self) -> f64 {
-        if self.leakage_base_j > 0.0 {
-            1.0 - (self.leakage_pg_j + self.overhead_j) / self.leakage_base_j
-        } else {
-            0.0
-        }
-    }
-}
-
 fn shares(v: [u64; 3]) -> [f64; 3] {
     let t: u64 = v.iter().sum();
     if t == 0 {
@@ -230,9 +219,14 @@ fn gating_metrics(r: &WorkloadResult, base: &WorkloadResult) -> GatingMetrics {
         1.0
     };
     for c in classes {
+        // the models-side accounting, with the baseline's length in place of the run's own
+        let against_base = models::gating::cost::ClassCost {
+            leakage_base_j: c.leakage_ungated_j * scale,
+            ..c.clone()
+        };
         let e = ClassEnergy {
             class: c.class.clone(),
-            leakage_base_j: c.leakage_ungated_j * scale,
+            leakage_base_j: against_base.leakage_base_j,
             leakage_pg_j: c.leakage_pg_j,
             overhead_j: c.overhead_j,
             control_j: c.control_j,
@@ -249,13 +243,13 @@ fn gating_metrics(r: &WorkloadResult, base: &WorkloadResult) -> GatingMetrics {
         };
         match c.class.as_str() {
             "int" => {
-                m.savings.int = Some(e.static_savings());
+                m.savings.int = Some(against_base.static_savings());
                 m.regions.int = Some(regions);
             }
             "fp" => {
                 // FP aggregates exclude workloads with no FP activity (power-gating §9).
                 if c.busy_cycles > 0 {
-                    m.savings.fp = Some(e.static_savings());
+                    m.savings.fp = Some(against_base.static_savings());
                 }
                 m.regions.fp = Some(regions);
             }
