@@ -318,6 +318,14 @@ fn estimate_idle_sms_design_vdd_and_breakdown_check() {
         text.contains("breakdown check") && text.contains("register file"),
         "{text}"
     );
+    // The sources whose shares could be read print theirs next to ours, with the scope.
+    assert!(
+        text.contains("gebhart_rfc")
+            && text.contains("shares of chip power")
+            && text.contains("shares of core area")
+            && text.contains("(register file/register file)"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -34,6 +34,49 @@ pub struct PublishedSource {
     /// The source's component name → our component group.
     #[serde(default)]
     pub maps_to: BTreeMap<String, String>,
+    /// What the shares are shares of: "chip_power" (total GPU power) or "core_area" (one SM's
+    /// area); empty when no share was read.
+    #[serde(default)]
+    pub scope: String,
+}
+
+/// The node of an SM group or of one of its leaves: `"register file"` is the group,
+/// `"register file/operand crossbar"` a leaf of it.
+fn sm_node<'a>(sm: &'a Node, path: &str) -> Option<&'a Node> {
+    let mut parts = path.split('/');
+    let first = parts.next()?;
+    let mut node = sm.children.iter().find(|c| c.name == first)?;
+    for p in parts {
+        node = node.children.iter().find(|c| c.name == p)?;
+    }
+    Some(node)
+}
+
+/// Our share, in percent, of the SM group or leaf `path` (see [`sm_node`]) at `scope`: of one
+/// SM's area ("core_area"), of SM power ("sm_power") or of the whole chip's energy
+/// ("chip_power", DRAM included); `None` for an unknown scope or path.
+pub fn our_share_pct(r: &Report, scope: &str, path: &str) -> Option<f64> {
+    let pct = |x: f64, t: f64| (t > 0.0).then(|| 100.0 * x / t);
+    match scope {
+        "core_area" | "sm_area" => {
+            let sm = sm_group(&r.area)?;
+            pct(sm_node(sm, path)?.totals().area_m2, sm.totals().area_m2)
+        }
+        "sm_power" | "chip_power" => {
+            let (mut part, mut total) = (0.0, 0.0);
+            for w in &r.workloads {
+                let sm = sm_group(&w.estimate.root)?;
+                total += if scope == "sm_power" {
+                    sm.totals().energy_j()
+                } else {
+                    w.estimate.root.totals().energy_j()
+                };
+                part += sm_node(sm, path)?.totals().energy_j();
+            }
+            pct(part, total)
+        }
+        _ => None,
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -141,12 +184,32 @@ pub fn render(r: &Report) -> String {
                 }
                 let _ = writeln!(
                     s,
-                    "  {key}: {} ({}; {})",
-                    p.citation, p.location, p.workload
+                    "  {key}: {} — {}; {}; {}; shares of {}",
+                    p.citation,
+                    p.location,
+                    p.gpu,
+                    p.workload,
+                    p.scope.replace('_', " ")
+                );
+                let _ = writeln!(
+                    s,
+                    "    {:<40} {:>10} {:>8} (our group or leaf)",
+                    "their component", "theirs", "ours"
                 );
                 for (name, pct) in &p.shares_pct {
-                    let ours = p.maps_to.get(name).map(String::as_str).unwrap_or("—");
-                    let _ = writeln!(s, "    {name:<30} {pct:>6.1}%  (ours: {ours})");
+                    let mapped = p.maps_to.get(name).map(String::as_str).unwrap_or("");
+                    // A mapping may name alternatives ("group | group/leaf"), each printed.
+                    for (i, path) in mapped.split('|').map(str::trim).enumerate() {
+                        let ours = our_share_pct(r, &p.scope, path)
+                            .map(|x| format!("{x:.1}%"))
+                            .unwrap_or_else(|| "—".into());
+                        let (theirs, label) = if i == 0 {
+                            (format!("{pct:.1}%"), name.as_str())
+                        } else {
+                            (String::new(), "")
+                        };
+                        let _ = writeln!(s, "    {label:<40} {theirs:>10} {ours:>8} ({path})");
+                    }
                 }
             }
         }
@@ -166,6 +229,25 @@ mod tests {
             assert!(!src.citation.is_empty(), "{key}: citation");
             for (name, pct) in &src.shares_pct {
                 assert!((0.0..=100.0).contains(pct), "{key}.{name} = {pct}");
+                assert!(src.maps_to.contains_key(name), "{key}.{name}: no mapping");
+                let sm_groups = [
+                    "front end",
+                    "issue",
+                    "register file",
+                    "execution",
+                    "memory pipeline",
+                ];
+                for path in src.maps_to[name].split('|').map(str::trim) {
+                    let group = path.split('/').next().unwrap_or("");
+                    assert!(sm_groups.contains(&group), "{key}.{name}: '{path}'");
+                }
+            }
+            if !src.shares_pct.is_empty() {
+                assert!(
+                    ["chip_power", "core_area", "sm_power"].contains(&src.scope.as_str()),
+                    "{key}: scope '{}'",
+                    src.scope
+                );
             }
         }
     }

@@ -109,6 +109,12 @@ pub trait CostSource {
     fn global_wire_c_f_per_m(&self) -> f64;
     /// Input capacitance of a minimum flop's clock pin.
     fn clock_pin_c_f(&self) -> f64;
+    /// Height of one array of `spec` (m): the pitch at which the register file's bank slices
+    /// stack in a lane's column, which sets how far the operand crossbar's wires run.
+    fn sram_height_m(&self, spec: &StorageSpec) -> Result<f64, CostError>;
+    /// Capacitance per metre of the semi-global wire that carries buses between arrays and
+    /// logic inside an SM.
+    fn bus_wire_c_f_per_m(&self) -> f64;
 }
 
 /// The costed hardware of one configuration at one technology point.
@@ -156,6 +162,56 @@ fn lane_params(n: u32) -> u32 {
     n.max(1)
 }
 
+/// Switching probability of a data wire per transfer (uncorrelated random data).
+const DATA_ACTIVITY: f64 = 0.5;
+
+/// The wires between the register-file banks and the operand collectors.
+///
+/// Each lane's slices of the `B` independent banks stack in a column at the pitch `h` of one
+/// slice (the SRAM model's array height), with the crossbar and the collectors at its foot. Bank
+/// `i` (1 at the foot … `B` at the top) drives its own read bus of one lane-slice word down
+/// `i·h` of wire, so that every bank can deliver in the same cycle; the mean read traverses
+/// `h·(B + 1)/2`. A write travels the same mean distance up the column's shared write bus.
+/// The column is short (`B·h` is well under a millimetre at every built-in node), so the bank's
+/// output driver drives it unrepeated: the energy per transfer is the wire's charge,
+/// `lanes × bits × α × c_wire × h·(B + 1)/2 × Vdd²` with α = 0.5 (random data) on the SM's
+/// semi-global layer, charged to the operand crossbar per operand and to the register file per
+/// write. The drivers are the arrays' own (their leakage is in the arrays); the buses run on
+/// the upper layers over the banks and take no area of their own.
+fn rf_routing(
+    cfg: &GpuConfig,
+    src: &dyn CostSource,
+    sm_storage: &mut BTreeMap<String, UnitCost>,
+    sm_logic: &mut BTreeMap<String, (u32, UnitCost)>,
+    sources: &mut BTreeMap<String, Source>,
+) -> Result<(), ChipError> {
+    let Some(rf) = storage_specs(cfg)
+        .into_iter()
+        .find(|s| s.name == "register file")
+    else {
+        return Ok(());
+    };
+    let h_m = src.sram_height_m(&rf).map_err(|error| ChipError::Storage {
+        component: rf.name.clone(),
+        error,
+    })?;
+    let banks = (rf.instances / rf.accessed.max(1)).max(1) as f64;
+    let lanes = rf.accessed.max(1) as f64;
+    let bits = (rf.block_bytes * 8) as f64;
+    let vdd = src.vdd_v();
+    let mean_m = h_m * (banks + 1.0) / 2.0;
+    let transfer_j = lanes * bits * DATA_ACTIVITY * src.bus_wire_c_f_per_m() * mean_m * vdd * vdd;
+    if let Some(x) = sm_logic.get_mut("operand crossbar") {
+        x.1.read_j += transfer_j;
+        x.1.write_j += transfer_j;
+        sources.insert("operand crossbar".into(), Source::Mixed);
+    }
+    if let Some(c) = sm_storage.get_mut("register file") {
+        c.write_j += transfer_j;
+    }
+    Ok(())
+}
+
 impl ChipModel {
     /// Sizes and costs every component of `cfg` with `src`.
     pub fn build(cfg: &GpuConfig, src: &dyn CostSource) -> Result<ChipModel, ChipError> {
@@ -172,7 +228,17 @@ impl ChipModel {
             sources.insert(s.name.clone(), source);
             match s.scope {
                 Scope::PerSm => {
-                    sm_storage.insert(s.name.clone(), c.scaled(s.instances as f64));
+                    // Area and leakage of every array; energy of the arrays one access touches.
+                    let all = c.scaled(s.instances as f64);
+                    let touched = c.scaled(s.accessed as f64);
+                    sm_storage.insert(
+                        s.name.clone(),
+                        UnitCost {
+                            read_j: touched.read_j,
+                            write_j: touched.write_j,
+                            ..all
+                        },
+                    );
                 }
                 Scope::Chip => {
                     chip_storage.insert(s.name.clone(), (s.instances, c));
@@ -247,13 +313,14 @@ impl ChipModel {
                 ("WPORTS", 1),
             ],
         )?;
+        let entry_bits = cfg.rf.entry_bytes.max(1) * 8;
         let xbar_n = cfg.rf.n_banks.max(n_cu).min(32);
         put(
             &mut sm_logic,
             "operand crossbar",
             1,
             LogicKind::Crossbar,
-            &[("N", xbar_n), ("WIDTH", 1024)],
+            &[("N", xbar_n), ("WIDTH", entry_bits)],
         )?;
         // Datapaths: every SP lane has an integer ALU, an integer multiplier and an FMA unit.
         let sp_lanes = u.n_sp * u.sp_lanes;
@@ -358,6 +425,7 @@ impl ChipModel {
         )?
         .cost;
         sources.insert("interconnect".into(), Source::Mixed);
+        rf_routing(cfg, src, &mut sm_storage, &mut sm_logic, &mut sources)?;
         let sm_area: f64 = sm_storage.values().map(|c| c.area_m2).sum::<f64>()
             + sm_logic
                 .values()
@@ -385,7 +453,7 @@ impl ChipModel {
         // of the SM's logic (flop arrays, pipeline registers ≈ 3 operands × 32 bits per lane).
         let sm_side = sm_area.max(0.0).sqrt();
         let flop_bits = (max_warps * cfg.frontend.ibuffer_entries * 64
-            + n_cu * 3 * 1024
+            + n_cu * 3 * entry_bits
             + sp_lanes * 3 * 32 * 2) as f64;
         let pin_c = src.clock_pin_c_f();
         let clock_sm_j_per_cycle = (3.0 * sm_side * wire_c + flop_bits * pin_c) * vdd * vdd;

@@ -262,19 +262,23 @@ impl TechCostSource {
     }
 }
 
+/// The SRAM model's specification of one array of `s`.
+fn sram_spec(s: &StorageSpec, cell: CellKind) -> SramSpec {
+    SramSpec {
+        capacity_bytes: s.size_bytes,
+        block_bytes: s.block_bytes,
+        rw_ports: s.rw_ports,
+        read_ports: s.read_ports,
+        write_ports: s.write_ports,
+        banks: s.banks,
+        cell,
+        objective: Default::default(),
+    }
+}
+
 impl CostSource for TechCostSource {
     fn sram(&self, s: &StorageSpec) -> Result<Costed, CostError> {
-        let spec = SramSpec {
-            capacity_bytes: s.size_bytes,
-            block_bytes: s.block_bytes,
-            rw_ports: s.rw_ports,
-            read_ports: s.read_ports,
-            write_ports: s.write_ports,
-            banks: s.banks,
-            cell: self.cell,
-            objective: Default::default(),
-        };
-        let r = sram::evaluate(&spec, &self.sram_tech)?;
+        let r = sram::evaluate(&sram_spec(s, self.cell), &self.sram_tech)?;
         Ok(Costed {
             cost: UnitCost {
                 area_m2: r.area_m2,
@@ -325,6 +329,15 @@ impl CostSource for TechCostSource {
             .wire(WireType::Global, Projection::Conservative)
             .map(|w| w.c_f_per_m())
             .unwrap_or(2e-10)
+    }
+
+    fn sram_height_m(&self, s: &StorageSpec) -> Result<f64, CostError> {
+        Ok(sram::evaluate(&sram_spec(s, self.cell), &self.sram_tech)?.height_m)
+    }
+
+    /// The semi-global layer of the SRAM model's technology (the layer of its bank H-trees).
+    fn bus_wire_c_f_per_m(&self) -> f64 {
+        self.sram_tech.wire_semi.c_f_per_m
     }
 
     /// A master-slave flop loads its clock with two transmission gates and two clocked

@@ -29,6 +29,9 @@ pub struct StorageSpec {
     pub scope: Scope,
     /// Arrays of this spec per SM (`PerSm`) or per chip (`Chip`).
     pub instances: u32,
+    /// Arrays one access touches (`PerSm` only): all `instances` for a monolithic structure, the
+    /// lane slices of one bank for the register file, whose banks are independent arrays.
+    pub accessed: u32,
     /// Capacity of one instance in bytes (a lane slice of the register file).
     pub size_bytes: u64,
     /// Bytes read or written per access.
@@ -71,6 +74,7 @@ fn tag_array(
         name: format!("{name} tags"),
         scope,
         instances,
+        accessed: instances,
         size_bytes: row_bytes * sets as u64,
         block_bytes: row_bytes,
         banks: 1,
@@ -92,6 +96,7 @@ fn data_array(
         name: format!("{name} data"),
         scope,
         instances,
+        accessed: instances,
         size_bytes: size,
         block_bytes: line as u64,
         banks: banks.max(1),
@@ -120,21 +125,29 @@ fn rf_lanes(entry: u64, size: u64) -> u64 {
 pub fn storage_specs(cfg: &GpuConfig) -> Vec<StorageSpec> {
     let mut v = Vec::new();
     // Register file: n_registers 32-bit registers per SM in `n_banks` banks of `entry_bytes`
-    // entries (one warp-register of 32 lanes × 4 B = 128 B), each bank with its own ports. The
-    // file is lane-sliced (models::sram, "Lane-sliced banked storage"): every lane owns a
-    // 4-byte-wide slice of each bank next to its datapath, so the structure is `lanes`
-    // instances of a banked array of `size / lanes` bytes read 4 bytes at a time, and one
-    // warp-register access costs one access of every slice.
+    // entries (one warp-register of 32 lanes × 4 B = 128 B). The banks are independent arrays
+    // (each with its own ports and decoders), and each bank is lane-sliced (models::sram,
+    // "Lane-sliced banked storage"): every lane owns a 4-byte-wide slice of each bank next to its
+    // datapath. So the structure is `lanes × n_banks` arrays of one bank's rows read 4 bytes at a
+    // time, and one warp-register access costs one access of the `lanes` slices of one bank.
+    // The wires from the banks to the operand collectors are the operand crossbar's (see
+    // `chip`), not an H-tree inside the register file: counting both would count the same
+    // routing twice. A bank holds ⌈entries / n_banks⌉ rows when the banks do not divide the
+    // entries evenly (every bank is costed with the larger row count, at most one row more).
     let rf_bytes = cfg.sm.n_registers as u64 * 4;
     let entry = cfg.rf.entry_bytes.max(1) as u64;
     let lanes = rf_lanes(entry, rf_bytes);
+    let n_banks = cfg.rf.n_banks.max(1) as u64;
+    let entries = rf_bytes.div_ceil(entry);
+    let rows_per_bank = entries.div_ceil(n_banks).max(1);
     v.push(StorageSpec {
         name: "register file".into(),
         scope: Scope::PerSm,
-        instances: lanes as u32,
-        size_bytes: rf_bytes / lanes,
+        instances: (lanes * n_banks) as u32,
+        accessed: lanes as u32,
+        size_bytes: rows_per_bank * (entry / lanes),
         block_bytes: entry / lanes,
-        banks: cfg.rf.n_banks,
+        banks: 1,
         rw_ports: cfg.rf.ports_per_bank.max(1),
         read_ports: 0,
         write_ports: 0,
@@ -173,11 +186,14 @@ pub fn storage_specs(cfg: &GpuConfig) -> Vec<StorageSpec> {
         l1.assoc,
         l1.line_bytes,
     ));
-    // Shared memory: `banks` independent banks, each accessed `bank_bytes` wide.
+    // Shared memory: `banks` banks, each accessed `bank_bytes` wide. Unlike the register file it
+    // has no separate crossbar leaf: the SRAM model's tree between its banks is the routing from
+    // the banks to the lanes.
     v.push(StorageSpec {
         name: "shared memory".into(),
         scope: Scope::PerSm,
         instances: 1,
+        accessed: 1,
         size_bytes: cfg.sm.shmem_bytes as u64,
         block_bytes: cfg.shmem.bank_bytes as u64,
         banks: cfg.shmem.banks,
@@ -251,7 +267,12 @@ mod tests {
         let get = |n: &str| s.iter().find(|x| x.name == n).unwrap().clone();
         let rf = get("register file");
         assert_eq!(rf.size_bytes * rf.instances as u64, 128 * 1024);
-        assert_eq!((rf.instances, rf.block_bytes, rf.banks), (32, 4, 16));
+        // 32 lane slices of each of 16 independent banks; an access touches one bank's slices.
+        assert_eq!(
+            (rf.instances, rf.accessed, rf.block_bytes, rf.banks),
+            (32 * 16, 32, 4, 1)
+        );
+        assert_eq!(rf.size_bytes, 256);
         assert_eq!(get("L1D data").size_bytes, 16 * 1024);
         assert_eq!(get("instruction cache data").size_bytes, 2 * 1024);
         assert_eq!(get("shared memory").size_bytes, 48 * 1024);
