@@ -273,4 +273,38 @@ mod tests {
         assert!(f.planar.delay_array > 0.0 && f.finfet.leakage_scale > 0.0);
         assert!(f.accuracy.all_rows.rows > 0);
     }
+
+    /// Every factor is determined by the data: withholding a fifth of the rows moves none of
+    /// them by more than 2× (a factor free to drift along a flat direction of the objective would
+    /// land anywhere, as the decoder-and-wordline energy factor once did, at 1e-19).
+    #[test]
+    fn training_split_factors_agree_with_the_full_fit() {
+        let (a, b) = (super::planar(), super::planar_train());
+        let pairs = [
+            ("periph_area", a.periph_area, b.periph_area),
+            ("route_pitch", a.route_pitch, b.route_pitch),
+            ("route_pitch_top", a.route_pitch_top, b.route_pitch_top),
+            ("delay_array", a.delay_array, b.delay_array),
+            ("delay_route", a.delay_route, b.delay_route),
+            ("energy_array", a.energy_array, b.energy_array),
+            ("energy_bitline", a.energy_bitline, b.energy_bitline),
+            ("energy_route", a.energy_route, b.energy_route),
+            ("energy_addr_dist", a.energy_addr_dist, b.energy_addr_dist),
+            ("energy_top", a.energy_top, b.energy_top),
+            ("energy_hp", a.energy_hp, b.energy_hp),
+            ("energy_lstp", a.energy_lstp, b.energy_lstp),
+            ("energy_lop", a.energy_lop, b.energy_lop),
+            ("io", a.io, b.io),
+            ("leakage_periph", a.leakage_periph, b.leakage_periph),
+            ("leakage_route", a.leakage_route, b.leakage_route),
+            ("leakage_cell", a.leakage_cell, b.leakage_cell),
+        ];
+        for (name, x, y) in pairs {
+            let r = (x / y).max(y / x);
+            assert!(
+                r.is_finite() && r < 2.0,
+                "{name}: all rows {x}, training split {y}"
+            );
+        }
+    }
 }
