@@ -268,6 +268,15 @@ fn schema_table(cfg: &GpuConfig) -> toml::Table {
     t.entry("physical").or_insert_with(|| {
         toml::Value::Table(toml::Table::try_from(&cfg.physical).expect("physical serialises"))
     });
+    for (name, table) in [
+        ("prf", toml::Table::try_from(&cfg.prf)),
+        ("afrf", toml::Table::try_from(&cfg.afrf)),
+        ("mrf", toml::Table::try_from(&cfg.mrf)),
+        ("rfc", toml::Table::try_from(&cfg.rfc)),
+    ] {
+        t.entry(name)
+            .or_insert_with(|| toml::Value::Table(table.expect("section serialises")));
+    }
     if let Some(toml::Value::Table(sched)) = t.get_mut("sched") {
         sched.entry("gates").or_insert_with(|| {
             toml::Value::Table(toml::Table::try_from(&cfg.sched.gates).expect("serialises"))
@@ -682,6 +691,7 @@ impl GpuConfig {
         }
         bad.extend(self.fold_errors());
         self.physical.check(&mut bad);
+        bad.extend(self.prf_errors());
         // Keys the spec defines whose non-baseline values this simulator does not model yet:
         // refused rather than silently ignored.
         if self.sim.threads > 1 {
