@@ -1,14 +1,21 @@
 //! The physical split of the register file into FRF and SRF sub-arrays (register-file spec §2.2,
 //! §5.1, §5.2).
 //!
-//! The RF of `E` entries has `B` single-ported banks. Without a partition bank b holds
-//! ⌈E/B⌉ rows for b < E mod B and ⌊E/B⌋ rows otherwise. A physical slot s of warp slot w lives
-//! in bank `bank(w, s) = (s + w) mod B` (`rf.bank_map = "reg_plus_warp"`) or `s mod B`
-//! (`"reg_only"`), and in the FRF iff s < n. No bank is added: each bank is split horizontally
-//! into an FRF sub-array holding exactly the fast slots the bank function sends to it over every
-//! warp slot (w < max_warps, s < n) and an SRF sub-array with the bank's remaining rows. So FRF
-//! + SRF = MRF per bank and in total, and the FRF has n × max_warps entries. The two halves of a
-//! bank share its port.
+//! The RF of `E` entries has `B` single-ported banks; bank b holds ⌈E/B⌉ rows for b < E mod B
+//! and ⌊E/B⌋ rows otherwise. No bank is added: each bank is split horizontally into an FRF
+//! sub-array and an SRF sub-array. The FRF has n × max_warps entries, E_f, spread the same way
+//! (⌈E_f/B⌉ rows in the first E_f mod B banks, ⌊E_f/B⌋ in the others), and the SRF takes each
+//! bank's remaining rows, which is again ⌈E_s/B⌉ or ⌊E_s/B⌋ rows with E_s = E − E_f. So FRF +
+//! SRF = MRF per bank and in total, for every n with E_f ≤ E. The area and energy models use
+//! these row counts.
+//!
+//! Which bank an access uses (and so its port conflicts) is the bank function
+//! `bank(w, s) = (s + w) mod B` (`rf.bank_map = "reg_plus_warp"`) or `s mod B` (`"reg_only"`)
+//! of the physical slot s, in the FRF iff s < n; the two halves of a bank share its port. The
+//! bank function is the conflict model of GPGPU-Sim's `register_bank` and does not place rows:
+//! over every (w, s) it can send a bank more slots than the balanced row count (Kepler, n = 32:
+//! 87 fast slots map to bank 6, which has 86 rows), so [`PartitionMap::frf_demand_rows`]
+//! reports that count separately.
 
 use crate::config::BankMap;
 
@@ -36,12 +43,12 @@ pub struct PartitionMap {
     bank_map: BankMap,
     mrf_rows: Vec<u64>,
     frf_rows: Vec<u64>,
+    frf_demand: Vec<u64>,
 }
 
 impl PartitionMap {
     /// The split of an RF of `entries` entries in `n_banks` banks for `n_fast` fast slots and
-    /// `max_warps` warp slots. Errors when the FRF does not fit: n × max_warps > entries, or the
-    /// bank function sends more fast slots to a bank than the bank has rows.
+    /// `max_warps` warp slots. Errors when the FRF does not fit: n × max_warps > entries.
     pub fn new(
         n_fast: u32,
         max_warps: u32,
@@ -59,27 +66,20 @@ impl PartitionMap {
                  {entries} RF entries"
             ));
         }
-        let mrf_rows: Vec<u64> = (0..n_banks)
-            .map(|b| balanced_rows(entries, n_banks, b))
-            .collect();
-        let mut frf_rows = vec![0u64; n_banks as usize];
+        let rows = |e| (0..n_banks).map(|b| balanced_rows(e, n_banks, b)).collect();
+        let mut frf_demand = vec![0u64; n_banks as usize];
         for w in 0..max_warps {
             for s in 0..n_fast {
-                frf_rows[bank_of(bank_map, n_banks, w, s) as usize] += 1;
+                frf_demand[bank_of(bank_map, n_banks, w, s) as usize] += 1;
             }
-        }
-        if let Some(b) = (0..n_banks as usize).find(|&b| frf_rows[b] > mrf_rows[b]) {
-            return Err(format!(
-                "n = {n_fast}: bank {b} would hold {} FRF rows but has only {} rows",
-                frf_rows[b], mrf_rows[b]
-            ));
         }
         Ok(PartitionMap {
             n_fast,
             n_banks,
             bank_map,
-            mrf_rows,
-            frf_rows,
+            mrf_rows: rows(entries),
+            frf_rows: rows(frf_total),
+            frf_demand,
         })
     }
 
@@ -111,6 +111,11 @@ impl PartitionMap {
     /// Rows of bank `b`'s FRF sub-array.
     pub fn frf_rows(&self, b: u32) -> u64 {
         self.frf_rows[b as usize]
+    }
+
+    /// Fast slots (w < max_warps, s < n) the bank function sends to bank `b`.
+    pub fn frf_demand_rows(&self, b: u32) -> u64 {
+        self.frf_demand[b as usize]
     }
 
     /// Rows of bank `b`'s SRF sub-array.
