@@ -11,6 +11,8 @@
 //! - [`afrf_phase`]: the adaptive-FRF epoch counter and mode;
 //! - [`partition_map`]: FRF/SRF rows per bank and the bank function;
 //! - [`rf_cache`]: the register-file cache (write-allocate, FIFO/LRU, write-backs, flush, ports);
+//! - [`partitioned`]: [`PartitionedRf`], the per-SM organisation that routes each access
+//!   (partition, FRF mode, latency, slot) from the pieces above;
 //! - [`events`]: where an access goes ([`Part`]) and every overhead event count ([`RfEvents`]).
 //!
 //! Register ids are architectural (`u16`, R0…R62 profiled); warp ids are SM warp slots.
@@ -19,6 +21,7 @@ pub mod afrf_phase;
 pub mod events;
 pub mod kernel_profile;
 pub mod partition_map;
+pub mod partitioned;
 pub mod pilot_profiler;
 pub mod remap;
 pub mod rf_cache;
@@ -28,6 +31,7 @@ pub use afrf_phase::{AfrfPhaseDetector, FrfMode};
 pub use events::{Part, RfEvents};
 pub use kernel_profile::{KernelProfile, KernelProfiles, ProfileState};
 pub use partition_map::{balanced_rows, bank_of, PartitionMap};
+pub use partitioned::{PartitionedRf, RfRoute};
 pub use pilot_profiler::{hot_set, select_pilot, PilotProfiler, COUNTER_MAX, N_COUNTERS};
 pub use remap::{migration_requests, pair_requests, MigrationRequest, WarpMapping, WarpMaps};
 pub use rf_cache::{RfCache, RfcRead, RfcWrite};
