@@ -405,8 +405,7 @@ fn pilot_counter_equals_the_pilots_operand_accesses() {
         }
         // Cross-check: count the pilot's accesses straight from the trace.
         let mut expect = [0u64; N_COUNTERS];
-        for (w, s, d) in trace.iter().filter(|(w, _, _)| *w == pilot) {
-            let _ = w;
+        for (_, s, d) in trace.iter().filter(|(w, _, _)| *w == pilot) {
             let mut seen: Vec<u16> = Vec::new();
             for &r in s {
                 if dup || !seen.contains(&r) {
@@ -418,12 +417,8 @@ fn pilot_counter_equals_the_pilots_operand_accesses() {
                 expect[r as usize] += 1;
             }
         }
-        for r in 0..N_COUNTERS {
-            assert_eq!(
-                k.profiler().count(r as u16) as u64,
-                expect[r],
-                "R{r} dup={dup}"
-            );
+        for (r, &e) in expect.iter().enumerate() {
+            assert_eq!(k.profiler().count(r as u16) as u64, e, "R{r} dup={dup}");
         }
         assert_eq!(ev.pilot_counter_increments, expect.iter().sum::<u64>());
         assert!(expect.iter().sum::<u64>() > 1000);
