@@ -338,6 +338,25 @@ fn afrf_follows_the_dispatch_count_per_epoch() {
     assert_eq!(d.mode_at(1000, &mut ev), FrfMode::High);
 }
 
+/// `afrf.switch_latency` L: accesses in the first L cycles of an epoch still see the old mode;
+/// a kernel's last, unfinished epoch is counted by `finish`.
+#[test]
+fn afrf_switch_latency_and_the_last_epoch() {
+    let cfg = AfrfSection {
+        switch_latency: 3,
+        ..afrf(50, 85)
+    };
+    let mut d = AfrfPhaseDetector::new(&cfg, 8);
+    let mut ev = RfEvents::default();
+    d.start_kernel(0);
+    assert_eq!(d.mode_at(49, &mut ev), FrfMode::High);
+    assert_eq!(d.mode_at(50, &mut ev), FrfMode::High);
+    assert_eq!(d.mode_at(52, &mut ev), FrfMode::High);
+    assert_eq!(d.mode_at(53, &mut ev), FrfMode::Low);
+    d.finish(60, &mut ev);
+    assert_eq!((ev.epochs, ev.epochs_low), (2, 1));
+}
+
 /// Ratio mode: threshold = round(ratio × epoch × issue width), decimal products rounded as
 /// written (0.2 × 400 = 80, 0.2125 × 400 = 85, 0.25 × 10 = 2.5 → 3).
 #[test]

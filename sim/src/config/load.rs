@@ -251,7 +251,8 @@ pub(crate) fn reset_unread_keys(cfg: &mut GpuConfig, base: &GpuConfig) -> Vec<(S
 }
 
 /// `cfg` as a TOML table with every schema key, including the tables that are not serialised
-/// while they hold their defaults (`[pg]`, `[sched.gates]`, `[fold]`, `[origami]`, `[physical]`),
+/// while they hold their defaults (`[pg]`, `[sched.gates]`, `[fold]`, `[origami]`, `[physical]`,
+/// `[prf]`, `[afrf]`, `[mrf]`, `[rfc]`),
 /// so that a user file or `--set` may override
 /// their keys on a base preset.
 fn schema_table(cfg: &GpuConfig) -> toml::Table {
@@ -516,7 +517,7 @@ impl GpuConfig {
 
     /// The resolved configuration as TOML: every key, except the tables that hold all their
     /// defaults and are written only when set (`[pg]`, `[sched.gates]`, `[fold]`, `[origami]`,
-    /// `[physical]`), so that the text, and the hash of every output, of a configuration
+    /// `[physical]`, `[prf]`, `[afrf]`, `[mrf]`, `[rfc]`), so that the text, and the hash of every output, of a configuration
     /// without them does not change when such a table is added to the schema.
     pub fn to_toml_string(&self) -> String {
         toml::to_string(self).expect("config serialises")

@@ -519,7 +519,9 @@ impl AfrfSection {
     }
 
     /// Range errors of `[afrf]`, each naming its key. `issue_width` is the SM's warp
-    /// instructions per cycle (schedulers × issue per scheduler).
+    /// instructions per cycle (schedulers × issue per scheduler). The bound threshold ≤
+    /// 2^width depends on the machine's issue width, so it is checked only while
+    /// `afrf.enabled` (a preset with a narrower issue stage keeps loading with the default 85).
     pub fn range_errors(&self, issue_width: u32, bad: &mut Vec<String>) {
         if self.epoch == 0 {
             bad.push("'afrf.epoch' = 0: an epoch must be at least 1 cycle".into());

@@ -122,7 +122,8 @@ impl AfrfPhaseDetector {
     /// Closes every epoch that ended at or before cycle `t`.
     fn advance_to(&mut self, t: u64, ev: &mut RfEvents) {
         if !self.started {
-            self.start_kernel(0);
+            // No kernel running: epochs start with the first event, in FRF_high.
+            self.start_kernel(t);
         }
         if t < self.epoch_start + self.epoch_cycles {
             return;

@@ -182,6 +182,16 @@ impl KernelProfiles {
         }
     }
 
+    /// Kernels running on the SM (profiled or bypassed).
+    pub fn len(&self) -> usize {
+        self.kernels.len()
+    }
+
+    /// True when no kernel runs on the SM.
+    pub fn is_empty(&self) -> bool {
+        self.kernels.is_empty()
+    }
+
     /// Kernels with their own profiling state now.
     pub fn n_profiled(&self) -> usize {
         self.kernels

@@ -151,12 +151,14 @@ impl PartitionedRf {
         Ok(())
     }
 
-    /// Kernel `kernel` has finished on this SM at cycle `t`: its profiling state is freed and
-    /// the adaptive-FRF epoch in progress is counted.
+    /// Kernel `kernel` has finished on this SM at cycle `t`: its profiling state is freed and,
+    /// when no other kernel still runs here, the adaptive-FRF epoch in progress is counted.
     pub fn on_kernel_exit(&mut self, kernel: u32, t: u64) {
         self.kernels.on_kernel_exit(kernel);
-        if let Some(d) = &mut self.afrf {
-            d.finish(t, &mut self.events);
+        if self.kernels.is_empty() {
+            if let Some(d) = &mut self.afrf {
+                d.finish(t, &mut self.events);
+            }
         }
     }
 
@@ -476,6 +478,39 @@ mod tests {
         rf.on_warp_launch(5, 7, 9);
         assert_eq!(rf.route(5, 9, false, 9).part, Part::FrfHigh);
         assert_eq!(rf.events().migration_accesses(), 4);
+    }
+
+    #[test]
+    fn concurrent_kernels_use_their_own_tables() {
+        let prf = PrfSection {
+            max_profiled_kernels: 2,
+            ..on(4)
+        };
+        let afrf = AfrfSection {
+            enabled: true,
+            ..AfrfSection::default()
+        };
+        let mut rf = org(prf, afrf, MrfSection::default());
+        rf.on_kernel_launch(1, 12, &[0, 1], 0).unwrap();
+        rf.on_kernel_launch(2, 12, &[4, 5], 0).unwrap();
+        for w in 0..4 {
+            rf.on_warp_launch(w, 1, 0);
+            rf.on_warp_launch(w + 4, 2, 0);
+        }
+        rf.on_issue(0, &[9], &[], 1);
+        rf.on_issue(4, &[10], &[], 1);
+        rf.on_warp_exit(0, 2);
+        rf.on_warp_exit(4, 2);
+        // Kernel 1 promoted R9, kernel 2 R10.
+        assert_eq!(rf.route(1, 9, false, 3).part, Part::FrfHigh);
+        assert_eq!(rf.route(1, 10, false, 3).part, Part::Srf);
+        assert_eq!(rf.route(5, 10, false, 3).part, Part::FrfHigh);
+        assert_eq!(rf.route(5, 9, false, 3).part, Part::Srf);
+        // One kernel ends: the epoch in progress goes on for the other.
+        rf.on_kernel_exit(1, 10);
+        assert_eq!(rf.events().epochs, 0);
+        rf.on_kernel_exit(2, 20);
+        assert_eq!(rf.events().epochs, 1);
     }
 
     #[test]
