@@ -15,7 +15,9 @@
 //! dispatch to the execution units (the phase detector's default count point). Every overhead
 //! event is counted in [`PartitionedRf::events`].
 
-use crate::config::prf::{AfrfSection, CountPoint, MrfSection, PrfSection, WriteLat};
+use crate::config::prf::{
+    sm_issue_width, AfrfSection, CountPoint, MrfSection, PrfSection, WriteLat,
+};
 use crate::config::{BankMap, GpuConfig};
 
 use super::afrf_phase::{AfrfPhaseDetector, FrfMode};
@@ -61,7 +63,7 @@ impl PartitionedRf {
             &cfg.prf,
             &cfg.afrf,
             &cfg.mrf,
-            cfg.sched.n_per_sm * cfg.sched.issue_per_sched,
+            sm_issue_width(cfg),
             cfg.rf.n_banks,
             cfg.rf.bank_map,
             cfg.sm.max_warps,
