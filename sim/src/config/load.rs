@@ -251,7 +251,8 @@ pub(crate) fn reset_unread_keys(cfg: &mut GpuConfig, base: &GpuConfig) -> Vec<(S
 }
 
 /// `cfg` as a TOML table with every schema key, including the tables that are not serialised
-/// while they hold their defaults (`[pg]`, `[sched.gates]`, `[fold]`, `[origami]`, `[physical]`),
+/// while they hold their defaults (`[pg]`, `[sched.gates]`, `[fold]`, `[origami]`, `[physical]`,
+/// `[prf]`, `[afrf]`, `[mrf]`, `[rfc]`),
 /// so that a user file or `--set` may override
 /// their keys on a base preset.
 fn schema_table(cfg: &GpuConfig) -> toml::Table {
@@ -268,6 +269,15 @@ fn schema_table(cfg: &GpuConfig) -> toml::Table {
     t.entry("physical").or_insert_with(|| {
         toml::Value::Table(toml::Table::try_from(&cfg.physical).expect("physical serialises"))
     });
+    for (name, table) in [
+        ("prf", toml::Table::try_from(&cfg.prf)),
+        ("afrf", toml::Table::try_from(&cfg.afrf)),
+        ("mrf", toml::Table::try_from(&cfg.mrf)),
+        ("rfc", toml::Table::try_from(&cfg.rfc)),
+    ] {
+        t.entry(name)
+            .or_insert_with(|| toml::Value::Table(table.expect("section serialises")));
+    }
     if let Some(toml::Value::Table(sched)) = t.get_mut("sched") {
         sched.entry("gates").or_insert_with(|| {
             toml::Value::Table(toml::Table::try_from(&cfg.sched.gates).expect("serialises"))
@@ -507,7 +517,7 @@ impl GpuConfig {
 
     /// The resolved configuration as TOML: every key, except the tables that hold all their
     /// defaults and are written only when set (`[pg]`, `[sched.gates]`, `[fold]`, `[origami]`,
-    /// `[physical]`), so that the text, and the hash of every output, of a configuration
+    /// `[physical]`, `[prf]`, `[afrf]`, `[mrf]`, `[rfc]`), so that the text, and the hash of every output, of a configuration
     /// without them does not change when such a table is added to the schema.
     pub fn to_toml_string(&self) -> String {
         toml::to_string(self).expect("config serialises")
@@ -682,6 +692,7 @@ impl GpuConfig {
         }
         bad.extend(self.fold_errors());
         self.physical.check(&mut bad);
+        bad.extend(self.prf_errors());
         // Keys the spec defines whose non-baseline values this simulator does not model yet:
         // refused rather than silently ignored.
         if self.sim.threads > 1 {

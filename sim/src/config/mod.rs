@@ -16,6 +16,7 @@ pub mod gpgpusim;
 mod load;
 pub mod pg;
 pub mod physical;
+pub mod prf;
 mod schema;
 
 pub use load::{PRESETS, PRESET_NAMES, UNREAD_KEYS};

@@ -78,6 +78,18 @@ pub struct GpuConfig {
     /// `[pg]`: power gating of execution pipes (power-gating §10); absent = no gating.
     #[serde(default, skip_serializing_if = "PgSection::is_default")]
     pub pg: PgSection,
+    /// `[prf]`: partitioned register file (register-file §5); defaults when absent (not written then).
+    #[serde(default, skip_serializing_if = "super::prf::PrfSection::is_default")]
+    pub prf: super::prf::PrfSection,
+    /// `[afrf]`: adaptive FRF (register-file §6); defaults when absent (not written then).
+    #[serde(default, skip_serializing_if = "super::prf::AfrfSection::is_default")]
+    pub afrf: super::prf::AfrfSection,
+    /// `[mrf]`: monolithic-RF baseline (register-file §7.1, §7.2); defaults when absent.
+    #[serde(default, skip_serializing_if = "super::prf::MrfSection::is_default")]
+    pub mrf: super::prf::MrfSection,
+    /// `[rfc]`: register-file cache baseline (register-file §7.4); defaults when absent.
+    #[serde(default, skip_serializing_if = "super::prf::RfcSection::is_default")]
+    pub rfc: super::prf::RfcSection,
 }
 
 /// `[sim]`: run control.

@@ -30,6 +30,7 @@ mod opcoll;
 mod perclass;
 pub mod policy;
 pub mod registry;
+pub mod rf;
 mod simulation;
 mod sm;
 pub mod synth;

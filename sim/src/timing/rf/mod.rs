@@ -1,0 +1,38 @@
+//! Register-file power mechanisms of the partitioned RF, the adaptive FRF and the RF-cache
+//! baseline (register-file spec §5, §6, §7), as deterministic state machines that hold no SM
+//! state beyond their own and read no configuration file, so each one is tested on its own
+//! against the spec's worked example and invariants (§11):
+//! - [`pilot_profiler`]: the pilot's 63 × 16-bit access counters, pilot choice, hot set;
+//! - [`swap_table`]: swap pairs from the hot set, the CAM / indexed swapping table with its
+//!   copies, lookup and miss rule;
+//! - [`kernel_profile`]: one kernel's profiling life cycle (profile_mask, sort, fill) and the
+//!   per-SM set of concurrent kernels;
+//! - [`remap`]: per-warp mapping generations and migration requests (`prf.remap_policy`);
+//! - [`afrf_phase`]: the adaptive-FRF epoch counter and mode;
+//! - [`partition_map`]: FRF/SRF rows per bank and the bank function;
+//! - [`rf_cache`]: the register-file cache (write-allocate, FIFO/LRU, write-backs, flush, ports);
+//! - [`partitioned`]: [`PartitionedRf`], the per-SM organisation that routes each access
+//!   (partition, FRF mode, latency, slot) from the pieces above;
+//! - [`events`]: where an access goes ([`Part`]) and every overhead event count ([`RfEvents`]).
+//!
+//! Register ids are architectural (`u16`, R0…R62 profiled); warp ids are SM warp slots.
+
+pub mod afrf_phase;
+pub mod events;
+pub mod kernel_profile;
+pub mod partition_map;
+pub mod partitioned;
+pub mod pilot_profiler;
+pub mod remap;
+pub mod rf_cache;
+pub mod swap_table;
+
+pub use afrf_phase::{AfrfPhaseDetector, FrfMode};
+pub use events::{Part, RfEvents};
+pub use kernel_profile::{KernelProfile, KernelProfiles, ProfileState};
+pub use partition_map::{balanced_rows, bank_of, PartitionMap};
+pub use partitioned::{PartitionedRf, RfRoute};
+pub use pilot_profiler::{hot_set, select_pilot, PilotProfiler, COUNTER_MAX, N_COUNTERS};
+pub use remap::{migration_requests, pair_requests, MigrationRequest, WarpMapping, WarpMaps};
+pub use rf_cache::{RfCache, RfcRead, RfcWrite};
+pub use swap_table::{identity_placement, swap_pairs, Placement, SwapEntry, SwapTable};
