@@ -81,6 +81,8 @@ pub struct FoldStats {
     /// Histogram of active threads per dispatched SP warp instruction over
     /// [`ACTIVE_THREAD_BIN_LABELS`].
     pub active_threads_hist: [u64; 6],
+    /// SP warp instructions dispatched with no active thread (counted as Partial, in no bin).
+    pub no_thread: u64,
 }
 
 impl FoldStats {
@@ -108,6 +110,7 @@ impl FoldStats {
         self.shifted += o.shifted;
         self.full += o.full;
         self.partial += o.partial;
+        self.no_thread += o.no_thread;
         for i in 0..2 {
             self.fold_cycles[i] += o.fold_cycles[i];
             self.sp_insts[i] += o.sp_insts[i];

@@ -174,6 +174,8 @@ impl SmFold {
             .position(|&(lo, hi)| (lo..=hi).contains(&n))
         {
             s.active_threads_hist[b] += 1;
+        } else {
+            s.no_thread += 1;
         }
     }
 
