@@ -6,8 +6,8 @@
 //! (default `hotspot,sgemm`; `all` = the whole suite), `SIM_RATE_PRESET` (default gtx480),
 //! `SIM_RATE_GATING=off|on|both` (default both): `on` runs the same workloads with power
 //! gating (`sched.policy = "gates"`, `pg.policy = "CoordinatedBlackout"`, adaptive D), whose
-//! per-cycle controller update disables cycle skipping. `SIM_RATE_FOLD=off|on|both` (default
-//! off): `on` runs them with the Origami technique (`fold.enabled`, `sched.policy =
+//! per-cycle controller update disables cycle skipping. `SIM_RATE_FOLD=off|on|only` (default
+//! off): `on` also runs them, and `only` runs them only, with the Origami technique (`fold.enabled`, `sched.policy =
 //! "origami"`, lane-group Conventional gating with eager gating), which also steps every
 //! cycle.
 
@@ -38,13 +38,18 @@ fn main() {
     } else {
         list.split(',').map(|s| s.trim().to_string()).collect()
     };
-    let gating = std::env::var("SIM_RATE_GATING").unwrap_or_else(|_| "both".into());
+    let fold = std::env::var("SIM_RATE_FOLD").unwrap_or_else(|_| "off".into());
+    let gating = if fold == "only" {
+        "none".to_string()
+    } else {
+        std::env::var("SIM_RATE_GATING").unwrap_or_else(|_| "both".into())
+    };
     let base = GpuConfig::preset(&preset).expect("preset");
-    if gating != "on" {
+    if gating != "on" && gating != "none" {
         println!("sim_rate: preset {preset}, size {size}, 1 thread");
         rate(&base, size, &names);
     }
-    if gating != "off" {
+    if gating != "off" && gating != "none" {
         let mut cfg = base.clone();
         cfg.sched.policy = sim::config::SchedPolicy::Gates;
         cfg.pg.policy = sim::config::pg::PgPolicy::CoordinatedBlackout;
@@ -55,7 +60,6 @@ fn main() {
         );
         rate(&cfg, size, &names);
     }
-    let fold = std::env::var("SIM_RATE_FOLD").unwrap_or_else(|_| "off".into());
     if fold != "off" {
         let mut cfg = base.clone();
         cfg.fold.enabled = true;
