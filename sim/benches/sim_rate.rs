@@ -6,7 +6,10 @@
 //! (default `hotspot,sgemm`; `all` = the whole suite), `SIM_RATE_PRESET` (default gtx480),
 //! `SIM_RATE_GATING=off|on|both` (default both): `on` runs the same workloads with power
 //! gating (`sched.policy = "gates"`, `pg.policy = "CoordinatedBlackout"`, adaptive D), whose
-//! per-cycle controller update disables cycle skipping.
+//! per-cycle controller update disables cycle skipping. `SIM_RATE_FOLD=off|on|only` (default
+//! off): `on` also runs them, and `only` runs them only, with the Origami technique (`fold.enabled`, `sched.policy =
+//! "origami"`, lane-group Conventional gating with eager gating), which also steps every
+//! cycle.
 
 use sim::config::GpuConfig;
 use sim::timing::Simulation;
@@ -35,13 +38,18 @@ fn main() {
     } else {
         list.split(',').map(|s| s.trim().to_string()).collect()
     };
-    let gating = std::env::var("SIM_RATE_GATING").unwrap_or_else(|_| "both".into());
+    let fold = std::env::var("SIM_RATE_FOLD").unwrap_or_else(|_| "off".into());
+    let gating = if fold == "only" {
+        "none".to_string()
+    } else {
+        std::env::var("SIM_RATE_GATING").unwrap_or_else(|_| "both".into())
+    };
     let base = GpuConfig::preset(&preset).expect("preset");
-    if gating != "on" {
+    if gating != "on" && gating != "none" {
         println!("sim_rate: preset {preset}, size {size}, 1 thread");
         rate(&base, size, &names);
     }
-    if gating != "off" {
+    if gating != "off" && gating != "none" {
         let mut cfg = base.clone();
         cfg.sched.policy = sim::config::SchedPolicy::Gates;
         cfg.pg.policy = sim::config::pg::PgPolicy::CoordinatedBlackout;
@@ -49,6 +57,19 @@ fn main() {
         println!(
             "sim_rate: preset {preset}, size {size}, 1 thread, gating on (gates + \
              CoordinatedBlackout, adaptive D)"
+        );
+        rate(&cfg, size, &names);
+    }
+    if fold != "off" {
+        let mut cfg = base.clone();
+        cfg.fold.enabled = true;
+        cfg.sched.policy = sim::config::SchedPolicy::Origami;
+        cfg.pg.policy = sim::config::pg::PgPolicy::Conventional;
+        cfg.pg.granularity = sim::config::pg::Granularity::LaneGroup;
+        cfg.pg.lane_group_size = 1;
+        println!(
+            "sim_rate: preset {preset}, size {size}, 1 thread, Origami (folding, lane shifting, \
+             lane-group Conventional gating with eager gating)"
         );
         rate(&cfg, size, &names);
     }

@@ -1,5 +1,5 @@
 //! The `[fold]` and `[origami]` tables: defaults, range checks, enum errors that list the
-//! allowed values, and the refusal of what the timing model does not fold or group yet.
+//! allowed values, and the combinations the model refuses (each error naming both keys).
 
 use sim::config::fold::{FoldSection, OrigamiSection};
 use sim::config::GpuConfig;
@@ -54,17 +54,52 @@ fn a_full_file_may_omit_the_tables_or_give_part_of_one() {
 }
 
 #[test]
-fn folding_and_origami_are_refused_until_the_sm_models_them() {
-    let e = load("fold.enabled = true").unwrap_err();
+fn folding_and_origami_load_and_bad_combinations_name_both_keys() {
+    // the techniques' knob sets load
+    load("fold.enabled = true").unwrap();
+    load(
+        "fold.enabled = true\npg.policy = \"Conventional\"\npg.granularity = \"LaneGroup\"\n\
+         sched.policy = \"origami\"\norigami.lane_shifting = true",
+    )
+    .unwrap();
+    load("fold.enabled = true\nfold.n_phase = 200\nfold.fold_window = \"PhaseEnd\"").unwrap();
+    // a fold key with folding off would be ignored
+    let e = load("fold.n_phase = 200").unwrap_err();
     assert!(e.contains("user.toml"), "{e}");
-    assert!(e.contains("'fold.enabled' = true"), "{e}");
-    assert!(e.contains("not modelled in the timing model yet"), "{e}");
-    let e = load("origami.lane_shifting = false").unwrap_err();
-    assert!(e.contains("'origami.lane_shifting' = false"), "{e}");
-    assert!(e.contains("not modelled in the timing model yet"), "{e}");
-    // The Origami scheduler would be a sched.policy value; none is accepted yet.
+    assert!(
+        e.contains("'fold.n_phase' = 200") && e.contains("'fold.enabled' = false"),
+        "{e}"
+    );
+    // an origami key without the Origami scheduler
+    let e = load("fold.enabled = true\norigami.lane_shifting = false").unwrap_err();
+    assert!(
+        e.contains("'origami.lane_shifting' = false") && e.contains("'sched.policy'"),
+        "{e}"
+    );
+    // the Origami scheduler without folding
     let e = load("sched.policy = \"origami\"").unwrap_err();
-    assert!(e.contains("sched.policy"), "{e}");
+    assert!(
+        e.contains("'sched.policy' = \"origami\"") && e.contains("'fold.enabled' = false"),
+        "{e}"
+    );
+    // eager gating needs lane domains
+    let e = load("fold.enabled = true\npg.policy = \"Conventional\"").unwrap_err();
+    assert!(
+        e.contains("'fold.eager_gating' = true") && e.contains("'pg.granularity'"),
+        "{e}"
+    );
+    load("fold.enabled = true\nfold.eager_gating = false\npg.policy = \"Conventional\"").unwrap();
+    // the lane policy must be the controllers' policy
+    let e =
+        load("fold.enabled = true\npg.policy = \"NaiveBlackout\"\npg.granularity = \"LaneGroup\"")
+            .unwrap_err();
+    assert!(
+        e.contains("'fold.lane_pg_policy' = \"Conventional\"")
+            && e.contains("'pg.policy' = \"NaiveBlackout\""),
+        "{e}"
+    );
+    let e = load("fold.enabled = true\nfold.lane_pg_policy = \"NaiveBlackout\"").unwrap_err();
+    assert!(e.contains("'pg.policy' = \"None\""), "{e}");
     // Defaults written out explicitly load.
     load("fold.enabled = false\nfold.n_phase = 300\norigami.force_switch_phases = 2").unwrap();
 }

@@ -275,38 +275,41 @@ const READ: &[(&str, &str)] = &[
     ("stats.busy_definition", "sim/src/timing/execunits.rs"),
     ("stats.idle_hist_exact_max", "sim/src/timing/execunits.rs"),
     ("stats.idle_hist_log2_max", "sim/src/timing/execunits.rs"),
+    // [fold] and [origami] (sim/src/config/fold.rs): warp folding, lane shifting and the
+    // Origami scheduler in the SM
+    ("fold.enabled", "sim/src/timing/sm/fold.rs"),
+    ("fold.n_phase", "sim/src/timing/sm/fold.rs"),
+    ("fold.aggressive_frac", "sim/src/timing/sm/fold.rs"),
+    ("fold.conservative_frac", "sim/src/timing/sm/fold.rs"),
+    ("fold.disable_util", "sim/src/timing/sm/fold.rs"),
+    ("fold.util_count", "sim/src/timing/sm/fold.rs"),
+    ("fold.type_count_source", "sim/src/timing/sm/fold.rs"),
+    ("fold.fold_tie", "sim/src/timing/sm/fold.rs"),
+    ("fold.fold_window", "sim/src/timing/sm/fold.rs"),
+    ("fold.n_pipeflush", "sim/src/timing/sm/fold.rs"),
+    ("fold.enforce_n_fold", "sim/src/timing/sm/fold.rs"),
+    ("fold.extra_stages", "sim/src/timing/sm/fold.rs"),
+    ("fold.extra_stages_always", "sim/src/timing/sm/fold.rs"),
+    ("fold.extra_stages_busy", "sim/src/timing/sm/fold.rs"),
+    ("fold.skip_empty_half", "sim/src/timing/sm/fold.rs"),
+    ("fold.fold_sfu", "sim/src/timing/sm/fold.rs"),
+    ("fold.eager_gating", "sim/src/timing/sm/fold.rs"),
+    ("fold.eager_idle_detect", "sim/src/timing/sm/fold.rs"),
+    ("fold.lane_pg_policy", "sim/src/timing/sm/fold.rs"),
+    ("origami.grouping", "sim/src/timing/fold/origami_sched.rs"),
+    (
+        "origami.force_switch_phases",
+        "sim/src/timing/fold/origami_sched.rs",
+    ),
+    ("origami.group_tie", "sim/src/timing/fold/origami_sched.rs"),
+    ("origami.lane_shifting", "sim/src/timing/sm/fold.rs"),
+    ("origami.fold_compaction", "sim/src/timing/sm/fold.rs"),
+    ("units.sub_cluster_lanes", "sim/src/timing/sm/fold.rs"),
 ];
 
 /// Keys refused outright for a non-baseline value by `GpuConfig::validate` (features not
 /// implemented), with such a value. The keys no model reads are `sim::config::UNREAD_KEYS`.
 const REFUSED_FEATURES: &[(&str, &str)] = &[
-    // [fold] and [origami] (sim/src/config/fold.rs): folding, lane shifting and grouping are
-    // pure mechanisms in sim/src/timing/fold/ that the SM does not call yet, so every
-    // non-default value is refused.
-    ("fold.enabled", "true"),
-    ("fold.n_phase", "200"),
-    ("fold.aggressive_frac", "0.6"),
-    ("fold.conservative_frac", "0.5"),
-    ("fold.disable_util", "0.8"),
-    ("fold.util_count", "\"SpIssued\""),
-    ("fold.type_count_source", "\"AllWarps\""),
-    ("fold.fold_tie", "\"FpMajority\""),
-    ("fold.fold_window", "\"PhaseEnd\""),
-    ("fold.n_pipeflush", "20"),
-    ("fold.enforce_n_fold", "false"),
-    ("fold.extra_stages", "3"),
-    ("fold.extra_stages_always", "false"),
-    ("fold.extra_stages_busy", "true"),
-    ("fold.skip_empty_half", "false"),
-    ("fold.fold_sfu", "true"),
-    ("fold.eager_gating", "false"),
-    ("fold.eager_idle_detect", "0"),
-    ("fold.lane_pg_policy", "\"NaiveBlackout\""),
-    ("origami.grouping", "false"),
-    ("origami.force_switch_phases", "3"),
-    ("origami.group_tie", "\"Full\""),
-    ("origami.lane_shifting", "false"),
-    ("origami.fold_compaction", "\"PositionPreserving\""),
     // [prf], [afrf], [mrf] and [rfc] (sim/src/config/prf.rs): the partitioned RF, the
     // adaptive FRF, the MRF baselines and the RF cache are mechanisms in sim/src/timing/rf/ that
     // the SM does not call yet, so every non-default value is refused.

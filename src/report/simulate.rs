@@ -1,7 +1,10 @@
 //! Renderers of `gpuenergy simulate`: the text and JSON summaries of a cycle-level simulation
 //! (cycles, IPC, occupancy and the stall breakdown per kernel and in aggregate).
 
-use sim::activity::{Activity, DomainClass, GatingStats, KernelActivity, StallCounts};
+use sim::activity::{
+    Activity, DomainClass, FoldStats, GatingStats, KernelActivity, StallCounts,
+    ACTIVE_THREAD_BIN_LABELS, FOLD_TYPES,
+};
 use sim::config::GpuConfig;
 
 /// The stall counters by name, in the order the table lists them.
@@ -144,14 +147,87 @@ fn gating_json(g: &GatingStats) -> serde_json::Value {
             }),
         );
     }
-    serde_json::json!({
+    let mut v = serde_json::json!({
         "policy": g.policy,
         "bet": g.bet,
         "wakeup": g.wakeup,
         "idle_detect": g.idle_detect,
         "max_ready_wait": g.max_ready_wait,
         "classes": classes,
+    });
+    if let (Some(f), Some(o)) = (&g.fold, v.as_object_mut()) {
+        o.insert("folding".into(), folding_json(f));
+    }
+    v
+}
+
+/// The §9 "Folding" and "Workload" metrics of a folded run, per type (INT, FP).
+fn folding_json(f: &FoldStats) -> serde_json::Value {
+    let mut per_type = serde_json::Map::new();
+    for (i, name) in FOLD_TYPES.iter().enumerate() {
+        per_type.insert(
+            (*name).into(),
+            serde_json::json!({
+                "fold_time_ratio": f.fold_time_ratio(i),
+                "fold_instr_ratio": f.fold_instr_ratio(i),
+                "sp_insts": f.sp_insts[i],
+                "folded": f.folded[i],
+                "two_pass": f.two_pass[i],
+                "skip_empty": f.skip_empty[i],
+            }),
+        );
+    }
+    let hist: serde_json::Map<String, serde_json::Value> = ACTIVE_THREAD_BIN_LABELS
+        .iter()
+        .zip(f.active_threads_hist)
+        .map(|(l, n)| ((*l).to_string(), n.into()))
+        .collect();
+    serde_json::json!({
+        "types": per_type,
+        "phases": f.phases,
+        "phases_disabled": f.phases_disabled,
+        "sub_warps": f.sub_warps,
+        "shifted": f.shifted,
+        "full_insts": f.full,
+        "partial_insts": f.partial,
+        "active_threads_hist": hist,
     })
+}
+
+/// The folding lines of the text summary.
+fn folding_lines(f: &FoldStats) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "warp folding: {} phases, {} disabled by utilisation; {} sub-warp passes, {} shifted",
+        f.phases, f.phases_disabled, f.sub_warps, f.shifted
+    );
+    for (i, name) in FOLD_TYPES.iter().enumerate() {
+        let _ = writeln!(
+            s,
+            "  {name:<3} fold time {:>5.1}%  folded {:>5.1}% of {} ({} two-pass, {} skip-empty)",
+            100.0 * f.fold_time_ratio(i),
+            100.0 * f.fold_instr_ratio(i),
+            f.sp_insts[i],
+            f.two_pass[i],
+            f.skip_empty[i]
+        );
+    }
+    let n = (f.full + f.partial).max(1) as f64;
+    let bins: Vec<String> = ACTIVE_THREAD_BIN_LABELS
+        .iter()
+        .zip(f.active_threads_hist)
+        .map(|(l, c)| format!("{l}: {:.1}%", 100.0 * c as f64 / n))
+        .collect();
+    let _ = writeln!(
+        s,
+        "  SP warp insts: {} full, {} partial; active threads {}",
+        f.full,
+        f.partial,
+        bins.join(", ")
+    );
+    s
 }
 
 /// The gating section of the text summary: one line per class, GPU-wide.
@@ -211,6 +287,9 @@ fn gating_table(g: &GatingStats) -> String {
          instruction waited: {})",
         g.max_ready_wait
     );
+    if let Some(f) = &g.fold {
+        s.push_str(&folding_lines(f));
+    }
     s
 }
 

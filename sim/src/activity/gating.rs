@@ -33,6 +33,99 @@ pub struct GatingStats {
     pub max_ready_wait: u64,
     /// Per domain, SM-major, in the SM's pipe order.
     pub domains: Vec<DomainStats>,
+    /// Warp folding, lane shifting and the Origami mask groups (power-gating §9 "Folding" and
+    /// "Workload"), summed over the SMs; present when `fold.enabled` (then also without gating
+    /// controllers, with no domains).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fold: Option<FoldStats>,
+}
+
+/// Types of the folding counters, in index order: `[INT, FP]`.
+pub const FOLD_TYPES: [&str; 2] = ["int", "fp"];
+
+/// Labels of [`FoldStats::active_threads_hist`]: the §9 bins of active threads per issued SP
+/// warp instruction.
+pub const ACTIVE_THREAD_BIN_LABELS: [&str; 6] = ["1-4", "5-8", "9-12", "13-16", "17-24", "25-32"];
+
+/// What warp folding did, summed over the SMs (power-gating §6, §7, §9). Index `[0]` is INT,
+/// `[1]` FP (the SP pipes); an SFU instruction folded under `fold.fold_sfu` counts in the pass
+/// counters only.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct FoldStats {
+    /// Σ over SMs of the kernel's cycles (the denominator of the time ratios).
+    pub sm_cycles: u64,
+    /// Fold phases begun, Σ over SMs.
+    pub phases: u64,
+    /// Phases in which folding was off by the utilisation rule (adaptive disable).
+    pub phases_disabled: u64,
+    /// Per type: cycles with the type's fold window open (folding enabled), Σ over SMs.
+    pub fold_cycles: [u64; 2],
+    /// Per type: SP warp instructions dispatched (the eligible ones).
+    pub sp_insts: [u64; 2],
+    /// Per type: instructions dispatched while the type's fold window was open (folded, in
+    /// two passes or, by skip-empty, in one).
+    pub folded: [u64; 2],
+    /// Per type: folded instructions issued as two sub-warps.
+    pub two_pass: [u64; 2],
+    /// Per type: folded instructions issued in one pass because one sub-warp was empty.
+    pub skip_empty: [u64; 2],
+    /// Sub-warp passes issued by folded instructions (two per two-pass fold, one per skip).
+    pub sub_warps: u64,
+    /// Unfolded SP instructions whose threads lane shifting moved to other lanes.
+    pub shifted: u64,
+    /// SP warp instructions whose active mask is all ones (Full) and the others (Partial).
+    pub full: u64,
+    /// See `full`.
+    pub partial: u64,
+    /// Histogram of active threads per dispatched SP warp instruction over
+    /// [`ACTIVE_THREAD_BIN_LABELS`].
+    pub active_threads_hist: [u64; 6],
+    /// SP warp instructions dispatched with no active thread (counted as Partial, in no bin).
+    pub no_thread: u64,
+}
+
+impl FoldStats {
+    /// `fold_time_ratio` of type `i` (0 INT, 1 FP): cycles with folding enabled ÷ T.
+    pub fn fold_time_ratio(&self, i: usize) -> f64 {
+        self.fold_cycles[i] as f64 / self.sm_cycles.max(1) as f64
+    }
+
+    /// `fold_instr_ratio` of type `i`: folded ÷ dispatched SP instructions of the type (0 when
+    /// none were dispatched).
+    pub fn fold_instr_ratio(&self, i: usize) -> f64 {
+        if self.sp_insts[i] == 0 {
+            0.0
+        } else {
+            self.folded[i] as f64 / self.sp_insts[i] as f64
+        }
+    }
+
+    /// Adds `o` (another SM, launch or kernel).
+    pub fn merge(&mut self, o: &FoldStats) {
+        self.sm_cycles += o.sm_cycles;
+        self.phases += o.phases;
+        self.phases_disabled += o.phases_disabled;
+        self.sub_warps += o.sub_warps;
+        self.shifted += o.shifted;
+        self.full += o.full;
+        self.partial += o.partial;
+        self.no_thread += o.no_thread;
+        for i in 0..2 {
+            self.fold_cycles[i] += o.fold_cycles[i];
+            self.sp_insts[i] += o.sp_insts[i];
+            self.folded[i] += o.folded[i];
+            self.two_pass[i] += o.two_pass[i];
+            self.skip_empty[i] += o.skip_empty[i];
+        }
+        for (a, b) in self
+            .active_threads_hist
+            .iter_mut()
+            .zip(o.active_threads_hist)
+        {
+            *a += b;
+        }
+    }
 }
 
 /// Counters of one gating domain.
@@ -197,6 +290,11 @@ impl GatingStats {
             return;
         }
         self.max_ready_wait = self.max_ready_wait.max(o.max_ready_wait);
+        match (&mut self.fold, &o.fold) {
+            (Some(a), Some(b)) => a.merge(b),
+            (None, Some(b)) => self.fold = Some(b.clone()),
+            _ => {}
+        }
         for (i, d) in o.domains.iter().enumerate() {
             match self.domains.get_mut(i) {
                 Some(s) => s.merge(d),

@@ -13,7 +13,10 @@ mod hist;
 mod merge;
 mod timeline;
 
-pub use gating::{DomainClass, DomainStats, GatingStats, IDLE_RUN_BINS};
+pub use gating::{
+    DomainClass, DomainStats, FoldStats, GatingStats, ACTIVE_THREAD_BIN_LABELS, FOLD_TYPES,
+    IDLE_RUN_BINS,
+};
 pub use hist::{IdleHist, Log2Hist};
 pub(crate) use merge::Merge;
 pub use timeline::{IdleStats, LaneTimelines, Timeline};

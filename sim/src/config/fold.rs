@@ -9,17 +9,16 @@
 //!   serves logical lanes p and p + 16), so the lane domains use the same thread-to-lane map as
 //!   the execution units.
 //!
-//! The Origami scheduler is the spec's `sched.kind = "Origami"`; it would be a `sched.policy`
-//! value, which the loader does not accept yet.
-//!
-//! The timing model does not fold, shift or group yet: [`GpuConfig::fold_errors`] refuses
-//! `fold.enabled = true` and every `[fold]`/`[origami]` value other than its default, naming the
-//! key, rather than ignoring it silently. Range checks run first so that a bad value is reported
-//! as bad, not only as not modelled.
+//! The Origami scheduler is the spec's `sched.kind = "Origami"`, here `sched.policy =
+//! "origami"`. The SM folds, shifts and groups through `timing::sm::fold` and the scheduler
+//! registry; [`GpuConfig::fold_errors`] refuses the combinations it cannot honour (a key that
+//! would be ignored, Origami without folding, eager gating without lane domains), naming both
+//! keys. Range checks run first so that a bad value is reported as bad.
 
 use serde::{Deserialize, Serialize};
 
-use super::schema::GpuConfig;
+use super::pg::{Granularity, PgPolicy};
+use super::schema::{GpuConfig, SchedPolicy};
 
 /// `[fold]`: warp folding (power-gating §6) and eager gating of the upper cluster lanes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -360,10 +359,37 @@ fn non_default_keys<T: Serialize>(prefix: &str, section: &T, default: &T) -> Vec
     out
 }
 
+impl LanePgPolicy {
+    /// The `pg.policy` value of the same name.
+    pub fn as_pg_policy(self) -> PgPolicy {
+        match self {
+            LanePgPolicy::None => PgPolicy::None,
+            LanePgPolicy::Conventional => PgPolicy::Conventional,
+            LanePgPolicy::NaiveBlackout => PgPolicy::NaiveBlackout,
+            LanePgPolicy::CoordinatedBlackout => PgPolicy::CoordinatedBlackout,
+        }
+    }
+}
+
 impl GpuConfig {
-    /// Errors of the `[fold]` and `[origami]` tables: range checks, then the refusal of what the
-    /// timing model does not model yet (`fold.enabled = true`, any non-default value). Called by
-    /// [`GpuConfig::validate`].
+    /// Lane shifting is in effect: the Origami scheduler runs (`sched.policy = "origami"`, which
+    /// needs `fold.enabled`) with `origami.lane_shifting` (power-gating §7).
+    pub fn lane_shifting_on(&self) -> bool {
+        self.fold.enabled && self.sched.policy == SchedPolicy::Origami && self.origami.lane_shifting
+    }
+
+    /// Errors of the `[fold]` and `[origami]` tables: range checks, then the combinations the
+    /// model cannot honour, each naming both keys. Called by [`GpuConfig::validate`].
+    ///
+    /// - A `[fold]` value other than its default needs `fold.enabled = true` (otherwise nothing
+    ///   reads it); an `[origami]` value other than its default needs `sched.policy =
+    ///   "origami"`, and the Origami scheduler needs folding (`fold.enabled`), whose phase grid
+    ///   it shares.
+    /// - Eager gating acts on lane domains: with gating on (`pg.policy` not `"None"`),
+    ///   `fold.eager_gating = true` needs `pg.granularity = "LaneGroup"`.
+    /// - The lane domains run one controller policy: with folding and lane-group gating,
+    ///   `fold.lane_pg_policy` must name the `pg.policy` the controllers run (with `pg.policy =
+    ///   "None"` nothing is gated, so only its default is accepted).
     pub fn fold_errors(&self) -> Vec<String> {
         let mut bad = Vec::new();
         self.fold.range_errors(&mut bad);
@@ -371,27 +397,59 @@ impl GpuConfig {
         if let Some(e) = cluster_lanes_error(self.units.sub_cluster_lanes, self.gpu.warp_size) {
             bad.push(e);
         }
-        if self.fold.enabled {
-            bad.push(
-                "'fold.enabled' = true: warp folding is not modelled in the timing model yet \
-                 (only false is honoured)"
-                    .into(),
-            );
+        let origami = self.sched.policy == SchedPolicy::Origami;
+        if !self.fold.enabled {
+            for k in non_default_keys("fold", &self.fold, &FoldSection::default()) {
+                bad.push(format!(
+                    "{k} with 'fold.enabled' = false: the key configures warp folding, which is \
+                     off (set 'fold.enabled' = true or leave the key at its default)"
+                ));
+            }
+            if origami {
+                bad.push(
+                    "'sched.policy' = \"origami\" with 'fold.enabled' = false: the Origami \
+                     scheduler is defined together with warp folding (power-gating §7); set \
+                     'fold.enabled' = true"
+                        .into(),
+                );
+            }
         }
-        let mut fold = self.fold.clone();
-        fold.enabled = false;
-        for k in non_default_keys("fold", &fold, &FoldSection::default())
-            .into_iter()
-            .chain(non_default_keys(
-                "origami",
-                &self.origami,
-                &OrigamiSection::default(),
-            ))
-        {
-            bad.push(format!(
-                "{k}: folding, lane shifting and Origami grouping are not modelled in the timing \
-                 model yet, so only the default is honoured"
-            ));
+        if !origami {
+            for k in non_default_keys("origami", &self.origami, &OrigamiSection::default()) {
+                bad.push(format!(
+                    "{k} with 'sched.policy' = \"{}\": the [origami] keys configure the Origami \
+                     scheduler (set 'sched.policy' = \"origami\" or leave the key at its default)",
+                    String::from(self.sched.policy.clone())
+                ));
+            }
+        }
+        if self.fold.enabled {
+            let lane = self.pg.granularity == Granularity::LaneGroup;
+            if self.pg.policy != PgPolicy::None && !lane && self.fold.eager_gating {
+                bad.push(
+                    "'fold.eager_gating' = true with 'pg.granularity' = \"SpCluster\": eager \
+                     gating acts on the upper lanes of each cluster, which need lane domains \
+                     (set 'pg.granularity' = \"LaneGroup\" or 'fold.eager_gating' = false)"
+                        .into(),
+                );
+            }
+            let lane_policy = self.fold.lane_pg_policy.as_pg_policy();
+            if self.pg.policy == PgPolicy::None {
+                if self.fold.lane_pg_policy != FoldSection::default().lane_pg_policy {
+                    bad.push(format!(
+                        "'fold.lane_pg_policy' = \"{}\" with 'pg.policy' = \"None\": nothing is \
+                         gated, so the lane policy has no effect (set 'pg.policy' too)",
+                        String::from(lane_policy)
+                    ));
+                }
+            } else if lane && lane_policy != self.pg.policy {
+                bad.push(format!(
+                    "'fold.lane_pg_policy' = \"{}\" with 'pg.policy' = \"{}\": the lane \
+                     domains run one controller policy; set both to the same value",
+                    String::from(lane_policy),
+                    String::from(self.pg.policy)
+                ));
+            }
         }
         bad
     }

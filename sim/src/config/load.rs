@@ -42,10 +42,6 @@ pub const UNREAD_KEYS: &[(&str, &str)] = &[
         "bank ports are modelled by `rf.ports_per_bank` accesses per cycle only",
     ),
     (
-        "units.sub_cluster_lanes",
-        "lane folding and shifting at sub-cluster granularity is not modelled",
-    ),
-    (
         "latency.trace.int",
         "trace instructions take the latency of their class in [latency.int]",
     ),

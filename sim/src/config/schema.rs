@@ -236,6 +236,11 @@ pub enum SchedPolicy {
     /// `"gates"`: GATES, the gating-aware two-level scheduler (power-gating §3): the two-level
     /// order stably sorted by head type `[hp, LDST, SFU, other(hp)]`.
     Gates,
+    /// `"origami"`: the Origami scheduler (power-gating §7): GATES picks the type, then the
+    /// warps whose head is in the preferred mask group (Full or Partial, re-chosen every
+    /// `fold.n_phase` cycles with a forced switch after `origami.force_switch_phases`), then the
+    /// two-level order. Needs `fold.enabled = true`.
+    Origami,
     /// A policy registered in code under this name (`plugin:<name>`).
     Plugin(String),
 }
@@ -251,6 +256,7 @@ impl SchedPolicy {
             "fetch_group" => SchedPolicy::FetchGroup,
             "two_level" | "two-level" => SchedPolicy::TwoLevel,
             "gates" => SchedPolicy::Gates,
+            "origami" => SchedPolicy::Origami,
             _ => match s.strip_prefix("plugin:") {
                 Some(n) if !n.is_empty() => SchedPolicy::Plugin(n.to_string()),
                 _ => return None,
@@ -265,7 +271,7 @@ impl TryFrom<String> for SchedPolicy {
         SchedPolicy::parse(&s).ok_or_else(|| {
             format!(
                 "unknown scheduler policy '{s}' (expected lrr, gto, oldest, youngest, \
-                 fetch_group, two_level, gates or plugin:<name>)"
+                 fetch_group, two_level, gates, origami or plugin:<name>)"
             )
         })
     }
@@ -281,6 +287,7 @@ impl From<SchedPolicy> for String {
             SchedPolicy::FetchGroup => "fetch_group".into(),
             SchedPolicy::TwoLevel => "two_level".into(),
             SchedPolicy::Gates => "gates".into(),
+            SchedPolicy::Origami => "origami".into(),
             SchedPolicy::Plugin(n) => format!("plugin:{n}"),
         }
     }

@@ -79,9 +79,12 @@ pub(crate) fn run_launch(
     let gate_hook = sms.iter().any(|s| s.exec.gating.needs_cycle_hook());
     let plugin_unstable = matches!(cfg.sched.policy, crate::config::SchedPolicy::Plugin(_))
         && !sms.iter().all(|s| s.issue.flags.stable);
+    // Folding rolls its phase grid over and moves eager thresholds every cycle.
+    let fold_on = cfg.fold.enabled;
     let skipping = cfg.sim.cycle_skipping
         && !matches!(cfg.sched.policy, crate::config::SchedPolicy::FetchGroup)
         && !gate_hook
+        && !fold_on
         && !plugin_unstable;
     let ex_wb = cfg.units.width.ex_wb;
     let w = &cfg.units.width;
@@ -127,6 +130,9 @@ pub(crate) fn run_launch(
             }
             sm.now = t;
             sm.progress = false;
+            if fold_on {
+                sm.fold_begin_cycle(t);
+            }
             sm.replies(t, t_fs, &mut mem);
             sm.writeback(t, ex_wb);
             sm.ldst_cycle(t, t_fs, &mut mem);
@@ -317,6 +323,13 @@ fn finish(
             let gs = gating.get_or_insert_with(|| super::gating::PgBank::header(&cfg.pg));
             gs.max_ready_wait = gs.max_ready_wait.max(g.max_ready_wait);
             gs.domains.extend(g.bank.finish());
+        }
+        if let Some(f) = sm.fold_stats(end) {
+            let gs = gating.get_or_insert_with(|| super::gating::PgBank::header(&cfg.pg));
+            match gs.fold.as_mut() {
+                Some(a) => a.merge(&f),
+                None => gs.fold = Some(f),
+            }
         }
         let a = sm.activity(end);
         k.warp_insts += a.warp_insts;

@@ -325,6 +325,26 @@ impl ExecUnits {
                 }
             }
         }
+        // eager gating (power-gating §6): lane domains whose every lane serves only logical
+        // lanes at cluster positions C/2…C−1 (a pipe of n lanes: lane p serves p, p+n, …)
+        let mut eager_doms: [Vec<usize>; 2] = Default::default();
+        if lane_groups && cfg.fold.enabled && cfg.fold.eager_gating {
+            let c = cfg.units.sub_cluster_lanes.max(2);
+            let warp = cfg.gpu.warp_size.clamp(1, 32);
+            for (d, s) in specs.iter().enumerate() {
+                let i = match s.ty {
+                    DomType::Int => 0,
+                    DomType::Fp => 1,
+                    DomType::Sfu => continue,
+                };
+                let n = self.pipes[self.units[dom_unit[d]].pipe_int].lanes.max(1);
+                let upper = (s.first_lane..s.first_lane + s.lanes)
+                    .all(|p| (p..warp).step_by(n as usize).all(|l| l % c >= c / 2));
+                if s.lanes > 0 && upper {
+                    eager_doms[i].push(d);
+                }
+            }
+        }
         let mut bank = PgBank::new(&cfg.pg, sm, &specs);
         if !lane_groups {
             // a cluster-granularity domain covers every lane whatever its width
@@ -341,6 +361,7 @@ impl ExecUnits {
             ready_since: vec![u64::MAX; n_warps],
             wake_consumes_slot: cfg.pg.wake_consumes_slot,
             wake_raised: false,
+            eager_doms,
         }));
     }
 

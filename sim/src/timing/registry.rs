@@ -27,7 +27,7 @@ pub type RegisterFileFactory = Arc<dyn Fn(&GpuConfig) -> Box<dyn RegisterFileOrg
 pub type GatingFactory = Arc<dyn Fn(&GpuConfig) -> Box<dyn GatingPolicy> + Send + Sync>;
 
 /// Built-in scheduler names (the `sched.policy` values).
-pub const BUILTIN_SCHEDULERS: [&str; 7] = [
+pub const BUILTIN_SCHEDULERS: [&str; 8] = [
     "lrr",
     "gto",
     "oldest",
@@ -35,6 +35,7 @@ pub const BUILTIN_SCHEDULERS: [&str; 7] = [
     "fetch_group",
     "two_level",
     "gates",
+    "origami",
 ];
 /// Built-in issue stage: the in-order scoreboard.
 pub const BUILTIN_ISSUE_STAGE: &str = "in_order";

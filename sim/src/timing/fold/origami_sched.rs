@@ -5,19 +5,24 @@
 //! candidates whose head is in the preferred group (Full or Partial) first, the other group as
 //! the fallback; (3) the base order (the two-level list order).
 //!
-//! The scheduler needs two inputs the warp views do not carry, which the SM gives it:
-//! - [`OrigamiScheduler::set_head_group`]: the group bit the all-ones detector sets when a
-//!   warp's head instruction enters the I-buffer (`None` for a head that is not an SP
-//!   instruction);
-//! - [`OrigamiScheduler::begin_cycle`]: the cycle, at §1.2 step 1, so that the preferred group
-//!   is re-chosen at every phase start of the §6 grid (`fold.n_phase`). The counts `n_full`
-//!   and `n_partial` are taken over the SP candidates of the base order at that point (the
-//!   active set under the two-level base), and the group selector steps once per phase begun,
-//!   skipped phases included.
+//! The scheduler needs two inputs besides the base order:
+//! - the group bit the all-ones detector sets when a warp's head instruction enters the
+//!   I-buffer (`None` for a head that is not an SP instruction). In the SM it comes from the
+//!   warp views ([`WarpView::head_type`] and [`WarpView::head_mask`], filled because the
+//!   scheduler [`WarpScheduler::uses_head_type`]); a driver without views sets it with
+//!   [`OrigamiScheduler::set_head_group`];
+//! - the cycle, at §1.2 step 1, so that the preferred group is re-chosen at every phase start
+//!   of the §6 grid (`fold.n_phase`): in the SM through [`WarpScheduler::gating_view`], else
+//!   [`OrigamiScheduler::begin_cycle`]. The counts `n_full` and `n_partial` are taken over the
+//!   SP candidates of the base order at that point (the active set under the two-level base),
+//!   and the group selector steps once per phase begun, skipped phases included.
+//!
+//! With a base that orders by type (GATES: contiguous blocks of one head type), the grouping
+//! reorders candidates only inside each block of one type, so the type key stays first.
 
 use super::grouping::{order_by_group, GroupCounts, GroupSelector, MaskGroup};
 use crate::config::fold::OrigamiSection;
-use crate::timing::policy::{WarpScheduler, WarpView};
+use crate::timing::policy::{GatingView, HeadType, WarpScheduler, WarpView};
 
 /// Origami ordering on top of a base scheduler.
 pub struct OrigamiScheduler {
@@ -28,7 +33,12 @@ pub struct OrigamiScheduler {
     phase: Option<u64>,
     phases_to_start: u64,
     groups: Vec<Option<MaskGroup>>,
+    /// Per slot: head type seen in the views (`None`: no view yet, one block for all).
+    types: Vec<Option<HeadType>>,
+    /// Lanes of a full warp (the all-ones detector's width).
+    warp_lanes: u32,
     base_order: Vec<u16>,
+    block: Vec<u16>,
 }
 
 impl OrigamiScheduler {
@@ -43,7 +53,42 @@ impl OrigamiScheduler {
             phase: None,
             phases_to_start: 0,
             groups: Vec::new(),
+            types: Vec::new(),
+            warp_lanes: 32,
             base_order: Vec::new(),
+            block: Vec::new(),
+        }
+    }
+
+    /// Origami over `base` that reads the group bit from the warp views, with warps of
+    /// `warp_lanes` threads (the SM's configuration).
+    pub fn from_views(
+        base: Box<dyn WarpScheduler>,
+        cfg: &OrigamiSection,
+        n_phase_cycles: u32,
+        warp_lanes: u32,
+    ) -> Self {
+        let mut s = Self::new(base, cfg, n_phase_cycles);
+        s.warp_lanes = warp_lanes.clamp(1, 32);
+        s
+    }
+
+    /// Records, from the views, each warp's head type and its group bit.
+    fn read_views(&mut self, warps: &[WarpView]) {
+        for w in warps {
+            let i = w.slot as usize;
+            if self.types.len() <= i {
+                self.types.resize(i + 1, None);
+            }
+            let ty = if w.ibuffer_empty {
+                HeadType::Other
+            } else {
+                w.head_type
+            };
+            self.types[i] = Some(ty);
+            let g = matches!(ty, HeadType::Int | HeadType::Fp)
+                .then(|| MaskGroup::of(w.head_mask, self.warp_lanes));
+            self.set_head_group(w.slot, g);
         }
     }
 
@@ -82,6 +127,7 @@ impl OrigamiScheduler {
 
 impl WarpScheduler for OrigamiScheduler {
     fn order(&mut self, warps: &[WarpView], order: &mut Vec<u16>) {
+        self.read_views(warps);
         self.base.order(warps, &mut self.base_order);
         if self.phases_to_start > 0 {
             let counts =
@@ -92,13 +138,28 @@ impl WarpScheduler for OrigamiScheduler {
             self.phases_to_start = 0;
         }
         if self.grouping {
+            // group order inside each maximal run of one head type of the base order
+            order.clear();
             let groups = &self.groups;
-            order_by_group(
-                &self.base_order,
-                |s| groups.get(s as usize).copied().flatten(),
-                self.selector.preferred(),
-                order,
-            );
+            let types = &self.types;
+            let ty = |s: u16| types.get(s as usize).copied().flatten();
+            let preferred = self.selector.preferred();
+            let mut i = 0;
+            while i < self.base_order.len() {
+                let t0 = ty(self.base_order[i]);
+                let mut j = i + 1;
+                while j < self.base_order.len() && ty(self.base_order[j]) == t0 {
+                    j += 1;
+                }
+                order_by_group(
+                    &self.base_order[i..j],
+                    |s| groups.get(s as usize).copied().flatten(),
+                    preferred,
+                    &mut self.block,
+                );
+                order.extend_from_slice(&self.block);
+                i = j;
+            }
         } else {
             order.clear();
             order.extend_from_slice(&self.base_order);
@@ -111,6 +172,19 @@ impl WarpScheduler for OrigamiScheduler {
 
     fn uses_warp_state(&self) -> bool {
         self.base.uses_warp_state()
+    }
+
+    fn uses_head_type(&self) -> bool {
+        true
+    }
+
+    fn gating_view(&mut self, v: &GatingView) {
+        self.begin_cycle(v.cycle);
+        self.base.gating_view(v);
+    }
+
+    fn active_slots(&self) -> Option<&[u16]> {
+        self.base.active_slots()
     }
 }
 

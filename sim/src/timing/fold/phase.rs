@@ -178,6 +178,13 @@ impl FoldPhases {
         &self.policy
     }
 
+    /// A call of [`FoldPhases::begin_cycle`] at `cycle` would begin a phase (and read the
+    /// counts).
+    pub fn starts_phase(&self, cycle: u64) -> bool {
+        let (k, _) = self.policy.phase_of(cycle);
+        self.phase.is_none_or(|p| p < k)
+    }
+
     /// Rolls the phase over when `cycle` lies in a later phase than the last cycle seen;
     /// `counts` gives `(INT-Count, FP-Count)` and is called only at a phase start. Returns the
     /// number of phases begun: 0 inside a phase, 1 at a phase start, more when skipped cycles

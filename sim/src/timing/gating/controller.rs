@@ -832,6 +832,7 @@ impl PgBank {
             short_bubble_limit: cfg.short_bubble_cycles,
             max_ready_wait: 0,
             domains: Vec::new(),
+            fold: None,
         }
     }
 }

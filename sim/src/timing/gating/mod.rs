@@ -34,6 +34,10 @@ pub struct PgGating {
     pub wake_consumes_slot: bool,
     /// The last candidate the issue stage rejected raised a wake request.
     pub wake_raised: bool,
+    /// Per type `[INT, FP]`: the lane domains at cluster positions `C/2…C−1` that eager
+    /// gating drives while the type folds (power-gating §6; empty without folding or at
+    /// SP-cluster granularity).
+    pub eager_doms: [Vec<usize>; 2],
 }
 
 impl GatingPolicy for PgGating {

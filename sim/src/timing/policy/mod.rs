@@ -33,6 +33,9 @@ pub struct WarpView {
     /// Type of the head instruction (filled only for schedulers whose
     /// [`WarpScheduler::uses_head_type`] is true; [`HeadType::Other`] otherwise).
     pub head_type: HeadType,
+    /// Active mask of the head instruction (filled with [`WarpView::head_type`]; 0 otherwise):
+    /// the Origami all-ones detector reads it (power-gating §7).
+    pub head_mask: u32,
 }
 
 /// Type of a warp's head instruction as a gating-aware scheduler sees it (power-gating §3).

@@ -327,6 +327,16 @@ pub fn make_scheduler(cfg: &GpuConfig) -> Box<dyn WarpScheduler> {
             cfg.sched.two_level.inner,
             &cfg.sched.gates,
         )),
+        SchedPolicy::Origami => Box::new(crate::timing::fold::OrigamiScheduler::from_views(
+            Box::new(crate::timing::gating::Gates::new(
+                cfg.sched.two_level.active_per_sched as usize,
+                cfg.sched.two_level.inner,
+                &cfg.sched.gates,
+            )),
+            &cfg.origami,
+            cfg.fold.n_phase,
+            cfg.gpu.warp_size,
+        )),
         // Rejected by GpuConfig::validate; kept total for safety.
         SchedPolicy::Plugin(_) => Box::new(Gto::default()),
     }

@@ -160,6 +160,7 @@ impl Sm {
                 // power-gating §1.2 step 3 at the unit: an ON free domain, else a wake
                 // request, else blocked
                 let m = self.oc.cus[ci].inst.active_mask;
+                let m = self.fold_need_mask(&self.oc.cus[ci].ec, m, t);
                 let (dec, unit) = self.exec.pg_decide(ty, t, Some((sub, nsub_units)), m);
                 if dec == GateDecision::Issue {
                     chosen = unit;
@@ -226,8 +227,13 @@ impl Sm {
                 .sources_read(warp, &self.oc.cus[ci].inst);
             self.issue.sb_blocked.remove(warp);
             let lanes = mask.count_ones() as u64;
+            // folding / lane shifting (power-gating §6, §7): passes, port time, latency
+            let fi = self.fold.as_ref().and_then(|f| f.plan(&cu_ec, mask, t));
+            if let (Some(f), Some(fi)) = (self.fold.as_mut(), fi.as_ref()) {
+                f.count(&cu_ec, mask, fi);
+            }
             let unit = &mut self.exec.units[ui];
-            unit.next_accept = t + ii as u64;
+            unit.next_accept = t + fi.map_or(ii, |f| f.timing.port_busy_cycles) as u64;
             unit.last_accept = t;
             let p = if cu_ec.sp_pipe == SpPipe::Fp {
                 unit.pipe_fp
@@ -246,19 +252,47 @@ impl Sm {
                 self.exec.pipes[p].busy.busy(t, busy);
                 continue;
             }
-            if pg_ty.is_some() {
-                self.exec.pg_dispatched(ui, sp, mask, t, lat as u64);
+            if let Some(fi) = fi {
+                let tm = &fi.timing;
+                let n = fi.plan.n_passes().max(1) as usize;
+                if pg_ty.is_some() {
+                    // the lanes of both passes, busy from the first pass's start to the end
+                    // of the last one's
+                    let span = tm.pass_offset_cycles[n - 1] + tm.lane_busy_cycles;
+                    self.exec.pg_dispatched(ui, sp, fi.lanes(), t, span as u64);
+                }
+                let pp = &mut self.exec.pipes[p];
+                for k in 0..n {
+                    let (start, end) = tm.pass_busy(t, k);
+                    let len = if self.exec.busy_accept {
+                        1
+                    } else {
+                        end - start
+                    };
+                    let m = if fi.plan.n_passes() == 0 {
+                        0
+                    } else {
+                        fi.plan.passes()[k].issued_mask
+                    };
+                    pp.busy.busy(start, len);
+                    pp.lanes_busy(start, len, m);
+                }
+            } else {
+                if pg_ty.is_some() {
+                    self.exec.pg_dispatched(ui, sp, mask, t, lat as u64);
+                }
+                let busy_len = if self.exec.busy_accept { 1 } else { lat as u64 };
+                let pp = &mut self.exec.pipes[p];
+                pp.busy.busy(t, busy_len);
+                pp.lanes_busy(t, busy_len, mask);
             }
-            let busy_len = if self.exec.busy_accept { 1 } else { lat as u64 };
-            let pp = &mut self.exec.pipes[p];
-            pp.busy.busy(t, busy_len);
-            pp.lanes_busy(t, busy_len, mask);
             self.seq += 1;
             let mut dst = [0u16; 4];
             let n = n_dst as usize;
             dst[..n].copy_from_slice(&dsts[..n]);
+            let wb_lat = fi.map_or(lat, |f| f.timing.result_latency_cycles);
             self.exec.wb_push(Wb {
-                ready: t + lat as u64,
+                ready: t + wb_lat as u64,
                 seq: self.seq,
                 warp: cu_warp,
                 n_dst: n as u8,

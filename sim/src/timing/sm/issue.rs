@@ -84,10 +84,11 @@ impl Sm {
                         self.issue.scoreboard.reads_longop(w, h)
                     };
                     let waiting = self.warps.waits_barrier(w);
-                    let head_type = if want_type && !empty {
-                        self.head_type(w)
+                    let (head_type, head_mask) = if want_type && !empty {
+                        let h = &self.front.ibuf[w][self.front.ib_head[w] as usize];
+                        (self.head_type(w), h.active_mask)
                     } else {
-                        HeadType::Other
+                        (HeadType::Other, 0)
                     };
                     views.push(WarpView {
                         slot: w as u16,
@@ -98,6 +99,7 @@ impl Sm {
                         head_longop,
                         finished: false,
                         head_type,
+                        head_mask,
                     });
                 }
             }
@@ -334,7 +336,8 @@ impl Sm {
                             if let GatingSlot::Pg(g) = &mut self.exec.gating {
                                 g.bank.note_ready(ty);
                             }
-                            match self.exec.pg_decide(ty, t, None, mask).0 {
+                            let need = self.fold_need_mask(&ec, mask, t);
+                            match self.exec.pg_decide(ty, t, None, need).0 {
                                 GateDecision::Issue => {}
                                 GateDecision::WakeRequested => {
                                     if let GatingSlot::Pg(g) = &mut self.exec.gating {
@@ -385,6 +388,11 @@ impl Sm {
             self.mark_exited(w);
         }
         let lanes = mask.count_ones() as u64;
+        if ec.pipe == PipeClass::Sp {
+            if let Some(f) = self.fold.as_mut() {
+                f.sp_issued += 1;
+            }
+        }
         if let Some(tr) = self.issue.trace.as_mut() {
             tr.push(IssueEvent {
                 cycle: t,

@@ -13,6 +13,7 @@
 //! RF arbitration, issue, fetch/decode.
 
 mod backend;
+mod fold;
 mod issue;
 mod life;
 mod memory;
@@ -68,6 +69,8 @@ pub(crate) struct Sm {
     integ_from: u64,
     /// Sequence number of the last instruction entering a collector or the writeback queue.
     pub seq: u64,
+    /// Warp folding and lane shifting (`fold.enabled`; power-gating §6, §7).
+    pub fold: Option<Box<fold::SmFold>>,
 }
 
 impl Sm {
@@ -104,7 +107,13 @@ impl Sm {
             now: start,
             integ_from: start,
             seq: 0,
+            fold: cfg.fold.enabled.then(|| Box::new(fold::SmFold::new(cfg))),
         }
+    }
+
+    /// The folding record of the SM for a kernel that ended at `end` (`None` without folding).
+    pub fn fold_stats(&self, end: u64) -> Option<crate::activity::FoldStats> {
+        self.fold.as_ref().map(|f| f.finish(end))
     }
 
     /// The SM's Activity record: the SM-wide counters and every stage's, the pipe timelines

@@ -1,0 +1,351 @@
+//! Warp folding, lane shifting, eager gating and the Origami scheduler through the full SM
+//! (power-gating §6, §7, §8.9, §9): directed tiny programs with exact cycle and fold counts,
+//! and test-size workloads whose functional results, per-type instruction counts and per-pipe
+//! op/lane counts are those of the unfolded run.
+
+use sim::activity::Activity;
+use sim::activity::{FoldStats, KernelActivity};
+use sim::config::pg::{Granularity, PgPolicy};
+use sim::config::{GpuConfig, SchedPolicy};
+use sim::inst::{Family, OpClass, WarpInst};
+use sim::timing::synth::{alu, SynthStream};
+use sim::timing::{Simulation, Stream};
+use sim::workloads::{self, Size};
+use std::collections::BTreeMap;
+
+/// One SM of gtx480 with a perfect I-cache.
+fn one_sm() -> GpuConfig {
+    let mut c = GpuConfig::preset("gtx480").unwrap();
+    c.gpu.n_sm = 1;
+    c.frontend.perfect_icache = true;
+    c
+}
+
+/// Folding on with one-cycle phases whose window is the whole phase, and no adaptive disable:
+/// every SP instruction dispatched while a warp of its type is in the active set folds.
+fn fold_every_cycle(mut c: GpuConfig) -> GpuConfig {
+    c.fold.enabled = true;
+    c.fold.eager_gating = false;
+    c.fold.n_phase = 1;
+    c.fold.aggressive_frac = 1.0;
+    c.fold.conservative_frac = 1.0;
+    c.fold.disable_util = 1.0;
+    c.fold.enforce_n_fold = false;
+    c
+}
+
+/// `warps` warps of `n` independent INT adds with active `mask` each: destinations rotate
+/// over 16 registers, every source is register 0 (never written).
+fn run_masked(cfg: &GpuConfig, warps: u32, n: u32, mask: u32) -> KernelActivity {
+    let mut s = SynthStream::new(
+        "fold",
+        [1, 1, 1],
+        [32 * warps, 1, 1],
+        32,
+        0,
+        Box::new(move |_, _| -> Vec<WarpInst> {
+            (0..n)
+                .map(|i| {
+                    let mut w = alu(
+                        8 * (i + 1),
+                        Family::Int,
+                        OpClass::Add,
+                        &[1 + (i % 16) as u16],
+                        &[0],
+                    );
+                    w.active_mask = mask;
+                    w
+                })
+                .collect()
+        }),
+    );
+    Simulation::new(cfg).run(Stream(&mut s)).unwrap()
+}
+
+fn fold_of(k: &KernelActivity) -> FoldStats {
+    k.gating.as_ref().unwrap().fold.clone().unwrap()
+}
+
+/// One SM with a single SP unit, so that the port limits an issue every cycle.
+fn one_sp() -> GpuConfig {
+    let mut c = one_sm();
+    c.units.n_sp = 1;
+    c
+}
+
+#[test]
+fn half_empty_warps_fold_in_one_pass_at_full_rate() {
+    // 8 adds whose upper (or lower) cluster half is empty, then the full-mask EXIT: skip-empty
+    // issues each add as one sub-warp (no port time lost); only the EXIT takes two passes, so
+    // the kernel ends II + extra_stages = 1 + 2 cycles later than unfolded.
+    let base = one_sp();
+    let f = fold_every_cycle(base.clone());
+    for mask in [0x3333_3333u32, 0xcccc_cccc] {
+        let off = run_masked(&base, 1, 8, mask);
+        let on = run_masked(&f, 1, 8, mask);
+        assert_eq!(on.cycles, off.cycles + 1 + 2, "{mask:08x}");
+        let s = fold_of(&on);
+        assert_eq!(s.sp_insts, [9, 0]);
+        assert_eq!(s.folded, [9, 0]);
+        assert_eq!(s.skip_empty, [8, 0]);
+        assert_eq!(s.two_pass, [1, 0]);
+        assert_eq!(s.sub_warps, 10);
+        assert_eq!((s.full, s.partial), (1, 8));
+        assert_eq!(s.active_threads_hist, [0, 0, 0, 8, 0, 1]);
+        assert_eq!(s.fold_instr_ratio(0), 1.0);
+        // same work
+        assert_eq!(on.by_family, off.by_family);
+        assert_eq!(on.thread_insts, off.thread_insts);
+    }
+}
+
+#[test]
+fn full_warps_fold_in_two_passes_and_hold_the_port() {
+    // §8.7 heavy load: one warp issues an SP instruction every cycle to one SP unit. Folded,
+    // each holds the port 2·II = 2 cycles, so the 9 dispatches (8 adds and the EXIT) take 8
+    // more cycles, and the last result comes II + 2 extra stages later.
+    let base = one_sp();
+    let f = fold_every_cycle(base.clone());
+    for n in [1u32, 4, 8] {
+        let off = run_masked(&base, 1, n, u32::MAX);
+        let on = run_masked(&f, 1, n, u32::MAX);
+        assert_eq!(on.cycles, off.cycles + n as u64 + 1 + 2, "n = {n}");
+        let s = fold_of(&on);
+        assert_eq!(s.two_pass, [n as u64 + 1, 0]);
+        assert_eq!(s.sub_warps, 2 * (n as u64 + 1));
+        assert_eq!(s.skip_empty, [0, 0]);
+        assert_eq!(s.full, n as u64 + 1);
+    }
+    // Light load (§8.7): with two SP units the folded instructions alternate between them and
+    // nothing is delayed but the final result (II + 2 extra stages).
+    let base = one_sm();
+    let f = fold_every_cycle(base.clone());
+    let off = run_masked(&base, 1, 1, u32::MAX);
+    let on = run_masked(&f, 1, 1, u32::MAX);
+    assert_eq!(on.cycles, off.cycles + 1 + 2);
+}
+
+#[test]
+fn eager_gating_gates_the_upper_lanes_after_one_idle_cycle() {
+    // Lane-group gating (Conventional, D = 5). Phase 0 (cycles 0–39) does not fold (no warp
+    // at its start), so the one warp's full-mask adds keep every INT lane busy; from cycle 40
+    // every phase folds INT, the adds run on cluster positions 0–1 only, and the INT lanes at
+    // positions 2–3 fall idle for good. With eager gating (D_eager = 1) such a lane gates
+    // after one idle cycle instead of five: four more gated cycles in the same single event,
+    // and nothing else changes (the folded adds never need the upper lanes).
+    let mut c = one_sm();
+    c.pg.policy = PgPolicy::Conventional;
+    c.pg.granularity = Granularity::LaneGroup;
+    c.pg.lane_group_size = 1;
+    c.fold.enabled = true;
+    c.fold.n_phase = 40;
+    c.fold.aggressive_frac = 1.0;
+    c.fold.conservative_frac = 1.0;
+    c.fold.disable_util = 1.0;
+    c.fold.enforce_n_fold = false;
+    let eager = run_masked(&c, 1, 100, u32::MAX);
+    c.fold.eager_gating = false;
+    let lazy = run_masked(&c, 1, 100, u32::MAX);
+    assert_eq!(eager.cycles, lazy.cycles);
+    let (ge, gl) = (eager.gating.unwrap(), lazy.gating.unwrap());
+    assert_eq!(ge.domains.len(), gl.domains.len());
+    let mut upper = 0;
+    for (e, l) in ge.domains.iter().zip(&gl.domains) {
+        assert_eq!(
+            (&e.unit, &e.pipe, e.first_lane),
+            (&l.unit, &l.pipe, l.first_lane)
+        );
+        assert_eq!(
+            e.busy, l.busy,
+            "{} {} lane {}",
+            e.unit, e.pipe, e.first_lane
+        );
+        let at = format!("{} {} lane {}", e.unit, e.pipe, e.first_lane);
+        // a lane that ran the unfolded adds (`LowestIndexFirst` sends them all to sp0)
+        if e.pipe == "int" && e.first_lane % 4 >= 2 && e.busy > 0 {
+            upper += 1;
+            assert_eq!(e.gated_cycles, l.gated_cycles + 4, "{at}");
+            assert_eq!(e.events, l.events, "{at}");
+            assert_eq!(e.wakeups, l.wakeups, "{at}");
+        } else {
+            assert_eq!(e.gated_cycles, l.gated_cycles, "{at}");
+        }
+    }
+    // one SP unit's 16 double-pumped lanes, half of them at positions 2–3
+    assert_eq!(upper, 8);
+    let f = ge.fold.unwrap();
+    assert!(f.folded[0] > 0 && f.folded[0] < f.sp_insts[0], "{f:?}");
+}
+
+#[test]
+fn origami_puts_the_preferred_group_first_inside_the_gates_type_order() {
+    use sim::timing::policy::{make_scheduler, GatingView, HeadType, WarpView};
+    let mut c = GpuConfig::preset("gtx480").unwrap();
+    c.fold.enabled = true;
+    c.sched.policy = SchedPolicy::Origami;
+    c.validate("test").unwrap();
+    let mut s = make_scheduler(&c);
+    assert!(s.uses_head_type());
+    // A two-level active set of 6 warps: INT heads in slots 0, 1 (partial) and 2, 3 (full),
+    // an FP head in slot 4 (partial), an LD/ST head in slot 5.
+    let view = |slot: u16, head_type, head_mask| WarpView {
+        slot,
+        age: slot as u64,
+        ready: true,
+        head_type,
+        head_mask,
+        ..WarpView::default()
+    };
+    let mut views: Vec<WarpView> = (0..4)
+        .map(|i| view(i, HeadType::Int, if i < 2 { 0x0000_ffff } else { u32::MAX }))
+        .collect();
+    views.push(view(4, HeadType::Fp, u32::MAX));
+    views.push(view(5, HeadType::Ldst, u32::MAX));
+    s.gating_view(&GatingView {
+        cycle: 0,
+        ..GatingView::default()
+    });
+    let mut order = Vec::new();
+    s.order(&views, &mut order);
+    // n_full = 3 > n_partial = 2: Full first within INT (hp), then LD/ST, then FP
+    assert_eq!(order, [2, 3, 0, 1, 5, 4]);
+    // more partial heads at the next phase start: Partial is preferred
+    views[2].head_mask = 0xff;
+    views[4].head_mask = 0xff;
+    s.gating_view(&GatingView {
+        cycle: c.fold.n_phase as u64,
+        ..GatingView::default()
+    });
+    s.order(&views, &mut order);
+    assert_eq!(order, [0, 1, 2, 3, 5, 4]);
+    // inside the phase the preference holds while the groups change
+    views[0].head_mask = u32::MAX;
+    s.order(&views, &mut order);
+    assert_eq!(order, [1, 2, 0, 3, 5, 4]);
+}
+
+fn run_workload(cfg: &GpuConfig, name: &str) -> Activity {
+    let mut gpu = Simulation::new(cfg).gpu().unwrap();
+    let rep = workloads::find(name)
+        .unwrap()
+        .run(Size::Test, &mut gpu, true)
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let check = rep.check.unwrap();
+    assert!(check.passed, "{name}: {}", check.detail);
+    gpu.activity().clone()
+}
+
+/// Per pipe name and op: (ops, active lanes) summed over units and SMs.
+fn pipe_ops(k: &KernelActivity) -> BTreeMap<(String, String), (u64, u64)> {
+    let mut m = BTreeMap::new();
+    for sm in &k.sms {
+        for p in &sm.exec {
+            for (op, v) in &p.ops {
+                let e = m.entry((p.pipe.clone(), op.clone())).or_insert((0, 0));
+                e.0 += v.ops;
+                e.1 += v.lanes;
+            }
+        }
+    }
+    m
+}
+
+/// The folding technique (two-level, lane-group Conventional gating, eager gating), the
+/// Origami technique (the same with the Origami scheduler and lane shifting), and folding
+/// without gating.
+fn fold_configs() -> Vec<(&'static str, GpuConfig)> {
+    let base = GpuConfig::preset("gtx480").unwrap();
+    let mut folding = base.clone();
+    folding.fold.enabled = true;
+    folding.pg.policy = PgPolicy::Conventional;
+    folding.pg.granularity = Granularity::LaneGroup;
+    folding.pg.lane_group_size = 1;
+    folding.sched.policy = SchedPolicy::TwoLevel;
+    let mut origami = folding.clone();
+    origami.sched.policy = SchedPolicy::Origami;
+    let mut no_pg = base.clone();
+    no_pg.fold.enabled = true;
+    for (n, c) in [
+        ("folding", &folding),
+        ("origami", &origami),
+        ("fold, no PG", &no_pg),
+    ] {
+        c.validate(n).unwrap();
+    }
+    vec![
+        ("folding", folding),
+        ("origami", origami),
+        ("fold, no PG", no_pg),
+    ]
+}
+
+#[test]
+fn folding_and_origami_keep_work_and_results() {
+    let base = GpuConfig::preset("gtx480").unwrap();
+    for name in ["backprop", "cp", "nw", "hotspot"] {
+        let a0 = run_workload(&base, name);
+        for (what, cfg) in fold_configs() {
+            let what = format!("{name} {what}");
+            let a = run_workload(&cfg, name);
+            let (k0, k) = (&a0.aggregate, &a.aggregate);
+            assert_eq!(
+                k.by_family, k0.by_family,
+                "{what}: per-type instruction counts"
+            );
+            assert_eq!(k.thread_insts, k0.thread_insts, "{what}");
+            assert_eq!(pipe_ops(k), pipe_ops(k0), "{what}: per-pipe op/lane counts");
+            let g = k.gating.as_ref().expect("a gating record");
+            let f = g.fold.as_ref().expect("a folding record");
+            assert_eq!(f.sm_cycles, k.cycles * cfg.gpu.n_sm as u64, "{what}");
+            assert_eq!(f.sp_insts[0] + f.sp_insts[1], f.full + f.partial, "{what}");
+            assert_eq!(
+                f.active_threads_hist.iter().sum::<u64>() + f.no_thread,
+                f.full + f.partial,
+                "{what}"
+            );
+            assert!(f.folded[0] + f.folded[1] > 0, "{what}: {f:?}");
+            for i in 0..2 {
+                assert_eq!(f.folded[i], f.two_pass[i] + f.skip_empty[i], "{what}");
+                assert!(f.fold_time_ratio(i) <= 1.0, "{what}");
+            }
+            for d in &g.domains {
+                assert_eq!(d.state_cycles(), d.cycles, "{what}: {d:?}");
+                assert!(d.events >= d.wakeups, "{what}");
+            }
+            if cfg.pg.policy == PgPolicy::None {
+                assert!(g.domains.is_empty(), "{what}");
+            }
+        }
+    }
+}
+
+/// FNV-1a of a text, as the configuration hash.
+fn fnv(s: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in s.bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+/// With folding off (the default), the Activity JSON of hotspot and sgemm (gtx480, test size)
+/// is byte for byte what the timing model wrote before folding was wired into the SM (length
+/// and FNV-1a digest recorded from that model). A change of the default timing model changes
+/// these on purpose; then record the new values from `cargo test --release -p sim --test
+/// fold_sm -- --nocapture default_timing`.
+#[test]
+fn default_timing_is_unchanged_by_the_fold_hardware_model() {
+    let cfg = GpuConfig::preset("gtx480").unwrap();
+    assert!(!cfg.fold.enabled);
+    for (name, len, digest) in GOLDEN {
+        let j = run_workload(&cfg, name).to_json();
+        println!("{name} {} {}", j.len(), fnv(&j));
+        assert_eq!((j.len(), fnv(&j)), (len, digest.to_string()), "{name}");
+    }
+}
+
+const GOLDEN: [(&str, usize, &str); 2] = [
+    ("hotspot", 1736083, "aa981afb50b03ca0"),
+    ("sgemm", 1463039, "b22dd95ef842e958"),
+];
