@@ -294,7 +294,8 @@ pub struct Techniques<'a> {
     pub off_residual: f64,
     /// `tric.gate_periphery_if_bank_off`.
     pub gate_periphery_if_bank_off: bool,
-    /// Partitioned RF (swap CAMs, pilot counters, sort) — requires the structures to have it.
+    /// Partitioned RF: the FRF and SRF replace the MRF; adds the swap CAMs, pilot counters and
+    /// sort (requires structures evaluated with the partition).
     pub partitioned: bool,
     /// Adaptive FRF (epoch detector, mode buffers, mode-switch energy).
     pub adaptive: bool,
@@ -378,6 +379,8 @@ impl RfEnergyModel {
             let (Some(fh), Some(sr)) = (&s.frf_high, &s.srf) else {
                 return Err(missing("prf.enabled"));
             };
+            // the FRF and SRF replace the MRF
+            m.mrf = StructureModel::default();
             m.frf_high = StructureModel::from_array(fh, t.banks);
             m.frf_low = m.frf_high;
             m.srf = StructureModel::from_array(sr, t.banks);
