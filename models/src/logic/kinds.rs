@@ -43,8 +43,9 @@ pub enum LogicKind {
     /// Pilot-warp access counters: `NREGS` saturating counters of `WIDTH` bits, incremented by
     /// index, with a read port for the sort.
     PilotCounters,
-    /// Adaptive-FRF phase detector: a `W`-bit count of dispatched instructions over an epoch
-    /// counted by an `EW`-bit cycle counter, compared with a threshold at the epoch's end.
+    /// Adaptive-FRF phase detector: a `W`-bit count of dispatched instructions (`IW` bits per
+    /// cycle) over an `EPOCH`-cycle epoch counted by an `EW`-bit cycle counter, compared with a
+    /// threshold at the epoch's end.
     EpochCounter,
     /// Prefix adder of `WIDTH` bits (building block).
     Adder,
@@ -132,7 +133,7 @@ impl LogicKind {
             ],
             LogicKind::SwapCam => &[("N", 4)],
             LogicKind::PilotCounters => &[("NREGS", 63), ("WIDTH", 16)],
-            LogicKind::EpochCounter => &[("EW", 6), ("W", 9)],
+            LogicKind::EpochCounter => &[("EPOCH", 50), ("EW", 6), ("IW", 4), ("W", 9)],
         };
         p.iter().map(|(k, v)| (k.to_string(), *v)).collect()
     }

@@ -824,7 +824,12 @@ pub fn evaluate(design: &RfDesign, overlay: Option<&Overlay>) -> Result<RfStruct
                 "epoch counter",
                 "epoch_counter",
                 LogicKind::EpochCounter,
-                &[("W", w), ("EW", ew)],
+                &[
+                    ("W", w),
+                    ("EW", ew),
+                    ("EPOCH", design.epoch_cycles),
+                    ("IW", clog2(design.issue_width + 1)),
+                ],
                 1,
                 &logic_tech,
                 overlay,
