@@ -496,8 +496,7 @@ fn print_structure_tables() {
     table(&fd, &fs);
     let c = coma_circuit(&fd, &fs.mrf_stv, 1).unwrap();
     let t = tric_cost(&fd, 0.25, 1024).unwrap();
-    let rf_area = fs.mrf_stv.area_m2;
-    let added = c.and_area_m2 + fs.mask_table.area_m2 + t.switch_area_m2 + t.control_area_m2;
+    let (added, share) = models::rf::tric::warped_added_area(&fs, &c, &t);
     println!(
         "COMA: {} AND gates, {:.6} mm2 ({:.3} % of RF), leakage {:.4} mW; WL delay plain {:.4} ns, DWL {:.4} ns; global WL {:.3} pJ; fixed fraction (model) {:.4}",
         c.and_gates,
@@ -525,6 +524,6 @@ fn print_structure_tables() {
     println!(
         "Warped RF added logic (DWL AND gates + mask table + TRIC switches + control): {:.6} mm2 = {:.3} % of RF area",
         added * 1e6,
-        100.0 * added / rf_area
+        100.0 * share
     );
 }

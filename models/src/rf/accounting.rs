@@ -25,10 +25,14 @@
 //! state taken independent).
 //!
 //! **Overheads** (§8.3):
-//! `E_ovh = N_cu_alloc·E_mask_wr + N_mask_rd·E_mask_rd + N_wake·E_switch + N_lookup·E_cam
-//! + N_pilot·E_ctr + N_sort·E_sort + N_tablefill·E_cam_wr + N_epoch·E_epoch + N_mode·E_bg
-//! + N_tag·E_tag + E_migrate + Σ_added P_leak · T`, `E_migrate` the migration reads and writes at
-//! the FRF's and SRF's access energies.
+//!
+//! ```text
+//! E_ovh = N_cu_alloc·E_mask_wr + N_mask_rd·E_mask_rd + N_wake·E_switch + N_lookup·E_cam
+//!       + N_pilot·E_ctr + N_sort·E_sort + N_tablefill·E_cam_wr + N_epoch·E_epoch
+//!       + N_mode·E_bg + N_tag·E_tag + E_migrate + Σ_added P_leak·T
+//! ```
+//!
+//! with `E_migrate` the migration reads and writes at the FRF's and SRF's access energies.
 //!
 //! **Totals and savings** (§8.4): `E_tot = E_dyn + E_leak + E_ovh`;
 //! `S_X = 1 − X_tech/X_base` for `X ∈ {dyn, leak, tot}` on the energy basis and on the power
@@ -495,6 +499,7 @@ fn check_counts(k: &KindCounts, what: &str) -> Result<(), RfError> {
 }
 
 /// `(array, periphery)` leakage energy of one structure, J.
+#[allow(clippy::too_many_arguments)]
 fn leak_of(
     p_array_w: f64,
     p_periph_w: f64,
@@ -811,7 +816,7 @@ pub fn aggregate_ratios(pairs: &[(f64, f64)]) -> Result<Aggregate, RfError> {
     let n = pairs.len() as f64;
     let ratios: Vec<f64> = pairs.iter().map(|(x, b)| x / b).collect();
     let am = ratios.iter().sum::<f64>() / n;
-    let gm = if ratios.iter().any(|r| *r == 0.0) {
+    let gm = if ratios.contains(&0.0) {
         0.0
     } else {
         (ratios.iter().map(|r| r.ln()).sum::<f64>() / n).exp()

@@ -91,3 +91,19 @@ pub fn tric_cost(
         control_leakage_w: switches * ge_per_switch * 2.0 * w_min * lt.i_off_a_per_m() * vdd,
     })
 }
+
+/// §9 "area of the added logic" of the Warped RF: DWL AND gates + COMA mask table + TRIC
+/// switches + TRIC control, `(absolute m², share of the MRF's area)`.
+pub fn warped_added_area(
+    s: &super::structures::RfStructures,
+    coma: &super::coma::ComaCircuit,
+    tric: &TricCost,
+) -> (f64, f64) {
+    let a = coma.and_area_m2 + s.mask_table.area_m2 + tric.switch_area_m2 + tric.control_area_m2;
+    let share = if s.mrf_stv.area_m2 > 0.0 {
+        a / s.mrf_stv.area_m2
+    } else {
+        0.0
+    };
+    (a, share)
+}
