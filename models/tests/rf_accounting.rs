@@ -354,6 +354,91 @@ fn fixed_ratio_and_savings() {
 }
 
 #[test]
+fn paper_rows_replace_mrf_and_srf_only_at_their_geometry() {
+    use models::rf::accounting::apply_paper_row;
+    use models::sram::fit::RF_POINTS;
+    let d = RfDesign {
+        n_fast: 4,
+        ..RfDesign::kepler_ch6()
+    };
+    let s = evaluate(&d, None).unwrap();
+    let mut m = RfEnergyModel::from_structures(&s, &Techniques::plain(MrfRegion::Stv, 24)).unwrap();
+    let split = s.mrf_stv.array_leakage_w / s.mrf_stv.leakage_w();
+    apply_paper_row(&mut m.mrf, 128, &RF_POINTS[0]).unwrap();
+    assert!(close(m.mrf.read_energy_j, 14.98e-12));
+    assert!(close(
+        m.mrf.array_leakage_w + m.mrf.periph_leakage_w,
+        33.8e-3
+    ));
+    assert!(close(m.mrf.array_leakage_w / 33.8e-3, split));
+    let mut p = RfEnergyModel::from_structures(
+        &s,
+        &Techniques {
+            partitioned: true,
+            adaptive: true,
+            ..Techniques::plain(MrfRegion::Stv, 24)
+        },
+    )
+    .unwrap();
+    apply_paper_row(&mut p.srf, 128, &RF_POINTS[1]).unwrap();
+    assert!(close(p.srf.read_energy_j, 7.03e-12));
+    // the 32 KB FRF is not a reference geometry
+    let e = apply_paper_row(&mut p.frf_high, 128, &RF_POINTS[0]).unwrap_err();
+    assert!(e.to_string().contains("energy.calibration"), "{e}");
+}
+
+#[test]
+fn bad_inputs_name_their_knobs() {
+    let e = evaluate(
+        &RfDesign {
+            banks: 0,
+            ..RfDesign::kepler_ch6()
+        },
+        None,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("rf.banks"), "{e}");
+    let e = evaluate(
+        &RfDesign {
+            n_fast: 64,
+            ..RfDesign::kepler_ch6()
+        },
+        None,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("prf.n_fast"), "{e}");
+    let (d, s) = fermi();
+    let e = coma_circuit(&d, &s.mrf_stv, 3).unwrap_err().to_string();
+    assert!(e.contains("coma.lanes_per_segment"), "{e}");
+    let e = tric_cost(&d, 5.0, 1024).unwrap_err().to_string();
+    assert!(e.contains("tric.drowsy_margin_mv"), "{e}");
+    let mut r = run(0);
+    let m = RfEnergyModel::from_structures(&s, &Techniques::plain(MrfRegion::Stv, 16)).unwrap();
+    assert!(account(&r, &m).unwrap_err().to_string().contains("cycles"));
+    r.cycles = 10;
+    r.mrf.rd = KindCounts {
+        accesses: 1,
+        lane_fraction_sum: 2.0,
+    };
+    assert!(account(&r, &m)
+        .unwrap_err()
+        .to_string()
+        .contains("lane_fraction_sum"));
+}
+
+#[test]
+fn derived_wake_latency_is_at_least_a_cycle_and_grows_with_the_clock() {
+    use models::gating::tric::tric_wake_latency_cycles;
+    let slow = tric_wake_latency_cycles("finfet7", 0.45, 0.1, 100e6).unwrap();
+    let fast = tric_wake_latency_cycles("finfet7", 0.45, 0.1, 3e9).unwrap();
+    assert!(slow >= 1 && fast >= slow, "{slow} {fast}");
+    assert!(tric_wake_latency_cycles("40nm", 0.96, 0.25, 700e6).unwrap() >= 1);
+    assert!(tric_wake_latency_cycles("finfet7", 0.45, 1.0, 863e6).is_err());
+}
+
+#[test]
 fn aggregations_on_a_hand_example() {
     let a = aggregate_ratios(&[(1.0, 2.0), (3.0, 4.0)]).unwrap();
     assert!(close(a.arithmetic_mean, 0.625));

@@ -427,6 +427,41 @@ impl RfEnergyModel {
     }
 }
 
+/// `energy.calibration = "paper_rows"` (§8.1): sets `m`'s access energies and total leakage to
+/// a reference row ([`crate::sram::fit::RF_POINTS`]: the 256 KB MRF at STV, 14.98 pJ and 33.8 mW;
+/// the 224 KB SRF at NTV, 7.03 pJ and 13.4 mW), keeping the model's array/periphery split of
+/// the leakage. The FRF always keeps its model values. A structure whose capacity
+/// (`entries × entry_bytes`) is not the row's is an error naming the knob.
+pub fn apply_paper_row(
+    m: &mut StructureModel,
+    entry_bytes: u32,
+    row: &crate::sram::fit::RfPoint,
+) -> Result<(), RfError> {
+    let cap = m.entries * entry_bytes as u64;
+    if cap != row.capacity_bytes {
+        return Err(RfError::input(
+            "energy.calibration",
+            format!("\"paper_rows\" for a {cap}-byte {}", row.label),
+            &format!(
+                "\"model\", or the reference geometry ({} bytes)",
+                row.capacity_bytes
+            ),
+        ));
+    }
+    let total = m.array_leakage_w + m.periph_leakage_w;
+    let frac = if total > 0.0 {
+        m.array_leakage_w / total
+    } else {
+        1.0
+    };
+    let p = row.leakage_mw * 1e-3;
+    m.read_energy_j = row.access_pj * 1e-12;
+    m.write_energy_j = m.read_energy_j;
+    m.array_leakage_w = frac * p;
+    m.periph_leakage_w = (1.0 - frac) * p;
+    Ok(())
+}
+
 /// Energy of one structure in one run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct StructureEnergy {
