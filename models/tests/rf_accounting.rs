@@ -438,6 +438,57 @@ fn derived_wake_latency_is_at_least_a_cycle_and_grows_with_the_clock() {
     assert!(tric_wake_latency_cycles("finfet7", 0.45, 1.0, 863e6).is_err());
 }
 
+/// Control structures take their numbers from a calibration overlay when it fits their kind,
+/// and the analytical model otherwise.
+#[test]
+fn an_overlay_calibrates_the_control_structures() {
+    use models::overlay::{KindFit, Overlay, OverlayReference, QuantityFit};
+    let fit = |terms: &[&str], c: &[f64]| QuantityFit {
+        form: "test".into(),
+        terms: terms.iter().map(|s| s.to_string()).collect(),
+        coefficients: c.to_vec(),
+        n_points: 5,
+        fit_mape_pct: 1.0,
+        cv_mape_pct: 2.0,
+    };
+    let mut kinds = std::collections::BTreeMap::new();
+    kinds.insert(
+        "swap_cam".to_string(),
+        KindFit {
+            area_m2: Some(fit(&["N", "1"], &[1e-12, 1e-13])),
+            leakage_w: Some(fit(&["N", "1"], &[1e-9, 1e-10])),
+            energy_per_op_j: Some(fit(&["N", "1"], &[1e-15, 1e-16])),
+            delay_s: Some(fit(&["clog2(N)", "1"], &[1e-11, 5e-11])),
+        },
+    );
+    let ov = Overlay {
+        node: "asap7".into(),
+        reference: OverlayReference {
+            flavour: "rvt".into(),
+            corner: "tt".into(),
+            vdd_v: 0.7,
+            temperature_c: 25.0,
+            clock_period_s: 1e-9,
+            source: "test".into(),
+        },
+        kinds,
+    };
+    let d = RfDesign::kepler_ch6();
+    let plain = evaluate(&d, None).unwrap();
+    let cal = evaluate(&d, Some(&ov)).unwrap();
+    let (a, b) = (
+        plain.swap_cam.as_ref().unwrap(),
+        cal.swap_cam.as_ref().unwrap(),
+    );
+    assert!(!a.calibrated && b.calibrated);
+    assert_ne!(a.energy_per_op_j, b.energy_per_op_j);
+    // kinds the overlay lacks stay analytical and unchanged
+    assert!(!cal.pilot_counters.as_ref().unwrap().calibrated);
+    assert_eq!(plain.pilot_counters, cal.pilot_counters);
+    // the arrays never depend on the overlay
+    assert_eq!(plain.frf_high, cal.frf_high);
+}
+
 #[test]
 fn aggregations_on_a_hand_example() {
     let a = aggregate_ratios(&[(1.0, 2.0), (3.0, 4.0)]).unwrap();
