@@ -209,6 +209,10 @@ fn frf_low_costs_less_from_the_device_physics() {
     assert!(lo.read_energy_j < hi.read_energy_j, "{lo:?} vs {hi:?}");
     assert!(lo.leakage_w() < hi.leakage_w());
     assert!(lo.access_time_s > hi.access_time_s);
+    let lat = s.derived_latencies();
+    assert!(lat.frf_low.unwrap() >= lat.frf_high.unwrap());
+    assert!(lat.srf_over_frf_time_ratio.unwrap() > 1.0);
+    assert!(lat.mrf_ntv_over_stv_time_ratio.unwrap() > 1.0);
     assert_eq!(lo.area_m2, hi.area_m2);
     let same = evaluate(
         &RfDesign {
@@ -620,6 +624,7 @@ fn print_structure_tables() {
     .unwrap();
     print!("FRF_low with the whole array's back gates grounded (periphery too): ");
     row(whole.frf_low.as_ref().unwrap());
+    println!("derived latencies: {:?}", s.derived_latencies());
     let c7 = coma_circuit(&d, &s.mrf_stv, 1).unwrap();
     println!(
         "finfet7 DWL: WL delay plain {:.4} ns, DWL {:.4} ns; fixed fraction (model) {:.4}",

@@ -934,7 +934,55 @@ pub fn evaluate(design: &RfDesign, overlay: Option<&Overlay>) -> Result<RfStruct
     })
 }
 
+/// `prf.lat_srf = "derived"` and the other derived latencies (§5.3): `⌈t_access/t_clk⌉` of every
+/// array, with the access-time ratios behind them (the array model's own ratio, which is neither
+/// the inverter chain's 2.44 nor the Ion ratio 3.16 of the reference data).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct DerivedLatencies {
+    /// MRF at STV, cycles.
+    pub mrf_stv: u32,
+    /// MRF at NTV, cycles.
+    pub mrf_ntv: Option<u32>,
+    /// FRF_high, cycles.
+    pub frf_high: Option<u32>,
+    /// FRF_low, cycles.
+    pub frf_low: Option<u32>,
+    /// SRF, cycles.
+    pub srf: Option<u32>,
+    /// RFC, cycles.
+    pub rfc: Option<u32>,
+    /// t_access(SRF) / t_access(FRF_high).
+    pub srf_over_frf_time_ratio: Option<f64>,
+    /// t_access(MRF@NTV) / t_access(MRF@STV).
+    pub mrf_ntv_over_stv_time_ratio: Option<f64>,
+}
+
 impl RfStructures {
+    /// The derived latencies of every array (see [`DerivedLatencies`]).
+    pub fn derived_latencies(&self) -> DerivedLatencies {
+        let cyc = |a: &Option<ArrayCost>| {
+            a.as_ref()
+                .filter(|a| a.entries > 0)
+                .map(|a| a.access_cycles)
+        };
+        let ratio = |a: Option<&ArrayCost>, b: Option<&ArrayCost>| match (a, b) {
+            (Some(a), Some(b)) if a.entries > 0 && b.entries > 0 && b.access_time_s > 0.0 => {
+                Some(a.access_time_s / b.access_time_s)
+            }
+            _ => None,
+        };
+        DerivedLatencies {
+            mrf_stv: self.mrf_stv.access_cycles,
+            mrf_ntv: cyc(&self.mrf_ntv),
+            frf_high: cyc(&self.frf_high),
+            frf_low: cyc(&self.frf_low),
+            srf: cyc(&self.srf),
+            rfc: self.rfc.as_ref().map(|r| r.array.access_cycles),
+            srf_over_frf_time_ratio: ratio(self.srf.as_ref(), self.frf_high.as_ref()),
+            mrf_ntv_over_stv_time_ratio: ratio(self.mrf_ntv.as_ref(), Some(&self.mrf_stv)),
+        }
+    }
+
     /// Area the partitioned RF adds over the MRF@STV (§9): FRF + SRF + back-gate wiring + mode
     /// buffers + swap CAMs + pilot counters + epoch detector − MRF, m² (0 without the partition).
     pub fn partition_added_area_m2(&self) -> f64 {
