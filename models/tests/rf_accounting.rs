@@ -309,6 +309,40 @@ fn planar_nodes_have_no_low_mode() {
     assert!(ok.frf_low.is_none() && ok.srf.is_some());
 }
 
+/// Every built-in node evaluates the plain RF; FinFET nodes also the adaptive partitioned RF,
+/// planar nodes the partitioned RF without the back-gate mode (at an explicit SRF supply of
+/// 70 % of the nominal one where the node has no `ntv` point).
+#[test]
+fn every_builtin_node_evaluates() {
+    for name in techlib::node_names() {
+        let node = techlib::node(name).unwrap();
+        let finfet = node.kind() == techlib::NodeKind::Finfet;
+        let fl = models::rf::default_flavour(name).unwrap();
+        let nominal = node.nominal_vdd_v(fl).unwrap();
+        let plain =
+            evaluate(&RfDesign::fermi_ch5(name), None).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(plain.mrf_stv.read_energy_j > 0.0 && plain.mrf_stv.leakage_w() > 0.0);
+        let d = RfDesign {
+            node: name.to_string(),
+            adaptive_frf: finfet && name == "finfet7",
+            vdd_stv_v: None,
+            vdd_ntv_v: Some(0.7 * nominal),
+            ..RfDesign::kepler_ch6()
+        };
+        let s = evaluate(&d, None).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let f = s.frf_high.as_ref().unwrap();
+        let r = s.srf.as_ref().unwrap();
+        println!(
+            "{name}: MRF {:.2} pJ, FRF {:.2} pJ, SRF {:.2} pJ at {:.3} V",
+            s.mrf_stv.read_energy_j * 1e12,
+            f.read_energy_j * 1e12,
+            r.read_energy_j * 1e12,
+            r.vdd_v
+        );
+        assert!(f.read_energy_j > 0.0 && r.read_energy_j > 0.0);
+    }
+}
+
 #[test]
 fn drowsy_ratio_meets_the_planar_anchor() {
     for (node, vdd, _, _) in techlib::table21::TABLE_2_1 {
