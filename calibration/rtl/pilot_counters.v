@@ -2,9 +2,9 @@
 // file spec 5.4-5.5): NREGS saturating counters of WIDTH bits indexed by the
 // architectural register number.
 // inc: counter[idx] := counter[idx] + 1 at the rising edge, held at
-// all-ones (saturating); an idx >= NREGS is ignored. One shared incrementer
-// reads the indexed counter. clear (synchronous, priority) and rst zero
-// every counter. rd_idx/rd_data: combinational read port for the sort
+// all-ones (saturating); an idx >= NREGS is ignored. One shared
+// incrementer reads the indexed counter through a one-hot AND-OR mux.
+// clear (synchronous, priority) and rst zero every counter. rd_idx/rd_data: combinational read port for the sort
 // (rd_data = 0 for rd_idx >= NREGS).
 module pilot_counters #(
     parameter NREGS = 63,
@@ -19,9 +19,9 @@ module pilot_counters #(
     input  [IW-1:0]    rd_idx,
     output [WIDTH-1:0] rd_data
 );
-    wire [NREGS*WIDTH-1:0] flat;
-    wire             in_range = idx < NREGS;
-    wire [WIDTH-1:0] cur = in_range ? flat[idx*WIDTH +: WIDTH] : {WIDTH{1'b0}};
+    // one-hot AND-OR read muxes (OR chains over the counters), no index arithmetic
+    wire [NREGS*WIDTH-1:0] inc_chain, rd_chain;
+    wire [WIDTH-1:0] cur = inc_chain[(NREGS-1)*WIDTH +: WIDTH];
     wire [WIDTH-1:0] nxt = (&cur) ? cur : cur + 1'b1;
     genvar ge;
     generate
@@ -30,11 +30,19 @@ module pilot_counters #(
             always @(posedge clk) begin
                 if (rst || clear)
                     cnt <= {WIDTH{1'b0}};
-                else if (inc && in_range && idx == ge)
+                else if (inc && idx == ge)
                     cnt <= nxt;
             end
-            assign flat[ge*WIDTH +: WIDTH] = cnt;
+            wire [WIDTH-1:0] pick_inc = (idx == ge) ? cnt : {WIDTH{1'b0}};
+            wire [WIDTH-1:0] pick_rd  = (rd_idx == ge) ? cnt : {WIDTH{1'b0}};
+            if (ge == 0) begin : g_first
+                assign inc_chain[WIDTH-1:0] = pick_inc;
+                assign rd_chain[WIDTH-1:0]  = pick_rd;
+            end else begin : g_rest
+                assign inc_chain[ge*WIDTH +: WIDTH] = inc_chain[(ge-1)*WIDTH +: WIDTH] | pick_inc;
+                assign rd_chain[ge*WIDTH +: WIDTH]  = rd_chain[(ge-1)*WIDTH +: WIDTH] | pick_rd;
+            end
         end
     endgenerate
-    assign rd_data = (rd_idx < NREGS) ? flat[rd_idx*WIDTH +: WIDTH] : {WIDTH{1'b0}};
+    assign rd_data = rd_chain[(NREGS-1)*WIDTH +: WIDTH];
 endmodule

@@ -192,7 +192,7 @@ pub fn default_form(kind: LogicKind, quantity: &str) -> &'static [&'static str] 
             PgController => &["IDLE_W", "BET_W", "WK_W", "1"],
             SwapCam => &["clog2(N)", "1"],
             PilotCounters => &["clog2(NREGS)", "WIDTH", "1"],
-            EpochCounter => &["W", "EW", "1"],
+            EpochCounter => &["W", "IW", "1"],
         };
     }
     let energy = quantity == "energy_per_op_j";
@@ -254,7 +254,8 @@ pub fn default_form(kind: LogicKind, quantity: &str) -> &'static [&'static str] 
         // Pilot counters: NREGS×WIDTH state bits with their write-enable and read muxes, one
         // shared WIDTH-bit saturating incrementer, an NREGS-way index decode.
         PilotCounters => &["NREGS*WIDTH", "NREGS", "WIDTH", "1"],
-        // Epoch detector: two counters (W and EW bits) and a W-bit threshold compare.
-        EpochCounter => &["W", "EW", "1"],
+        // Epoch detector: two counters (W and EW bits), the IW-bit dispatch-count adder input
+        // and a W-bit threshold compare.
+        EpochCounter => &["W", "EW", "IW", "1"],
     }
 }
