@@ -92,6 +92,9 @@ fn extra_sizes(name: &str) -> Vec<Params> {
         "dep_matrix" => vec![params(&[("N", 4)])],
         "scoreboard" => vec![params(&[("NREGS", 32), ("NSRC", 5), ("RCW", 1)])],
         "pg_controller" => vec![params(&[("BET", 3), ("WAKE", 1)])],
+        "swap_cam" => vec![params(&[("N", 1)])],
+        "pilot_counters" => vec![params(&[("NREGS", 5), ("WIDTH", 3)])],
+        "epoch_counter" => vec![params(&[("W", 5), ("EW", 3), ("EPOCH", 7), ("IW", 2)])],
         _ => vec![],
     }
 }

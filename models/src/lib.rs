@@ -7,4 +7,5 @@ pub mod gating;
 pub mod gpu;
 pub mod logic;
 pub mod overlay;
+pub mod rf;
 pub mod sram;

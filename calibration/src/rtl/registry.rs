@@ -49,6 +49,14 @@ fn pg_valid(p: &Params) -> bool {
     g("WAKE") >= 1 && fits(g("BET"), g("BET_W")) && fits(g("WAKE"), g("WK_W"))
 }
 
+fn epoch_valid(p: &Params) -> bool {
+    let g = |n: &str| p.get(n).copied().unwrap_or(0);
+    g("EW") < 32
+        && g("EPOCH") >= 1
+        && u64::from(g("EPOCH")) <= (1u64 << g("EW"))
+        && g("IW") <= g("W")
+}
+
 fn nreg_valid(p: &Params) -> bool {
     p.get("NREGS").copied().unwrap_or(0) >= 2
 }
@@ -304,5 +312,58 @@ pub(super) static COMPONENTS: &[ComponentSpec] = &[
         tb_top: "pg_controller_tb",
         vectors: None,
         valid: Some(pg_valid),
+    },
+    ComponentSpec {
+        name: "swap_cam",
+        top: "swap_cam",
+        description: "partitioned-RF swap table: 2N entries x 13 bits {orig id, mapped id, valid}, parallel lookup of a 6-bit register id returning the mapped slot (identity on a miss), one write port, clear (register-file §5.4)",
+        files: &["swap_cam.v"],
+        params: &[SizeParam { name: "N", default: 4, sweep: &[1, 2, 4, 6, 8], description: "fast registers per warp (the table has 2N entries)" }],
+        sequential: true,
+        ops_per_cycle: OpsPerCycle::Fixed(1.0),
+        op_definition: "one lookup (the entry writes on 1 cycle in 16 are part of its cost)",
+        stimulus: "one lookup of a random register id every cycle, a random entry write on 1 cycle in 16",
+        testbench: "tb/swap_cam_tb.v",
+        tb_top: "swap_cam_tb",
+        vectors: None,
+        valid: None,
+    },
+    ComponentSpec {
+        name: "pilot_counters",
+        top: "pilot_counters",
+        description: "pilot-warp access counters: NREGS saturating WIDTH-bit counters incremented by index through one shared incrementer, a read port for the sort, clear (register-file §5.4)",
+        files: &["pilot_counters.v"],
+        params: &[
+            SizeParam { name: "NREGS", default: 63, sweep: &[16, 32, 48, 63, 64], description: "architectural registers counted" },
+            SizeParam { name: "WIDTH", default: 16, sweep: &[8, 12, 16, 20, 24], description: "bits per counter" },
+        ],
+        sequential: true,
+        ops_per_cycle: OpsPerCycle::Fixed(1.0),
+        op_definition: "one counter increment (with one read of the sort port)",
+        stimulus: "one increment of a random register index and one random read every cycle",
+        testbench: "tb/pilot_counters_tb.v",
+        tb_top: "pilot_counters_tb",
+        vectors: None,
+        valid: None,
+    },
+    ComponentSpec {
+        name: "epoch_counter",
+        top: "epoch_counter",
+        description: "adaptive-FRF phase detector: W-bit saturating count of dispatched instructions over an EPOCH-cycle epoch (EW-bit cycle counter), threshold compare at the epoch end sets the FRF mode (register-file §6)",
+        files: &["epoch_counter.v"],
+        params: &[
+            SizeParam { name: "W", default: 9, sweep: &[6, 8, 9, 10, 12], description: "instruction-count bits" },
+            SizeParam { name: "EW", default: 6, sweep: &[6, 7, 8, 9, 10], description: "epoch cycle-counter bits" },
+            SizeParam { name: "EPOCH", default: 50, sweep: &[10, 20, 32, 50, 64], description: "epoch length in cycles" },
+            SizeParam { name: "IW", default: 4, sweep: &[1, 2, 3, 4, 5], description: "bits of the per-cycle dispatch count" },
+        ],
+        sequential: true,
+        ops_per_cycle: OpsPerCycle::Fixed(1.0),
+        op_definition: "one detector cycle (count, epoch-end compare)",
+        stimulus: "a random dispatch count every cycle, threshold 85",
+        testbench: "tb/epoch_counter_tb.v",
+        tb_top: "epoch_counter_tb",
+        vectors: None,
+        valid: Some(epoch_valid),
     },
 ];

@@ -158,6 +158,41 @@ pub fn counts(kind: LogicKind, p: &BTreeMap<String, u32>) -> GateCounts {
                 i + b + 4.0,
             )
         }
+        SwapCam => {
+            let e = 2.0 * g("N");
+            // Per entry: 13 state bits with write muxes (2.5 GE per bit), a 6-bit XOR compare
+            // (2.5 GE per bit) and match AND (1 GE per bit), a 6-bit AND-OR of the mapped id
+            // (2.5 GE per bit); write-address decode.
+            (
+                e * (13.0 * 2.5 + 6.0 * 3.5 + 6.0 * 2.5) + 2.0 * e * clog2(e),
+                13.0 * e,
+                0.3,
+                clog2(6.0) + 2.0 * clog2(e) + 4.0,
+            )
+        }
+        PilotCounters => {
+            let (n, w) = (g("NREGS"), g("WIDTH"));
+            // Read mux for the increment and the sort port (2 × 2.5 GE per bit), write enable
+            // mux (2.5 GE per bit), one shared saturating incrementer (≈ 4 GE per bit) and the
+            // NREGS-way index decoders.
+            (
+                7.5 * n * w + 4.0 * w + 4.0 * n * clog2(n),
+                n * w,
+                0.15,
+                2.0 * clog2(n) + w + 2.0,
+            )
+        }
+        EpochCounter => {
+            let (w, ew) = (g("W"), g("EW"));
+            // Two counters (≈ 8 GE per bit: adder cell and reset mux), W-bit compare (3 GE per
+            // bit), the epoch-end detect and the mode flop.
+            (
+                8.0 * (w + ew) + 3.0 * w + 3.0 * ew,
+                w + ew + 1.0,
+                0.15,
+                w + 4.0,
+            )
+        }
     };
     GateCounts {
         ge,

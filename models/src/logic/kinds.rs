@@ -37,6 +37,16 @@ pub enum LogicKind {
     Scoreboard,
     /// Power-gating controller of one domain: `IDLE_W`-bit idle and `BET_W`-bit blackout counters.
     PgController,
+    /// Swap table of the partitioned register file: `2·N` entries of 13 bits (original id 6 b,
+    /// mapped id 6 b, valid), parallel lookup of a 6-bit register id returning the mapped id.
+    SwapCam,
+    /// Pilot-warp access counters: `NREGS` saturating counters of `WIDTH` bits, incremented by
+    /// index, with a read port for the sort.
+    PilotCounters,
+    /// Adaptive-FRF phase detector: a `W`-bit count of dispatched instructions (`IW` bits per
+    /// cycle) over an `EPOCH`-cycle epoch counted by an `EW`-bit cycle counter, compared with a
+    /// threshold at the epoch's end.
+    EpochCounter,
     /// Prefix adder of `WIDTH` bits (building block).
     Adder,
     /// `N`-to-1 multiplexer of `WIDTH` bits (building block).
@@ -45,7 +55,7 @@ pub enum LogicKind {
 
 impl LogicKind {
     /// Every kind.
-    pub const ALL: [LogicKind; 17] = [
+    pub const ALL: [LogicKind; 20] = [
         LogicKind::Alu32,
         LogicKind::Imul32,
         LogicKind::Fadd32,
@@ -61,6 +71,9 @@ impl LogicKind {
         LogicKind::DepMatrix,
         LogicKind::Scoreboard,
         LogicKind::PgController,
+        LogicKind::SwapCam,
+        LogicKind::PilotCounters,
+        LogicKind::EpochCounter,
         LogicKind::Adder,
         LogicKind::Mux,
     ];
@@ -83,6 +96,9 @@ impl LogicKind {
             LogicKind::DepMatrix => "dep_matrix",
             LogicKind::Scoreboard => "scoreboard",
             LogicKind::PgController => "pg_controller",
+            LogicKind::SwapCam => "swap_cam",
+            LogicKind::PilotCounters => "pilot_counters",
+            LogicKind::EpochCounter => "epoch_counter",
             LogicKind::Adder => "adder",
             LogicKind::Mux => "mux",
         }
@@ -115,6 +131,9 @@ impl LogicKind {
                 ("WAKE", 3),
                 ("WK_W", 3),
             ],
+            LogicKind::SwapCam => &[("N", 4)],
+            LogicKind::PilotCounters => &[("NREGS", 63), ("WIDTH", 16)],
+            LogicKind::EpochCounter => &[("EPOCH", 50), ("EW", 6), ("IW", 4), ("W", 9)],
         };
         p.iter().map(|(k, v)| (k.to_string(), *v)).collect()
     }
@@ -171,6 +190,9 @@ pub fn default_form(kind: LogicKind, quantity: &str) -> &'static [&'static str] 
             ArbRr | ArbFixed | DepMatrix => &["clog2(N)", "1"],
             Scoreboard => &["clog2(NREGS)", "NSRC", "1"],
             PgController => &["IDLE_W", "BET_W", "WK_W", "1"],
+            SwapCam => &["clog2(N)", "1"],
+            PilotCounters => &["clog2(NREGS)", "WIDTH", "1"],
+            EpochCounter => &["W", "IW", "1"],
         };
     }
     let energy = quantity == "energy_per_op_j";
@@ -226,5 +248,14 @@ pub fn default_form(kind: LogicKind, quantity: &str) -> &'static [&'static str] 
         // NREGS·NSRC·RCW); the destination check and release are per register (NREGS).
         Scoreboard => &["NREGS*NSRC", "NREGS*RCW", "NREGS*NSRC*RCW", "NREGS", "1"],
         PgController => &["IDLE_W", "BET_W", "WK_W", "1"],
+        // Swap table: 2N entries of 13 stored bits with a 6-bit compare each and a 6-bit
+        // AND-OR read of the mapped id; everything replicates per entry.
+        SwapCam => &["N", "1"],
+        // Pilot counters: NREGS×WIDTH state bits with their write-enable and read muxes, one
+        // shared WIDTH-bit saturating incrementer, an NREGS-way index decode.
+        PilotCounters => &["NREGS*WIDTH", "NREGS", "WIDTH", "1"],
+        // Epoch detector: two counters (W and EW bits), the IW-bit dispatch-count adder input
+        // and a W-bit threshold compare.
+        EpochCounter => &["W", "EW", "IW", "1"],
     }
 }

@@ -1,6 +1,7 @@
 //! Parametric logic components: area, leakage, energy per operation and delay of datapath and
 //! control blocks (ALUs, multipliers, FP units, flop/latch arrays, CAMs, crossbars, arbiters,
-//! dependence matrices, scoreboards, gating controllers) as functions of their size parameters
+//! dependence matrices, scoreboards, gating controllers, the partitioned register file's swap
+//! table, pilot counters and epoch detector) as functions of their size parameters
 //! at a `techlib` operating point.
 //!
 //! ```

@@ -1,0 +1,109 @@
+//! TRIC (register-file spec §3) per-entry costs: the drowsy leakage ratio at `DRV + margin`,
+//! the tri-modal switch of every entry (event energy, derived wake latency, area) from the
+//! sleep-transistor model ([`crate::gating::tric`]), and the TRIC control state.
+//!
+//! Control: per entry a 2-bit state and a 2-bit hold count (§3.3 rule 5) with their
+//! increment/decrement and compare logic, about 12 gate equivalents of combinational logic
+//! plus 4 state bits (4 GE each), costed with the analytical gate-equivalent area and leakage
+//! of [`crate::logic`] at the register file's technology point. An estimate: no synthesis of
+//! the TRIC unit exists.
+
+use super::structures::{logic_tech, stv_supply_v, RfDesign};
+use super::{default_flavour, drowsy_ratio, retention_voltage, RfError};
+use crate::gating::tric::{tric_switch, TricQuery, TricSwitch};
+use serde::Serialize;
+
+/// TRIC at one design point.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TricCost {
+    /// Drowsy supply `DRV + margin`, V.
+    pub v_drowsy_v: f64,
+    /// Where the DRV came from.
+    pub drv_source: String,
+    /// ρ_DROWSY = P_cell(V_drowsy)/P_cell(Vdd).
+    pub rho_drowsy: f64,
+    /// Energy of one wake event (§8.3 `E_switch` under `switch_energy_model = "model"`), J.
+    pub wake_event_energy_j: f64,
+    /// Energy of one OFF → DROWSY transition, J.
+    pub off_to_drowsy_energy_j: f64,
+    /// DROWSY → ON recharge time, s.
+    pub t_wake_s: f64,
+    /// Derived wake latency, cycles.
+    pub wake_cycles: u64,
+    /// Area of all entries' switches, m².
+    pub switch_area_m2: f64,
+    /// Area of the TRIC control state and logic, m².
+    pub control_area_m2: f64,
+    /// Leakage of the TRIC control, W.
+    pub control_leakage_w: f64,
+}
+
+/// TRIC of `design`'s MRF at its super-threshold supply with a drowsy margin `margin_v` over
+/// the node's DRV; `bits_per_switch` is 1024 for `tric.granularity = "entry"` (128-B entries),
+/// 32 for `"entry_lane"`.
+pub fn tric_cost(
+    design: &RfDesign,
+    margin_v: f64,
+    bits_per_switch: u64,
+) -> Result<TricCost, RfError> {
+    let vdd = stv_supply_v(design)?;
+    let ret = retention_voltage(&design.node)?;
+    if !(margin_v.is_finite() && margin_v >= 0.0) {
+        return Err(RfError::input(
+            "tric.drowsy_margin_mv",
+            margin_v * 1e3,
+            "a margin >= 0 mV",
+        ));
+    }
+    let v = ret.drv_v + margin_v;
+    if v >= vdd {
+        return Err(RfError::input(
+            "tric.drowsy_margin_mv",
+            margin_v * 1e3,
+            "a margin with DRV + margin below the RF supply",
+        ));
+    }
+    let flavour = match design.flavour {
+        Some(f) => f,
+        None => default_flavour(&design.node)?,
+    };
+    let rho = drowsy_ratio(&design.node, flavour, vdd, v)?;
+    let mut q = TricQuery::new(&design.node, vdd, v, design.clock_hz);
+    q.flavour = Some(flavour);
+    q.bits = bits_per_switch;
+    q.temperature_k = design.temperature_k;
+    let sw: TricSwitch = tric_switch(&q)?;
+    let switches = (design.entries as u64 * design.entry_bytes as u64 * 8)
+        .div_ceil(bits_per_switch.max(1)) as f64;
+    let lt = logic_tech(design, vdd)?;
+    let ge_per_switch = 12.0 + 4.0 * 4.0;
+    let w_min = lt.device().fin_width_m.unwrap_or(4.0 * lt.feature_size_m);
+    Ok(TricCost {
+        v_drowsy_v: v,
+        drv_source: ret.source,
+        rho_drowsy: rho,
+        wake_event_energy_j: sw.wake_event_energy_j,
+        off_to_drowsy_energy_j: sw.off_to_drowsy_energy_j,
+        t_wake_s: sw.t_wake_s,
+        wake_cycles: sw.wake_cycles,
+        switch_area_m2: switches * sw.area_m2,
+        control_area_m2: switches * ge_per_switch * crate::logic::area_per_ge_m2(&lt),
+        control_leakage_w: switches * ge_per_switch * 2.0 * w_min * lt.i_off_a_per_m() * vdd,
+    })
+}
+
+/// §9 "area of the added logic" of the Warped RF: DWL AND gates + COMA mask table + TRIC
+/// switches + TRIC control, `(absolute m², share of the MRF's area)`.
+pub fn warped_added_area(
+    s: &super::structures::RfStructures,
+    coma: &super::coma::ComaCircuit,
+    tric: &TricCost,
+) -> (f64, f64) {
+    let a = coma.and_area_m2 + s.mask_table.area_m2 + tric.switch_area_m2 + tric.control_area_m2;
+    let share = if s.mrf_stv.area_m2 > 0.0 {
+        a / s.mrf_stv.area_m2
+    } else {
+        0.0
+    };
+    (a, share)
+}
