@@ -11,11 +11,13 @@
 mod gating;
 mod hist;
 mod merge;
+mod rfstats;
 mod timeline;
 
 pub use gating::{DomainClass, DomainStats, GatingStats, IDLE_RUN_BINS};
 pub use hist::{IdleHist, Log2Hist};
 pub(crate) use merge::Merge;
+pub use rfstats::{RfPartCounts, RfStats, TricResidency, TricStats};
 pub use timeline::{IdleStats, LaneTimelines, Timeline};
 
 use serde::{Deserialize, Serialize};
@@ -200,6 +202,11 @@ pub struct KernelActivity {
     /// (power-gating §9).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gating: Option<GatingStats>,
+    /// Register-file record for the energy accounting (register-file spec §8): access counts
+    /// per structure and driven lanes, collector-unit use, TRIC residency. Present when TRIC or
+    /// COMA is on, `rf.latency` is not 1, or a plug-in register-file organisation runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rf: Option<RfStats>,
 }
 
 /// Warp and thread instructions per family.
@@ -595,6 +602,7 @@ impl KernelActivity {
             icnt: IcntActivity::default(),
             per_register: None,
             gating: None,
+            rf: None,
         }
     }
 

@@ -17,6 +17,7 @@ mod load;
 pub mod pg;
 pub mod physical;
 mod schema;
+pub mod tric;
 
 pub use load::{PRESETS, PRESET_NAMES, UNREAD_KEYS};
 pub use schema::*;
