@@ -6,7 +6,8 @@
 //! (default `hotspot,sgemm`; `all` = the whole suite), `SIM_RATE_PRESET` (default gtx480),
 //! `SIM_RATE_GATING=off|on|both` (default both): `on` runs the same workloads with power
 //! gating (`sched.policy = "gates"`, `pg.policy = "CoordinatedBlackout"`, adaptive D), whose
-//! per-cycle controller update disables cycle skipping.
+//! per-cycle controller update disables cycle skipping. `SIM_RATE_WARPED_RF=off|on`
+//! (default off): `on` also runs the plain configuration with TRIC (L = 3) and COMA on.
 
 use sim::config::GpuConfig;
 use sim::timing::Simulation;
@@ -40,6 +41,14 @@ fn main() {
     if gating != "on" {
         println!("sim_rate: preset {preset}, size {size}, 1 thread");
         rate(&base, size, &names);
+    }
+    if std::env::var("SIM_RATE_WARPED_RF").is_ok_and(|v| v == "on") {
+        let mut cfg = base.clone();
+        cfg.tric.enabled = true;
+        cfg.tric.wake_latency = 3;
+        cfg.coma.enabled = true;
+        println!("sim_rate: preset {preset}, size {size}, 1 thread, warped RF (TRIC L = 3 + COMA)");
+        rate(&cfg, size, &names);
     }
     if gating != "off" {
         let mut cfg = base.clone();

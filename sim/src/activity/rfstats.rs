@@ -37,8 +37,8 @@ pub struct RfPartCounts {
     pub write_latency_cycles: u64,
 }
 
-/// TRIC state residency of one structure, in unit-cycles (a unit is an entry, or an entry lane
-/// with `tric.granularity = "entry_lane"`). `off + drowsy + waking + on = units × cycles`.
+/// Power-state residency of one structure, in unit-cycles (a unit is an entry, or an entry
+/// lane with `tric.granularity = "entry_lane"`; without TRIC every entry is ON). `off + drowsy + waking + on = units × cycles`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TricResidency {
     /// Structure name (as [`RfPartCounts::part`]).
@@ -62,8 +62,6 @@ pub struct TricStats {
     pub granularity: String,
     /// `tric.wake_latency` L in cycles.
     pub wake_latency: u32,
-    /// Per structure.
-    pub residency: Vec<TricResidency>,
     /// DROWSY → WAKING transitions (units woken).
     pub wake_events: u64,
     /// OFF → DROWSY transitions (allocation at CTA launch with `alloc_scope = "per_cta"`).
@@ -109,6 +107,8 @@ pub struct RfStats {
     pub conflicts_read_read: u64,
     /// Reads not granted because a write took the bank port (bank-cycles).
     pub conflicts_write_read: u64,
+    /// Per-state residency per structure (every entry ON throughout without TRIC).
+    pub residency: Vec<TricResidency>,
     /// TRIC's record, when `tric.enabled`.
     pub tric: Option<TricStats>,
 }
@@ -140,6 +140,18 @@ impl RfStats {
         self.cu_occupied_cycles += o.cu_occupied_cycles;
         self.conflicts_read_read += o.conflicts_read_read;
         self.conflicts_write_read += o.conflicts_write_read;
+        for r in &o.residency {
+            match self.residency.iter_mut().find(|x| x.part == r.part) {
+                Some(x) => {
+                    x.units = x.units.max(r.units);
+                    x.off += r.off;
+                    x.drowsy += r.drowsy;
+                    x.waking += r.waking;
+                    x.on += r.on;
+                }
+                None => self.residency.push(r.clone()),
+            }
+        }
         match (&mut self.tric, &o.tric) {
             (Some(a), Some(b)) => a.merge(b),
             (None, Some(b)) => self.tric = Some(b.clone()),
@@ -158,27 +170,22 @@ impl RfStats {
             .sum();
         (n > 0).then(|| a as f64 / (32.0 * n as f64))
     }
+
+    /// Unit-cycles in all states of every structure.
+    pub fn total_unit_cycles(&self) -> u64 {
+        self.residency
+            .iter()
+            .map(|r| r.off + r.drowsy + r.waking + r.on)
+            .sum()
+    }
 }
 
 impl TricStats {
-    /// Element-wise sum; residency adds per structure (units too: the SMs' structures and the
-    /// launches' unit-cycles add).
+    /// Element-wise sum.
     pub fn merge(&mut self, o: &TricStats) {
-        if self.residency.is_empty() {
+        if self.granularity.is_empty() {
             self.granularity = o.granularity.clone();
             self.wake_latency = o.wake_latency;
-        }
-        for r in &o.residency {
-            match self.residency.iter_mut().find(|x| x.part == r.part) {
-                Some(x) => {
-                    x.units = x.units.max(r.units);
-                    x.off += r.off;
-                    x.drowsy += r.drowsy;
-                    x.waking += r.waking;
-                    x.on += r.on;
-                }
-                None => self.residency.push(r.clone()),
-            }
         }
         self.wake_events += o.wake_events;
         self.off_to_drowsy += o.off_to_drowsy;
@@ -188,13 +195,5 @@ impl TricStats {
         self.write_wake_stall_cycles += o.write_wake_stall_cycles;
         self.off_accesses += o.off_accesses;
         self.not_on_accesses += o.not_on_accesses;
-    }
-
-    /// Unit-cycles in all states of every structure.
-    pub fn total_unit_cycles(&self) -> u64 {
-        self.residency
-            .iter()
-            .map(|r| r.off + r.drowsy + r.waking + r.on)
-            .sum()
     }
 }

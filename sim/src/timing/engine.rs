@@ -323,10 +323,8 @@ fn finish(
             match rf.as_mut() {
                 Some(x) => {
                     // the SMs' register files add up
-                    if let (Some(a), Some(b)) = (x.tric.as_mut(), r.tric.as_ref()) {
-                        for (ra, rb) in a.residency.iter_mut().zip(&b.residency) {
-                            ra.units += rb.units;
-                        }
+                    for (ra, rb) in x.residency.iter_mut().zip(&r.residency) {
+                        ra.units += rb.units;
                     }
                     x.merge(&r)
                 }

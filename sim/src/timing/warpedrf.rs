@@ -419,6 +419,8 @@ pub(crate) fn driven_lanes(mask: u32, seg: u32) -> u64 {
 pub(crate) struct RfMonitor {
     /// Lanes of one gated segment (32 without COMA).
     seg: u32,
+    /// Entries of the physical register file.
+    n_entries: u64,
     coma: bool,
     /// COMA mask table: the active mask written at each collector's allocation.
     pub mask: Vec<u32>,
@@ -445,6 +447,7 @@ impl RfMonitor {
                 32
             },
             coma: cfg.coma.enabled,
+            n_entries: (cfg.sm.n_registers / cfg.gpu.warp_size.max(1)) as u64,
             mask: vec![u32::MAX; n_cu],
             parts: RfPart::ALL.map(|p| RfPartCounts {
                 part: p.name().to_string(),
@@ -561,18 +564,26 @@ impl RfMonitor {
     /// The record of this SM at the kernel's end `end` (collector and conflict counters are
     /// filled by the caller).
     pub fn finish(&mut self, end: u64) -> RfStats {
+        let (residency, tric) = match self.tric.as_mut() {
+            Some(tr) => (tr.finish(end), Some(tr.stats.clone())),
+            None => (
+                TricResidency {
+                    part: RfPart::Mrf.name().to_string(),
+                    units: self.n_entries,
+                    on: self.n_entries * end,
+                    ..Default::default()
+                },
+                None,
+            ),
+        };
         RfStats {
             coma: self.coma,
             segment_lanes: self.seg,
             parts: self.parts.to_vec(),
             mask_table_reads: self.mask_reads,
             mask_table_writes: self.mask_writes,
-            tric: self.tric.as_mut().map(|tr| {
-                let r = tr.finish(end);
-                let mut s = tr.stats.clone();
-                s.residency = vec![r];
-                s
-            }),
+            residency: vec![residency],
+            tric,
             ..Default::default()
         }
     }
