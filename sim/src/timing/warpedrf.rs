@@ -629,7 +629,7 @@ mod tests {
         assert_eq!(t.wake(1, 3, u32::MAX, 6), 7);
         assert_eq!(t.stats.wake_events, 1);
         t.read(1, 3, u32::MAX, 7);
-        let e = 2 * 8 + 3;
+        let e = 8 + 3;
         assert_eq!(t.state[e], AWAKE, "one hold left");
         t.read(1, 3, u32::MAX, 9);
         assert_eq!(t.state[e], DROWSY);
