@@ -204,7 +204,7 @@ pub struct KernelActivity {
     pub gating: Option<GatingStats>,
     /// Register-file record for the energy accounting (register-file spec §8): access counts
     /// per structure and driven lanes, collector-unit use, TRIC residency. Present when TRIC or
-    /// COMA is on, `rf.latency` is not 1, or a plug-in register-file organisation runs.
+    /// COMA is on or `rf.latency` is not 1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rf: Option<RfStats>,
 }

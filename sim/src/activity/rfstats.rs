@@ -12,9 +12,8 @@
 //!   `tric.granularity = "entry_lane"`) per structure, its wake events and the cycles by which
 //!   wakeups delayed operand reads (§3, §8.2).
 //!
-//! Present in a `KernelActivity` only when TRIC or COMA is on, the access latency is not 1, or
-//! a plug-in register-file organisation is installed, so that every other run's record is
-//! byte-identical to one without it.
+//! Present in a `KernelActivity` only when TRIC or COMA is on or the access latency is not 1,
+//! so that every other run's record is byte-identical to one without it.
 
 use serde::{Deserialize, Serialize};
 

@@ -241,9 +241,7 @@ impl OperandCollectors {
         for (i, &c) in present.iter().enumerate() {
             oc_idx[c] = i;
         }
-        let plugin_rf = matches!(rf, RegisterFileSlot::Other(_));
-        let n_cu = cus.len();
-        let mon = RfMonitor::new(cfg, n_cu, plugin_rf);
+        let mon = RfMonitor::new(cfg, cus.len());
         let ports = cfg.rf.ports_per_bank as usize;
         OperandCollectors {
             full_latency: cfg.rf.port_occupancy == PortOccupancy::FullLatency,

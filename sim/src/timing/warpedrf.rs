@@ -4,8 +4,8 @@
 //! wordline segments; plus the per-structure access counts of every register-file access.
 //!
 //! [`RfMonitor`] is what the operand collectors and the writeback stage call; it is present
-//! only when the run records [`RfStats`] (TRIC or COMA on, an access latency other than 1, or a
-//! plug-in register-file organisation), so a plain run never reaches this file.
+//! only when the run records [`RfStats`] (TRIC or COMA on, or an access latency other than 1),
+//! so a plain run never reaches this file.
 //!
 //! TRIC (§3.2–§3.4, §3.6, §3.7): at launch the allocated entries are DROWSY and the rest OFF
 //! (with `alloc_scope = "per_cta"` a CTA slot's entries are DROWSY only while a CTA occupies
@@ -435,9 +435,9 @@ pub(crate) struct RfMonitor {
 
 impl RfMonitor {
     /// The monitor of `cfg` for `n_cu` collector units, when the run records register-file
-    /// statistics (`plugin_rf`: a plug-in organisation is installed).
-    pub fn new(cfg: &GpuConfig, n_cu: usize, plugin_rf: bool) -> Option<Box<RfMonitor>> {
-        if !Self::wanted(cfg, plugin_rf) {
+    /// statistics.
+    pub fn new(cfg: &GpuConfig, n_cu: usize) -> Option<Box<RfMonitor>> {
+        if !Self::wanted(cfg) {
             return None;
         }
         Some(Box::new(RfMonitor {
@@ -460,9 +460,11 @@ impl RfMonitor {
         }))
     }
 
-    /// Whether a run of `cfg` records [`RfStats`].
-    pub fn wanted(cfg: &GpuConfig, plugin_rf: bool) -> bool {
-        cfg.tric.enabled || cfg.coma.enabled || cfg.rf.latency != 1 || plugin_rf
+    /// Whether a run of `cfg` records [`RfStats`]: TRIC or COMA on, or a multi-cycle access
+    /// latency. (A register-file organisation with several structures adds its own
+    /// configuration switch here, so that its runs record the per-structure counts.)
+    pub fn wanted(cfg: &GpuConfig) -> bool {
+        cfg.tric.enabled || cfg.coma.enabled || cfg.rf.latency != 1
     }
 
     /// Instruction `inst`-style operands of warp `w` take collector `ci` at `t`: COMA writes
