@@ -417,7 +417,7 @@ impl OperandCollectors {
         let p = self.ports_per_bank as usize;
         for k in b * p..(b + 1) * p {
             let (from, until) = self.port_hold[k];
-            if !(from < t && t < until) && !(from == t && until > t) {
+            if !(from <= t && t < until) {
                 self.port_hold[k] = (t, t + lat as u64);
                 self.hold_wr[k] = write;
                 self.holds_any = true;

@@ -212,7 +212,7 @@ impl Tric {
         }
     }
 
-    /// Runs `f` over the units of entry `e` selected by `mask` (all lanes: the entry itself).
+    /// The units of entry `e` selected by `mask` (with `entry` granularity the entry itself).
     #[inline]
     fn units(&self, e: usize, mask: u32) -> impl Iterator<Item = usize> {
         let lanes = self.lanes;
@@ -467,10 +467,11 @@ impl RfMonitor {
         cfg.tric.enabled || cfg.coma.enabled || cfg.rf.latency != 1
     }
 
-    /// Instruction `inst`-style operands of warp `w` take collector `ci` at `t`: COMA writes
-    /// the mask table; TRIC wakes the sources `srcs` and the destinations `dsts`. Returns, per
-    /// source, the earliest cycle it may be read (t0 + 1 at the earliest, t0 + L for a woken
-    /// DROWSY entry).
+    /// An instruction of warp `w` with active mask `mask`, source registers `srcs` (distinct,
+    /// general) and destinations `dsts` takes collector `ci` at `t`: COMA writes the mask table,
+    /// TRIC wakes the sources and destinations. Fills `not_before` with, per source, the
+    /// earliest cycle it may be read (t + 1 at the earliest, t + L for a woken DROWSY entry).
+    #[allow(clippy::too_many_arguments)]
     pub fn alloc(
         &mut self,
         ci: usize,
