@@ -212,10 +212,10 @@ impl Tric {
         }
     }
 
-    /// The units of entry `e` selected by `mask` (with `entry` granularity the entry itself).
+    /// The units of entry `e` selected by `mask` (with `entry` granularity the entry itself),
+    /// for `lanes` units per entry.
     #[inline]
-    fn units(&self, e: usize, mask: u32) -> impl Iterator<Item = usize> {
-        let lanes = self.lanes;
+    fn units(lanes: usize, e: usize, mask: u32) -> impl Iterator<Item = usize> {
         let (base, mut bits) = if lanes == 1 {
             (e, 1u64)
         } else {
@@ -239,7 +239,7 @@ impl Tric {
             return t;
         };
         let mut on = t;
-        let us: Vec<usize> = self.units(e, mask).collect();
+        let us = Self::units(self.lanes, e, mask);
         for u in us {
             on = on.max(self.wake_unit(u, t));
         }
@@ -251,7 +251,7 @@ impl Tric {
         let Some(e) = self.entry(w, reg) else {
             return;
         };
-        let us: Vec<usize> = self.units(e, mask).collect();
+        let us = Self::units(self.lanes, e, mask);
         for u in us {
             self.check_on(u, t);
             self.release_unit(u, t);
@@ -293,7 +293,7 @@ impl Tric {
         if !self.dest_held[e] {
             self.dest_held[e] = true;
             let ready = self.dest_ready[e];
-            let us: Vec<usize> = self.units(e, mask).collect();
+            let us = Self::units(self.lanes, e, mask);
             let mut on = t;
             for u in us {
                 let at = if ready != u64::MAX {
@@ -308,7 +308,7 @@ impl Tric {
             return on;
         }
         let mut on = t;
-        let us: Vec<usize> = self.units(e, mask).collect();
+        let us = Self::units(self.lanes, e, mask);
         for u in us {
             if self.state[u] == AWAKE {
                 on = on.max(self.on_at[u]);
@@ -324,7 +324,7 @@ impl Tric {
         };
         let held = std::mem::replace(&mut self.dest_held[e], false);
         self.dest_ready[e] = u64::MAX;
-        let us: Vec<usize> = self.units(e, mask).collect();
+        let us = Self::units(self.lanes, e, mask);
         for u in us {
             self.check_on(u, t);
             if held {
