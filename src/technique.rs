@@ -1,6 +1,7 @@
 //! Named techniques: a technique is a named set of configuration knobs (power-gating §4 and §10
 //! presets: conventional power gating, GATES, naive and coordinated blackout, Warped-Gates, warp
-//! folding, Origami), usable wherever a configuration is. Techniques that touch different knobs
+//! folding, Origami; register-file spec §3–§4: TRIC, COMA and the Warped Register File), usable
+//! wherever a configuration is. Techniques that touch different knobs
 //! compose with `+` (`gates+coord-blackout`); the command line's `--set key=value` then overrides
 //! single knobs on top.
 //!
@@ -108,6 +109,27 @@ pub const TECHNIQUES: &[Technique] = &[
             ("pg.granularity", "LaneGroup"),
         ],
         defaults: &[("pg.policy", "Conventional"), ("pg.lane_group_size", "1")],
+    },
+    Technique {
+        name: "tric",
+        summary: "TRIC tri-modal register control: unallocated RF entries OFF, allocated ones \
+                  DROWSY, woken (latency tric.wake_latency) for the instructions that use them",
+        sets: &[("tric.enabled", "true")],
+        defaults: &[],
+    },
+    Technique {
+        name: "coma",
+        summary: "COMA mask-aware register access: a divided wordline drives only the active \
+                  lanes of every register-file read and write",
+        sets: &[("coma.enabled", "true")],
+        defaults: &[],
+    },
+    Technique {
+        name: "warped-rf",
+        summary: "Warped Register File: TRIC (leakage) + COMA (dynamic energy) on the same \
+                  banked register file",
+        sets: &[("tric.enabled", "true"), ("coma.enabled", "true")],
+        defaults: &[],
     },
 ];
 

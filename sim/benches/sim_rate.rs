@@ -10,6 +10,8 @@
 //! off): `on` also runs them, and `only` runs them only, with the Origami technique (`fold.enabled`, `sched.policy =
 //! "origami"`, lane-group Conventional gating with eager gating), which also steps every
 //! cycle.
+//! `SIM_RATE_WARPED_RF=off|on` (default off): `on` also runs the plain configuration with TRIC
+//! (L = 3) and COMA on.
 
 use sim::config::GpuConfig;
 use sim::timing::Simulation;
@@ -48,6 +50,14 @@ fn main() {
     if gating != "on" && gating != "none" {
         println!("sim_rate: preset {preset}, size {size}, 1 thread");
         rate(&base, size, &names);
+    }
+    if std::env::var("SIM_RATE_WARPED_RF").is_ok_and(|v| v == "on") {
+        let mut cfg = base.clone();
+        cfg.tric.enabled = true;
+        cfg.tric.wake_latency = 3;
+        cfg.coma.enabled = true;
+        println!("sim_rate: preset {preset}, size {size}, 1 thread, warped RF (TRIC L = 3 + COMA)");
+        rate(&cfg, size, &names);
     }
     if gating != "off" && gating != "none" {
         let mut cfg = base.clone();

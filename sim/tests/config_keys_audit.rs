@@ -466,9 +466,77 @@ const PHYSICAL_READ: &[(&str, &str)] = &[
     ),
 ];
 
+/// `rf.latency`, `rf.port_occupancy`, `[tric]`, `[coma]` and `[energy]` (serialised only when
+/// they leave their defaults): the register-file latency path and the Warped Register File
+/// (register-file spec §2.3, §3, §4, §8). Keys the simulator does not read are read by the
+/// register-file energy accounting in `models`, which costs a run's `RfStats`.
+const RF_READ: &[(&str, &str)] = &[
+    (
+        "rf.latency",
+        "sim/src/timing/policy/builtin.rs (MonolithicRf::route)",
+    ),
+    ("rf.port_occupancy", "sim/src/timing/opcoll.rs (hold_port)"),
+    ("tric.enabled", "sim/src/timing/warpedrf.rs"),
+    ("tric.granularity", "sim/src/timing/warpedrf.rs"),
+    ("tric.alloc_scope", "sim/src/timing/warpedrf.rs"),
+    ("tric.wake_latency", "sim/src/timing/warpedrf.rs"),
+    (
+        "tric.wake_latency_mode",
+        "sim/src/config/tric.rs (the caller fills tric.wake_latency for derived)",
+    ),
+    ("tric.dest_policy", "sim/src/timing/warpedrf.rs"),
+    ("tric.off_wake_latency", "sim/src/timing/warpedrf.rs"),
+    (
+        "tric.drowsy_margin_mv",
+        "models (register-file leakage, ρ_DROWSY)",
+    ),
+    ("tric.off_residual", "models (register-file leakage, ρ_OFF)"),
+    (
+        "tric.switch_energy_model",
+        "models (register-file overhead energy)",
+    ),
+    (
+        "tric.gate_periphery_if_bank_off",
+        "models (register-file leakage, periphery)",
+    ),
+    ("coma.enabled", "sim/src/timing/warpedrf.rs"),
+    (
+        "coma.lanes_per_segment",
+        "sim/src/config/tric.rs (segment_lanes)",
+    ),
+    ("coma.lane_org", "sim/src/config/tric.rs (segment_lanes)"),
+    (
+        "coma.fixed_fraction",
+        "models (register-file dynamic energy, φ)",
+    ),
+    (
+        "energy.calibration",
+        "models (register-file access energies)",
+    ),
+    (
+        "energy.write_equals_read",
+        "models (register-file access energies)",
+    ),
+    (
+        "energy.fixed_ratio_sweep",
+        "models and CLI (fixed-ratio savings)",
+    ),
+];
+
+/// Register-file keys refused at a non-default value (features not implemented).
+const RF_REFUSED: &[(&str, &str)] = &[("tric.lookahead", "2"), ("tric.lookahead_timeout", "5")];
+
 /// Every key a model reads.
 fn all_read() -> impl Iterator<Item = &'static (&'static str, &'static str)> {
-    READ.iter().chain(PG_READ).chain(PHYSICAL_READ)
+    READ.iter()
+        .chain(PG_READ)
+        .chain(PHYSICAL_READ)
+        .chain(RF_READ)
+}
+
+/// Every key refused for a non-baseline value (features not implemented).
+fn all_refused_features() -> impl Iterator<Item = &'static (&'static str, &'static str)> {
+    REFUSED_FEATURES.iter().chain(RF_REFUSED)
 }
 
 #[test]
@@ -479,7 +547,7 @@ fn every_schema_key_is_read_or_refused() {
     for (k, _) in &keys {
         let read = all_read().any(|(r, _)| r == k);
         let refused =
-            UNREAD_KEYS.iter().any(|(r, _)| r == k) || REFUSED_FEATURES.iter().any(|(r, _)| r == k);
+            UNREAD_KEYS.iter().any(|(r, _)| r == k) || all_refused_features().any(|(r, _)| r == k);
         if !read && !refused {
             missing.push(k.clone());
         }
@@ -496,11 +564,11 @@ fn every_schema_key_is_read_or_refused() {
     let names: Vec<&str> = keys.iter().map(|(k, _)| k.as_str()).collect();
     for (k, _) in all_read()
         .chain(UNREAD_KEYS.iter())
-        .chain(REFUSED_FEATURES.iter())
+        .chain(all_refused_features())
     {
         assert!(names.contains(k), "table entry '{k}' is not a schema key");
     }
-    let n_refused = UNREAD_KEYS.len() + REFUSED_FEATURES.len();
+    let n_refused = UNREAD_KEYS.len() + all_refused_features().count();
     let n_read = all_read().count();
     assert_eq!(n_read + n_refused, keys.len());
     eprintln!(
@@ -509,7 +577,7 @@ fn every_schema_key_is_read_or_refused() {
         n_read,
         n_refused,
         UNREAD_KEYS.len(),
-        REFUSED_FEATURES.len()
+        all_refused_features().count()
     );
 }
 
@@ -544,7 +612,7 @@ fn a_non_preset_value_of_an_unread_key_is_refused_naming_it() {
 
 #[test]
 fn a_non_baseline_value_of_an_unimplemented_feature_is_refused_naming_it() {
-    for (key, bad) in REFUSED_FEATURES {
+    for (key, bad) in all_refused_features() {
         let text = format!("base = \"gtx480\"\n{key} = {bad}\n");
         let err = GpuConfig::from_toml_str(&text, "user.toml")
             .expect_err(&format!("{key} = {bad} must be refused"))

@@ -2,7 +2,7 @@
 //! (cycles, IPC, occupancy and the stall breakdown per kernel and in aggregate).
 
 use sim::activity::{
-    Activity, DomainClass, FoldStats, GatingStats, KernelActivity, StallCounts,
+    Activity, DomainClass, FoldStats, GatingStats, KernelActivity, RfStats, StallCounts,
     ACTIVE_THREAD_BIN_LABELS, FOLD_TYPES,
 };
 use sim::config::GpuConfig;
@@ -85,7 +85,70 @@ pub fn summary_json(
     if let Some(g) = &a.gating {
         o.insert("gating".into(), gating_json(g));
     }
+    if let Some(r) = &a.rf {
+        o.insert(
+            "register_file".into(),
+            serde_json::to_value(r).expect("RfStats serialises"),
+        );
+    }
     v
+}
+
+/// The register-file section of the text summary (TRIC or COMA on): per-state residency,
+/// wake events and stalls, driven-lane fraction, collector use (register-file spec §9).
+fn rf_table(r: &RfStats, warp_insts: u64) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    let _ = writeln!(s, "register file (all SMs):");
+    for res in &r.residency {
+        let t = (res.off + res.drowsy + res.waking + res.on).max(1) as f64;
+        let _ = writeln!(
+            s,
+            "  {:<8} residency: OFF {:>5.1}%  DROWSY {:>5.1}%  WAKING {:>5.1}%  ON {:>5.1}%  \
+             ({} units)",
+            res.part,
+            100.0 * res.off as f64 / t,
+            100.0 * res.drowsy as f64 / t,
+            100.0 * res.waking as f64 / t,
+            100.0 * res.on as f64 / t,
+            res.units
+        );
+    }
+    if let Some(tr) = &r.tric {
+        let _ = writeln!(
+            s,
+            "  TRIC ({}, L = {}): {} wake events ({:.1} per kilo-instruction), {} wake-stall \
+             cycles over {} instructions, {} write wake-stall cycles",
+            tr.granularity,
+            tr.wake_latency,
+            tr.wake_events,
+            1000.0 * tr.wake_events as f64 / warp_insts.max(1) as f64,
+            tr.wake_stall_cycles,
+            tr.wake_stalled_insts,
+            tr.write_wake_stall_cycles
+        );
+    }
+    let _ = writeln!(
+        s,
+        "  COMA {}: driven-lane fraction {:.4} (segments of {} lanes); mask table {} reads, \
+         {} writes",
+        if r.coma { "on" } else { "off" },
+        r.driven_fraction().unwrap_or(0.0),
+        r.segment_lanes,
+        r.mask_table_reads,
+        r.mask_table_writes
+    );
+    let _ = writeln!(
+        s,
+        "  collectors: {} allocations, {} allocation stalls, {} busy CU-cycles; bank conflicts: \
+         {} read-read, {} write-read",
+        r.cu_allocs,
+        r.cu_alloc_stalls,
+        r.cu_occupied_cycles,
+        r.conflicts_read_read,
+        r.conflicts_write_read
+    );
+    s
 }
 
 /// The power-gating classes of a run: INT clusters, FP clusters, SFUs (power-gating §9).
@@ -353,6 +416,12 @@ pub fn summary_table(
     }
     if let Some(g) = &a.gating {
         s.push_str(&gating_table(g));
+    }
+    if let Some(r) =
+        a.rf.as_ref()
+            .filter(|_| cfg.tric.enabled || cfg.coma.enabled)
+    {
+        s.push_str(&rf_table(r, a.warp_insts));
     }
     let _ = writeln!(
         s,

@@ -266,5 +266,10 @@ impl KernelActivity {
             (None, Some(b)) => self.gating = Some(b.clone()),
             _ => {}
         }
+        match (&mut self.rf, &o.rf) {
+            (Some(a), Some(b)) => a.merge(b),
+            (None, Some(b)) => self.rf = Some(b.clone()),
+            _ => {}
+        }
     }
 }

@@ -11,6 +11,7 @@
 mod gating;
 mod hist;
 mod merge;
+mod rfstats;
 mod timeline;
 
 pub use gating::{
@@ -19,6 +20,7 @@ pub use gating::{
 };
 pub use hist::{IdleHist, Log2Hist};
 pub(crate) use merge::Merge;
+pub use rfstats::{RfPartCounts, RfStats, TricResidency, TricStats};
 pub use timeline::{IdleStats, LaneTimelines, Timeline};
 
 use serde::{Deserialize, Serialize};
@@ -203,6 +205,11 @@ pub struct KernelActivity {
     /// (power-gating §9).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gating: Option<GatingStats>,
+    /// Register-file record for the energy accounting (register-file spec §8): access counts
+    /// per structure and driven lanes, collector-unit use, TRIC residency. Present when TRIC or
+    /// COMA is on or `rf.latency` is not 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rf: Option<RfStats>,
 }
 
 /// Warp and thread instructions per family.
@@ -598,6 +605,7 @@ impl KernelActivity {
             icnt: IcntActivity::default(),
             per_register: None,
             gating: None,
+            rf: None,
         }
     }
 

@@ -38,10 +38,6 @@ pub const UNREAD_KEYS: &[(&str, &str)] = &[
         "barrier ids are not counted against a per-CTA limit",
     ),
     (
-        "rf.port_occupancy",
-        "bank ports are modelled by `rf.ports_per_bank` accesses per cycle only",
-    ),
-    (
         "latency.trace.int",
         "trace instructions take the latency of their class in [latency.int]",
     ),
@@ -248,7 +244,7 @@ pub(crate) fn reset_unread_keys(cfg: &mut GpuConfig, base: &GpuConfig) -> Vec<(S
 
 /// `cfg` as a TOML table with every schema key, including the tables that are not serialised
 /// while they hold their defaults (`[pg]`, `[sched.gates]`, `[fold]`, `[origami]`, `[physical]`,
-/// `[prf]`, `[afrf]`, `[mrf]`, `[rfc]`),
+/// `[prf]`, `[afrf]`, `[mrf]`, `[rfc]`, `[tric]`, `[coma]`, `[energy]`, `rf.latency`),
 /// so that a user file or `--set` may override
 /// their keys on a base preset.
 fn schema_table(cfg: &GpuConfig) -> toml::Table {
@@ -273,6 +269,19 @@ fn schema_table(cfg: &GpuConfig) -> toml::Table {
     ] {
         t.entry(name)
             .or_insert_with(|| toml::Value::Table(table.expect("section serialises")));
+    }
+    t.entry("tric").or_insert_with(|| {
+        toml::Value::Table(toml::Table::try_from(&cfg.tric).expect("tric serialises"))
+    });
+    t.entry("coma").or_insert_with(|| {
+        toml::Value::Table(toml::Table::try_from(&cfg.coma).expect("coma serialises"))
+    });
+    t.entry("energy").or_insert_with(|| {
+        toml::Value::Table(toml::Table::try_from(&cfg.energy).expect("energy serialises"))
+    });
+    if let Some(toml::Value::Table(rf)) = t.get_mut("rf") {
+        rf.entry("latency")
+            .or_insert_with(|| toml::Value::Integer(cfg.rf.latency as i64));
     }
     if let Some(toml::Value::Table(sched)) = t.get_mut("sched") {
         sched.entry("gates").or_insert_with(|| {
@@ -726,6 +735,15 @@ impl GpuConfig {
             }
         }
         self.pg.check(&mut bad);
+        if !(1..=64).contains(&self.rf.latency) {
+            bad.push(format!(
+                "'rf.latency' = {}: must be in 1..=64 cycles",
+                self.rf.latency
+            ));
+        }
+        self.tric.check(&mut bad);
+        self.coma.check(&mut bad);
+        self.energy.check(&mut bad);
         bad.extend(unread_key_errors(self));
         // `sched.policy = "plugin:NAME"` is resolved when a simulation starts, through the
         // policy registry it runs with (timing::PolicyRegistry); an unregistered name is an

@@ -18,6 +18,7 @@ pub mod pg;
 pub mod physical;
 pub mod prf;
 mod schema;
+pub mod tric;
 
 pub use load::{PRESETS, PRESET_NAMES, UNREAD_KEYS};
 pub use schema::*;

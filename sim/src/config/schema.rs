@@ -90,6 +90,21 @@ pub struct GpuConfig {
     /// `[rfc]`: register-file cache baseline (register-file §7.4); defaults when absent.
     #[serde(default, skip_serializing_if = "super::prf::RfcSection::is_default")]
     pub rfc: super::prf::RfcSection,
+    /// `[tric]`: tri-modal register control (register-file spec §3); defaults when absent
+    /// (and not written then).
+    #[serde(default, skip_serializing_if = "super::tric::TricSection::is_default")]
+    pub tric: super::tric::TricSection,
+    /// `[coma]`: mask-aware register access (register-file spec §4); defaults when absent
+    /// (and not written then).
+    #[serde(default, skip_serializing_if = "super::tric::ComaSection::is_default")]
+    pub coma: super::tric::ComaSection,
+    /// `[energy]`: register-file energy-accounting switches read by `models` and the CLI
+    /// (register-file spec §8); defaults when absent (and not written then).
+    #[serde(
+        default,
+        skip_serializing_if = "super::tric::EnergySection::is_default"
+    )]
+    pub energy: super::tric::EnergySection,
 }
 
 /// `[sim]`: run control.
@@ -345,9 +360,22 @@ pub struct RfSection {
     pub entry_bytes: u32,
     /// `rf.bank_map`: how a register of a warp maps to a bank.
     pub bank_map: BankMap,
-    /// `rf.port_occupancy`: bank-port busy time of a multi-cycle access. Not modelled
-    /// (`UNREAD_KEYS`).
+    /// `rf.port_occupancy`: bank-port busy time of a multi-cycle access (register-file spec
+    /// §2.3).
     pub port_occupancy: PortOccupancy,
+    /// `rf.latency`: cycles from the grant of a register-file read or write until its data is
+    /// delivered (1 = the operand is in the collector the next cycle). The register-file
+    /// organisation's route may give a different latency per access. Written only when not 1.
+    #[serde(default = "one_u32", skip_serializing_if = "is_one_u32")]
+    pub latency: u32,
+}
+
+fn one_u32() -> u32 {
+    1
+}
+
+fn is_one_u32(v: &u32) -> bool {
+    *v == 1
 }
 
 /// Register-to-bank mapping (`rf.bank_map`).

@@ -54,6 +54,11 @@ pub(crate) fn run_launch(
             sm.issue.trace = Some(Vec::new());
         }
     }
+    // registers per thread as allocated (granularity included)
+    let regs_alloc = occ.regs_per_cta / (occ.warps_per_cta * cfg.gpu.warp_size).max(1);
+    for sm in &mut sms {
+        sm.kernel_launch(regs_alloc, occ.max_ctas, occ.warps_per_cta);
+    }
     let mut mem = MemSys::new(cfg);
     if let Some(state) = l2.take() {
         if !cfg.mem.flush_l2_between_launches {
@@ -318,7 +323,20 @@ fn finish(
     k.cycles = end;
     let mut per_reg: Option<crate::activity::RegisterStats> = None;
     let mut gating: Option<crate::activity::GatingStats> = None;
+    let mut rf: Option<crate::activity::RfStats> = None;
     for mut sm in sms {
+        if let Some(r) = sm.rf_stats(end) {
+            match rf.as_mut() {
+                Some(x) => {
+                    // the SMs' register files add up
+                    for (ra, rb) in x.residency.iter_mut().zip(&r.residency) {
+                        ra.units += rb.units;
+                    }
+                    x.merge(&r)
+                }
+                None => rf = Some(r),
+            }
+        }
         if let super::policy::GatingSlot::Pg(g) = &mut sm.exec.gating {
             let gs = gating.get_or_insert_with(|| super::gating::PgBank::header(&cfg.pg));
             gs.max_ready_wait = gs.max_ready_wait.max(g.max_ready_wait);
@@ -370,5 +388,6 @@ fn finish(
     k.icnt = mem.icnt_act.clone();
     k.per_register = per_reg;
     k.gating = gating;
+    k.rf = rf;
     k
 }

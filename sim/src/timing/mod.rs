@@ -35,6 +35,7 @@ mod simulation;
 mod sm;
 pub mod synth;
 pub mod tinst;
+mod warpedrf;
 mod warps;
 mod warpset;
 
@@ -45,7 +46,7 @@ pub use issueunit::IssueEvent;
 pub use ldst::{coalesce, smem_degree, Segments};
 pub use policy::{
     GatingPolicy, GatingView, Hazard, HeadType, InOrderScoreboard, IssueStage, MonolithicRf,
-    NoGating, RegisterFileOrg, UnitState, WarpScheduler, WarpView,
+    NoGating, RegisterFileOrg, RfPart, RfRoute, UnitState, WarpScheduler, WarpView,
 };
 pub use registry::PolicyRegistry;
 pub use simulation::{Program, Simulation, Source, Stream, TimingGpu, Traced};

@@ -4,11 +4,14 @@
 //! the optional per-register access statistics (§5.4), fed by every operand read and write.
 
 use super::exec::{ExecClass, PipeClass, SpPipe};
+use super::execunits::Wb;
 use super::perclass::{CuClass, PerCuClass};
-use super::policy::{RegisterFileSlot, N_REGS};
+use super::policy::{RegisterFileOrg, RegisterFileSlot, N_REGS};
 use super::tinst::TInst;
+use super::warpedrf::RfMonitor;
 use crate::activity::{OpcollActivity, RegisterStats, RfActivity};
 use crate::config::GpuConfig;
+use crate::config::PortOccupancy;
 
 /// A collector unit holding one issued instruction.
 #[derive(Clone)]
@@ -26,6 +29,10 @@ pub(crate) struct Cu {
     pub granted: u8,
     /// Cycle the last operand is available (u64::MAX while reads are pending).
     pub ready_at: u64,
+    /// Per pending read: the first cycle it may be granted (its entry is ON; 0 without TRIC).
+    pub not_before: [u64; 5],
+    /// Latest arrival cycle of the operands granted so far.
+    pub arrive: u64,
 }
 
 /// Per-register access statistics (§5.4): counts per register number, the pilot warp's counts,
@@ -132,6 +139,21 @@ pub(crate) struct OperandCollectors {
     pub rf_act: RfActivity,
     /// Per collector class present in the config, in the order of [`CuClass::ALL`].
     pub opcoll_act: Vec<OpcollActivity>,
+    /// `rf.port_occupancy = "full_latency"`: a multi-cycle access keeps its bank port.
+    full_latency: bool,
+    /// Per bank port (`b · ports_per_bank + i`): cycles `(from, until)` a multi-cycle access
+    /// holds it after its grant cycle `from` (busy in `from + 1 .. until`).
+    port_hold: Vec<(u64, u64)>,
+    /// Per bank port: the holding access is a write.
+    hold_wr: Vec<bool>,
+    /// Some port has ever been held.
+    holds_any: bool,
+    /// Register-file statistics, COMA and TRIC (when recorded).
+    pub mon: Option<Box<RfMonitor>>,
+    /// TRIC is on: reads wait for their entries to wake.
+    wake_gated: bool,
+    /// Writebacks granted whose multi-cycle writes complete at the given cycle.
+    pub wb_completing: Vec<(u64, Wb)>,
 }
 
 impl OperandCollectors {
@@ -183,6 +205,8 @@ impl OperandCollectors {
                     n_reads: 0,
                     granted: 0,
                     ready_at: u64::MAX,
+                    not_before: [0; 5],
+                    arrive: 0,
                 });
             }
         }
@@ -217,7 +241,16 @@ impl OperandCollectors {
         for (i, &c) in present.iter().enumerate() {
             oc_idx[c] = i;
         }
+        let mon = RfMonitor::new(cfg, cus.len());
+        let ports = cfg.rf.ports_per_bank as usize;
         OperandCollectors {
+            full_latency: cfg.rf.port_occupancy == PortOccupancy::FullLatency,
+            port_hold: vec![(0, 0); nb * ports],
+            hold_wr: vec![false; nb * ports],
+            holds_any: false,
+            wake_gated: mon.as_ref().is_some_and(|m| m.tric.is_some()),
+            mon,
+            wb_completing: Vec::new(),
             rf,
             cus,
             cu_class_ports: inp,
@@ -298,6 +331,26 @@ impl OperandCollectors {
         c.n_reads = n as u8;
         c.granted = 0;
         c.ready_at = if n == 0 { t + 1 } else { u64::MAX };
+        c.arrive = 0;
+        if let Some(m) = self.mon.as_mut() {
+            let c = &mut self.cus[ci];
+            let mut srcs = [0u16; 5];
+            for (k, r) in c.reads[..n].iter().enumerate() {
+                srcs[k] = r.1;
+            }
+            let nd = c.inst.n_dst as usize;
+            let dsts = c.inst.dst;
+            m.alloc(
+                ci,
+                warp as usize,
+                c.inst.active_mask,
+                &srcs[..n],
+                &dsts[..nd],
+                t,
+                &mut c.not_before,
+            );
+        }
+        let c = &self.cus[ci];
         let cls = c.class;
         self.cu_free &= !(1 << ci);
         if n == 0 {
@@ -334,8 +387,48 @@ impl OperandCollectors {
         progress
     }
 
+    /// Ports of bank `b` held at cycle `t` by multi-cycle accesses granted before `t`, and
+    /// whether a write holds one.
+    #[inline]
+    pub fn held(&self, b: usize, t: u64) -> (u32, bool) {
+        if !self.holds_any {
+            return (0, false);
+        }
+        let p = self.ports_per_bank as usize;
+        let mut n = 0;
+        let mut wr = false;
+        for k in b * p..(b + 1) * p {
+            let (from, until) = self.port_hold[k];
+            if from < t && t < until {
+                n += 1;
+                wr |= self.hold_wr[k];
+            }
+        }
+        (n, wr)
+    }
+
+    /// An access granted at `t` on bank `b` with latency `lat` keeps a port until `t + lat`
+    /// under `rf.port_occupancy = "full_latency"`.
+    #[inline]
+    pub fn hold_port(&mut self, b: usize, t: u64, lat: u32, write: bool) {
+        if lat <= 1 || !self.full_latency {
+            return;
+        }
+        let p = self.ports_per_bank as usize;
+        for k in b * p..(b + 1) * p {
+            let (from, until) = self.port_hold[k];
+            if !(from <= t && t < until) {
+                self.port_hold[k] = (t, t + lat as u64);
+                self.hold_wr[k] = write;
+                self.holds_any = true;
+                return;
+            }
+        }
+    }
+
     /// Grants bank `b`'s read ports to requesting collectors, round-robin from after the last
-    /// one granted; a write this cycle takes ports first.
+    /// one granted; a write this cycle and multi-cycle accesses still holding a port take
+    /// ports first. A read whose entry is still waking (TRIC) is not eligible.
     fn arbitrate_bank(
         &mut self,
         b: usize,
@@ -346,7 +439,9 @@ impl OperandCollectors {
         launched: &[u64],
     ) -> bool {
         let mut req = self.bank_req[b];
-        let free = ports.saturating_sub(self.bank_wr_used[b]);
+        let (held, held_wr) = self.held(b, t);
+        let free = ports.saturating_sub(self.bank_wr_used[b] + held);
+        let wr_took = self.bank_wr_used[b] > 0 || held_wr;
         let mut granted = 0;
         // round-robin over CUs starting after the last CU granted on this bank
         let start = if self.bank_rr[b] + 1 >= n_cu {
@@ -361,6 +456,14 @@ impl OperandCollectors {
             while bits != 0 {
                 let ci = bits.trailing_zeros();
                 bits &= bits - 1;
+                if self.wake_gated {
+                    let c = &self.cus[ci as usize];
+                    let eligible = (0..c.n_reads as usize)
+                        .any(|j| c.reads[j].0 as usize == b && c.not_before[j] <= t);
+                    if !eligible {
+                        continue;
+                    }
+                }
                 if granted < free {
                     granted += 1;
                     self.bank_rr[b] = ci;
@@ -373,7 +476,8 @@ impl OperandCollectors {
                         let mut taken = false;
                         for j in 0..c.n_reads as usize {
                             let (bk, r) = c.reads[j];
-                            if bk as usize == b && !taken && bk != u16::MAX {
+                            if bk as usize == b && !taken && bk != u16::MAX && c.not_before[j] <= t
+                            {
                                 reg = r;
                                 c.reads[j].0 = u16::MAX;
                                 taken = true;
@@ -381,13 +485,23 @@ impl OperandCollectors {
                                 still = true;
                             }
                         }
-                        c.granted += 1;
-                        if c.granted == c.n_reads {
-                            c.ready_at = t + 1;
-                            self.cu_ready |= 1 << ci;
-                        }
                         (c.warp as usize, reg, still)
                     };
+                    let route = self.rf.route(warp as u32, reg, false, t);
+                    let lat = route.latency_cycles.max(1);
+                    {
+                        let c = &mut self.cus[ci as usize];
+                        c.granted += 1;
+                        c.arrive = c.arrive.max(t + lat as u64);
+                        if c.granted == c.n_reads {
+                            c.ready_at = c.arrive;
+                            self.cu_ready |= 1 << ci;
+                        }
+                    }
+                    self.hold_port(b, t, lat, false);
+                    if let Some(m) = self.mon.as_mut() {
+                        m.read(ci as usize, warp, reg, route.part, lat, t);
+                    }
                     if !still {
                         req &= !(1u64 << ci);
                     }
@@ -398,7 +512,7 @@ impl OperandCollectors {
                     regs.access(warp, reg, t, false, launched);
                 } else {
                     // eligible but not granted
-                    if self.bank_wr_used[b] > 0 && granted == 0 {
+                    if wr_took && granted == 0 {
                         self.rf_act.conflict_wr[b] += 1;
                     } else {
                         self.rf_act.conflict_rr[b] += 1;

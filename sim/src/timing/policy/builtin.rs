@@ -2,7 +2,9 @@
 //! scoreboard (pending-write and long-op bit sets, optional WAR counters), the monolithic banked
 //! register file, and no gating.
 
-use super::{GatingPolicy, Hazard, IssueStage, RegisterFileOrg, UnitState, N_REGS, WORDS};
+use super::{
+    GatingPolicy, Hazard, IssueStage, RegisterFileOrg, RfPart, RfRoute, UnitState, N_REGS, WORDS,
+};
 use crate::config::{BankMap, GpuConfig};
 use crate::timing::divisor::Divisor;
 use crate::timing::tinst::TInst;
@@ -113,6 +115,8 @@ pub struct MonolithicRf {
     scheds_per_subcore: u32,
     /// Banks per sub-core (all banks with one sub-core), as a divisor for the modulo.
     per: Divisor,
+    /// `rf.latency`: cycles of every access.
+    latency: u32,
 }
 
 impl MonolithicRf {
@@ -131,6 +135,7 @@ impl MonolithicRf {
             n_subcores,
             scheds_per_subcore: cfg.scheds_per_subcore().max(1),
             per: Divisor::new(per as u64),
+            latency: cfg.rf.latency.max(1),
         }
     }
 
@@ -153,6 +158,14 @@ impl RegisterFileOrg for MonolithicRf {
             sc * self.per.get() as u32 + within
         } else {
             within
+        }
+    }
+
+    #[inline]
+    fn route(&mut self, _w: u32, _reg: u16, _write: bool, _t: u64) -> RfRoute {
+        RfRoute {
+            part: RfPart::Mrf,
+            latency_cycles: self.latency,
         }
     }
 }

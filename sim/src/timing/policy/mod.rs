@@ -221,26 +221,115 @@ impl RegisterFileOrg for RegisterFileSlot {
     fn bank(&self, w: u32, sched: u32, reg: u16) -> u32 {
         slot_call!(self, Monolithic | Other, r => r.bank(w, sched, reg))
     }
-    fn extra_read_latency(&self, w: u32, reg: u16) -> u32 {
-        slot_call!(self, Monolithic | Other, r => r.extra_read_latency(w, reg))
+    #[inline]
+    fn route(&mut self, w: u32, reg: u16, write: bool, t: u64) -> RfRoute {
+        slot_call!(self, Monolithic | Other, r => r.route(w, reg, write, t))
     }
-    fn extra_write_latency(&self, w: u32, reg: u16) -> u32 {
-        slot_call!(self, Monolithic | Other, r => r.extra_write_latency(w, reg))
+    fn on_kernel_launch(&mut self, regs_per_thread: u32, t: u64) {
+        slot_call!(self, Monolithic | Other, r => r.on_kernel_launch(regs_per_thread, t))
+    }
+    fn on_warp_exit(&mut self, w: u32, t: u64) {
+        slot_call!(self, Monolithic | Other, r => r.on_warp_exit(w, t))
+    }
+    #[inline]
+    fn on_dispatch(&mut self, w: u32, t: u64) {
+        slot_call!(self, Monolithic | Other, r => r.on_dispatch(w, t))
     }
 }
 
-/// Register-file organisation: bank mapping and extra access latency (spec §2.4 `RegFileModel`).
+/// The register-file structure one access goes to (register-file spec §5, §7): the monolithic
+/// file, the fast partition in its high or low back-gate mode, the slow partition, or a
+/// register-file cache in front of the monolithic file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RfPart {
+    /// The monolithic register file (MRF).
+    Mrf,
+    /// The fast partition (FRF) in its high-performance back-gate mode.
+    FrfHigh,
+    /// The fast partition in its low-power back-gate mode.
+    FrfLow,
+    /// The slow, near-threshold partition (SRF).
+    Srf,
+    /// A register-file cache.
+    Rfc,
+}
+
+impl RfPart {
+    /// Every structure, in index order.
+    pub const ALL: [RfPart; 5] = [
+        RfPart::Mrf,
+        RfPart::FrfHigh,
+        RfPart::FrfLow,
+        RfPart::Srf,
+        RfPart::Rfc,
+    ];
+
+    /// Position in [`RfPart::ALL`].
+    #[inline]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Name in the `Activity` record: `"mrf"`, `"frf_high"`, `"frf_low"`, `"srf"`, `"rfc"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            RfPart::Mrf => "mrf",
+            RfPart::FrfHigh => "frf_high",
+            RfPart::FrfLow => "frf_low",
+            RfPart::Srf => "srf",
+            RfPart::Rfc => "rfc",
+        }
+    }
+}
+
+/// Where one register-file access goes and how long it takes (register-file spec §2.3, §5.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RfRoute {
+    /// The structure accessed.
+    pub part: RfPart,
+    /// Cycles from the grant until the data is delivered (at least 1): a read granted at t
+    /// puts its operand in the collector at t + latency; a write granted at t completes (and
+    /// releases its scoreboard entry) at t + latency − 1.
+    pub latency_cycles: u32,
+}
+
+/// Register-file organisation (spec §2.4 `RegFileModel`, register-file spec §2, §5): the bank
+/// of every register and the route of every access.
+///
+/// Contract of the timing model with an organisation:
+/// - [`RegisterFileOrg::bank`] is pure: the same (w, sched, reg) always maps to the same bank
+///   while a warp lives in slot w (bank conflicts and port occupancy are computed on it).
+/// - [`RegisterFileOrg::route`] is called exactly once per register-file access, in the cycle
+///   the access is granted a bank port, reads in the read arbitration (after that cycle's
+///   writes) and writes in the writeback stage; never for predicate registers. The latency it
+///   returns is fixed for the access. With `rf.port_occupancy = "full_latency"` the bank port
+///   stays taken for `latency_cycles` cycles, with `"pipelined"` for the grant cycle only
+///   (several structures behind one bank share its ports either way). An organisation may
+///   change state in `route` (profiling counters, mode switches); the access counts by
+///   structure in the `Activity` record follow the part it returns.
+/// - [`RegisterFileOrg::on_kernel_launch`] comes once per launch before the first access
+///   (with the kernel's allocated registers per thread), [`RegisterFileOrg::on_warp_exit`]
+///   when a warp slot's warp retires (its registers are dead), and
+///   [`RegisterFileOrg::on_dispatch`] when warp w's instruction leaves its collector for an
+///   execution unit.
 pub trait RegisterFileOrg: Send {
     /// Bank of register `reg` of warp slot `w` on scheduler `sched`.
     fn bank(&self, w: u32, sched: u32, reg: u16) -> u32;
-    /// Extra cycles a read of (w, reg) takes beyond the grant cycle.
-    fn extra_read_latency(&self, _w: u32, _reg: u16) -> u32 {
-        0
+    /// The structure and latency of an access to register `reg` of warp slot `w` granted at
+    /// cycle `t` (`write`: a writeback). Default: the monolithic file, 1 cycle.
+    #[inline]
+    fn route(&mut self, _w: u32, _reg: u16, _write: bool, _t: u64) -> RfRoute {
+        RfRoute {
+            part: RfPart::Mrf,
+            latency_cycles: 1,
+        }
     }
-    /// Extra cycles of a write.
-    fn extra_write_latency(&self, _w: u32, _reg: u16) -> u32 {
-        0
-    }
+    /// A kernel launches at cycle `t` with `regs_per_thread` allocated registers per thread.
+    fn on_kernel_launch(&mut self, _regs_per_thread: u32, _t: u64) {}
+    /// The warp in slot `w` retired at cycle `t`.
+    fn on_warp_exit(&mut self, _w: u32, _t: u64) {}
+    /// Warp `w`'s instruction was dispatched from its collector at cycle `t`.
+    fn on_dispatch(&mut self, _w: u32, _t: u64) {}
 }
 
 /// A unit's availability as a gating policy sees it.

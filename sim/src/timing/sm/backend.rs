@@ -17,6 +17,9 @@ impl Sm {
             self.oc.bank_wr_used.fill(0);
             self.oc.bank_wr_any = false;
         }
+        if !self.oc.wb_completing.is_empty() {
+            self.complete_writes(t);
+        }
         while let Some(w) = self.exec.wb_queue.front() {
             if w.ready > t {
                 break;
@@ -38,44 +41,96 @@ impl Sm {
             let w = self.exec.wb_waiting[i];
             let warp = w.warp as usize;
             let sched = self.issue.sched_of(warp) as u32;
-            // all-or-nothing: every general destination needs a write port on its bank
+            // all-or-nothing: every general destination needs a write port on its bank (and,
+            // with TRIC, an ON entry)
             let mut ok = true;
             for &r in &w.dst[..w.n_dst as usize] {
                 if r < PRED_BASE {
                     let b = self.oc.rf.bank(warp as u32, sched, r) as usize;
-                    if self.oc.bank_wr_used[b] >= self.oc.ports_per_bank {
+                    let held = self.oc.held(b, t).0;
+                    if self.oc.bank_wr_used[b] + held >= self.oc.ports_per_bank {
                         ok = false;
                     }
+                }
+            }
+            if let Some(m) = self.oc.mon.as_mut().filter(|m| m.tric.is_some()) {
+                let mut waits = false;
+                for &r in &w.dst[..w.n_dst as usize] {
+                    if r < PRED_BASE && m.write_ready(warp, r, t) > t {
+                        waits = true;
+                    }
+                }
+                if waits {
+                    if let Some(tr) = m.tric.as_mut() {
+                        tr.stats.write_wake_stall_cycles += 1;
+                    }
+                    ok = false;
                 }
             }
             if !ok {
                 i += 1;
                 continue;
             }
+            let mut max_lat = 1u32;
             for &r in &w.dst[..w.n_dst as usize] {
                 if r < PRED_BASE {
                     let b = self.oc.rf.bank(warp as u32, sched, r) as usize;
+                    let route = self.oc.rf.route(warp as u32, r, true, t);
+                    let lat = route.latency_cycles.max(1);
+                    max_lat = max_lat.max(lat);
                     self.oc.bank_wr_used[b] += 1;
                     self.oc.bank_wr_any = true;
+                    self.oc.hold_port(b, t, lat, true);
                     self.oc.rf_act.writes[b] += 1;
                     self.oc.rf_act.write_lanes[b] += w.lanes as u64;
+                    if let Some(m) = self.oc.mon.as_mut() {
+                        m.write(warp, r, route.part, lat, t);
+                    }
                 } else {
                     self.oc.rf_act.pred_writes += 1;
                 }
-                self.issue.scoreboard.release(warp, r);
-                self.issue.sb_blocked.remove(warp);
-                self.issue.sb_act.writes += 1;
                 self.reg_access(warp, r, t, true);
             }
-            self.warps.w_inflight[warp] -= 1;
-            self.issue.dirty = true;
-            // an exited warp may now be finished
-            self.warps.retire_pending |=
-                self.warps.w_exited[warp] && self.warps.w_inflight[warp] == 0;
             self.exec.wb_waiting.remove(i);
             done += 1;
             self.progress = true;
+            if max_lat == 1 {
+                self.write_done(&w);
+            } else {
+                // the scoreboard sees the value once the multi-cycle write completes
+                self.oc.wb_completing.push((t + max_lat as u64 - 1, w));
+            }
         }
+    }
+
+    /// Completes the multi-cycle writes that finish by cycle `t`, in grant order.
+    fn complete_writes(&mut self, t: u64) {
+        let mut k = 0;
+        while k < self.oc.wb_completing.len() {
+            let (at, w) = self.oc.wb_completing[k];
+            if at <= t {
+                self.oc.wb_completing.remove(k);
+                self.write_done(&w);
+                self.progress = true;
+            } else {
+                k += 1;
+            }
+        }
+    }
+
+    /// A result's write has completed: its destinations leave the scoreboard and the warp has
+    /// one instruction fewer in flight.
+    fn write_done(&mut self, w: &Wb) {
+        let warp = w.warp as usize;
+        for &r in &w.dst[..w.n_dst as usize] {
+            self.issue.scoreboard.release(warp, r);
+            self.issue.sb_blocked.remove(warp);
+            self.issue.sb_act.writes += 1;
+        }
+        self.warps.w_inflight[warp] -= 1;
+        self.issue.dirty = true;
+        // an exited warp may now be finished
+        self.warps.retire_pending |= self.warps.w_exited[warp] && self.warps.w_inflight[warp] == 0;
     }
 
     // ------------------------------------------------------------------ dispatch
@@ -218,6 +273,7 @@ impl Sm {
             self.oc.cu_free |= 1 << ci;
             self.oc.cu_ready &= !(1 << ci);
             self.issue.dirty = true;
+            self.oc.rf.on_dispatch(cu_warp as u32, t);
             self.oc.opcoll_act[self.oc.oc_idx[cls]].dispatches += 1;
             self.flush_integrals();
             self.oc.cu_busy[cls] -= 1;
@@ -291,6 +347,11 @@ impl Sm {
             let n = n_dst as usize;
             dst[..n].copy_from_slice(&dsts[..n]);
             let wb_lat = fi.map_or(lat, |f| f.timing.result_latency_cycles);
+            if let Some(tr) = self.oc.mon.as_mut().and_then(|m| m.tric.as_mut()) {
+                for &r in &dst[..n] {
+                    tr.dest_fixed(warp, r, t + wb_lat as u64);
+                }
+            }
             self.exec.wb_push(Wb {
                 ready: t + wb_lat as u64,
                 seq: self.seq,

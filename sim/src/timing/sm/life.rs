@@ -3,6 +3,7 @@
 
 use super::Sm;
 use crate::stream::KernelStream;
+use crate::timing::policy::RegisterFileOrg;
 use crate::timing::warps::CtaSlot;
 use crate::SimError;
 
@@ -74,6 +75,10 @@ impl Sm {
             self.regs.reset_warp(w);
         }
         let _ = threads;
+        let now = self.now;
+        if let Some(tr) = self.oc.mon.as_mut().and_then(|m| m.tric.as_mut()) {
+            tr.cta_launch(first as usize, n_warps as usize, now);
+        }
         self.flush_integrals();
         self.warps.n_resident_ctas += 1;
         self.warps.n_resident_warps += n_warps;
@@ -87,7 +92,7 @@ impl Sm {
 
     /// Retires warps that have issued everything and have nothing in flight, and CTAs whose
     /// warps all retired. Returns the number of CTAs completed.
-    pub fn retire(&mut self, stream: &mut dyn KernelStream, _t: u64) -> Result<u32, SimError> {
+    pub fn retire(&mut self, stream: &mut dyn KernelStream, t: u64) -> Result<u32, SimError> {
         let mut done = 0;
         if !self.warps.retire_pending {
             return Ok(0);
@@ -107,6 +112,7 @@ impl Sm {
                     && self.front.ib_len[w] == 0
                 {
                     self.warps.w_valid[w] = false;
+                    self.oc.rf.on_warp_exit(w as u32, t);
                     self.issue.dirty = true;
                     self.issue.live_dirty = true;
                     self.flush_integrals();
@@ -119,6 +125,9 @@ impl Sm {
                 self.flush_integrals();
                 self.warps.n_resident_ctas -= 1;
                 self.warps.allocated_regs -= self.warps.ctas[c].regs;
+                if let Some(tr) = self.oc.mon.as_mut().and_then(|m| m.tric.as_mut()) {
+                    tr.cta_exit(first, n, t);
+                }
                 stream.end_cta(self.warps.ctas[c].cta_id)?;
                 done += 1;
             }
@@ -131,7 +140,10 @@ impl Sm {
     /// work, fetch readiness and decoded I-buffer entries. `None` when nothing is pending.
     pub fn next_event(&self, t: u64) -> Option<u64> {
         let mut ev = u64::MAX;
-        if !self.exec.wb_waiting.is_empty() || self.oc.reads_pending() {
+        if !self.exec.wb_waiting.is_empty()
+            || self.oc.reads_pending()
+            || !self.oc.wb_completing.is_empty()
+        {
             return Some(t + 1);
         }
         if let Some(w) = self.exec.wb_queue.front() {

@@ -27,7 +27,8 @@ use super::ldstunit::LdstUnit;
 use super::opcoll::{OperandCollectors, RegAccessLog};
 use super::perclass::CuClass;
 use super::policy::{
-    GatingPolicy, GatingSlot, GatingView, HeadType, IssueStageSlot, RegisterFileSlot, WarpScheduler,
+    GatingPolicy, GatingSlot, GatingView, HeadType, IssueStageSlot, RegisterFileOrg,
+    RegisterFileSlot, WarpScheduler,
 };
 use super::warps::WarpState;
 use crate::activity::{FamilyCounts, SmActivity};
@@ -130,6 +131,29 @@ impl Sm {
         a.exec = self.exec.activity(end);
         (a.l1d, a.smem, a.const_cache, a.ldst) = self.ldst.counters();
         a
+    }
+
+    /// A kernel launches on this SM with `regs` allocated registers per thread and at most
+    /// `max_ctas` CTAs of `wpc` warps resident: the register-file organisation and TRIC set up
+    /// its allocation.
+    pub fn kernel_launch(&mut self, regs: u32, max_ctas: u32, wpc: u32) {
+        self.oc.rf.on_kernel_launch(regs, self.now);
+        if let Some(tr) = self.oc.mon.as_mut().and_then(|m| m.tric.as_mut()) {
+            tr.kernel_launch(regs, max_ctas, wpc, self.now);
+        }
+    }
+
+    /// The register-file record of this SM at the kernel's end `end` (register-file spec §8),
+    /// when it is recorded; call before [`Sm::activity`], which takes the counters.
+    pub fn rf_stats(&mut self, end: u64) -> Option<crate::activity::RfStats> {
+        let m = self.oc.mon.as_mut()?;
+        let mut r = m.finish(end);
+        r.cu_allocs = self.oc.opcoll_act.iter().map(|o| o.allocs).sum();
+        r.cu_occupied_cycles = self.oc.opcoll_act.iter().map(|o| o.occupied_cycles).sum();
+        r.cu_alloc_stalls = self.issue.sched_act.iter().map(|s| s.stall.cu_full).sum();
+        r.conflicts_read_read = self.oc.rf_act.conflict_rr.iter().sum();
+        r.conflicts_write_read = self.oc.rf_act.conflict_wr.iter().sum();
+        Some(r)
     }
 
     /// Type of warp `w`'s head instruction (its I-buffer must not be empty).

@@ -1,0 +1,665 @@
+//! The Warped Register File in the timing model (register-file spec §3, §4, §8): TRIC, the
+//! tri-modal power state of every register-file entry with hold counts, wake latency and
+//! allocation, and COMA, the mask table that makes an access drive only its active lanes'
+//! wordline segments; plus the per-structure access counts of every register-file access.
+//!
+//! [`RfMonitor`] is what the operand collectors and the writeback stage call; it is present
+//! only when the run records [`RfStats`] (TRIC or COMA on, or an access latency other than 1),
+//! so a plain run never reaches this file.
+//!
+//! TRIC (§3.2–§3.4, §3.6, §3.7): at launch the allocated entries are DROWSY and the rest OFF
+//! (with `alloc_scope = "per_cta"` a CTA slot's entries are DROWSY only while a CTA occupies
+//! it). When an instruction takes a collector at t0 its sources and (conservative policy) its
+//! destination are woken: a DROWSY unit is WAKING from t0 and ON from t0 + L; a unit already
+//! awake only gains a hold. A source's hold is released by its own read, the destination's by
+//! the writeback (`"just_in_time"`: the destination is woken L cycles before a fixed-latency
+//! writeback, or when a variable-latency result arrives, which then waits L − 1 cycles). A
+//! unit goes back to DROWSY at hold count zero, after the cycle of its last access. Residency
+//! is accounted lazily: each unit keeps the cycle its state began, and every transition adds
+//! the elapsed unit-cycles to the state's total, so the totals sum to units × cycles exactly.
+
+use crate::activity::{RfPartCounts, RfStats, TricResidency, TricStats};
+use crate::config::tric::{DestPolicy, TricAllocScope, TricGranularity};
+use crate::config::GpuConfig;
+use crate::inst::PRED_BASE;
+use crate::timing::policy::{RfPart, N_REGS};
+
+const OFF: u8 = 0;
+const DROWSY: u8 = 1;
+/// Woken: WAKING before `on_at`, ON from it.
+const AWAKE: u8 = 2;
+
+/// Residency totals by state, unit-cycles.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Residency {
+    pub off: u64,
+    pub drowsy: u64,
+    pub waking: u64,
+    pub on: u64,
+}
+
+/// TRIC's per-unit state machine for one SM's register file.
+pub(crate) struct Tric {
+    /// Units per entry: 1 (`entry`) or 32 (`entry_lane`).
+    lanes: usize,
+    /// Wake latency L (DROWSY → ON), cycles.
+    wake: u64,
+    /// Wake latency from OFF, cycles.
+    off_wake: u64,
+    jit: bool,
+    per_cta: bool,
+    /// Entries of the physical register file.
+    n_entries: u64,
+    /// Registers per thread of the running kernel (allocation granularity included).
+    regs: usize,
+    /// Warps of one CTA slot.
+    wpc: usize,
+    /// Warp slots covered by the allocation.
+    alloc_warps: usize,
+    state: Vec<u8>,
+    hold: Vec<u16>,
+    since: Vec<u64>,
+    on_at: Vec<u64>,
+    /// Per entry: the destination of an in-flight write holds it (`just_in_time`).
+    dest_held: Vec<bool>,
+    /// Per entry: the cycle a fixed-latency result will be written (`just_in_time`), or
+    /// u64::MAX for a variable-latency one.
+    dest_ready: Vec<u64>,
+    pub res: Residency,
+    pub stats: TricStats,
+}
+
+impl Tric {
+    /// TRIC for one SM of `cfg` (no kernel yet).
+    pub fn new(cfg: &GpuConfig) -> Tric {
+        let tc = &cfg.tric;
+        Tric {
+            lanes: match tc.granularity {
+                TricGranularity::Entry => 1,
+                TricGranularity::EntryLane => 32,
+            },
+            wake: tc.wake_latency.max(1) as u64,
+            off_wake: tc.off_wake_cycles().max(1) as u64,
+            jit: tc.dest_policy == DestPolicy::JustInTime,
+            per_cta: tc.alloc_scope == TricAllocScope::PerCta,
+            n_entries: (cfg.sm.n_registers / cfg.gpu.warp_size.max(1)) as u64,
+            regs: 0,
+            wpc: 0,
+            alloc_warps: 0,
+            state: Vec::new(),
+            hold: Vec::new(),
+            since: Vec::new(),
+            on_at: Vec::new(),
+            dest_held: Vec::new(),
+            dest_ready: Vec::new(),
+            res: Residency::default(),
+            stats: TricStats {
+                granularity: match tc.granularity {
+                    TricGranularity::Entry => "entry",
+                    TricGranularity::EntryLane => "entry_lane",
+                }
+                .to_string(),
+                wake_latency: tc.wake_latency,
+                ..Default::default()
+            },
+        }
+    }
+
+    /// A kernel with `regs` registers per thread launches at cycle `t` with at most
+    /// `max_ctas` CTAs of `wpc` warps resident: the allocated entries become DROWSY
+    /// (`kernel_static`) or stay OFF until their CTA slot fills (`per_cta`).
+    pub fn kernel_launch(&mut self, regs: u32, max_ctas: u32, wpc: u32, t: u64) {
+        self.regs = regs as usize;
+        self.wpc = wpc as usize;
+        self.alloc_warps = (max_ctas * wpc) as usize;
+        let n_alloc = self.alloc_warps * self.regs;
+        let n = n_alloc * self.lanes;
+        let init = if self.per_cta { OFF } else { DROWSY };
+        self.state = vec![init; n];
+        self.hold = vec![0; n];
+        self.since = vec![t; n];
+        self.on_at = vec![0; n];
+        self.dest_held = vec![false; n_alloc];
+        self.dest_ready = vec![u64::MAX; n_alloc];
+        self.n_entries = self.n_entries.max(n_alloc as u64);
+    }
+
+    /// Entry index of register `reg` of warp slot `w`, if it is inside the allocation.
+    #[inline]
+    fn entry(&self, w: usize, reg: u16) -> Option<usize> {
+        let r = reg as usize;
+        (r < self.regs && w < self.alloc_warps).then(|| w * self.regs + r)
+    }
+
+    /// Adds the unit's time in its current state from its start to `t`, and restarts it at `t`.
+    #[inline]
+    fn close(&mut self, u: usize, t: u64) {
+        let s = self.since[u];
+        if t <= s {
+            return;
+        }
+        match self.state[u] {
+            OFF => self.res.off += t - s,
+            DROWSY => self.res.drowsy += t - s,
+            _ => {
+                let on = self.on_at[u];
+                if on > s {
+                    self.res.waking += on.min(t) - s;
+                }
+                if t > on {
+                    self.res.on += t - on.max(s);
+                }
+            }
+        }
+        self.since[u] = t;
+    }
+
+    /// One wake request for unit `u` at `t`; returns the cycle it is ON.
+    #[inline]
+    fn wake_unit(&mut self, u: usize, t: u64) -> u64 {
+        match self.state[u] {
+            AWAKE => {
+                self.hold[u] += 1;
+                self.on_at[u]
+            }
+            DROWSY if self.since[u] > t => {
+                // released at the end of this very cycle: it never left ON
+                self.state[u] = AWAKE;
+                self.on_at[u] = self.since[u];
+                self.hold[u] = 1;
+                self.since[u]
+            }
+            st => {
+                self.close(u, t);
+                let l = if st == OFF {
+                    self.stats.off_accesses += 1;
+                    self.off_wake
+                } else {
+                    self.wake
+                };
+                self.state[u] = AWAKE;
+                self.on_at[u] = t + l;
+                self.hold[u] = 1;
+                self.stats.wake_events += 1;
+                t + l
+            }
+        }
+    }
+
+    /// Releases one hold of unit `u` after an access at `t`; DROWSY from `t + 1` at zero.
+    #[inline]
+    fn release_unit(&mut self, u: usize, t: u64) {
+        if self.state[u] != AWAKE || self.hold[u] == 0 {
+            return;
+        }
+        self.hold[u] -= 1;
+        if self.hold[u] == 0 {
+            self.close(u, t + 1);
+            self.state[u] = DROWSY;
+        }
+    }
+
+    /// Checks that every unit of an access at `t` is ON (counters for violations).
+    #[inline]
+    fn check_on(&mut self, u: usize, t: u64) {
+        match self.state[u] {
+            OFF => {
+                debug_assert!(false, "TRIC: an OFF register-file unit was accessed");
+                self.stats.off_accesses += 1;
+            }
+            AWAKE if self.on_at[u] <= t => {}
+            _ => self.stats.not_on_accesses += 1,
+        }
+    }
+
+    /// The units of entry `e` selected by `mask` (with `entry` granularity the entry itself),
+    /// for `lanes` units per entry.
+    #[inline]
+    fn units(lanes: usize, e: usize, mask: u32) -> impl Iterator<Item = usize> {
+        let (base, mut bits) = if lanes == 1 {
+            (e, 1u64)
+        } else {
+            (e * 32, mask as u64)
+        };
+        std::iter::from_fn(move || {
+            if bits == 0 {
+                return None;
+            }
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            Some(base + i)
+        })
+    }
+
+    /// Wakes register `reg` of warp `w` for the lanes `mask` at `t`; returns the cycle all of
+    /// them are ON (`t` for a register outside the allocation, counted as an OFF access).
+    pub fn wake(&mut self, w: usize, reg: u16, mask: u32, t: u64) -> u64 {
+        let Some(e) = self.entry(w, reg) else {
+            self.stats.off_accesses += 1;
+            return t;
+        };
+        let mut on = t;
+        let us = Self::units(self.lanes, e, mask);
+        for u in us {
+            on = on.max(self.wake_unit(u, t));
+        }
+        on
+    }
+
+    /// A read of (w, reg) for lanes `mask` granted at `t`: checks ON, releases the source hold.
+    pub fn read(&mut self, w: usize, reg: u16, mask: u32, t: u64) {
+        let Some(e) = self.entry(w, reg) else {
+            return;
+        };
+        let us = Self::units(self.lanes, e, mask);
+        for u in us {
+            self.check_on(u, t);
+            self.release_unit(u, t);
+        }
+    }
+
+    /// The destination (w, reg) of an instruction taking a collector at `t`: woken now under
+    /// the conservative policy; under `just_in_time` only noted.
+    pub fn dest_alloc(&mut self, w: usize, reg: u16, mask: u32, t: u64) {
+        if self.jit {
+            if let Some(e) = self.entry(w, reg) {
+                self.dest_ready[e] = u64::MAX;
+                self.dest_held[e] = false;
+            }
+            return;
+        }
+        self.wake(w, reg, mask, t);
+        if let Some(e) = self.entry(w, reg) {
+            self.dest_held[e] = true;
+        }
+    }
+
+    /// A fixed-latency result for (w, reg) will be written at `ready` (`just_in_time`).
+    pub fn dest_fixed(&mut self, w: usize, reg: u16, ready: u64) {
+        if let Some(e) = self.entry(w, reg) {
+            self.dest_ready[e] = ready;
+        }
+    }
+
+    /// A writeback of (w, reg) for lanes `mask` wants the port at `t`: returns the first cycle
+    /// the destination is ON (≤ `t`: write now). Under `just_in_time` the first call wakes the
+    /// destination, L cycles before a fixed-latency result's writeback (retroactively, the
+    /// entry having been DROWSY until then) or now for a variable-latency one, whose write then
+    /// waits L − 1 cycles.
+    pub fn write_ready(&mut self, w: usize, reg: u16, mask: u32, t: u64) -> u64 {
+        let Some(e) = self.entry(w, reg) else {
+            return t;
+        };
+        if !self.dest_held[e] {
+            self.dest_held[e] = true;
+            let ready = self.dest_ready[e];
+            let us = Self::units(self.lanes, e, mask);
+            let mut on = t;
+            for u in us {
+                let at = if ready != u64::MAX {
+                    ready.saturating_sub(self.wake).max(self.since[u])
+                } else {
+                    // the result arrived the cycle before its first writeback attempt
+                    t.saturating_sub(1).max(self.since[u])
+                };
+                let at = at.min(t);
+                on = on.max(self.wake_unit(u, at));
+            }
+            return on;
+        }
+        let mut on = t;
+        let us = Self::units(self.lanes, e, mask);
+        for u in us {
+            if self.state[u] == AWAKE {
+                on = on.max(self.on_at[u]);
+            }
+        }
+        on
+    }
+
+    /// The write of (w, reg) for lanes `mask` happens at `t`: releases the destination hold.
+    pub fn write(&mut self, w: usize, reg: u16, mask: u32, t: u64) {
+        let Some(e) = self.entry(w, reg) else {
+            return;
+        };
+        let held = std::mem::replace(&mut self.dest_held[e], false);
+        self.dest_ready[e] = u64::MAX;
+        let us = Self::units(self.lanes, e, mask);
+        for u in us {
+            self.check_on(u, t);
+            if held {
+                self.release_unit(u, t);
+            }
+        }
+    }
+
+    /// A CTA occupies warp slots `first..first + n` from `t` (`per_cta`: their entries go
+    /// OFF → DROWSY).
+    pub fn cta_launch(&mut self, first: usize, n: usize, t: u64) {
+        if !self.per_cta {
+            return;
+        }
+        let (a, b) = self.unit_range(first, n);
+        for u in a..b {
+            if self.state[u] == OFF {
+                self.close(u, t);
+                self.state[u] = DROWSY;
+                self.stats.off_to_drowsy += 1;
+            }
+        }
+    }
+
+    /// The CTA in warp slots `first..first + n` completed at `t` (`per_cta`: their entries go
+    /// OFF).
+    pub fn cta_exit(&mut self, first: usize, n: usize, t: u64) {
+        if !self.per_cta {
+            return;
+        }
+        let (a, b) = self.unit_range(first, n);
+        for u in a..b {
+            if self.state[u] != OFF {
+                self.close(u, t.max(self.since[u]));
+                self.state[u] = OFF;
+                self.hold[u] = 0;
+                self.stats.to_off += 1;
+            }
+        }
+    }
+
+    fn unit_range(&self, first: usize, n: usize) -> (usize, usize) {
+        let a = (first.min(self.alloc_warps) * self.regs) * self.lanes;
+        let b = ((first + n).min(self.alloc_warps) * self.regs) * self.lanes;
+        (a, b)
+    }
+
+    /// Closes every unit at the kernel's end `end` and returns the residency of the whole
+    /// file (unallocated entries OFF throughout).
+    pub fn finish(&mut self, end: u64) -> TricResidency {
+        for u in 0..self.state.len() {
+            self.close(u, end.max(self.since[u]));
+        }
+        let n_alloc_units = self.state.len() as u64;
+        let units = self.n_entries * self.lanes as u64;
+        let unalloc = units - n_alloc_units;
+        TricResidency {
+            part: RfPart::Mrf.name().to_string(),
+            units,
+            off: self.res.off + unalloc * end,
+            drowsy: self.res.drowsy,
+            waking: self.res.waking,
+            on: self.res.on,
+        }
+    }
+}
+
+/// Driven lanes of an access with active mask `mask` when segments of `seg` lanes are gated
+/// (32 lanes without COMA, `seg = 32`).
+#[inline]
+pub(crate) fn driven_lanes(mask: u32, seg: u32) -> u64 {
+    match seg {
+        32 => 32,
+        1 => mask.count_ones() as u64,
+        s => {
+            let mut n = 0;
+            let group = if s >= 32 { u32::MAX } else { (1u32 << s) - 1 };
+            let mut i = 0;
+            while i < 32 {
+                if mask >> i & group != 0 {
+                    n += s as u64;
+                }
+                i += s;
+            }
+            n
+        }
+    }
+}
+
+/// Per-SM register-file monitor: access counts by structure and driven lanes, COMA's mask
+/// table, and TRIC.
+pub(crate) struct RfMonitor {
+    /// Lanes of one gated segment (32 without COMA).
+    seg: u32,
+    /// Entries of the physical register file.
+    n_entries: u64,
+    coma: bool,
+    /// COMA mask table: the active mask written at each collector's allocation.
+    pub mask: Vec<u32>,
+    pub parts: [RfPartCounts; 5],
+    pub mask_reads: u64,
+    pub mask_writes: u64,
+    /// Per (warp slot, register): the active mask of the in-flight instruction writing it
+    /// (the scoreboard's destination mask, which a writeback drives).
+    dest_mask: Vec<u32>,
+    pub tric: Option<Tric>,
+}
+
+impl RfMonitor {
+    /// The monitor of `cfg` for `n_cu` collector units, when the run records register-file
+    /// statistics.
+    pub fn new(cfg: &GpuConfig, n_cu: usize) -> Option<Box<RfMonitor>> {
+        if !Self::wanted(cfg) {
+            return None;
+        }
+        Some(Box::new(RfMonitor {
+            seg: if cfg.coma.enabled {
+                cfg.coma.segment_lanes()
+            } else {
+                32
+            },
+            coma: cfg.coma.enabled,
+            n_entries: (cfg.sm.n_registers / cfg.gpu.warp_size.max(1)) as u64,
+            mask: vec![u32::MAX; n_cu],
+            parts: RfPart::ALL.map(|p| RfPartCounts {
+                part: p.name().to_string(),
+                ..Default::default()
+            }),
+            mask_reads: 0,
+            mask_writes: 0,
+            dest_mask: vec![u32::MAX; cfg.sm.max_warps as usize * N_REGS],
+            tric: cfg.tric.enabled.then(|| Tric::new(cfg)),
+        }))
+    }
+
+    /// Whether a run of `cfg` records [`RfStats`]: TRIC or COMA on, or a multi-cycle access
+    /// latency. (A register-file organisation with several structures adds its own
+    /// configuration switch here, so that its runs record the per-structure counts.)
+    pub fn wanted(cfg: &GpuConfig) -> bool {
+        cfg.tric.enabled || cfg.coma.enabled || cfg.rf.latency != 1
+    }
+
+    /// An instruction of warp `w` with active mask `mask`, source registers `srcs` (distinct,
+    /// general) and destinations `dsts` takes collector `ci` at `t`: COMA writes the mask table,
+    /// TRIC wakes the sources and destinations. Fills `not_before` with, per source, the
+    /// earliest cycle it may be read (t + 1 at the earliest, t + L for a woken DROWSY entry).
+    #[allow(clippy::too_many_arguments)]
+    pub fn alloc(
+        &mut self,
+        ci: usize,
+        w: usize,
+        mask: u32,
+        srcs: &[u16],
+        dsts: &[u16],
+        t: u64,
+        not_before: &mut [u64; 5],
+    ) {
+        if self.coma {
+            self.mask[ci] = mask;
+            self.mask_writes += 1;
+        }
+        for &r in dsts {
+            if (r as usize) < N_REGS {
+                if let Some(m) = self.dest_mask.get_mut(w * N_REGS + r as usize) {
+                    *m = mask;
+                }
+            }
+        }
+        let Some(tr) = self.tric.as_mut() else {
+            return;
+        };
+        let mut stall = 0u64;
+        for (i, &r) in srcs.iter().enumerate() {
+            let on = tr.wake(w, r, mask, t);
+            not_before[i] = on.max(t + 1);
+            stall = stall.max(on.saturating_sub(t + 1));
+        }
+        for &r in dsts {
+            if r < PRED_BASE {
+                tr.dest_alloc(w, r, mask, t);
+            }
+        }
+        if stall > 0 {
+            tr.stats.wake_stall_cycles += stall;
+            tr.stats.wake_stalled_insts += 1;
+        }
+    }
+
+    /// A read of (w, reg) by collector `ci` granted at `t` on structure `part` with latency
+    /// `lat`.
+    #[inline]
+    pub fn read(&mut self, ci: usize, w: usize, reg: u16, part: RfPart, lat: u32, t: u64) {
+        let mask = self.mask[ci];
+        let p = &mut self.parts[part.index()];
+        p.reads += 1;
+        p.read_latency_cycles += lat as u64;
+        p.read_driven_lanes += driven_lanes(mask, self.seg);
+        if self.coma {
+            self.mask_reads += 1;
+        }
+        if let Some(tr) = self.tric.as_mut() {
+            tr.read(w, reg, mask, t);
+        }
+    }
+
+    /// The active mask of the in-flight write of (w, reg).
+    #[inline]
+    pub fn dest_mask(&self, w: usize, reg: u16) -> u32 {
+        self.dest_mask
+            .get(w * N_REGS + reg as usize)
+            .copied()
+            .unwrap_or(u32::MAX)
+    }
+
+    /// A writeback of (w, reg) wants its bank port at `t`: the first cycle its destination is
+    /// ON (≤ `t` without TRIC).
+    #[inline]
+    pub fn write_ready(&mut self, w: usize, reg: u16, t: u64) -> u64 {
+        let mask = self.dest_mask(w, reg);
+        match self.tric.as_mut() {
+            Some(tr) => tr.write_ready(w, reg, mask, t),
+            None => t,
+        }
+    }
+
+    /// A write of (w, reg) granted at `t` on structure `part` with latency `lat`; it drives
+    /// the destination's active mask.
+    #[inline]
+    pub fn write(&mut self, w: usize, reg: u16, part: RfPart, lat: u32, t: u64) {
+        let mask = self.dest_mask(w, reg);
+        let p = &mut self.parts[part.index()];
+        p.writes += 1;
+        p.write_latency_cycles += lat as u64;
+        p.write_driven_lanes += driven_lanes(mask, self.seg);
+        if let Some(tr) = self.tric.as_mut() {
+            tr.write(w, reg, mask, t);
+        }
+    }
+
+    /// The record of this SM at the kernel's end `end` (collector and conflict counters are
+    /// filled by the caller).
+    pub fn finish(&mut self, end: u64) -> RfStats {
+        let (residency, tric) = match self.tric.as_mut() {
+            Some(tr) => (tr.finish(end), Some(tr.stats.clone())),
+            None => (
+                TricResidency {
+                    part: RfPart::Mrf.name().to_string(),
+                    units: self.n_entries,
+                    on: self.n_entries * end,
+                    ..Default::default()
+                },
+                None,
+            ),
+        };
+        RfStats {
+            coma: self.coma,
+            segment_lanes: self.seg,
+            parts: self.parts.to_vec(),
+            mask_table_reads: self.mask_reads,
+            mask_table_writes: self.mask_writes,
+            residency: vec![residency],
+            tric,
+            ..Default::default()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tric(l: u32, gran: TricGranularity) -> Tric {
+        let mut cfg = GpuConfig::preset("gtx480").unwrap();
+        cfg.tric.enabled = true;
+        cfg.tric.wake_latency = l;
+        cfg.tric.granularity = gran;
+        let mut t = Tric::new(&cfg);
+        t.kernel_launch(8, 2, 2, 0);
+        t
+    }
+
+    fn total(r: &TricResidency) -> u64 {
+        r.off + r.drowsy + r.waking + r.on
+    }
+
+    #[test]
+    fn wake_latency_and_residency() {
+        let mut t = tric(3, TricGranularity::Entry);
+        assert_eq!(t.wake(0, 1, u32::MAX, 10), 13);
+        t.read(0, 1, u32::MAX, 13);
+        let r = t.finish(100);
+        assert_eq!(t.stats.wake_events, 1);
+        assert_eq!(r.waking, 3);
+        assert_eq!(r.on, 1);
+        assert_eq!(total(&r), r.units * 100);
+        assert_eq!(t.stats.not_on_accesses + t.stats.off_accesses, 0);
+    }
+
+    #[test]
+    fn hold_counts_keep_an_entry_on_until_the_last_release() {
+        let mut t = tric(2, TricGranularity::Entry);
+        // two in-flight instructions wake R3 of warp 1
+        assert_eq!(t.wake(1, 3, u32::MAX, 5), 7);
+        // the second request adds no latency beyond what remains
+        assert_eq!(t.wake(1, 3, u32::MAX, 6), 7);
+        assert_eq!(t.stats.wake_events, 1);
+        t.read(1, 3, u32::MAX, 7);
+        let e = 8 + 3;
+        assert_eq!(t.state[e], AWAKE, "one hold left");
+        t.read(1, 3, u32::MAX, 9);
+        assert_eq!(t.state[e], DROWSY);
+        let r = t.finish(20);
+        assert_eq!((r.waking, r.on), (2, 3));
+        assert_eq!(total(&r), r.units * 20);
+    }
+
+    #[test]
+    fn entry_lane_granularity_wakes_only_active_lanes() {
+        let mut t = tric(3, TricGranularity::EntryLane);
+        t.wake(0, 0, 0b1011, 0);
+        assert_eq!(t.stats.wake_events, 3);
+        t.read(0, 0, 0b1011, 3);
+        let r = t.finish(10);
+        assert_eq!(r.units, t.n_entries * 32);
+        assert_eq!(r.waking, 9);
+        assert_eq!(r.on, 3);
+        assert_eq!(total(&r), r.units * 10);
+    }
+
+    #[test]
+    fn driven_lanes_by_segment() {
+        assert_eq!(driven_lanes(0b1, 32), 32);
+        assert_eq!(driven_lanes(0b1011, 1), 3);
+        assert_eq!(driven_lanes(0b1_0001, 4), 8);
+        assert_eq!(driven_lanes(u32::MAX, 4), 32);
+        assert_eq!(driven_lanes(u32::MAX, 1), 32);
+    }
+}
