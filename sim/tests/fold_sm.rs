@@ -3,15 +3,14 @@
 //! and test-size workloads whose functional results, per-type instruction counts and per-pipe
 //! op/lane counts are those of the unfolded run.
 
-use sim::activity::Activity;
+mod common;
+use common::{pipe_ops, run_checked};
 use sim::activity::{FoldStats, KernelActivity};
 use sim::config::pg::{Granularity, PgPolicy};
 use sim::config::{GpuConfig, SchedPolicy};
 use sim::inst::{Family, OpClass, WarpInst};
 use sim::timing::synth::{alu, SynthStream};
 use sim::timing::{Simulation, Stream};
-use sim::workloads::{self, Size};
-use std::collections::BTreeMap;
 
 /// One SM of gtx480 with a perfect I-cache.
 fn one_sm() -> GpuConfig {
@@ -224,32 +223,6 @@ fn origami_puts_the_preferred_group_first_inside_the_gates_type_order() {
     assert_eq!(order, [1, 2, 0, 3, 5, 4]);
 }
 
-fn run_workload(cfg: &GpuConfig, name: &str) -> Activity {
-    let mut gpu = Simulation::new(cfg).gpu().unwrap();
-    let rep = workloads::find(name)
-        .unwrap()
-        .run(Size::Test, &mut gpu, true)
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
-    let check = rep.check.unwrap();
-    assert!(check.passed, "{name}: {}", check.detail);
-    gpu.activity().clone()
-}
-
-/// Per pipe name and op: (ops, active lanes) summed over units and SMs.
-fn pipe_ops(k: &KernelActivity) -> BTreeMap<(String, String), (u64, u64)> {
-    let mut m = BTreeMap::new();
-    for sm in &k.sms {
-        for p in &sm.exec {
-            for (op, v) in &p.ops {
-                let e = m.entry((p.pipe.clone(), op.clone())).or_insert((0, 0));
-                e.0 += v.ops;
-                e.1 += v.lanes;
-            }
-        }
-    }
-    m
-}
-
 /// The folding technique (two-level, lane-group Conventional gating, eager gating), the
 /// Origami technique (the same with the Origami scheduler and lane shifting), and folding
 /// without gating.
@@ -283,10 +256,10 @@ fn fold_configs() -> Vec<(&'static str, GpuConfig)> {
 fn folding_and_origami_keep_work_and_results() {
     let base = GpuConfig::preset("gtx480").unwrap();
     for name in ["backprop", "cp", "nw", "hotspot"] {
-        let a0 = run_workload(&base, name);
+        let a0 = run_checked(&base, name);
         for (what, cfg) in fold_configs() {
             let what = format!("{name} {what}");
-            let a = run_workload(&cfg, name);
+            let a = run_checked(&cfg, name);
             let (k0, k) = (&a0.aggregate, &a.aggregate);
             assert_eq!(
                 k.by_family, k0.by_family,
@@ -339,7 +312,7 @@ fn default_timing_is_unchanged_by_the_fold_hardware_model() {
     let cfg = GpuConfig::preset("gtx480").unwrap();
     assert!(!cfg.fold.enabled);
     for (name, len, digest) in GOLDEN {
-        let j = run_workload(&cfg, name).to_json();
+        let j = run_checked(&cfg, name).to_json();
         println!("{name} {} {}", j.len(), fnv(&j));
         assert_eq!((j.len(), fnv(&j)), (len, digest.to_string()), "{name}");
     }

@@ -4,38 +4,11 @@
 //! counts, per-pipe op and active-lane counts and the functional results equal those of the
 //! no-PG run; a `pg.policy = "None"` run is identical to one without a `[pg]` table.
 
-use sim::activity::{Activity, KernelActivity};
+mod common;
+use common::{pipe_ops, run_checked};
+use sim::activity::Activity;
 use sim::config::pg::PgPolicy;
 use sim::config::{GpuConfig, SchedPolicy};
-use sim::timing::Simulation;
-use sim::workloads::{self, Size};
-use std::collections::BTreeMap;
-
-fn run(cfg: &GpuConfig, name: &str) -> Activity {
-    let mut gpu = Simulation::new(cfg).gpu().unwrap();
-    let rep = workloads::find(name)
-        .unwrap()
-        .run(Size::Test, &mut gpu, true)
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
-    let check = rep.check.unwrap();
-    assert!(check.passed, "{name}: {}", check.detail);
-    gpu.activity().clone()
-}
-
-/// Per pipe name (`int`, `fp`, `sfu`, …) and op: (ops, lanes) summed over units and SMs.
-fn pipe_ops(k: &KernelActivity) -> BTreeMap<(String, String), (u64, u64)> {
-    let mut m = BTreeMap::new();
-    for sm in &k.sms {
-        for p in &sm.exec {
-            for (op, v) in &p.ops {
-                let e = m.entry((p.pipe.clone(), op.clone())).or_insert((0, 0));
-                e.0 += v.ops;
-                e.1 += v.lanes;
-            }
-        }
-    }
-    m
-}
 
 fn check_invariants(a: &Activity, what: &str) {
     for k in a.kernels.iter().chain(std::iter::once(&a.aggregate)) {
@@ -75,7 +48,7 @@ fn check_invariants(a: &Activity, what: &str) {
 fn gating_keeps_work_and_results_and_holds_the_invariants() {
     for name in ["backprop", "cp", "nw"] {
         let base = GpuConfig::preset("gtx480").unwrap();
-        let a0 = run(&base, name);
+        let a0 = run_checked(&base, name);
         assert!(a0.aggregate.gating.is_none());
         for sched in [SchedPolicy::Gates, SchedPolicy::TwoLevel] {
             for policy in [
@@ -92,7 +65,7 @@ fn gating_keeps_work_and_results_and_holds_the_invariants() {
                     cfg.pg.adaptive.epoch = 500;
                 }
                 let what = format!("{name} {sched:?} {policy:?}");
-                let a = run(&cfg, name);
+                let a = run_checked(&cfg, name);
                 let (k0, k) = (&a0.aggregate, &a.aggregate);
                 assert_eq!(
                     k.by_family, k0.by_family,
@@ -115,16 +88,19 @@ fn pg_none_is_identical_to_no_pg_table() {
     let mut none = base.clone();
     none.pg.policy = PgPolicy::None;
     assert_eq!(none.hash_hex(), base.hash_hex());
-    assert_eq!(run(&base, "nw").to_json(), run(&none, "nw").to_json());
+    assert_eq!(
+        run_checked(&base, "nw").to_json(),
+        run_checked(&none, "nw").to_json()
+    );
 }
 
 #[test]
 fn gated_runs_report_events_and_timing() {
     let mut cfg = GpuConfig::preset("gtx480").unwrap();
     cfg.pg.policy = PgPolicy::Conventional;
-    let tl = run(&cfg, "cp");
+    let tl = run_checked(&cfg, "cp");
     cfg.sched.policy = SchedPolicy::Gates;
-    let ga = run(&cfg, "cp");
+    let ga = run_checked(&cfg, "cp");
     let events = |a: &Activity| -> u64 {
         a.aggregate
             .gating
@@ -150,11 +126,11 @@ fn gated_runs_report_events_and_timing() {
 #[test]
 fn sfu_domains_with_gate_sfu() {
     let base = GpuConfig::preset("gtx480").unwrap();
-    let a0 = run(&base, "cp");
+    let a0 = run_checked(&base, "cp");
     let mut cfg = base.clone();
     cfg.pg.policy = PgPolicy::Conventional;
     cfg.pg.gate_sfu = true;
-    let a = run(&cfg, "cp");
+    let a = run_checked(&cfg, "cp");
     assert_eq!(a.aggregate.by_family, a0.aggregate.by_family);
     assert_eq!(pipe_ops(&a.aggregate), pipe_ops(&a0.aggregate));
     let g = a.aggregate.gating.as_ref().unwrap();
@@ -171,13 +147,13 @@ fn sfu_domains_with_gate_sfu() {
 fn lane_group_domains_on_the_sm() {
     use sim::config::pg::Granularity;
     let base = GpuConfig::preset("gtx480").unwrap();
-    let a0 = run(&base, "nw");
+    let a0 = run_checked(&base, "nw");
     for size in [1, 2, 4] {
         let mut cfg = base.clone();
         cfg.pg.policy = PgPolicy::NaiveBlackout;
         cfg.pg.granularity = Granularity::LaneGroup;
         cfg.pg.lane_group_size = size;
-        let a = run(&cfg, "nw");
+        let a = run_checked(&cfg, "nw");
         assert_eq!(a.aggregate.by_family, a0.aggregate.by_family);
         assert_eq!(pipe_ops(&a.aggregate), pipe_ops(&a0.aggregate));
         let g = a.aggregate.gating.as_ref().unwrap();

@@ -1,7 +1,8 @@
 //! Helpers shared by the integration tests: [`Replay`], a kernel stream replaying prepared
-//! per-warp instruction lists (trace tests), and [`Counting`], an emulator that attributes
-//! executed warp instructions to kernel names (workload tests). Each test binary uses part of
-//! them.
+//! per-warp instruction lists (trace tests), [`Counting`], an emulator that attributes
+//! executed warp instructions to kernel names (workload tests), and [`run_checked`] /
+//! [`pipe_ops`] for timing runs whose functional results must hold. Each test binary uses
+//! part of them.
 #![allow(dead_code)]
 
 use sim::emu::Emulator;
@@ -83,4 +84,32 @@ impl Gpu for Counting {
             .or_default() += self.emu.warp_insts() - before;
         Ok(())
     }
+}
+
+/// Runs workload `name` at test size on `cfg` with its functional check, which must pass, and
+/// returns the Activity.
+pub fn run_checked(cfg: &sim::config::GpuConfig, name: &str) -> sim::activity::Activity {
+    let mut gpu = sim::timing::Simulation::new(cfg).gpu().unwrap();
+    let rep = sim::workloads::find(name)
+        .unwrap()
+        .run(sim::workloads::Size::Test, &mut gpu, true)
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let check = rep.check.unwrap();
+    assert!(check.passed, "{name}: {}", check.detail);
+    gpu.activity().clone()
+}
+
+/// Per pipe name (`int`, `fp`, `sfu`, …) and op: (ops, active lanes) summed over units and SMs.
+pub fn pipe_ops(k: &sim::activity::KernelActivity) -> BTreeMap<(String, String), (u64, u64)> {
+    let mut m = BTreeMap::new();
+    for sm in &k.sms {
+        for p in &sm.exec {
+            for (op, v) in &p.ops {
+                let e = m.entry((p.pipe.clone(), op.clone())).or_insert((0, 0));
+                e.0 += v.ops;
+                e.1 += v.lanes;
+            }
+        }
+    }
+    m
 }
