@@ -172,8 +172,9 @@ const DATA_ACTIVITY: f64 = 0.5;
 /// `i` (1 at the foot … `B` at the top) drives its own read bus of one lane-slice word down
 /// `i·h` of wire, so that every bank can deliver in the same cycle; the mean read traverses
 /// `h·(B + 1)/2`. A write travels the same mean distance up the column's shared write bus.
-/// The column is short (`B·h` is well under a millimetre at every built-in node), so the bank's
-/// output driver drives it unrepeated: the energy per transfer is the wire's charge,
+/// The column is short (`B·h` for GTX480's 16 banks: 2.0 mm at 90 nm, 0.9 mm at 40 nm, 0.2 mm
+/// at finfet7; its distributed RC delay is tens of picoseconds, far below a cycle), so the
+/// bank's output driver drives it unrepeated: the energy per transfer is the wire's charge,
 /// `lanes × bits × α × c_wire × h·(B + 1)/2 × Vdd²` with α = 0.5 (random data) on the SM's
 /// semi-global layer, charged to the operand crossbar per operand and to the register file per
 /// write. The drivers are the arrays' own (their leakage is in the arrays); the buses run on
@@ -297,8 +298,10 @@ impl ChipModel {
             LogicKind::Scoreboard,
             &[("NREGS", 64), ("NSRC", 3)],
         )?;
-        // Operand collectors: one 3-operand, 32-lane entry per collector unit, and the
-        // bank-to-collector crossbar of one warp-register (1024 bits) per port.
+        // Operand collectors: one 3-operand entry of one warp-register (`rf.entry_bytes`, 1024
+        // bits on every preset) per collector unit, and the bank-to-collector crossbar of one
+        // warp-register per port.
+        let entry_bits = cfg.rf.entry_bytes.max(1) * 8;
         let oc = &cfg.opcoll.units;
         let n_cu = (oc.sp + oc.sfu + oc.mem + oc.dp + oc.int + oc.gen).max(1);
         put(
@@ -308,12 +311,11 @@ impl ChipModel {
             LogicKind::FlopArray,
             &[
                 ("ENTRIES", n_cu * 3),
-                ("WIDTH", 1024),
+                ("WIDTH", entry_bits),
                 ("RPORTS", 1),
                 ("WPORTS", 1),
             ],
         )?;
-        let entry_bits = cfg.rf.entry_bytes.max(1) * 8;
         let xbar_n = cfg.rf.n_banks.max(n_cu).min(32);
         put(
             &mut sm_logic,
