@@ -72,7 +72,7 @@ fn register_file_is_banks_plus_the_routing_they_traverse() {
         reads_j.push(rf.read_j);
         // The wire share of the crossbar: the crossbar's logic alone costs less.
         let mut alone = BTreeMap::new();
-        alone.insert("N".to_string(), banks.max(16).min(32));
+        alone.insert("N".to_string(), banks.clamp(16, 32));
         alone.insert("WIDTH".to_string(), 1024);
         let logic =
             models::logic::model(models::logic::LogicKind::Crossbar, &alone, &src.point, None);
