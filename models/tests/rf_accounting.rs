@@ -229,13 +229,16 @@ fn frf_low_costs_less_from_the_device_physics() {
     assert!(bg.switch_energy_j > 0.0 && bg.line_capacitance_f > 0.0);
 }
 
-/// Leakage grows strictly with capacity in both partitions, and the SRF's access energy and area
-/// shrink strictly as it loses entries. The FRF's access energy and area are not monotone step
+/// The SRF's leakage, array access energy and area shrink strictly as it loses entries. The FRF's access energy and area are not monotone step
 /// by step: its 2–22-row lane-sliced banks are dominated by per-access periphery and routing, and
 /// the organisation search (minimum energy × delay² among organisations within 20 % of the
-/// fastest) changes organisation between sizes (n = 6 picks a cheaper one than n = 5). The test
-/// checks the FRF's end points and that every FRF (SRF) costs less per access than the MRF at
-/// the same supply it is carved from.
+/// fastest) changes organisation between sizes (n = 6 picks a cheaper one than n = 5), and its
+/// bank slices of a few rows are padded to the SRAM model's row granularity (n = 2 and 3 share
+/// one array), so neither is its leakage. The test checks the FRF's end points and that every FRF (SRF) array costs less per access than the
+/// MRF's array at the same supply it is carved from. The bank-to-collector bus is excluded from
+/// that comparison: a split bank stacks an FRF and an SRF sub-array, each with its own
+/// periphery, so its column pitch — and the bus every access of either part drives — is longer
+/// than the MRF's (checked here), which can make a partition's access dearer than the MRF's.
 #[test]
 fn partition_energies_are_monotone_in_capacity() {
     let mut last: Option<(ArrayCost, ArrayCost)> = None;
@@ -260,24 +263,22 @@ fn partition_energies_are_monotone_in_capacity() {
             r.leakage_w() * 1e3,
             r.area_m2 * 1e6
         );
-        assert!(f.read_energy_j < s.mrf_stv.read_energy_j, "FRF n = {n}");
-        assert!(
-            r.read_energy_j < s.mrf_ntv.as_ref().unwrap().read_energy_j,
-            "SRF n = {n}"
-        );
-        if let Some((lf, lr)) = &last {
-            assert!(r.read_energy_j < lr.read_energy_j, "SRF energy n = {n}");
+        let array = |a: &ArrayCost| a.read_energy_j - a.bus_energy_j;
+        let ntv = s.mrf_ntv.as_ref().unwrap();
+        assert!(array(&f) < array(&s.mrf_stv), "FRF n = {n}");
+        assert!(array(&r) < array(ntv), "SRF n = {n}");
+        assert!(f.bus_energy_j > s.mrf_stv.bus_energy_j && r.bus_energy_j > ntv.bus_energy_j);
+        if let Some((_, lr)) = &last {
+            assert!(array(&r) < array(lr), "SRF energy n = {n}");
             assert!(r.area_m2 < lr.area_m2, "SRF area n = {n}");
-            assert!(
-                f.leakage_w() > lf.leakage_w() && r.leakage_w() < lr.leakage_w(),
-                "leakage n = {n}"
-            );
+            assert!(r.leakage_w() < lr.leakage_w(), "leakage n = {n}");
         }
         first.get_or_insert(f.clone());
         last = Some((f, r));
     }
     let (f1, f8) = (first.unwrap(), last.unwrap().0);
     assert!(f8.read_energy_j > f1.read_energy_j && f8.area_m2 > f1.area_m2);
+    assert!(f8.leakage_w() > f1.leakage_w());
 }
 
 #[test]

@@ -186,22 +186,9 @@ fn rf_routing(
     sm_logic: &mut BTreeMap<String, (u32, UnitCost)>,
     sources: &mut BTreeMap<String, Source>,
 ) -> Result<(), ChipError> {
-    let Some(rf) = storage_specs(cfg)
-        .into_iter()
-        .find(|s| s.name == "register file")
-    else {
+    let Some(transfer_j) = rf_bus_energy_j(cfg, src)? else {
         return Ok(());
     };
-    let h_m = src.sram_height_m(&rf).map_err(|error| ChipError::Storage {
-        component: rf.name.clone(),
-        error,
-    })?;
-    let banks = (rf.instances / rf.accessed.max(1)).max(1) as f64;
-    let lanes = rf.accessed.max(1) as f64;
-    let bits = (rf.block_bytes * 8) as f64;
-    let vdd = src.vdd_v();
-    let mean_m = h_m * (banks + 1.0) / 2.0;
-    let transfer_j = lanes * bits * DATA_ACTIVITY * src.bus_wire_c_f_per_m() * mean_m * vdd * vdd;
     if let Some(x) = sm_logic.get_mut("operand crossbar") {
         x.1.read_j += transfer_j;
         x.1.write_j += transfer_j;
@@ -211,6 +198,39 @@ fn rf_routing(
         c.write_j += transfer_j;
     }
     Ok(())
+}
+
+/// Energy of one transfer on the bus between a register-file bank and the operand collectors
+/// (see [`rf_routing`]) for `cfg` costed by `src`, J; `None` when `cfg` has no register file.
+pub fn rf_bus_energy_j(cfg: &GpuConfig, src: &dyn CostSource) -> Result<Option<f64>, ChipError> {
+    let Some(rf) = storage_specs(cfg)
+        .into_iter()
+        .find(|s| s.name == "register file")
+    else {
+        return Ok(None);
+    };
+    let h_m = src.sram_height_m(&rf).map_err(|error| ChipError::Storage {
+        component: rf.name.clone(),
+        error,
+    })?;
+    Ok(Some(rf_bus_transfer_j(
+        &rf,
+        h_m,
+        src.bus_wire_c_f_per_m(),
+        src.vdd_v(),
+    )))
+}
+
+/// The bank-to-collector bus formula of [`rf_routing`] for the lane-sliced banks `rf`
+/// (`rf.instances / rf.accessed` banks of `rf.accessed` slices, `rf.block_bytes` per slice)
+/// stacked at the pitch `pitch_m` in each lane's column, on a wire of `c_wire_f_per_m` at
+/// `vdd_v`: `lanes × bits × α × c_wire × pitch·(B + 1)/2 × Vdd²`, J per transfer.
+pub fn rf_bus_transfer_j(rf: &StorageSpec, pitch_m: f64, c_wire_f_per_m: f64, vdd_v: f64) -> f64 {
+    let banks = (rf.instances / rf.accessed.max(1)).max(1) as f64;
+    let lanes = rf.accessed.max(1) as f64;
+    let bits = (rf.block_bytes * 8) as f64;
+    let mean_m = pitch_m * (banks + 1.0) / 2.0;
+    lanes * bits * DATA_ACTIVITY * c_wire_f_per_m * mean_m * vdd_v * vdd_v
 }
 
 impl ChipModel {

@@ -185,11 +185,7 @@ impl TechCostSource {
             },
             choice.design_vdd_v,
         )?;
-        // 8T cells at FinFET nodes (6T is not viable at 7 nm), 6T on planar nodes.
-        let cell = match node.kind() {
-            techlib::NodeKind::Planar => CellKind::SixT,
-            _ => CellKind::EightT,
-        };
+        let cell = storage_cell(node.kind());
         let label = format!("{} {}", node.name(), flavour_name);
         let overlay_name = overlay
             .as_ref()
@@ -262,8 +258,18 @@ impl TechCostSource {
     }
 }
 
-/// The SRAM model's specification of one array of `s`.
-fn sram_spec(s: &StorageSpec, cell: CellKind) -> SramSpec {
+/// The cell of every storage array at a node of `kind`: 8T at FinFET nodes (6T is not viable
+/// at 7 nm), 6T on planar nodes.
+pub fn storage_cell(kind: techlib::NodeKind) -> CellKind {
+    match kind {
+        techlib::NodeKind::Planar => CellKind::SixT,
+        _ => CellKind::EightT,
+    }
+}
+
+/// The SRAM model's specification of one array of `s` with `cell` cells (what
+/// [`TechCostSource`] evaluates for every storage array).
+pub fn sram_spec(s: &StorageSpec, cell: CellKind) -> SramSpec {
     SramSpec {
         capacity_bytes: s.size_bytes,
         block_bytes: s.block_bytes,

@@ -109,10 +109,37 @@ fn data_array(
 /// Bytes of one lane's register.
 pub const LANE_BYTES: u64 = 4;
 
+/// The lane-sliced banks of a register file (or of one part of it): `n_banks` independent
+/// banks of `rows_per_bank` rows of `entry_bytes`-byte entries, each bank split into `lanes`
+/// slices of `entry_bytes / lanes` bytes per row with `rw_ports` read-write ports. The spec is
+/// one slice of one bank; an access touches the `lanes` slices of one bank (`storage_specs`).
+pub fn rf_bank_slices(
+    name: &str,
+    rows_per_bank: u64,
+    entry_bytes: u64,
+    lanes: u64,
+    n_banks: u64,
+    rw_ports: u32,
+) -> StorageSpec {
+    let lanes = lanes.max(1);
+    StorageSpec {
+        name: name.into(),
+        scope: Scope::PerSm,
+        instances: (lanes * n_banks.max(1)) as u32,
+        accessed: lanes as u32,
+        size_bytes: rows_per_bank.max(1) * (entry_bytes / lanes),
+        block_bytes: entry_bytes / lanes,
+        banks: 1,
+        rw_ports,
+        read_ports: 0,
+        write_ports: 0,
+    }
+}
+
 /// Lane slices of a register file with `entry`-byte entries and `size` bytes: one per 4-byte
 /// register of the entry (1 when the entry is not a whole number of lanes or the size does not
 /// split evenly).
-fn rf_lanes(entry: u64, size: u64) -> u64 {
+pub fn rf_lanes(entry: u64, size: u64) -> u64 {
     let lanes = (entry / LANE_BYTES).max(1);
     if entry.is_multiple_of(lanes) && size.is_multiple_of(lanes) && entry >= LANE_BYTES {
         lanes
@@ -140,18 +167,14 @@ pub fn storage_specs(cfg: &GpuConfig) -> Vec<StorageSpec> {
     let n_banks = cfg.rf.n_banks.max(1) as u64;
     let entries = rf_bytes.div_ceil(entry);
     let rows_per_bank = entries.div_ceil(n_banks).max(1);
-    v.push(StorageSpec {
-        name: "register file".into(),
-        scope: Scope::PerSm,
-        instances: (lanes * n_banks) as u32,
-        accessed: lanes as u32,
-        size_bytes: rows_per_bank * (entry / lanes),
-        block_bytes: entry / lanes,
-        banks: 1,
-        rw_ports: cfg.rf.ports_per_bank.max(1),
-        read_ports: 0,
-        write_ports: 0,
-    });
+    v.push(rf_bank_slices(
+        "register file",
+        rows_per_bank,
+        entry,
+        lanes,
+        n_banks,
+        cfg.rf.ports_per_bank.max(1),
+    ));
     let ic = &cfg.icache;
     v.push(data_array(
         "instruction cache",

@@ -7,11 +7,12 @@
 //!   back-gate modes, the slow RF (SRF), the register-file cache (RFC) with its tag CAM, the
 //!   COMA mask table, the swap-table CAM, the pilot-warp counters and the adaptive-FRF epoch
 //!   counter, with the derived latencies `⌈t_access/t_clk⌉`. Arrays come from the structural
-//!   SRAM model ([`crate::sram::evaluate_sliced`], lane-sliced as the calibrated MRF/SRF rows);
+//!   register-file arrays (independent lane-sliced banks plus the bank-to-collector bus);
 //!   control structures from the logic models ([`crate::logic`]), calibrated to synthesis when
 //!   an overlay is given.
 //! - [`coma`]: the divided-wordline circuit (AND-gate count and area, wordline charging delay
 //!   with and without DWL) and the model value of `coma.fixed_fraction`.
+//! - [`counts`]: a simulated run's activity mapped onto the accounting's counts.
 //! - [`accounting`]: §8 (dynamic, leakage with per-state residency, overheads, totals and
 //!   savings on the energy and power basis, the fixed-ratio combination) over a plain counts
 //!   struct ([`accounting::RfCounts`]), and the three labelled aggregations of §9.
@@ -21,6 +22,7 @@
 
 pub mod accounting;
 pub mod coma;
+pub mod counts;
 pub mod structures;
 pub mod tric;
 

@@ -2,18 +2,31 @@
 //! and of the structures the register-file techniques add (register-file spec §4–§7, §9).
 //!
 //! # Arrays
-//! Every array is the structural SRAM model's lane-sliced register file
-//! ([`crate::sram::evaluate_sliced`] with `lanes` slices, 8T cells with one read and one write
-//! port at FinFET nodes as the calibrated MRF/SRF rows of `sram::fit::rf_spec`, 6T cells with
-//! one read-write port at planar nodes), on the node's technology at the structure's supply
-//! ([`crate::sram::sram_tech`], designed at the node's nominal supply with back gates tied: one
-//! physical design per array).
+//! Every array is the chip model's register file (`crate::gpu::chip`, `rf_routing`): `B`
+//! independent banks, each split into `lanes` slices (one per SIMT lane, next to its
+//! datapath) of `entry_bytes / lanes` bytes per row, each slice one SRAM array with the bank's
+//! `ports_per_bank` read-write ports ([`crate::gpu::storage::rf_bank_slices`], 8T cells at
+//! FinFET nodes, 6T at planar nodes), evaluated exactly as the chip evaluates it
+//! ([`crate::gpu::source::sram_spec`], [`crate::sram::evaluate`]) on the node's technology at
+//! the structure's supply ([`crate::sram::sram_tech`], designed at the node's nominal supply
+//! with back gates tied: one physical design per array). One access touches the `lanes` slices
+//! of one bank; area and leakage count every slice of every bank. The RFC's banks have its own
+//! read and write ports.
+//!
+//! **Bus.** The read and write energies include the bank-to-collector bus of the chip model
+//! ([`crate::gpu::chip::rf_bus_transfer_j`]: each lane's bank slices stack in a column, the
+//! mean transfer runs `pitch·(B + 1)/2` of semi-global wire). The pitch is the slice height of
+//! the structure; in the partitioned RF every bank is an FRF part stacked on an SRF part
+//! (§5.2), so the FRF's and the SRF's buses run over a pitch of both parts' heights, each at
+//! its own supply. So n = 0 gives the MRF at the SRF supply and n = 63 (FRF = every entry)
+//! the MRF at STV exactly, and the MRF's read energy is the chip's register-file read plus its
+//! bus energy per operand.
 //!
 //! **Real row counts.** When the bank count B does not divide the entry count E, `E mod B` banks
-//! hold `⌈E/B⌉` rows and the rest `⌊E/B⌋`. The model is evaluated twice, as a structure of B
-//! banks of `⌈E/B⌉` rows and as one of B banks of `⌊E/B⌋` rows; area and leakage are the
-//! bank-count-weighted mean `(n_⌈⌉·X_⌈⌉ + n_⌊⌋·X_⌊⌋)/B`, the access energy the entry-weighted mean
-//! (accesses spread over entries), and the access time that of the larger banks.
+//! hold `⌈E/B⌉` rows and the rest `⌊E/B⌋` (the FRF and SRF parts likewise, as
+//! `sim::timing::rf::partition_map` splits them). A slice of each row count is evaluated; area
+//! and leakage are the bank-count-weighted sum, the access energy the entry-weighted mean
+//! (accesses spread over entries), the access time and the bus pitch those of the larger banks.
 //!
 //! **Array vs periphery leakage.** `P_array` is the model's cell leakage (the `cells` class of
 //! the breakdown); `P_periph` is everything else (decoders, wordline drivers, sense amplifiers,
@@ -49,12 +62,12 @@
 //! two 2:1 muxes of count + id bits.
 
 use super::{default_flavour, sram_flavour, RfError};
+use crate::gpu::chip::rf_bus_transfer_j;
+use crate::gpu::source::{sram_spec, storage_cell};
+use crate::gpu::storage::{rf_bank_slices, StorageSpec};
 use crate::logic::{self, LogicKind};
 use crate::overlay::Overlay;
-use crate::sram::{
-    self, evaluate_sliced, sram_tech, BackGate, CellKind, Objective, SramSpec, SramTech,
-    TechRequest,
-};
+use crate::sram::{self, sram_tech, BackGate, SramTech, TechRequest};
 use serde::Serialize;
 use techlib::{Conditions, Flavour, NodeKind};
 
@@ -132,6 +145,8 @@ pub struct RfDesign {
     pub lanes: u32,
     /// Banks.
     pub banks: u32,
+    /// Read-write ports of each bank of the MRF, FRF and SRF (`rf.ports_per_bank`).
+    pub ports_per_bank: u32,
     /// Fast registers per warp (`prf.n_fast`); used when `partitioned`.
     pub n_fast: u32,
     /// Maximum resident warps per SM.
@@ -182,6 +197,7 @@ impl RfDesign {
             entry_bytes: 128,
             lanes: 32,
             banks: 24,
+            ports_per_bank: 1,
             n_fast: 4,
             max_warps: 64,
             partitioned: true,
@@ -220,6 +236,64 @@ impl RfDesign {
             issue_width: 2,
             clock_hz: 700e6,
             ..RfDesign::kepler_ch6()
+        }
+    }
+
+    /// The register file of the simulator configuration `cfg` on `node` with `flavour` devices
+    /// at `vdd_v` (the MRF's and FRF's supply), `temperature_k` and core clock `clock_hz`:
+    /// `sm.n_registers × 4 / rf.entry_bytes` entries, the lane slices, banks and ports of the
+    /// chip model's register file, `sm.max_warps`, the collector units of `opcoll.units`
+    /// (one mask-table entry each, one mask-table read port per bank), `prf.*` (n, SRF supply
+    /// `prf.v_srf`, swap-table copies), `afrf.*` (epoch, FRF_low leakage rule), the RFC of
+    /// `rfc.*` (`entries_per_warp × max_warps` entries) and `energy.write_equals_read`.
+    pub fn from_config(
+        cfg: &sim::config::GpuConfig,
+        node: &str,
+        flavour: Flavour,
+        vdd_v: f64,
+        temperature_k: f64,
+        clock_hz: f64,
+    ) -> RfDesign {
+        let rf_bytes = cfg.sm.n_registers as u64 * 4;
+        let entry = cfg.rf.entry_bytes.max(1) as u64;
+        let oc = &cfg.opcoll.units;
+        let n_cu = (oc.sp + oc.sfu + oc.mem + oc.dp + oc.int + oc.gen).max(1);
+        let partitioned = cfg.prf.enabled;
+        RfDesign {
+            node: node.into(),
+            flavour: Some(flavour),
+            temperature_k,
+            entries: rf_bytes.div_ceil(entry) as u32,
+            entry_bytes: entry as u32,
+            lanes: crate::gpu::storage::rf_lanes(entry, rf_bytes) as u32,
+            banks: cfg.rf.n_banks.max(1),
+            ports_per_bank: cfg.rf.ports_per_bank.max(1),
+            n_fast: cfg.prf.n_fast,
+            max_warps: cfg.sm.max_warps,
+            partitioned,
+            adaptive_frf: cfg.afrf.enabled,
+            low_leakage: match cfg.afrf.low_leakage {
+                sim::config::prf::LowLeakage::Model => LowLeakage::Model,
+                sim::config::prf::LowLeakage::SameAsHigh => LowLeakage::SameAsHigh,
+            },
+            back_gate_scope: BackGateScope::Cells,
+            vdd_stv_v: Some(vdd_v),
+            vdd_ntv_v: partitioned.then_some(cfg.prf.v_srf),
+            write_equals_read: cfg.energy.write_equals_read,
+            rfc: cfg.rfc.enabled.then(|| RfcDesign {
+                entries: cfg.rfc.entries_per_warp * cfg.sm.max_warps,
+                read_ports: cfg.rfc.read_ports,
+                write_ports: cfg.rfc.write_ports,
+                banks: cfg.rfc.banks,
+            }),
+            cu_count: n_cu,
+            mask_read_ports: cfg.rf.n_banks.max(1),
+            table_copies: cfg.prf.table_copies,
+            counter_regs: 63,
+            counter_bits: 16,
+            epoch_cycles: cfg.afrf.epoch,
+            issue_width: cfg.sched.n_per_sm.max(1) * cfg.sched.issue_per_sched.max(1),
+            clock_hz,
         }
     }
 
@@ -264,6 +338,10 @@ pub struct ArrayCost {
     pub bank_rows: [(u32, u32); 2],
     /// Decoder share of the read energy (for the COMA fixed fraction), J.
     pub decoder_read_energy_j: f64,
+    /// Height of one lane slice of the larger banks, m (the pitch of the bank column).
+    pub slice_height_m: f64,
+    /// Bank-to-collector bus energy per transfer included in the read and write energies, J.
+    pub bus_energy_j: f64,
 }
 
 impl ArrayCost {
@@ -286,6 +364,8 @@ impl ArrayCost {
             access_cycles: 0,
             bank_rows: [(0, 0), (0, 0)],
             decoder_read_energy_j: 0.0,
+            slice_height_m: 0.0,
+            bus_energy_j: 0.0,
         }
     }
 }
@@ -459,32 +539,33 @@ impl Ctx<'_> {
         })
     }
 
-    fn spec(&self, capacity_bytes: u64, banks: u32, rports: u32, wports: u32) -> SramSpec {
-        SramSpec {
-            capacity_bytes,
-            block_bytes: self.d.entry_bytes as u64,
-            rw_ports: if self.finfet { 0 } else { 1 },
-            read_ports: if self.finfet {
-                rports
+    /// One lane slice of one bank of `rows` rows: the chip model's register-file array
+    /// ([`rf_bank_slices`]) with the bank's ports (`ports.0` read, `ports.1` write; `None` for
+    /// the MRF/FRF/SRF, whose banks have `ports_per_bank` read-write ports as in the chip).
+    fn slice_spec(&self, rows: u32, banks: u32, ports: Option<(u32, u32)>) -> StorageSpec {
+        let mut s = rf_bank_slices(
+            "register file",
+            rows as u64,
+            self.d.entry_bytes as u64,
+            self.d.lanes as u64,
+            banks as u64,
+            self.d.ports_per_bank.max(1),
+        );
+        if let Some((r, w)) = ports {
+            if self.finfet {
+                (s.rw_ports, s.read_ports, s.write_ports) = (0, r, w);
             } else {
-                rports.saturating_sub(1)
-            },
-            write_ports: if self.finfet {
-                wports
-            } else {
-                wports.saturating_sub(1)
-            },
-            banks,
-            cell: if self.finfet {
-                CellKind::EightT
-            } else {
-                CellKind::SixT
-            },
-            objective: Objective::default(),
+                (s.rw_ports, s.read_ports, s.write_ports) =
+                    (1, r.saturating_sub(1), w.saturating_sub(1));
+            }
         }
+        s
     }
 
-    /// The array of `entries` entries over `banks` banks with real row counts (module doc).
+    /// The array of `entries` entries over `banks` independent lane-sliced banks with real row
+    /// counts (module doc). Each bank slice is the chip model's register-file array, evaluated
+    /// as the chip evaluates it ([`sram_spec`] and [`sram::evaluate`]); an access touches the
+    /// `lanes` slices of one bank. The bus energy is added by [`add_bus`].
     #[allow(clippy::too_many_arguments)]
     fn array(
         &self,
@@ -492,7 +573,7 @@ impl Ctx<'_> {
         what: &'static str,
         entries: u32,
         banks: u32,
-        ports: (u32, u32),
+        ports: Option<(u32, u32)>,
         tech: &SramTech,
         vdd_v: f64,
     ) -> Result<ArrayCost, RfError> {
@@ -504,20 +585,23 @@ impl Ctx<'_> {
         let n_hi = entries % b;
         let r_hi = if n_hi > 0 { r_lo + 1 } else { r_lo };
         let n_lo = b - n_hi;
-        let eb = self.d.entry_bytes as u64;
+        let cell = storage_cell(self.node.kind());
         let eval = |rows: u32| -> Result<sram::SramResult, RfError> {
-            let spec = self.spec(rows as u64 * b as u64 * eb, b, ports.0, ports.1);
-            evaluate_sliced(&spec, self.d.lanes, tech).map_err(|error| RfError::Sram {
+            let spec = sram_spec(&self.slice_spec(rows, b, ports), cell);
+            sram::evaluate(&spec, tech).map_err(|error| RfError::Sram {
                 structure: what,
                 error,
             })
         };
         let hi = eval(r_hi)?;
         let lo = if r_lo == r_hi { hi } else { eval(r_lo)? };
-        let (wh, wl) = (n_hi as f64 / b as f64, n_lo as f64 / b as f64);
+        let lanes = self.d.lanes as f64;
+        // per access: the lanes' slices of one bank (entry-weighted over bank sizes); area and
+        // leakage: every slice of every bank
+        let (wh, wl) = (n_hi as f64 * lanes, n_lo as f64 * lanes);
         let (eh, el) = (
-            (n_hi as f64 * r_hi as f64) / entries as f64,
-            (n_lo as f64 * r_lo as f64) / entries as f64,
+            lanes * (n_hi as f64 * r_hi as f64) / entries as f64,
+            lanes * (n_lo as f64 * r_lo as f64) / entries as f64,
         );
         let mix = |f: &dyn Fn(&sram::SramResult) -> f64, a: f64, c: f64| a * f(&hi) + c * f(&lo);
         let read = mix(&|r| r.read_energy_j, eh, el);
@@ -546,6 +630,8 @@ impl Ctx<'_> {
             access_cycles: cycles_of(t, self.d.clock_hz),
             bank_rows: [(r_hi, n_hi), (r_lo, n_lo)],
             decoder_read_energy_j: mix(&|r| r.breakdown.decoder.read_energy_j, eh, el),
+            slice_height_m: if n_hi > 0 { hi.height_m } else { lo.height_m },
+            bus_energy_j: 0.0,
         })
     }
 
@@ -554,6 +640,20 @@ impl Ctx<'_> {
             .with_vdd(vdd_v)
             .with_temperature(self.d.temperature_k))?)
     }
+}
+
+/// Adds the bank-to-collector bus to `a`'s read and write energies: the chip model's bus
+/// formula ([`rf_bus_transfer_j`]) for `a`'s banks stacked at `pitch_m` in each lane's column,
+/// on the array technology's semi-global wire at `a`'s supply.
+fn add_bus(ctx: &Ctx<'_>, a: &mut ArrayCost, banks: u32, pitch_m: f64, tech: &SramTech) {
+    if a.entries == 0 {
+        return;
+    }
+    let spec = ctx.slice_spec(a.bank_rows[0].0, banks.min(a.entries), None);
+    let bus = rf_bus_transfer_j(&spec, pitch_m, tech.wire_semi.c_f_per_m, a.vdd_v);
+    a.read_energy_j += bus;
+    a.write_energy_j += bus;
+    a.bus_energy_j = bus;
 }
 
 fn logic_structure(
@@ -732,9 +832,9 @@ pub fn evaluate(design: &RfDesign, overlay: Option<&Overlay>) -> Result<RfStruct
             "prf.enabled = true",
         ));
     }
-    let ports = (1, 1);
+    let ports = None;
     let t_stv = ctx.sram_tech(v_stv, BackGate::Vdd, "MRF@STV")?;
-    let mrf_stv = ctx.array(
+    let mut mrf_stv = ctx.array(
         "MRF@STV",
         "MRF@STV",
         design.entries,
@@ -743,20 +843,27 @@ pub fn evaluate(design: &RfDesign, overlay: Option<&Overlay>) -> Result<RfStruct
         &t_stv,
         v_stv,
     )?;
+    let h = mrf_stv.slice_height_m;
+    add_bus(&ctx, &mut mrf_stv, design.banks, h, &t_stv);
     let t_ntv = match v_ntv {
         Some(v) => Some(ctx.sram_tech(v, BackGate::Vdd, "MRF@NTV")?),
         None => None,
     };
     let mrf_ntv = match (&t_ntv, v_ntv) {
-        (Some(t), Some(v)) => Some(ctx.array(
-            "MRF@NTV",
-            "MRF@NTV",
-            design.entries,
-            design.banks,
-            ports,
-            t,
-            v,
-        )?),
+        (Some(t), Some(v)) => {
+            let mut a = ctx.array(
+                "MRF@NTV",
+                "MRF@NTV",
+                design.entries,
+                design.banks,
+                ports,
+                t,
+                v,
+            )?;
+            let h = a.slice_height_m;
+            add_bus(&ctx, &mut a, design.banks, h, t);
+            Some(a)
+        }
         _ => None,
     };
     let logic_tech = ctx.logic_point(v_stv)?;
@@ -773,7 +880,7 @@ pub fn evaluate(design: &RfDesign, overlay: Option<&Overlay>) -> Result<RfStruct
             ));
         };
         let nf = design.frf_entries();
-        let hi = ctx.array(
+        let mut hi = ctx.array(
             "FRF_high",
             "FRF_high",
             nf,
@@ -782,7 +889,7 @@ pub fn evaluate(design: &RfDesign, overlay: Option<&Overlay>) -> Result<RfStruct
             &t_stv,
             v_stv,
         )?;
-        srf = Some(ctx.array(
+        let mut sr = ctx.array(
             "SRF",
             "SRF",
             design.srf_entries(),
@@ -790,7 +897,12 @@ pub fn evaluate(design: &RfDesign, overlay: Option<&Overlay>) -> Result<RfStruct
             ports,
             t_n,
             v_n,
-        )?);
+        )?;
+        // each bank is an FRF part stacked on an SRF part: the column pitch is both parts'
+        let pitch = hi.slice_height_m + sr.slice_height_m;
+        add_bus(&ctx, &mut hi, design.banks, pitch, &t_stv);
+        add_bus(&ctx, &mut sr, design.banks, pitch, t_n);
+        srf = Some(sr);
         if design.adaptive_frf {
             let grounded = ctx.sram_tech(v_stv, BackGate::Gnd, "FRF_low")?;
             let hybrid = match design.back_gate_scope {
@@ -812,6 +924,7 @@ pub fn evaluate(design: &RfDesign, overlay: Option<&Overlay>) -> Result<RfStruct
                 &hybrid,
                 v_stv,
             )?;
+            add_bus(&ctx, &mut lo, design.banks, pitch, &hybrid);
             if design.low_leakage == LowLeakage::SameAsHigh {
                 lo.array_leakage_w = hi.array_leakage_w;
                 lo.periph_leakage_w = hi.periph_leakage_w;
@@ -893,15 +1006,17 @@ pub fn evaluate(design: &RfDesign, overlay: Option<&Overlay>) -> Result<RfStruct
                     "each at least 1",
                 ));
             }
-            let array = ctx.array(
+            let mut array = ctx.array(
                 "RFC",
                 "RFC",
                 r.entries,
                 r.banks,
-                (r.read_ports, r.write_ports),
+                Some((r.read_ports, r.write_ports)),
                 &t_stv,
                 v_stv,
             )?;
+            let h = array.slice_height_m;
+            add_bus(&ctx, &mut array, r.banks, h, &t_stv);
             let tag_bits = clog2(design.max_warps) + 6;
             let tag_cam = logic_structure(
                 "RFC tag CAM",
