@@ -7,6 +7,7 @@
 //!   formats;
 //! - [`correlate`]: timing correlation against reference cycles (reference-file parsing,
 //!   per-launch cycles, MAPE and Pearson's r);
+//! - [`rfcost`]: the register-file techniques' §8 accounting applied to an estimate;
 //! - [`cli`]: argument types and command implementations, one module per subcommand.
 
 #![warn(missing_docs)]
@@ -15,5 +16,6 @@ pub mod cli;
 pub mod compare;
 pub mod correlate;
 pub mod report;
+pub mod rfcost;
 pub mod study;
 pub mod technique;

@@ -52,6 +52,9 @@ pub enum StudyError {
     /// The power-gating physics or accounting refused its inputs.
     #[error("power gating: {0}")]
     Gating(#[from] models::gating::GatingError),
+    /// The register-file technique models or accounting refused their inputs.
+    #[error("register file: {0}")]
+    Rf(#[from] models::rf::RfError),
     /// The saved Activity file could not be read.
     #[error("cannot read activity file {}", path.display())]
     ReadActivity {
@@ -165,6 +168,14 @@ pub struct WorkloadResult {
     /// (power-gating §1.6; `T_base` = the run's own cycles). Absent without gating.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gating: Option<Vec<ClassCost>>,
+    /// The register-file techniques' accounting (register-file spec §8, [`crate::rfcost`]).
+    /// Absent without a register-file technique.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rf: Option<crate::rfcost::RfCost>,
+    /// The §8 energy of a plain MRF on this run's register accesses (the baseline of a
+    /// comparison); `None` when the run has a technique or the model could not cost it.
+    #[serde(skip)]
+    pub rf_plain: Option<models::rf::accounting::RfEnergy>,
 }
 
 /// The result of a study: the technology point, the chip's area and leakage (the static tree)
@@ -404,6 +415,14 @@ impl Study {
             }
             None => None,
         };
+        let overlay = self.overlay.as_ref().map(|o| &o.overlay);
+        let rf = crate::rfcost::cost_and_apply(&self.cfg, &self.tech, chip, k, overlay, &mut e)?;
+        // a plain run's own §8 energy, for comparisons; a configuration the register-file
+        // model cannot cost (node, geometry) still gets its estimate
+        let rf_plain = match rf {
+            None => crate::rfcost::plain_energy(&self.cfg, &self.tech, chip, k).ok(),
+            Some(_) => None,
+        };
         e.validate().map_err(|error| StudyError::Invalid {
             workload: label.to_string(),
             error,
@@ -422,6 +441,8 @@ impl Study {
             edp_js: e.edp_js(),
             estimate: e,
             gating,
+            rf,
+            rf_plain,
         })
     }
 

@@ -1,5 +1,7 @@
-//! Renderers of a [`Comparison`]: the text table (aggregate per variant, then per workload),
-//! CSV (one row per variant and workload, plus `aggregate` rows), JSON (the `Comparison`
+//! Renderers of a [`Comparison`]: the text table (aggregate per variant, the register-file
+//! savings where a variant has a register-file technique, then per workload), CSV (one row per
+//! variant and workload, plus `aggregate` rows; the `rf_*` columns are empty without a
+//! register-file technique, the aggregate row gives their means), JSON (the `Comparison`
 //! itself: `variants`, each with `name`, `per_workload` and `aggregate`) and SVG plots.
 
 use crate::compare::{Comparison, IdleRegions};
@@ -94,6 +96,57 @@ pub fn table(c: &Comparison) -> String {
             );
         }
     }
+    if c.variants.iter().any(|v| v.aggregate.rf.is_some()) {
+        let _ = writeln!(
+            s,
+            "\nregister file vs the baseline's (energy basis; mean / geomean of ratios / total-weighted)"
+        );
+        let _ = writeln!(
+            s,
+            "{:<34} {:>26} {:>26} {:>26} {:>10} {:>9}",
+            "variant", "dynamic sav", "leakage sav", "total sav", "RF mm2", "model r"
+        );
+        let three = |a: &crate::compare::Aggregated| {
+            format!(
+                "{:.1}/{:.1}/{:.1} %",
+                100.0 * a.mean,
+                100.0 * a.geomean_ratio,
+                100.0 * a.total_weighted
+            )
+        };
+        for v in &c.variants {
+            if let Some(r) = &v.aggregate.rf {
+                let _ = writeln!(
+                    s,
+                    "{:<34} {:>26} {:>26} {:>26} {:>10.4} {:>9.3}",
+                    v.name,
+                    three(&r.savings.dynamic),
+                    three(&r.savings.leakage),
+                    three(&r.savings.total),
+                    r.rf_area_mm2,
+                    r.model_ratio
+                );
+                let mut fr = format!(
+                    "  power-basis total {}; fixed ratio (mean): model r {:.1} %",
+                    three(&r.savings_power.total),
+                    100.0 * r.total_at_model_ratio
+                );
+                for f in &r.fixed_ratio {
+                    let _ = write!(fr, ", r={} {:.1} %", f.r, 100.0 * f.total.mean);
+                }
+                let _ = writeln!(s, "{fr}");
+                if let Some(a) = &r.access_split {
+                    let _ = writeln!(
+                        s,
+                        "  accesses: FRF_high {:.1} %, FRF_low {:.1} %, SRF {:.1} %",
+                        100.0 * a.frf_high,
+                        100.0 * a.frf_low,
+                        100.0 * a.srf
+                    );
+                }
+            }
+        }
+    }
     for v in &c.variants {
         let _ = writeln!(s, "\n{}", v.name);
         let _ = writeln!(
@@ -109,9 +162,20 @@ pub fn table(c: &Comparison) -> String {
             "EDP chg"
         );
         for (w, r) in &v.per_workload {
+            let rf =
+                r.rf.as_ref()
+                    .map(|x| {
+                        format!(
+                            "  RF sav dyn {} leak {} tot {}",
+                            pct(x.savings.dynamic),
+                            pct(x.savings.leakage),
+                            pct(x.savings.total)
+                        )
+                    })
+                    .unwrap_or_default();
             let _ = writeln!(
                 s,
-                "  {:<18} {:>10} {:>10} {:>11} {:>11} {:>9} {:>11} {:>11}{}",
+                "  {:<18} {:>10} {:>10} {:>11} {:>11} {:>9} {:>11} {:>11}{}{rf}",
                 w,
                 r.cycles,
                 pct(r.perf_overhead),
@@ -139,7 +203,8 @@ pub fn csv(c: &Comparison) -> String {
     let mut s = String::from(
         "variant,workload,cycles,runtime_s,perf_overhead,energy_j,energy_change,edp_js,edp_change,\
          static_savings_int,static_savings_fp,events,wakeups,critical_wakeups,\
-         int_idle_a,int_idle_b,int_idle_c,fp_idle_a,fp_idle_b,fp_idle_c,truncated\n",
+         int_idle_a,int_idle_b,int_idle_c,fp_idle_a,fp_idle_b,fp_idle_c,truncated,\
+         rf_savings_dynamic,rf_savings_leakage,rf_savings_total,rf_savings_power_total,rf_area_mm2\n",
     );
     let opt = |x: Option<f64>| x.map(|v| format!("{v:e}")).unwrap_or_default();
     let reg = |r: &Option<IdleRegions>| -> String {
@@ -154,7 +219,7 @@ pub fn csv(c: &Comparison) -> String {
         for (w, r) in runs {
             let _ = writeln!(
                 s,
-                "{},{},{},{:e},{:e},{:e},{:e},{:e},{:e},{},{},{},{},{},{},{},{}",
+                "{},{},{},{:e},{:e},{:e},{:e},{:e},{:e},{},{},{},{},{},{},{},{},{}",
                 csv_field(name),
                 csv_field(w),
                 r.cycles,
@@ -171,7 +236,16 @@ pub fn csv(c: &Comparison) -> String {
                 r.critical_wakeups,
                 reg(&r.idle_regions.int),
                 reg(&r.idle_regions.fp),
-                r.truncated
+                r.truncated,
+                rf_cells(r.rf.as_ref().map(|x| {
+                    [
+                        x.savings.dynamic,
+                        x.savings.leakage,
+                        x.savings.total,
+                        x.savings_power.total,
+                        x.rf_area_mm2,
+                    ]
+                }))
             );
         }
     }
@@ -179,7 +253,7 @@ pub fn csv(c: &Comparison) -> String {
         let a = &v.aggregate;
         let _ = writeln!(
             s,
-            "{},aggregate,,,{:e},{:e},{:e},{:e},{:e},{},{},{},{},{},{},{},",
+            "{},aggregate,,,{:e},{:e},{:e},{:e},{:e},{},{},{},{},{},{},{},,{}",
             csv_field(&v.name),
             a.perf_overhead,
             a.energy_j,
@@ -193,9 +267,26 @@ pub fn csv(c: &Comparison) -> String {
             a.critical_wakeups,
             reg(&a.idle_regions.int),
             reg(&a.idle_regions.fp),
+            rf_cells(a.rf.as_ref().map(|x| {
+                [
+                    x.savings.dynamic.mean,
+                    x.savings.leakage.mean,
+                    x.savings.total.mean,
+                    x.savings_power.total.mean,
+                    x.rf_area_mm2,
+                ]
+            })),
         );
     }
     s
+}
+
+/// The register-file CSV cells (empty without a register-file technique).
+fn rf_cells(v: Option<[f64; 5]>) -> String {
+    match v {
+        Some(v) => v.map(|x| format!("{x:e}")).join(","),
+        None => ",,,,".into(),
+    }
 }
 
 fn csv_field(s: &str) -> String {

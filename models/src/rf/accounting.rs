@@ -505,7 +505,9 @@ impl RfEnergy {
     }
 }
 
-fn phi_sum(k: &KindCounts, knobs: &AccountingKnobs) -> f64 {
+/// `Σφ` of one kind of access (§4.3): `f_fixed·N + (1 − f_fixed)·Σa/lanes` under COMA, `N`
+/// without.
+pub fn phi_sum(k: &KindCounts, knobs: &AccountingKnobs) -> f64 {
     if knobs.coma {
         knobs.fixed_fraction * k.accesses as f64
             + (1.0 - knobs.fixed_fraction) * k.lane_fraction_sum

@@ -1,0 +1,498 @@
+//! The register-file techniques in an estimate (register-file spec §8, §9): a run with TRIC,
+//! COMA, the partitioned RF or the RF cache on is costed with the §8 accounting of
+//! [`models::rf::accounting`] — its activity mapped by [`models::rf::counts`], its structures
+//! evaluated by [`models::rf::structures`] at the chip model's technology point (the MRF is
+//! the chip's own register file, bus included) — and the result replaces the register-file
+//! leaf of the [`Estimate`] tree.
+//!
+//! # In the tree
+//! Inside each "register file" group, the "register file" leaf gives way to one leaf per
+//! structure with entries (`MRF`, `FRF`, `SRF`, `RFC`) carrying the §8 dynamic energy and
+//! per-state leakage, and to one leaf per added structure (COMA mask table, DWL AND gates, TRIC
+//! switches and control, swap-table CAMs, pilot counters and sort, epoch counter, back-gate
+//! line and mode buffers, RFC tag CAM, partition migration) with its area, event energy and
+//! leakage. Two adjustments keep the tree's conventions:
+//! - the operand crossbar leaf already charges the bank-to-collector bus per operand read, so
+//!   the structure leaves carry their §8 dynamic energy less the read bus (`Σφ_rd × E_bus`);
+//! - the tree charges an SM's leakage only while it is powered ([`models::gpu::IdleSms`]), so
+//!   every §8 leakage (which spans the whole run on every SM) is scaled by the register-file
+//!   leaf's powered share `leakage_j / (leakage_w × runtime)`.
+//!
+//! With no technique on, the tree is left untouched.
+//!
+//! # Savings
+//! [`RfCost`] (the `rf` field of a run) holds the §8 numbers of the run; [`plain_energy`] is the
+//! §8 energy of a plain MRF for a run without a technique (the baseline of a comparison), on
+//! the same structures, so that a variant with every technique off saves exactly zero.
+
+use models::gpu::{ChipModel, Estimate, Node, Source, TechChoice};
+use models::rf::accounting::{
+    account, apply_paper_row, phi_sum, MrfRegion, RfCounts, RfEnergy, RfEnergyModel, Techniques,
+};
+use models::rf::coma::coma_circuit;
+use models::rf::counts::counts_from_activity;
+use models::rf::structures::{evaluate, RfDesign, RfStructures};
+use models::rf::tric::tric_cost;
+use models::rf::RfError;
+use serde::Serialize;
+use sim::activity::KernelActivity;
+use sim::config::tric::{EnergyCalibration, FixedFraction, SwitchEnergyModel, TricGranularity};
+use sim::config::GpuConfig;
+
+/// One added structure (or the partition's migration traffic) in a run.
+#[derive(Clone, Debug, Serialize)]
+pub struct AddedStructure {
+    /// Name, as its estimate leaf.
+    pub name: String,
+    /// Area on the chip (all SMs), m².
+    pub area_m2: f64,
+    /// Event energy over the run, J.
+    pub dynamic_j: f64,
+    /// Leakage energy over the run (every SM, the whole run), J.
+    pub leakage_j: f64,
+}
+
+/// Shares of the partitioned RF's accesses (reads and writes) per structure and mode (§9).
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct AccessSplit {
+    /// FRF accesses in FRF_high.
+    pub frf_high: f64,
+    /// FRF accesses in FRF_low.
+    pub frf_low: f64,
+    /// SRF accesses.
+    pub srf: f64,
+}
+
+/// The §8 cost of a run's register file under its techniques.
+#[derive(Clone, Debug, Serialize)]
+pub struct RfCost {
+    /// The techniques costed (`tric`, `coma`, `partitioned`, `adaptive_frf`, `rfc`).
+    pub techniques: Vec<String>,
+    /// The run's §8 energy: per structure, dynamic, leakage, overheads, total.
+    pub energy: RfEnergy,
+    /// ρ_DROWSY used (1 without TRIC).
+    pub rho_drowsy: f64,
+    /// `coma.fixed_fraction` used (0 without COMA).
+    pub fixed_fraction: f64,
+    /// Register-file area on the chip: the structures with entries plus every added
+    /// structure, mm².
+    pub rf_area_mm2: f64,
+    /// The added structures.
+    pub added: Vec<AddedStructure>,
+    /// Access shares of the partitioned RF; absent without the partition.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub access_split: Option<AccessSplit>,
+}
+
+/// Whether `cfg` runs a register-file technique that the §8 accounting costs.
+pub fn technique_on(cfg: &GpuConfig) -> bool {
+    cfg.tric.enabled || cfg.coma.enabled || cfg.prf.enabled || cfg.rfc.enabled
+}
+
+fn non_mrf(c: &RfCounts) -> bool {
+    [c.frf_high, c.frf_low, c.srf, c.rfc]
+        .iter()
+        .any(|a| a.rd.accesses + a.wr.accesses > 0)
+}
+
+/// The register file of `cfg` at the chip's technology point (`tech`, the chip's supply and
+/// clock).
+fn design(cfg: &GpuConfig, tech: &TechChoice, chip: &ChipModel) -> Result<RfDesign, RfError> {
+    let node = techlib::node(&tech.node)?;
+    let flavour_name = tech
+        .flavour
+        .clone()
+        .unwrap_or_else(|| models::gpu::source::default_flavour(&node));
+    let flavour = node.flavour(&flavour_name)?;
+    Ok(RfDesign::from_config(
+        cfg,
+        &tech.node,
+        flavour,
+        chip.vdd_v,
+        tech.temperature_k,
+        chip.core_clock_hz,
+    ))
+}
+
+/// Units of TRIC residency per entry: the lanes with `tric.granularity = "entry_lane"`.
+fn units_per_entry(cfg: &GpuConfig, d: &RfDesign) -> u64 {
+    match cfg.tric.granularity {
+        TricGranularity::Entry => 1,
+        TricGranularity::EntryLane => d.lanes as u64,
+    }
+}
+
+fn calibrated(cfg: &GpuConfig, s: &RfStructures, m: &mut RfEnergyModel) -> Result<(), RfError> {
+    if cfg.energy.calibration == EnergyCalibration::PaperRows {
+        let rows = models::sram::fit::RF_POINTS;
+        let eb = cfg.rf.entry_bytes.max(1);
+        if m.mrf.entries > 0 {
+            apply_paper_row(&mut m.mrf, eb, &rows[0])?;
+        }
+        if m.srf.entries > 0 {
+            apply_paper_row(&mut m.srf, eb, &rows[1])?;
+        }
+        let _ = s;
+    }
+    Ok(())
+}
+
+/// The §8 energy of a plain MRF (no technique) for the run `k` of `cfg` at the chip's point:
+/// the baseline a comparison measures savings against.
+pub fn plain_energy(
+    cfg: &GpuConfig,
+    tech: &TechChoice,
+    chip: &ChipModel,
+    k: &KernelActivity,
+) -> Result<RfEnergy, RfError> {
+    let d = design(cfg, tech, chip)?;
+    let s = evaluate(
+        &RfDesign {
+            partitioned: false,
+            adaptive_frf: false,
+            rfc: None,
+            ..d.clone()
+        },
+        None,
+    )?;
+    let mut m = RfEnergyModel::from_structures(&s, &Techniques::plain(MrfRegion::Stv, d.banks))?;
+    calibrated(cfg, &s, &mut m)?;
+    let mut c = counts_from_activity(k, chip.core_clock_hz);
+    c.mrf_states.residency = None;
+    account(&c, &m.replicated(chip.n_sm as u64, 1))
+}
+
+/// Costs the run `k` of `cfg` under its register-file techniques; `None` when none is on.
+/// `overlay` calibrates the control structures.
+pub fn cost_run(
+    cfg: &GpuConfig,
+    tech: &TechChoice,
+    chip: &ChipModel,
+    k: &KernelActivity,
+    overlay: Option<&models::overlay::Overlay>,
+) -> Result<Option<RfCost>, RfError> {
+    let c = counts_from_activity(k, chip.core_clock_hz);
+    if !technique_on(cfg) && !non_mrf(&c) {
+        return Ok(None);
+    }
+    if cfg.tric.gate_periphery_if_bank_off {
+        return Err(RfError::input(
+            "tric.gate_periphery_if_bank_off",
+            "true",
+            "false (the run does not record per-bank all-OFF cycles)",
+        ));
+    }
+    let d = design(cfg, tech, chip)?;
+    let s = evaluate(&d, overlay)?;
+    let partitioned = d.partitioned || c.frf_high.rd.accesses + c.srf.rd.accesses > 0;
+    let coma = if cfg.coma.enabled {
+        Some(coma_circuit(&d, &s.mrf_stv, cfg.coma.segment_lanes())?)
+    } else {
+        None
+    };
+    let fixed_fraction = match (&coma, cfg.coma.fixed_fraction) {
+        (None, _) => 0.0,
+        (Some(cc), FixedFraction::Word(_)) => cc.fixed_fraction,
+        (Some(_), FixedFraction::Value(v)) => v,
+    };
+    let tric = if cfg.tric.enabled {
+        let bits = match cfg.tric.granularity {
+            TricGranularity::Entry => d.entry_bytes as u64 * 8,
+            TricGranularity::EntryLane => d.entry_bytes as u64 * 8 / d.lanes.max(1) as u64,
+        };
+        Some(tric_cost(&d, cfg.tric.drowsy_margin_mv * 1e-3, bits)?)
+    } else {
+        None
+    };
+    let region = match cfg.mrf.region {
+        sim::config::prf::MrfRegion::Stv => MrfRegion::Stv,
+        sim::config::prf::MrfRegion::Ntv => MrfRegion::Ntv,
+    };
+    let t = Techniques {
+        mrf_region: region,
+        coma: coma.as_ref(),
+        fixed_fraction,
+        tric: tric
+            .as_ref()
+            .map(|x| (x, cfg.tric.switch_energy_model == SwitchEnergyModel::Model)),
+        off_residual: cfg.tric.off_residual,
+        gate_periphery_if_bank_off: false,
+        partitioned,
+        adaptive: d.adaptive_frf,
+        rfc: d.rfc.is_some(),
+        banks: d.banks,
+        epoch_cycles: d.epoch_cycles,
+    };
+    let mut m = RfEnergyModel::from_structures(&s, &t)?;
+    calibrated(cfg, &s, &mut m)?;
+    let n_sm = chip.n_sm as u64;
+    let mm = m.replicated(n_sm, units_per_entry(cfg, &d));
+    let energy = account(&c, &mm)?;
+    let mut techniques = Vec::new();
+    for (on, name) in [
+        (cfg.tric.enabled, "tric"),
+        (cfg.coma.enabled, "coma"),
+        (partitioned, "partitioned"),
+        (d.adaptive_frf, "adaptive_frf"),
+        (d.rfc.is_some(), "rfc"),
+    ] {
+        if on {
+            techniques.push(name.to_string());
+        }
+    }
+    let added = added_structures(&s, coma.as_ref(), tric.as_ref(), &energy, n_sm as f64);
+    let n = n_sm as f64;
+    let mut area = 0.0;
+    if m.mrf.entries > 0 {
+        let a = match region {
+            MrfRegion::Stv => s.mrf_stv.area_m2,
+            MrfRegion::Ntv => s.mrf_ntv.as_ref().map_or(0.0, |a| a.area_m2),
+        };
+        area += a * n;
+    }
+    if partitioned {
+        area += s.frf_high.as_ref().map_or(0.0, |a| a.area_m2) * n;
+        area += s.srf.as_ref().map_or(0.0, |a| a.area_m2) * n;
+    }
+    if let Some(r) = &s.rfc {
+        area += r.array.area_m2 * n;
+    }
+    area += added.iter().map(|a| a.area_m2).sum::<f64>();
+    let access_split = partitioned.then(|| {
+        let tot = |a: &models::rf::accounting::AccessCounts| (a.rd.accesses + a.wr.accesses) as f64;
+        let (h, l, r) = (tot(&c.frf_high), tot(&c.frf_low), tot(&c.srf));
+        let sum = (h + l + r).max(1.0);
+        AccessSplit {
+            frf_high: h / sum,
+            frf_low: l / sum,
+            srf: r / sum,
+        }
+    });
+    Ok(Some(RfCost {
+        techniques,
+        rho_drowsy: mm.knobs.rho_drowsy,
+        fixed_fraction,
+        rf_area_mm2: area * 1e6,
+        added,
+        access_split,
+        energy,
+    }))
+}
+
+fn term(e: &RfEnergy, name: &str) -> f64 {
+    e.overhead_terms
+        .iter()
+        .filter(|(n, _)| n == name)
+        .fold(0.0, |a, x| a + x.1)
+}
+
+/// The added structures of a run (module doc), area over `n_sm` SMs.
+fn added_structures(
+    s: &RfStructures,
+    coma: Option<&models::rf::coma::ComaCircuit>,
+    tric: Option<&models::rf::tric::TricCost>,
+    e: &RfEnergy,
+    n_sm: f64,
+) -> Vec<AddedStructure> {
+    let mut v = Vec::new();
+    let mut push = |name: &str, area_m2: f64, dyn_terms: &[&str], leak: &str| {
+        v.push(AddedStructure {
+            name: name.to_string(),
+            area_m2: area_m2 * n_sm,
+            dynamic_j: dyn_terms.iter().fold(0.0, |a, t| a + term(e, t)),
+            leakage_j: term(e, &format!("{leak} leakage")),
+        });
+    };
+    if let Some(c) = coma {
+        push(
+            "COMA mask table",
+            s.mask_table.area_m2,
+            &["mask writes", "mask reads"],
+            "COMA mask table",
+        );
+        push("DWL AND gates", c.and_area_m2, &[], "DWL AND gates");
+    }
+    if let Some(t) = tric {
+        push(
+            "TRIC switches",
+            t.switch_area_m2,
+            &["TRIC switch events"],
+            "",
+        );
+        push("TRIC control", t.control_area_m2, &[], "TRIC control");
+    }
+    if let Some(c) = &s.swap_cam {
+        push(
+            "swap-table CAMs",
+            c.area_m2,
+            &["swap-table lookups", "swap-table writes"],
+            "swap-table CAMs",
+        );
+    }
+    if let Some(c) = &s.pilot_counters {
+        push(
+            "pilot counters",
+            c.area_m2,
+            &["pilot-counter increments", "counter sorts"],
+            "pilot counters",
+        );
+        push("partition migration", 0.0, &["migration"], "");
+    }
+    if let Some(c) = &s.epoch_counter {
+        push(
+            "epoch counter",
+            c.area_m2,
+            &["epoch detector"],
+            "epoch counter",
+        );
+    }
+    if let Some(b) = &s.back_gate {
+        push(
+            "back-gate line and mode buffers",
+            b.wiring_area_m2 + b.buffer_area_m2,
+            &["mode switches"],
+            "back-gate mode buffers",
+        );
+    }
+    if let Some(r) = &s.rfc {
+        push(
+            "RFC tag CAM",
+            r.tag_cam.area_m2,
+            &["RFC tag checks"],
+            "RFC tag CAM",
+        );
+    }
+    v
+}
+
+fn visit_groups(n: &mut Node, f: &mut dyn FnMut(&mut Node)) {
+    if n.name == "register file" && !n.children.is_empty() {
+        f(n);
+        return;
+    }
+    for c in n.children.iter_mut() {
+        visit_groups(c, f);
+    }
+}
+
+/// Replaces the register-file leaf of `e` with the structures and added structures of `rf`
+/// (module doc). `bus_read_j` is the read bus energy `Σφ_rd × E_bus` of each structure
+/// (MRF, FRF, SRF, RFC order), already charged by the operand crossbar.
+fn apply(e: &mut Estimate, rf: &RfCost, areas_m2: [f64; 4], bus_read_j: [f64; 4]) {
+    visit_groups(&mut e.root, &mut |g| {
+        let Some(i) = g.children.iter().position(|c| c.name == "register file") else {
+            return;
+        };
+        let old = g.children.remove(i);
+        let full = old.leakage_w * e.runtime_s;
+        let powered = if full > 0.0 {
+            old.leakage_j / full
+        } else {
+            1.0
+        };
+        let mut leaves = Vec::new();
+        for (k, st) in rf.energy.structures.iter().enumerate() {
+            let leak = st.leak_array_j + st.leak_periph_j;
+            if areas_m2[k] <= 0.0 && st.dyn_j <= 0.0 && leak <= 0.0 {
+                continue;
+            }
+            let leak_j = leak * powered;
+            leaves.push(Node {
+                name: st.name.to_string(),
+                source: old.source.clone(),
+                instances: old.instances,
+                area_m2: areas_m2[k],
+                dynamic_j: (st.dyn_j - bus_read_j[k]).max(0.0),
+                leakage_j: leak_j,
+                gating_overhead_j: 0.0,
+                leakage_w: if e.runtime_s > 0.0 {
+                    leak / e.runtime_s
+                } else {
+                    0.0
+                },
+                children: Vec::new(),
+            });
+        }
+        for a in &rf.added {
+            let leak_j = a.leakage_j * powered;
+            leaves.push(Node {
+                name: a.name.clone(),
+                source: Source::Analytical,
+                instances: old.instances,
+                area_m2: a.area_m2,
+                dynamic_j: a.dynamic_j,
+                leakage_j: leak_j,
+                gating_overhead_j: 0.0,
+                leakage_w: if e.runtime_s > 0.0 {
+                    a.leakage_j / e.runtime_s
+                } else {
+                    0.0
+                },
+                children: Vec::new(),
+            });
+        }
+        for (j, l) in leaves.into_iter().enumerate() {
+            g.children.insert(i + j, l);
+        }
+    });
+    e.root.roll_up();
+}
+
+/// Costs the run `k` of `cfg` under its register-file techniques and applies the result to
+/// `e` (module doc); `None` (and `e` untouched) when no technique is on.
+pub fn cost_and_apply(
+    cfg: &GpuConfig,
+    tech: &TechChoice,
+    chip: &ChipModel,
+    k: &KernelActivity,
+    overlay: Option<&models::overlay::Overlay>,
+    e: &mut Estimate,
+) -> Result<Option<RfCost>, RfError> {
+    let Some(rf) = cost_run(cfg, tech, chip, k, overlay)? else {
+        return Ok(None);
+    };
+    // structure areas and read-bus energies, from the same design
+    let d = design(cfg, tech, chip)?;
+    let s = evaluate(&d, overlay)?;
+    let n = chip.n_sm as f64;
+    let c = counts_from_activity(k, chip.core_clock_hz);
+    let knobs = models::rf::accounting::AccountingKnobs {
+        coma: cfg.coma.enabled,
+        fixed_fraction: rf.fixed_fraction,
+        ..Default::default()
+    };
+    let mrf = match cfg.mrf.region {
+        sim::config::prf::MrfRegion::Stv => Some(&s.mrf_stv),
+        sim::config::prf::MrfRegion::Ntv => s.mrf_ntv.as_ref(),
+    };
+    let partitioned = rf.techniques.iter().any(|t| t == "partitioned");
+    let arr = |a: Option<&models::rf::structures::ArrayCost>| {
+        a.map_or((0.0, 0.0), |a| (a.area_m2, a.bus_energy_j))
+    };
+    let (ma, mb) = if partitioned { (0.0, 0.0) } else { arr(mrf) };
+    let (fa, fb) = if partitioned {
+        arr(s.frf_high.as_ref())
+    } else {
+        (0.0, 0.0)
+    };
+    let (sa, sb) = if partitioned {
+        arr(s.srf.as_ref())
+    } else {
+        (0.0, 0.0)
+    };
+    let (ra, rb) = arr(s.rfc.as_ref().map(|r| &r.array));
+    let bus = [
+        phi_sum(&c.mrf.rd, &knobs) * mb,
+        (phi_sum(&c.frf_high.rd, &knobs) + phi_sum(&c.frf_low.rd, &knobs)) * fb,
+        phi_sum(&c.srf.rd, &knobs) * sb,
+        phi_sum(&c.rfc.rd, &knobs) * rb,
+    ];
+    // the backing MRF of an RFC run keeps its area
+    let ma = if ma == 0.0 && !partitioned {
+        arr(mrf).0
+    } else {
+        ma
+    };
+    apply(e, &rf, [ma * n, fa * n, sa * n, ra * n], bus);
+    Ok(Some(rf))
+}
