@@ -122,7 +122,9 @@ fn units_per_entry(cfg: &GpuConfig, d: &RfDesign) -> u64 {
     }
 }
 
-fn calibrated(cfg: &GpuConfig, s: &RfStructures, m: &mut RfEnergyModel) -> Result<(), RfError> {
+/// `energy.calibration = "paper_rows"`: the MRF and SRF from the finfet7 reference rows
+/// ([`apply_paper_row`], refused for another geometry); `"model"` leaves `m` as it is.
+fn calibrated(cfg: &GpuConfig, m: &mut RfEnergyModel) -> Result<(), RfError> {
     if cfg.energy.calibration == EnergyCalibration::PaperRows {
         let rows = models::sram::fit::RF_POINTS;
         let eb = cfg.rf.entry_bytes.max(1);
@@ -132,7 +134,6 @@ fn calibrated(cfg: &GpuConfig, s: &RfStructures, m: &mut RfEnergyModel) -> Resul
         if m.srf.entries > 0 {
             apply_paper_row(&mut m.srf, eb, &rows[1])?;
         }
-        let _ = s;
     }
     Ok(())
 }
@@ -156,7 +157,7 @@ pub fn plain_energy(
         None,
     )?;
     let mut m = RfEnergyModel::from_structures(&s, &Techniques::plain(MrfRegion::Stv, d.banks))?;
-    calibrated(cfg, &s, &mut m)?;
+    calibrated(cfg, &mut m)?;
     let mut c = counts_from_activity(k, chip.core_clock_hz);
     c.mrf_states.residency = None;
     account(&c, &m.replicated(chip.n_sm as u64, 1))
@@ -224,7 +225,7 @@ pub fn cost_run(
         epoch_cycles: d.epoch_cycles,
     };
     let mut m = RfEnergyModel::from_structures(&s, &t)?;
-    calibrated(cfg, &s, &mut m)?;
+    calibrated(cfg, &mut m)?;
     let n_sm = chip.n_sm as u64;
     let mm = m.replicated(n_sm, units_per_entry(cfg, &d));
     let energy = account(&c, &mm)?;

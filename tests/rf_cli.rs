@@ -66,3 +66,94 @@ fn bad_register_file_knobs_are_refused_naming_the_key() {
     ]);
     assert!(e.contains("tric.lookahead"), "{e}");
 }
+
+#[test]
+fn compare_reports_register_file_savings_only_for_register_file_techniques() {
+    let out = ok(&[
+        "compare",
+        "--tech",
+        "40nm",
+        "--workload",
+        "hotspot",
+        "--size",
+        "test",
+        "--technique",
+        "tric",
+        "--technique",
+        "conv-pg",
+        "--set",
+        "energy.fixed_ratio_sweep=[2, 5]",
+        "--format",
+        "json",
+        "--quiet",
+    ]);
+    let j: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let tric = &j["variants"][0];
+    let w = &tric["per_workload"]["hotspot"]["rf"];
+    let s = w["savings"]["leakage"].as_f64().unwrap();
+    assert!(s > 0.0 && s < 1.0, "TRIC leakage saving {s}");
+    // TRIC does not touch the access energy
+    assert!(
+        w["savings"]["dynamic"].as_f64().unwrap().abs() < 1e-12,
+        "{w}"
+    );
+    assert!(w["savings_power"]["total"].is_number(), "{w}");
+    assert!(w["rf_area_mm2"].as_f64().unwrap() > 0.0);
+    assert_eq!(w["fixed_ratio"].as_array().unwrap().len(), 2, "{w}");
+    assert!(w.get("access_split").is_none(), "{w}");
+    let agg = &tric["aggregate"]["rf"]["savings"]["leakage"];
+    for k in ["mean", "geomean_ratio", "total_weighted"] {
+        assert!((agg[k].as_f64().unwrap() - s).abs() < 1e-12, "{k}: {agg}");
+    }
+    // no register-file technique: no register-file numbers
+    let pg = &j["variants"][1];
+    assert!(pg["per_workload"]["hotspot"].get("rf").is_none());
+    assert!(pg["aggregate"].get("rf").is_none());
+    assert!(j["baseline_runs"]["hotspot"].get("rf").is_none());
+}
+
+#[test]
+fn estimate_splits_the_register_file_into_its_structures() {
+    let out = ok(&[
+        "estimate",
+        "--tech",
+        "40nm",
+        "--workload",
+        "hotspot",
+        "--size",
+        "test",
+        "--technique",
+        "warped-rf",
+        "--quiet",
+    ]);
+    for leaf in ["MRF", "COMA mask table", "DWL AND gates", "TRIC control"] {
+        assert!(out.contains(leaf), "{leaf} missing:\n{out}");
+    }
+    let plain = ok(&[
+        "estimate",
+        "--tech",
+        "40nm",
+        "--workload",
+        "hotspot",
+        "--size",
+        "test",
+        "--quiet",
+    ]);
+    assert!(!plain.contains("MRF") && !plain.contains("COMA mask table"));
+    // `energy.calibration = "paper_rows"` is the finfet7 256 KB row: refused for GTX480's RF
+    let e = refused(&[
+        "estimate",
+        "--tech",
+        "40nm",
+        "--workload",
+        "hotspot",
+        "--size",
+        "test",
+        "--technique",
+        "tric",
+        "--set",
+        "energy.calibration=paper_rows",
+        "--quiet",
+    ]);
+    assert!(e.contains("energy.calibration"), "{e}");
+}
