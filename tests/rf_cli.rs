@@ -157,3 +157,34 @@ fn estimate_splits_the_register_file_into_its_structures() {
     ]);
     assert!(e.contains("energy.calibration"), "{e}");
 }
+
+#[test]
+fn coma_with_no_lane_gated_energy_saves_no_dynamic_energy() {
+    // `coma.fixed_fraction = 1`: every access costs a full access, as in the plain RF, and
+    // COMA does not change the timing: the register file's dynamic energy is the baseline's
+    let out = ok(&[
+        "compare",
+        "--tech",
+        "40nm",
+        "--workload",
+        "hotspot",
+        "--size",
+        "test",
+        "--technique",
+        "coma",
+        "--sweep",
+        "coma.fixed_fraction=1,0",
+        "--format",
+        "json",
+        "--quiet",
+    ]);
+    let j: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let rf = |i: usize| j["variants"][i]["per_workload"]["hotspot"]["rf"].clone();
+    let full = rf(0)["savings"]["dynamic"].as_f64().unwrap();
+    assert!(full.abs() < 1e-12, "fixed_fraction 1: {full}");
+    let gated = rf(1)["savings"]["dynamic"].as_f64().unwrap();
+    assert!(gated > 0.0, "fixed_fraction 0: {gated}");
+    // the mask table and AND gates only add: leakage saving 0, total below dynamic
+    assert!(rf(1)["savings"]["leakage"].as_f64().unwrap().abs() < 1e-12);
+    assert!(rf(1)["savings"]["total"].as_f64().unwrap() < gated);
+}
