@@ -6,8 +6,8 @@
 //!   monolithic RF (MRF) at the super- and near-threshold supplies, the fast RF (FRF) in both
 //!   back-gate modes, the slow RF (SRF), the register-file cache (RFC) with its tag CAM, the
 //!   COMA mask table, the swap-table CAM, the pilot-warp counters and the adaptive-FRF epoch
-//!   counter, with the derived latencies `⌈t_access/t_clk⌉`. Arrays come from the structural
-//!   register-file arrays (independent lane-sliced banks plus the bank-to-collector bus);
+//!   counter, with the derived latencies `⌈t_access/t_clk⌉`. Arrays are the chip model's
+//!   register file (independent lane-sliced banks plus the bank-to-collector bus);
 //!   control structures from the logic models ([`crate::logic`]), calibrated to synthesis when
 //!   an overlay is given.
 //! - [`coma`]: the divided-wordline circuit (AND-gate count and area, wordline charging delay
