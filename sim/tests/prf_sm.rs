@@ -379,3 +379,78 @@ fn every_technique_keeps_every_workload_correct() {
         }
     }
 }
+
+/// A one-warp kernel on one SM of `cfg` running `prog` (destination, sources) per instruction.
+fn synth(cfg: &GpuConfig, prog: Vec<(Vec<u16>, Vec<u16>)>) -> KernelActivity {
+    use sim::inst::{Family, OpClass};
+    use sim::timing::synth::{alu, SynthStream};
+    use sim::timing::{Simulation, Stream};
+    let mut s = SynthStream::new(
+        "synth",
+        [1, 1, 1],
+        [32, 1, 1],
+        40,
+        0,
+        Box::new(move |_, _| {
+            prog.iter()
+                .enumerate()
+                .map(|(i, (d, s))| alu(8 * i as u32, Family::Int, OpClass::Add, d, s))
+                .collect()
+        }),
+    );
+    Simulation::new(cfg).run(Stream(&mut s)).unwrap()
+}
+
+fn one_sm(kv: &[(&str, &str)]) -> GpuConfig {
+    let mut c = with(&gtx780(), kv);
+    c.gpu.n_sm = 1;
+    c.frontend.perfect_icache = true;
+    c
+}
+
+/// §11: the bank port is exclusive between the FRF and SRF halves of a bank. Warp 0's R24
+/// (SRF, 3 cycles, `full_latency`) and R0 (FRF) share bank 0 of 24: the FRF read waits for
+/// the SRF read's port; R25 (bank 1) does not.
+#[test]
+fn bank_port_is_shared_by_the_frf_and_srf_halves() {
+    let cfg = one_sm(&[PRF, ("rf.port_occupancy", "\"full_latency\"")]);
+    let b = cfg.rf.n_banks as u16;
+    let same = synth(&cfg, vec![(vec![30], vec![b]), (vec![31], vec![0])]);
+    let other = synth(&cfg, vec![(vec![30], vec![b + 1]), (vec![31], vec![0])]);
+    assert_eq!(part(&same, "srf").0, 1);
+    assert_eq!(part(&same, "frf_high").0, 1);
+    assert!(rf(&same).conflicts_read_read > 0, "{:?}", rf(&same));
+    assert_eq!(rf(&other).conflicts_read_read, 0);
+}
+
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(12))]
+        /// Any program, n and SRF latency: every access goes to exactly one of FRF and SRF
+        /// (their sum is the bank count), and the pilot's counter increments are its operand
+        /// accesses (one warp: the pilot).
+        #[test]
+        fn accesses_split_and_pilot_counts(
+            n in 0u32..8,
+            lat in 1u32..6,
+            prog in proptest::collection::vec(
+                (0u16..12, proptest::collection::vec(0u16..12, 1..3)), 1..40),
+        ) {
+            let n_s = n.to_string();
+            let lat_s = lat.to_string();
+            let cfg = one_sm(&[PRF, ("prf.n_fast", &n_s), ("prf.lat_srf", &lat_s)]);
+            let expect: u64 = prog.iter().map(|(_, s)| s.len() as u64 + 1).sum();
+            let prog: Vec<(Vec<u16>, Vec<u16>)> =
+                prog.into_iter().map(|(d, s)| (vec![d], s)).collect();
+            let k = synth(&cfg, prog);
+            let (r, w) = bank_accesses(&k);
+            let f = part(&k, "frf_high");
+            let s = part(&k, "srf");
+            prop_assert_eq!((f.0 + s.0, f.1 + s.1), (r, w));
+            prop_assert_eq!(prf(&k).events.pilot_counter_increments, expect);
+        }
+    }
+}

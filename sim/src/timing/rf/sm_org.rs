@@ -96,8 +96,8 @@ impl PrfOrg {
     }
 
     /// The organisation of one SM of `cfg` (SM 0 until [`PrfOrg::set_sm`]). A
-    /// `prf.lat_srf = "derived"` must have been resolved to cycles by the caller (the
-    /// configuration check refuses it otherwise).
+    /// `prf.lat_srf = "derived"` must have been resolved to cycles by the caller (the kernel
+    /// launch refuses it otherwise).
     pub fn new(cfg: &GpuConfig) -> Self {
         PrfOrg {
             rf: PartitionedRf::new(cfg, 0, 1),

@@ -171,10 +171,10 @@ impl Sm {
                 }
             }
         }
-        for w in 0..prev.len() {
-            if now[w] != prev[w] {
-                self.oc.rf.on_active_set(w as u32, now[w], t);
-                prev[w] = now[w];
+        for (w, (p, &n)) in prev.iter_mut().zip(&now).enumerate() {
+            if *p != n {
+                self.oc.rf.on_active_set(w as u32, n, t);
+                *p = n;
             }
         }
         self.rf_active = Some(prev);
