@@ -529,6 +529,51 @@ impl Study {
     }
 }
 
+/// `prf.lat_srf = "derived"` (register-file spec §5.3): ⌈t_access(V_SRF) / t_clk⌉ of the SRF
+/// array of `cfg`'s partitioned RF, from the register-file structures model
+/// (`models::rf::structures`) at `tech`'s node and flavour, with the SRF at `prf.v_srf`, the
+/// FRF at `prf.v_frf`, `cfg`'s entries, banks, warps and n, clocked at `clock_hz`.
+pub fn derived_srf_cycles(
+    cfg: &GpuConfig,
+    tech: &TechChoice,
+    clock_hz: f64,
+) -> Result<u32, StudyError> {
+    use models::rf::structures::{evaluate, RfDesign};
+    let flavour = match &tech.flavour {
+        Some(f) => Some(techlib::Flavour::parse(f).ok_or_else(|| {
+            StudyError::PrfDerivedLatency(format!(
+                "the register-file model has no device flavour '{f}'"
+            ))
+        })?),
+        None => None,
+    };
+    let design = RfDesign {
+        node: tech.node.clone(),
+        flavour,
+        temperature_k: tech.temperature_k,
+        entries: cfg.sm.n_registers / cfg.gpu.warp_size.max(1),
+        entry_bytes: cfg.rf.entry_bytes,
+        lanes: cfg.gpu.warp_size,
+        banks: cfg.rf.n_banks,
+        n_fast: cfg.prf.n_fast,
+        max_warps: cfg.sm.max_warps,
+        partitioned: true,
+        adaptive_frf: false,
+        vdd_stv_v: Some(cfg.prf.v_frf),
+        vdd_ntv_v: Some(cfg.prf.v_srf),
+        issue_width: sim::config::prf::sm_issue_width(cfg),
+        clock_hz,
+        ..RfDesign::kepler_ch6()
+    };
+    let rf = evaluate(&design, None).map_err(|e| StudyError::PrfDerivedLatency(e.to_string()))?;
+    rf.derived_latencies().srf.ok_or_else(|| {
+        StudyError::PrfDerivedLatency(format!(
+            "'prf.n_fast' = {}: the FRF holds every entry, so there is no SRF to time",
+            cfg.prf.n_fast
+        ))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -580,49 +625,4 @@ mod tests {
             "leakage falls with temperature"
         );
     }
-}
-
-/// `prf.lat_srf = "derived"` (register-file spec §5.3): ⌈t_access(V_SRF) / t_clk⌉ of the SRF
-/// array of `cfg`'s partitioned RF, from the register-file structures model
-/// (`models::rf::structures`) at `tech`'s node and flavour, with the SRF at `prf.v_srf`, the
-/// FRF at `prf.v_frf`, `cfg`'s entries, banks, warps and n, clocked at `clock_hz`.
-pub fn derived_srf_cycles(
-    cfg: &GpuConfig,
-    tech: &TechChoice,
-    clock_hz: f64,
-) -> Result<u32, StudyError> {
-    use models::rf::structures::{evaluate, RfDesign};
-    let flavour = match &tech.flavour {
-        Some(f) => Some(techlib::Flavour::parse(f).ok_or_else(|| {
-            StudyError::PrfDerivedLatency(format!(
-                "the register-file model has no device flavour '{f}'"
-            ))
-        })?),
-        None => None,
-    };
-    let design = RfDesign {
-        node: tech.node.clone(),
-        flavour,
-        temperature_k: tech.temperature_k,
-        entries: cfg.sm.n_registers / cfg.gpu.warp_size.max(1),
-        entry_bytes: cfg.rf.entry_bytes,
-        lanes: cfg.gpu.warp_size,
-        banks: cfg.rf.n_banks,
-        n_fast: cfg.prf.n_fast,
-        max_warps: cfg.sm.max_warps,
-        partitioned: true,
-        adaptive_frf: false,
-        vdd_stv_v: Some(cfg.prf.v_frf),
-        vdd_ntv_v: Some(cfg.prf.v_srf),
-        issue_width: sim::config::prf::sm_issue_width(cfg),
-        clock_hz,
-        ..RfDesign::kepler_ch6()
-    };
-    let rf = evaluate(&design, None).map_err(|e| StudyError::PrfDerivedLatency(e.to_string()))?;
-    rf.derived_latencies().srf.ok_or_else(|| {
-        StudyError::PrfDerivedLatency(format!(
-            "'prf.n_fast' = {}: the FRF holds every entry, so there is no SRF to time",
-            cfg.prf.n_fast
-        ))
-    })
 }
