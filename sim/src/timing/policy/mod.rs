@@ -344,11 +344,15 @@ pub struct RfRoute {
 ///   (several structures behind one bank share its ports either way). An organisation may
 ///   change state in `route` (profiling counters, mode switches); the access counts by
 ///   structure in the `Activity` record follow the part it returns.
-/// - [`RegisterFileOrg::on_kernel_launch`] comes once per launch before the first access
-///   (with the kernel's allocated registers per thread), [`RegisterFileOrg::on_warp_exit`]
-///   when a warp slot's warp retires (its registers are dead), and
-///   [`RegisterFileOrg::on_dispatch`] when warp w's instruction leaves its collector for an
-///   execution unit.
+/// - [`RegisterFileOrg::on_kernel_start`] (by default [`RegisterFileOrg::on_kernel_launch`])
+///   comes once per launch before the first access (with the kernel's allocated registers per
+///   thread and warps per CTA), [`RegisterFileOrg::on_warp_launch`] when a CTA places a warp
+///   in slot w, [`RegisterFileOrg::on_issue`] when warp w issues an instruction (before its
+///   accesses), [`RegisterFileOrg::on_warp_exit`] when a warp slot's warp retires (its
+///   registers are dead), [`RegisterFileOrg::on_dispatch`] when warp w's instruction leaves
+///   its collector for an execution unit, and, for an organisation that
+///   [wants it](RegisterFileOrg::wants_active_set), [`RegisterFileOrg::on_active_set`] when a
+///   warp enters or leaves the schedulers' active set.
 pub trait RegisterFileOrg: Send {
     /// Bank of register `reg` of warp slot `w` on scheduler `sched`.
     fn bank(&self, w: u32, sched: u32, reg: u16) -> u32;
