@@ -104,6 +104,9 @@ pub enum StudyError {
         #[source]
         error: SimError,
     },
+    /// `prf.lat_srf = "derived"` could not be resolved from the register-file model.
+    #[error("'prf.lat_srf' = \"derived\": {0}")]
+    PrfDerivedLatency(String),
     /// An estimate broke an invariant (a non-finite or negative number, a group that is not
     /// the sum of its children, a share outside [0, 1]); nothing is printed.
     #[error("invalid estimate of {workload} (refusing to print it): {error}")]
@@ -459,6 +462,10 @@ impl Study {
             cfg.pg.bet = bet;
             cfg.pg.wakeup = w;
         }
+        if cfg.prf.enabled && cfg.prf.lat_srf == sim::config::prf::LatSrf::Derived {
+            let cycles = derived_srf_cycles(&cfg, &self.tech, chip.core_clock_hz)?;
+            cfg.prf.lat_srf = sim::config::prf::LatSrf::Cycles(cycles);
+        }
         Ok(cfg)
     }
 
@@ -541,6 +548,51 @@ impl Study {
             })?;
         Ok(report)
     }
+}
+
+/// `prf.lat_srf = "derived"` (register-file spec §5.3): ⌈t_access(V_SRF) / t_clk⌉ of the SRF
+/// array of `cfg`'s partitioned RF, from the register-file structures model
+/// (`models::rf::structures`) at `tech`'s node and flavour, with the SRF at `prf.v_srf`, the
+/// FRF at `prf.v_frf`, `cfg`'s entries, banks, warps and n, clocked at `clock_hz`.
+pub fn derived_srf_cycles(
+    cfg: &GpuConfig,
+    tech: &TechChoice,
+    clock_hz: f64,
+) -> Result<u32, StudyError> {
+    use models::rf::structures::{evaluate, RfDesign};
+    let flavour = match &tech.flavour {
+        Some(f) => Some(techlib::Flavour::parse(f).ok_or_else(|| {
+            StudyError::PrfDerivedLatency(format!(
+                "the register-file model has no device flavour '{f}'"
+            ))
+        })?),
+        None => None,
+    };
+    let design = RfDesign {
+        node: tech.node.clone(),
+        flavour,
+        temperature_k: tech.temperature_k,
+        entries: cfg.sm.n_registers / cfg.gpu.warp_size.max(1),
+        entry_bytes: cfg.rf.entry_bytes,
+        lanes: cfg.gpu.warp_size,
+        banks: cfg.rf.n_banks,
+        n_fast: cfg.prf.n_fast,
+        max_warps: cfg.sm.max_warps,
+        partitioned: true,
+        adaptive_frf: false,
+        vdd_stv_v: Some(cfg.prf.v_frf),
+        vdd_ntv_v: Some(cfg.prf.v_srf),
+        issue_width: sim::config::prf::sm_issue_width(cfg),
+        clock_hz,
+        ..RfDesign::kepler_ch6()
+    };
+    let rf = evaluate(&design, None).map_err(|e| StudyError::PrfDerivedLatency(e.to_string()))?;
+    rf.derived_latencies().srf.ok_or_else(|| {
+        StudyError::PrfDerivedLatency(format!(
+            "'prf.n_fast' = {}: the FRF holds every entry, so there is no SRF to time",
+            cfg.prf.n_fast
+        ))
+    })
 }
 
 #[cfg(test)]

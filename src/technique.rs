@@ -1,6 +1,7 @@
 //! Named techniques: a technique is a named set of configuration knobs (power-gating §4 and §10
 //! presets: conventional power gating, GATES, naive and coordinated blackout, Warped-Gates, warp
-//! folding, Origami; register-file spec §3–§4: TRIC, COMA and the Warped Register File), usable
+//! folding, Origami; register-file spec §3–§4: TRIC, COMA and the Warped Register File; §5–§7:
+//! the partitioned RF, the adaptive FRF, the RF cache and the MRF@STV / MRF@NTV baselines), usable
 //! wherever a configuration is. Techniques that touch different knobs
 //! compose with `+` (`gates+coord-blackout`); the command line's `--set key=value` then overrides
 //! single knobs on top.
@@ -129,6 +130,77 @@ pub const TECHNIQUES: &[Technique] = &[
         summary: "Warped Register File: TRIC (leakage) + COMA (dynamic energy) on the same \
                   banked register file",
         sets: &[("tric.enabled", "true"), ("coma.enabled", "true")],
+        defaults: &[],
+    },
+    Technique {
+        name: "partitioned-rf",
+        summary: "partitioned RF: n = 4 fast registers per warp in an FRF at STV (1 cycle), the \
+                  rest in an SRF at NTV (3 cycles), hot registers found by a pilot warp and \
+                  swapped into the FRF (the spec's machine is kepler_ch6; use the gtx780 preset)",
+        sets: &[
+            ("prf.enabled", "true"),
+            ("prf.n_fast", "4"),
+            ("prf.lat_frf_high", "1"),
+            ("prf.lat_srf", "3"),
+            ("rfc.enabled", "false"),
+            ("tric.enabled", "false"),
+        ],
+        defaults: &[],
+    },
+    Technique {
+        name: "adaptive-frf",
+        summary: "partitioned RF with the adaptive FRF: the FRF drops to FRF_low (back gate \
+                  off, 2 cycles) for 50-cycle epochs after one with under 85 dispatched \
+                  instructions (kepler_ch6 in the spec; use the gtx780 preset)",
+        sets: &[
+            ("prf.enabled", "true"),
+            ("afrf.enabled", "true"),
+            ("afrf.epoch", "50"),
+            ("afrf.threshold", "85"),
+            ("prf.lat_frf_low", "2"),
+            ("rfc.enabled", "false"),
+            ("tric.enabled", "false"),
+        ],
+        defaults: &[("prf.n_fast", "4"), ("prf.lat_srf", "3")],
+    },
+    Technique {
+        name: "rf-cache",
+        summary: "register-file cache baseline (Gebhart-style): 6 entries per active warp, \
+                  2 read / 1 write ports, write-allocate, FIFO, flushed when a warp leaves the \
+                  two-level active set, in front of the monolithic RF",
+        sets: &[
+            ("rfc.enabled", "true"),
+            ("prf.enabled", "false"),
+            ("tric.enabled", "false"),
+        ],
+        defaults: &[
+            ("rfc.entries_per_warp", "6"),
+            ("rfc.read_ports", "2"),
+            ("rfc.write_ports", "1"),
+            ("sched.policy", "two_level"),
+        ],
+    },
+    Technique {
+        name: "mrf-stv",
+        summary: "MRF@STV baseline: the monolithic RF at the super-threshold supply, 1-cycle \
+                  access (the default machine's RF; the partitioned RF's reference)",
+        sets: &[
+            ("prf.enabled", "false"),
+            ("mrf.region", "STV"),
+            ("mrf.lat", "1"),
+        ],
+        defaults: &[],
+    },
+    Technique {
+        name: "mrf-ntv",
+        summary: "MRF@NTV baseline: the monolithic RF at the near-threshold supply, 3 cycles \
+                  for every access",
+        sets: &[
+            ("prf.enabled", "false"),
+            ("mrf.region", "NTV"),
+            ("mrf.lat", "3"),
+            ("tric.enabled", "false"),
+        ],
         defaults: &[],
     },
 ];

@@ -12,6 +12,8 @@
 //! cycle.
 //! `SIM_RATE_WARPED_RF=off|on` (default off): `on` also runs the plain configuration with TRIC
 //! (L = 3) and COMA on.
+//! `SIM_RATE_PRF=off|on` (default off): `on` also runs the plain configuration with the
+//! partitioned RF (`prf.enabled`, n = 4, SRF 3 cycles, instant remap).
 
 use sim::config::GpuConfig;
 use sim::timing::Simulation;
@@ -57,6 +59,12 @@ fn main() {
         cfg.tric.wake_latency = 3;
         cfg.coma.enabled = true;
         println!("sim_rate: preset {preset}, size {size}, 1 thread, warped RF (TRIC L = 3 + COMA)");
+        rate(&cfg, size, &names);
+    }
+    if std::env::var("SIM_RATE_PRF").is_ok_and(|v| v == "on") {
+        let mut cfg = base.clone();
+        cfg.prf.enabled = true;
+        println!("sim_rate: preset {preset}, size {size}, 1 thread, partitioned RF (n = 4)");
         rate(&cfg, size, &names);
     }
     if gating != "off" && gating != "none" {

@@ -310,50 +310,10 @@ const READ: &[(&str, &str)] = &[
 /// Keys refused outright for a non-baseline value by `GpuConfig::validate` (features not
 /// implemented), with such a value. The keys no model reads are `sim::config::UNREAD_KEYS`.
 const REFUSED_FEATURES: &[(&str, &str)] = &[
-    // [prf], [afrf], [mrf] and [rfc] (sim/src/config/prf.rs): the partitioned RF, the
-    // adaptive FRF, the MRF baselines and the RF cache are mechanisms in sim/src/timing/rf/ that
-    // the SM does not call yet, so every non-default value is refused.
-    ("prf.enabled", "true"),
-    ("prf.n_fast", "6"),
-    ("prf.lat_frf_high", "2"),
-    ("prf.lat_frf_low", "3"),
-    ("prf.lat_srf", "\"derived\""),
-    ("prf.write_lat", "2"),
-    ("prf.v_srf", "0.35"),
-    ("prf.v_frf", "0.5"),
-    ("prf.swap_table", "\"indexed\""),
-    ("prf.table_copies", "2"),
-    ("prf.miss_rule", "\"literal_srf\""),
-    ("prf.remap_policy", "\"migrate\""),
-    ("prf.pilot_select", "\"index:1\""),
-    ("prf.pilot_seed", "9"),
-    ("prf.count_dup_sources", "false"),
-    ("prf.counter_overflow", "\"halve_all\""),
-    ("prf.sort_latency", "10"),
-    ("prf.lookup_latency", "1"),
-    ("prf.skip_if_fits", "false"),
-    ("prf.max_profiled_kernels", "2"),
+    // [prf] and [rfc] (sim/src/config/prf.rs): re-profiling within a kernel and the RF
+    // cache's liveness oracle are not modelled.
     ("prf.reprofile_every_cycles", "1000"),
-    ("afrf.enabled", "true"),
-    ("afrf.epoch", "100"),
-    ("afrf.threshold", "60"),
-    ("afrf.threshold_mode", "\"ratio\""),
-    ("afrf.threshold_ratio", "0.2125"),
-    ("afrf.count_point", "\"scheduler_issue\""),
-    ("afrf.low_leakage", "\"same_as_high\""),
-    ("afrf.switch_latency", "1"),
-    ("afrf.switch_energy", "\"none\""),
-    ("mrf.region", "\"NTV\""),
-    ("mrf.lat", "3"),
-    ("rfc.enabled", "true"),
-    ("rfc.entries_per_warp", "4"),
-    ("rfc.read_ports", "8"),
-    ("rfc.write_ports", "4"),
-    ("rfc.banks", "4"),
-    ("rfc.replacement", "\"lru\""),
-    ("rfc.alloc_on_read_miss", "true"),
     ("rfc.liveness", "\"oracle\""),
-    ("rfc.lat", "2"),
     ("sim.threads", "4"),
     ("stats.epoch_cycles", "100"),
     ("stats.timeline_dump", "true"),
@@ -471,6 +431,74 @@ const PHYSICAL_READ: &[(&str, &str)] = &[
 /// (register-file spec §2.3, §3, §4, §8). Keys the simulator does not read are read by the
 /// register-file energy accounting in `models`, which costs a run's `RfStats`.
 const RF_READ: &[(&str, &str)] = &[
+    // [prf], [afrf], [mrf] and [rfc]: the partitioned RF, the adaptive FRF, the MRF baselines
+    // and the RF cache (sim/src/timing/rf/, run by the SM through PrfOrg)
+    (
+        "prf.enabled",
+        "sim/src/timing/rf/sm_org.rs (PrfOrg::wanted)",
+    ),
+    ("prf.n_fast", "sim/src/timing/rf/partitioned.rs"),
+    ("prf.lat_frf_high", "sim/src/timing/rf/partitioned.rs"),
+    ("prf.lat_frf_low", "sim/src/timing/rf/partitioned.rs"),
+    (
+        "prf.lat_srf",
+        "sim/src/timing/rf/partitioned.rs (\"derived\" filled by the CLI, src/study.rs)",
+    ),
+    ("prf.write_lat", "sim/src/timing/rf/partitioned.rs"),
+    (
+        "prf.v_srf",
+        "models (SRF supply of the register-file arrays)",
+    ),
+    (
+        "prf.v_frf",
+        "models (FRF supply of the register-file arrays)",
+    ),
+    (
+        "prf.swap_table",
+        "sim/src/timing/rf/swap_table.rs; models (swap-table energy)",
+    ),
+    (
+        "prf.table_copies",
+        "sim/src/timing/rf/swap_table.rs (table writes); models",
+    ),
+    ("prf.miss_rule", "sim/src/timing/rf/partitioned.rs"),
+    ("prf.remap_policy", "sim/src/timing/rf/partitioned.rs"),
+    ("prf.pilot_select", "sim/src/timing/rf/partitioned.rs"),
+    ("prf.pilot_seed", "sim/src/timing/rf/partitioned.rs"),
+    ("prf.count_dup_sources", "sim/src/timing/rf/partitioned.rs"),
+    ("prf.counter_overflow", "sim/src/timing/rf/partitioned.rs"),
+    ("prf.sort_latency", "sim/src/timing/rf/partitioned.rs"),
+    ("prf.lookup_latency", "sim/src/timing/rf/partitioned.rs"),
+    ("prf.skip_if_fits", "sim/src/timing/rf/partitioned.rs"),
+    (
+        "prf.max_profiled_kernels",
+        "sim/src/timing/rf/partitioned.rs",
+    ),
+    (
+        "afrf.enabled",
+        "sim/src/timing/rf/sm_org.rs (PrfOrg::wanted)",
+    ),
+    ("afrf.epoch", "sim/src/timing/rf/afrf_phase.rs"),
+    ("afrf.threshold", "sim/src/timing/rf/afrf_phase.rs"),
+    ("afrf.threshold_mode", "sim/src/timing/rf/afrf_phase.rs"),
+    ("afrf.threshold_ratio", "sim/src/timing/rf/afrf_phase.rs"),
+    ("afrf.count_point", "sim/src/timing/rf/afrf_phase.rs"),
+    ("afrf.low_leakage", "models (FRF_low leakage)"),
+    ("afrf.switch_latency", "sim/src/timing/rf/afrf_phase.rs"),
+    ("afrf.switch_energy", "models (mode-switch energy)"),
+    ("mrf.region", "models (MRF supply)"),
+    ("mrf.lat", "sim/src/timing/rf/partitioned.rs (MRF latency)"),
+    (
+        "rfc.enabled",
+        "sim/src/timing/rf/sm_org.rs (PrfOrg::wanted)",
+    ),
+    ("rfc.entries_per_warp", "sim/src/timing/rf/rf_cache.rs"),
+    ("rfc.read_ports", "sim/src/timing/rf/rf_cache.rs"),
+    ("rfc.write_ports", "sim/src/timing/rf/rf_cache.rs"),
+    ("rfc.banks", "sim/src/timing/rf/rf_cache.rs"),
+    ("rfc.replacement", "sim/src/timing/rf/rf_cache.rs"),
+    ("rfc.alloc_on_read_miss", "sim/src/timing/rf/rf_cache.rs"),
+    ("rfc.lat", "sim/src/timing/rf/sm_org.rs"),
     (
         "rf.latency",
         "sim/src/timing/policy/builtin.rs (MonolithicRf::route)",
@@ -827,13 +855,14 @@ fn register_file_tables_are_checked_naming_the_key() {
         ("rfc.replacement = \"random\"", "lru"),
         // gtx480: 48 warps × 22 fast slots = 1056 > 1024 entries.
         ("prf.enabled = true\nprf.n_fast = 22", "at most 21"),
-        ("prf.enabled = true", "not modelled in the timing model yet"),
+        ("afrf.enabled = true", "needs 'prf.enabled' = true"),
         (
-            "afrf.enabled = true",
-            "not modelled in the timing model yet",
+            "prf.enabled = true\nrfc.enabled = true",
+            "'rfc.enabled' = true with",
         ),
-        ("rfc.enabled = true", "not modelled in the timing model yet"),
-        ("mrf.lat = 3", "not modelled in the timing model yet"),
+        ("rfc.liveness = \"oracle\"", "not modelled"),
+        ("prf.reprofile_every_cycles = 10", "not implemented"),
+        ("prf.enabled = true\ntric.enabled = true", "'tric.enabled'"),
     ] {
         let src = format!("base = \"gtx480\"\n{text}\n");
         let err = GpuConfig::from_toml_str(&src, "user.toml")
@@ -841,6 +870,16 @@ fn register_file_tables_are_checked_naming_the_key() {
             .to_string();
         assert!(err.contains(needle), "{text}: {err}");
         assert!(err.contains("user.toml"), "{text}: {err}");
+    }
+    // The organisations the timing model runs load.
+    for text in [
+        "prf.enabled = true",
+        "prf.enabled = true\nafrf.enabled = true\nprf.remap_policy = \"migrate\"",
+        "rfc.enabled = true\nrfc.read_ports = 8",
+        "mrf.region = \"NTV\"\nmrf.lat = 3",
+    ] {
+        let src = format!("base = \"gtx480\"\n{text}\n");
+        GpuConfig::from_toml_str(&src, "user.toml").unwrap_or_else(|e| panic!("{text}: {e}"));
     }
     // Every table at its defaults, written out in full, loads.
     let full = GpuConfig::preset("gtx480").unwrap().to_full_toml_string();

@@ -20,7 +20,7 @@ pub use gating::{
 };
 pub use hist::{IdleHist, Log2Hist};
 pub(crate) use merge::Merge;
-pub use rfstats::{RfPartCounts, RfStats, TricResidency, TricStats};
+pub use rfstats::{PrfRecord, RfPartCounts, RfStats, TricResidency, TricStats};
 pub use timeline::{IdleStats, LaneTimelines, Timeline};
 
 use serde::{Deserialize, Serialize};

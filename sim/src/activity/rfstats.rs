@@ -12,8 +12,13 @@
 //!   `tric.granularity = "entry_lane"`) per structure, its wake events and the cycles by which
 //!   wakeups delayed operand reads (§3, §8.2).
 //!
-//! Present in a `KernelActivity` only when TRIC or COMA is on or the access latency is not 1,
-//! so that every other run's record is byte-identical to one without it.
+//! - The partitioned RF, the adaptive FRF, the MRF baselines and the RF cache (§5–§7, §9):
+//!   [`PrfRecord`], every overhead event of §5.8 / §8.3, the FRF_low time, the epochs and the
+//!   pilot's running time; the accesses of FRF_high, FRF_low, SRF, RFC and MRF are in `parts`.
+//!
+//! Present in a `KernelActivity` only when TRIC or COMA is on, the access latency is not 1, or
+//! one of the organisations of [`PrfRecord`] runs, so that every other run's record is
+//! byte-identical to one without it.
 
 use serde::{Deserialize, Serialize};
 
@@ -110,6 +115,62 @@ pub struct RfStats {
     pub residency: Vec<TricResidency>,
     /// TRIC's record, when `tric.enabled`.
     pub tric: Option<TricStats>,
+    /// The partitioned RF / adaptive FRF / MRF baseline / RF cache record, when one of them
+    /// runs (`prf.enabled`, `afrf.enabled`, `rfc.enabled` or a non-default `[mrf]`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prf: Option<PrfRecord>,
+}
+
+/// What the partitioned RF, the adaptive FRF, an MRF baseline or the RF cache did during one
+/// kernel, summed over SMs (register-file spec §5.8, §6, §7, §8.3, §9).
+///
+/// The operand accesses by structure are also in [`RfStats::parts`] (`events.accesses` holds
+/// the same counts; RF-cache write-backs are MRF writes there). Migration accesses
+/// (`prf.remap_policy = "migrate"`) are only in the `migration_*` events, not in `parts`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PrfRecord {
+    /// `prf.enabled`: the FRF/SRF partition ran (false for the MRF baselines and the RF cache).
+    pub enabled: bool,
+    /// `rfc.enabled`: the RF cache ran in front of the MRF.
+    pub rfc: bool,
+    /// Every overhead event and the accesses by structure.
+    pub events: crate::timing::rf::RfEvents,
+    /// SM-cycles the FRF spent in FRF_low (Σ over SMs; by epoch mode).
+    pub frf_low_cycles: u64,
+    /// Completed adaptive-FRF epochs (the partial last one included), Σ over SMs.
+    pub epochs: u64,
+    /// Epochs that ran FRF_low.
+    pub epochs_low: u64,
+    /// FRF mode switches.
+    pub mode_switches: u64,
+    /// `prf.n_fast` (0 without the partition).
+    pub n_fast: u32,
+    /// SRF latency in force, cycles.
+    pub srf_latency_cycles: u32,
+    /// Σ over SMs of the pilot warp's running time (launch to exit; to the kernel's end if it
+    /// did not exit), cycles: over `sm_cycles` it is the pilot's share of kernel time.
+    pub pilot_cycles: u64,
+    /// Σ over SMs of the kernel's cycles on the SM (the denominator of the FRF_low and pilot
+    /// shares).
+    pub sm_cycles: u64,
+}
+
+impl PrfRecord {
+    /// Element-wise sum (SMs of a launch, launches of a kernel).
+    pub fn merge(&mut self, o: &PrfRecord) {
+        // the same configuration on every SM and launch: the settings agree
+        self.enabled |= o.enabled;
+        self.rfc |= o.rfc;
+        self.n_fast = self.n_fast.max(o.n_fast);
+        self.srf_latency_cycles = self.srf_latency_cycles.max(o.srf_latency_cycles);
+        self.events.add(&o.events);
+        self.frf_low_cycles += o.frf_low_cycles;
+        self.epochs += o.epochs;
+        self.epochs_low += o.epochs_low;
+        self.mode_switches += o.mode_switches;
+        self.pilot_cycles += o.pilot_cycles;
+        self.sm_cycles += o.sm_cycles;
+    }
 }
 
 impl RfStats {
@@ -154,6 +215,11 @@ impl RfStats {
         match (&mut self.tric, &o.tric) {
             (Some(a), Some(b)) => a.merge(b),
             (None, Some(b)) => self.tric = Some(b.clone()),
+            _ => {}
+        }
+        match (&mut self.prf, &o.prf) {
+            (Some(a), Some(b)) => a.merge(b),
+            (None, Some(b)) => self.prf = Some(b.clone()),
             _ => {}
         }
     }

@@ -10,11 +10,15 @@
 //! default machine is the plain monolithic RF (MRF@STV with `mrf.lat = 1`) and every preset
 //! keeps its behaviour, text and hash. Every other default is the spec's.
 //!
-//! The timing model does not route register accesses through these mechanisms yet:
-//! [`GpuConfig::prf_errors`] refuses `prf.enabled = true`, `afrf.enabled = true`,
-//! `rfc.enabled = true` and every other non-default value of the four tables with "not modelled
-//! in the timing model yet", naming the key. Range checks run first, so that a bad value is
-//! reported as bad, not only as not modelled.
+//! The SM runs them through `timing::rf::PrfOrg` whenever one of `prf.enabled`, `afrf.enabled`,
+//! `rfc.enabled` is on or `[mrf]` leaves its default (MRF@NTV). [`GpuConfig::prf_errors`] checks
+//! ranges, refuses the combinations the timing model does not run (naming both keys) and what
+//! it does not model: `prf.reprofile_every_cycles` > 0 and `rfc.liveness = "oracle"`. Keys that
+//! only the energy and area models read (`prf.v_srf`, `prf.v_frf`, `prf.swap_table`,
+//! `prf.table_copies`, `afrf.low_leakage`, `afrf.switch_energy`, `mrf.region`) are accepted and
+//! change no timing. `prf.lat_srf = "derived"` is resolved to cycles by the caller (the
+//! `gpuenergy` CLI, from the SRAM model); a simulation that receives it unresolved stops at the
+//! kernel launch with an error naming the key.
 
 use std::fmt;
 
@@ -692,28 +696,16 @@ impl RfcSection {
     }
 }
 
-/// Dotted keys of `section` whose value differs from the same key in `default`, with the value
-/// and the default (both as TOML text).
-fn non_default_keys<T: Serialize>(prefix: &str, section: &T, default: &T) -> Vec<String> {
-    let t = toml::Table::try_from(section).expect("section serialises");
-    let d = toml::Table::try_from(default).expect("section serialises");
-    t.iter()
-        .filter_map(|(k, v)| match d.get(k) {
-            Some(dv) if dv != v => Some(format!("'{prefix}.{k}' = {v} (the default is {dv})")),
-            _ => None,
-        })
-        .collect()
-}
-
 /// Warp instructions an SM of `cfg` can issue per cycle: schedulers × issue per scheduler.
 pub fn sm_issue_width(cfg: &GpuConfig) -> u32 {
     cfg.sched.n_per_sm * cfg.sched.issue_per_sched
 }
 
 impl GpuConfig {
-    /// Errors of `[prf]`, `[afrf]`, `[mrf]` and `[rfc]`: range checks, then the refusal of what
-    /// the timing model does not model yet (the three `enabled` switches and any non-default
-    /// value). Called by [`GpuConfig::validate`].
+    /// Errors of `[prf]`, `[afrf]`, `[mrf]` and `[rfc]`: range checks, combinations the timing
+    /// model does not run (each naming both keys), and the refusal of what it does not model
+    /// (`prf.reprofile_every_cycles`, `rfc.liveness = "oracle"`). Called by
+    /// [`GpuConfig::validate`].
     pub fn prf_errors(&self) -> Vec<String> {
         let mut bad = Vec::new();
         self.prf.range_errors(&mut bad);
@@ -733,38 +725,44 @@ impl GpuConfig {
                 self.prf.reprofile_every_cycles
             ));
         }
-        for (key, on, what) in [
-            (
-                "prf.enabled",
-                self.prf.enabled,
-                "the partitioned register file",
-            ),
-            ("afrf.enabled", self.afrf.enabled, "the adaptive FRF"),
-            ("rfc.enabled", self.rfc.enabled, "the register-file cache"),
-        ] {
-            if on {
-                bad.push(format!(
-                    "'{key}' = true: {what} is not modelled in the timing model yet (only false \
-                     is honoured)"
-                ));
-            }
+        if self.rfc.liveness == RfcLiveness::Oracle {
+            bad.push(
+                "'rfc.liveness' = \"oracle\": the timing model has no register liveness \
+                 information, so dead values cannot be told apart; not modelled (only \"none\" \
+                 is honoured)"
+                    .into(),
+            );
         }
-        let mut prf = self.prf.clone();
-        prf.enabled = false;
-        prf.reprofile_every_cycles = 0;
-        let mut afrf = self.afrf.clone();
-        afrf.enabled = false;
-        let mut rfc = self.rfc.clone();
-        rfc.enabled = false;
-        for k in non_default_keys("prf", &prf, &PrfSection::default())
-            .into_iter()
-            .chain(non_default_keys("afrf", &afrf, &AfrfSection::default()))
-            .chain(non_default_keys("mrf", &self.mrf, &MrfSection::default()))
-            .chain(non_default_keys("rfc", &rfc, &RfcSection::default()))
-        {
+        if self.afrf.enabled && !self.prf.enabled {
+            bad.push(
+                "'afrf.enabled' = true needs 'prf.enabled' = true: the adaptive FRF is the fast \
+                 partition of the partitioned RF"
+                    .into(),
+            );
+        }
+        if self.rfc.enabled && self.prf.enabled {
+            bad.push(
+                "'rfc.enabled' = true with 'prf.enabled' = true: the RF cache is a baseline in \
+                 front of the monolithic RF, not of the partitioned one (turn one of them off)"
+                    .into(),
+            );
+        }
+        let org =
+            self.prf.enabled || self.afrf.enabled || self.rfc.enabled || !self.mrf.is_default();
+        if org && self.tric.enabled {
+            bad.push(
+                "'tric.enabled' = true with the partitioned RF, an MRF baseline or the RF cache \
+                 ('prf.enabled', 'rfc.enabled', '[mrf]'): TRIC is modelled on the plain \
+                 monolithic RF only"
+                    .into(),
+            );
+        }
+        if org && self.rf.latency != 1 {
             bad.push(format!(
-                "{k}: the partitioned RF, the adaptive FRF, the MRF baselines and the RF cache \
-                 are not modelled in the timing model yet, so only the default is honoured"
+                "'rf.latency' = {} with the partitioned RF, an MRF baseline or the RF cache \
+                 ('prf.enabled', 'rfc.enabled', '[mrf]'): their latencies are 'mrf.lat', \
+                 'prf.lat_*' and 'rfc.lat' (leave rf.latency at 1)",
+                self.rf.latency
             ));
         }
         bad

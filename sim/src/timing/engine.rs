@@ -57,7 +57,11 @@ pub(crate) fn run_launch(
     // registers per thread as allocated (granularity included)
     let regs_alloc = occ.regs_per_cta / (occ.warps_per_cta * cfg.gpu.warp_size).max(1);
     for sm in &mut sms {
-        sm.kernel_launch(regs_alloc, occ.max_ctas, occ.warps_per_cta);
+        sm.kernel_launch(regs_alloc, occ.max_ctas, occ.warps_per_cta)
+            .map_err(|msg| SimError::Launch {
+                kernel: info.name.clone(),
+                msg,
+            })?;
     }
     let mut mem = MemSys::new(cfg);
     if let Some(state) = l2.take() {

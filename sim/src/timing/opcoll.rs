@@ -154,6 +154,11 @@ pub(crate) struct OperandCollectors {
     wake_gated: bool,
     /// Writebacks granted whose multi-cycle writes complete at the given cycle.
     pub wb_completing: Vec<(u64, Wb)>,
+    /// Record the read grants of the cycle per bank in `bank_rd_used` (while migration
+    /// requests of the partitioned RF wait for free ports).
+    pub track_reads: bool,
+    /// Per bank: read ports granted this cycle (kept only with `track_reads`).
+    pub bank_rd_used: Vec<u32>,
 }
 
 impl OperandCollectors {
@@ -251,6 +256,8 @@ impl OperandCollectors {
             wake_gated: mon.as_ref().is_some_and(|m| m.tric.is_some()),
             mon,
             wb_completing: Vec::new(),
+            track_reads: false,
+            bank_rd_used: vec![0; nb],
             rf,
             cus,
             cu_class_ports: inp,
@@ -519,6 +526,9 @@ impl OperandCollectors {
                     }
                 }
             }
+        }
+        if self.track_reads {
+            self.bank_rd_used[b] = granted;
         }
         self.bank_req[b] = req;
         if req == 0 {

@@ -296,6 +296,9 @@ impl ResolvedPolicies {
             },
             rf: match &self.register_file {
                 Some(f) => RegisterFileSlot::Other(f(cfg)),
+                None if crate::timing::rf::PrfOrg::wanted(cfg) => {
+                    RegisterFileSlot::Partitioned(Box::new(crate::timing::rf::PrfOrg::new(cfg)))
+                }
                 None => RegisterFileSlot::Monolithic(MonolithicRf::new(cfg)),
             },
             gating: match &self.gating {

@@ -208,32 +208,69 @@ impl IssueStage for IssueStageSlot {
 }
 
 /// The SM's register-file organisation: the built-in monolithic file called directly (its bank
-/// mapping runs for every operand), any other through its trait.
+/// mapping runs for every operand), the built-in partitioned RF / MRF baselines / RF cache
+/// ([`crate::timing::rf::PrfOrg`], chosen by `[prf]`, `[afrf]`, `[mrf]`, `[rfc]`), or any other
+/// through its trait.
 pub enum RegisterFileSlot {
     /// The built-in monolithic banked register file ([`MonolithicRf`]).
     Monolithic(MonolithicRf),
+    /// The partitioned RF (FRF + SRF, adaptive FRF), an MRF baseline with its own latency, or
+    /// the RF cache in front of the MRF.
+    Partitioned(Box<crate::timing::rf::PrfOrg>),
     /// A plugin register-file organisation.
     Other(Box<dyn RegisterFileOrg>),
+}
+
+/// Calls the same method on whichever variant the register-file slot holds.
+macro_rules! rf_call {
+    ($self:expr, $r:ident => $e:expr) => {
+        match $self {
+            Self::Monolithic($r) => $e,
+            Self::Partitioned($r) => $e,
+            Self::Other($r) => $e,
+        }
+    };
 }
 
 impl RegisterFileOrg for RegisterFileSlot {
     #[inline]
     fn bank(&self, w: u32, sched: u32, reg: u16) -> u32 {
-        slot_call!(self, Monolithic | Other, r => r.bank(w, sched, reg))
+        rf_call!(self, r => r.bank(w, sched, reg))
     }
     #[inline]
     fn route(&mut self, w: u32, reg: u16, write: bool, t: u64) -> RfRoute {
-        slot_call!(self, Monolithic | Other, r => r.route(w, reg, write, t))
+        rf_call!(self, r => r.route(w, reg, write, t))
     }
     fn on_kernel_launch(&mut self, regs_per_thread: u32, t: u64) {
-        slot_call!(self, Monolithic | Other, r => r.on_kernel_launch(regs_per_thread, t))
+        rf_call!(self, r => r.on_kernel_launch(regs_per_thread, t))
+    }
+    fn on_kernel_start(
+        &mut self,
+        regs_per_thread: u32,
+        warps_per_cta: u32,
+        t: u64,
+    ) -> Result<(), String> {
+        rf_call!(self, r => r.on_kernel_start(regs_per_thread, warps_per_cta, t))
+    }
+    fn on_warp_launch(&mut self, w: u32, t: u64) {
+        rf_call!(self, r => r.on_warp_launch(w, t))
     }
     fn on_warp_exit(&mut self, w: u32, t: u64) {
-        slot_call!(self, Monolithic | Other, r => r.on_warp_exit(w, t))
+        rf_call!(self, r => r.on_warp_exit(w, t))
+    }
+    #[inline]
+    fn on_issue(&mut self, w: u32, inst: &TInst, t: u64) {
+        rf_call!(self, r => r.on_issue(w, inst, t))
     }
     #[inline]
     fn on_dispatch(&mut self, w: u32, t: u64) {
-        slot_call!(self, Monolithic | Other, r => r.on_dispatch(w, t))
+        rf_call!(self, r => r.on_dispatch(w, t))
+    }
+    fn wants_active_set(&self) -> bool {
+        rf_call!(self, r => r.wants_active_set())
+    }
+    fn on_active_set(&mut self, w: u32, active: bool, t: u64) {
+        rf_call!(self, r => r.on_active_set(w, active, t))
     }
 }
 
@@ -307,11 +344,15 @@ pub struct RfRoute {
 ///   (several structures behind one bank share its ports either way). An organisation may
 ///   change state in `route` (profiling counters, mode switches); the access counts by
 ///   structure in the `Activity` record follow the part it returns.
-/// - [`RegisterFileOrg::on_kernel_launch`] comes once per launch before the first access
-///   (with the kernel's allocated registers per thread), [`RegisterFileOrg::on_warp_exit`]
-///   when a warp slot's warp retires (its registers are dead), and
-///   [`RegisterFileOrg::on_dispatch`] when warp w's instruction leaves its collector for an
-///   execution unit.
+/// - [`RegisterFileOrg::on_kernel_start`] (by default [`RegisterFileOrg::on_kernel_launch`])
+///   comes once per launch before the first access (with the kernel's allocated registers per
+///   thread and warps per CTA), [`RegisterFileOrg::on_warp_launch`] when a CTA places a warp
+///   in slot w, [`RegisterFileOrg::on_issue`] when warp w issues an instruction (before its
+///   accesses), [`RegisterFileOrg::on_warp_exit`] when a warp slot's warp retires (its
+///   registers are dead), [`RegisterFileOrg::on_dispatch`] when warp w's instruction leaves
+///   its collector for an execution unit, and, for an organisation that
+///   [wants it](RegisterFileOrg::wants_active_set), [`RegisterFileOrg::on_active_set`] when a
+///   warp enters or leaves the schedulers' active set.
 pub trait RegisterFileOrg: Send {
     /// Bank of register `reg` of warp slot `w` on scheduler `sched`.
     fn bank(&self, w: u32, sched: u32, reg: u16) -> u32;
@@ -326,10 +367,37 @@ pub trait RegisterFileOrg: Send {
     }
     /// A kernel launches at cycle `t` with `regs_per_thread` allocated registers per thread.
     fn on_kernel_launch(&mut self, _regs_per_thread: u32, _t: u64) {}
+    /// A kernel launches at cycle `t` with `regs_per_thread` allocated registers per thread and
+    /// `warps_per_cta` warps per CTA; its first CTA on the SM takes warp slots
+    /// `0..warps_per_cta`. An error (a launch-time check naming its knob) stops the simulation.
+    /// Default: [`RegisterFileOrg::on_kernel_launch`].
+    fn on_kernel_start(
+        &mut self,
+        regs_per_thread: u32,
+        _warps_per_cta: u32,
+        t: u64,
+    ) -> Result<(), String> {
+        self.on_kernel_launch(regs_per_thread, t);
+        Ok(())
+    }
+    /// A warp starts in slot `w` at cycle `t` (its CTA was placed).
+    fn on_warp_launch(&mut self, _w: u32, _t: u64) {}
     /// The warp in slot `w` retired at cycle `t`.
     fn on_warp_exit(&mut self, _w: u32, _t: u64) {}
+    /// Warp `w` issued `inst` at cycle `t` (every issued instruction, barriers included, before
+    /// any of its register accesses).
+    #[inline]
+    fn on_issue(&mut self, _w: u32, _inst: &TInst, _t: u64) {}
     /// Warp `w`'s instruction was dispatched from its collector at cycle `t`.
     fn on_dispatch(&mut self, _w: u32, _t: u64) {}
+    /// True when the organisation wants [`RegisterFileOrg::on_active_set`] (a constant, read
+    /// once by the SM).
+    fn wants_active_set(&self) -> bool {
+        false
+    }
+    /// Warp `w` entered (`active`) or left the schedulers' active set (the two-level active
+    /// set; every live warp with a scheduler that keeps none), seen at the start of cycle `t`.
+    fn on_active_set(&mut self, _w: u32, _active: bool, _t: u64) {}
 }
 
 /// A unit's availability as a gating policy sees it.

@@ -40,6 +40,8 @@ pub struct AfrfPhaseDetector {
     /// Mode in force before the current epoch's switch completes.
     prev_mode: FrfMode,
     started: bool,
+    /// Cycles of the closed epochs (and the finished last one) decided FRF_low.
+    low_cycles: u64,
 }
 
 impl AfrfPhaseDetector {
@@ -56,7 +58,16 @@ impl AfrfPhaseDetector {
             mode: FrfMode::High,
             prev_mode: FrfMode::High,
             started: false,
+            low_cycles: 0,
         }
+    }
+
+    /// Cycles the FRF spent in FRF_low so far: the length of every closed epoch that ran
+    /// FRF_low, and of the last, partial epoch when [`AfrfPhaseDetector::finish`] closed it in
+    /// FRF_low (counted by the epoch's mode; the `afrf.switch_latency` cycles at its start,
+    /// which still run the previous mode, are not told apart).
+    pub fn low_cycles(&self) -> u64 {
+        self.low_cycles
     }
 
     /// The threshold in force, instructions per epoch.
@@ -100,6 +111,7 @@ impl AfrfPhaseDetector {
     /// saw no call) with 0. Epoch 1 ran in the current mode, epoch 2 in `decide(count)`,
     /// epochs 3…n in `decide(0)`.
     fn close_epochs(&mut self, count: u64, n: u64, ev: &mut RfEvents) {
+        let low_before = ev.epochs_low;
         let next = self.decide(count);
         let idle = self.decide(0);
         let is_low = |m: FrfMode| (m == FrfMode::Low) as u64;
@@ -117,6 +129,7 @@ impl AfrfPhaseDetector {
         self.mode = now;
         self.epoch_start += n * self.epoch_cycles;
         self.count = 0;
+        self.low_cycles += (ev.epochs_low - low_before) * self.epoch_cycles;
     }
 
     /// Closes every epoch that ended at or before cycle `t`.
@@ -156,7 +169,10 @@ impl AfrfPhaseDetector {
         self.advance_to(t_end, ev);
         if t_end > self.epoch_start {
             ev.epochs += 1;
-            ev.epochs_low += (self.mode == FrfMode::Low) as u64;
+            if self.mode == FrfMode::Low {
+                ev.epochs_low += 1;
+                self.low_cycles += t_end - self.epoch_start;
+            }
         }
         self.started = false;
     }

@@ -13,6 +13,8 @@
 //! - [`rf_cache`]: the register-file cache (write-allocate, FIFO/LRU, write-backs, flush, ports);
 //! - [`partitioned`]: [`PartitionedRf`], the per-SM organisation that routes each access
 //!   (partition, FRF mode, latency, slot) from the pieces above;
+//! - [`sm_org`]: [`PrfOrg`], the SM's register-file organisation built on the above (banks of
+//!   physical slots, the RF cache in front of the MRF, the counts of the `Activity` record);
 //! - [`events`]: where an access goes ([`Part`]) and every overhead event count ([`RfEvents`]).
 //!
 //! Register ids are architectural (`u16`, R0…R62 profiled); warp ids are SM warp slots.
@@ -25,6 +27,7 @@ pub mod partitioned;
 pub mod pilot_profiler;
 pub mod remap;
 pub mod rf_cache;
+pub mod sm_org;
 pub mod swap_table;
 
 pub use afrf_phase::{AfrfPhaseDetector, FrfMode};
@@ -35,4 +38,5 @@ pub use partitioned::{PartitionedRf, RfRoute};
 pub use pilot_profiler::{hot_set, select_pilot, PilotProfiler, COUNTER_MAX, N_COUNTERS};
 pub use remap::{migration_requests, pair_requests, MigrationRequest, WarpMapping, WarpMaps};
 pub use rf_cache::{RfCache, RfcRead, RfcWrite};
+pub use sm_org::PrfOrg;
 pub use swap_table::{identity_placement, swap_pairs, Placement, SwapEntry, SwapTable};

@@ -106,6 +106,32 @@ impl PartitionedRf {
         &self.events
     }
 
+    /// The event counts, for the structures an SM puts around this one (the RF cache).
+    pub fn events_mut(&mut self) -> &mut RfEvents {
+        &mut self.events
+    }
+
+    /// The SRF latency in force, cycles.
+    pub fn srf_latency_cycles(&self) -> u32 {
+        self.srf_latency_cycles
+    }
+
+    /// Cycles the FRF spent in FRF_low (0 without the adaptive FRF); see
+    /// [`AfrfPhaseDetector::low_cycles`].
+    pub fn frf_low_cycles(&self) -> u64 {
+        self.afrf.as_ref().map_or(0, |d| d.low_cycles())
+    }
+
+    /// The physical slot of register `reg` of warp slot `w` under the current mapping (`reg`
+    /// itself with the partition off), without counting anything.
+    pub fn slot(&self, w: u32, reg: u16) -> u8 {
+        if self.prf.enabled {
+            self.peek_placement(w, reg).slot
+        } else {
+            reg.min(u8::MAX as u16) as u8
+        }
+    }
+
     /// The mapping state of the warps (mapping generation, migration progress).
     pub fn warps(&self) -> &WarpMaps {
         &self.warps

@@ -150,6 +150,14 @@ impl RfCache {
         out
     }
 
+    /// Warp `w` exited: its entries are dropped without write-backs (its registers are dead)
+    /// and it leaves the active set.
+    pub fn drop_warp(&mut self, w: u32) {
+        self.grow(w);
+        self.active[w as usize] = false;
+        self.warps[w as usize].clear();
+    }
+
     /// Whether evicting or flushing `e` writes it back (counting a dead drop).
     fn needs_writeback(&self, e: &Entry, ev: &mut RfEvents) -> bool {
         if !e.dirty {

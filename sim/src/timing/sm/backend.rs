@@ -8,11 +8,16 @@ use crate::timing::exec::{PipeClass, SpPipe};
 use crate::timing::execunits::Wb;
 use crate::timing::gating::GateDecision;
 use crate::timing::perclass::{PerCuClass, PerPipe};
-use crate::timing::policy::{GatingPolicy, IssueStage, RegisterFileOrg, UnitState};
+use crate::timing::policy::{
+    GatingPolicy, IssueStage, RegisterFileOrg, RegisterFileSlot, UnitState,
+};
 
 impl Sm {
     // ------------------------------------------------------------------ writeback
     pub fn writeback(&mut self, t: u64, ex_wb: u32) {
+        if self.rf_active.is_some() {
+            self.sync_rf_active(t);
+        }
         if self.oc.bank_wr_any {
             self.oc.bank_wr_used.fill(0);
             self.oc.bank_wr_any = false;
@@ -366,8 +371,54 @@ impl Sm {
     // ------------------------------------------------------------------ RF arbitration
     /// Register-file read arbitration of every bank with requests.
     pub fn rf_arbitrate(&mut self, t: u64) {
+        let migrating = match &self.oc.rf {
+            RegisterFileSlot::Partitioned(o) => o.migrating(),
+            _ => false,
+        };
+        if migrating {
+            self.oc.track_reads = true;
+            self.oc.bank_rd_used.fill(0);
+        }
         if self.oc.arbitrate(t, &mut self.regs, &self.warps.w_launch) {
             self.progress = true;
+        }
+        if migrating {
+            self.oc.track_reads = false;
+            self.migrate(t);
+        }
+    }
+
+    /// Grants the partitioned RF's migration requests (`prf.remap_policy = "migrate"`) as
+    /// lowest-priority bank accesses: after the cycle's writebacks and operand reads, each
+    /// migrating warp (lowest slot first) issues its next request if a port of its bank is
+    /// still free; the request holds the port for its latency like any access.
+    fn migrate(&mut self, t: u64) {
+        let RegisterFileSlot::Partitioned(o) = &self.oc.rf else {
+            return;
+        };
+        let warps = o.partitioned().migrating_warps();
+        for w in warps {
+            let RegisterFileSlot::Partitioned(o) = &mut self.oc.rf else {
+                return;
+            };
+            let Some(req) = o.partitioned().next_migration(w) else {
+                continue;
+            };
+            let sched = self.issue.sched_of(w as usize) as u32;
+            let b = o.slot_bank(w, sched, req.slot) as usize;
+            let used = self.oc.bank_wr_used[b] + self.oc.held(b, t).0 + self.oc.bank_rd_used[b];
+            if used >= self.oc.ports_per_bank {
+                continue;
+            }
+            let RegisterFileSlot::Partitioned(o) = &mut self.oc.rf else {
+                return;
+            };
+            if let Some(route) = o.partitioned_mut().complete_migration(w, t) {
+                let lat = route.latency_cycles.max(1);
+                self.oc.bank_rd_used[b] += 1;
+                self.oc.hold_port(b, t, lat, req.write);
+                self.progress = true;
+            }
         }
     }
 }

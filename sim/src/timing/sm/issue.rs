@@ -401,6 +401,7 @@ impl Sm {
                 pc,
             });
         }
+        self.oc.rf.on_issue(w as u32, &self.front.ibuf[w][hslot], t);
         self.act.warp_insts += 1;
         self.act.thread_insts += lanes;
         self.fam_count(family, lanes);

@@ -73,6 +73,7 @@ impl Sm {
             self.warps.w_launch[w] = ready_at;
             self.front.reset_warp(w);
             self.regs.reset_warp(w);
+            self.oc.rf.on_warp_launch(w as u32, ready_at);
         }
         let _ = threads;
         let now = self.now;
@@ -145,6 +146,11 @@ impl Sm {
             || !self.oc.wb_completing.is_empty()
         {
             return Some(t + 1);
+        }
+        if let crate::timing::policy::RegisterFileSlot::Partitioned(o) = &self.oc.rf {
+            if o.migrating() {
+                return Some(t + 1);
+            }
         }
         if let Some(w) = self.exec.wb_queue.front() {
             ev = ev.min(w.ready.max(t + 1));

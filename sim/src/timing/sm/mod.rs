@@ -72,11 +72,14 @@ pub(crate) struct Sm {
     pub seq: u64,
     /// Warp folding and lane shifting (`fold.enabled`; power-gating §6, §7).
     pub fold: Option<Box<fold::SmFold>>,
+    /// Per warp slot: in the schedulers' active set as last told to a register-file
+    /// organisation that wants it (the RF cache); `None` when none does.
+    pub rf_active: Option<Vec<bool>>,
 }
 
 impl Sm {
     /// SM `id` of `cfg` with the given policies, its timelines starting at cycle `start`.
-    pub fn with_policies(id: u32, cfg: &GpuConfig, start: u64, p: SmPolicies) -> Sm {
+    pub fn with_policies(id: u32, cfg: &GpuConfig, start: u64, mut p: SmPolicies) -> Sm {
         let nw = cfg.sm.max_warps as usize;
         let nsub = cfg.sm.n_subcores.max(1);
         let ns = p.scheds.len();
@@ -90,6 +93,10 @@ impl Sm {
             p.gating.always_ready() && !pg_on,
         );
         let mut exec = ExecUnits::new(cfg, start, nsub, p.gating);
+        if let RegisterFileSlot::Partitioned(o) = &mut p.rf {
+            o.set_sm(cfg, id);
+        }
+        let rf_active = p.rf.wants_active_set().then(|| vec![false; nw]);
         if pg_on {
             exec.install_pg(cfg, id, nw);
         }
@@ -109,6 +116,7 @@ impl Sm {
             integ_from: start,
             seq: 0,
             fold: cfg.fold.enabled.then(|| Box::new(fold::SmFold::new(cfg))),
+            rf_active,
         }
     }
 
@@ -135,19 +143,85 @@ impl Sm {
 
     /// A kernel launches on this SM with `regs` allocated registers per thread and at most
     /// `max_ctas` CTAs of `wpc` warps resident: the register-file organisation and TRIC set up
-    /// its allocation.
-    pub fn kernel_launch(&mut self, regs: u32, max_ctas: u32, wpc: u32) {
-        self.oc.rf.on_kernel_launch(regs, self.now);
+    /// its allocation. An error is a launch-time check of the organisation, naming its knob.
+    pub fn kernel_launch(&mut self, regs: u32, max_ctas: u32, wpc: u32) -> Result<(), String> {
+        self.oc.rf.on_kernel_start(regs, wpc, self.now)?;
         if let Some(tr) = self.oc.mon.as_mut().and_then(|m| m.tric.as_mut()) {
             tr.kernel_launch(regs, max_ctas, wpc, self.now);
         }
+        Ok(())
+    }
+
+    /// Tells a register-file organisation that wants it (the RF cache) which warps entered or
+    /// left the schedulers' active set since the last call (start of cycle `t`): the two-level
+    /// active sets, or every live warp of a scheduler that keeps none.
+    pub fn sync_rf_active(&mut self, t: u64) {
+        let Some(mut prev) = self.rf_active.take() else {
+            return;
+        };
+        let mut now = vec![false; prev.len()];
+        for (s, sched) in self.issue.scheds.iter().enumerate() {
+            let slots = sched
+                .active_slots()
+                .unwrap_or(&self.issue.sched_live[s][..]);
+            for &w in slots {
+                let w = w as usize;
+                if w < now.len() && self.warps.w_valid[w] {
+                    now[w] = true;
+                }
+            }
+        }
+        for (w, (p, &n)) in prev.iter_mut().zip(&now).enumerate() {
+            if *p != n {
+                self.oc.rf.on_active_set(w as u32, n, t);
+                *p = n;
+            }
+        }
+        self.rf_active = Some(prev);
     }
 
     /// The register-file record of this SM at the kernel's end `end` (register-file spec §8),
     /// when it is recorded; call before [`Sm::activity`], which takes the counters.
     pub fn rf_stats(&mut self, end: u64) -> Option<crate::activity::RfStats> {
-        let m = self.oc.mon.as_mut()?;
-        let mut r = m.finish(end);
+        let org = match &mut self.oc.rf {
+            RegisterFileSlot::Partitioned(o) => {
+                o.finish(end);
+                Some(&**o)
+            }
+            _ => None,
+        };
+        let mut r = match (self.oc.mon.as_mut(), org) {
+            (Some(m), org) => {
+                let mut r = m.finish(end);
+                if let Some(o) = org {
+                    // the monitor counted the routed accesses (with COMA's lanes); the
+                    // organisation adds what it accessed by itself (RF-cache write-backs and
+                    // fills), 32 lanes each
+                    for (p, c) in r.parts.iter_mut().zip(o.part_counts()) {
+                        let (dr, dw) = (
+                            c.reads - p.reads.min(c.reads),
+                            c.writes - p.writes.min(c.writes),
+                        );
+                        p.reads += dr;
+                        p.writes += dw;
+                        p.read_driven_lanes += 32 * dr;
+                        p.write_driven_lanes += 32 * dw;
+                        p.read_latency_cycles = c.read_latency_cycles;
+                        p.write_latency_cycles = c.write_latency_cycles;
+                    }
+                    r.prf = Some(o.record(end));
+                }
+                r
+            }
+            (None, Some(o)) => crate::activity::RfStats {
+                segment_lanes: 32,
+                parts: o.part_counts(),
+                residency: o.residency(end),
+                prf: Some(o.record(end)),
+                ..Default::default()
+            },
+            (None, None) => return None,
+        };
         r.cu_allocs = self.oc.opcoll_act.iter().map(|o| o.allocs).sum();
         r.cu_occupied_cycles = self.oc.opcoll_act.iter().map(|o| o.occupied_cycles).sum();
         r.cu_alloc_stalls = self.issue.sched_act.iter().map(|s| s.stall.cu_full).sum();
