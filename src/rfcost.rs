@@ -86,7 +86,12 @@ pub struct RfCost {
 
 /// Whether `cfg` runs a register-file technique that the §8 accounting costs.
 pub fn technique_on(cfg: &GpuConfig) -> bool {
-    cfg.tric.enabled || cfg.coma.enabled || cfg.prf.enabled || cfg.rfc.enabled
+    cfg.tric.enabled
+        || cfg.coma.enabled
+        || cfg.prf.enabled
+        || cfg.afrf.enabled
+        || cfg.rfc.enabled
+        || cfg.mrf != sim::config::prf::MrfSection::default()
 }
 
 fn non_mrf(c: &RfCounts) -> bool {

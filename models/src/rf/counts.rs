@@ -100,6 +100,9 @@ pub fn counts_from_activity(k: &KernelActivity, clock_hz: f64) -> RfCounts {
     if let Some(t) = &rf.tric {
         c.wake_events = t.wake_events;
     }
+    if let Some(p) = &rf.prf {
+        apply_prf_events(&mut c, &p.events, p.frf_low_cycles);
+    }
     c.mask_reads = rf.mask_table_reads;
     c.cu_allocs = rf.mask_table_writes;
     c
