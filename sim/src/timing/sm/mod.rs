@@ -72,6 +72,9 @@ pub(crate) struct Sm {
     pub seq: u64,
     /// Warp folding and lane shifting (`fold.enabled`; power-gating §6, §7).
     pub fold: Option<Box<fold::SmFold>>,
+    /// Active-set size per scheduler-cycle (power-gating §9), kept when the gating
+    /// controllers or folding are on.
+    pub active_set: Option<crate::activity::ActiveSetStats>,
 }
 
 impl Sm {
@@ -109,6 +112,23 @@ impl Sm {
             integ_from: start,
             seq: 0,
             fold: cfg.fold.enabled.then(|| Box::new(fold::SmFold::new(cfg))),
+            active_set: (pg_on || cfg.fold.enabled).then(Default::default),
+        }
+    }
+
+    /// Samples every scheduler's active-set size for the cycle just issued (power-gating §9
+    /// "Workload"): the two-level / GATES / Origami active set, or all live warps of a
+    /// scheduler without one. Nothing when the size is not kept.
+    #[inline]
+    pub fn sample_active_set(&mut self) {
+        let Some(a) = self.active_set.as_mut() else {
+            return;
+        };
+        for (s, sched) in self.issue.scheds.iter().enumerate() {
+            let n = sched
+                .active_slots()
+                .map_or(self.issue.sched_live[s].len(), <[u16]>::len);
+            a.sample(n as u32);
         }
     }
 
