@@ -300,6 +300,28 @@ fn folding_and_origami_keep_work_and_results() {
             if cfg.pg.policy == PgPolicy::None {
                 assert!(g.domains.is_empty(), "{what}");
             }
+            // the active set is sampled once per scheduler-cycle, on every SM
+            let a = g.active_set.expect("an active-set record");
+            let n_sched = cfg.sched.n_per_sm as u64;
+            assert_eq!(
+                a.sched_cycles,
+                k.cycles * cfg.gpu.n_sm as u64 * n_sched,
+                "{what}"
+            );
+            assert!(
+                a.mean_warps() > 0.0 && a.mean_warps() <= a.max_warps as f64,
+                "{what}"
+            );
+            if cfg.sched.policy != SchedPolicy::Lrr && cfg.sched.policy != SchedPolicy::Gto {
+                assert!(
+                    a.max_warps <= cfg.sched.two_level.active_per_sched,
+                    "{what}: {a:?}"
+                );
+            }
+            assert_eq!(g.active_set_per_sm.len(), cfg.gpu.n_sm as usize, "{what}");
+            let mut sum = sim::activity::ActiveSetStats::default();
+            g.active_set_per_sm.iter().for_each(|x| sum.merge(x));
+            assert_eq!(sum, a, "{what}");
         }
     }
 }
