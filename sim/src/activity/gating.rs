@@ -366,7 +366,8 @@ impl GatingStats {
     }
 
     /// Sum over the domains of one class, on SM `sm` (`None`: every SM). The identity fields
-    /// of the result are those of the first domain summed.
+    /// of the result are those of the first domain summed; the per-epoch critical wakeups add
+    /// epoch by epoch, and the D trace is the first domain's.
     pub fn aggregate(&self, class: DomainClass, sm: Option<u32>) -> Option<DomainStats> {
         let mut out: Option<DomainStats> = None;
         for d in &self.domains {
