@@ -4,8 +4,10 @@
 //! aggregate the comparison reports run time and `perf_overhead = T_variant/T_baseline − 1`,
 //! total energy and EDP and their change against the baseline, and — for gated runs — the
 //! static energy of the INT and FP execution units with and without gating, `static_savings`
-//! per class (power-gating §1.6, §9), gating events and wakeups, and the A/B/C split of idle
-//! runs (power-gating §1.5).
+//! per class (power-gating §1.6, §9), gating events and wakeups (also over the baseline's),
+//! and the A/B/C split of idle runs (power-gating §1.5); per run the INT and FP pipes' idle
+//! fraction normalised to the baseline's, the schedulers' active-set size and folding's ratios
+//! (power-gating §9).
 //!
 //! Aggregates: `perf_overhead` and `static_savings` are arithmetic means over the workloads
 //! (FP means skip workloads without FP activity, which are flagged); energy and EDP are sums
@@ -163,6 +165,19 @@ pub struct WorkloadCompare {
     pub idle_regions: ClassPair<Option<IdleRegions>>,
     /// The accounting per gated class (leakage with and without gating, overheads), J.
     pub classes: Vec<ClassEnergy>,
+    /// Gating events and wakeups over the baseline's (power-gating §9 "also normalised to a
+    /// reference policy"); `null` when the baseline does not gate.
+    pub events_norm: Option<f64>,
+    /// See `events_norm`.
+    pub wakeups_norm: Option<f64>,
+    /// Idle time of the INT and FP pipes from their timelines, and normalised to the
+    /// baseline's (power-gating §9 "Time"); `null` for a class with no pipe.
+    pub unit_idle: ClassPair<Option<UnitIdle>>,
+    /// Schedulers' active-set size (power-gating §9 "Workload"); `null` for a run without
+    /// gating controllers or folding, which does not record it.
+    pub active_set: Option<ActiveSetSize>,
+    /// Warp folding's ratios (power-gating §9 "Folding"); `null` without folding.
+    pub folding: Option<FoldingSummary>,
     /// Register-file savings against the baseline's register file (register-file spec §8.4,
     /// §8.5); absent for a run without a register-file technique.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -419,10 +434,100 @@ fn rf_aggregate(per: &BTreeMap<String, WorkloadCompare>, sweep: &[f64]) -> Optio
         total_at_model_ratio: tw(model_ratio),
         fixed_ratio,
     })
+
+/// Idle fraction of one class of pipes (INT or FP), whole pipe and per lane, and the same over
+/// the baseline run's (`null` when the baseline's is 0).
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct UnitIdle {
+    /// Idle cycles ÷ cycles of the class's pipes (a pipe is busy when any lane is).
+    pub idle_fraction: f64,
+    /// Idle lane-cycles ÷ lane-cycles of the class's pipes.
+    pub lane_idle_fraction: f64,
+    /// `idle_fraction` ÷ the baseline's.
+    pub idle_fraction_norm: Option<f64>,
+    /// `lane_idle_fraction` ÷ the baseline's.
+    pub lane_idle_fraction_norm: Option<f64>,
+}
+
+/// Active-set size of the warp schedulers over a run.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct ActiveSetSize {
+    /// Largest active set of one scheduler, warps.
+    pub max_warps: u32,
+    /// Mean over the scheduler-cycles, warps.
+    pub mean_warps: f64,
+}
+
+/// Warp folding over a run (power-gating §9 "Folding", "Workload").
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct FoldingSummary {
+    /// Per type: cycles with folding enabled ÷ cycles.
+    pub fold_time_ratio: ClassPair<f64>,
+    /// Per type: folded ÷ dispatched SP instructions.
+    pub fold_instr_ratio: ClassPair<f64>,
+    /// Fold phases, summed over the SMs.
+    pub phases: u64,
+    /// Phases in which the utilisation rule turned folding off.
+    pub phases_disabled: u64,
+    /// SP warp instructions with a full and with a partial active mask.
+    pub full_insts: u64,
+    /// See `full_insts`.
+    pub partial_insts: u64,
+}
+
+/// `a / b` when `b > 0`.
+fn ratio(a: f64, b: f64) -> Option<f64> {
+    (b > 0.0).then(|| a / b)
+}
+
+/// A class's idle time in a run (`r`) against the baseline's (`base`), each as `[pipe, lane]` × `[idle, total]` cycles; `None` without pipes.
+fn unit_idle(r: [[u64; 2]; 2], base: [[u64; 2]; 2]) -> Option<UnitIdle> {
+    let frac = |x: [u64; 2]| x[0] as f64 / x[1].max(1) as f64;
+    (r[0][1] > 0).then(|| UnitIdle {
+        idle_fraction: frac(r[0]),
+        lane_idle_fraction: frac(r[1]),
+        idle_fraction_norm: ratio(frac(r[0]), frac(base[0])),
+        lane_idle_fraction_norm: ratio(frac(r[1]), frac(base[1])),
+    })
+}
+
+/// The run-level §9 metrics of `r` against the baseline's run `base`.
+fn run_metrics(
+    r: &WorkloadResult,
+    base: &WorkloadResult,
+) -> (
+    ClassPair<Option<UnitIdle>>,
+    Option<ActiveSetSize>,
+    Option<FoldingSummary>,
+) {
+    let (m, b) = (&r.pg_metrics, &base.pg_metrics);
+    let idle = ClassPair {
+        int: unit_idle(m.int_idle, b.int_idle),
+        fp: unit_idle(m.fp_idle, b.fp_idle),
+    };
+    let active = m.active_set.map(|a| ActiveSetSize {
+        max_warps: a.max_warps,
+        mean_warps: a.mean_warps(),
+    });
+    let folding = m.fold.as_ref().map(|f| FoldingSummary {
+        fold_time_ratio: ClassPair {
+            int: f.fold_time_ratio(0),
+            fp: f.fold_time_ratio(1),
+        },
+        fold_instr_ratio: ClassPair {
+            int: f.fold_instr_ratio(0),
+            fp: f.fold_instr_ratio(1),
+        },
+        phases: f.phases,
+        phases_disabled: f.phases_disabled,
+        full_insts: f.full,
+        partial_insts: f.partial,
+    });
+    (idle, active, folding)
 }
 
 /// A value per execution-unit class.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Copy, Debug, Default, Serialize)]
 pub struct ClassPair<T> {
     /// INT lanes.
     pub int: T,
@@ -459,6 +564,9 @@ pub struct ClassEnergy {
     pub gated_cycles: u64,
     /// Events with `G ≤ BET` and with `G > BET`.
     pub events_by_outcome: [u64; 2],
+    /// `pg_overhead_norm = N_events·BET/T_base` (power-gating §9), per domain of the class:
+    /// the event overhead in baseline-run cycles.
+    pub pg_overhead_norm: f64,
 }
 
 fn shares(v: [u64; 3]) -> [f64; 3] {
@@ -497,6 +605,8 @@ fn gating_metrics(r: &WorkloadResult, base: &WorkloadResult) -> GatingMetrics {
             busy_cycles: c.busy_cycles,
             gated_cycles: c.gated_cycles,
             events_by_outcome: c.events_by_outcome,
+            pg_overhead_norm: c.events as f64 * r.pg_metrics.bet as f64
+                / (c.domains.max(1) as f64 * base.cycles.max(1) as f64),
         };
         m.events += c.events;
         m.wakeups += c.wakeups;
@@ -564,6 +674,8 @@ pub struct Aggregate {
     /// no workload has a register-file technique.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rf: Option<RfAggregate>,
+    /// Largest active set over the workloads, and the mean of the workloads' mean sizes.
+    pub active_set: Option<ActiveSetSize>,
 }
 
 /// One variant's results.
@@ -605,6 +717,8 @@ fn change(a: f64, b: f64) -> f64 {
 
 fn one(r: &WorkloadResult, base: &WorkloadResult, sweep: &[f64]) -> WorkloadCompare {
     let g = gating_metrics(r, base);
+    let gb = gating_metrics(base, base);
+    let (unit_idle, active_set, folding) = run_metrics(r, base);
     WorkloadCompare {
         cycles: r.cycles,
         runtime_s: r.runtime_s,
@@ -623,6 +737,11 @@ fn one(r: &WorkloadResult, base: &WorkloadResult, sweep: &[f64]) -> WorkloadComp
         idle_regions: g.regions,
         classes: g.classes,
         rf: rf_metrics(r, base, sweep),
+        events_norm: ratio(g.events as f64, gb.events as f64),
+        wakeups_norm: ratio(g.wakeups as f64, gb.wakeups as f64),
+        unit_idle,
+        active_set,
+        folding,
     }
 }
 
@@ -742,6 +861,15 @@ pub fn run(
                         fp: regions("fp"),
                     },
                     rf: rf_aggregate(&per_workload, sweep),
+                    active_set: {
+                        let a: Vec<ActiveSetSize> =
+                            per_workload.values().filter_map(|c| c.active_set).collect();
+                        (!a.is_empty()).then(|| ActiveSetSize {
+                            max_warps: a.iter().map(|x| x.max_warps).max().unwrap_or(0),
+                            mean_warps: a.iter().map(|x| x.mean_warps).sum::<f64>()
+                                / a.len() as f64,
+                        })
+                    },
                 },
                 per_workload,
             }

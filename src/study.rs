@@ -179,6 +179,53 @@ pub struct WorkloadResult {
     /// comparison); `None` when the run has a technique or the model could not cost it.
     #[serde(skip)]
     pub rf_plain: Option<models::rf::accounting::RfEnergy>,
+    /// Run-level power-gating §9 metrics that `compare` sets against its baseline: the active
+    /// set, the folding record, and the INT and FP pipes' idle time. Not written by `run`.
+    #[serde(skip)]
+    pub pg_metrics: PgRunMetrics,
+}
+
+/// The power-gating §9 metrics of one run that are compared against a reference run.
+#[derive(Clone, Debug, Default)]
+pub struct PgRunMetrics {
+    /// Schedulers' active-set size (present with gating controllers or folding).
+    pub active_set: Option<sim::activity::ActiveSetStats>,
+    /// Warp folding (present with `fold.enabled`).
+    pub fold: Option<sim::activity::FoldStats>,
+    /// INT pipes' idle time, whatever the gating: `[pipe, lane]` × `[idle, total]` cycles.
+    pub int_idle: [[u64; 2]; 2],
+    /// FP pipes' idle time, as `int_idle`.
+    pub fp_idle: [[u64; 2]; 2],
+    /// `pg.bet` the controllers ran with (0 without gating).
+    pub bet: u32,
+}
+
+impl PgRunMetrics {
+    /// The metrics of aggregate record `k`: idle cycles and cycles of the SP clusters' INT and
+    /// FP pipes (and of separate INT units) from their timelines, whole pipe (busy when any
+    /// lane is) and per lane.
+    pub fn of(k: &sim::activity::KernelActivity) -> Self {
+        let mut m = PgRunMetrics {
+            active_set: k.gating.as_ref().and_then(|g| g.active_set),
+            fold: k.gating.as_ref().and_then(|g| g.fold.clone()),
+            bet: k.gating.as_ref().map_or(0, |g| g.bet),
+            ..Default::default()
+        };
+        for p in k.sms.iter().flat_map(|s| &s.exec) {
+            let acc = match p.pipe.as_str() {
+                "int" => &mut m.int_idle,
+                "fp" => &mut m.fp_idle,
+                _ => continue,
+            };
+            acc[0][0] += p.busy.idle_cycles;
+            acc[0][1] += p.busy.idle_cycles + p.busy.busy_cycles;
+            for l in &p.lane_idle {
+                acc[1][0] += l.idle_cycles;
+                acc[1][1] += l.idle_cycles + l.busy_cycles;
+            }
+        }
+        m
+    }
 }
 
 /// The result of a study: the technology point, the chip's area and leakage (the static tree)
@@ -446,6 +493,7 @@ impl Study {
             gating,
             rf,
             rf_plain,
+            pg_metrics: PgRunMetrics::of(k),
         })
     }
 

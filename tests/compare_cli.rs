@@ -253,4 +253,49 @@ fn compare_runs_folding_and_origami() {
     let j: serde_json::Value = serde_json::from_str(&out).unwrap();
     let variants = j["variants"].as_array().unwrap();
     assert_eq!(variants.len(), 2, "{j}");
+    // power-gating §9 per run: active-set size, folding ratios, idle fraction against the
+    // baseline (which records no active set: it neither gates nor folds)
+    assert!(j["baseline_runs"]["hotspot"]["active_set"].is_null(), "{j}");
+    for v in variants {
+        let w = &v["per_workload"]["hotspot"];
+        let max = w["active_set"]["max_warps"].as_f64().unwrap();
+        let mean = w["active_set"]["mean_warps"].as_f64().unwrap();
+        assert!(max >= 1.0 && mean > 0.0 && mean <= max, "{w}");
+        assert_eq!(
+            v["aggregate"]["active_set"]["max_warps"],
+            w["active_set"]["max_warps"]
+        );
+        for t in ["int", "fp"] {
+            let r = w["folding"]["fold_instr_ratio"][t].as_f64().unwrap();
+            assert!((0.0..=1.0).contains(&r), "{w}");
+            let r = w["folding"]["fold_time_ratio"][t].as_f64().unwrap();
+            assert!((0.0..=1.0).contains(&r), "{w}");
+        }
+        let i = &w["unit_idle"]["int"];
+        let f = i["idle_fraction"].as_f64().unwrap();
+        let n = i["idle_fraction_norm"].as_f64().unwrap();
+        assert!(f > 0.0 && f < 1.0 && n > 0.0, "{w}");
+        assert!(
+            w["events_norm"].is_null(),
+            "the baseline does not gate: {w}"
+        );
+    }
+    // simulate's gating section shows the active set and the instruction mix
+    let s: serde_json::Value = serde_json::from_str(&ok(&[
+        "simulate",
+        "--workload",
+        "hotspot",
+        "--technique",
+        "origami",
+        "--format",
+        "json",
+    ]))
+    .unwrap();
+    let g = &s["gating"];
+    assert!(g["active_set"]["max_warps"].as_u64().unwrap() >= 1, "{g}");
+    assert!(
+        g["instruction_mix"]["int"]["warp_insts"].as_u64().unwrap() > 0,
+        "{g}"
+    );
+    assert!(g["lane_policy"].is_null(), "{g}");
 }

@@ -2,6 +2,7 @@
 //! allowed values, and the combinations the model refuses (each error naming both keys).
 
 use sim::config::fold::{FoldSection, OrigamiSection};
+use sim::config::pg::PgPolicy;
 use sim::config::GpuConfig;
 
 fn load(extra: &str) -> Result<GpuConfig, String> {
@@ -100,6 +101,41 @@ fn folding_and_origami_load_and_bad_combinations_name_both_keys() {
     );
     let e = load("fold.enabled = true\nfold.lane_pg_policy = \"NaiveBlackout\"").unwrap_err();
     assert!(e.contains("'pg.policy' = \"None\""), "{e}");
+    // the lane domains run their own policy: set explicitly, it may differ from pg.policy
+    let lane = "fold.enabled = true\npg.granularity = \"LaneGroup\"\n";
+    let c = load(&format!(
+        "{lane}pg.policy = \"Conventional\"\npg.gate_sfu = true\n\
+         fold.lane_pg_policy = \"NaiveBlackout\""
+    ))
+    .unwrap();
+    assert_eq!(c.lane_policy_in_effect(), Some(PgPolicy::NaiveBlackout));
+    let c = load(&format!(
+        "{lane}pg.policy = \"NaiveBlackout\"\nfold.lane_pg_policy = \"None\""
+    ))
+    .unwrap();
+    assert_eq!(c.lane_policy_in_effect(), Some(PgPolicy::None));
+    // lanes are never coordinated
+    let e = load(&format!(
+        "{lane}pg.policy = \"Conventional\"\nfold.lane_pg_policy = \"CoordinatedBlackout\""
+    ))
+    .unwrap_err();
+    assert!(
+        e.contains("'fold.lane_pg_policy' = \"CoordinatedBlackout\"") && e.contains("SP clusters"),
+        "{e}"
+    );
+    // at SP-cluster granularity there are no lane domains
+    let e = load(
+        "fold.enabled = true\nfold.eager_gating = false\npg.policy = \"Conventional\"\n\
+         fold.lane_pg_policy = \"NaiveBlackout\"",
+    )
+    .unwrap_err();
+    assert!(
+        e.contains("'fold.lane_pg_policy' = \"NaiveBlackout\"") && e.contains("'pg.granularity'"),
+        "{e}"
+    );
+    // without folding every domain runs pg.policy
+    let c = load("pg.policy = \"NaiveBlackout\"\npg.granularity = \"LaneGroup\"").unwrap();
+    assert_eq!(c.lane_policy_in_effect(), None);
     // Defaults written out explicitly load.
     load("fold.enabled = false\nfold.n_phase = 300\norigami.force_switch_phases = 2").unwrap();
 }

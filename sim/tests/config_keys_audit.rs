@@ -295,7 +295,7 @@ const READ: &[(&str, &str)] = &[
     ("fold.fold_sfu", "sim/src/timing/sm/fold.rs"),
     ("fold.eager_gating", "sim/src/timing/sm/fold.rs"),
     ("fold.eager_idle_detect", "sim/src/timing/sm/fold.rs"),
-    ("fold.lane_pg_policy", "sim/src/timing/sm/fold.rs"),
+    ("fold.lane_pg_policy", "sim/src/timing/execunits.rs"),
     ("origami.grouping", "sim/src/timing/fold/origami_sched.rs"),
     (
         "origami.force_switch_phases",

@@ -284,10 +284,44 @@ fn folding_and_origami_keep_work_and_results() {
             for d in &g.domains {
                 assert_eq!(d.state_cycles(), d.cycles, "{what}: {d:?}");
                 assert!(d.events >= d.wakeups, "{what}");
+                // a single-lane domain is busy exactly when its lane's timeline is (§1.1)
+                let pipe = k.sms[d.sm as usize]
+                    .exec
+                    .iter()
+                    .find(|p| p.unit == d.unit && p.pipe == d.pipe)
+                    .unwrap();
+                assert_eq!(
+                    d.busy, pipe.lane_idle[d.first_lane as usize].busy_cycles,
+                    "{what}: {} {} lane {}",
+                    d.unit, d.pipe, d.first_lane
+                );
+                assert_eq!(d.idle_detect_busy, d.busy, "{what}: busy while gated");
             }
             if cfg.pg.policy == PgPolicy::None {
                 assert!(g.domains.is_empty(), "{what}");
             }
+            // the active set is sampled once per scheduler-cycle, on every SM
+            let a = g.active_set.expect("an active-set record");
+            let n_sched = cfg.sched.n_per_sm as u64;
+            assert_eq!(
+                a.sched_cycles,
+                k.cycles * cfg.gpu.n_sm as u64 * n_sched,
+                "{what}"
+            );
+            assert!(
+                a.mean_warps() > 0.0 && a.mean_warps() <= a.max_warps as f64,
+                "{what}"
+            );
+            if cfg.sched.policy != SchedPolicy::Lrr && cfg.sched.policy != SchedPolicy::Gto {
+                assert!(
+                    a.max_warps <= cfg.sched.two_level.active_per_sched,
+                    "{what}: {a:?}"
+                );
+            }
+            assert_eq!(g.active_set_per_sm.len(), cfg.gpu.n_sm as usize, "{what}");
+            let mut sum = sim::activity::ActiveSetStats::default();
+            g.active_set_per_sm.iter().for_each(|x| sum.merge(x));
+            assert_eq!(sum, a, "{what}");
         }
     }
 }
@@ -322,3 +356,205 @@ const GOLDEN: [(&str, usize, &str); 2] = [
     ("hotspot", 1736083, "aa981afb50b03ca0"),
     ("sgemm", 1463039, "b22dd95ef842e958"),
 ];
+
+/// One SM of two 32-lane SP units (identity lane map) with lane-group gating of single lanes
+/// (Conventional, D = `d`) and folding in every cycle: one warp of 4 threads runs one INT MUL
+/// (latency 4, II 2) on threads 0 and 3, then its EXIT (on the other SP unit, whose port the
+/// MUL's two passes hold).
+fn one_folded_mul(d: u32) -> KernelActivity {
+    let mut c = fold_every_cycle(one_sm());
+    c.units.sp_lanes = 32;
+    c.units.lane_map = sim::config::LaneMap::Identity;
+    c.pg.policy = PgPolicy::Conventional;
+    c.pg.granularity = Granularity::LaneGroup;
+    c.pg.lane_group_size = 1;
+    c.pg.idle_detect = d;
+    c.validate("one folded mul").unwrap();
+    let mut s = SynthStream::new(
+        "mul",
+        [1, 1, 1],
+        [4, 1, 1],
+        32,
+        0,
+        Box::new(|_, _| -> Vec<WarpInst> {
+            let mut w = alu(8, Family::Int, OpClass::Mul, &[1], &[0]);
+            w.active_mask = 0b1001;
+            vec![w]
+        }),
+    );
+    Simulation::new(&c).run(Stream(&mut s)).unwrap()
+}
+
+#[test]
+fn a_lane_of_the_second_pass_only_is_busy_only_while_that_pass_runs() {
+    // The MUL folds: sub-warp 0 is thread 0 on lane 0, sub-warp 1 is thread 3, moved down to
+    // lane 1 and issued II = 2 cycles later. Each lane is busy for the 4 cycles its own pass
+    // runs (lane 0: s…s+3, lane 1: s+2…s+5), not for the instruction's whole span s…s+5.
+    let k = one_folded_mul(7);
+    let g = k.gating.as_ref().unwrap();
+    let lane = |l: u32| {
+        g.domains
+            .iter()
+            .find(|x| x.unit == "sp0" && x.pipe == "int" && x.first_lane == l)
+            .unwrap()
+    };
+    for l in 0..32 {
+        let d = lane(l);
+        let want = if l < 2 { 4 } else { 0 };
+        assert_eq!(d.busy, want, "sp0 int lane {l}");
+        assert_eq!(d.idle, k.cycles - want, "sp0 int lane {l}");
+        assert_eq!(d.cycles, k.cycles);
+    }
+    // the per-lane timelines of the pipe say the same
+    let sp0 = &k.sms[0].exec[0];
+    assert_eq!((sp0.unit.as_str(), sp0.pipe.as_str()), ("sp0", "int"));
+    assert_eq!(sp0.lane_idle[0].busy_cycles, 4);
+    assert_eq!(sp0.lane_idle[1].busy_cycles, 4);
+    // Gating in the first idle cycle (D = 0): lane 1 waits the II cycles between the
+    // dispatch and its pass idle but ON (it holds the accepted work), and every busy cycle of
+    // every domain is an Idle_detect cycle: gating never drops work.
+    let k0 = one_folded_mul(0);
+    let g0 = k0.gating.as_ref().unwrap();
+    for d in &g0.domains {
+        assert_eq!(
+            d.idle_detect_busy, d.busy,
+            "{} {} lane {}",
+            d.unit, d.pipe, d.first_lane
+        );
+        assert_eq!(d.state_cycles(), d.cycles);
+    }
+    let at = |l: u32| {
+        g0.domains
+            .iter()
+            .find(|x| x.unit == "sp0" && x.pipe == "int" && x.first_lane == l)
+            .unwrap()
+    };
+    // lane 0 runs its pass as soon as it is ON; lane 1 spends exactly the II = 2 cycles
+    // between the dispatch and its pass ON and idle although D = 0
+    assert_eq!((at(0).busy, at(0).idle_detect_idle), (4, 0));
+    assert_eq!((at(1).busy, at(1).idle_detect_idle), (4, 2));
+}
+
+/// Lane-group gating with folding where `fold.lane_pg_policy` names `pg.policy`: the folding
+/// technique under Naive Blackout with GATES, Origami under Naive Blackout with adaptive D,
+/// and the folding technique under Conventional with the SFUs gated too.
+fn equal_lane_policy_configs() -> Vec<(&'static str, &'static str, GpuConfig)> {
+    use sim::config::fold::LanePgPolicy;
+    let base = GpuConfig::preset("gtx480").unwrap();
+    let mut naive = base.clone();
+    naive.fold.enabled = true;
+    naive.pg.granularity = Granularity::LaneGroup;
+    naive.pg.lane_group_size = 1;
+    naive.sched.policy = SchedPolicy::Gates;
+    naive.pg.policy = PgPolicy::NaiveBlackout;
+    naive.fold.lane_pg_policy = LanePgPolicy::NaiveBlackout;
+    let mut origami = naive.clone();
+    origami.sched.policy = SchedPolicy::Origami;
+    origami.pg.adaptive.enabled = true;
+    let mut conv = naive.clone();
+    conv.sched.policy = SchedPolicy::TwoLevel;
+    conv.pg.policy = PgPolicy::Conventional;
+    conv.pg.gate_sfu = true;
+    conv.fold.lane_pg_policy = LanePgPolicy::Conventional;
+    vec![
+        ("naive", "hotspot", naive),
+        ("naive-origami", "backprop", origami),
+        ("conv-sfu", "cp", conv),
+    ]
+}
+
+/// With `fold.lane_pg_policy` = `pg.policy`, the Activity JSON (less the active-set record) is
+/// byte for byte what the model wrote when the lane domains could run no other policy than
+/// `pg.policy` (length and FNV-1a digest recorded from that model, with lane busy cycles per
+/// pass).
+#[test]
+fn a_lane_policy_equal_to_pg_policy_changes_nothing() {
+    for (what, name, cfg) in equal_lane_policy_configs() {
+        cfg.validate(what).unwrap();
+        let mut a = run_checked(&cfg, name);
+        // the active-set record is newer than the recorded model; everything else is compared
+        for k in a
+            .kernels
+            .iter_mut()
+            .chain(std::iter::once(&mut a.aggregate))
+        {
+            let g = k.gating.as_mut().unwrap();
+            assert!(g.active_set.is_some() && g.lane_policy.is_none(), "{what}");
+            g.active_set = None;
+            g.active_set_per_sm.clear();
+        }
+        let j = a.to_json();
+        println!("{what} {name} {} {}", j.len(), fnv(&j));
+        let (_, _, len, digest) = GOLDEN_LANE.iter().find(|g| g.0 == what).unwrap();
+        assert_eq!(
+            (j.len(), fnv(&j)),
+            (*len, digest.to_string()),
+            "{what} {name}"
+        );
+    }
+}
+
+const GOLDEN_LANE: [(&str, &str, usize, &str); 3] = [
+    ("naive", "hotspot", 3560353, "f0e3ddbe96ee7ffc"),
+    ("naive-origami", "backprop", 5242029, "26874f7383040a53"),
+    ("conv-sfu", "cp", 3195966, "8ebdc74f063a505c"),
+];
+
+/// The lane domains run `fold.lane_pg_policy`, the SFU domains `pg.policy` (Conventional):
+/// with the lanes under Naive Blackout only the lanes see blackout (blocked demand), the SFUs
+/// never do; with the lanes under "None" no lane gates while the SFUs still do.
+#[test]
+fn lane_domains_run_their_own_policy() {
+    use sim::config::fold::LanePgPolicy;
+    let mut c = GpuConfig::preset("gtx480").unwrap();
+    c.fold.enabled = true;
+    c.pg.policy = PgPolicy::Conventional;
+    c.pg.granularity = Granularity::LaneGroup;
+    c.pg.lane_group_size = 1;
+    c.pg.gate_sfu = true;
+    c.sched.policy = SchedPolicy::TwoLevel;
+    let run = |lanes: LanePgPolicy| {
+        let mut c = c.clone();
+        c.fold.lane_pg_policy = lanes;
+        c.validate("lane policy").unwrap();
+        run_checked(&c, "backprop").aggregate.gating.unwrap()
+    };
+    let sum =
+        |g: &sim::activity::GatingStats, sfu: bool, f: fn(&sim::activity::DomainStats) -> u64| {
+            g.domains
+                .iter()
+                .filter(|d| (d.pipe == "sfu") == sfu)
+                .map(f)
+                .sum::<u64>()
+        };
+    let conv = run(LanePgPolicy::Conventional);
+    let naive = run(LanePgPolicy::NaiveBlackout);
+    let none = run(LanePgPolicy::None);
+    assert_eq!(conv.lane_policy, None);
+    assert_eq!(naive.lane_policy.as_deref(), Some("NaiveBlackout"));
+    assert_eq!(none.lane_policy.as_deref(), Some("None"));
+    for g in [&conv, &naive, &none] {
+        assert_eq!(g.policy, "Conventional");
+        assert!(sum(g, true, |d| d.events) > 0, "the SFUs gate");
+        assert_eq!(sum(g, true, |d| d.blocked_demand_cycles), 0);
+        assert_eq!(sum(g, true, |d| d.critical_wakeups), 0);
+    }
+    assert_eq!(sum(&conv, false, |d| d.blocked_demand_cycles), 0);
+    assert!(sum(&naive, false, |d| d.blocked_demand_cycles) > 0);
+    assert!(sum(&naive, false, |d| d.events) > 0);
+    assert_eq!(sum(&none, false, |d| d.events), 0);
+    assert_eq!(sum(&none, false, |d| d.gated_cycles), 0);
+    // under blackout a lane event ends by a wake only after BET gated cycles: only the event
+    // still open at the kernel's end can be shorter
+    for d in naive.domains.iter().filter(|d| d.pipe != "sfu") {
+        let short: u64 = d.g_hist.range(..14).map(|(_, n)| n).sum();
+        assert!(
+            short <= 1,
+            "{} {} lane {}: {:?}",
+            d.unit,
+            d.pipe,
+            d.first_lane,
+            d.g_hist
+        );
+    }
+}

@@ -1058,3 +1058,71 @@ fn idle_detect_override() {
         assert_eq!(t.bank.d(0), d.map(u64::from).unwrap_or(5));
     }
 }
+
+/// Per-type policies (`fold.lane_pg_policy` for the lane domains, `pg.policy` for the SFUs):
+/// the same demand on two INT lane domains and one SFU domain, with the lanes under
+/// Conventional and under Naive Blackout. A wake raised in the lanes' Uncompensated state is
+/// honoured under Conventional and blocked under Naive Blackout, which changes the lanes'
+/// records only; the SFU domain, Conventional in both, keeps its record bit for bit.
+#[test]
+fn a_lane_policy_changes_only_the_lane_domains() {
+    let pg = cfg(PgPolicy::Conventional, 2);
+    let mut specs: Vec<DomainSpec> = (0..2)
+        .map(|l| DomainSpec {
+            ty: DomType::Int,
+            unit: "sp0".into(),
+            first_lane: l,
+            lanes: 1,
+            cluster: 0,
+        })
+        .collect();
+    specs.push(DomainSpec {
+        ty: DomType::Sfu,
+        unit: "sfu0".into(),
+        first_lane: 0,
+        lanes: 4,
+        cluster: 0,
+    });
+    let run = |lanes: PgPolicy| {
+        let mut bank = PgBank::new(&pg, 0, &specs);
+        bank.set_type_policy(DomType::Int, lanes);
+        assert_eq!(bank.type_policy(DomType::Sfu), PgPolicy::Conventional);
+        let mut decisions = Vec::new();
+        for t in 0..40u64 {
+            // demand for both lanes and the SFU at cycles 8 and 30: every domain has been
+            // gated for a few cycles (fewer than BET = 14 at cycle 8)
+            if t == 8 || t == 30 {
+                let (d, c) = bank.decide_lanes(DomType::Int, 0b11, |_| true);
+                if d == GateDecision::Issue {
+                    bank.dispatched_lanes(DomType::Int, c.unwrap(), 0b11, t, 4);
+                }
+                let (s, u) = bank.decide(DomType::Sfu, |_| true);
+                if s == GateDecision::Issue {
+                    bank.dispatched(u.unwrap(), t, 4);
+                }
+                decisions.push((d, s));
+            }
+            bank.end_cycle(t, [0, 0]);
+        }
+        (decisions, bank.finish())
+    };
+    let (dc, conv) = run(PgPolicy::Conventional);
+    let (dn, naive) = run(PgPolicy::NaiveBlackout);
+    // the SFU domain's requests and record are the same
+    assert_eq!(
+        dc.iter().map(|x| x.1).collect::<Vec<_>>(),
+        dn.iter().map(|x| x.1).collect::<Vec<_>>()
+    );
+    assert_eq!(conv[2], naive[2]);
+    assert_eq!(conv[2].wakeups, 2);
+    // the lanes: Conventional wakes at cycle 8, Naive Blackout blocks (g = 6 < BET)
+    assert_eq!(dc[0].0, GateDecision::WakeRequested);
+    assert_eq!(dn[0].0, GateDecision::Blocked);
+    for l in 0..2 {
+        assert_ne!(conv[l], naive[l], "lane {l}");
+        assert_eq!(conv[l].wakeups, 2, "woken at cycles 8 and 30");
+        assert_eq!(naive[l].wakeups, 1, "woken at cycle 30 only, after BET");
+        assert_eq!(naive[l].blocked_demand_cycles, 1);
+        assert_eq!(conv[l].blocked_demand_cycles, 0);
+    }
+}

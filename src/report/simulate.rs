@@ -83,7 +83,7 @@ pub fn summary_json(
         );
     }
     if let Some(g) = &a.gating {
-        o.insert("gating".into(), gating_json(g));
+        o.insert("gating".into(), gating_json(g, a));
     }
     if let Some(r) = &a.rf {
         o.insert(
@@ -164,8 +164,10 @@ fn abc(v: [u64; 3]) -> [f64; 3] {
     v.map(|x| if t > 0 { x as f64 / t as f64 } else { 0.0 })
 }
 
-/// Per class, GPU-wide, the §9 time, state, event and idle-run metrics of a gated run.
-fn gating_json(g: &GatingStats) -> serde_json::Value {
+/// Per class, GPU-wide, the §9 time, state, event and idle-run metrics of a gated run, with
+/// the per-epoch critical-wakeup and D traces under adaptive D; the run's active-set size,
+/// instruction mix by type and folding record.
+fn gating_json(g: &GatingStats, k: &KernelActivity) -> serde_json::Value {
     let mut classes = serde_json::Map::new();
     for (c, name) in GATING_CLASSES {
         let Some(d) = g.aggregate(c, None) else {
@@ -209,6 +211,15 @@ fn gating_json(g: &GatingStats) -> serde_json::Value {
                 "gated_length_hist": d.g_hist,
             }),
         );
+        if !d.epoch_critical.is_empty() {
+            if let Some(o) = classes.get_mut(name).and_then(|v| v.as_object_mut()) {
+                o.insert(
+                    "critical_wakeups_per_epoch".into(),
+                    d.epoch_critical.clone().into(),
+                );
+                o.insert("d_per_epoch".into(), d.epoch_d.clone().into());
+            }
+        }
     }
     let mut v = serde_json::json!({
         "policy": g.policy,
@@ -217,11 +228,61 @@ fn gating_json(g: &GatingStats) -> serde_json::Value {
         "idle_detect": g.idle_detect,
         "max_ready_wait": g.max_ready_wait,
         "classes": classes,
+        "instruction_mix": instruction_mix(k),
     });
-    if let (Some(f), Some(o)) = (&g.fold, v.as_object_mut()) {
+    let o = v.as_object_mut().expect("object");
+    if let Some(p) = &g.lane_policy {
+        o.insert("lane_policy".into(), p.clone().into());
+    }
+    if let Some(a) = &g.active_set {
+        o.insert(
+            "active_set".into(),
+            serde_json::json!({
+                "max_warps": a.max_warps,
+                "mean_warps": a.mean_warps(),
+                "sched_cycles": a.sched_cycles,
+                "per_sm_mean_warps": g
+                    .active_set_per_sm
+                    .iter()
+                    .map(|s| s.mean_warps())
+                    .collect::<Vec<_>>(),
+                "per_sm_max_warps": g
+                    .active_set_per_sm
+                    .iter()
+                    .map(|s| s.max_warps)
+                    .collect::<Vec<_>>(),
+            }),
+        );
+    }
+    if let Some(f) = &g.fold {
         o.insert("folding".into(), folding_json(f));
     }
     v
+}
+
+/// Issued warp instructions by type (power-gating §9 "Workload": instruction mix), and each
+/// type's share.
+fn instruction_mix(k: &KernelActivity) -> serde_json::Value {
+    let f = &k.by_family;
+    let all = [
+        ("int", f.int),
+        ("fp", f.fp),
+        ("dp", f.dp),
+        ("sfu", f.sfu),
+        ("mem", f.mem),
+        ("ctrl", f.ctrl),
+        ("bar", f.bar),
+    ];
+    let n = all.iter().map(|x| x.1.warp_insts).sum::<u64>().max(1) as f64;
+    all.iter()
+        .map(|(name, c)| {
+            (
+                (*name).to_string(),
+                serde_json::json!({"warp_insts": c.warp_insts, "share": c.warp_insts as f64 / n}),
+            )
+        })
+        .collect::<serde_json::Map<_, _>>()
+        .into()
 }
 
 /// The §9 "Folding" and "Workload" metrics of a folded run, per type (INT, FP).
@@ -297,9 +358,14 @@ fn folding_lines(f: &FoldStats) -> String {
 fn gating_table(g: &GatingStats) -> String {
     use std::fmt::Write;
     let mut s = String::new();
+    let lanes = g
+        .lane_policy
+        .as_ref()
+        .map(|p| format!(", lane domains {p}"))
+        .unwrap_or_default();
     let _ = writeln!(
         s,
-        "power gating: {} (BET {}, W {}, D {}); per class over all SMs:",
+        "power gating: {}{lanes} (BET {}, W {}, D {}); per class over all SMs:",
         g.policy, g.bet, g.wakeup, g.idle_detect
     );
     let _ = writeln!(
@@ -350,6 +416,14 @@ fn gating_table(g: &GatingStats) -> String {
          instruction waited: {})",
         g.max_ready_wait
     );
+    if let Some(a) = &g.active_set {
+        let _ = writeln!(
+            s,
+            "  active set per scheduler: mean {:.2} warps, max {} warps",
+            a.mean_warps(),
+            a.max_warps
+        );
+    }
     if let Some(f) = &g.fold {
         s.push_str(&folding_lines(f));
     }

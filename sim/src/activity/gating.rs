@@ -16,6 +16,10 @@ pub const IDLE_RUN_BINS: usize = 64;
 pub struct GatingStats {
     /// `pg.policy`.
     pub policy: String,
+    /// `fold.lane_pg_policy` when the lane domains run it and it differs from `policy`
+    /// (lane-group gating with folding; absent otherwise, when every domain runs `policy`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lane_policy: Option<String>,
     /// `pg.bet`: break-even time in cycles used by the controllers.
     pub bet: u32,
     /// `pg.wakeup`: wakeup delay W in cycles.
@@ -38,6 +42,52 @@ pub struct GatingStats {
     /// controllers, with no domains).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fold: Option<FoldStats>,
+    /// Size of the schedulers' active sets (power-gating §9 "Workload"), over all SMs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub active_set: Option<ActiveSetStats>,
+    /// The same per SM, in SM-id order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub active_set_per_sm: Vec<ActiveSetStats>,
+}
+
+/// Size of the warp schedulers' active sets, sampled once per scheduler-cycle after issue: the
+/// two-level / GATES / Origami active set, or every live warp of the scheduler for a policy
+/// without one (the set the `ACTV[T]` counters of power-gating §3 run over).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ActiveSetStats {
+    /// Scheduler-cycles sampled (cycles × schedulers).
+    pub sched_cycles: u64,
+    /// Σ over the sampled scheduler-cycles of the active-set size, warp-cycles.
+    pub warp_cycles: u64,
+    /// Largest active set seen on one scheduler, warps.
+    pub max_warps: u32,
+}
+
+impl ActiveSetStats {
+    /// Counts one scheduler-cycle whose active set holds `warps` warps.
+    #[inline]
+    pub fn sample(&mut self, warps: u32) {
+        self.sched_cycles += 1;
+        self.warp_cycles += warps as u64;
+        self.max_warps = self.max_warps.max(warps);
+    }
+
+    /// Time-weighted mean size over the scheduler-cycles, warps (0 when nothing was sampled).
+    pub fn mean_warps(&self) -> f64 {
+        if self.sched_cycles == 0 {
+            0.0
+        } else {
+            self.warp_cycles as f64 / self.sched_cycles as f64
+        }
+    }
+
+    /// Adds `o` (another SM, launch or kernel): the sums add, the maximum is the larger.
+    pub fn merge(&mut self, o: &ActiveSetStats) {
+        self.sched_cycles += o.sched_cycles;
+        self.warp_cycles += o.warp_cycles;
+        self.max_warps = self.max_warps.max(o.max_warps);
+    }
 }
 
 /// Types of the folding counters, in index order: `[INT, FP]`.
@@ -295,6 +345,18 @@ impl GatingStats {
             (None, Some(b)) => self.fold = Some(b.clone()),
             _ => {}
         }
+        match (&mut self.active_set, &o.active_set) {
+            (Some(a), Some(b)) => a.merge(b),
+            (None, Some(b)) => self.active_set = Some(*b),
+            _ => {}
+        }
+        if self.active_set_per_sm.len() < o.active_set_per_sm.len() {
+            self.active_set_per_sm
+                .resize(o.active_set_per_sm.len(), ActiveSetStats::default());
+        }
+        for (a, b) in self.active_set_per_sm.iter_mut().zip(&o.active_set_per_sm) {
+            a.merge(b);
+        }
         for (i, d) in o.domains.iter().enumerate() {
             match self.domains.get_mut(i) {
                 Some(s) => s.merge(d),
@@ -304,7 +366,8 @@ impl GatingStats {
     }
 
     /// Sum over the domains of one class, on SM `sm` (`None`: every SM). The identity fields
-    /// of the result are those of the first domain summed.
+    /// of the result are those of the first domain summed; the per-epoch critical wakeups add
+    /// epoch by epoch, and the D trace is the first domain's.
     pub fn aggregate(&self, class: DomainClass, sm: Option<u32>) -> Option<DomainStats> {
         let mut out: Option<DomainStats> = None;
         for d in &self.domains {
@@ -318,7 +381,18 @@ impl GatingStats {
             }
             match out.as_mut() {
                 None => out = Some(d.clone()),
-                Some(o) => o.merge(d),
+                Some(o) => {
+                    // the per-epoch traces of parallel domains add epoch by epoch (`merge`
+                    // appends, for a later launch); the D trace stays the first domain's
+                    let (cw, dt) = (
+                        std::mem::take(&mut o.epoch_critical),
+                        std::mem::take(&mut o.epoch_d),
+                    );
+                    o.merge(d);
+                    o.epoch_critical = cw;
+                    o.epoch_d = dt;
+                    sum_vec(&mut o.epoch_critical, &d.epoch_critical);
+                }
             }
         }
         out

@@ -15,8 +15,8 @@ mod rfstats;
 mod timeline;
 
 pub use gating::{
-    DomainClass, DomainStats, FoldStats, GatingStats, ACTIVE_THREAD_BIN_LABELS, FOLD_TYPES,
-    IDLE_RUN_BINS,
+    ActiveSetStats, DomainClass, DomainStats, FoldStats, GatingStats, ACTIVE_THREAD_BIN_LABELS,
+    FOLD_TYPES, IDLE_RUN_BINS,
 };
 pub use hist::{IdleHist, Log2Hist};
 pub(crate) use merge::Merge;

@@ -378,6 +378,17 @@ impl GpuConfig {
         self.fold.enabled && self.sched.policy == SchedPolicy::Origami && self.origami.lane_shifting
     }
 
+    /// The policy the lane domains run when it is `fold.lane_pg_policy` (power-gating §6,
+    /// §10): with folding, lane-group gating and `pg.policy` not `"None"`; `None` otherwise
+    /// (every domain then runs `pg.policy`). The SFU domains (`pg.gate_sfu`) always run
+    /// `pg.policy`.
+    pub fn lane_policy_in_effect(&self) -> Option<PgPolicy> {
+        (self.fold.enabled
+            && self.pg.granularity == Granularity::LaneGroup
+            && self.pg.policy != PgPolicy::None)
+            .then(|| self.fold.lane_pg_policy.as_pg_policy())
+    }
+
     /// Errors of the `[fold]` and `[origami]` tables: range checks, then the combinations the
     /// model cannot honour, each naming both keys. Called by [`GpuConfig::validate`].
     ///
@@ -387,9 +398,13 @@ impl GpuConfig {
     ///   it shares.
     /// - Eager gating acts on lane domains: with gating on (`pg.policy` not `"None"`),
     ///   `fold.eager_gating = true` needs `pg.granularity = "LaneGroup"`.
-    /// - The lane domains run one controller policy: with folding and lane-group gating,
-    ///   `fold.lane_pg_policy` must name the `pg.policy` the controllers run (with `pg.policy =
-    ///   "None"` nothing is gated, so only its default is accepted).
+    /// - With folding and lane-group gating the lane domains run `fold.lane_pg_policy` and the
+    ///   SFU domains (`pg.gate_sfu`) `pg.policy` ([`GpuConfig::lane_policy_in_effect`]). A
+    ///   lane policy left at its default that differs from `pg.policy` while no SFU domain
+    ///   runs `pg.policy` is refused (the lanes were most likely meant to run `pg.policy`).
+    ///   At SP-cluster granularity there are no lane domains: a lane policy set to a value
+    ///   other than its default and `pg.policy` is refused. With `pg.policy = "None"` nothing
+    ///   is gated, so only the default lane policy is accepted.
     pub fn fold_errors(&self) -> Vec<String> {
         let mut bad = Vec::new();
         self.fold.range_errors(&mut bad);
@@ -442,13 +457,40 @@ impl GpuConfig {
                         String::from(lane_policy)
                     ));
                 }
-            } else if lane && lane_policy != self.pg.policy {
-                bad.push(format!(
-                    "'fold.lane_pg_policy' = \"{}\" with 'pg.policy' = \"{}\": the lane \
-                     domains run one controller policy; set both to the same value",
-                    String::from(lane_policy),
-                    String::from(self.pg.policy)
-                ));
+            } else if lane
+                && lane_policy == PgPolicy::CoordinatedBlackout
+                && self.pg.policy != PgPolicy::CoordinatedBlackout
+            {
+                bad.push(
+                    "'fold.lane_pg_policy' = \"CoordinatedBlackout\" with 'pg.granularity' = \
+                     \"LaneGroup\": coordinated blackout is defined over SP clusters, not lanes \
+                     (use \"Conventional\" or \"NaiveBlackout\")"
+                        .into(),
+                );
+            } else if lane_policy != self.pg.policy {
+                let explicit = self.fold.lane_pg_policy != FoldSection::default().lane_pg_policy;
+                if !lane && explicit {
+                    bad.push(format!(
+                        "'fold.lane_pg_policy' = \"{}\" with 'pg.granularity' = \"SpCluster\": \
+                         there are no lane domains, every domain runs 'pg.policy' = \"{}\" (set \
+                         'pg.granularity' = \"LaneGroup\" or leave the key at its default)",
+                        String::from(lane_policy),
+                        String::from(self.pg.policy)
+                    ));
+                } else if lane && !explicit && !self.pg.gate_sfu {
+                    // the lane domains run the lane policy and no domain would run
+                    // `pg.policy`: most likely the lanes were meant to run it
+                    bad.push(format!(
+                        "'fold.lane_pg_policy' = \"{}\" (default) with 'pg.policy' = \"{}\" \
+                         and 'pg.granularity' = \"LaneGroup\": the lane domains run \
+                         'fold.lane_pg_policy' and, with 'pg.gate_sfu' = false, no domain runs \
+                         'pg.policy' (set 'fold.lane_pg_policy' = \"{}\" for lanes under that \
+                         policy, or 'pg.gate_sfu' = true to gate the SFUs under it)",
+                        String::from(lane_policy),
+                        String::from(self.pg.policy),
+                        String::from(self.pg.policy)
+                    ));
+                }
             }
         }
         bad

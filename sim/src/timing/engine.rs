@@ -90,6 +90,8 @@ pub(crate) fn run_launch(
         && !sms.iter().all(|s| s.issue.flags.stable);
     // Folding rolls its phase grid over and moves eager thresholds every cycle.
     let fold_on = cfg.fold.enabled;
+    // the active-set size is sampled every cycle where the SMs step every cycle anyway
+    let track_active = gate_hook || fold_on;
     let skipping = cfg.sim.cycle_skipping
         && !matches!(cfg.sched.policy, crate::config::SchedPolicy::FetchGroup)
         && !gate_hook
@@ -148,6 +150,9 @@ pub(crate) fn run_launch(
             sm.dispatch(t, &oc_ex);
             sm.rf_arbitrate(t);
             sm.issue(t, issue_cfg, &id_oc);
+            if track_active {
+                sm.sample_active_set();
+            }
             sm.fetch(
                 t,
                 t_fs,
@@ -353,6 +358,13 @@ fn finish(
                 None => gs.fold = Some(f),
             }
         }
+        if let (Some(a), Some(gs)) = (sm.active_set.take(), gating.as_mut()) {
+            match gs.active_set.as_mut() {
+                Some(x) => x.merge(&a),
+                None => gs.active_set = Some(a),
+            }
+            gs.active_set_per_sm.push(a);
+        }
         let a = sm.activity(end);
         k.warp_insts += a.warp_insts;
         k.thread_insts += a.thread_insts;
@@ -370,6 +382,11 @@ fn finish(
             }
         }
         k.sms.push(a);
+    }
+    if let (Some(gs), Some(p)) = (gating.as_mut(), cfg.lane_policy_in_effect()) {
+        if p != cfg.pg.policy {
+            gs.lane_policy = Some(String::from(p));
+        }
     }
     k.occupancy = Occupancy {
         max_ctas_per_sm: occ.max_ctas,

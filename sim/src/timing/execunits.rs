@@ -346,6 +346,11 @@ impl ExecUnits {
             }
         }
         let mut bank = PgBank::new(&cfg.pg, sm, &specs);
+        if let Some(p) = cfg.lane_policy_in_effect() {
+            // the lane domains run `fold.lane_pg_policy`; the SFU domains keep `pg.policy`
+            bank.set_type_policy(DomType::Int, p);
+            bank.set_type_policy(DomType::Fp, p);
+        }
         if !lane_groups {
             // a cluster-granularity domain covers every lane whatever its width
             bank.cover_all_lanes();
@@ -440,6 +445,21 @@ impl ExecUnits {
     /// An instruction of SP pipe `sp` with active `mask` and latency `lat` was dispatched to
     /// unit `ui` at `t`: its domains are busy from `t`.
     pub fn pg_dispatched(&mut self, ui: usize, sp: SpPipe, mask: u32, t: u64, lat: u64) {
+        self.pg_dispatched_from(ui, sp, mask, t, t, lat);
+    }
+
+    /// As [`ExecUnits::pg_dispatched`] for a pass dispatched at `t` that starts on its lanes
+    /// at `start ≥ t` (sub-warp 1 of a folded instruction): the domains of its lanes are busy
+    /// from `start` for `lat` cycles and hold the work, ON, from `t`.
+    pub fn pg_dispatched_from(
+        &mut self,
+        ui: usize,
+        sp: SpPipe,
+        mask: u32,
+        t: u64,
+        start: u64,
+        lat: u64,
+    ) {
         let need = self.lane_need(ui, mask);
         let GatingSlot::Pg(g) = &mut self.gating else {
             return;
@@ -452,9 +472,9 @@ impl ExecUnits {
         if g.lane_groups && g.bank.ty(dom) != DomType::Sfu {
             let ty = g.bank.ty(dom);
             let c = g.bank.cluster_of(dom);
-            g.bank.dispatched_lanes(ty, c, need, t, lat);
+            g.bank.dispatched_lanes_from(ty, c, need, t, start, lat);
         } else {
-            g.bank.dispatched(dom, t, lat);
+            g.bank.dispatched_from(dom, t, start, lat);
         }
     }
 

@@ -88,8 +88,14 @@ struct Domain {
     g: u64,
     /// Wakeup cycles done.
     wk: u32,
-    /// Last cycle (exclusive) with an instruction in flight.
+    /// Last cycle (exclusive) of the current run of busy cycles.
     busy_until: u64,
+    /// Work accepted but not yet started, `[pend_start, pend_end)` (`pend_start == u64::MAX`:
+    /// none): the second pass of a folded instruction on lanes the first pass does not use
+    /// starts `II` cycles after the dispatch. The domain is idle until then but cannot gate.
+    pend_start: u64,
+    /// See `pend_start`.
+    pend_end: u64,
     /// An instruction was dispatched to the domain this cycle.
     issued: bool,
     /// A permitted wake request was raised this cycle.
@@ -125,6 +131,9 @@ struct TypeD {
 #[derive(Clone, Debug)]
 pub struct PgBank {
     cfg: PgSection,
+    /// Policy of each type's domains `[INT, FP, SFU]`: `pg.policy`, except the lane domains
+    /// of lane-group gating with folding, which run `fold.lane_pg_policy` (power-gating §6).
+    policy: [PgPolicy; 3],
     domains: Vec<Domain>,
     per_type: [TypeD; 3],
     /// Domain indices of each type, in index order.
@@ -174,6 +183,8 @@ impl PgBank {
                     g: 0,
                     wk: 0,
                     busy_until: 0,
+                    pend_start: u64::MAX,
+                    pend_end: 0,
                     issued: false,
                     wake_req: false,
                     blocked_now: false,
@@ -195,6 +206,7 @@ impl PgBank {
         };
         PgBank {
             cfg: cfg.clone(),
+            policy: [cfg.policy; 3],
             domains: ds,
             per_type: [td; 3],
             of_type,
@@ -214,6 +226,27 @@ impl PgBank {
     /// The `[pg]` configuration the bank runs.
     pub fn config(&self) -> &PgSection {
         &self.cfg
+    }
+
+    /// Runs the domains of type `ty` under `policy` instead of `pg.policy` (the lane domains
+    /// under `fold.lane_pg_policy`, power-gating §6, §10). With `PgPolicy::None` they never
+    /// gate. Every other `[pg]` knob stays shared.
+    pub fn set_type_policy(&mut self, ty: DomType, policy: PgPolicy) {
+        self.policy[ty as usize] = policy;
+    }
+
+    /// Policy of the domains of type `ty`.
+    pub fn type_policy(&self, ty: DomType) -> PgPolicy {
+        self.policy[ty as usize]
+    }
+
+    /// The domains of type `ty` run a blackout policy.
+    #[inline]
+    fn blackout_of(&self, ty: DomType) -> bool {
+        matches!(
+            self.policy[ty as usize],
+            PgPolicy::NaiveBlackout | PgPolicy::CoordinatedBlackout
+        )
     }
 
     /// `pg.wakeup`.
@@ -267,18 +300,23 @@ impl PgBank {
     pub fn permits_wake(&self, u: usize) -> bool {
         self.is_gated(u)
             && !self.domains[u].wake_pending
-            && (!self.cfg.is_blackout() || self.domains[u].g >= self.cfg.bet as u64)
+            && (!self.blackout_of(self.domains[u].ty) || self.domains[u].g >= self.cfg.bet as u64)
     }
 
-    /// Every domain of type `ty` is gated with `bk > 0` (GATES swap rule 2), and there is one.
+    /// The domains of type `ty` run a blackout policy, and every one of them is gated with
+    /// `bk > 0` (GATES swap rule 2), and there is one.
     pub fn all_in_blackout(&self, ty: DomType) -> bool {
         let v = &self.of_type[ty as usize];
-        !v.is_empty() && v.iter().all(|&u| self.is_gated(u) && self.bk(u) > 0)
+        self.blackout_of(ty)
+            && !v.is_empty()
+            && v.iter().all(|&u| self.is_gated(u) && self.bk(u) > 0)
     }
 
-    /// The policy is a blackout policy.
+    /// Some type's domains run a blackout policy.
     pub fn is_blackout(&self) -> bool {
-        self.cfg.is_blackout()
+        [DomType::Int, DomType::Fp, DomType::Sfu]
+            .iter()
+            .any(|&t| self.blackout_of(t))
     }
 
     /// Domains of type `ty`, in index order.
@@ -407,16 +445,45 @@ impl PgBank {
     /// `ty` at cycle `t` with latency `lat`: the cluster's domains covering a needed lane are
     /// busy in cycles `t…t+lat−1`.
     pub fn dispatched_lanes(&mut self, ty: DomType, c: usize, need: u32, t: u64, lat: u64) {
+        self.dispatched_lanes_from(ty, c, need, t, t, lat);
+    }
+
+    /// As [`PgBank::dispatched_lanes`] for work dispatched at `t` that starts on its lanes at
+    /// `start ≥ t` (the second pass of a folded instruction): the domains covering a needed
+    /// lane are busy in `start…start+lat−1` only; from `t` until `start` they are idle but
+    /// hold the accepted work, so they do not gate.
+    pub fn dispatched_lanes_from(
+        &mut self,
+        ty: DomType,
+        c: usize,
+        need: u32,
+        t: u64,
+        start: u64,
+        lat: u64,
+    ) {
         let tix = ty as usize;
         for k in 0..self.clusters[tix][c].len() {
             let u = self.clusters[tix][c][k];
             let d = &mut self.domains[u];
             if d.lane_mask & need != 0 {
-                d.issued = true;
-                d.busy_until = d.busy_until.max(t + lat.max(1));
+                Self::occupy(d, t, start, start + lat.max(1));
             }
         }
         self.rr[tix] = c + 1;
+    }
+
+    /// Domain `d` receives work at `t` that keeps it busy in `[start, end)`, `start ≥ t`.
+    #[inline]
+    fn occupy(d: &mut Domain, t: u64, start: u64, end: u64) {
+        d.issued = true;
+        if start <= t || start <= d.busy_until {
+            d.busy_until = d.busy_until.max(end);
+        } else if d.pend_start == u64::MAX {
+            (d.pend_start, d.pend_end) = (start, end);
+        } else {
+            d.pend_start = d.pend_start.min(start);
+            d.pend_end = d.pend_end.max(end);
+        }
     }
 
     /// Sets (or with `None` clears) an idle-detect threshold for domain `u` that replaces the
@@ -447,9 +514,15 @@ impl PgBank {
     /// is busy in cycles `t…t+lat−1`.
     #[inline]
     pub fn dispatched(&mut self, u: usize, t: u64, lat: u64) {
+        self.dispatched_from(u, t, t, lat);
+    }
+
+    /// As [`PgBank::dispatched`] for work dispatched at `t` that starts at `start ≥ t`: busy in
+    /// `start…start+lat−1`, held ON (idle, not gating) from `t` until `start`.
+    #[inline]
+    pub fn dispatched_from(&mut self, u: usize, t: u64, start: u64, lat: u64) {
         let d = &mut self.domains[u];
-        d.issued = true;
-        d.busy_until = d.busy_until.max(t + lat.max(1));
+        Self::occupy(d, t, start, start + lat.max(1));
         let ty = d.ty as usize;
         if let Some(p) = self.of_type[ty].iter().position(|&x| x == u) {
             self.rr[ty] = p + 1;
@@ -624,26 +697,27 @@ impl PgBank {
         self.cycles += 1;
         let cfg = &self.cfg;
         let bet = cfg.bet as u64;
-        let coordinated = cfg.policy == PgPolicy::CoordinatedBlackout;
+        let pol = self.policy;
         // start-of-cycle view of the types for the coordinated rule
         let mut follow = [false; 3];
-        if coordinated {
-            for ty in [DomType::Int, DomType::Fp] {
-                let v = &self.of_type[ty as usize];
-                let gated = v.iter().filter(|&&u| self.is_gated(u)).count();
-                let trig = match cfg.coordinated.trigger {
-                    CoordTrigger::AnyGated => gated > 0,
-                    CoordTrigger::InBlackoutOnly => v
-                        .iter()
-                        .any(|&u| self.is_gated(u) && bet.saturating_sub(self.domains[u].g) > 0),
-                };
-                let on = v.iter().filter(|&&u| self.is_on(u)).count();
-                follow[ty as usize] = trig
-                    && match cfg.coordinated.generalization {
-                        CoordGeneralization::AllFollow => true,
-                        CoordGeneralization::KeepOneOn => on <= 1,
-                    };
+        for ty in [DomType::Int, DomType::Fp] {
+            if pol[ty as usize] != PgPolicy::CoordinatedBlackout {
+                continue;
             }
+            let v = &self.of_type[ty as usize];
+            let gated = v.iter().filter(|&&u| self.is_gated(u)).count();
+            let trig = match cfg.coordinated.trigger {
+                CoordTrigger::AnyGated => gated > 0,
+                CoordTrigger::InBlackoutOnly => v
+                    .iter()
+                    .any(|&u| self.is_gated(u) && bet.saturating_sub(self.domains[u].g) > 0),
+            };
+            let on = v.iter().filter(|&&u| self.is_on(u)).count();
+            follow[ty as usize] = trig
+                && match cfg.coordinated.generalization {
+                    CoordGeneralization::AllFollow => true,
+                    CoordGeneralization::KeepOneOn => on <= 1,
+                };
         }
         let adaptive = self.cfg.adaptive.enabled;
         let per_domain_d = self.cfg.adaptive.scope == AdaptiveScope::PerDomain;
@@ -655,7 +729,14 @@ impl PgBank {
         let ready = self.ready_of_type;
         let cfg = &self.cfg;
         for d in self.domains.iter_mut() {
+            if d.pend_start <= t {
+                // accepted work starts: it continues the current busy run or opens a new one
+                d.busy_until = d.busy_until.max(d.pend_end);
+                d.pend_start = u64::MAX;
+            }
             let busy = d.busy_until > t;
+            // accepted work that has not started yet keeps the domain from gating
+            let holds_work = d.pend_start != u64::MAX;
             let s = &mut d.stats;
             s.cycles += 1;
             if busy {
@@ -713,7 +794,11 @@ impl PgBank {
                             d.idle_cnt += 1;
                             false
                         };
-                        if gate {
+                        if gate && (holds_work || pol[ty] == PgPolicy::None) {
+                            // the domain would gate but holds accepted work (or its policy
+                            // never gates): it stays ON
+                            d.idle_cnt += 1;
+                        } else if gate {
                             // this cycle becomes gated cycle 1
                             s.idle_detect_idle -= 1;
                             s.uncompensated += 1;
@@ -733,7 +818,11 @@ impl PgBank {
                         d.wk = 0;
                         d.stats.wakeups += 1;
                     } else if d.wake_req {
-                        if cfg.is_blackout() && d.g == bet {
+                        let blackout = matches!(
+                            pol[ty],
+                            PgPolicy::NaiveBlackout | PgPolicy::CoordinatedBlackout
+                        );
+                        if blackout && d.g == bet {
                             d.stats.critical_wakeups += 1;
                             d.cw += 1;
                             self.per_type[ty].cw += 1;
@@ -824,6 +913,7 @@ impl PgBank {
     pub fn header(cfg: &PgSection) -> GatingStats {
         GatingStats {
             policy: String::from(cfg.policy),
+            lane_policy: None,
             bet: cfg.bet,
             wakeup: cfg.wakeup,
             idle_detect: cfg.idle_detect,
@@ -833,6 +923,8 @@ impl PgBank {
             max_ready_wait: 0,
             domains: Vec::new(),
             fold: None,
+            active_set: None,
+            active_set_per_sm: Vec::new(),
         }
     }
 }

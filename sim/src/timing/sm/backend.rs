@@ -317,10 +317,19 @@ impl Sm {
                 let tm = &fi.timing;
                 let n = fi.plan.n_passes().max(1) as usize;
                 if pg_ty.is_some() {
-                    // the lanes of both passes, busy from the first pass's start to the end
-                    // of the last one's
-                    let span = tm.pass_offset_cycles[n - 1] + tm.lane_busy_cycles;
-                    self.exec.pg_dispatched(ui, sp, fi.lanes(), t, span as u64);
+                    // each pass keeps the domains of its own lanes busy from its own start
+                    // (power-gating §1.1: a lane domain is busy only while an active thread
+                    // runs on it); a lane only the second pass uses waits, ON, until then
+                    if fi.plan.n_passes() == 0 {
+                        let lb = tm.lane_busy_cycles as u64;
+                        self.exec.pg_dispatched(ui, sp, 0, t, lb);
+                    }
+                    for k in 0..fi.plan.n_passes() as usize {
+                        let (start, end) = tm.pass_busy(t, k);
+                        let m = fi.plan.passes()[k].issued_mask;
+                        self.exec
+                            .pg_dispatched_from(ui, sp, m, t, start, end - start);
+                    }
                 }
                 let pp = &mut self.exec.pipes[p];
                 for k in 0..n {

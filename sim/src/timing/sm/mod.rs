@@ -75,6 +75,9 @@ pub(crate) struct Sm {
     /// Per warp slot: in the schedulers' active set as last told to a register-file
     /// organisation that wants it (the RF cache); `None` when none does.
     pub rf_active: Option<Vec<bool>>,
+    /// Active-set size per scheduler-cycle (power-gating §9), kept when the gating
+    /// controllers or folding are on.
+    pub active_set: Option<crate::activity::ActiveSetStats>,
 }
 
 impl Sm {
@@ -117,6 +120,23 @@ impl Sm {
             seq: 0,
             fold: cfg.fold.enabled.then(|| Box::new(fold::SmFold::new(cfg))),
             rf_active,
+            active_set: (pg_on || cfg.fold.enabled).then(Default::default),
+        }
+    }
+
+    /// Samples every scheduler's active-set size for the cycle just issued (power-gating §9
+    /// "Workload"): the two-level / GATES / Origami active set, or all live warps of a
+    /// scheduler without one. Nothing when the size is not kept.
+    #[inline]
+    pub fn sample_active_set(&mut self) {
+        let Some(a) = self.active_set.as_mut() else {
+            return;
+        };
+        for (s, sched) in self.issue.scheds.iter().enumerate() {
+            let n = sched
+                .active_slots()
+                .map_or(self.issue.sched_live[s].len(), <[u16]>::len);
+            a.sample(n as u32);
         }
     }
 
