@@ -434,6 +434,7 @@ fn rf_aggregate(per: &BTreeMap<String, WorkloadCompare>, sweep: &[f64]) -> Optio
         total_at_model_ratio: tw(model_ratio),
         fixed_ratio,
     })
+}
 
 /// Idle fraction of one class of pipes (INT or FP), whole pipe and per lane, and the same over
 /// the baseline run's (`null` when the baseline's is 0).
