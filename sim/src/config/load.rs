@@ -716,12 +716,7 @@ impl GpuConfig {
         if self.stats.output != super::schema::StatsOutput::Json {
             bad.push("'stats.output': only \"json\" is implemented".into());
         }
-        if self.sched.ooo.mode != super::schema::OooMode::None {
-            bad.push(
-                "'sched.ooo.mode': out-of-order issue (socgpu, loog) is not implemented; use \"none\""
-                    .into(),
-            );
-        }
+        bad.extend(self.ooo_errors());
         for (k, v) in [
             ("unit_gate", &self.hooks.unit_gate),
             ("scheduler_plugin", &self.hooks.scheduler_plugin),

@@ -122,6 +122,9 @@ impl Sm {
     /// one instruction fewer in flight.
     fn write_done(&mut self, w: &Wb) {
         let warp = w.warp as usize;
+        if self.ooo.is_some() {
+            self.socgpu_writeback(warp, w.tag);
+        }
         for &r in &w.dst[..w.n_dst as usize] {
             self.issue.scoreboard.release(warp, r);
             self.issue.sb_blocked.remove(warp);
@@ -356,6 +359,7 @@ impl Sm {
                 ready: t + wb_lat as u64,
                 seq: self.seq,
                 warp: cu_warp,
+                tag: self.oc.cus[ci].inst.tag,
                 n_dst: n as u8,
                 dst,
                 lanes: lanes as u8,

@@ -73,6 +73,9 @@ impl Sm {
             self.warps.w_launch[w] = ready_at;
             self.front.reset_warp(w);
             self.regs.reset_warp(w);
+            if let Some(o) = self.ooo.as_mut() {
+                o.reset_warp(w);
+            }
         }
         let _ = threads;
         let now = self.now;

@@ -17,6 +17,7 @@ mod fold;
 mod issue;
 mod life;
 mod memory;
+mod socgpu;
 
 use super::exec::{PipeClass, SpPipe};
 use super::execunits::ExecUnits;
@@ -72,6 +73,9 @@ pub(crate) struct Sm {
     pub seq: u64,
     /// Warp folding and lane shifting (`fold.enabled`; power-gating §6, §7).
     pub fold: Option<Box<fold::SmFold>>,
+    /// The SOCGPU issue stage (`sched.ooo.mode = "socgpu"`; issue-stage §2), which replaces
+    /// the in-order issue stage and fetch.
+    pub ooo: Option<Box<super::ooo::SmSocgpu>>,
 }
 
 impl Sm {
@@ -109,6 +113,8 @@ impl Sm {
             integ_from: start,
             seq: 0,
             fold: cfg.fold.enabled.then(|| Box::new(fold::SmFold::new(cfg))),
+            ooo: (cfg.sched.ooo.mode == crate::config::OooMode::Socgpu)
+                .then(|| Box::new(super::ooo::SmSocgpu::new(cfg, id, nw))),
         }
     }
 
