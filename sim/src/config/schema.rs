@@ -336,29 +336,42 @@ pub struct OooSection {
     pub mode: OooMode,
     /// `sched.ooo.ib_depth`: SOCGPU instruction-buffer entries per warp, N (issue-stage §2.1;
     /// 1..=64, default 8).
-    #[serde(default = "default_ib_depth")]
+    #[serde(
+        default = "default_ib_depth",
+        skip_serializing_if = "is_default_ib_depth"
+    )]
     pub ib_depth: u32,
     /// `sched.ooo.local_policy`: SOCGPU intra-warp selection among the candidates (§2.3).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub local_policy: OooLocalPolicy,
     /// `sched.ooo.ready_ctr_bits`: width C of the MostReady/LeastReady counters; 0 selects
     /// the default ⌈log2 N⌉ + 2 [G].
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub ready_ctr_bits: u32,
     /// `sched.ooo.ib_refill`: when a warp's SOCGPU buffer may fetch again [G].
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub ib_refill: IbRefill,
     /// `sched.ooo.mem_order`: memory ordering among one warp's SOCGPU entries [G].
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub mem_order: OooMemOrder,
     /// `sched.ooo.dual`: SOCGPU second issue of a warp in one cycle (§2.7); in effect only with
     /// `sched.max_issue_per_warp` ≥ 2.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub dual: OooDual,
 }
 
 fn default_ib_depth() -> u32 {
     8
+}
+
+// The SOCGPU keys are serialised only when they leave their defaults, so that configurations
+// without them hash as before.
+fn is_default_ib_depth(v: &u32) -> bool {
+    *v == default_ib_depth()
+}
+
+fn is_default<T: Default + PartialEq>(v: &T) -> bool {
+    *v == T::default()
 }
 
 /// SOCGPU local selection policy (`sched.ooo.local_policy`, issue-stage §2.3).

@@ -123,12 +123,14 @@ impl Sm {
     fn write_done(&mut self, w: &Wb) {
         let warp = w.warp as usize;
         if self.ooo.is_some() {
+            // SOCGPU: the dependence matrix replaces the scoreboard
             self.socgpu_writeback(warp, w.tag);
-        }
-        for &r in &w.dst[..w.n_dst as usize] {
-            self.issue.scoreboard.release(warp, r);
-            self.issue.sb_blocked.remove(warp);
-            self.issue.sb_act.writes += 1;
+        } else {
+            for &r in &w.dst[..w.n_dst as usize] {
+                self.issue.scoreboard.release(warp, r);
+                self.issue.sb_blocked.remove(warp);
+                self.issue.sb_act.writes += 1;
+            }
         }
         self.warps.w_inflight[warp] -= 1;
         self.issue.dirty = true;

@@ -316,7 +316,6 @@ impl Sm {
                     continue;
                 }
                 self.warps.membar.remove(w);
-                self.issue.sb_act.reads += 1;
                 // candidates may have issued or been flushed by an earlier warp's issue
                 let c = cands[w] & o.ibs[w].unissued_mask();
                 if c == 0 {
