@@ -86,7 +86,7 @@ fn worked_example_dm_insert_and_release() {
     );
     assert_eq!(st.ib_inserts, 4);
     assert_eq!(st.dm_row_writes, 4);
-    assert_eq!(st.dm_comparisons, 0 + 1 + 2 + 3);
+    assert_eq!(st.dm_comparisons, 6, "0 + 1 + 2 + 3 valid entries compared");
     assert_eq!(st.dm_column_clears, 2);
 }
 
