@@ -1,7 +1,8 @@
 //! Named techniques: a technique is a named set of configuration knobs (power-gating §4 and §10
 //! presets: conventional power gating, GATES, naive and coordinated blackout, Warped-Gates, warp
 //! folding, Origami; register-file spec §3–§4: TRIC, COMA and the Warped Register File; §5–§7:
-//! the partitioned RF, the adaptive FRF, the RF cache and the MRF@STV / MRF@NTV baselines), usable
+//! the partitioned RF, the adaptive FRF, the RF cache and the MRF@STV / MRF@NTV baselines;
+//! issue-stage §2: SOCGPU out-of-order issue), usable
 //! wherever a configuration is. Techniques that touch different knobs
 //! compose with `+` (`gates+coord-blackout`); the command line's `--set key=value` then overrides
 //! single knobs on top.
@@ -202,6 +203,18 @@ pub const TECHNIQUES: &[Technique] = &[
             ("tric.enabled", "false"),
         ],
         defaults: &[],
+    },
+    Technique {
+        name: "socgpu",
+        summary: "SOCGPU per-warp out-of-order issue: an N-entry instruction buffer per warp \
+                  (sched.ooo.ib_depth, default 8) whose dependence matrix replaces the \
+                  scoreboards; candidates picked by sched.ooo.local_policy, no renaming",
+        sets: &[
+            ("sched.ooo.mode", "socgpu"),
+            ("pg.policy", "None"),
+            ("fold.enabled", "false"),
+        ],
+        defaults: &[("sched.policy", "gto")],
     },
 ];
 

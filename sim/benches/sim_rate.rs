@@ -14,6 +14,9 @@
 //! (L = 3) and COMA on.
 //! `SIM_RATE_PRF=off|on` (default off): `on` also runs the plain configuration with the
 //! partitioned RF (`prf.enabled`, n = 4, SRF 3 cycles, instant remap).
+//! `SIM_RATE_SOCGPU=off|on|only` (default off): `on` also runs them, and `only` runs them only,
+//! with SOCGPU out-of-order issue (`sched.ooo.mode = "socgpu"`, depth `SIM_RATE_SOCGPU_DEPTH`,
+//! default 8), whose issue stage is evaluated every cycle.
 
 use sim::config::GpuConfig;
 use sim::timing::Simulation;
@@ -48,7 +51,31 @@ fn main() {
     } else {
         std::env::var("SIM_RATE_GATING").unwrap_or_else(|_| "both".into())
     };
+    let socgpu = std::env::var("SIM_RATE_SOCGPU").unwrap_or_else(|_| "off".into());
+    let gating = if socgpu == "only" {
+        "none".to_string()
+    } else {
+        gating
+    };
     let base = GpuConfig::preset(&preset).expect("preset");
+    if socgpu != "off" {
+        let mut cfg = base.clone();
+        cfg.sched.ooo.mode = sim::config::OooMode::Socgpu;
+        cfg.sched.ooo.ib_depth = std::env::var("SIM_RATE_SOCGPU_DEPTH")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(8);
+        cfg.validate("SIM_RATE_SOCGPU")
+            .expect("SOCGPU configuration");
+        println!(
+            "sim_rate: preset {preset}, size {size}, 1 thread, SOCGPU (IB depth {})",
+            cfg.sched.ooo.ib_depth
+        );
+        rate(&cfg, size, &names);
+        if socgpu == "only" {
+            return;
+        }
+    }
     if gating != "on" && gating != "none" {
         println!("sim_rate: preset {preset}, size {size}, 1 thread");
         rate(&base, size, &names);

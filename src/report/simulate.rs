@@ -91,7 +91,61 @@ pub fn summary_json(
             serde_json::to_value(r).expect("RfStats serialises"),
         );
     }
+    if let Some(g) = &a.socgpu {
+        let mut j = serde_json::to_value(g).expect("SocgpuStats serialises");
+        if let Some(m) = j.as_object_mut() {
+            m.insert("ctl_fraction".into(), g.ctl_fraction().into());
+            m.insert("flushes_per_100_insts".into(), g.flushes_per_100().into());
+            m.insert("mean_occupancy".into(), g.mean_occupancy().into());
+            m.insert("mean_candidates".into(), g.mean_candidates().into());
+        }
+        o.insert("socgpu".into(), j);
+    }
     v
+}
+
+/// The SOCGPU section of the text summary (issue-stage §5): buffer and dependence-matrix
+/// activity, candidates, flushes, control instructions, reorders and dual issues.
+fn socgpu_table(g: &sim::activity::SocgpuStats) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    let _ = writeln!(s, "SOCGPU issue (IB depth {}):", g.ib_depth);
+    let _ = writeln!(
+        s,
+        "  IB inserts {}  reads {}  mean occupancy {:.2} entries/warp",
+        g.ib_inserts,
+        g.ib_reads,
+        g.mean_occupancy()
+    );
+    let _ = writeln!(
+        s,
+        "  DM row writes {} ({} entry comparisons)  NOR evaluations {}  column clears {}",
+        g.dm_row_writes, g.dm_comparisons, g.dm_nor_evals, g.dm_column_clears
+    );
+    let _ = writeln!(
+        s,
+        "  mean candidates {:.2}  ready-counter increments {}  seniority updates {}",
+        g.mean_candidates(),
+        g.ready_ctr_increments,
+        g.seniority_updates
+    );
+    let _ = writeln!(
+        s,
+        "  ctl insts {} ({:.1}% of insts)  flushes {} ({:.2} per 100 insts)  discarded {}  \
+         ib_squash {}",
+        g.ctl_insts,
+        100.0 * g.ctl_fraction(),
+        g.flushes,
+        g.flushes_per_100(),
+        g.flush_discarded,
+        g.ib_squash
+    );
+    let _ = writeln!(
+        s,
+        "  reorders {}  dual issues {}  smart-dual re-selections {}",
+        g.reorders, g.dual_issues, g.smart_dual_reselections
+    );
+    s
 }
 
 /// The register-file section of the text summary (TRIC or COMA on): per-state residency,
@@ -496,6 +550,9 @@ pub fn summary_table(
             .filter(|_| cfg.tric.enabled || cfg.coma.enabled)
     {
         s.push_str(&rf_table(r, a.warp_insts));
+    }
+    if let Some(g) = &a.socgpu {
+        s.push_str(&socgpu_table(g));
     }
     let _ = writeln!(
         s,

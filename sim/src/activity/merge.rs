@@ -271,5 +271,10 @@ impl KernelActivity {
             (None, Some(b)) => self.rf = Some(b.clone()),
             _ => {}
         }
+        match (&mut self.socgpu, &o.socgpu) {
+            (Some(a), Some(b)) => a.merge(b),
+            (None, Some(b)) => self.socgpu = Some(b.clone()),
+            _ => {}
+        }
     }
 }

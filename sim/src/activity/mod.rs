@@ -12,6 +12,7 @@ mod gating;
 mod hist;
 mod merge;
 mod rfstats;
+mod socgpu;
 mod timeline;
 
 pub use gating::{
@@ -21,6 +22,7 @@ pub use gating::{
 pub use hist::{IdleHist, Log2Hist};
 pub(crate) use merge::Merge;
 pub use rfstats::{PrfRecord, RfPartCounts, RfStats, TricResidency, TricStats};
+pub use socgpu::SocgpuStats;
 pub use timeline::{IdleStats, LaneTimelines, Timeline};
 
 use serde::{Deserialize, Serialize};
@@ -210,6 +212,10 @@ pub struct KernelActivity {
     /// COMA is on or `rf.latency` is not 1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rf: Option<RfStats>,
+    /// SOCGPU issue-stage counters (issue-stage §5), present when `sched.ooo.mode` is
+    /// "socgpu".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub socgpu: Option<SocgpuStats>,
 }
 
 /// Warp and thread instructions per family.
@@ -606,6 +612,7 @@ impl KernelActivity {
             per_register: None,
             gating: None,
             rf: None,
+            socgpu: None,
         }
     }
 

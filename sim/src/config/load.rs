@@ -287,6 +287,20 @@ fn schema_table(cfg: &GpuConfig) -> toml::Table {
         sched.entry("gates").or_insert_with(|| {
             toml::Value::Table(toml::Table::try_from(&cfg.sched.gates).expect("serialises"))
         });
+        if let Some(toml::Value::Table(ooo)) = sched.get_mut("ooo") {
+            let o = &cfg.sched.ooo;
+            let v = |x: Result<toml::Value, toml::ser::Error>| x.expect("serialises");
+            for (k, x) in [
+                ("ib_depth", v(toml::Value::try_from(o.ib_depth))),
+                ("local_policy", v(toml::Value::try_from(o.local_policy))),
+                ("ready_ctr_bits", v(toml::Value::try_from(o.ready_ctr_bits))),
+                ("ib_refill", v(toml::Value::try_from(o.ib_refill))),
+                ("mem_order", v(toml::Value::try_from(o.mem_order))),
+                ("dual", v(toml::Value::try_from(o.dual))),
+            ] {
+                ooo.entry(k).or_insert(x);
+            }
+        }
     }
     t
 }
@@ -716,12 +730,7 @@ impl GpuConfig {
         if self.stats.output != super::schema::StatsOutput::Json {
             bad.push("'stats.output': only \"json\" is implemented".into());
         }
-        if self.sched.ooo.mode != super::schema::OooMode::None {
-            bad.push(
-                "'sched.ooo.mode': out-of-order issue (socgpu, loog) is not implemented; use \"none\""
-                    .into(),
-            );
-        }
+        bad.extend(self.ooo_errors());
         for (k, v) in [
             ("unit_gate", &self.hooks.unit_gate),
             ("scheduler_plugin", &self.hooks.scheduler_plugin),

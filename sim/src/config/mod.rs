@@ -14,6 +14,7 @@
 pub mod fold;
 pub mod gpgpusim;
 mod load;
+mod ooo;
 pub mod pg;
 pub mod physical;
 pub mod prf;

@@ -334,9 +334,102 @@ pub enum InnerPolicy {
 pub struct OooSection {
     /// `sched.ooo.mode`: issue-stage variant.
     pub mode: OooMode,
+    /// `sched.ooo.ib_depth`: SOCGPU instruction-buffer entries per warp, N (issue-stage §2.1;
+    /// 1..=64, default 8).
+    #[serde(
+        default = "default_ib_depth",
+        skip_serializing_if = "is_default_ib_depth"
+    )]
+    pub ib_depth: u32,
+    /// `sched.ooo.local_policy`: SOCGPU intra-warp selection among the candidates (§2.3).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub local_policy: OooLocalPolicy,
+    /// `sched.ooo.ready_ctr_bits`: width C of the MostReady/LeastReady counters; 0 selects
+    /// the default ⌈log2 N⌉ + 2 [G].
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub ready_ctr_bits: u32,
+    /// `sched.ooo.ib_refill`: when a warp's SOCGPU buffer may fetch again [G].
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub ib_refill: IbRefill,
+    /// `sched.ooo.mem_order`: memory ordering among one warp's SOCGPU entries [G].
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub mem_order: OooMemOrder,
+    /// `sched.ooo.dual`: SOCGPU second issue of a warp in one cycle (§2.7); in effect only with
+    /// `sched.max_issue_per_warp` ≥ 2.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub dual: OooDual,
 }
 
-/// Issue-stage variant (`sched.ooo.mode`); only `none` is simulated.
+fn default_ib_depth() -> u32 {
+    8
+}
+
+// The SOCGPU keys are serialised only when they leave their defaults, so that configurations
+// without them hash as before.
+fn is_default_ib_depth(v: &u32) -> bool {
+    *v == default_ib_depth()
+}
+
+fn is_default<T: Default + PartialEq>(v: &T) -> bool {
+    *v == T::default()
+}
+
+/// SOCGPU local selection policy (`sched.ooo.local_policy`, issue-stage §2.3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OooLocalPolicy {
+    /// `"first"`: the lowest physical index (the default).
+    #[default]
+    First,
+    /// `"older"`: the smallest seniority.
+    Older,
+    /// `"younger"`: the largest seniority.
+    Younger,
+    /// `"most_ready"`: the largest ready counter.
+    MostReady,
+    /// `"least_ready"`: the smallest ready counter.
+    LeastReady,
+    /// `"random"`: uniform, from a seeded stream per warp.
+    Random,
+}
+
+/// When a warp's SOCGPU buffer is refilled (`sched.ooo.ib_refill`, issue-stage §2.1 [G]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IbRefill {
+    /// `"when_empty"`: only an empty buffer fetches.
+    WhenEmpty,
+    /// `"when_free_ge_fetch_width"`: a buffer with at least `frontend.fetch_width` free
+    /// entries (all of them when N is smaller) fetches (the default).
+    #[default]
+    WhenFreeGeFetchWidth,
+}
+
+/// Memory ordering of one warp's SOCGPU entries (`sched.ooo.mem_order`, §2.2 [G]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OooMemOrder {
+    /// `"none"`: no load/store ordering beyond register dependences (as the source).
+    #[default]
+    None,
+    /// `"same_warp_in_order"`: a memory instruction also depends on every older memory entry.
+    SameWarpInOrder,
+}
+
+/// SOCGPU dual issue (`sched.ooo.dual`, issue-stage §2.7).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OooDual {
+    /// `"off"`: single issue per warp.
+    Off,
+    /// `"plain"`: the local policy's second choice, tried once (the default).
+    #[default]
+    Plain,
+    /// `"smart"`: the local policy re-run over the candidates of another, free unit.
+    Smart,
+}
+
+/// Issue-stage variant (`sched.ooo.mode`); `none` and `socgpu` are simulated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum OooMode {

@@ -96,7 +96,8 @@ pub(crate) fn run_launch(
         && !matches!(cfg.sched.policy, crate::config::SchedPolicy::FetchGroup)
         && !gate_hook
         && !fold_on
-        && !plugin_unstable;
+        && !plugin_unstable
+        && cfg.sched.ooo.mode == crate::config::OooMode::None;
     let ex_wb = cfg.units.width.ex_wb;
     let w = &cfg.units.width;
     let id_oc = PerPipe([
@@ -350,6 +351,12 @@ fn finish(
             let gs = gating.get_or_insert_with(|| super::gating::PgBank::header(&cfg.pg));
             gs.max_ready_wait = gs.max_ready_wait.max(g.max_ready_wait);
             gs.domains.extend(g.bank.finish());
+        }
+        if let Some(o) = sm.ooo.as_ref() {
+            match k.socgpu.as_mut() {
+                Some(x) => x.merge(&o.stats),
+                None => k.socgpu = Some(o.stats.clone()),
+            }
         }
         if let Some(f) = sm.fold_stats(end) {
             let gs = gating.get_or_insert_with(|| super::gating::PgBank::header(&cfg.pg));

@@ -21,6 +21,8 @@ pub(crate) struct Wb {
     pub n_dst: u8,
     pub dst: [u16; 4],
     pub lanes: u8,
+    /// The issue stage's tag of the instruction ([`super::tinst::TInst::tag`]).
+    pub tag: u16,
 }
 
 /// An execution unit instance (SP cluster, SFU, DP, INT or LD/ST).

@@ -26,6 +26,7 @@ mod issueunit;
 mod ldst;
 mod ldstunit;
 mod memsys;
+pub mod ooo;
 mod opcoll;
 mod perclass;
 pub mod policy;

@@ -43,6 +43,9 @@ pub struct TInst {
     pub src: [Reg; MAX_SRC],
     /// Present exactly for memory instructions with a data access.
     pub mem: Option<MemRef>,
+    /// Issue-stage tag carried to write-back: the SOCGPU instruction-buffer entry that holds
+    /// the instruction (0 for the in-order issue stage, which does not read it).
+    pub tag: u16,
 }
 
 impl TInst {
@@ -58,6 +61,7 @@ impl TInst {
         dst: [0; MAX_DST],
         src: [0; MAX_SRC],
         mem: None,
+        tag: 0,
     };
 
     /// The compact copy of `i`; its addresses, if any, go into `pool`.
@@ -77,6 +81,7 @@ impl TInst {
                 width_bytes: m.width_bytes,
                 slot: pool.put(m),
             }),
+            tag: 0,
         }
     }
 

@@ -34,6 +34,7 @@ enum Tok {
 #[derive(Clone, Copy, Debug, Default)]
 struct LoadInst {
     warp: u16,
+    tag: u16,
     n_dst: u8,
     dst: [u16; 4],
     lanes: u8,
@@ -53,6 +54,7 @@ enum JobKind {
 
 struct Job {
     warp: u16,
+    tag: u16,
     kind: JobKind,
     local: bool,
     /// First cycle a request may go out (after address generation).
@@ -68,6 +70,7 @@ struct Job {
 pub(crate) struct Done {
     pub ready: u64,
     pub warp: u16,
+    pub tag: u16,
     pub n_dst: u8,
     pub dst: [u16; 4],
     pub lanes: u8,
@@ -246,6 +249,7 @@ impl LdstUnit {
             // a memory instruction without a data access (membar is handled at issue)
             self.job = Some(Job {
                 warp,
+                tag: inst.tag,
                 kind: JobKind::Shared,
                 local: false,
                 next_at: t + 1,
@@ -297,6 +301,7 @@ impl LdstUnit {
             dst[..nd].copy_from_slice(&inst.dst[..nd]);
             Some(self.new_load(LoadInst {
                 warp,
+                tag: inst.tag,
                 n_dst: nd as u8,
                 dst,
                 lanes: mask.count_ones() as u8,
@@ -309,6 +314,7 @@ impl LdstUnit {
         };
         self.job = Some(Job {
             warp,
+            tag: inst.tag,
             kind,
             local: m.space == MemSpace::Local,
             next_at: t + self.addr_gen_cycles,

@@ -271,7 +271,7 @@ impl LdstUnit {
         if j.next < j.n {
             return;
         }
-        let (warp, load) = (j.warp, j.load);
+        let (warp, tag, load) = (j.warp, j.tag, j.load);
         self.job = None;
         self.ldst_act.insts += 1;
         match load {
@@ -285,6 +285,7 @@ impl LdstUnit {
                 self.events.done.push(Done {
                     ready: done.max(t + 1),
                     warp,
+                    tag,
                     n_dst: 0,
                     dst: [0; 4],
                     lanes: 0,
@@ -301,6 +302,7 @@ impl LdstUnit {
         self.events.done.push(Done {
             ready: li.done_at.max(t + 1),
             warp: li.warp,
+            tag: li.tag,
             n_dst: li.n_dst,
             dst: li.dst,
             lanes: li.lanes,

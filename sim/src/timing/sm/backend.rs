@@ -127,10 +127,15 @@ impl Sm {
     /// one instruction fewer in flight.
     fn write_done(&mut self, w: &Wb) {
         let warp = w.warp as usize;
-        for &r in &w.dst[..w.n_dst as usize] {
-            self.issue.scoreboard.release(warp, r);
-            self.issue.sb_blocked.remove(warp);
-            self.issue.sb_act.writes += 1;
+        if self.ooo.is_some() {
+            // SOCGPU: the dependence matrix replaces the scoreboard
+            self.socgpu_writeback(warp, w.tag);
+        } else {
+            for &r in &w.dst[..w.n_dst as usize] {
+                self.issue.scoreboard.release(warp, r);
+                self.issue.sb_blocked.remove(warp);
+                self.issue.sb_act.writes += 1;
+            }
         }
         self.warps.w_inflight[warp] -= 1;
         self.issue.dirty = true;
@@ -370,6 +375,7 @@ impl Sm {
                 ready: t + wb_lat as u64,
                 seq: self.seq,
                 warp: cu_warp,
+                tag: self.oc.cus[ci].inst.tag,
                 n_dst: n as u8,
                 dst,
                 lanes: lanes as u8,

@@ -28,6 +28,9 @@ impl Sm {
     // ------------------------------------------------------------------ issue
     /// Issue stage for all schedulers. Returns nothing; counters go to `act`.
     pub fn issue(&mut self, t: u64, cfg_issue: (u32, u32, bool), id_oc: &PerPipe<u32>) {
+        if self.ooo.is_some() {
+            return self.issue_socgpu(t, cfg_issue, id_oc);
+        }
         if !self.issue.dirty && t < self.issue.wake && self.issue.flags.stable {
             // Nothing the stage reads changed since it last found nothing to issue: the
             // outcome, and every counter, would repeat.

@@ -74,6 +74,9 @@ impl Sm {
             self.front.reset_warp(w);
             self.regs.reset_warp(w);
             self.oc.rf.on_warp_launch(w as u32, ready_at);
+            if let Some(o) = self.ooo.as_mut() {
+                o.reset_warp(w);
+            }
         }
         let _ = threads;
         let now = self.now;

@@ -43,6 +43,7 @@ impl Sm {
                 ready: d.ready,
                 seq: self.seq,
                 warp: d.warp,
+                tag: d.tag,
                 n_dst: d.n_dst,
                 dst: d.dst,
                 lanes: d.lanes,
@@ -96,6 +97,9 @@ impl Sm {
         stream: &mut dyn KernelStream,
         mem: &mut MemSys,
     ) -> Result<(), SimError> {
+        if self.ooo.is_some() {
+            return self.fetch_socgpu(t, t_fs, width, throughput, stream, mem);
+        }
         if !self.front.fetch_dirty && t < self.front.fetch_wake {
             // no warp became able to fetch since the last pass found none
             return Ok(());

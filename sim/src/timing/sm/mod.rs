@@ -17,6 +17,7 @@ mod fold;
 mod issue;
 mod life;
 mod memory;
+mod socgpu;
 
 use super::exec::{PipeClass, SpPipe};
 use super::execunits::ExecUnits;
@@ -78,6 +79,9 @@ pub(crate) struct Sm {
     /// Active-set size per scheduler-cycle (power-gating §9), kept when the gating
     /// controllers or folding are on.
     pub active_set: Option<crate::activity::ActiveSetStats>,
+    /// The SOCGPU issue stage (`sched.ooo.mode = "socgpu"`; issue-stage §2), which replaces
+    /// the in-order issue stage and fetch.
+    pub ooo: Option<Box<super::ooo::SmSocgpu>>,
 }
 
 impl Sm {
@@ -121,6 +125,8 @@ impl Sm {
             fold: cfg.fold.enabled.then(|| Box::new(fold::SmFold::new(cfg))),
             rf_active,
             active_set: (pg_on || cfg.fold.enabled).then(Default::default),
+            ooo: (cfg.sched.ooo.mode == crate::config::OooMode::Socgpu)
+                .then(|| Box::new(super::ooo::SmSocgpu::new(cfg, id, nw))),
         }
     }
 

@@ -1,0 +1,145 @@
+//! Out-of-order issue stages (issue-stage §2): SOCGPU's per-warp instruction buffers with
+//! their dependence matrices ([`socgpu`], [`depmatrix`]) and the per-SM state the SM's SOCGPU
+//! issue path (`sm/socgpu.rs`) drives. The in-order baseline does not use this module.
+
+pub mod depmatrix;
+pub mod socgpu;
+
+pub use depmatrix::DepMatrix;
+pub use socgpu::{FlushOutcome, IbEntry, LocalPolicy, SocgpuHwInputs, WarpIb};
+
+use crate::activity::SocgpuStats;
+use crate::config::{GpuConfig, IbRefill, OooDual, OooLocalPolicy, OooMemOrder, OooMode};
+use crate::timing::tinst::TInst;
+
+/// The local policy a configuration names.
+pub fn local_policy(p: OooLocalPolicy) -> LocalPolicy {
+    match p {
+        OooLocalPolicy::First => LocalPolicy::First,
+        OooLocalPolicy::Older => LocalPolicy::Older,
+        OooLocalPolicy::Younger => LocalPolicy::Younger,
+        OooLocalPolicy::MostReady => LocalPolicy::MostReady,
+        OooLocalPolicy::LeastReady => LocalPolicy::LeastReady,
+        OooLocalPolicy::Random => LocalPolicy::Random,
+    }
+}
+
+/// ⌈log2 n⌉ (0 for n ≤ 1).
+pub fn ceil_log2(n: u32) -> u32 {
+    if n <= 1 {
+        0
+    } else {
+        32 - (n - 1).leading_zeros()
+    }
+}
+
+/// Ready-counter width C of a configuration: `sched.ooo.ready_ctr_bits`, or ⌈log2 N⌉ + 2
+/// when that is 0 (issue-stage §2.1 [G]).
+pub fn ready_ctr_bits(cfg: &GpuConfig) -> u32 {
+    let o = &cfg.sched.ooo;
+    if o.ready_ctr_bits == 0 {
+        ceil_log2(o.ib_depth) + 2
+    } else {
+        o.ready_ctr_bits
+    }
+}
+
+/// The §4 inputs of a SOCGPU configuration (`None` when `sched.ooo.mode` is not "socgpu").
+pub fn socgpu_hw_inputs(cfg: &GpuConfig) -> Option<SocgpuHwInputs> {
+    if cfg.sched.ooo.mode != OooMode::Socgpu {
+        return None;
+    }
+    let n = cfg.sched.ooo.ib_depth;
+    let policy = local_policy(cfg.sched.ooo.local_policy);
+    Some(SocgpuHwInputs {
+        ib_depth: n,
+        warps_per_sm: cfg.sm.max_warps,
+        n_sm: cfg.gpu.n_sm,
+        seniority_bits: ceil_log2(n),
+        ready_ctr_bits: if policy.uses_ready_ctr() {
+            ready_ctr_bits(cfg)
+        } else {
+            0
+        },
+        dm_bits: n * n.saturating_sub(1),
+        baseline_ib_entries: cfg.frontend.ibuffer_entries,
+        policy,
+    })
+}
+
+/// Bytes of one instruction for the not-taken next PC: 8 for PTX, 16 for SASS traces.
+pub fn inst_bytes(cfg: &GpuConfig) -> u32 {
+    match cfg.sim.frontend {
+        crate::config::Frontend::Ptx => 8,
+        _ => 16,
+    }
+}
+
+/// One SM's SOCGPU state: a buffer per warp slot, the fetch state the buffers add, the knobs
+/// and the counters.
+pub(crate) struct SmSocgpu {
+    pub ibs: Vec<WarpIb>,
+    /// Per warp: the next instruction in program order, read from the stream to learn whether
+    /// the last inserted entry redirects the warp, and not yet inserted.
+    pub held: Vec<Option<TInst>>,
+    /// Per warp: fetch is stopped behind a redirecting entry until it issues (§2.5).
+    pub redirect_wait: Vec<bool>,
+    /// Per warp: entries whose I-cache line is still missing.
+    pub miss_mask: Vec<u64>,
+    pub policy: LocalPolicy,
+    pub dual: OooDual,
+    pub refill_when_empty: bool,
+    pub inst_bytes: u32,
+    pub fetch_width: u32,
+    pub stats: SocgpuStats,
+    /// Per warp: this cycle's candidates (scratch of the issue stage).
+    pub cands: Vec<u64>,
+}
+
+impl SmSocgpu {
+    /// The state of SM `sm` with `nw` warp slots under `cfg`.
+    pub fn new(cfg: &GpuConfig, sm: u32, nw: usize) -> SmSocgpu {
+        let o = &cfg.sched.ooo;
+        let n = o.ib_depth as usize;
+        let bits = ready_ctr_bits(cfg);
+        let mem_in_order = o.mem_order == OooMemOrder::SameWarpInOrder;
+        let ibs = (0..nw)
+            .map(|w| {
+                let key = cfg.sim.seed ^ (((sm as u64) << 32) | w as u64).rotate_left(17);
+                WarpIb::new(n, bits, mem_in_order, key)
+            })
+            .collect();
+        SmSocgpu {
+            ibs,
+            held: vec![None; nw],
+            redirect_wait: vec![false; nw],
+            miss_mask: vec![0; nw],
+            policy: local_policy(o.local_policy),
+            dual: o.dual,
+            refill_when_empty: o.ib_refill == IbRefill::WhenEmpty,
+            inst_bytes: inst_bytes(cfg),
+            fetch_width: cfg.frontend.fetch_width.max(1),
+            stats: SocgpuStats::new(o.ib_depth),
+            cands: Vec::with_capacity(nw),
+        }
+    }
+
+    /// Clears warp slot `w` for a newly launched warp.
+    pub fn reset_warp(&mut self, w: usize) {
+        self.ibs[w].clear();
+        self.held[w] = None;
+        self.redirect_wait[w] = false;
+        self.miss_mask[w] = 0;
+    }
+
+    /// May warp `w`'s buffer take another fetch (the refill rule of §2.1)?
+    #[inline]
+    pub fn has_room(&self, w: usize) -> bool {
+        let ib = &self.ibs[w];
+        if self.refill_when_empty {
+            ib.n_valid() == 0
+        } else {
+            ib.free_entries() >= self.fetch_width.min(ib.depth() as u32)
+        }
+    }
+}

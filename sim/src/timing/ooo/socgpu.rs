@@ -1,0 +1,446 @@
+//! SOCGPU: per-warp out-of-order issue without renaming (issue-stage §2; Huerta, "SOCGPU:
+//! out-of-order issue for GPUs", UPC 2022).
+//!
+//! Each warp has an instruction buffer of N entries ([`WarpIb`]). An instruction stays in its
+//! entry from decode until write-back. At insert (phase 1) it is compared with every valid
+//! entry, all of which are older: a WAR/WAW conflict (its destination among the entry's
+//! sources or destinations), a RAW conflict (a source among the entry's destinations), or a
+//! control instruction (barrier, branch, return) on either side sets its row bit for that
+//! entry in the [`DepMatrix`]. An entry is a candidate (phase 2) when it is valid and not
+//! issued (a1), its row is all zeros (a2), and the SIMT condition a3 holds; the local policy
+//! picks one candidate per warp. At write-back (phase 3) the entry's column is cleared, which
+//! releases its dependants, and the seniority of every younger entry drops by one.
+//!
+//! Because no register is renamed, a younger instruction never writes a register an older
+//! one still reads or writes (WAR/WAW) and never reads a register an older one has yet to
+//! write (RAW): all three order it after the older entry until that entry's write-back.
+
+use super::depmatrix::{DepMatrix, MAX_ENTRIES};
+use crate::activity::SocgpuStats;
+use crate::inst::Reg;
+use crate::timing::tinst::TInst;
+
+/// Local (intra-warp) selection policy among a warp's candidates (issue-stage §2.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LocalPolicy {
+    /// The lowest physical index, ignoring age (a priority encoder).
+    First,
+    /// The smallest seniority (the oldest candidate).
+    Older,
+    /// The largest seniority (the youngest candidate).
+    Younger,
+    /// The largest ready counter.
+    MostReady,
+    /// The smallest ready counter.
+    LeastReady,
+    /// Uniform over the candidates, from the warp's own seeded stream.
+    Random,
+}
+
+impl LocalPolicy {
+    /// True for the policies that keep per-entry ready counters.
+    pub fn uses_ready_ctr(self) -> bool {
+        matches!(self, LocalPolicy::MostReady | LocalPolicy::LeastReady)
+    }
+}
+
+/// One decoded instruction as the buffer holds it (issue-stage §2.1).
+#[derive(Clone, Copy, Debug)]
+pub struct IbEntry {
+    /// The instruction (its `tag` is set to the entry's physical index at insert).
+    pub inst: TInst,
+    /// Barrier, branch or return (all three order against everything).
+    pub ctl: bool,
+    /// A memory instruction (for `sched.ooo.mem_order = "same_warp_in_order"`).
+    pub mem: bool,
+    /// Expected not-taken next PC (`pc + instruction size`).
+    pub nt_next_pc: u32,
+    /// The warp's next instruction in program order is not at `nt_next_pc`: issuing this entry
+    /// changes the warp's control flow (a taken branch, or a SIMT-stack push or pop), which
+    /// triggers the flush of §2.5.
+    pub redirect: bool,
+    /// First cycle the entry may issue (decode done and its I-cache line present).
+    pub ready_at: u64,
+    /// Collectors the instruction may take (0 for one that takes none).
+    pub cu_mask: u64,
+}
+
+/// What a flush did (issue-stage §2.5).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FlushOutcome {
+    /// Valid non-issued entries removed at once.
+    pub discarded: u32,
+    /// Issued entries younger than the trigger, marked squashed (removed at their write-back).
+    pub squashed: u32,
+}
+
+/// SplitMix64 (Steele, Lea and Flood, OOPSLA 2014): one well-mixed value from a key.
+#[inline]
+fn mix(key: u64) -> u64 {
+    let mut z = key.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Does `r` appear among `set`?
+#[inline]
+fn has(set: &[Reg], r: Reg) -> bool {
+    set.contains(&r)
+}
+
+/// One warp's SOCGPU instruction buffer with its dependence matrix, seniority ranks and
+/// ready counters.
+#[derive(Clone, Debug)]
+pub struct WarpIb {
+    n: usize,
+    entries: Vec<IbEntry>,
+    valid: u64,
+    issued: u64,
+    squashed: u64,
+    dm: DepMatrix,
+    seniority: Vec<u8>,
+    ready_ctr: Vec<u32>,
+    ctr_max: u32,
+    mem_in_order: bool,
+    /// Not-taken next PC of the last issued entry (the flush detector's register).
+    pub last_issued_nt_pc: u32,
+    rng_key: u64,
+    rng_ctr: u64,
+}
+
+impl WarpIb {
+    /// An empty buffer of `n` entries (1 ≤ n ≤ 64) with `ctr_bits`-bit ready counters;
+    /// `mem_in_order` orders memory instructions among themselves; `rng_key` seeds the
+    /// Random policy's stream.
+    pub fn new(n: usize, ctr_bits: u32, mem_in_order: bool, rng_key: u64) -> WarpIb {
+        assert!((1..=MAX_ENTRIES).contains(&n));
+        let blank = IbEntry {
+            inst: TInst::NOP,
+            ctl: false,
+            mem: false,
+            nt_next_pc: 0,
+            redirect: false,
+            ready_at: u64::MAX,
+            cu_mask: 0,
+        };
+        WarpIb {
+            n,
+            entries: vec![blank; n],
+            valid: 0,
+            issued: 0,
+            squashed: 0,
+            dm: DepMatrix::new(n),
+            seniority: vec![0; n],
+            ready_ctr: vec![0; n],
+            ctr_max: if ctr_bits >= 32 {
+                u32::MAX
+            } else {
+                (1u32 << ctr_bits) - 1
+            },
+            mem_in_order,
+            last_issued_nt_pc: 0,
+            rng_key,
+            rng_ctr: 0,
+        }
+    }
+
+    /// Empties the buffer (a new warp in the slot).
+    pub fn clear(&mut self) {
+        self.valid = 0;
+        self.issued = 0;
+        self.squashed = 0;
+        for a in 0..self.n {
+            self.dm.write_row(a, 0);
+        }
+        self.last_issued_nt_pc = 0;
+    }
+
+    /// Entries of the buffer.
+    pub fn depth(&self) -> usize {
+        self.n
+    }
+
+    /// Mask of valid entries.
+    pub fn valid_mask(&self) -> u64 {
+        self.valid
+    }
+
+    /// Mask of valid entries not yet issued.
+    pub fn unissued_mask(&self) -> u64 {
+        self.valid & !self.issued
+    }
+
+    /// Number of valid entries.
+    pub fn n_valid(&self) -> u32 {
+        self.valid.count_ones()
+    }
+
+    /// Number of free entries.
+    pub fn free_entries(&self) -> u32 {
+        self.n as u32 - self.n_valid()
+    }
+
+    /// Entry `a` (valid or not).
+    pub fn entry(&self, a: usize) -> &IbEntry {
+        &self.entries[a]
+    }
+
+    /// Mutable entry `a`.
+    pub fn entry_mut(&mut self, a: usize) -> &mut IbEntry {
+        &mut self.entries[a]
+    }
+
+    /// The dependence matrix.
+    pub fn dm(&self) -> &DepMatrix {
+        &self.dm
+    }
+
+    /// Seniority of entry `a` (0 = the oldest valid entry).
+    pub fn seniority(&self, a: usize) -> u8 {
+        self.seniority[a]
+    }
+
+    /// Ready counter of entry `a`.
+    pub fn ready_ctr(&self, a: usize) -> u32 {
+        self.ready_ctr[a]
+    }
+
+    /// Is entry `a` marked squashed?
+    pub fn is_squashed(&self, a: usize) -> bool {
+        self.squashed >> a & 1 == 1
+    }
+
+    /// The dependence row of a new instruction `e` against the valid entries (§2.2), and the
+    /// number of entries it was compared with.
+    pub fn dependence_row(&self, e: &IbEntry) -> (u64, u32) {
+        let mut row = 0u64;
+        let mut bits = self.valid;
+        let mut n = 0;
+        let (a_src, a_dst) = (e.inst.srcs(), e.inst.dsts());
+        while bits != 0 {
+            let p = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            n += 1;
+            let pe = &self.entries[p];
+            let (p_src, p_dst) = (pe.inst.srcs(), pe.inst.dsts());
+            let dep = e.ctl
+                || pe.ctl
+                || a_dst.iter().any(|&d| has(p_src, d) || has(p_dst, d))
+                || a_src.iter().any(|&s| has(p_dst, s))
+                || (self.mem_in_order && e.mem && pe.mem);
+            if dep {
+                row |= 1 << p;
+            }
+        }
+        (row, n)
+    }
+
+    /// Inserts `e` into the lowest free entry (§2.2); returns its index, or `None` when the
+    /// buffer is full.
+    pub fn insert(&mut self, e: IbEntry, st: &mut SocgpuStats) -> Option<usize> {
+        let free = !self.valid & low_mask(self.n);
+        if free == 0 {
+            return None;
+        }
+        let a = free.trailing_zeros() as usize;
+        self.insert_at(a, e, st);
+        Some(a)
+    }
+
+    /// Inserts `e` into free entry `a` with its dependence row against every valid entry.
+    pub fn insert_at(&mut self, a: usize, mut e: IbEntry, st: &mut SocgpuStats) {
+        assert!(
+            a < self.n && self.valid >> a & 1 == 0,
+            "entry {a} is not free"
+        );
+        let (row, n_cmp) = self.dependence_row(&e);
+        e.inst.tag = a as u16;
+        self.entries[a] = e;
+        self.dm.write_row(a, row);
+        self.seniority[a] = self.n_valid() as u8;
+        self.ready_ctr[a] = 0;
+        self.valid |= 1 << a;
+        self.issued &= !(1 << a);
+        self.squashed &= !(1 << a);
+        st.ib_inserts += 1;
+        st.dm_row_writes += 1;
+        st.dm_comparisons += n_cmp as u64;
+        st.ctl_insts += u64::from(e.ctl);
+    }
+
+    /// The candidates at cycle `t` (§2.3): valid and not issued (a1), no dependence (a2), and
+    /// a3: the entry is the oldest valid one, or issuing it does not redirect the warp.
+    pub fn candidates(&self, t: u64) -> u64 {
+        let mut c = 0u64;
+        let mut bits = self.valid & !self.issued;
+        while bits != 0 {
+            let a = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let e = &self.entries[a];
+            if self.dm.no_dependence(a)
+                && e.ready_at <= t
+                && (!e.redirect || self.seniority[a] == 0)
+            {
+                c |= 1 << a;
+            }
+        }
+        c
+    }
+
+    /// One cycle of the ready counters: every candidate's counter goes up by one
+    /// (saturating); returns the number of increments.
+    pub fn tick_ready(&mut self, cands: u64) -> u64 {
+        let mut bits = cands;
+        let mut k = 0;
+        while bits != 0 {
+            let a = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            if self.ready_ctr[a] < self.ctr_max {
+                self.ready_ctr[a] += 1;
+                k += 1;
+            }
+        }
+        k
+    }
+
+    /// The local policy's pick among `cands` (ties toward the lowest physical index).
+    pub fn select(&mut self, cands: u64, policy: LocalPolicy) -> Option<usize> {
+        if cands == 0 {
+            return None;
+        }
+        let lowest = cands.trailing_zeros() as usize;
+        let pick_by = |key: &dyn Fn(usize) -> u32, largest: bool| {
+            let mut best = lowest;
+            let mut bits = cands & (cands - 1);
+            while bits != 0 {
+                let a = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let better = if largest {
+                    key(a) > key(best)
+                } else {
+                    key(a) < key(best)
+                };
+                if better {
+                    best = a;
+                }
+            }
+            best
+        };
+        Some(match policy {
+            LocalPolicy::First => lowest,
+            LocalPolicy::Older => pick_by(&|a| self.seniority[a] as u32, false),
+            LocalPolicy::Younger => pick_by(&|a| self.seniority[a] as u32, true),
+            LocalPolicy::MostReady => pick_by(&|a| self.ready_ctr[a], true),
+            LocalPolicy::LeastReady => pick_by(&|a| self.ready_ctr[a], false),
+            LocalPolicy::Random => {
+                self.rng_ctr += 1;
+                let r = mix(self.rng_key ^ mix(self.rng_ctr));
+                let k = (r % cands.count_ones() as u64) as u32;
+                let mut bits = cands;
+                for _ in 0..k {
+                    bits &= bits - 1;
+                }
+                bits.trailing_zeros() as usize
+            }
+        })
+    }
+
+    /// Entry `a` issued: it stays valid until its write-back; the flush detector's register
+    /// takes its not-taken next PC.
+    pub fn mark_issued(&mut self, a: usize) {
+        debug_assert!(self.valid >> a & 1 == 1 && self.issued >> a & 1 == 0);
+        self.issued |= 1 << a;
+        self.last_issued_nt_pc = self.entries[a].nt_next_pc;
+    }
+
+    /// The flush of §2.5 after entry `trigger` issued and changed the warp's control flow:
+    /// every valid non-issued entry is removed, issued entries younger than the trigger are
+    /// marked squashed; the trigger and older entries complete normally.
+    pub fn flush(&mut self, trigger: usize, st: &mut SocgpuStats) -> FlushOutcome {
+        let mut out = FlushOutcome::default();
+        // ranks before any removal: younger than the trigger = larger seniority
+        let ts = self.seniority[trigger];
+        let mut bits = self.valid & self.issued & !self.squashed & !(1u64 << trigger);
+        while bits != 0 {
+            let a = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            if self.seniority[a] > ts {
+                self.squashed |= 1 << a;
+                out.squashed += 1;
+            }
+        }
+        let mut bits = self.valid & !self.issued;
+        while bits != 0 {
+            let a = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            self.remove(a, st);
+            out.discarded += 1;
+        }
+        st.flushes += 1;
+        st.flush_discarded += out.discarded as u64;
+        st.ib_squash += out.squashed as u64;
+        out
+    }
+
+    /// Entry `a` wrote back (§2.4): i1 clear valid, i2 clear its column; the seniority of
+    /// every younger entry drops by one. Returns true when the entry was squashed (its result
+    /// has no architectural effect).
+    pub fn writeback(&mut self, a: usize, st: &mut SocgpuStats) -> bool {
+        debug_assert!(self.valid >> a & 1 == 1, "write-back of a free entry {a}");
+        let sq = self.squashed >> a & 1 == 1;
+        self.remove(a, st);
+        sq
+    }
+
+    /// Frees entry `a`: clears its row and column and densifies the ranks of the younger
+    /// entries.
+    fn remove(&mut self, a: usize, st: &mut SocgpuStats) {
+        let s = self.seniority[a];
+        self.valid &= !(1 << a);
+        self.issued &= !(1 << a);
+        self.squashed &= !(1 << a);
+        self.dm.clear_entry(a);
+        st.dm_column_clears += 1;
+        let mut bits = self.valid;
+        while bits != 0 {
+            let b = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            if self.seniority[b] > s {
+                self.seniority[b] -= 1;
+                st.seniority_updates += 1;
+            }
+        }
+    }
+}
+
+/// Mask of the low `n` bits.
+#[inline]
+fn low_mask(n: usize) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
+    }
+}
+
+/// The inputs of the §4 bit-count formulas for one SOCGPU configuration, for the cost models.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SocgpuHwInputs {
+    /// N: instruction-buffer entries per warp.
+    pub ib_depth: u32,
+    /// W: warps per SM.
+    pub warps_per_sm: u32,
+    /// S: SMs.
+    pub n_sm: u32,
+    /// ⌈log2 N⌉: seniority bits per entry.
+    pub seniority_bits: u32,
+    /// C: ready-counter bits per entry (0 when the policy keeps no counters).
+    pub ready_ctr_bits: u32,
+    /// Dependence-matrix flops per warp, N(N−1) with the diagonal hard-wired.
+    pub dm_bits: u32,
+    /// Baseline I-buffer entries per warp (the in-order design's IB).
+    pub baseline_ib_entries: u32,
+    /// The local policy.
+    pub policy: LocalPolicy,
+}

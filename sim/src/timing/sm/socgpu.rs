@@ -1,0 +1,550 @@
+//! The SM's SOCGPU issue path (issue-stage §2), taken instead of the in-order issue stage and
+//! fetch when `sched.ooo.mode = "socgpu"`: fetch and decode into the per-warp instruction
+//! buffers with their dependence matrices, the per-cycle ready check, local selection by the
+//! configured policy and inter-warp selection by the scheduler, the same collector, issue-port
+//! and unit checks as the in-order stage, the flush after a control-flow change, and the
+//! release of an entry at its write-back.
+//!
+//! The timing model replays the program order the functional front end produced, so the
+//! stream always continues on the correct path. Fetch reads one instruction ahead of the last
+//! inserted entry: when that next instruction is not at the entry's not-taken next PC, issuing
+//! the entry changes the warp's control flow (a taken branch, a divergent branch, a
+//! reconvergence pop). Fetch then stops behind that entry, which may issue only as the oldest
+//! valid entry (condition a3), and resumes when its issue triggers the flush of §2.5 and sets
+//! the fetch PC to the new path, i.e. the next instruction of the stream. Wrong-path
+//! instructions that a sequential fetcher would have placed behind the entry are not
+//! materialised: they could not have issued (they depend on a control entry, or a3 holds them
+//! back) and the flush would have discarded them, so they change no issue timing; they do not
+//! occupy fetch slots or I-cache accesses either, and `flush_discarded` counts only entries
+//! the model actually held.
+
+use super::Sm;
+use crate::config::OooDual;
+use crate::inst::{Family, OpClass, PRED_BASE};
+use crate::stream::{KernelStream, Step};
+use crate::timing::cache::Probe;
+use crate::timing::exec::PipeClass;
+use crate::timing::issueunit::{add_stall, IssueEvent, Stall};
+use crate::timing::memsys::{MemSys, ReqKind};
+use crate::timing::ooo::{IbEntry, SmSocgpu};
+use crate::timing::perclass::{CuClass, PerCuClass, PerPipe};
+use crate::timing::policy::{RegisterFileOrg, WarpView};
+use crate::timing::tinst::TInst;
+use crate::SimError;
+
+/// Byte address of instruction memory (kernel code) in the unified address space [G]; the
+/// same as the in-order fetch's.
+const CODE_BASE: u64 = 0xFFFF_0000_0000;
+
+/// Barrier, branch, return or exit, and (our choice) membar: ordered against every other
+/// entry of the warp (issue-stage §2.1 `ctl`).
+#[inline]
+fn is_ctl(i: &TInst) -> bool {
+    matches!(i.family, Family::Ctrl | Family::Bar)
+        || (i.family == Family::Mem && i.op == OpClass::Membar)
+}
+
+impl Sm {
+    /// May warp `w` fetch into its SOCGPU buffer: resident, instructions left, not stopped at
+    /// a barrier or behind a redirecting entry, no I-cache miss outstanding, room per the
+    /// refill rule.
+    fn socgpu_fetch_eligible(&self, o: &SmSocgpu, w: usize) -> bool {
+        self.warps.w_valid[w]
+            && (!self.warps.w_stream_done[w] || o.held[w].is_some())
+            && !self.warps.w_fetch_bar[w]
+            && self.warps.w_ifetch_line[w] == u64::MAX
+            && !o.redirect_wait[w]
+            && o.has_room(w)
+    }
+
+    /// The warp has issued everything: no instruction left in the stream or held, and no
+    /// buffer entry waiting to issue.
+    fn socgpu_maybe_exit(&mut self, o: &SmSocgpu, w: usize) {
+        if self.warps.w_stream_done[w] && o.held[w].is_none() && o.ibs[w].unissued_mask() == 0 {
+            self.mark_exited(w);
+        }
+    }
+
+    /// Fetch and decode for SOCGPU: up to `throughput` eligible warps, round-robin after the
+    /// last fetched one; each fetch inserts up to `width` instructions.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn fetch_socgpu(
+        &mut self,
+        t: u64,
+        t_fs: u64,
+        width: u32,
+        throughput: u32,
+        stream: &mut dyn KernelStream,
+        mem: &mut MemSys,
+    ) -> Result<(), SimError> {
+        let mut o = self.ooo.take().expect("socgpu state");
+        let r = self.fetch_socgpu_inner(&mut o, t, t_fs, width, throughput, stream, mem);
+        self.ooo = Some(o);
+        r
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn fetch_socgpu_inner(
+        &mut self,
+        o: &mut SmSocgpu,
+        t: u64,
+        t_fs: u64,
+        width: u32,
+        throughput: u32,
+        stream: &mut dyn KernelStream,
+        mem: &mut MemSys,
+    ) -> Result<(), SimError> {
+        let nw = self.warps.w_valid.len();
+        let mut fetched = 0;
+        let start = self.front.fetch_last as usize;
+        for k in 1..=nw {
+            if fetched >= throughput {
+                break;
+            }
+            let w = (start + k) % nw;
+            if !self.socgpu_fetch_eligible(o, w) || self.warps.w_fetch_ready[w] > t {
+                continue;
+            }
+            let cta = self.warps.ctas[self.warps.w_cta[w] as usize].cta_id;
+            let widx = self.warps.w_idx[w];
+            let mut n = 0u32;
+            let mut first_pc = 0;
+            let mut inserted = 0u64;
+            while n < width && o.ibs[w].free_entries() > 0 {
+                let inst = match o.held[w].take() {
+                    Some(i) => i,
+                    None => match stream.next_inst(cta, widx, t, &mut self.front.fetch_tmp)? {
+                        Step::Done => {
+                            self.warps.w_stream_done[w] = true;
+                            break;
+                        }
+                        Step::Inst => {
+                            TInst::from_inst(&self.front.fetch_tmp, &mut self.front.addr_pool)
+                        }
+                    },
+                };
+                let pipe = self.front.exec_class(inst.family, inst.op).pipe;
+                let nt = inst.pc.wrapping_add(o.inst_bytes);
+                let e = IbEntry {
+                    inst,
+                    ctl: is_ctl(&inst),
+                    mem: inst.family == Family::Mem && inst.op != OpClass::Membar,
+                    nt_next_pc: nt,
+                    redirect: false,
+                    ready_at: t + 1,
+                    cu_mask: self.oc.cu_mask(pipe, self.issue.sched_of(w)),
+                };
+                let a = o.ibs[w].insert(e, &mut o.stats).expect("free entry");
+                inserted |= 1 << a;
+                if n == 0 {
+                    first_pc = inst.pc;
+                }
+                n += 1;
+                if inst.family == Family::Bar {
+                    // the stream is not read past a barrier before the barrier releases
+                    self.warps.w_fetch_bar[w] = true;
+                    break;
+                }
+                // the next instruction in program order tells whether this one redirects
+                match stream.next_inst(cta, widx, t, &mut self.front.fetch_tmp)? {
+                    Step::Done => {
+                        self.warps.w_stream_done[w] = true;
+                        break;
+                    }
+                    Step::Inst => {
+                        let nx = TInst::from_inst(&self.front.fetch_tmp, &mut self.front.addr_pool);
+                        o.held[w] = Some(nx);
+                        if nx.pc != nt {
+                            o.ibs[w].entry_mut(a).redirect = true;
+                            o.redirect_wait[w] = true;
+                            break;
+                        }
+                    }
+                }
+            }
+            self.front.fetch_last = w as u32;
+            fetched += 1;
+            self.progress = true;
+            if n == 0 {
+                self.socgpu_maybe_exit(o, w);
+                continue;
+            }
+            self.front.ib_ready_last = t + 1;
+            self.front.decoder_insts += n as u64;
+            self.front.ibuffer_act.writes += n as u64;
+            self.front.icache_act.reads += 1;
+            if self.front.perfect_icache {
+                self.front.icache_act.hits += 1;
+                continue;
+            }
+            let line = self.front.icache.line_of(CODE_BASE + first_pc as u64);
+            let full = self.front.icache.full_mask();
+            if let Probe::Hit { .. } = self.front.icache.probe(line, full) {
+                self.front.icache_act.hits += 1;
+                continue;
+            }
+            self.front.icache_act.misses += 1;
+            self.warps.w_ifetch_line[w] = line;
+            o.miss_mask[w] |= inserted;
+            let mut bits = inserted;
+            while bits != 0 {
+                let a = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                o.ibs[w].entry_mut(a).ready_at = u64::MAX;
+            }
+            if !self.front.icache_pending.contains(&line) {
+                self.front.icache_pending.push(line);
+                let tk = self.ldst.tok_ifetch(line);
+                let lb = self.front.icache.line_bytes();
+                mem.send(self.id as usize, t_fs, ReqKind::Read, line * lb, lb, tk);
+            }
+        }
+        Ok(())
+    }
+
+    /// Issue stage for SOCGPU, all schedulers.
+    pub(super) fn issue_socgpu(
+        &mut self,
+        t: u64,
+        cfg_issue: (u32, u32, bool),
+        id_oc: &PerPipe<u32>,
+    ) {
+        let mut o = self.ooo.take().expect("socgpu state");
+        self.issue_socgpu_inner(&mut o, t, cfg_issue, id_oc);
+        self.ooo = Some(o);
+    }
+
+    fn issue_socgpu_inner(
+        &mut self,
+        o: &mut SmSocgpu,
+        t: u64,
+        cfg_issue: (u32, u32, bool),
+        id_oc: &PerPipe<u32>,
+    ) {
+        if self.issue.live_dirty {
+            self.issue.live_dirty = false;
+            for s in 0..self.issue.scheds.len() {
+                let mut live = std::mem::take(&mut self.issue.sched_live[s]);
+                live.clear();
+                live.extend(self.issue.sched_warps[s].iter().copied().filter(|&w| {
+                    let w = w as usize;
+                    self.warps.w_valid[w] && !self.warps.w_exited[w]
+                }));
+                self.issue.sched_live[s] = live;
+            }
+        }
+        // per-warp ready check of this cycle (phase 2), with the buffers' counters
+        let use_ctr = o.policy.uses_ready_ctr();
+        let nw = self.warps.w_valid.len();
+        let mut cands = std::mem::take(&mut o.cands);
+        cands.clear();
+        cands.resize(nw, 0);
+        for s in 0..self.issue.sched_live.len() {
+            for k in 0..self.issue.sched_live[s].len() {
+                let w = self.issue.sched_live[s][k] as usize;
+                if o.miss_mask[w] != 0 && self.warps.w_ifetch_line[w] == u64::MAX {
+                    let ready = self.front.w_ib_ready[w];
+                    let mut bits = o.miss_mask[w] & o.ibs[w].valid_mask();
+                    while bits != 0 {
+                        let a = bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        o.ibs[w].entry_mut(a).ready_at = ready;
+                    }
+                    o.miss_mask[w] = 0;
+                }
+                let nv = o.ibs[w].n_valid() as usize;
+                o.stats.occupancy_hist[nv] += 1;
+                o.stats.dm_nor_evals += nv as u64;
+                let c = o.ibs[w].candidates(t);
+                cands[w] = c;
+                if nv > 0 {
+                    o.stats.candidate_hist[c.count_ones() as usize] += 1;
+                }
+                if use_ctr {
+                    o.stats.ready_ctr_increments += o.ibs[w].tick_ready(c);
+                }
+            }
+        }
+        let (per_sched, per_warp, diff_units) = cfg_issue;
+        let mut used_idoc = PerPipe::splat(0u32);
+        let mut used_in = PerCuClass::splat(0u32);
+        let n_s = self.issue.scheds.len();
+        for si in 0..n_s {
+            let s = self
+                .issue
+                .n_sched
+                .rem(si as u64 + self.issue.n_sched.rem(t)) as usize;
+            let mut views = std::mem::take(&mut self.issue.views[s]);
+            views.clear();
+            for k in 0..self.issue.sched_live[s].len() {
+                let w = self.issue.sched_live[s][k] as usize;
+                let waiting = self.warps.waits_barrier(w);
+                let empty = o.ibs[w].unissued_mask() == 0;
+                views.push(WarpView {
+                    slot: w as u16,
+                    age: self.warps.w_age[w],
+                    ready: cands[w] != 0 && !waiting,
+                    waiting,
+                    ibuffer_empty: empty,
+                    head_longop: false,
+                    finished: false,
+                    ..Default::default()
+                });
+            }
+            let sa = &mut self.issue.sched_act[s];
+            if views.is_empty() {
+                self.issue.views[s] = views;
+                sa.issued[0] += 1;
+                sa.stall.no_warp += 1;
+                continue;
+            }
+            sa.active_cycles += 1;
+            let mut order = std::mem::take(&mut self.issue.orders[s]);
+            self.issue.scheds[s].order(&views, &mut order);
+            self.issue.views[s] = views;
+            let mut issued = 0u32;
+            let mut first_stall: Option<Stall> = None;
+            let mut evals = 0u64;
+            for &slot in order.iter() {
+                if issued >= per_sched {
+                    break;
+                }
+                let w = slot as usize;
+                evals += 1;
+                if self.warps.waits_barrier(w) {
+                    first_stall.get_or_insert(Stall::Barrier);
+                    continue;
+                }
+                self.warps.membar.remove(w);
+                // candidates may have issued or been flushed by an earlier warp's issue
+                let c = cands[w] & o.ibs[w].unissued_mask();
+                if c == 0 {
+                    let r = if o.ibs[w].unissued_mask() == 0 {
+                        Stall::IbufferEmpty
+                    } else {
+                        Stall::Scoreboard
+                    };
+                    first_stall.get_or_insert(r);
+                    continue;
+                }
+                let a = o.ibs[w].select(c, o.policy).expect("candidate");
+                let first_pipe =
+                    match self.socgpu_issue_one(o, t, w, s, a, id_oc, &mut used_idoc, &mut used_in)
+                    {
+                        Ok(p) => p,
+                        Err(r) => {
+                            first_stall.get_or_insert(r);
+                            continue;
+                        }
+                    };
+                issued += 1;
+                // §2.7: a second instruction of the same warp
+                if per_warp >= 2 && o.dual != OooDual::Off && issued < per_sched {
+                    let c2 = o.ibs[w].candidates(t) & c & !(1u64 << a);
+                    let pick = match o.dual {
+                        OooDual::Smart => {
+                            let mut m = 0u64;
+                            let mut bits = c2;
+                            while bits != 0 {
+                                let b = bits.trailing_zeros() as usize;
+                                bits &= bits - 1;
+                                let e = o.ibs[w].entry(b);
+                                let p = self.front.exec_class(e.inst.family, e.inst.op).pipe;
+                                if (!diff_units || p != first_pipe)
+                                    && self
+                                        .socgpu_unit_free(e.cu_mask, p, id_oc, &used_idoc, &used_in)
+                                {
+                                    m |= 1 << b;
+                                }
+                            }
+                            if m != 0 {
+                                o.stats.smart_dual_reselections += 1;
+                            }
+                            o.ibs[w].select(m, o.policy)
+                        }
+                        _ => o.ibs[w].select(c2, o.policy).filter(|&b| {
+                            let e = o.ibs[w].entry(b);
+                            let p = self.front.exec_class(e.inst.family, e.inst.op).pipe;
+                            !diff_units || p != first_pipe
+                        }),
+                    };
+                    if let Some(b) = pick {
+                        if self
+                            .socgpu_issue_one(o, t, w, s, b, id_oc, &mut used_idoc, &mut used_in)
+                            .is_ok()
+                        {
+                            issued += 1;
+                            o.stats.dual_issues += 1;
+                        }
+                    }
+                }
+                self.issue.scheds[s].issued(slot);
+                self.progress = true;
+            }
+            self.issue.orders[s] = order;
+            let sa = &mut self.issue.sched_act[s];
+            sa.warp_evals += evals;
+            sa.issued[(issued as usize).min(2)] += 1;
+            if issued == 0 {
+                add_stall(&mut sa.stall, first_stall.unwrap_or(Stall::NoWarp), 1);
+            }
+        }
+        o.cands = cands;
+    }
+
+    /// Would an instruction with collector mask `cu_mask` for `pipe` find a free collector, a
+    /// collector in-port and an issue port this cycle?
+    fn socgpu_unit_free(
+        &self,
+        cu_mask: u64,
+        pipe: PipeClass,
+        id_oc: &PerPipe<u32>,
+        used_idoc: &PerPipe<u32>,
+        used_in: &PerCuClass<u32>,
+    ) -> bool {
+        if pipe == PipeClass::None {
+            return true;
+        }
+        let want = CuClass::of(pipe);
+        let class = if self.oc.cu_of_class[want] != 0 {
+            want
+        } else {
+            CuClass::Gen
+        };
+        self.oc.cu_free & cu_mask != 0
+            && used_in[class] < self.oc.cu_class_ports[class].max(1)
+            && used_idoc[pipe] < id_oc[pipe].max(1)
+    }
+
+    /// Issues entry `a` of warp `w` on scheduler `s` if a collector and an issue port are
+    /// free: marks it issued, counts it, runs the flush check, and hands it to a collector
+    /// (barriers and membars complete here and leave the buffer at once).
+    #[allow(clippy::too_many_arguments)]
+    fn socgpu_issue_one(
+        &mut self,
+        o: &mut SmSocgpu,
+        t: u64,
+        w: usize,
+        s: usize,
+        a: usize,
+        id_oc: &PerPipe<u32>,
+        used_idoc: &mut PerPipe<u32>,
+        used_in: &mut PerCuClass<u32>,
+    ) -> Result<PipeClass, Stall> {
+        let e = *o.ibs[w].entry(a);
+        let inst = e.inst;
+        let family = inst.family;
+        let is_membar = family == Family::Mem && inst.op == OpClass::Membar;
+        let ec = self.front.exec_class(family, inst.op);
+        let mut cu_idx = None;
+        if ec.pipe != PipeClass::None {
+            let pc = ec.pipe;
+            let want = CuClass::of(pc);
+            let class = if self.oc.cu_of_class[want] != 0 {
+                want
+            } else {
+                CuClass::Gen
+            };
+            let free = self.oc.cu_free & e.cu_mask;
+            if free == 0 || used_in[class] >= self.oc.cu_class_ports[class].max(1) {
+                return Err(Stall::CuFull);
+            }
+            if used_idoc[pc] >= id_oc[pc].max(1) {
+                return Err(Stall::PipeBusy);
+            }
+            used_in[class] += 1;
+            used_idoc[pc] += 1;
+            cu_idx = Some(free.trailing_zeros() as usize);
+        }
+        // ---- issue ----
+        let older_waiting = {
+            let ib = &o.ibs[w];
+            let sen = ib.seniority(a);
+            let mut bits = ib.unissued_mask() & !(1u64 << a);
+            let mut any = false;
+            while bits != 0 {
+                let b = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                any |= ib.seniority(b) < sen;
+            }
+            any
+        };
+        o.stats.reorders += u64::from(older_waiting);
+        o.ibs[w].mark_issued(a);
+        o.stats.issued += 1;
+        o.stats.ib_reads += 1;
+        self.front.ibuffer_act.reads += 1;
+        if e.redirect {
+            // §2.5: the warp's control flow changed; fetch resumes on the new path
+            o.ibs[w].flush(a, &mut o.stats);
+            o.redirect_wait[w] = false;
+        }
+        self.socgpu_maybe_exit(o, w);
+        let lanes = inst.active_mask.count_ones() as u64;
+        if let Some(tr) = self.issue.trace.as_mut() {
+            tr.push(IssueEvent {
+                cycle: t,
+                sm: self.id,
+                warp_slot: w as u32,
+                pc: inst.pc,
+            });
+        }
+        self.oc.rf.on_issue(w as u32, &inst, t);
+        self.act.warp_insts += 1;
+        self.act.thread_insts += lanes;
+        self.fam_count(family, lanes);
+        if inst.reconv_pc.is_some() {
+            self.act.simt.divergent_branches += 1;
+            self.act.simt.pushes += 1;
+            self.act.simt.pops += 1;
+        }
+        for &r in inst.srcs() {
+            if r >= PRED_BASE {
+                self.oc.rf_act.pred_reads += 1;
+            }
+        }
+        if family == Family::Bar || is_membar {
+            // completes at issue: the entry leaves the buffer now
+            o.ibs[w].writeback(a, &mut o.stats);
+            if family == Family::Bar {
+                self.act.bar.arrivals += 1;
+                self.warps.at_bar.insert(w);
+                self.flush_integrals();
+                self.warps.n_at_bar += 1;
+                let c = self.warps.w_cta[w] as usize;
+                self.warps.ctas[c].bar_arrived += 1;
+                self.check_barrier(c);
+            } else {
+                self.warps.membar.insert(w);
+            }
+            return Ok(PipeClass::None);
+        }
+        self.warps.w_inflight[w] += 1;
+        let ci = cu_idx.expect("cu");
+        let sched = s as u32;
+        let mut reads = [(0u16, 0u16); 5];
+        let mut n = 0usize;
+        for &r in inst.srcs() {
+            if r >= PRED_BASE || reads[..n].iter().any(|x| x.1 == r) {
+                continue;
+            }
+            let b = self.oc.rf.bank(w as u32, sched, r);
+            reads[n] = (b as u16, r);
+            n += 1;
+        }
+        self.seq += 1;
+        let cls = self
+            .oc
+            .allocate(ci, w as u16, self.seq, inst, ec, reads, n, t);
+        self.flush_integrals();
+        self.oc.cu_busy[cls] += 1;
+        Ok(ec.pipe)
+    }
+
+    /// Instruction `tag` (its buffer entry) of warp `w` wrote back (§2.4).
+    pub(super) fn socgpu_writeback(&mut self, w: usize, tag: u16) {
+        if let Some(o) = self.ooo.as_mut() {
+            o.ibs[w].writeback(tag as usize, &mut o.stats);
+        }
+    }
+}
