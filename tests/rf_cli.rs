@@ -61,7 +61,7 @@ fn bad_register_file_knobs_are_refused_naming_the_key() {
         "--workload",
         "hotspot",
         "--set",
-        "tric.lookahead=2",
+        "tric.lookahead=99",
         "--quiet",
     ]);
     assert!(e.contains("tric.lookahead"), "{e}");

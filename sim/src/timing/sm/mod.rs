@@ -16,6 +16,7 @@ mod backend;
 mod fold;
 mod issue;
 mod life;
+mod lookahead;
 mod memory;
 
 use super::exec::{PipeClass, SpPipe};
@@ -72,6 +73,8 @@ pub(crate) struct Sm {
     pub seq: u64,
     /// Warp folding and lane shifting (`fold.enabled`; power-gating §6, §7).
     pub fold: Option<Box<fold::SmFold>>,
+    /// `tric.lookahead` k with TRIC on, else 0: the issue stage then makes no predictions.
+    pub lookahead: u32,
 }
 
 impl Sm {
@@ -109,6 +112,11 @@ impl Sm {
             integ_from: start,
             seq: 0,
             fold: cfg.fold.enabled.then(|| Box::new(fold::SmFold::new(cfg))),
+            lookahead: if cfg.tric.enabled {
+                cfg.tric.lookahead
+            } else {
+                0
+            },
         }
     }
 
