@@ -92,6 +92,73 @@ pub fn tric_cost(
     })
 }
 
+/// The derived TRIC wake latency (spec §3.4, `tric.wake_latency_mode = "derived"`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DerivedWake {
+    /// Drowsy supply `DRV + margin`, V.
+    pub v_drowsy_v: f64,
+    /// Full supply the entry wakes to, V.
+    pub vdd_v: f64,
+    /// Core clock, Hz.
+    pub clock_hz: f64,
+    /// Recharge time of the entry's virtual rail from `V_drowsy` to `Vdd` through its switch, s.
+    pub t_wake_s: f64,
+    /// `L = max(1, ⌈t_wake/t_clk⌉)`, cycles.
+    pub wake_cycles: u64,
+}
+
+/// L = ⌈t_wake(V_drowsy → Vdd)/t_clk⌉ (at least 1) of one TRIC switch of `bits_per_switch`
+/// cells of `node` (flavour `flavour`, `None` = the node's default) at supply `vdd_v`, woken
+/// from `DRV + margin_v` ([`super::retention_voltage`]) at `clock_hz` and `temperature_k`: the
+/// rail recharge of the tri-modal switch model ([`tric_switch`], after Pakbaznia & Pedram,
+/// ISQED 2009). A larger margin leaves a smaller swing to restore (shorter wake); a faster
+/// clock makes the same wake time more cycles.
+pub fn derived_wake_latency(
+    node: &str,
+    flavour: Option<&str>,
+    vdd_v: f64,
+    margin_v: f64,
+    clock_hz: f64,
+    bits_per_switch: u64,
+    temperature_k: f64,
+) -> Result<DerivedWake, RfError> {
+    if !(margin_v.is_finite() && margin_v >= 0.0) {
+        return Err(RfError::input(
+            "tric.drowsy_margin_mv",
+            margin_v * 1e3,
+            "a margin >= 0 mV",
+        ));
+    }
+    let ret = retention_voltage(node)?;
+    let v = ret.drv_v + margin_v;
+    if !vdd_v.is_finite() || v >= vdd_v {
+        return Err(RfError::input(
+            "tric.drowsy_margin_mv",
+            margin_v * 1e3,
+            &format!(
+                "a margin with DRV ({:.0} mV, {}) + margin below the supply {:.3} V",
+                ret.drv_v * 1e3,
+                ret.source,
+                vdd_v
+            ),
+        ));
+    }
+    let mut q = TricQuery::new(node, vdd_v, v, clock_hz);
+    if let Some(f) = flavour {
+        q.flavour = Some(techlib::node(node)?.flavour(f)?);
+    }
+    q.bits = bits_per_switch;
+    q.temperature_k = temperature_k;
+    let sw = tric_switch(&q)?;
+    Ok(DerivedWake {
+        v_drowsy_v: v,
+        vdd_v,
+        clock_hz,
+        t_wake_s: sw.t_wake_s,
+        wake_cycles: sw.wake_cycles,
+    })
+}
+
 /// §9 "area of the added logic" of the Warped RF: DWL AND gates + COMA mask table + TRIC
 /// switches + TRIC control, `(absolute m², share of the MRF's area)`.
 pub fn warped_added_area(
@@ -106,4 +173,32 @@ pub fn warped_added_area(
         0.0
     };
     (a, share)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn derived_wake_latency_scales_with_swing_and_clock() {
+        let l = |margin_v: f64, clock_hz: f64| {
+            derived_wake_latency("planar45", None, 1.0, margin_v, clock_hz, 1024, 350.0).unwrap()
+        };
+        let base = l(0.25, 1.0e9);
+        assert!(base.wake_cycles >= 1);
+        assert!(base.t_wake_s > 0.0);
+        // a larger margin leaves less swing to restore: never a longer wake
+        let hi = l(0.45, 1.0e9);
+        assert!(hi.t_wake_s < base.t_wake_s, "{hi:?} vs {base:?}");
+        assert!(hi.wake_cycles <= base.wake_cycles);
+        // a faster clock: the same wake time in at least as many cycles
+        let fast = l(0.25, 4.0e9);
+        assert!((fast.t_wake_s - base.t_wake_s).abs() <= 1e-3 * base.t_wake_s);
+        assert!(fast.wake_cycles >= base.wake_cycles);
+        // a margin reaching the supply is refused naming the knob
+        let e = derived_wake_latency("planar45", None, 1.0, 0.95, 1.0e9, 1024, 350.0)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("tric.drowsy_margin_mv"), "{e}");
+    }
 }
