@@ -486,6 +486,10 @@ const RF_READ: &[(&str, &str)] = &[
     ),
     ("tric.dest_policy", "sim/src/timing/warpedrf.rs"),
     ("tric.lookahead", "sim/src/timing/sm/lookahead.rs"),
+    (
+        "metrics.interaccess_cutoff",
+        "sim/src/timing/regchar.rs (stats.per_register)",
+    ),
     ("tric.lookahead_timeout", "sim/src/timing/warpedrf.rs"),
     ("tric.off_wake_latency", "sim/src/timing/warpedrf.rs"),
     (

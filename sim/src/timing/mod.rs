@@ -29,6 +29,7 @@ mod memsys;
 mod opcoll;
 mod perclass;
 pub mod policy;
+mod regchar;
 pub mod registry;
 pub mod rf;
 mod simulation;

@@ -406,6 +406,9 @@ impl Sm {
         }
         self.act.warp_insts += 1;
         self.act.thread_insts += lanes;
+        if let Some(rs) = self.regs.stats.as_mut() {
+            crate::timing::regchar::RegCharacter::issued(lanes as u32, rs);
+        }
         self.fam_count(family, lanes);
         if divergent {
             self.act.simt.divergent_branches += 1;

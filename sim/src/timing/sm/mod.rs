@@ -96,6 +96,10 @@ impl Sm {
         if pg_on {
             exec.install_pg(cfg, id, nw);
         }
+        let mut regs = RegAccessLog::new(nw, cfg.stats.per_register);
+        if let Some(rs) = regs.stats.as_mut() {
+            regs.chars = Some(Box::new(super::regchar::RegCharacter::new(cfg, id, nw, rs)));
+        }
         Sm {
             id,
             warps: WarpState::new(nw),
@@ -104,7 +108,7 @@ impl Sm {
             oc: OperandCollectors::new(cfg, ns, nsub, p.rf),
             exec,
             ldst: LdstUnit::new(cfg),
-            regs: RegAccessLog::new(nw, cfg.stats.per_register),
+            regs,
             act: SmActivity::default(),
             fam: Default::default(),
             progress: false,
@@ -146,6 +150,9 @@ impl Sm {
     /// its allocation.
     pub fn kernel_launch(&mut self, regs: u32, max_ctas: u32, wpc: u32) {
         self.oc.rf.on_kernel_launch(regs, self.now);
+        if let Some(c) = self.regs.chars.as_mut() {
+            c.kernel_launch();
+        }
         if let Some(tr) = self.oc.mon.as_mut().and_then(|m| m.tric.as_mut()) {
             tr.kernel_launch(regs, max_ctas, wpc, self.now);
         }
