@@ -44,6 +44,9 @@ enum Command {
     Techniques(cli::techniques::Args),
     /// Techniques side by side: a baseline and variants on the same workloads (perf overhead, energy, EDP).
     Compare(cli::compare::Args),
+    /// Register-file characterisation of workloads: allocated fraction, inter-access distance,
+    /// active lanes, top-N register shares, pilot representativeness.
+    Rfstats(cli::rfstats::Args),
     /// Sleep-transistor physics of a gating domain: switch size, IR drop, event energy,
     /// break-even time and wakeup delay at a technology point.
     Breakeven(cli::breakeven::Args),
@@ -78,6 +81,7 @@ fn main() -> ExitCode {
         Command::Techniques(a) => cli::techniques::run(a),
         Command::Compare(a) => cli::compare::run(a),
         Command::Breakeven(a) => cli::breakeven::run(a),
+        Command::Rfstats(a) => cli::rfstats::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -61,7 +61,7 @@ fn bad_register_file_knobs_are_refused_naming_the_key() {
         "--workload",
         "hotspot",
         "--set",
-        "tric.lookahead=2",
+        "tric.lookahead=99",
         "--quiet",
     ]);
     assert!(e.contains("tric.lookahead"), "{e}");
@@ -187,4 +187,52 @@ fn coma_with_no_lane_gated_energy_saves_no_dynamic_energy() {
     // the mask table and AND gates only add: leakage saving 0, total below dynamic
     assert!(rf(1)["savings"]["leakage"].as_f64().unwrap().abs() < 1e-12);
     assert!(rf(1)["savings"]["total"].as_f64().unwrap() < gated);
+}
+
+#[test]
+fn derived_wake_latency_is_filled_and_printed() {
+    let out = common::gpuenergy(&[
+        "simulate",
+        "--workload",
+        "hotspot",
+        "--technique",
+        "tric",
+        "--set",
+        "tric.wake_latency_mode=derived",
+        "--tech",
+        "40nm",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("tric.wake_latency derived: L = "), "{err}");
+    assert!(stdout.contains(" derived): "), "{stdout}");
+    // a drowsy supply at or above the supply is refused naming the knob
+    let e = refused(&[
+        "simulate",
+        "--workload",
+        "hotspot",
+        "--technique",
+        "tric",
+        "--set",
+        "tric.wake_latency_mode=derived",
+        "--set",
+        "tric.drowsy_margin_mv=2000",
+        "--tech",
+        "40nm",
+        "--quiet",
+    ]);
+    assert!(e.contains("tric.drowsy_margin_mv"), "{e}");
+    // the look-ahead line of the register-file section
+    let out = ok(&[
+        "simulate",
+        "--workload",
+        "hotspot",
+        "--technique",
+        "tric",
+        "--set",
+        "tric.lookahead=2",
+        "--quiet",
+    ]);
+    assert!(out.contains("look-ahead k = 2:"), "{out}");
 }

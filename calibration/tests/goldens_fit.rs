@@ -158,3 +158,59 @@ fn overlay_round_trips_and_drives_the_models() {
         assert!(c.calibrated[0] && c.calibrated[1] && c.calibrated[2]);
     }
 }
+
+/// The TRIC control as the register-file model costs it (`models::rf::tric::control_blocks`):
+/// calibrated to the `tric_ctrl` goldens when the overlay is given, analytical otherwise;
+/// prints synthesised vs modelled for every golden size.
+#[test]
+fn tric_control_uses_the_calibrated_component() {
+    let recs = records();
+    let overlay = fit_records("asap7", &recs).unwrap().overlay;
+    let node = techlib::node("asap7").unwrap();
+    let tech = node
+        .at(&techlib::Conditions::new(techlib::Flavour::Rvt)
+            .with_vdd(overlay.reference.vdd_v)
+            .with_temperature(overlay.reference.temperature_c + 273.15))
+        .unwrap();
+    println!(
+        "{:<18} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12}",
+        "tric_ctrl", "synth um2", "cal um2", "anal um2", "synth uW", "cal uW", "anal uW"
+    );
+    for r in recs.iter().filter(|r| r.component == "tric_ctrl") {
+        let cal = models::logic::model(
+            models::logic::LogicKind::TricCtrl,
+            &r.params,
+            &tech,
+            Some(&overlay),
+        )
+        .unwrap();
+        let ana = models::logic::model(models::logic::LogicKind::TricCtrl, &r.params, &tech, None)
+            .unwrap();
+        println!(
+            "{:<18} {:>12.3} {:>12.3} {:>12.3} {:>12.4} {:>12.4} {:>12.4}",
+            r.label(),
+            r.area_m2 * 1e12,
+            cal.area_m2 * 1e12,
+            ana.area_m2 * 1e12,
+            r.leakage_w * 1e6,
+            cal.leakage_w * 1e6,
+            ana.leakage_w * 1e6
+        );
+        assert!(
+            (cal.area_m2 / r.area_m2 - 1.0).abs() < 0.10,
+            "{}",
+            r.label()
+        );
+    }
+    // a 1024-entry register file: 16 blocks of 64 entries, calibrated
+    let (blocks, c) = models::rf::tric::control_blocks(1024, &tech, Some(&overlay)).unwrap();
+    assert_eq!(blocks, 16);
+    assert!(c.calibrated[0] && c.calibrated[1] && c.calibrated[2]);
+    let (_, a) = models::rf::tric::control_blocks(1024, &tech, None).unwrap();
+    assert!(!a.calibrated[0]);
+    println!(
+        "1024 entries: control area {:.1} um2 calibrated, {:.1} um2 analytical",
+        16.0 * c.area_m2 * 1e12,
+        16.0 * a.area_m2 * 1e12
+    );
+}

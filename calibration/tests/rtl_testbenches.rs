@@ -95,6 +95,7 @@ fn extra_sizes(name: &str) -> Vec<Params> {
         "swap_cam" => vec![params(&[("N", 1)])],
         "pilot_counters" => vec![params(&[("NREGS", 5), ("WIDTH", 3)])],
         "epoch_counter" => vec![params(&[("W", 5), ("EW", 3), ("EPOCH", 7), ("IW", 2)])],
+        "tric_ctrl" => vec![params(&[("N", 5), ("HW", 1), ("LW", 3)])],
         _ => vec![],
     }
 }

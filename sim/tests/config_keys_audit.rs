@@ -519,6 +519,12 @@ const RF_READ: &[(&str, &str)] = &[
         "sim/src/config/tric.rs (the caller fills tric.wake_latency for derived)",
     ),
     ("tric.dest_policy", "sim/src/timing/warpedrf.rs"),
+    ("tric.lookahead", "sim/src/timing/sm/lookahead.rs"),
+    (
+        "metrics.interaccess_cutoff",
+        "sim/src/timing/regchar.rs (stats.per_register)",
+    ),
+    ("tric.lookahead_timeout", "sim/src/timing/warpedrf.rs"),
     ("tric.off_wake_latency", "sim/src/timing/warpedrf.rs"),
     (
         "tric.drowsy_margin_mv",
@@ -557,8 +563,8 @@ const RF_READ: &[(&str, &str)] = &[
     ),
 ];
 
-/// Register-file keys refused at a non-default value (features not implemented).
-const RF_REFUSED: &[(&str, &str)] = &[("tric.lookahead", "2"), ("tric.lookahead_timeout", "5")];
+/// Register-file keys refused at a non-default value (features not implemented): none.
+const RF_REFUSED: &[(&str, &str)] = &[];
 
 /// Every key a model reads.
 fn all_read() -> impl Iterator<Item = &'static (&'static str, &'static str)> {

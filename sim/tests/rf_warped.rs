@@ -69,6 +69,85 @@ fn plain_rf_activity_is_byte_identical() {
     }
 }
 
+/// FNV-1a hashes of the Activity JSON of hotspot, sgemm and bfs (test size, gtx480) with TRIC
+/// on at L = 3 as the timing model produced them before look-ahead existed.
+const TRIC_L3_JSON_FNV: [(&str, u64); 3] = [
+    ("hotspot", 0x6f4c_e43f_1886_b96c),
+    ("sgemm", 0xab78_cf98_21af_93a8),
+    ("bfs", 0x85d9_d3dd_c017_b16f),
+];
+
+#[test]
+fn tric_without_lookahead_is_byte_identical() {
+    let base = GpuConfig::preset("gtx480").unwrap();
+    let cfg = with(
+        &base,
+        &[
+            ("tric.enabled", "true"),
+            ("tric.wake_latency", "3"),
+            ("tric.lookahead", "0"),
+        ],
+    );
+    for (name, want) in TRIC_L3_JSON_FNV {
+        let a = run(&cfg, name);
+        let j = a.to_json();
+        let h = fnv(j.as_bytes());
+        eprintln!("(\"{name}\", {h:#018x}),");
+        assert!(
+            !j.contains("lookahead"),
+            "{name}: no look-ahead fields at k = 0"
+        );
+        assert_eq!(h, want, "{name}: Activity JSON changed");
+    }
+}
+
+#[test]
+fn lookahead_hides_wake_stalls_on_a_real_workload() {
+    let base = GpuConfig::preset("gtx480").unwrap();
+    let at = |k: u32| {
+        with(
+            &base,
+            &[
+                ("tric.enabled", "true"),
+                ("tric.wake_latency", "3"),
+                ("tric.lookahead", &k.to_string()),
+            ],
+        )
+    };
+    for name in ["hotspot", "sgemm"] {
+        let a0 = run(&at(0), name);
+        let s0 = rf(&a0.aggregate).tric.clone().unwrap();
+        assert!(
+            s0.wake_stall_cycles > 0,
+            "{name}: L = 3 stalls without look-ahead"
+        );
+        for k in [2u32, 3] {
+            // `run` checks the functional result against the CPU reference
+            let a = run(&at(k), name);
+            check_residency(&a, &format!("{name} k = {k}"));
+            let t = rf(&a.aggregate).tric.clone().unwrap();
+            eprintln!(
+                "{name} k = {k}: wake-stall {} -> {}, hits {}, mispredicted {}",
+                s0.wake_stall_cycles,
+                t.wake_stall_cycles,
+                t.lookahead_hits,
+                t.lookahead_mispredicted
+            );
+            assert_eq!(t.lookahead, k);
+            assert_eq!(a.aggregate.warp_insts, a0.aggregate.warp_insts, "{name}");
+            assert!(
+                t.wake_stall_cycles < s0.wake_stall_cycles,
+                "{name} k = {k}: wake stalls fall with look-ahead"
+            );
+            assert!(
+                t.lookahead_wakes > 0 && t.lookahead_hits > 0,
+                "{name} k = {k}"
+            );
+            assert!(t.lookahead_wakes <= t.wake_events);
+        }
+    }
+}
+
 fn with(base: &GpuConfig, kv: &[(&str, &str)]) -> GpuConfig {
     let pairs: Vec<(String, String)> = kv
         .iter()
@@ -361,16 +440,18 @@ fn coma_full_masks_drive_every_lane_and_partial_masks_only_active_ones() {
 }
 
 /// Our own measurement (register-file spec §9, Warped RF): normalised execution time and
-/// residency per TRIC state for L = 1, 2, 3 (COMA on), gtx480 at the test size. Run with
+/// residency per TRIC state for L = 1, 2, 3 and for L = 3 with look-ahead k = 1, 2, 3 (COMA
+/// on), gtx480 at the test size. Run with
 /// `cargo test --release -p sim --test rf_warped -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn measure_tric_slowdown_and_residency() {
     let base = GpuConfig::preset("gtx480").unwrap();
     println!(
-        "{:<10} {:>2} {:>10} {:>8} {:>7} {:>7} {:>7} {:>7} {:>9} {:>11} {:>7}",
+        "{:<10} {:>2} {:>2} {:>10} {:>8} {:>7} {:>7} {:>7} {:>7} {:>9} {:>11} {:>7} {:>9}",
         "workload",
         "L",
+        "k",
         "cycles",
         "norm",
         "OFF%",
@@ -379,18 +460,21 @@ fn measure_tric_slowdown_and_residency() {
         "ON%",
         "wake/kI",
         "wake-stall",
-        "driven"
+        "driven",
+        "mispred%"
     );
     for name in ["hotspot", "bfs", "nw", "backprop", "pathfinder", "sgemm"] {
         let a0 = run(&base, name);
         let c0 = a0.aggregate.cycles;
-        for l in [1u32, 2, 3] {
+        // L = 1, 2, 3 without look-ahead, then L = 3 with look-ahead k = 1, 2, 3
+        for (l, la) in [(1u32, 0u32), (2, 0), (3, 0), (3, 1), (3, 2), (3, 3)] {
             let cfg = with(
                 &base,
                 &[
                     ("tric.enabled", "true"),
                     ("coma.enabled", "true"),
                     ("tric.wake_latency", &l.to_string()),
+                    ("tric.lookahead", &la.to_string()),
                 ],
             );
             let a = run(&cfg, name);
@@ -400,9 +484,10 @@ fn measure_tric_slowdown_and_residency() {
             let tot = (res.off + res.drowsy + res.waking + res.on) as f64;
             let t = r.tric.as_ref().unwrap();
             println!(
-                "{:<10} {:>2} {:>10} {:>8.4} {:>7.2} {:>7.2} {:>7.2} {:>7.2} {:>9.1} {:>11} {:>7.4}",
+                "{:<10} {:>2} {:>2} {:>10} {:>8.4} {:>7.2} {:>7.2} {:>7.2} {:>7.2} {:>9.1} {:>11} {:>7.4} {:>9.1}",
                 name,
                 l,
+                la,
                 k.cycles,
                 k.cycles as f64 / c0 as f64,
                 100.0 * res.off as f64 / tot,
@@ -411,7 +496,8 @@ fn measure_tric_slowdown_and_residency() {
                 100.0 * res.on as f64 / tot,
                 1000.0 * t.wake_events as f64 / k.warp_insts as f64,
                 t.wake_stall_cycles,
-                r.driven_fraction().unwrap_or(0.0)
+                r.driven_fraction().unwrap_or(0.0),
+                100.0 * t.lookahead_mispredicted as f64 / t.lookahead_wakes.max(1) as f64
             );
         }
     }

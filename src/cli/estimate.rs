@@ -109,6 +109,12 @@ fn load_config(args: &Args) -> anyhow::Result<GpuConfig> {
     args.mods.apply(cfg)
 }
 
+/// `tric.wake_latency_mode = "derived"`: the study fills `tric.wake_latency` from the device
+/// model, and the command notes the value.
+fn cfg_derives_tric_wake(cfg: &GpuConfig) -> bool {
+    cfg.tric.wake_latency_mode == sim::config::tric::WakeLatencyMode::Derived
+}
+
 /// The technology point the arguments ask for.
 pub fn tech_choice(
     tech: &str,
@@ -169,6 +175,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .recost(args.recost);
     if let Some(path) = &args.activity {
         study = study.activity(path);
+    }
+    if cfg_derives_tric_wake(study.config()) {
+        let src = study.cost_source()?;
+        let chip = study.chip(&src)?;
+        if let Some(d) = study.derived_tric_wake(&chip)? {
+            note(quiet, super::simulate::tric_wake_note(&d, &src.label));
+        }
     }
     let b = bar.clone();
     let report = study

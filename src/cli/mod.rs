@@ -7,6 +7,7 @@ pub mod correlate;
 pub mod estimate;
 pub mod presets;
 pub mod progress;
+pub mod rfstats;
 pub mod run;
 pub mod simulate;
 pub mod sram;

@@ -18,6 +18,8 @@ Examples:
   gpuenergy simulate --preset gtx480 --workload hotspot --size test
   gpuenergy simulate --config my.toml --workload sgemm --scheduler two-level --out act.json
   gpuenergy simulate --preset gtx1080ti --workload bfs --format json
+  gpuenergy simulate --workload hotspot --technique tric --set tric.wake_latency_mode=derived \\
+      --tech 40nm
 
 A --config file is either a full configuration (see `gpuenergy presets --dump gtx480`) or starts
 with `base = \"gtx480\"` and overrides keys of that preset one by one.";
@@ -56,6 +58,10 @@ pub struct Args {
     /// Technique and single-key overrides of the configuration.
     #[command(flatten)]
     pub mods: super::ConfigMods,
+    /// Technology point: read only to derive `tric.wake_latency` when
+    /// `tric.wake_latency_mode = "derived"` (register-file spec §3.4).
+    #[command(flatten)]
+    pub point: super::TechArgs,
     /// `--quiet`: no progress display.
     #[command(flatten)]
     pub quiet: super::progress::QuietArg,
@@ -93,6 +99,38 @@ pub fn resolve_config(
     Ok(cfg)
 }
 
+/// With `tric.wake_latency_mode = "derived"`: `cfg` with `tric.wake_latency` filled from the
+/// TRIC switch model at the technology point `point` (the chip model supplies the supply and
+/// core clock), as `estimate` does; the derived L and its wake time go to stderr. Else `cfg`.
+pub fn derive_tric_wake(cfg: GpuConfig, point: &super::TechArgs, quiet: bool) -> Result<GpuConfig> {
+    use sim::config::tric::WakeLatencyMode;
+    if cfg.tric.wake_latency_mode != WakeLatencyMode::Derived {
+        return Ok(cfg);
+    }
+    let study = crate::study::Study::new(cfg, point.choice()?, None);
+    let src = study.cost_source()?;
+    let chip = study.chip(&src)?;
+    let mut cfg = study.config().clone();
+    if let Some(d) = study.derived_tric_wake(&chip)? {
+        cfg.tric.wake_latency = d.wake_cycles as u32;
+        super::progress::note(quiet, tric_wake_note(&d, &src.label));
+    }
+    Ok(cfg)
+}
+
+/// One line describing a derived TRIC wake latency at technology `tech`.
+pub fn tric_wake_note(d: &models::rf::tric::DerivedWake, tech: &str) -> String {
+    format!(
+        "tric.wake_latency derived: L = {} cycles (t_wake = {:.1} ps from V_drowsy = {:.3} V to \
+         Vdd = {:.3} V at {:.0} MHz, {tech})",
+        d.wake_cycles,
+        d.t_wake_s * 1e12,
+        d.v_drowsy_v,
+        d.vdd_v,
+        d.clock_hz * 1e-6
+    )
+}
+
 /// Runs `gpuenergy simulate` with parsed arguments.
 pub fn run(args: Args) -> Result<()> {
     let cfg = resolve_config(
@@ -101,6 +139,7 @@ pub fn run(args: Args) -> Result<()> {
         args.scheduler.as_deref(),
         &args.mods,
     )?;
+    let cfg = derive_tric_wake(cfg, &args.point, args.quiet.quiet)?;
     if let Some(dir) = &args.trace {
         let start = Instant::now();
         let bar = Progress::spinner(args.quiet.quiet);

@@ -11,6 +11,7 @@
 //! - [`correlate`]: the table, CSV, JSON and scatter plot of a timing correlation;
 //! - [`listing`]: the tables and JSON of the preset and workload listings;
 //! - [`import`]: the text and JSON of a GPGPU-Sim configuration import (`presets --import`);
+//! - [`rfstats`]: the register-file characterisation (`rfstats`) and its table, CSV and plots;
 //! - [`run`]: the text of a functional run of a workload or a user kernel;
 //! - [`simulate`]: the table and JSON summaries of a cycle-level simulation;
 //! - [`sram`]: the table, JSON and CSV of one SRAM array and the rows of a batch run;
@@ -31,6 +32,7 @@ pub mod import;
 pub mod json;
 pub mod listing;
 pub mod plot;
+pub mod rfstats;
 pub mod run;
 pub mod simulate;
 pub mod sram;

@@ -307,6 +307,27 @@ fn stacked_bars(
     Ok(())
 }
 
+/// A bar chart of one series: one bar per label (the register-file characterisation's
+/// histograms).
+pub fn bar_chart(
+    path: &Path,
+    title: &str,
+    x_desc: &str,
+    y_desc: &str,
+    labels: &[String],
+    values: &[f64],
+) -> anyhow::Result<()> {
+    stacked_bars(
+        path,
+        title,
+        x_desc,
+        y_desc,
+        labels,
+        &[(y_desc.to_string(), values.to_vec())],
+    )
+    .with_context(|| format!("writing {}", path.display()))
+}
+
 /// Writes `energy_breakdown.svg` (stacked energy per workload), `area_breakdown.svg` and
 /// `leakage_share.svg` (leakage vs dynamic energy per workload) into `dir`.
 pub fn write_estimate_plots(

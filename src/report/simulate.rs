@@ -150,7 +150,7 @@ fn socgpu_table(g: &sim::activity::SocgpuStats) -> String {
 
 /// The register-file section of the text summary (TRIC or COMA on): per-state residency,
 /// wake events and stalls, driven-lane fraction, collector use (register-file spec §9).
-fn rf_table(r: &RfStats, warp_insts: u64) -> String {
+fn rf_table(r: &RfStats, warp_insts: u64, derived: bool) -> String {
     use std::fmt::Write;
     let mut s = String::new();
     let _ = writeln!(s, "register file (all SMs):");
@@ -171,16 +171,25 @@ fn rf_table(r: &RfStats, warp_insts: u64) -> String {
     if let Some(tr) = &r.tric {
         let _ = writeln!(
             s,
-            "  TRIC ({}, L = {}): {} wake events ({:.1} per kilo-instruction), {} wake-stall \
+            "  TRIC ({}, L = {}{}): {} wake events ({:.1} per kilo-instruction), {} wake-stall \
              cycles over {} instructions, {} write wake-stall cycles",
             tr.granularity,
             tr.wake_latency,
+            if derived { " derived" } else { "" },
             tr.wake_events,
             1000.0 * tr.wake_events as f64 / warp_insts.max(1) as f64,
             tr.wake_stall_cycles,
             tr.wake_stalled_insts,
             tr.write_wake_stall_cycles
         );
+        if tr.lookahead > 0 {
+            let _ = writeln!(
+                s,
+                "  look-ahead k = {}: {} early wakes, {} claimed by an instruction, {} timed out \
+                 (mispredicted)",
+                tr.lookahead, tr.lookahead_wakes, tr.lookahead_hits, tr.lookahead_mispredicted
+            );
+        }
     }
     let _ = writeln!(
         s,
@@ -549,7 +558,8 @@ pub fn summary_table(
         a.rf.as_ref()
             .filter(|_| cfg.tric.enabled || cfg.coma.enabled)
     {
-        s.push_str(&rf_table(r, a.warp_insts));
+        let derived = cfg.tric.wake_latency_mode == sim::config::tric::WakeLatencyMode::Derived;
+        s.push_str(&rf_table(r, a.warp_insts, derived));
     }
     if let Some(g) = &a.socgpu {
         s.push_str(&socgpu_table(g));

@@ -57,6 +57,11 @@ fn epoch_valid(p: &Params) -> bool {
         && g("IW") <= g("W")
 }
 
+fn tric_valid(p: &Params) -> bool {
+    let g = |n: &str| p.get(n).copied().unwrap_or(0);
+    g("N") >= 2 && (1..=16).contains(&g("HW")) && (1..=16).contains(&g("LW"))
+}
+
 fn nreg_valid(p: &Params) -> bool {
     p.get("NREGS").copied().unwrap_or(0) >= 2
 }
@@ -365,5 +370,24 @@ pub(super) static COMPONENTS: &[ComponentSpec] = &[
         tb_top: "epoch_counter_tb",
         vectors: None,
         valid: Some(epoch_valid),
+    },
+    ComponentSpec {
+        name: "tric_ctrl",
+        top: "tric_ctrl",
+        description: "TRIC control: per entry a 2-bit OFF/DROWSY/WAKING/ON state, an HW-bit saturating hold count and an LW-bit wake counter, for N entries; one wake request, one release and one allocation change per cycle by index, ON vector out (register-file §3.1-§3.4)",
+        files: &["tric_ctrl.v"],
+        params: &[
+            SizeParam { name: "N", default: 16, sweep: &[4, 8, 16, 32, 64], description: "register-file entries controlled" },
+            SizeParam { name: "HW", default: 2, sweep: &[1, 2, 3, 4, 5], description: "hold-count bits per entry" },
+            SizeParam { name: "LW", default: 2, sweep: &[1, 2, 3, 4, 5], description: "wake-counter bits per entry (wake latency up to 2^LW - 1 cycles)" },
+        ],
+        sequential: true,
+        ops_per_cycle: OpsPerCycle::Fixed(1.0),
+        op_definition: "one control cycle (a wake request and a release)",
+        stimulus: "a wake request and a release of random entries every cycle at wake latency 3, every entry allocated",
+        testbench: "tb/tric_ctrl_tb.v",
+        tb_top: "tric_ctrl_tb",
+        vectors: None,
+        valid: Some(tric_valid),
     },
 ];

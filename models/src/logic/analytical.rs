@@ -193,6 +193,18 @@ pub fn counts(kind: LogicKind, p: &BTreeMap<String, u32>) -> GateCounts {
                 w + 4.0,
             )
         }
+        TricCtrl => {
+            let (n, hw, lw) = (g("N"), g("HW"), g("LW"));
+            // Per entry: the hold counter's ±1 update and saturation (≈ 8 GE per bit), the wake
+            // counter's decrement and load mux (≈ 6 GE per bit), the 2-bit state's next-state
+            // logic (≈ 12 GE) and three ⌈log₂N⌉-bit index compares (≈ 1.5 GE per bit each).
+            (
+                n * (8.0 * hw + 6.0 * lw + 12.0 + 4.5 * clog2(n)),
+                n * (2.0 + hw + lw),
+                0.1,
+                clog2(n) + hw + lw + 4.0,
+            )
+        }
     };
     GateCounts {
         ge,

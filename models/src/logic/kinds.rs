@@ -47,6 +47,9 @@ pub enum LogicKind {
     /// cycle) over an `EPOCH`-cycle epoch counted by an `EW`-bit cycle counter, compared with a
     /// threshold at the epoch's end.
     EpochCounter,
+    /// TRIC control: per register-file entry a 2-bit OFF/DROWSY/WAKING/ON state, an `HW`-bit
+    /// hold count and an `LW`-bit wake counter, for `N` entries addressed by index.
+    TricCtrl,
     /// Prefix adder of `WIDTH` bits (building block).
     Adder,
     /// `N`-to-1 multiplexer of `WIDTH` bits (building block).
@@ -55,7 +58,7 @@ pub enum LogicKind {
 
 impl LogicKind {
     /// Every kind.
-    pub const ALL: [LogicKind; 20] = [
+    pub const ALL: [LogicKind; 21] = [
         LogicKind::Alu32,
         LogicKind::Imul32,
         LogicKind::Fadd32,
@@ -74,6 +77,7 @@ impl LogicKind {
         LogicKind::SwapCam,
         LogicKind::PilotCounters,
         LogicKind::EpochCounter,
+        LogicKind::TricCtrl,
         LogicKind::Adder,
         LogicKind::Mux,
     ];
@@ -99,6 +103,7 @@ impl LogicKind {
             LogicKind::SwapCam => "swap_cam",
             LogicKind::PilotCounters => "pilot_counters",
             LogicKind::EpochCounter => "epoch_counter",
+            LogicKind::TricCtrl => "tric_ctrl",
             LogicKind::Adder => "adder",
             LogicKind::Mux => "mux",
         }
@@ -134,6 +139,7 @@ impl LogicKind {
             LogicKind::SwapCam => &[("N", 4)],
             LogicKind::PilotCounters => &[("NREGS", 63), ("WIDTH", 16)],
             LogicKind::EpochCounter => &[("EPOCH", 50), ("EW", 6), ("IW", 4), ("W", 9)],
+            LogicKind::TricCtrl => &[("HW", 2), ("LW", 2), ("N", 16)],
         };
         p.iter().map(|(k, v)| (k.to_string(), *v)).collect()
     }
@@ -193,6 +199,7 @@ pub fn default_form(kind: LogicKind, quantity: &str) -> &'static [&'static str] 
             SwapCam => &["clog2(N)", "1"],
             PilotCounters => &["clog2(NREGS)", "WIDTH", "1"],
             EpochCounter => &["W", "IW", "1"],
+            TricCtrl => &["clog2(N)", "HW", "LW", "1"],
         };
     }
     let energy = quantity == "energy_per_op_j";
@@ -257,5 +264,9 @@ pub fn default_form(kind: LogicKind, quantity: &str) -> &'static [&'static str] 
         // Epoch detector: two counters (W and EW bits), the IW-bit dispatch-count adder input
         // and a W-bit threshold compare.
         EpochCounter => &["W", "EW", "IW", "1"],
+        // TRIC control: every entry replicates its state, hold-count and wake-counter bits with
+        // their next-state logic (N·HW, N·LW, N), and three ⌈log₂N⌉-bit index compares (wake,
+        // release, allocation) per entry.
+        TricCtrl => &["N*HW", "N*LW", "N*clog2(N)", "N", "1"],
     }
 }

@@ -2,15 +2,19 @@
 //! the tri-modal switch of every entry (event energy, derived wake latency, area) from the
 //! sleep-transistor model ([`crate::gating::tric`]), and the TRIC control state.
 //!
-//! Control: per entry a 2-bit state and a 2-bit hold count (§3.3 rule 5) with their
-//! increment/decrement and compare logic, about 12 gate equivalents of combinational logic
-//! plus 4 state bits (4 GE each), costed with the analytical gate-equivalent area and leakage
-//! of [`crate::logic`] at the register file's technology point. An estimate: no synthesis of
-//! the TRIC unit exists.
+//! Control: per entry a 2-bit OFF/DROWSY/WAKING/ON state, a 2-bit hold count (§3.3 rule 5)
+//! and a 2-bit wake counter (L ≤ 3), with their next-state logic and the index compares of
+//! the wake, release and allocation requests: the `tric_ctrl` logic kind
+//! (`calibration/rtl/tric_ctrl.v`), in blocks of [`CONTROL_BLOCK_ENTRIES`] entries (the largest
+//! synthesised size), costed by [`crate::logic::model`] at the register file's technology point:
+//! calibrated to synthesis when an overlay with the `tric_ctrl` kind is given (ASAP7 goldens in
+//! `calibration/goldens`), from the analytical gate counts otherwise.
 
 use super::structures::{logic_tech, stv_supply_v, RfDesign};
 use super::{default_flavour, drowsy_ratio, retention_voltage, RfError};
 use crate::gating::tric::{tric_switch, TricQuery, TricSwitch};
+use crate::logic::{self, LogicKind};
+use crate::overlay::Overlay;
 use serde::Serialize;
 
 /// TRIC at one design point.
@@ -36,6 +40,36 @@ pub struct TricCost {
     pub control_area_m2: f64,
     /// Leakage of the TRIC control, W.
     pub control_leakage_w: f64,
+    /// Energy of one control cycle (every block clocked, one wake and one release), J.
+    pub control_energy_per_cycle_j: f64,
+    /// Whether the control's area came from a calibration overlay.
+    pub control_calibrated: bool,
+}
+
+/// Entries of one TRIC control block (the largest `tric_ctrl` size synthesised).
+pub const CONTROL_BLOCK_ENTRIES: u32 = 64;
+
+/// The TRIC control of `switches` entries: `(blocks, cost of one block)` of the `tric_ctrl`
+/// kind with 2-bit hold counts and 2-bit wake counters at `lt`, calibrated by `overlay` where
+/// it has the kind.
+pub fn control_blocks(
+    switches: u64,
+    lt: &techlib::TechPoint,
+    overlay: Option<&Overlay>,
+) -> Result<(u64, logic::LogicCost), RfError> {
+    let n = switches.clamp(2, CONTROL_BLOCK_ENTRIES as u64) as u32;
+    let blocks = switches.div_ceil(n as u64).max(1);
+    let c = logic::model(
+        LogicKind::TricCtrl,
+        &logic::params(&[("N", n), ("HW", 2), ("LW", 2)]),
+        lt,
+        overlay,
+    )
+    .map_err(|error| RfError::Logic {
+        structure: "TRIC control",
+        error,
+    })?;
+    Ok((blocks, c))
 }
 
 /// TRIC of `design`'s MRF at its super-threshold supply with a drowsy margin `margin_v` over
@@ -45,6 +79,17 @@ pub fn tric_cost(
     design: &RfDesign,
     margin_v: f64,
     bits_per_switch: u64,
+) -> Result<TricCost, RfError> {
+    tric_cost_with(design, margin_v, bits_per_switch, None)
+}
+
+/// [`tric_cost`] with the control costed from a calibration `overlay` where it has the
+/// `tric_ctrl` kind.
+pub fn tric_cost_with(
+    design: &RfDesign,
+    margin_v: f64,
+    bits_per_switch: u64,
+    overlay: Option<&Overlay>,
 ) -> Result<TricCost, RfError> {
     let vdd = stv_supply_v(design)?;
     let ret = retention_voltage(&design.node)?;
@@ -73,11 +118,12 @@ pub fn tric_cost(
     q.bits = bits_per_switch;
     q.temperature_k = design.temperature_k;
     let sw: TricSwitch = tric_switch(&q)?;
-    let switches = (design.entries as u64 * design.entry_bytes as u64 * 8)
-        .div_ceil(bits_per_switch.max(1)) as f64;
+    let n_switches =
+        (design.entries as u64 * design.entry_bytes as u64 * 8).div_ceil(bits_per_switch.max(1));
+    let switches = n_switches as f64;
     let lt = logic_tech(design, vdd)?;
-    let ge_per_switch = 12.0 + 4.0 * 4.0;
-    let w_min = lt.device().fin_width_m.unwrap_or(4.0 * lt.feature_size_m);
+    let (blocks, ctrl) = control_blocks(n_switches, &lt, overlay)?;
+    let blocks = blocks as f64;
     Ok(TricCost {
         v_drowsy_v: v,
         drv_source: ret.source,
@@ -87,8 +133,77 @@ pub fn tric_cost(
         t_wake_s: sw.t_wake_s,
         wake_cycles: sw.wake_cycles,
         switch_area_m2: switches * sw.area_m2,
-        control_area_m2: switches * ge_per_switch * crate::logic::area_per_ge_m2(&lt),
-        control_leakage_w: switches * ge_per_switch * 2.0 * w_min * lt.i_off_a_per_m() * vdd,
+        control_area_m2: blocks * ctrl.area_m2,
+        control_leakage_w: blocks * ctrl.leakage_w,
+        control_energy_per_cycle_j: blocks * ctrl.energy_per_op_j,
+        control_calibrated: ctrl.calibrated[0],
+    })
+}
+
+/// The derived TRIC wake latency (spec §3.4, `tric.wake_latency_mode = "derived"`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DerivedWake {
+    /// Drowsy supply `DRV + margin`, V.
+    pub v_drowsy_v: f64,
+    /// Full supply the entry wakes to, V.
+    pub vdd_v: f64,
+    /// Core clock, Hz.
+    pub clock_hz: f64,
+    /// Recharge time of the entry's virtual rail from `V_drowsy` to `Vdd` through its switch, s.
+    pub t_wake_s: f64,
+    /// `L = max(1, ⌈t_wake/t_clk⌉)`, cycles.
+    pub wake_cycles: u64,
+}
+
+/// L = ⌈t_wake(V_drowsy → Vdd)/t_clk⌉ (at least 1) of one TRIC switch of `bits_per_switch`
+/// cells of `node` (flavour `flavour`, `None` = the node's default) at supply `vdd_v`, woken
+/// from `DRV + margin_v` ([`super::retention_voltage`]) at `clock_hz` and `temperature_k`: the
+/// rail recharge of the tri-modal switch model ([`tric_switch`], after Pakbaznia & Pedram,
+/// ISQED 2009). A larger margin leaves a smaller swing to restore (shorter wake); a faster
+/// clock makes the same wake time more cycles.
+pub fn derived_wake_latency(
+    node: &str,
+    flavour: Option<&str>,
+    vdd_v: f64,
+    margin_v: f64,
+    clock_hz: f64,
+    bits_per_switch: u64,
+    temperature_k: f64,
+) -> Result<DerivedWake, RfError> {
+    if !(margin_v.is_finite() && margin_v >= 0.0) {
+        return Err(RfError::input(
+            "tric.drowsy_margin_mv",
+            margin_v * 1e3,
+            "a margin >= 0 mV",
+        ));
+    }
+    let ret = retention_voltage(node)?;
+    let v = ret.drv_v + margin_v;
+    if !vdd_v.is_finite() || v >= vdd_v {
+        return Err(RfError::input(
+            "tric.drowsy_margin_mv",
+            margin_v * 1e3,
+            &format!(
+                "a margin with DRV ({:.0} mV, {}) + margin below the supply {:.3} V",
+                ret.drv_v * 1e3,
+                ret.source,
+                vdd_v
+            ),
+        ));
+    }
+    let mut q = TricQuery::new(node, vdd_v, v, clock_hz);
+    if let Some(f) = flavour {
+        q.flavour = Some(techlib::node(node)?.flavour(f)?);
+    }
+    q.bits = bits_per_switch;
+    q.temperature_k = temperature_k;
+    let sw = tric_switch(&q)?;
+    Ok(DerivedWake {
+        v_drowsy_v: v,
+        vdd_v,
+        clock_hz,
+        t_wake_s: sw.t_wake_s,
+        wake_cycles: sw.wake_cycles,
     })
 }
 
@@ -106,4 +221,32 @@ pub fn warped_added_area(
         0.0
     };
     (a, share)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn derived_wake_latency_scales_with_swing_and_clock() {
+        let l = |margin_v: f64, clock_hz: f64| {
+            derived_wake_latency("planar45", None, 1.0, margin_v, clock_hz, 1024, 350.0).unwrap()
+        };
+        let base = l(0.25, 1.0e9);
+        assert!(base.wake_cycles >= 1);
+        assert!(base.t_wake_s > 0.0);
+        // a larger margin leaves less swing to restore: never a longer wake
+        let hi = l(0.45, 1.0e9);
+        assert!(hi.t_wake_s < base.t_wake_s, "{hi:?} vs {base:?}");
+        assert!(hi.wake_cycles <= base.wake_cycles);
+        // a faster clock: the same wake time in at least as many cycles
+        let fast = l(0.25, 4.0e9);
+        assert!((fast.t_wake_s - base.t_wake_s).abs() <= 1e-3 * base.t_wake_s);
+        assert!(fast.wake_cycles >= base.wake_cycles);
+        // a margin reaching the supply is refused naming the knob
+        let e = derived_wake_latency("planar45", None, 1.0, 0.95, 1.0e9, 1024, 350.0)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("tric.drowsy_margin_mv"), "{e}");
+    }
 }

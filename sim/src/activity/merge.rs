@@ -220,6 +220,18 @@ impl Merge for RegisterStats {
             .merge(&o.first_access_after_alloc);
         self.pilot_reads.merge(&o.pilot_reads);
         self.pilot_writes.merge(&o.pilot_writes);
+        self.interaccess_cutoff = self.interaccess_cutoff.max(o.interaccess_cutoff);
+        self.inter_access_within_cutoff
+            .merge(&o.inter_access_within_cutoff);
+        self.active_lane_insts.merge(&o.active_lane_insts);
+        self.full_warp_insts.merge(&o.full_warp_insts);
+        self.masked_off_insts.merge(&o.masked_off_insts);
+        self.profiled_pilot_counts.merge(&o.profiled_pilot_counts);
+        self.profiled_pilots.merge(&o.profiled_pilots);
+        self.pilot_cta_counts.merge(&o.pilot_cta_counts);
+        self.pilot_cta_warps.merge(&o.pilot_cta_warps);
+        self.other_cta_counts.merge(&o.other_cta_counts);
+        self.other_cta_warps.merge(&o.other_cta_warps);
     }
 }
 

@@ -590,7 +590,46 @@ pub struct RegisterStats {
     pub pilot_reads: Vec<u64>,
     /// The pilot warp's writes per register.
     pub pilot_writes: Vec<u64>,
+    /// `metrics.interaccess_cutoff` of the run, cycles (register-file spec §9).
+    #[serde(default)]
+    pub interaccess_cutoff: u64,
+    /// The inter-access distances of `inter_access` that are ≤ `interaccess_cutoff`.
+    #[serde(default)]
+    pub inter_access_within_cutoff: Log2Hist,
+    /// Issued warp instructions by active lanes, bins 1–4, 5–8, 9–12, 13–16, 17–24, 25–32
+    /// ([`ACTIVE_LANE_BINS`]).
+    #[serde(default)]
+    pub active_lane_insts: Vec<u64>,
+    /// Issued warp instructions with all 32 lanes active.
+    #[serde(default)]
+    pub full_warp_insts: u64,
+    /// Issued warp instructions with no active lane (in no bin of `active_lane_insts`).
+    #[serde(default)]
+    pub masked_off_insts: u64,
+    /// Per register: accesses (reads + writes) of the profiled pilot warps, one per SM and
+    /// kernel launch, picked by the partitioned register file's rule (`prf.pilot_select`).
+    #[serde(default)]
+    pub profiled_pilot_counts: Vec<u64>,
+    /// Pilot warps summed in `profiled_pilot_counts`.
+    #[serde(default)]
+    pub profiled_pilots: u64,
+    /// Per register: accesses of the other warps of the pilots' CTAs.
+    #[serde(default)]
+    pub pilot_cta_counts: Vec<u64>,
+    /// Warps summed in `pilot_cta_counts`.
+    #[serde(default)]
+    pub pilot_cta_warps: u64,
+    /// Per register: accesses of the warps of every other CTA.
+    #[serde(default)]
+    pub other_cta_counts: Vec<u64>,
+    /// Warps summed in `other_cta_counts`.
+    #[serde(default)]
+    pub other_cta_warps: u64,
 }
+
+/// Upper ends (inclusive) of the active-lane bins of [`RegisterStats::active_lane_insts`]
+/// (register-file spec §9: 1–4, 5–8, 9–12, 13–16, 17–24, 25–32).
+pub const ACTIVE_LANE_BINS: [u32; 6] = [4, 8, 12, 16, 24, 32];
 
 impl KernelActivity {
     /// A record with no counts.

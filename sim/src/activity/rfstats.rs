@@ -85,6 +85,27 @@ pub struct TricStats {
     pub off_accesses: u64,
     /// Accesses that found their unit not ON (0 unless the latency rule is broken).
     pub not_on_accesses: u64,
+    /// `tric.lookahead` k (0 = no look-ahead; the look-ahead fields are then absent).
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub lookahead: u32,
+    /// DROWSY → WAKING transitions caused by a look-ahead prediction (also in `wake_events`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub lookahead_wakes: u64,
+    /// Predicted units an instruction then claimed while they were awake (a hit).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub lookahead_hits: u64,
+    /// Predicted units that no instruction claimed before `tric.lookahead_timeout`: they went
+    /// back to DROWSY after full-Vdd leakage (a wrong prediction).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub lookahead_mispredicted: u64,
+}
+
+fn is_zero(v: &u64) -> bool {
+    *v == 0
+}
+
+fn is_zero_u32(v: &u32) -> bool {
+    *v == 0
 }
 
 /// The register-file record of one kernel.
@@ -260,5 +281,9 @@ impl TricStats {
         self.write_wake_stall_cycles += o.write_wake_stall_cycles;
         self.off_accesses += o.off_accesses;
         self.not_on_accesses += o.not_on_accesses;
+        self.lookahead = self.lookahead.max(o.lookahead);
+        self.lookahead_wakes += o.lookahead_wakes;
+        self.lookahead_hits += o.lookahead_hits;
+        self.lookahead_mispredicted += o.lookahead_mispredicted;
     }
 }

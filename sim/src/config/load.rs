@@ -244,7 +244,8 @@ pub(crate) fn reset_unread_keys(cfg: &mut GpuConfig, base: &GpuConfig) -> Vec<(S
 
 /// `cfg` as a TOML table with every schema key, including the tables that are not serialised
 /// while they hold their defaults (`[pg]`, `[sched.gates]`, `[fold]`, `[origami]`, `[physical]`,
-/// `[prf]`, `[afrf]`, `[mrf]`, `[rfc]`, `[tric]`, `[coma]`, `[energy]`, `rf.latency`),
+/// `[prf]`, `[afrf]`, `[mrf]`, `[rfc]`, `[tric]`, `[coma]`, `[energy]`, `[metrics]`,
+/// `rf.latency`),
 /// so that a user file or `--set` may override
 /// their keys on a base preset.
 fn schema_table(cfg: &GpuConfig) -> toml::Table {
@@ -278,6 +279,9 @@ fn schema_table(cfg: &GpuConfig) -> toml::Table {
     });
     t.entry("energy").or_insert_with(|| {
         toml::Value::Table(toml::Table::try_from(&cfg.energy).expect("energy serialises"))
+    });
+    t.entry("metrics").or_insert_with(|| {
+        toml::Value::Table(toml::Table::try_from(&cfg.metrics).expect("metrics serialises"))
     });
     if let Some(toml::Value::Table(rf)) = t.get_mut("rf") {
         rf.entry("latency")
@@ -753,6 +757,7 @@ impl GpuConfig {
         self.tric.check(&mut bad);
         self.coma.check(&mut bad);
         self.energy.check(&mut bad);
+        self.metrics.check(&mut bad);
         bad.extend(unread_key_errors(self));
         // `sched.policy = "plugin:NAME"` is resolved when a simulation starts, through the
         // policy registry it runs with (timing::PolicyRegistry); an unregistered name is an

@@ -105,6 +105,13 @@ pub struct GpuConfig {
         skip_serializing_if = "super::tric::EnergySection::is_default"
     )]
     pub energy: super::tric::EnergySection,
+    /// `[metrics]`: register-file characterisation definitions (register-file spec §9);
+    /// defaults when absent (and not written then).
+    #[serde(
+        default,
+        skip_serializing_if = "super::tric::MetricsSection::is_default"
+    )]
+    pub metrics: super::tric::MetricsSection,
 }
 
 /// `[sim]`: run control.

@@ -17,6 +17,12 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Largest `tric.lookahead` k: the schedulers predict at most this many instructions ahead.
+pub const MAX_LOOKAHEAD: u32 = 16;
+
+/// Largest explicit `tric.lookahead_timeout`, cycles.
+pub const MAX_LOOKAHEAD_TIMEOUT: u32 = 4096;
+
 /// `tric.granularity`: what one TRIC switch powers (register-file spec §3.7).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -91,7 +97,9 @@ pub struct TricSection {
     pub wake_latency: u32,
     /// `tric.wake_latency_mode`.
     pub wake_latency_mode: WakeLatencyMode,
-    /// `tric.lookahead`: cycles k of scheduler look-ahead that wake entries early (0 = none).
+    /// `tric.lookahead`: cycles k of scheduler look-ahead (0 = none, 1…16): every scheduler
+    /// sends the source registers of the instructions it predicts for the next k cycles to
+    /// TRIC, which wakes them early (spec §3.5).
     pub lookahead: u32,
     /// `tric.lookahead_timeout`: cycles after which an entry woken by a wrong prediction goes
     /// back to DROWSY; 0 means k + L.
@@ -140,6 +148,16 @@ impl TricSection {
         *self == TricSection::default()
     }
 
+    /// Cycles after which an entry woken by a look-ahead prediction that no instruction
+    /// claimed goes back to DROWSY: `tric.lookahead_timeout`, or k + L when it is 0 (spec §3.5).
+    pub fn lookahead_timeout_cycles(&self) -> u32 {
+        if self.lookahead_timeout == 0 {
+            self.lookahead + self.wake_latency
+        } else {
+            self.lookahead_timeout
+        }
+    }
+
     /// Cycles to wake an OFF entry.
     pub fn off_wake_cycles(&self) -> u32 {
         if self.off_wake_latency == 0 {
@@ -175,17 +193,22 @@ impl TricSection {
                 self.off_residual
             ));
         }
-        if self.lookahead > 0 {
+        if self.lookahead > MAX_LOOKAHEAD {
             bad.push(format!(
-                "'tric.lookahead' = {}: scheduler look-ahead wakeup is not implemented (use 0, \
-                 the source's evaluated setting)",
+                "'tric.lookahead' = {}: must be in 0..={MAX_LOOKAHEAD} cycles (0 = no look-ahead)",
                 self.lookahead
             ));
         }
-        if self.lookahead_timeout != 0 {
+        if self.lookahead_timeout > MAX_LOOKAHEAD_TIMEOUT {
             bad.push(format!(
-                "'tric.lookahead_timeout' = {}: only meaningful with look-ahead, which is not \
-                 implemented (use 0)",
+                "'tric.lookahead_timeout' = {}: must be in 0..={MAX_LOOKAHEAD_TIMEOUT} cycles \
+                 (0 = tric.lookahead + tric.wake_latency)",
+                self.lookahead_timeout
+            ));
+        }
+        if self.lookahead_timeout != 0 && self.lookahead == 0 {
+            bad.push(format!(
+                "'tric.lookahead_timeout' = {}: only meaningful with 'tric.lookahead' > 0 (use 0)",
                 self.lookahead_timeout
             ));
         }
@@ -284,6 +307,41 @@ impl ComaSection {
                     "'coma.fixed_fraction' = {f}: must be a fraction in 0..=1 or \"model\""
                 ));
             }
+        }
+    }
+}
+
+/// `[metrics]`: definitions of the register-file characterisation metrics (register-file spec
+/// §9 "Characterisation"), read by the per-register recorder (`stats.per_register`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct MetricsSection {
+    /// `metrics.interaccess_cutoff`: register inter-access distances above this many cycles
+    /// are left out of the cut-off histogram and mean (the source's methodology; the full
+    /// histogram is kept as well).
+    pub interaccess_cutoff: u64,
+}
+
+impl Default for MetricsSection {
+    fn default() -> Self {
+        MetricsSection {
+            interaccess_cutoff: 3000,
+        }
+    }
+}
+
+impl MetricsSection {
+    /// All keys at their defaults (the table is then not serialised).
+    pub fn is_default(&self) -> bool {
+        *self == MetricsSection::default()
+    }
+
+    /// Range checks; each message names the key.
+    pub fn check(&self, bad: &mut Vec<String>) {
+        if self.interaccess_cutoff == 0 {
+            bad.push(
+                "'metrics.interaccess_cutoff' = 0: must be a positive number of cycles".into(),
+            );
         }
     }
 }

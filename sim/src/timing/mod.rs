@@ -30,6 +30,7 @@ pub mod ooo;
 mod opcoll;
 mod perclass;
 pub mod policy;
+mod regchar;
 pub mod registry;
 pub mod rf;
 mod simulation;

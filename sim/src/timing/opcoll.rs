@@ -42,6 +42,8 @@ pub(crate) struct RegAccessLog {
     last: Vec<u64>,
     pub stats: Option<RegisterStats>,
     pub pilot_slot: Option<u16>,
+    /// Register-file characterisation (register-file spec §9), with `stats`.
+    pub chars: Option<Box<super::regchar::RegCharacter>>,
 }
 
 impl RegAccessLog {
@@ -61,6 +63,7 @@ impl RegAccessLog {
                 ..Default::default()
             }),
             pilot_slot: None,
+            chars: None,
         }
     }
 
@@ -102,6 +105,9 @@ impl RegAccessLog {
             rs.inter_access.add(t - last);
         }
         self.last[k] = t;
+        if let Some(c) = &self.chars {
+            c.access(w, r, (last != u64::MAX).then(|| t - last), rs);
+        }
     }
 }
 

@@ -17,12 +17,21 @@
 //! unit goes back to DROWSY at hold count zero, after the cycle of its last access. Residency
 //! is accounted lazily: each unit keeps the cycle its state began, and every transition adds
 //! the elapsed unit-cycles to the state's total, so the totals sum to units × cycles exactly.
+//!
+//! Look-ahead (§3.5, `tric.lookahead = k > 0`): every cycle the schedulers send the source
+//! registers of the instructions they predict for the next k cycles ([`Tric::predict`]). A
+//! DROWSY unit so named is woken at once (a wake event) with no hold; an instruction that then
+//! wakes it finds it awake and takes the first hold (a hit). A unit no instruction claims within
+//! `tric.lookahead_timeout` cycles (default k + L) goes back to DROWSY (a misprediction); until
+//! then it is WAKING/ON and so charged full-Vdd leakage. Timeouts are kept in a FIFO (the
+//! timeout is fixed, so deadlines arrive in order) and applied lazily before any wake.
 
 use crate::activity::{RfPartCounts, RfStats, TricResidency, TricStats};
 use crate::config::tric::{DestPolicy, TricAllocScope, TricGranularity};
 use crate::config::GpuConfig;
 use crate::inst::PRED_BASE;
 use crate::timing::policy::{RfPart, N_REGS};
+use std::collections::VecDeque;
 
 const OFF: u8 = 0;
 const DROWSY: u8 = 1;
@@ -65,6 +74,15 @@ pub(crate) struct Tric {
     /// Per entry: the cycle a fixed-latency result will be written (`just_in_time`), or
     /// u64::MAX for a variable-latency one.
     dest_ready: Vec<u64>,
+    /// `tric.lookahead` k (0: no predictions, and the two fields below stay empty).
+    pub lookahead: u32,
+    /// Cycles a predicted, unclaimed unit stays awake.
+    timeout: u64,
+    /// Per unit: the cycle its predicted wake times out, or u64::MAX (not predicted, or
+    /// claimed by an instruction).
+    deadline: Vec<u64>,
+    /// Predicted wakes (deadline, unit) in deadline order.
+    expiry: VecDeque<(u64, u32)>,
     pub res: Residency,
     pub stats: TricStats,
 }
@@ -92,6 +110,10 @@ impl Tric {
             on_at: Vec::new(),
             dest_held: Vec::new(),
             dest_ready: Vec::new(),
+            lookahead: tc.lookahead,
+            timeout: tc.lookahead_timeout_cycles().max(1) as u64,
+            deadline: Vec::new(),
+            expiry: VecDeque::new(),
             res: Residency::default(),
             stats: TricStats {
                 granularity: match tc.granularity {
@@ -100,6 +122,7 @@ impl Tric {
                 }
                 .to_string(),
                 wake_latency: tc.wake_latency,
+                lookahead: tc.lookahead,
                 ..Default::default()
             },
         }
@@ -121,6 +144,10 @@ impl Tric {
         self.on_at = vec![0; n];
         self.dest_held = vec![false; n_alloc];
         self.dest_ready = vec![u64::MAX; n_alloc];
+        if self.lookahead > 0 {
+            self.deadline = vec![u64::MAX; n];
+            self.expiry.clear();
+        }
         self.n_entries = self.n_entries.max(n_alloc as u64);
     }
 
@@ -159,6 +186,13 @@ impl Tric {
     fn wake_unit(&mut self, u: usize, t: u64) -> u64 {
         match self.state[u] {
             AWAKE => {
+                if self.hold[u] == 0 {
+                    // only a look-ahead prediction leaves a unit awake without a hold
+                    if let Some(d) = self.deadline.get_mut(u) {
+                        *d = u64::MAX;
+                        self.stats.lookahead_hits += 1;
+                    }
+                }
                 self.hold[u] += 1;
                 self.on_at[u]
             }
@@ -182,6 +216,59 @@ impl Tric {
                 self.hold[u] = 1;
                 self.stats.wake_events += 1;
                 t + l
+            }
+        }
+    }
+
+    /// A look-ahead prediction names register `reg` of warp `w` (lanes `mask`) at `t`: its
+    /// DROWSY units are woken now without a hold, and go back to DROWSY at `t + timeout` unless
+    /// an instruction claims them first. OFF units are never woken by a prediction; awake ones
+    /// are already on their way.
+    pub fn predict(&mut self, w: usize, reg: u16, mask: u32, t: u64) {
+        let Some(e) = self.entry(w, reg) else {
+            return;
+        };
+        let us = Self::units(self.lanes, e, mask);
+        for u in us {
+            if self.state[u] != DROWSY {
+                continue;
+            }
+            let on = if self.since[u] > t {
+                // released at the end of this very cycle: it never left ON
+                self.since[u]
+            } else {
+                self.close(u, t);
+                self.stats.wake_events += 1;
+                self.stats.lookahead_wakes += 1;
+                t + self.wake
+            };
+            self.state[u] = AWAKE;
+            self.on_at[u] = on;
+            self.hold[u] = 0;
+            let d = t + self.timeout;
+            self.deadline[u] = d;
+            self.expiry.push_back((d, u as u32));
+        }
+    }
+
+    /// Applies every look-ahead timeout due by `t`: a predicted unit still unclaimed at its
+    /// deadline goes back to DROWSY from that cycle.
+    #[inline]
+    pub fn expire(&mut self, t: u64) {
+        while let Some(&(d, u)) = self.expiry.front() {
+            if d > t {
+                break;
+            }
+            self.expiry.pop_front();
+            let u = u as usize;
+            if self.deadline[u] != d {
+                continue; // claimed, or predicted again after an earlier timeout
+            }
+            self.deadline[u] = u64::MAX;
+            if self.state[u] == AWAKE && self.hold[u] == 0 {
+                self.close(u, d.max(self.since[u]));
+                self.state[u] = DROWSY;
+                self.stats.lookahead_mispredicted += 1;
             }
         }
     }
@@ -361,6 +448,9 @@ impl Tric {
                 self.close(u, t.max(self.since[u]));
                 self.state[u] = OFF;
                 self.hold[u] = 0;
+                if let Some(d) = self.deadline.get_mut(u) {
+                    *d = u64::MAX;
+                }
                 self.stats.to_off += 1;
             }
         }
@@ -375,6 +465,7 @@ impl Tric {
     /// Closes every unit at the kernel's end `end` and returns the residency of the whole
     /// file (unallocated entries OFF throughout).
     pub fn finish(&mut self, end: u64) -> TricResidency {
+        self.expire(end);
         for u in 0..self.state.len() {
             self.close(u, end.max(self.since[u]));
         }
@@ -496,6 +587,9 @@ impl RfMonitor {
         let Some(tr) = self.tric.as_mut() else {
             return;
         };
+        if tr.lookahead > 0 {
+            tr.expire(t);
+        }
         let mut stall = 0u64;
         for (i, &r) in srcs.iter().enumerate() {
             let on = tr.wake(w, r, mask, t);
@@ -545,7 +639,12 @@ impl RfMonitor {
     pub fn write_ready(&mut self, w: usize, reg: u16, t: u64) -> u64 {
         let mask = self.dest_mask(w, reg);
         match self.tric.as_mut() {
-            Some(tr) => tr.write_ready(w, reg, mask, t),
+            Some(tr) => {
+                if tr.lookahead > 0 {
+                    tr.expire(t);
+                }
+                tr.write_ready(w, reg, mask, t)
+            }
             None => t,
         }
     }
@@ -652,6 +751,71 @@ mod tests {
         assert_eq!(r.waking, 9);
         assert_eq!(r.on, 3);
         assert_eq!(total(&r), r.units * 10);
+    }
+
+    fn tric_lookahead(l: u32, k: u32, timeout: u32) -> Tric {
+        let mut cfg = GpuConfig::preset("gtx480").unwrap();
+        cfg.tric.enabled = true;
+        cfg.tric.wake_latency = l;
+        cfg.tric.lookahead = k;
+        cfg.tric.lookahead_timeout = timeout;
+        let mut t = Tric::new(&cfg);
+        t.kernel_launch(8, 2, 2, 0);
+        t
+    }
+
+    #[test]
+    fn a_wrong_prediction_returns_to_drowsy_after_the_timeout() {
+        // L = 3, k = 2: the default timeout is k + L = 5 cycles
+        let mut t = tric_lookahead(3, 2, 0);
+        t.predict(0, 1, u32::MAX, 10);
+        let e = 1;
+        assert_eq!(t.state[e], AWAKE);
+        assert_eq!(t.stats.wake_events, 1);
+        assert_eq!(t.stats.lookahead_wakes, 1);
+        // a second prediction of an awake unit changes nothing
+        t.predict(0, 1, u32::MAX, 11);
+        assert_eq!(t.stats.wake_events, 1);
+        t.expire(14);
+        assert_eq!(t.state[e], AWAKE, "still within the timeout");
+        t.expire(15);
+        assert_eq!(t.state[e], DROWSY, "timed out at 10 + 5");
+        assert_eq!(t.stats.lookahead_mispredicted, 1);
+        // an instruction now pays the full wake latency again
+        assert_eq!(t.wake(0, 1, u32::MAX, 20), 23);
+        t.read(0, 1, u32::MAX, 23);
+        let r = t.finish(40);
+        // full-Vdd while mispredicted: 3 WAKING + 2 ON, then 3 WAKING + 1 ON for the read
+        assert_eq!((r.waking, r.on), (6, 3));
+        assert_eq!(total(&r), r.units * 40);
+        assert_eq!(t.stats.lookahead_hits, 0);
+        assert_eq!(t.stats.wake_events, 2);
+    }
+
+    #[test]
+    fn a_right_prediction_hides_the_wake_latency() {
+        let mut t = tric_lookahead(3, 2, 0);
+        t.predict(0, 2, u32::MAX, 10);
+        // the instruction takes a collector two cycles later: ON at 13, no new wake event
+        assert_eq!(t.wake(0, 2, u32::MAX, 12), 13);
+        assert_eq!(t.stats.lookahead_hits, 1);
+        assert_eq!(t.stats.wake_events, 1);
+        // claimed: the timeout no longer applies, the read releases it
+        t.expire(30);
+        assert_eq!(t.state[2], AWAKE);
+        t.read(0, 2, u32::MAX, 31);
+        assert_eq!(t.state[2], DROWSY);
+        let r = t.finish(50);
+        assert_eq!(t.stats.lookahead_mispredicted, 0);
+        assert_eq!((r.waking, r.on), (3, 19));
+        assert_eq!(total(&r), r.units * 50);
+        // an explicit timeout overrides k + L; OFF entries outside the allocation stay OFF
+        let mut t = tric_lookahead(3, 1, 2);
+        t.predict(0, 3, u32::MAX, 0);
+        t.predict(7, 3, u32::MAX, 0);
+        t.expire(2);
+        assert_eq!(t.state[3], DROWSY);
+        assert_eq!(t.stats.lookahead_wakes, 1);
     }
 
     #[test]

@@ -228,6 +228,9 @@ impl Sm {
             }
         }
         self.issue.last_sb_reads = self.issue.sb_act.reads - sb0;
+        if self.lookahead > 0 {
+            self.tric_lookahead(t);
+        }
         // An issue changes the state; otherwise the stage is clean until an event marks it
         // dirty or a decoded entry becomes ready.
         self.issue.dirty = any_issued;
@@ -407,6 +410,9 @@ impl Sm {
         self.oc.rf.on_issue(w as u32, &self.front.ibuf[w][hslot], t);
         self.act.warp_insts += 1;
         self.act.thread_insts += lanes;
+        if let Some(rs) = self.regs.stats.as_mut() {
+            crate::timing::regchar::RegCharacter::issued(lanes as u32, rs);
+        }
         self.fam_count(family, lanes);
         if divergent {
             self.act.simt.divergent_branches += 1;

@@ -79,6 +79,9 @@ impl Sm {
             }
         }
         let _ = threads;
+        if let (Some(c), Some(rs)) = (self.regs.chars.as_mut(), self.regs.stats.as_mut()) {
+            c.cta_launch(first as usize, n_warps as usize, rs);
+        }
         let now = self.now;
         if let Some(tr) = self.oc.mon.as_mut().and_then(|m| m.tric.as_mut()) {
             tr.cta_launch(first as usize, n_warps as usize, now);

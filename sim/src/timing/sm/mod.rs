@@ -16,6 +16,7 @@ mod backend;
 mod fold;
 mod issue;
 mod life;
+mod lookahead;
 mod memory;
 mod socgpu;
 
@@ -82,6 +83,8 @@ pub(crate) struct Sm {
     /// The SOCGPU issue stage (`sched.ooo.mode = "socgpu"`; issue-stage §2), which replaces
     /// the in-order issue stage and fetch.
     pub ooo: Option<Box<super::ooo::SmSocgpu>>,
+    /// `tric.lookahead` k with TRIC on, else 0: the issue stage then makes no predictions.
+    pub lookahead: u32,
 }
 
 impl Sm {
@@ -107,6 +110,10 @@ impl Sm {
         if pg_on {
             exec.install_pg(cfg, id, nw);
         }
+        let mut regs = RegAccessLog::new(nw, cfg.stats.per_register);
+        if let Some(rs) = regs.stats.as_mut() {
+            regs.chars = Some(Box::new(super::regchar::RegCharacter::new(cfg, id, nw, rs)));
+        }
         Sm {
             id,
             warps: WarpState::new(nw),
@@ -115,7 +122,7 @@ impl Sm {
             oc: OperandCollectors::new(cfg, ns, nsub, p.rf),
             exec,
             ldst: LdstUnit::new(cfg),
-            regs: RegAccessLog::new(nw, cfg.stats.per_register),
+            regs,
             act: SmActivity::default(),
             fam: Default::default(),
             progress: false,
@@ -127,6 +134,11 @@ impl Sm {
             active_set: (pg_on || cfg.fold.enabled).then(Default::default),
             ooo: (cfg.sched.ooo.mode == crate::config::OooMode::Socgpu)
                 .then(|| Box::new(super::ooo::SmSocgpu::new(cfg, id, nw))),
+            lookahead: if cfg.tric.enabled {
+                cfg.tric.lookahead
+            } else {
+                0
+            },
         }
     }
 
@@ -172,6 +184,9 @@ impl Sm {
     /// its allocation. An error is a launch-time check of the organisation, naming its knob.
     pub fn kernel_launch(&mut self, regs: u32, max_ctas: u32, wpc: u32) -> Result<(), String> {
         self.oc.rf.on_kernel_start(regs, wpc, self.now)?;
+        if let Some(c) = self.regs.chars.as_mut() {
+            c.kernel_launch();
+        }
         if let Some(tr) = self.oc.mon.as_mut().and_then(|m| m.tric.as_mut()) {
             tr.kernel_launch(regs, max_ctas, wpc, self.now);
         }

@@ -1,0 +1,95 @@
+//! `gpuenergy rfstats`: the register-file characterisation of workloads (register-file spec §9
+//! "Characterisation", no technique needed). Each workload is simulated with
+//! `stats.per_register` on (in parallel, progress on stderr) and its per-register record is
+//! summarised by [`crate::report::rfstats`].
+
+use super::progress::{note, Progress};
+use crate::report::{self, Format};
+use crate::study::workloads_named;
+use anyhow::Result;
+use rayon::prelude::*;
+use sim::config::GpuConfig;
+use sim::timing::{Program, Simulation, TimingGpu};
+use sim::workloads::Size;
+use std::path::PathBuf;
+
+const AFTER_HELP: &str = "\
+Examples:
+  gpuenergy rfstats --workload hotspot
+  gpuenergy rfstats --workload all --preset gtx780 --format csv
+  gpuenergy rfstats --workload bfs --set metrics.interaccess_cutoff=1000 --set prf.n_fast=6 \\
+      --format json --plot plots/";
+
+/// Arguments of `gpuenergy rfstats`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = AFTER_HELP)]
+pub struct Args {
+    /// Built-in workload, or `all` (see `gpuenergy workloads`).
+    #[arg(long)]
+    pub workload: String,
+    /// Built-in GPU preset: gtx480, gtx780 or gtx1080ti.
+    #[arg(long, default_value = "gtx480")]
+    pub preset: String,
+    /// Configuration file (TOML), full or `base = "<preset>"` plus overrides (instead of
+    /// --preset).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// Input size tier: test or bench.
+    #[arg(long, default_value = "test")]
+    pub size: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: Format,
+    /// Write SVG plots (active-lane and inter-access histograms per workload) into this folder.
+    #[arg(long)]
+    pub plot: Option<PathBuf>,
+    /// Technique and single-key overrides of the configuration (`metrics.interaccess_cutoff`,
+    /// `prf.n_fast`, `prf.pilot_select` shape the metrics).
+    #[command(flatten)]
+    pub mods: super::ConfigMods,
+    /// `--quiet`: no progress display.
+    #[command(flatten)]
+    pub quiet: super::progress::QuietArg,
+}
+
+/// Runs `gpuenergy rfstats` with parsed arguments.
+pub fn run(args: Args) -> Result<()> {
+    let list = workloads_named(&args.workload)?;
+    let size: Size = args.size.parse()?;
+    let cfg = match &args.config {
+        Some(p) => GpuConfig::from_toml_file(p)?,
+        None => GpuConfig::preset(&args.preset)?,
+    };
+    let mut cfg = args.mods.apply(cfg)?;
+    cfg.stats.per_register = true;
+    let quiet = args.quiet.quiet;
+    let bar = Progress::bar(list.len(), "workloads", quiet);
+    let rows: Vec<report::rfstats::RfCharacter> = list
+        .par_iter()
+        .map(|w| {
+            let name = w.info().name;
+            let (ran, act) = Simulation::new(&cfg)
+                .run(Program(|gpu: &mut TimingGpu| w.run(size, gpu, false)))
+                .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+            ran.map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+            let c = report::rfstats::characterise(name, &cfg, &act)?;
+            bar.inc();
+            bar.message(format!("{name} done"));
+            Ok(c)
+        })
+        .collect::<Result<_>>()?;
+    bar.finish();
+    match args.format {
+        Format::Table => print!("{}", report::rfstats::table(&rows)),
+        Format::Json => println!("{}", serde_json::to_string_pretty(&rows)?),
+        Format::Csv => print!("{}", report::rfstats::csv(&rows)),
+    }
+    if let Some(dir) = &args.plot {
+        let files = report::rfstats::plots(dir, &rows)?;
+        note(
+            quiet,
+            format!("{} plots written to {}", files.len(), dir.display()),
+        );
+    }
+    Ok(())
+}
