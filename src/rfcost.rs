@@ -32,7 +32,7 @@ use models::rf::accounting::{
 use models::rf::coma::coma_circuit;
 use models::rf::counts::counts_from_activity;
 use models::rf::structures::{evaluate, RfDesign, RfStructures};
-use models::rf::tric::tric_cost;
+use models::rf::tric::tric_cost_with;
 use models::rf::RfError;
 use serde::Serialize;
 use sim::activity::KernelActivity;
@@ -206,7 +206,12 @@ pub fn cost_run(
             TricGranularity::Entry => d.entry_bytes as u64 * 8,
             TricGranularity::EntryLane => d.entry_bytes as u64 * 8 / d.lanes.max(1) as u64,
         };
-        Some(tric_cost(&d, cfg.tric.drowsy_margin_mv * 1e-3, bits)?)
+        Some(tric_cost_with(
+            &d,
+            cfg.tric.drowsy_margin_mv * 1e-3,
+            bits,
+            overlay,
+        )?)
     } else {
         None
     };
