@@ -99,3 +99,36 @@ fn derived_srf_latency_is_filled_by_the_estimate() {
     assert!(err.contains("prf.lat_srf"), "{err}");
     assert!(!err.contains("panicked"), "{err}");
 }
+
+#[test]
+fn compare_costs_the_adaptive_frf_against_mrf_at_stv() {
+    // the partition's record sums FRF_low time over the SMs; the accounting takes it as a
+    // share of the run, so a multi-SM run with low epochs is costed rather than refused
+    let out = ok(&[
+        "compare",
+        "--preset",
+        "gtx780",
+        "--tech",
+        "finfet7",
+        "--workload",
+        "hotspot",
+        "--baseline",
+        "mrf-stv",
+        "--technique",
+        "adaptive-frf",
+        "--format",
+        "json",
+        "--quiet",
+    ]);
+    let j: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let rf = &j["variants"][0]["per_workload"]["hotspot"]["rf"];
+    let split = &rf["access_split"];
+    let shares: Vec<f64> = ["frf_high", "frf_low", "srf"]
+        .iter()
+        .map(|k| split[k].as_f64().unwrap())
+        .collect();
+    assert!(shares[1] > 0.0, "no FRF_low accesses: {split}");
+    assert!((shares.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{split}");
+    let leak = rf["savings"]["leakage"].as_f64().unwrap();
+    assert!(leak > 0.0 && leak < 1.0, "leakage saving {leak}");
+}

@@ -101,7 +101,15 @@ pub fn counts_from_activity(k: &KernelActivity, clock_hz: f64) -> RfCounts {
         c.wake_events = t.wake_events;
     }
     if let Some(p) = &rf.prf {
-        apply_prf_events(&mut c, &p.events, p.frf_low_cycles);
+        // the record sums SM-cycles over the SMs; the accounting wants the run's share of
+        // FRF_low time in run cycles
+        let low = if p.sm_cycles > 0 {
+            ((p.frf_low_cycles as f64 / p.sm_cycles as f64 * c.cycles as f64).round() as u64)
+                .min(c.cycles)
+        } else {
+            0
+        };
+        apply_prf_events(&mut c, &p.events, low);
     }
     c.mask_reads = rf.mask_table_reads;
     c.cu_allocs = rf.mask_table_writes;
