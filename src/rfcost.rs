@@ -330,7 +330,12 @@ fn added_structures(
             &["TRIC switch events"],
             "",
         );
-        push("TRIC control", t.control_area_m2, &[], "TRIC control");
+        push(
+            "TRIC control",
+            t.control_area_m2,
+            &["TRIC control"],
+            "TRIC control",
+        );
     }
     if let Some(c) = &s.swap_cam {
         push(

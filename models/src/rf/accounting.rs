@@ -223,6 +223,9 @@ pub struct OverheadModel {
     pub mode_switch_j: f64,
     /// One RFC tag check.
     pub tag_check_j: f64,
+    /// The TRIC control's energy per core cycle (its blocks clocked, one wake and one release
+    /// evaluated every cycle), J.
+    pub tric_control_per_cycle_j: f64,
     /// Leakage of each added structure, W, labelled.
     pub added_leakage_w: Vec<(String, f64)>,
 }
@@ -376,6 +379,7 @@ impl RfEnergyModel {
             if model_switch {
                 ov.switch_j = tc.wake_event_energy_j;
             }
+            ov.tric_control_per_cycle_j = tc.control_energy_per_cycle_j;
             ov.added_leakage_w
                 .push(("TRIC control".into(), tc.control_leakage_w));
         }
@@ -705,6 +709,10 @@ pub fn account(c: &RfCounts, m: &RfEnergyModel) -> Result<RfEnergy, RfError> {
         (
             "TRIC switch events".into(),
             c.wake_events as f64 * o.switch_j,
+        ),
+        (
+            "TRIC control".into(),
+            c.cycles as f64 * o.tric_control_per_cycle_j,
         ),
         (
             "swap-table lookups".into(),

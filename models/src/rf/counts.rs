@@ -189,6 +189,7 @@ impl RfEnergyModel {
         for (_, w) in o.added_leakage_w.iter_mut() {
             *w *= k;
         }
+        o.tric_control_per_cycle_j *= k;
         RfEnergyModel {
             mrf: s(&self.mrf),
             frf_high: s(&self.frf_high),
