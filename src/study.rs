@@ -278,21 +278,27 @@ impl Report {
     }
 }
 
-/// The built-in workloads `name` selects: `all` for the whole suite, else the one named.
+/// The built-in workloads `name` selects: `all` for the whole suite, else the one named, or a
+/// comma-separated list of names (each once, in the order given).
 pub fn workloads_named(name: &str) -> Result<Vec<&'static dyn Workload>, StudyError> {
     if name == "all" {
         return Ok(workloads::all());
     }
-    workloads::find(name)
-        .map(|w| vec![w])
-        .ok_or_else(|| StudyError::UnknownWorkload {
-            name: name.to_string(),
+    let mut list: Vec<&'static dyn Workload> = Vec::new();
+    for one in name.split(',').map(str::trim) {
+        let w = workloads::find(one).ok_or_else(|| StudyError::UnknownWorkload {
+            name: one.to_string(),
             known: workloads::all()
                 .iter()
                 .map(|w| w.info().name)
                 .collect::<Vec<_>>()
                 .join(", "),
-        })
+        })?;
+        if !list.iter().any(|x| x.info().name == w.info().name) {
+            list.push(w);
+        }
+    }
+    Ok(list)
 }
 
 /// What a study costs besides the static view.
@@ -723,6 +729,15 @@ mod tests {
         // fixed mode: nothing derived
         cfg.tric.wake_latency_mode = sim::config::tric::WakeLatencyMode::Fixed;
         assert!(study(&cfg).derived_tric_wake(&chip).unwrap().is_none());
+    }
+
+    #[test]
+    fn workload_lists_are_comma_separated_and_checked() {
+        let l = workloads_named("hotspot, bfs,hotspot").unwrap();
+        let names: Vec<&str> = l.iter().map(|w| w.info().name).collect();
+        assert_eq!(names, ["hotspot", "bfs"]);
+        let e = workloads_named("hotspot,nope").err().unwrap().to_string();
+        assert!(e.contains("nope") && e.contains("hotspot"), "{e}");
     }
 
     #[test]

@@ -39,7 +39,7 @@ pub struct Args {
     /// GPU configuration TOML (a preset plus overrides).
     #[arg(long)]
     pub config: Option<PathBuf>,
-    /// Workload to run, or `all` for the whole suite.
+    /// Workload to run, a comma-separated list of them, or `all` for the whole suite.
     #[arg(long, default_value = "all")]
     pub workload: String,
     /// Input size tier of the workloads.

@@ -41,7 +41,7 @@ pub struct Args {
     /// GPU configuration TOML (a preset plus overrides; see `gpuenergy presets --help`).
     #[arg(long)]
     pub config: Option<PathBuf>,
-    /// Workload to simulate, or `all` for the whole suite.
+    /// Workload to simulate, a comma-separated list of them, or `all` for the whole suite.
     #[arg(long, default_value = "all")]
     pub workload: String,
     /// Input size tier of the workloads.
