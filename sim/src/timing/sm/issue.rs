@@ -25,6 +25,26 @@ struct QuickRejects {
 }
 
 impl Sm {
+    /// Rebuilds each scheduler's list of live warps (valid, not exited) when a warp launched or
+    /// exited since the last rebuild, and marks the schedulers' views stale.
+    #[inline]
+    pub(super) fn refresh_live(&mut self) {
+        if !self.issue.live_dirty {
+            return;
+        }
+        self.issue.live_dirty = false;
+        for s in 0..self.issue.scheds.len() {
+            let mut live = std::mem::take(&mut self.issue.sched_live[s]);
+            live.clear();
+            live.extend(self.issue.sched_warps[s].iter().copied().filter(|&w| {
+                let w = w as usize;
+                self.warps.w_valid[w] && !self.warps.w_exited[w]
+            }));
+            self.issue.sched_live[s] = live;
+            self.issue.views_stale[s] = true;
+        }
+    }
+
     // ------------------------------------------------------------------ issue
     /// Issue stage for all schedulers. Returns nothing; counters go to `act`.
     pub fn issue(&mut self, t: u64, cfg_issue: (u32, u32, bool), id_oc: &PerPipe<u32>) {
@@ -38,19 +58,7 @@ impl Sm {
             return;
         }
         self.issue.flush_replay();
-        if self.issue.live_dirty {
-            self.issue.live_dirty = false;
-            for s in 0..self.issue.scheds.len() {
-                let mut live = std::mem::take(&mut self.issue.sched_live[s]);
-                live.clear();
-                live.extend(self.issue.sched_warps[s].iter().copied().filter(|&w| {
-                    let w = w as usize;
-                    self.warps.w_valid[w] && !self.warps.w_exited[w]
-                }));
-                self.issue.sched_live[s] = live;
-                self.issue.views_stale[s] = true;
-            }
-        }
+        self.refresh_live();
         // decoded entries that have become ready
         let waiting = self.front.ib_wait;
         for w in waiting.iter() {

@@ -221,18 +221,7 @@ impl Sm {
         cfg_issue: (u32, u32, bool),
         id_oc: &PerPipe<u32>,
     ) {
-        if self.issue.live_dirty {
-            self.issue.live_dirty = false;
-            for s in 0..self.issue.scheds.len() {
-                let mut live = std::mem::take(&mut self.issue.sched_live[s]);
-                live.clear();
-                live.extend(self.issue.sched_warps[s].iter().copied().filter(|&w| {
-                    let w = w as usize;
-                    self.warps.w_valid[w] && !self.warps.w_exited[w]
-                }));
-                self.issue.sched_live[s] = live;
-            }
-        }
+        self.refresh_live();
         // per-warp ready check of this cycle (phase 2), with the buffers' counters
         let use_ctr = o.policy.uses_ready_ctr();
         let nw = self.warps.w_valid.len();
