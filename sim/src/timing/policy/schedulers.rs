@@ -217,6 +217,14 @@ pub struct TwoLevel {
     active: Vec<u16>,
     pending: std::collections::VecDeque<u16>,
     scratch: Vec<WarpView>,
+    /// Per slot: 1 + the position of its view in the last `order` call's input, 0 if absent.
+    view_of: Vec<u32>,
+    /// Per slot: in the active set or the pending FIFO.
+    member: Vec<bool>,
+    /// (age, slot) of the warps new to the scheduler this cycle.
+    new: Vec<(u64, u16)>,
+    /// The active set in ascending slot order.
+    sorted: Vec<u16>,
 }
 
 impl TwoLevel {
@@ -231,6 +239,10 @@ impl TwoLevel {
             active: Vec::new(),
             pending: Default::default(),
             scratch: Vec::new(),
+            view_of: Vec::new(),
+            member: Vec::new(),
+            new: Vec::new(),
+            sorted: Vec::new(),
         }
     }
 
@@ -246,17 +258,37 @@ fn demote(w: &WarpView) -> bool {
 
 impl WarpScheduler for TwoLevel {
     fn order(&mut self, warps: &[WarpView], order: &mut Vec<u16>) {
-        let find = |s: u16| warps.iter().find(|w| w.slot == s);
+        // Per-slot index of the views (0 = absent, else position + 1) and FIFO/active membership,
+        // so each step below is linear in the number of warps.
+        let n_slots = warps.iter().map(|w| w.slot as usize + 1).max().unwrap_or(0);
+        self.view_of.clear();
+        self.view_of.resize(n_slots, 0);
+        for (i, w) in warps.iter().enumerate() {
+            self.view_of[w.slot as usize] = i as u32 + 1;
+        }
+        let view_of = &self.view_of;
+        let find = |s: u16| match view_of.get(s as usize) {
+            Some(&i) if i > 0 => Some(&warps[i as usize - 1]),
+            _ => None,
+        };
         // Warps that left the scheduler are dropped; new warps join the FIFO in age order.
         self.active.retain(|s| find(*s).is_some());
         self.pending.retain(|s| find(*s).is_some());
-        let mut new: Vec<(u64, u16)> = warps
-            .iter()
-            .filter(|w| !self.active.contains(&w.slot) && !self.pending.contains(&w.slot))
-            .map(|w| (w.age, w.slot))
-            .collect();
-        new.sort_unstable();
-        self.pending.extend(new.into_iter().map(|x| x.1));
+        self.member.clear();
+        self.member.resize(n_slots, false);
+        for &s in self.active.iter().chain(self.pending.iter()) {
+            self.member[s as usize] = true;
+        }
+        self.new.clear();
+        let member = &self.member;
+        self.new.extend(
+            warps
+                .iter()
+                .filter(|w| !member[w.slot as usize])
+                .map(|w| (w.age, w.slot)),
+        );
+        self.new.sort_unstable();
+        self.pending.extend(self.new.iter().map(|x| x.1));
         // 1. demote
         let mut i = 0;
         while i < self.active.len() {
@@ -281,9 +313,10 @@ impl WarpScheduler for TwoLevel {
         }
         // 3. inner order over the active set (views in ascending slot order)
         self.scratch.clear();
-        let mut act = self.active.clone();
-        act.sort_unstable();
-        for s in act {
+        self.sorted.clear();
+        self.sorted.extend_from_slice(&self.active);
+        self.sorted.sort_unstable();
+        for &s in &self.sorted {
             if let Some(w) = find(s) {
                 self.scratch.push(*w);
             }
