@@ -1,5 +1,6 @@
 //! `gpuenergy techniques` lists the Warped Register File techniques, `simulate` prints the
-//! register-file section when TRIC or COMA is on (and not otherwise), and bad `[tric]`/`[coma]`
+//! register-file section when TRIC or COMA is on (and not otherwise), the partitioned-RF section
+//! when the organisation is not the plain MRF, and bad `[tric]`/`[coma]`
 //! values are refused naming the key.
 
 mod common;
@@ -34,6 +35,40 @@ fn simulate_prints_the_register_file_section() {
     assert!(out.contains("driven-lane fraction"), "{out}");
     let plain = ok(&["simulate", "--workload", "hotspot", "--quiet"]);
     assert!(!plain.contains("register file (all SMs):"), "{plain}");
+}
+
+#[test]
+fn simulate_prints_the_partitioned_register_file_section() {
+    let out = ok(&[
+        "simulate",
+        "--preset",
+        "gtx780",
+        "--workload",
+        "hotspot",
+        "--technique",
+        "adaptive-frf",
+        "--quiet",
+    ]);
+    assert!(
+        out.contains("Register file organisation: partitioned (FRF 4 regs/thread"),
+        "{out}"
+    );
+    assert!(out.contains("Srf ") && out.contains("FrfHigh "), "{out}");
+    assert!(out.contains("swap lookups"), "{out}");
+    let rfc = ok(&[
+        "simulate",
+        "--preset",
+        "gtx780",
+        "--workload",
+        "hotspot",
+        "--technique",
+        "rf-cache",
+        "--quiet",
+    ]);
+    assert!(rfc.contains("MRF behind an RF cache"), "{rfc}");
+    assert!(rfc.contains("RFC read hits"), "{rfc}");
+    let plain = ok(&["simulate", "--workload", "hotspot", "--quiet"]);
+    assert!(!plain.contains("Register file organisation"), "{plain}");
 }
 
 #[test]

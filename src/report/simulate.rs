@@ -104,6 +104,84 @@ pub fn summary_json(
     v
 }
 
+/// The partitioned-register-file section of the text summary (register-file spec §5.8): where
+/// the accesses went, the FRF_low share of time, the pilot's share and the overhead events of
+/// the swap table, the adaptive FRF and the RF cache.
+fn prf_table(p: &sim::activity::PrfRecord) -> String {
+    use sim::timing::rf::events::Part;
+    use std::fmt::Write;
+    let mut s = String::new();
+    let org = match (p.enabled, p.rfc) {
+        (true, _) => format!(
+            "partitioned (FRF {} regs/thread, SRF latency {} cycles)",
+            p.n_fast, p.srf_latency_cycles
+        ),
+        (false, true) => "MRF behind an RF cache".to_string(),
+        (false, false) => "MRF".to_string(),
+    };
+    let _ = writeln!(s, "Register file organisation: {org}");
+    let ev = &p.events;
+    let total: u64 = ev.accesses.iter().map(|a| a[0] + a[1]).sum();
+    let share = |n: u64, d: u64| {
+        if d > 0 {
+            100.0 * n as f64 / d as f64
+        } else {
+            0.0
+        }
+    };
+    for part in Part::ALL {
+        let [r, w] = ev.accesses[part.index()];
+        if r + w == 0 {
+            continue;
+        }
+        let _ = writeln!(
+            s,
+            "  {:<9} reads {:>14}  writes {:>14}  {:>5.1}% of accesses",
+            format!("{part:?}"),
+            r,
+            w,
+            share(r + w, total)
+        );
+    }
+    if p.enabled {
+        let _ = writeln!(
+            s,
+            "  FRF_low {:.1}% of SM-cycles  epochs {} ({} low)  mode switches {}  pilot {:.1}% of \
+             SM-cycles",
+            share(p.frf_low_cycles, p.sm_cycles),
+            p.epochs,
+            p.epochs_low,
+            p.mode_switches,
+            share(p.pilot_cycles, p.sm_cycles)
+        );
+        let _ = writeln!(
+            s,
+            "  swap lookups {}  pilot counter increments {}  sorts {}  table writes {}  \
+             unprofiled kernels {}",
+            ev.swap_lookups,
+            ev.pilot_counter_increments,
+            ev.sorts,
+            ev.table_writes,
+            ev.kernels_unprofiled
+        );
+    }
+    if p.rfc {
+        let reads = ev.rfc_read_hits + ev.rfc_read_misses;
+        let _ = writeln!(
+            s,
+            "  RFC read hits {} ({:.1}%)  writes {}  write-backs {} evicted + {} flushed  \
+             port conflicts {}",
+            ev.rfc_read_hits,
+            share(ev.rfc_read_hits, reads),
+            ev.rfc_writes,
+            ev.rfc_eviction_writebacks,
+            ev.rfc_flush_writebacks,
+            ev.rfc_port_conflicts
+        );
+    }
+    s
+}
+
 /// The SOCGPU section of the text summary (issue-stage §5): buffer and dependence-matrix
 /// activity, candidates, flushes, control instructions, reorders and dual issues.
 fn socgpu_table(g: &sim::activity::SocgpuStats) -> String {
@@ -560,6 +638,9 @@ pub fn summary_table(
     {
         let derived = cfg.tric.wake_latency_mode == sim::config::tric::WakeLatencyMode::Derived;
         s.push_str(&rf_table(r, a.warp_insts, derived));
+    }
+    if let Some(p) = a.rf.as_ref().and_then(|r| r.prf.as_ref()) {
+        s.push_str(&prf_table(p));
     }
     if let Some(g) = &a.socgpu {
         s.push_str(&socgpu_table(g));
