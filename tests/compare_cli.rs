@@ -149,6 +149,25 @@ fn compare_csv_and_plots() {
     ]);
     let lines: Vec<&str> = csv.lines().collect();
     assert!(lines[0].starts_with("variant,workload,cycles"));
+    // every row has the header's columns (no field of the names contains a comma here)
+    let head: Vec<&str> = lines[0].split(',').collect();
+    for l in &lines[1..] {
+        assert_eq!(l.split(',').count(), head.len(), "{l}");
+    }
+    // the gated rows carry the schedulers' active-set size and the idle-time ratio
+    let col = |n: &str| head.iter().position(|h| *h == n).unwrap();
+    let row: Vec<&str> = lines
+        .iter()
+        .find(|l| l.starts_with("coord-blackout [pg.bet=9],hotspot"))
+        .unwrap()
+        .split(',')
+        .collect();
+    let max: u32 = row[col("active_set_max")].parse().unwrap();
+    let mean: f64 = row[col("active_set_mean")].parse().unwrap();
+    assert!(max >= 1 && mean > 0.0 && mean <= max as f64, "{row:?}");
+    let idle: f64 = row[col("int_idle_fraction")].parse().unwrap();
+    assert!((0.0..=1.0).contains(&idle), "{row:?}");
+    assert!(!row[col("int_idle_fraction_norm")].is_empty(), "{row:?}");
     assert!(csv.contains("coord-blackout [pg.bet=9],hotspot"), "{csv}");
     assert!(
         csv.contains("coord-blackout [pg.bet=24],aggregate"),

@@ -96,6 +96,49 @@ pub fn table(c: &Comparison) -> String {
             );
         }
     }
+    if c.variants.iter().any(|v| v.aggregate.active_set.is_some()) {
+        let _ = writeln!(
+            s,
+            "\nscheduling and idle time (means over workloads; norm = this run's / the baseline's)"
+        );
+        let _ = writeln!(
+            s,
+            "{:<34} {:>10} {:>10} {:>12} {:>12} {:>12} {:>12}",
+            "variant", "AS max", "AS mean", "INT idle", "INT idle nrm", "FP idle", "FP idle nrm"
+        );
+        for v in &c.variants {
+            let mean_of = |f: &dyn Fn(&crate::compare::WorkloadCompare) -> Option<f64>| {
+                let xs: Vec<f64> = v.per_workload.values().filter_map(f).collect();
+                (!xs.is_empty()).then(|| xs.iter().sum::<f64>() / xs.len() as f64)
+            };
+            let frac = |x: Option<f64>| {
+                x.map(|y| format!("{:.1} %", 100.0 * y))
+                    .unwrap_or_else(|| "-".into())
+            };
+            let num = |x: Option<f64>| x.map(|y| format!("{y:.3}")).unwrap_or_else(|| "-".into());
+            let (mx, mn) = match v.aggregate.active_set {
+                Some(a) => (a.max_warps.to_string(), format!("{:.2}", a.mean_warps)),
+                None => ("-".into(), "-".into()),
+            };
+            let _ = writeln!(
+                s,
+                "{:<34} {:>10} {:>10} {:>12} {:>12} {:>12} {:>12}",
+                v.name,
+                mx,
+                mn,
+                frac(mean_of(&|r| r.unit_idle.int.map(|u| u.idle_fraction))),
+                num(mean_of(&|r| r
+                    .unit_idle
+                    .int
+                    .and_then(|u| u.idle_fraction_norm))),
+                frac(mean_of(&|r| r.unit_idle.fp.map(|u| u.idle_fraction))),
+                num(mean_of(&|r| r
+                    .unit_idle
+                    .fp
+                    .and_then(|u| u.idle_fraction_norm))),
+            );
+        }
+    }
     if c.variants.iter().any(|v| v.aggregate.rf.is_some()) {
         let _ = writeln!(
             s,
@@ -204,7 +247,9 @@ pub fn csv(c: &Comparison) -> String {
         "variant,workload,cycles,runtime_s,perf_overhead,energy_j,energy_change,edp_js,edp_change,\
          static_savings_int,static_savings_fp,events,wakeups,critical_wakeups,\
          int_idle_a,int_idle_b,int_idle_c,fp_idle_a,fp_idle_b,fp_idle_c,truncated,\
-         rf_savings_dynamic,rf_savings_leakage,rf_savings_total,rf_savings_power_total,rf_area_mm2\n",
+         rf_savings_dynamic,rf_savings_leakage,rf_savings_total,rf_savings_power_total,rf_area_mm2,\
+         active_set_max,active_set_mean,events_norm,wakeups_norm,int_idle_fraction,\
+         int_idle_fraction_norm,fp_idle_fraction,fp_idle_fraction_norm\n",
     );
     let opt = |x: Option<f64>| x.map(|v| format!("{v:e}")).unwrap_or_default();
     let reg = |r: &Option<IdleRegions>| -> String {
@@ -219,7 +264,7 @@ pub fn csv(c: &Comparison) -> String {
         for (w, r) in runs {
             let _ = writeln!(
                 s,
-                "{},{},{},{:e},{:e},{:e},{:e},{:e},{:e},{},{},{},{},{},{},{},{},{}",
+                "{},{},{},{:e},{:e},{:e},{:e},{:e},{:e},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                 csv_field(name),
                 csv_field(w),
                 r.cycles,
@@ -245,7 +290,12 @@ pub fn csv(c: &Comparison) -> String {
                         x.savings_power.total,
                         x.rf_area_mm2,
                     ]
-                }))
+                })),
+                active_set_cells(r.active_set),
+                opt(r.events_norm),
+                opt(r.wakeups_norm),
+                idle_cells(r.unit_idle.int),
+                idle_cells(r.unit_idle.fp),
             );
         }
     }
@@ -253,7 +303,7 @@ pub fn csv(c: &Comparison) -> String {
         let a = &v.aggregate;
         let _ = writeln!(
             s,
-            "{},aggregate,,,{:e},{:e},{:e},{:e},{:e},{},{},{},{},{},{},{},,{}",
+            "{},aggregate,,,{:e},{:e},{:e},{:e},{:e},{},{},{},{},{},{},{},,{},{},,,,,,",
             csv_field(&v.name),
             a.perf_overhead,
             a.energy_j,
@@ -276,9 +326,32 @@ pub fn csv(c: &Comparison) -> String {
                     x.rf_area_mm2,
                 ]
             })),
+            active_set_cells(a.active_set),
         );
     }
     s
+}
+
+/// The active-set CSV cells, max and mean (empty for a run without a scheduler active set).
+fn active_set_cells(a: Option<crate::compare::ActiveSetSize>) -> String {
+    match a {
+        Some(a) => format!("{},{:e}", a.max_warps, a.mean_warps),
+        None => ",".into(),
+    }
+}
+
+/// A class's idle-time CSV cells: idle fraction and its ratio to the baseline's.
+fn idle_cells(u: Option<crate::compare::UnitIdle>) -> String {
+    match u {
+        Some(u) => format!(
+            "{:e},{}",
+            u.idle_fraction,
+            u.idle_fraction_norm
+                .map(|x| format!("{x:e}"))
+                .unwrap_or_default()
+        ),
+        None => ",".into(),
+    }
 }
 
 /// The register-file CSV cells (empty without a register-file technique).
