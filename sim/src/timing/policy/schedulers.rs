@@ -326,6 +326,13 @@ impl WarpScheduler for TwoLevel {
     fn issued(&mut self, slot: u16) {
         self.inner.issued(slot);
     }
+    /// After one `order` call, a second with the same views demotes nothing (every active
+    /// warp passed the demotion test) and promotes nothing (the FIFO warps left were either
+    /// ineligible or the set was full), so the state is a fixed point until a view changes or
+    /// a warp issues — provided the inner policy is stable too.
+    fn stable_when_idle(&self) -> bool {
+        self.inner.stable_when_idle()
+    }
     fn active_slots(&self) -> Option<&[u16]> {
         Some(&self.active)
     }
