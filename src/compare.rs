@@ -210,6 +210,9 @@ pub struct IssueCompare {
     pub area_chip_mm2: f64,
     /// That over the baseline's chip area (the estimate's die area).
     pub area_die_share: f64,
+    /// That over a published die area (`compare --die-mm2`); absent without one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub area_ref_die_share: Option<f64>,
     /// Added − removed leakage power per SM, W.
     pub leakage_per_sm_w: f64,
     /// Added − removed leakage power of the chip, W.
@@ -245,6 +248,7 @@ fn issue_metrics(r: &WorkloadResult, base: &WorkloadResult) -> Option<IssueCompa
         area_sm_share: share(d_sm, b.sm_area_mm2),
         area_chip_mm2: d_sm * n,
         area_die_share: share(d_sm * n, b.chip_area_mm2),
+        area_ref_die_share: None,
         leakage_per_sm_w: v.leakage_per_sm_w - b.leakage_per_sm_w,
         leakage_chip_w: (v.leakage_per_sm_w - b.leakage_per_sm_w) * n,
         energy_j: v.energy_j(),
@@ -275,6 +279,12 @@ pub struct IssueAggregate {
     pub area_chip_mm2: f64,
     /// That over the baseline's chip area.
     pub area_die_share: f64,
+    /// The published die area given (`compare --die-mm2`), mm²; absent without one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reference_die_mm2: Option<f64>,
+    /// `area_chip_mm2` over it; absent without one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub area_ref_die_share: Option<f64>,
     /// Added − removed leakage power of the chip, W.
     pub leakage_chip_w: f64,
     /// Σ over workloads of the variant's issue-structure energy, J.
@@ -303,6 +313,8 @@ fn issue_aggregate(
         area_sm_share: f.area_sm_share,
         area_chip_mm2: f.area_chip_mm2,
         area_die_share: f.area_die_share,
+        reference_die_mm2: None,
+        area_ref_die_share: None,
         leakage_chip_w: f.leakage_chip_w,
         energy_j: e,
         baseline_energy_j: b,
@@ -313,6 +325,22 @@ fn issue_aggregate(
             0.0
         },
     })
+}
+
+/// Reports every issue-stage area overhead of `c` also against a published die area of
+/// `die_mm2` mm² (issue-stage §1.1: the die area is only a denominator).
+pub fn set_reference_die(c: &mut Comparison, die_mm2: f64) {
+    for v in &mut c.variants {
+        for w in v.per_workload.values_mut() {
+            if let Some(i) = &mut w.issue_cost {
+                i.area_ref_die_share = Some(i.area_chip_mm2 / die_mm2);
+            }
+        }
+        if let Some(i) = &mut v.aggregate.issue_cost {
+            i.reference_die_mm2 = Some(die_mm2);
+            i.area_ref_die_share = Some(i.area_chip_mm2 / die_mm2);
+        }
+    }
 }
 
 /// Register-file savings `S_X = 1 − X_variant/X_baseline` for X ∈ {dynamic, leakage, total}

@@ -181,6 +181,9 @@ pub fn table(c: &Comparison) -> String {
                     pct(i.energy_change),
                     pct(i.energy_change_of_total)
                 );
+                if let (Some(d), Some(x)) = (i.reference_die_mm2, i.area_ref_die_share) {
+                    let _ = writeln!(s, "  {:.4} % of a {d} mm2 die", 100.0 * x);
+                }
             }
         }
         let _ = writeln!(
