@@ -78,14 +78,35 @@ module issue_base #(
         end
     end
 
-    // register numbers and present bits of an instruction's operands
-    function [RW-1:0] src_reg;
-        input [FW-1:0] i; input integer s;
-        src_reg = (s < NS) ? i[P + s * (RB + 1) +: RB] : ((1 << RB) + i[OFF_PS +: PB]);
-    endfunction
-    function src_v;
-        input [FW-1:0] i; input integer s;
-        src_v = (s < NS) ? i[P + s * (RB + 1) + RB] : i[OFF_PS + PB];
+    // register numbers and present bits of the head's and the completing instruction's sources
+    // (GPR sources, then the guard predicate as register 2^RB + id)
+    wire [RW-1:0]   hs_reg [0:NSRC-1];
+    wire [RW-1:0]   ws_reg [0:NSRC-1];
+    wire [NSRC-1:0] hs_v, ws_v;
+    genvar gs;
+    generate
+        for (gs = 0; gs < NSRC; gs = gs + 1) begin : g_src
+            if (gs < NS) begin : g_gpr
+                assign hs_reg[gs] = head_inst[P + gs * (RB + 1) +: RB];
+                assign hs_v[gs]   = head_inst[P + gs * (RB + 1) + RB];
+                assign ws_reg[gs] = wb_inst[P + gs * (RB + 1) +: RB];
+                assign ws_v[gs]   = wb_inst[P + gs * (RB + 1) + RB];
+            end else begin : g_pred
+                assign hs_reg[gs] = (1 << RB) + head_inst[OFF_PS +: PB];
+                assign hs_v[gs]   = head_inst[OFF_PS + PB];
+                assign ws_reg[gs] = (1 << RB) + wb_inst[OFF_PS +: PB];
+                assign ws_v[gs]   = wb_inst[OFF_PS + PB];
+            end
+        end
+    endgenerate
+
+    function [CW+1:0] popc;
+        input [NSRC-1:0] v;
+        integer j;
+        begin
+            popc = 0;
+            for (j = 0; j < NSRC; j = j + 1) popc = popc + v[j];
+        end
     endfunction
 
     wire [RW-1:0] h_dst  = head_inst[OFF_D +: RB];
@@ -111,31 +132,26 @@ module issue_base #(
     endgenerate
 
     // collision check of the head
-    reg coll;
-    integer s;
-    always @* begin
-        coll = 1'b0;
-        for (s = 0; s < NSRC; s = s + 1)
-            if (src_v(head_inst, s) && (pend[src_reg(head_inst, s)] || sat[src_reg(head_inst, s)]))
-                coll = 1'b1;
-        if (h_dv && (pend[h_dst] || reading[h_dst])) coll = 1'b1;
-        if (h_pdv && (pend[h_pdst] || reading[h_pdst])) coll = 1'b1;
-    end
+    wire [NSRC-1:0] src_coll;
+    generate
+        for (gs = 0; gs < NSRC; gs = gs + 1) begin : g_coll
+            assign src_coll[gs] = hs_v[gs] && (pend[hs_reg[gs]] || sat[hs_reg[gs]]);
+        end
+    endgenerate
+    wire coll = (|src_coll) || (h_dv && (pend[h_dst] || reading[h_dst])) ||
+                (h_pdv && (pend[h_pdst] || reading[h_pdst]));
     assign head_ready = !empty && !coll;
     assign issued = iss_en && head_ready;
 
     generate
         for (gr = 0; gr < NREGS; gr = gr + 1) begin : g_upd
-            reg [CW+1:0] inc, dec;
-            integer k;
-            always @* begin
-                inc = 0;
-                dec = 0;
-                for (k = 0; k < NSRC; k = k + 1) begin
-                    if (issued && src_v(head_inst, k) && src_reg(head_inst, k) == gr) inc = inc + 1'b1;
-                    if (wb_en && src_v(wb_inst, k) && src_reg(wb_inst, k) == gr) dec = dec + 1'b1;
-                end
+            wire [NSRC-1:0] inc_hit, dec_hit;
+            for (gs = 0; gs < NSRC; gs = gs + 1) begin : g_hit
+                assign inc_hit[gs] = issued && hs_v[gs] && hs_reg[gs] == gr;
+                assign dec_hit[gs] = wb_en && ws_v[gs] && ws_reg[gs] == gr;
             end
+            wire [CW+1:0] inc = popc(inc_hit);
+            wire [CW+1:0] dec = popc(dec_hit);
             wire signed [CW+3:0] nxt = $signed({3'b000, rdc[gr*CW +: CW]}) + $signed({2'b00, inc}) -
                                        $signed({2'b00, dec});
             wire set = issued && ((h_dv && h_dst == gr) || (h_pdv && h_pdst == gr));

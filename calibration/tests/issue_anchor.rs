@@ -77,8 +77,22 @@ fn issue_logic_synthesised_vs_modelled() {
     let mb = baseline_cost(&base, &src).unwrap();
     let ms = socgpu_cost(&soc, &base, &src).unwrap();
 
+    // both blocks synthesised at once
+    let recs: Vec<calibration::SynthRecord> = std::thread::scope(|sc| {
+        let jobs: Vec<_> = ["issue_base", "issue_socgpu"]
+            .into_iter()
+            .map(|name| {
+                let (lib, opts) = (&lib, &opts);
+                sc.spawn(move || {
+                    let spec = registry::spec(name, &BTreeMap::new()).unwrap();
+                    flow::run(&spec, lib, opts).unwrap()
+                })
+            })
+            .collect();
+        jobs.into_iter().map(|j| j.join().unwrap()).collect()
+    });
     let mut rows = Vec::new();
-    for (name, model, rates) in [
+    for ((name, model, rates), rec) in [
         (
             "issue_base",
             &mb,
@@ -89,9 +103,10 @@ fn issue_logic_synthesised_vs_modelled() {
             &ms,
             Box::new(socgpu_rates(soc.ib_depth as f64)) as Box<dyn Fn(&str) -> f64>,
         ),
-    ] {
-        let spec = registry::spec(name, &BTreeMap::new()).unwrap();
-        let rec = flow::run(&spec, &lib, &opts).unwrap();
+    ]
+    .into_iter()
+    .zip(&recs)
+    {
         let area = model.added_area_m2();
         let leak = model.added_leakage_w();
         let power = modelled_power_w(model, rates.as_ref(), clock_hz);

@@ -85,7 +85,7 @@ module issue_base_tb;
         end
     endfunction
 
-    task expect;
+    task check_bit;
         input got; input w; input [8*48-1:0] what;
         begin
             checks = checks + 1;
@@ -162,22 +162,22 @@ module issue_base_tb;
             b = inst(32'h108, 8'd1, 1, 0, 0, 8'd2, 1, 0, 0, 0, 0);
             cyc(1, a, 0, 0, 0, 0);
             cyc(1, b, 0, 0, 0, 0);
-            expect(full, IBN == 2, "two entries fill the buffer");
-            expect(head_ready, 1, "a ready");
-            expect(head_inst == a, 1, "head is a");
+            check_bit(full, IBN == 2, "two entries fill the buffer");
+            check_bit(head_ready, 1, "a ready");
+            check_bit(head_inst == a, 1, "head is a");
             cyc(0, 0, 1, 0, 0, 0);                    // issue a
-            expect(head_inst == b, 1, "head is b");
-            expect(head_ready, 0, "b waits for r1 (RAW)");
+            check_bit(head_inst == b, 1, "head is b");
+            check_bit(head_ready, 0, "b waits for r1 (RAW)");
             cyc(0, 0, 0, 1, a, 0);                    // a writes back
-            expect(head_ready, 1, "b ready after a's write-back");
+            check_bit(head_ready, 1, "b ready after a's write-back");
             cyc(0, 0, 1, 0, 0, 0);                    // issue b (reads r1, writes r2)
-            expect(empty, 1, "buffer empty");
+            check_bit(empty, 1, "buffer empty");
             // (2) WAR: c writes r1 while b (reader of r1) is in flight
             c = inst(32'h110, 0, 0, 0, 0, 8'd1, 1, 0, 0, 0, 0);
             cyc(1, c, 0, 0, 0, 0);
-            expect(head_ready, 0, "c waits for b's read of r1 (WAR)");
+            check_bit(head_ready, 0, "c waits for b's read of r1 (WAR)");
             cyc(0, 0, 0, 1, b, 0);
-            expect(head_ready, 1, "c ready after b's write-back");
+            check_bit(head_ready, 1, "c ready after b's write-back");
             cyc(0, 0, 1, 0, 0, 0);
             cyc(0, 0, 0, 1, c, 0);
             // (3) two readers of r7, then a writer of r7
@@ -187,11 +187,11 @@ module issue_base_tb;
             cyc(1, a, 0, 0, 0, 0);
             cyc(1, b, 1, 0, 0, 0);                    // a issues, b enters
             cyc(1, d, 1, 0, 0, 0);                    // b issues, d enters
-            expect(head_ready, 0, "writer waits for two readers");
+            check_bit(head_ready, 0, "writer waits for two readers");
             cyc(0, 0, 0, 1, a, 0);
-            expect(head_ready, 0, "writer still waits after one reader");
+            check_bit(head_ready, 0, "writer still waits after one reader");
             cyc(0, 0, 0, 1, b, 0);
-            expect(head_ready, 1, "writer ready after both readers");
+            check_bit(head_ready, 1, "writer ready after both readers");
             cyc(0, 0, 1, 0, 0, 0);
             cyc(0, 0, 0, 1, d, 0);
             // (4) predicates: a sets p3, b is guarded by p3
@@ -199,13 +199,13 @@ module issue_base_tb;
             b = inst(32'h308, 0, 0, 0, 0, 8'd4, 1, 3'd3, 1, 0, 0);
             cyc(1, a, 0, 0, 0, 0);
             cyc(1, b, 1, 0, 0, 0);
-            expect(head_ready, 0, "guarded instruction waits for its predicate");
+            check_bit(head_ready, 0, "guarded instruction waits for its predicate");
             cyc(0, 0, 0, 1, a, 0);
-            expect(head_ready, 1, "guarded instruction ready");
+            check_bit(head_ready, 1, "guarded instruction ready");
             // (5) flush empties the buffer
             cyc(1, a, 0, 0, 0, 0);
             cyc(0, 0, 0, 0, 0, 1);
-            expect(empty, 1, "flush empties the buffer");
+            check_bit(empty, 1, "flush empties the buffer");
             // (6) random traffic against the model
             rst = 1'b1; @(posedge clk); #1 rst = 1'b0;
         end
