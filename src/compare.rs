@@ -182,6 +182,165 @@ pub struct WorkloadCompare {
     /// §8.5); absent for a run without a register-file technique.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rf: Option<RfCompare>,
+    /// The issue stage's hardware cost against the baseline's (issue-stage spec §4); absent
+    /// when the run and the baseline have the same issue design.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub issue_cost: Option<IssueCompare>,
+}
+
+/// A variant's issue stage against the baseline's on one workload: the area and leakage it
+/// adds (added − removed structures, per SM and per chip) and the change of the issue-stage
+/// structures' energy ([`crate::issuecost`]; both designs costed by the issue-stage §4 model).
+#[derive(Clone, Debug, Serialize)]
+pub struct IssueCompare {
+    /// The variant's issue design (`socgpu`, `baseline`).
+    pub design: String,
+    /// SOCGPU instruction-buffer depth N; absent for the baseline design.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ib_depth: Option<u32>,
+    /// Area of the variant's issue structures per SM, mm².
+    pub added_area_per_sm_mm2: f64,
+    /// Area of the baseline's issue structures per SM (the removed ones), mm².
+    pub removed_area_per_sm_mm2: f64,
+    /// Added − removed per SM, mm².
+    pub area_per_sm_mm2: f64,
+    /// That over the baseline's SM area.
+    pub area_sm_share: f64,
+    /// Added − removed over the chip (× SMs), mm².
+    pub area_chip_mm2: f64,
+    /// That over the baseline's chip area (the estimate's die area).
+    pub area_die_share: f64,
+    /// That over a published die area (`compare --die-mm2`); absent without one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub area_ref_die_share: Option<f64>,
+    /// Added − removed leakage power per SM, W.
+    pub leakage_per_sm_w: f64,
+    /// Added − removed leakage power of the chip, W.
+    pub leakage_chip_w: f64,
+    /// The variant's issue-structure energy on the run (dynamic + leakage), J.
+    pub energy_j: f64,
+    /// Its dynamic part, J.
+    pub dynamic_j: f64,
+    /// The baseline's issue-structure energy on its run, J.
+    pub baseline_energy_j: f64,
+    /// Its dynamic part, J.
+    pub baseline_dynamic_j: f64,
+    /// `energy_j / baseline_energy_j − 1`.
+    pub energy_change: f64,
+    /// `(energy_j − baseline_energy_j)` over the baseline run's total energy.
+    pub energy_change_of_total: f64,
+}
+
+fn issue_metrics(r: &WorkloadResult, base: &WorkloadResult) -> Option<IssueCompare> {
+    let (v, b) = (&r.issue, &base.issue);
+    if v.design == b.design && v.ib_depth == b.ib_depth {
+        return None;
+    }
+    let d_sm = v.area_per_sm_mm2 - b.area_per_sm_mm2;
+    let n = v.n_sm as f64;
+    let share = |x: f64, d: f64| if d > 0.0 { x / d } else { 0.0 };
+    Some(IssueCompare {
+        design: v.design.clone(),
+        ib_depth: v.ib_depth,
+        added_area_per_sm_mm2: v.area_per_sm_mm2,
+        removed_area_per_sm_mm2: b.area_per_sm_mm2,
+        area_per_sm_mm2: d_sm,
+        area_sm_share: share(d_sm, b.sm_area_mm2),
+        area_chip_mm2: d_sm * n,
+        area_die_share: share(d_sm * n, b.chip_area_mm2),
+        area_ref_die_share: None,
+        leakage_per_sm_w: v.leakage_per_sm_w - b.leakage_per_sm_w,
+        leakage_chip_w: (v.leakage_per_sm_w - b.leakage_per_sm_w) * n,
+        energy_j: v.energy_j(),
+        dynamic_j: v.dynamic_j,
+        baseline_energy_j: b.energy_j(),
+        baseline_dynamic_j: b.dynamic_j,
+        energy_change: change(v.energy_j(), b.energy_j()),
+        energy_change_of_total: share(v.energy_j() - b.energy_j(), base.energy_j),
+    })
+}
+
+/// A variant's issue-stage cost over the workloads: the configuration's area and leakage (the
+/// same on every workload) and the issue-structure energies summed.
+#[derive(Clone, Debug, Serialize)]
+pub struct IssueAggregate {
+    /// Workloads aggregated.
+    pub workloads: usize,
+    /// The variant's issue design.
+    pub design: String,
+    /// SOCGPU instruction-buffer depth N; absent for the baseline design.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ib_depth: Option<u32>,
+    /// Added − removed area per SM, mm².
+    pub area_per_sm_mm2: f64,
+    /// That over the baseline's SM area.
+    pub area_sm_share: f64,
+    /// Added − removed area of the chip, mm².
+    pub area_chip_mm2: f64,
+    /// That over the baseline's chip area.
+    pub area_die_share: f64,
+    /// The published die area given (`compare --die-mm2`), mm²; absent without one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reference_die_mm2: Option<f64>,
+    /// `area_chip_mm2` over it; absent without one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub area_ref_die_share: Option<f64>,
+    /// Added − removed leakage power of the chip, W.
+    pub leakage_chip_w: f64,
+    /// Σ over workloads of the variant's issue-structure energy, J.
+    pub energy_j: f64,
+    /// Σ of the baseline's, J.
+    pub baseline_energy_j: f64,
+    /// `energy_j / baseline_energy_j − 1`.
+    pub energy_change: f64,
+    /// `Σ(energy_j − baseline_energy_j)` over the baseline's total energy (all workloads).
+    pub energy_change_of_total: f64,
+}
+
+fn issue_aggregate(
+    per: &BTreeMap<String, WorkloadCompare>,
+    base_total_j: f64,
+) -> Option<IssueAggregate> {
+    let v: Vec<&IssueCompare> = per.values().filter_map(|c| c.issue_cost.as_ref()).collect();
+    let f = v.first()?;
+    let e: f64 = v.iter().map(|x| x.energy_j).sum();
+    let b: f64 = v.iter().map(|x| x.baseline_energy_j).sum();
+    Some(IssueAggregate {
+        workloads: v.len(),
+        design: f.design.clone(),
+        ib_depth: f.ib_depth,
+        area_per_sm_mm2: f.area_per_sm_mm2,
+        area_sm_share: f.area_sm_share,
+        area_chip_mm2: f.area_chip_mm2,
+        area_die_share: f.area_die_share,
+        reference_die_mm2: None,
+        area_ref_die_share: None,
+        leakage_chip_w: f.leakage_chip_w,
+        energy_j: e,
+        baseline_energy_j: b,
+        energy_change: change(e, b),
+        energy_change_of_total: if base_total_j > 0.0 {
+            (e - b) / base_total_j
+        } else {
+            0.0
+        },
+    })
+}
+
+/// Reports every issue-stage area overhead of `c` also against a published die area of
+/// `die_mm2` mm² (issue-stage §1.1: the die area is only a denominator).
+pub fn set_reference_die(c: &mut Comparison, die_mm2: f64) {
+    for v in &mut c.variants {
+        for w in v.per_workload.values_mut() {
+            if let Some(i) = &mut w.issue_cost {
+                i.area_ref_die_share = Some(i.area_chip_mm2 / die_mm2);
+            }
+        }
+        if let Some(i) = &mut v.aggregate.issue_cost {
+            i.reference_die_mm2 = Some(die_mm2);
+            i.area_ref_die_share = Some(i.area_chip_mm2 / die_mm2);
+        }
+    }
 }
 
 /// Register-file savings `S_X = 1 − X_variant/X_baseline` for X ∈ {dynamic, leakage, total}
@@ -675,6 +834,10 @@ pub struct Aggregate {
     /// no workload has a register-file technique.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rf: Option<RfAggregate>,
+    /// The issue stage's hardware cost against the baseline's; absent when no workload's run
+    /// has another issue design than the baseline.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub issue_cost: Option<IssueAggregate>,
     /// Largest active set over the workloads, and the mean of the workloads' mean sizes.
     pub active_set: Option<ActiveSetSize>,
 }
@@ -738,6 +901,7 @@ fn one(r: &WorkloadResult, base: &WorkloadResult, sweep: &[f64]) -> WorkloadComp
         idle_regions: g.regions,
         classes: g.classes,
         rf: rf_metrics(r, base, sweep),
+        issue_cost: issue_metrics(r, base),
         events_norm: ratio(g.events as f64, gb.events as f64),
         wakeups_norm: ratio(g.wakeups as f64, gb.wakeups as f64),
         unit_idle,
@@ -862,6 +1026,7 @@ pub fn run(
                         fp: regions("fp"),
                     },
                     rf: rf_aggregate(&per_workload, sweep),
+                    issue_cost: issue_aggregate(&per_workload, base_e),
                     active_set: {
                         let a: Vec<ActiveSetSize> =
                             per_workload.values().filter_map(|c| c.active_set).collect();

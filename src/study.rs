@@ -64,6 +64,9 @@ pub enum StudyError {
     /// The register-file technique models or accounting refused their inputs.
     #[error("register file: {0}")]
     Rf(#[from] models::rf::RfError),
+    /// The issue-stage structures could not be costed.
+    #[error(transparent)]
+    Issue(#[from] crate::issuecost::IssueError),
     /// The saved Activity file could not be read.
     #[error("cannot read activity file {}", path.display())]
     ReadActivity {
@@ -184,6 +187,9 @@ pub struct WorkloadResult {
     /// Absent without a register-file technique.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rf: Option<crate::rfcost::RfCost>,
+    /// The issue stage's structures costed by the issue-stage §4 model
+    /// ([`crate::issuecost`]): the baseline's I-buffer and scoreboards, or SOCGPU's.
+    pub issue: crate::issuecost::IssueRun,
     /// The §8 energy of a plain MRF on this run's register accesses (the baseline of a
     /// comparison); `None` when the run has a technique or the model could not cost it.
     #[serde(skip)]
@@ -482,6 +488,8 @@ impl Study {
         };
         let overlay = self.overlay.as_ref().map(|o| &o.overlay);
         let rf = crate::rfcost::cost_and_apply(&self.cfg, &self.tech, chip, k, overlay, &mut e)?;
+        let issue =
+            crate::issuecost::cost_and_apply(&self.cfg, &self.cost_source()?, chip, k, &mut e)?;
         // a plain run's own §8 energy, for comparisons; a configuration the register-file
         // model cannot cost (node, geometry) still gets its estimate
         let rf_plain = match rf {
@@ -507,6 +515,7 @@ impl Study {
             estimate: e,
             gating,
             rf,
+            issue,
             rf_plain,
             pg_metrics: PgRunMetrics::of(k),
         })

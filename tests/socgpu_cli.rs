@@ -51,3 +51,64 @@ fn a_zero_ib_depth_is_refused_naming_the_key() {
         "{err}"
     );
 }
+
+#[test]
+fn compare_reports_the_issue_stage_cost() {
+    let out = ok(&[
+        "compare",
+        "--preset",
+        "gtx1080ti",
+        "--tech",
+        "16nm",
+        "--workload",
+        "histo",
+        "--technique",
+        "socgpu",
+        "--die-mm2",
+        "471",
+        "--format",
+        "json",
+        "-q",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let agg = &v["variants"][0]["aggregate"]["issue_cost"];
+    assert_eq!(agg["design"], "socgpu");
+    assert_eq!(agg["ib_depth"], 8);
+    let per_sm = agg["area_per_sm_mm2"].as_f64().unwrap();
+    let chip = agg["area_chip_mm2"].as_f64().unwrap();
+    // N = 8 adds area (issue-stage §4: a bigger buffer and a DM replace two entries and the
+    // scoreboards), replicated over the 28 SMs
+    assert!(per_sm > 0.0, "{agg}");
+    assert!((chip - 28.0 * per_sm).abs() <= 1e-9 * chip, "{agg}");
+    let ref_share = agg["area_ref_die_share"].as_f64().unwrap();
+    assert!((ref_share - chip / 471.0).abs() <= 1e-12, "{agg}");
+    let run = &v["variants"][0]["per_workload"]["histo"]["issue_cost"];
+    assert!(
+        run["energy_j"].as_f64().unwrap() > 0.0 && run["baseline_energy_j"].as_f64().unwrap() > 0.0
+    );
+    assert!(v["baseline_runs"]["histo"].get("issue_cost").is_none());
+    let table = ok(&[
+        "compare",
+        "--preset",
+        "gtx1080ti",
+        "--tech",
+        "16nm",
+        "--workload",
+        "histo",
+        "--technique",
+        "socgpu",
+        "-q",
+    ]);
+    assert!(table.contains("issue stage vs the baseline's"), "{table}");
+    let err = refused(&[
+        "compare",
+        "--preset",
+        "gtx1080ti",
+        "--workload",
+        "histo",
+        "--technique",
+        "socgpu",
+        "--die-mm2=0",
+    ]);
+    assert!(err.contains("--die-mm2"), "{err}");
+}

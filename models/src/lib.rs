@@ -5,6 +5,7 @@
 
 pub mod gating;
 pub mod gpu;
+pub mod issue;
 pub mod logic;
 pub mod overlay;
 pub mod rf;

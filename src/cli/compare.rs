@@ -60,6 +60,10 @@ pub struct Args {
     /// Calibration overlay for logic components (from `gpuenergy calibrate`).
     #[arg(long)]
     pub calibration: Option<PathBuf>,
+    /// A published die area, mm², that the issue-stage area overhead is also reported against
+    /// (`issue_cost.area_ref_die_share`), e.g. 471 for the GTX 1080 Ti.
+    #[arg(long, value_name = "MM2")]
+    pub die_mm2: Option<f64>,
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]
     pub format: Format,
@@ -74,6 +78,11 @@ pub struct Args {
 /// Runs `gpuenergy compare` with parsed arguments.
 pub fn run(args: Args) -> Result<()> {
     let t0 = std::time::Instant::now();
+    if let Some(d) = args.die_mm2 {
+        if !(d.is_finite() && d > 0.0) {
+            anyhow::bail!("--die-mm2 {d}: the die area must be a positive number of mm²");
+        }
+    }
     let base = match &args.config {
         Some(p) => GpuConfig::from_toml_file(p)?,
         None => GpuConfig::preset(&args.preset)?,
@@ -117,7 +126,10 @@ pub fn run(args: Args) -> Result<()> {
         },
     );
     bar.finish();
-    let c = result?;
+    let mut c = result?;
+    if let Some(d) = args.die_mm2 {
+        compare::set_reference_die(&mut c, d);
+    }
     match args.format {
         Format::Json => println!("{}", serde_json::to_string_pretty(&c)?),
         Format::Csv => print!("{}", report::compare::csv(&c)),

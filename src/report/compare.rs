@@ -1,5 +1,6 @@
 //! Renderers of a [`Comparison`]: the text table (aggregate per variant, the register-file
-//! savings where a variant has a register-file technique, then per workload), CSV (one row per
+//! savings where a variant has a register-file technique, the issue-stage cost where a variant
+//! changes the issue stage, then per workload), CSV (one row per
 //! variant and workload, plus `aggregate` rows; the `rf_*` columns are empty without a
 //! register-file technique, the aggregate row gives their means), JSON (the `Comparison`
 //! itself: `variants`, each with `name`, `per_workload` and `aggregate`) and SVG plots.
@@ -189,6 +190,52 @@ pub fn table(c: &Comparison) -> String {
                 }
             }
         }
+    }
+    if c.variants.iter().any(|v| v.aggregate.issue_cost.is_some()) {
+        let _ = writeln!(
+            s,
+            "\nissue stage vs the baseline's (added - removed structures, issue-stage §4 model)"
+        );
+        let _ = writeln!(
+            s,
+            "{:<34} {:>11} {:>9} {:>11} {:>9} {:>11} {:>11} {:>11} {:>11}",
+            "variant",
+            "mm2/SM",
+            "% SM",
+            "mm2 chip",
+            "% die",
+            "leak W",
+            "issue J",
+            "issue chg",
+            "of total"
+        );
+        for v in &c.variants {
+            if let Some(i) = &v.aggregate.issue_cost {
+                let _ = writeln!(
+                    s,
+                    "{:<34} {:>11.5} {:>9.3} {:>11.4} {:>9.3} {:>11.4e} {:>11.4e} {:>11} {:>11}",
+                    v.name,
+                    i.area_per_sm_mm2,
+                    100.0 * i.area_sm_share,
+                    i.area_chip_mm2,
+                    100.0 * i.area_die_share,
+                    i.leakage_chip_w,
+                    i.energy_j,
+                    pct(i.energy_change),
+                    pct(i.energy_change_of_total)
+                );
+                if let (Some(d), Some(x)) = (i.reference_die_mm2, i.area_ref_die_share) {
+                    let _ = writeln!(s, "  {:.4} % of a {d} mm2 die", 100.0 * x);
+                }
+            }
+        }
+        let _ = writeln!(
+            s,
+            "% SM / % die: over the baseline's SM and chip area in the estimate. issue J: the \
+             variant's issue-structure energy (dynamic + leakage), summed over workloads; issue chg: \
+             against the baseline's issue structures; of total: that change over the baseline's \
+             total energy."
+        );
     }
     for v in &c.variants {
         let _ = writeln!(s, "\n{}", v.name);

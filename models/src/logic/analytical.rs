@@ -113,6 +113,12 @@ pub fn counts(kind: LogicKind, p: &BTreeMap<String, u32>) -> GateCounts {
                 clog2(w) + 2.0 * clog2(e) + 4.0,
             )
         }
+        EqCmp => {
+            let (n, w) = (g("N"), g("WIDTH"));
+            // Per comparator: an XOR per bit (2.5 GE) and a WIDTH-input AND tree (≈ 1 GE per
+            // bit); no state.
+            (3.5 * n * w, 0.0, 0.3, clog2(w) + 3.0)
+        }
         Crossbar | Mux => {
             let (n, w) = (g("N"), g("WIDTH"));
             let outs = if kind == Crossbar { n } else { 1.0 };

@@ -24,6 +24,10 @@ pub enum LogicKind {
     LatchArray,
     /// Content-addressable memory: `ENTRIES` × `WIDTH` key bits, parallel match.
     Cam,
+    /// `N` equality comparators of `WIDTH` bits with no storage of their own (the compared
+    /// operands live in other structures): the register-id match of an instruction buffer's
+    /// insert logic, an operand-id check.
+    EqCmp,
     /// Full crossbar: `N` inputs × `N` outputs of `WIDTH` bits, one-hot grant per output.
     Crossbar,
     /// Round-robin arbiter over `N` requesters.
@@ -58,7 +62,7 @@ pub enum LogicKind {
 
 impl LogicKind {
     /// Every kind.
-    pub const ALL: [LogicKind; 21] = [
+    pub const ALL: [LogicKind; 22] = [
         LogicKind::Alu32,
         LogicKind::Imul32,
         LogicKind::Fadd32,
@@ -68,6 +72,7 @@ impl LogicKind {
         LogicKind::FlopArray,
         LogicKind::LatchArray,
         LogicKind::Cam,
+        LogicKind::EqCmp,
         LogicKind::Crossbar,
         LogicKind::ArbRr,
         LogicKind::ArbFixed,
@@ -94,6 +99,7 @@ impl LogicKind {
             LogicKind::FlopArray => "flop_array",
             LogicKind::LatchArray => "latch_array",
             LogicKind::Cam => "cam",
+            LogicKind::EqCmp => "eq_cmp",
             LogicKind::Crossbar => "crossbar",
             LogicKind::ArbRr => "arb_rr",
             LogicKind::ArbFixed => "arb_fixed",
@@ -126,6 +132,7 @@ impl LogicKind {
                 &[("ENTRIES", 16), ("RPORTS", 2), ("WIDTH", 32), ("WPORTS", 1)]
             }
             LogicKind::Cam => &[("ENTRIES", 16), ("WIDTH", 32)],
+            LogicKind::EqCmp => &[("N", 8), ("WIDTH", 8)],
             LogicKind::Crossbar | LogicKind::Mux => &[("N", 4), ("WIDTH", 32)],
             LogicKind::ArbRr | LogicKind::ArbFixed | LogicKind::DepMatrix => &[("N", 8)],
             LogicKind::Scoreboard => &[("NREGS", 64), ("NSRC", 3), ("RCW", 2)],
@@ -193,6 +200,7 @@ pub fn default_form(kind: LogicKind, quantity: &str) -> &'static [&'static str] 
             FlopArray | LatchArray => &["clog2(ENTRIES)", "1"],
             Crossbar | Mux => &["clog2(N)", "1"],
             Cam => &["clog2(ENTRIES)", "clog2(WIDTH)", "1"],
+            EqCmp => &["clog2(WIDTH)", "1"],
             ArbRr | ArbFixed | DepMatrix => &["clog2(N)", "1"],
             Scoreboard => &["clog2(NREGS)", "NSRC", "1"],
             PgController => &["IDLE_W", "BET_W", "WK_W", "1"],
@@ -231,6 +239,9 @@ pub fn default_form(kind: LogicKind, quantity: &str) -> &'static [&'static str] 
             "1",
         ],
         Cam => &["ENTRIES*WIDTH", "ENTRIES", "WIDTH", "1"],
+        // Comparators: an XOR per bit and a WIDTH-input AND per comparator, all replicated N
+        // times; the constant covers the shared enable.
+        EqCmp => &["N*WIDTH", "N", "1"],
         // Crossbar with decoded (one-hot) grants: every cell belongs to one output bit, N
         // crosspoints (in AND grant) ORed through a ⌈log₂N⌉-deep reduction, so area and leakage
         // are N²·W crosspoints plus N·W reduction trees, and nothing is independent of WIDTH

@@ -161,7 +161,7 @@ fn overlay_for_other_node_is_mapped_through_node_scaling() {
 
 proptest! {
     #[test]
-    fn monotonic_in_size(k in 0usize..17, a in 1u32..64, b in 1u32..64) {
+    fn monotonic_in_size(k in 0usize..18, a in 1u32..64, b in 1u32..64) {
         let kind = LogicKind::ALL[k];
         let t = asap7(Flavour::Rvt, 0.7);
         let (lo, hi) = (a.min(b), a.max(b));

@@ -1,0 +1,249 @@
+//! The issue stage in an estimate (issue-stage spec §4, §5): every run's per-warp issue
+//! structures costed by [`models::issue`] at the study's technology point — the in-order
+//! baseline's I-buffer and scoreboards, or, with `sched.ooo.mode = "socgpu"`, SOCGPU's
+//! instruction buffer, dependence matrix, insert and a3 comparators, flush registers and local
+//! selection — with their dynamic energy from the run's counters.
+//!
+//! # In the tree
+//! A baseline run's tree already costs its I-buffer ("front end/instruction buffer") and
+//! scoreboards ("issue/scoreboard") with the chip model's generic sizes; it is left as it is.
+//! A SOCGPU run replaces both leaves (its buffer and dependence matrix replace them, §2.1) by
+//! one leaf per SOCGPU structure in the "issue" group: area and leakage of one warp's copy ×
+//! warps per SM × SMs, dynamic energy from the §5 counters of `KernelActivity::socgpu`, leakage
+//! over the time the SMs were powered (the removed scoreboard leaf's `leakage_j / leakage_w`).
+//!
+//! # The comparison's numbers
+//! [`IssueRun`] (the `issue` field of a run) holds the costed structures of the run's design
+//! and their energy on the run. Both designs are costed by the same §4 model, so that a
+//! comparison's `issue_cost` (added − removed area per SM and chip, leakage, the issue-stage
+//! energy of the variant against the baseline's) compares like with like; the baseline run's
+//! tree keeps the generic leaves, so the tree totals of the two runs differ from `issue_cost`
+//! by the difference between the generic and the §4 baseline models.
+
+use models::gpu::{ChipModel, Estimate, Node, TechCostSource};
+use models::issue::{
+    baseline_cost, socgpu_cost, BaselineIssue, DesignCost, IssueCostError, SocgpuIssue,
+};
+use serde::Serialize;
+use sim::activity::KernelActivity;
+use sim::config::GpuConfig;
+
+/// One structure of a run's issue stage.
+#[derive(Clone, Debug, Serialize)]
+pub struct IssueStructure {
+    /// Name, as its estimate leaf.
+    pub name: String,
+    /// Component model and size.
+    pub model: String,
+    /// State bits per warp.
+    pub bits_per_warp: u64,
+    /// Area per SM, mm².
+    pub area_per_sm_mm2: f64,
+    /// Leakage per SM, W.
+    pub leakage_per_sm_w: f64,
+    /// Dynamic energy over the run (all SMs), J.
+    pub dynamic_j: f64,
+    /// Leakage energy over the run (all SMs, while powered), J.
+    pub leakage_j: f64,
+}
+
+/// A run's issue stage costed by the §4 model.
+#[derive(Clone, Debug, Serialize)]
+pub struct IssueRun {
+    /// `baseline` or `socgpu`.
+    pub design: String,
+    /// SOCGPU instruction-buffer depth N (absent for the baseline).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ib_depth: Option<u32>,
+    /// Warps per SM.
+    pub warps_per_sm: u32,
+    /// SMs.
+    pub n_sm: u32,
+    /// The design's structures.
+    pub structures: Vec<IssueStructure>,
+    /// Area of the structures per SM, mm².
+    pub area_per_sm_mm2: f64,
+    /// Area the design removes from the baseline per SM (SOCGPU: the baseline's I-buffer and
+    /// scoreboards; 0 for the baseline), mm².
+    pub removed_area_per_sm_mm2: f64,
+    /// Leakage of the structures per SM, W.
+    pub leakage_per_sm_w: f64,
+    /// Leakage the design removes per SM, W.
+    pub removed_leakage_per_sm_w: f64,
+    /// Dynamic energy of the structures over the run, J.
+    pub dynamic_j: f64,
+    /// Leakage energy of the structures over the run, J.
+    pub leakage_j: f64,
+    /// Area of one SM in this run's estimate, mm².
+    pub sm_area_mm2: f64,
+    /// Chip area in this run's estimate, mm².
+    pub chip_area_mm2: f64,
+}
+
+impl IssueRun {
+    /// Dynamic + leakage energy of the issue structures over the run, J.
+    pub fn energy_j(&self) -> f64 {
+        self.dynamic_j + self.leakage_j
+    }
+}
+
+/// Why the issue stage could not be costed.
+#[derive(Debug, thiserror::Error)]
+pub enum IssueError {
+    /// The component models failed.
+    #[error("issue-stage cost: {0}")]
+    Cost(#[from] IssueCostError),
+}
+
+fn sum(k: &KernelActivity, f: fn(&sim::activity::SmActivity) -> u64) -> f64 {
+    k.sms.iter().map(f).sum::<u64>() as f64
+}
+
+/// The §5 counter named `c` in the run `k` (baseline counters from the SMs' I-buffer and
+/// scoreboard records, SOCGPU counters from `KernelActivity::socgpu`).
+fn counter(k: &KernelActivity, c: &str) -> f64 {
+    let s = k.socgpu.as_ref();
+    let g = |f: fn(&sim::activity::SocgpuStats) -> u64| s.map_or(0.0, |x| f(x) as f64);
+    match c {
+        "ib_writes" => sum(k, |s| s.ibuffer.writes),
+        "ib_reads" if s.is_none() => sum(k, |s| s.ibuffer.reads),
+        "sb_lookups" => sum(k, |s| s.scoreboard.reads),
+        "sb_updates" => sum(k, |s| s.scoreboard.writes),
+        "ib_inserts" => g(|x| x.ib_inserts),
+        "ib_reads" => g(|x| x.ib_reads),
+        "dm_row_writes" => g(|x| x.dm_row_writes),
+        "dm_nor_evals" => g(|x| x.dm_nor_evals),
+        "dm_column_clears" => g(|x| x.dm_column_clears),
+        "dm_comparisons" => g(|x| x.dm_comparisons),
+        "seniority_updates" => g(|x| x.seniority_updates),
+        "ready_ctr_increments" => g(|x| x.ready_ctr_increments),
+        "issued" => g(|x| x.issued),
+        "selections" => {
+            g(|x| x.candidate_hist.iter().skip(1).sum::<u64>() + x.smart_dual_reselections)
+        }
+        _ => 0.0,
+    }
+}
+
+/// The baseline issue design of `cfg`: its I-buffer entries per warp, the §4 defaults else.
+pub fn baseline_design(cfg: &GpuConfig) -> BaselineIssue {
+    BaselineIssue {
+        ib_entries: cfg.frontend.ibuffer_entries.max(1),
+        ..Default::default()
+    }
+}
+
+/// The issue stage of `cfg` costed at `src`: the SOCGPU design when `sched.ooo.mode` is
+/// "socgpu", else the baseline's.
+pub fn design(cfg: &GpuConfig, src: &TechCostSource) -> Result<DesignCost, IssueError> {
+    let base = baseline_design(cfg);
+    Ok(match sim::timing::ooo::socgpu_hw_inputs(cfg) {
+        Some(hw) => socgpu_cost(&SocgpuIssue::from_hw(&hw), &base, src)?,
+        None => baseline_cost(&base, src)?,
+    })
+}
+
+fn find_sms(n: &Node) -> Option<&Node> {
+    if n.name.starts_with("SMs (") {
+        return Some(n);
+    }
+    n.children.iter().find_map(find_sms)
+}
+
+fn find_leaf<'a>(n: &'a Node, group: &str, leaf: &str) -> Option<&'a Node> {
+    if n.name == group {
+        return n.children.iter().find(|c| c.name == leaf);
+    }
+    n.children.iter().find_map(|c| find_leaf(c, group, leaf))
+}
+
+/// Seconds the SMs were powered in `e` (the scoreboard leaf's leakage energy over its power;
+/// the run time when the tree has none).
+fn powered_s(e: &Estimate) -> f64 {
+    match find_leaf(&e.root, "issue", "scoreboard") {
+        Some(l) if l.leakage_w > 0.0 => l.leakage_j / l.leakage_w,
+        _ => e.runtime_s,
+    }
+}
+
+/// Costs the issue stage of the run `k` of `cfg` (module doc) and, for a SOCGPU run, puts its
+/// structures into `e` in place of the I-buffer and scoreboard leaves.
+pub fn cost_and_apply(
+    cfg: &GpuConfig,
+    src: &TechCostSource,
+    chip: &ChipModel,
+    k: &KernelActivity,
+    e: &mut Estimate,
+) -> Result<IssueRun, IssueError> {
+    let d = design(cfg, src)?;
+    let w = cfg.sm.max_warps as f64;
+    let n = chip.n_sm as f64;
+    let t = powered_s(e);
+    let count = |c: &str| counter(k, c);
+    let structures: Vec<IssueStructure> = d
+        .added
+        .iter()
+        .map(|s| IssueStructure {
+            name: s.name.clone(),
+            model: s.model.clone(),
+            bits_per_warp: s.bits,
+            area_per_sm_mm2: s.area_m2 * w * 1e6,
+            leakage_per_sm_w: s.leakage_w * w,
+            dynamic_j: s.dynamic_j(&count),
+            leakage_j: s.leakage_w * w * n * t,
+        })
+        .collect();
+    let socgpu = d.design == "socgpu";
+    if socgpu {
+        apply(e, &d, &structures, cfg.sm.max_warps, chip.n_sm);
+    }
+    let sms = find_sms(&e.root);
+    let sm_area_mm2 = sms.map_or(0.0, |s| s.area_m2 / s.instances.max(1) as f64) * 1e6;
+    Ok(IssueRun {
+        design: d.design.to_string(),
+        ib_depth: socgpu.then_some(cfg.sched.ooo.ib_depth),
+        warps_per_sm: cfg.sm.max_warps,
+        n_sm: chip.n_sm,
+        area_per_sm_mm2: d.added_area_m2() * w * 1e6,
+        removed_area_per_sm_mm2: d.removed_area_m2() * w * 1e6,
+        leakage_per_sm_w: d.added_leakage_w() * w,
+        removed_leakage_per_sm_w: d.removed.iter().map(|s| s.leakage_w).sum::<f64>() * w,
+        dynamic_j: structures.iter().map(|s| s.dynamic_j).sum(),
+        leakage_j: structures.iter().map(|s| s.leakage_j).sum(),
+        structures,
+        sm_area_mm2,
+        chip_area_mm2: e.root.area_m2 * 1e6,
+    })
+}
+
+/// Replaces the I-buffer and scoreboard leaves of `e` by the SOCGPU structures (module doc).
+fn apply(e: &mut Estimate, d: &DesignCost, st: &[IssueStructure], warps: u32, n_sm: u32) {
+    fn visit(n: &mut Node, f: &mut dyn FnMut(&mut Node)) {
+        f(n);
+        for c in n.children.iter_mut() {
+            visit(c, f);
+        }
+    }
+    visit(&mut e.root, &mut |g| {
+        if g.name == "front end" {
+            g.children.retain(|c| c.name != "instruction buffer");
+        }
+        if g.name == "issue" {
+            g.children.retain(|c| c.name != "scoreboard");
+            for (s, x) in d.added.iter().zip(st) {
+                g.children.push(Node {
+                    name: format!("SOCGPU {}", s.name),
+                    source: s.source.clone(),
+                    instances: warps * n_sm,
+                    area_m2: x.area_per_sm_mm2 * 1e-6 * n_sm as f64,
+                    dynamic_j: x.dynamic_j,
+                    leakage_j: x.leakage_j,
+                    gating_overhead_j: 0.0,
+                    leakage_w: x.leakage_per_sm_w * n_sm as f64,
+                    children: Vec::new(),
+                });
+            }
+        }
+    });
+    e.root.roll_up();
+}
