@@ -22,6 +22,11 @@ pub const PRESETS: [(&str, &str); 3] = [
 /// (`sim/tests/config_keys_audit.rs` lists every schema key as read or refused).
 pub const UNREAD_KEYS: &[(&str, &str)] = &[
     (
+        "reconv.call_entries",
+        "the PTX subset has no call instruction, so no CALL or RET ever reaches the stack \
+         (SimtStack::call and SimtStack::ret implement both settings)",
+    ),
+    (
         "sim.seed",
         "no component draws random numbers: results are deterministic without a seed",
     ),
@@ -283,6 +288,31 @@ fn schema_table(cfg: &GpuConfig) -> toml::Table {
     t.entry("metrics").or_insert_with(|| {
         toml::Value::Table(toml::Table::try_from(&cfg.metrics).expect("metrics serialises"))
     });
+    t.entry("dwf").or_insert_with(|| {
+        toml::Value::Table(toml::Table::try_from(&cfg.dwf).expect("dwf serialises"))
+    });
+    {
+        // Every reconv key is skipped at its default; write them all.
+        let r = &cfg.reconv;
+        let v = |x: Result<toml::Value, toml::ser::Error>| x.expect("serialises");
+        let e = t
+            .entry("reconv")
+            .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+        if let toml::Value::Table(rt) = e {
+            for (k, x) in [
+                (
+                    "stack_update_at",
+                    v(toml::Value::try_from(r.stack_update_at)),
+                ),
+                ("issue_flush", toml::Value::Boolean(r.issue_flush)),
+                ("max_depth", toml::Value::Integer(r.max_depth as i64)),
+                ("push_order", v(toml::Value::try_from(r.push_order))),
+                ("call_entries", toml::Value::Boolean(r.call_entries)),
+            ] {
+                rt.entry(k).or_insert(x);
+            }
+        }
+    }
     if let Some(toml::Value::Table(rf)) = t.get_mut("rf") {
         rf.entry("latency")
             .or_insert_with(|| toml::Value::Integer(cfg.rf.latency as i64));
@@ -758,6 +788,17 @@ impl GpuConfig {
         self.coma.check(&mut bad);
         self.energy.check(&mut bad);
         self.metrics.check(&mut bad);
+        self.reconv.check(&mut bad);
+        self.dwf.check(self.gpu.warp_size, &mut bad);
+        if self.reconv.stack_update_at != super::reconv::StackUpdateAt::Fetch
+            && self.sched.ooo.mode != super::schema::OooMode::None
+        {
+            bad.push(
+                "'reconv.stack_update_at' other than \"fetch\" is modelled on the in-order issue \
+                 path only (the out-of-order issue stage keeps its own fetch rule)"
+                    .into(),
+            );
+        }
         bad.extend(unread_key_errors(self));
         // `sched.policy = "plugin:NAME"` is resolved when a simulation starts, through the
         // policy registry it runs with (timing::PolicyRegistry); an unregistered name is an

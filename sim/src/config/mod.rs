@@ -18,6 +18,7 @@ mod ooo;
 pub mod pg;
 pub mod physical;
 pub mod prf;
+pub mod reconv;
 mod schema;
 pub mod tric;
 

@@ -259,9 +259,11 @@ impl TimingGpu {
     /// policies only.
     pub fn new(cfg: GpuConfig) -> Self {
         let activity = Activity::new(&cfg.gpu.name, &cfg.hash_hex());
+        let mut emu = Emulator::new();
+        emu.configure(&cfg);
         TimingGpu {
             cfg,
-            emu: Emulator::new(),
+            emu,
             activity,
             progress: None,
             registry: PolicyRegistry::new(),

@@ -7,6 +7,7 @@
 use super::Sm;
 use crate::inst::{Family, MemSpace, OpClass, PRED_BASE};
 use crate::timing::exec::PipeClass;
+use crate::timing::frontend::{is_branch, BRANCH_WB_TAG};
 use crate::timing::gating::GateDecision;
 use crate::timing::issueunit::{add_stall, IssueEvent, Stall};
 use crate::timing::perclass::{CuClass, PerCuClass, PerPipe};
@@ -380,6 +381,11 @@ impl Sm {
                     g.max_ready_wait = g.max_ready_wait.max(t - since);
                 }
             }
+        }
+        if self.front.wb_release && ec.pipe != PipeClass::None && is_branch(family, op) {
+            // the stack update at write-back releases the warp's next fetch
+            self.front.ibuf[w][hslot].tag = BRANCH_WB_TAG;
+            self.warps.w_fetch_ready[w] = u64::MAX;
         }
         let h = self.front.ib_head[w] as usize;
         self.issue.sb_ok.remove(w);
