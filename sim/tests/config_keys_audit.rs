@@ -571,6 +571,10 @@ const RECONV_READ: &[(&str, &str)] = &[
     ("reconv.stack_update_at", "sim/src/timing/frontend.rs"),
     ("reconv.issue_flush", "sim/src/timing/frontend.rs"),
     (
+        "reconv.counters",
+        "sim/src/timing/sm/mod.rs, sim/src/timing/simulation.rs",
+    ),
+    (
         "reconv.max_depth",
         "sim/src/emu/mod.rs (Emulator::configure)",
     ),

@@ -5,13 +5,17 @@ use super::schema::{GpuConfig, SchedPolicy};
 use crate::SimError;
 
 /// Preset names, in the order `gpuenergy presets` lists them.
-pub const PRESET_NAMES: [&str; 3] = ["gtx480", "gtx780", "gtx1080ti"];
+pub const PRESET_NAMES: [&str; 4] = ["gtx480", "gtx780", "gtx1080ti", "gf8800gtx_like"];
 
 /// The embedded preset files `(name, TOML text)`.
-pub const PRESETS: [(&str, &str); 3] = [
+pub const PRESETS: [(&str, &str); 4] = [
     ("gtx480", include_str!("../../presets/gtx480.toml")),
     ("gtx780", include_str!("../../presets/gtx780.toml")),
     ("gtx1080ti", include_str!("../../presets/gtx1080ti.toml")),
+    (
+        "gf8800gtx_like",
+        include_str!("../../presets/gf8800gtx_like.toml"),
+    ),
 ];
 
 /// Schema keys that no model reads, with what the model does instead. The simulator and the
@@ -308,6 +312,7 @@ fn schema_table(cfg: &GpuConfig) -> toml::Table {
                 ("max_depth", toml::Value::Integer(r.max_depth as i64)),
                 ("push_order", v(toml::Value::try_from(r.push_order))),
                 ("call_entries", toml::Value::Boolean(r.call_entries)),
+                ("counters", toml::Value::Boolean(r.counters)),
             ] {
                 rt.entry(k).or_insert(x);
             }
@@ -421,7 +426,7 @@ impl GpuConfig {
         &PRESET_NAMES
     }
 
-    /// A built-in preset by name (`gtx480`, `gtx780`, `gtx1080ti`; the spec's `*_like` names
+    /// A built-in preset by name (`gtx480`, `gtx780`, `gtx1080ti`, `gf8800gtx_like`; the spec's `*_like` names
     /// and `kepler_ch6` are accepted as aliases; `gtx480_tl` is gtx480 with the two-level
     /// scheduler).
     pub fn preset(name: &str) -> Result<GpuConfig, SimError> {
@@ -430,6 +435,7 @@ impl GpuConfig {
             "gtx480_tl" => ("gtx480", true),
             "gtx780" | "gtx780_like" | "kepler_ch6" => ("gtx780", false),
             "gtx1080ti" | "gtx1080ti_like" => ("gtx1080ti", false),
+            "gf8800gtx_like" | "gf8800gtx" => ("gf8800gtx_like", false),
             _ => {
                 return Err(cfg_err(
                     name,
@@ -796,6 +802,13 @@ impl GpuConfig {
             bad.push(
                 "'reconv.stack_update_at' other than \"fetch\" is modelled on the in-order issue \
                  path only (the out-of-order issue stage keeps its own fetch rule)"
+                    .into(),
+            );
+        }
+        if self.reconv.counters && self.sched.ooo.mode != super::schema::OooMode::None {
+            bad.push(
+                "'reconv.counters' = true: the SIMD-efficiency counters are kept by the in-order \
+                 issue path only (sched.ooo.mode must be \"none\")"
                     .into(),
             );
         }

@@ -81,6 +81,11 @@ pub struct ReconvSection {
     /// tests, and RET pops it [X] (default true).
     #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub call_entries: bool,
+    /// `reconv.counters`: collect the reconvergence counters (control-flow spec §6: stack
+    /// activity, SIMD-efficiency buckets) into each kernel's `Activity` record (default false,
+    /// which leaves the record as it was).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub counters: bool,
 }
 
 impl Default for ReconvSection {
@@ -91,6 +96,7 @@ impl Default for ReconvSection {
             max_depth: 0,
             push_order: PushOrderKnob::TakenOnTop,
             call_entries: true,
+            counters: false,
         }
     }
 }
