@@ -227,7 +227,7 @@ impl DwfSection {
         range("cnt_bits", self.cnt_bits, 0, 32);
         range("rf_regs_per_core", self.rf_regs_per_core, 1, 1 << 24);
         range("die_area_mm2", self.die_area_mm2, 1, 10_000);
-        if self.simd_width > 0 && warp_size % self.simd_width != 0 {
+        if self.simd_width > 0 && !warp_size.is_multiple_of(self.simd_width) {
             bad.push(format!(
                 "'dwf.simd_width' = {}: must divide gpu.warp_size ({warp_size})",
                 self.simd_width
@@ -237,7 +237,7 @@ impl DwfSection {
             ("pc_lut", self.pc_lut_entries, self.pc_lut_ways),
             ("mheap_lut", self.mheap_lut_entries, self.mheap_lut_ways),
         ] {
-            if wy > 0 && e % wy != 0 {
+            if wy > 0 && !e.is_multiple_of(wy) {
                 bad.push(format!(
                     "'dwf.{k}_ways' = {wy}: must divide 'dwf.{k}_entries' ({e})"
                 ));
