@@ -2,7 +2,8 @@
 //! presets: conventional power gating, GATES, naive and coordinated blackout, Warped-Gates, warp
 //! folding, Origami; register-file spec §3–§4: TRIC, COMA and the Warped Register File; §5–§7:
 //! the partitioned RF, the adaptive FRF, the RF cache and the MRF@STV / MRF@NTV baselines;
-//! issue-stage §2: SOCGPU out-of-order issue), usable
+//! issue-stage §2: SOCGPU out-of-order issue; control-flow spec §3: the PDOM reconvergence stack
+//! with its counters and stack-update timing), usable
 //! wherever a configuration is. Techniques that touch different knobs
 //! compose with `+` (`gates+coord-blackout`); the command line's `--set key=value` then overrides
 //! single knobs on top.
@@ -215,6 +216,35 @@ pub const TECHNIQUES: &[Technique] = &[
             ("fold.enabled", "false"),
         ],
         defaults: &[("sched.policy", "gto")],
+    },
+    Technique {
+        name: "pdom",
+        summary: "PDOM reconvergence stack (the baseline control flow) with the control-flow \
+                  counters: stack pushes/pops/depth and SIMD-efficiency buckets",
+        sets: &[("reconv.counters", "true")],
+        defaults: &[],
+    },
+    Technique {
+        name: "pdom-flush",
+        summary: "PDOM stack updated at issue: fetch runs on sequentially past a branch and the \
+                  entries behind a taken or divergent branch are flushed when it issues",
+        sets: &[
+            ("reconv.counters", "true"),
+            ("reconv.stack_update_at", "issue"),
+            ("reconv.issue_flush", "true"),
+        ],
+        defaults: &[],
+    },
+    Technique {
+        name: "pdom-wb",
+        summary: "PDOM stack updated at write-back: a warp fetches again only after its branch \
+                  completes",
+        sets: &[
+            ("reconv.counters", "true"),
+            ("reconv.stack_update_at", "writeback"),
+            ("reconv.issue_flush", "false"),
+        ],
+        defaults: &[],
     },
 ];
 

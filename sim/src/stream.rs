@@ -85,6 +85,12 @@ pub trait KernelStream {
     ) -> Result<Step, SimError>;
     /// Releases the CTA's state.
     fn end_cta(&mut self, cta: u32) -> Result<(), SimError>;
+    /// Bytes between consecutive instructions (the PC step of straight-line code): 8 for the
+    /// emulator's PTX, 16 for SASS traces. The fetch stage uses it to tell a branch that
+    /// redirects the warp from one that falls through.
+    fn inst_bytes(&self) -> u32 {
+        8
+    }
 }
 
 /// A scalar kernel parameter value, in declaration order.

@@ -566,12 +566,55 @@ const RF_READ: &[(&str, &str)] = &[
 /// Register-file keys refused at a non-default value (features not implemented): none.
 const RF_REFUSED: &[(&str, &str)] = &[];
 
+/// `[reconv]` and `[dwf]` keys (control-flow spec §3, §5.6, §5.7).
+const RECONV_READ: &[(&str, &str)] = &[
+    ("reconv.stack_update_at", "sim/src/timing/frontend.rs"),
+    ("reconv.issue_flush", "sim/src/timing/frontend.rs"),
+    (
+        "reconv.counters",
+        "sim/src/timing/sm/mod.rs, sim/src/timing/simulation.rs",
+    ),
+    (
+        "reconv.max_depth",
+        "sim/src/emu/mod.rs (Emulator::configure)",
+    ),
+    (
+        "reconv.push_order",
+        "sim/src/emu/mod.rs (Emulator::configure)",
+    ),
+    ("dwf.simd_width", "sim/src/timing/dwf.rs (dwf_hw_inputs)"),
+    ("dwf.pool_entries", "sim/src/timing/dwf.rs (dwf_hw_inputs)"),
+    (
+        "dwf.pc_lut_entries",
+        "sim/src/timing/dwf.rs (dwf_hw_inputs)",
+    ),
+    ("dwf.pc_lut_ways", "sim/src/timing/dwf.rs (dwf_hw_inputs)"),
+    (
+        "dwf.mheap_lut_entries",
+        "sim/src/timing/dwf.rs (dwf_hw_inputs)",
+    ),
+    (
+        "dwf.mheap_lut_ways",
+        "sim/src/timing/dwf.rs (dwf_hw_inputs)",
+    ),
+    ("dwf.heap_entries", "sim/src/timing/dwf.rs (dwf_hw_inputs)"),
+    ("dwf.pc_bits", "sim/src/timing/dwf.rs (dwf_hw_inputs)"),
+    ("dwf.tid_bits", "sim/src/timing/dwf.rs (dwf_hw_inputs)"),
+    ("dwf.cnt_bits", "sim/src/timing/dwf.rs (dwf_hw_inputs)"),
+    (
+        "dwf.rf_regs_per_core",
+        "sim/src/timing/dwf.rs (dwf_hw_inputs)",
+    ),
+    ("dwf.die_area_mm2", "sim/src/timing/dwf.rs (dwf_hw_inputs)"),
+];
+
 /// Every key a model reads.
 fn all_read() -> impl Iterator<Item = &'static (&'static str, &'static str)> {
     READ.iter()
         .chain(PG_READ)
         .chain(PHYSICAL_READ)
         .chain(RF_READ)
+        .chain(RECONV_READ)
 }
 
 /// Every key refused for a non-baseline value (features not implemented).

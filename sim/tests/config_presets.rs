@@ -14,7 +14,7 @@ fn tmp_file(name: &str, text: &str) -> std::path::PathBuf {
 fn preset_names_and_aliases() {
     assert_eq!(
         GpuConfig::preset_names(),
-        &["gtx480", "gtx780", "gtx1080ti"]
+        &["gtx480", "gtx780", "gtx1080ti", "gf8800gtx_like"]
     );
     assert_eq!(
         GpuConfig::preset("gtx480_like").unwrap(),
@@ -28,6 +28,44 @@ fn preset_names_and_aliases() {
     assert_eq!(tl.sched.policy, SchedPolicy::TwoLevel);
     assert_eq!(tl.sched.two_level.active_per_sched, 6);
     assert!(GpuConfig::preset("gtx9999").is_err());
+}
+
+// control-flow spec §5.8: the DWF study's 8800 GTX-like baseline.
+#[test]
+fn gf8800gtx_like_matches_its_table() {
+    let g = GpuConfig::preset("gf8800gtx_like").unwrap();
+    assert_eq!(
+        (g.gpu.n_sm, g.gpu.core_mhz, g.gpu.dram_mhz),
+        (16, 650.0, 650.0)
+    );
+    assert_eq!(
+        (g.gpu.warp_size, g.units.sp_lanes, g.units.n_sp),
+        (32, 8, 1)
+    );
+    assert_eq!((g.sm.max_threads, g.sm.n_registers), (768, 8192));
+    assert_eq!(g.mem.n_channels, 8);
+    // 8 B per DRAM cycle per module.
+    assert!((g.dram_peak_bw_bytes_per_s() / 8.0 / 650e6 - 8.0).abs() < 1e-9);
+    let t = &g.dram.timing;
+    assert_eq!(
+        (t.cl, t.rp, t.rc, t.ras, t.rcd, t.rrd),
+        (9, 13, 34, 21, 12, 8)
+    );
+    assert_eq!(g.l1d.size_bytes(), 512 * 1024);
+    assert_eq!(
+        (g.l1d.assoc, g.l1d.line_bytes, g.l1d.banks, g.l1d.latency),
+        (8, 64, 16, 10)
+    );
+    assert!(g.frontend.perfect_icache);
+    assert_eq!(g.dwf.pool_entries, 128);
+    assert_eq!((g.dwf.pc_lut_entries, g.dwf.pc_lut_ways), (64, 4));
+    assert_eq!((g.dwf.mheap_lut_entries, g.dwf.mheap_lut_ways), (128, 8));
+    assert_eq!(g.dwf.heap_entries, 64);
+    assert_eq!(
+        g.reconv.stack_update_at,
+        sim::config::reconv::StackUpdateAt::Writeback
+    );
+    assert_eq!(GpuConfig::preset("gf8800gtx").unwrap(), g);
 }
 
 #[test]

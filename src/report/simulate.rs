@@ -101,6 +101,13 @@ pub fn summary_json(
         }
         o.insert("socgpu".into(), j);
     }
+    if let Some(r) = &a.reconv {
+        let mut j = serde_json::to_value(r).expect("ReconvStats serialises");
+        if let Some(m) = j.as_object_mut() {
+            m.insert("issue_slot_share".into(), r.issue_slot_share().into());
+        }
+        o.insert("reconvergence".into(), j);
+    }
     v
 }
 
@@ -179,6 +186,45 @@ fn prf_table(p: &sim::activity::PrfRecord) -> String {
             ev.rfc_port_conflicts
         );
     }
+    s
+}
+
+/// The reconvergence section of the text summary (control-flow spec §6): PDOM stack activity
+/// and the SIMD-efficiency buckets of the issue slots.
+fn reconv_table(r: &sim::activity::ReconvStats) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    let st = &r.stack;
+    if r.stack_from_front_end {
+        let _ = writeln!(
+            s,
+            "Reconvergence stack: pushes {}  pops {} (reconvergence {}, cascade {})  divergent \
+             branches {}  max depth {}",
+            st.pushes,
+            st.pops,
+            st.reconvergence_pops,
+            st.cascade_pops,
+            st.divergent_branches,
+            st.max_depth
+        );
+    } else {
+        let _ = writeln!(s, "Reconvergence stack: not replayed (trace front end)");
+    }
+    let _ = writeln!(
+        s,
+        "SIMD efficiency (issue slots): W0.Mem {}  W0.Idle {}  Stall {}",
+        r.w0_mem, r.w0_idle, r.w0_stall
+    );
+    let mut line = String::from(" ");
+    for (i, n) in r.issued_lanes.iter().enumerate() {
+        let label = if i == 0 {
+            "W0(issued)".to_string()
+        } else {
+            format!("W{}-{}", 4 * i - 3, 4 * i)
+        };
+        let _ = write!(line, " {label} {n}");
+    }
+    let _ = writeln!(s, "{line}");
     s
 }
 
@@ -644,6 +690,9 @@ pub fn summary_table(
     }
     if let Some(g) = &a.socgpu {
         s.push_str(&socgpu_table(g));
+    }
+    if let Some(r) = &a.reconv {
+        s.push_str(&reconv_table(r));
     }
     let _ = writeln!(
         s,

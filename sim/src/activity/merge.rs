@@ -288,5 +288,10 @@ impl KernelActivity {
             (None, Some(b)) => self.socgpu = Some(b.clone()),
             _ => {}
         }
+        match (&mut self.reconv, &o.reconv) {
+            (Some(a), Some(b)) => a.merge(b),
+            (None, Some(b)) => self.reconv = Some(b.clone()),
+            _ => {}
+        }
     }
 }

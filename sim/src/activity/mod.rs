@@ -11,6 +11,7 @@
 mod gating;
 mod hist;
 mod merge;
+mod reconv;
 mod rfstats;
 mod socgpu;
 mod timeline;
@@ -21,6 +22,7 @@ pub use gating::{
 };
 pub use hist::{IdleHist, Log2Hist};
 pub(crate) use merge::Merge;
+pub use reconv::{simd_bucket, ReconvStats, StackCounters, SIMD_BUCKETS};
 pub use rfstats::{PrfRecord, RfPartCounts, RfStats, TricResidency, TricStats};
 pub use socgpu::SocgpuStats;
 pub use timeline::{IdleStats, LaneTimelines, Timeline};
@@ -216,6 +218,9 @@ pub struct KernelActivity {
     /// "socgpu".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub socgpu: Option<SocgpuStats>,
+    /// Reconvergence counters (control-flow spec §6), present when `reconv.counters` is on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reconv: Option<ReconvStats>,
 }
 
 /// Warp and thread instructions per family.
@@ -652,6 +657,7 @@ impl KernelActivity {
             gating: None,
             rf: None,
             socgpu: None,
+            reconv: None,
         }
     }
 

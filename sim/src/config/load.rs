@@ -5,13 +5,17 @@ use super::schema::{GpuConfig, SchedPolicy};
 use crate::SimError;
 
 /// Preset names, in the order `gpuenergy presets` lists them.
-pub const PRESET_NAMES: [&str; 3] = ["gtx480", "gtx780", "gtx1080ti"];
+pub const PRESET_NAMES: [&str; 4] = ["gtx480", "gtx780", "gtx1080ti", "gf8800gtx_like"];
 
 /// The embedded preset files `(name, TOML text)`.
-pub const PRESETS: [(&str, &str); 3] = [
+pub const PRESETS: [(&str, &str); 4] = [
     ("gtx480", include_str!("../../presets/gtx480.toml")),
     ("gtx780", include_str!("../../presets/gtx780.toml")),
     ("gtx1080ti", include_str!("../../presets/gtx1080ti.toml")),
+    (
+        "gf8800gtx_like",
+        include_str!("../../presets/gf8800gtx_like.toml"),
+    ),
 ];
 
 /// Schema keys that no model reads, with what the model does instead. The simulator and the
@@ -21,6 +25,11 @@ pub const PRESETS: [(&str, &str); 3] = [
 /// honoured, rather than silently ignored. A key read by a model must not appear here
 /// (`sim/tests/config_keys_audit.rs` lists every schema key as read or refused).
 pub const UNREAD_KEYS: &[(&str, &str)] = &[
+    (
+        "reconv.call_entries",
+        "the PTX subset has no call instruction, so no CALL or RET ever reaches the stack \
+         (SimtStack::call and SimtStack::ret implement both settings)",
+    ),
     (
         "sim.seed",
         "no component draws random numbers: results are deterministic without a seed",
@@ -283,6 +292,32 @@ fn schema_table(cfg: &GpuConfig) -> toml::Table {
     t.entry("metrics").or_insert_with(|| {
         toml::Value::Table(toml::Table::try_from(&cfg.metrics).expect("metrics serialises"))
     });
+    t.entry("dwf").or_insert_with(|| {
+        toml::Value::Table(toml::Table::try_from(&cfg.dwf).expect("dwf serialises"))
+    });
+    {
+        // Every reconv key is skipped at its default; write them all.
+        let r = &cfg.reconv;
+        let v = |x: Result<toml::Value, toml::ser::Error>| x.expect("serialises");
+        let e = t
+            .entry("reconv")
+            .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+        if let toml::Value::Table(rt) = e {
+            for (k, x) in [
+                (
+                    "stack_update_at",
+                    v(toml::Value::try_from(r.stack_update_at)),
+                ),
+                ("issue_flush", toml::Value::Boolean(r.issue_flush)),
+                ("max_depth", toml::Value::Integer(r.max_depth as i64)),
+                ("push_order", v(toml::Value::try_from(r.push_order))),
+                ("call_entries", toml::Value::Boolean(r.call_entries)),
+                ("counters", toml::Value::Boolean(r.counters)),
+            ] {
+                rt.entry(k).or_insert(x);
+            }
+        }
+    }
     if let Some(toml::Value::Table(rf)) = t.get_mut("rf") {
         rf.entry("latency")
             .or_insert_with(|| toml::Value::Integer(cfg.rf.latency as i64));
@@ -391,7 +426,7 @@ impl GpuConfig {
         &PRESET_NAMES
     }
 
-    /// A built-in preset by name (`gtx480`, `gtx780`, `gtx1080ti`; the spec's `*_like` names
+    /// A built-in preset by name (`gtx480`, `gtx780`, `gtx1080ti`, `gf8800gtx_like`; the spec's `*_like` names
     /// and `kepler_ch6` are accepted as aliases; `gtx480_tl` is gtx480 with the two-level
     /// scheduler).
     pub fn preset(name: &str) -> Result<GpuConfig, SimError> {
@@ -400,6 +435,7 @@ impl GpuConfig {
             "gtx480_tl" => ("gtx480", true),
             "gtx780" | "gtx780_like" | "kepler_ch6" => ("gtx780", false),
             "gtx1080ti" | "gtx1080ti_like" => ("gtx1080ti", false),
+            "gf8800gtx_like" | "gf8800gtx" => ("gf8800gtx_like", false),
             _ => {
                 return Err(cfg_err(
                     name,
@@ -758,6 +794,24 @@ impl GpuConfig {
         self.coma.check(&mut bad);
         self.energy.check(&mut bad);
         self.metrics.check(&mut bad);
+        self.reconv.check(&mut bad);
+        self.dwf.check(self.gpu.warp_size, &mut bad);
+        if self.reconv.stack_update_at != super::reconv::StackUpdateAt::Fetch
+            && self.sched.ooo.mode != super::schema::OooMode::None
+        {
+            bad.push(
+                "'reconv.stack_update_at' other than \"fetch\" is modelled on the in-order issue \
+                 path only (the out-of-order issue stage keeps its own fetch rule)"
+                    .into(),
+            );
+        }
+        if self.reconv.counters && self.sched.ooo.mode != super::schema::OooMode::None {
+            bad.push(
+                "'reconv.counters' = true: the SIMD-efficiency counters are kept by the in-order \
+                 issue path only (sched.ooo.mode must be \"none\")"
+                    .into(),
+            );
+        }
         bad.extend(unread_key_errors(self));
         // `sched.policy = "plugin:NAME"` is resolved when a simulation starts, through the
         // policy registry it runs with (timing::PolicyRegistry); an unregistered name is an

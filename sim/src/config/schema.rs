@@ -112,6 +112,17 @@ pub struct GpuConfig {
         skip_serializing_if = "super::tric::MetricsSection::is_default"
     )]
     pub metrics: super::tric::MetricsSection,
+    /// `[reconv]`: PDOM reconvergence stack knobs (control-flow spec §3); defaults when absent
+    /// (and not written then).
+    #[serde(
+        default,
+        skip_serializing_if = "super::reconv::ReconvSection::is_default"
+    )]
+    pub reconv: super::reconv::ReconvSection,
+    /// `[dwf]`: dynamic-warp-formation structure sizes for costing (control-flow spec §5.6,
+    /// §5.7); defaults when absent (and not written then).
+    #[serde(default, skip_serializing_if = "super::reconv::DwfSection::is_default")]
+    pub dwf: super::reconv::DwfSection,
 }
 
 /// `[sim]`: run control.

@@ -13,7 +13,8 @@ use crate::ptx::isa::{flags, AddrBase, Op, Opnd, SReg};
 use crate::ptx::{KernelCode, RECONV_EXIT, RPC_EXIT};
 use crate::SimError;
 
-/// Hardware PDOM stack depth: 2w entries (control-flow §3.1); deeper is a fatal diagnostic.
+/// Default hardware PDOM stack depth: 2w entries (control-flow §3.1); deeper is a fatal
+/// diagnostic.
 pub const MAX_STACK_DEPTH: usize = 2 * WARP_SIZE;
 
 /// Launch-wide execution context.
@@ -38,6 +39,8 @@ pub struct Ctx<'a> {
     pub cycle: u64,
     /// Push order of diverged groups on the PDOM stack.
     pub order: PushOrder,
+    /// Stack depth bound (entries); deeper is a runtime error.
+    pub max_depth: usize,
 }
 
 /// What a step did.
@@ -281,11 +284,15 @@ pub fn step<const REC: bool>(
             let diverged = warp
                 .stack
                 .branch(taken, inst.target, fall, next, rpc, ctx.order);
-            if warp.stack.depth() > MAX_STACK_DEPTH {
+            if warp.stack.depth() > ctx.max_depth {
                 return Err(runtime(
                     ctx,
                     pc,
-                    format!("SIMT stack deeper than {MAX_STACK_DEPTH} entries (2 x warp size)"),
+                    format!(
+                        "SIMT stack deeper than {} entries (reconv.max_depth; default 2 x warp \
+                         size)",
+                        ctx.max_depth
+                    ),
                 ));
             }
             if REC && diverged {

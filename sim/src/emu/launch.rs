@@ -169,6 +169,7 @@ pub fn run_functional(emu: &mut Emulator, l: &Launch) -> Result<(), SimError> {
         nwarpid: emu.warp_slots,
         cycle: 0,
         order: emu.push_order,
+        max_depth: emu.max_stack_depth,
     };
     let mut scratch = WarpInst::new(0, Family::Int, OpClass::Nop, 0);
     let mut count = 0u64;

@@ -41,9 +41,12 @@ pub mod stream;
 pub mod warp;
 
 use crate::stream::{DevPtr, Gpu, KernelStream};
+pub use crate::timing::policy::reconv::{
+    Reconvergence, ReconvergenceFactory, ReconvergenceSlot, WarpControl,
+};
 use crate::{Launch, SimError};
 use memory::GlobalMem;
-pub use simt::{PushOrder, Reconvergence, ReconvergenceFactory, StackStats, WarpControl};
+pub use simt::{Entry, EntryKind, PushOrder, SimtStack, StackStats};
 use std::collections::HashMap;
 
 /// Instructions a warp runs before the functional scheduler moves to the next warp.
@@ -69,6 +72,9 @@ pub struct Emulator {
     pub max_shared_per_cta: u32,
     /// SIMT stack push order.
     pub push_order: PushOrder,
+    /// Hardware PDOM stack depth bound (entries): a warp whose stack grows deeper stops with a
+    /// runtime error (control-flow §3.1; `reconv.max_depth`, 2 × warp size by default).
+    pub max_stack_depth: usize,
     /// Functional launches stop with [`SimError::WarpInstLimit`] after this many warp
     /// instructions in one launch (guards against kernels that never terminate); `None` = no
     /// limit.
@@ -95,9 +101,21 @@ impl Emulator {
             warp_slots: DEFAULT_WARP_SLOTS,
             max_shared_per_cta: DEFAULT_MAX_SHARED_PER_CTA,
             push_order: PushOrder::TakenOnTop,
+            max_stack_depth: exec::MAX_STACK_DEPTH,
             max_warp_insts_per_launch: None,
             reconvergence: None,
         }
+    }
+
+    /// Applies the `[reconv]` knobs of `cfg` that the functional model honours: the push order
+    /// of diverged groups and the stack depth bound.
+    pub fn configure(&mut self, cfg: &crate::config::GpuConfig) {
+        use crate::config::reconv::PushOrderKnob;
+        self.push_order = match cfg.reconv.push_order {
+            PushOrderKnob::TakenOnTop => PushOrder::TakenOnTop,
+            PushOrderKnob::FallthroughOnTop => PushOrder::FallthroughOnTop,
+        };
+        self.max_stack_depth = cfg.reconv.depth_bound(cfg.gpu.warp_size) as usize;
     }
 
     /// Warp instructions executed so far (functional launches and streams).

@@ -10,11 +10,28 @@
 //!    group is pushed in the configured order, skipping a group already at `r`;
 //! 5. cascade: pop while `TOS.next_pc == TOS.rpc`.
 //!
+//! Calls and returns [X]: a uniform CALL pushes a call-kind entry `{callee, mask, rpc = NULL}`
+//! after setting the caller's entry to the return PC; RET pops the call-kind entry and the
+//! cascade runs. Reconvergence is never tested against a call-kind entry.
+//!
+//! The trait through which the timing model and the emulator reach a reconvergence mechanism
+//! is [`crate::timing::policy::Reconvergence`]; this stack is its built-in implementation.
+//!
 //! PCs here are opaque `u32`s (the emulator uses instruction indices); [`RPC_NONE`] (the maximum
 //! value) is the "reconverge only at exit" marker. Bit i of a mask is lane i.
 
 /// "No reconvergence point" (ipdom = EXIT): the maximum PC, so `next_pc < rpc` always holds.
 pub const RPC_NONE: u32 = u32::MAX;
+
+/// Kind of a stack entry (control-flow §3.1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EntryKind {
+    /// A path or reconvergence entry.
+    #[default]
+    Normal,
+    /// A function-call entry: popped by RET, never by reconvergence.
+    Call,
+}
 
 /// One stack entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,6 +42,8 @@ pub struct Entry {
     pub mask: u32,
     /// Reconvergence PC at which the entry is popped ([`RPC_NONE`] for exit).
     pub rpc: u32,
+    /// Normal or call entry.
+    pub kind: EntryKind,
 }
 
 /// Push order of diverged groups (knob `push_order`).
@@ -83,6 +102,7 @@ impl SimtStack {
                 pc,
                 mask,
                 rpc: RPC_NONE,
+                kind: EntryKind::Normal,
             });
         }
         SimtStack {
@@ -118,7 +138,7 @@ impl SimtStack {
     #[inline]
     fn cascade(&mut self) {
         while let Some(t) = self.entries.last() {
-            if t.pc == t.rpc {
+            if t.kind == EntryKind::Normal && t.pc == t.rpc {
                 self.entries.pop();
                 self.stats.pops += 1;
                 self.stats.cascade_pops += 1;
@@ -161,7 +181,7 @@ impl SimtStack {
         let Some(t) = self.entries.last_mut() else {
             return;
         };
-        if next == t.rpc {
+        if t.kind == EntryKind::Normal && next == t.rpc {
             self.entries.pop();
             self.stats.pops += 1;
             self.stats.reconvergence_pops += 1;
@@ -204,7 +224,7 @@ impl SimtStack {
         let Some(t) = self.entries.last_mut() else {
             return;
         };
-        if rpc != t.rpc {
+        if t.kind == EntryKind::Call || rpc != t.rpc {
             t.pc = rpc;
         } else {
             self.entries.pop();
@@ -214,140 +234,52 @@ impl SimtStack {
             if pc == rpc || mask == 0 {
                 continue;
             }
-            self.entries.push(Entry { pc, mask, rpc });
+            self.entries.push(Entry {
+                pc,
+                mask,
+                rpc,
+                kind: EntryKind::Normal,
+            });
             self.stats.pushes += 1;
         }
         self.stats.max_depth = self.stats.max_depth.max(self.entries.len() as u32);
         self.cascade();
     }
-}
 
-/// A per-warp reconvergence mechanism: what the functional front end asks of the warp's control
-/// state. The PDOM stack ([`SimtStack`]) is the built-in one; others (e.g. dynamic warp
-/// formation, thread-frontier schemes) implement this trait and are registered by name in
-/// [`crate::timing::PolicyRegistry`].
-pub trait Reconvergence: Send {
-    /// The PC the warp executes next and its active lanes; `None` when the warp has finished.
-    fn top(&self) -> Option<Entry>;
-    /// Entries held (bounded by the emulator, which stops a warp whose depth exceeds twice
-    /// the warp size).
-    fn depth(&self) -> usize;
-    /// Non-divergent update: every remaining lane goes to `next`, after removing the `exited`
-    /// lanes.
-    fn advance(&mut self, next: u32, exited: u32);
-    /// Update after a two-way branch (see [`SimtStack::branch`]); returns whether it diverged.
-    fn branch(
-        &mut self,
-        taken: u32,
-        target: u32,
-        fall: u32,
-        fall_pc: u32,
-        rpc: u32,
-        order: PushOrder,
-    ) -> bool;
-    /// Counters of the mechanism's activity.
-    fn stats(&self) -> StackStats;
-}
+    /// A uniform CALL to `callee` whose return lands at `return_pc` [X]: with `call_entries`
+    /// the caller's entry waits at `return_pc` and a call-kind entry `{callee, mask, NULL}` is
+    /// pushed; without, the call is a plain jump (the TOS moves to `callee`).
+    pub fn call(&mut self, callee: u32, return_pc: u32, call_entries: bool) {
+        let Some(t) = self.entries.last_mut() else {
+            return;
+        };
+        if !call_entries {
+            t.pc = callee;
+            return;
+        }
+        let mask = t.mask;
+        t.pc = return_pc;
+        self.entries.push(Entry {
+            pc: callee,
+            mask,
+            rpc: RPC_NONE,
+            kind: EntryKind::Call,
+        });
+        self.stats.pushes += 1;
+        self.stats.max_depth = self.stats.max_depth.max(self.entries.len() as u32);
+    }
 
-impl Reconvergence for SimtStack {
-    fn top(&self) -> Option<Entry> {
-        self.entries.last().copied()
-    }
-    fn depth(&self) -> usize {
-        self.entries.len()
-    }
-    fn advance(&mut self, next: u32, exited: u32) {
-        SimtStack::advance(self, next, exited)
-    }
-    fn branch(
-        &mut self,
-        taken: u32,
-        target: u32,
-        fall: u32,
-        fall_pc: u32,
-        rpc: u32,
-        order: PushOrder,
-    ) -> bool {
-        SimtStack::branch(self, taken, target, fall, fall_pc, rpc, order)
-    }
-    fn stats(&self) -> StackStats {
-        self.stats
-    }
-}
-
-/// Builds a warp's reconvergence state from its launch PC and lane mask.
-pub type ReconvergenceFactory =
-    std::sync::Arc<dyn Fn(u32, u32) -> Box<dyn Reconvergence> + Send + Sync>;
-
-/// A warp's control state: the built-in PDOM stack called directly (it runs for every
-/// instruction), any other mechanism through its trait.
-pub enum WarpControl {
-    /// The built-in immediate-post-dominator (PDOM) SIMT stack.
-    Pdom(SimtStack),
-    /// A registered reconvergence mechanism.
-    Other(Box<dyn Reconvergence>),
-}
-
-impl WarpControl {
-    /// The state for a warp launched at `pc` with lanes `mask`: `factory`'s when given, else a
-    /// PDOM stack.
-    pub fn new(pc: u32, mask: u32, factory: Option<&ReconvergenceFactory>) -> Self {
-        match factory {
-            Some(f) => WarpControl::Other(f(pc, mask)),
-            None => WarpControl::Pdom(SimtStack::new(pc, mask)),
+    /// RET: with a call-kind TOS, pop it (the caller's entry already waits at the return PC)
+    /// and run the cascade; returns false when the TOS is not a call entry (a RET at kernel
+    /// level, which the caller treats as exit).
+    pub fn ret(&mut self) -> bool {
+        if self.entries.last().map(|t| t.kind) != Some(EntryKind::Call) {
+            return false;
         }
-    }
-    /// The PC the warp executes next and its active lanes; `None` when the warp has finished.
-    #[inline]
-    pub fn top(&self) -> Option<Entry> {
-        match self {
-            WarpControl::Pdom(s) => s.top().copied(),
-            WarpControl::Other(r) => r.top(),
-        }
-    }
-    /// Entries held (stack depth for the PDOM stack).
-    #[inline]
-    pub fn depth(&self) -> usize {
-        match self {
-            WarpControl::Pdom(s) => s.depth(),
-            WarpControl::Other(r) => r.depth(),
-        }
-    }
-    /// True when the warp has finished (no entry left).
-    #[inline]
-    pub fn is_empty(&self) -> bool {
-        self.depth() == 0
-    }
-    /// Non-divergent update: the `exited` lanes leave and every remaining lane goes to `next`.
-    #[inline]
-    pub fn advance(&mut self, next: u32, exited: u32) {
-        match self {
-            WarpControl::Pdom(s) => s.advance(next, exited),
-            WarpControl::Other(r) => r.advance(next, exited),
-        }
-    }
-    /// Update after a two-way branch (see [`SimtStack::branch`]); returns whether it diverged.
-    #[inline]
-    pub fn branch(
-        &mut self,
-        taken: u32,
-        target: u32,
-        fall: u32,
-        fall_pc: u32,
-        rpc: u32,
-        order: PushOrder,
-    ) -> bool {
-        match self {
-            WarpControl::Pdom(s) => s.branch(taken, target, fall, fall_pc, rpc, order),
-            WarpControl::Other(r) => r.branch(taken, target, fall, fall_pc, rpc, order),
-        }
-    }
-    /// Counters of the mechanism's activity.
-    pub fn stats(&self) -> StackStats {
-        match self {
-            WarpControl::Pdom(s) => s.stats,
-            WarpControl::Other(r) => r.stats(),
-        }
+        self.entries.pop();
+        self.stats.pops += 1;
+        self.cascade();
+        true
     }
 }
 
@@ -372,6 +304,7 @@ mod tests {
             pc,
             mask: m(mask),
             rpc,
+            kind: EntryKind::Normal,
         }
     }
 
@@ -487,5 +420,27 @@ mod tests {
         };
         s2.branch(m("1100"), 9, m("0011"), 6, 9, PushOrder::TakenOnTop);
         assert_eq!(s2.entries(), &[e(9, "1111", RPC_NONE), e(6, "0011", 9)]);
+    }
+
+    #[test]
+    fn call_entries_are_never_reconvergence_points() {
+        // Inside a diverged path (rpc 20), call a function at 100; its body reaches PC 20
+        // (equal to the enclosing rpc) without popping, returns, and the caller resumes at 6.
+        let mut s = SimtStack::new(0, m("1111"));
+        s.branch(m("1100"), 5, m("0011"), 1, 20, PushOrder::TakenOnTop);
+        s.call(100, 6, true);
+        assert_eq!(s.depth(), 4);
+        assert_eq!(s.top().unwrap().kind, EntryKind::Call);
+        s.advance(20, 0);
+        assert_eq!(s.depth(), 4, "a call entry is not popped at an rpc");
+        assert!(s.ret());
+        assert_eq!(s.entries().last().unwrap(), &e(6, "1100", 20));
+        s.advance(20, 0);
+        assert_eq!(s.entries(), &[e(20, "1111", RPC_NONE), e(1, "0011", 20)]);
+        assert!(!s.ret(), "no call entry to return from");
+        // Without call entries a call is a jump.
+        let mut j = SimtStack::new(0, m("1111"));
+        j.call(100, 1, false);
+        assert_eq!(j.entries(), &[e(100, "1111", RPC_NONE)]);
     }
 }

@@ -122,6 +122,7 @@ impl KernelStream for EmuStream<'_> {
             nwarpid: self.emu.warp_slots,
             cycle,
             order: self.emu.push_order,
+            max_depth: self.emu.max_stack_depth,
         };
         let o = exec::step::<true>(&mut ctx, c, warp as usize, out)?;
         match o {

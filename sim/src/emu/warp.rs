@@ -2,7 +2,7 @@
 //! value occupies an aligned register pair, low word first), predicates as one 32-bit lane mask
 //! per predicate register, the PDOM stack, barrier state, and the CTA's shared and local memory.
 
-use super::simt::{ReconvergenceFactory, WarpControl};
+use super::{ReconvergenceFactory, WarpControl};
 use crate::inst::WARP_SIZE;
 use crate::ptx::KernelCode;
 

@@ -352,6 +352,12 @@ fn finish(
             gs.max_ready_wait = gs.max_ready_wait.max(g.max_ready_wait);
             gs.domains.extend(g.bank.finish());
         }
+        if let Some(r) = sm.reconv_stats() {
+            match k.reconv.as_mut() {
+                Some(x) => x.merge(&r),
+                None => k.reconv = Some(r),
+            }
+        }
         if let Some(o) = sm.ooo.as_ref() {
             match k.socgpu.as_mut() {
                 Some(x) => x.merge(&o.stats),

@@ -9,8 +9,20 @@ use super::perclass::PerOp;
 use super::tinst::{AddrPool, TInst};
 use super::warpset::WarpSet;
 use crate::activity::{CacheReads, IbufferCounts};
+use crate::config::reconv::StackUpdateAt;
 use crate::config::GpuConfig;
 use crate::inst::{Family, OpClass, WarpInst};
+
+/// Tag of a branch whose completion releases its warp's fetch (`reconv.stack_update_at =
+/// "writeback"`; the in-order issue path leaves every other tag 0).
+pub(crate) const BRANCH_WB_TAG: u16 = u16::MAX;
+
+/// True for a branch instruction (the only instructions that update the PDOM stack with a
+/// target other than the next PC, apart from exits, which end the warp).
+#[inline]
+pub(crate) fn is_branch(family: Family, op: OpClass) -> bool {
+    family == Family::Ctrl && op == OpClass::Branch
+}
 
 /// Every instruction family (for the execution-class table).
 const ALL_FAMILIES: [Family; 7] = [
@@ -23,6 +35,21 @@ const ALL_FAMILIES: [Family; 7] = [
     Family::Bar,
 ];
 const N_FAMILIES: usize = ALL_FAMILIES.len();
+
+/// When a fetch group may run past a branch (`reconv.stack_update_at`, `reconv.issue_flush`;
+/// control-flow spec §3.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BranchFetch {
+    /// The front end knows the path at fetch: groups run on past branches (`"fetch"`).
+    Oracle,
+    /// A group ends at every branch; the next fetch follows the branch's stack update at
+    /// issue (`"issue"`) or at write-back (`"writeback"`, with [`FrontEnd::wb_release`]).
+    EndGroup,
+    /// A group runs on sequentially past a branch that falls through; at a branch that
+    /// redirects the warp it ends, and the sequentially fetched slots behind the branch are
+    /// counted as flushed when the branch issues (`"issue"` with `reconv.issue_flush`).
+    Flush,
+}
 
 /// Fetch, I-cache and I-buffer state of one SM, with their counters.
 pub(crate) struct FrontEnd {
@@ -72,6 +99,14 @@ pub(crate) struct FrontEnd {
     pub ibuffer_act: IbufferCounts,
     /// One per instruction written to an I-buffer.
     pub decoder_insts: u64,
+    /// When a fetch group may run past a branch.
+    pub branch_fetch: BranchFetch,
+    /// `reconv.stack_update_at = "writeback"`: a warp that issued a branch fetches again only
+    /// when the branch completes.
+    pub wb_release: bool,
+    /// Per warp: the instruction read one ahead behind a redirecting branch ([`BranchFetch::
+    /// Flush`]); the warp's next fetch takes it before stepping the stream again.
+    pub held: Vec<Option<Box<WarpInst>>>,
 }
 
 impl FrontEnd {
@@ -113,6 +148,13 @@ impl FrontEnd {
             icache_act: CacheReads::default(),
             ibuffer_act: IbufferCounts::default(),
             decoder_insts: 0,
+            branch_fetch: match (cfg.reconv.stack_update_at, cfg.reconv.issue_flush) {
+                (StackUpdateAt::Fetch, _) => BranchFetch::Oracle,
+                (StackUpdateAt::Issue, true) => BranchFetch::Flush,
+                _ => BranchFetch::EndGroup,
+            },
+            wb_release: cfg.reconv.stack_update_at == StackUpdateAt::Writeback,
+            held: (0..nw).map(|_| None).collect(),
         }
     }
 
@@ -140,6 +182,7 @@ impl FrontEnd {
 
     /// Clears warp `w`'s I-buffer for a newly launched warp (nothing decoded yet).
     pub fn reset_warp(&mut self, w: usize) {
+        self.held[w] = None;
         self.ib_head[w] = 0;
         self.ib_len[w] = 0;
         self.ib_nonempty.remove(w);

@@ -119,6 +119,45 @@ pub(crate) struct IssueUnit {
     /// Per scheduler, in scheduler order.
     pub sched_act: Vec<SchedActivity>,
     pub sb_act: ScoreboardCounts,
+    /// SIMD-efficiency counters (`reconv.counters`; control-flow spec §6).
+    pub simd: Option<Box<SimdCounts>>,
+}
+
+/// Class of an issue slot that issued nothing (see `crate::activity::ReconvStats`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum W0 {
+    /// Every live warp of the scheduler waits on memory.
+    Mem,
+    /// The back end refused a ready warp.
+    Stall,
+    /// Anything else.
+    Idle,
+}
+
+/// The SIMD-efficiency counters of one SM's issue slots.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SimdCounts {
+    /// Issued instructions by [`crate::activity::simd_bucket`] of their lanes.
+    pub issued_lanes: [u64; crate::activity::SIMD_BUCKETS],
+    /// Issue-less scheduler cycles while every live warp waited on memory.
+    pub w0_mem: u64,
+    /// Issue-less scheduler cycles for back-end contention.
+    pub w0_stall: u64,
+    /// Per scheduler: the class of its last evaluated issue-less cycle (replayed).
+    pub last_w0: Vec<Option<W0>>,
+}
+
+impl SimdCounts {
+    /// Adds `k` issue-less cycles of class `c` (idle cycles are derived from the scheduler
+    /// counters when the record is gathered).
+    #[inline]
+    pub fn add(&mut self, c: W0, k: u64) {
+        match c {
+            W0::Mem => self.w0_mem += k,
+            W0::Stall => self.w0_stall += k,
+            W0::Idle => {}
+        }
+    }
 }
 
 impl IssueUnit {
@@ -172,6 +211,7 @@ impl IssueUnit {
             trace: None,
             sched_act: vec![SchedActivity::default(); ns],
             sb_act: ScoreboardCounts::default(),
+            simd: None,
         }
     }
 
@@ -203,6 +243,11 @@ impl IssueUnit {
             sa.warp_evals += self.last_evals[s] * k;
             if let Some(r) = self.last_stall[s] {
                 add_stall(&mut sa.stall, r, k);
+            }
+            if let Some(c) = self.simd.as_mut() {
+                if let Some(w0) = c.last_w0[s] {
+                    c.add(w0, k);
+                }
             }
         }
     }

@@ -16,6 +16,7 @@
 mod cache;
 mod cta;
 mod divisor;
+pub mod dwf;
 mod engine;
 mod exec;
 mod execunits;
@@ -41,11 +42,12 @@ mod warpedrf;
 mod warps;
 mod warpset;
 
-pub use crate::emu::{Reconvergence, ReconvergenceFactory};
 pub use cta::{occupancy, OccupancyLimit};
+pub use dwf::{dwf_hw_inputs, DwfArray, DwfHwInputs, DwfOrg};
 pub use exec::{classify, classify_op, op_name, warp_passes, ExecClass, PipeClass};
 pub use issueunit::IssueEvent;
 pub use ldst::{coalesce, smem_degree, Segments};
+pub use policy::reconv::{Reconvergence, ReconvergenceFactory};
 pub use policy::{
     GatingPolicy, GatingView, Hazard, HeadType, InOrderScoreboard, IssueStage, MonolithicRf,
     NoGating, RegisterFileOrg, RfPart, RfRoute, UnitState, WarpScheduler, WarpView,

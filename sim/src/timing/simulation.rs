@@ -259,9 +259,11 @@ impl TimingGpu {
     /// policies only.
     pub fn new(cfg: GpuConfig) -> Self {
         let activity = Activity::new(&cfg.gpu.name, &cfg.hash_hex());
+        let mut emu = Emulator::new();
+        emu.configure(&cfg);
         TimingGpu {
             cfg,
-            emu: Emulator::new(),
+            emu,
             activity,
             progress: None,
             registry: PolicyRegistry::new(),
@@ -317,6 +319,8 @@ impl Gpu for TimingGpu {
             return self.emu.launch(launch);
         }
         let policies = self.registry.resolve(&self.cfg, &self.selection)?;
+        // this launch's stack counters, kept apart from the emulator's running total
+        let stack_before = std::mem::take(&mut self.emu.stack_stats);
         let mut stream = self.emu.stream(launch)?;
         let index = self.activity.aggregate.launches;
         let gap = launch_gap(&self.cfg, index);
@@ -334,6 +338,20 @@ impl Gpu for TimingGpu {
             &mut self.l2,
         )?;
         drop(stream);
+        let mut k = k;
+        let st = std::mem::replace(&mut self.emu.stack_stats, stack_before);
+        self.emu.stack_stats.merge(&st);
+        if let Some(r) = k.reconv.as_mut() {
+            r.stack_from_front_end = true;
+            r.stack = crate::activity::StackCounters {
+                pushes: st.pushes,
+                pops: st.pops,
+                divergent_branches: st.divergent_branches,
+                reconvergence_pops: st.reconvergence_pops,
+                cascade_pops: st.cascade_pops,
+                max_depth: st.max_depth,
+            };
+        }
         self.last_truncated = k.truncated;
         self.activity.add_launch(k);
         Ok(())

@@ -473,6 +473,10 @@ impl WarpCursor {
 }
 
 impl KernelStream for TraceKernel {
+    fn inst_bytes(&self) -> u32 {
+        16
+    }
+
     fn info(&self) -> &KernelInfo {
         &self.header.info
     }

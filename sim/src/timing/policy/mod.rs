@@ -1,14 +1,16 @@
 //! Extension points of the SM pipeline: warp schedulers, the issue stage's hazard check, the
-//! register-file organisation and unit gating. The pipeline core calls only these traits (the
+//! register-file organisation, unit gating and reconvergence (`reconv`). The pipeline core calls only these traits (the
 //! built-in implementations through slot enums, so that their calls inline; any other through
 //! the trait object a slot's `Other` variant holds). The built-in implementations are in
 //! `schedulers` and `builtin`; [`super::registry::PolicyRegistry`] resolves policies by name.
 
 mod builtin;
+pub mod reconv;
 mod schedulers;
 
 pub use crate::timing::gating::gates::{Gates, GatesCore};
 pub use builtin::{InOrderScoreboard, MonolithicRf, NoGating};
+pub use reconv::{Reconvergence, ReconvergenceFactory, ReconvergenceSlot};
 pub use schedulers::{make_scheduler, ByAge, FetchGroup, Gto, Lrr, TwoLevel};
 
 use super::tinst::TInst;

@@ -6,6 +6,7 @@ use super::Sm;
 use crate::inst::PRED_BASE;
 use crate::timing::exec::{PipeClass, SpPipe};
 use crate::timing::execunits::Wb;
+use crate::timing::frontend::BRANCH_WB_TAG;
 use crate::timing::gating::GateDecision;
 use crate::timing::perclass::{PerCuClass, PerPipe};
 use crate::timing::policy::{
@@ -135,6 +136,12 @@ impl Sm {
                 self.issue.scoreboard.release(warp, r);
                 self.issue.sb_blocked.remove(warp);
                 self.issue.sb_act.writes += 1;
+            }
+            if w.tag == BRANCH_WB_TAG && self.front.wb_release {
+                // reconv.stack_update_at = "writeback": the branch's stack update is done
+                self.warps.w_fetch_ready[warp] = 0;
+                self.front.fetch_dirty = true;
+                self.front.candidate(warp);
             }
         }
         self.warps.w_inflight[warp] -= 1;

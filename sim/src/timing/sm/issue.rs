@@ -5,10 +5,12 @@
 //! per bank. The first failing check of a scheduler's cycle is its stall reason.
 
 use super::Sm;
+use crate::activity::simd_bucket;
 use crate::inst::{Family, MemSpace, OpClass, PRED_BASE};
 use crate::timing::exec::PipeClass;
+use crate::timing::frontend::{is_branch, BRANCH_WB_TAG};
 use crate::timing::gating::GateDecision;
-use crate::timing::issueunit::{add_stall, IssueEvent, Stall};
+use crate::timing::issueunit::{add_stall, IssueEvent, Stall, W0};
 use crate::timing::perclass::{CuClass, PerCuClass, PerPipe};
 use crate::timing::policy::{GatingSlot, HeadType, IssueStage, RegisterFileOrg, WarpView};
 use crate::timing::warpset::WarpSet;
@@ -122,6 +124,9 @@ impl Sm {
                 sa.issued[0] += 1;
                 sa.stall.no_warp += 1;
                 self.issue.last_stall[s] = Some(Stall::NoWarp);
+                if let Some(c) = self.issue.simd.as_mut() {
+                    c.last_w0[s] = Some(W0::Idle);
+                }
                 continue;
             }
             sa.active_cycles += 1;
@@ -230,6 +235,9 @@ impl Sm {
                 let r = first_stall.unwrap_or(Stall::NoWarp);
                 add_stall(&mut sa.stall, r, 1);
                 self.issue.last_stall[s] = Some(r);
+                if self.issue.simd.is_some() {
+                    self.count_w0(s, r);
+                }
             } else {
                 any_issued = true;
                 self.issue.last_stall[s] = None;
@@ -381,6 +389,11 @@ impl Sm {
                 }
             }
         }
+        if self.front.wb_release && ec.pipe != PipeClass::None && is_branch(family, op) {
+            // the stack update at write-back releases the warp's next fetch
+            self.front.ibuf[w][hslot].tag = BRANCH_WB_TAG;
+            self.warps.w_fetch_ready[w] = u64::MAX;
+        }
         let h = self.front.ib_head[w] as usize;
         self.issue.sb_ok.remove(w);
         self.front.ib_head[w] = if h + 1 == self.front.ib_cap as usize {
@@ -422,6 +435,9 @@ impl Sm {
             crate::timing::regchar::RegCharacter::issued(lanes as u32, rs);
         }
         self.fam_count(family, lanes);
+        if let Some(c) = self.issue.simd.as_mut() {
+            c.issued_lanes[simd_bucket(lanes as u32)] += 1;
+        }
         if divergent {
             self.act.simt.divergent_branches += 1;
             self.act.simt.pushes += 1;
@@ -477,6 +493,26 @@ impl Sm {
         self.flush_integrals();
         self.oc.cu_busy[cls] += 1;
         Ok(ec.pipe)
+    }
+
+    /// Classifies scheduler `s`'s issue-less cycle whose first failing reason was `r` for the
+    /// SIMD-efficiency counters (control-flow spec §6, mapped as in
+    /// [`crate::activity::ReconvStats`]).
+    fn count_w0(&mut self, s: usize, r: Stall) {
+        let c = if matches!(r, Stall::CuFull | Stall::PipeBusy | Stall::UnitGated) {
+            W0::Stall
+        } else if self.issue.sched_live[s]
+            .iter()
+            .all(|&w| self.warps.mem_out_nz.has(w as usize))
+        {
+            W0::Mem
+        } else {
+            W0::Idle
+        };
+        if let Some(x) = self.issue.simd.as_mut() {
+            x.add(c, 1);
+            x.last_w0[s] = Some(c);
+        }
     }
 
     #[inline]

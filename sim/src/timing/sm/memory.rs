@@ -10,6 +10,7 @@ use crate::stream::{KernelStream, Step};
 use crate::timing::cache::{LineState, Probe};
 use crate::timing::divisor::ring_add;
 use crate::timing::execunits::Wb;
+use crate::timing::frontend::{is_branch, BranchFetch};
 use crate::timing::ldstunit::Reply;
 use crate::timing::memsys::{MemSys, ReqKind};
 use crate::timing::tinst::TInst;
@@ -130,13 +131,20 @@ impl Sm {
             let widx = self.warps.w_idx[w];
             let mut n = 0;
             let mut first_pc = 0;
-            while n < width.min(self.front.ib_cap as u32) {
+            let group = width.min(self.front.ib_cap as u32);
+            while n < group {
                 let slot = ring_add(
                     self.front.ib_head[w] as usize,
                     self.front.ib_len[w] as usize,
                     self.front.ib_cap as usize,
                 );
-                let step = stream.next_inst(cta, widx, t, &mut self.front.fetch_tmp)?;
+                let step = match self.front.held[w].take() {
+                    Some(h) => {
+                        self.front.fetch_tmp = *h;
+                        Step::Inst
+                    }
+                    None => stream.next_inst(cta, widx, t, &mut self.front.fetch_tmp)?,
+                };
                 match step {
                     Step::Done => {
                         self.warps.w_stream_done[w] = true;
@@ -163,6 +171,12 @@ impl Sm {
                         n += 1;
                         if inst.family == Family::Bar {
                             self.warps.w_fetch_bar[w] = true;
+                            break;
+                        }
+                        if is_branch(inst.family, inst.op)
+                            && self.front.branch_fetch != BranchFetch::Oracle
+                            && self.branch_ends_group(w, &inst, n, group, (cta, widx, t), stream)?
+                        {
                             break;
                         }
                     }
@@ -218,6 +232,50 @@ impl Sm {
         }
         self.front.fetch_scan = scan;
         Ok(())
+    }
+
+    /// A branch was just fetched into warp `w`'s I-buffer as the `n`-th instruction of a group
+    /// of up to `group`: does the group end here (control-flow spec §3.1)? With
+    /// [`BranchFetch::EndGroup`] always. With [`BranchFetch::Flush`] the next instruction is
+    /// read one ahead: one at the next sequential PC continues the group; any other (a taken or
+    /// divergent branch) is held for the warp's next fetch, the group ends, and the slots the
+    /// front end would have filled sequentially behind the branch count as fetched, decoded and
+    /// flushed when the branch issues.
+    fn branch_ends_group(
+        &mut self,
+        w: usize,
+        inst: &TInst,
+        n: u32,
+        group: u32,
+        (cta, widx, t): (u32, u32, u64),
+        stream: &mut dyn KernelStream,
+    ) -> Result<bool, SimError> {
+        if self.front.branch_fetch == BranchFetch::EndGroup {
+            return Ok(true);
+        }
+        if n >= group {
+            return Ok(true);
+        }
+        let mut next = self.front.fetch_tmp;
+        match stream.next_inst(cta, widx, t, &mut next)? {
+            Step::Done => {
+                self.warps.w_stream_done[w] = true;
+                Ok(true)
+            }
+            Step::Inst => {
+                if next.pc == inst.pc.wrapping_add(stream.inst_bytes()) {
+                    self.front.held[w] = Some(Box::new(next));
+                    return Ok(false);
+                }
+                self.front.held[w] = Some(Box::new(next));
+                let wrong = (group - n) as u64;
+                self.front.ibuffer_act.flushes += 1;
+                self.front.ibuffer_act.flushed_entries += wrong;
+                self.front.ibuffer_act.writes += wrong;
+                self.front.decoder_insts += wrong;
+                Ok(true)
+            }
+        }
     }
 
     /// Warp `w` may fetch once its fetch delay has passed: resident, instructions left, empty

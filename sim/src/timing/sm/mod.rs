@@ -95,13 +95,19 @@ impl Sm {
         let ns = p.scheds.len();
         // the power-gating controllers replace the built-in "no gating" when `pg.policy` asks
         let pg_on = cfg.pg.policy != PgPolicy::None && matches!(p.gating, GatingSlot::None(_));
-        let issue = IssueUnit::new(
+        let mut issue = IssueUnit::new(
             nw,
             p.scheds,
             p.issue_stage,
             p.gating.time_invariant() && !pg_on,
             p.gating.always_ready() && !pg_on,
         );
+        if cfg.reconv.counters {
+            issue.simd = Some(Box::new(crate::timing::issueunit::SimdCounts {
+                last_w0: vec![None; issue.scheds.len()],
+                ..Default::default()
+            }));
+        }
         let mut exec = ExecUnits::new(cfg, start, nsub, p.gating);
         if let RegisterFileSlot::Partitioned(o) = &mut p.rf {
             o.set_sm(cfg, id);
@@ -156,6 +162,20 @@ impl Sm {
                 .map_or(self.issue.sched_live[s].len(), <[u16]>::len);
             a.sample(n as u32);
         }
+    }
+
+    /// The SM's SIMD-efficiency counters (`reconv.counters`), with the idle slots derived from
+    /// the scheduler counters; `None` when off. Call before [`Sm::activity`].
+    pub fn reconv_stats(&self) -> Option<crate::activity::ReconvStats> {
+        let c = self.issue.simd.as_ref()?;
+        let empty: u64 = self.issue.sched_act.iter().map(|a| a.issued[0]).sum();
+        Some(crate::activity::ReconvStats {
+            issued_lanes: c.issued_lanes,
+            w0_mem: c.w0_mem,
+            w0_stall: c.w0_stall,
+            w0_idle: empty.saturating_sub(c.w0_mem + c.w0_stall),
+            ..Default::default()
+        })
     }
 
     /// The folding record of the SM for a kernel that ended at `end` (`None` without folding).
