@@ -8,4 +8,5 @@ pub mod gpu;
 pub mod logic;
 pub mod overlay;
 pub mod rf;
+pub mod sched;
 pub mod sram;
