@@ -15,6 +15,7 @@
 pub mod cli;
 pub mod compare;
 pub mod correlate;
+pub mod diag;
 pub mod report;
 pub mod rfcost;
 pub mod study;

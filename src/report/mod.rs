@@ -27,6 +27,7 @@ pub mod calibration;
 pub mod compare;
 pub mod component;
 pub mod correlate;
+pub mod diag;
 pub mod csv;
 pub mod import;
 pub mod json;
