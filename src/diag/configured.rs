@@ -158,14 +158,22 @@ pub fn class_model(
     // work per period on each unit, in cycles of its issue interval
     let mut work = [0.0f64; 6];
     if let Some(i) = pipe_index(ec.pipe) {
-        work[i] += ec.ii as f64;
+        work[i] += if ec.pipe == PipeClass::Mem {
+            m.units[i].t
+        } else {
+            ec.ii as f64
+        };
     }
     if let Some(i) = pipe_index(loop_ec.pipe) {
         work[i] += 3.0 * loop_ec.ii as f64 * per;
     }
     work[ISSUE] = (1.0 + 3.0 * per) * m.units[ISSUE].t;
     if let Some(i) = pipe_index(ec.pipe) {
-        m.units[i].t = ec.ii as f64;
+        // the LD/ST class keeps (1, 1) in the table: its interval is the unit's
+        // address-generation passes, already in `machine`
+        if ec.pipe != PipeClass::Mem {
+            m.units[i].t = ec.ii as f64;
+        }
         m.units[i].lat = ec.latency;
     }
     let used = work

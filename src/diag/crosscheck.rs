@@ -199,11 +199,18 @@ pub fn run(
         }
     }
     let shm_pts: Vec<&(u32, u32)> = shm.points.iter().filter(|p| p.1 < wsb.at(1)).collect();
-    for p in shm_pts.iter().take(if suite == Suite::Quick { 1 } else { 4 }) {
+    for p in shm_pts
+        .iter()
+        .take(if suite == Suite::Quick { 1 } else { 4 })
+    {
         shapes.push((1, p.0, 0, p.1, "shmem"));
     }
     let rf_pts: Vec<&(u32, u32, u32)> = rf.points.iter().filter(|p| p.2 < wsb.at(p.0)).collect();
-    for p in rf_pts.iter().rev().take(if suite == Suite::Quick { 1 } else { 4 }) {
+    for p in rf_pts
+        .iter()
+        .rev()
+        .take(if suite == Suite::Quick { 1 } else { 4 })
+    {
         shapes.push((p.0, 0, p.1, p.2, "regfile"));
     }
     let ks: Vec<u32> = match suite {
@@ -308,7 +315,10 @@ fn fu_kernel_with_resources(class: Class, unroll: usize, s: u32) -> String {
     }
     k.replacen(
         "    .shared .align 8 .b8 s_chase[8];\n",
-        &format!("    .shared .align 8 .b8 s_chase[8];\n    .shared .align 4 .b8 s_res[{}];\n", s.saturating_sub(8).max(4)),
+        &format!(
+            "    .shared .align 8 .b8 s_chase[8];\n    .shared .align 4 .b8 s_res[{}];\n",
+            s.saturating_sub(8).max(4)
+        ),
         1,
     )
 }

@@ -98,7 +98,10 @@ pub fn period(
         };
         let r = harness::run(cfg, &spec, 1 << 28)?;
         if r.timed_out() {
-            return Err(format!("functional_units: {} with {c} warps timed out", class.name()));
+            return Err(format!(
+                "functional_units: {} with {c} warps timed out",
+                class.name()
+            ));
         }
         Ok(r.max_dt_cycles() as u64)
     };
@@ -136,10 +139,7 @@ pub fn run(
                 .iter()
                 .map(|&(c, pc)| (c, pc, pc / p1, model.fu_counts(c, used.iter().copied(), p1)))
                 .collect::<Vec<_>>();
-            let n_bot = points
-                .iter()
-                .map(|p| p.0 as f64 / p.2)
-                .fold(0.0, f64::max);
+            let n_bot = points.iter().map(|p| p.0 as f64 / p.2).fold(0.0, f64::max);
             Ok(FuCurve {
                 class: class.name(),
                 p1_cycles: p1,
@@ -196,11 +196,14 @@ pub fn run(
             ));
         }
         // fu(c) against §2.3: the worst relative error over the measured c
-        let (worst_c, worst) = cur
-            .points
-            .iter()
-            .map(|p| (p.0, (p.2 - p.3) / p.3))
-            .fold((0, 0.0f64), |a, b| if b.1.abs() > a.1.abs() { b } else { a });
+        let (worst_c, worst) =
+            cur.points
+                .iter()
+                .map(|p| (p.0, (p.2 - p.3) / p.3))
+                .fold(
+                    (0, 0.0f64),
+                    |a, b| if b.1.abs() > a.1.abs() { b } else { a },
+                );
         out.push(Param {
             name: format!("functional_units.{name}.fu_max_rel_err"),
             configured: None,
@@ -219,17 +222,15 @@ pub fn run(
         };
         let km = knee(&|p| p.2);
         let kp = knee(&|p| p.3);
-        out.push(
-            Param {
-                name: format!("functional_units.{name}.knee"),
-                configured: None,
-                recovered: Some(km),
-                predicted: Some(kp),
-                kind: super::Kind::Continuous,
-                pass: Some(km == kp),
-                note: "first measured c with fu > 1 + tol (0: none)".into(),
-            },
-        );
+        out.push(Param {
+            name: format!("functional_units.{name}.knee"),
+            configured: None,
+            recovered: Some(km),
+            predicted: Some(kp),
+            kind: super::Kind::Continuous,
+            pass: Some(km == kp),
+            note: "first measured c with fu > 1 + tol (0: none)".into(),
+        });
         let n_bot_pred = model.n_bot(lim.max_warps(), |c| {
             model.fu_counts(c, used.iter().copied(), cur.p1_cycles)
         });

@@ -21,6 +21,8 @@ pub struct Record {
     pub dt_cycles: u32,
     /// [`super::kernels::STATUS_OK`], [`super::kernels::STATUS_TIMEOUT`], or 0 (never ran).
     pub status: u32,
+    /// `%smid` of the multiprocessor the block ran on.
+    pub smid: u32,
 }
 
 /// What a run observed.
@@ -36,6 +38,14 @@ impl RunOut {
     /// The §3.2 deadlock signal: any block timed out or never finished, or the watchdog fired.
     pub fn timed_out(&self) -> bool {
         self.watchdog || self.records.iter().any(|r| r.status != STATUS_OK)
+    }
+
+    /// Distinct multiprocessors the blocks ran on (`%smid`).
+    pub fn distinct_sms(&self) -> usize {
+        let mut v: Vec<u32> = self.records.iter().map(|r| r.smid).collect();
+        v.sort_unstable();
+        v.dedup();
+        v.len()
     }
 
     /// Longest per-block cycle count.
@@ -89,7 +99,12 @@ pub fn kernel(text: &str, name: &str) -> Result<Arc<Kernel>, sim::SimError> {
 }
 
 /// The launch of `kernel` as `blocks` × `threads` with zero parameters, for checks only.
-pub fn launch_of(k: &Arc<Kernel>, blocks: u32, threads: u32, params: Vec<ParamValue>) -> sim::Launch {
+pub fn launch_of(
+    k: &Arc<Kernel>,
+    blocks: u32,
+    threads: u32,
+    params: Vec<ParamValue>,
+) -> sim::Launch {
     sim::Launch {
         kernel: k.clone(),
         grid: [blocks, 1, 1],
@@ -148,8 +163,11 @@ pub fn run(cfg: &GpuConfig, spec: &RunSpec, watchdog_cycles: u64) -> Result<RunO
     let mut watchdog = false;
     for _ in 0..n {
         gpu.copy_to_device(sem, &[0; 4]).map_err(e)?;
-        gpu.copy_to_device(out, &vec![0u8; (spec.blocks as u64 * RECORD_BYTES) as usize])
-            .map_err(e)?;
+        gpu.copy_to_device(
+            out,
+            &vec![0u8; (spec.blocks as u64 * RECORD_BYTES) as usize],
+        )
+        .map_err(e)?;
         gpu.launch(&l).map_err(e)?;
         watchdog = gpu.last_launch_truncated();
     }
@@ -160,7 +178,8 @@ pub fn run(cfg: &GpuConfig, spec: &RunSpec, watchdog_cycles: u64) -> Result<RunO
         .map(|c| Record {
             t0_cycles: u64::from_le_bytes(c[0..8].try_into().expect("8 bytes")),
             dt_cycles: u32::from_le_bytes(c[8..12].try_into().expect("4 bytes")),
-            status: u32::from_le_bytes(c[12..16].try_into().expect("4 bytes")),
+            status: u32::from_le_bytes(c[12..16].try_into().expect("4 bytes")) & 0xff,
+            smid: u32::from_le_bytes(c[12..16].try_into().expect("4 bytes")) >> 8,
         })
         .collect();
     Ok(RunOut { records, watchdog })

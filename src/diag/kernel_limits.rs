@@ -59,7 +59,8 @@ pub fn last_true(mut lo: u64, mut hi: u64, mut ok: impl FnMut(u64) -> bool) -> u
 }
 
 fn kernel_with_regs(base: &Arc<sim::ptx::Kernel>, r: u32) -> Option<Arc<sim::ptx::Kernel>> {
-    base.with_regs_per_thread(r.max(base.code.regs_per_thread)).ok()
+    base.with_regs_per_thread(r.max(base.code.regs_per_thread))
+        .ok()
 }
 
 /// Runs the test and appends its parameters.

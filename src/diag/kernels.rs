@@ -136,12 +136,21 @@ const REGS: &str = "    .reg .pred %p<8>;\n    .reg .b32 %r<32>;\n    .reg .b64 
 
 /// The semaphore sync of all blocks with a cycle budget (`%rd9` = budget, `%rd8` = start
 /// clock, `%rd2` = semaphore, `%r3` = grid blocks, `%r1` = tid). Jumps to `TIMEOUT` when the
-/// budget runs out, falls through once every block arrived.
-const SEM_SYNC: &str = "    setp.ne.u32 %p1, %r1, 0;
-    @%p1 bra SPIN;
-    atom.global.add.u32 %r5, [%rd2], 1;
+/// budget runs out, falls through once every block arrived. Thread 0 increments under a
+/// predicate (no divergent branch). Each poll first waits on a long-latency integer divide
+/// whose result (always 0 after `− 1`) offsets the polled address: a spinning warp then holds
+/// no ready instruction for most of each poll, so a greedy (GTO) scheduler cannot keep the
+/// older spinning warps ready every cycle and starve the blocks that have not yet arrived.
+const SEM_SYNC: &str = "    setp.eq.u32 %p1, %r1, 0;
+    @%p1 atom.global.add.u32 %r5, [%rd2], 1;
+    mov.u32 %r15, 1;
+    mov.u32 %r16, 1;
 SPIN:
-    ld.volatile.global.u32 %r6, [%rd2];
+    div.u32 %r15, %r15, %r16;
+    sub.u32 %r17, %r15, 1;
+    cvt.u64.u32 %rd17, %r17;
+    add.u64 %rd18, %rd2, %rd17;
+    ld.volatile.global.u32 %r6, [%rd18];
     setp.ge.u32 %p2, %r6, %r3;
     @%p2 bra SYNCED;
     mov.u64 %rd10, %clock64;
@@ -152,8 +161,8 @@ SPIN:
 SYNCED:
 ";
 
-/// Per-block record stores: `out[3·ctaid + {0,1,2}] = {t0, t1, status}` as 32-bit words from
-/// thread 0 (`%r7` = status, `%rd12`/`%rd13` = clocks).
+/// Per-block record stores from thread 0: at `out + 16·ctaid` the 64-bit start clock (`%rd12`),
+/// the 32-bit cycle count (`%r9`) and the 32-bit word `status | %smid << 8` (`%r7`).
 const STORE_RECORD: &str = "DONE:
     setp.ne.u32 %p4, %r1, 0;
     @%p4 bra EXIT;
@@ -162,6 +171,9 @@ const STORE_RECORD: &str = "DONE:
     add.u64 %rd15, %rd1, %rd14;
     st.global.u64 [%rd15], %rd12;
     st.global.u32 [%rd15+8], %r9;
+    mov.u32 %r14, %smid;
+    shl.b32 %r14, %r14, 8;
+    or.b32 %r7, %r7, %r14;
     st.global.u32 [%rd15+12], %r7;
 EXIT:
     exit;
@@ -313,7 +325,11 @@ mod tests {
         for s in [0, 4096, 12345] {
             let m = sim::ptx::Module::parse(&nslot_kernel(s), "nslot.ptx").unwrap();
             let k = m.kernel("measure_nslot").unwrap();
-            assert_eq!(k.static_shared_bytes(), s, "the declaration consumes its bytes");
+            assert_eq!(
+                k.static_shared_bytes(),
+                s,
+                "the declaration consumes its bytes"
+            );
         }
         sim::ptx::Module::parse(&warpid_kernel(10), "warpid.ptx").unwrap();
     }

@@ -8,7 +8,8 @@
 //! The deadline is adaptive: `deadline_multiple` × the longest successful sync seen by this
 //! probe (at least `deadline_floor_cycles`), backed by the cycle watchdog at
 //! `watchdog_multiple` × the deadline. A deadlock signal is only a TIMEOUT, never total
-//! simulator cycles. The outcome does not depend on the I-cache, so each shape runs once.
+//! simulator cycles. The first timing-out N is confirmed with a deadline `confirm_multiple`
+//! times longer; if that run succeeds the search goes on above it. The outcome does not depend on the I-cache, so each shape runs once.
 
 use super::harness::{self, RunSpec};
 use super::kernels::nslot_kernel;
@@ -35,6 +36,7 @@ pub struct Prober {
     w: u32,
     deadline_multiple: f64,
     watchdog_multiple: f64,
+    confirm_multiple: f64,
     /// Longest successful sync so far, cycles.
     longest_ok_cycles: AtomicU64,
     floor_cycles: u64,
@@ -49,6 +51,7 @@ impl Prober {
             w: cfg.gpu.warp_size.max(1),
             deadline_multiple: th.diag.deadline_multiple,
             watchdog_multiple: th.diag.watchdog_multiple,
+            confirm_multiple: th.diag.confirm_multiple,
             longest_ok_cycles: AtomicU64::new(0),
             floor_cycles: th.diag.deadline_floor_cycles,
         })
@@ -56,8 +59,8 @@ impl Prober {
 
     /// The kernel of `shape`.
     fn kernel(&self, shape: Shape) -> Result<Arc<sim::ptx::Kernel>, String> {
-        let k = harness::kernel(&nslot_kernel(shape.s), "measure_nslot")
-            .map_err(|e| e.to_string())?;
+        let k =
+            harness::kernel(&nslot_kernel(shape.s), "measure_nslot").map_err(|e| e.to_string())?;
         if shape.r > 0 {
             return k.with_regs_per_thread(shape.r).map_err(|e| e.to_string());
         }
@@ -72,8 +75,12 @@ impl Prober {
 
     /// Launches `blocks` blocks of `shape`; true when it deadlocked (TIMEOUT).
     pub fn times_out(&self, shape: Shape, blocks: u32) -> Result<bool, String> {
+        self.times_out_with(shape, blocks, self.deadline())
+    }
+
+    /// As [`Prober::times_out`] with the deadline `budget` cycles.
+    fn times_out_with(&self, shape: Shape, blocks: u32, budget: u64) -> Result<bool, String> {
         let k = self.kernel(shape)?;
-        let budget = self.deadline();
         let spec = RunSpec {
             kernel: &k,
             blocks,
@@ -82,7 +89,11 @@ impl Prober {
             extra: vec![],
             twice: false,
         };
-        let r = harness::run(&self.cfg, &spec, (budget as f64 * self.watchdog_multiple) as u64)?;
+        let r = harness::run(
+            &self.cfg,
+            &spec,
+            (budget as f64 * self.watchdog_multiple) as u64,
+        )?;
         let to = r.timed_out();
         if !to {
             self.longest_ok_cycles
@@ -116,15 +127,34 @@ impl Prober {
             }
             hi = (hi * 2).min(cap);
         }
-        // first timing-out N in (lo, hi]
-        while hi - lo > 1 {
-            let mid = lo + (hi - lo) / 2;
-            if self.times_out(shape, g(mid))? {
-                hi = mid;
-            } else {
-                lo = mid;
+        loop {
+            // first timing-out N in (lo, hi]
+            while hi - lo > 1 {
+                let mid = lo + (hi - lo) / 2;
+                if self.times_out(shape, g(mid))? {
+                    hi = mid;
+                } else {
+                    lo = mid;
+                }
             }
+            // confirm the boundary with a much longer deadline: a slow but successful sync
+            // (more blocks spinning than any run before) is not a deadlock
+            let long = (self.deadline() as f64 * self.confirm_multiple) as u64;
+            if self.times_out_with(shape, g(hi), long)? {
+                return Ok(hi);
+            }
+            lo = hi;
+            hi = loop {
+                let next = (hi * 2).min(cap);
+                if next == hi {
+                    return Ok(cap + 1);
+                }
+                if self.times_out(shape, g(next))? {
+                    break next;
+                }
+                hi = next;
+                lo = next;
+            };
         }
-        Ok(hi)
     }
 }

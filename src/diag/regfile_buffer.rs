@@ -68,7 +68,11 @@ pub fn run(
     let r_min = granularity::search(
         &below
             .iter()
-            .map(|p| Point { x: p.1, b: p.0, n: p.2 })
+            .map(|p| Point {
+                x: p.1,
+                b: p.0,
+                n: p.2,
+            })
             .collect::<Vec<_>>(),
         r_warp_regs as u64,
         256,

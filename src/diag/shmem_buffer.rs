@@ -64,15 +64,27 @@ pub fn run(
     let s_min = granularity::search(
         &below
             .iter()
-            .map(|p| Point { x: p.0, b: 1, n: p.1 })
+            .map(|p| Point {
+                x: p.0,
+                b: 1,
+                n: p.1,
+            })
             .collect::<Vec<_>>(),
         s_bytes as u64,
         STEP_BYTES,
     );
     let m = configured::machine(cfg);
     out.push(
-        Param::discrete("shmem_buffer.shared_memory_size", m.buf.s as f64, Some(s_bytes as f64))
-            .with_note(format!("{} of {} points below the cap of {cap}", below.len(), points.len())),
+        Param::discrete(
+            "shmem_buffer.shared_memory_size",
+            m.buf.s as f64,
+            Some(s_bytes as f64),
+        )
+        .with_note(format!(
+            "{} of {} points below the cap of {cap}",
+            below.len(),
+            points.len()
+        )),
     );
     out.push(Param::discrete(
         "shmem_buffer.s_min",

@@ -20,6 +20,8 @@ pub struct DiagTable {
     pub deadline_floor_cycles: u64,
     /// Watchdog as a multiple of the deadline.
     pub watchdog_multiple: f64,
+    /// The N_slot boundary is confirmed with the deadline times this.
+    pub confirm_multiple: f64,
 }
 
 /// `[crosscheck]`: acceptance of the §5 simulator-vs-model comparison.
@@ -67,6 +69,7 @@ impl Thresholds {
             ("diag.c2x_ratio", d.c2x_ratio - 1.0),
             ("diag.deadline_multiple", d.deadline_multiple - 1.0),
             ("diag.watchdog_multiple", d.watchdog_multiple - 1.0),
+            ("diag.confirm_multiple", d.confirm_multiple - 1.0),
         ];
         for (k, v) in pos {
             if !(v.is_finite() && v > 0.0) {

@@ -86,8 +86,7 @@ pub fn run(cfg: &GpuConfig, lim: &Limits, out: &mut Vec<Param>) -> Result<(), St
     let mut labels = Vec::new();
     let mut sigs = Vec::new();
     for p in 0..parts {
-        let mut warps: Vec<&(u32, Vec<u32>)> =
-            logs.iter().filter(|l| l.0 % parts == p).collect();
+        let mut warps: Vec<&(u32, Vec<u32>)> = logs.iter().filter(|l| l.0 % parts == p).collect();
         warps.sort_by_key(|l| (l.1.first().copied().unwrap_or(0), l.0));
         let c = warps.len() as u32;
         if c == 0 {
@@ -124,7 +123,10 @@ pub fn run(cfg: &GpuConfig, lim: &Limits, out: &mut Vec<Param>) -> Result<(), St
         predicted: None,
         kind: Kind::Label,
         pass: Some(label == family),
-        note: format!("recovered {label}, configured {configured}; {}", sigs.join("; ")),
+        note: format!(
+            "recovered {label}, configured {configured}; {}",
+            sigs.join("; ")
+        ),
     });
     Ok(())
 }

@@ -148,7 +148,8 @@ pub fn plot_file(preset: &str) -> String {
 pub fn write_plot(dir: &Path, preset: &str, c: &CrossCheck) -> anyhow::Result<PathBuf> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let path = dir.join(plot_file(preset));
-    let resid = |s: &Stats, t: f64, y: f64| 100.0 * (s.slope * t + s.intercept_cycles - y) / y.max(1.0);
+    let resid =
+        |s: &Stats, t: f64, y: f64| 100.0 * (s.slope * t + s.intercept_cycles - y) / y.max(1.0);
     let a: Vec<(f64, f64)> = c
         .points
         .iter()
@@ -157,15 +158,15 @@ pub fn write_plot(dir: &Path, preset: &str, c: &CrossCheck) -> anyhow::Result<Pa
     let b: Vec<(f64, f64)> = c
         .points
         .iter()
-        .map(|p| (p.cycles, resid(&c.configured, p.t_configured_model, p.cycles)))
+        .map(|p| {
+            (
+                p.cycles,
+                resid(&c.configured, p.t_configured_model, p.cycles),
+            )
+        })
         .collect();
     let xmax = a.iter().map(|p| p.0).fold(1.0, f64::max) * 1.05;
-    let ymax = a
-        .iter()
-        .chain(&b)
-        .map(|p| p.1.abs())
-        .fold(5.0, f64::max)
-        * 1.1;
+    let ymax = a.iter().chain(&b).map(|p| p.1.abs()).fold(5.0, f64::max) * 1.1;
     {
         let root = SVGBackend::new(&path, (820, 560)).into_drawing_area();
         root.fill(&WHITE)?;
