@@ -49,7 +49,7 @@ fn m_s(n: u32, nsub: u32) -> (Option<u32>, u32) {
     let nsub = nsub.max(1);
     if n == 0 {
         (None, 1)
-    } else if n >= nsub && n % nsub == 0 {
+    } else if n >= nsub && n.is_multiple_of(nsub) {
         (Some(n / nsub), nsub)
     } else {
         (Some(n), 1)
@@ -142,15 +142,14 @@ pub fn decoded(class: Class) -> Result<(sim::inst::Family, sim::inst::OpClass), 
     Ok((t.family, t.op))
 }
 
+/// A class's model, its (unit, uses per period) list and the simulator's classification.
+pub type ClassModel = (SchedModel, Vec<(usize, f64)>, ExecClass);
+
 /// The model of one class's width kernel: the machine with the used units' intervals set from
 /// the class, and the uses per period `n_u` of each unit (the body once per period plus the
 /// loop counter's `sub`, `setp` and `bra` once every `unroll` periods; every instruction takes
 /// an issue slot). Returns the model and the (unit, n_u) list.
-pub fn class_model(
-    cfg: &GpuConfig,
-    class: Class,
-    unroll: usize,
-) -> Result<(SchedModel, Vec<(usize, f64)>, ExecClass), String> {
+pub fn class_model(cfg: &GpuConfig, class: Class, unroll: usize) -> Result<ClassModel, String> {
     let mut m = machine(cfg);
     let ec = class_exec(cfg, class)?;
     let loop_ec = classify_op(cfg, sim::inst::Family::Int, sim::inst::OpClass::Add);

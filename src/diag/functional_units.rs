@@ -18,6 +18,9 @@ use super::{Param, Suite, Thresholds};
 use rayon::prelude::*;
 use sim::config::GpuConfig;
 
+/// One point of a curve: (c, P(c) in cycles, measured fu(c), predicted fu(c)).
+pub type Point = (u32, f64, f64, f64);
+
 /// A measured fu(c) curve of one class.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct FuCurve {
@@ -26,7 +29,7 @@ pub struct FuCurve {
     /// Single-warp period, cycles per dependent instruction.
     pub p1_cycles: f64,
     /// (c, P(c) in cycles, measured fu(c), predicted fu(c)).
-    pub points: Vec<(u32, f64, f64, f64)>,
+    pub points: Vec<Point>,
     /// `max_c c/fu(c)`.
     pub n_bot: f64,
 }
@@ -213,7 +216,7 @@ pub fn run(
             pass: Some(worst.abs() <= tol),
             note: format!("worst (measured − model)/model over c, at c = {worst_c}"),
         });
-        let knee = |f: &dyn Fn(&(u32, f64, f64, f64)) -> f64| {
+        let knee = |f: &dyn Fn(&Point) -> f64| {
             cur.points
                 .iter()
                 .find(|p| f(p) > 1.0 + tol)

@@ -136,7 +136,7 @@ pub fn check(cfg: &GpuConfig, k: &Arc<Kernel>, blocks: u32, threads: u32) -> Res
 /// the launch gap). A launch the simulator refuses is an `Err` with its message.
 pub fn run(cfg: &GpuConfig, spec: &RunSpec, watchdog_cycles: u64) -> Result<RunOut, String> {
     let mut cfg = cfg.clone();
-    cfg.sim.max_cycles = watchdog_cycles + cfg.gpu.kernel_launch_latency as u64 + 1;
+    cfg.sim.max_cycles = watchdog_cycles + cfg.gpu.kernel_launch_latency + 1;
     cfg.sim.max_warp_insts = 0;
     let mut gpu = TimingGpu::new(cfg);
     let e = |x: sim::SimError| x.to_string();
