@@ -15,6 +15,7 @@
 pub mod cli;
 pub mod compare;
 pub mod correlate;
+pub mod diag;
 pub mod issuecost;
 pub mod report;
 pub mod rfcost;

@@ -40,6 +40,9 @@ enum Command {
     Component(cli::component::Args),
     /// Compare simulated cycles with reference cycles from a CSV file: errors, MAPE, Pearson r.
     Correlate(cli::correlate::Args),
+    /// Microbenchmarks on the simulator: recover the scheduling model's parameters (limits,
+    /// functional units, SM count, policy, state buffers) and cross-check the analytical model.
+    Diag(cli::diag::Args),
     /// List the named techniques (power gating, schedulers, folding), their knobs and which compose.
     Techniques(cli::techniques::Args),
     /// Techniques side by side: a baseline and variants on the same workloads (perf overhead, energy, EDP).
@@ -78,6 +81,7 @@ fn main() -> ExitCode {
         Command::Calibrate(a) => cli::calibrate::run(a),
         Command::Component(a) => cli::component::run(a),
         Command::Correlate(a) => cli::correlate::run(a),
+        Command::Diag(a) => cli::diag::run(a),
         Command::Techniques(a) => cli::techniques::run(a),
         Command::Compare(a) => cli::compare::run(a),
         Command::Breakeven(a) => cli::breakeven::run(a),

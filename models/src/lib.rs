@@ -9,4 +9,5 @@ pub mod issue;
 pub mod logic;
 pub mod overlay;
 pub mod rf;
+pub mod sched;
 pub mod sram;

@@ -4,6 +4,7 @@ pub mod calibrate;
 pub mod compare;
 pub mod component;
 pub mod correlate;
+pub mod diag;
 pub mod estimate;
 pub mod presets;
 pub mod progress;

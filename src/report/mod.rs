@@ -28,6 +28,7 @@ pub mod compare;
 pub mod component;
 pub mod correlate;
 pub mod csv;
+pub mod diag;
 pub mod import;
 pub mod json;
 pub mod listing;

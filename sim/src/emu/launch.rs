@@ -20,6 +20,12 @@ pub struct Prepared {
     pub global_syms: Vec<u64>,
 }
 
+/// Largest CTA the emulator launches, threads (the PTX limit of 1024 threads per CTA).
+pub const MAX_THREADS_PER_CTA: u64 = 1024;
+
+/// Largest grid the emulator launches, CTAs (x·y·z fits a 32-bit linear CTA id).
+pub const MAX_CTAS_PER_GRID: u64 = u32::MAX as u64;
+
 fn lerr(l: &Launch, msg: String) -> SimError {
     SimError::Launch {
         kernel: l.kernel.name.clone(),
@@ -44,12 +50,15 @@ pub fn prepare(emu: &mut Emulator, l: &Launch) -> Result<Prepared, SimError> {
         ));
     }
     let threads = l.block[0] as u64 * l.block[1] as u64 * l.block[2] as u64;
-    if threads > 1024 {
-        return Err(lerr(l, format!("{threads} threads per CTA exceed 1024")));
+    if threads > MAX_THREADS_PER_CTA {
+        return Err(lerr(
+            l,
+            format!("{threads} threads per CTA exceed {MAX_THREADS_PER_CTA}"),
+        ));
     }
     if l.grid[1] > 65535
         || l.grid[2] > 65535
-        || l.grid[0] as u64 * l.grid[1] as u64 * l.grid[2] as u64 > u32::MAX as u64
+        || l.grid[0] as u64 * l.grid[1] as u64 * l.grid[2] as u64 > MAX_CTAS_PER_GRID
     {
         return Err(lerr(l, format!("grid {:?} is too large", l.grid)));
     }

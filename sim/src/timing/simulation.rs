@@ -298,6 +298,19 @@ impl TimingGpu {
     pub fn emulator(&self) -> &Emulator {
         &self.emu
     }
+
+    /// The launch-time checks of [`Gpu::launch`] without running the kernel: the emulator's
+    /// launch preparation (CTA and grid size, `.maxntid`/`.reqntid`, parameters, shared memory
+    /// per CTA) and the occupancy check (a CTA must fit on an SM). `Ok` holds the occupancy
+    /// limit the launch would run with. The check runs on a scratch emulator with this GPU's
+    /// launch settings, so device memory and counters are untouched.
+    pub fn check_launch(&self, launch: &Launch) -> Result<super::OccupancyLimit, SimError> {
+        let mut scratch = Emulator::new();
+        scratch.warp_slots = self.emu.warp_slots;
+        scratch.max_shared_per_cta = self.emu.max_shared_per_cta;
+        let p = crate::emu::launch::prepare(&mut scratch, launch)?;
+        super::occupancy(&self.cfg, &p.info)
+    }
 }
 
 impl Gpu for TimingGpu {

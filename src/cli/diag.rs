@@ -1,0 +1,119 @@
+//! `gpuenergy diag`: runs the microbenchmark suite (analytical-model §3–§5) on the simulator
+//! for one configuration or every preset, and prints each recovered parameter beside its
+//! configured value and the model's prediction with PASS/FAIL, then the simulator-vs-model
+//! cross-check. The work is in [`crate::diag`]; the rendering in [`crate::report::diag`].
+
+use crate::diag::{self, Suite, Thresholds};
+use crate::report::{self, Format};
+use anyhow::{Context, Result};
+use rayon::prelude::*;
+use std::path::PathBuf;
+
+const AFTER_HELP: &str = "\
+What it does:
+  Synthetic PTX kernels run on the timing simulator, and the scheduling model's parameters are
+  recovered from what the kernels observe (in-kernel %clock64 deltas, launch Ok/Err, spin-loop
+  TIMEOUT), never from the configuration. Tests, in order: kernel_limits (launch limits),
+  functional_units (P1, fu(c), latency per instruction class), num_mp, warpsched_policy,
+  warpslot_buffer (N1, N2), shmem_buffer (S, s_min), regfile_buffer (R, r_min); then the
+  cross-check of simulated kernel time against the model's T(g,b) (Pearson r, MAPE, max error,
+  Kendall tau, fitted slope).
+
+Results:
+  PASS/FAIL for a discrete parameter (a limit, a slot count, a latency) means equal / not equal
+  to the configured value; for a continuous one (fu(c), n_bot, knees) within the tolerance of
+  the model's prediction ('fail*': outside it, reported but not blocking). The exit status is
+  1 when any discrete parameter fails, 2 on bad input, 0 otherwise.
+
+Thresholds:
+  The embedded diag.toml (tolerances, method constants and cross-check acceptance, each with its
+  justification); --thresholds FILE replaces it with a file of the same keys.
+
+Examples:
+  gpuenergy diag --preset gtx480 --suite quick
+  gpuenergy diag --suite quick --format json --plot plots/";
+
+/// Arguments of `gpuenergy diag`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = AFTER_HELP)]
+pub struct Args {
+    /// GPU preset (gtx480, gtx780, gtx1080ti); default: every built-in preset.
+    #[arg(long, conflicts_with = "config")]
+    pub preset: Option<String>,
+    /// Configuration file (TOML): full, or `base = "<preset>"` plus overrides.
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// quick: a subset of shapes sized for CI; full: every block size and the whole sweeps.
+    #[arg(long, default_value = "quick", value_parser = ["quick", "full"])]
+    pub suite: String,
+    /// Output format on stdout.
+    #[arg(long, default_value = "table", value_parser = report::format_parser(report::TABLE_JSON))]
+    pub format: Format,
+    /// Write the cross-check residual plot of each configuration (SVG) into this directory.
+    #[arg(long)]
+    pub plot: Option<PathBuf>,
+    /// A thresholds file replacing the embedded diag.toml.
+    #[arg(long)]
+    pub thresholds: Option<PathBuf>,
+    /// `--quiet`: no progress lines on stderr.
+    #[command(flatten)]
+    pub quiet: super::progress::QuietArg,
+}
+
+/// Runs `gpuenergy diag` with parsed arguments.
+pub fn run(args: Args) -> Result<()> {
+    let suite: Suite = args.suite.parse().map_err(anyhow::Error::msg)?;
+    let th = match &args.thresholds {
+        Some(p) => {
+            let text = std::fs::read_to_string(p)
+                .with_context(|| format!("cannot read {}", p.display()))?;
+            Thresholds::from_toml(&text, &p.display().to_string()).map_err(anyhow::Error::msg)?
+        }
+        None => Thresholds::default_embedded(),
+    };
+    let targets: Vec<(String, sim::config::GpuConfig)> = match (&args.preset, &args.config) {
+        (_, Some(path)) => vec![(
+            path.display().to_string(),
+            sim::config::GpuConfig::from_toml_file(path)?,
+        )],
+        (Some(p), None) => vec![(p.clone(), sim::config::GpuConfig::preset(p)?)],
+        (None, None) => sim::config::PRESET_NAMES
+            .iter()
+            .map(|p| Ok((p.to_string(), sim::config::GpuConfig::preset(p)?)))
+            .collect::<Result<_>>()?,
+    };
+    let quiet = args.quiet.quiet;
+    let progress = move |s: &str| {
+        if !quiet {
+            eprintln!("{s}");
+        }
+    };
+    let reports: Vec<diag::PresetReport> = targets
+        .par_iter()
+        .map(|(name, cfg)| diag::run(name, cfg, suite, &th, &progress))
+        .collect::<std::result::Result<_, String>>()
+        .map_err(anyhow::Error::msg)?;
+    match args.format {
+        Format::Json => println!(
+            "{}",
+            serde_json::to_string_pretty(&report::diag::json(&reports))?
+        ),
+        _ => {
+            for r in &reports {
+                print!("{}", report::diag::table(r));
+            }
+        }
+    }
+    if let Some(dir) = &args.plot {
+        for r in &reports {
+            if let Some(c) = &r.crosscheck {
+                let p = report::diag::write_plot(dir, &r.preset, c)?;
+                progress(&format!("wrote {}", p.display()));
+            }
+        }
+    }
+    if reports.iter().any(|r| !r.discrete_failures().is_empty()) {
+        std::process::exit(1);
+    }
+    Ok(())
+}

@@ -1,0 +1,185 @@
+//! The analytical model built from a configuration's *configured* values (analytical-model
+//! §2.3 "Map the simulator config"): launch limits, state buffers and functional units of a
+//! [`GpuConfig`], read the way the simulator reads them. The suite compares what it recovers
+//! from behaviour with these values; it never uses them to recover anything.
+//!
+//! The mapping, per simulator mechanism:
+//! - `L(T/B)`: the emulator's 1024-thread CTA limit, bounded by `sm.max_threads` and
+//!   `sm.max_warps·w` (a larger CTA never fits an SM); `L(T/G)`: the emulator's grid limit in
+//!   CTAs (a thread limit for one-thread blocks); `L(S/B)`: the smallest of `sm.shmem_per_cta`,
+//!   the emulator's per-CTA limit and `sm.shmem_bytes`; the simulator has no per-thread or
+//!   per-block register limit apart from one CTA fitting the register file, so
+//!   `L(R/T) = L(R/B) = R`.
+//! - `N1 = sm.max_ctas`, `N2 = min(sm.max_warps, sm.max_threads/w)`, `S = sm.shmem_bytes`,
+//!   `s_min = 1` (shared memory is allocated to the byte), `R = sm.n_registers/w`
+//!   warp-registers, `r_min = sm.reg_alloc_granularity`.
+//! - Units: the simulator's own classification (`sim::timing::classify_op`) gives each
+//!   instruction's unit class, latency and effective initiation interval. The simulator's
+//!   interval is `max(II, ⌈w/lanes⌉)` (lanes bound the interval; a table II already states the
+//!   lane limit where it is larger), where the specification's mapping writes
+//!   `II·⌈w/lanes⌉`; the model follows the simulator's documented semantics. A class of n units
+//!   on k sub-cores has `s = k`, `m = n/k` when every sub-core owns one (units go to sub-cores
+//!   round-robin, and an instruction uses its own sub-core's unit), else `s = 1`, `m = n`.
+//! - Pseudo-unit `issue`: `t = 1/issue_per_sched`, `m = 1`, `s = sched.n_per_sm`.
+
+use super::kernels::Class;
+use models::sched::{Buffers, Limits, SchedModel, Unit};
+use sim::config::GpuConfig;
+use sim::timing::{classify_op, ExecClass, PipeClass};
+
+/// Index of the issue pseudo-unit in [`machine`]'s units.
+pub const ISSUE: usize = 5;
+
+/// Unit order of [`machine`]: one per [`PipeClass`] with a unit, then `issue`.
+pub const UNIT_NAMES: [&str; 6] = ["sp", "dp", "int", "sfu", "ldst", "issue"];
+
+fn pipe_index(p: PipeClass) -> Option<usize> {
+    match p {
+        PipeClass::Sp => Some(0),
+        PipeClass::Dp => Some(1),
+        PipeClass::Int => Some(2),
+        PipeClass::Sfu => Some(3),
+        PipeClass::Mem => Some(4),
+        PipeClass::None => None,
+    }
+}
+
+/// Replicas per partition and partitions of a class of `n` units on `nsub` sub-cores.
+fn m_s(n: u32, nsub: u32) -> (Option<u32>, u32) {
+    let nsub = nsub.max(1);
+    if n == 0 {
+        (None, 1)
+    } else if n >= nsub && n.is_multiple_of(nsub) {
+        (Some(n / nsub), nsub)
+    } else {
+        (Some(n), 1)
+    }
+}
+
+/// Warp-registers per MP, `R = sm.n_registers / w`.
+pub fn regfile_warp_regs(cfg: &GpuConfig) -> u32 {
+    cfg.sm.n_registers / cfg.gpu.warp_size.max(1)
+}
+
+/// The model of `cfg` with every unit at its integer-add interval and latency (the per-class
+/// interval comes from [`class_exec`]).
+pub fn machine(cfg: &GpuConfig) -> SchedModel {
+    let w = cfg.gpu.warp_size.max(1);
+    let r = regfile_warp_regs(cfg);
+    let sm = &cfg.sm;
+    let emu_shared = sim::emu::DEFAULT_MAX_SHARED_PER_CTA;
+    let t_per_b = (sim::emu::launch::MAX_THREADS_PER_CTA as u32)
+        .min(sm.max_threads)
+        .min(sm.max_warps.saturating_mul(w));
+    let limits = Limits {
+        t_per_b,
+        t_per_g: sim::emu::launch::MAX_CTAS_PER_GRID,
+        s_per_b: sm.shmem_per_cta.min(emu_shared).min(sm.shmem_bytes),
+        r_per_t: vec![r],
+        r_per_b: vec![r],
+    };
+    let buf = Buffers {
+        n1: Some(sm.max_ctas),
+        n1_single_warp_exempt: false,
+        n2: sm.max_warps.min(sm.max_threads / w),
+        s: sm.shmem_bytes,
+        s_min: 1,
+        r: vec![r],
+        r_min: vec![sm.reg_alloc_granularity.max(1)],
+    };
+    let u = &cfg.units;
+    let nsub = sm.n_subcores.max(1);
+    let ec_int = classify_op(cfg, sim::inst::Family::Int, sim::inst::OpClass::Add);
+    let mut units = Vec::new();
+    for (name, n, pipe) in [
+        ("sp", u.n_sp, PipeClass::Sp),
+        ("dp", u.n_dp, PipeClass::Dp),
+        ("int", u.n_int, PipeClass::Int),
+        ("sfu", u.n_sfu, PipeClass::Sfu),
+        ("ldst", u.n_ldst, PipeClass::Mem),
+    ] {
+        let (m, s) = m_s(n, nsub);
+        let passes = sim::timing::warp_passes(cfg, pipe);
+        let t = if pipe == PipeClass::Sp {
+            ec_int.ii
+        } else {
+            passes
+        };
+        units.push(Unit::new(name, t as f64, ec_int.latency, m, s));
+    }
+    units.push(Unit::new(
+        "issue",
+        1.0 / cfg.sched.issue_per_sched.max(1) as f64,
+        0,
+        Some(1),
+        cfg.sched.n_per_sm.max(1),
+    ));
+    SchedModel {
+        w,
+        n_mp: cfg.gpu.n_sm,
+        limits,
+        buf,
+        units,
+    }
+}
+
+/// The simulator's classification of `class`'s body instruction (family and operation class
+/// from the PTX decoder, then `classify_op`).
+pub fn class_exec(cfg: &GpuConfig, class: Class) -> Result<ExecClass, String> {
+    let (family, op) = decoded(class)?;
+    Ok(classify_op(cfg, family, op))
+}
+
+/// Family and operation class of `class`'s body instruction as the PTX decoder gives them.
+pub fn decoded(class: Class) -> Result<(sim::inst::Family, sim::inst::OpClass), String> {
+    let text = super::kernels::probe_kernel(class);
+    let k = super::harness::kernel(&text, "probe").map_err(|e| e.to_string())?;
+    let t = k
+        .code
+        .templates
+        .first()
+        .ok_or("the probe kernel has no instruction")?;
+    Ok((t.family, t.op))
+}
+
+/// A class's model, its (unit, uses per period) list and the simulator's classification.
+pub type ClassModel = (SchedModel, Vec<(usize, f64)>, ExecClass);
+
+/// The model of one class's width kernel: the machine with the used units' intervals set from
+/// the class, and the uses per period `n_u` of each unit (the body once per period plus the
+/// loop counter's `sub`, `setp` and `bra` once every `unroll` periods; every instruction takes
+/// an issue slot). Returns the model and the (unit, n_u) list.
+pub fn class_model(cfg: &GpuConfig, class: Class, unroll: usize) -> Result<ClassModel, String> {
+    let mut m = machine(cfg);
+    let ec = class_exec(cfg, class)?;
+    let loop_ec = classify_op(cfg, sim::inst::Family::Int, sim::inst::OpClass::Add);
+    let per = 1.0 / unroll.max(1) as f64;
+    // work per period on each unit, in cycles of its issue interval
+    let mut work = [0.0f64; 6];
+    if let Some(i) = pipe_index(ec.pipe) {
+        work[i] += if ec.pipe == PipeClass::Mem {
+            m.units[i].t
+        } else {
+            ec.ii as f64
+        };
+    }
+    if let Some(i) = pipe_index(loop_ec.pipe) {
+        work[i] += 3.0 * loop_ec.ii as f64 * per;
+    }
+    work[ISSUE] = (1.0 + 3.0 * per) * m.units[ISSUE].t;
+    if let Some(i) = pipe_index(ec.pipe) {
+        // the LD/ST class keeps (1, 1) in the table: its interval is the unit's
+        // address-generation passes, already in `machine`
+        if ec.pipe != PipeClass::Mem {
+            m.units[i].t = ec.ii as f64;
+        }
+        m.units[i].lat = ec.latency;
+    }
+    let used = work
+        .iter()
+        .enumerate()
+        .filter(|(_, &w)| w > 0.0)
+        .map(|(i, &w)| (i, w / m.units[i].t))
+        .collect();
+    Ok((m, used, ec))
+}

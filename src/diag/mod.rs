@@ -1,0 +1,199 @@
+//! `gpuenergy diag`: the microbenchmark suite of analytical-model §3–§5. It runs synthetic PTX
+//! kernels on the timing simulator, recovers the scheduling model's parameters from observable
+//! behaviour alone (in-kernel `%clock64` deltas, launch `Ok`/`Err`, `TIMEOUT`), and sets each
+//! next to the configured value ([`configured`]) and the model's prediction
+//! ([`models::sched`]), with PASS/FAIL against the thresholds of [`thresholds`]. The tests run
+//! in the order of §3.3: [`kernel_limits`] → [`functional_units`] → [`num_mp`] →
+//! [`warpsched_policy`] → [`warpslot_buffer`] → [`shmem_buffer`] → [`regfile_buffer`], each
+//! consuming earlier outputs, then the §5 cross-check ([`crosscheck`]).
+
+pub mod configured;
+pub mod crosscheck;
+pub mod functional_units;
+pub mod granularity;
+pub mod harness;
+pub mod kernel_limits;
+pub mod kernels;
+pub mod nslot;
+pub mod num_mp;
+pub mod regfile_buffer;
+pub mod shmem_buffer;
+pub mod thresholds;
+pub mod warpsched_policy;
+pub mod warpslot_buffer;
+
+use sim::config::GpuConfig;
+pub use thresholds::Thresholds;
+
+/// How much of the suite runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Suite {
+    /// A subset of block sizes, shapes and grids, sized for CI.
+    Quick,
+    /// Every block size, the whole sweep grids, longer periods.
+    Full,
+}
+
+impl std::str::FromStr for Suite {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "quick" => Ok(Suite::Quick),
+            "full" => Ok(Suite::Full),
+            _ => Err(format!("unknown suite '{s}': expected 'quick' or 'full'")),
+        }
+    }
+}
+
+/// What a recovered parameter is compared as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// Must equal the configured value exactly (a limit, a slot count, a latency).
+    Discrete,
+    /// Compared within a tolerance of the prediction (fu(c), throughput, knees).
+    Continuous,
+    /// A label (the warp-scheduling policy); reported, never blocking.
+    Label,
+    /// Reported without a verdict.
+    Info,
+}
+
+/// One recovered parameter next to its configured value and the model's prediction.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Param {
+    /// `test.key`, e.g. `warpslot_buffer.n2`.
+    pub name: String,
+    /// The configured value, where the configuration has one.
+    pub configured: Option<f64>,
+    /// The value recovered from behaviour.
+    pub recovered: Option<f64>,
+    /// The model's prediction, where it predicts this value.
+    pub predicted: Option<f64>,
+    /// How the verdict is reached.
+    pub kind: Kind,
+    /// PASS (true) / FAIL (false); `None` for info.
+    pub pass: Option<bool>,
+    /// Labels (policy) or a short explanation.
+    pub note: String,
+}
+
+impl Param {
+    /// A discrete parameter: PASS when recovered equals configured.
+    pub fn discrete(name: &str, configured: f64, recovered: Option<f64>) -> Param {
+        Param {
+            name: name.to_string(),
+            configured: Some(configured),
+            recovered,
+            predicted: Some(configured),
+            kind: Kind::Discrete,
+            pass: Some(recovered == Some(configured)),
+            note: String::new(),
+        }
+    }
+
+    /// A continuous parameter: PASS when `|recovered − predicted| ≤ tol·|predicted|`.
+    pub fn continuous(
+        name: &str,
+        configured: Option<f64>,
+        recovered: f64,
+        predicted: f64,
+        tol: f64,
+    ) -> Param {
+        let ok = (recovered - predicted).abs() <= tol * predicted.abs().max(1e-12);
+        Param {
+            name: name.to_string(),
+            configured,
+            recovered: Some(recovered),
+            predicted: Some(predicted),
+            kind: Kind::Continuous,
+            pass: Some(ok),
+            note: String::new(),
+        }
+    }
+
+    /// A value reported without a verdict.
+    pub fn info(name: &str, recovered: f64, note: &str) -> Param {
+        Param {
+            name: name.to_string(),
+            configured: None,
+            recovered: Some(recovered),
+            predicted: None,
+            kind: Kind::Info,
+            pass: None,
+            note: note.to_string(),
+        }
+    }
+
+    /// The same parameter with a note.
+    pub fn with_note(mut self, note: impl Into<String>) -> Param {
+        self.note = note.into();
+        self
+    }
+}
+
+/// Everything the suite found for one configuration.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct PresetReport {
+    /// Preset name or configuration file.
+    pub preset: String,
+    /// Suite that ran.
+    pub suite: Suite,
+    /// Recovered parameters in test order.
+    pub parameters: Vec<Param>,
+    /// Measured fu(c) curves per instruction class.
+    pub fu_curves: Vec<functional_units::FuCurve>,
+    /// The §5 cross-check.
+    pub crosscheck: Option<crosscheck::CrossCheck>,
+}
+
+impl PresetReport {
+    /// Parameters that failed, discrete ones only.
+    pub fn discrete_failures(&self) -> Vec<&Param> {
+        self.parameters
+            .iter()
+            .filter(|p| p.kind == Kind::Discrete && p.pass == Some(false))
+            .collect()
+    }
+}
+
+/// Progress sink: one line per step, written to stderr by the CLI.
+pub type Progress<'a> = &'a (dyn Fn(&str) + Sync);
+
+/// Runs the suite on `cfg` (named `name`) in the §3.3 order.
+pub fn run(
+    name: &str,
+    cfg: &GpuConfig,
+    suite: Suite,
+    th: &Thresholds,
+    progress: Progress,
+) -> Result<PresetReport, String> {
+    let mut params = Vec::new();
+    let say = |s: &str| progress(&format!("[{name}] {s}"));
+    say("kernel_limits");
+    let limits = kernel_limits::run(cfg, suite, &mut params)?;
+    say("functional_units");
+    let fu = functional_units::run(cfg, suite, th, &limits, &mut params)?;
+    say("num_mp");
+    let n_mp = num_mp::run(cfg, th, &limits, &fu, &mut params)?;
+    say("warpsched_policy");
+    warpsched_policy::run(cfg, &limits, &mut params)?;
+    let probe = nslot::Prober::new(cfg, n_mp, th)?;
+    say("warpslot_buffer");
+    let wsb = warpslot_buffer::run(cfg, suite, &limits, &probe, &mut params)?;
+    say("shmem_buffer");
+    let shm = shmem_buffer::run(cfg, suite, &limits, &wsb, &probe, &mut params)?;
+    say("regfile_buffer");
+    let rf = regfile_buffer::run(cfg, suite, &limits, &wsb, &probe, &mut params)?;
+    say("crosscheck");
+    let cc = crosscheck::run(cfg, suite, th, &limits, &fu, n_mp, &wsb, &shm, &rf, &probe)?;
+    say("done");
+    Ok(PresetReport {
+        preset: name.to_string(),
+        suite,
+        parameters: params,
+        fu_curves: fu.curves,
+        crosscheck: Some(cc),
+    })
+}

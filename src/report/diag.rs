@@ -1,0 +1,214 @@
+//! Renderers of `gpuenergy diag`: the per-preset table of recovered parameters (configured,
+//! recovered, predicted, PASS/FAIL) with the §5 cross-check statistics, the JSON document, and
+//! the residual plot of the cross-check (SVG, plotters).
+
+use crate::diag::crosscheck::{CrossCheck, Stats};
+use crate::diag::{Kind, Param, PresetReport};
+use anyhow::Context;
+use plotters::prelude::*;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+fn num(v: Option<f64>) -> String {
+    match v {
+        None => "-".into(),
+        Some(x) if x.is_nan() => "nan".into(),
+        Some(x) if x == x.round() && x.abs() < 1e15 => format!("{}", x as i64),
+        Some(x) => format!("{x:.3}"),
+    }
+}
+
+fn verdict(p: &Param) -> &'static str {
+    match (p.pass, p.kind) {
+        (None, _) => "info",
+        (Some(true), _) => "PASS",
+        (Some(false), Kind::Discrete) => "FAIL",
+        (Some(false), _) => "fail*",
+    }
+}
+
+fn stats_line(label: &str, s: &Stats) -> String {
+    format!(
+        "  {label:<11} r {:.4}  MAPE {:.2} %  max err {:.2} %  Kendall tau {:.3}  slope {:.1} \
+         cycles  C0 {:.0} cycles  {}\n",
+        s.pearson_r,
+        s.mape_pct,
+        s.max_abs_err_pct,
+        s.kendall_tau,
+        s.slope,
+        s.intercept_cycles,
+        if s.pass { "PASS" } else { "FAIL" }
+    )
+}
+
+/// The table of one preset.
+pub fn table(r: &PresetReport) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "diag {} (suite {:?})", r.preset, r.suite);
+    let w = r
+        .parameters
+        .iter()
+        .map(|p| p.name.len())
+        .max()
+        .unwrap_or(10)
+        .max(9);
+    let _ = writeln!(
+        s,
+        "{:<w$}  {:>12}  {:>12}  {:>12}  {:<6} note",
+        "parameter", "configured", "recovered", "predicted", "result"
+    );
+    for p in &r.parameters {
+        let _ = writeln!(
+            s,
+            "{:<w$}  {:>12}  {:>12}  {:>12}  {:<6} {}",
+            p.name,
+            num(p.configured),
+            num(p.recovered),
+            num(p.predicted),
+            verdict(p),
+            p.note
+        );
+    }
+    if let Some(c) = &r.crosscheck {
+        let _ = writeln!(
+            s,
+            "crosscheck ({} body, N_period {}, P1 {:.2} cycles, expected slope {:.1} cycles, {} \
+             points)",
+            c.class,
+            c.n_period,
+            c.p1_cycles,
+            c.slope_expected,
+            c.points.len()
+        );
+        s.push_str(&stats_line("measured", &c.measured));
+        s.push_str(&stats_line("configured", &c.configured));
+    }
+    let fails = r.discrete_failures().len();
+    let soft = r
+        .parameters
+        .iter()
+        .filter(|p| p.kind != Kind::Discrete && p.pass == Some(false))
+        .count();
+    let _ = writeln!(
+        s,
+        "{fails} discrete FAIL, {soft} non-blocking fail* (continuous or label)\n"
+    );
+    s
+}
+
+/// The JSON document of several presets: `{"presets": [{preset, suite, parameters,
+/// crosscheck, fu_curves}]}`, with `crosscheck` carrying the measured-model statistics at the
+/// top level and the configured-model ones under `configured`.
+pub fn json(reports: &[PresetReport]) -> serde_json::Value {
+    let presets: Vec<serde_json::Value> = reports
+        .iter()
+        .map(|r| {
+            let cc = r.crosscheck.as_ref().map(|c| {
+                serde_json::json!({
+                    "pearson_r": c.measured.pearson_r,
+                    "mape_pct": c.measured.mape_pct,
+                    "max_abs_err_pct": c.measured.max_abs_err_pct,
+                    "kendall_tau": c.measured.kendall_tau,
+                    "slope": c.measured.slope,
+                    "intercept_cycles": c.measured.intercept_cycles,
+                    "pass": c.measured.pass,
+                    "slope_expected": c.slope_expected,
+                    "class": c.class,
+                    "n_period": c.n_period,
+                    "p1_cycles": c.p1_cycles,
+                    "configured": c.configured,
+                    "points": c.points,
+                })
+            });
+            serde_json::json!({
+                "preset": r.preset,
+                "suite": r.suite,
+                "parameters": r.parameters,
+                "crosscheck": cc,
+                "fu_curves": r.fu_curves,
+                "discrete_failures": r.discrete_failures().len(),
+            })
+        })
+        .collect();
+    serde_json::json!({ "presets": presets })
+}
+
+/// File name of a preset's residual plot.
+pub fn plot_file(preset: &str) -> String {
+    let safe: String = preset
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    format!("diag_residuals_{safe}.svg")
+}
+
+/// Writes the residual plot of `c` into `dir`: per point, (fit − simulated)/simulated in % on
+/// y against the simulated cycles on x, for the measured-parameter and the configured-model
+/// predictions.
+pub fn write_plot(dir: &Path, preset: &str, c: &CrossCheck) -> anyhow::Result<PathBuf> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let path = dir.join(plot_file(preset));
+    let resid =
+        |s: &Stats, t: f64, y: f64| 100.0 * (s.slope * t + s.intercept_cycles - y) / y.max(1.0);
+    let a: Vec<(f64, f64)> = c
+        .points
+        .iter()
+        .map(|p| (p.cycles, resid(&c.measured, p.t_measured_model, p.cycles)))
+        .collect();
+    let b: Vec<(f64, f64)> = c
+        .points
+        .iter()
+        .map(|p| {
+            (
+                p.cycles,
+                resid(&c.configured, p.t_configured_model, p.cycles),
+            )
+        })
+        .collect();
+    let xmax = a.iter().map(|p| p.0).fold(1.0, f64::max) * 1.05;
+    let ymax = a.iter().chain(&b).map(|p| p.1.abs()).fold(5.0, f64::max) * 1.1;
+    {
+        let root = SVGBackend::new(&path, (820, 560)).into_drawing_area();
+        root.fill(&WHITE)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(
+                format!(
+                    "diag {preset}: T(g,b) fit residuals ({} body, {} points)",
+                    c.class,
+                    c.points.len()
+                ),
+                ("sans-serif", 18),
+            )
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(60)
+            .build_cartesian_2d(0.0..xmax, -ymax..ymax)?;
+        chart
+            .configure_mesh()
+            .x_desc("simulated kernel cycles")
+            .y_desc("(fit - simulated) / simulated, %")
+            .draw()?;
+        chart.draw_series(LineSeries::new([(0.0, 0.0), (xmax, 0.0)], BLACK))?;
+        chart
+            .draw_series(a.iter().map(|&p| Circle::new(p, 4, BLUE.filled())))?
+            .label(format!(
+                "measured fu, N_slot (r {:.3}, MAPE {:.1} %)",
+                c.measured.pearson_r, c.measured.mape_pct
+            ))
+            .legend(|(x, y)| Circle::new((x, y), 4, BLUE.filled()));
+        chart
+            .draw_series(b.iter().map(|&p| TriangleMarker::new(p, 5, RED)))?
+            .label(format!(
+                "configured model (r {:.3}, MAPE {:.1} %)",
+                c.configured.pearson_r, c.configured.mape_pct
+            ))
+            .legend(|(x, y)| TriangleMarker::new((x, y), 5, RED));
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()?;
+        root.present()?;
+    }
+    Ok(path)
+}

@@ -1,0 +1,92 @@
+//! End-to-end tests of `gpuenergy diag`: the quick suite on every built-in preset recovers every
+//! discrete parameter (launch limits, latencies, SM count, barrier and warp-slot buffers, shared
+//! memory and register file sizes and granularities) exactly, prints the cross-check statistics
+//! and writes the residual plot; bad input exits with status 2.
+
+mod common;
+use common::{gpuenergy, refused};
+
+/// A fresh scratch directory for one test.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("gpuenergy-diag-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn quick_suite_recovers_every_discrete_parameter_on_every_preset() {
+    for preset in sim::config::PRESET_NAMES {
+        let dir = scratch(preset);
+        let plot = dir.to_string_lossy().to_string();
+        let out = gpuenergy(&[
+            "diag", "--preset", preset, "--suite", "quick", "--format", "json", "--quiet",
+            "--plot", &plot,
+        ]);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let v: serde_json::Value = serde_json::from_str(&stdout)
+            .unwrap_or_else(|e| panic!("{preset}: JSON ({e}): {stdout}\n{stderr}"));
+        let p = &v["presets"][0];
+        let params = p["parameters"].as_array().expect("parameters");
+        let failed: Vec<String> = params
+            .iter()
+            .filter(|q| q["kind"] == "discrete" && q["pass"] == false)
+            .map(|q| {
+                format!(
+                    "{} configured {} recovered {} ({})",
+                    q["name"], q["configured"], q["recovered"], q["note"]
+                )
+            })
+            .collect();
+        assert!(failed.is_empty(), "{preset}: discrete FAIL: {failed:#?}");
+        assert_eq!(out.status.code(), Some(0), "{preset}: {stderr}");
+        for key in [
+            "n_mp",
+            "n1",
+            "n2",
+            "shared_memory_size",
+            "register_file_type0_size",
+        ] {
+            assert!(
+                params
+                    .iter()
+                    .any(|q| q["name"].as_str().is_some_and(|n| n.ends_with(key))),
+                "{preset}: no {key}"
+            );
+        }
+        let cc = &p["crosscheck"];
+        for key in [
+            "pearson_r",
+            "mape_pct",
+            "max_abs_err_pct",
+            "kendall_tau",
+            "slope",
+        ] {
+            assert!(cc[key].is_number(), "{preset}: crosscheck.{key}");
+        }
+        assert!(cc["points"].as_array().is_some_and(|a| a.len() >= 8));
+        let svg = dir.join(format!("diag_residuals_{preset}.svg"));
+        let text = std::fs::read_to_string(&svg).expect("residual plot written");
+        assert!(text.starts_with("<svg") || text.contains("<svg"));
+    }
+}
+
+#[test]
+fn bad_input_exits_2() {
+    let e = refused(&["diag", "--preset", "gtx9999"]);
+    assert!(e.contains("gtx480"), "{e}");
+    refused(&["diag", "--suite", "medium"]);
+    refused(&["diag", "--format", "csv"]);
+    let dir = scratch("bad-thresholds");
+    let f = dir.join("t.toml");
+    std::fs::write(&f, "[diag]\ntol_fu = 0.05\n").unwrap();
+    let e = refused(&[
+        "diag",
+        "--preset",
+        "gtx480",
+        "--thresholds",
+        f.to_str().unwrap(),
+    ]);
+    assert!(e.contains("t.toml"), "{e}");
+}
