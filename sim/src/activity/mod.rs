@@ -10,6 +10,7 @@
 
 mod gating;
 mod hist;
+mod loog;
 mod merge;
 mod rfstats;
 mod socgpu;
@@ -20,6 +21,7 @@ pub use gating::{
     FOLD_TYPES, IDLE_RUN_BINS,
 };
 pub use hist::{IdleHist, Log2Hist};
+pub use loog::{LoogStats, LOOG_PERIOD_BINS, LOOG_UNIT_NAMES};
 pub(crate) use merge::Merge;
 pub use rfstats::{PrfRecord, RfPartCounts, RfStats, TricResidency, TricStats};
 pub use socgpu::SocgpuStats;
@@ -216,6 +218,9 @@ pub struct KernelActivity {
     /// "socgpu".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub socgpu: Option<SocgpuStats>,
+    /// LOOG issue-stage counters (issue-stage §5), present when `sched.ooo.mode` is "loog".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loog: Option<LoogStats>,
 }
 
 /// Warp and thread instructions per family.
@@ -652,6 +657,7 @@ impl KernelActivity {
             gating: None,
             rf: None,
             socgpu: None,
+            loog: None,
         }
     }
 

@@ -301,6 +301,28 @@ fn schema_table(cfg: &GpuConfig) -> toml::Table {
                 ("ib_refill", v(toml::Value::try_from(o.ib_refill))),
                 ("mem_order", v(toml::Value::try_from(o.mem_order))),
                 ("dual", v(toml::Value::try_from(o.dual))),
+                ("loog_n_cu", v(toml::Value::try_from(o.loog_n_cu))),
+                (
+                    "loog_rrs_factor",
+                    v(toml::Value::try_from(o.loog_rrs_factor)),
+                ),
+                (
+                    "loog_wb_buffers",
+                    v(toml::Value::try_from(o.loog_wb_buffers)),
+                ),
+                ("loog_uuid_bits", v(toml::Value::try_from(o.loog_uuid_bits))),
+                (
+                    "loog_rf_arbiter",
+                    v(toml::Value::try_from(o.loog_rf_arbiter)),
+                ),
+                (
+                    "loog_rf_read_ports",
+                    v(toml::Value::try_from(o.loog_rf_read_ports)),
+                ),
+                (
+                    "loog_rrs_dispatch_needs_free_slot",
+                    v(toml::Value::try_from(o.loog_rrs_dispatch_needs_free_slot)),
+                ),
             ] {
                 ooo.entry(k).or_insert(x);
             }
