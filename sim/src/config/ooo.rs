@@ -71,7 +71,8 @@ impl GpuConfig {
     /// The LOOG knobs' errors (issue-stage §3.3), checked whatever the mode so that a file
     /// carrying a bad value is refused even before the mode is switched on:
     /// - `sched.ooo.loog_n_cu`: 0 (the RTL default) or 1..=64 CUs per slice;
-    /// - `sched.ooo.loog_rrs_factor`: 0 (no RRS) or 1..=4 (R = ⌈N_cu × factor⌉ ≤ 256);
+    /// - `sched.ooo.loog_rrs_factor`: 0 (no RRS) or above 1 up to 4 (R = ⌈N_cu × factor⌉ ≤ 256;
+    ///   R > N_cu so that a CU waiting to dispatch always finds an entry eventually);
     /// - `sched.ooo.loog_wb_buffers`: 1, or 2 with more than 12 CUs (each buffer feeds half
     ///   the CUs);
     /// - `sched.ooo.loog_uuid_bits`: 4..=32 (two MSBs split the age window, §3.1);
@@ -90,10 +91,11 @@ impl GpuConfig {
             ));
         }
         let f = o.loog_rrs_factor;
-        if !(f == 0.0 || (1.0..=4.0).contains(&f)) {
+        if !(f == 0.0 || (f > 1.0 && f <= 4.0)) {
             bad.push(format!(
-                "'sched.ooo.loog_rrs_factor' = {f}: must be 0 (no RRS) or in 1..=4 (the design \
-                 space is 1.5, 2, 2.5)"
+                "'sched.ooo.loog_rrs_factor' = {f}: must be 0 (no RRS) or above 1 up to 4 (the \
+                 design space is 1.5, 2, 2.5; with R <= N_cu every entry may be held by CUs \
+                 waiting to dispatch, which then need a free entry)"
             ));
         }
         match o.loog_wb_buffers {

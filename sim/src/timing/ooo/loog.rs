@@ -212,6 +212,21 @@ impl Producer {
     };
 }
 
+/// One register-file operand read a granted CU asks for (§3.2 step 3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RfRead {
+    /// Slice index.
+    pub slice: usize,
+    /// CU index within the slice.
+    pub cu: usize,
+    /// Warp slot.
+    pub warp: usize,
+    /// Register read.
+    pub reg: Reg,
+    /// Active lanes of the instruction.
+    pub lanes: u32,
+}
+
 /// One issue slice: its CUs, producers (the CUs' result storage or the RRS), broadcast queue
 /// and arbiters.
 #[derive(Clone, Debug)]
@@ -303,7 +318,7 @@ impl SmLoog {
         self.next_uuid[w] = 1;
     }
 
-    /// The all-ones UUID.
+    /// The all-ones UUID (the counter wraps from it to 1).
     #[inline]
     fn uuid_max(&self) -> u32 {
         if self.p.uuid_bits >= 32 {
@@ -348,16 +363,17 @@ impl SmLoog {
             return Err(AllocStall::NoCu);
         };
         // §3.2 step 8: the all-ones UUID waits while an instruction of the warp with MSBs 00
-        // is in flight
-        if self.next_uuid[w] == self.uuid_max() {
-            let b = self.p.uuid_bits;
-            if sl
-                .cus
-                .iter()
-                .any(|c| c.alloc && c.warp as usize == w && (c.uuid >> (b - 2)) & 3 == 0)
-            {
-                return Err(AllocStall::UuidOverflow);
-            }
+        // is in flight. That rule alone protects only the wrap: an instruction that stays
+        // while 2^(U−2) or more younger ones of its warp pass it would be misordered by
+        // `older`, so [G] every new UUID waits until `older` orders each in-flight instruction
+        // of the warp before it (the same comparators; it includes the rule above).
+        let (u, b) = (self.next_uuid[w], self.p.uuid_bits);
+        if sl
+            .cus
+            .iter()
+            .any(|c| c.alloc && c.warp as usize == w && !older(c.uuid, u, b))
+        {
+            return Err(AllocStall::UuidOverflow);
         }
         if wb && self.p.n_rrs > 0 && sl.prods.iter().all(|p| p.alloc) {
             return Err(AllocStall::NoRrs);
@@ -487,7 +503,7 @@ impl SmLoog {
         }
         for s in 0..self.slices.len() {
             for ci in 0..self.slices[s].cus.len() {
-                if self.slices[s].cus[ci].rat_at == t {
+                if self.slices[s].cus[ci].rat_at <= t {
                     self.rat_visit(s, ci, t);
                     any = true;
                 }
@@ -546,7 +562,8 @@ impl SmLoog {
             return true;
         }
         match self.rat[w].get(r as usize) {
-            Some(&id) => id == NO_ID || id == tag % n_id,
+            // NO_ID: a younger writer already wrote back and marked the register `from_rf`
+            Some(&id) => id == tag % n_id,
             None => true,
         }
     }
@@ -613,10 +630,10 @@ impl SmLoog {
 
     /// §3.2 step 3 at cycle `t`: each slice fills its free grants from the requesting CUs (RAT
     /// visited before `t`, an operand still to read from the RF) by its arbiter, and each
-    /// granted CU reads its next RF operand (in operand order) if `port(warp, slice, reg,
-    /// lanes)` grants the bank this cycle; a CU with nothing left to read releases its grant.
-    /// Returns whether a read was made.
-    pub fn rf_read(&mut self, t: u64, port: &mut dyn FnMut(usize, u16, Reg, u32) -> bool) -> bool {
+    /// granted CU reads its next RF operand (in operand order) if `port(&RfRead)` grants the
+    /// bank this cycle; a CU with nothing left to read releases its grant. Returns whether a
+    /// read was made.
+    pub fn rf_read(&mut self, t: u64, port: &mut dyn FnMut(&RfRead) -> bool) -> bool {
         let mut any = false;
         for s in 0..self.slices.len() {
             let sl = &mut self.slices[s];
@@ -647,7 +664,14 @@ impl SmLoog {
                 let w = c.warp as usize;
                 let lanes = c.inst.active_mask.count_ones();
                 if let Some(o) = c.ops[..c.n_ops as usize].iter_mut().find(|o| o.needs_rf()) {
-                    if port(w, s as u16, o.reg, lanes) {
+                    let rq = RfRead {
+                        slice: s,
+                        cu: ci,
+                        warp: w,
+                        reg: o.reg,
+                        lanes,
+                    };
+                    if port(&rq) {
                         o.ready_at = t + 1;
                         self.stats.rf_reads += 1;
                         any = true;

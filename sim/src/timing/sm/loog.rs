@@ -67,8 +67,9 @@ impl Sm {
         reads.clear();
         let any = {
             let oc = &mut self.oc;
-            let mut port = |w: usize, s: u16, r: u16, lanes: u32| -> bool {
-                let b = oc.rf.bank(w as u32, s as u32, r) as usize;
+            let mut port = |q: &crate::timing::ooo::loog::RfRead| -> bool {
+                let (w, r, lanes) = (q.warp, q.reg, q.lanes);
+                let b = oc.rf.bank(w as u32, q.slice as u32, r) as usize;
                 let taken = oc.bank_wr_used[b] + oc.held(b, t).0 + used[b];
                 if taken >= ports {
                     oc.rf_act.conflict_rr[b] += 1;
