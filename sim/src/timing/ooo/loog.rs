@@ -243,6 +243,10 @@ pub struct LoogSlice {
     pub rr_grant: u16,
     /// Last CU allocated (round-robin allocation).
     pub rr_alloc: u16,
+    /// Allocated CUs.
+    pub n_cus: u32,
+    /// Allocated producers.
+    pub n_prods: u32,
 }
 
 /// The LOOG state of one SM: the slices, the per-warp RAT rows and UUID counters, the knobs
@@ -302,6 +306,8 @@ impl SmLoog {
             grants: Vec::with_capacity(p.rf_read_ports as usize),
             rr_grant: p.n_cu as u16 - 1,
             rr_alloc: p.n_cu as u16 - 1,
+            n_cus: 0,
+            n_prods: 0,
         };
         SmLoog {
             p,
@@ -345,7 +351,7 @@ impl SmLoog {
 
     /// Allocated CUs of slice `s`.
     pub fn occupied(&self, s: usize) -> u32 {
-        self.slices[s].cus.iter().filter(|c| c.alloc).count() as u32
+        self.slices[s].n_cus
     }
 
     /// Can warp `w`'s next instruction (`wb`: it writes a register) take a CU of slice `s`?
@@ -431,6 +437,7 @@ impl SmLoog {
         if prod != NO_ID {
             let mut dst = [0; MAX_DST];
             dst[..inst.n_dst as usize].copy_from_slice(inst.dsts());
+            sl.n_prods += 1;
             sl.prods[prod as usize] = Producer {
                 alloc: true,
                 rd_valid: false,
@@ -454,6 +461,7 @@ impl SmLoog {
             };
             n += 1;
         }
+        sl.n_cus += 1;
         sl.cus[ci] = Cu {
             alloc: true,
             dispatched: false,
@@ -483,10 +491,14 @@ impl SmLoog {
         let bins = self.stats.cu_alloc_period_hist.len();
         for s in 0..self.slices.len() {
             let sl = &mut self.slices[s];
+            if sl.n_cus == 0 && sl.n_prods == 0 {
+                continue;
+            }
             for c in sl.cus.iter_mut() {
                 if c.alloc && c.free_at <= t {
                     self.stats.cu_alloc_period_hist[log2_bin(t - c.alloc_at, bins)] += 1;
                     *c = Cu::FREE;
+                    sl.n_cus -= 1;
                     any = true;
                 }
             }
@@ -497,11 +509,15 @@ impl SmLoog {
                         self.stats.rrs_alloc_period_hist[log2_bin(t - p.alloc_at, rb)] += 1;
                     }
                     *p = Producer::FREE;
+                    sl.n_prods -= 1;
                     any = true;
                 }
             }
         }
         for s in 0..self.slices.len() {
+            if self.slices[s].n_cus == 0 {
+                continue;
+            }
             for ci in 0..self.slices[s].cus.len() {
                 if self.slices[s].cus[ci].rat_at <= t {
                     self.rat_visit(s, ci, t);
@@ -637,6 +653,9 @@ impl SmLoog {
         let mut any = false;
         for s in 0..self.slices.len() {
             let sl = &mut self.slices[s];
+            if sl.n_cus == 0 {
+                continue;
+            }
             let n = sl.cus.len();
             let wants = |c: &Cu| {
                 c.alloc
@@ -704,6 +723,9 @@ impl SmLoog {
     ) -> Option<usize> {
         let bits = self.p.uuid_bits;
         let sl = &self.slices[s];
+        if sl.n_cus == 0 {
+            return None;
+        }
         let rrs_free = self.p.n_rrs == 0
             || !self.p.rrs_dispatch_needs_free_slot
             || sl.prods.iter().any(|p| !p.alloc);
@@ -782,21 +804,17 @@ impl SmLoog {
 
     /// End of cycle `t`: samples each slice's CU (and RRS) occupancy.
     pub fn sample(&mut self) {
-        for s in 0..self.slices.len() {
-            let n = self.occupied(s) as usize;
-            self.stats.cu_occupancy_hist[n] += 1;
+        for sl in &self.slices {
+            self.stats.cu_occupancy_hist[sl.n_cus as usize] += 1;
             if self.p.n_rrs > 0 {
-                let r = self.slices[s].prods.iter().filter(|p| p.alloc).count();
-                self.stats.rrs_occupancy_hist[r] += 1;
+                self.stats.rrs_occupancy_hist[sl.n_prods as usize] += 1;
             }
         }
     }
 
     /// Anything allocated in any slice (the SM keeps stepping while so).
     pub fn busy(&self) -> bool {
-        self.slices
-            .iter()
-            .any(|s| s.cus.iter().any(|c| c.alloc) || s.prods.iter().any(|p| p.alloc))
+        self.slices.iter().any(|s| s.n_cus > 0 || s.n_prods > 0)
     }
 }
 
