@@ -14,7 +14,7 @@ fn tmp_file(name: &str, text: &str) -> std::path::PathBuf {
 fn preset_names_and_aliases() {
     assert_eq!(
         GpuConfig::preset_names(),
-        &["gtx480", "gtx780", "gtx1080ti"]
+        &["gtx480", "gtx780", "gtx1080ti", "vortex_like"]
     );
     assert_eq!(
         GpuConfig::preset("gtx480_like").unwrap(),

@@ -5,13 +5,17 @@ use super::schema::{GpuConfig, SchedPolicy};
 use crate::SimError;
 
 /// Preset names, in the order `gpuenergy presets` lists them.
-pub const PRESET_NAMES: [&str; 3] = ["gtx480", "gtx780", "gtx1080ti"];
+pub const PRESET_NAMES: [&str; 4] = ["gtx480", "gtx780", "gtx1080ti", "vortex_like"];
 
 /// The embedded preset files `(name, TOML text)`.
-pub const PRESETS: [(&str, &str); 3] = [
+pub const PRESETS: [(&str, &str); 4] = [
     ("gtx480", include_str!("../../presets/gtx480.toml")),
     ("gtx780", include_str!("../../presets/gtx780.toml")),
     ("gtx1080ti", include_str!("../../presets/gtx1080ti.toml")),
+    (
+        "vortex_like",
+        include_str!("../../presets/vortex_like.toml"),
+    ),
 ];
 
 /// Schema keys that no model reads, with what the model does instead. The simulator and the
@@ -413,15 +417,16 @@ impl GpuConfig {
         &PRESET_NAMES
     }
 
-    /// A built-in preset by name (`gtx480`, `gtx780`, `gtx1080ti`; the spec's `*_like` names
-    /// and `kepler_ch6` are accepted as aliases; `gtx480_tl` is gtx480 with the two-level
-    /// scheduler).
+    /// A built-in preset by name (`gtx480`, `gtx780`, `gtx1080ti`, `vortex_like`; the spec's
+    /// `*_like` names, `vortex` and `kepler_ch6` are accepted as aliases; `gtx480_tl` is gtx480
+    /// with the two-level scheduler).
     pub fn preset(name: &str) -> Result<GpuConfig, SimError> {
         let (canon, two_level) = match name {
             "gtx480" | "gtx480_like" => ("gtx480", false),
             "gtx480_tl" => ("gtx480", true),
             "gtx780" | "gtx780_like" | "kepler_ch6" => ("gtx780", false),
             "gtx1080ti" | "gtx1080ti_like" => ("gtx1080ti", false),
+            "vortex_like" | "vortex" => ("vortex_like", false),
             _ => {
                 return Err(cfg_err(
                     name,
