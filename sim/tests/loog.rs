@@ -465,7 +465,7 @@ fn every_operand_gets_its_program_order_value() {
         for (n_cu, n_rrs) in [(4, 0), (3, 5), (8, 0), (1, 0)] {
             let mut p = params(n_cu, n_rrs);
             p.uuid_bits = 5;
-            p.arbiter = if seed % 2 == 0 {
+            p.arbiter = if seed.is_multiple_of(2) {
                 RfArbiter::Id
             } else {
                 RfArbiter::RrAlloc
@@ -480,11 +480,11 @@ fn run_program(st: &mut u64, p: LoogParams) {
     // program: (dst, srcs, lsu, latency); value of instruction k's destination = k + 1
     let prog: Vec<(Option<Reg>, Vec<Reg>, bool, u64)> = (0..n)
         .map(|_| {
-            let dst = (rng(st) % 4 != 0).then(|| (rng(st) % 6 + 1) as Reg);
+            let dst = (!rng(st).is_multiple_of(4)).then(|| (rng(st) % 6 + 1) as Reg);
             let ns = (rng(st) % 4) as usize;
             let mut srcs: Vec<Reg> = (0..ns).map(|_| (rng(st) % 6 + 1) as Reg).collect();
             srcs.dedup();
-            (dst, srcs, rng(st) % 3 == 0, 1 + rng(st) % 12)
+            (dst, srcs, rng(st).is_multiple_of(3), 1 + rng(st) % 12)
         })
         .collect();
     // expected value of each source: the youngest older writer
@@ -532,7 +532,7 @@ fn run_program(st: &mut u64, p: LoogParams) {
             done += 1;
         }
         // dispatch (a unit refuses one time in four)
-        let refuse = rng(st) % 4 == 0;
+        let refuse = rng(st).is_multiple_of(4);
         if let Some(ci) = o.dispatch(0, t, &mut |_| !refuse) {
             let k = cu_prog[ci];
             for &r in &prog[k].1 {
@@ -563,7 +563,7 @@ fn run_program(st: &mut u64, p: LoogParams) {
         let rfv = rf;
         let mut reads = Vec::new();
         o.rf_read(t, &mut |q: &RfRead| {
-            if rng(st) % 5 == 0 {
+            if rng(st).is_multiple_of(5) {
                 return false; // bank taken
             }
             reads.push((q.cu, q.reg, rfv[q.reg as usize]));

@@ -400,6 +400,7 @@ impl SmLoog {
     /// instructions) into CU `ci` of slice `s` at cycle `t` (after [`SmLoog::can_alloc`]
     /// returned `ci`). Its RAT visit is at t + 1. Returns the write-back tag (slice and
     /// producer) also written into the CU's copy of the instruction, or [`NO_ID`].
+    #[allow(clippy::too_many_arguments)]
     pub fn alloc(
         &mut self,
         s: usize,
