@@ -2,9 +2,9 @@
 //! presets: conventional power gating, GATES, naive and coordinated blackout, Warped-Gates, warp
 //! folding, Origami; register-file spec §3–§4: TRIC, COMA and the Warped Register File; §5–§7:
 //! the partitioned RF, the adaptive FRF, the RF cache and the MRF@STV / MRF@NTV baselines;
-//! issue-stage §2: SOCGPU out-of-order issue; control-flow spec §3: the PDOM reconvergence stack
-//! with its counters and stack-update timing), usable
-//! wherever a configuration is. Techniques that touch different knobs
+//! issue-stage §2: SOCGPU out-of-order issue; §3: LOOG collector-unit out-of-order issue;
+//! control-flow spec §3: the PDOM reconvergence stack with its counters and stack-update timing),
+//! usable wherever a configuration is. Techniques that touch different knobs
 //! compose with `+` (`gates+coord-blackout`); the command line's `--set key=value` then overrides
 //! single knobs on top.
 //!
@@ -245,6 +245,18 @@ pub const TECHNIQUES: &[Technique] = &[
             ("reconv.issue_flush", "false"),
         ],
         defaults: &[],
+    },
+    Technique {
+        name: "loog",
+        summary: "LOOG collector-unit out-of-order issue: per issue slice N_cu collector units \
+                  as reservation stations (sched.ooo.loog_n_cu, default min(16, warps x issue \
+                  width)), a RAT per warp instead of the scoreboard, optional RRS",
+        sets: &[
+            ("sched.ooo.mode", "loog"),
+            ("pg.policy", "None"),
+            ("fold.enabled", "false"),
+        ],
+        defaults: &[("sched.policy", "gto")],
     },
 ];
 

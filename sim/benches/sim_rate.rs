@@ -17,6 +17,8 @@
 //! `SIM_RATE_SOCGPU=off|on|only` (default off): `on` also runs them, and `only` runs them only,
 //! with SOCGPU out-of-order issue (`sched.ooo.mode = "socgpu"`, depth `SIM_RATE_SOCGPU_DEPTH`,
 //! default 8), whose issue stage is evaluated every cycle.
+//! `SIM_RATE_LOOG=off|on|only` (default off): the same with LOOG collector-unit out-of-order
+//! issue (`sched.ooo.mode = "loog"`, default knobs), also evaluated every cycle.
 
 use sim::config::GpuConfig;
 use sim::timing::Simulation;
@@ -52,7 +54,8 @@ fn main() {
         std::env::var("SIM_RATE_GATING").unwrap_or_else(|_| "both".into())
     };
     let socgpu = std::env::var("SIM_RATE_SOCGPU").unwrap_or_else(|_| "off".into());
-    let gating = if socgpu == "only" {
+    let loog = std::env::var("SIM_RATE_LOOG").unwrap_or_else(|_| "off".into());
+    let gating = if socgpu == "only" || loog == "only" {
         "none".to_string()
     } else {
         gating
@@ -73,6 +76,19 @@ fn main() {
         );
         rate(&cfg, size, &names);
         if socgpu == "only" {
+            return;
+        }
+    }
+    if loog != "off" {
+        let mut cfg = base.clone();
+        cfg.sched.ooo.mode = sim::config::OooMode::Loog;
+        cfg.validate("SIM_RATE_LOOG").expect("LOOG configuration");
+        println!(
+            "sim_rate: preset {preset}, size {size}, 1 thread, LOOG ({} CUs per slice)",
+            cfg.loog_n_cu()
+        );
+        rate(&cfg, size, &names);
+        if loog == "only" {
             return;
         }
     }

@@ -14,7 +14,13 @@ fn tmp_file(name: &str, text: &str) -> std::path::PathBuf {
 fn preset_names_and_aliases() {
     assert_eq!(
         GpuConfig::preset_names(),
-        &["gtx480", "gtx780", "gtx1080ti", "gf8800gtx_like"]
+        &[
+            "gtx480",
+            "gtx780",
+            "gtx1080ti",
+            "gf8800gtx_like",
+            "vortex_like"
+        ]
     );
     assert_eq!(
         GpuConfig::preset("gtx480_like").unwrap(),
@@ -211,7 +217,10 @@ fn unimplemented_options_are_refused() {
         ("[stats]\nepoch_cycles = 1000\n", "stats.epoch_cycles"),
         ("[stats]\ntimeline_dump = true\n", "stats.timeline_dump"),
         ("[stats]\noutput = \"jsonl\"\n", "stats.output"),
-        ("[sched.ooo]\nmode = \"loog\"\n", "sched.ooo.mode"),
+        (
+            "[sched.ooo]\nmode = \"loog\"\nloog_n_cu = 99\n",
+            "sched.ooo.loog_n_cu",
+        ),
         ("[sched.ooo]\nib_depth = 0\n", "sched.ooo.ib_depth"),
         ("[hooks]\nunit_gate = \"gates\"\n", "hooks.unit_gate"),
     ] {

@@ -427,7 +427,6 @@ fn knobs_are_range_checked() {
             "[sched.ooo]\nmode = \"socgpu\"\nlocal_policy = \"best\"\n",
             "local_policy",
         ),
-        ("[sched.ooo]\nmode = \"loog\"\n", "sched.ooo.mode"),
     ] {
         let e = GpuConfig::from_toml_str(&format!("base = \"gtx1080ti\"\n{text}"), "s.toml")
             .unwrap_err()

@@ -108,6 +108,14 @@ pub fn summary_json(
         }
         o.insert("reconvergence".into(), j);
     }
+    if let Some(g) = &a.loog {
+        let mut j = serde_json::to_value(g).expect("LoogStats serialises");
+        if let Some(m) = j.as_object_mut() {
+            m.insert("mean_cu_occupancy".into(), g.mean_cu_occupancy().into());
+            m.insert("reorder_fraction".into(), g.reorder_fraction().into());
+        }
+        o.insert("loog".into(), j);
+    }
     v
 }
 
@@ -225,6 +233,70 @@ fn reconv_table(r: &sim::activity::ReconvStats) -> String {
         let _ = write!(line, " {label} {n}");
     }
     let _ = writeln!(s, "{line}");
+    s
+}
+
+/// The LOOG section of the text summary (issue-stage §5): collector units, RAT, register file,
+/// broadcasts, stalls, the RRS and reorders.
+fn loog_table(g: &sim::activity::LoogStats) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    let rrs = if g.n_rrs > 0 {
+        format!(", RRS {} entries", g.n_rrs)
+    } else {
+        String::new()
+    };
+    let _ = writeln!(
+        s,
+        "LOOG issue ({} CUs per slice{rrs}, {} WB buffer(s)):",
+        g.n_cu, g.wb_buffers
+    );
+    let _ = writeln!(
+        s,
+        "  CU allocations {}  dispatches {}  mean CU occupancy {:.2} per slice",
+        g.cu_allocs,
+        g.dispatches,
+        g.mean_cu_occupancy()
+    );
+    let _ = writeln!(
+        s,
+        "  RAT reads {}  writes {}  UUID comparisons {}",
+        g.rat_reads, g.rat_writes, g.uuid_comparisons
+    );
+    let _ = writeln!(
+        s,
+        "  RF reads {} (bank waits {})  RF writes {}  skipped by WAW elimination {}",
+        g.rf_reads, g.rf_read_conflicts, g.rf_writes, g.rf_writes_skipped
+    );
+    let _ = writeln!(
+        s,
+        "  broadcasts {}  captures {}  WB-buffer writes {}",
+        g.broadcasts, g.captures, g.wb_buffer_writes
+    );
+    let busy: Vec<String> = sim::activity::LOOG_UNIT_NAMES
+        .iter()
+        .zip(&g.unit_busy_stalls)
+        .filter(|(_, &n)| n > 0)
+        .map(|(u, n)| format!("{u} {n}"))
+        .collect();
+    let _ = writeln!(
+        s,
+        "  stalls: no_cu {}  uuid_overflow {}  no_rrs {}  rrs at dispatch {}  unit busy [{}]",
+        g.no_cu_stall,
+        g.uuid_overflow_stall,
+        g.no_rrs_stall,
+        g.no_rrs_dispatch_stall,
+        busy.join(", ")
+    );
+    if g.n_rrs > 0 {
+        let _ = writeln!(s, "  RRS allocations {}", g.rrs_allocs);
+    }
+    let _ = writeln!(
+        s,
+        "  reorders {} ({:.1}% of dispatches)",
+        g.reorders,
+        100.0 * g.reorder_fraction()
+    );
     s
 }
 
@@ -693,6 +765,9 @@ pub fn summary_table(
     }
     if let Some(r) = &a.reconv {
         s.push_str(&reconv_table(r));
+    }
+    if let Some(g) = &a.loog {
+        s.push_str(&loog_table(g));
     }
     let _ = writeln!(
         s,

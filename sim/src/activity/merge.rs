@@ -293,5 +293,10 @@ impl KernelActivity {
             (None, Some(b)) => self.reconv = Some(b.clone()),
             _ => {}
         }
+        match (&mut self.loog, &o.loog) {
+            (Some(a), Some(b)) => a.merge(b),
+            (None, Some(b)) => self.loog = Some(b.clone()),
+            _ => {}
+        }
     }
 }

@@ -10,6 +10,7 @@
 
 mod gating;
 mod hist;
+mod loog;
 mod merge;
 mod reconv;
 mod rfstats;
@@ -21,6 +22,7 @@ pub use gating::{
     FOLD_TYPES, IDLE_RUN_BINS,
 };
 pub use hist::{IdleHist, Log2Hist};
+pub use loog::{LoogStats, LOOG_PERIOD_BINS, LOOG_UNIT_NAMES};
 pub(crate) use merge::Merge;
 pub use reconv::{simd_bucket, ReconvStats, StackCounters, SIMD_BUCKETS};
 pub use rfstats::{PrfRecord, RfPartCounts, RfStats, TricResidency, TricStats};
@@ -221,6 +223,9 @@ pub struct KernelActivity {
     /// Reconvergence counters (control-flow spec §6), present when `reconv.counters` is on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reconv: Option<ReconvStats>,
+    /// LOOG issue-stage counters (issue-stage §5), present when `sched.ooo.mode` is "loog".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loog: Option<LoogStats>,
 }
 
 /// Warp and thread instructions per family.
@@ -658,6 +663,7 @@ impl KernelActivity {
             rf: None,
             socgpu: None,
             reconv: None,
+            loog: None,
         }
     }
 

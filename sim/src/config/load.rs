@@ -5,16 +5,26 @@ use super::schema::{GpuConfig, SchedPolicy};
 use crate::SimError;
 
 /// Preset names, in the order `gpuenergy presets` lists them.
-pub const PRESET_NAMES: [&str; 4] = ["gtx480", "gtx780", "gtx1080ti", "gf8800gtx_like"];
+pub const PRESET_NAMES: [&str; 5] = [
+    "gtx480",
+    "gtx780",
+    "gtx1080ti",
+    "gf8800gtx_like",
+    "vortex_like",
+];
 
 /// The embedded preset files `(name, TOML text)`.
-pub const PRESETS: [(&str, &str); 4] = [
+pub const PRESETS: [(&str, &str); 5] = [
     ("gtx480", include_str!("../../presets/gtx480.toml")),
     ("gtx780", include_str!("../../presets/gtx780.toml")),
     ("gtx1080ti", include_str!("../../presets/gtx1080ti.toml")),
     (
         "gf8800gtx_like",
         include_str!("../../presets/gf8800gtx_like.toml"),
+    ),
+    (
+        "vortex_like",
+        include_str!("../../presets/vortex_like.toml"),
     ),
 ];
 
@@ -336,6 +346,28 @@ fn schema_table(cfg: &GpuConfig) -> toml::Table {
                 ("ib_refill", v(toml::Value::try_from(o.ib_refill))),
                 ("mem_order", v(toml::Value::try_from(o.mem_order))),
                 ("dual", v(toml::Value::try_from(o.dual))),
+                ("loog_n_cu", v(toml::Value::try_from(o.loog_n_cu))),
+                (
+                    "loog_rrs_factor",
+                    v(toml::Value::try_from(o.loog_rrs_factor)),
+                ),
+                (
+                    "loog_wb_buffers",
+                    v(toml::Value::try_from(o.loog_wb_buffers)),
+                ),
+                ("loog_uuid_bits", v(toml::Value::try_from(o.loog_uuid_bits))),
+                (
+                    "loog_rf_arbiter",
+                    v(toml::Value::try_from(o.loog_rf_arbiter)),
+                ),
+                (
+                    "loog_rf_read_ports",
+                    v(toml::Value::try_from(o.loog_rf_read_ports)),
+                ),
+                (
+                    "loog_rrs_dispatch_needs_free_slot",
+                    v(toml::Value::try_from(o.loog_rrs_dispatch_needs_free_slot)),
+                ),
             ] {
                 ooo.entry(k).or_insert(x);
             }
@@ -426,9 +458,9 @@ impl GpuConfig {
         &PRESET_NAMES
     }
 
-    /// A built-in preset by name (`gtx480`, `gtx780`, `gtx1080ti`, `gf8800gtx_like`; the spec's `*_like` names
-    /// and `kepler_ch6` are accepted as aliases; `gtx480_tl` is gtx480 with the two-level
-    /// scheduler).
+    /// A built-in preset by name (`gtx480`, `gtx780`, `gtx1080ti`, `gf8800gtx_like`,
+    /// `vortex_like`; the spec's `*_like` names, `gf8800gtx`, `vortex` and `kepler_ch6` are
+    /// accepted as aliases; `gtx480_tl` is gtx480 with the two-level scheduler).
     pub fn preset(name: &str) -> Result<GpuConfig, SimError> {
         let (canon, two_level) = match name {
             "gtx480" | "gtx480_like" => ("gtx480", false),
@@ -436,6 +468,7 @@ impl GpuConfig {
             "gtx780" | "gtx780_like" | "kepler_ch6" => ("gtx780", false),
             "gtx1080ti" | "gtx1080ti_like" => ("gtx1080ti", false),
             "gf8800gtx_like" | "gf8800gtx" => ("gf8800gtx_like", false),
+            "vortex_like" | "vortex" => ("vortex_like", false),
             _ => {
                 return Err(cfg_err(
                     name,

@@ -2,8 +2,8 @@
 //!
 //! The schema is one serde struct per TOML table, each with `deny_unknown_fields`, so that every
 //! value of the preset tables (§1.1, §1.2) maps to exactly one field and a misspelt key is an
-//! error. The built-in presets `gtx480`, `gtx780`, `gtx1080ti` and `gf8800gtx_like` are full TOML
-//! files embedded
+//! error. The built-in presets `gtx480`, `gtx780`, `gtx1080ti`, `gf8800gtx_like` and `vortex_like`
+//! are full TOML files embedded
 //! from `sim/presets/`; a user file either is a full file of the same schema or starts with
 //! `base = "<preset>"` and overrides the preset key by key ([`GpuConfig::from_toml_file`]).
 //!

@@ -376,6 +376,76 @@ pub struct OooSection {
     /// `sched.max_issue_per_warp` ≥ 2.
     #[serde(default, skip_serializing_if = "is_default")]
     pub dual: OooDual,
+    /// `sched.ooo.loog_n_cu`: LOOG collector units (reservation stations) per issue slice,
+    /// N_cu (issue-stage §3.3; 1..=64); 0 selects the RTL's default
+    /// `min(16, warps per slice × sched.issue_per_sched)`.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub loog_n_cu: u32,
+    /// `sched.ooo.loog_rrs_factor`: result-reservation-station entries per slice as a multiple
+    /// of N_cu, R = ⌈N_cu × factor⌉ (§3.3: 1.5, 2 or 2.5); 0 = no RRS (the default).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub loog_rrs_factor: f64,
+    /// `sched.ooo.loog_wb_buffers`: write-back broadcast buffers per slice, 1 (the default)
+    /// or 2 (only with more than 12 CUs, §3.3).
+    #[serde(default = "default_one", skip_serializing_if = "is_default_one")]
+    pub loog_wb_buffers: u32,
+    /// `sched.ooo.loog_uuid_bits`: width U of the per-warp UUID counter (§3.1; 8 as in the
+    /// thesis, the default, or 20 as in the RTL; 4..=32).
+    #[serde(
+        default = "default_uuid_bits",
+        skip_serializing_if = "is_default_uuid_bits"
+    )]
+    pub loog_uuid_bits: u32,
+    /// `sched.ooo.loog_rf_arbiter`: the slice's register-file read arbiter (§3.2 step 3).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub loog_rf_arbiter: LoogRfArbiter,
+    /// `sched.ooo.loog_rf_read_ports`: CUs of one slice granted the register file at once,
+    /// each reading one operand per cycle from its operand's bank (§3 [G]: the Vortex RF has
+    /// one read port; 1, the default, up to the slice's bank ports).
+    #[serde(default = "default_one", skip_serializing_if = "is_default_one")]
+    pub loog_rf_read_ports: u32,
+    /// `sched.ooo.loog_rrs_dispatch_needs_free_slot`: with an RRS, a dispatch that writes back
+    /// also needs a free RRS entry in that cycle (§3.2 step 5; on by default, as the RTL).
+    #[serde(default = "default_true", skip_serializing_if = "is_true")]
+    pub loog_rrs_dispatch_needs_free_slot: bool,
+}
+
+fn default_one() -> u32 {
+    1
+}
+
+fn is_default_one(v: &u32) -> bool {
+    *v == 1
+}
+
+fn default_uuid_bits() -> u32 {
+    8
+}
+
+fn is_default_uuid_bits(v: &u32) -> bool {
+    *v == default_uuid_bits()
+}
+
+fn default_true() -> bool {
+    true
+}
+
+fn is_true(v: &bool) -> bool {
+    *v
+}
+
+/// LOOG register-file read arbiter (`sched.ooo.loog_rf_arbiter`, issue-stage §3.2 step 3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LoogRfArbiter {
+    /// `"id"`: the lowest-index requesting CU (the default).
+    #[default]
+    Id,
+    /// `"rr"`: round-robin from after the last granted CU.
+    Rr,
+    /// `"rr_alloc"`: round-robin grants, and CUs allocated round-robin instead of
+    /// lowest-index-free.
+    RrAlloc,
 }
 
 fn default_ib_depth() -> u32 {
@@ -447,7 +517,7 @@ pub enum OooDual {
     Smart,
 }
 
-/// Issue-stage variant (`sched.ooo.mode`); `none` and `socgpu` are simulated.
+/// Issue-stage variant (`sched.ooo.mode`); all three are simulated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum OooMode {

@@ -364,6 +364,12 @@ fn finish(
                 None => k.socgpu = Some(o.stats.clone()),
             }
         }
+        if let Some(o) = sm.loog.as_ref() {
+            match k.loog.as_mut() {
+                Some(x) => x.merge(&o.stats),
+                None => k.loog = Some(o.stats.clone()),
+            }
+        }
         if let Some(f) = sm.fold_stats(end) {
             let gs = gating.get_or_insert_with(|| super::gating::PgBank::header(&cfg.pg));
             match gs.fold.as_mut() {

@@ -1,15 +1,21 @@
-//! Out-of-order issue stages (issue-stage §2): SOCGPU's per-warp instruction buffers with
+//! Out-of-order issue stages (issue-stage §2, §3): SOCGPU's per-warp instruction buffers with
 //! their dependence matrices ([`socgpu`], [`depmatrix`]) and the per-SM state the SM's SOCGPU
-//! issue path (`sm/socgpu.rs`) drives. The in-order baseline does not use this module.
+//! issue path (`sm/socgpu.rs`) drives; LOOG's collector units as reservation stations with the
+//! RAT, the RRS and the UUID order ([`loog`]), driven by `sm/loog.rs`. The in-order baseline
+//! does not use this module.
 
 pub mod depmatrix;
+pub mod loog;
 pub mod socgpu;
 
 pub use depmatrix::DepMatrix;
+pub use loog::{AllocStall, Cu, LoogHwInputs, LoogParams, Operand, RfArbiter, SmLoog};
 pub use socgpu::{FlushOutcome, IbEntry, LocalPolicy, SocgpuHwInputs, WarpIb};
 
 use crate::activity::SocgpuStats;
-use crate::config::{GpuConfig, IbRefill, OooDual, OooLocalPolicy, OooMemOrder, OooMode};
+use crate::config::{
+    GpuConfig, IbRefill, LoogRfArbiter, OooDual, OooLocalPolicy, OooMemOrder, OooMode,
+};
 use crate::timing::tinst::TInst;
 
 /// The local policy a configuration names.
@@ -64,6 +70,51 @@ pub fn socgpu_hw_inputs(cfg: &GpuConfig) -> Option<SocgpuHwInputs> {
         dm_bits: n * n.saturating_sub(1),
         baseline_ib_entries: cfg.frontend.ibuffer_entries,
         policy,
+    })
+}
+
+/// The LOOG knobs of a configuration (issue-stage §3.3), whatever its mode.
+pub fn loog_params(cfg: &GpuConfig) -> LoogParams {
+    let o = &cfg.sched.ooo;
+    LoogParams {
+        slices: cfg.loog_slices(),
+        n_cu: cfg.loog_n_cu(),
+        n_rrs: cfg.loog_rrs_entries(),
+        wb_buffers: o.loog_wb_buffers,
+        uuid_bits: o.loog_uuid_bits,
+        arbiter: match o.loog_rf_arbiter {
+            LoogRfArbiter::Id => RfArbiter::Id,
+            LoogRfArbiter::Rr => RfArbiter::Rr,
+            LoogRfArbiter::RrAlloc => RfArbiter::RrAlloc,
+        },
+        rf_read_ports: o.loog_rf_read_ports,
+        rrs_dispatch_needs_free_slot: o.loog_rrs_dispatch_needs_free_slot,
+    }
+}
+
+/// The §4 inputs of a LOOG configuration (`None` when `sched.ooo.mode` is not "loog"): one
+/// LOOG instance per issue slice; T = `gpu.warp_size`, D = 32-bit registers, A = the 255
+/// general registers plus 7 predicates the RAT renames, 3 operands per CU (rs1..rs3).
+pub fn loog_hw_inputs(cfg: &GpuConfig) -> Option<LoogHwInputs> {
+    if cfg.sched.ooo.mode != OooMode::Loog {
+        return None;
+    }
+    let p = loog_params(cfg);
+    Some(LoogHwInputs {
+        slices_per_sm: p.slices,
+        n_sm: cfg.gpu.n_sm,
+        n_cu: p.n_cu,
+        n_rrs: p.n_rrs,
+        n_id: p.n_id(),
+        id_bits: ceil_log2(p.n_id()),
+        warps_per_slice: cfg.sm.max_warps.div_ceil(p.slices),
+        threads_per_warp: cfg.gpu.warp_size,
+        data_bits: 32,
+        uuid_bits: p.uuid_bits,
+        arch_regs: 255 + 7,
+        operands_per_cu: 3,
+        wb_buffers: p.wb_buffers,
+        rf_read_ports: p.rf_read_ports,
     })
 }
 

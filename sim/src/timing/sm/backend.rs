@@ -16,6 +16,9 @@ use crate::timing::policy::{
 impl Sm {
     // ------------------------------------------------------------------ writeback
     pub fn writeback(&mut self, t: u64, ex_wb: u32) {
+        if self.loog.is_some() {
+            self.loog_begin_cycle(t);
+        }
         if self.rf_active.is_some() {
             self.sync_rf_active(t);
         }
@@ -79,6 +82,10 @@ impl Sm {
             }
             let mut max_lat = 1u32;
             for &r in &w.dst[..w.n_dst as usize] {
+                if self.loog.is_some() && !self.loog_rf_write_kept(warp, r, w.tag) {
+                    // LOOG: a younger writer renamed the register; no RF write (WAW)
+                    continue;
+                }
                 if r < PRED_BASE {
                     let b = self.oc.rf.bank(warp as u32, sched, r) as usize;
                     let route = self.oc.rf.route(warp as u32, r, true, t);
@@ -131,6 +138,9 @@ impl Sm {
         if self.ooo.is_some() {
             // SOCGPU: the dependence matrix replaces the scoreboard
             self.socgpu_writeback(warp, w.tag);
+        } else if self.loog.is_some() {
+            // LOOG: the RAT and the broadcast replace the scoreboard
+            self.loog_writeback(w.tag);
         } else {
             for &r in &w.dst[..w.n_dst as usize] {
                 self.issue.scoreboard.release(warp, r);
@@ -153,6 +163,9 @@ impl Sm {
     // ------------------------------------------------------------------ dispatch
     /// Dispatches CUs whose operands are all available into free units, oldest first.
     pub fn dispatch(&mut self, t: u64, oc_ex: &PerPipe<u32>) {
+        if self.loog.is_some() {
+            return self.dispatch_loog(t);
+        }
         if self.oc.cu_ready == 0 {
             return;
         }
@@ -393,6 +406,9 @@ impl Sm {
     // ------------------------------------------------------------------ RF arbitration
     /// Register-file read arbitration of every bank with requests.
     pub fn rf_arbitrate(&mut self, t: u64) {
+        if self.loog.is_some() {
+            return self.loog_rf_read(t);
+        }
         let migrating = match &self.oc.rf {
             RegisterFileSlot::Partitioned(o) => o.migrating(),
             _ => false,

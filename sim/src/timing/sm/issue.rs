@@ -53,6 +53,9 @@ impl Sm {
         if self.ooo.is_some() {
             return self.issue_socgpu(t, cfg_issue, id_oc);
         }
+        if self.loog.is_some() {
+            return self.issue_loog(t);
+        }
         if !self.issue.dirty && t < self.issue.wake && self.issue.flags.stable {
             // Nothing the stage reads changed since it last found nothing to issue: the
             // outcome, and every counter, would repeat.

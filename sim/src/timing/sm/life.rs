@@ -77,6 +77,9 @@ impl Sm {
             if let Some(o) = self.ooo.as_mut() {
                 o.reset_warp(w);
             }
+            if let Some(o) = self.loog.as_mut() {
+                o.reset_warp(w);
+            }
         }
         let _ = threads;
         if let (Some(c), Some(rs)) = (self.regs.chars.as_mut(), self.regs.stats.as_mut()) {

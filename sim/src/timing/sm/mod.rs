@@ -16,6 +16,7 @@ mod backend;
 mod fold;
 mod issue;
 mod life;
+mod loog;
 mod lookahead;
 mod memory;
 mod socgpu;
@@ -83,6 +84,12 @@ pub(crate) struct Sm {
     /// The SOCGPU issue stage (`sched.ooo.mode = "socgpu"`; issue-stage §2), which replaces
     /// the in-order issue stage and fetch.
     pub ooo: Option<Box<super::ooo::SmSocgpu>>,
+    /// The LOOG issue stage (`sched.ooo.mode = "loog"`; issue-stage §3), which replaces the
+    /// in-order issue stage, the operand collectors and the dispatch.
+    pub loog: Option<Box<super::ooo::SmLoog>>,
+    /// LOOG scratch: register-file reads per bank this cycle, and the reads made.
+    loog_bank_rd: Vec<u32>,
+    loog_reads: Vec<(usize, u16)>,
     /// `tric.lookahead` k with TRIC on, else 0: the issue stage then makes no predictions.
     pub lookahead: u32,
 }
@@ -140,6 +147,10 @@ impl Sm {
             active_set: (pg_on || cfg.fold.enabled).then(Default::default),
             ooo: (cfg.sched.ooo.mode == crate::config::OooMode::Socgpu)
                 .then(|| Box::new(super::ooo::SmSocgpu::new(cfg, id, nw))),
+            loog: (cfg.sched.ooo.mode == crate::config::OooMode::Loog)
+                .then(|| Box::new(super::ooo::SmLoog::new(super::ooo::loog_params(cfg), nw))),
+            loog_bank_rd: Vec::new(),
+            loog_reads: Vec::new(),
             lookahead: if cfg.tric.enabled {
                 cfg.tric.lookahead
             } else {

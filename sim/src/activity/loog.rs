@@ -1,0 +1,168 @@
+//! The LOOG issue stage's activity counters (issue-stage §5), summed over the SMs of a kernel:
+//! collector-unit allocations, occupancy and allocation periods; RAT reads and writes; RF
+//! reads, writes and the writes eliminated by a younger writer (WAW); broadcasts, captures and
+//! write-back-buffer writes; UUID comparisons; allocation stalls; RRS allocations, occupancy
+//! and allocation periods; reorders with their UUID distances; and dispatches held by a busy
+//! unit. Present in a kernel's record only when `sched.ooo.mode = "loog"`.
+
+use serde::{Deserialize, Serialize};
+
+/// Bins of the allocation-period histograms: bin 0 counts periods of 0 cycles, bin k ≥ 1
+/// periods of 2^(k−1)..2^k − 1 cycles, the last bin everything longer.
+pub const LOOG_PERIOD_BINS: usize = 17;
+
+/// Unit classes of `unit_busy_stalls`, in order.
+pub const LOOG_UNIT_NAMES: [&str; 6] = ["sp", "dp", "int", "sfu", "mem", "none"];
+
+/// LOOG counters of one kernel (all SMs, all launches).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LoogStats {
+    /// CUs per issue slice, N_cu.
+    pub n_cu: u32,
+    /// RRS entries per issue slice, R (0 = no RRS).
+    pub n_rrs: u32,
+    /// Write-back buffers per slice.
+    pub wb_buffers: u32,
+    /// Instructions allocated a CU.
+    pub cu_allocs: u64,
+    /// Per slice-cycle: allocated CUs (index = count, 0..=N_cu).
+    pub cu_occupancy_hist: Vec<u64>,
+    /// CU allocation periods, allocation to free (log2 bins, [`LOOG_PERIOD_BINS`]).
+    pub cu_alloc_period_hist: Vec<u64>,
+    /// RAT entries read (one per source at the RAT visit, one per destination at the
+    /// write-back check).
+    pub rat_reads: u64,
+    /// RAT entries written (renames at the RAT visit, `from_rf` at the broadcast).
+    pub rat_writes: u64,
+    /// Source operands read from the register file.
+    pub rf_reads: u64,
+    /// Granted CUs whose operand read found its bank taken in that cycle.
+    pub rf_read_conflicts: u64,
+    /// Destination registers written to the register file.
+    pub rf_writes: u64,
+    /// Register-file writes eliminated because a younger writer owned the register (WAW).
+    pub rf_writes_skipped: u64,
+    /// Results broadcast through the write-back buffer.
+    pub broadcasts: u64,
+    /// Operands captured from a broadcast.
+    pub captures: u64,
+    /// Write-back-buffer writes (one per buffer per broadcast).
+    pub wb_buffer_writes: u64,
+    /// UUID age comparisons made by the dispatch rule (LSU order and WAR guard).
+    pub uuid_comparisons: u64,
+    /// Slice-cycles in which an instruction found no free CU.
+    pub no_cu_stall: u64,
+    /// Slice-cycles in which an allocation waited for the UUID overflow to clear.
+    pub uuid_overflow_stall: u64,
+    /// Slice-cycles in which an instruction with a write-back found no free RRS entry.
+    pub no_rrs_stall: u64,
+    /// Ready CUs held because no RRS entry was free at dispatch (RTL check).
+    pub no_rrs_dispatch_stall: u64,
+    /// RRS entries allocated.
+    pub rrs_allocs: u64,
+    /// Per slice-cycle: allocated RRS entries (index = count, 0..=R; empty without an RRS).
+    pub rrs_occupancy_hist: Vec<u64>,
+    /// RRS allocation periods (log2 bins, [`LOOG_PERIOD_BINS`]; empty without an RRS).
+    pub rrs_alloc_period_hist: Vec<u64>,
+    /// CUs dispatched.
+    pub dispatches: u64,
+    /// Dispatches that bypassed an older undispatched CU of the same warp.
+    pub reorders: u64,
+    /// Per reorder: UUID distance to the oldest bypassed instruction (index 1..=15, 15 = 15 or
+    /// more; index 0 unused).
+    pub reorder_distance_hist: Vec<u64>,
+    /// Ready CUs passed over because their unit could not accept, per unit class
+    /// ([`LOOG_UNIT_NAMES`]).
+    pub unit_busy_stalls: Vec<u64>,
+}
+
+impl LoogStats {
+    /// Empty counters for `n_cu` CUs and `n_rrs` RRS entries per slice.
+    pub fn new(n_cu: u32, n_rrs: u32, wb_buffers: u32) -> LoogStats {
+        let rrs = n_rrs > 0;
+        LoogStats {
+            n_cu,
+            n_rrs,
+            wb_buffers,
+            cu_occupancy_hist: vec![0; n_cu as usize + 1],
+            cu_alloc_period_hist: vec![0; LOOG_PERIOD_BINS],
+            rrs_occupancy_hist: if rrs {
+                vec![0; n_rrs as usize + 1]
+            } else {
+                Vec::new()
+            },
+            rrs_alloc_period_hist: if rrs {
+                vec![0; LOOG_PERIOD_BINS]
+            } else {
+                Vec::new()
+            },
+            reorder_distance_hist: vec![0; 16],
+            unit_busy_stalls: vec![0; LOOG_UNIT_NAMES.len()],
+            ..Default::default()
+        }
+    }
+
+    /// Element-wise sum (SMs of a launch, launches of a kernel, the aggregate).
+    pub fn merge(&mut self, o: &LoogStats) {
+        self.n_cu = self.n_cu.max(o.n_cu);
+        self.n_rrs = self.n_rrs.max(o.n_rrs);
+        self.wb_buffers = self.wb_buffers.max(o.wb_buffers);
+        self.cu_allocs += o.cu_allocs;
+        add_hist(&mut self.cu_occupancy_hist, &o.cu_occupancy_hist);
+        add_hist(&mut self.cu_alloc_period_hist, &o.cu_alloc_period_hist);
+        self.rat_reads += o.rat_reads;
+        self.rat_writes += o.rat_writes;
+        self.rf_reads += o.rf_reads;
+        self.rf_read_conflicts += o.rf_read_conflicts;
+        self.rf_writes += o.rf_writes;
+        self.rf_writes_skipped += o.rf_writes_skipped;
+        self.broadcasts += o.broadcasts;
+        self.captures += o.captures;
+        self.wb_buffer_writes += o.wb_buffer_writes;
+        self.uuid_comparisons += o.uuid_comparisons;
+        self.no_cu_stall += o.no_cu_stall;
+        self.uuid_overflow_stall += o.uuid_overflow_stall;
+        self.no_rrs_stall += o.no_rrs_stall;
+        self.no_rrs_dispatch_stall += o.no_rrs_dispatch_stall;
+        self.rrs_allocs += o.rrs_allocs;
+        add_hist(&mut self.rrs_occupancy_hist, &o.rrs_occupancy_hist);
+        add_hist(&mut self.rrs_alloc_period_hist, &o.rrs_alloc_period_hist);
+        self.dispatches += o.dispatches;
+        self.reorders += o.reorders;
+        add_hist(&mut self.reorder_distance_hist, &o.reorder_distance_hist);
+        add_hist(&mut self.unit_busy_stalls, &o.unit_busy_stalls);
+    }
+
+    /// Mean allocated CUs per slice-cycle.
+    pub fn mean_cu_occupancy(&self) -> f64 {
+        mean_of(&self.cu_occupancy_hist)
+    }
+
+    /// Reorders per dispatch.
+    pub fn reorder_fraction(&self) -> f64 {
+        ratio(self.reorders as f64, self.dispatches as f64)
+    }
+}
+
+fn add_hist(a: &mut Vec<u64>, b: &[u64]) {
+    if a.len() < b.len() {
+        a.resize(b.len(), 0);
+    }
+    for (x, y) in a.iter_mut().zip(b) {
+        *x += y;
+    }
+}
+
+fn ratio(a: f64, b: f64) -> f64 {
+    if b == 0.0 {
+        0.0
+    } else {
+        a / b
+    }
+}
+
+fn mean_of(h: &[u64]) -> f64 {
+    let n: u64 = h.iter().sum();
+    let s: u64 = h.iter().enumerate().map(|(i, &c)| i as u64 * c).sum();
+    ratio(s as f64, n as f64)
+}

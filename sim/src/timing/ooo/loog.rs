@@ -1,0 +1,871 @@
+//! LOOG: collector units used as reservation stations (issue-stage §3), the state of one SM.
+//!
+//! Per issue slice (one per warp scheduler, §3 [G]) an array of N_cu collector units (CUs)
+//! holds allocated instructions until their operands are ready and they are dispatched; a
+//! register alias table (RAT) per warp and architectural register names the in-flight producer
+//! of each register (a CU, or an entry of the optional result reservation station, RRS), so
+//! that the scoreboard disappears: a consumer either reads the register file or captures its
+//! producer's result from the slice's write-back broadcast. A per-warp UUID counter orders the
+//! instructions of one warp for the dispatch rule (LSU in order, the WAR guard) and the reorder
+//! counters. The per-instruction flow and its latencies (§3.2):
+//!
+//! 1. allocate into the lowest-index free CU (cycle t; with `rr_alloc` round-robin);
+//! 2. RAT visit at t + 1: each source copies `from_rf`/`src_id`, each destination renames;
+//! 3. RF read: a granted CU reads its register-file operands one per cycle, each ready the
+//!    cycle after its read (predicates come from the predicate file without a port);
+//! 4. broadcast capture: an operand waiting on a producer becomes ready the cycle after the
+//!    producer broadcasts;
+//! 5. dispatch: a CU is ready one cycle after its last operand became valid (registered ready
+//!    vector); per slice one ready CU per cycle, the lowest index whose unit accepts;
+//! 6. a CU without a write-back (or any CU with an RRS) is freed the cycle after dispatch;
+//! 7. write-back: at the result's end of packet the producer sets `rd_valid` and re-reads the
+//!    RAT (a younger writer of the register eliminates the RF write, WAW elimination); the
+//!    next cycle it broadcasts (one per slice per cycle) and, when it still owns the register,
+//!    marks the RAT entry `from_rf`; it is freed the cycle after.
+//!
+//! The module is pure state and counting; the SM's LOOG path (`sm/loog.rs`) drives it and
+//! moves instructions to the execution units.
+
+use crate::activity::LoogStats;
+use crate::inst::{Reg, MAX_DST, MAX_SRC, PRED_BASE};
+use crate::timing::tinst::TInst;
+
+/// No producer: the register's value is in the register file (RAT `from_rf = 1`), or a CU
+/// without a write-back.
+pub const NO_ID: u16 = u16::MAX;
+
+/// Registers a RAT row covers: the 255 general registers and the predicates above
+/// [`PRED_BASE`]. A register id beyond it (never produced by the front ends) is never renamed.
+pub const RAT_REGS: usize = 512;
+
+/// The register-file read arbiter of a slice (`sched.ooo.loog_rf_arbiter`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RfArbiter {
+    /// Lowest-index requesting CU.
+    Id,
+    /// Round-robin from after the last granted CU.
+    Rr,
+    /// Round-robin grants and round-robin CU allocation.
+    RrAlloc,
+}
+
+/// The LOOG knobs of one SM (issue-stage §3.3).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LoogParams {
+    /// Issue slices (warp schedulers) of the SM.
+    pub slices: u32,
+    /// CUs per slice, N_cu (1..=64).
+    pub n_cu: u32,
+    /// RRS entries per slice, R (0 = no RRS).
+    pub n_rrs: u32,
+    /// Write-back broadcast buffers per slice (1 or 2).
+    pub wb_buffers: u32,
+    /// UUID width U in bits (4..=32).
+    pub uuid_bits: u32,
+    /// Register-file read arbiter.
+    pub arbiter: RfArbiter,
+    /// CUs of a slice granted the register file at once.
+    pub rf_read_ports: u32,
+    /// With an RRS, a dispatch with a write-back also needs a free RRS entry.
+    pub rrs_dispatch_needs_free_slot: bool,
+}
+
+impl LoogParams {
+    /// Producer ids per slice: N_cu without an RRS, R with one.
+    pub fn n_id(&self) -> u32 {
+        if self.n_rrs > 0 {
+            self.n_rrs
+        } else {
+            self.n_cu
+        }
+    }
+}
+
+/// Why an instruction could not take a CU (§3.2 step 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AllocStall {
+    /// Every CU of the slice is allocated (`no_cu_stall`).
+    NoCu,
+    /// The warp's UUID counter would overtake an in-flight instruction (`uuid_overflow_stall`).
+    UuidOverflow,
+    /// The instruction writes back and every RRS entry is allocated.
+    NoRrs,
+}
+
+/// One source operand of a CU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Operand {
+    /// Architectural register (a predicate from [`PRED_BASE`] up).
+    pub reg: Reg,
+    /// The value comes from the register file (RAT `from_rf` at the RAT visit).
+    pub from_rf: bool,
+    /// Producer id when `!from_rf`.
+    pub src_id: u16,
+    /// First cycle the operand's value is in the CU (`u64::MAX` while it is not).
+    pub ready_at: u64,
+}
+
+impl Operand {
+    const EMPTY: Operand = Operand {
+        reg: 0,
+        from_rf: true,
+        src_id: NO_ID,
+        ready_at: u64::MAX,
+    };
+
+    /// Still to be read from the register file (or, before the RAT visit, unknown).
+    #[inline]
+    pub fn needs_rf(&self) -> bool {
+        self.from_rf && self.ready_at == u64::MAX
+    }
+}
+
+/// One collector unit (reservation station).
+#[derive(Clone, Copy, Debug)]
+pub struct Cu {
+    /// Allocated to an instruction.
+    pub alloc: bool,
+    /// Sent to its execution unit.
+    pub dispatched: bool,
+    /// Warp slot.
+    pub warp: u16,
+    /// The warp's UUID of the instruction.
+    pub uuid: u32,
+    /// A load, store, atomic or other LD/ST-unit instruction (the LSU-order rule).
+    pub lsu: bool,
+    /// Pipe class index of its unit (for the per-unit stall counters).
+    pub unit: u8,
+    /// Producer id (the CU itself, or its RRS entry) when it writes back, else [`NO_ID`].
+    pub prod: u16,
+    /// Cycle of the RAT visit (`u64::MAX` once done).
+    pub rat_at: u64,
+    /// Cycle of the allocation.
+    pub alloc_at: u64,
+    /// Cycle at which the CU is freed (`u64::MAX`: not scheduled).
+    pub free_at: u64,
+    /// Source operands (distinct registers).
+    pub ops: [Operand; MAX_SRC],
+    /// Valid entries of `ops`.
+    pub n_ops: u8,
+    /// The instruction (its `tag` names the slice and producer for write-back).
+    pub inst: TInst,
+}
+
+impl Cu {
+    const FREE: Cu = Cu {
+        alloc: false,
+        dispatched: false,
+        warp: 0,
+        uuid: 0,
+        lsu: false,
+        unit: 0,
+        prod: NO_ID,
+        rat_at: u64::MAX,
+        alloc_at: 0,
+        free_at: u64::MAX,
+        ops: [Operand::EMPTY; MAX_SRC],
+        n_ops: 0,
+        inst: TInst::NOP,
+    };
+
+    /// Every operand is in the CU by cycle `t` − 1 (the ready vector is registered).
+    #[inline]
+    pub fn operands_ready(&self, t: u64) -> bool {
+        self.rat_at == u64::MAX
+            && self.ops[..self.n_ops as usize]
+                .iter()
+                .all(|o| o.ready_at < t)
+    }
+}
+
+/// One producer of results: a CU's result storage, or an RRS entry.
+#[derive(Clone, Copy, Debug)]
+pub struct Producer {
+    /// Allocated.
+    pub alloc: bool,
+    /// The result's end of packet arrived (`rd_valid`).
+    pub rd_valid: bool,
+    /// Waiting in the slice's broadcast queue.
+    pub queued: bool,
+    /// Warp slot.
+    pub warp: u16,
+    /// Destination registers.
+    pub dst: [Reg; MAX_DST],
+    /// Valid entries of `dst`.
+    pub n_dst: u8,
+    /// Cycle of the allocation.
+    pub alloc_at: u64,
+    /// Cycle at which the producer is freed (`u64::MAX`: not scheduled).
+    pub free_at: u64,
+}
+
+impl Producer {
+    const FREE: Producer = Producer {
+        alloc: false,
+        rd_valid: false,
+        queued: false,
+        warp: 0,
+        dst: [0; MAX_DST],
+        n_dst: 0,
+        alloc_at: 0,
+        free_at: u64::MAX,
+    };
+}
+
+/// One register-file operand read a granted CU asks for (§3.2 step 3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RfRead {
+    /// Slice index.
+    pub slice: usize,
+    /// CU index within the slice.
+    pub cu: usize,
+    /// Warp slot.
+    pub warp: usize,
+    /// Register read.
+    pub reg: Reg,
+    /// Active lanes of the instruction.
+    pub lanes: u32,
+}
+
+/// One issue slice: its CUs, producers (the CUs' result storage or the RRS), broadcast queue
+/// and arbiters.
+#[derive(Clone, Debug)]
+pub struct LoogSlice {
+    /// The CU array.
+    pub cus: Vec<Cu>,
+    /// Producers: N_cu (one per CU) without an RRS, R with one.
+    pub prods: Vec<Producer>,
+    /// Producers whose result arrived, in arrival order, waiting to broadcast.
+    pub bcast: std::collections::VecDeque<u16>,
+    /// CUs holding a register-file read grant.
+    pub grants: Vec<u16>,
+    /// Last CU granted the register file (round-robin arbiters).
+    pub rr_grant: u16,
+    /// Last CU allocated (round-robin allocation).
+    pub rr_alloc: u16,
+    /// Allocated CUs.
+    pub n_cus: u32,
+    /// Allocated producers.
+    pub n_prods: u32,
+}
+
+/// The LOOG state of one SM: the slices, the per-warp RAT rows and UUID counters, the knobs
+/// and the counters.
+#[derive(Clone, Debug)]
+pub struct SmLoog {
+    /// The knobs.
+    pub p: LoogParams,
+    /// The slices, by scheduler index.
+    pub slices: Vec<LoogSlice>,
+    /// Per warp slot: its RAT row (producer id per register, [`NO_ID`] = `from_rf`).
+    pub rat: Vec<Box<[u16; RAT_REGS]>>,
+    /// Per warp slot: the next UUID.
+    pub next_uuid: Vec<u32>,
+    /// The counters (issue-stage §5).
+    pub stats: LoogStats,
+}
+
+/// ⌊log2 n⌋ + 1 bins: bin k counts n in 2^(k−1)..2^k (bin 0: n = 0).
+#[inline]
+fn log2_bin(n: u64, bins: usize) -> usize {
+    ((64 - n.leading_zeros()) as usize).min(bins - 1)
+}
+
+/// `older(k, j)` for two UUIDs of one warp (issue-stage §3.1): k is older than j when it is
+/// smaller and the two are not on opposite sides of a wrap (MSBs 00 vs 11), or when k is in the
+/// top quarter and j in the bottom one.
+#[inline]
+pub fn older(k: u32, j: u32, bits: u32) -> bool {
+    let msb = |x: u32| (x >> (bits - 2)) & 3;
+    (k < j && !(msb(k) == 0 && msb(j) == 3)) || (msb(k) == 3 && msb(j) == 0)
+}
+
+/// Distance from UUID `k` to the younger `j` on the wrapping counter (values 1..=2^U − 1).
+#[inline]
+pub fn uuid_distance(k: u32, j: u32, bits: u32) -> u32 {
+    let m = if bits >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << bits) - 1
+    };
+    if j >= k {
+        j - k
+    } else {
+        // the counter skips 0: from k up to m, then 1..=j
+        (m - k) + j
+    }
+}
+
+impl SmLoog {
+    /// The state of an SM with `nw` warp slots.
+    pub fn new(p: LoogParams, nw: usize) -> SmLoog {
+        let slice = LoogSlice {
+            cus: vec![Cu::FREE; p.n_cu as usize],
+            prods: vec![Producer::FREE; p.n_id() as usize],
+            bcast: Default::default(),
+            grants: Vec::with_capacity(p.rf_read_ports as usize),
+            rr_grant: p.n_cu as u16 - 1,
+            rr_alloc: p.n_cu as u16 - 1,
+            n_cus: 0,
+            n_prods: 0,
+        };
+        SmLoog {
+            p,
+            slices: vec![slice; p.slices.max(1) as usize],
+            rat: (0..nw).map(|_| Box::new([NO_ID; RAT_REGS])).collect(),
+            next_uuid: vec![1; nw],
+            stats: LoogStats::new(p.n_cu, p.n_rrs, p.wb_buffers),
+        }
+    }
+
+    /// Clears warp slot `w` for a newly launched warp: RAT reset (all `from_rf`), UUID 1.
+    pub fn reset_warp(&mut self, w: usize) {
+        self.rat[w].fill(NO_ID);
+        self.next_uuid[w] = 1;
+    }
+
+    /// The all-ones UUID (the counter wraps from it to 1).
+    #[inline]
+    fn uuid_max(&self) -> u32 {
+        if self.p.uuid_bits >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << self.p.uuid_bits) - 1
+        }
+    }
+
+    /// The RAT entry of warp `w`, register `r`: `None` = `from_rf`, else the producer id.
+    #[inline]
+    pub fn rat_lookup(&self, w: usize, r: Reg) -> Option<u16> {
+        let id = *self.rat[w].get(r as usize)?;
+        (id != NO_ID).then_some(id)
+    }
+
+    /// Warp `w` has an allocated CU not yet dispatched in slice `s`.
+    pub fn warp_undispatched(&self, s: usize, w: usize) -> bool {
+        self.slices[s]
+            .cus
+            .iter()
+            .any(|c| c.alloc && !c.dispatched && c.warp as usize == w)
+    }
+
+    /// Allocated CUs of slice `s`.
+    pub fn occupied(&self, s: usize) -> u32 {
+        self.slices[s].n_cus
+    }
+
+    /// Can warp `w`'s next instruction (`wb`: it writes a register) take a CU of slice `s`?
+    pub fn can_alloc(&self, s: usize, w: usize, wb: bool) -> Result<usize, AllocStall> {
+        let sl = &self.slices[s];
+        let n = sl.cus.len();
+        let ci = if self.p.arbiter == RfArbiter::RrAlloc {
+            (1..=n)
+                .map(|k| (sl.rr_alloc as usize + k) % n)
+                .find(|&i| !sl.cus[i].alloc)
+        } else {
+            sl.cus.iter().position(|c| !c.alloc)
+        };
+        let Some(ci) = ci else {
+            return Err(AllocStall::NoCu);
+        };
+        // §3.2 step 8: the all-ones UUID waits while an instruction of the warp with MSBs 00
+        // is in flight. That rule alone protects only the wrap: an instruction that stays
+        // while 2^(U−2) or more younger ones of its warp pass it would be misordered by
+        // `older`, so [G] every new UUID waits until `older` orders each in-flight instruction
+        // of the warp before it (the same comparators; it includes the rule above).
+        let (u, b) = (self.next_uuid[w], self.p.uuid_bits);
+        if sl
+            .cus
+            .iter()
+            .any(|c| c.alloc && c.warp as usize == w && !older(c.uuid, u, b))
+        {
+            return Err(AllocStall::UuidOverflow);
+        }
+        if wb && self.p.n_rrs > 0 && sl.prods.iter().all(|p| p.alloc) {
+            return Err(AllocStall::NoRrs);
+        }
+        Ok(ci)
+    }
+
+    /// Counts an allocation stall of a slice-cycle.
+    pub fn count_stall(&mut self, why: AllocStall) {
+        match why {
+            AllocStall::NoCu => self.stats.no_cu_stall += 1,
+            AllocStall::UuidOverflow => self.stats.uuid_overflow_stall += 1,
+            AllocStall::NoRrs => self.stats.no_rrs_stall += 1,
+        }
+    }
+
+    /// Allocates warp `w`'s instruction `inst` (pipe class index `unit`, `lsu` for LD/ST-unit
+    /// instructions) into CU `ci` of slice `s` at cycle `t` (after [`SmLoog::can_alloc`]
+    /// returned `ci`). Its RAT visit is at t + 1. Returns the write-back tag (slice and
+    /// producer) also written into the CU's copy of the instruction, or [`NO_ID`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn alloc(
+        &mut self,
+        s: usize,
+        ci: usize,
+        w: usize,
+        mut inst: TInst,
+        unit: u8,
+        lsu: bool,
+        t: u64,
+    ) -> u16 {
+        let n_id = self.p.n_id() as usize;
+        let wb = inst.n_dst > 0;
+        let uuid = self.next_uuid[w];
+        self.next_uuid[w] = if uuid == self.uuid_max() { 1 } else { uuid + 1 };
+        let sl = &mut self.slices[s];
+        let prod = if !wb {
+            NO_ID
+        } else if self.p.n_rrs > 0 {
+            let k = sl
+                .prods
+                .iter()
+                .position(|p| !p.alloc)
+                .expect("free RRS entry");
+            self.stats.rrs_allocs += 1;
+            k as u16
+        } else {
+            ci as u16
+        };
+        let tag = if prod == NO_ID {
+            NO_ID
+        } else {
+            (s * n_id) as u16 + prod
+        };
+        inst.tag = tag;
+        if prod != NO_ID {
+            let mut dst = [0; MAX_DST];
+            dst[..inst.n_dst as usize].copy_from_slice(inst.dsts());
+            sl.n_prods += 1;
+            sl.prods[prod as usize] = Producer {
+                alloc: true,
+                rd_valid: false,
+                queued: false,
+                warp: w as u16,
+                dst,
+                n_dst: inst.n_dst,
+                alloc_at: t,
+                free_at: u64::MAX,
+            };
+        }
+        let mut ops = [Operand::EMPTY; MAX_SRC];
+        let mut n = 0usize;
+        for &r in inst.srcs() {
+            if ops[..n].iter().any(|o| o.reg == r) {
+                continue;
+            }
+            ops[n] = Operand {
+                reg: r,
+                ..Operand::EMPTY
+            };
+            n += 1;
+        }
+        sl.n_cus += 1;
+        sl.cus[ci] = Cu {
+            alloc: true,
+            dispatched: false,
+            warp: w as u16,
+            uuid,
+            lsu,
+            unit,
+            prod,
+            rat_at: t + 1,
+            alloc_at: t,
+            free_at: u64::MAX,
+            ops,
+            n_ops: n as u8,
+            inst,
+        };
+        sl.rr_alloc = ci as u16;
+        self.stats.cu_allocs += 1;
+        tag
+    }
+
+    /// Start of cycle `t`: frees what was scheduled for `t`, makes the RAT visits of the CUs
+    /// allocated at t − 1, then the slices' broadcasts (one each; a CU visiting the RAT in the
+    /// cycle its producer broadcasts captures the value from the buffer). Returns whether
+    /// anything happened.
+    pub fn begin_cycle(&mut self, t: u64) -> bool {
+        let mut any = false;
+        let bins = self.stats.cu_alloc_period_hist.len();
+        for s in 0..self.slices.len() {
+            let sl = &mut self.slices[s];
+            if sl.n_cus == 0 && sl.n_prods == 0 {
+                continue;
+            }
+            for c in sl.cus.iter_mut() {
+                if c.alloc && c.free_at <= t {
+                    self.stats.cu_alloc_period_hist[log2_bin(t - c.alloc_at, bins)] += 1;
+                    *c = Cu::FREE;
+                    sl.n_cus -= 1;
+                    any = true;
+                }
+            }
+            for p in sl.prods.iter_mut() {
+                if p.alloc && p.free_at <= t {
+                    if self.p.n_rrs > 0 {
+                        let rb = self.stats.rrs_alloc_period_hist.len();
+                        self.stats.rrs_alloc_period_hist[log2_bin(t - p.alloc_at, rb)] += 1;
+                    }
+                    *p = Producer::FREE;
+                    sl.n_prods -= 1;
+                    any = true;
+                }
+            }
+        }
+        for s in 0..self.slices.len() {
+            if self.slices[s].n_cus == 0 {
+                continue;
+            }
+            for ci in 0..self.slices[s].cus.len() {
+                if self.slices[s].cus[ci].rat_at <= t {
+                    self.rat_visit(s, ci, t);
+                    any = true;
+                }
+            }
+        }
+        for s in 0..self.slices.len() {
+            if let Some(id) = self.slices[s].bcast.pop_front() {
+                self.broadcast(s, id, t);
+                any = true;
+            }
+        }
+        any
+    }
+
+    /// §3.2 step 2 for CU `ci` of slice `s` at cycle `t`.
+    fn rat_visit(&mut self, s: usize, ci: usize, t: u64) {
+        let c = self.slices[s].cus[ci];
+        let w = c.warp as usize;
+        let mut ops = c.ops;
+        for o in ops[..c.n_ops as usize].iter_mut() {
+            self.stats.rat_reads += 1;
+            match self.rat_lookup(w, o.reg) {
+                None => {
+                    o.from_rf = true;
+                    o.src_id = NO_ID;
+                    if o.reg >= PRED_BASE {
+                        // predicates come from the predicate file, without an RF port
+                        o.ready_at = t + 1;
+                    }
+                }
+                Some(id) => {
+                    o.from_rf = false;
+                    o.src_id = id;
+                }
+            }
+        }
+        if c.prod != NO_ID {
+            for &r in c.inst.dsts() {
+                if let Some(e) = self.rat[w].get_mut(r as usize) {
+                    *e = c.prod;
+                    self.stats.rat_writes += 1;
+                }
+            }
+        }
+        let cu = &mut self.slices[s].cus[ci];
+        cu.ops = ops;
+        cu.rat_at = u64::MAX;
+    }
+
+    /// Does the register-file write of register `r` by producer `tag` go ahead? At the
+    /// result's end of packet the producer re-reads RAT[warp][r]: a younger writer that renamed
+    /// `r` owns it, and the write is eliminated (WAW elimination, §3.2 step 7).
+    pub fn rf_write_kept(&self, w: usize, r: Reg, tag: u16) -> bool {
+        let n_id = self.p.n_id() as u16;
+        if tag == NO_ID {
+            return true;
+        }
+        match self.rat[w].get(r as usize) {
+            // NO_ID: a younger writer already wrote back and marked the register `from_rf`
+            Some(&id) => id == tag % n_id,
+            None => true,
+        }
+    }
+
+    /// The result of producer `tag` reached write-back at cycle `t` (end of packet): it sets
+    /// `rd_valid` and queues for its slice's broadcast. Counts the RF writes made and
+    /// eliminated. A tag of [`NO_ID`] (no write-back) is ignored.
+    pub fn result_done(&mut self, tag: u16, _t: u64) {
+        if tag == NO_ID {
+            return;
+        }
+        let n_id = self.p.n_id() as u16;
+        let (s, id) = ((tag / n_id) as usize, tag % n_id);
+        let p = self.slices[s].prods[id as usize];
+        for &r in &p.dst[..p.n_dst as usize] {
+            self.stats.rat_reads += 1;
+            if self.rf_write_kept(p.warp as usize, r, tag) {
+                self.stats.rf_writes += 1;
+            } else {
+                self.stats.rf_writes_skipped += 1;
+            }
+        }
+        let p = &mut self.slices[s].prods[id as usize];
+        p.rd_valid = true;
+        p.queued = true;
+        self.slices[s].bcast.push_back(id);
+    }
+
+    /// §3.2 step 7, the cycle after the end of packet: broadcast through the write-back
+    /// buffer(s), captures by the waiting CUs, the RAT's `from_rf` when the producer still owns
+    /// the register; the producer (and without an RRS its CU) is freed the next cycle.
+    fn broadcast(&mut self, s: usize, id: u16, t: u64) {
+        let nb = self.p.wb_buffers;
+        let sl = &mut self.slices[s];
+        let p = sl.prods[id as usize];
+        self.stats.broadcasts += 1;
+        self.stats.wb_buffer_writes += nb as u64;
+        for c in sl.cus.iter_mut() {
+            if !c.alloc || c.dispatched || c.warp != p.warp {
+                continue;
+            }
+            for o in c.ops[..c.n_ops as usize].iter_mut() {
+                if !o.from_rf && o.src_id == id && o.ready_at == u64::MAX {
+                    o.ready_at = t + 1;
+                    self.stats.captures += 1;
+                }
+            }
+        }
+        for &r in &p.dst[..p.n_dst as usize] {
+            if let Some(e) = self.rat[p.warp as usize].get_mut(r as usize) {
+                if *e == id {
+                    *e = NO_ID;
+                    self.stats.rat_writes += 1;
+                }
+            }
+        }
+        let sl = &mut self.slices[s];
+        sl.prods[id as usize].free_at = t + 1;
+        sl.prods[id as usize].queued = false;
+        if self.p.n_rrs == 0 {
+            sl.cus[id as usize].free_at = t + 1;
+        }
+    }
+
+    /// §3.2 step 3 at cycle `t`: each slice fills its free grants from the requesting CUs (RAT
+    /// visited before `t`, an operand still to read from the RF) by its arbiter, and each
+    /// granted CU reads its next RF operand (in operand order) if `port(&RfRead)` grants the
+    /// bank this cycle; a CU with nothing left to read releases its grant. Returns whether a
+    /// read was made.
+    pub fn rf_read(&mut self, t: u64, port: &mut dyn FnMut(&RfRead) -> bool) -> bool {
+        let mut any = false;
+        for s in 0..self.slices.len() {
+            let sl = &mut self.slices[s];
+            if sl.n_cus == 0 {
+                continue;
+            }
+            let n = sl.cus.len();
+            let wants = |c: &Cu| {
+                c.alloc
+                    && !c.dispatched
+                    && c.rat_at == u64::MAX
+                    && c.ops[..c.n_ops as usize].iter().any(Operand::needs_rf)
+            };
+            while sl.grants.len() < self.p.rf_read_ports as usize {
+                let start = if self.p.arbiter == RfArbiter::Id {
+                    n - 1
+                } else {
+                    sl.rr_grant as usize
+                };
+                let pick = (1..=n)
+                    .map(|k| (start + k) % n)
+                    .find(|&i| wants(&sl.cus[i]) && !sl.grants.contains(&(i as u16)));
+                let Some(i) = pick else { break };
+                sl.grants.push(i as u16);
+                sl.rr_grant = i as u16;
+            }
+            let mut k = 0;
+            while k < sl.grants.len() {
+                let ci = sl.grants[k] as usize;
+                let c = &mut sl.cus[ci];
+                let w = c.warp as usize;
+                let lanes = c.inst.active_mask.count_ones();
+                if let Some(o) = c.ops[..c.n_ops as usize].iter_mut().find(|o| o.needs_rf()) {
+                    let rq = RfRead {
+                        slice: s,
+                        cu: ci,
+                        warp: w,
+                        reg: o.reg,
+                        lanes,
+                    };
+                    if port(&rq) {
+                        o.ready_at = t + 1;
+                        self.stats.rf_reads += 1;
+                        any = true;
+                    } else {
+                        self.stats.rf_read_conflicts += 1;
+                    }
+                }
+                if c.ops[..c.n_ops as usize].iter().any(Operand::needs_rf) {
+                    k += 1;
+                } else {
+                    sl.grants.swap_remove(k);
+                }
+            }
+        }
+        any
+    }
+
+    /// §3.2 step 5 for slice `s` at cycle `t`: the lowest-index ready CU whose unit accepts
+    /// (`accepts(cu)`) is dispatched. Ready: allocated, not dispatched, every operand valid
+    /// before `t`, no older undispatched LD/ST instruction of the warp when it is one (every
+    /// pair checked), no older CU of the warp still to read its destination from the RF (WAR
+    /// guard), and with an RRS (`rrs_dispatch_needs_free_slot`) a free RRS entry when it
+    /// writes back. A CU freed without write-back (or with an RRS) is freed at t + 1. Returns
+    /// the CU index.
+    pub fn dispatch(
+        &mut self,
+        s: usize,
+        t: u64,
+        accepts: &mut dyn FnMut(&Cu) -> bool,
+    ) -> Option<usize> {
+        let bits = self.p.uuid_bits;
+        let sl = &self.slices[s];
+        if sl.n_cus == 0 {
+            return None;
+        }
+        let rrs_free = self.p.n_rrs == 0
+            || !self.p.rrs_dispatch_needs_free_slot
+            || sl.prods.iter().any(|p| !p.alloc);
+        let mut picked = None;
+        let mut cmps = 0u64;
+        for (j, c) in sl.cus.iter().enumerate() {
+            if !c.alloc || c.dispatched || !c.operands_ready(t) {
+                continue;
+            }
+            let mut ok = true;
+            for (k, o) in sl.cus.iter().enumerate() {
+                if k == j || !o.alloc || o.warp != c.warp {
+                    continue;
+                }
+                cmps += 1;
+                if !older(o.uuid, c.uuid, bits) {
+                    continue;
+                }
+                if c.lsu && o.lsu && !o.dispatched {
+                    ok = false;
+                    break;
+                }
+                if c.inst.n_dst > 0
+                    && !o.dispatched
+                    && o.ops[..o.n_ops as usize]
+                        .iter()
+                        .any(|x| x.needs_rf() && c.inst.dsts().contains(&x.reg))
+                {
+                    ok = false;
+                    break;
+                }
+            }
+            if !ok {
+                continue;
+            }
+            if c.prod != NO_ID && !rrs_free {
+                self.stats.no_rrs_dispatch_stall += 1;
+                continue;
+            }
+            if !accepts(c) {
+                self.stats.unit_busy_stalls[c.unit as usize] += 1;
+                continue;
+            }
+            picked = Some(j);
+            break;
+        }
+        self.stats.uuid_comparisons += cmps;
+        let j = picked?;
+        let c = self.slices[s].cus[j];
+        // reorder: an older CU of the warp is still waiting
+        let mut oldest: Option<u32> = None;
+        for (k, o) in self.slices[s].cus.iter().enumerate() {
+            if k != j
+                && o.alloc
+                && !o.dispatched
+                && o.warp == c.warp
+                && older(o.uuid, c.uuid, bits)
+                && oldest.is_none_or(|x| older(o.uuid, x, bits))
+            {
+                oldest = Some(o.uuid);
+            }
+        }
+        if let Some(k) = oldest {
+            self.stats.reorders += 1;
+            let d = uuid_distance(k, c.uuid, bits).clamp(1, 15) as usize;
+            self.stats.reorder_distance_hist[d] += 1;
+        }
+        self.stats.dispatches += 1;
+        let cu = &mut self.slices[s].cus[j];
+        cu.dispatched = true;
+        if cu.prod == NO_ID || self.p.n_rrs > 0 {
+            cu.free_at = t + 1;
+        }
+        Some(j)
+    }
+
+    /// End of cycle `t`: samples each slice's CU (and RRS) occupancy.
+    pub fn sample(&mut self) {
+        for sl in &self.slices {
+            self.stats.cu_occupancy_hist[sl.n_cus as usize] += 1;
+            if self.p.n_rrs > 0 {
+                self.stats.rrs_occupancy_hist[sl.n_prods as usize] += 1;
+            }
+        }
+    }
+
+    /// Anything allocated in any slice (the SM keeps stepping while so).
+    pub fn busy(&self) -> bool {
+        self.slices.iter().any(|s| s.n_cus > 0 || s.n_prods > 0)
+    }
+}
+
+/// The §4 inputs of a LOOG configuration, per issue slice.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LoogHwInputs {
+    /// Issue slices per SM (one LOOG instance each).
+    pub slices_per_sm: u32,
+    /// SMs of the GPU.
+    pub n_sm: u32,
+    /// CUs per slice, N_cu.
+    pub n_cu: u32,
+    /// RRS entries per slice, R (0 = none).
+    pub n_rrs: u32,
+    /// Producer ids, N_id (N_cu without an RRS, R with one).
+    pub n_id: u32,
+    /// ⌈log2 N_id⌉: the `src_id` width of the RAT and the CU operands.
+    pub id_bits: u32,
+    /// Warps per slice, W.
+    pub warps_per_slice: u32,
+    /// Threads per warp, T.
+    pub threads_per_warp: u32,
+    /// Data width D in bits.
+    pub data_bits: u32,
+    /// UUID width U.
+    pub uuid_bits: u32,
+    /// Architectural registers per warp renamed by the RAT, A (GPRs and predicates).
+    pub arch_regs: u32,
+    /// Source operands per CU (rs1..rs3 on Vortex).
+    pub operands_per_cu: u32,
+    /// Write-back broadcast buffers, n_wb.
+    pub wb_buffers: u32,
+    /// CUs granted the register file at once.
+    pub rf_read_ports: u32,
+}
+
+impl LoogHwInputs {
+    /// RAT bits per slice: `W · A · (1 + ⌈log2 N_id⌉)` (§4).
+    pub fn rat_bits(&self) -> u64 {
+        self.warps_per_slice as u64 * self.arch_regs as u64 * (1 + self.id_bits) as u64
+    }
+
+    /// UUID age comparators per slice: `N_cu (N_cu − 1)` (§4).
+    pub fn uuid_comparators(&self) -> u64 {
+        let n = self.n_cu as u64;
+        n * n.saturating_sub(1)
+    }
+
+    /// WAR-guard register-id comparators per slice: `3 · N_cu (N_cu − 1)` (§4).
+    pub fn war_comparators(&self) -> u64 {
+        3 * self.uuid_comparators()
+    }
+}

@@ -1,0 +1,375 @@
+//! The SM's LOOG issue path (issue-stage §3), taken instead of the in-order issue stage, the
+//! operand collectors and the dispatch when `sched.ooo.mode = "loog"`: one LOOG instance
+//! ([`crate::timing::ooo::SmLoog`]) per issue slice (warp scheduler). Fetch, decode and the
+//! per-warp I-buffers are the in-order ones (the IBuffer of §3). Per cycle, in the SM's stage
+//! order:
+//!
+//! - writeback: frees, RAT visits and one broadcast per slice (`SmLoog::begin_cycle`), then
+//!   the results reaching write-back set `rd_valid` (a register a younger writer renamed is not
+//!   written to the register file: WAW elimination);
+//! - dispatch: per slice the lowest-index ready CU whose unit accepts goes to its unit, one
+//!   cycle later than the in-order dispatch (the picked→dispatch stage of §3.2);
+//! - register-file arbitration: the granted CUs read one operand each through the banked RF
+//!   (the slice's read port mapped onto the sub-core's banks, §3 [G]: a read waits while its
+//!   bank's ports are taken);
+//! - issue: per slice the scheduler orders its warps and the first whose I-buffer head can take
+//!   a CU allocates it (no scoreboard); a barrier or membar waits until the warp has no CU
+//!   waiting to dispatch, then completes at issue as in the in-order stage.
+//!
+//! The run steps every cycle (no cycle skipping).
+
+use super::Sm;
+use crate::inst::{Family, OpClass, PRED_BASE};
+use crate::timing::exec::{PipeClass, SpPipe};
+use crate::timing::execunits::Wb;
+use crate::timing::issueunit::{add_stall, IssueEvent, Stall};
+use crate::timing::ooo::AllocStall;
+use crate::timing::policy::{RegisterFileOrg, WarpView};
+
+impl Sm {
+    /// Start of the writeback stage of cycle `t` for LOOG (§3.2 steps 2, 7).
+    pub(super) fn loog_begin_cycle(&mut self, t: u64) {
+        if let Some(o) = self.loog.as_mut() {
+            if o.begin_cycle(t) || o.busy() {
+                self.progress = true;
+            }
+        }
+    }
+
+    /// Is the register-file write of register `r` by the result tagged `tag` of warp `w` made
+    /// (not eliminated by a younger writer)?
+    #[inline]
+    pub(super) fn loog_rf_write_kept(&self, w: usize, r: u16, tag: u16) -> bool {
+        self.loog
+            .as_ref()
+            .is_none_or(|o| o.rf_write_kept(w, r, tag))
+    }
+
+    /// Result `tag` reached write-back (its write done) at cycle `t`.
+    pub(super) fn loog_writeback(&mut self, tag: u16) {
+        let t = self.now;
+        if let Some(o) = self.loog.as_mut() {
+            o.result_done(tag, t);
+        }
+    }
+
+    /// Register-file reads of the granted CUs at cycle `t` (§3.2 step 3).
+    pub(super) fn loog_rf_read(&mut self, t: u64) {
+        let Some(mut o) = self.loog.take() else {
+            return;
+        };
+        let ports = self.oc.ports_per_bank;
+        let nb = self.oc.bank_wr_used.len();
+        let mut used = std::mem::take(&mut self.loog_bank_rd);
+        used.clear();
+        used.resize(nb, 0);
+        let mut reads = std::mem::take(&mut self.loog_reads);
+        reads.clear();
+        let any = {
+            let oc = &mut self.oc;
+            let mut port = |q: &crate::timing::ooo::loog::RfRead| -> bool {
+                let (w, r, lanes) = (q.warp, q.reg, q.lanes);
+                let b = oc.rf.bank(w as u32, q.slice as u32, r) as usize;
+                let taken = oc.bank_wr_used[b] + oc.held(b, t).0 + used[b];
+                if taken >= ports {
+                    oc.rf_act.conflict_rr[b] += 1;
+                    return false;
+                }
+                used[b] += 1;
+                oc.rf_act.reads[b] += 1;
+                oc.rf_act.read_lanes[b] += lanes as u64;
+                reads.push((w, r));
+                true
+            };
+            o.rf_read(t, &mut port)
+        };
+        for &(w, r) in &reads {
+            self.reg_access(w, r, t, false);
+        }
+        self.loog_reads = reads;
+        self.loog_bank_rd = used;
+        self.loog = Some(o);
+        if any {
+            self.progress = true;
+        }
+    }
+
+    /// Dispatch stage of cycle `t` for LOOG (§3.2 step 5): per slice one CU.
+    pub(super) fn dispatch_loog(&mut self, t: u64) {
+        let Some(mut o) = self.loog.take() else {
+            return;
+        };
+        for s in 0..o.slices.len() {
+            let ldst_free = self.ldst.can_accept();
+            let exec = &self.exec;
+            let front = &self.front;
+            let mut accepts = |c: &crate::timing::ooo::Cu| -> bool {
+                let ec = front.exec_class(c.inst.family, c.inst.op);
+                exec.unit_free(ec.pipe, ec.sp_pipe, t, true, ldst_free)
+            };
+            let Some(ci) = o.dispatch(s, t, &mut accepts) else {
+                continue;
+            };
+            let c = &o.slices[s].cus[ci];
+            let (w, inst) = (c.warp as usize, c.inst);
+            self.loog_to_unit(s as u32, w, inst, t);
+        }
+        self.loog = Some(o);
+    }
+
+    /// Sends warp instruction `inst` (slice `s`) to the lowest-index free unit of its class
+    /// (its sub-core's first) for warp `w`, with the result queued for write-back after the unit's latency
+    /// plus the picked→dispatch stage.
+    fn loog_to_unit(&mut self, s: u32, w: usize, inst: crate::timing::tinst::TInst, t: u64) {
+        let ec = self.front.exec_class(inst.family, inst.op);
+        let pipe = ec.pipe;
+        let nsub = self.exec.subcore_has_unit.len().max(1) as u32;
+        let sub = s % nsub;
+        let own = self
+            .exec
+            .subcore_has_unit
+            .get(sub as usize)
+            .is_some_and(|h| h[pipe]);
+        let ui = self
+            .exec
+            .units
+            .iter()
+            .position(|u| u.class == pipe && (!own || u.subcore == sub) && u.next_accept <= t)
+            .or_else(|| {
+                self.exec
+                    .units
+                    .iter()
+                    .position(|u| u.class == pipe && u.next_accept <= t)
+            })
+            .expect("the dispatch rule checked a free unit");
+        self.progress = true;
+        self.issue.dirty = true;
+        self.oc.rf.on_dispatch(w as u32, t);
+        let mask = inst.active_mask;
+        let lanes = mask.count_ones() as u64;
+        let unit = &mut self.exec.units[ui];
+        unit.next_accept = t + ec.ii as u64;
+        unit.last_accept = t;
+        let p = if ec.sp_pipe == SpPipe::Fp {
+            unit.pipe_fp
+        } else {
+            unit.pipe_int
+        };
+        self.exec.pipes[p].ops[inst.op].ops += 1;
+        self.exec.pipes[p].ops[inst.op].lanes += lanes;
+        self.seq += 1;
+        if pipe == PipeClass::Mem {
+            let addrs = inst.mem.map(|m| self.front.addr_pool.get(m.slot));
+            let busy = self.ldst.accept(t, w as u16, &inst, addrs, self.seq);
+            if let Some(m) = inst.mem {
+                self.front.addr_pool.release(m.slot);
+            }
+            self.exec.pipes[p].busy.busy(t, busy);
+            return;
+        }
+        let lat = ec.latency as u64 + 1;
+        let busy_len = if self.exec.busy_accept { 1 } else { lat - 1 };
+        let pp = &mut self.exec.pipes[p];
+        pp.busy.busy(t, busy_len);
+        pp.lanes_busy(t, busy_len, mask);
+        let mut dst = [0u16; 4];
+        let n = inst.n_dst as usize;
+        dst[..n].copy_from_slice(&inst.dst[..n]);
+        self.exec.wb_push(Wb {
+            ready: t + lat,
+            seq: self.seq,
+            warp: w as u16,
+            tag: inst.tag,
+            n_dst: n as u8,
+            dst,
+            lanes: lanes as u8,
+        });
+    }
+
+    /// Issue (allocation) stage of cycle `t` for LOOG, all slices (§3.2 step 1).
+    pub(super) fn issue_loog(&mut self, t: u64) {
+        let mut o = self.loog.take().expect("loog state");
+        self.refresh_live();
+        let waiting = self.front.ib_wait;
+        for w in waiting.iter() {
+            if self.front.w_ib_ready[w] <= t {
+                self.front.ib_wait.remove(w);
+            }
+        }
+        let n_s = self.issue.scheds.len();
+        for si in 0..n_s {
+            let s = self
+                .issue
+                .n_sched
+                .rem(si as u64 + self.issue.n_sched.rem(t)) as usize;
+            let ls = s % o.slices.len();
+            let mut views = std::mem::take(&mut self.issue.views[s]);
+            views.clear();
+            for k in 0..self.issue.sched_live[s].len() {
+                let w = self.issue.sched_live[s][k] as usize;
+                let empty = self.front.ib_len[w] == 0 || self.front.w_ib_ready[w] > t;
+                let waiting = self.warps.waits_barrier(w);
+                views.push(WarpView {
+                    slot: w as u16,
+                    age: self.warps.w_age[w],
+                    ready: !empty && !waiting,
+                    waiting,
+                    ibuffer_empty: empty,
+                    head_longop: false,
+                    finished: false,
+                    ..Default::default()
+                });
+            }
+            let sa = &mut self.issue.sched_act[s];
+            if views.is_empty() {
+                self.issue.views[s] = views;
+                sa.issued[0] += 1;
+                sa.stall.no_warp += 1;
+                continue;
+            }
+            sa.active_cycles += 1;
+            let mut order = std::mem::take(&mut self.issue.orders[s]);
+            self.issue.scheds[s].order(&views, &mut order);
+            self.issue.views[s] = views;
+            let mut issued = 0u32;
+            let mut first_stall: Option<Stall> = None;
+            let mut evals = 0u64;
+            let mut cu_stall: Option<AllocStall> = None;
+            for &slot in order.iter() {
+                let w = slot as usize;
+                evals += 1;
+                if self.warps.waits_barrier(w) {
+                    first_stall.get_or_insert(Stall::Barrier);
+                    continue;
+                }
+                if self.front.ib_len[w] == 0 || self.front.w_ib_ready[w] > t {
+                    first_stall.get_or_insert(Stall::IbufferEmpty);
+                    continue;
+                }
+                self.warps.membar.remove(w);
+                let h = self.front.ibuf[w][self.front.ib_head[w] as usize];
+                let is_membar = h.family == Family::Mem && h.op == OpClass::Membar;
+                if h.family == Family::Bar || is_membar {
+                    // ordered after every older instruction of the warp reaching its unit
+                    if o.warp_undispatched(ls, w) {
+                        first_stall.get_or_insert(Stall::Scoreboard);
+                        continue;
+                    }
+                    self.loog_pop(w, s, t);
+                    issued = 1;
+                    self.issue.scheds[s].issued(slot);
+                    self.progress = true;
+                    break;
+                }
+                let ci = match o.can_alloc(ls, w, h.n_dst > 0) {
+                    Ok(ci) => ci,
+                    Err(e) => {
+                        cu_stall.get_or_insert(e);
+                        first_stall.get_or_insert(Stall::CuFull);
+                        if e == AllocStall::NoCu {
+                            break;
+                        }
+                        continue;
+                    }
+                };
+                let ec = self.front.exec_class(h.family, h.op);
+                self.loog_pop(w, s, t);
+                self.warps.w_inflight[w] += 1;
+                o.alloc(
+                    ls,
+                    ci,
+                    w,
+                    h,
+                    ec.pipe.index() as u8,
+                    ec.pipe == PipeClass::Mem,
+                    t,
+                );
+                self.flush_integrals();
+                issued = 1;
+                self.issue.scheds[s].issued(slot);
+                self.progress = true;
+                break;
+            }
+            if issued == 0 {
+                if let Some(e) = cu_stall {
+                    o.count_stall(e);
+                }
+            }
+            self.issue.orders[s] = order;
+            let sa = &mut self.issue.sched_act[s];
+            sa.warp_evals += evals;
+            sa.issued[issued as usize] += 1;
+            if issued == 0 {
+                add_stall(&mut sa.stall, first_stall.unwrap_or(Stall::NoWarp), 1);
+            }
+        }
+        o.sample();
+        if o.busy() {
+            self.progress = true;
+        }
+        self.loog = Some(o);
+    }
+
+    /// Takes warp `w`'s I-buffer head (scheduler `s`) at cycle `t`: the front end's
+    /// bookkeeping, the issue counters, and for a barrier or membar its completion.
+    fn loog_pop(&mut self, w: usize, s: usize, t: u64) {
+        let hslot = self.front.ib_head[w] as usize;
+        let inst = self.front.ibuf[w][hslot];
+        self.front.ib_head[w] = if hslot + 1 == self.front.ib_cap as usize {
+            0
+        } else {
+            (hslot + 1) as u8
+        };
+        self.front.ib_len[w] -= 1;
+        if self.front.ib_len[w] > 0 {
+            self.front.w_head_cu[w] = self.front.ib_cu[w][self.front.ib_head[w] as usize];
+        }
+        if self.front.ib_len[w] == 0 {
+            self.front.ib_nonempty.remove(w);
+            self.front.fetch_dirty = true;
+            self.front.candidate(w);
+        }
+        self.front.ibuffer_act.reads += 1;
+        if self.front.ib_len[w] == 0 && self.warps.w_stream_done[w] {
+            self.mark_exited(w);
+        }
+        let lanes = inst.active_mask.count_ones() as u64;
+        if let Some(tr) = self.issue.trace.as_mut() {
+            tr.push(IssueEvent {
+                cycle: t,
+                sm: self.id,
+                warp_slot: w as u32,
+                pc: inst.pc,
+            });
+        }
+        let _ = s;
+        self.oc.rf.on_issue(w as u32, &inst, t);
+        self.act.warp_insts += 1;
+        self.act.thread_insts += lanes;
+        if let Some(rs) = self.regs.stats.as_mut() {
+            crate::timing::regchar::RegCharacter::issued(lanes as u32, rs);
+        }
+        self.fam_count(inst.family, lanes);
+        if inst.reconv_pc.is_some() {
+            self.act.simt.divergent_branches += 1;
+            self.act.simt.pushes += 1;
+            self.act.simt.pops += 1;
+        }
+        for &r in inst.srcs() {
+            if r >= PRED_BASE {
+                self.oc.rf_act.pred_reads += 1;
+            }
+        }
+        if inst.family == Family::Bar {
+            self.act.bar.arrivals += 1;
+            self.warps.at_bar.insert(w);
+            self.flush_integrals();
+            self.warps.n_at_bar += 1;
+            let c = self.warps.w_cta[w] as usize;
+            self.warps.ctas[c].bar_arrived += 1;
+            self.check_barrier(c);
+        } else if inst.family == Family::Mem && inst.op == OpClass::Membar {
+            self.warps.membar.insert(w);
+        }
+    }
+}

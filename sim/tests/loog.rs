@@ -1,0 +1,724 @@
+//! LOOG collector-unit out-of-order issue (issue-stage §3): directed tests of the RAT rename
+//! and lookup, the RRS release, the UUID age order, the dispatch rule (lowest index, LSU in
+//! order, WAR guard, registered ready vector), the CU occupancy limits and the WAW elimination;
+//! and timing runs: every test-size workload keeps its functional result under LOOG, the run is
+//! deterministic, and the in-order default carries no LOOG record.
+
+mod common;
+
+use sim::activity::LoogStats;
+use sim::config::{GpuConfig, OooMode};
+use sim::inst::{Family, OpClass, Reg};
+use sim::timing::ooo::loog::{older, uuid_distance, RfRead, NO_ID};
+use sim::timing::ooo::{AllocStall, LoogParams, RfArbiter, SmLoog};
+use sim::timing::tinst::TInst;
+
+fn loog_cfg() -> GpuConfig {
+    let mut cfg = GpuConfig::preset("gtx1080ti").unwrap();
+    cfg.sched.ooo.mode = OooMode::Loog;
+    cfg.validate("loog").unwrap();
+    cfg
+}
+
+fn stats(a: &sim::activity::Activity) -> LoogStats {
+    let mut s = LoogStats::default();
+    for k in &a.kernels {
+        if let Some(x) = &k.loog {
+            s.merge(x);
+        }
+    }
+    s
+}
+
+fn cycles(a: &sim::activity::Activity) -> u64 {
+    a.kernels.iter().map(|k| k.cycles).sum()
+}
+
+fn insts(a: &sim::activity::Activity) -> u64 {
+    a.kernels.iter().map(|k| k.warp_insts).sum()
+}
+
+/// Every test-size workload produces its reference result under LOOG, every instruction that
+/// takes a CU is dispatched, and the same instructions run as in order.
+#[test]
+fn all_workloads_functional_under_loog() {
+    let cfg = loog_cfg();
+    let base = GpuConfig::preset("gtx1080ti").unwrap();
+    for w in sim::workloads::all() {
+        let name = w.info().name;
+        let a = common::run_checked(&cfg, name);
+        let b = common::run_checked(&base, name);
+        let s = stats(&a);
+        assert_eq!(insts(&a), insts(&b), "{name}: same instructions");
+        assert_eq!(s.cu_allocs, s.dispatches, "{name}: every CU dispatches");
+        assert_eq!(s.broadcasts, s.rrs_allocs.max(s.broadcasts), "{name}");
+        eprintln!(
+            "{name}: in-order {} loog {} cycles, {s:?}",
+            cycles(&b),
+            cycles(&a)
+        );
+    }
+}
+
+// ---------------------------------------------------------------- directed tests of the state
+
+fn params(n_cu: u32, n_rrs: u32) -> LoogParams {
+    LoogParams {
+        slices: 1,
+        n_cu,
+        n_rrs,
+        wb_buffers: 1,
+        uuid_bits: 8,
+        arbiter: RfArbiter::Id,
+        rf_read_ports: 1,
+        rrs_dispatch_needs_free_slot: true,
+    }
+}
+
+fn inst(family: Family, op: OpClass, dst: &[Reg], src: &[Reg]) -> TInst {
+    let mut i = TInst::NOP;
+    i.family = family;
+    i.op = op;
+    i.active_mask = u32::MAX;
+    i.n_dst = dst.len() as u8;
+    i.dst[..dst.len()].copy_from_slice(dst);
+    i.n_src = src.len() as u8;
+    i.src[..src.len()].copy_from_slice(src);
+    i
+}
+
+fn alu(dst: &[Reg], src: &[Reg]) -> TInst {
+    inst(Family::Int, OpClass::Add, dst, src)
+}
+
+/// Allocates into the CU `can_alloc` names; returns (CU, tag).
+fn put(o: &mut SmLoog, w: usize, i: TInst, lsu: bool, t: u64) -> (usize, u16) {
+    let ci = o.can_alloc(0, w, i.n_dst > 0).expect("free CU");
+    (ci, o.alloc(0, ci, w, i, 0, lsu, t))
+}
+
+/// Grants every RF read.
+fn read_all(o: &mut SmLoog, t: u64) {
+    o.rf_read(t, &mut |_: &RfRead| true);
+}
+
+/// §3.2 steps 2 and 4: the RAT visit renames the destination and names the producer of each
+/// source; a consumer captures the broadcast and is ready (registered) one cycle after the
+/// capture; the producer's broadcast marks the register `from_rf` and frees its CU next cycle.
+#[test]
+fn rat_rename_lookup_and_broadcast_capture() {
+    let mut o = SmLoog::new(params(4, 0), 1);
+    let (c0, tag0) = put(&mut o, 0, alu(&[1], &[2, 3]), false, 0);
+    assert_eq!((c0, tag0), (0, 0));
+    assert_eq!(o.rat_lookup(0, 1), None, "renamed only at the RAT visit");
+    o.begin_cycle(1);
+    assert_eq!(o.rat_lookup(0, 1), Some(0), "r1 renamed to CU 0");
+    assert_eq!(o.stats.rat_reads, 2);
+    assert_eq!(o.stats.rat_writes, 1);
+    let (c1, _) = put(&mut o, 0, alu(&[4], &[1, 2]), false, 1);
+    assert_eq!(c1, 1, "lowest free CU");
+    o.begin_cycle(2);
+    let op = o.slices[0].cus[1].ops[0];
+    assert!(!op.from_rf && op.src_id == 0, "r1 comes from CU 0: {op:?}");
+    assert!(o.slices[0].cus[1].ops[1].from_rf, "r2 from the RF");
+    // CU 0: grant and read r2 at 2, r3 at 3; ready at 4 and 5 (one cycle after each read);
+    // dispatchable one cycle after the last became valid
+    // CU 0: granted at 2 (ID arbiter: lowest index), reads r2 at 2 and r3 at 3, valid at 3
+    // and 4; the registered ready vector lets it go at 5
+    read_all(&mut o, 2);
+    read_all(&mut o, 3);
+    assert_eq!(o.stats.rf_reads, 2);
+    assert_eq!(o.dispatch(0, 3, &mut |_| true), None, "r3 not yet read");
+    assert_eq!(
+        o.dispatch(0, 4, &mut |_| true),
+        None,
+        "ready vector is registered"
+    );
+    read_all(&mut o, 4); // CU 1 reads r2
+    assert_eq!(o.dispatch(0, 5, &mut |_| true), Some(0));
+    // the result arrives at 10: rd_valid; broadcast at 11, captured by CU 1, valid at 12
+    o.result_done(tag0, 10);
+    assert_eq!(o.stats.rf_writes, 1);
+    o.begin_cycle(11);
+    assert_eq!(o.stats.broadcasts, 1);
+    assert_eq!(o.stats.captures, 1);
+    assert_eq!(o.rat_lookup(0, 1), None, "r1 back in the RF");
+    assert_eq!(o.slices[0].cus[1].ops[0].ready_at, 12);
+    assert!(
+        o.slices[0].cus[0].alloc,
+        "CU 0 freed the cycle after the broadcast"
+    );
+    o.begin_cycle(12);
+    assert!(!o.slices[0].cus[0].alloc);
+    assert_eq!(o.dispatch(0, 12, &mut |_| true), None);
+    assert_eq!(o.dispatch(0, 13, &mut |_| true), Some(1));
+    // a later reader of r1 reads the RF
+    let (c2, _) = put(&mut o, 0, alu(&[5], &[1]), false, 13);
+    assert_eq!(c2, 0, "CU 0 is free again");
+    o.begin_cycle(14);
+    assert!(o.slices[0].cus[0].ops[0].from_rf);
+}
+
+/// A consumer whose RAT visit falls in its producer's broadcast cycle captures the value from
+/// the write-back buffer in that cycle.
+#[test]
+fn rat_visit_in_the_broadcast_cycle_captures() {
+    let mut o = SmLoog::new(params(4, 0), 1);
+    let (_, tag0) = put(&mut o, 0, alu(&[1], &[]), false, 0);
+    o.begin_cycle(1);
+    assert_eq!(o.dispatch(0, 2, &mut |_| true), Some(0));
+    o.result_done(tag0, 5);
+    put(&mut o, 0, alu(&[2], &[1]), false, 5);
+    o.begin_cycle(6); // RAT visit of CU 1, then CU 0's broadcast
+    let op = o.slices[0].cus[1].ops[0];
+    assert!(!op.from_rf && op.ready_at == 7, "{op:?}");
+    assert_eq!(o.stats.captures, 1);
+}
+
+/// §3.2 step 7: a result whose register a younger writer renamed is not written to the RF
+/// (WAW elimination), also when the younger one has already written back.
+#[test]
+fn waw_elimination() {
+    let mut o = SmLoog::new(params(4, 0), 1);
+    let (_, ta) = put(&mut o, 0, alu(&[1], &[]), false, 0);
+    let (_, tb) = put(&mut o, 0, alu(&[1], &[]), false, 1);
+    o.begin_cycle(1);
+    o.begin_cycle(2);
+    assert_eq!(o.rat_lookup(0, 1), Some(1));
+    assert!(!o.rf_write_kept(0, 1, ta) && o.rf_write_kept(0, 1, tb));
+    // the younger finishes first and writes; the older one then finds r1 `from_rf`
+    o.result_done(tb, 5);
+    o.begin_cycle(6);
+    assert_eq!(o.rat_lookup(0, 1), None);
+    o.result_done(ta, 7);
+    assert_eq!((o.stats.rf_writes, o.stats.rf_writes_skipped), (1, 1));
+}
+
+/// RRS variant: the RRS entry is allocated with the CU for a write-back instruction only, the
+/// RAT names the RRS entry, the CU is freed the cycle after dispatch and the RRS entry the
+/// cycle after its broadcast.
+#[test]
+fn rrs_release() {
+    let mut o = SmLoog::new(params(2, 3), 1);
+    let (c0, t0) = put(&mut o, 0, alu(&[1], &[]), false, 0);
+    let (c1, t1) = put(
+        &mut o,
+        0,
+        inst(Family::Mem, OpClass::Store, &[], &[1]),
+        true,
+        0,
+    );
+    assert_eq!((c0, t0, c1, t1), (0, 0, 1, NO_ID));
+    assert_eq!(
+        o.stats.rrs_allocs, 1,
+        "only the write-back instruction takes an entry"
+    );
+    o.begin_cycle(1);
+    assert_eq!(o.rat_lookup(0, 1), Some(0), "the RAT names RRS entry 0");
+    assert_eq!(o.dispatch(0, 2, &mut |_| true), Some(0));
+    o.begin_cycle(3);
+    assert!(
+        !o.slices[0].cus[0].alloc,
+        "CU freed the cycle after dispatch"
+    );
+    assert!(
+        o.slices[0].prods[0].alloc,
+        "RRS entry held until write-back"
+    );
+    // the freed CU takes another write-back instruction with a second RRS entry
+    let (c2, t2) = put(&mut o, 0, alu(&[2], &[]), false, 3);
+    assert_eq!((c2, t2), (0, 1));
+    o.result_done(t0, 8);
+    o.begin_cycle(9);
+    assert_eq!(
+        o.stats.captures, 1,
+        "the store captures r1 from the RRS entry's broadcast"
+    );
+    o.begin_cycle(10);
+    assert!(
+        !o.slices[0].prods[0].alloc,
+        "RRS entry freed the cycle after its broadcast"
+    );
+    assert_eq!(o.stats.rrs_alloc_period_hist.iter().sum::<u64>(), 1);
+}
+
+/// With an RRS and no free entry, a write-back instruction cannot allocate; with
+/// `rrs_dispatch_needs_free_slot` a ready write-back CU is also held at dispatch while every
+/// entry is taken (its own included), and goes once a write-back frees one.
+#[test]
+fn rrs_full_stalls_allocation_and_dispatch() {
+    let mut o = SmLoog::new(params(2, 3), 1);
+    let mut tags = Vec::new();
+    for k in 0..2u64 {
+        let t = 3 * k;
+        let (ci, tag) = put(&mut o, 0, alu(&[k as Reg + 1], &[]), false, t);
+        tags.push(tag);
+        o.begin_cycle(t + 1);
+        assert_eq!(o.dispatch(0, t + 2, &mut |_| true), Some(ci));
+        o.begin_cycle(t + 3);
+    }
+    let (c3, _) = put(&mut o, 0, alu(&[3], &[]), false, 6);
+    o.begin_cycle(7);
+    assert_eq!(o.can_alloc(0, 0, true), Err(AllocStall::NoRrs));
+    assert!(o.can_alloc(0, 0, false).is_ok(), "a store needs no entry");
+    assert_eq!(
+        o.dispatch(0, 8, &mut |_| true),
+        None,
+        "every RRS entry is taken"
+    );
+    assert_eq!(o.stats.no_rrs_dispatch_stall, 1);
+    o.result_done(tags[0], 8);
+    o.begin_cycle(9);
+    o.begin_cycle(10);
+    assert_eq!(o.dispatch(0, 10, &mut |_| true), Some(c3));
+    let mut p = params(2, 3);
+    p.rrs_dispatch_needs_free_slot = false;
+    let mut o = SmLoog::new(p, 1);
+    for k in 0..3u64 {
+        let (ci, _) = put(&mut o, 0, alu(&[k as Reg + 1], &[]), false, 3 * k);
+        o.begin_cycle(3 * k + 1);
+        assert_eq!(
+            o.dispatch(0, 3 * k + 2, &mut |_| true),
+            Some(ci),
+            "knob off"
+        );
+        o.begin_cycle(3 * k + 3);
+    }
+}
+
+/// The dispatch rule (§3.2 step 5): the lowest-index ready CU goes first even when younger; an
+/// LD/ST instruction waits for every older undispatched LD/ST instruction of its warp (whatever
+/// their CU indices); a writer waits while an older CU still has to read its destination from
+/// the RF (WAR guard). Reorders count the UUID distance to the oldest bypassed instruction.
+#[test]
+fn dispatch_rule_order_lsu_and_war_guard() {
+    let mut o = SmLoog::new(params(4, 0), 1);
+    // A: a store (CU 0, no write-back) dispatches and frees CU 0
+    put(
+        &mut o,
+        0,
+        inst(Family::Mem, OpClass::Store, &[], &[]),
+        true,
+        0,
+    );
+    o.begin_cycle(1);
+    // B: load reading r9 from the RF (CU 1); C: writes r9 (CU 2, WAR on B)
+    let (cb, _) = put(
+        &mut o,
+        0,
+        inst(Family::Mem, OpClass::Load, &[3], &[9]),
+        true,
+        1,
+    );
+    assert_eq!(o.dispatch(0, 2, &mut |_| true), Some(0));
+    o.begin_cycle(2);
+    let (cc, _) = put(&mut o, 0, alu(&[9], &[]), false, 2);
+    o.begin_cycle(3);
+    assert_eq!((cb, cc), (1, 2));
+    // D: a load younger than B, allocated into the freed CU 0
+    let (cd, _) = put(
+        &mut o,
+        0,
+        inst(Family::Mem, OpClass::Load, &[4], &[]),
+        true,
+        3,
+    );
+    assert_eq!(cd, 0);
+    o.begin_cycle(4);
+    // at 5: D (CU 0) is ready but an older load (B) has not dispatched; C is ready but B
+    // still has to read r9: nothing goes
+    assert_eq!(o.dispatch(0, 5, &mut |_| true), None);
+    // B reads r9 at 5, valid at 6, ready at 7; at 6 the WAR guard has cleared, C goes
+    read_all(&mut o, 5);
+    assert_eq!(o.dispatch(0, 6, &mut |_| true), Some(cc));
+    assert_eq!(o.stats.reorders, 1, "C bypassed B");
+    assert_eq!(o.stats.reorder_distance_hist[1], 1, "B and C are adjacent");
+    // B before D although D has the lower index
+    assert_eq!(o.dispatch(0, 7, &mut |_| true), Some(cb));
+    assert_eq!(o.dispatch(0, 8, &mut |_| true), Some(cd));
+    // a busy unit passes the lowest-index CU over and counts a per-unit stall
+    let mut o = SmLoog::new(params(4, 0), 1);
+    put(&mut o, 0, alu(&[1], &[]), false, 0);
+    put(&mut o, 0, alu(&[2], &[]), false, 0);
+    o.begin_cycle(1);
+    assert_eq!(o.dispatch(0, 2, &mut |c| c.inst.dst[0] != 1), Some(1));
+    assert_eq!(o.stats.unit_busy_stalls[0], 1);
+}
+
+/// CU occupancy limits: with N_cu CUs the (N_cu + 1)-th instruction finds none until one is
+/// freed. UUID overflow: with U = 4 (UUIDs 1..=15, quarters of 4) a new UUID waits while
+/// `older` would not order an in-flight instruction of the warp before it: the all-ones UUID
+/// 15 while UUID 1 (MSBs 00) is in flight (the RTL rule), and in general any UUID of the top
+/// quarter then; the counter wraps from 15 to 1.
+#[test]
+fn cu_occupancy_and_uuid_overflow() {
+    let mut o = SmLoog::new(params(2, 0), 2);
+    put(&mut o, 0, alu(&[1], &[]), false, 0);
+    put(&mut o, 1, alu(&[1], &[]), false, 0);
+    assert_eq!(o.can_alloc(0, 0, true), Err(AllocStall::NoCu));
+    assert_eq!(o.occupied(0), 2);
+    o.begin_cycle(1);
+    assert_eq!(o.dispatch(0, 2, &mut |_| true), Some(0));
+    assert_eq!(
+        o.can_alloc(0, 0, true),
+        Err(AllocStall::NoCu),
+        "held until write-back"
+    );
+    let mut p = params(2, 0);
+    p.uuid_bits = 4;
+    let mut o = SmLoog::new(p, 1);
+    put(
+        &mut o,
+        0,
+        inst(Family::Mem, OpClass::Store, &[], &[]),
+        true,
+        0,
+    ); // UUID 1, stays
+    let mut t = 1;
+    // UUIDs 2..=11 through CU 1 (no write-back: freed the cycle after dispatch)
+    for _ in 2..=11 {
+        let (ci, _) = put(&mut o, 0, alu(&[], &[]), false, t);
+        assert_eq!(ci, 1);
+        o.begin_cycle(t + 1);
+        assert_eq!(o.dispatch(0, t + 2, &mut |c| c.uuid != 1), Some(1));
+        o.begin_cycle(t + 3);
+        t += 3;
+    }
+    assert_eq!(o.next_uuid[0], 12);
+    assert_eq!(o.can_alloc(0, 0, false), Err(AllocStall::UuidOverflow));
+    assert_eq!(o.dispatch(0, t, &mut |_| true), Some(0));
+    o.begin_cycle(t + 1);
+    for _ in 12..=15 {
+        assert!(o.can_alloc(0, 0, false).is_ok());
+        put(&mut o, 0, alu(&[], &[]), false, t + 1);
+        o.begin_cycle(t + 2);
+        assert!(o.dispatch(0, t + 3, &mut |_| true).is_some());
+        o.begin_cycle(t + 4);
+        t += 3;
+    }
+    assert_eq!(o.next_uuid[0], 1, "wraps to 1, never 0");
+    // the RTL rule: 15 waits for an in-flight 00 UUID
+    let mut o = SmLoog::new(p, 1);
+    o.next_uuid[0] = 3;
+    put(&mut o, 0, alu(&[], &[]), false, 0); // UUID 3
+    o.next_uuid[0] = 15;
+    assert_eq!(o.can_alloc(0, 0, false), Err(AllocStall::UuidOverflow));
+}
+
+/// The age compare of §3.1 across the wrap, and the UUID distance.
+#[test]
+fn uuid_age_compare() {
+    assert!(older(1, 2, 8) && !older(2, 1, 8));
+    assert!(older(250, 3, 8), "11xxxxxx is older than 00xxxxxx");
+    assert!(!older(3, 250, 8));
+    assert!(older(100, 200, 8) && !older(200, 100, 8));
+    assert_eq!(uuid_distance(250, 3, 8), 8);
+    assert_eq!(uuid_distance(5, 9, 8), 4);
+}
+
+/// Round-robin register-file arbitration grants after the last granted CU; ID grants the
+/// lowest index.
+#[test]
+fn rf_arbiters() {
+    for (arb, first) in [(RfArbiter::Id, [0usize, 0]), (RfArbiter::Rr, [0, 1])] {
+        let mut p = params(4, 0);
+        p.arbiter = arb;
+        let mut o = SmLoog::new(p, 1);
+        put(&mut o, 0, alu(&[1], &[7, 8]), false, 0);
+        put(&mut o, 0, alu(&[2], &[7]), false, 0);
+        o.begin_cycle(1);
+        let mut got = Vec::new();
+        for t in 2..4 {
+            o.rf_read(t, &mut |q: &RfRead| {
+                got.push(q.cu);
+                true
+            });
+        }
+        // ID: CU 0 keeps the grant until both its reads are done
+        if arb == RfArbiter::Id {
+            assert_eq!(got, vec![0, 0]);
+        } else {
+            assert_eq!(got[0], first[0]);
+        }
+    }
+}
+
+// ---------------------------------------------------------------- property: values and order
+
+/// SplitMix64.
+fn rng(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Random single-warp programs over six registers run through the state with random unit
+/// latencies and random unit refusals: every source operand receives the value of the
+/// youngest older writer of its register (from the RF or a broadcast), LD/ST instructions
+/// dispatch in program order, and the RF ends holding the last writer of every register.
+#[test]
+fn every_operand_gets_its_program_order_value() {
+    for seed in 0..200u64 {
+        let mut st = seed;
+        for (n_cu, n_rrs) in [(4, 0), (3, 5), (8, 0), (1, 0)] {
+            let mut p = params(n_cu, n_rrs);
+            p.uuid_bits = 5;
+            p.arbiter = if seed.is_multiple_of(2) {
+                RfArbiter::Id
+            } else {
+                RfArbiter::RrAlloc
+            };
+            run_program(&mut st, p);
+        }
+    }
+}
+
+fn run_program(st: &mut u64, p: LoogParams) {
+    let n = 60usize;
+    // program: (dst, srcs, lsu, latency); value of instruction k's destination = k + 1
+    let prog: Vec<(Option<Reg>, Vec<Reg>, bool, u64)> = (0..n)
+        .map(|_| {
+            let dst = (!rng(st).is_multiple_of(4)).then(|| (rng(st) % 6 + 1) as Reg);
+            let ns = (rng(st) % 4) as usize;
+            let mut srcs: Vec<Reg> = (0..ns).map(|_| (rng(st) % 6 + 1) as Reg).collect();
+            srcs.dedup();
+            (dst, srcs, rng(st).is_multiple_of(3), 1 + rng(st) % 12)
+        })
+        .collect();
+    // expected value of each source: the youngest older writer
+    let expect = |k: usize, r: Reg| -> u64 {
+        (0..k)
+            .rev()
+            .find(|&j| prog[j].0 == Some(r))
+            .map_or(0, |j| j as u64 + 1)
+    };
+    let mut o = SmLoog::new(p, 1);
+    let mut rf = [0u64; 8];
+    let mut cu_prog = vec![usize::MAX; p.n_cu as usize];
+    let mut got: Vec<[Option<u64>; 8]> = vec![[None; 8]; n];
+    let mut prod_val = vec![0u64; p.n_id() as usize];
+    let mut pending: Vec<(u64, u16, usize)> = Vec::new();
+    let mut dispatched_lsu = Vec::new();
+    let mut next = 0usize;
+    let mut done = 0usize;
+    for t in 1..20_000u64 {
+        o.begin_cycle(t);
+        // captures made by this cycle's broadcast
+        for (ci, &k) in cu_prog.iter().enumerate() {
+            let c = &o.slices[0].cus[ci];
+            if k == usize::MAX || !c.alloc || c.dispatched {
+                continue;
+            }
+            for op in &c.ops[..c.n_ops as usize] {
+                if !op.from_rf && op.ready_at == t + 1 && got[k][op.reg as usize].is_none() {
+                    got[k][op.reg as usize] = Some(prod_val[op.src_id as usize]);
+                }
+            }
+        }
+        // results
+        pending.sort();
+        while let Some(&(at, tag, k)) = pending.first() {
+            if at > t {
+                break;
+            }
+            pending.remove(0);
+            let r = prog[k].0.unwrap();
+            if o.rf_write_kept(0, r, tag) {
+                rf[r as usize] = k as u64 + 1;
+            }
+            o.result_done(tag, t);
+            done += 1;
+        }
+        // dispatch (a unit refuses one time in four)
+        let refuse = rng(st).is_multiple_of(4);
+        if let Some(ci) = o.dispatch(0, t, &mut |_| !refuse) {
+            let k = cu_prog[ci];
+            for &r in &prog[k].1 {
+                assert_eq!(
+                    got[k][r as usize],
+                    Some(expect(k, r)),
+                    "inst {k} source r{r}: {p:?}"
+                );
+            }
+            if prog[k].2 {
+                assert!(
+                    dispatched_lsu.iter().all(|&j| j < k)
+                        && (0..k)
+                            .filter(|&j| prog[j].2)
+                            .all(|j| dispatched_lsu.contains(&j)),
+                    "LD/ST order at {k}"
+                );
+                dispatched_lsu.push(k);
+            }
+            let tag = o.slices[0].cus[ci].inst.tag;
+            if prog[k].0.is_some() {
+                pending.push((t + prog[k].3, tag, k));
+            } else {
+                done += 1;
+            }
+        }
+        // RF reads
+        let rfv = rf;
+        let mut reads = Vec::new();
+        o.rf_read(t, &mut |q: &RfRead| {
+            if rng(st).is_multiple_of(5) {
+                return false; // bank taken
+            }
+            reads.push((q.cu, q.reg, rfv[q.reg as usize]));
+            true
+        });
+        for (ci, r, v) in reads {
+            got[cu_prog[ci]][r as usize] = Some(v);
+        }
+        // allocation
+        if next < n {
+            let (dst, srcs, lsu, _) = &prog[next];
+            let d: Vec<Reg> = dst.iter().copied().collect();
+            let fam = if *lsu { Family::Mem } else { Family::Int };
+            let op = if *lsu { OpClass::Load } else { OpClass::Add };
+            if let Ok(ci) = o.can_alloc(0, 0, dst.is_some()) {
+                let tag = o.alloc(0, ci, 0, inst(fam, op, &d, srcs), 0, *lsu, t);
+                if tag != NO_ID {
+                    prod_val[tag as usize] = next as u64 + 1;
+                }
+                cu_prog[ci] = next;
+                next += 1;
+            }
+        }
+        if done == n && !o.busy() {
+            break;
+        }
+    }
+    if done != n {
+        for c in &o.slices[0].cus {
+            eprintln!(
+                "{} {} uuid {} lsu {} prod {} ops {:?}",
+                c.alloc,
+                c.dispatched,
+                c.uuid,
+                c.lsu,
+                c.prod,
+                &c.ops[..c.n_ops as usize]
+            );
+        }
+        eprintln!(
+            "pending {pending:?} next {next} next_uuid {}",
+            o.next_uuid[0]
+        );
+    }
+    assert_eq!(done, n, "every instruction completes: {p:?}");
+    for r in 1..=6u16 {
+        assert_eq!(rf[r as usize], expect(n, r), "final r{r}: {p:?}");
+    }
+}
+
+// ---------------------------------------------------------------- configuration and timing
+
+/// One CU per slice: nothing can be bypassed (no reorders), at most one instruction per slice
+/// is in a CU, and the same instructions run; with more CUs the run reorders.
+#[test]
+fn one_cu_never_reorders() {
+    let mut one = loog_cfg();
+    one.sched.ooo.loog_n_cu = 1;
+    for name in ["kmeans", "bfs"] {
+        let a = common::run_checked(&one, name);
+        let s = stats(&a);
+        assert_eq!(s.reorders, 0, "{name}");
+        assert_eq!(s.cu_occupancy_hist.len(), 2, "{name}");
+        let b = common::run_checked(&loog_cfg(), name);
+        assert!(stats(&b).reorders > 0, "{name}");
+        assert!(
+            cycles(&a) >= cycles(&b),
+            "{name}: one CU {} < 16 CUs {}",
+            cycles(&a),
+            cycles(&b)
+        );
+    }
+}
+
+/// The RRS variant, two write-back buffers, the round-robin arbiters, more read ports and a
+/// 20-bit UUID all run to the reference result.
+#[test]
+fn knob_variants_run() {
+    for (k, v) in [
+        ("loog_rrs_factor", "2.0"),
+        ("loog_wb_buffers", "2"),
+        ("loog_rf_arbiter", "\"rr_alloc\""),
+        ("loog_rf_read_ports", "4"),
+        ("loog_uuid_bits", "20"),
+    ] {
+        let text = format!("base = \"gtx1080ti\"\n[sched.ooo]\nmode = \"loog\"\n{k} = {v}\n");
+        let cfg = GpuConfig::from_toml_str(&text, "k.toml").unwrap();
+        let a = common::run_checked(&cfg, "spmv");
+        let s = stats(&a);
+        assert_eq!(s.cu_allocs, s.dispatches, "{k}");
+        if k == "loog_rrs_factor" {
+            assert!(s.rrs_allocs > 0 && s.n_rrs == 32, "{s:?}");
+        }
+        if k == "loog_wb_buffers" {
+            assert_eq!(s.wb_buffer_writes, 2 * s.broadcasts);
+        }
+    }
+}
+
+/// The LOOG run is deterministic; the in-order default carries no LOOG record.
+#[test]
+fn deterministic_and_absent_by_default() {
+    let cfg = loog_cfg();
+    let a = common::run_checked(&cfg, "kmeans");
+    let b = common::run_checked(&cfg, "kmeans");
+    assert_eq!(a, b);
+    let base = common::run_checked(&GpuConfig::preset("gtx1080ti").unwrap(), "kmeans");
+    assert!(base.kernels.iter().all(|k| k.loog.is_none()));
+    assert!(!serde_json::to_string(&base).unwrap().contains("\"loog\""));
+}
+
+/// Range checks name the key; the §4 inputs follow the knobs.
+#[test]
+fn knobs_are_range_checked() {
+    for (text, key) in [
+        ("loog_n_cu = 65\n", "sched.ooo.loog_n_cu"),
+        ("loog_rrs_factor = 0.5\n", "sched.ooo.loog_rrs_factor"),
+        ("loog_rrs_factor = 1.0\n", "sched.ooo.loog_rrs_factor"),
+        (
+            "loog_n_cu = 8\nloog_wb_buffers = 2\n",
+            "sched.ooo.loog_wb_buffers",
+        ),
+        ("loog_wb_buffers = 3\n", "sched.ooo.loog_wb_buffers"),
+        ("loog_uuid_bits = 2\n", "sched.ooo.loog_uuid_bits"),
+        ("loog_rf_read_ports = 0\n", "sched.ooo.loog_rf_read_ports"),
+        ("loog_rf_read_ports = 9\n", "sched.ooo.loog_rf_read_ports"),
+        ("loog_rf_arbiter = \"best\"\n", "loog_rf_arbiter"),
+    ] {
+        let t = format!("base = \"gtx1080ti\"\n[sched.ooo]\nmode = \"loog\"\n{text}");
+        let e = GpuConfig::from_toml_str(&t, "l.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(key) && e.contains("l.toml"), "{text}: {e}");
+    }
+    let e = GpuConfig::from_toml_str(
+        "base = \"gtx1080ti\"\n[sched.ooo]\nmode = \"loog\"\n[pg]\npolicy = \"Conventional\"\n",
+        "l.toml",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("pg.policy"), "{e}");
+    let ok = "base = \"gtx1080ti\"\n[sched.ooo]\nmode = \"loog\"\nloog_rrs_factor = 1.5\n\
+              loog_n_cu = 14\nloog_wb_buffers = 2\nloog_uuid_bits = 20\n";
+    let c = GpuConfig::from_toml_str(ok, "ok.toml").unwrap();
+    let hw = sim::timing::ooo::loog_hw_inputs(&c).unwrap();
+    assert_eq!((hw.n_cu, hw.n_rrs, hw.n_id, hw.id_bits), (14, 21, 21, 5));
+    assert_eq!(
+        (hw.slices_per_sm, hw.warps_per_slice, hw.uuid_bits),
+        (4, 16, 20)
+    );
+    assert_eq!(hw.rat_bits(), 16 * 262 * 6);
+    assert_eq!(hw.uuid_comparators(), 14 * 13);
+    assert_eq!(hw.war_comparators(), 3 * 14 * 13);
+    // the RTL default N_cu = min(16, W x issue width)
+    let d = loog_cfg();
+    assert_eq!(sim::timing::ooo::loog_hw_inputs(&d).unwrap().n_cu, 16);
+    assert!(sim::timing::ooo::loog_hw_inputs(&GpuConfig::preset("gtx1080ti").unwrap()).is_none());
+}
