@@ -16,7 +16,7 @@ fn scratch(name: &str) -> std::path::PathBuf {
 
 /// Presets the quick suite does not yet pass: `gf8800gtx_like` (the `measure_fu` template's
 /// 512-thread CTA does not fit its register file, so the launch is refused) and `vortex_like`
-/// (four latencies recovered one cycle off: the one-port, one-bank register file adds operand
+/// (four latencies recovered 1–2 cycles off: the one-port, one-bank register file adds operand
 /// read time the suite's shared issue overhead does not capture).
 const NOT_YET: [&str; 2] = ["gf8800gtx_like", "vortex_like"];
 
