@@ -353,8 +353,8 @@ fn default_timing_is_unchanged_by_the_fold_hardware_model() {
 }
 
 const GOLDEN: [(&str, usize, &str); 2] = [
-    ("hotspot", 1736083, "aa981afb50b03ca0"),
-    ("sgemm", 1463039, "b22dd95ef842e958"),
+    ("hotspot", 1810479, "963f2d9e8944e1be"),
+    ("sgemm", 1553985, "9cd6c564ad79cae6"),
 ];
 
 /// One SM of two 32-lane SP units (identity lane map) with lane-group gating of single lanes
@@ -495,9 +495,9 @@ fn a_lane_policy_equal_to_pg_policy_changes_nothing() {
 }
 
 const GOLDEN_LANE: [(&str, &str, usize, &str); 3] = [
-    ("naive", "hotspot", 3560353, "f0e3ddbe96ee7ffc"),
-    ("naive-origami", "backprop", 5242029, "26874f7383040a53"),
-    ("conv-sfu", "cp", 3195966, "8ebdc74f063a505c"),
+    ("naive", "hotspot", 3661283, "61bd8559a81c653e"),
+    ("naive-origami", "backprop", 5322531, "88a2c86b64db41e2"),
+    ("conv-sfu", "cp", 3195966, "2a096edd1509d55c"),
 ];
 
 /// The lane domains run `fold.lane_pg_policy`, the SFU domains `pg.policy` (Conventional):

@@ -186,11 +186,14 @@ pub(crate) fn run_launch(
         // CTA scheduler: visit SMs round-robin from after the last one served, at most one CTA
         // per SM per cycle, in linear block order.
         if next_cta < n_ctas && t >= launch_gap && free_slots > 0 {
+            // the ring starts after the SM served last in an earlier cycle; `last_sm` moves on
+            // as this cycle serves SMs, but each SM is visited once
+            let ring_start = last_sm;
             for k in 1..=n_sm {
                 if next_cta >= n_ctas {
                     break;
                 }
-                let s = ring_add(last_sm, k, n_sm);
+                let s = ring_add(ring_start, k, n_sm);
                 if sms[s].warps.n_resident_ctas >= occ.max_ctas {
                     continue;
                 }
