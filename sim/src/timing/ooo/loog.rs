@@ -247,6 +247,15 @@ pub struct LoogSlice {
     pub n_cus: u32,
     /// Allocated producers.
     pub n_prods: u32,
+    /// Earliest scheduled `free_at` of a CU or producer (`u64::MAX`: none), so that a cycle
+    /// without a release skips the scan.
+    pub next_free_at: u64,
+    /// CUs whose RAT visit is still to come (bit per CU index).
+    pub rat_pending: u64,
+    /// CUs past their RAT visit with an operand still to read from the register file (bit per
+    /// CU index): the requesters of the register-file arbiter. After the RAT visit an operand
+    /// only stops needing the register file (through its read), never starts to.
+    pub rf_want: u64,
 }
 
 /// The LOOG state of one SM: the slices, the per-warp RAT rows and UUID counters, the knobs
@@ -308,6 +317,9 @@ impl SmLoog {
             rr_alloc: p.n_cu as u16 - 1,
             n_cus: 0,
             n_prods: 0,
+            next_free_at: u64::MAX,
+            rat_pending: 0,
+            rf_want: 0,
         };
         SmLoog {
             p,
@@ -479,6 +491,7 @@ impl SmLoog {
             inst,
         };
         sl.rr_alloc = ci as u16;
+        sl.rat_pending |= 1u64 << ci;
         self.stats.cu_allocs += 1;
         tag
     }
@@ -492,15 +505,20 @@ impl SmLoog {
         let bins = self.stats.cu_alloc_period_hist.len();
         for s in 0..self.slices.len() {
             let sl = &mut self.slices[s];
-            if sl.n_cus == 0 && sl.n_prods == 0 {
+            if sl.n_cus == 0 && sl.n_prods == 0 || sl.next_free_at > t {
                 continue;
             }
-            for c in sl.cus.iter_mut() {
+            let mut next = u64::MAX;
+            for (ci, c) in sl.cus.iter_mut().enumerate() {
                 if c.alloc && c.free_at <= t {
                     self.stats.cu_alloc_period_hist[log2_bin(t - c.alloc_at, bins)] += 1;
                     *c = Cu::FREE;
+                    sl.rat_pending &= !(1u64 << ci);
+                    sl.rf_want &= !(1u64 << ci);
                     sl.n_cus -= 1;
                     any = true;
+                } else if c.alloc {
+                    next = next.min(c.free_at);
                 }
             }
             for p in sl.prods.iter_mut() {
@@ -512,14 +530,17 @@ impl SmLoog {
                     *p = Producer::FREE;
                     sl.n_prods -= 1;
                     any = true;
+                } else if p.alloc {
+                    next = next.min(p.free_at);
                 }
             }
+            sl.next_free_at = next;
         }
         for s in 0..self.slices.len() {
-            if self.slices[s].n_cus == 0 {
-                continue;
-            }
-            for ci in 0..self.slices[s].cus.len() {
+            let mut bits = self.slices[s].rat_pending;
+            while bits != 0 {
+                let ci = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
                 if self.slices[s].cus[ci].rat_at <= t {
                     self.rat_visit(s, ci, t);
                     any = true;
@@ -565,7 +586,12 @@ impl SmLoog {
                 }
             }
         }
-        let cu = &mut self.slices[s].cus[ci];
+        let sl = &mut self.slices[s];
+        sl.rat_pending &= !(1u64 << ci);
+        if ops[..c.n_ops as usize].iter().any(Operand::needs_rf) {
+            sl.rf_want |= 1u64 << ci;
+        }
+        let cu = &mut sl.cus[ci];
         cu.ops = ops;
         cu.rat_at = u64::MAX;
     }
@@ -643,6 +669,7 @@ impl SmLoog {
         if self.p.n_rrs == 0 {
             sl.cus[id as usize].free_at = t + 1;
         }
+        sl.next_free_at = sl.next_free_at.min(t + 1);
     }
 
     /// §3.2 step 3 at cycle `t`: each slice fills its free grants from the requesting CUs (RAT
@@ -658,22 +685,26 @@ impl SmLoog {
                 continue;
             }
             let n = sl.cus.len();
-            let wants = |c: &Cu| {
-                c.alloc
-                    && !c.dispatched
-                    && c.rat_at == u64::MAX
-                    && c.ops[..c.n_ops as usize].iter().any(Operand::needs_rf)
-            };
             while sl.grants.len() < self.p.rf_read_ports as usize {
                 let start = if self.p.arbiter == RfArbiter::Id {
                     n - 1
                 } else {
                     sl.rr_grant as usize
                 };
-                let pick = (1..=n)
-                    .map(|k| (start + k) % n)
-                    .find(|&i| wants(&sl.cus[i]) && !sl.grants.contains(&(i as u16)));
-                let Some(i) = pick else { break };
+                // the first requester after `start`, wrapping around
+                let mut req = sl.rf_want;
+                for &g in &sl.grants {
+                    req &= !(1u64 << g);
+                }
+                if req == 0 {
+                    break;
+                }
+                let above = if start + 1 >= 64 {
+                    0
+                } else {
+                    req & !((1u64 << (start + 1)) - 1)
+                };
+                let i = if above != 0 { above } else { req }.trailing_zeros() as usize;
                 sl.grants.push(i as u16);
                 sl.rr_grant = i as u16;
             }
@@ -702,6 +733,7 @@ impl SmLoog {
                 if c.ops[..c.n_ops as usize].iter().any(Operand::needs_rf) {
                     k += 1;
                 } else {
+                    sl.rf_want &= !(1u64 << ci);
                     sl.grants.swap_remove(k);
                 }
             }
@@ -795,10 +827,12 @@ impl SmLoog {
             self.stats.reorder_distance_hist[d] += 1;
         }
         self.stats.dispatches += 1;
-        let cu = &mut self.slices[s].cus[j];
+        let sl = &mut self.slices[s];
+        let cu = &mut sl.cus[j];
         cu.dispatched = true;
         if cu.prod == NO_ID || self.p.n_rrs > 0 {
             cu.free_at = t + 1;
+            sl.next_free_at = sl.next_free_at.min(t + 1);
         }
         Some(j)
     }
