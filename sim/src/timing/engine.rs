@@ -97,7 +97,7 @@ pub(crate) fn run_launch(
         && !gate_hook
         && !fold_on
         && !plugin_unstable
-        && cfg.sched.ooo.mode == crate::config::OooMode::None;
+        && sms.iter().all(Sm::may_sleep);
     let ex_wb = cfg.units.width.ex_wb;
     let w = &cfg.units.width;
     let id_oc = PerPipe([

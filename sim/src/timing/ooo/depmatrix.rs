@@ -9,10 +9,13 @@
 /// Largest buffer depth a [`DepMatrix`] holds.
 pub const MAX_ENTRIES: usize = 64;
 
-/// N×N dependence bits, one `u64` row per entry (bit P of row A = A depends on P).
+/// N×N dependence bits, one `u64` row per entry (bit P of row A = A depends on P), with the
+/// rows' NOR outputs kept as one mask (bit A set iff row A is all zeros), so that the ready
+/// check of every entry is one word operation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DepMatrix {
     rows: Vec<u64>,
+    zero: u64,
 }
 
 impl DepMatrix {
@@ -22,7 +25,10 @@ impl DepMatrix {
             (1..=MAX_ENTRIES).contains(&n),
             "dependence matrix of {n} entries"
         );
-        DepMatrix { rows: vec![0; n] }
+        DepMatrix {
+            rows: vec![0; n],
+            zero: low_mask(n),
+        }
     }
 
     /// Entries (rows) of the matrix.
@@ -38,7 +44,19 @@ impl DepMatrix {
     /// Writes row `a` (the insert-time write port); the diagonal bit is forced to 0.
     #[inline]
     pub fn write_row(&mut self, a: usize, row: u64) {
-        self.rows[a] = row & !(1u64 << a);
+        let r = row & !(1u64 << a);
+        self.rows[a] = r;
+        if r == 0 {
+            self.zero |= 1u64 << a;
+        } else {
+            self.zero &= !(1u64 << a);
+        }
+    }
+
+    /// The NOR outputs of all rows: bit A set iff entry A depends on no entry.
+    #[inline]
+    pub fn no_dependence_mask(&self) -> u64 {
+        self.zero
     }
 
     /// Row `a`: the entries `a` depends on.
@@ -62,9 +80,19 @@ impl DepMatrix {
     /// Clears column `p` (entry `p` wrote back: every dependant is released).
     #[inline]
     pub fn clear_column(&mut self, p: usize) {
-        let m = !(1u64 << p);
-        for r in &mut self.rows {
-            *r &= m;
+        let bit = 1u64 << p;
+        // only rows not yet all zeros can hold the column's bit
+        let mut bits = !self.zero & low_mask(self.rows.len());
+        while bits != 0 {
+            let a = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let r = &mut self.rows[a];
+            if *r & bit != 0 {
+                *r &= !bit;
+                if *r == 0 {
+                    self.zero |= 1u64 << a;
+                }
+            }
         }
     }
 
@@ -72,6 +100,17 @@ impl DepMatrix {
     #[inline]
     pub fn clear_entry(&mut self, a: usize) {
         self.rows[a] = 0;
+        self.zero |= 1u64 << a;
         self.clear_column(a);
+    }
+}
+
+/// Mask of the low `n` bits.
+#[inline]
+fn low_mask(n: usize) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
     }
 }

@@ -145,6 +145,10 @@ pub(crate) struct SmSocgpu {
     pub stats: SocgpuStats,
     /// Per warp: this cycle's candidates (scratch of the issue stage).
     pub cands: Vec<u64>,
+    /// The last evaluated issue cycle's per-warp ready-check outcome, `(valid entries,
+    /// candidates)` for each live warp: the counters a cycle in which the SM sleeps (nothing
+    /// changes) would add again.
+    pub idle: Vec<(u8, u8)>,
 }
 
 impl SmSocgpu {
@@ -172,7 +176,40 @@ impl SmSocgpu {
             fetch_width: cfg.frontend.fetch_width.max(1),
             stats: SocgpuStats::new(o.ib_depth),
             cands: Vec::with_capacity(nw),
+            idle: Vec::with_capacity(nw),
         }
+    }
+
+    /// The ready-check counters of `k` cycles whose issue stage saw the state of the last
+    /// evaluated one (the SM slept: nothing changed and nothing issued), as that cycle added
+    /// them: occupancy, NOR evaluations and candidate-set sizes per live warp.
+    pub fn replay_idle(&mut self, k: u64) {
+        if k == 0 {
+            return;
+        }
+        for &(nv, c) in &self.idle {
+            self.stats.occupancy_hist[nv as usize] += k;
+            self.stats.dm_nor_evals += nv as u64 * k;
+            if nv > 0 {
+                self.stats.candidate_hist[c as usize] += k;
+            }
+        }
+    }
+
+    /// May an SM under this state sleep through cycles in which nothing changes? Only when
+    /// the local policy keeps no per-cycle state: the ready counters move every cycle and the
+    /// Random policy draws at every selection.
+    pub fn may_sleep(&self) -> bool {
+        matches!(
+            self.policy,
+            LocalPolicy::First | LocalPolicy::Older | LocalPolicy::Younger
+        )
+    }
+
+    /// The earliest cycle after `t` at which an entry becomes ready by time alone (decode
+    /// done, or its I-cache line present), if any.
+    pub fn next_ready(&self, t: u64) -> Option<u64> {
+        self.ibs.iter().filter_map(|ib| ib.next_ready(t)).min()
     }
 
     /// Clears warp slot `w` for a newly launched warp.

@@ -99,6 +99,11 @@ pub struct WarpIb {
     issued: u64,
     squashed: u64,
     dm: DepMatrix,
+    /// Entries whose `ready_at` may still lie ahead (set at insert and when it is moved;
+    /// cleared lazily by [`WarpIb::settle`]).
+    late: u64,
+    /// Entries marked `redirect` (condition a3 applies to them).
+    redirect: u64,
     seniority: Vec<u8>,
     ready_ctr: Vec<u32>,
     ctr_max: u32,
@@ -131,6 +136,8 @@ impl WarpIb {
             issued: 0,
             squashed: 0,
             dm: DepMatrix::new(n),
+            late: 0,
+            redirect: 0,
             seniority: vec![0; n],
             ready_ctr: vec![0; n],
             ctr_max: if ctr_bits >= 32 {
@@ -150,6 +157,8 @@ impl WarpIb {
         self.valid = 0;
         self.issued = 0;
         self.squashed = 0;
+        self.late = 0;
+        self.redirect = 0;
         for a in 0..self.n {
             self.dm.write_row(a, 0);
         }
@@ -186,9 +195,45 @@ impl WarpIb {
         &self.entries[a]
     }
 
-    /// Mutable entry `a`.
-    pub fn entry_mut(&mut self, a: usize) -> &mut IbEntry {
-        &mut self.entries[a]
+    /// Marks entry `a` as redirecting the warp (condition a3, the flush of §2.5).
+    pub fn set_redirect(&mut self, a: usize) {
+        self.entries[a].redirect = true;
+        self.redirect |= 1u64 << a;
+    }
+
+    /// Moves the first cycle entry `a` may issue to `ready_at` (its I-cache line is missing,
+    /// `u64::MAX`, or arrived).
+    pub fn set_ready_at(&mut self, a: usize, ready_at: u64) {
+        self.entries[a].ready_at = ready_at;
+        self.late |= 1u64 << a;
+    }
+
+    /// Forgets the entries that are ready by cycle `t` from the set still to be checked
+    /// against time (the ready check's result does not change).
+    pub fn settle(&mut self, t: u64) {
+        let mut bits = self.late;
+        while bits != 0 {
+            let a = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            if self.entries[a].ready_at <= t {
+                self.late &= !(1u64 << a);
+            }
+        }
+    }
+
+    /// The earliest `ready_at` after `t` among the entries not yet issued, if any.
+    pub fn next_ready(&self, t: u64) -> Option<u64> {
+        let mut bits = self.late & self.valid & !self.issued;
+        let mut ev = u64::MAX;
+        while bits != 0 {
+            let a = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let r = self.entries[a].ready_at;
+            if r > t {
+                ev = ev.min(r);
+            }
+        }
+        (ev != u64::MAX).then_some(ev)
     }
 
     /// The dependence matrix.
@@ -263,6 +308,12 @@ impl WarpIb {
         self.valid |= 1 << a;
         self.issued &= !(1 << a);
         self.squashed &= !(1 << a);
+        self.late |= 1 << a;
+        if e.redirect {
+            self.redirect |= 1 << a;
+        } else {
+            self.redirect &= !(1 << a);
+        }
         st.ib_inserts += 1;
         st.dm_row_writes += 1;
         st.dm_comparisons += n_cmp as u64;
@@ -272,17 +323,24 @@ impl WarpIb {
     /// The candidates at cycle `t` (§2.3): valid and not issued (a1), no dependence (a2), and
     /// a3: the entry is the oldest valid one, or issuing it does not redirect the warp.
     pub fn candidates(&self, t: u64) -> u64 {
-        let mut c = 0u64;
-        let mut bits = self.valid & !self.issued;
+        // a1 and a2 for every entry at once (the rows' NOR outputs)
+        let mut c = self.valid & !self.issued & self.dm.no_dependence_mask();
+        // decode and I-cache readiness, checked only for entries that may still wait
+        let mut bits = c & self.late;
         while bits != 0 {
             let a = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            let e = &self.entries[a];
-            if self.dm.no_dependence(a)
-                && e.ready_at <= t
-                && (!e.redirect || self.seniority[a] == 0)
-            {
-                c |= 1 << a;
+            if self.entries[a].ready_at > t {
+                c &= !(1u64 << a);
+            }
+        }
+        // a3 for the redirecting entries
+        let mut bits = c & self.redirect;
+        while bits != 0 {
+            let a = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            if self.seniority[a] != 0 {
+                c &= !(1u64 << a);
             }
         }
         c
@@ -400,6 +458,8 @@ impl WarpIb {
         self.valid &= !(1 << a);
         self.issued &= !(1 << a);
         self.squashed &= !(1 << a);
+        self.late &= !(1 << a);
+        self.redirect &= !(1 << a);
         self.dm.clear_entry(a);
         st.dm_column_clears += 1;
         let mut bits = self.valid;

@@ -192,6 +192,19 @@ impl Sm {
         if self.front.ib_ready_last > t {
             ev = ev.min(self.front.ib_ready_last);
         }
+        if let Some(o) = self.ooo.as_ref() {
+            // SOCGPU: entries that become ready by time alone, and warps whose fetch delay
+            // ends while they may fetch
+            if let Some(e) = o.next_ready(t) {
+                ev = ev.min(e);
+            }
+            for w in 0..self.warps.w_valid.len() {
+                let r = self.warps.w_fetch_ready[w];
+                if r > t && r < ev && self.socgpu_fetch_eligible(o, w) {
+                    ev = r;
+                }
+            }
+        }
         (ev != u64::MAX).then_some(ev)
     }
 }

@@ -22,9 +22,9 @@ use super::Sm;
 use crate::inst::{Family, OpClass, PRED_BASE};
 use crate::timing::exec::{PipeClass, SpPipe};
 use crate::timing::execunits::Wb;
-use crate::timing::issueunit::{add_stall, IssueEvent, Stall};
+use crate::timing::issueunit::{IssueEvent, Stall};
 use crate::timing::ooo::AllocStall;
-use crate::timing::policy::{RegisterFileOrg, WarpView};
+use crate::timing::policy::RegisterFileOrg;
 
 impl Sm {
     /// Start of the writeback stage of cycle `t` for LOOG (§3.2 steps 2, 7).
@@ -203,34 +203,12 @@ impl Sm {
                 .n_sched
                 .rem(si as u64 + self.issue.n_sched.rem(t)) as usize;
             let ls = s % o.slices.len();
-            let mut views = std::mem::take(&mut self.issue.views[s]);
-            views.clear();
-            for k in 0..self.issue.sched_live[s].len() {
-                let w = self.issue.sched_live[s][k] as usize;
-                let empty = self.front.ib_len[w] == 0 || self.front.w_ib_ready[w] > t;
-                let waiting = self.warps.waits_barrier(w);
-                views.push(WarpView {
-                    slot: w as u16,
-                    age: self.warps.w_age[w],
-                    ready: !empty && !waiting,
-                    waiting,
-                    ibuffer_empty: empty,
-                    head_longop: false,
-                    finished: false,
-                    ..Default::default()
-                });
-            }
-            let sa = &mut self.issue.sched_act[s];
-            if views.is_empty() {
-                self.issue.views[s] = views;
-                sa.issued[0] += 1;
-                sa.stall.no_warp += 1;
+            let Some(order) = self.ooo_open_sched(s, |sm, w| {
+                let empty = sm.front.ib_len[w] == 0 || sm.front.w_ib_ready[w] > t;
+                (empty, !empty)
+            }) else {
                 continue;
-            }
-            sa.active_cycles += 1;
-            let mut order = std::mem::take(&mut self.issue.orders[s]);
-            self.issue.scheds[s].order(&views, &mut order);
-            self.issue.views[s] = views;
+            };
             let mut issued = 0u32;
             let mut first_stall: Option<Stall> = None;
             let mut evals = 0u64;
@@ -295,13 +273,7 @@ impl Sm {
                     o.count_stall(e);
                 }
             }
-            self.issue.orders[s] = order;
-            let sa = &mut self.issue.sched_act[s];
-            sa.warp_evals += evals;
-            sa.issued[issued as usize] += 1;
-            if issued == 0 {
-                add_stall(&mut sa.stall, first_stall.unwrap_or(Stall::NoWarp), 1);
-            }
+            self.ooo_close_sched(s, order, evals, issued, first_stall);
         }
         o.sample();
         if o.busy() {

@@ -19,6 +19,7 @@ mod life;
 mod loog;
 mod lookahead;
 mod memory;
+mod ooo_views;
 mod socgpu;
 
 use super::exec::{PipeClass, SpPipe};
@@ -384,9 +385,19 @@ impl Sm {
         self.regs.access(w, reg, t, write, &self.warps.w_launch);
     }
 
+    /// May the engine let this SM sleep through cycles in which nothing changes (cycle
+    /// skipping, with the issue counters replayed)? The in-order path and SOCGPU under a
+    /// local policy without per-cycle state; not LOOG, which steps every cycle.
+    pub fn may_sleep(&self) -> bool {
+        self.loog.is_none() && self.ooo.as_ref().is_none_or(|o| o.may_sleep())
+    }
+
     /// Counts the pending repeated issue-stage cycles.
     #[inline]
     pub fn flush_replay(&mut self) {
+        if let Some(o) = self.ooo.as_mut() {
+            o.replay_idle(self.issue.replay_pending);
+        }
         self.issue.flush_replay();
     }
 

@@ -24,11 +24,11 @@ use crate::inst::{Family, OpClass, PRED_BASE};
 use crate::stream::{KernelStream, Step};
 use crate::timing::cache::Probe;
 use crate::timing::exec::PipeClass;
-use crate::timing::issueunit::{add_stall, IssueEvent, Stall};
+use crate::timing::issueunit::{IssueEvent, Stall};
 use crate::timing::memsys::{MemSys, ReqKind};
 use crate::timing::ooo::{IbEntry, SmSocgpu};
 use crate::timing::perclass::{CuClass, PerCuClass, PerPipe};
-use crate::timing::policy::{RegisterFileOrg, WarpView};
+use crate::timing::policy::RegisterFileOrg;
 use crate::timing::tinst::TInst;
 use crate::SimError;
 
@@ -48,7 +48,7 @@ impl Sm {
     /// May warp `w` fetch into its SOCGPU buffer: resident, instructions left, not stopped at
     /// a barrier or behind a redirecting entry, no I-cache miss outstanding, room per the
     /// refill rule.
-    fn socgpu_fetch_eligible(&self, o: &SmSocgpu, w: usize) -> bool {
+    pub(super) fn socgpu_fetch_eligible(&self, o: &SmSocgpu, w: usize) -> bool {
         self.warps.w_valid[w]
             && (!self.warps.w_stream_done[w] || o.held[w].is_some())
             && !self.warps.w_fetch_bar[w]
@@ -155,7 +155,7 @@ impl Sm {
                         let nx = TInst::from_inst(&self.front.fetch_tmp, &mut self.front.addr_pool);
                         o.held[w] = Some(nx);
                         if nx.pc != nt {
-                            o.ibs[w].entry_mut(a).redirect = true;
+                            o.ibs[w].set_redirect(a);
                             o.redirect_wait[w] = true;
                             break;
                         }
@@ -190,7 +190,7 @@ impl Sm {
             while bits != 0 {
                 let a = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                o.ibs[w].entry_mut(a).ready_at = u64::MAX;
+                o.ibs[w].set_ready_at(a, u64::MAX);
             }
             if !self.front.icache_pending.contains(&line) {
                 self.front.icache_pending.push(line);
@@ -210,6 +210,9 @@ impl Sm {
         id_oc: &PerPipe<u32>,
     ) {
         let mut o = self.ooo.take().expect("socgpu state");
+        // cycles slept through since the last evaluation repeat its counters
+        o.replay_idle(self.issue.replay_pending);
+        self.issue.flush_replay();
         self.issue_socgpu_inner(&mut o, t, cfg_issue, id_oc);
         self.ooo = Some(o);
     }
@@ -228,6 +231,7 @@ impl Sm {
         let mut cands = std::mem::take(&mut o.cands);
         cands.clear();
         cands.resize(nw, 0);
+        o.idle.clear();
         for s in 0..self.issue.sched_live.len() {
             for k in 0..self.issue.sched_live[s].len() {
                 let w = self.issue.sched_live[s][k] as usize;
@@ -237,15 +241,17 @@ impl Sm {
                     while bits != 0 {
                         let a = bits.trailing_zeros() as usize;
                         bits &= bits - 1;
-                        o.ibs[w].entry_mut(a).ready_at = ready;
+                        o.ibs[w].set_ready_at(a, ready);
                     }
                     o.miss_mask[w] = 0;
                 }
+                o.ibs[w].settle(t);
                 let nv = o.ibs[w].n_valid() as usize;
                 o.stats.occupancy_hist[nv] += 1;
                 o.stats.dm_nor_evals += nv as u64;
                 let c = o.ibs[w].candidates(t);
                 cands[w] = c;
+                o.idle.push((nv as u8, c.count_ones() as u8));
                 if nv > 0 {
                     o.stats.candidate_hist[c.count_ones() as usize] += 1;
                 }
@@ -263,34 +269,11 @@ impl Sm {
                 .issue
                 .n_sched
                 .rem(si as u64 + self.issue.n_sched.rem(t)) as usize;
-            let mut views = std::mem::take(&mut self.issue.views[s]);
-            views.clear();
-            for k in 0..self.issue.sched_live[s].len() {
-                let w = self.issue.sched_live[s][k] as usize;
-                let waiting = self.warps.waits_barrier(w);
-                let empty = o.ibs[w].unissued_mask() == 0;
-                views.push(WarpView {
-                    slot: w as u16,
-                    age: self.warps.w_age[w],
-                    ready: cands[w] != 0 && !waiting,
-                    waiting,
-                    ibuffer_empty: empty,
-                    head_longop: false,
-                    finished: false,
-                    ..Default::default()
-                });
-            }
-            let sa = &mut self.issue.sched_act[s];
-            if views.is_empty() {
-                self.issue.views[s] = views;
-                sa.issued[0] += 1;
-                sa.stall.no_warp += 1;
+            let Some(order) =
+                self.ooo_open_sched(s, |_, w| (o.ibs[w].unissued_mask() == 0, cands[w] != 0))
+            else {
                 continue;
-            }
-            sa.active_cycles += 1;
-            let mut order = std::mem::take(&mut self.issue.orders[s]);
-            self.issue.scheds[s].order(&views, &mut order);
-            self.issue.views[s] = views;
+            };
             let mut issued = 0u32;
             let mut first_stall: Option<Stall> = None;
             let mut evals = 0u64;
@@ -370,14 +353,9 @@ impl Sm {
                 self.issue.scheds[s].issued(slot);
                 self.progress = true;
             }
-            self.issue.orders[s] = order;
-            let sa = &mut self.issue.sched_act[s];
-            sa.warp_evals += evals;
-            sa.issued[(issued as usize).min(2)] += 1;
-            if issued == 0 {
-                add_stall(&mut sa.stall, first_stall.unwrap_or(Stall::NoWarp), 1);
-            }
+            self.ooo_close_sched(s, order, evals, issued, first_stall);
         }
+        self.issue.last_sb_reads = 0;
         o.cands = cands;
     }
 
