@@ -1,6 +1,7 @@
 //! SOCGPU out-of-order issue (issue-stage §2): the dependence matrix of the §2.6 worked
 //! example, insertion of control instructions, the flush rule, a property test that no
-//! instruction ever issues past an older conflicting entry (RAW, WAR, WAW), and timing runs:
+//! instruction ever issues past an older conflicting entry (RAW, WAR, WAW) and that the
+//! word-parallel ready check agrees with the rows entry by entry, and timing runs:
 //! every test-size workload keeps its functional result under SOCGPU, a one-entry buffer is
 //! never faster than the in-order baseline and holds at most one instruction per warp, flushes
 //! follow control-flow changes, and dual issue happens when the scheduler allows two.
@@ -270,6 +271,20 @@ fn war_waw_raw_never_violated() {
             for (rank, &a) in v.iter().enumerate() {
                 assert_eq!(ib.seniority(a) as usize, rank, "round {round}");
             }
+            // the rows' NOR outputs kept as a mask agree with the rows, and the candidates
+            // with the entry-by-entry ready check (a1, a2; every entry is decoded at 0)
+            let mut nor = 0u64;
+            let mut cands = 0u64;
+            for a in 0..n {
+                if ib.dm().row(a) == 0 {
+                    nor |= 1 << a;
+                    if ib.unissued_mask() >> a & 1 == 1 {
+                        cands |= 1 << a;
+                    }
+                }
+            }
+            assert_eq!(ib.dm().no_dependence_mask(), nor, "round {round}");
+            assert_eq!(ib.candidates(0), cands, "round {round}");
         }
         assert_eq!(issued_total, 200);
     }
