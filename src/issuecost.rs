@@ -2,7 +2,9 @@
 //! structures costed by [`models::issue`] at the study's technology point — the in-order
 //! baseline's I-buffer and scoreboards, or, with `sched.ooo.mode = "socgpu"`, SOCGPU's
 //! instruction buffer, dependence matrix, insert and a3 comparators, flush registers and local
-//! selection — with their dynamic energy from the run's counters.
+//! selection — or, with `sched.ooo.mode = "loog"`, LOOG's per-slice collector units, RRS, RAT,
+//! UUID counters and comparators, write-back buffers and broadcast bus (§3.1, §4) beside the
+//! in-order I-buffer it keeps — with their dynamic energy from the run's counters.
 //!
 //! # In the tree
 //! A baseline run's tree already costs its I-buffer ("front end/instruction buffer") and
@@ -11,6 +13,11 @@
 //! one leaf per SOCGPU structure in the "issue" group: area and leakage of one warp's copy ×
 //! warps per SM × SMs, dynamic energy from the §5 counters of `KernelActivity::socgpu`, leakage
 //! over the time the SMs were powered (the removed scoreboard leaf's `leakage_j / leakage_w`).
+//! A LOOG run keeps the I-buffer leaf (LOOG's IBuffer is the in-order one) and replaces the
+//! scoreboard leaf by one leaf per LOOG structure: one copy per issue slice × slices per SM ×
+//! SMs, dynamic energy from the §5 counters of `KernelActivity::loog` (CU allocations, captures,
+//! dispatches, RRS allocations, RAT reads and writes, UUID comparisons and the WAR-guard
+//! register-id compares they gate, write-back-buffer writes, broadcasts).
 //!
 //! # The comparison's numbers
 //! [`IssueRun`] (the `issue` field of a run) holds the costed structures of the run's design
@@ -22,7 +29,8 @@
 
 use models::gpu::{ChipModel, Estimate, Node, TechCostSource};
 use models::issue::{
-    baseline_cost, socgpu_cost, BaselineIssue, DesignCost, IssueCostError, SocgpuIssue,
+    baseline_cost, loog_cost, socgpu_cost, BaselineIssue, DesignCost, IssueCostError, LoogSlice,
+    SocgpuIssue, StructureCost,
 };
 use serde::Serialize;
 use sim::activity::KernelActivity;
@@ -50,7 +58,7 @@ pub struct IssueStructure {
 /// A run's issue stage costed by the §4 model.
 #[derive(Clone, Debug, Serialize)]
 pub struct IssueRun {
-    /// `baseline` or `socgpu`.
+    /// `baseline`, `socgpu` or `loog`.
     pub design: String,
     /// SOCGPU instruction-buffer depth N (absent for the baseline).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -64,7 +72,7 @@ pub struct IssueRun {
     /// Area of the structures per SM, mm².
     pub area_per_sm_mm2: f64,
     /// Area the design removes from the baseline per SM (SOCGPU: the baseline's I-buffer and
-    /// scoreboards; 0 for the baseline), mm².
+    /// scoreboards; LOOG: the baseline's scoreboards; 0 for the baseline), mm².
     pub removed_area_per_sm_mm2: f64,
     /// Leakage of the structures per SM, W.
     pub leakage_per_sm_w: f64,
@@ -100,8 +108,29 @@ fn sum(k: &KernelActivity, f: fn(&sim::activity::SmActivity) -> u64) -> f64 {
 }
 
 /// The §5 counter named `c` in the run `k` (baseline counters from the SMs' I-buffer and
-/// scoreboard records, SOCGPU counters from `KernelActivity::socgpu`).
+/// scoreboard records, SOCGPU counters from `KernelActivity::socgpu`, LOOG counters from
+/// `KernelActivity::loog`).
 fn counter(k: &KernelActivity, c: &str) -> f64 {
+    if let Some(l) = k.loog.as_ref() {
+        let v = match c {
+            "cu_allocations" => Some(l.cu_allocs),
+            "captures" => Some(l.captures),
+            "dispatches" => Some(l.dispatches),
+            "rrs_allocations" => Some(l.rrs_allocs),
+            "rat_reads" => Some(l.rat_reads),
+            "rat_writes" => Some(l.rat_writes),
+            "uuid_comparisons" => Some(l.uuid_comparisons),
+            // each same-warp pair the dispatch rule compares also matches the candidate's
+            // destination against the other CU's three source ids (the WAR guard, §3.2 step 5)
+            "war_checks" => Some(3 * l.uuid_comparisons),
+            "wb_buffer_writes" => Some(l.wb_buffer_writes),
+            "broadcasts" => Some(l.broadcasts),
+            _ => None,
+        };
+        if let Some(v) = v {
+            return v as f64;
+        }
+    }
     let s = k.socgpu.as_ref();
     let g = |f: fn(&sim::activity::SocgpuStats) -> u64| s.map_or(0.0, |x| f(x) as f64);
     match c {
@@ -133,10 +162,31 @@ pub fn baseline_design(cfg: &GpuConfig) -> BaselineIssue {
     }
 }
 
+/// The LOOG slice of `cfg` for the §4 model (`None` when `sched.ooo.mode` is not "loog"): the
+/// simulated knobs (warps per slice, T, D, U, A, N_cu, R, write-back buffers) and the model's
+/// defaults for the rest (payload bits, the RAT's SRAM threshold).
+pub fn loog_slice(cfg: &GpuConfig) -> Option<LoogSlice> {
+    let hw = sim::timing::ooo::loog_hw_inputs(cfg)?;
+    Some(LoogSlice {
+        warps: hw.warps_per_slice,
+        threads: hw.threads_per_warp,
+        data_bits: hw.data_bits,
+        uuid_bits: hw.uuid_bits,
+        arch_regs: hw.arch_regs,
+        n_cu: hw.n_cu,
+        rrs: (hw.n_rrs > 0).then_some(hw.n_rrs),
+        n_wb: hw.wb_buffers,
+        ..LoogSlice::gtx1080ti_subcore()
+    })
+}
+
 /// The issue stage of `cfg` costed at `src`: the SOCGPU design when `sched.ooo.mode` is
-/// "socgpu", else the baseline's.
+/// "socgpu", LOOG's (per issue slice) when it is "loog", else the baseline's.
 pub fn design(cfg: &GpuConfig, src: &TechCostSource) -> Result<DesignCost, IssueError> {
     let base = baseline_design(cfg);
+    if let Some(l) = loog_slice(cfg) {
+        return Ok(loog_cost(&l, src)?);
+    }
     Ok(match sim::timing::ooo::socgpu_hw_inputs(cfg) {
         Some(hw) => socgpu_cost(&SocgpuIssue::from_hw(&hw), &base, src)?,
         None => baseline_cost(&base, src)?,
@@ -176,26 +226,56 @@ pub fn cost_and_apply(
     e: &mut Estimate,
 ) -> Result<IssueRun, IssueError> {
     let d = design(cfg, src)?;
-    let w = cfg.sm.max_warps as f64;
     let n = chip.n_sm as f64;
     let t = powered_s(e);
     let count = |c: &str| counter(k, c);
-    let structures: Vec<IssueStructure> = d
-        .added
-        .iter()
-        .map(|s| IssueStructure {
+    let loog = d.design == "loog";
+    // copies per SM: one per warp, or for LOOG one per issue slice
+    let per_sm = if loog {
+        cfg.loog_slices()
+    } else {
+        cfg.sm.max_warps
+    };
+    let cost = |s: &StructureCost, copies: u32| {
+        let c = copies as f64;
+        IssueStructure {
             name: s.name.clone(),
             model: s.model.clone(),
             bits_per_warp: s.bits,
-            area_per_sm_mm2: s.area_m2 * w * 1e6,
-            leakage_per_sm_w: s.leakage_w * w,
+            area_per_sm_mm2: s.area_m2 * c * 1e6,
+            leakage_per_sm_w: s.leakage_w * c,
             dynamic_j: s.dynamic_j(&count),
-            leakage_j: s.leakage_w * w * n * t,
-        })
-        .collect();
+            leakage_j: s.leakage_w * c * n * t,
+        }
+    };
+    let mut structures: Vec<IssueStructure> = d.added.iter().map(|s| cost(s, per_sm)).collect();
+    let (removed_area_per_sm_mm2, removed_leakage_per_sm_w) = if loog {
+        // LOOG keeps the in-order I-buffer and removes the baseline's scoreboards (§3): the
+        // kept buffer is part of the design, the scoreboards are what it removes, both as the
+        // baseline's own model costs them (so that a comparison with the baseline run compares
+        // like with like)
+        let base = baseline_cost(&baseline_design(cfg), src)?;
+        let w = cfg.sm.max_warps;
+        let mut removed = (0.0, 0.0);
+        for s in &base.added {
+            if s.name == "scoreboards" {
+                removed.0 += s.area_m2 * w as f64 * 1e6;
+                removed.1 += s.leakage_w * w as f64;
+            } else {
+                structures.push(cost(s, w));
+            }
+        }
+        removed
+    } else {
+        let c = per_sm as f64;
+        (
+            d.removed_area_m2() * c * 1e6,
+            d.removed.iter().map(|s| s.leakage_w).sum::<f64>() * c,
+        )
+    };
     let socgpu = d.design == "socgpu";
-    if socgpu {
-        apply(e, &d, &structures, cfg.sm.max_warps, chip.n_sm);
+    if socgpu || loog {
+        apply(e, &d, &structures, per_sm, chip.n_sm);
     }
     let sms = find_sms(&e.root);
     let sm_area_mm2 = sms.map_or(0.0, |s| s.area_m2 / s.instances.max(1) as f64) * 1e6;
@@ -204,10 +284,18 @@ pub fn cost_and_apply(
         ib_depth: socgpu.then_some(cfg.sched.ooo.ib_depth),
         warps_per_sm: cfg.sm.max_warps,
         n_sm: chip.n_sm,
-        area_per_sm_mm2: d.added_area_m2() * w * 1e6,
-        removed_area_per_sm_mm2: d.removed_area_m2() * w * 1e6,
-        leakage_per_sm_w: d.added_leakage_w() * w,
-        removed_leakage_per_sm_w: d.removed.iter().map(|s| s.leakage_w).sum::<f64>() * w,
+        area_per_sm_mm2: if loog {
+            structures.iter().map(|s| s.area_per_sm_mm2).sum()
+        } else {
+            d.added_area_m2() * per_sm as f64 * 1e6
+        },
+        removed_area_per_sm_mm2,
+        leakage_per_sm_w: if loog {
+            structures.iter().map(|s| s.leakage_per_sm_w).sum()
+        } else {
+            d.added_leakage_w() * per_sm as f64
+        },
+        removed_leakage_per_sm_w,
         dynamic_j: structures.iter().map(|s| s.dynamic_j).sum(),
         leakage_j: structures.iter().map(|s| s.leakage_j).sum(),
         structures,
@@ -216,8 +304,14 @@ pub fn cost_and_apply(
     })
 }
 
-/// Replaces the I-buffer and scoreboard leaves of `e` by the SOCGPU structures (module doc).
-fn apply(e: &mut Estimate, d: &DesignCost, st: &[IssueStructure], warps: u32, n_sm: u32) {
+/// Replaces the scoreboard leaf of `e` (and for SOCGPU the I-buffer leaf) by the design's
+/// structures, `copies` per SM (module doc).
+fn apply(e: &mut Estimate, d: &DesignCost, st: &[IssueStructure], copies: u32, n_sm: u32) {
+    let (prefix, drop_ib) = if d.design == "loog" {
+        ("LOOG", false)
+    } else {
+        ("SOCGPU", true)
+    };
     fn visit(n: &mut Node, f: &mut dyn FnMut(&mut Node)) {
         f(n);
         for c in n.children.iter_mut() {
@@ -225,16 +319,16 @@ fn apply(e: &mut Estimate, d: &DesignCost, st: &[IssueStructure], warps: u32, n_
         }
     }
     visit(&mut e.root, &mut |g| {
-        if g.name == "front end" {
+        if drop_ib && g.name == "front end" {
             g.children.retain(|c| c.name != "instruction buffer");
         }
         if g.name == "issue" {
             g.children.retain(|c| c.name != "scoreboard");
             for (s, x) in d.added.iter().zip(st) {
                 g.children.push(Node {
-                    name: format!("SOCGPU {}", s.name),
+                    name: format!("{prefix} {}", s.name),
                     source: s.source.clone(),
-                    instances: warps * n_sm,
+                    instances: copies * n_sm,
                     area_m2: x.area_per_sm_mm2 * 1e-6 * n_sm as f64,
                     dynamic_j: x.dynamic_j,
                     leakage_j: x.leakage_j,

@@ -1,6 +1,7 @@
 //! `--technique loog` on the command line (issue-stage §3): `simulate` prints the LOOG counters
-//! and keeps the workload's result, `estimate` and `compare` take it, `techniques` lists it,
-//! and bad LOOG knobs are refused with exit status 2 naming the key.
+//! and keeps the workload's result, `estimate` and `compare` take it and cost LOOG's structures
+//! from its counters, `techniques` lists it, and bad LOOG knobs are refused with exit status 2
+//! naming the key.
 
 mod common;
 use common::{ok, refused};
@@ -56,8 +57,24 @@ fn estimate_and_compare_take_loog() {
         "loog",
         "--format",
         "json",
+        "-q",
     ]);
-    assert!(c.contains("loog"), "{c}");
+    let v: serde_json::Value = serde_json::from_str(&c).unwrap();
+    // issue-stage §4, §5: the LOOG structures per slice (4 per SM), their dynamic energy from
+    // the run's LOOG counters, against the baseline's I-buffer and scoreboards
+    let agg = &v["variants"][0]["aggregate"]["issue_cost"];
+    assert_eq!(agg["design"], "loog", "{agg}");
+    let per_sm = agg["area_per_sm_mm2"].as_f64().unwrap();
+    let chip = agg["area_chip_mm2"].as_f64().unwrap();
+    assert!(per_sm > 0.0, "{agg}");
+    assert!((chip - 28.0 * per_sm).abs() <= 1e-9 * chip, "{agg}");
+    let run = &v["variants"][0]["per_workload"]["histo"]["issue_cost"];
+    let dyn_j = run["dynamic_j"].as_f64().unwrap();
+    let base_dyn_j = run["baseline_dynamic_j"].as_f64().unwrap();
+    assert!(dyn_j > 0.0 && base_dyn_j > 0.0, "{run}");
+    // the collector units, RAT and broadcasts switch on every instruction: more than the
+    // in-order buffer and scoreboard reads they replace
+    assert!(dyn_j > base_dyn_j, "{run}");
 }
 
 #[test]
