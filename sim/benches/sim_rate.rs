@@ -16,7 +16,8 @@
 //! partitioned RF (`prf.enabled`, n = 4, SRF 3 cycles, instant remap).
 //! `SIM_RATE_SOCGPU=off|on|only` (default off): `on` also runs them, and `only` runs them only,
 //! with SOCGPU out-of-order issue (`sched.ooo.mode = "socgpu"`, depth `SIM_RATE_SOCGPU_DEPTH`,
-//! default 8), whose issue stage is evaluated every cycle.
+//! default 8); its SMs sleep through unchanged cycles like the in-order ones unless the local
+//! policy keeps per-cycle state (MostReady, LeastReady, Random).
 //! `SIM_RATE_LOOG=off|on|only` (default off): the same with LOOG collector-unit out-of-order
 //! issue (`sched.ooo.mode = "loog"`, default knobs), also evaluated every cycle.
 

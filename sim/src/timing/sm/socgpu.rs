@@ -17,6 +17,12 @@
 //! back) and the flush would have discarded them, so they change no issue timing; they do not
 //! occupy fetch slots or I-cache accesses either, and `flush_discarded` counts only entries
 //! the model actually held.
+//!
+//! An SM whose cycle changed nothing sleeps until its next event, as in-order SMs do, when the
+//! local policy keeps no per-cycle state (First, Older, Younger): the entries' decode and
+//! I-cache readiness and the warps' fetch delays are among its events, and the issue counters
+//! of the slept cycles (scheduler stalls, IB occupancy, NOR evaluations, candidate-set sizes)
+//! are those of the last evaluated cycle, added once per slept cycle when the SM wakes.
 
 use super::Sm;
 use crate::config::OooDual;
