@@ -19,6 +19,10 @@
 
 use crate::config::GpuConfig;
 
+pub mod formation;
+pub mod majority;
+pub mod refmodel;
+
 /// How a structure is built (what `models` maps it onto).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DwfOrg {
