@@ -140,7 +140,7 @@ struct CtaSlot {
 
 /// Issue policy state of one core.
 enum Policy {
-    Majority(Majority),
+    Majority(Box<Majority>),
     /// DTime, DPC, DPdPri: the live pool warps (the selection logic is not costed).
     List(DwfPolicy, Vec<u32>),
 }
@@ -239,14 +239,14 @@ pub fn run_launch(
                 )
             }),
             policy: (mode == ReconvMode::Dwf).then(|| match d.policy {
-                DwfPolicy::Dmaj | DwfPolicy::Dmin => Policy::Majority(Majority::new(
+                DwfPolicy::Dmaj | DwfPolicy::Dmin => Policy::Majority(Box::new(Majority::new(
                     d.policy == DwfPolicy::Dmin,
                     d.heap_entries,
                     d.mheap_lut_entries,
                     d.mheap_lut_ways,
                     sc as u32,
                     d.infinite_resources,
-                )),
+                ))),
                 p => Policy::List(p, Vec::new()),
             }),
             wb_wait: VecDeque::new(),
