@@ -3,7 +3,8 @@
 //! folding, Origami; register-file spec §3–§4: TRIC, COMA and the Warped Register File; §5–§7:
 //! the partitioned RF, the adaptive FRF, the RF cache and the MRF@STV / MRF@NTV baselines;
 //! issue-stage §2: SOCGPU out-of-order issue; §3: LOOG collector-unit out-of-order issue;
-//! control-flow spec §3: the PDOM reconvergence stack with its counters and stack-update timing),
+//! control-flow spec §3: the PDOM reconvergence stack with its counters and stack-update timing;
+//! §3.4–§5: DWF, MIMD and NREC on the reference-mode model),
 //! usable wherever a configuration is. Techniques that touch different knobs
 //! compose with `+` (`gates+coord-blackout`); the command line's `--set key=value` then overrides
 //! single knobs on top.
@@ -244,6 +245,28 @@ pub const TECHNIQUES: &[Technique] = &[
             ("reconv.stack_update_at", "writeback"),
             ("reconv.issue_flush", "false"),
         ],
+        defaults: &[],
+    },
+    Technique {
+        name: "dwf",
+        summary: "dynamic warp formation (control-flow spec §4-§5) on the reference-mode model: \
+                  threads regrouped at write-back by PC into pool warps, issue policy \
+                  dwf.policy (dmaj, dtime, dpc, dmin, dpdpri; default dmaj); PTX workloads only",
+        sets: &[("reconv.mode", "dwf")],
+        defaults: &[("dwf.policy", "dmaj")],
+    },
+    Technique {
+        name: "mimd",
+        summary: "MIMD reference (control-flow spec §3.4): any ready thread fills any lane each \
+                  scheduler cycle; reference-mode model, PTX workloads only",
+        sets: &[("reconv.mode", "mimd")],
+        defaults: &[],
+    },
+    Technique {
+        name: "nrec",
+        summary: "NREC reference (control-flow spec §3.4): a diverged warp splits into warps \
+                  that never merge; reference-mode model, PTX workloads only",
+        sets: &[("reconv.mode", "nrec")],
         defaults: &[],
     },
     Technique {

@@ -134,3 +134,146 @@ fn bad_reconv_values_are_refused_naming_the_key() {
     ]);
     assert!(err.contains("dwf.pc_lut_ways"), "{err}");
 }
+
+#[test]
+fn dwf_mimd_and_nrec_run_on_the_reference_model_and_keep_the_result() {
+    for (tech, extra) in [
+        ("dwf", "DWF formation: PC-warp LUT lookups"),
+        ("mimd", "SIMD efficiency"),
+        ("nrec", "SIMD efficiency"),
+    ] {
+        let out = ok(&[
+            "simulate",
+            "--preset",
+            "gf8800gtx_like",
+            "--workload",
+            "bfs",
+            "--technique",
+            tech,
+            "--check",
+            "-q",
+        ]);
+        assert!(out.contains("reference-mode model"), "{tech}: {out}");
+        assert!(out.contains("pdom in the same model"), "{tech}: {out}");
+        assert!(out.contains(extra), "{tech}: {out}");
+        assert!(out.contains("check: passed"), "{tech}: {out}");
+    }
+    let out = ok(&[
+        "simulate",
+        "--preset",
+        "gf8800gtx_like",
+        "--workload",
+        "bfs",
+        "--technique",
+        "dwf",
+        "--set",
+        "dwf.policy=dpc",
+        "--format",
+        "json",
+        "-q",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["mode"], "dwf");
+    assert_eq!(v["dwf_policy"], "dpc");
+    assert!(v["cycles"].as_u64().unwrap() > 0 && v["pdom_cycles"].as_u64().unwrap() > 0);
+    assert!(v["formation"]["lut_lookups"].as_u64().unwrap() > 0, "{v}");
+    let t = ok(&["techniques"]);
+    for name in ["dwf", "mimd", "nrec"] {
+        assert!(t.contains(&format!("reconv.mode={name}")), "{t}");
+    }
+}
+
+#[test]
+fn a_bad_dwf_policy_is_refused_naming_the_values() {
+    let err = refused(&[
+        "simulate",
+        "--preset",
+        "gf8800gtx_like",
+        "--workload",
+        "bfs",
+        "--technique",
+        "dwf",
+        "--set",
+        "dwf.policy=oldest",
+    ]);
+    assert!(err.contains("dwf.policy"), "{err}");
+    for v in ["dmaj", "dtime", "dpc", "dmin", "dpdpri"] {
+        assert!(err.contains(v), "{err}");
+    }
+    let err = refused(&["simulate", "--workload", "bfs", "--set", "reconv.mode=simt"]);
+    assert!(err.contains("reconv.mode") && err.contains("mimd"), "{err}");
+    // the energy path runs the cycle-level model, which has only the PDOM stack
+    let err = refused(&[
+        "estimate",
+        "--preset",
+        "gf8800gtx_like",
+        "--workload",
+        "bfs",
+        "--technique",
+        "dwf",
+    ]);
+    assert!(err.contains("reconv.mode"), "{err}");
+}
+
+#[test]
+fn dwf_on_a_trace_is_refused_naming_the_key() {
+    let dir = std::env::temp_dir().join(format!("gpuenergy-dwf-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = gpuenergy(&[
+        "trace",
+        "--workload",
+        "histo",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for tech in ["dwf", "mimd", "nrec"] {
+        let err = refused(&[
+            "simulate",
+            "--trace",
+            dir.to_str().unwrap(),
+            "--technique",
+            tech,
+            "-q",
+        ]);
+        assert!(
+            err.contains("'reconv.mode'") && err.contains("per-thread control flow"),
+            "{tech}: {err}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn compare_runs_reference_modes_against_a_pdom_baseline() {
+    let out = ok(&[
+        "compare",
+        "--preset",
+        "gf8800gtx_like",
+        "--workload",
+        "bfs,nw",
+        "--baseline",
+        "pdom",
+        "--technique",
+        "dwf",
+        "--technique",
+        "mimd",
+        "--format",
+        "json",
+        "-q",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    for w in ["bfs", "nw"] {
+        let r = &v["workloads"][w];
+        let pdom = r["pdom"]["cycles"].as_u64().unwrap();
+        let mimd = r["mimd"]["cycles"].as_u64().unwrap();
+        let dwf = r["dwf"]["cycles"].as_u64().unwrap();
+        assert_eq!(r["pdom"]["mode"], "pdom");
+        assert!(mimd <= pdom && mimd <= dwf, "{w}: {r}");
+    }
+    assert!(v["geomean_speedup"]["dwf"].as_f64().unwrap() > 0.0, "{v}");
+}

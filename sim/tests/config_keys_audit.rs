@@ -616,6 +616,11 @@ const RECONV_READ: &[(&str, &str)] = &[
         "sim/src/timing/dwf.rs (dwf_hw_inputs)",
     ),
     ("dwf.die_area_mm2", "sim/src/timing/dwf.rs (dwf_hw_inputs)"),
+    ("reconv.mode", "sim/src/timing/dwf/refmodel.rs"),
+    ("dwf.policy", "sim/src/timing/dwf/refmodel.rs"),
+    ("dwf.lane_aware", "sim/src/timing/dwf/refmodel.rs"),
+    ("dwf.swizzle", "sim/src/timing/dwf/refmodel.rs"),
+    ("dwf.infinite_resources", "sim/src/timing/dwf/refmodel.rs"),
 ];
 
 /// Every key a model reads.

@@ -102,6 +102,9 @@ pub fn run(args: Args) -> Result<()> {
     for v in std::iter::once(&baseline).chain(&variants) {
         models::gpu::limits::check_sizes(&v.config)?;
     }
+    if crate::refcompare::needed(&baseline, &variants) {
+        return run_reference(&args, &baseline, &variants, t0);
+    }
     let choice = args.point.choice()?;
     let overlay = match &args.calibration {
         Some(p) => Some(NamedOverlay::load(p)?),
@@ -138,6 +141,45 @@ pub fn run(args: Args) -> Result<()> {
     if let Some(dir) = &args.plot {
         report::compare::write_plots(dir, &c)?;
         super::progress::note(quiet, format!("plots written to {}", dir.display()));
+    }
+    super::progress::note(
+        quiet,
+        format!("compare done in {:.2} s", t0.elapsed().as_secs_f64()),
+    );
+    Ok(())
+}
+
+/// `compare` with a reference mode (`reconv.mode` = dwf, mimd or nrec) in some run: every run
+/// on the reference-mode model ([`crate::refcompare`]); cycles and speedups, no energy.
+fn run_reference(
+    args: &Args,
+    baseline: &compare::Variant,
+    variants: &[compare::Variant],
+    t0: std::time::Instant,
+) -> Result<()> {
+    if args.plot.is_some() || args.calibration.is_some() || args.die_mm2.is_some() {
+        anyhow::bail!(
+            "--plot, --calibration and --die-mm2 need the energy comparison; a run with \
+             'reconv.mode' = dwf, mimd or nrec is compared on cycles only"
+        );
+    }
+    if matches!(args.format, Format::Csv) {
+        return Err(crate::report::no_csv("compare (reference modes)"));
+    }
+    let list = workloads_named(&args.workload)?;
+    let size: Size = args.size.parse()?;
+    let quiet = args.quiet.quiet;
+    let bar = super::progress::Progress::bar((variants.len() + 1) * list.len(), "runs", quiet);
+    let b = bar.clone();
+    let c = crate::refcompare::run(baseline, variants, &list, size, &move |n, what| {
+        b.set_position(n);
+        b.message(what);
+    });
+    bar.finish();
+    let c = c?;
+    match args.format {
+        Format::Json => println!("{}", serde_json::to_string_pretty(&c)?),
+        _ => print!("{}", crate::refcompare::table(&c)),
     }
     super::progress::note(
         quiet,

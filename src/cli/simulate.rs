@@ -6,7 +6,9 @@ use super::progress::Progress;
 use crate::correlate::LaunchRecorder;
 use crate::report::{self, format_parser, Format, TABLE_JSON};
 use anyhow::{bail, Context, Result};
+use sim::config::reconv::ReconvMode;
 use sim::config::{GpuConfig, SchedPolicy};
+use sim::timing::dwf::refmodel::{RefGpu, RefStats};
 use sim::timing::{Program, Simulation, TimingGpu};
 use sim::trace::TraceFolder;
 use sim::workloads::{self, Size};
@@ -179,6 +181,9 @@ pub fn run(args: Args) -> Result<()> {
     let w = workloads::find(name)
         .with_context(|| format!("unknown workload '{name}' (see `gpuenergy workloads`)"))?;
     let size: Size = args.size.parse()?;
+    if cfg.reconv.mode != ReconvMode::Pdom {
+        return run_reference(&cfg, name, w, size, &args);
+    }
     let start = Instant::now();
     let bar = Progress::spinner(args.quiet.quiet);
     let b2 = bar.clone();
@@ -219,6 +224,98 @@ pub fn run(args: Args) -> Result<()> {
     }
     if let Some((false, d)) = check {
         bail!("{name}: results differ from the CPU reference: {d}");
+    }
+    Ok(())
+}
+
+/// One reference-mode run: counters, check outcome and wall time.
+struct RefRun {
+    stats: RefStats,
+    check: Option<(bool, String)>,
+    wall_s: f64,
+}
+
+fn ref_run(
+    cfg: &GpuConfig,
+    w: &dyn workloads::Workload,
+    size: Size,
+    check: bool,
+) -> Result<RefRun> {
+    let start = Instant::now();
+    let mut gpu = RefGpu::new(cfg)?;
+    let rep = w.run(size, &mut gpu, check)?;
+    Ok(RefRun {
+        stats: gpu.stats,
+        check: rep.check.map(|c| (c.passed, c.detail)),
+        wall_s: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// `simulate` under `reconv.mode` = dwf, mimd or nrec: the reference-mode model
+/// (`sim::timing::dwf::refmodel`, control-flow spec §3.4, §4, §5), run for the mode and for
+/// the PDOM baseline under the same scheduler-level timing; prints both.
+fn run_reference(
+    cfg: &GpuConfig,
+    name: &str,
+    w: &dyn workloads::Workload,
+    size: Size,
+    args: &Args,
+) -> Result<()> {
+    if args.out.is_some() {
+        bail!(
+            "--out: 'reconv.mode' = \"{}\" runs on the reference-mode model, which writes no \
+             activity record",
+            cfg.reconv.mode.as_str()
+        );
+    }
+    let bar = Progress::spinner(args.quiet.quiet);
+    bar.message(format!(
+        "{}: {} (reference-mode model)",
+        name,
+        cfg.reconv.mode.as_str()
+    ));
+    let run = ref_run(cfg, w, size, args.check)?;
+    let mut base_cfg = cfg.clone();
+    base_cfg.reconv.mode = ReconvMode::Pdom;
+    bar.message(format!("{}: pdom (reference-mode model)", name));
+    let base = ref_run(&base_cfg, w, size, false)?;
+    bar.finish();
+    let v = report::simulate::reference_json(
+        cfg,
+        name,
+        size.as_str(),
+        &run.stats,
+        &base.stats,
+        run.wall_s,
+    );
+    match args.format {
+        Format::Json => {
+            let mut v = v;
+            if let Some((p, d)) = &run.check {
+                v["check"] = serde_json::json!({ "passed": p, "detail": d });
+            }
+            println!("{}", serde_json::to_string_pretty(&v)?)
+        }
+        Format::Table => {
+            print!(
+                "{}",
+                report::simulate::reference_table(
+                    cfg,
+                    name,
+                    size.as_str(),
+                    &run.stats,
+                    &base.stats,
+                    run.wall_s
+                )
+            );
+            if let Some((p, d)) = &run.check {
+                println!("check: {} ({d})", if *p { "passed" } else { "FAILED" });
+            }
+        }
+        Format::Csv => return Err(crate::report::no_csv("simulate")),
+    }
+    if let Some((false, d)) = run.check {
+        bail!("{}: results differ from the CPU reference: {d}", name);
     }
     Ok(())
 }

@@ -302,9 +302,29 @@ fn schema_table(cfg: &GpuConfig) -> toml::Table {
     t.entry("metrics").or_insert_with(|| {
         toml::Value::Table(toml::Table::try_from(&cfg.metrics).expect("metrics serialises"))
     });
-    t.entry("dwf").or_insert_with(|| {
-        toml::Value::Table(toml::Table::try_from(&cfg.dwf).expect("dwf serialises"))
-    });
+    {
+        // The DWF scheduler keys are skipped at their defaults; write them all.
+        let d = &cfg.dwf;
+        let e = t.entry("dwf").or_insert_with(|| {
+            toml::Value::Table(toml::Table::try_from(d).expect("dwf serialises"))
+        });
+        if let toml::Value::Table(dt) = e {
+            for (k, x) in [
+                (
+                    "policy",
+                    toml::Value::try_from(d.policy).expect("serialises"),
+                ),
+                ("lane_aware", toml::Value::Boolean(d.lane_aware)),
+                ("swizzle", toml::Value::Boolean(d.swizzle)),
+                (
+                    "infinite_resources",
+                    toml::Value::Boolean(d.infinite_resources),
+                ),
+            ] {
+                dt.entry(k).or_insert(x);
+            }
+        }
+    }
     {
         // Every reconv key is skipped at its default; write them all.
         let r = &cfg.reconv;
@@ -314,6 +334,7 @@ fn schema_table(cfg: &GpuConfig) -> toml::Table {
             .or_insert_with(|| toml::Value::Table(toml::Table::new()));
         if let toml::Value::Table(rt) = e {
             for (k, x) in [
+                ("mode", v(toml::Value::try_from(r.mode))),
                 (
                     "stack_update_at",
                     v(toml::Value::try_from(r.stack_update_at)),
@@ -837,6 +858,15 @@ impl GpuConfig {
                  path only (the out-of-order issue stage keeps its own fetch rule)"
                     .into(),
             );
+        }
+        if self.reconv.mode != super::reconv::ReconvMode::Pdom
+            && self.sched.ooo.mode != super::schema::OooMode::None
+        {
+            bad.push(format!(
+                "'reconv.mode' = \"{}\" runs on the reference-mode model, which has no \
+                 out-of-order issue stage (sched.ooo.mode must be \"none\")",
+                self.reconv.mode.as_str()
+            ));
         }
         if self.reconv.counters && self.sched.ooo.mode != super::schema::OooMode::None {
             bad.push(

@@ -7,7 +7,8 @@
 //! control flow as it fetches (`reconv.stack_update_at = "fetch"`).
 //!
 //! `[dwf]` holds the design parameters that `timing::dwf_hw_inputs` turns into the bit counts of
-//! the DWF scheduler's structures for costing; the thread scheduler itself is not simulated.
+//! the DWF scheduler's structures for costing, and the knobs of the DWF thread scheduler that
+//! the reference-mode model (`timing::dwf::refmodel`) simulates under `reconv.mode = "dwf"`.
 
 use serde::{Deserialize, Serialize};
 
@@ -44,6 +45,85 @@ pub enum PushOrderKnob {
     FallthroughOnTop,
 }
 
+/// `reconv.mode`: how diverged threads are grouped for issue (control-flow spec §3, §3.4, §4,
+/// §5).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReconvMode {
+    /// `"pdom"`: static warps with the per-warp PDOM stack (default; the cycle-level model).
+    #[default]
+    Pdom,
+    /// `"dwf"`: dynamic warp formation with the `[dwf]` structures and `dwf.policy`
+    /// (control-flow spec §4, §5). Needs per-thread control flow (the PTX front end).
+    Dwf,
+    /// `"mimd"`: any ready thread fills any lane each scheduler cycle (§3.4; an idealisation).
+    Mimd,
+    /// `"nrec"`: a diverged warp splits into warps that never merge again (§3.4; an
+    /// idealisation that needs extra warp contexts).
+    Nrec,
+}
+
+impl ReconvMode {
+    /// Every mode with its key value.
+    pub const ALL: [(ReconvMode, &'static str); 4] = [
+        (ReconvMode::Pdom, "pdom"),
+        (ReconvMode::Dwf, "dwf"),
+        (ReconvMode::Mimd, "mimd"),
+        (ReconvMode::Nrec, "nrec"),
+    ];
+    /// The key value (`"pdom"`, ...).
+    pub fn as_str(self) -> &'static str {
+        ReconvMode::ALL
+            .iter()
+            .find(|(m, _)| *m == self)
+            .map_or("pdom", |(_, s)| s)
+    }
+}
+
+/// `dwf.policy`: the DWF issue policy (control-flow spec §5.4).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DwfPolicy {
+    /// `"dmaj"`: the most common PC first, all its warps before a new PC (Majority entry,
+    /// max-heap and MHeap LUT, §5.5). The default.
+    #[default]
+    Dmaj,
+    /// `"dtime"`: warps in order of creation (FIFO).
+    Dtime,
+    /// `"dpc"`: the smallest PC first; ties to the oldest warp.
+    Dpc,
+    /// `"dmin"`: the least frequent PC first (the Majority structure keyed by −CNT).
+    Dmin,
+    /// `"dpdpri"`: the warp whose threads have passed the fewest reconvergence points first;
+    /// ties by DPC.
+    Dpdpri,
+}
+
+impl DwfPolicy {
+    /// Every policy with its key value.
+    pub const ALL: [(DwfPolicy, &'static str); 5] = [
+        (DwfPolicy::Dmaj, "dmaj"),
+        (DwfPolicy::Dtime, "dtime"),
+        (DwfPolicy::Dpc, "dpc"),
+        (DwfPolicy::Dmin, "dmin"),
+        (DwfPolicy::Dpdpri, "dpdpri"),
+    ];
+    /// The key value (`"dmaj"`, ...).
+    pub fn as_str(self) -> &'static str {
+        DwfPolicy::ALL
+            .iter()
+            .find(|(m, _)| *m == self)
+            .map_or("dmaj", |(_, s)| s)
+    }
+}
+
+fn is_pdom(m: &ReconvMode) -> bool {
+    *m == ReconvMode::Pdom
+}
+fn is_dmaj(p: &DwfPolicy) -> bool {
+    *p == DwfPolicy::Dmaj
+}
+
 fn is_false(b: &bool) -> bool {
     !*b
 }
@@ -61,6 +141,9 @@ fn is_zero(v: &u32) -> bool {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ReconvSection {
+    /// `reconv.mode`: `"pdom"` (default), `"dwf"`, `"mimd"` or `"nrec"`.
+    #[serde(default, skip_serializing_if = "is_pdom")]
+    pub mode: ReconvMode,
     /// `reconv.stack_update_at`: `"fetch"` (default), `"issue"` or `"writeback"`.
     #[serde(default, skip_serializing_if = "is_fetch")]
     pub stack_update_at: StackUpdateAt,
@@ -91,6 +174,7 @@ pub struct ReconvSection {
 impl Default for ReconvSection {
     fn default() -> Self {
         ReconvSection {
+            mode: ReconvMode::Pdom,
             stack_update_at: StackUpdateAt::Fetch,
             issue_flush: false,
             max_depth: 0,
@@ -181,6 +265,23 @@ pub struct DwfSection {
     pub rf_regs_per_core: u32,
     /// Die area the chip-level overhead is reported against, mm² (470).
     pub die_area_mm2: u32,
+    /// `dwf.policy`: the issue policy, `"dmaj"` (default), `"dtime"`, `"dpc"`, `"dmin"` or
+    /// `"dpdpri"` (control-flow spec §5.4).
+    #[serde(skip_serializing_if = "is_dmaj")]
+    pub policy: DwfPolicy,
+    /// `dwf.lane_aware`: a formed warp never holds two threads of one home slot (§5.1;
+    /// default true). False: any thread joins any warp and the register read stalls on bank
+    /// conflicts.
+    #[serde(skip_serializing_if = "is_true")]
+    pub lane_aware: bool,
+    /// `dwf.swizzle`: thread swizzling of the home slot, `home = (tid mod w) XOR ((tid div w)
+    /// mod 2)` (§5.1; default true).
+    #[serde(skip_serializing_if = "is_true")]
+    pub swizzle: bool,
+    /// `dwf.infinite_resources`: no port, size or stall limits on the DWF structures (§5.5; an
+    /// idealisation, default false).
+    #[serde(skip_serializing_if = "is_false")]
+    pub infinite_resources: bool,
 }
 
 impl Default for DwfSection {
@@ -198,6 +299,10 @@ impl Default for DwfSection {
             cnt_bits: 10,
             rf_regs_per_core: 8192,
             die_area_mm2: 470,
+            policy: DwfPolicy::Dmaj,
+            lane_aware: true,
+            swizzle: true,
+            infinite_resources: false,
         }
     }
 }

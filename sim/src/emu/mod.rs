@@ -36,6 +36,7 @@ pub mod exec;
 pub mod launch;
 mod memop;
 pub mod memory;
+pub mod pool;
 pub mod simt;
 pub mod stream;
 pub mod warp;

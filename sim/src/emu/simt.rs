@@ -114,6 +114,21 @@ impl SimtStack {
         }
     }
 
+    /// Replaces every entry with the single entry `{pc, mask, rpc = RPC_NONE}` (the counters
+    /// are kept). The thread-pool stream uses it to run one instruction for a chosen set of a
+    /// warp's lanes at one PC.
+    pub fn reset(&mut self, pc: u32, mask: u32) {
+        self.entries.clear();
+        if mask != 0 {
+            self.entries.push(Entry {
+                pc,
+                mask,
+                rpc: RPC_NONE,
+                kind: EntryKind::Normal,
+            });
+        }
+    }
+
     /// Entries from bottom to top.
     pub fn entries(&self) -> &[Entry] {
         &self.entries

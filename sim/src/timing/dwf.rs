@@ -13,11 +13,20 @@
 //! - max-heap `E_h·(P + cnt + 2(ib+1) + ⌈log2 E_m⌉ + 1)`; Majority entry `P + cnt + 2(ib+1)`;
 //! - PDOM stack per warp `2w·(2P + w + 1)` plus a `⌈log2(2w+1)⌉` top-of-stack pointer.
 //!
+//! The submodules simulate the scheduler itself: [`formation`] (warp pool, allocator, PC-warp
+//! LUT, §5.3), [`majority`] (Majority entry, max-heap, MHeap LUT and their port budget, §5.5)
+//! and [`refmodel`] (the reference-mode model that runs PDOM, NREC, MIMD and DWF under one
+//! scheduler-level timing, §3.4, §4).
+//!
 //! Every width is a parameter (`[dwf]`), because the source's own table is not fully
 //! consistent in the scheduler-data and MHeap-LUT widths. `models` turns these into area and
 //! energy; the simulator computes no cost.
 
 use crate::config::GpuConfig;
+
+pub mod formation;
+pub mod majority;
+pub mod refmodel;
 
 /// How a structure is built (what `models` maps it onto).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -112,6 +112,15 @@ impl<'a> Simulation<'a> {
 
     /// The configuration with the scheduler override applied, and the resolved policies.
     pub(crate) fn resolve(&mut self) -> Result<ResolvedPolicies, SimError> {
+        let mode = self.cfg.reconv.mode;
+        if mode != crate::config::reconv::ReconvMode::Pdom {
+            return Err(SimError::Other(format!(
+                "'reconv.mode' = \"{}\" runs on the reference-mode model \
+                 (sim::timing::dwf::refmodel; `gpuenergy simulate --workload NAME`), not on the \
+                 cycle-level pipeline; allowed here: \"pdom\"",
+                mode.as_str()
+            )));
+        }
         if let Some(n) = &self.scheduler {
             self.cfg.sched.policy = self.registry.scheduler_policy(n)?;
         }
@@ -127,6 +136,15 @@ impl<'a> Simulation<'a> {
     /// Resolves the policies of a source whose control flow is fixed (a stream or a trace):
     /// a reconvergence mechanism other than the built-in one is an error.
     pub(crate) fn resolve_fixed_flow(&mut self, what: &str) -> Result<ResolvedPolicies, SimError> {
+        let mode = self.cfg.reconv.mode;
+        if mode != crate::config::reconv::ReconvMode::Pdom {
+            return Err(SimError::Other(format!(
+                "'reconv.mode' = \"{}\": {what} carries warp-level control flow (per-instruction \
+                 active masks), and DWF, MIMD and NREC regroup threads, which needs per-thread \
+                 control flow (control-flow spec §1); only \"pdom\" is allowed",
+                mode.as_str()
+            )));
+        }
         let p = self.resolve()?;
         if p.reconvergence.is_some() {
             return Err(SimError::Other(format!(

@@ -1,0 +1,783 @@
+//! Reference-mode model of thread scheduling under divergence (control-flow spec §3.4, §4,
+//! §5): one model that runs the PDOM baseline, NREC, MIMD and dynamic warp formation (DWF) with
+//! its five issue policies under the same scheduler-level timing, so that their cycle counts
+//! compare like for like.
+//!
+//! Timing (control-flow spec §4.1, after W. Fung, *Dynamic Warp Formation*, MASc thesis, UBC
+//! 2008): a SIMD pipeline of `n = dwf.simd_width` lanes, so a warp of `w` threads issues over
+//! a *scheduler cycle* of `w/n` pipeline cycles, and each core issues at most one warp per
+//! scheduler cycle. Each thread has at most one instruction in flight: it is locked from issue
+//! until its write-back. An instruction writes back `w/n` cycles plus its latency after issue:
+//! the `[latency]` table for arithmetic (via `timing::exec::classify`), `shmem.latency` for
+//! shared memory, and for global and local memory the per-core data cache (`[l1d]`: a hit
+//! costs `l1d.latency`; a miss adds `dram.latency` and occupies the core's share of the DRAM
+//! bandwidth for one line). Stores complete after the hit latency and take bandwidth per line.
+//! Cores do not contend with each other (no interconnect model): this is a scheduler study
+//! model, not the cycle-level pipeline of `timing::sm`.
+//!
+//! Modes (`reconv.mode`):
+//! - `pdom`: static warps under their PDOM stacks, round-robin issue;
+//! - `nrec`: a warp splits at divergence into warps that are never merged again;
+//! - `mimd`: each scheduler cycle up to `w` ready threads issue, at any PCs;
+//! - `dwf`: threads reaching write-back are formed into pool warps (§5.3) and a pool warp is
+//!   chosen by `dwf.policy` (§5.4, §5.5 for DMaj/DMin with the port-budget model).
+//!
+//! Functional results are the emulator's in every mode (the thread-pool stream executes each
+//! instruction with the emulator's semantics).
+
+use super::formation::{FormationStats, Former, Inserted, Tid};
+use super::majority::{Majority, MajorityStats};
+use crate::config::reconv::{DwfPolicy, ReconvMode};
+use crate::config::GpuConfig;
+use crate::emu::pool::{ExecOut, ThreadPool};
+use crate::emu::Emulator;
+use crate::inst::{Family, MemSpace, OpClass, WarpInst, WARP_SIZE};
+use crate::stream::{DevPtr, Gpu};
+use crate::timing::cache::{LineState, Probe, TagArray};
+use crate::{Launch, SimError};
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
+
+/// Counters of a reference-mode run (control-flow spec §6), summed over launches.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct RefStats {
+    /// Pipeline (core) cycles, summed over launches.
+    pub cycles: u64,
+    /// Warps issued.
+    pub warp_issues: u64,
+    /// Thread instructions issued.
+    pub thread_insts: u64,
+    /// Scheduler cycles × cores.
+    pub sched_cycles: u64,
+    /// Issue slots by active lanes: W0, W1–4, …, W29–32.
+    pub simd_buckets: [u64; 9],
+    /// Register-bank conflict stall cycles (non-lane-aware DWF).
+    pub bank_conflict_stall_cycles: u64,
+    /// Warp-formation counters (DWF).
+    pub formation: Option<FormationStats>,
+    /// Majority-hardware counters (DWF with DMaj or DMin).
+    pub majority: Option<MajorityStats>,
+}
+
+impl RefStats {
+    /// Mean active lanes per issued warp over `w` lanes.
+    pub fn simd_efficiency(&self, w: u32) -> f64 {
+        if self.warp_issues == 0 {
+            0.0
+        } else {
+            self.thread_insts as f64 / (self.warp_issues as f64 * w as f64)
+        }
+    }
+}
+
+/// A [`Gpu`] that runs every launch on the reference-mode model of `cfg.reconv.mode`; memory
+/// and host copies are the emulator's.
+pub struct RefGpu {
+    /// The functional emulator (device memory, functional state).
+    pub emu: Emulator,
+    cfg: GpuConfig,
+    /// Counters summed over the launches so far.
+    pub stats: RefStats,
+    /// Cycles of each launch, in order, with the kernel name.
+    pub launches: Vec<(String, u64)>,
+}
+
+impl RefGpu {
+    /// A device for `cfg` (its `reconv.mode` and `[dwf]` choose the scheduling).
+    pub fn new(cfg: &GpuConfig) -> Result<Self, SimError> {
+        if cfg.gpu.warp_size as usize != WARP_SIZE {
+            return Err(SimError::Other(format!(
+                "'gpu.warp_size' = {}: the reference-mode model needs {WARP_SIZE}",
+                cfg.gpu.warp_size
+            )));
+        }
+        let mut emu = Emulator::new();
+        emu.configure(cfg);
+        Ok(RefGpu {
+            emu,
+            cfg: cfg.clone(),
+            stats: RefStats::default(),
+            launches: Vec::new(),
+        })
+    }
+}
+
+impl Gpu for RefGpu {
+    fn alloc(&mut self, bytes: u64) -> Result<DevPtr, SimError> {
+        self.emu.alloc(bytes)
+    }
+    fn copy_to_device(&mut self, dst: DevPtr, data: &[u8]) -> Result<(), SimError> {
+        self.emu.copy_to_device(dst, data)
+    }
+    fn copy_from_device(&mut self, src: DevPtr, out: &mut [u8]) -> Result<(), SimError> {
+        self.emu.copy_from_device(src, out)
+    }
+    fn launch(&mut self, launch: &Launch) -> Result<(), SimError> {
+        let c = run_launch(&self.cfg, &mut self.emu, launch, &mut self.stats)?;
+        self.stats.cycles += c;
+        self.launches.push((launch.kernel.name.clone(), c));
+        Ok(())
+    }
+}
+
+/// An instruction in flight: the threads it unlocks at write-back.
+struct InFlight {
+    cta: u32,
+    /// PDOM: the static warp; other modes: `None`.
+    warp: Option<u32>,
+    /// Threads continuing (not exited, not at a barrier), with their next PC.
+    next: Vec<(u32, u32)>,
+}
+
+struct CtaSlot {
+    id: u32,
+    base_tid: u32,
+    nwarps: u32,
+    /// PDOM: static warp locked (an instruction in flight).
+    locked: Vec<bool>,
+    inflight: u32,
+}
+
+/// Issue policy state of one core.
+enum Policy {
+    Majority(Box<Majority>),
+    /// DTime, DPC, DPdPri: the live pool warps (the selection logic is not costed).
+    List(DwfPolicy, Vec<u32>),
+}
+
+struct Core {
+    ctas: Vec<CtaSlot>,
+    threads_used: u32,
+    warps_used: u32,
+    shmem_used: u32,
+    events: BinaryHeap<Reverse<(u64, u64)>>,
+    flights: Vec<Option<InFlight>>,
+    free_flights: Vec<usize>,
+    seq: u64,
+    l1: TagArray,
+    port_free: u64,
+    busy_until: u64,
+    rr: usize,
+    /// NREC warps and MIMD threads ready to issue: `(cta, pc, threads)`.
+    ready: VecDeque<(u32, u32, Vec<u32>)>,
+    former: Option<Former>,
+    policy: Option<Policy>,
+    /// Write-back groups waiting for pool entries: `(pc, threads)`.
+    wb_wait: VecDeque<(u32, Vec<Tid>)>,
+}
+
+struct Model<'c> {
+    cfg: &'c GpuConfig,
+    mode: ReconvMode,
+    w: u32,
+    sc: u64,
+    line_bytes: u64,
+    miss_port_cycles: u64,
+    out: ExecOut,
+    rec: WarpInst,
+}
+
+/// Runs one launch; returns its cycles and adds its counters to `stats`.
+pub fn run_launch(
+    cfg: &GpuConfig,
+    emu: &mut Emulator,
+    launch: &Launch,
+    stats: &mut RefStats,
+) -> Result<u64, SimError> {
+    let mode = cfg.reconv.mode;
+    let d = &cfg.dwf;
+    let w = WARP_SIZE as u32;
+    let sc = (w / d.simd_width.max(1)).max(1) as u64;
+    let mut pool = ThreadPool::new(emu, launch)?;
+    let info = pool.info().clone();
+    let tpc = info.threads_per_cta();
+    let wpc = info.warps_per_cta();
+    let l1g = cfg.l1d.geometry();
+    let line_bytes = l1g.line_bytes as u64;
+    // the core's share of DRAM bandwidth, bytes per core cycle
+    let dr = &cfg.dram;
+    let bw = (cfg.mem.n_channels * dr.chips_per_channel * dr.bus_bytes_per_chip) as f64
+        * dr.data_cmd_ratio as f64
+        * (cfg.gpu.dram_mhz / cfg.gpu.core_mhz)
+        / cfg.gpu.n_sm.max(1) as f64;
+    let miss_port_cycles = ((line_bytes as f64 / bw.max(1e-9)).ceil() as u64).max(1);
+    let mut m = Model {
+        cfg,
+        mode,
+        w,
+        sc,
+        line_bytes,
+        miss_port_cycles,
+        out: ExecOut::default(),
+        rec: WarpInst::new(0, Family::Int, OpClass::Nop, 0),
+    };
+    let n_sm = cfg.gpu.n_sm.max(1) as usize;
+    let mut cores: Vec<Core> = (0..n_sm)
+        .map(|_| Core {
+            ctas: Vec::new(),
+            threads_used: 0,
+            warps_used: 0,
+            shmem_used: 0,
+            events: BinaryHeap::new(),
+            flights: Vec::new(),
+            free_flights: Vec::new(),
+            seq: 0,
+            l1: TagArray::new(&l1g),
+            port_free: 0,
+            busy_until: 0,
+            rr: 0,
+            ready: VecDeque::new(),
+            former: (mode == ReconvMode::Dwf).then(|| {
+                Former::new(
+                    w,
+                    d.pool_entries,
+                    d.pc_lut_entries,
+                    d.pc_lut_ways,
+                    d.lane_aware,
+                    d.swizzle,
+                    d.infinite_resources,
+                )
+            }),
+            policy: (mode == ReconvMode::Dwf).then(|| match d.policy {
+                DwfPolicy::Dmaj | DwfPolicy::Dmin => Policy::Majority(Box::new(Majority::new(
+                    d.policy == DwfPolicy::Dmin,
+                    d.heap_entries,
+                    d.mheap_lut_entries,
+                    d.mheap_lut_ways,
+                    sc as u32,
+                    d.infinite_resources,
+                ))),
+                p => Policy::List(p, Vec::new()),
+            }),
+            wb_wait: VecDeque::new(),
+        })
+        .collect();
+    let ncta = info.num_ctas();
+    let mut next_cta = 0u32;
+    let mut t = 0u64;
+    let mut idle_rounds = 0u64;
+    loop {
+        // CTA placement: as many as the core's threads, warps, CTA slots and shared memory allow
+        for (ci, core) in cores.iter_mut().enumerate() {
+            while next_cta < ncta
+                && (core.ctas.len() as u32) < cfg.sm.max_ctas.max(1)
+                && core.threads_used + wpc * w <= cfg.sm.max_threads.max(wpc * w)
+                && core.warps_used + wpc <= cfg.sm.max_warps.max(wpc)
+                && core.shmem_used + info.shared_bytes <= cfg.sm.shmem_bytes.max(info.shared_bytes)
+            {
+                pool.begin_cta(next_cta, ci as u32, core.warps_used)?;
+                // thread ids of a CTA start at a warp boundary so static warps keep their slots
+                let base = core.ctas.iter().map(|c| c.base_tid + c.nwarps * w).max();
+                core.ctas.push(CtaSlot {
+                    id: next_cta,
+                    base_tid: base.unwrap_or(0),
+                    nwarps: wpc,
+                    locked: vec![false; wpc as usize],
+                    inflight: 0,
+                });
+                core.threads_used += wpc * w;
+                core.warps_used += wpc;
+                core.shmem_used += info.shared_bytes;
+                if mode != ReconvMode::Pdom {
+                    let c = core.ctas.last().expect("just pushed");
+                    let (id, base) = (c.id, c.base_tid);
+                    for wi in 0..wpc {
+                        let ts: Vec<u32> = (wi * w..((wi + 1) * w).min(tpc)).collect();
+                        m.make_ready(core, id, base, 0, ts, &mut pool, stats)?;
+                    }
+                }
+                next_cta += 1;
+            }
+        }
+        let mut any_live = next_cta < ncta;
+        let mut progressed = false;
+        for core in cores.iter_mut() {
+            progressed |= m.core_cycle(core, t, &mut pool, stats)?;
+            // retire finished CTAs
+            let mut k = 0;
+            while k < core.ctas.len() {
+                let c = &core.ctas[k];
+                if c.inflight == 0 && pool.live_threads(c.id) == 0 {
+                    pool.end_cta(c.id)?;
+                    core.threads_used -= c.nwarps * w;
+                    core.warps_used -= c.nwarps;
+                    core.shmem_used -= info.shared_bytes;
+                    core.ctas.remove(k);
+                    progressed = true;
+                } else {
+                    k += 1;
+                }
+            }
+            any_live |= !core.ctas.is_empty();
+        }
+        stats.sched_cycles += n_sm as u64;
+        if !any_live {
+            break;
+        }
+        t += sc;
+        idle_rounds = if progressed { 0 } else { idle_rounds + 1 };
+        if idle_rounds > 1_000_000 {
+            return Err(SimError::Other(format!(
+                "reference-mode model ({}): no progress for 10^6 scheduler cycles at cycle {t} \
+                 in kernel '{}'",
+                mode.as_str(),
+                info.name
+            )));
+        }
+        if cfg.sim.max_cycles > 0 && t > cfg.sim.max_cycles {
+            return Err(SimError::Other(format!(
+                "reference-mode model: kernel '{}' passed sim.max_cycles = {}",
+                info.name, cfg.sim.max_cycles
+            )));
+        }
+    }
+    for core in &cores {
+        if let Some(f) = &core.former {
+            let s = stats.formation.get_or_insert_with(|| FormationStats {
+                tid_bank_writes: vec![0; w as usize],
+                ..Default::default()
+            });
+            merge_formation(s, &f.stats);
+        }
+        if let Some(Policy::Majority(mj)) = &core.policy {
+            let s = stats.majority.get_or_insert_with(Default::default);
+            merge_majority(s, &mj.stats);
+        }
+    }
+    Ok(t + sc)
+}
+
+fn merge_formation(a: &mut FormationStats, b: &FormationStats) {
+    a.lut_lookups += b.lut_lookups;
+    a.lut_hits += b.lut_hits;
+    a.lut_misses += b.lut_misses;
+    for (x, y) in a.tid_bank_writes.iter_mut().zip(&b.tid_bank_writes) {
+        *x += y;
+    }
+    a.pc_bank_writes += b.pc_bank_writes;
+    a.alloc_pops += b.alloc_pops;
+    a.alloc_pushes += b.alloc_pushes;
+    a.new_warp_events += b.new_warp_events;
+    a.pool_full_stall += b.pool_full_stall;
+    a.max_pool_occupancy = a.max_pool_occupancy.max(b.max_pool_occupancy);
+}
+
+fn merge_majority(a: &mut MajorityStats, b: &MajorityStats) {
+    a.mheap_lut_lookups += b.mheap_lut_lookups;
+    a.mheap_lut_writes += b.mheap_lut_writes;
+    a.heap_reads += b.heap_reads;
+    a.heap_writes += b.heap_writes;
+    a.heap_swaps += b.heap_swaps;
+    a.sift_up_swaps += b.sift_up_swaps;
+    a.sift_down_swaps += b.sift_down_swaps;
+    a.max_sift = a.max_sift.max(b.max_sift);
+    a.heap_rebalance_stall += b.heap_rebalance_stall;
+    a.heap_overflow += b.heap_overflow;
+    a.max_heap_live = a.max_heap_live.max(b.max_heap_live);
+}
+
+fn bucket(lanes: u32) -> usize {
+    if lanes == 0 {
+        0
+    } else {
+        ((lanes - 1) / 4 + 1).min(8) as usize
+    }
+}
+
+impl Model<'_> {
+    /// Threads of CTA `cta` (thread ids `ts`, all at `pc`, or each at its own PC for
+    /// `pc == u32::MAX`) become ready to issue.
+    #[allow(clippy::too_many_arguments)]
+    fn make_ready(
+        &mut self,
+        core: &mut Core,
+        cta: u32,
+        base: u32,
+        pc: u32,
+        ts: Vec<u32>,
+        pool: &mut ThreadPool,
+        _stats: &mut RefStats,
+    ) -> Result<(), SimError> {
+        if ts.is_empty() {
+            return Ok(());
+        }
+        match self.mode {
+            ReconvMode::Pdom => {}
+            ReconvMode::Nrec | ReconvMode::Mimd => core.ready.push_back((cta, pc, ts)),
+            ReconvMode::Dwf => {
+                let tids: Vec<Tid> = ts
+                    .into_iter()
+                    .map(|t| Tid {
+                        cta,
+                        thread: t,
+                        core_tid: base + t,
+                    })
+                    .collect();
+                core.wb_wait.push_back((pc, tids));
+                self.drain_wb(core);
+            }
+        }
+        let _ = pool;
+        Ok(())
+    }
+
+    /// Forms warps from the waiting write-back groups while the pool has room (§5.3 step 3).
+    fn drain_wb(&mut self, core: &mut Core) {
+        let (Some(f), Some(p)) = (core.former.as_mut(), core.policy.as_mut()) else {
+            return;
+        };
+        let mut ins: Vec<Inserted> = Vec::new();
+        while let Some((pc, tids)) = core.wb_wait.front() {
+            if f.free_entries() < Former::entries_needed(1) {
+                break;
+            }
+            f.insert_group(*pc, tids, &mut ins);
+            core.wb_wait.pop_front();
+        }
+        for i in ins {
+            match p {
+                Policy::Majority(mj) => mj.insert(i, f),
+                Policy::List(_, l) => {
+                    if !l.contains(&i.wid) {
+                        l.push(i.wid);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Latency from issue to write-back of the instruction just executed (in `self.out` /
+    /// `self.rec`), with its memory accesses charged to the core's cache and DRAM share.
+    fn latency(&mut self, core: &mut Core, t: u64, inst: &WarpInst, addrs: &[u64]) -> u64 {
+        let cfg = self.cfg;
+        let base = self.sc;
+        if inst.family != Family::Mem {
+            let c = crate::timing::exec::classify(cfg, inst);
+            return base + c.latency as u64;
+        }
+        let space = inst.mem.as_ref().map(|m| m.space);
+        match space {
+            Some(MemSpace::Shared) => base + cfg.shmem.latency as u64,
+            Some(MemSpace::Const) | Some(MemSpace::Param) | None => base + cfg.l1d.latency as u64,
+            Some(MemSpace::Global) | Some(MemSpace::Local) => {
+                let hit = cfg.l1d.latency as u64;
+                let mut lines: Vec<u64> = addrs.iter().map(|a| a / self.line_bytes).collect();
+                lines.sort_unstable();
+                lines.dedup();
+                let store = inst.op == OpClass::Store;
+                let mut done = t + base + hit;
+                for &l in &lines {
+                    let addr_line = core.l1.line_of(l * self.line_bytes);
+                    let full = core.l1.full_mask();
+                    let ok = !store
+                        && inst.op != OpClass::Atomic
+                        && matches!(core.l1.probe(addr_line, full), Probe::Hit { .. });
+                    if ok {
+                        continue;
+                    }
+                    let start = core.port_free.max(t + base);
+                    core.port_free = start + self.miss_port_cycles;
+                    if store {
+                        continue;
+                    }
+                    let ready = core.port_free + hit + cfg.dram.latency as u64;
+                    if inst.op == OpClass::Load {
+                        if let Some((way, _)) =
+                            core.l1.allocate(addr_line, LineState::Reserved, ready)
+                        {
+                            core.l1.fill(way, full, ready);
+                        }
+                    }
+                    done = done.max(ready);
+                }
+                done - t
+            }
+        }
+    }
+
+    fn push_flight(&mut self, core: &mut Core, done: u64, f: InFlight) {
+        let i = match core.free_flights.pop() {
+            Some(i) => {
+                core.flights[i] = Some(f);
+                i
+            }
+            None => {
+                core.flights.push(Some(f));
+                core.flights.len() - 1
+            }
+        };
+        core.seq += 1;
+        core.events
+            .push(Reverse((done, (core.seq << 20) | (i as u64 & 0xF_FFFF))));
+    }
+
+    /// One scheduler cycle of a core at pipeline cycle `t`: write-backs, then one issue.
+    fn core_cycle(
+        &mut self,
+        core: &mut Core,
+        t: u64,
+        pool: &mut ThreadPool,
+        stats: &mut RefStats,
+    ) -> Result<bool, SimError> {
+        let mut progressed = false;
+        if let (Some(Policy::Majority(mj)), Some(f)) = (core.policy.as_mut(), core.former.as_mut())
+        {
+            mj.begin_cycle(f);
+        }
+        // write-back
+        while let Some(&Reverse((done, key))) = core.events.peek() {
+            if done > t {
+                break;
+            }
+            core.events.pop();
+            progressed = true;
+            let i = (key & 0xF_FFFF) as usize;
+            let fl = core.flights[i].take().expect("flight");
+            core.free_flights.push(i);
+            let Some(k) = core.ctas.iter().position(|c| c.id == fl.cta) else {
+                continue;
+            };
+            core.ctas[k].inflight -= 1;
+            let base = core.ctas[k].base_tid;
+            if let Some(wi) = fl.warp {
+                core.ctas[k].locked[wi as usize] = false;
+                continue;
+            }
+            // group the continuing threads by next PC
+            let mut groups: Vec<(u32, Vec<u32>)> = Vec::new();
+            for (th, np) in fl.next {
+                match groups.iter_mut().find(|g| g.0 == np) {
+                    Some(g) => g.1.push(th),
+                    None => groups.push((np, vec![th])),
+                }
+            }
+            for (pc, ts) in groups {
+                self.make_ready(core, fl.cta, base, pc, ts, pool, stats)?;
+            }
+            // threads released from a barrier, grouped by static warp and PC
+            let rel = pool.take_released(fl.cta);
+            let mut groups: Vec<(u32, u32, Vec<u32>)> = Vec::new();
+            for th in rel {
+                let pc = pool.thread(fl.cta, th).map_or(0, |s| s.pc);
+                let sw = th / WARP_SIZE as u32;
+                match groups.iter_mut().find(|g| g.0 == sw && g.1 == pc) {
+                    Some(g) => g.2.push(th),
+                    None => groups.push((sw, pc, vec![th])),
+                }
+            }
+            for (_, pc, ts) in groups {
+                self.make_ready(core, fl.cta, base, pc, ts, pool, stats)?;
+            }
+        }
+        if !core.wb_wait.is_empty() {
+            self.drain_wb(core);
+            if let Some(f) = core.former.as_mut() {
+                if !core.wb_wait.is_empty() {
+                    f.stats.pool_full_stall += 1;
+                }
+            }
+        }
+        // issue
+        let lanes = if t < core.busy_until {
+            0
+        } else {
+            self.issue(core, t, pool, stats)?
+        };
+        if let (Some(Policy::Majority(mj)), true) = (core.policy.as_mut(), true) {
+            mj.end_cycle();
+        }
+        stats.simd_buckets[bucket(lanes)] += 1;
+        Ok(progressed || lanes > 0)
+    }
+
+    /// Issues at most one warp; returns the threads issued.
+    fn issue(
+        &mut self,
+        core: &mut Core,
+        t: u64,
+        pool: &mut ThreadPool,
+        stats: &mut RefStats,
+    ) -> Result<u32, SimError> {
+        match self.mode {
+            ReconvMode::Pdom => {
+                let total: usize = core.ctas.iter().map(|c| c.nwarps as usize).sum();
+                for k in 0..total {
+                    let pos = (core.rr + 1 + k) % total.max(1);
+                    let (mut ci, mut wi) = (0usize, pos);
+                    while wi >= core.ctas[ci].nwarps as usize {
+                        wi -= core.ctas[ci].nwarps as usize;
+                        ci += 1;
+                    }
+                    let id = core.ctas[ci].id;
+                    if core.ctas[ci].locked[wi] {
+                        continue;
+                    }
+                    // threads issued: the lanes of the top entry (predicated-off lanes
+                    // included, as in the other modes)
+                    let n = match pool.static_top(id, wi as u32) {
+                        Some((_, mask, false)) => mask.count_ones(),
+                        _ => continue,
+                    };
+                    let mut rec = std::mem::replace(
+                        &mut self.rec,
+                        WarpInst::new(0, Family::Int, OpClass::Nop, 0),
+                    );
+                    if !pool.step_static(id, wi as u32, t, &mut rec)? {
+                        self.rec = rec;
+                        continue;
+                    }
+                    core.rr = pos;
+                    let addrs: Vec<u64> = rec.mem.as_ref().map_or(Vec::new(), |m| {
+                        (0..WARP_SIZE)
+                            .filter(|&l| rec.active_mask >> l & 1 != 0)
+                            .map(|l| m.addrs[l])
+                            .collect()
+                    });
+                    let lat = self.latency(core, t, &rec, &addrs);
+                    self.rec = rec;
+                    core.ctas[ci].locked[wi] = true;
+                    core.ctas[ci].inflight += 1;
+                    self.push_flight(
+                        core,
+                        t + lat,
+                        InFlight {
+                            cta: id,
+                            warp: Some(wi as u32),
+                            next: Vec::new(),
+                        },
+                    );
+                    stats.warp_issues += 1;
+                    stats.thread_insts += n as u64;
+                    core.busy_until = t + self.sc;
+                    return Ok(n.max(1));
+                }
+                Ok(0)
+            }
+            ReconvMode::Nrec => {
+                let Some((cta, pc, ts)) = core.ready.pop_front() else {
+                    return Ok(0);
+                };
+                let n = ts.len() as u32;
+                self.exec_group(core, t, pool, cta, pc, &ts)?;
+                stats.warp_issues += 1;
+                stats.thread_insts += n as u64;
+                core.busy_until = t + self.sc;
+                Ok(n)
+            }
+            ReconvMode::Mimd => {
+                // up to w ready threads at any PCs
+                let mut room = self.w as usize;
+                let mut n = 0;
+                while room > 0 {
+                    let Some((cta, pc, mut ts)) = core.ready.pop_front() else {
+                        break;
+                    };
+                    if ts.len() > room {
+                        let rest = ts.split_off(room);
+                        core.ready.push_front((cta, pc, rest));
+                    }
+                    room -= ts.len();
+                    n += ts.len() as u32;
+                    self.exec_group(core, t, pool, cta, pc, &ts)?;
+                }
+                if n > 0 {
+                    stats.warp_issues += 1;
+                    stats.thread_insts += n as u64;
+                    core.busy_until = t + self.sc;
+                }
+                Ok(n)
+            }
+            ReconvMode::Dwf => {
+                let (Some(f), Some(p)) = (core.former.as_mut(), core.policy.as_mut()) else {
+                    return Ok(0);
+                };
+                let wid = match p {
+                    Policy::Majority(mj) => mj.pick(f),
+                    Policy::List(pol, l) => {
+                        let key = |w: u32| -> (u32, u32, u64) {
+                            let pw = &f.pool[w as usize];
+                            let pri = if *pol == DwfPolicy::Dpdpri {
+                                pw.slots
+                                    .iter()
+                                    .flatten()
+                                    .map(|t| {
+                                        pool.thread(t.cta, t.thread).map_or(0, |s| s.passed_rpcs)
+                                    })
+                                    .max()
+                                    .unwrap_or(0)
+                            } else {
+                                0
+                            };
+                            match pol {
+                                DwfPolicy::Dtime => (0, 0, pw.created),
+                                _ => (pri, pw.pc, pw.created),
+                            }
+                        };
+                        let best = (0..l.len()).min_by_key(|&k| key(l[k]));
+                        best.map(|k| l.swap_remove(k))
+                    }
+                };
+                let Some(wid) = wid else {
+                    return Ok(0);
+                };
+                let conflict = if self.cfg.dwf.lane_aware {
+                    0
+                } else {
+                    f.bank_conflict(wid)
+                };
+                let (pc, tids) = f.issue(wid);
+                let n = tids.len() as u32;
+                // execute per CTA (a pool warp may hold threads of several resident CTAs)
+                let mut by_cta: Vec<(u32, Vec<u32>)> = Vec::new();
+                for t in &tids {
+                    match by_cta.iter_mut().find(|g| g.0 == t.cta) {
+                        Some(g) => g.1.push(t.thread),
+                        None => by_cta.push((t.cta, vec![t.thread])),
+                    }
+                }
+                let stall = if conflict > 1 { conflict as u64 } else { 0 };
+                stats.bank_conflict_stall_cycles += stall;
+                for (cta, ts) in by_cta {
+                    self.exec_group(core, t + stall, pool, cta, pc, &ts)?;
+                }
+                stats.warp_issues += 1;
+                stats.thread_insts += n as u64;
+                core.busy_until = t + self.sc + stall;
+                Ok(n)
+            }
+        }
+    }
+
+    /// Executes the instruction at `pc` for threads `ts` of CTA `cta` and schedules their
+    /// write-back.
+    fn exec_group(
+        &mut self,
+        core: &mut Core,
+        t: u64,
+        pool: &mut ThreadPool,
+        cta: u32,
+        pc: u32,
+        ts: &[u32],
+    ) -> Result<(), SimError> {
+        let mut out = std::mem::take(&mut self.out);
+        pool.exec(cta, pc, ts, t, &mut out)?;
+        let addrs = std::mem::take(&mut out.addrs);
+        let lat = self.latency(core, t, &out.inst, &addrs);
+        out.addrs = addrs;
+        let next = std::mem::take(&mut out.next);
+        self.out = out;
+        if let Some(c) = core.ctas.iter_mut().find(|c| c.id == cta) {
+            c.inflight += 1;
+        }
+        self.push_flight(
+            core,
+            t + lat,
+            InFlight {
+                cta,
+                warp: None,
+                next,
+            },
+        );
+        Ok(())
+    }
+}
