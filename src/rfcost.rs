@@ -181,11 +181,11 @@ pub fn cost_run(
     if !technique_on(cfg) && !non_mrf(&c) {
         return Ok(None);
     }
-    if cfg.tric.gate_periphery_if_bank_off {
+    if cfg.tric.gate_periphery_if_bank_off && !cfg.tric.enabled {
         return Err(RfError::input(
             "tric.gate_periphery_if_bank_off",
             "true",
-            "false (the run does not record per-bank all-OFF cycles)",
+            "false unless tric.enabled = true (only TRIC turns entries OFF)",
         ));
     }
     let d = design(cfg, tech, chip)?;
@@ -227,7 +227,9 @@ pub fn cost_run(
             .as_ref()
             .map(|x| (x, cfg.tric.switch_energy_model == SwitchEnergyModel::Model)),
         off_residual: cfg.tric.off_residual,
-        gate_periphery_if_bank_off: false,
+        // the periphery of a bank whose entries are all OFF is gated for those cycles (§8.2):
+        // the run records Σ over banks (and SMs) of its all-OFF cycles
+        gate_periphery_if_bank_off: cfg.tric.gate_periphery_if_bank_off,
         partitioned,
         adaptive: d.adaptive_frf,
         rfc: d.rfc.is_some(),

@@ -327,10 +327,6 @@ const READ: &[(&str, &str)] = &[
 /// Keys refused outright for a non-baseline value by `GpuConfig::validate` (features not
 /// implemented), with such a value. The keys no model reads are `sim::config::UNREAD_KEYS`.
 const REFUSED_FEATURES: &[(&str, &str)] = &[
-    // [prf] and [rfc] (sim/src/config/prf.rs): re-profiling within a kernel and the RF
-    // cache's liveness oracle are not modelled.
-    ("prf.reprofile_every_cycles", "1000"),
-    ("rfc.liveness", "\"oracle\""),
     ("sim.threads", "4"),
     ("stats.epoch_cycles", "100"),
     ("stats.timeline_dump", "true"),
@@ -516,6 +512,14 @@ const RF_READ: &[(&str, &str)] = &[
     ("rfc.alloc_on_read_miss", "sim/src/timing/rf/rf_cache.rs"),
     ("rfc.lat", "sim/src/timing/rf/sm_org.rs"),
     (
+        "rfc.liveness",
+        "sim/src/timing/rf/rf_cache.rs (oracle: the next access decides)",
+    ),
+    (
+        "prf.reprofile_every_cycles",
+        "sim/src/timing/rf/partitioned.rs (re-profiling rounds)",
+    ),
+    (
         "rf.latency",
         "sim/src/timing/policy/builtin.rs (MonolithicRf::route)",
     ),
@@ -547,7 +551,7 @@ const RF_READ: &[(&str, &str)] = &[
     ),
     (
         "tric.gate_periphery_if_bank_off",
-        "models (register-file leakage, periphery)",
+        "sim/src/timing/warpedrf.rs (bank all-OFF cycles); models (periphery leakage)",
     ),
     ("coma.enabled", "sim/src/timing/warpedrf.rs"),
     (
@@ -930,8 +934,15 @@ fn register_file_tables_are_checked_naming_the_key() {
             "prf.enabled = true\nrfc.enabled = true",
             "'rfc.enabled' = true with",
         ),
-        ("rfc.liveness = \"oracle\"", "not modelled"),
-        ("prf.reprofile_every_cycles = 10", "not implemented"),
+        ("rfc.liveness = \"dead\"", "oracle"),
+        (
+            "prf.reprofile_every_cycles = 10",
+            "'prf.reprofile_every_cycles' = 10 needs 'prf.enabled' = true",
+        ),
+        (
+            "tric.gate_periphery_if_bank_off = true",
+            "'tric.gate_periphery_if_bank_off' = true needs 'tric.enabled' = true",
+        ),
         ("prf.enabled = true\ntric.enabled = true", "'tric.enabled'"),
     ] {
         let src = format!("base = \"gtx480\"\n{text}\n");
@@ -947,6 +958,9 @@ fn register_file_tables_are_checked_naming_the_key() {
         "prf.enabled = true\nafrf.enabled = true\nprf.remap_policy = \"migrate\"",
         "rfc.enabled = true\nrfc.read_ports = 8",
         "mrf.region = \"NTV\"\nmrf.lat = 3",
+        "rfc.enabled = true\nrfc.liveness = \"oracle\"",
+        "prf.enabled = true\nprf.reprofile_every_cycles = 1000",
+        "tric.enabled = true\ntric.gate_periphery_if_bank_off = true",
     ] {
         let src = format!("base = \"gtx480\"\n{text}\n");
         GpuConfig::from_toml_str(&src, "user.toml").unwrap_or_else(|e| panic!("{text}: {e}"));

@@ -698,31 +698,74 @@ fn rfc_read_miss_allocation_and_clean_evictions() {
 }
 
 /// Leaving the active set flushes every dirty entry to the MRF; a warp outside the active set
-/// bypasses the RFC; oracle liveness drops dead values.
+/// bypasses the RFC.
 #[test]
-fn rfc_flush_and_liveness() {
-    for (liveness, flushed) in [
-        (RfcLiveness::None, vec![1u16, 2, 3]),
-        (RfcLiveness::Oracle, vec![1, 3]),
-    ] {
+fn rfc_flush_and_bypass() {
+    let mut ev = RfEvents::default();
+    let mut c = RfCache::new(&rfc(6, RfcReplacement::Fifo), 4);
+    c.enter_active(2);
+    for r in 1..=3 {
+        c.write(2, r, &mut ev);
+    }
+    assert_eq!(c.leave_active(2, &mut ev), vec![1, 2, 3]);
+    assert_eq!(ev.rfc_flush_writebacks, 3);
+    assert_eq!(ev.rfc_dead_drops, 0);
+    assert!(c.cached(2).is_empty());
+    assert_eq!(c.write(2, 4, &mut ev), RfcWrite::Bypass);
+    assert_eq!(c.read(2, 1, &mut ev), RfcRead::Miss { writeback: None });
+}
+
+/// Oracle liveness on a directed sequence (2 entries, FIFO): an evicted dirty value is parked
+/// until the warp's next access to it decides: a read proves it live (written back then,
+/// returned as the miss's write-back and counted as an eviction write-back); a write, or the
+/// warp's exit, proves it dead (dropped, counted). With `"none"` every eviction and flush of a
+/// dirty value is written back at once.
+#[test]
+fn rfc_oracle_liveness_decides_at_the_next_access() {
+    // writes R1, R2, R3 (evicts R1), read R1, write R4 (evicts R2), write R2 (evicts R3),
+    // leave the active set (flushes R4, R2), exit
+    let run = |liveness| {
         let cfg = RfcSection {
             liveness,
-            ..rfc(6, RfcReplacement::Fifo)
+            ..rfc(2, RfcReplacement::Fifo)
         };
         let mut ev = RfEvents::default();
-        let mut c = RfCache::new(&cfg, 4);
-        c.enter_active(2);
+        let mut c = RfCache::new(&cfg, 1);
+        c.enter_active(0);
+        let mut wbs = Vec::new();
         for r in 1..=3 {
-            c.write(2, r, &mut ev);
+            if let RfcWrite::Cached { writeback: Some(v) } = c.write(0, r, &mut ev) {
+                wbs.push(v);
+            }
         }
-        c.mark_dead(2, 2);
-        assert_eq!(c.leave_active(2, &mut ev), flushed, "{liveness:?}");
-        assert_eq!(ev.rfc_flush_writebacks, flushed.len() as u64);
-        assert_eq!(ev.rfc_dead_drops, 3 - flushed.len() as u64);
-        assert!(c.cached(2).is_empty());
-        assert_eq!(c.write(2, 4, &mut ev), RfcWrite::Bypass);
-        assert_eq!(c.read(2, 1, &mut ev), RfcRead::Miss { writeback: None });
-    }
+        if let RfcRead::Miss { writeback: Some(v) } = c.read(0, 1, &mut ev) {
+            wbs.push(v);
+        }
+        for r in [4, 2] {
+            if let RfcWrite::Cached { writeback: Some(v) } = c.write(0, r, &mut ev) {
+                wbs.push(v);
+            }
+        }
+        wbs.extend(c.leave_active(0, &mut ev));
+        let parked = c.undecided(0).len();
+        c.drop_warp(0, &mut ev);
+        (wbs, parked, ev)
+    };
+    let (wbs, parked, ev) = run(RfcLiveness::None);
+    assert_eq!(wbs, vec![1, 2, 3, 4, 2]);
+    assert_eq!(parked, 0);
+    assert_eq!(ev.rfc_eviction_writebacks, 3);
+    assert_eq!(ev.rfc_flush_writebacks, 2);
+    assert_eq!(ev.rfc_dead_drops, 0);
+    let (wbs, parked, ev) = run(RfcLiveness::Oracle);
+    // R1 is read after its eviction: live; R2 is rewritten first: dead; R3 (evicted) and the
+    // flushed R4 and R2 are never read again before the exit: dead
+    assert_eq!(wbs, vec![1]);
+    assert_eq!(parked, 3);
+    assert_eq!(ev.rfc_eviction_writebacks, 1);
+    assert_eq!(ev.rfc_flush_writebacks, 0);
+    assert_eq!(ev.rfc_dead_drops, 4);
+    assert_eq!(ev.rfc_writes, 5);
 }
 
 /// Ports: (2R, 1W) over one bank, and (8R, 4W) over 4 banks (2R, 1W per bank, warp w in bank
@@ -731,13 +774,17 @@ fn rfc_flush_and_liveness() {
 fn rfc_ports_and_banks_per_cycle() {
     let mut ev = RfEvents::default();
     let mut c = RfCache::new(&rfc(6, RfcReplacement::Fifo), 8);
+    assert_eq!(c.free_ports(0, false, 10), 2);
     assert!(c.try_port(0, false, 10, &mut ev));
     assert!(c.try_port(1, false, 10, &mut ev));
+    assert_eq!(c.free_ports(0, false, 10), 0);
+    assert_eq!(c.free_ports(0, true, 10), 1);
     assert!(!c.try_port(2, false, 10, &mut ev));
     assert!(c.try_port(2, true, 10, &mut ev));
     assert!(!c.try_port(3, true, 10, &mut ev));
     assert!(c.try_port(2, false, 11, &mut ev));
     assert_eq!(ev.rfc_port_conflicts, 2);
+    assert_eq!(ev.rfc_write_port_conflicts, 1);
     let wide = RfcSection {
         read_ports: 8,
         write_ports: 4,
@@ -772,4 +819,167 @@ fn pilot_selection_policies() {
     );
     assert!(warps.contains(&a));
     assert!(select_pilot(PilotSelect::FirstWarpFirstCta, &[], 1, 0, 0).is_err());
+}
+
+/// A partitioned RF (n = 4, 24 banks, 8 warp slots) re-profiling every 100 cycles: kernel 7
+/// with 12 registers, warps 0..4, pilot 0.
+fn reprofiled(policy: RemapPolicy) -> sim::timing::rf::PartitionedRf {
+    let cfg = PrfSection {
+        enabled: true,
+        n_fast: 4,
+        remap_policy: policy,
+        reprofile_every_cycles: 100,
+        ..PrfSection::default()
+    };
+    let mut rf = sim::timing::rf::PartitionedRf::from_sections(
+        &cfg,
+        &AfrfSection::default(),
+        &sim::config::prf::MrfSection::default(),
+        8,
+        24,
+        BankMap::RegPlusWarp,
+        8,
+        0,
+        3,
+    );
+    rf.on_kernel_launch(7, 12, &[0, 1], 0).unwrap();
+    for w in 0..4 {
+        rf.on_warp_launch(w, 7, 0);
+    }
+    // first round: the pilot (warp 0) reads R9, R10 and writes R11 ten times, reads R5 once
+    for _ in 0..10 {
+        rf.on_issue(0, &[9, 10], &[11], 2);
+    }
+    rf.on_issue(0, &[5], &[], 3);
+    rf.on_warp_exit(0, 20);
+    rf
+}
+
+/// `prf.reprofile_every_cycles` (§5.5 item 6 extension, rules in `timing::rf::kernel_profile`):
+/// the first table (generation 1: R9↔R0, R10↔R1, R11↔R2, R5↔R3) is filled at the pilot's
+/// exit; at cycle 100 a round starts with the lowest resident warp (1) as pilot while the
+/// table stays in force; at 200 the round ends (sort), generation 2 (R6↔R0, R7↔R1, R8↔R2) is
+/// filled at once (sort latency 0) and the next round starts. `"instant"` moves every warp to
+/// generation 2; `"new_warps_only"` keeps the residents on generation 1 and starts a warp
+/// launched later on 2; under `"migrate"` a warp still migrating to generation 1 finishes that
+/// migration (16 requests) and stays on generation 1.
+#[test]
+fn reprofiling_rounds_and_the_mapping_switch() {
+    use sim::timing::rf::Part;
+    for policy in [
+        RemapPolicy::Instant,
+        RemapPolicy::NewWarpsOnly,
+        RemapPolicy::Migrate,
+    ] {
+        let mut rf = reprofiled(policy);
+        let first = rf.route(2, 9, false, 21);
+        if policy == RemapPolicy::Instant {
+            assert_eq!((first.part, first.slot), (Part::FrfHigh, 0), "{policy:?}");
+        } else {
+            // kept on the identity, or still migrating to generation 1
+            assert_eq!((first.part, first.slot), (Part::Srf, 9), "{policy:?}");
+        }
+        assert_eq!(rf.events().sorts, 1);
+        // cycle 100: a round starts; the table stays in force
+        let r = rf.route(1, 9, false, 100);
+        assert_eq!(rf.events().reprofiles, 1, "{policy:?}");
+        assert_eq!(rf.kernels().get(7).unwrap().pilot(), Some(1));
+        assert!(rf.kernels().get(7).unwrap().profile_mask());
+        if policy == RemapPolicy::Instant {
+            assert_eq!((r.part, r.slot), (Part::FrfHigh, 0), "{policy:?}");
+        }
+        let incs = rf.events().pilot_counter_increments;
+        for _ in 0..10 {
+            rf.on_issue(1, &[7, 8], &[6], 150);
+        }
+        rf.on_issue(2, &[9], &[], 150); // not the pilot: not counted
+        assert_eq!(rf.events().pilot_counter_increments, incs + 30);
+        // cycle 200: sort, generation 2, the next round
+        let _ = rf.route(3, 0, false, 200);
+        assert_eq!(rf.events().sorts, 2, "{policy:?}");
+        assert_eq!(rf.events().reprofiles, 2, "{policy:?}");
+        assert_eq!(rf.kernels().get(7).unwrap().generation(), 2);
+        // R6, R7, R8 tie at 10: lower id first
+        assert_eq!(
+            rf.kernels().get(7).unwrap().pairs(),
+            &[(6, 0), (7, 1), (8, 2)]
+        );
+        let slot = |rf: &sim::timing::rf::PartitionedRf, w, r| rf.slot(w, r);
+        match policy {
+            RemapPolicy::Instant => {
+                assert_eq!(slot(&rf, 2, 7), 1);
+                assert_eq!(slot(&rf, 2, 9), 9);
+                assert_eq!(rf.route(2, 6, true, 201).part, Part::FrfHigh);
+            }
+            RemapPolicy::NewWarpsOnly => {
+                // residents stayed on the identity (the first fill kept them there)
+                assert_eq!(slot(&rf, 2, 9), 9);
+                rf.on_warp_launch(5, 7, 201);
+                assert_eq!(slot(&rf, 5, 7), 1);
+                assert_eq!(slot(&rf, 5, 9), 9);
+            }
+            RemapPolicy::Migrate => {
+                // warp 2 migrated to generation 1 already (its requests were never granted
+                // here, so it is still migrating from the identity to generation 1)
+                let w = 2;
+                let mut n = 0;
+                while let Some(q) = rf.next_migration(w) {
+                    assert!(rf.complete_migration(w, 201).is_some());
+                    n += 1;
+                    assert!(n < 100, "{q:?}");
+                }
+                assert_eq!(n, 16, "identity → generation 1: 4 pairs × 4 requests");
+                assert_eq!(slot(&rf, w, 9), 0, "on generation 1 after its migration");
+            }
+        }
+        let _ = slot;
+    }
+}
+
+/// A re-fill under `"migrate"` moves a warp on generation 1 to generation 2 by the registers
+/// whose slot differs: 11 reads at the old slots, then 11 writes at the new ones.
+#[test]
+fn reprofiling_migration_moves_the_displaced_registers() {
+    let mut rf = reprofiled(RemapPolicy::Migrate);
+    // let warps 1..4 finish their first migration (identity → generation 1)
+    for w in 1..4 {
+        while rf.next_migration(w).is_some() {
+            rf.complete_migration(w, 30);
+        }
+        assert_eq!(rf.slot(w, 9), 0);
+    }
+    let _ = rf.route(1, 9, false, 100);
+    for _ in 0..10 {
+        rf.on_issue(1, &[7, 8], &[6], 150);
+    }
+    let _ = rf.route(3, 0, false, 200);
+    let mut reqs = Vec::new();
+    while let Some(q) = rf.next_migration(3) {
+        // on generation 1 until the last request
+        assert_eq!(rf.slot(3, 9), 0);
+        reqs.push(q);
+        rf.complete_migration(3, 201);
+    }
+    assert_eq!(reqs.len(), 22);
+    assert!(reqs[..11].iter().all(|q| !q.write));
+    assert!(reqs[11..].iter().all(|q| q.write));
+    // R0 was in slot 9 (generation 1) and goes to slot 6 (generation 2)
+    assert_eq!(
+        reqs[0],
+        MigrationRequest {
+            fast: false,
+            slot: 9,
+            write: false
+        }
+    );
+    assert_eq!(
+        reqs[11],
+        MigrationRequest {
+            fast: false,
+            slot: 6,
+            write: true
+        }
+    );
+    assert_eq!(rf.slot(3, 7), 1);
+    assert_eq!(rf.slot(3, 9), 9);
 }

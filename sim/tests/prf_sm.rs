@@ -270,6 +270,12 @@ fn rf_cache_mrf_traffic() {
             let (r, w) = bank_accesses(kp);
             assert_eq!(mr + cr, r, "{name} {}", k.name);
             assert_eq!(mw - ev.rfc_writebacks() + cw, w, "{name} {}", k.name);
+            // the MRF banks serve the misses, the bypassed results and the write-backs (a
+            // write-back still queued when the kernel ends took no port); RFC hits and
+            // cached results take RFC ports only
+            let (br, bw) = bank_accesses(k);
+            assert_eq!(br, mr, "{name} {}", k.name);
+            assert!(bw <= mw && bw + 64 >= mw, "{name} {}: {bw} vs {mw}", k.name);
         }
     }
 }
@@ -295,6 +301,34 @@ fn migration_accesses_are_counted() {
         "sgemm",
     );
     assert_eq!(prf(&b.kernels[0]).events.migration_accesses(), 0);
+}
+
+/// `prf.reprofile_every_cycles`: a kernel longer than the interval is re-profiled (rounds
+/// started, one more sort per finished round) under every remap policy, functional results
+/// unchanged; with 0 nothing is re-profiled.
+#[test]
+fn reprofiling_within_a_kernel() {
+    for policy in ["\"instant\"", "\"new_warps_only\"", "\"migrate\""] {
+        let cfg = with(
+            &gtx780(),
+            &[
+                PRF,
+                ("prf.remap_policy", policy),
+                ("prf.reprofile_every_cycles", "400"),
+            ],
+        );
+        let a = run(&cfg, "sgemm");
+        let k = &a.kernels[0];
+        let ev = &prf(k).events;
+        assert!(ev.reprofiles > 0, "{policy}: {} cycles", k.cycles);
+        // per SM: one sort for the first round, one per re-profiling round that ended
+        assert!(ev.sorts > ev.reprofiles / 2, "{policy}: {ev:?}");
+        let b = run(
+            &with(&gtx780(), &[PRF, ("prf.remap_policy", policy)]),
+            "sgemm",
+        );
+        assert_eq!(prf(&b.kernels[0]).events.reprofiles, 0);
+    }
 }
 
 /// `prf.n_fast` beyond the kernel's registers with `prf.skip_if_fits = false` stops at the
@@ -355,8 +389,6 @@ fn incompatible_combinations_are_refused() {
         e.contains("'rf.latency'") && e.contains("'prf.enabled'"),
         "{e}"
     );
-    let e = load(&[("rfc.enabled", "true"), ("rfc.liveness", "\"oracle\"")]);
-    assert!(e.contains("'rfc.liveness'"), "{e}");
 }
 
 /// The knob sets of the register-file techniques (partitioned RF, adaptive FRF, RF cache,
@@ -421,6 +453,76 @@ fn bank_port_is_shared_by_the_frf_and_srf_halves() {
     assert_eq!(part(&same, "frf_high").0, 1);
     assert!(rf(&same).conflicts_read_read > 0, "{:?}", rf(&same));
     assert_eq!(rf(&other).conflicts_read_read, 0);
+}
+
+/// §7.4 ports and oracle liveness on a directed one-warp program (2 RFC entries per warp,
+/// FIFO): R1←R0, R2←R1, R3←R2 (evicts R1), R4←R1,R3 (R1 misses; evicts R2), R2←R4 (evicts
+/// R3); each instruction after the first depends on its predecessor, so the accesses come in
+/// program order. Reads: R0 and the second R1 miss (MRF bank reads), R1, R2, R3, R4 hit (RFC
+/// ports, no bank port). `"none"`: the evictions of R1, R2, R3 are written back through MRF bank ports.
+/// `"oracle"`: only R1 (read after its eviction) is; R2 (rewritten) and R3 (never read before
+/// the exit) are dropped dead.
+#[test]
+fn rf_cache_ports_and_oracle_liveness_directed() {
+    let prog = || {
+        vec![
+            (vec![1], vec![0]),
+            (vec![2], vec![1]),
+            (vec![3], vec![2]),
+            (vec![4], vec![1, 3]),
+            (vec![2], vec![4]),
+        ]
+    };
+    for (liveness, wbs, dead) in [("\"none\"", 3, 0), ("\"oracle\"", 1, 2)] {
+        let cfg = one_sm(&[
+            ("rfc.enabled", "true"),
+            ("rfc.entries_per_warp", "2"),
+            ("rfc.liveness", liveness),
+        ]);
+        let k = synth(&cfg, prog());
+        let ev = &prf(&k).events;
+        assert_eq!(ev.rfc_read_hits, 4, "{liveness}");
+        assert_eq!(ev.rfc_read_misses, 2, "{liveness}");
+        assert_eq!(ev.rfc_writes, 5, "{liveness}");
+        assert_eq!(ev.rfc_eviction_writebacks, wbs, "{liveness}");
+        assert_eq!(ev.rfc_flush_writebacks, 0, "{liveness}");
+        assert_eq!(ev.rfc_dead_drops, dead, "{liveness}");
+        assert_eq!(ev.rfc_port_conflicts, 0, "{liveness}");
+        assert_eq!(part(&k, "mrf"), (2, wbs), "{liveness}");
+        assert_eq!(part(&k, "rfc"), (4, 5), "{liveness}");
+        // the MRF banks saw exactly the misses and the write-backs
+        assert_eq!(bank_accesses(&k), (2, wbs), "{liveness}");
+    }
+}
+
+/// RFC read ports are the RFC's own: R3←R1,R2 with both sources cached needs two RFC reads in
+/// one cycle. With `rfc.read_ports = 1` the second is a counted RFC port conflict and is read
+/// the next cycle (one cycle more); with 2 there is none. Neither hit takes an MRF bank port.
+#[test]
+fn rf_cache_read_port_conflict_directed() {
+    let prog = || {
+        vec![
+            (vec![1], vec![0]),
+            (vec![2], vec![0]),
+            (vec![3], vec![1, 2]),
+        ]
+    };
+    let run = |ports: &str| {
+        let cfg = one_sm(&[
+            ("rfc.enabled", "true"),
+            ("rfc.read_ports", ports),
+            ("rfc.write_ports", "2"),
+        ]);
+        synth(&cfg, prog())
+    };
+    let one = run("1");
+    let two = run("2");
+    assert_eq!(prf(&one).events.rfc_read_hits, 2);
+    assert_eq!(prf(&one).events.rfc_port_conflicts, 1);
+    assert_eq!(prf(&two).events.rfc_port_conflicts, 0);
+    assert_eq!(one.cycles, two.cycles + 1);
+    assert_eq!(bank_accesses(&one).0, 2);
+    assert_eq!(bank_accesses(&two).0, 2);
 }
 
 mod props {

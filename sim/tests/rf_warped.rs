@@ -502,3 +502,69 @@ fn measure_tric_slowdown_and_residency() {
         }
     }
 }
+
+/// One one-warp CTA of 8 registers per thread running a few dependent instructions on R0…R7.
+fn eight_regs(cfg: &GpuConfig) -> KernelActivity {
+    let mut s = SynthStream::new(
+        "eight",
+        [1, 1, 1],
+        [32, 1, 1],
+        8,
+        0,
+        Box::new(move |_, _| {
+            (0..8u32)
+                .map(|i| {
+                    let r = i as u16;
+                    alu(8 * i, Family::Int, OpClass::Add, &[(r + 1) % 8], &[r])
+                })
+                .collect()
+        }),
+    );
+    Simulation::new(cfg).run(Stream(&mut s)).unwrap()
+}
+
+/// §8.2 `tric.gate_periphery_if_bank_off`: the run records, per bank, the cycles in which all
+/// its entries are OFF. With `rf.bank_map = "reg_only"` an entry (w, r) sits in bank r mod 16,
+/// so under `kernel_static` allocation (allocated entries never OFF) the banks at and above
+/// the allocated registers per thread are OFF for the whole kernel and the others never are:
+/// exactly (banks − regs) × cycles. Under `per_cta` the allocated banks are OFF too while no CTA
+/// holds the slot, so the count can only grow. Without the knob nothing is recorded.
+#[test]
+fn bank_off_cycles_are_recorded_per_bank() {
+    let at = |scope: &str, gate: bool| {
+        let mut cfg = with(
+            &one_sm(),
+            &[
+                ("tric.enabled", "true"),
+                ("tric.alloc_scope", scope),
+                ("rf.bank_map", "\"reg_only\""),
+                (
+                    "tric.gate_periphery_if_bank_off",
+                    if gate { "true" } else { "false" },
+                ),
+            ],
+        );
+        cfg.gpu.n_sm = 1;
+        eight_regs(&cfg)
+    };
+    let nb = one_sm().rf.n_banks as u64;
+    assert!(nb > 8);
+    let k = at("\"kernel_static\"", true);
+    let r = &rf(&k).residency[0];
+    // allocated entries: the OFF unit-cycles are exactly the unallocated entries' (kernel_static)
+    assert_eq!(r.off % k.cycles, 0);
+    let alloc_entries = r.units - r.off / k.cycles;
+    let regs = 8; // 8 registers per thread, a multiple of every allocation granularity here
+    assert_eq!(alloc_entries % regs, 0, "{r:?}");
+    assert_eq!(r.bank_off_cycles, (nb - regs) * k.cycles, "{r:?}");
+    let p = at("\"per_cta\"", true);
+    let rp = &rf(&p).residency[0];
+    assert_eq!(p.cycles, k.cycles);
+    assert!(rp.bank_off_cycles > r.bank_off_cycles, "{rp:?}");
+    assert!(rp.bank_off_cycles <= nb * p.cycles);
+    let off = at("\"kernel_static\"", false);
+    assert_eq!(rf(&off).residency[0].bank_off_cycles, 0);
+    assert!(!serde_json::to_string(&off)
+        .unwrap()
+        .contains("bank_off_cycles"));
+}

@@ -185,13 +185,16 @@ fn prf_table(p: &sim::activity::PrfRecord) -> String {
         let _ = writeln!(
             s,
             "  RFC read hits {} ({:.1}%)  writes {}  write-backs {} evicted + {} flushed  \
-             port conflicts {}",
+             dead drops {}  RFC port conflicts {} ({} write)  write-back MRF-bank conflicts {}",
             ev.rfc_read_hits,
             share(ev.rfc_read_hits, reads),
             ev.rfc_writes,
             ev.rfc_eviction_writebacks,
             ev.rfc_flush_writebacks,
-            ev.rfc_port_conflicts
+            ev.rfc_dead_drops,
+            ev.rfc_port_conflicts,
+            ev.rfc_write_port_conflicts,
+            ev.rfc_writeback_bank_conflicts
         );
     }
     s

@@ -91,6 +91,12 @@ pub fn counts_from_activity(k: &KernelActivity, clock_hz: f64) -> RfCounts {
             s.off += res.off;
         };
         match r.part.as_str() {
+            "mrf" => c.mrf_states.bank_off_cycles += r.bank_off_cycles,
+            "frf" | "frf_high" | "frf_low" => c.frf_states.bank_off_cycles += r.bank_off_cycles,
+            "srf" => c.srf_states.bank_off_cycles += r.bank_off_cycles,
+            _ => {}
+        }
+        match r.part.as_str() {
             "mrf" => add(&mut c.mrf_states.residency),
             "frf" | "frf_high" | "frf_low" => add(&mut c.frf_states.residency),
             "srf" => add(&mut c.srf_states.residency),

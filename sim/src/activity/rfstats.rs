@@ -57,6 +57,11 @@ pub struct TricResidency {
     pub waking: u64,
     /// Unit-cycles ON (full Vdd, accessible).
     pub on: u64,
+    /// Σ over the structure's banks of the cycles in which every unit of the bank was OFF
+    /// (register-file spec §8.2, `tric.gate_periphery_if_bank_off`: the bank's periphery is
+    /// gated then). Recorded only with that knob on (0, and absent from the record, otherwise).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub bank_off_cycles: u64,
 }
 
 /// What TRIC did during one kernel.
@@ -229,6 +234,7 @@ impl RfStats {
                     x.drowsy += r.drowsy;
                     x.waking += r.waking;
                     x.on += r.on;
+                    x.bank_off_cycles += r.bank_off_cycles;
                 }
                 None => self.residency.push(r.clone()),
             }

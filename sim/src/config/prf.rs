@@ -12,8 +12,7 @@
 //!
 //! The SM runs them through `timing::rf::PrfOrg` whenever one of `prf.enabled`, `afrf.enabled`,
 //! `rfc.enabled` is on or `[mrf]` leaves its default (MRF@NTV). [`GpuConfig::prf_errors`] checks
-//! ranges, refuses the combinations the timing model does not run (naming both keys) and what
-//! it does not model: `prf.reprofile_every_cycles` > 0 and `rfc.liveness = "oracle"`. Keys that
+//! ranges and refuses the combinations the timing model does not run (naming both keys). Keys that
 //! only the energy and area models read (`prf.v_srf`, `prf.v_frf`, `prf.swap_table`,
 //! `prf.table_copies`, `afrf.low_leakage`, `afrf.switch_energy`, `mrf.region`) are accepted and
 //! change no timing. `prf.lat_srf = "derived"` is resolved to cycles by the caller (the
@@ -82,7 +81,7 @@ pub struct PrfSection {
     /// the identity mapping).
     pub max_profiled_kernels: u32,
     /// `prf.reprofile_every_cycles`: re-profile within a kernel every so many cycles (default 0:
-    /// never, the source's behaviour; an extension that is not implemented).
+    /// never, the source's behaviour; an extension, rules in `timing::rf::kernel_profile`).
     pub reprofile_every_cycles: u64,
 }
 
@@ -475,7 +474,9 @@ pub enum RfcReplacement {
 pub enum RfcLiveness {
     /// `"none"`: every evicted or flushed dirty value is written back (default).
     None,
-    /// `"oracle"`: values marked dead are dropped without a write-back.
+    /// `"oracle"`: an evicted or flushed value that its warp never reads again before writing
+    /// it next (or exiting) is dropped without a write-back (decided exactly by the warp's
+    /// next access to the register; `timing::rf::RfCache`).
     Oracle,
 }
 
@@ -703,8 +704,7 @@ pub fn sm_issue_width(cfg: &GpuConfig) -> u32 {
 
 impl GpuConfig {
     /// Errors of `[prf]`, `[afrf]`, `[mrf]` and `[rfc]`: range checks, combinations the timing
-    /// model does not run (each naming both keys), and the refusal of what it does not model
-    /// (`prf.reprofile_every_cycles`, `rfc.liveness = "oracle"`). Called by
+    /// model does not run (each naming both keys). Called by
     /// [`GpuConfig::validate`].
     pub fn prf_errors(&self) -> Vec<String> {
         let mut bad = Vec::new();
@@ -718,20 +718,13 @@ impl GpuConfig {
             let entries = self.sm.n_registers as u64 / self.gpu.warp_size.max(1) as u64;
             bad.extend(self.prf.structure_error(self.sm.max_warps, entries));
         }
-        if self.prf.reprofile_every_cycles > 0 {
+        if self.prf.reprofile_every_cycles > 0 && !self.prf.enabled {
             bad.push(format!(
-                "'prf.reprofile_every_cycles' = {}: re-profiling within a kernel is not \
-                 implemented (only 0, never, is honoured)",
+                "'prf.reprofile_every_cycles' = {} needs 'prf.enabled' = true: only the \
+                 partitioned RF profiles (allowed: 0 = never, or a number of cycles ≥ 1 with the \
+                 partition on)",
                 self.prf.reprofile_every_cycles
             ));
-        }
-        if self.rfc.liveness == RfcLiveness::Oracle {
-            bad.push(
-                "'rfc.liveness' = \"oracle\": the timing model has no register liveness \
-                 information, so dead values cannot be told apart; not modelled (only \"none\" \
-                 is honoured)"
-                    .into(),
-            );
         }
         if self.afrf.enabled && !self.prf.enabled {
             bad.push(

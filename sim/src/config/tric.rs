@@ -118,7 +118,9 @@ pub struct TricSection {
     /// `tric.switch_energy_model` (read by the energy accounting).
     pub switch_energy_model: SwitchEnergyModel,
     /// `tric.gate_periphery_if_bank_off`: drop the periphery leakage of a bank whose entries
-    /// are all OFF (read by the leakage model).
+    /// are all OFF (§8.2): the timing model records each bank's all-OFF cycles
+    /// (`TricResidency::bank_off_cycles`) and the leakage model removes the bank's share of
+    /// the periphery for them. Needs `tric.enabled`.
     pub gate_periphery_if_bank_off: bool,
 }
 
@@ -205,6 +207,13 @@ impl TricSection {
                  (0 = tric.lookahead + tric.wake_latency)",
                 self.lookahead_timeout
             ));
+        }
+        if self.gate_periphery_if_bank_off && !self.enabled {
+            bad.push(
+                "'tric.gate_periphery_if_bank_off' = true needs 'tric.enabled' = true: only TRIC \
+                 turns entries OFF (allowed: false, or true with TRIC on)"
+                    .to_string(),
+            );
         }
         if self.lookahead_timeout != 0 && self.lookahead == 0 {
             bad.push(format!(

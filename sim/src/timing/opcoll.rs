@@ -165,6 +165,10 @@ pub(crate) struct OperandCollectors {
     pub track_reads: bool,
     /// Per bank: read ports granted this cycle (kept only with `track_reads`).
     pub bank_rd_used: Vec<u32>,
+    /// The organisation has an RF cache: an operand read is first offered to it, and a hit
+    /// is served by an RFC read port instead of its MRF bank
+    /// ([`crate::timing::rf::PrfOrg::rfc_read`]).
+    rfc_on: bool,
 }
 
 impl OperandCollectors {
@@ -254,7 +258,9 @@ impl OperandCollectors {
         }
         let mon = RfMonitor::new(cfg, cus.len());
         let ports = cfg.rf.ports_per_bank as usize;
+        let rfc_on = matches!(&rf, RegisterFileSlot::Partitioned(_)) && cfg.rfc.enabled;
         OperandCollectors {
+            rfc_on,
             full_latency: cfg.rf.port_occupancy == PortOccupancy::FullLatency,
             port_hold: vec![(0, 0); nb * ports],
             hold_wr: vec![false; nb * ports],
@@ -439,9 +445,53 @@ impl OperandCollectors {
         }
     }
 
+    /// Offers collector `ci`'s next read queued on bank `b` to the RF cache at `t`: `None`
+    /// when it is not cached (the bank arbitration serves it), `Some(true)` when an RFC read
+    /// port served it (the collector's read is done, no bank port taken), `Some(false)` when
+    /// it hit but found no RFC read port (it stays queued). Only with an RF cache.
+    fn rfc_offer(
+        &mut self,
+        ci: u32,
+        b: usize,
+        t: u64,
+        regs: &mut RegAccessLog,
+        launched: &[u64],
+    ) -> Option<bool> {
+        let c = &self.cus[ci as usize];
+        let warp = c.warp as usize;
+        let j = (0..c.n_reads as usize).find(|&j| c.reads[j].0 as usize == b)?;
+        let reg = c.reads[j].1;
+        let RegisterFileSlot::Partitioned(o) = &mut self.rf else {
+            return None;
+        };
+        let route = match o.rfc_read(warp as u32, reg, t) {
+            crate::timing::rf::RfcOperand::NotCached => return None,
+            crate::timing::rf::RfcOperand::NoPort => return Some(false),
+            crate::timing::rf::RfcOperand::Served(r) => r,
+        };
+        let lat = route.latency_cycles.max(1);
+        let c = &mut self.cus[ci as usize];
+        c.reads[j].0 = u16::MAX;
+        c.granted += 1;
+        c.arrive = c.arrive.max(t + lat as u64);
+        if c.granted == c.n_reads {
+            c.ready_at = c.arrive;
+            self.cu_ready |= 1 << ci;
+        }
+        let cls = c.class;
+        if let Some(m) = self.mon.as_mut() {
+            m.read(ci as usize, warp, reg, route.part, lat, t);
+        }
+        self.opcoll_act[self.oc_idx[cls]].operands += 1;
+        regs.access(warp, reg, t, false, launched);
+        Some(true)
+    }
+
     /// Grants bank `b`'s read ports to requesting collectors, round-robin from after the last
     /// one granted; a write this cycle and multi-cycle accesses still holding a port take
-    /// ports first. A read whose entry is still waking (TRIC) is not eligible.
+    /// ports first. A read whose entry is still waking (TRIC) is not eligible. With an RF
+    /// cache a read that hits is served by the RFC's read ports before the bank's are
+    /// considered, and takes none of the bank's (a hit refused an RFC port waits).
     fn arbitrate_bank(
         &mut self,
         b: usize,
@@ -456,6 +506,7 @@ impl OperandCollectors {
         let free = ports.saturating_sub(self.bank_wr_used[b] + held);
         let wr_took = self.bank_wr_used[b] > 0 || held_wr;
         let mut granted = 0;
+        let mut served = false;
         // round-robin over CUs starting after the last CU granted on this bank
         let start = if self.bank_rr[b] + 1 >= n_cu {
             0
@@ -475,6 +526,20 @@ impl OperandCollectors {
                         .any(|j| c.reads[j].0 as usize == b && c.not_before[j] <= t);
                     if !eligible {
                         continue;
+                    }
+                }
+                if self.rfc_on {
+                    match self.rfc_offer(ci, b, t, regs, launched) {
+                        None => {}
+                        Some(false) => continue,
+                        Some(true) => {
+                            served = true;
+                            let c = &self.cus[ci as usize];
+                            if !(0..c.n_reads as usize).any(|j| c.reads[j].0 as usize == b) {
+                                req &= !(1u64 << ci);
+                            }
+                            continue;
+                        }
                     }
                 }
                 if granted < free {
@@ -540,6 +605,12 @@ impl OperandCollectors {
         if req == 0 {
             self.banks_pending[b / 64] &= !(1u64 << (b % 64));
         }
-        granted > 0
+        granted > 0 || served
+    }
+
+    /// The organisation has an RF cache (reads and results use its ports).
+    #[inline]
+    pub fn rfc_on(&self) -> bool {
+        self.rfc_on
     }
 }

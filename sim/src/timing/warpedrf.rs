@@ -85,6 +85,47 @@ pub(crate) struct Tric {
     expiry: VecDeque<(u64, u32)>,
     pub res: Residency,
     pub stats: TricStats,
+    /// Per-bank all-OFF accounting (`tric.gate_periphery_if_bank_off`), absent without it.
+    banks: Option<BankOff>,
+}
+
+/// The cycles each register-file bank spends with every unit OFF (register-file spec §8.2,
+/// `tric.gate_periphery_if_bank_off`). A unit's bank is the SM's bank function of its entry
+/// (w, r) (`rf.bank_map`, sub-cores; scheduler `w mod sched.n_per_sm`); the entries outside
+/// the allocation are OFF throughout and belong to no live count, so a bank is all-OFF exactly
+/// when none of its allocated units is out of OFF. Only transitions into and out of OFF
+/// change a count: launch, CTA launch and exit (`alloc_scope = "per_cta"`), and the (counted,
+/// never expected) wake of an OFF unit.
+struct BankOff {
+    map: crate::timing::policy::MonolithicRf,
+    n_sched: u32,
+    /// Bank of each allocated unit.
+    unit_bank: Vec<u16>,
+    /// Per bank: units not OFF.
+    live: Vec<u32>,
+    /// Per bank: the cycle its all-OFF interval began (u64::MAX while it has a live unit).
+    since: Vec<u64>,
+    /// Σ over banks of the all-OFF cycles closed so far.
+    total: u64,
+}
+
+impl BankOff {
+    fn enter_live(&mut self, u: usize, t: u64) {
+        let b = self.unit_bank[u] as usize;
+        if self.live[b] == 0 {
+            self.total += t.saturating_sub(self.since[b]);
+            self.since[b] = u64::MAX;
+        }
+        self.live[b] += 1;
+    }
+
+    fn leave_live(&mut self, u: usize, t: u64) {
+        let b = self.unit_bank[u] as usize;
+        self.live[b] -= 1;
+        if self.live[b] == 0 {
+            self.since[b] = t;
+        }
+    }
 }
 
 impl Tric {
@@ -125,6 +166,18 @@ impl Tric {
                 lookahead: tc.lookahead,
                 ..Default::default()
             },
+            banks: tc.gate_periphery_if_bank_off.then(|| {
+                let map = crate::timing::policy::MonolithicRf::new(cfg);
+                let nb = map.n_banks().max(1) as usize;
+                BankOff {
+                    map,
+                    n_sched: cfg.sched.n_per_sm.max(1),
+                    unit_bank: Vec::new(),
+                    live: vec![0; nb],
+                    since: vec![0; nb],
+                    total: 0,
+                }
+            }),
         }
     }
 
@@ -149,6 +202,28 @@ impl Tric {
             self.expiry.clear();
         }
         self.n_entries = self.n_entries.max(n_alloc as u64);
+        if let Some(bo) = self.banks.as_mut() {
+            use crate::timing::policy::RegisterFileOrg;
+            let lanes = self.lanes;
+            let regs = self.regs.max(1);
+            bo.unit_bank = (0..n)
+                .map(|u| {
+                    let e = u / lanes;
+                    let (w, r) = ((e / regs) as u32, (e % regs) as u16);
+                    bo.map.bank(w, w % bo.n_sched, r) as u16
+                })
+                .collect();
+            bo.live.fill(0);
+            bo.total = 0;
+            if init != OFF {
+                for &b in &bo.unit_bank {
+                    bo.live[b as usize] += 1;
+                }
+            }
+            for (l, s) in bo.live.iter().zip(bo.since.iter_mut()) {
+                *s = if *l == 0 { t } else { u64::MAX };
+            }
+        }
     }
 
     /// Entry index of register `reg` of warp slot `w`, if it is inside the allocation.
@@ -207,6 +282,9 @@ impl Tric {
                 self.close(u, t);
                 let l = if st == OFF {
                     self.stats.off_accesses += 1;
+                    if let Some(bo) = self.banks.as_mut() {
+                        bo.enter_live(u, t);
+                    }
                     self.off_wake
                 } else {
                     self.wake
@@ -432,6 +510,9 @@ impl Tric {
                 self.close(u, t);
                 self.state[u] = DROWSY;
                 self.stats.off_to_drowsy += 1;
+                if let Some(bo) = self.banks.as_mut() {
+                    bo.enter_live(u, t);
+                }
             }
         }
     }
@@ -445,8 +526,12 @@ impl Tric {
         let (a, b) = self.unit_range(first, n);
         for u in a..b {
             if self.state[u] != OFF {
-                self.close(u, t.max(self.since[u]));
+                let at = t.max(self.since[u]);
+                self.close(u, at);
                 self.state[u] = OFF;
+                if let Some(bo) = self.banks.as_mut() {
+                    bo.leave_live(u, at);
+                }
                 self.hold[u] = 0;
                 if let Some(d) = self.deadline.get_mut(u) {
                     *d = u64::MAX;
@@ -472,6 +557,18 @@ impl Tric {
         let n_alloc_units = self.state.len() as u64;
         let units = self.n_entries * self.lanes as u64;
         let unalloc = units - n_alloc_units;
+        let bank_off_cycles = match self.banks.as_mut() {
+            Some(bo) => {
+                for (l, s) in bo.live.iter().zip(bo.since.iter_mut()) {
+                    if *l == 0 {
+                        bo.total += end.saturating_sub(*s);
+                        *s = end;
+                    }
+                }
+                bo.total
+            }
+            None => 0,
+        };
         TricResidency {
             part: RfPart::Mrf.name().to_string(),
             units,
@@ -479,6 +576,7 @@ impl Tric {
             drowsy: self.res.drowsy,
             waking: self.res.waking,
             on: self.res.on,
+            bank_off_cycles,
         }
     }
 }

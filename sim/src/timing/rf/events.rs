@@ -84,8 +84,26 @@ pub struct RfEvents {
     /// Dirty entries dropped without a write-back because they were dead (`rfc.liveness =
     /// "oracle"`).
     pub rfc_dead_drops: u64,
-    /// RF-cache accesses refused in their cycle for lack of a port.
+    /// RF-cache accesses refused in their cycle for lack of an RFC port (reads and writes;
+    /// the refused access retries the next cycle).
     pub rfc_port_conflicts: u64,
+    /// The write part of `rfc_port_conflicts`: results refused an RFC write port.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rfc_write_port_conflicts: u64,
+    /// RF-cache write-backs refused in their cycle because their MRF bank had no write port
+    /// left (they stay queued and retry the next cycle).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rfc_writeback_bank_conflicts: u64,
+    /// Cycles in which at least one RF-cache write-back waited in the write-back queue.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rfc_writeback_wait_cycles: u64,
+    /// Re-profiling rounds started within kernels (`prf.reprofile_every_cycles`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub reprofiles: u64,
+}
+
+fn is_zero(v: &u64) -> bool {
+    *v == 0
 }
 
 impl RfEvents {
@@ -146,5 +164,9 @@ impl RfEvents {
         self.rfc_flush_writebacks += o.rfc_flush_writebacks;
         self.rfc_dead_drops += o.rfc_dead_drops;
         self.rfc_port_conflicts += o.rfc_port_conflicts;
+        self.rfc_write_port_conflicts += o.rfc_write_port_conflicts;
+        self.rfc_writeback_bank_conflicts += o.rfc_writeback_bank_conflicts;
+        self.rfc_writeback_wait_cycles += o.rfc_writeback_wait_cycles;
+        self.reprofiles += o.reprofiles;
     }
 }

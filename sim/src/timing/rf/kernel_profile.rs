@@ -8,6 +8,20 @@
 //! table up and the miss rule applies) → `Mapped` (the table is filled, 2n writes × copies).
 //! A kernel that fits in the FRF (`skip_if_fits`) or exceeds `max_profiled_kernels` is
 //! `Bypassed`: identity mapping and no table lookups.
+//!
+//! **Re-profiling** (`prf.reprofile_every_cycles` = N > 0, an extension of §5.5 item 6; driven
+//! by [`super::PartitionedRf`]): at every cycle kernel start + k·N (k ≥ 1) a kernel whose table
+//! is filled (`Mapped`) starts a new round, `Reprofiling`: profile_mask ← 1, the counters are
+//! cleared and the pilot is the kernel's lowest resident warp slot; the table in force stays
+//! in force (warps keep looking it up, so no value has to move back to the identity). The
+//! pilot's accesses count per architectural register as in the first round. The round ends at
+//! the pilot's exit or at the next boundary k + 1, whichever comes first: one sort, new pairs
+//! from the new hot set (built against the identity, §5.5 item 4), and the fill
+//! `prf.sort_latency` cycles later as a new table *generation* (2n writes × copies; the
+//! previous table is kept for the warps that still use it, [`super::remap`]). A boundary
+//! finds the kernel in its first profiling, or sorting, and starts nothing; with
+//! `sort_latency = 0` a round ending at a boundary is filled at once and the next round starts
+//! at the same boundary, so each round covers one interval of N cycles.
 
 use crate::config::prf::{MissRule, PrfSection};
 
@@ -20,6 +34,8 @@ use super::swap_table::{identity_placement, swap_pairs, Placement, SwapTable};
 pub enum ProfileState {
     /// profile_mask = 1: the pilot runs, the table is bypassed.
     Profiling,
+    /// profile_mask = 1 in a re-profiling round: the pilot runs, the table in force stays.
+    Reprofiling,
     /// The pilot exited; the table is filled at `fill_at`.
     Sorting {
         /// Cycle of the table fill.
@@ -43,6 +59,10 @@ pub struct KernelProfile {
     n_fast: u32,
     sort_latency: u64,
     miss_rule: MissRule,
+    /// Table generations filled so far (the current table is generation `gen`; 0: none yet).
+    gen: u32,
+    /// The tables of generations 1..gen (index g − 1), kept for warps still using them.
+    older: Vec<SwapTable>,
 }
 
 impl KernelProfile {
@@ -62,7 +82,70 @@ impl KernelProfile {
             n_fast: cfg.n_fast,
             sort_latency: cfg.sort_latency as u64,
             miss_rule: cfg.miss_rule,
+            gen: 0,
+            older: Vec::new(),
         }
+    }
+
+    /// The current table generation (0 before the first fill).
+    pub fn generation(&self) -> u32 {
+        self.gen
+    }
+
+    /// Starts a re-profiling round with pilot `pilot` (module doc) when the table is filled;
+    /// true when it started.
+    pub fn start_reprofile(&mut self, pilot: u32, ev: &mut RfEvents) -> bool {
+        if self.state != ProfileState::Mapped {
+            return false;
+        }
+        self.profiler.clear();
+        self.pilot = Some(pilot);
+        self.state = ProfileState::Reprofiling;
+        ev.reprofiles += 1;
+        true
+    }
+
+    /// Ends a re-profiling round at `t` (a boundary came before the pilot's exit): one sort,
+    /// the pairs, the fill at `t + sort_latency`.
+    pub fn end_reprofile(&mut self, t: u64, ev: &mut RfEvents) {
+        if self.state == ProfileState::Reprofiling {
+            self.sort(t, ev);
+        }
+    }
+
+    fn sort(&mut self, t: u64, ev: &mut RfEvents) {
+        ev.sorts += 1;
+        self.pairs = swap_pairs(&self.profiler.hot_set(self.n_fast), self.n_fast);
+        self.state = ProfileState::Sorting {
+            fill_at: t + self.sort_latency,
+        };
+    }
+
+    /// The slot of `reg` under table generation `gen` (0: identity), counting nothing.
+    pub fn slot_in(&self, gen: u32, reg: u16) -> u8 {
+        let mut ev = RfEvents::default();
+        self.place_gen(reg, gen, &mut ev).slot
+    }
+
+    /// Where an access of `reg` goes for a warp on table generation `gen` (0: the identity);
+    /// a lookup is counted when one is made ([`KernelProfile::looks_up_gen`]).
+    pub fn place_gen(&self, reg: u16, gen: u32, ev: &mut RfEvents) -> Placement {
+        if self.gen == 0 {
+            return self.place(reg, gen > 0, ev);
+        }
+        match gen {
+            0 => identity_placement(reg, self.n_fast),
+            g if g >= self.gen => self.table.place(reg, self.miss_rule, ev),
+            g => self.older[g as usize - 1].place(reg, self.miss_rule, ev),
+        }
+    }
+
+    /// True when an access of a warp on generation `gen` makes a swap-table lookup.
+    pub fn looks_up_gen(&self, gen: u32) -> bool {
+        if self.gen == 0 {
+            return self.looks_up(gen > 0);
+        }
+        gen > 0
     }
 
     /// Kernel id.
@@ -77,7 +160,10 @@ impl KernelProfile {
 
     /// profile_mask: true while the pilot is being profiled.
     pub fn profile_mask(&self) -> bool {
-        self.state == ProfileState::Profiling
+        matches!(
+            self.state,
+            ProfileState::Profiling | ProfileState::Reprofiling
+        )
     }
 
     /// The state.
@@ -120,11 +206,7 @@ impl KernelProfile {
         if !(self.profile_mask() && self.pilot == Some(w)) {
             return;
         }
-        ev.sorts += 1;
-        self.pairs = swap_pairs(&self.profiler.hot_set(self.n_fast), self.n_fast);
-        self.state = ProfileState::Sorting {
-            fill_at: t + self.sort_latency,
-        };
+        self.sort(t, ev);
     }
 
     /// Brings the state to cycle `t`; returns true in the call that fills the table (the caller
@@ -132,7 +214,11 @@ impl KernelProfile {
     pub fn advance(&mut self, t: u64, ev: &mut RfEvents) -> bool {
         match self.state {
             ProfileState::Sorting { fill_at } if t >= fill_at => {
+                if self.gen > 0 {
+                    self.older.push(self.table.clone());
+                }
                 self.table.fill(&self.pairs, ev);
+                self.gen += 1;
                 self.state = ProfileState::Mapped;
                 true
             }
@@ -148,6 +234,8 @@ impl KernelProfile {
             ProfileState::Profiling | ProfileState::Bypassed => {
                 identity_placement(reg, self.n_fast)
             }
+            ProfileState::Reprofiling if uses_table => self.table.place(reg, self.miss_rule, ev),
+            ProfileState::Reprofiling => identity_placement(reg, self.n_fast),
             ProfileState::Sorting { .. } => self.table.place(reg, self.miss_rule, ev),
             ProfileState::Mapped if uses_table => self.table.place(reg, self.miss_rule, ev),
             ProfileState::Mapped => identity_placement(reg, self.n_fast),
@@ -159,7 +247,7 @@ impl KernelProfile {
     pub fn looks_up(&self, uses_table: bool) -> bool {
         match self.state {
             ProfileState::Sorting { .. } => true,
-            ProfileState::Mapped => uses_table,
+            ProfileState::Mapped | ProfileState::Reprofiling => uses_table,
             _ => false,
         }
     }

@@ -38,5 +38,5 @@ pub use partitioned::{PartitionedRf, RfRoute};
 pub use pilot_profiler::{hot_set, select_pilot, PilotProfiler, COUNTER_MAX, N_COUNTERS};
 pub use remap::{migration_requests, pair_requests, MigrationRequest, WarpMapping, WarpMaps};
 pub use rf_cache::{RfCache, RfcRead, RfcWrite};
-pub use sm_org::PrfOrg;
+pub use sm_org::{PrfOrg, RfcOperand};
 pub use swap_table::{identity_placement, swap_pairs, Placement, SwapEntry, SwapTable};

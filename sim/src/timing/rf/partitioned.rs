@@ -14,6 +14,12 @@
 //! (the pilot's counters; the phase detector with `afrf.count_point = "scheduler_issue"`) and
 //! dispatch to the execution units (the phase detector's default count point). Every overhead
 //! event is counted in [`PartitionedRf::events`].
+//!
+//! With `prf.reprofile_every_cycles` = N > 0 the kernel is re-profiled within its run every N
+//! cycles from its launch ([`super::kernel_profile`] gives the rounds, [`super::remap`] the
+//! mapping switch at each re-fill, which follows `prf.remap_policy`). Boundaries are handled
+//! when the organisation is next called (an access, a warp launch or exit), at or after the
+//! boundary cycle; a round's sort is dated at its boundary.
 
 use crate::config::prf::{
     sm_issue_width, AfrfSection, CountPoint, MrfSection, PrfSection, WriteLat,
@@ -25,7 +31,8 @@ use super::events::{Part, RfEvents};
 use super::kernel_profile::KernelProfiles;
 use super::partition_map::bank_of;
 use super::pilot_profiler::select_pilot;
-use super::remap::{MigrationRequest, WarpMaps};
+use super::pilot_profiler::N_COUNTERS;
+use super::remap::{move_requests, MigrationRequest, WarpMaps};
 use super::swap_table::{identity_placement, Placement};
 
 /// Where one access goes.
@@ -52,6 +59,8 @@ pub struct PartitionedRf {
     warps: WarpMaps,
     afrf: Option<AfrfPhaseDetector>,
     events: RfEvents,
+    /// Per running kernel: its next re-profiling boundary (`prf.reprofile_every_cycles`).
+    reprofile_at: Vec<(u32, u64)>,
 }
 
 impl PartitionedRf {
@@ -98,6 +107,7 @@ impl PartitionedRf {
             afrf: (prf.enabled && afrf.enabled)
                 .then(|| AfrfPhaseDetector::new(afrf, issue_width.max(1))),
             events: RfEvents::default(),
+            reprofile_at: Vec::new(),
         }
     }
 
@@ -173,6 +183,11 @@ impl PartitionedRf {
         };
         self.kernels
             .on_kernel_launch(kernel, pilot, &self.prf, &mut self.events);
+        self.reprofile_at.retain(|x| x.0 != kernel);
+        if self.prf.reprofile_every_cycles > 0 {
+            self.reprofile_at
+                .push((kernel, t.saturating_add(self.prf.reprofile_every_cycles)));
+        }
         if let Some(d) = &mut self.afrf {
             d.start_kernel(t);
         }
@@ -183,6 +198,7 @@ impl PartitionedRf {
     /// when no other kernel still runs here, the adaptive-FRF epoch in progress is counted.
     pub fn on_kernel_exit(&mut self, kernel: u32, t: u64) {
         self.kernels.on_kernel_exit(kernel);
+        self.reprofile_at.retain(|x| x.0 != kernel);
         if self.kernels.is_empty() {
             if let Some(d) = &mut self.afrf {
                 d.finish(t, &mut self.events);
@@ -193,8 +209,8 @@ impl PartitionedRf {
     /// Warp slot `w` of kernel `kernel` starts at cycle `t` (on the table if it is filled).
     pub fn on_warp_launch(&mut self, w: u32, kernel: u32, t: u64) {
         self.advance(t);
-        let filled = self.kernels.get(kernel).is_some_and(|k| k.table_filled());
-        self.warps.on_warp_launch(w, kernel, filled);
+        let gen = self.kernels.get(kernel).map_or(0, |k| k.generation());
+        self.warps.on_warp_launch_gen(w, kernel, gen);
     }
 
     /// Warp slot `w` exits at cycle `t`. The pilot's exit clears profile_mask and sorts the
@@ -237,25 +253,67 @@ impl PartitionedRf {
     }
 
     /// Fills every table whose sort has finished by cycle `t` and switches the warps per
-    /// `prf.remap_policy`.
+    /// `prf.remap_policy`; then handles the re-profiling boundaries reached by `t`.
     fn advance(&mut self, t: u64) {
+        self.fill_due(t);
+        if self.reprofile_at.is_empty() {
+            return;
+        }
+        let every = self.prf.reprofile_every_cycles.max(1);
+        for i in 0..self.reprofile_at.len() {
+            let (kernel, at) = self.reprofile_at[i];
+            if t < at {
+                continue;
+            }
+            // the latest boundary reached; the next one after t
+            let last = at + (t - at) / every * every;
+            self.reprofile_at[i].1 = last + every;
+            if let Some(k) = self.kernels.get_mut(kernel) {
+                k.end_reprofile(last, &mut self.events);
+            }
+            self.fill_due(t);
+            let pilot = self.warps.first_of(kernel);
+            if let (Some(k), Some(p)) = (self.kernels.get_mut(kernel), pilot) {
+                k.start_reprofile(p, &mut self.events);
+            }
+        }
+    }
+
+    /// Fills every table whose sort has finished by `t` and switches the kernel's warps per
+    /// `prf.remap_policy` (a first fill from the identity, a re-fill from the generation it
+    /// replaces).
+    fn fill_due(&mut self, t: u64) {
         let mut filled = Vec::new();
         for k in self.kernels.iter_mut() {
             if k.advance(t, &mut self.events) {
-                filled.push((k.kernel(), k.pairs().to_vec()));
+                filled.push((k.kernel(), k.pairs().to_vec(), k.generation()));
             }
         }
-        for (kernel, pairs) in filled {
+        for (kernel, pairs, gen) in filled {
+            if gen <= 1 {
+                self.warps
+                    .on_table_fill(kernel, &pairs, self.prf.remap_policy);
+                continue;
+            }
+            let Some(k) = self.kernels.get(kernel) else {
+                continue;
+            };
+            let n_fast = self.prf.n_fast;
+            let moves = |from: u32| {
+                move_requests(N_COUNTERS as u16, n_fast, &|r| k.slot_in(from, r), &|r| {
+                    k.slot_in(gen, r)
+                })
+            };
             self.warps
-                .on_table_fill(kernel, &pairs, self.prf.remap_policy);
+                .on_table_refill(kernel, gen, self.prf.remap_policy, &moves);
         }
     }
 
     /// The placement of (w, reg) now, without counting anything (for the bank choice).
     fn peek_placement(&self, w: u32, reg: u16) -> Placement {
-        let uses_table = self.warps.uses_table(w);
+        let gen = self.warps.generation(w);
         match self.warps.kernel_of(w).and_then(|k| self.kernels.get(k)) {
-            Some(p) if self.prf.enabled => p.place(reg, uses_table, &mut RfEvents::default()),
+            Some(p) if self.prf.enabled => p.place_gen(reg, gen, &mut RfEvents::default()),
             _ => identity_placement(reg, self.prf.n_fast),
         }
     }
@@ -308,13 +366,10 @@ impl PartitionedRf {
             };
         }
         self.advance(t);
-        let uses_table = self.warps.uses_table(w);
+        let gen = self.warps.generation(w);
         let (placement, looked_up) = match self.warps.kernel_of(w).and_then(|k| self.kernels.get(k))
         {
-            Some(p) => (
-                p.place(reg, uses_table, &mut self.events),
-                p.looks_up(uses_table),
-            ),
+            Some(p) => (p.place_gen(reg, gen, &mut self.events), p.looks_up_gen(gen)),
             None => (identity_placement(reg, self.prf.n_fast), false),
         };
         let part = if placement.fast {

@@ -13,6 +13,18 @@
 //!
 //! Warps launched after the fill start on the table under every policy: their registers are
 //! undefined at launch, so nothing has to move.
+//!
+//! **Re-profiling** (`prf.reprofile_every_cycles`, an extension of §5.5 item 6): each fill of
+//! a kernel's table starts a new *generation* g (1 for the first fill; 0 stands for the
+//! identity mapping). A warp remembers the generation it uses. At a re-fill
+//! ([`WarpMaps::on_table_refill`]) the policy applies to the kernel's warps that use the
+//! generation just replaced (or the identity): `"instant"` moves them to the new generation at
+//! once; `"new_warps_only"` leaves them on theirs until they exit; `"migrate"` moves every
+//! register whose slot differs between the two generations (one read at the old slot, then,
+//! after every read, one write at the new slot, registers in ascending order) and keeps the
+//! old generation until the last request completes. A warp still migrating, or kept on an
+//! older generation, stays where it is (it finishes its migration to the generation it was
+//! moving to).
 
 use crate::config::prf::RemapPolicy;
 
@@ -48,6 +60,29 @@ pub fn migration_requests(pairs: &[(u8, u8)]) -> Vec<MigrationRequest> {
         .collect()
 }
 
+/// The requests that move a warp's registers from placement `old` to placement `new` (slot
+/// of each architectural register 0..`n_regs`; `n_fast` fast slots): for every register whose
+/// slot differs, a read at its old slot, then for each of them a write at its new slot
+/// (registers ascending).
+pub fn move_requests(
+    n_regs: u16,
+    n_fast: u32,
+    old: &dyn Fn(u16) -> u8,
+    new: &dyn Fn(u16) -> u8,
+) -> Vec<MigrationRequest> {
+    let moved: Vec<u16> = (0..n_regs).filter(|&r| old(r) != new(r)).collect();
+    let r = |slot: u8, write| MigrationRequest {
+        fast: (slot as u32) < n_fast,
+        slot,
+        write,
+    };
+    moved
+        .iter()
+        .map(|&x| r(old(x), false))
+        .chain(moved.iter().map(|&x| r(new(x), true)))
+        .collect()
+}
+
 /// The mapping a warp slot uses.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum WarpMapping {
@@ -70,6 +105,11 @@ pub enum WarpMapping {
 struct WarpSlot {
     kernel: u32,
     mapping: WarpMapping,
+    /// Table generation in use: with `Table` the one it looks up, while `Migrating` the one
+    /// it still uses (0: the identity).
+    gen: u32,
+    /// While `Migrating`: the generation it moves to.
+    target: u32,
 }
 
 /// Per-warp-slot mapping state of one SM.
@@ -89,17 +129,79 @@ impl WarpMaps {
     /// Warp slot `w` starts running kernel `kernel`; `table_filled` says whether the kernel's
     /// swap table is already filled (the warp then starts on it).
     pub fn on_warp_launch(&mut self, w: u32, kernel: u32, table_filled: bool) {
+        self.on_warp_launch_gen(w, kernel, table_filled as u32);
+    }
+
+    /// Warp slot `w` starts running kernel `kernel` on table generation `gen` (0: the identity
+    /// mapping, before the first fill).
+    pub fn on_warp_launch_gen(&mut self, w: u32, kernel: u32, gen: u32) {
         if self.slots.len() <= w as usize {
             self.slots.resize(w as usize + 1, None);
         }
         self.slots[w as usize] = Some(WarpSlot {
             kernel,
-            mapping: if table_filled {
+            mapping: if gen > 0 {
                 WarpMapping::Table
             } else {
                 WarpMapping::Identity
             },
+            gen,
+            target: 0,
         });
+    }
+
+    /// The table generation warp `w` looks its registers up in (0: the identity mapping; a
+    /// migrating warp uses its old generation until its migration completes).
+    pub fn generation(&self, w: u32) -> u32 {
+        match self.slot(w) {
+            Some(s) if s.mapping != WarpMapping::Identity => s.gen,
+            _ => 0,
+        }
+    }
+
+    /// The lowest resident warp slot of `kernel`, if any.
+    pub fn first_of(&self, kernel: u32) -> Option<u32> {
+        (0..self.slots.len() as u32).find(|&w| self.kernel_of(w) == Some(kernel))
+    }
+
+    /// The re-fill of `kernel`'s table as generation `gen` (≥ 2; module doc): the warps that
+    /// use generation `gen − 1` or the identity switch per `policy`; `moves(g)` gives the
+    /// migration requests from generation g to `gen`.
+    pub fn on_table_refill(
+        &mut self,
+        kernel: u32,
+        gen: u32,
+        policy: RemapPolicy,
+        moves: &dyn Fn(u32) -> Vec<MigrationRequest>,
+    ) {
+        for s in self.slots.iter_mut().flatten() {
+            if s.kernel != kernel {
+                continue;
+            }
+            let from = match s.mapping {
+                WarpMapping::Identity => 0,
+                WarpMapping::Table if s.gen + 1 == gen => s.gen,
+                _ => continue,
+            };
+            match policy {
+                RemapPolicy::Instant => {
+                    s.mapping = WarpMapping::Table;
+                    s.gen = gen;
+                }
+                RemapPolicy::NewWarpsOnly => {}
+                RemapPolicy::Migrate => {
+                    let requests = moves(from);
+                    if requests.is_empty() {
+                        s.mapping = WarpMapping::Table;
+                        s.gen = gen;
+                    } else {
+                        s.mapping = WarpMapping::Migrating { requests, next: 0 };
+                        s.gen = from;
+                        s.target = gen;
+                    }
+                }
+            }
+        }
     }
 
     /// Warp slot `w` exits (any outstanding migration is dropped).
@@ -143,6 +245,12 @@ impl WarpMaps {
                     next: 0,
                 },
             };
+            s.gen = if matches!(s.mapping, WarpMapping::Table) {
+                1
+            } else {
+                0
+            };
+            s.target = 1;
         }
     }
 
@@ -178,6 +286,7 @@ impl WarpMaps {
         }
         if *next == requests.len() {
             slot.mapping = WarpMapping::Table;
+            slot.gen = slot.target.max(1);
         }
         Some(req)
     }

@@ -19,14 +19,35 @@
 //!   `rfc.lat`, a miss by the MRF (no allocation unless `rfc.alloc_on_read_miss`). A result of a
 //!   warp in the active set is written into the RFC (write-allocate); one of a warp outside it
 //!   goes to the MRF. An evicted or flushed dirty value is written back to the MRF (counted as
-//!   an MRF write). A warp leaving the active set (the two-level scheduler's; every live warp
-//!   is active under a scheduler without one) flushes its entries. Operand reads keep the bank
-//!   arbitration of the MRF whether they hit or not: an RFC hit takes its register's MRF bank
-//!   slot in its grant cycle (the collector's path to the bank), so the RFC changes latencies
-//!   and energy, not the bank-conflict count. An RFC access that finds no free RFC port in its
-//!   cycle (`rfc.read_ports` / `rfc.write_ports` per cycle over all RFC banks) is counted as a
-//!   port conflict and served one cycle later. Write-backs occupy no bank port (they are
-//!   counted for energy only).
+//!   an MRF write; under `rfc.liveness = "oracle"` only once its warp's next access proves it
+//!   live, see [`RfCache`]). A warp leaving the active set (the two-level scheduler's; every
+//!   live warp is active under a scheduler without one) flushes its entries.
+//! - **RF-cache ports.** Each structure has its own ports and counts its own conflicts:
+//!   * an operand read that hits is served by the RFC ([`PrfOrg::rfc_read`], asked by the
+//!     operand collectors before the MRF bank arbitration): it takes an RFC read port of its
+//!     warp's RFC bank (`rfc.read_ports` over `rfc.banks`) and no MRF bank port; with no RFC
+//!     read port left in the cycle it is a counted RFC port conflict and stays queued in its
+//!     collector for the next cycle. A miss takes its MRF bank's port like any MRF read;
+//!   * a result of an active warp takes an RFC write port per destination instead of its MRF
+//!     bank's port (asked by the writeback stage, [`PrfOrg::rfc_write_ports`]); with too few
+//!     RFC write ports left the whole result waits for the next cycle (a counted conflict),
+//!     as a writeback that finds its bank busy does (§2.3). A result with more destinations
+//!     than its RFC bank has write ports (a register pair with `rfc.write_ports = 1`) takes
+//!     every port of the bank and writes the rest in the following cycles: its write
+//!     latency grows by ⌈destinations / ports⌉ − 1 cycles (those later cycles' ports are not
+//!     reserved against other results: a simplification). A bypassing result (warp outside
+//!     the active set) takes its MRF bank's port;
+//!   * every write-back to the MRF (eviction or flush) enters a write-back queue and takes a
+//!     write port of its MRF bank (`bank(w, r)`, held for `mrf.lat` under
+//!     `rf.port_occupancy = "full_latency"`): an eviction by a result in the same writeback
+//!     stage when a port of the bank is left after the cycle's results, otherwise at the
+//!     start of a later writeback stage, ahead of that cycle's results (writebacks are
+//!     granted first, §2.3). One whose bank has no port left stays queued and retries the
+//!     next cycle (each refusal a counted `rfc_writeback_bank_conflicts`). Flushes (at the
+//!     start of a cycle) and oracle write-backs (decided by a read miss in the read
+//!     arbitration) take their ports at the next writeback stage.
+//!     A read of a register whose write-back is still queued is served by the MRF read as if
+//!     the queue forwarded the value (it does not wait for the write-back).
 //! - **Migration** (`prf.remap_policy = "migrate"`, §5.6): each migrating warp's next request
 //!   (FRF read, SRF read, FRF write, SRF write per swap pair) is issued by the operand
 //!   collectors as a lowest-priority bank access: after the cycle's writebacks and operand
@@ -46,6 +67,19 @@ use crate::timing::tinst::TInst;
 use super::events::Part;
 use super::partitioned::PartitionedRf;
 use super::rf_cache::{RfCache, RfcRead, RfcWrite};
+use std::collections::VecDeque;
+
+/// What the RF cache does with an operand read offered to it in a cycle
+/// ([`PrfOrg::rfc_read`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RfcOperand {
+    /// Not cached (or no RFC): the read goes to its MRF bank.
+    NotCached,
+    /// A hit served by an RFC read port, with its route.
+    Served(SmRoute),
+    /// A hit that found no RFC read port left this cycle (a counted conflict): retry.
+    NoPort,
+}
 
 /// The register-file organisation of one SM with the partitioned RF, the adaptive FRF, an MRF
 /// baseline or the RF cache (module doc).
@@ -74,6 +108,9 @@ pub struct PrfOrg {
     kernel_start: u64,
     /// Per warp slot: in the active set as last told.
     active: Vec<bool>,
+    /// RF-cache write-backs `(warp slot, register)` waiting for a write port of their MRF
+    /// bank, oldest first.
+    wb_queue: VecDeque<(u32, u16)>,
     /// `prf.lat_srf = "derived"` reached the simulator unresolved (refused at launch).
     srf_unresolved: bool,
 }
@@ -121,6 +158,7 @@ impl PrfOrg {
             pilot_end: None,
             kernel_start: 0,
             active: vec![false; cfg.sm.max_warps as usize],
+            wb_queue: VecDeque::new(),
             srf_unresolved: cfg.prf.enabled
                 && cfg.prf.lat_srf == crate::config::prf::LatSrf::Derived,
         }
@@ -157,23 +195,102 @@ impl PrfOrg {
         self.lat_sum[part.index()][write as usize] += lat as u64;
     }
 
-    /// An access of the MRF not routed by the SM (an RF-cache write-back).
-    fn mrf_writeback(&mut self) {
+    /// An RF-cache write-back of register `reg` of warp `w` to the MRF: counted as an MRF
+    /// write now, queued for a port of its MRF bank.
+    fn mrf_writeback(&mut self, w: u32, reg: u16) {
         self.rf.events_mut().access(Part::Mrf, true);
         self.add_latency(Part::Mrf, true, self.mrf_lat);
+        self.wb_queue.push_back((w, reg));
     }
 
-    /// An RFC port for warp `w` at `t`: 0 extra cycles when free, 1 (a counted conflict) when
-    /// the cycle's ports are taken.
-    fn rfc_port_delay(&mut self, w: u32, write: bool, t: u64) -> u32 {
-        let Some(c) = self.rfc.as_mut() else {
-            return 0;
-        };
-        if c.try_port(w, write, t, self.rf.events_mut()) {
-            0
-        } else {
-            1
+    /// True when RF-cache write-backs wait for MRF bank ports.
+    #[inline]
+    pub fn writebacks_queued(&self) -> bool {
+        !self.wb_queue.is_empty()
+    }
+
+    /// Takes the queued write-backs (oldest first) for the writeback stage, which returns the
+    /// ones it could not place with [`PrfOrg::requeue_writebacks`].
+    pub fn take_writebacks(&mut self) -> VecDeque<(u32, u16)> {
+        std::mem::take(&mut self.wb_queue)
+    }
+
+    /// Puts back the write-backs that found no MRF bank port this cycle (`refused` of them
+    /// were refused a port; counted as conflicts); `first`: the cycle's first pass, which
+    /// counts a waiting cycle when any is left.
+    pub fn requeue_writebacks(&mut self, left: VecDeque<(u32, u16)>, refused: u64, first: bool) {
+        let ev = self.rf.events_mut();
+        ev.rfc_writeback_bank_conflicts += refused;
+        if first && !left.is_empty() {
+            ev.rfc_writeback_wait_cycles += 1;
         }
+        self.wb_queue = left;
+    }
+
+    /// `mrf.lat`: the port-holding latency of an MRF write-back.
+    pub fn mrf_latency(&self) -> u32 {
+        self.mrf_lat
+    }
+
+    /// True when a result of warp `w` goes into the RF cache (an RFC is present and the warp
+    /// is in the active set), so it needs RFC write ports, not MRF bank ports.
+    #[inline]
+    pub fn rfc_caches_writes(&self, w: u32) -> bool {
+        self.rfc.as_ref().is_some_and(|c| c.is_active(w))
+    }
+
+    /// RFC write ports a warp's RFC bank offers per cycle: ⌈`rfc.write_ports` / `rfc.banks`⌉.
+    pub fn rfc_write_capacity(&self) -> u32 {
+        self.rfc.as_ref().map_or(0, |c| c.write_capacity())
+    }
+
+    /// RFC write ports still free for warp `w` in cycle `t`.
+    pub fn rfc_write_ports(&self, w: u32, t: u64) -> u32 {
+        self.rfc.as_ref().map_or(0, |c| c.free_ports(w, true, t))
+    }
+
+    /// Takes `n` RFC write ports for warp `w` in cycle `t` (after [`PrfOrg::rfc_write_ports`]
+    /// said they are free).
+    pub fn take_rfc_write_ports(&mut self, w: u32, n: u32, t: u64) {
+        let Some(c) = self.rfc.as_mut() else {
+            return;
+        };
+        for _ in 0..n {
+            let ok = c.try_port(w, true, t, self.rf.events_mut());
+            debug_assert!(ok, "an RFC write port said free was taken");
+        }
+    }
+
+    /// A result was refused for lack of RFC write ports this cycle: one counted conflict.
+    pub fn rfc_write_refused(&mut self) {
+        let ev = self.rf.events_mut();
+        ev.rfc_port_conflicts += 1;
+        ev.rfc_write_port_conflicts += 1;
+    }
+
+    /// An operand read of `reg` by warp `w` offered to the RF cache in cycle `t` (module doc):
+    /// a hit takes an RFC read port and is routed to the RFC here (its tag check and access
+    /// counted); a miss is left to the MRF bank arbitration, which routes it with
+    /// [`RegisterFileOrg::route`].
+    pub fn rfc_read(&mut self, w: u32, reg: u16, t: u64) -> RfcOperand {
+        let Some(c) = self.rfc.as_mut() else {
+            return RfcOperand::NotCached;
+        };
+        if !c.probe(w, reg) {
+            return RfcOperand::NotCached;
+        }
+        if !c.try_port(w, false, t, self.rf.events_mut()) {
+            return RfcOperand::NoPort;
+        }
+        let r = c.read(w, reg, self.rf.events_mut());
+        debug_assert_eq!(r, RfcRead::Hit);
+        let lat = self.rfc_lat;
+        self.rf.events_mut().access(Part::Rfc, false);
+        self.add_latency(Part::Rfc, false, lat);
+        RfcOperand::Served(SmRoute {
+            part: RfPart::Rfc,
+            latency_cycles: lat,
+        })
     }
 
     /// The kernel ended on this SM at cycle `end`: closes the adaptive-FRF epochs.
@@ -305,7 +422,7 @@ impl RegisterFileOrg for PrfOrg {
         }
         if let Some(c) = self.rfc.as_mut() {
             // the warp's registers are dead: its entries go without write-backs
-            c.drop_warp(w);
+            c.drop_warp(w, self.rf.events_mut());
             if let Some(a) = self.active.get_mut(w as usize) {
                 *a = false;
             }
@@ -358,8 +475,8 @@ impl RegisterFileOrg for PrfOrg {
             c.enter_active(w);
         } else {
             let wb = c.leave_active(w, self.rf.events_mut());
-            for _ in wb {
-                self.mrf_writeback();
+            for r in wb {
+                self.mrf_writeback(w, r);
             }
         }
     }
@@ -387,11 +504,12 @@ impl PrfOrg {
                 }
             }
         };
-        if writeback.is_some() {
-            self.mrf_writeback();
+        if let Some(r) = writeback {
+            self.mrf_writeback(w, r);
         }
         if hit {
-            let lat = self.rfc_lat + self.rfc_port_delay(w, write, t);
+            // the ports were taken by the caller ([`PrfOrg::rfc_read`], the writeback stage)
+            let lat = self.rfc_lat;
             self.rf.events_mut().access(Part::Rfc, write);
             self.add_latency(Part::Rfc, write, lat);
             SmRoute {

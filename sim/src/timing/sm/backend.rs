@@ -29,6 +29,9 @@ impl Sm {
         if !self.oc.wb_completing.is_empty() {
             self.complete_writes(t);
         }
+        if self.oc.rfc_on() {
+            self.rfc_writebacks(t, true);
+        }
         while let Some(w) = self.exec.wb_queue.front() {
             if w.ready > t {
                 break;
@@ -51,10 +54,31 @@ impl Sm {
             let warp = w.warp as usize;
             let sched = self.issue.sched_of(warp) as u32;
             // all-or-nothing: every general destination needs a write port on its bank (and,
-            // with TRIC, an ON entry)
+            // with TRIC, an ON entry); a result cached by the RF cache needs RFC write ports
+            // instead
             let mut ok = true;
+            let to_rfc = self.oc.rfc_on() && self.rfc_takes(warp);
+            // extra cycles of a result with more destinations than RFC write ports
+            let mut rfc_extra = 0u32;
+            if to_rfc {
+                let n = w.dst[..w.n_dst as usize]
+                    .iter()
+                    .filter(|&&r| r < PRED_BASE)
+                    .count() as u32;
+                if let RegisterFileSlot::Partitioned(o) = &mut self.oc.rf {
+                    let cap = o.rfc_write_capacity().max(1);
+                    let need = n.min(cap);
+                    if o.rfc_write_ports(warp as u32, t) < need {
+                        o.rfc_write_refused();
+                        i += 1;
+                        continue;
+                    }
+                    o.take_rfc_write_ports(warp as u32, need, t);
+                    rfc_extra = n.div_ceil(cap).saturating_sub(1);
+                }
+            }
             for &r in &w.dst[..w.n_dst as usize] {
-                if r < PRED_BASE {
+                if r < PRED_BASE && !to_rfc {
                     let b = self.oc.rf.bank(warp as u32, sched, r) as usize;
                     let held = self.oc.held(b, t).0;
                     if self.oc.bank_wr_used[b] + held >= self.oc.ports_per_bank {
@@ -86,7 +110,16 @@ impl Sm {
                     // LOOG: a younger writer renamed the register; no RF write (WAW)
                     continue;
                 }
-                if r < PRED_BASE {
+                if r < PRED_BASE && to_rfc {
+                    // into the RF cache on the RFC write ports taken above (an eviction's
+                    // write-back queues for its MRF bank)
+                    let route = self.oc.rf.route(warp as u32, r, true, t);
+                    let lat = route.latency_cycles.max(1);
+                    max_lat = max_lat.max(lat);
+                    if let Some(m) = self.oc.mon.as_mut() {
+                        m.write(warp, r, route.part, lat, t);
+                    }
+                } else if r < PRED_BASE {
                     let b = self.oc.rf.bank(warp as u32, sched, r) as usize;
                     let route = self.oc.rf.route(warp as u32, r, true, t);
                     let lat = route.latency_cycles.max(1);
@@ -104,6 +137,7 @@ impl Sm {
                 }
                 self.reg_access(warp, r, t, true);
             }
+            max_lat += rfc_extra;
             self.exec.wb_waiting.remove(i);
             done += 1;
             self.progress = true;
@@ -113,6 +147,56 @@ impl Sm {
                 // the scoreboard sees the value once the multi-cycle write completes
                 self.oc.wb_completing.push((t + max_lat as u64 - 1, w));
             }
+        }
+        if self.oc.rfc_on() {
+            self.rfc_writebacks(t, false);
+        }
+    }
+
+    /// True when warp `warp`'s results go into the RF cache (it is in the active set).
+    #[inline]
+    fn rfc_takes(&self, warp: usize) -> bool {
+        match &self.oc.rf {
+            RegisterFileSlot::Partitioned(o) => o.rfc_caches_writes(warp as u32),
+            _ => false,
+        }
+    }
+
+    /// The RF cache's queued write-backs to the MRF take write ports of their MRF banks,
+    /// oldest first: at the start of the writeback stage (`first`), ahead of the cycle's
+    /// results (register-file spec §2.3: writebacks are granted first), and once more after
+    /// the results for the evictions those made (a write-back takes a port in its own cycle
+    /// when one is left); one whose bank has no port left stays queued for the next cycle
+    /// ([`crate::timing::rf::PrfOrg`] module doc). Counted as MRF bank writes of 32 lanes.
+    fn rfc_writebacks(&mut self, t: u64, first: bool) {
+        let RegisterFileSlot::Partitioned(o) = &mut self.oc.rf else {
+            return;
+        };
+        if !o.writebacks_queued() {
+            return;
+        }
+        let lat = o.mrf_latency();
+        let queue = o.take_writebacks();
+        let mut left = std::collections::VecDeque::new();
+        let mut refused = 0;
+        for (w, r) in queue {
+            let sched = self.issue.sched_of(w as usize) as u32;
+            let b = self.oc.rf.bank(w, sched, r) as usize;
+            let held = self.oc.held(b, t).0;
+            if self.oc.bank_wr_used[b] + held >= self.oc.ports_per_bank {
+                refused += 1;
+                left.push_back((w, r));
+                continue;
+            }
+            self.oc.bank_wr_used[b] += 1;
+            self.oc.bank_wr_any = true;
+            self.oc.hold_port(b, t, lat, true);
+            self.oc.rf_act.writes[b] += 1;
+            self.oc.rf_act.write_lanes[b] += 32;
+            self.progress = true;
+        }
+        if let RegisterFileSlot::Partitioned(o) = &mut self.oc.rf {
+            o.requeue_writebacks(left, refused, first);
         }
     }
 

@@ -123,6 +123,10 @@ impl Sm {
                 {
                     self.warps.w_valid[w] = false;
                     self.oc.rf.on_warp_exit(w as u32, t);
+                    if let Some(a) = self.rf_active.as_mut() {
+                        // the organisation dropped the warp: a new warp in the slot enters
+                        a[w] = false;
+                    }
                     self.issue.dirty = true;
                     self.issue.live_dirty = true;
                     self.flush_integrals();

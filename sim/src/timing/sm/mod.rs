@@ -244,6 +244,15 @@ impl Sm {
                 }
             }
         }
+        // A warp that has issued its exit leaves the schedulers' lists while its last
+        // results are still in flight: it stays in the RF cache's active set until it
+        // retires, when its registers are dead and its entries are dropped without
+        // write-backs (`on_warp_exit`), rather than being flushed.
+        for (w, n) in now.iter_mut().enumerate() {
+            if !*n && prev[w] && self.warps.w_valid[w] && self.warps.w_exited[w] {
+                *n = true;
+            }
+        }
         for (w, (p, &n)) in prev.iter_mut().zip(&now).enumerate() {
             if *p != n {
                 self.oc.rf.on_active_set(w as u32, n, t);
