@@ -1,4 +1,4 @@
-//! End-to-end tests of `gpuenergy diag`: the quick suite on every built-in preset it supports
+//! End-to-end tests of `gpuenergy diag`: the quick suite on every built-in preset
 //! recovers every discrete parameter (launch limits, latencies, SM count, barrier and warp-slot buffers, shared
 //! memory and register file sizes and granularities) exactly, prints the cross-check statistics
 //! and writes the residual plot; bad input exits with status 2.
@@ -14,71 +14,79 @@ fn scratch(name: &str) -> std::path::PathBuf {
     d
 }
 
-/// Presets the quick suite does not yet pass: `gf8800gtx_like` (the `measure_fu` template's
-/// 512-thread CTA does not fit its register file, so the launch is refused) and `vortex_like`
-/// (four latencies recovered 1–2 cycles off: the one-port, one-bank register file adds operand
-/// read time the suite's shared issue overhead does not capture).
-const NOT_YET: [&str; 2] = ["gf8800gtx_like", "vortex_like"];
+/// The quick suite on one preset: every discrete parameter PASS, the named keys present, the
+/// cross-check statistics and the residual plot written.
+fn quick_suite_on(preset: &str) {
+    let dir = scratch(preset);
+    let plot = dir.to_string_lossy().to_string();
+    let out = gpuenergy(&[
+        "diag", "--preset", preset, "--suite", "quick", "--format", "json", "--quiet", "--plot",
+        &plot,
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let v: serde_json::Value = serde_json::from_str(&stdout)
+        .unwrap_or_else(|e| panic!("{preset}: JSON ({e}): {stdout}\n{stderr}"));
+    let p = &v["presets"][0];
+    let params = p["parameters"].as_array().expect("parameters");
+    let failed: Vec<String> = params
+        .iter()
+        .filter(|q| q["kind"] == "discrete" && q["pass"] == false)
+        .map(|q| {
+            format!(
+                "{} configured {} recovered {} ({})",
+                q["name"], q["configured"], q["recovered"], q["note"]
+            )
+        })
+        .collect();
+    assert!(failed.is_empty(), "{preset}: discrete FAIL: {failed:#?}");
+    assert_eq!(out.status.code(), Some(0), "{preset}: {stderr}");
+    for key in [
+        "n_mp",
+        "n1",
+        "n2",
+        "shared_memory_size",
+        "register_file_type0_size",
+        "second_read_cycles",
+    ] {
+        assert!(
+            params
+                .iter()
+                .any(|q| q["name"].as_str().is_some_and(|n| n.ends_with(key))),
+            "{preset}: no {key}"
+        );
+    }
+    let cc = &p["crosscheck"];
+    for key in [
+        "pearson_r",
+        "mape_pct",
+        "max_abs_err_pct",
+        "kendall_tau",
+        "slope",
+    ] {
+        assert!(cc[key].is_number(), "{preset}: crosscheck.{key}");
+    }
+    assert!(cc["points"].as_array().is_some_and(|a| a.len() >= 8));
+    let svg = dir.join(format!("diag_residuals_{preset}.svg"));
+    let text = std::fs::read_to_string(&svg).expect("residual plot written");
+    assert!(text.starts_with("<svg") || text.contains("<svg"));
+}
 
+/// Every built-in preset, each in its own process, run side by side (the suite is
+/// deterministic, so the order of completion does not matter).
 #[test]
 fn quick_suite_recovers_every_discrete_parameter_on_every_preset() {
-    for preset in sim::config::PRESET_NAMES
-        .into_iter()
-        .filter(|p| !NOT_YET.contains(p))
-    {
-        let dir = scratch(preset);
-        let plot = dir.to_string_lossy().to_string();
-        let out = gpuenergy(&[
-            "diag", "--preset", preset, "--suite", "quick", "--format", "json", "--quiet",
-            "--plot", &plot,
-        ]);
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        let v: serde_json::Value = serde_json::from_str(&stdout)
-            .unwrap_or_else(|e| panic!("{preset}: JSON ({e}): {stdout}\n{stderr}"));
-        let p = &v["presets"][0];
-        let params = p["parameters"].as_array().expect("parameters");
-        let failed: Vec<String> = params
-            .iter()
-            .filter(|q| q["kind"] == "discrete" && q["pass"] == false)
-            .map(|q| {
-                format!(
-                    "{} configured {} recovered {} ({})",
-                    q["name"], q["configured"], q["recovered"], q["note"]
-                )
-            })
+    std::thread::scope(|s| {
+        let handles: Vec<_> = sim::config::PRESET_NAMES
+            .into_iter()
+            .map(|preset| (preset, s.spawn(move || quick_suite_on(preset))))
             .collect();
-        assert!(failed.is_empty(), "{preset}: discrete FAIL: {failed:#?}");
-        assert_eq!(out.status.code(), Some(0), "{preset}: {stderr}");
-        for key in [
-            "n_mp",
-            "n1",
-            "n2",
-            "shared_memory_size",
-            "register_file_type0_size",
-        ] {
-            assert!(
-                params
-                    .iter()
-                    .any(|q| q["name"].as_str().is_some_and(|n| n.ends_with(key))),
-                "{preset}: no {key}"
-            );
-        }
-        let cc = &p["crosscheck"];
-        for key in [
-            "pearson_r",
-            "mape_pct",
-            "max_abs_err_pct",
-            "kendall_tau",
-            "slope",
-        ] {
-            assert!(cc[key].is_number(), "{preset}: crosscheck.{key}");
-        }
-        assert!(cc["points"].as_array().is_some_and(|a| a.len() >= 8));
-        let svg = dir.join(format!("diag_residuals_{preset}.svg"));
-        let text = std::fs::read_to_string(&svg).expect("residual plot written");
-        assert!(text.starts_with("<svg") || text.contains("<svg"));
-    }
+        let failed: Vec<&str> = handles
+            .into_iter()
+            .filter_map(|(p, h)| h.join().is_err().then_some(p))
+            .collect();
+        assert!(failed.is_empty(), "quick suite failed on {failed:?}");
+    });
 }
 
 #[test]

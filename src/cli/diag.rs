@@ -29,8 +29,15 @@ Thresholds:
   The embedded diag.toml (tolerances, method constants and cross-check acceptance, each with its
   justification); --thresholds FILE replaces it with a file of the same keys.
 
+Issue-stage variants (§5.5):
+  --technique socgpu|loog|pdom (or --set KEY=VALUE) runs the suite on the variant and adds the
+  issue_stage section: dependent chains' P1 and fu(c) against the in-order baseline (PASS
+  within issue_stage.tol_dependent), P1_eff(k) of k independent chains (outside the model,
+  reported), and a divergent body whose paths' times must add up (issue_stage.tol_pdom_sum).
+
 Examples:
   gpuenergy diag --preset gtx480 --suite quick
+  gpuenergy diag --preset vortex_like --technique loog --format json
   gpuenergy diag --suite quick --format json --plot plots/";
 
 /// Arguments of `gpuenergy diag`.
@@ -55,6 +62,12 @@ pub struct Args {
     /// A thresholds file replacing the embedded diag.toml.
     #[arg(long)]
     pub thresholds: Option<PathBuf>,
+    /// An issue-stage variant (analytical-model §5.5): `--technique socgpu|loog|pdom` (or any
+    /// technique, and `--set KEY=VALUE` overrides). The suite then runs on the variant, and the
+    /// dependent, independent-chain and divergent bodies are compared with the unmodified
+    /// configuration.
+    #[command(flatten)]
+    pub mods: super::ConfigMods,
     /// `--quiet`: no progress lines on stderr.
     #[command(flatten)]
     pub quiet: super::progress::QuietArg,
@@ -88,9 +101,33 @@ pub fn run(args: Args) -> Result<()> {
             eprintln!("{s}");
         }
     };
+    let variant = args.mods.technique.is_some() || !args.mods.set.is_empty();
+    let label = match (&args.mods.technique, args.mods.set.is_empty()) {
+        (Some(t), true) => t.clone(),
+        (Some(t), false) => format!("{t}[{}]", args.mods.set.join(",")),
+        (None, _) => format!("[{}]", args.mods.set.join(",")),
+    };
+    let targets: Vec<(
+        String,
+        sim::config::GpuConfig,
+        Option<sim::config::GpuConfig>,
+    )> = targets
+        .into_iter()
+        .map(|(n, c)| {
+            let v = if variant {
+                Some(args.mods.apply(c.clone())?)
+            } else {
+                None
+            };
+            Ok((n, c, v))
+        })
+        .collect::<Result<_>>()?;
     let reports: Vec<diag::PresetReport> = targets
         .par_iter()
-        .map(|(name, cfg)| diag::run(name, cfg, suite, &th, &progress))
+        .map(|(name, cfg, v)| match v {
+            Some(v) => diag::run_variant(name, cfg, v, &label, suite, &th, &progress),
+            None => diag::run(name, cfg, suite, &th, &progress),
+        })
         .collect::<std::result::Result<_, String>>()
         .map_err(anyhow::Error::msg)?;
     match args.format {

@@ -21,17 +21,30 @@
 //!   on k sub-cores has `s = k`, `m = n/k` when every sub-core owns one (units go to sub-cores
 //!   round-robin, and an instruction uses its own sub-core's unit), else `s = 1`, `m = n`.
 //! - Pseudo-unit `issue`: `t = 1/issue_per_sched`, `m = 1`, `s = sched.n_per_sm`.
+//! - Pseudo-units `rf` and `oc` ([`models::sched::OperandPath`]): the register-file port pool
+//!   (`rf.n_banks` banks split over the sub-cores, `rf.ports_per_bank` ports each, an access
+//!   holding its port `rf.latency` cycles under `rf.port_occupancy = "full_latency"`, else
+//!   one) and the operand collectors of the body's class (`opcoll.units`, the generic class
+//!   where the class has none, split over the sub-cores as the simulator assigns them,
+//!   collector i to sub-core i mod k). Reads are the instruction's distinct non-predicate
+//!   source registers, as the simulator's issue stage queues them; the bank of each is the
+//!   simulator's `(reg + warp) mod banks` (or `reg mod banks`) within the sub-core.
 
 use super::kernels::Class;
-use models::sched::{Buffers, Limits, SchedModel, Unit};
+use models::sched::{Buffers, Limits, OperandPath, SchedModel, Unit};
 use sim::config::GpuConfig;
 use sim::timing::{classify_op, ExecClass, PipeClass};
 
 /// Index of the issue pseudo-unit in [`machine`]'s units.
 pub const ISSUE: usize = 5;
+/// Index of the register-file port pseudo-unit in [`class_model`]'s units.
+pub const RF: usize = 6;
+/// Index of the operand-collector pseudo-unit in [`class_model`]'s units.
+pub const OC: usize = 7;
 
-/// Unit order of [`machine`]: one per [`PipeClass`] with a unit, then `issue`.
-pub const UNIT_NAMES: [&str; 6] = ["sp", "dp", "int", "sfu", "ldst", "issue"];
+/// Unit order of [`machine`]: one per [`PipeClass`] with a unit, then `issue`, then the
+/// operand path's `rf` and `oc` (set per class by [`class_model`]).
+pub const UNIT_NAMES: [&str; 8] = ["sp", "dp", "int", "sfu", "ldst", "issue", "rf", "oc"];
 
 fn pipe_index(p: PipeClass) -> Option<usize> {
     match p {
@@ -114,6 +127,9 @@ pub fn machine(cfg: &GpuConfig) -> SchedModel {
         Some(1),
         cfg.sched.n_per_sm.max(1),
     ));
+    let op = operand_path(cfg, PipeClass::Sp);
+    units.push(op.rf_unit());
+    units.push(op.collector_unit(1));
     SchedModel {
         w,
         n_mp: cfg.gpu.n_sm,
@@ -121,6 +137,82 @@ pub fn machine(cfg: &GpuConfig) -> SchedModel {
         buf,
         units,
     }
+}
+
+/// The operand path of `cfg` for instructions of `pipe` (their collector class).
+pub fn operand_path(cfg: &GpuConfig, pipe: PipeClass) -> OperandPath {
+    let nsub = cfg.sm.n_subcores.max(1);
+    let u = &cfg.opcoll.units;
+    let own = match pipe {
+        PipeClass::Sp => u.sp,
+        PipeClass::Sfu => u.sfu,
+        PipeClass::Mem => u.mem,
+        PipeClass::Dp => u.dp,
+        PipeClass::Int => u.int,
+        PipeClass::None => 0,
+    };
+    let n = if own > 0 { own } else { u.gen };
+    let banks = if nsub > 1 {
+        cfg.rf.n_banks / nsub
+    } else {
+        cfg.rf.n_banks
+    };
+    let port_cycles = if cfg.rf.port_occupancy == sim::config::PortOccupancy::FullLatency {
+        cfg.rf.latency.max(1)
+    } else {
+        1
+    };
+    OperandPath {
+        banks_per_partition: banks.max(1),
+        ports_per_bank: cfg.rf.ports_per_bank.max(1),
+        port_cycles_per_access: port_cycles,
+        partitions: nsub,
+        collectors_per_partition: (n / nsub).max(1),
+    }
+}
+
+/// Register-file use of one instruction: distinct non-predicate source registers (the reads
+/// the issue stage queues), destination registers (the write-backs), and the reads that land
+/// on its busiest bank.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RfUse {
+    /// Register reads.
+    pub reads: u32,
+    /// Register writes.
+    pub writes: u32,
+    /// Reads on the busiest bank.
+    pub busiest_bank_reads: u32,
+}
+
+/// The register-file use of `class`'s body instruction for the first warp.
+pub fn rf_use(cfg: &GpuConfig, class: Class) -> Result<RfUse, String> {
+    let t = template(class)?;
+    let nsub = cfg.sm.n_subcores.max(1);
+    let per = if nsub > 1 {
+        cfg.rf.n_banks / nsub
+    } else {
+        cfg.rf.n_banks
+    }
+    .max(1);
+    let mut srcs: Vec<u16> = Vec::new();
+    for &r in &t.src[..t.n_src as usize] {
+        if r < sim::inst::PRED_BASE && !srcs.contains(&r) {
+            srcs.push(r);
+        }
+    }
+    let mut per_bank = vec![0u32; per as usize];
+    for &r in &srcs {
+        per_bank[(r as u32 % per) as usize] += 1;
+    }
+    let writes = t.dst[..t.n_dst as usize]
+        .iter()
+        .filter(|&&r| r < sim::inst::PRED_BASE)
+        .count() as u32;
+    Ok(RfUse {
+        reads: srcs.len() as u32,
+        writes,
+        busiest_bank_reads: per_bank.into_iter().max().unwrap_or(0),
+    })
 }
 
 /// The simulator's classification of `class`'s body instruction (family and operation class
@@ -132,30 +224,37 @@ pub fn class_exec(cfg: &GpuConfig, class: Class) -> Result<ExecClass, String> {
 
 /// Family and operation class of `class`'s body instruction as the PTX decoder gives them.
 pub fn decoded(class: Class) -> Result<(sim::inst::Family, sim::inst::OpClass), String> {
+    let t = template(class)?;
+    Ok((t.family, t.op))
+}
+
+/// The decoded record of `class`'s body instruction.
+fn template(class: Class) -> Result<sim::inst::WarpInst, String> {
     let text = super::kernels::probe_kernel(class);
     let k = super::harness::kernel(&text, "probe").map_err(|e| e.to_string())?;
-    let t = k
-        .code
+    k.code
         .templates
         .first()
-        .ok_or("the probe kernel has no instruction")?;
-    Ok((t.family, t.op))
+        .copied()
+        .ok_or_else(|| "the probe kernel has no instruction".to_string())
 }
 
 /// A class's model, its (unit, uses per period) list and the simulator's classification.
 pub type ClassModel = (SchedModel, Vec<(usize, f64)>, ExecClass);
 
 /// The model of one class's width kernel: the machine with the used units' intervals set from
-/// the class, and the uses per period `n_u` of each unit (the body once per period plus the
-/// loop counter's `sub`, `setp` and `bra` once every `unroll` periods; every instruction takes
-/// an issue slot). Returns the model and the (unit, n_u) list.
+/// the class, the operand path's `rf` and `oc` pseudo-units set from the class's register use,
+/// and the uses per period `n_u` of each unit (the body once per period plus the loop
+/// counter's `sub`, `setp` and `bra` once every `unroll` periods; every instruction takes an
+/// issue slot; `sub` reads and writes one register, `setp` reads one; both take a collector).
+/// Returns the model and the (unit, n_u) list.
 pub fn class_model(cfg: &GpuConfig, class: Class, unroll: usize) -> Result<ClassModel, String> {
     let mut m = machine(cfg);
     let ec = class_exec(cfg, class)?;
     let loop_ec = classify_op(cfg, sim::inst::Family::Int, sim::inst::OpClass::Add);
     let per = 1.0 / unroll.max(1) as f64;
     // work per period on each unit, in cycles of its issue interval
-    let mut work = [0.0f64; 6];
+    let mut work = [0.0f64; 8];
     if let Some(i) = pipe_index(ec.pipe) {
         work[i] += if ec.pipe == PipeClass::Mem {
             m.units[i].t
@@ -175,6 +274,19 @@ pub fn class_model(cfg: &GpuConfig, class: Class, unroll: usize) -> Result<Class
         }
         m.units[i].lat = ec.latency;
     }
+    // the operand path: the body's collector class and register accesses
+    if ec.pipe != PipeClass::None {
+        let ru = rf_use(cfg, class)?;
+        let op = operand_path(cfg, ec.pipe);
+        m.units[RF] = op.rf_unit();
+        m.units[OC] = op.collector_unit(ru.busiest_bank_reads);
+        work[RF] = (ru.reads + ru.writes) as f64 * m.units[RF].t;
+        work[OC] = m.units[OC].t;
+        if pipe_index(loop_ec.pipe) == pipe_index(ec.pipe) {
+            work[OC] += 2.0 * per * op.collector_cycles(1);
+        }
+    }
+    work[RF] += 3.0 * per * m.units[RF].t;
     let used = work
         .iter()
         .enumerate()
@@ -182,4 +294,15 @@ pub fn class_model(cfg: &GpuConfig, class: Class, unroll: usize) -> Result<Class
         .map(|(i, &w)| (i, w / m.units[i].t))
         .collect();
     Ok((m, used, ec))
+}
+
+/// Cycles the operand reads of `class`'s body add to one link of a dependent chain
+/// ([`OperandPath::chain_read_cycles`] of its busiest bank); 0 for a class without a unit.
+pub fn chain_read_cycles(cfg: &GpuConfig, class: Class) -> Result<u32, String> {
+    let ec = class_exec(cfg, class)?;
+    if ec.pipe == PipeClass::None {
+        return Ok(0);
+    }
+    let ru = rf_use(cfg, class)?;
+    Ok(operand_path(cfg, ec.pipe).chain_read_cycles(ru.busiest_bank_reads))
 }

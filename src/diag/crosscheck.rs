@@ -224,6 +224,18 @@ pub fn run(
         .map_err(|e| e.to_string())?
         .code
         .regs_per_thread;
+    let fits = |b: u32, s: u32, r: u32| -> bool {
+        harness::kernel(&fu_kernel_with_resources(class, fu.unroll, s), "measure_fu")
+            .ok()
+            .and_then(|k| k.with_regs_per_thread(r.max(r_fu)).ok())
+            .is_some_and(|k| harness::check(cfg, &k, 1, b * lim.w).is_ok())
+    };
+    // a shape whose block the timed kernel cannot launch (its own registers per thread do not
+    // fit b warps in the register file) is left out of the sweep
+    let shapes: Vec<(u32, u32, u32, u32, &'static str)> = shapes
+        .into_iter()
+        .filter(|&(b, s, r, _, _)| fits(b, s, r))
+        .collect();
     let shapes: Vec<(u32, u32, u32, u32, &'static str)> = shapes
         .par_iter()
         .map(|&(b, s, r, _, l)| {

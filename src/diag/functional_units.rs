@@ -6,9 +6,14 @@
 //!
 //! Derived: `n_bot = max_c c/fu(c)`, `thr_bot = n_bot/P1`, the knee (first c with
 //! fu > 1 + tol). Compared: fu(c) against §2.3 with the configured (t_u, m_u, s_u), n_bot
-//! against the model's, and each ALU class's latency: P1 − o against the configured latency,
-//! where o is the one issue→dependent-ready overhead the simulator adds to every chain link,
-//! estimated as the median of P1 − latency over the ALU classes (reported with its spread).
+//! against the model's, and each ALU class's latency: P1 − o − r against the configured
+//! latency, where r is the cycles the class's operand reads add to a chain link (reads that
+//! share a bank port serialise: [`models::sched::OperandPath::chain_read_cycles`] of the
+//! decoded registers) and o is the one issue→dependent-ready overhead the simulator adds to
+//! every link, estimated as the median of P1 − latency − r over the ALU classes (reported
+//! with its spread). The read cost itself is measured: `second_read_cycles` is the period
+//! difference of an add reading two distinct registers and one reading the same register
+//! twice, compared with the configured operand path's prediction.
 
 use super::configured;
 use super::harness::{self, Extra, RunSpec};
@@ -32,6 +37,9 @@ pub struct FuCurve {
     pub points: Vec<Point>,
     /// `max_c c/fu(c)`.
     pub n_bot: f64,
+    /// Largest warps per block the template launches with (`L(T/B)/w`, or fewer where its
+    /// registers do not fit).
+    pub c_max: u32,
 }
 
 impl FuCurve {
@@ -74,10 +82,13 @@ impl Found {
 /// Warp counts measured.
 fn widths(suite: Suite, cmax: u32) -> Vec<u32> {
     let v: Vec<u32> = match suite {
-        Suite::Quick => vec![1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 28, 32],
+        Suite::Quick => vec![1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 28, 32, cmax],
         Suite::Full => (1..=cmax).collect(),
     };
-    v.into_iter().filter(|&c| c <= cmax).collect()
+    let mut v: Vec<u32> = v.into_iter().filter(|&c| c <= cmax).collect();
+    v.sort_unstable();
+    v.dedup();
+    v
 }
 
 /// Period P(c) of `class` with c warps in one block, cycles per instance.
@@ -125,13 +136,22 @@ pub fn run(
         Suite::Quick => (2, 6),
         Suite::Full => (2, 18),
     };
-    let cs = widths(suite, lim.max_warps());
     let tol = th.diag.tol_fu;
     let curves: Vec<Result<FuCurve, String>> = Class::ALL
         .par_iter()
         .map(|&class| {
             let k = harness::kernel(&fu_kernel(class, unroll, false), "measure_fu")
                 .map_err(|e| e.to_string())?;
+            // the widths the template's block launches at: its own registers per thread may
+            // not fit L(T/B) threads in the register file
+            let cmax = harness::max_fitting_warps(cfg, &k, lim.w, lim.max_warps());
+            if cmax == 0 {
+                return Err(format!(
+                    "functional_units: one warp of the {} kernel does not launch",
+                    class.name()
+                ));
+            }
+            let cs = widths(suite, cmax);
             let p: Vec<(u32, f64)> = cs
                 .par_iter()
                 .map(|&c| period(cfg, class, unroll, trips, c, lim.w, &k).map(|p| (c, p)))
@@ -148,16 +168,61 @@ pub fn run(
                 p1_cycles: p1,
                 points,
                 n_bot,
+                c_max: cmax,
             })
         })
         .collect();
     let curves: Vec<FuCurve> = curves.into_iter().collect::<Result<_, _>>()?;
-    // the shared issue overhead: median of P1 − latency over the ALU classes
+    // the operand reads' share of a chain link: measured as the period difference of two
+    // adds that differ only in reading one or two distinct registers, next to the
+    // configured operand path's prediction (the reads of one instruction serialise on a bank
+    // with too few ports)
+    let k_same = harness::kernel(
+        &fu_kernel(Class::IntAddSameReg, unroll, false),
+        "measure_fu",
+    )
+    .map_err(|e| e.to_string())?;
+    let p1_same = period(cfg, Class::IntAddSameReg, unroll, trips, 1, lim.w, &k_same)?;
+    let p1_two = curves
+        .iter()
+        .find(|c| c.class == Class::IntAdd.name())
+        .map(|c| c.p1_cycles)
+        .unwrap_or(f64::NAN);
+    let read_pred = configured::chain_read_cycles(cfg, Class::IntAdd)? as f64
+        - configured::chain_read_cycles(cfg, Class::IntAddSameReg)? as f64;
+    let read_meas = p1_two - p1_same;
+    out.push(
+        Param::discrete(
+            "functional_units.second_read_cycles",
+            read_pred,
+            Some(
+                if (read_meas - read_meas.round()).abs() <= th.diag.tol_latency_cycles {
+                    read_meas.round()
+                } else {
+                    read_meas
+                },
+            ),
+        )
+        .with_note(format!(
+            "P1(add r,r,s) − P1(add r,r,r) = {p1_two:.2} − {p1_same:.2}: a second operand read \
+             on the same bank port (configured: the banks and ports of the operand path)"
+        )),
+    );
+    // the shared issue overhead: median of P1 − latency − operand-read cycles over the ALU
+    // classes; the read cycles of each class come from its decoded registers and the
+    // configured operand path, checked above by measurement
     let mut resid: Vec<(Class, f64, u32)> = Vec::new();
+    let mut reads: Vec<f64> = Vec::new();
     for (&class, cur) in Class::ALL.iter().zip(&curves) {
+        let rc = if class.is_alu_chain() {
+            configured::chain_read_cycles(cfg, class)? as f64
+        } else {
+            0.0
+        };
+        reads.push(rc);
         if class.is_alu_chain() {
             let ec = configured::class_exec(cfg, class)?;
-            resid.push((class, cur.p1_cycles - ec.latency as f64, ec.latency));
+            resid.push((class, cur.p1_cycles - ec.latency as f64 - rc, ec.latency));
         }
     }
     let mut o: Vec<f64> = resid.iter().map(|r| r.1).collect();
@@ -167,17 +232,17 @@ pub fn run(
         "functional_units.issue_overhead_cycles",
         overhead,
         &format!(
-            "median of P1 − latency over {} ALU classes (range {:.2} … {:.2})",
+            "median of P1 − latency − operand-read cycles over {} ALU classes (range {:.2} … {:.2})",
             o.len(),
             o.first().copied().unwrap_or(0.0),
             o.last().copied().unwrap_or(0.0)
         ),
     ));
-    for (&class, cur) in Class::ALL.iter().zip(&curves) {
+    for ((&class, cur), &rc) in Class::ALL.iter().zip(&curves).zip(&reads) {
         let name = class.name();
         let (model, used, ec) = configured::class_model(cfg, class, unroll)?;
         if class.is_alu_chain() {
-            let lat = cur.p1_cycles - overhead;
+            let lat = cur.p1_cycles - overhead - rc;
             let rec = if (lat - lat.round()).abs() <= th.diag.tol_latency_cycles {
                 Some(lat.round())
             } else {
@@ -189,7 +254,10 @@ pub fn run(
                     ec.latency as f64,
                     rec,
                 )
-                .with_note(format!("P1 = {:.2} cycles", cur.p1_cycles)),
+                .with_note(format!(
+                    "P1 = {:.2} cycles, of which {rc} operand-read cycles",
+                    cur.p1_cycles
+                )),
             );
         } else {
             out.push(Param::info(
@@ -234,7 +302,7 @@ pub fn run(
             pass: Some(km == kp),
             note: "first measured c with fu > 1 + tol (0: none)".into(),
         });
-        let n_bot_pred = model.n_bot(lim.max_warps(), |c| {
+        let n_bot_pred = model.n_bot(cur.c_max, |c| {
             model.fu_counts(c, used.iter().copied(), cur.p1_cycles)
         });
         out.push(Param::continuous(

@@ -132,6 +132,18 @@ pub fn check(cfg: &GpuConfig, k: &Arc<Kernel>, blocks: u32, threads: u32) -> Res
         .map_err(|e| e.to_string())
 }
 
+/// The largest warp count `c ≤ cmax` whose one-block launch of `k` (c·w threads) the
+/// simulator accepts, found through [`check`] (the launch API's `Ok`/`Err`, observable without
+/// the configuration). A block that does not fit the register file or the warp slots with the
+/// template's own registers is refused; the suite measures only shapes that launch. 0 when not
+/// even one warp launches.
+pub fn max_fitting_warps(cfg: &GpuConfig, k: &Arc<Kernel>, w: u32, cmax: u32) -> u32 {
+    (1..=cmax)
+        .rev()
+        .find(|&c| check(cfg, k, 1, c * w).is_ok())
+        .unwrap_or(0)
+}
+
 /// Runs `spec` on a fresh GPU of `cfg`. The watchdog is `watchdog_cycles` per launch (after
 /// the launch gap). A launch the simulator refuses is an `Err` with its message.
 pub fn run(cfg: &GpuConfig, spec: &RunSpec, watchdog_cycles: u64) -> Result<RunOut, String> {

@@ -91,10 +91,16 @@ pub fn run(cfg: &GpuConfig, suite: Suite, out: &mut Vec<Param>) -> Result<Found,
     }) as u32;
     let w = w.max(1);
     let bs: Vec<u32> = match suite {
-        Suite::Quick => [1u32, 2, 3, 4, 8, 16, 32]
-            .into_iter()
-            .filter(|b| b * w <= t_per_b)
-            .collect(),
+        Suite::Quick => {
+            // the powers of two up to 32 and the largest block (num_mp needs it)
+            let mut v: Vec<u32> = [1u32, 2, 3, 4, 8, 16, 32, t_per_b / w]
+                .into_iter()
+                .filter(|&b| b >= 1 && b * w <= t_per_b)
+                .collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        }
         Suite::Full => (1..=t_per_b / w).collect(),
     };
     let r_of_b: Vec<(u32, u32)> = bs

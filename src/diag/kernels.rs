@@ -30,6 +30,10 @@ pub enum Class {
     IntMov,
     /// Integer add.
     IntAdd,
+    /// Integer add reading one register twice (`add r, r, r`): one register read where
+    /// [`Class::IntAdd`] has two; the pair measures the cost of a second operand read. Not in
+    /// [`Class::ALL`].
+    IntAddSameReg,
     /// Integer multiply.
     IntMul,
     /// FP32 add.
@@ -72,6 +76,7 @@ impl Class {
             Class::Barrier => "barrier",
             Class::IntMov => "int_mov",
             Class::IntAdd => "int_add",
+            Class::IntAddSameReg => "int_add_same_reg",
             Class::IntMul => "int_mul",
             Class::FpAdd => "fp32_add",
             Class::FpFma => "fp32_fma",
@@ -101,6 +106,7 @@ impl Class {
             Class::Barrier => "    bar.sync 0;\n".to_string(),
             Class::IntMov => "    mov.b32 %r20, %r20;\n".to_string(),
             Class::IntAdd => "    add.u32 %r20, %r20, %r21;\n".to_string(),
+            Class::IntAddSameReg => "    add.u32 %r20, %r20, %r20;\n".to_string(),
             Class::IntMul => "    mul.lo.u32 %r20, %r20, %r21;\n".to_string(),
             Class::FpAdd => "    add.f32 %f1, %f1, %f2;\n".to_string(),
             Class::FpFma => "    fma.rn.f32 %f1, %f1, %f2, %f2;\n".to_string(),
@@ -119,7 +125,7 @@ impl Class {
             Class::Branch => "bra",
             Class::Barrier => "bar",
             Class::IntMov => "mov",
-            Class::IntAdd | Class::FpAdd | Class::DpAdd => "add",
+            Class::IntAdd | Class::IntAddSameReg | Class::FpAdd | Class::DpAdd => "add",
             Class::IntMul => "mul",
             Class::FpFma => "fma",
             Class::SfuSin => "sin",
@@ -205,6 +211,18 @@ pub const RECORD_BYTES: u64 = 16;
 /// extra parameter `p_trips`; `sync_blocks` adds the global semaphore before timing.
 /// The record holds `t0` (64-bit) and `t1 − t0` (32-bit) with the status.
 pub fn fu_kernel(class: Class, unroll: usize, sync_blocks: bool) -> String {
+    fu_kernel_with(&|i| class.body(i), unroll, sync_blocks, "")
+}
+
+/// `measure_fu` around an arbitrary body: `body(i)` is the text of instance `i` of the
+/// `unroll` instances per loop trip, `setup` runs once before the timed region (after the
+/// chain start values). The issue-stage bodies (independent chains, divergent paths) use it.
+pub fn fu_kernel_with(
+    body: &dyn Fn(usize) -> String,
+    unroll: usize,
+    sync_blocks: bool,
+    setup: &str,
+) -> String {
     let mut k = String::from(HEADER);
     k.push_str(&format!(
         ".visible .entry measure_fu(\n{PARAMS},\n    .param .u32 p_trips,\n    .param .u64 p_chase\n)\n{{\n{REGS}"
@@ -218,12 +236,13 @@ pub fn fu_kernel(class: Class, unroll: usize, sync_blocks: bool) -> String {
          mov.f32 %f1, 0f3F000000;\n    mov.f32 %f2, 0f3F800000;\n    \
          mov.f64 %fd1, 0d3FE0000000000000;\n    mov.f64 %fd2, 0d3FF0000000000000;\n",
     );
+    k.push_str(setup);
     if sync_blocks {
         k.push_str(SEM_SYNC);
     }
     k.push_str("    bar.sync 0;\n    mov.u64 %rd12, %clock64;\nLOOP:\n");
     for i in 0..unroll {
-        k.push_str(&class.body(i));
+        k.push_str(&body(i));
     }
     k.push_str(
         "    sub.u32 %r4, %r4, 1;\n    setp.ne.u32 %p5, %r4, 0;\n    @%p5 bra LOOP;\n    \
@@ -252,6 +271,15 @@ pub fn probe_kernel(class: Class) -> String {
 
 /// `measure_nslot` with a `.shared` resource declaration of `shared_bytes` (none when 0).
 /// The record holds the start clock, the cycles spent waiting and the status.
+///
+/// The kernel keeps as few values live as the method allows, so that its own registers per
+/// thread (the "minimal registers" of §4.5) stay below what a small register file gives each of
+/// its warp slots: only the semaphore address, the 32-bit start clock and the poll's divide
+/// operands live across the spin; the grid size and the budget are re-read from the parameters
+/// in every poll, and the thread id and output address only at the end. Each poll waits on a
+/// long-latency divide (as in the `measure_fu` semaphore) so a greedy scheduler cannot starve
+/// the blocks that have not yet arrived. The budget check is on 32-bit clock differences
+/// (budgets stay far below 2³² cycles).
 pub fn nslot_kernel(shared_bytes: u32) -> String {
     let mut k = String::from(HEADER);
     k.push_str(&format!(
@@ -262,19 +290,59 @@ pub fn nslot_kernel(shared_bytes: u32) -> String {
             "    .shared .align 4 .b8 s_res[{shared_bytes}];\n"
         ));
     }
-    k.push_str(LOAD_PARAMS);
-    k.push_str(SEM_SYNC);
     k.push_str(
-        "    mov.u64 %rd12, %rd8;\n    mov.u64 %rd13, %clock64;\n    sub.u64 %rd16, %rd13, %rd8;\n    \
-         cvt.u32.u64 %r9, %rd16;\n    mov.u32 %r7, 1;\n    bra.uni DONE;\n",
+        "    ld.param.u64 %rd2, [p_sem];
+    mov.u32 %r10, %clock;
+    mov.u32 %r1, %tid.x;
+    setp.eq.u32 %p1, %r1, 0;
+    @%p1 atom.global.add.u32 %r5, [%rd2], 1;
+    mov.u32 %r15, 0;
+    mov.u32 %r16, 1;
+NSPIN:
+    div.u32 %r15, %r15, %r16;
+    ld.volatile.global.u32 %r6, [%rd2];
+    add.u32 %r6, %r6, %r15;
+    ld.param.u32 %r3, [p_blocks];
+    setp.ge.u32 %p2, %r6, %r3;
+    @%p2 bra NSYNCED;
+    ld.param.u64 %rd9, [p_budget];
+    cvt.u32.u64 %r8, %rd9;
+    mov.u32 %r11, %clock;
+    sub.u32 %r11, %r11, %r10;
+    setp.le.u32 %p3, %r11, %r8;
+    @%p3 bra NSPIN;
+    mov.u32 %r7, 2;
+    mov.u32 %r9, 0;
+    bra.uni NDONE;
+NSYNCED:
+    mov.u32 %r11, %clock;
+    sub.u32 %r9, %r11, %r10;
+    mov.u32 %r7, 1;
+NDONE:
+    mov.u32 %r1, %tid.x;
+    setp.ne.u32 %p4, %r1, 0;
+    @%p4 bra NEXIT;
+    ld.param.u64 %rd1, [p_out];
+    mov.u32 %r8, %ctaid.x;
+    mul.wide.u32 %rd14, %r8, 16;
+    add.u64 %rd15, %rd1, %rd14;
+    cvt.u64.u32 %rd12, %r10;
+    st.global.u64 [%rd15], %rd12;
+    st.global.u32 [%rd15+8], %r9;
+    mov.u32 %r14, %smid;
+    shl.b32 %r14, %r14, 8;
+    or.b32 %r7, %r7, %r14;
+    st.global.u32 [%rd15+12], %r7;
+NEXIT:
+    exit;
+",
     );
     if shared_bytes > 0 {
         // the declaration is "used" by code that never runs, as a real kernel's would be
         k.push_str(
-            "NEVER:\n    mov.u32 %r13, s_res;\n    st.shared.u32 [%r13], %r1;\n    bra.uni DONE;\n",
+            "NEVER:\n    mov.u32 %r13, s_res;\n    st.shared.u32 [%r13], %r1;\n    bra.uni NDONE;\n",
         );
     }
-    k.push_str(STORE_RECORD);
     k.push_str("}\n");
     k
 }
@@ -325,6 +393,9 @@ mod tests {
         for s in [0, 4096, 12345] {
             let m = sim::ptx::Module::parse(&nslot_kernel(s), "nslot.ptx").unwrap();
             let k = m.kernel("measure_nslot").unwrap();
+            // small enough for every warp slot of a 24-warp MP with 8192 registers and an
+            // allocation granularity of 4
+            assert!(k.code.regs_per_thread <= 8, "{}", k.code.regs_per_thread);
             assert_eq!(
                 k.static_shared_bytes(),
                 s,

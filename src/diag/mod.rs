@@ -12,6 +12,7 @@ pub mod crosscheck;
 pub mod functional_units;
 pub mod granularity;
 pub mod harness;
+pub mod issue_stage;
 pub mod kernel_limits;
 pub mod kernels;
 pub mod nslot;
@@ -146,6 +147,8 @@ pub struct PresetReport {
     pub fu_curves: Vec<functional_units::FuCurve>,
     /// The §5 cross-check.
     pub crosscheck: Option<crosscheck::CrossCheck>,
+    /// The §5.5 issue-stage variant comparison, when a variant was given.
+    pub issue_stage: Option<issue_stage::IssueStage>,
 }
 
 impl PresetReport {
@@ -195,5 +198,26 @@ pub fn run(
         parameters: params,
         fu_curves: fu.curves,
         crosscheck: Some(cc),
+        issue_stage: None,
     })
+}
+
+/// §5.5: the whole suite on `variant` (which repeats §4.2 and §5 on it), then the
+/// issue-stage comparison of `variant` against the in-order `base` ([`issue_stage`]).
+pub fn run_variant(
+    name: &str,
+    base: &GpuConfig,
+    variant: &GpuConfig,
+    label: &str,
+    suite: Suite,
+    th: &Thresholds,
+    progress: Progress,
+) -> Result<PresetReport, String> {
+    let vname = format!("{name}+{label}");
+    let mut r = run(&vname, variant, suite, th, progress)?;
+    progress(&format!("[{vname}] issue_stage"));
+    let lim = kernel_limits::run(variant, suite, &mut Vec::new())?;
+    let is = issue_stage::run(base, variant, label, suite, th, &lim, &mut r.parameters)?;
+    r.issue_stage = Some(is);
+    Ok(r)
 }

@@ -42,12 +42,17 @@ pub fn run(
             vec![0, 1, 3],
         ),
     };
+    // the probe kernel's own registers per thread: a declaration below it cannot be expressed
+    let r0 = super::harness::kernel(&super::kernels::nslot_kernel(0), "measure_nslot")
+        .map_err(|e| e.to_string())?
+        .code
+        .regs_per_thread;
     let mut shapes = Vec::new();
     for &(b, rmax) in lim.r_of_b.iter().filter(|p| bsel.contains(&p.0)) {
         for &j in &js {
             for &d in &ds {
                 let r = (rmax / j).saturating_sub(d);
-                if r >= 1 {
+                if r >= r0.max(1) {
                     shapes.push((b, r));
                 }
             }

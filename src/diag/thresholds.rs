@@ -38,6 +38,16 @@ pub struct CrossTable {
     pub max_abs_err_pct: f64,
 }
 
+/// `[issue_stage]`: acceptance of the §5.5 issue-stage variant comparison.
+#[derive(Clone, Debug, PartialEq, serde::Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct IssueTable {
+    /// Largest relative difference of a dependent chain's P1 and fu(c) from the baseline's.
+    pub tol_dependent: f64,
+    /// Largest relative difference of a divergent body's time from the sum of its paths'.
+    pub tol_pdom_sum: f64,
+}
+
 /// The whole file.
 #[derive(Clone, Debug, PartialEq, serde::Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
@@ -46,6 +56,8 @@ pub struct Thresholds {
     pub diag: DiagTable,
     /// `[crosscheck]`.
     pub crosscheck: CrossTable,
+    /// `[issue_stage]`.
+    pub issue_stage: IssueTable,
 }
 
 /// The embedded default file.

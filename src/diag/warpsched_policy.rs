@@ -76,7 +76,9 @@ pub fn signature(events: &[(u32, u32)], c: u32) -> Signature {
 /// Runs the test and appends its parameter.
 pub fn run(cfg: &GpuConfig, lim: &Limits, out: &mut Vec<Param>) -> Result<(), String> {
     let k = harness::kernel(&warpid_kernel(K_READS), "log_warp_id").map_err(|e| e.to_string())?;
-    let logs = harness::run_warpid(cfg, &k, lim.t_per_b, K_READS)?;
+    // B = L(T/B), or the largest block of whole warps the logger's own registers let launch
+    let warps = harness::max_fitting_warps(cfg, &k, lim.w, lim.max_warps()).max(1);
+    let logs = harness::run_warpid(cfg, &k, (warps * lim.w).min(lim.t_per_b), K_READS)?;
     let parts = cfg.sched.n_per_sm.max(1);
     let t_min = logs
         .iter()

@@ -125,6 +125,7 @@ pub fn json(reports: &[PresetReport]) -> serde_json::Value {
                 "suite": r.suite,
                 "parameters": r.parameters,
                 "crosscheck": cc,
+                "issue_stage": r.issue_stage,
                 "fu_curves": r.fu_curves,
                 "discrete_failures": r.discrete_failures().len(),
             })

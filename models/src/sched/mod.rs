@@ -110,6 +110,77 @@ impl Unit {
     }
 }
 
+/// The operand-delivery path of one multiprocessor, the source of two issue-throttling
+/// pseudo-units of §2.3 [G] that a unit table alone misses:
+///
+/// - **register-file ports** (`rf`): every register read and every write-back takes one port
+///   of one bank for `port_cycles_per_access` cycles. Over many warps the accesses spread
+///   over the banks (registers map to banks with a per-warp offset), so the pseudo-unit is the
+///   aggregate port pool: `t = port_cycles_per_access`, `m = banks_per_partition ·
+///   ports_per_bank`, `s = partitions`, with `n_u` = accesses (reads + writes) per instruction.
+///   With one bank and one port it is exact; with many banks it is the bandwidth bound that
+///   conflicts can only raise.
+/// - **operand collectors** (`oc`): an instruction holds one collector of its class from issue
+///   until it dispatches to its unit: the serialised reads of
+///   its busiest bank, then dispatch once the last operand arrived. The pseudo-unit is
+///   `t = occupancy`, `m = collectors per partition`, `s = partitions`, `n_u = 1`.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct OperandPath {
+    /// Register-file banks per partition.
+    pub banks_per_partition: u32,
+    /// Ports per bank (shared by reads and writes).
+    pub ports_per_bank: u32,
+    /// Cycles one access holds its port.
+    pub port_cycles_per_access: u32,
+    /// Partitions (sub-cores) owning a disjoint set of banks and collectors.
+    pub partitions: u32,
+    /// Collector units per partition of the class the instructions use.
+    pub collectors_per_partition: u32,
+}
+
+impl OperandPath {
+    /// The register-file port pseudo-unit `rf` (its `n_u` is accesses per instruction).
+    pub fn rf_unit(&self) -> Unit {
+        Unit::new(
+            "rf",
+            self.port_cycles_per_access.max(1) as f64,
+            0,
+            Some((self.banks_per_partition * self.ports_per_bank).max(1)),
+            self.partitions,
+        )
+    }
+
+    /// Cycles an instruction whose busiest bank holds `reads_on_busiest_bank` of its reads
+    /// keeps its collector: `⌈k/ports⌉·port_cycles + 1` (the serialised grants from the cycle
+    /// after issue, then dispatch the cycle the last operand arrives, the collector free for
+    /// the next issue in that cycle); an instruction without register reads: 1.
+    pub fn collector_cycles(&self, reads_on_busiest_bank: u32) -> f64 {
+        let pc = self.port_cycles_per_access.max(1);
+        (reads_on_busiest_bank.div_ceil(self.ports_per_bank.max(1)) * pc + 1) as f64
+    }
+
+    /// The collector pseudo-unit `oc` for instructions with `reads_on_busiest_bank` reads on
+    /// their busiest bank (`n_u = 1` per instruction that takes a collector).
+    pub fn collector_unit(&self, reads_on_busiest_bank: u32) -> Unit {
+        Unit::new(
+            "oc",
+            self.collector_cycles(reads_on_busiest_bank),
+            0,
+            Some(self.collectors_per_partition.max(1)),
+            self.partitions,
+        )
+    }
+
+    /// Extra cycles the operand reads add to one link of a dependent chain over an
+    /// instruction whose reads all go to different banks: `(⌈k/ports⌉ − 1)·port_cycles`.
+    pub fn chain_read_cycles(&self, reads_on_busiest_bank: u32) -> u32 {
+        reads_on_busiest_bank
+            .div_ceil(self.ports_per_bank.max(1))
+            .saturating_sub(1)
+            * self.port_cycles_per_access.max(1)
+    }
+}
+
 /// A kernel's launch shape for the limit check.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KernelShape {

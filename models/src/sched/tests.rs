@@ -177,3 +177,45 @@ fn partitions_step_fu_in_ceil_c_over_s() {
     assert_eq!(f, vec![1.0, 1.0, 1.0, 1.0, 2.0, 2.0, 2.0, 2.0, 3.0]);
     assert_eq!(m.thr_bot(&[0]), 1.0);
 }
+
+#[test]
+fn operand_path_pseudo_units() {
+    use super::OperandPath;
+    // one bank, one port: an add (2 reads + 1 write) takes 3 port-cycles, so with P1 = 7
+    // the port pool saturates at c = 3: fu(3) = 9/7
+    let op = OperandPath {
+        banks_per_partition: 1,
+        ports_per_bank: 1,
+        port_cycles_per_access: 1,
+        partitions: 1,
+        collectors_per_partition: 1,
+    };
+    let m = SchedModel {
+        w: 32,
+        n_mp: 1,
+        limits: Limits::unbounded(1),
+        buf: Buffers {
+            n1: Some(8),
+            n1_single_warp_exempt: false,
+            n2: 32,
+            s: 0,
+            s_min: 1,
+            r: vec![1024],
+            r_min: vec![1],
+        },
+        units: vec![op.rf_unit(), op.collector_unit(2)],
+    };
+    assert_eq!(m.fu_counts(2, [(0, 3.0)], 7.0), 1.0);
+    assert!((m.fu_counts(3, [(0, 3.0)], 7.0) - 9.0 / 7.0).abs() < 1e-12);
+    // reads serialise on the single port: the chain link gains one cycle per extra read
+    assert_eq!(op.chain_read_cycles(1), 0);
+    assert_eq!(op.chain_read_cycles(2), 1);
+    assert_eq!(op.collector_cycles(2), 3.0);
+    let wide = OperandPath {
+        banks_per_partition: 16,
+        ports_per_bank: 2,
+        ..op
+    };
+    assert_eq!(wide.chain_read_cycles(2), 0);
+    assert_eq!(wide.rf_unit().m, Some(32));
+}
