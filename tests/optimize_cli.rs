@@ -170,6 +170,6 @@ fn infeasible_problems_and_bad_flags_exit_2_naming_the_constraint() {
     assert!(e.contains("--area-budget"), "{e}");
     let e = run(&["--space", "gating,nope", "--area-budget", "2%"]);
     assert!(e.contains("nope"), "{e}");
-    let e = run(&["--perf-cap", "-1", "--area-budget", "2%"]);
+    let e = run(&["--perf-cap=-1", "--area-budget", "2%"]);
     assert!(e.contains("--perf-cap"), "{e}");
 }

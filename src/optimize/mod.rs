@@ -18,8 +18,9 @@
 //!    and the largest disagreement seen between prediction and verification (objective,
 //!    slowdown, area) widens the margins: later MILPs relax the caps by the slowdown and area
 //!    margins, and the search stops when the MILP's best unverified combination is not
-//!    predicted to beat the best verified design by more than the objective margin (at least
-//!    the tolerance), when no combination is left, or after the iteration limit. The answer is
+//!    predicted to beat the best verified design by more than the objective margin (the
+//!    largest prediction error seen so far; 0 while every prediction was exact), when no
+//!    combination is left, or after the iteration limit. The answer is
 //!    the best verified design that meets the caps, so it is never a prediction.
 //!
 //! Infeasibility: with a positive budget, when options exist that save but none of them meets
@@ -50,7 +51,8 @@ pub struct Problem {
     pub area_cap_mm2: f64,
     /// Largest slowdown (mean `T/T_baseline − 1`).
     pub slowdown_cap: f64,
-    /// Smallest objective margin (fraction of the baseline's objective) of the stopping rule.
+    /// Prediction error (fraction of the baseline's objective) above which an iteration is
+    /// reported as an interaction beyond the tolerance.
     pub tolerance: f64,
     /// Verification iterations at most.
     pub max_iterations: usize,
@@ -317,7 +319,7 @@ pub fn optimize(
         }
         best
     };
-    let (mut obj_margin, mut slow_margin, mut area_margin) = (p.tolerance, 0.0_f64, 0.0_f64);
+    let (mut obj_margin, mut slow_margin, mut area_margin) = (0.0_f64, 0.0_f64, 0.0_f64);
     let mut iterations = Vec::new();
     let mut stop = String::from("iteration limit reached");
     for _ in 0..p.max_iterations {
