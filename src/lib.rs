@@ -17,6 +17,7 @@ pub mod compare;
 pub mod correlate;
 pub mod diag;
 pub mod issuecost;
+pub mod optimize;
 pub mod refcompare;
 pub mod report;
 pub mod rfcost;

@@ -53,6 +53,9 @@ enum Command {
     /// Sleep-transistor physics of a gating domain: switch size, IR drop, event energy,
     /// break-even time and wakeup delay at a technology point.
     Breakeven(cli::breakeven::Args),
+    /// Choose techniques and knobs that minimise energy (EDP, ED²P) under an area budget and a
+    /// slowdown cap: single-option simulations, a MILP, verification by full simulation.
+    Optimize(cli::optimize::Args),
 }
 
 /// Restores the default SIGPIPE action so that `gpuenergy … | head` ends quietly instead of
@@ -86,6 +89,7 @@ fn main() -> ExitCode {
         Command::Compare(a) => cli::compare::run(a),
         Command::Breakeven(a) => cli::breakeven::run(a),
         Command::Rfstats(a) => cli::rfstats::run(a),
+        Command::Optimize(a) => cli::optimize::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -332,6 +332,7 @@ pub struct Study {
     parallel: bool,
     idle_sms: IdleSms,
     recost: bool,
+    cache: Option<Arc<crate::optimize::cache::ActivityCache>>,
 }
 
 impl Study {
@@ -348,6 +349,7 @@ impl Study {
             parallel: true,
             idle_sms: IdleSms::default(),
             recost: false,
+            cache: None,
         }
     }
 
@@ -391,6 +393,13 @@ impl Study {
     /// Results are in the workloads' order either way.
     pub fn parallel(mut self, on: bool) -> Study {
         self.parallel = on;
+        self
+    }
+
+    /// Look simulations up in `cache` (keyed by the simulated configuration, workload and
+    /// size) before running them, and store the ones that ran.
+    pub fn cache(mut self, cache: Arc<crate::optimize::cache::ActivityCache>) -> Study {
+        self.cache = Some(cache);
         self
     }
 
@@ -582,9 +591,21 @@ impl Study {
     /// Simulates `list` (in order; in parallel unless turned off), reporting progress.
     fn simulate_all(&self, list: &[&dyn Workload]) -> Result<Vec<(String, Activity)>, StudyError> {
         let done = std::sync::atomic::AtomicUsize::new(0);
+        let size = format!("{:?}", self.size);
         let one = |w: &&dyn Workload| {
-            let act = self.simulate(*w)?;
             let name = w.info().name;
+            let act = match &self.cache {
+                Some(c) => match c.get(&self.cfg, name, &size) {
+                    Some(a) => a,
+                    None => {
+                        let a = self.simulate(*w)?;
+                        // a cache that cannot be written only costs a re-simulation later
+                        let _ = c.put(&self.cfg, name, &size, &a);
+                        a
+                    }
+                },
+                None => self.simulate(*w)?,
+            };
             let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
             if let Some(p) = &self.progress {
                 p(name, n, list.len());

@@ -6,6 +6,7 @@ pub mod component;
 pub mod correlate;
 pub mod diag;
 pub mod estimate;
+pub mod optimize;
 pub mod presets;
 pub mod progress;
 pub mod rfstats;

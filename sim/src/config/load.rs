@@ -325,6 +325,9 @@ fn schema_table(cfg: &GpuConfig) -> toml::Table {
             }
         }
     }
+    t.entry("opt").or_insert_with(|| {
+        toml::Value::Table(toml::Table::try_from(&cfg.opt).expect("opt serialises"))
+    });
     {
         // Every reconv key is skipped at its default; write them all.
         let r = &cfg.reconv;
@@ -848,6 +851,7 @@ impl GpuConfig {
         self.coma.check(&mut bad);
         self.energy.check(&mut bad);
         self.metrics.check(&mut bad);
+        self.opt.check(&mut bad);
         self.reconv.check(&mut bad);
         self.dwf.check(self.gpu.warp_size, &mut bad);
         if self.reconv.stack_update_at != super::reconv::StackUpdateAt::Fetch

@@ -16,6 +16,7 @@ pub mod fold;
 pub mod gpgpusim;
 mod load;
 mod ooo;
+pub mod opt;
 pub mod pg;
 pub mod physical;
 pub mod prf;

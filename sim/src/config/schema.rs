@@ -123,6 +123,10 @@ pub struct GpuConfig {
     /// §5.7); defaults when absent (and not written then).
     #[serde(default, skip_serializing_if = "super::reconv::DwfSection::is_default")]
     pub dwf: super::reconv::DwfSection,
+    /// `[opt]`: defaults of `gpuenergy optimize` (register-file spec §10, §12); never read by
+    /// the simulator; defaults when absent (and not written then).
+    #[serde(default, skip_serializing_if = "super::opt::OptSection::is_default")]
+    pub opt: super::opt::OptSection,
 }
 
 /// `[sim]`: run control.

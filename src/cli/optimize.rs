@@ -1,0 +1,331 @@
+//! `gpuenergy optimize`: the techniques and knobs that minimise energy, EDP or ED²P over the
+//! workloads under an area budget and a slowdown cap ([`crate::optimize`]); this module parses
+//! arguments, installs the Ctrl-C handler and prints.
+
+use crate::optimize::cache::{self, ActivityCache};
+use crate::optimize::evaluate::{Evaluator, Objective, SimEvaluator, INTERRUPTED};
+use crate::optimize::report::{self, Effort, OptimizeReport};
+use crate::optimize::space::Space;
+use crate::optimize::{self, pareto, Problem};
+use crate::report::{format_parser, Format, TABLE_JSON};
+use crate::study::{workloads_named, Study};
+use anyhow::{bail, Context, Result};
+use sim::config::opt::AreaBudget;
+use sim::config::GpuConfig;
+use sim::workloads::Size;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Arguments of `gpuenergy optimize`.
+#[derive(clap::Args, Debug)]
+#[command(
+    long_about = "Chooses the techniques and their knobs (gating policy and sleep-switch scale s, \
+register-file technique, partitioned-RF n and V_SRF, SOCGPU buffer depth) that minimise the \
+objective over the workloads, with the added area within --area-budget and the mean slowdown \
+within --perf-cap.
+
+Method: every option is simulated alone against the baseline (continuous knobs by golden-section \
+search), the discrete choice is a MILP over the additive single-option changes (good_lp, microlp), \
+and the MILP's combination is verified by a full simulation; disagreements widen the margins and \
+the search iterates. Activity records are cached on disk (--cache-dir), so re-runs simulate \
+nothing. Ctrl-C stops the search and prints the best verified design so far.
+
+Defaults of --area-budget, --perf-cap and --objective come from the configuration's [opt] table.
+
+Examples:
+  gpuenergy optimize --tech finfet7 --area-budget 2% --space gating,rf
+  gpuenergy optimize --tech finfet7 --area-budget 0.5mm2 --budget-of chip --objective edp \\
+      --workload hotspot,bfs --format json --out best.toml"
+)]
+pub struct Args {
+    /// Technology point: node, supply, device flavour, temperature.
+    #[command(flatten)]
+    pub point: super::TechArgs,
+    /// GPU preset (see `gpuenergy presets`).
+    #[arg(long, default_value = "gtx480", conflicts_with = "config")]
+    pub preset: String,
+    /// GPU configuration TOML (a preset plus overrides).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// Workload, a comma-separated list of them, or `all`.
+    #[arg(long, default_value = "all")]
+    pub workload: String,
+    /// Input size tier of the workloads.
+    #[arg(long, default_value = "test", value_parser = ["test", "bench"])]
+    pub size: String,
+    /// Area everything added may take: `X%` of the --budget-of base or `Xmm2`
+    /// (default: `opt.area_budget`).
+    #[arg(long, value_name = "X%|Xmm2")]
+    pub area_budget: Option<String>,
+    /// What a `%` budget is a share of: the SMs, the whole chip or the register files.
+    #[arg(long, default_value = "sm", value_parser = ["sm", "chip", "rf"])]
+    pub budget_of: String,
+    /// Largest mean slowdown, `5%` or `0.05` (default: `opt.max_slowdown`).
+    #[arg(long, value_name = "X%|FRACTION")]
+    pub perf_cap: Option<String>,
+    /// Minimised quantity (default: `opt.objective`).
+    #[arg(long, value_parser = ["energy", "edp", "ed2p"])]
+    pub objective: Option<String>,
+    /// Groups of decision variables, comma-separated: gating, rf, issue.
+    #[arg(long, default_value = "gating,rf")]
+    pub space: String,
+    /// Override one configuration key of every design (repeatable), after the options.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+    /// Folder of the Activity cache.
+    #[arg(long, default_value_os_t = cache::default_dir())]
+    pub cache_dir: PathBuf,
+    /// Verification iterations at most.
+    #[arg(long, default_value_t = 8)]
+    pub max_iterations: usize,
+    /// Also evaluate every combination (at the searched continuous values) and report whether
+    /// the search found the same design.
+    #[arg(long)]
+    pub exhaustive: bool,
+    /// Output format.
+    #[arg(long, default_value = "table", value_parser = format_parser(TABLE_JSON))]
+    pub format: Format,
+    /// Write the Pareto plot (pareto.svg) into this folder.
+    #[arg(long)]
+    pub plot: Option<PathBuf>,
+    /// Write the chosen design's configuration (accepted by `estimate --config` and `compare
+    /// --config`).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// `--quiet`: no progress display.
+    #[command(flatten)]
+    pub quiet: super::progress::QuietArg,
+}
+
+/// `5%` or `0.05` as a fraction.
+fn parse_fraction(text: &str, flag: &str) -> Result<f64> {
+    let t = text.trim();
+    let v = match t.strip_suffix('%') {
+        Some(n) => n.trim().parse::<f64>().map(|v| v / 100.0),
+        None => t.parse::<f64>(),
+    };
+    match v {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => bail!("{flag} '{text}': expected a non-negative share such as 5% or 0.05"),
+    }
+}
+
+#[cfg(unix)]
+extern "C" fn on_sigint(_: libc::c_int) {
+    INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Ctrl-C sets [`INTERRUPTED`]: no new run starts and the best verified design is printed.
+fn install_sigint() {
+    #[cfg(unix)]
+    // SAFETY: the handler only stores to an atomic, which is async-signal-safe.
+    unsafe {
+        libc::signal(
+            libc::SIGINT,
+            on_sigint as extern "C" fn(libc::c_int) as libc::sighandler_t,
+        );
+    }
+}
+
+/// What one `optimize` run found: the report and what the plot and `--out` need.
+pub struct Solved {
+    /// The report (table and JSON).
+    pub report: OptimizeReport,
+    /// With `--exhaustive`: the best design's name, its numbers, the designs evaluated and
+    /// whether it is the search's design.
+    pub exhaustive: Option<(String, crate::optimize::evaluate::Metrics, usize, bool)>,
+    /// Every design simulated.
+    pub evaluated: Vec<optimize::Evaluated>,
+    /// The chosen design's configuration.
+    pub config: GpuConfig,
+}
+
+/// Runs the search of `args` without printing anything but the progress bar.
+pub fn solve(args: &Args) -> Result<Solved> {
+    let t0 = std::time::Instant::now();
+    let base = match &args.config {
+        Some(p) => GpuConfig::from_toml_file(p)?,
+        None => GpuConfig::preset(&args.preset)?,
+    };
+    let set = crate::technique::parse_sets(&args.set).map_err(anyhow::Error::msg)?;
+    let budget_text = args
+        .area_budget
+        .clone()
+        .unwrap_or_else(|| base.opt.area_budget.clone());
+    let budget =
+        AreaBudget::parse(&budget_text).map_err(|e| anyhow::anyhow!("--area-budget: {e}"))?;
+    let slowdown_cap = match &args.perf_cap {
+        Some(t) => parse_fraction(t, "--perf-cap")?,
+        None => base.opt.max_slowdown,
+    };
+    let objective: Objective = match args.objective.as_deref() {
+        Some("edp") => Objective::Edp,
+        Some("ed2p") => Objective::Ed2p,
+        Some(_) => Objective::Energy,
+        None => base.opt.objective.into(),
+    };
+    let mut space = Space::parse(&args.space, &base).map_err(anyhow::Error::msg)?;
+    let choice = args.point.choice()?;
+    for line in space
+        .apply_snm_floor(&choice.node, base.opt.snm_min)
+        .map_err(|e| anyhow::anyhow!("opt.snm_min: {e}"))?
+    {
+        super::progress::note(args.quiet.quiet, line);
+    }
+    let conflicts = space.conflicts(&base, &set);
+    let list = workloads_named(&args.workload)?;
+    let size: Size = args.size.parse()?;
+    let cache = Arc::new(ActivityCache::new(&args.cache_dir));
+    let study = Study::new(base.clone(), choice, None)
+        .size(size)
+        .cache(cache.clone());
+    let quiet = args.quiet.quiet;
+    let knobbed: usize = space
+        .groups
+        .iter()
+        .flat_map(|g| g.options.iter().skip(1))
+        .map(|c| if c.knob.is_some() { 8 } else { 1 })
+        .sum();
+    let bar = super::progress::Progress::bar(
+        (1 + knobbed + args.max_iterations) * list.len(),
+        "runs",
+        quiet,
+    );
+    let b = bar.clone();
+    let ev = SimEvaluator::new(
+        &space,
+        base.clone(),
+        set.clone(),
+        study.clone(),
+        list.clone(),
+        move || b.inc(),
+    );
+    let [sm_m2, chip_m2, rf_m2] = ev.budget_bases_m2()?;
+    let (budget_mm2, base_name) = match budget {
+        AreaBudget::Absolute { area_m2 } => (area_m2 * 1e6, "absolute"),
+        AreaBudget::Fraction(f) => match args.budget_of.as_str() {
+            "chip" => (f * chip_m2 * 1e6, "chip"),
+            "rf" => (f * rf_m2 * 1e6, "register files"),
+            _ => (f * sm_m2 * 1e6, "SMs"),
+        },
+    };
+    let mut problem = Problem::new(objective, budget_mm2, slowdown_cap);
+    problem.max_iterations = args.max_iterations;
+    install_sigint();
+    bar.message("baseline and single options");
+    let outcome = optimize::optimize(&space, &ev, &problem, &conflicts);
+    bar.finish();
+    let outcome = outcome?;
+    if outcome.interrupted {
+        super::progress::note(
+            false,
+            "interrupted: the cache is consistent; printing the best verified design so far",
+        );
+    }
+    let config = ev.config(&outcome.chosen)?;
+    let exhaustive = if args.exhaustive && !outcome.interrupted {
+        let (d, m, all) = optimize::exhaustive(&space, &ev, &problem, &outcome.knob_values)?;
+        Some((space.name(&d), m, all.len(), d == outcome.chosen))
+    } else {
+        None
+    };
+    let front = pareto::front(&outcome.evaluated, objective, slowdown_cap);
+    let elapsed_s = t0.elapsed().as_secs_f64();
+    let (hits, misses) = cache.counts();
+    let (vs_base, vs_single) = report::savings(objective, &outcome);
+    let rep = OptimizeReport {
+        tech: args.point.tech.clone(),
+        gpu: base.gpu.name.clone(),
+        size: args.size.clone(),
+        workloads: list.iter().map(|w| w.info().name.to_string()).collect(),
+        objective,
+        space: space.groups.iter().map(|g| g.name.clone()).collect(),
+        combinations: space.combinations(),
+        chosen: report::chosen(&space, &outcome),
+        chosen_name: outcome.chosen_name.clone(),
+        baseline: outcome.baseline,
+        predicted: outcome.predicted,
+        verified: outcome.verified,
+        budget_mm2,
+        budget_spec: format!("{budget_text} of {base_name}"),
+        max_slowdown: slowdown_cap,
+        saving_vs_baseline: vs_base,
+        saving_vs_single: vs_single,
+        singles: outcome.singles.clone(),
+        iterations: outcome.iterations.clone(),
+        stop: outcome.stop.clone(),
+        interrupted: outcome.interrupted,
+        elapsed_s,
+        pareto: front.clone(),
+        effort: Effort {
+            designs: ev.evaluations(),
+            workload_runs: ev.runs(),
+            cache_hits: hits,
+            cache_misses: misses,
+            designs_per_s: ev.evaluations() as f64 / elapsed_s.max(1e-9),
+            runs_per_s: ev.runs() as f64 / elapsed_s.max(1e-9),
+        },
+    };
+    Ok(Solved {
+        report: rep,
+        exhaustive,
+        evaluated: outcome.evaluated,
+        config,
+    })
+}
+
+/// Runs `gpuenergy optimize` with parsed arguments.
+pub fn run(args: Args) -> Result<()> {
+    let quiet = args.quiet.quiet;
+    let Solved {
+        report: rep,
+        exhaustive,
+        evaluated,
+        config,
+    } = solve(&args)?;
+    match args.format {
+        Format::Json => {
+            let mut v = serde_json::to_value(&rep)?;
+            if let (Some((name, m, n, same)), Some(o)) = (&exhaustive, v.as_object_mut()) {
+                o.insert(
+                    "exhaustive".into(),
+                    serde_json::json!({"best": name, "metrics": m, "designs": n, "same_as_search": same}),
+                );
+            }
+            println!("{}", serde_json::to_string_pretty(&v)?);
+        }
+        _ => {
+            print!("{}", report::table(&rep));
+            if let Some((name, m, n, same)) = &exhaustive {
+                println!(
+                    "exhaustive over {n} designs: {name} ({:.4e} J) — {}",
+                    m.energy_j,
+                    if *same {
+                        "same as the search"
+                    } else {
+                        "DIFFERS from the search"
+                    }
+                );
+            }
+        }
+    }
+    if let Some(dir) = &args.plot {
+        let p = pareto::write_svg(
+            dir,
+            &evaluated,
+            &rep.pareto,
+            rep.objective,
+            rep.objective.of(&rep.baseline),
+        )?;
+        super::progress::note(quiet, format!("Pareto plot written to {}", p.display()));
+    }
+    if let Some(path) = &args.out {
+        std::fs::write(path, config.to_toml_string())
+            .with_context(|| format!("writing {}", path.display()))?;
+        super::progress::note(
+            quiet,
+            format!("chosen configuration written to {}", path.display()),
+        );
+    }
+    Ok(())
+}

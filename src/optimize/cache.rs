@@ -1,0 +1,219 @@
+//! On-disk cache of simulated Activity records, so that re-running `optimize` (or costing a
+//! design again at another continuous knob that leaves the simulated integers alone) costs no
+//! simulation.
+//!
+//! # Key
+//! A 64-bit FNV-1a hash of: the cache format version, a fingerprint of the running executable
+//! (its length and an FNV-1a hash of its bytes, so that a rebuilt simulator never reads an
+//! older model's records), the workload's name, the size tier, and the configuration as the
+//! simulator sees it — [`sim_key_config`]: the resolved configuration after the derived
+//! integers (`pg.bet`, `pg.wakeup`, `prf.lat_srf`, `tric.wake_latency`) have been filled in,
+//! with the tables and keys that only the cost models read reset to their defaults
+//! (`[physical]`, `[energy]`, `[opt]`, `prf.v_srf`, `prf.v_frf`, `tric.drowsy_margin_mv`,
+//! `tric.wake_latency_mode`, `tric.off_residual`). A switch size `s` or an SRF supply that
+//! leaves those integers unchanged therefore hits the cache and is costed only.
+//!
+//! # Consistency
+//! Each entry is written to a temporary file in the same folder and renamed over its final
+//! name (an atomic replace on POSIX file systems), so an interrupted run leaves either the
+//! whole entry or none. A file that does not parse is treated as a miss and rewritten.
+
+use sim::activity::Activity;
+use sim::config::GpuConfig;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
+
+/// Bumped whenever the entry layout or the key changes.
+const CACHE_FORMAT: &str = "gpuenergy-activity-cache-v1";
+
+/// The default folder: `target/gpuenergy-cache` under the current directory.
+pub fn default_dir() -> PathBuf {
+    PathBuf::from("target").join("gpuenergy-cache")
+}
+
+fn fnv1a(mut h: u64, bytes: &[u8]) -> u64 {
+    for b in bytes {
+        h ^= *b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// The running executable's fingerprint (computed once per process).
+fn model_version() -> &'static str {
+    static V: OnceLock<String> = OnceLock::new();
+    V.get_or_init(|| {
+        let exe = std::env::current_exe()
+            .ok()
+            .and_then(|p| std::fs::read(p).ok())
+            .unwrap_or_default();
+        format!(
+            "{} {} {} {:016x}",
+            CACHE_FORMAT,
+            env!("CARGO_PKG_VERSION"),
+            exe.len(),
+            fnv1a(FNV_OFFSET, &exe)
+        )
+    })
+}
+
+/// The configuration as the simulator sees it: `cfg` (already timed) with the keys that only
+/// the cost models read reset to their defaults (module doc).
+pub fn sim_key_config(cfg: &GpuConfig) -> GpuConfig {
+    let mut c = cfg.clone();
+    c.physical = Default::default();
+    c.energy = Default::default();
+    c.opt = Default::default();
+    let prf = sim::config::prf::PrfSection::default();
+    c.prf.v_srf = prf.v_srf;
+    c.prf.v_frf = prf.v_frf;
+    let tric = sim::config::tric::TricSection::default();
+    c.tric.drowsy_margin_mv = tric.drowsy_margin_mv;
+    c.tric.wake_latency_mode = tric.wake_latency_mode;
+    c.tric.off_residual = tric.off_residual;
+    c
+}
+
+/// The cache key of one simulation, as 16 hex digits.
+pub fn key(cfg: &GpuConfig, workload: &str, size: &str) -> String {
+    let text = sim_key_config(cfg).to_toml_string();
+    let mut h = fnv1a(FNV_OFFSET, model_version().as_bytes());
+    for part in [workload, "\n", size, "\n", text.as_str()] {
+        h = fnv1a(h, part.as_bytes());
+    }
+    format!("{h:016x}")
+}
+
+/// An Activity cache in one folder; counts its hits and misses. Shared between threads.
+#[derive(Debug)]
+pub struct ActivityCache {
+    dir: PathBuf,
+    hits: AtomicUsize,
+    misses: AtomicUsize,
+    serial: AtomicU64,
+    /// Entries read or written by this process, by key (a hit here skips parsing the file).
+    mem: Mutex<HashMap<String, Activity>>,
+}
+
+impl ActivityCache {
+    /// A cache in `dir` (created on the first write).
+    pub fn new(dir: impl Into<PathBuf>) -> ActivityCache {
+        ActivityCache {
+            dir: dir.into(),
+            hits: AtomicUsize::new(0),
+            misses: AtomicUsize::new(0),
+            serial: AtomicU64::new(0),
+            mem: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn path(&self, key: &str) -> PathBuf {
+        self.dir.join(format!("{key}.json"))
+    }
+
+    /// The cached Activity of `cfg` on `workload` at `size`, if any (counted as a hit or a
+    /// miss).
+    pub fn get(&self, cfg: &GpuConfig, workload: &str, size: &str) -> Option<Activity> {
+        let k = key(cfg, workload, size);
+        let mem = self.mem.lock().ok().and_then(|m| m.get(&k).cloned());
+        let found = mem.or_else(|| {
+            let p = self.path(&k);
+            let a = std::fs::read_to_string(&p)
+                .ok()
+                .and_then(|t| Activity::from_json(&t, &p.display().to_string()).ok())?;
+            if let Ok(mut m) = self.mem.lock() {
+                m.insert(k.clone(), a.clone());
+            }
+            Some(a)
+        });
+        match found {
+            Some(_) => self.hits.fetch_add(1, Ordering::Relaxed),
+            None => self.misses.fetch_add(1, Ordering::Relaxed),
+        };
+        found
+    }
+
+    /// Stores `act` atomically (temporary file + rename). A failure to write is returned; the
+    /// caller may go on without the cache.
+    pub fn put(
+        &self,
+        cfg: &GpuConfig,
+        workload: &str,
+        size: &str,
+        act: &Activity,
+    ) -> std::io::Result<()> {
+        let k = key(cfg, workload, size);
+        if let Ok(mut m) = self.mem.lock() {
+            m.insert(k.clone(), act.clone());
+        }
+        std::fs::create_dir_all(&self.dir)?;
+        let fin = self.path(&k);
+        let n = self.serial.fetch_add(1, Ordering::Relaxed);
+        let tmp = self.dir.join(format!(
+            ".{}.{}.{n}.tmp",
+            fin.file_name().and_then(|f| f.to_str()).unwrap_or("entry"),
+            std::process::id()
+        ));
+        std::fs::write(&tmp, act.to_json())?;
+        std::fs::rename(&tmp, &fin).inspect_err(|_| {
+            let _ = std::fs::remove_file(&tmp);
+        })
+    }
+
+    /// `(hits, misses)` so far.
+    pub fn counts(&self) -> (usize, usize) {
+        (
+            self.hits.load(Ordering::Relaxed),
+            self.misses.load(Ordering::Relaxed),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cost_only_keys_do_not_change_the_key_and_sim_keys_do() {
+        let cfg = GpuConfig::preset("gtx480").unwrap();
+        let k = key(&cfg, "hotspot", "test");
+        let mut c = cfg.clone();
+        c.physical.size_multiplier = 3.0;
+        c.prf.v_srf = 0.35;
+        assert_eq!(key(&c, "hotspot", "test"), k);
+        c.pg.bet = cfg.pg.bet + 1;
+        assert_ne!(key(&c, "hotspot", "test"), k);
+        assert_ne!(key(&cfg, "bfs", "test"), k);
+        assert_ne!(key(&cfg, "hotspot", "bench"), k);
+    }
+
+    #[test]
+    fn entries_round_trip_and_leave_no_temporary_files() {
+        let dir = std::env::temp_dir().join(format!("gpuenergy-cache-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let cache = ActivityCache::new(&dir);
+        let cfg = GpuConfig::preset("gtx480").unwrap();
+        assert!(cache.get(&cfg, "w", "test").is_none());
+        let act = Activity::new(&cfg.gpu.name, &cfg.hash_hex());
+        cache.put(&cfg, "w", "test", &act).unwrap();
+        let back = cache.get(&cfg, "w", "test").unwrap();
+        assert_eq!(back.config_hash, act.config_hash);
+        assert_eq!(cache.counts(), (1, 1));
+        let names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names.len(), 1, "{names:?}");
+        assert!(names[0].ends_with(".json"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,175 @@
+//! `gpuenergy optimize` on the real pipeline, on one workload so that it is quick: the
+//! search's answer equals exhaustive enumeration's on a small space, a zero budget returns the
+//! baseline, `--out` writes a configuration that `estimate --config` and `compare --config`
+//! accept and that reproduces the verified energy, and infeasible problems and bad flags exit
+//! with status 2 naming the binding constraint or the flag.
+
+mod common;
+use common::{ok, refused};
+
+fn cache_dir() -> String {
+    format!("{}/optimize-cache", env!("CARGO_TARGET_TMPDIR"))
+}
+
+fn optimize(extra: &[&str]) -> serde_json::Value {
+    let cache = cache_dir();
+    let mut args = vec![
+        "optimize",
+        "--tech",
+        "finfet7",
+        "--workload",
+        "hotspot",
+        "--format",
+        "json",
+        "-q",
+        "--cache-dir",
+        &cache,
+    ];
+    args.extend_from_slice(extra);
+    serde_json::from_str(&ok(&args)).unwrap()
+}
+
+#[test]
+fn the_search_equals_exhaustive_enumeration_on_a_small_space() {
+    let j = optimize(&[
+        "--space",
+        "gating",
+        "--area-budget",
+        "2%",
+        "--perf-cap",
+        "50%",
+        "--exhaustive",
+    ]);
+    assert!(j["combinations"].as_u64().unwrap() <= 64);
+    assert_eq!(j["exhaustive"]["same_as_search"], true, "{j:#}");
+    for k in [
+        "chosen",
+        "baseline",
+        "predicted",
+        "verified",
+        "pareto",
+        "iterations",
+    ] {
+        assert!(!j[k].is_null(), "{k} missing");
+    }
+    for k in [
+        "energy_j",
+        "edp_js",
+        "area_mm2",
+        "added_area_mm2",
+        "slowdown",
+    ] {
+        assert!(j["verified"][k].is_number(), "verified.{k}");
+    }
+    assert!(j["budget_mm2"].as_f64().unwrap() > 0.0);
+    assert!(j["elapsed_s"].as_f64().unwrap() >= 0.0);
+}
+
+#[test]
+fn a_zero_budget_returns_the_baseline() {
+    let j = optimize(&[
+        "--space",
+        "gating,rf",
+        "--area-budget",
+        "0%",
+        "--perf-cap",
+        "50%",
+    ]);
+    assert_eq!(j["chosen_name"], "baseline");
+    assert_eq!(j["verified"]["energy_j"], j["baseline"]["energy_j"]);
+    assert_eq!(j["verified"]["added_area_mm2"].as_f64(), Some(0.0));
+}
+
+#[test]
+fn the_chosen_configuration_is_accepted_and_reproduces_the_verified_energy() {
+    let out = format!("{}/best.toml", env!("CARGO_TARGET_TMPDIR"));
+    let j = optimize(&[
+        "--space",
+        "gating",
+        "--area-budget",
+        "2%",
+        "--perf-cap",
+        "50%",
+        "--out",
+        &out,
+    ]);
+    assert_ne!(j["chosen_name"], "baseline", "{j:#}");
+    let e: serde_json::Value = serde_json::from_str(&ok(&[
+        "estimate",
+        "--tech",
+        "finfet7",
+        "--config",
+        &out,
+        "--workload",
+        "hotspot",
+        "--format",
+        "json",
+        "-q",
+    ]))
+    .unwrap();
+    let energy = e["workloads"][0]["energy_j"].as_f64().unwrap();
+    let verified = j["verified"]["energy_j"].as_f64().unwrap();
+    assert!(
+        (energy / verified - 1.0).abs() < 1e-9,
+        "estimate {energy} vs verified {verified}"
+    );
+    ok(&[
+        "compare",
+        "--tech",
+        "finfet7",
+        "--config",
+        &out,
+        "--workload",
+        "hotspot",
+        "--technique",
+        "tric",
+        "-q",
+    ]);
+}
+
+#[test]
+fn infeasible_problems_and_bad_flags_exit_2_naming_the_constraint() {
+    let cache = cache_dir();
+    let base = [
+        "optimize",
+        "--tech",
+        "finfet7",
+        "--workload",
+        "hotspot",
+        "-q",
+        "--cache-dir",
+        &cache,
+    ];
+    let with = |extra: &[&str]| -> Vec<String> {
+        base.iter().chain(extra).map(|s| s.to_string()).collect()
+    };
+    let run = |extra: &[&str]| {
+        let a = with(extra);
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        refused(&a)
+    };
+    let e = run(&[
+        "--space",
+        "gating",
+        "--area-budget",
+        "2%",
+        "--perf-cap",
+        "0",
+    ]);
+    assert!(e.contains("slowdown cap"), "{e}");
+    let e = run(&[
+        "--space",
+        "gating",
+        "--area-budget",
+        "0.00001mm2",
+        "--perf-cap",
+        "50%",
+    ]);
+    assert!(e.contains("area budget"), "{e}");
+    let e = run(&["--area-budget", "2"]);
+    assert!(e.contains("--area-budget"), "{e}");
+    let e = run(&["--space", "gating,nope", "--area-budget", "2%"]);
+    assert!(e.contains("nope"), "{e}");
+    let e = run(&["--perf-cap=-1", "--area-budget", "2%"]);
+    assert!(e.contains("--perf-cap"), "{e}");
+}
