@@ -42,7 +42,7 @@ pub struct Instance {
     /// Per group, per option (option 0 = off, all zeros).
     pub groups: Vec<Vec<Column>>,
     /// Pairs of options `(group, option)` that cannot both be on.
-    pub conflicts: Vec<((usize, usize), (usize, usize))>,
+    pub conflicts: Vec<super::space::OptionPair>,
     /// Combinations (one option per group) that may not be chosen.
     pub excluded: Vec<Vec<usize>>,
     /// Options `(group, option)` that may not be chosen (their evaluation failed).

@@ -162,6 +162,10 @@ pub struct Outcome {
     pub interrupted: bool,
 }
 
+/// One option alone: its design (knob at the searched value), its numbers (or why it could not
+/// be evaluated) and every point its search evaluated.
+type Single = (Design, Result<Metrics, String>, Vec<Evaluated>);
+
 fn additive(base: &Metrics, singles: &[&Metrics]) -> Metrics {
     let mut m = *base;
     for s in singles {
@@ -182,7 +186,7 @@ pub fn optimize(
     space: &Space,
     ev: &dyn Evaluator,
     p: &Problem,
-    conflicts: &[((usize, usize), (usize, usize))],
+    conflicts: &[space::OptionPair],
 ) -> Result<Outcome, OptError> {
     let n = space.groups.len();
     let base = ev.baseline()?;
@@ -199,59 +203,59 @@ pub fn optimize(
     let opts: Vec<(usize, usize)> = (0..n)
         .flat_map(|g| (1..space.groups[g].options.len()).map(move |o| (g, o)))
         .collect();
-    let singles_raw: Vec<Result<(Design, Result<Metrics, String>, Vec<Evaluated>), EvalError>> =
-        opts.par_iter()
-            .map(|&(g, o)| {
-                let mut d = base_design.clone();
-                d.pick[g] = o;
-                match &space.groups[g].options[o].knob {
-                    Some(k) => {
-                        let s = continuous::search(
-                            ev,
-                            &d,
-                            g,
-                            k,
-                            p.objective,
-                            &base,
-                            p.caps(),
-                            p.golden_iterations,
-                        )?;
-                        d.value[g] = Some(s.value);
-                        let pts = s
-                            .points
-                            .iter()
-                            .map(|(x, m)| {
-                                let mut e = d.clone();
-                                e.value[g] = Some(*x);
-                                Evaluated {
-                                    name: space.name(&e),
-                                    design: e,
-                                    metrics: *m,
-                                    feasible: p.feasible(m),
-                                }
-                            })
-                            .collect();
-                        Ok((d, s.metrics, pts))
-                    }
-                    None => match ev.evaluate(&d) {
-                        Err(EvalError::Interrupted) => Err(EvalError::Interrupted),
-                        r => {
-                            let r = r.map_err(|e| e.to_string());
-                            let pts = match &r {
-                                Ok(m) => vec![Evaluated {
-                                    name: space.name(&d),
-                                    design: d.clone(),
-                                    metrics: *m,
-                                    feasible: p.feasible(m),
-                                }],
-                                Err(_) => Vec::new(),
-                            };
-                            Ok((d, r, pts))
-                        }
-                    },
+    let singles_raw: Vec<Result<Single, EvalError>> = opts
+        .par_iter()
+        .map(|&(g, o)| {
+            let mut d = base_design.clone();
+            d.pick[g] = o;
+            match &space.groups[g].options[o].knob {
+                Some(k) => {
+                    let s = continuous::search(
+                        ev,
+                        &d,
+                        g,
+                        k,
+                        p.objective,
+                        &base,
+                        p.caps(),
+                        p.golden_iterations,
+                    )?;
+                    d.value[g] = Some(s.value);
+                    let pts = s
+                        .points
+                        .iter()
+                        .map(|(x, m)| {
+                            let mut e = d.clone();
+                            e.value[g] = Some(*x);
+                            Evaluated {
+                                name: space.name(&e),
+                                design: e,
+                                metrics: *m,
+                                feasible: p.feasible(m),
+                            }
+                        })
+                        .collect();
+                    Ok((d, s.metrics, pts))
                 }
-            })
-            .collect();
+                None => match ev.evaluate(&d) {
+                    Err(EvalError::Interrupted) => Err(EvalError::Interrupted),
+                    r => {
+                        let r = r.map_err(|e| e.to_string());
+                        let pts = match &r {
+                            Ok(m) => vec![Evaluated {
+                                name: space.name(&d),
+                                design: d.clone(),
+                                metrics: *m,
+                                feasible: p.feasible(m),
+                            }],
+                            Err(_) => Vec::new(),
+                        };
+                        Ok((d, r, pts))
+                    }
+                },
+            }
+        })
+        .collect();
     let mut interrupted = false;
     let mut knob_values: Vec<Vec<Option<f64>>> = space
         .groups

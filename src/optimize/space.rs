@@ -73,6 +73,9 @@ pub struct Space {
     pub groups: Vec<Group>,
 }
 
+/// Two options `((group, option), (group, option))` of different groups.
+pub type OptionPair = ((usize, usize), (usize, usize));
+
 /// A design: one option per group and the value of its continuous knob (`None` when the
 /// option has none).
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -393,11 +396,7 @@ impl Space {
 
     /// Pairs of options `((group, option), (group, option))` of different groups whose
     /// combination does not make a valid configuration.
-    pub fn conflicts(
-        &self,
-        base: &GpuConfig,
-        set: &[(String, String)],
-    ) -> Vec<((usize, usize), (usize, usize))> {
+    pub fn conflicts(&self, base: &GpuConfig, set: &[(String, String)]) -> Vec<OptionPair> {
         let mut out = Vec::new();
         let n = self.groups.len();
         for a in 0..n {
