@@ -41,6 +41,7 @@ fn the_record_maps_onto_the_counts() {
             drowsy: 5000,
             waking: 1000,
             on: 2000,
+            bank_off_cycles: 0,
         }],
         tric: Some(TricStats {
             wake_events: 33,
