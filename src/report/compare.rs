@@ -435,6 +435,20 @@ pub(crate) fn grouped_bars_pct(
     labels: &[String],
     series: &[(String, Vec<f64>)],
 ) -> anyhow::Result<()> {
+    grouped_bars(path, title, "variant", y_label, labels, series)
+}
+
+/// A grouped bar chart with its own x-axis description: one group per label, one bar per
+/// series; `y_label` states the values' unit (e.g. "saving (%)"). The legend sits in its own
+/// band below the plot, never over the bars.
+pub fn grouped_bars(
+    path: &std::path::Path,
+    title: &str,
+    x_label: &str,
+    y_label: &str,
+    labels: &[String],
+    series: &[(String, Vec<f64>)],
+) -> anyhow::Result<()> {
     use plotters::prelude::*;
     let n = labels.len().max(1);
     let k = series.len().max(1);
@@ -467,7 +481,7 @@ pub(crate) fn grouped_bars_pct(
         })
         .x_label_style(("sans-serif", 13).into_font())
         .y_desc(y_label)
-        .x_desc("variant")
+        .x_desc(x_label)
         .axis_desc_style(("sans-serif", 15))
         .draw()?;
     let bw = 0.8 / k as f64;
