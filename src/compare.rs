@@ -52,6 +52,16 @@ pub enum CompareError {
     /// A run failed.
     #[error(transparent)]
     Study(Box<StudyError>),
+    /// One variant's run failed: names the variant, so that the run can be repeated alone
+    /// (`gpuenergy simulate --technique NAME --workload W`).
+    #[error("variant '{variant}'")]
+    Run {
+        /// The variant (or the baseline) whose run failed.
+        variant: String,
+        /// Why.
+        #[source]
+        error: Box<StudyError>,
+    },
 }
 
 impl From<StudyError> for CompareError {
@@ -950,7 +960,10 @@ pub fn run(
     let mut table: Vec<Vec<WorkloadResult>> = vec![Vec::new(); all.len()];
     let mut tech = String::new();
     for (&(v, _), r) in jobs.iter().zip(results) {
-        let (r, t) = r?;
+        let (r, t) = r.map_err(|e| CompareError::Run {
+            variant: all[v].name.clone(),
+            error: Box::new(e),
+        })?;
         tech = t;
         table[v].push(r);
     }
