@@ -37,7 +37,9 @@ fn write(dir: &Path, name: &str, text: &str) -> String {
 /// `(found, computed, corrupt)` from a run's summary line.
 fn counts(summary: &str) -> (usize, usize, usize) {
     let num = |after: &str| -> usize {
-        let i = summary.find(after).unwrap_or_else(|| panic!("no '{after}' in {summary}"));
+        let i = summary
+            .find(after)
+            .unwrap_or_else(|| panic!("no '{after}' in {summary}"));
         summary[..i]
             .split_whitespace()
             .last()
@@ -46,7 +48,11 @@ fn counts(summary: &str) -> (usize, usize, usize) {
             .parse()
             .unwrap()
     };
-    (num(" found done"), num(" computed"), num(" corrupt result files"))
+    (
+        num(" found done"),
+        num(" computed"),
+        num(" corrupt result files"),
+    )
 }
 
 fn result_files(dir: &Path) -> Vec<PathBuf> {
@@ -67,10 +73,16 @@ fn plan_lists_every_point() {
     let d = scratch("plan");
     let f = write(&d, "s.toml", SMALL);
     let out = ok(&["sweep", "plan", &f, "--no-estimate"]);
-    assert!(out.starts_with(&format!("sweep {f}: 4 points = 4 variants")), "{out}");
+    assert!(
+        out.starts_with(&format!("sweep {f}: 4 points = 4 variants")),
+        "{out}"
+    );
     // summary, header, 4 points
     assert_eq!(out.lines().count(), 6, "{out}");
-    assert!(out.contains("conv-pg") && out.contains("pg.idle_detect"), "{out}");
+    assert!(
+        out.contains("conv-pg") && out.contains("pg.idle_detect"),
+        "{out}"
+    );
     let out = ok(&["sweep", "plan", &f, "--jobs", "2"]);
     assert!(out.contains("cost estimate: 4 simulations"), "{out}");
     assert!(out.contains("histo (test):"), "{out}");
@@ -98,7 +110,10 @@ fn run_resume_corruption_shards_and_merge() {
     assert!(v["rows"][0]["energy_j"].as_f64().unwrap() > 0.0);
     assert!(Path::new(&a).join("plots/energy_runtime.svg").exists());
     let status = ok(&["sweep", "status", &a]);
-    assert!(status.contains("4 points: 4 done") && status.contains("complete"), "{status}");
+    assert!(
+        status.contains("4 points: 4 done") && status.contains("complete"),
+        "{status}"
+    );
 
     // corrupt one result file: one digit of its outcome changed
     let files = result_files(Path::new(&a));
@@ -114,28 +129,48 @@ fn run_resume_corruption_shards_and_merge() {
     bytes[at] = if bytes[at] == b'1' { b'2' } else { b'1' };
     std::fs::write(victim, &bytes).unwrap();
     let status = ok(&["sweep", "status", &a]);
-    assert!(status.contains("1 corrupt") && status.contains("hash mismatch"), "{status}");
+    assert!(
+        status.contains("1 corrupt") && status.contains("hash mismatch"),
+        "{status}"
+    );
     let err = refused(&["sweep", "merge", &a, "-q"]);
-    assert!(err.contains("corrupt result file") && err.contains("not merged"), "{err}");
+    assert!(
+        err.contains("corrupt result file") && err.contains("not merged"),
+        "{err}"
+    );
     // the merged table of before was not overwritten with the corrupt point
-    assert_eq!(std::fs::read_to_string(Path::new(&a).join("sweep.csv")).unwrap(), csv);
+    assert_eq!(
+        std::fs::read_to_string(Path::new(&a).join("sweep.csv")).unwrap(),
+        csv
+    );
     let run = gpuenergy(&["sweep", "run", &f, "--out", &a, "-q"]);
     assert!(run.status.success());
     let out = String::from_utf8_lossy(&run.stdout);
     let err = String::from_utf8_lossy(&run.stderr);
     assert_eq!(counts(&out), (3, 1, 1), "{out}");
-    assert!(err.contains("hash mismatch") && err.contains("recomputed"), "{err}");
+    assert!(
+        err.contains("hash mismatch") && err.contains("recomputed"),
+        "{err}"
+    );
     ok(&["sweep", "merge", &a, "-q"]);
-    assert_eq!(std::fs::read_to_string(Path::new(&a).join("sweep.csv")).unwrap(), csv);
+    assert_eq!(
+        std::fs::read_to_string(Path::new(&a).join("sweep.csv")).unwrap(),
+        csv
+    );
 
     // two shards, run one after another into another folder, merge to the same bytes
     let b = d.join("b").display().to_string();
     let s0 = ok(&["sweep", "run", &f, "--out", &b, "--shard", "0/2", "-q"]);
     assert_eq!(counts(&s0), (0, 2, 0), "{s0}");
     let status = ok(&["sweep", "status", &b]);
-    assert!(status.contains("2 missing") && status.contains("incomplete"), "{status}");
+    assert!(
+        status.contains("2 missing") && status.contains("incomplete"),
+        "{status}"
+    );
     refused(&["sweep", "merge", &b, "-q"]);
-    let s1 = ok(&["sweep", "run", &f, "--out", &b, "--shard", "1/2", "-q", "--jobs", "1"]);
+    let s1 = ok(&[
+        "sweep", "run", &f, "--out", &b, "--shard", "1/2", "-q", "--jobs", "1",
+    ]);
     assert_eq!(counts(&s1), (0, 2, 0), "{s1}");
     ok(&["sweep", "merge", &b, "-q"]);
     for name in ["sweep.csv", "sweep.json", "plots/energy_runtime.svg"] {
@@ -177,9 +212,19 @@ fn a_killed_run_resumes_without_recomputing_finished_points() {
     assert!(finished >= 3, "no point finished in 300 s");
     let status = ok(&["sweep", "status", &out.display().to_string()]);
     if finished < 18 {
-        assert!(status.contains("0/1: running") && status.contains("incomplete"), "{status}");
+        assert!(
+            status.contains("0/1: running") && status.contains("incomplete"),
+            "{status}"
+        );
     }
-    let again = ok(&["sweep", "run", &f, "--out", &out.display().to_string(), "-q"]);
+    let again = ok(&[
+        "sweep",
+        "run",
+        &f,
+        "--out",
+        &out.display().to_string(),
+        "-q",
+    ]);
     // every point that was finished is found, none of them recomputed
     assert_eq!(counts(&again), (finished, 18 - finished, 0), "{again}");
     std::fs::remove_dir_all(&d).unwrap();
@@ -195,7 +240,12 @@ fn bad_sweep_files_name_file_line_and_key_and_start_nothing() {
             ":3:1: 'technique'",
             "unknown field",
         ),
-        ("empty axis", SMALL.replace("[5, 10]", "[]"), ":9:", "empty axis"),
+        (
+            "empty axis",
+            SMALL.replace("[5, 10]", "[]"),
+            ":9:",
+            "empty axis",
+        ),
         (
             "no axis value",
             SMALL.replace("\"pg.idle_detect\" = [5, 10]", ""),
@@ -238,7 +288,10 @@ fn bad_sweep_files_name_file_line_and_key_and_start_nothing() {
     let f = write(&d, "s.toml", SMALL);
     let out = d.join("out").display().to_string();
     let err = refused(&["sweep", "run", &f, "--out", &out, "--max-points", "3"]);
-    assert!(err.contains(&format!("{f}:8:1: 'axes'")) && err.contains("4 points"), "{err}");
+    assert!(
+        err.contains(&format!("{f}:8:1: 'axes'")) && err.contains("4 points"),
+        "{err}"
+    );
     assert!(err.contains("--max-points 3"), "{err}");
     assert!(!Path::new(&out).exists());
     let err = refused(&["sweep", "run", &f, "--out", &out, "--shard", "2/2"]);

@@ -39,7 +39,10 @@ fn which(tool: &str) -> PathBuf {
 fn missing() -> Option<String> {
     let absent: Vec<&str> = TOOLS.iter().copied().filter(|t| !found(t)).collect();
     if !absent.is_empty() {
-        return Some(format!("{} not found (apt-get install slurm-wlm munge)", absent.join(", ")));
+        return Some(format!(
+            "{} not found (apt-get install slurm-wlm munge)",
+            absent.join(", ")
+        ));
     }
     let uid = Command::new("id").arg("-u").output().ok()?;
     if String::from_utf8_lossy(&uid.stdout).trim() != "0" {
@@ -70,7 +73,10 @@ impl Cluster {
         for name in ["slurmctld.log", "slurmd.log", "munged.log"] {
             let t = std::fs::read_to_string(self.dir.join(name)).unwrap_or_default();
             let tail: Vec<&str> = t.lines().rev().take(15).collect();
-            s += &format!("== {name}\n{}\n", tail.into_iter().rev().collect::<Vec<_>>().join("\n"));
+            s += &format!(
+                "== {name}\n{}\n",
+                tail.into_iter().rev().collect::<Vec<_>>().join("\n")
+            );
         }
         s
     }
@@ -85,7 +91,11 @@ impl Cluster {
 }
 
 fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
 }
 
 fn spawn(dir: &Path, name: &str, tool: &str, args: &[String]) -> (String, Child) {
@@ -123,8 +133,11 @@ fn start(dir: &Path) -> Cluster {
     };
     std::fs::write(dir.join("munge.key"), key).unwrap();
     use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(dir.join("munge.key"), std::fs::Permissions::from_mode(0o600))
-        .unwrap();
+    std::fs::set_permissions(
+        dir.join("munge.key"),
+        std::fs::Permissions::from_mode(0o600),
+    )
+    .unwrap();
     let socket = d("munge.sock");
     let mut children = vec![spawn(
         dir,
@@ -187,8 +200,18 @@ fn start(dir: &Path) -> Cluster {
     let conf_path = dir.join("slurm.conf");
     std::fs::write(&conf_path, conf).unwrap();
     let f = conf_path.display().to_string();
-    children.push(spawn(dir, "slurmctld", "slurmctld", &["-D".into(), "-i".into(), "-f".into(), f.clone()]));
-    children.push(spawn(dir, "slurmd", "slurmd", &["-D".into(), "-f".into(), f, "-N".into(), host]));
+    children.push(spawn(
+        dir,
+        "slurmctld",
+        "slurmctld",
+        &["-D".into(), "-i".into(), "-f".into(), f.clone()],
+    ));
+    children.push(spawn(
+        dir,
+        "slurmd",
+        "slurmd",
+        &["-D".into(), "-f".into(), f, "-N".into(), host],
+    ));
     let c = Cluster {
         children,
         dir: dir.to_path_buf(),
@@ -260,10 +283,24 @@ fn slurm_array_merges_to_the_local_result() {
     let shared = dir.join("slurm-out");
     let s = shared.display().to_string();
     let out = gpuenergy(
-        &["sweep", "slurm", &f, "--out", &s, "--array-size", "2", "--time", "10", "--submit"],
+        &[
+            "sweep",
+            "slurm",
+            &f,
+            "--out",
+            &s,
+            "--array-size",
+            "2",
+            "--time",
+            "10",
+            "--submit",
+        ],
         Some(&cluster.conf),
     );
-    assert!(out.contains("submitted array job") && out.contains("submitted merge job"), "{out}");
+    assert!(
+        out.contains("submitted array job") && out.contains("submitted merge job"),
+        "{out}"
+    );
     // wait for the merge job: its table exists and the queue is empty
     let t0 = Instant::now();
     loop {
@@ -282,7 +319,10 @@ fn slurm_array_merges_to_the_local_result() {
                     )
                 })
                 .collect();
-            panic!("the jobs ended without a merged table\n{logs}\n{}", cluster.logs());
+            panic!(
+                "the jobs ended without a merged table\n{logs}\n{}",
+                cluster.logs()
+            );
         }
         assert!(
             t0.elapsed() < Duration::from_secs(600),
@@ -296,7 +336,10 @@ fn slurm_array_merges_to_the_local_result() {
         assert!(log.contains(&format!("shard {i}/2: 2 points")), "{log}");
     }
     let status = gpuenergy(&["sweep", "status", &s], None);
-    assert!(status.contains("4 points: 4 done") && status.contains("complete"), "{status}");
+    assert!(
+        status.contains("4 points: 4 done") && status.contains("complete"),
+        "{status}"
+    );
     // the same sweep run here
     let local = dir.join("local");
     let l = local.display().to_string();
@@ -305,11 +348,23 @@ fn slurm_array_merges_to_the_local_result() {
     for name in ["sweep.csv", "sweep.json"] {
         let a = std::fs::read(local.join(name)).unwrap();
         let b = std::fs::read(shared.join(name)).unwrap();
-        assert!(a == b, "{name} differs between the local run and the Slurm array");
+        assert!(
+            a == b,
+            "{name} differs between the local run and the Slurm array"
+        );
     }
     // a resubmission of the finished sweep submits no array task, only the merge
     let out = gpuenergy(
-        &["sweep", "slurm", &f, "--out", &s, "--array-size", "2", "--submit"],
+        &[
+            "sweep",
+            "slurm",
+            &f,
+            "--out",
+            &s,
+            "--array-size",
+            "2",
+            "--submit",
+        ],
         Some(&cluster.conf),
     );
     assert!(out.contains("no array job submitted"), "{out}");
