@@ -8,6 +8,8 @@
 //! - [`correlate`]: timing correlation against reference cycles (reference-file parsing,
 //!   per-launch cycles, MAPE and Pearson's r);
 //! - [`rfcost`]: the register-file techniques' §8 accounting applied to an estimate;
+//! - [`sweep`]: design-space sweeps (sweep files, expansion and sharding, the content-keyed
+//!   result store, local and Slurm runs, the merged table);
 //! - [`cli`]: argument types and command implementations, one module per subcommand.
 
 #![warn(missing_docs)]
@@ -16,10 +18,12 @@ pub mod cli;
 pub mod compare;
 pub mod correlate;
 pub mod diag;
+pub mod digest;
 pub mod issuecost;
 pub mod optimize;
 pub mod refcompare;
 pub mod report;
 pub mod rfcost;
 pub mod study;
+pub mod sweep;
 pub mod technique;

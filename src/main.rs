@@ -56,6 +56,9 @@ enum Command {
     /// Choose techniques and knobs that minimise energy (EDP, ED²P) under an area budget and a
     /// slowdown cap: single-option simulations, a MILP, verification by full simulation.
     Optimize(cli::optimize::Args),
+    /// Design-space sweeps: plan, run locally in parallel (resumable), merge into one table,
+    /// status, and Slurm job arrays.
+    Sweep(cli::sweep::Args),
 }
 
 /// Restores the default SIGPIPE action so that `gpuenergy … | head` ends quietly instead of
@@ -90,6 +93,7 @@ fn main() -> ExitCode {
         Command::Breakeven(a) => cli::breakeven::run(a),
         Command::Rfstats(a) => cli::rfstats::run(a),
         Command::Optimize(a) => cli::optimize::run(a),
+        Command::Sweep(a) => cli::sweep::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -307,6 +307,36 @@ pub fn workloads_named(name: &str) -> Result<Vec<&'static dyn Workload>, StudyEr
     Ok(list)
 }
 
+/// The technology point of a node name, an optional supply (V) or named operating point, an
+/// optional device flavour and a temperature (K), as every command and sweep file gives it: the
+/// finfet7 node defaults to its `stv` point when neither a supply nor a point is named.
+pub fn tech_choice(
+    tech: &str,
+    vdd: Option<f64>,
+    op: Option<&str>,
+    device: Option<&str>,
+    temperature_k: f64,
+) -> anyhow::Result<TechChoice> {
+    if !(temperature_k.is_finite() && temperature_k > 0.0) {
+        anyhow::bail!("--temperature must be a positive number of kelvin, got {temperature_k}");
+    }
+    if let Some(v) = vdd {
+        if !(v.is_finite() && v > 0.0) {
+            anyhow::bail!("--vdd must be a positive voltage, got {v}");
+        }
+    }
+    let mut c = TechChoice::new(tech);
+    c.flavour = device.map(str::to_string);
+    c.vdd_v = vdd;
+    c.temperature_k = temperature_k;
+    c.op = match (op, vdd) {
+        (Some(o), _) => Some(o.to_string()),
+        (None, None) if tech.eq_ignore_ascii_case("finfet7") => Some("stv".into()),
+        _ => None,
+    };
+    Ok(c)
+}
+
 /// What a study costs besides the static view.
 #[derive(Clone, Debug)]
 enum Input {
@@ -622,11 +652,18 @@ impl Study {
     /// Runs the pipeline: the static view, then every workload of `list` simulated and costed
     /// (or the saved Activity, or nothing for a static-only study).
     pub fn run(&self, list: &[&dyn Workload]) -> Result<Report, StudyError> {
+        self.run_keep(list).map(|(report, _)| report)
+    }
+
+    /// [`Study::run`] that also returns the Activity of every costed run, in the report's
+    /// order (a sweep stores them beside the estimates).
+    pub fn run_keep(&self, list: &[&dyn Workload]) -> Result<(Report, Vec<Activity>), StudyError> {
         let src = self.cost_source()?;
         let chip = self.chip(&src)?;
         let tech = src.label.clone();
         let area = chip.static_estimate(&format!("{} (area and leakage)", self.cfg.gpu.name));
         let mut results = Vec::new();
+        let mut activities = Vec::new();
         match &self.input {
             Input::Static => {}
             Input::Activity(path) => {
@@ -649,11 +686,13 @@ impl Study {
                     });
                 }
                 results.push(self.cost(&chip, &tech, &label, &act)?);
+                activities.push(act);
             }
             Input::Simulate => {
                 let sim = self.variant(self.timed_config(&chip)?);
                 for (name, act) in sim.simulate_all(list)? {
                     results.push(self.cost(&chip, &tech, &name, &act)?);
+                    activities.push(act);
                 }
             }
         }
@@ -677,7 +716,7 @@ impl Study {
                 workload: label,
                 error,
             })?;
-        Ok(report)
+        Ok((report, activities))
     }
 }
 

@@ -6,8 +6,6 @@
 use super::progress::{note, Progress};
 use crate::report::{self, Format};
 use crate::study::{workloads_named, NamedOverlay, Study};
-use anyhow::bail;
-use models::gpu::TechChoice;
 use sim::config::GpuConfig;
 use sim::workloads::Size;
 use std::path::PathBuf;
@@ -115,33 +113,7 @@ fn cfg_derives_tric_wake(cfg: &GpuConfig) -> bool {
     cfg.tric.wake_latency_mode == sim::config::tric::WakeLatencyMode::Derived
 }
 
-/// The technology point the arguments ask for.
-pub fn tech_choice(
-    tech: &str,
-    vdd: Option<f64>,
-    op: Option<&str>,
-    device: Option<&str>,
-    temperature_k: f64,
-) -> anyhow::Result<TechChoice> {
-    if !(temperature_k.is_finite() && temperature_k > 0.0) {
-        bail!("--temperature must be a positive number of kelvin, got {temperature_k}");
-    }
-    if let Some(v) = vdd {
-        if !(v.is_finite() && v > 0.0) {
-            bail!("--vdd must be a positive voltage, got {v}");
-        }
-    }
-    let mut c = TechChoice::new(tech);
-    c.flavour = device.map(str::to_string);
-    c.vdd_v = vdd;
-    c.temperature_k = temperature_k;
-    c.op = match (op, vdd) {
-        (Some(o), _) => Some(o.to_string()),
-        (None, None) if tech.eq_ignore_ascii_case("finfet7") => Some("stv".into()),
-        _ => None,
-    };
-    Ok(c)
-}
+pub use crate::study::tech_choice;
 
 /// Runs `gpuenergy estimate` with parsed arguments: builds the [`crate::study::Study`], runs it and prints the report.
 pub fn run(args: Args) -> anyhow::Result<()> {

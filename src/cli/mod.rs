@@ -13,6 +13,7 @@ pub mod rfstats;
 pub mod run;
 pub mod simulate;
 pub mod sram;
+pub mod sweep;
 pub mod synth;
 pub mod techniques;
 pub mod techs;

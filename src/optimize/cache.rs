@@ -18,12 +18,13 @@
 //! name (an atomic replace on POSIX file systems), so an interrupted run leaves either the
 //! whole entry or none. A file that does not parse is treated as a miss and rewritten.
 
+use crate::digest::{fnv1a, program_version, write_atomic, FNV_OFFSET};
 use sim::activity::Activity;
 use sim::config::GpuConfig;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 /// Bumped whenever the entry layout or the key changes.
 const CACHE_FORMAT: &str = "gpuenergy-activity-cache-v1";
@@ -33,32 +34,9 @@ pub fn default_dir() -> PathBuf {
     PathBuf::from("target").join("gpuenergy-cache")
 }
 
-fn fnv1a(mut h: u64, bytes: &[u8]) -> u64 {
-    for b in bytes {
-        h ^= *b as u64;
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
-}
-
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-
-/// The running executable's fingerprint (computed once per process).
-fn model_version() -> &'static str {
-    static V: OnceLock<String> = OnceLock::new();
-    V.get_or_init(|| {
-        let exe = std::env::current_exe()
-            .ok()
-            .and_then(|p| std::fs::read(p).ok())
-            .unwrap_or_default();
-        format!(
-            "{} {} {} {:016x}",
-            CACHE_FORMAT,
-            env!("CARGO_PKG_VERSION"),
-            exe.len(),
-            fnv1a(FNV_OFFSET, &exe)
-        )
-    })
+/// The cache format and the running executable's fingerprint ([`program_version`]).
+fn model_version() -> String {
+    format!("{CACHE_FORMAT} {}", program_version())
 }
 
 /// The configuration as the simulator sees it: `cfg` (already timed) with the keys that only
@@ -94,7 +72,6 @@ pub struct ActivityCache {
     dir: PathBuf,
     hits: AtomicUsize,
     misses: AtomicUsize,
-    serial: AtomicU64,
     /// Entries read or written by this process, by key (a hit here skips parsing the file).
     mem: Mutex<HashMap<String, Activity>>,
 }
@@ -106,7 +83,6 @@ impl ActivityCache {
             dir: dir.into(),
             hits: AtomicUsize::new(0),
             misses: AtomicUsize::new(0),
-            serial: AtomicU64::new(0),
             mem: Mutex::new(HashMap::new()),
         }
     }
@@ -155,18 +131,7 @@ impl ActivityCache {
         if let Ok(mut m) = self.mem.lock() {
             m.insert(k.clone(), act.clone());
         }
-        std::fs::create_dir_all(&self.dir)?;
-        let fin = self.path(&k);
-        let n = self.serial.fetch_add(1, Ordering::Relaxed);
-        let tmp = self.dir.join(format!(
-            ".{}.{}.{n}.tmp",
-            fin.file_name().and_then(|f| f.to_str()).unwrap_or("entry"),
-            std::process::id()
-        ));
-        std::fs::write(&tmp, act.to_json())?;
-        std::fs::rename(&tmp, &fin).inspect_err(|_| {
-            let _ = std::fs::remove_file(&tmp);
-        })
+        write_atomic(&self.dir, &format!("{k}.json"), act.to_json().as_bytes())
     }
 
     /// `(hits, misses)` so far.

@@ -1,0 +1,542 @@
+//! Expansion of a sweep file into its points, and the shard assignment.
+//!
+//! A *variant* is one technology point × one technique × one combination of axis values; a
+//! *point* is a variant × one workload × one size: one simulation, one stored result, one row
+//! of the merged table.
+//!
+//! Order: technology points, then techniques, then the axis combinations, then workloads, then
+//! sizes, each in the file's order. The axes combine as a cartesian product whose dimensions
+//! are the axes in the file's order, a `zip` group counting as one dimension (its axes step
+//! together) placed where its first axis is; the first dimension varies slowest. A point that
+//! matches every key of an `[[exclude]]` rule is left out. The points are numbered 0, 1, …
+//! in this order after exclusion, and shard `i/N` runs the points whose number is `i` modulo
+//! `N`: the assignment depends only on the sweep file, so a local run and the tasks of a Slurm
+//! array split the same points the same way.
+//!
+//! Each variant's configuration is the base configuration with the technique's knobs, then
+//! `[set]`, then the axis values applied ([`crate::technique::Resolved::apply`], the order of
+//! `compare`), validated before anything runs. A point's key is the FNV-1a hash
+//! ([`crate::digest`]) of everything that decides its result: the resolved configuration as
+//! TOML, the technology point, the calibration overlay's bytes, the workload, the size and the
+//! program's fingerprint ([`crate::digest::program_version`]).
+
+use super::file::{Base, KnobValue, SweepFile};
+use crate::study::{tech_choice, NamedOverlay};
+use crate::technique;
+use models::gpu::TechChoice;
+use serde::{Deserialize, Serialize};
+use sim::config::GpuConfig;
+
+/// The most points a sweep may have unless `--max-points` says otherwise.
+pub const DEFAULT_MAX_POINTS: usize = 100_000;
+
+/// Above this many combinations before exclusions, the exact count after exclusions is not
+/// computed for the `--max-points` check.
+const COUNT_LIMIT: u128 = 20_000_000;
+
+/// One technology point × technique × axis combination, resolved.
+#[derive(Clone, Debug)]
+pub struct Variant {
+    /// Index into the file's technology points.
+    pub tech: usize,
+    /// The technique (combination) as written.
+    pub technique: String,
+    /// `(axis key, value)` in the axes' order.
+    pub knobs: Vec<(String, KnobValue)>,
+    /// The resolved configuration.
+    pub config: GpuConfig,
+    /// The technology point.
+    pub choice: TechChoice,
+}
+
+/// What identifies a point in the plan record and in the merged table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PointLabel {
+    /// Number in the plan's order.
+    pub index: usize,
+    /// Content hash of the point's inputs (16 hex digits): the name of its result file.
+    pub key: String,
+    /// Technology node.
+    pub node: String,
+    /// Named operating point as given ("" when none).
+    pub op: String,
+    /// Device flavour as given ("" for the node's default).
+    pub device: String,
+    /// Junction temperature, K.
+    pub temperature_k: f64,
+    /// Technique (combination).
+    pub technique: String,
+    /// Axis values in the axes' order, as shown (strings without quotes).
+    pub knobs: Vec<(String, String)>,
+    /// Workload.
+    pub workload: String,
+    /// Size tier.
+    pub size: String,
+}
+
+/// The plan as written to a sweep folder (`plan.json`), read back by `merge` and `status`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlanRecord {
+    /// Always [`PLAN_FORMAT`].
+    pub format: String,
+    /// The sweep file as given to the command that wrote the record.
+    pub file: String,
+    /// Axis keys in order.
+    pub axes: Vec<String>,
+    /// Every point, in order.
+    pub points: Vec<PointLabel>,
+}
+
+/// Format tag of [`PlanRecord`].
+pub const PLAN_FORMAT: &str = "gpuenergy-sweep-plan v1";
+
+/// One point of the plan.
+#[derive(Clone, Debug)]
+pub struct Point {
+    /// Its label (number, key, dimensions).
+    pub label: PointLabel,
+    /// Index into [`Plan::variants`].
+    pub variant: usize,
+}
+
+/// A sweep expanded: its variants and points.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// The sweep file.
+    pub file: SweepFile,
+    /// The calibration overlay, if any.
+    pub overlay: Option<NamedOverlay>,
+    /// Variants with at least one point.
+    pub variants: Vec<Variant>,
+    /// Points in order.
+    pub points: Vec<Point>,
+}
+
+/// A shard `i/N`: the points whose number is `i` modulo `N`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// `i`, in 0..N.
+    pub index: usize,
+    /// `N` ≥ 1.
+    pub count: usize,
+}
+
+impl Shard {
+    /// The whole sweep (`0/1`).
+    pub const ALL: Shard = Shard { index: 0, count: 1 };
+
+    /// Whether point number `n` is in this shard.
+    pub fn has(&self, n: usize) -> bool {
+        n % self.count == self.index
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let bad = || format!("--shard '{s}': expected I/N with 0 <= I < N, e.g. 3/8");
+        let (i, n) = s.split_once('/').ok_or_else(bad)?;
+        let index: usize = i.trim().parse().map_err(|_| bad())?;
+        let count: usize = n.trim().parse().map_err(|_| bad())?;
+        if count == 0 || index >= count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+/// The dimensions of the axis product: groups of axis indices (a zip group or one axis) in
+/// the order of their first axis, with the number of steps of each.
+fn dimensions(f: &SweepFile) -> Vec<(Vec<usize>, usize)> {
+    let mut dims: Vec<(Vec<usize>, usize)> = Vec::new();
+    for (i, a) in f.axes.iter().enumerate() {
+        if dims.iter().any(|(g, _)| g.contains(&i)) {
+            continue;
+        }
+        let group = f
+            .zip
+            .iter()
+            .find(|g| g.contains(&i))
+            .cloned()
+            .unwrap_or_else(|| vec![i]);
+        dims.push((group, a.values.len()));
+    }
+    dims
+}
+
+/// The axis values of combination number `c` (mixed radix over `dims`, first slowest), as
+/// indices into each axis's values.
+fn combination(dims: &[(Vec<usize>, usize)], naxes: usize, mut c: u128) -> Vec<usize> {
+    let mut pick = vec![0; naxes];
+    for (group, len) in dims.iter().rev() {
+        let step = (c % *len as u128) as usize;
+        c /= *len as u128;
+        for &a in group {
+            pick[a] = step;
+        }
+    }
+    pick
+}
+
+/// Whether a rule of `f` excludes the point with these dimensions.
+fn excluded(
+    f: &SweepFile,
+    tech: usize,
+    technique: usize,
+    pick: &[usize],
+    w: usize,
+    s: usize,
+) -> bool {
+    let quoted = |x: &str| toml::Value::String(x.to_string()).to_string();
+    f.exclude.iter().any(|r| {
+        r.matches.iter().all(|(key, values)| {
+            let v = match key.as_str() {
+                "node" => quoted(&f.techs[tech].node),
+                "technique" => quoted(&f.techniques[technique].name),
+                "workload" => quoted(&f.workloads[w].name),
+                "size" => quoted(&f.sizes[s].name),
+                axis => match f.axes.iter().position(|a| a.key == axis) {
+                    Some(a) => f.axes[a].values[pick[a]].toml.clone(),
+                    None => return false,
+                },
+            };
+            values.iter().any(|x| x.toml == v)
+        })
+    })
+}
+
+impl Plan {
+    /// Expands `f`: checks the configuration keys and values, the technology points and the
+    /// point count (at most `max_points`), then resolves every variant and keys every point.
+    /// Nothing is simulated.
+    pub fn build(f: SweepFile, max_points: usize) -> anyhow::Result<Plan> {
+        let base = match &f.base {
+            Base::Preset(p) => {
+                GpuConfig::preset(p).map_err(|e| f.error(f.base_loc, "preset", e.to_string()))?
+            }
+            Base::Config(p) => GpuConfig::from_toml_file(p)
+                .map_err(|e| f.error(f.base_loc, "config", format!("{e}")))?,
+        };
+        let set: Vec<(String, String)> = f
+            .set
+            .iter()
+            .map(|s| (s.key.clone(), s.value.toml.clone()))
+            .collect();
+        for s in &f.set {
+            base.with_overrides(&[(s.key.clone(), s.value.toml.clone())], "[set]")
+                .map_err(|e| f.error(s.value.loc, &s.key, e.to_string()))?;
+        }
+        let with_set = base
+            .with_overrides(&set, "[set]")
+            .map_err(|e| f.error(f.base_loc, "set", e.to_string()))?;
+        for a in &f.axes {
+            for v in &a.values {
+                with_set
+                    .with_overrides(&[(a.key.clone(), v.toml.clone())], "[axes]")
+                    .map_err(|e| f.error(a.loc, &a.key, format!("value {}: {e}", v.toml)))?;
+            }
+        }
+        let mut choices = Vec::new();
+        for t in &f.techs {
+            let c = tech_choice(
+                &t.node,
+                t.vdd_v,
+                t.op.as_deref(),
+                t.device.as_deref(),
+                t.temperature_k,
+            )
+            .map_err(|e| f.error(t.loc, "tech", e.to_string()))?;
+            models::gpu::TechCostSource::new(&c, None)
+                .map_err(|e| f.error(t.loc, "tech", e.to_string()))?;
+            choices.push(c);
+        }
+        let overlay = match &f.calibration {
+            Some(p) => Some(
+                NamedOverlay::load(p)
+                    .map_err(|e| f.error(f.base_loc, "calibration", e.to_string()))?,
+            ),
+            None => None,
+        };
+        let overlay_hash = match &f.calibration {
+            Some(p) => crate::digest::hash_parts(&[&std::fs::read_to_string(p)?]),
+            None => String::new(),
+        };
+
+        let dims = dimensions(&f);
+        let combos: u128 = dims.iter().map(|(_, n)| *n as u128).product();
+        let (nt, nq, nw, ns) = (
+            f.techs.len(),
+            f.techniques.len(),
+            f.workloads.len(),
+            f.sizes.len(),
+        );
+        let upper = nt as u128 * nq as u128 * combos * nw as u128 * ns as u128;
+        let too_many = |n: String| {
+            f.error(
+                f.axes_loc,
+                "axes",
+                format!(
+                    "the sweep has {n} points ({nt} technology points x {nq} techniques x {combos} \
+                     axis combinations x {nw} workloads x {ns} sizes{}), more than --max-points \
+                     {max_points}; narrow the axes, add [[exclude]] rules or raise --max-points",
+                    if f.exclude.is_empty() { "" } else { ", less exclusions" }
+                ),
+            )
+        };
+        if upper > max_points as u128 && (f.exclude.is_empty() || upper > COUNT_LIMIT) {
+            let n = if f.exclude.is_empty() {
+                upper.to_string()
+            } else {
+                format!("up to {upper}")
+            };
+            return Err(too_many(n).into());
+        }
+
+        // every kept point as (tech, technique, combination, workload, size)
+        let mut kept: Vec<(usize, usize, u128, usize, usize)> = Vec::new();
+        for t in 0..nt {
+            for q in 0..nq {
+                for c in 0..combos {
+                    let pick = combination(&dims, f.axes.len(), c);
+                    for w in 0..nw {
+                        for s in 0..ns {
+                            if !excluded(&f, t, q, &pick, w, s) {
+                                kept.push((t, q, c, w, s));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if kept.len() > max_points {
+            return Err(too_many(kept.len().to_string()).into());
+        }
+
+        let resolved = f
+            .techniques
+            .iter()
+            .map(|t| technique::resolve(&t.name))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut variants: Vec<Variant> = Vec::new();
+        let mut points = Vec::new();
+        let mut last: Option<(usize, usize, u128)> = None;
+        for &(t, q, c, w, s) in &kept {
+            if last != Some((t, q, c)) {
+                last = Some((t, q, c));
+                let pick = combination(&dims, f.axes.len(), c);
+                let knobs: Vec<(String, KnobValue)> = f
+                    .axes
+                    .iter()
+                    .zip(&pick)
+                    .map(|(a, &i)| (a.key.clone(), a.values[i].clone()))
+                    .collect();
+                let mut pairs = set.clone();
+                pairs.extend(knobs.iter().map(|(k, v)| (k.clone(), v.toml.clone())));
+                let name = format!(
+                    "technique '{}'{}",
+                    f.techniques[q].name,
+                    knobs
+                        .iter()
+                        .map(|(k, v)| format!(", {k} = {}", v.toml))
+                        .collect::<String>()
+                );
+                let loc = if f.axes.is_empty() {
+                    f.techniques[q].loc
+                } else {
+                    f.axes_loc
+                };
+                let config = resolved[q]
+                    .apply(&base, &pairs)
+                    .map_err(|e| f.error(loc, "axes", format!("{name}: {e}")))?;
+                models::gpu::limits::check_sizes(&config)
+                    .map_err(|e| f.error(loc, "axes", format!("{name}: {e}")))?;
+                if config.reconv.mode != sim::config::reconv::ReconvMode::Pdom {
+                    return Err(f
+                        .error(
+                            loc,
+                            "reconv.mode",
+                            format!(
+                                "{name}: reconv.mode = dwf, mimd or nrec runs on the reference \
+                                 model, which has no energy; a sweep costs every point (use \
+                                 `gpuenergy compare` for cycles)"
+                            ),
+                        )
+                        .into());
+                }
+                variants.push(Variant {
+                    tech: t,
+                    technique: f.techniques[q].name.clone(),
+                    knobs,
+                    config,
+                    choice: choices[t].clone(),
+                });
+            }
+            let v = variants.len() - 1;
+            let var = &variants[v];
+            let tp = &f.techs[t];
+            let (workload, size) = (&f.workloads[w].name, &f.sizes[s].name);
+            let key = crate::digest::hash_parts(&[
+                "gpuenergy-sweep-point v1",
+                crate::digest::program_version(),
+                &var.config.to_toml_string(),
+                &format!("{:?}", var.choice),
+                &overlay_hash,
+                workload,
+                size,
+            ]);
+            points.push(Point {
+                label: PointLabel {
+                    index: points.len(),
+                    key,
+                    node: tp.node.clone(),
+                    op: tp.op.clone().unwrap_or_default(),
+                    device: tp.device.clone().unwrap_or_default(),
+                    temperature_k: tp.temperature_k,
+                    technique: var.technique.clone(),
+                    knobs: var
+                        .knobs
+                        .iter()
+                        .map(|(k, v)| (k.clone(), v.display.clone()))
+                        .collect(),
+                    workload: workload.clone(),
+                    size: size.clone(),
+                },
+                variant: v,
+            });
+        }
+        Ok(Plan {
+            file: f,
+            overlay,
+            variants,
+            points,
+        })
+    }
+
+    /// Axis combinations before exclusions (the product of the dimensions' lengths).
+    pub fn combinations(&self) -> u128 {
+        dimensions(&self.file)
+            .iter()
+            .map(|(_, n)| *n as u128)
+            .product()
+    }
+
+    /// The plan as written to the sweep folder.
+    pub fn record(&self) -> PlanRecord {
+        PlanRecord {
+            format: PLAN_FORMAT.to_string(),
+            file: self.file.path.display().to_string(),
+            axes: self.file.axes.iter().map(|a| a.key.clone()).collect(),
+            points: self.points.iter().map(|p| p.label.clone()).collect(),
+        }
+    }
+
+    /// The points of `shard`, in order.
+    pub fn shard(&self, shard: Shard) -> impl Iterator<Item = &Point> {
+        self.points.iter().filter(move |p| shard.has(p.label.index))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn plan(text: &str, max: usize) -> anyhow::Result<Plan> {
+        Plan::build(SweepFile::parse(Path::new("s.toml"), text)?, max)
+    }
+
+    const FILE: &str = r#"workloads = ["hotspot", "nw"]
+techniques = ["none", "conv-pg"]
+zip = [["pg.bet", "pg.wakeup"]]
+
+[[tech]]
+node = "40nm"
+
+[axes]
+"pg.idle_detect" = [5, 10]
+"pg.bet" = [9, 14, 19]
+"pg.wakeup" = [3, 6, 9]
+
+[[exclude]]
+technique = "none"
+"pg.bet" = [14, 19]
+"#;
+
+    #[test]
+    fn expansion_order_zip_and_exclusions() {
+        let p = plan(FILE, 1000).unwrap();
+        // none: 2 idle_detect x 1 (bet 9 only) ; conv-pg: 2 x 3 ; each x 2 workloads
+        assert_eq!(p.points.len(), (2 + 6) * 2);
+        assert_eq!(p.variants.len(), 8);
+        let first = &p.points[0].label;
+        assert_eq!(first.technique, "none");
+        assert_eq!(first.workload, "hotspot");
+        assert_eq!(first.knobs[0], ("pg.idle_detect".into(), "5".into()));
+        // zip: bet and wakeup step together
+        for v in &p.variants {
+            let bet = &v.knobs[1].1.toml;
+            let wake = &v.knobs[2].1.toml;
+            let pairs = [("9", "3"), ("14", "6"), ("19", "9")];
+            assert!(
+                pairs.contains(&(bet.as_str(), wake.as_str())),
+                "{bet} {wake}"
+            );
+            assert_eq!(v.config.pg.bet.to_string(), *bet);
+        }
+        // keys are distinct and stable
+        let mut keys: Vec<&str> = p.points.iter().map(|x| x.label.key.as_str()).collect();
+        keys.sort();
+        keys.dedup();
+        assert_eq!(keys.len(), p.points.len());
+        assert_eq!(plan(FILE, 1000).unwrap().record(), p.record());
+    }
+
+    #[test]
+    fn shards_partition_the_points() {
+        let p = plan(FILE, 1000).unwrap();
+        let mut seen = vec![0; p.points.len()];
+        for i in 0..3 {
+            for x in p.shard(Shard { index: i, count: 3 }) {
+                seen[x.label.index] += 1;
+            }
+        }
+        assert!(seen.iter().all(|&n| n == 1));
+        assert_eq!(
+            "2/3".parse::<Shard>().unwrap(),
+            Shard { index: 2, count: 3 }
+        );
+        assert!("3/3".parse::<Shard>().is_err());
+        assert!("1/0".parse::<Shard>().is_err());
+        assert!("x".parse::<Shard>().is_err());
+    }
+
+    #[test]
+    fn bad_values_and_too_many_points_name_line_and_key() {
+        let e = plan(FILE, 15).unwrap_err().to_string();
+        assert!(
+            e.starts_with("s.toml:8:1: 'axes'") && e.contains("16 points"),
+            "{e}"
+        );
+        let e = plan(&FILE.replace("[5, 10]", "[5, \"x\"]"), 1000)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("s.toml:9:") && e.contains("'pg.idle_detect'"),
+            "{e}"
+        );
+        let e = plan(&FILE.replace("pg.idle_detect", "pg.idle_detekt"), 1000)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("s.toml:9:") && e.contains("unknown key"), "{e}");
+        let e = plan(&FILE.replace("node = \"40nm\"", "node = \"planar3\""), 1000)
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("s.toml:5:") && e.contains("'tech'"), "{e}");
+    }
+}
