@@ -413,7 +413,12 @@ fn mimd_keeps_the_coalescing_of_its_warps_on_srad() {
         pdom.mem
     );
     assert!(mimd.mem.mem_insts * 2 <= pdom.mem.mem_insts * 3);
-    assert!(mimd.cycles <= pdom.cycles, "{} > {}", mimd.cycles, pdom.cycles);
+    assert!(
+        mimd.cycles <= pdom.cycles,
+        "{} > {}",
+        mimd.cycles,
+        pdom.cycles
+    );
 }
 
 /// Stencil has no divergence: MIMD and NREC issue PDOM's warps in PDOM's order, so they take
@@ -460,8 +465,8 @@ fn dwf_on_cutcp_loses_to_lane_aware_formation_not_to_resources() {
     assert!(e(&unaware) > e(&pdom));
     assert!(unaware.bank_conflict_stall_cycles > 0);
     let f = dwf.formation.as_ref().unwrap();
-    // nearly every insertion meets a conflict and opens a new warp
-    assert!(f.new_warp_events * 2 > f.lut_lookups, "{f:?}");
+    // most pool warps were opened by a home-slot conflict that closed the previous one
+    assert!(f.new_warp_events * 10 > f.alloc_pops * 8, "{f:?}");
 }
 
 /// The bound MIMD can guarantee in this model. It fills every lane it can (§3.4), so a static
