@@ -15,10 +15,23 @@
 //! Cores do not contend with each other (no interconnect model): this is a scheduler study
 //! model, not the cycle-level pipeline of `timing::sm`.
 //!
+//! A load line that hits a line whose fill is still in flight completes when the fill arrives
+//! (it merges with the outstanding miss). The memory stage coalesces per issue slot: a line
+//! that several thread groups of one slot touch (MIMD and DWF slots may hold several) is one
+//! access. A thread that executes `bar.sync` continues, once the barrier releases, at the later
+//! of the release and its own write-back, as a PDOM warp does.
+//!
 //! Modes (`reconv.mode`):
 //! - `pdom`: static warps under their PDOM stacks, round-robin issue;
-//! - `nrec`: a warp splits at divergence into warps that are never merged again;
-//! - `mimd`: each scheduler cycle up to `w` ready threads issue, at any PCs;
+//! - `nrec`: a warp splits at divergence into warps that are never merged again; the scheduler
+//!   visits static warps in PDOM's round-robin order and issues the oldest ready split warp of
+//!   the first one that has one;
+//! - `mimd`: each scheduler cycle up to `w` ready threads issue, at any PCs. The ready threads
+//!   of a static warp at one PC form one group (a group arriving at a PC where one waits joins
+//!   it), and the lanes fill with whole groups of consecutive static warps in PDOM's
+//!   round-robin order, the last group split if it does not fit (its warp comes first next
+//!   cycle). So where no warp diverges MIMD and NREC issue the same warps in the same cycles as
+//!   PDOM;
 //! - `dwf`: threads reaching write-back are formed into pool warps (§5.3) and a pool warp is
 //!   chosen by `dwf.policy` (§5.4, §5.5 for DMaj/DMin with the port-budget model).
 //!
@@ -57,6 +70,33 @@ pub struct RefStats {
     pub formation: Option<FormationStats>,
     /// Majority-hardware counters (DWF with DMaj or DMin).
     pub majority: Option<MajorityStats>,
+    /// Memory-side counters (every mode).
+    #[serde(default)]
+    pub mem: RefMemStats,
+}
+
+/// Memory-side counters of a reference-mode run: how the issued thread groups coalesce and
+/// what they cost at the data cache and the core's DRAM share. They explain cycle differences
+/// between modes that issue the same thread instructions in different groups.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct RefMemStats {
+    /// Global/local memory instructions executed (one per coalesced thread group).
+    pub mem_insts: u64,
+    /// Distinct cache lines those instructions touched (summed per instruction).
+    pub mem_lines: u64,
+    /// Load lines that hit a line whose data had already arrived.
+    pub load_line_hits: u64,
+    /// Load lines that hit a line whose fill was still in flight.
+    pub load_line_hits_pending: u64,
+    /// Load lines that missed (one DRAM line read each).
+    pub load_line_misses: u64,
+    /// Store and atomic lines (one DRAM line transfer each).
+    pub store_lines: u64,
+    /// Lines of a thread group that another group of the same issue slot had already
+    /// accessed (coalesced with it; MIMD and DWF slots may hold several groups).
+    pub slot_shared_lines: u64,
+    /// Pipeline cycles the DRAM share was occupied (line transfers × cycles per line).
+    pub dram_busy_cycles: u64,
 }
 
 impl RefStats {
@@ -127,6 +167,8 @@ struct InFlight {
     warp: Option<u32>,
     /// Threads continuing (not exited, not at a barrier), with their next PC.
     next: Vec<(u32, u32)>,
+    /// Threads that executed `bar.sync` in this instruction (non-PDOM modes).
+    bar: Vec<u32>,
 }
 
 struct CtaSlot {
@@ -136,6 +178,13 @@ struct CtaSlot {
     /// PDOM: static warp locked (an instruction in flight).
     locked: Vec<bool>,
     inflight: u32,
+    /// MIMD and NREC: per static warp, the ready thread groups `(pc, threads)` in arrival
+    /// order (MIMD merges a group into a waiting one of the same warp and PC; NREC never
+    /// merges).
+    ready: Vec<VecDeque<(u32, Vec<u32>)>>,
+    /// Non-PDOM modes: thread waits at a barrier and its `bar.sync` has written back, so a
+    /// release makes it ready at once (a thread still in flight waits for its write-back).
+    parked: Vec<bool>,
 }
 
 /// Issue policy state of one core.
@@ -158,8 +207,11 @@ struct Core {
     port_free: u64,
     busy_until: u64,
     rr: usize,
-    /// NREC warps and MIMD threads ready to issue: `(cta, pc, threads)`.
-    ready: VecDeque<(u32, u32, Vec<u32>)>,
+    /// Issue time of the lines in `slot_lines`.
+    slot_t: u64,
+    /// Lines the memory instructions of the current issue slot touched: `(line, store,
+    /// data ready)`; a line reached by several thread groups of one slot is one access.
+    slot_lines: Vec<(u64, bool, u64)>,
     former: Option<Former>,
     policy: Option<Policy>,
     /// Write-back groups waiting for pool entries: `(pc, threads)`.
@@ -175,6 +227,8 @@ struct Model<'c> {
     miss_port_cycles: u64,
     out: ExecOut,
     rec: WarpInst,
+    /// Memory counters of this launch.
+    mem: RefMemStats,
 }
 
 /// Runs one launch; returns its cycles and adds its counters to `stats`.
@@ -210,6 +264,7 @@ pub fn run_launch(
         miss_port_cycles,
         out: ExecOut::default(),
         rec: WarpInst::new(0, Family::Int, OpClass::Nop, 0),
+        mem: RefMemStats::default(),
     };
     let n_sm = cfg.gpu.n_sm.max(1) as usize;
     let mut cores: Vec<Core> = (0..n_sm)
@@ -226,7 +281,8 @@ pub fn run_launch(
             port_free: 0,
             busy_until: 0,
             rr: 0,
-            ready: VecDeque::new(),
+            slot_t: u64::MAX,
+            slot_lines: Vec::new(),
             former: (mode == ReconvMode::Dwf).then(|| {
                 Former::new(
                     w,
@@ -274,6 +330,8 @@ pub fn run_launch(
                     nwarps: wpc,
                     locked: vec![false; wpc as usize],
                     inflight: 0,
+                    ready: vec![VecDeque::new(); wpc as usize],
+                    parked: vec![false; tpc as usize],
                 });
                 core.threads_used += wpc * w;
                 core.warps_used += wpc;
@@ -344,7 +402,19 @@ pub fn run_launch(
             merge_majority(s, &mj.stats);
         }
     }
+    merge_mem(&mut stats.mem, &m.mem);
     Ok(t + sc)
+}
+
+fn merge_mem(a: &mut RefMemStats, b: &RefMemStats) {
+    a.mem_insts += b.mem_insts;
+    a.mem_lines += b.mem_lines;
+    a.load_line_hits += b.load_line_hits;
+    a.load_line_hits_pending += b.load_line_hits_pending;
+    a.load_line_misses += b.load_line_misses;
+    a.store_lines += b.store_lines;
+    a.slot_shared_lines += b.slot_shared_lines;
+    a.dram_busy_cycles += b.dram_busy_cycles;
 }
 
 fn merge_formation(a: &mut FormationStats, b: &FormationStats) {
@@ -403,7 +473,24 @@ impl Model<'_> {
         }
         match self.mode {
             ReconvMode::Pdom => {}
-            ReconvMode::Nrec | ReconvMode::Mimd => core.ready.push_back((cta, pc, ts)),
+            ReconvMode::Nrec | ReconvMode::Mimd => {
+                let merge = self.mode == ReconvMode::Mimd;
+                let Some(c) = core.ctas.iter_mut().find(|c| c.id == cta) else {
+                    return Ok(());
+                };
+                let mut ts = ts;
+                ts.sort_unstable();
+                for chunk in ts.chunk_by(|a, b| a / WARP_SIZE as u32 == b / WARP_SIZE as u32) {
+                    let q = &mut c.ready[(chunk[0] / WARP_SIZE as u32) as usize];
+                    match q.iter_mut().find(|g| merge && g.0 == pc) {
+                        Some(g) => {
+                            g.1.extend_from_slice(chunk);
+                            g.1.sort_unstable();
+                        }
+                        None => q.push_back((pc, chunk.to_vec())),
+                    }
+                }
+            }
             ReconvMode::Dwf => {
                 let tids: Vec<Tid> = ts
                     .into_iter()
@@ -466,21 +553,60 @@ impl Model<'_> {
                 lines.dedup();
                 let store = inst.op == OpClass::Store;
                 let mut done = t + base + hit;
+                self.mem.mem_insts += 1;
+                self.mem.mem_lines += lines.len() as u64;
+                if core.slot_t != t {
+                    core.slot_t = t;
+                    core.slot_lines.clear();
+                }
+                let writes = store || inst.op == OpClass::Atomic;
                 for &l in &lines {
+                    // a line another thread group of this issue slot already accessed
+                    if let Some(&(_, _, r)) = core
+                        .slot_lines
+                        .iter()
+                        .find(|e| e.0 == l && e.1 == writes && inst.op != OpClass::Atomic)
+                    {
+                        self.mem.slot_shared_lines += 1;
+                        if !store {
+                            done = done.max(r);
+                        }
+                        continue;
+                    }
                     let addr_line = core.l1.line_of(l * self.line_bytes);
                     let full = core.l1.full_mask();
-                    let ok = !store
-                        && inst.op != OpClass::Atomic
-                        && matches!(core.l1.probe(addr_line, full), Probe::Hit { .. });
-                    if ok {
+                    let probe = if !store && inst.op != OpClass::Atomic {
+                        core.l1.probe(addr_line, full)
+                    } else {
+                        Probe::Miss
+                    };
+                    if let Probe::Hit { ready_at, .. } = probe {
+                        // a line whose fill is still in flight delivers its data when the
+                        // fill arrives (the access merges with the outstanding miss)
+                        if ready_at > t + base + hit {
+                            self.mem.load_line_hits_pending += 1;
+                            done = done.max(ready_at);
+                        } else {
+                            self.mem.load_line_hits += 1;
+                        }
+                        core.slot_lines
+                            .push((l, false, ready_at.max(t + base + hit)));
                         continue;
                     }
                     let start = core.port_free.max(t + base);
                     core.port_free = start + self.miss_port_cycles;
+                    self.mem.dram_busy_cycles += self.miss_port_cycles;
+                    if store || inst.op == OpClass::Atomic {
+                        self.mem.store_lines += 1;
+                    } else {
+                        self.mem.load_line_misses += 1;
+                    }
                     if store {
+                        core.slot_lines.push((l, true, 0));
                         continue;
                     }
                     let ready = core.port_free + hit + cfg.dram.latency as u64;
+                    core.slot_lines.push((l, writes, ready));
                     if inst.op == OpClass::Load {
                         if let Some((way, _)) =
                             core.l1.allocate(addr_line, LineState::Reserved, ready)
@@ -554,20 +680,17 @@ impl Model<'_> {
             for (pc, ts) in groups {
                 self.make_ready(core, fl.cta, base, pc, ts, pool, stats)?;
             }
-            // threads released from a barrier, grouped by static warp and PC
-            let rel = pool.take_released(fl.cta);
-            let mut groups: Vec<(u32, u32, Vec<u32>)> = Vec::new();
-            for th in rel {
-                let pc = pool.thread(fl.cta, th).map_or(0, |s| s.pc);
-                let sw = th / WARP_SIZE as u32;
-                match groups.iter_mut().find(|g| g.0 == sw && g.1 == pc) {
-                    Some(g) => g.2.push(th),
-                    None => groups.push((sw, pc, vec![th])),
+            // threads of this instruction that executed `bar.sync`: released while in flight
+            // they continue now, otherwise they park until the release
+            let mut go = Vec::new();
+            for th in fl.bar {
+                if pool.thread(fl.cta, th).is_some_and(|s| s.at_barrier) {
+                    core.ctas[k].parked[th as usize] = true;
+                } else {
+                    go.push(th);
                 }
             }
-            for (_, pc, ts) in groups {
-                self.make_ready(core, fl.cta, base, pc, ts, pool, stats)?;
-            }
+            self.ready_released(core, fl.cta, go, pool, stats)?;
         }
         if !core.wb_wait.is_empty() {
             self.drain_wb(core);
@@ -644,6 +767,7 @@ impl Model<'_> {
                             cta: id,
                             warp: Some(wi as u32),
                             next: Vec::new(),
+                            bar: Vec::new(),
                         },
                     );
                     stats.warp_issues += 1;
@@ -653,32 +777,58 @@ impl Model<'_> {
                 }
                 Ok(0)
             }
-            ReconvMode::Nrec => {
-                let Some((cta, pc, ts)) = core.ready.pop_front() else {
-                    return Ok(0);
+            ReconvMode::Nrec | ReconvMode::Mimd => {
+                // static warps in PDOM's round-robin order from the one after the last issued:
+                // NREC issues the oldest ready split warp of the first warp that has one; MIMD
+                // fills the w lanes with the ready thread groups of consecutive warps (a group
+                // that does not fit is split, and its warp comes first next time)
+                let total: usize = core.ctas.iter().map(|c| c.nwarps as usize).sum();
+                let mut room = if self.mode == ReconvMode::Mimd {
+                    self.w as usize
+                } else {
+                    usize::MAX
                 };
-                let n = ts.len() as u32;
-                self.exec_group(core, t, pool, cta, pc, &ts)?;
-                stats.warp_issues += 1;
-                stats.thread_insts += n as u64;
-                core.busy_until = t + self.sc;
-                Ok(n)
-            }
-            ReconvMode::Mimd => {
-                // up to w ready threads at any PCs
-                let mut room = self.w as usize;
-                let mut n = 0;
-                while room > 0 {
-                    let Some((cta, pc, mut ts)) = core.ready.pop_front() else {
+                let mut take: Vec<(u32, u32, Vec<u32>)> = Vec::new();
+                for k in 0..total {
+                    if room == 0 || (self.mode == ReconvMode::Nrec && !take.is_empty()) {
                         break;
-                    };
-                    if ts.len() > room {
-                        let rest = ts.split_off(room);
-                        core.ready.push_front((cta, pc, rest));
                     }
-                    room -= ts.len();
-                    n += ts.len() as u32;
-                    self.exec_group(core, t, pool, cta, pc, &ts)?;
+                    let pos = (core.rr + 1 + k) % total.max(1);
+                    let (mut ci, mut wi) = (0usize, pos);
+                    while wi >= core.ctas[ci].nwarps as usize {
+                        wi -= core.ctas[ci].nwarps as usize;
+                        ci += 1;
+                    }
+                    let id = core.ctas[ci].id;
+                    let q = &mut core.ctas[ci].ready[wi];
+                    if q.is_empty() {
+                        continue;
+                    }
+                    while room > 0 {
+                        let Some(g) = q.front_mut() else {
+                            break;
+                        };
+                        let pc = g.0;
+                        let ts = if g.1.len() <= room {
+                            q.pop_front().expect("front").1
+                        } else {
+                            g.1.drain(..room).collect()
+                        };
+                        room = room.saturating_sub(ts.len());
+                        take.push((id, pc, ts));
+                        if self.mode == ReconvMode::Nrec {
+                            break;
+                        }
+                    }
+                    core.rr = if q.is_empty() || self.mode == ReconvMode::Nrec {
+                        pos
+                    } else {
+                        (pos + total - 1) % total
+                    };
+                }
+                let n: u32 = take.iter().map(|g| g.2.len() as u32).sum();
+                for (cta, pc, ts) in take {
+                    self.exec_group(core, t, pool, cta, pc, &ts, stats)?;
                 }
                 if n > 0 {
                     stats.warp_issues += 1;
@@ -738,7 +888,7 @@ impl Model<'_> {
                 let stall = if conflict > 1 { conflict as u64 } else { 0 };
                 stats.bank_conflict_stall_cycles += stall;
                 for (cta, ts) in by_cta {
-                    self.exec_group(core, t + stall, pool, cta, pc, &ts)?;
+                    self.exec_group(core, t + stall, pool, cta, pc, &ts, stats)?;
                 }
                 stats.warp_issues += 1;
                 stats.thread_insts += n as u64;
@@ -748,8 +898,48 @@ impl Model<'_> {
         }
     }
 
+    /// Threads `ts` of CTA `cta`, released from a barrier, become ready at their recorded PCs
+    /// (grouped by static warp and PC); with the threads parked at the barrier whose release
+    /// the pool reports.
+    fn ready_released(
+        &mut self,
+        core: &mut Core,
+        cta: u32,
+        mut ts: Vec<u32>,
+        pool: &mut ThreadPool,
+        stats: &mut RefStats,
+    ) -> Result<(), SimError> {
+        let Some(k) = core.ctas.iter().position(|c| c.id == cta) else {
+            return Ok(());
+        };
+        for th in pool.take_released(cta) {
+            // a released thread still in flight continues at its own write-back
+            if std::mem::take(&mut core.ctas[k].parked[th as usize]) {
+                ts.push(th);
+            }
+        }
+        if ts.is_empty() {
+            return Ok(());
+        }
+        let base = core.ctas[k].base_tid;
+        let mut groups: Vec<(u32, u32, Vec<u32>)> = Vec::new();
+        for th in ts {
+            let pc = pool.thread(cta, th).map_or(0, |s| s.pc);
+            let sw = th / WARP_SIZE as u32;
+            match groups.iter_mut().find(|g| g.0 == sw && g.1 == pc) {
+                Some(g) => g.2.push(th),
+                None => groups.push((sw, pc, vec![th])),
+            }
+        }
+        for (_, pc, ts) in groups {
+            self.make_ready(core, cta, base, pc, ts, pool, stats)?;
+        }
+        Ok(())
+    }
+
     /// Executes the instruction at `pc` for threads `ts` of CTA `cta` and schedules their
     /// write-back.
+    #[allow(clippy::too_many_arguments)]
     fn exec_group(
         &mut self,
         core: &mut Core,
@@ -758,6 +948,7 @@ impl Model<'_> {
         cta: u32,
         pc: u32,
         ts: &[u32],
+        stats: &mut RefStats,
     ) -> Result<(), SimError> {
         let mut out = std::mem::take(&mut self.out);
         pool.exec(cta, pc, ts, t, &mut out)?;
@@ -765,6 +956,7 @@ impl Model<'_> {
         let lat = self.latency(core, t, &out.inst, &addrs);
         out.addrs = addrs;
         let next = std::mem::take(&mut out.next);
+        let bar = std::mem::take(&mut out.barrier);
         self.out = out;
         if let Some(c) = core.ctas.iter_mut().find(|c| c.id == cta) {
             c.inflight += 1;
@@ -776,8 +968,10 @@ impl Model<'_> {
                 cta,
                 warp: None,
                 next,
+                bar,
             },
         );
-        Ok(())
+        // a barrier this instruction completed releases the parked threads now
+        self.ready_released(core, cta, Vec::new(), pool, stats)
     }
 }
