@@ -12,6 +12,7 @@
 
 #![warn(missing_docs)]
 
+pub mod amodel;
 pub mod cli;
 pub mod compare;
 pub mod correlate;
@@ -21,5 +22,6 @@ pub mod optimize;
 pub mod refcompare;
 pub mod report;
 pub mod rfcost;
+pub mod schedcfg;
 pub mod study;
 pub mod technique;

@@ -21,6 +21,7 @@ mod engine;
 mod exec;
 mod execunits;
 pub mod fold;
+pub mod funcmem;
 mod frontend;
 pub mod gating;
 mod issueunit;
@@ -44,7 +45,7 @@ mod warpset;
 
 pub use cta::{occupancy, OccupancyLimit};
 pub use dwf::{dwf_hw_inputs, DwfArray, DwfHwInputs, DwfOrg};
-pub use exec::{classify, classify_op, op_name, warp_passes, ExecClass, PipeClass};
+pub use exec::{classify, classify_op, op_name, warp_passes, ExecClass, PipeClass, SpPipe};
 pub use issueunit::IssueEvent;
 pub use ldst::{coalesce, smem_degree, Segments};
 pub use policy::reconv::{Reconvergence, ReconvergenceFactory};
