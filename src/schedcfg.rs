@@ -157,4 +157,3 @@ pub fn operand_path(cfg: &GpuConfig, pipe: PipeClass) -> OperandPath {
         collectors_per_partition: (n / nsub).max(1),
     }
 }
-

@@ -51,28 +51,45 @@ fn every_workload_is_consistent_costable_and_functionally_exact() {
         let name = w.info().name;
         let m = amodel::run_workload(&cfg, w, Size::Test).unwrap();
         m.check_consistent(name).unwrap();
-        let p = m.provenance.as_ref().expect("a model record names its provenance");
+        let p = m
+            .provenance
+            .as_ref()
+            .expect("a model record names its provenance");
         assert_eq!(p.source, "model");
         assert!(!p.absent.is_empty() && !p.functional.is_empty() && !p.analytical.is_empty());
         assert_eq!(m.config_hash, cfg.hash_hex());
         let a = &m.aggregate;
         assert!(a.cycles > 0, "{name}: cycles");
-        assert_eq!(a.sms.len(), cfg.gpu.n_sm as usize, "{name}: one record per SM");
+        assert_eq!(
+            a.sms.len(),
+            cfg.gpu.n_sm as usize,
+            "{name}: one record per SM"
+        );
         let r = study.cost(&chip, &src.label, name, &m).unwrap();
-        assert!(r.energy_j.is_finite() && r.energy_j > 0.0, "{name}: {}", r.energy_j);
+        assert!(
+            r.energy_j.is_finite() && r.energy_j > 0.0,
+            "{name}: {}",
+            r.energy_j
+        );
         // the functional counts are the simulator's, exactly
         let s = simulated(&cfg, w);
         let b = &s.aggregate;
         assert_eq!(a.launches, b.launches, "{name}: launches");
         assert_eq!(a.warp_insts, b.warp_insts, "{name}: warp instructions");
-        assert_eq!(a.thread_insts, b.thread_insts, "{name}: thread instructions");
+        assert_eq!(
+            a.thread_insts, b.thread_insts,
+            "{name}: thread instructions"
+        );
         assert_eq!(a.by_family, b.by_family, "{name}: per family");
         assert_eq!(ops(&m), ops(&s), "{name}: per pipe and op class");
         let sum = |x: &Activity, f: fn(&sim::activity::SmActivity) -> u64| -> u64 {
             x.aggregate.sms.iter().map(f).sum()
         };
         for (what, f) in [
-            ("ctas", (|s: &sim::activity::SmActivity| s.ctas) as fn(&_) -> u64),
+            (
+                "ctas",
+                (|s: &sim::activity::SmActivity| s.ctas) as fn(&_) -> u64,
+            ),
             ("ldst.insts", |s| s.ldst.insts),
             ("smem.accesses", |s| s.smem.accesses),
             ("smem.lanes", |s| s.smem.lanes),
@@ -116,7 +133,10 @@ fn a_study_on_the_model_says_so_and_refuses_what_it_cannot_represent() {
         .err()
         .expect("refused")
         .to_string();
-    assert!(e.contains("stats.per_register") && e.contains("false"), "{e}");
+    assert!(
+        e.contains("stats.per_register") && e.contains("false"),
+        "{e}"
+    );
     let sim = Study::new(cfg, TechChoice::new("40nm"), None)
         .run(&list)
         .unwrap();
@@ -133,7 +153,10 @@ fn cli_outputs_say_the_activity_is_analytical() {
         "--activity-source",
         "model",
     ]);
-    assert!(t.contains("analytical model") && t.contains("not simulated"), "{t}");
+    assert!(
+        t.contains("analytical model") && t.contains("not simulated"),
+        "{t}"
+    );
     let j = common::ok(&[
         "simulate",
         "--workload",
@@ -145,7 +168,9 @@ fn cli_outputs_say_the_activity_is_analytical() {
     ]);
     let v: serde_json::Value = serde_json::from_str(&j).unwrap();
     assert_eq!(v["activity_source"], "model");
-    assert!(v["provenance"]["absent"].as_array().is_some_and(|a| !a.is_empty()));
+    assert!(v["provenance"]["absent"]
+        .as_array()
+        .is_some_and(|a| !a.is_empty()));
     let j = common::ok(&[
         "estimate",
         "--tech",

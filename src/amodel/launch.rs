@@ -376,7 +376,9 @@ pub(super) fn model_launch(
     let bursts: u64 = dram_act.iter().map(|d| d.reads + d.writes).sum();
     let l2_reqs: u64 = l2_act
         .iter()
-        .map(|s| s.read.hit + s.read.miss + s.write.hit + s.write.miss + s.atomic.hit + s.atomic.miss)
+        .map(|s| {
+            s.read.hit + s.read.miss + s.write.hit + s.write.miss + s.atomic.hit + s.atomic.miss
+        })
         .sum();
     let per_warp_dram = bursts as f64 / total_warps;
     let per_warp_l2 = l2_reqs as f64 / total_warps;

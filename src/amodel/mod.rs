@@ -159,17 +159,11 @@ pub fn model_of(cfg: &GpuConfig) -> SchedModel {
     let mut m = schedcfg::machine(cfg);
     let n_mp = cfg.gpu.n_sm.max(1) as f64;
     let core = cfg.gpu.core_mhz.max(1e-9);
-    let burst_dram_cycles =
-        (cfg.dram.burst_length / cfg.dram.data_cmd_ratio.max(1)).max(1) as f64;
+    let burst_dram_cycles = (cfg.dram.burst_length / cfg.dram.data_cmd_ratio.max(1)).max(1) as f64;
     let burst_core = burst_dram_cycles * core / cfg.gpu.dram_mhz.max(1e-9);
     let n_ch = cfg.mem.n_channels.max(1) as f64;
-    m.units.push(Unit::new(
-        "dram",
-        burst_core * n_mp / n_ch,
-        0,
-        Some(1),
-        1,
-    ));
+    m.units
+        .push(Unit::new("dram", burst_core * n_mp / n_ch, 0, Some(1), 1));
     let l2_core = core / cfg.gpu.l2_mhz.max(1e-9);
     let n_sl = cfg.n_l2_slices().max(1) as f64;
     m.units

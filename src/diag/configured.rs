@@ -33,8 +33,8 @@
 //!   simulator's `(reg + warp) mod banks` (or `reg mod banks`) within the sub-core.
 
 use super::kernels::Class;
-pub use crate::schedcfg::{machine, operand_path, regfile_warp_regs, ISSUE, OC, RF, UNIT_NAMES};
 use crate::schedcfg::pipe_index;
+pub use crate::schedcfg::{machine, operand_path, regfile_warp_regs, ISSUE, OC, RF, UNIT_NAMES};
 use models::sched::SchedModel;
 use sim::config::GpuConfig;
 use sim::timing::{classify_op, ExecClass, PipeClass};

@@ -63,10 +63,7 @@ pub fn summary_json(
         String::from(cfg.sched.policy.clone()).into(),
     );
     o.insert("config_hash".into(), cfg.hash_hex().into());
-    o.insert(
-        "activity_source".into(),
-        activity_source(act).into(),
-    );
+    o.insert("activity_source".into(), activity_source(act).into());
     if let Some(p) = &act.provenance {
         o.insert(
             "provenance".into(),

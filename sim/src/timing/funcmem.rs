@@ -200,8 +200,13 @@ impl FuncMem {
         self.sms[sm].c.ldst.insts += 1;
         match m.space {
             MemSpace::Shared => {
-                let d = smem_degree(m, mask, self.smem_banks, self.smem_bank_bytes, self.smem_bcast)
-                    as u64;
+                let d = smem_degree(
+                    m,
+                    mask,
+                    self.smem_banks,
+                    self.smem_bank_bytes,
+                    self.smem_bcast,
+                ) as u64;
                 let c = &mut self.sms[sm].c.smem;
                 c.accesses += 1;
                 c.lanes += lanes;
@@ -346,8 +351,11 @@ impl FuncMem {
         let s = &mut self.sms[sm];
         let line = s.l1.line_of(a);
         let smask = s.l1.sector_mask(a, bytes.max(1));
-        let write_back_local =
-            local && matches!(self.l1_write, WritePolicy::LocalWbGlobalWt | WritePolicy::Wb);
+        let write_back_local = local
+            && matches!(
+                self.l1_write,
+                WritePolicy::LocalWbGlobalWt | WritePolicy::Wb
+            );
         let hit = match s.l1.probe(line, smask) {
             Probe::Hit { way, .. }
             | Probe::Partial {
