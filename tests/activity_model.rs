@@ -203,7 +203,7 @@ fn cli_refuses_what_the_model_cannot_represent() {
     for (cmd, set, knob) in [
         ("simulate", "stats.per_register=true", "stats.per_register"),
         ("estimate", "reconv.counters=true", "reconv.counters"),
-        ("simulate", "fold.enabled=true", "fold.enabled"),
+        ("simulate", "reconv.counters=true", "reconv.counters"),
     ] {
         let mut args = vec![cmd, "--workload", "hotspot", "--activity-source", "model"];
         args.extend(["--set", set]);
