@@ -14,6 +14,7 @@
 
 #![warn(missing_docs)]
 
+pub mod amodel;
 pub mod cli;
 pub mod compare;
 pub mod correlate;
@@ -24,6 +25,7 @@ pub mod optimize;
 pub mod refcompare;
 pub mod report;
 pub mod rfcost;
+pub mod schedcfg;
 pub mod study;
 pub mod sweep;
 pub mod technique;

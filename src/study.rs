@@ -116,6 +116,10 @@ pub enum StudyError {
         #[source]
         error: SimError,
     },
+    /// The analytical activity source cannot represent the configuration (a mechanism only the
+    /// cycle-level simulator counts); the message names the knob and the values allowed.
+    #[error("{0}")]
+    ActivitySource(String),
     /// `prf.lat_srf = "derived"` could not be resolved from the register-file model.
     #[error("'prf.lat_srf' = \"derived\": {0}")]
     PrfDerivedLatency(String),
@@ -263,6 +267,9 @@ pub struct Report {
     pub area: Node,
     /// The costed runs, in the order the workloads were given.
     pub workloads: Vec<WorkloadResult>,
+    /// Where the runs' activity came from: `"sim"` (the cycle-level simulator) or `"model"`
+    /// (the analytical activity source, [`crate::amodel`]; not simulated).
+    pub activity_source: String,
     /// Core clock at this technology point.
     #[serde(skip)]
     pub core_clock_hz: f64,
@@ -337,6 +344,27 @@ pub fn tech_choice(
     Ok(c)
 }
 
+/// Where a study's activity comes from when it runs workloads.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum ActivitySource {
+    /// The cycle-level simulator (`sim::timing`).
+    #[default]
+    Sim,
+    /// The analytical activity source ([`crate::amodel`]): functional counts and the
+    /// analytical scheduling model's timing; a quick what-if, not a simulation.
+    Model,
+}
+
+impl ActivitySource {
+    /// `"sim"` or `"model"`, as the JSON output's `activity_source` writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ActivitySource::Sim => "sim",
+            ActivitySource::Model => crate::amodel::SOURCE_NAME,
+        }
+    }
+}
+
 /// What a study costs besides the static view.
 #[derive(Clone, Debug)]
 enum Input {
@@ -363,6 +391,7 @@ pub struct Study {
     idle_sms: IdleSms,
     recost: bool,
     cache: Option<Arc<crate::optimize::cache::ActivityCache>>,
+    source: ActivitySource,
 }
 
 impl Study {
@@ -380,6 +409,7 @@ impl Study {
             idle_sms: IdleSms::default(),
             recost: false,
             cache: None,
+            source: ActivitySource::Sim,
         }
     }
 
@@ -430,6 +460,14 @@ impl Study {
     /// size) before running them, and store the ones that ran.
     pub fn cache(mut self, cache: Arc<crate::optimize::cache::ActivityCache>) -> Study {
         self.cache = Some(cache);
+        self
+    }
+
+    /// Where the workloads' activity comes from: the cycle-level simulator (default) or the
+    /// analytical activity source ([`crate::amodel`]), which refuses configurations it cannot
+    /// represent when the study runs.
+    pub fn activity_source(mut self, source: ActivitySource) -> Study {
+        self.source = source;
         self
     }
 
@@ -498,6 +536,10 @@ impl Study {
             name: name.to_string(),
             error,
         };
+        if self.source == ActivitySource::Model {
+            crate::amodel::check_representable(&self.cfg).map_err(StudyError::ActivitySource)?;
+            return crate::amodel::run_workload(&self.cfg, w, self.size).map_err(failed);
+        }
         let (ran, activity) = Simulation::new(&self.cfg)
             .run(Program(|gpu: &mut TimingGpu| w.run(self.size, gpu, false)))
             .map_err(failed)?;
@@ -624,7 +666,12 @@ impl Study {
         let size = format!("{:?}", self.size);
         let one = |w: &&dyn Workload| {
             let name = w.info().name;
-            let act = match &self.cache {
+            let cache = match self.source {
+                ActivitySource::Sim => self.cache.as_ref(),
+                // the cache holds simulated records only
+                ActivitySource::Model => None,
+            };
+            let act = match cache {
                 Some(c) => match c.get(&self.cfg, name, &size) {
                     Some(a) => a,
                     None => {
@@ -664,6 +711,10 @@ impl Study {
         let area = chip.static_estimate(&format!("{} (area and leakage)", self.cfg.gpu.name));
         let mut results = Vec::new();
         let mut activities = Vec::new();
+        let mut activity_source = self.source.as_str().to_string();
+        if matches!(self.input, Input::Simulate) && self.source == ActivitySource::Model {
+            crate::amodel::check_representable(&self.cfg).map_err(StudyError::ActivitySource)?;
+        }
         match &self.input {
             Input::Static => {}
             Input::Activity(path) => {
@@ -685,6 +736,10 @@ impl Study {
                         config_hash,
                     });
                 }
+                activity_source = act
+                    .provenance
+                    .as_ref()
+                    .map_or_else(|| "sim".to_string(), |p| p.source.clone());
                 results.push(self.cost(&chip, &tech, &label, &act)?);
                 activities.push(act);
             }
@@ -706,6 +761,7 @@ impl Study {
             leakage_w: st.leakage_w,
             area,
             workloads: results,
+            activity_source,
             core_clock_hz: chip.core_clock_hz,
         };
         let label = format!("{} (area and leakage)", self.cfg.gpu.name);

@@ -45,6 +45,13 @@ pub struct Args {
     /// Input size tier of the workloads.
     #[arg(long, default_value = "test", value_parser = ["test", "bench"])]
     pub size: String,
+    /// Where each workload's activity comes from: `sim`, the cycle-level simulator, or
+    /// `model`, the analytical activity source (a functional run for the counts and the
+    /// analytical scheduling model for the timing; a quick what-if run, not a simulation, and
+    /// the output says so). `model` refuses mechanisms only the simulator counts (power
+    /// gating, register-file techniques, SOCGPU/LOOG, DWF/MIMD/NREC).
+    #[arg(long, value_enum, default_value = "sim", conflicts_with_all = ["activity", "static_only"])]
+    pub activity_source: crate::study::ActivitySource,
     /// Cost a saved Activity (from `gpuenergy simulate --out`) instead of simulating.
     #[arg(long, conflicts_with = "workload")]
     pub activity: Option<PathBuf>,
@@ -144,6 +151,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .size(size)
         .static_only(args.static_only)
         .idle_sms(args.idle_sms.into())
+        .activity_source(args.activity_source)
         .recost(args.recost);
     if let Some(path) = &args.activity {
         study = study.activity(path);

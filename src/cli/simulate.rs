@@ -51,6 +51,12 @@ pub struct Args {
     /// Also check the workload's results against its CPU reference.
     #[arg(long)]
     pub check: bool,
+    /// Where the activity comes from: `sim`, the cycle-level simulator, or `model`, the
+    /// analytical activity source (functional counts, analytical-model timing; not a
+    /// simulation, and the output says so). `model` refuses traces and the mechanisms only the
+    /// simulator counts (power gating, register-file techniques, SOCGPU/LOOG, DWF/MIMD/NREC).
+    #[arg(long, value_enum, default_value = "sim")]
+    pub activity_source: crate::study::ActivitySource,
     /// Write the Activity record (JSON) to this file.
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -142,6 +148,16 @@ pub fn run(args: Args) -> Result<()> {
         &args.mods,
     )?;
     let cfg = derive_tric_wake(cfg, &args.point, args.quiet.quiet)?;
+    if args.activity_source == crate::study::ActivitySource::Model {
+        if args.trace.is_some() {
+            bail!(
+                "--activity-source model: a trace carries no functional state for the analytical \
+                 source; allowed with --trace: --activity-source sim"
+            );
+        }
+        crate::amodel::check_representable(&cfg).map_err(anyhow::Error::msg)?;
+        return run_model(&cfg, &args);
+    }
     if let Some(dir) = &args.trace {
         let start = Instant::now();
         let bar = Progress::spinner(args.quiet.quiet);
@@ -229,6 +245,47 @@ pub fn run(args: Args) -> Result<()> {
 }
 
 /// One reference-mode run: counters, check outcome and wall time.
+/// `simulate --activity-source model`: the workload on the analytical activity source.
+fn run_model(cfg: &GpuConfig, args: &Args) -> Result<()> {
+    let Some(name) = args.workload.as_deref() else {
+        bail!("give --workload NAME (see `gpuenergy workloads`)");
+    };
+    let w = workloads::find(name)
+        .with_context(|| format!("unknown workload '{name}' (see `gpuenergy workloads`)"))?;
+    let size: Size = args.size.parse()?;
+    let start = Instant::now();
+    let mut gpu = crate::amodel::ModelGpu::new(cfg)?;
+    let rep = w.run(size, &mut gpu, args.check)?;
+    let act = gpu.into_activity();
+    let wall = start.elapsed().as_secs_f64();
+    if let Some(out) = &args.out {
+        std::fs::write(out, act.to_json()).with_context(|| format!("writing {}", out.display()))?;
+    }
+    let check = rep.check.as_ref().map(|c| (c.passed, c.detail.clone()));
+    match args.format {
+        Format::Json => println!(
+            "{}",
+            serde_json::to_string_pretty(&report::simulate::summary_json(
+                cfg,
+                name,
+                size.as_str(),
+                &act,
+                wall,
+                &check
+            ))?
+        ),
+        Format::Table => print!(
+            "{}",
+            report::simulate::summary_table(cfg, name, size.as_str(), &act, wall, &check)
+        ),
+        Format::Csv => return Err(crate::report::no_csv("simulate")),
+    }
+    if let Some((false, d)) = check {
+        bail!("{name}: results differ from the CPU reference: {d}");
+    }
+    Ok(())
+}
+
 struct RefRun {
     stats: RefStats,
     check: Option<(bool, String)>,

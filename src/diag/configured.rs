@@ -1,6 +1,8 @@
 //! The analytical model built from a configuration's *configured* values (analytical-model
 //! §2.3 "Map the simulator config"): launch limits, state buffers and functional units of a
-//! [`GpuConfig`], read the way the simulator reads them. The suite compares what it recovers
+//! [`GpuConfig`], read the way the simulator reads them (the machine itself is
+//! [`crate::schedcfg`], shared with the analytical activity source; this file adds the
+//! per-class bodies of the microbenchmarks). The suite compares what it recovers
 //! from behaviour with these values; it never uses them to recover anything.
 //!
 //! The mapping, per simulator mechanism:
@@ -31,145 +33,11 @@
 //!   simulator's `(reg + warp) mod banks` (or `reg mod banks`) within the sub-core.
 
 use super::kernels::Class;
-use models::sched::{Buffers, Limits, OperandPath, SchedModel, Unit};
+use crate::schedcfg::pipe_index;
+pub use crate::schedcfg::{machine, operand_path, regfile_warp_regs, ISSUE, OC, RF, UNIT_NAMES};
+use models::sched::SchedModel;
 use sim::config::GpuConfig;
 use sim::timing::{classify_op, ExecClass, PipeClass};
-
-/// Index of the issue pseudo-unit in [`machine`]'s units.
-pub const ISSUE: usize = 5;
-/// Index of the register-file port pseudo-unit in [`class_model`]'s units.
-pub const RF: usize = 6;
-/// Index of the operand-collector pseudo-unit in [`class_model`]'s units.
-pub const OC: usize = 7;
-
-/// Unit order of [`machine`]: one per [`PipeClass`] with a unit, then `issue`, then the
-/// operand path's `rf` and `oc` (set per class by [`class_model`]).
-pub const UNIT_NAMES: [&str; 8] = ["sp", "dp", "int", "sfu", "ldst", "issue", "rf", "oc"];
-
-fn pipe_index(p: PipeClass) -> Option<usize> {
-    match p {
-        PipeClass::Sp => Some(0),
-        PipeClass::Dp => Some(1),
-        PipeClass::Int => Some(2),
-        PipeClass::Sfu => Some(3),
-        PipeClass::Mem => Some(4),
-        PipeClass::None => None,
-    }
-}
-
-/// Replicas per partition and partitions of a class of `n` units on `nsub` sub-cores.
-fn m_s(n: u32, nsub: u32) -> (Option<u32>, u32) {
-    let nsub = nsub.max(1);
-    if n == 0 {
-        (None, 1)
-    } else if n >= nsub && n.is_multiple_of(nsub) {
-        (Some(n / nsub), nsub)
-    } else {
-        (Some(n), 1)
-    }
-}
-
-/// Warp-registers per MP, `R = sm.n_registers / w`.
-pub fn regfile_warp_regs(cfg: &GpuConfig) -> u32 {
-    cfg.sm.n_registers / cfg.gpu.warp_size.max(1)
-}
-
-/// The model of `cfg` with every unit at its integer-add interval and latency (the per-class
-/// interval comes from [`class_exec`]).
-pub fn machine(cfg: &GpuConfig) -> SchedModel {
-    let w = cfg.gpu.warp_size.max(1);
-    let r = regfile_warp_regs(cfg);
-    let sm = &cfg.sm;
-    let emu_shared = sim::emu::DEFAULT_MAX_SHARED_PER_CTA;
-    let t_per_b = (sim::emu::launch::MAX_THREADS_PER_CTA as u32)
-        .min(sm.max_threads)
-        .min(sm.max_warps.saturating_mul(w));
-    let limits = Limits {
-        t_per_b,
-        t_per_g: sim::emu::launch::MAX_CTAS_PER_GRID,
-        s_per_b: sm.shmem_per_cta.min(emu_shared).min(sm.shmem_bytes),
-        r_per_t: vec![r],
-        r_per_b: vec![r],
-    };
-    let buf = Buffers {
-        n1: Some(sm.max_ctas),
-        n1_single_warp_exempt: false,
-        n2: sm.max_warps.min(sm.max_threads / w),
-        s: sm.shmem_bytes,
-        s_min: 1,
-        r: vec![r],
-        r_min: vec![sm.reg_alloc_granularity.max(1)],
-    };
-    let u = &cfg.units;
-    let nsub = sm.n_subcores.max(1);
-    let ec_int = classify_op(cfg, sim::inst::Family::Int, sim::inst::OpClass::Add);
-    let mut units = Vec::new();
-    for (name, n, pipe) in [
-        ("sp", u.n_sp, PipeClass::Sp),
-        ("dp", u.n_dp, PipeClass::Dp),
-        ("int", u.n_int, PipeClass::Int),
-        ("sfu", u.n_sfu, PipeClass::Sfu),
-        ("ldst", u.n_ldst, PipeClass::Mem),
-    ] {
-        let (m, s) = m_s(n, nsub);
-        let passes = sim::timing::warp_passes(cfg, pipe);
-        let t = if pipe == PipeClass::Sp {
-            ec_int.ii
-        } else {
-            passes
-        };
-        units.push(Unit::new(name, t as f64, ec_int.latency, m, s));
-    }
-    units.push(Unit::new(
-        "issue",
-        1.0 / cfg.sched.issue_per_sched.max(1) as f64,
-        0,
-        Some(1),
-        cfg.sched.n_per_sm.max(1),
-    ));
-    let op = operand_path(cfg, PipeClass::Sp);
-    units.push(op.rf_unit());
-    units.push(op.collector_unit(1));
-    SchedModel {
-        w,
-        n_mp: cfg.gpu.n_sm,
-        limits,
-        buf,
-        units,
-    }
-}
-
-/// The operand path of `cfg` for instructions of `pipe` (their collector class).
-pub fn operand_path(cfg: &GpuConfig, pipe: PipeClass) -> OperandPath {
-    let nsub = cfg.sm.n_subcores.max(1);
-    let u = &cfg.opcoll.units;
-    let own = match pipe {
-        PipeClass::Sp => u.sp,
-        PipeClass::Sfu => u.sfu,
-        PipeClass::Mem => u.mem,
-        PipeClass::Dp => u.dp,
-        PipeClass::Int => u.int,
-        PipeClass::None => 0,
-    };
-    let n = if own > 0 { own } else { u.gen };
-    let banks = if nsub > 1 {
-        cfg.rf.n_banks / nsub
-    } else {
-        cfg.rf.n_banks
-    };
-    let port_cycles = if cfg.rf.port_occupancy == sim::config::PortOccupancy::FullLatency {
-        cfg.rf.latency.max(1)
-    } else {
-        1
-    };
-    OperandPath {
-        banks_per_partition: banks.max(1),
-        ports_per_bank: cfg.rf.ports_per_bank.max(1),
-        port_cycles_per_access: port_cycles,
-        partitions: nsub,
-        collectors_per_partition: (n / nsub).max(1),
-    }
-}
 
 /// Register-file use of one instruction: distinct non-predicate source registers (the reads
 /// the issue stage queues), destination registers (the write-backs), and the reads that land

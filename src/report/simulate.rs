@@ -63,6 +63,13 @@ pub fn summary_json(
         String::from(cfg.sched.policy.clone()).into(),
     );
     o.insert("config_hash".into(), cfg.hash_hex().into());
+    o.insert("activity_source".into(), activity_source(act).into());
+    if let Some(p) = &act.provenance {
+        o.insert(
+            "provenance".into(),
+            serde_json::to_value(p).expect("provenance serialises"),
+        );
+    }
     o.insert("wall_s".into(), wall_s.into());
     o.insert(
         "sim_rate_warp_insts_per_s".into(),
@@ -722,6 +729,9 @@ pub fn summary_table(
         cfg.hash_hex(),
         String::from(cfg.sched.policy.clone())
     );
+    if let Some(note) = analytical_note(act) {
+        let _ = writeln!(s, "{note}");
+    }
     let _ = writeln!(
         s,
         "{:<12} {:>8} {:>12} {:>14} {:>8} {:>9} {:>5}",
@@ -774,7 +784,12 @@ pub fn summary_table(
     }
     let _ = writeln!(
         s,
-        "simulated {} warp insts in {:.2} s ({:.2} M warp insts/s)",
+        "{} {} warp insts in {:.2} s ({:.2} M warp insts/s)",
+        if act.provenance.is_some() {
+            "modelled (functional run + analytical timing)"
+        } else {
+            "simulated"
+        },
         a.warp_insts,
         wall_s,
         a.warp_insts as f64 / wall_s.max(1e-9) / 1e6
@@ -941,4 +956,25 @@ pub fn reference_table(
         s.thread_insts as f64 / wall_s.max(1e-9)
     );
     o
+}
+
+/// `"model"` for a record of the analytical activity source (its provenance's source), else
+/// `"sim"` (the cycle-level simulator).
+pub fn activity_source(act: &Activity) -> &str {
+    act.provenance.as_ref().map_or("sim", |p| p.source.as_str())
+}
+
+/// The lines a table prints near its top for a record that was not simulated: what it is and
+/// which counters are absent; `None` for a simulated record.
+pub fn analytical_note(act: &Activity) -> Option<String> {
+    let p = act.provenance.as_ref()?;
+    let head = if p.source == crate::amodel::SOURCE_NAME {
+        crate::amodel::TABLE_NOTE.to_string()
+    } else {
+        format!("activity: {} (not simulated)", p.source)
+    };
+    Some(format!(
+        "{head}\n  absent or bounded counters: {}",
+        p.absent.join("; ")
+    ))
 }

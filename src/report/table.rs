@@ -158,6 +158,14 @@ pub fn render(r: &Report) -> String {
         );
         return s;
     }
+    if r.activity_source == crate::amodel::SOURCE_NAME {
+        let _ = writeln!(
+            s,
+            "{}\n  cycles and energies are estimates of the analytical model; see README \
+             \"Analytical activity source\" for its measured error\n",
+            crate::amodel::TABLE_NOTE
+        );
+    }
     let mut total = r.workloads[0].estimate.clone();
     total.label = if r.workloads.len() == 1 {
         r.workloads[0].workload.clone()

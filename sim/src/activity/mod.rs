@@ -49,6 +49,28 @@ pub struct Activity {
     /// Sum over `kernels` (`name` = "aggregate"); `cycles` sums the kernels' cycles (kernels run
     /// serially) plus nothing for launch gaps.
     pub aggregate: KernelActivity,
+    /// Where the counts come from when they were not simulated: absent for the cycle-level
+    /// simulator's records; set by the analytical activity source (`--activity-source
+    /// model`), naming which counters are analytical, which functional and which absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provenance: Option<Provenance>,
+}
+
+/// How a record that was not produced by the cycle-level simulator was obtained.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Provenance {
+    /// The source, e.g. `"model"` for the analytical activity source.
+    pub source: String,
+    /// The method, with the sections it follows.
+    pub method: String,
+    /// Counters computed by the analytical model (timing-dependent quantities).
+    pub analytical: Vec<String>,
+    /// Counters counted exactly from a functional run (timing-independent quantities).
+    pub functional: Vec<String>,
+    /// Counters the method cannot estimate, left at 0 (or at the stated bound).
+    pub absent: Vec<String>,
+    /// The assumptions the numbers rest on.
+    pub assumptions: Vec<String>,
 }
 
 impl Activity {
@@ -61,6 +83,7 @@ impl Activity {
             config_hash: config_hash.to_string(),
             kernels: Vec::new(),
             aggregate: KernelActivity::empty("aggregate"),
+            provenance: None,
         }
     }
 

@@ -22,6 +22,7 @@ mod exec;
 mod execunits;
 pub mod fold;
 mod frontend;
+pub mod funcmem;
 pub mod gating;
 mod issueunit;
 mod ldst;
@@ -44,7 +45,7 @@ mod warpset;
 
 pub use cta::{occupancy, OccupancyLimit};
 pub use dwf::{dwf_hw_inputs, DwfArray, DwfHwInputs, DwfOrg};
-pub use exec::{classify, classify_op, op_name, warp_passes, ExecClass, PipeClass};
+pub use exec::{classify, classify_op, op_name, warp_passes, ExecClass, PipeClass, SpPipe};
 pub use issueunit::IssueEvent;
 pub use ldst::{coalesce, smem_degree, Segments};
 pub use policy::reconv::{Reconvergence, ReconvergenceFactory};
