@@ -117,7 +117,8 @@ fn counter(k: &KernelActivity, c: &str) -> f64 {
             "captures" => Some(l.captures),
             "dispatches" => Some(l.dispatches),
             "rrs_allocations" => Some(l.rrs_allocs),
-            "rat_reads" => Some(l.rat_reads),
+            // an allocation-order probe reads one RAT entry (and a producer's dispatched bit)
+            "rat_reads" => Some(l.rat_reads + l.head_probes),
             "rat_writes" => Some(l.rat_writes),
             "uuid_comparisons" => Some(l.uuid_comparisons),
             // each same-warp pair the dispatch rule compares also matches the candidate's

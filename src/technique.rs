@@ -279,7 +279,8 @@ pub const TECHNIQUES: &[Technique] = &[
             ("pg.policy", "None"),
             ("fold.enabled", "false"),
         ],
-        defaults: &[("sched.policy", "gto")],
+        // the preset's warp policy stays (the source's Vortex host allocates round-robin)
+        defaults: &[],
     },
 ];
 

@@ -71,6 +71,7 @@ const READ: &[(&str, &str)] = &[
         "sched.ooo.loog_rrs_dispatch_needs_free_slot",
         "sim/src/timing/ooo/mod.rs",
     ),
+    ("sched.ooo.loog_ready_first", "sim/src/timing/ooo/mod.rs"),
     ("rf.n_banks", "sim/src/timing/policy/builtin.rs"),
     ("rf.ports_per_bank", "sim/src/timing/opcoll.rs"),
     ("rf.entry_bytes", "models/src/gpu/storage.rs"),

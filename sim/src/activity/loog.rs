@@ -32,6 +32,10 @@ pub struct LoogStats {
     /// RAT entries read (one per source at the RAT visit, one per destination at the
     /// write-back check).
     pub rat_reads: u64,
+    /// RAT entries (with their producer's `dispatched` bit) read to order the allocation, one
+    /// per source of each I-buffer head looked at (`sched.ooo.loog_ready_first`).
+    #[serde(default)]
+    pub head_probes: u64,
     /// RAT entries written (renames at the RAT visit, `from_rf` at the broadcast).
     pub rat_writes: u64,
     /// Source operands read from the register file.
@@ -111,6 +115,7 @@ impl LoogStats {
         add_hist(&mut self.cu_occupancy_hist, &o.cu_occupancy_hist);
         add_hist(&mut self.cu_alloc_period_hist, &o.cu_alloc_period_hist);
         self.rat_reads += o.rat_reads;
+        self.head_probes += o.head_probes;
         self.rat_writes += o.rat_writes;
         self.rf_reads += o.rf_reads;
         self.rf_read_conflicts += o.rf_read_conflicts;

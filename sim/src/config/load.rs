@@ -392,6 +392,10 @@ fn schema_table(cfg: &GpuConfig) -> toml::Table {
                     "loog_rrs_dispatch_needs_free_slot",
                     v(toml::Value::try_from(o.loog_rrs_dispatch_needs_free_slot)),
                 ),
+                (
+                    "loog_ready_first",
+                    v(toml::Value::try_from(o.loog_ready_first)),
+                ),
             ] {
                 ooo.entry(k).or_insert(x);
             }

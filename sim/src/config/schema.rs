@@ -412,6 +412,13 @@ pub struct OooSection {
     /// also needs a free RRS entry in that cycle (§3.2 step 5; on by default, as the RTL).
     #[serde(default = "default_true", skip_serializing_if = "is_true")]
     pub loog_rrs_dispatch_needs_free_slot: bool,
+    /// `sched.ooo.loog_ready_first`: the allocation stage tries, in the inter-warp policy's
+    /// order, first the warps whose I-buffer head reads no register renamed to a producer
+    /// still waiting in a CU (undispatched), then the others (§3.2 step 1 [G]: the source's
+    /// round-robin arbiter does not say; without it a greedy or age-ordered policy lets one
+    /// warp's dependent chain fill every CU). On by default; off: the policy's order alone.
+    #[serde(default = "default_true", skip_serializing_if = "is_true")]
+    pub loog_ready_first: bool,
 }
 
 fn default_one() -> u32 {

@@ -68,6 +68,9 @@ pub struct LoogParams {
     pub rf_read_ports: u32,
     /// With an RRS, a dispatch with a write-back also needs a free RRS entry.
     pub rrs_dispatch_needs_free_slot: bool,
+    /// Allocation tries the warps whose I-buffer head has no source renamed to an in-flight
+    /// producer before the others (`sched.ooo.loog_ready_first`, [`SmLoog::head_waits`]).
+    pub ready_first: bool,
 }
 
 impl LoogParams {
@@ -187,6 +190,8 @@ pub struct Producer {
     pub rd_valid: bool,
     /// Waiting in the slice's broadcast queue.
     pub queued: bool,
+    /// Its instruction was dispatched to its unit.
+    pub dispatched: bool,
     /// Warp slot.
     pub warp: u16,
     /// Destination registers.
@@ -204,6 +209,7 @@ impl Producer {
         alloc: false,
         rd_valid: false,
         queued: false,
+        dispatched: false,
         warp: 0,
         dst: [0; MAX_DST],
         n_dst: 0,
@@ -399,6 +405,27 @@ impl SmLoog {
         Ok(ci)
     }
 
+    /// Does warp `w`'s I-buffer head `inst` (slice `s`) read a register whose producer is
+    /// itself still waiting in a CU (its RAT entry names a producer not yet dispatched)? Such
+    /// an instruction is at least two links down a dependence chain: it would hold its CU for
+    /// the whole of its producer's wait plus its latency. Used only to order the allocation
+    /// (issue-stage §3.2 step 1 [G], `sched.ooo.loog_ready_first`); a head whose producers are
+    /// executing is not held back, so that it still captures their broadcast instead of
+    /// reading the register file. Each source probed reads one RAT entry and its producer's
+    /// `dispatched` bit (`head_probes`). The RAT is current: the renames of instructions
+    /// allocated before this cycle were made at this cycle's RAT visits, and a slice allocates
+    /// once per cycle.
+    pub fn head_waits(&mut self, s: usize, w: usize, inst: &TInst) -> bool {
+        let mut waits = false;
+        for &r in inst.srcs() {
+            self.stats.head_probes += 1;
+            if let Some(id) = self.rat_lookup(w, r) {
+                waits |= !self.slices[s].prods[id as usize].dispatched;
+            }
+        }
+        waits
+    }
+
     /// Counts an allocation stall of a slice-cycle.
     pub fn count_stall(&mut self, why: AllocStall) {
         match why {
@@ -455,6 +482,7 @@ impl SmLoog {
                 alloc: true,
                 rd_valid: false,
                 queued: false,
+                dispatched: false,
                 warp: w as u16,
                 dst,
                 n_dst: inst.n_dst,
@@ -830,6 +858,9 @@ impl SmLoog {
         let sl = &mut self.slices[s];
         let cu = &mut sl.cus[j];
         cu.dispatched = true;
+        if cu.prod != NO_ID {
+            sl.prods[cu.prod as usize].dispatched = true;
+        }
         if cu.prod == NO_ID || self.p.n_rrs > 0 {
             cu.free_at = t + 1;
             sl.next_free_at = sl.next_free_at.min(t + 1);

@@ -13,8 +13,12 @@
 //!   (the slice's read port mapped onto the sub-core's banks, §3 [G]: a read waits while its
 //!   bank's ports are taken);
 //! - issue: per slice the scheduler orders its warps and the first whose I-buffer head can take
-//!   a CU allocates it (no scoreboard); a barrier or membar waits until the warp has no CU
-//!   waiting to dispatch, then completes at issue as in the in-order stage.
+//!   a CU allocates it (no scoreboard); with `sched.ooo.loog_ready_first` (default) the warps
+//!   whose head reads a register renamed to a producer still waiting in a CU go after the
+//!   others, each group in the policy's order, so that a greedy or age-ordered policy does not
+//!   let one warp's dependent chain take every CU while other warps have work that can go
+//!   (the in-order stage's scoreboard makes such a warp yield); a barrier or membar waits until the
+//!   warp has no CU waiting to dispatch, then completes at issue as in the in-order stage.
 //!
 //! The run steps every cycle (no cycle skipping).
 
@@ -203,12 +207,35 @@ impl Sm {
                 .n_sched
                 .rem(si as u64 + self.issue.n_sched.rem(t)) as usize;
             let ls = s % o.slices.len();
-            let Some(order) = self.ooo_open_sched(s, |sm, w| {
+            let Some(mut order) = self.ooo_open_sched(s, |sm, w| {
                 let empty = sm.front.ib_len[w] == 0 || sm.front.w_ib_ready[w] > t;
                 (empty, !empty)
             }) else {
                 continue;
             };
+            if o.p.ready_first {
+                // stable partition: heads with every source in the register file first
+                let mut late = std::mem::take(&mut self.loog_late);
+                late.clear();
+                let mut n = 0;
+                for k in 0..order.len() {
+                    let slot = order[k];
+                    let w = slot as usize;
+                    let waits = self.front.ib_len[w] > 0
+                        && self.front.w_ib_ready[w] <= t
+                        && !self.warps.waits_barrier(w)
+                        && o.head_waits(ls, w, &self.front.ibuf[w][self.front.ib_head[w] as usize]);
+                    if waits {
+                        late.push(slot);
+                    } else {
+                        order[n] = slot;
+                        n += 1;
+                    }
+                }
+                order.truncate(n);
+                order.extend_from_slice(&late);
+                self.loog_late = late;
+            }
             let mut issued = 0u32;
             let mut first_stall: Option<Stall> = None;
             let mut evals = 0u64;

@@ -91,6 +91,8 @@ pub(crate) struct Sm {
     /// LOOG scratch: register-file reads per bank this cycle, and the reads made.
     loog_bank_rd: Vec<u32>,
     loog_reads: Vec<(usize, u16)>,
+    /// Scratch of the LOOG allocation order: warps whose I-buffer head waits on a producer.
+    loog_late: Vec<u16>,
     /// `tric.lookahead` k with TRIC on, else 0: the issue stage then makes no predictions.
     pub lookahead: u32,
 }
@@ -152,6 +154,7 @@ impl Sm {
                 .then(|| Box::new(super::ooo::SmLoog::new(super::ooo::loog_params(cfg), nw))),
             loog_bank_rd: Vec::new(),
             loog_reads: Vec::new(),
+            loog_late: Vec::new(),
             lookahead: if cfg.tric.enabled {
                 cfg.tric.lookahead
             } else {
