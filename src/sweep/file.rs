@@ -483,7 +483,7 @@ fn read_techs(
 }
 
 /// A table of dotted keys in the file's order.
-fn keys_in_order<'a>(t: &'a KeyTable) -> Vec<(&'a Spanned<String>, &'a Spanned<toml::Value>)> {
+fn keys_in_order(t: &KeyTable) -> Vec<(&Spanned<String>, &Spanned<toml::Value>)> {
     let mut v: Vec<_> = t.get_ref().iter().collect();
     v.sort_by_key(|(k, _)| k.span().start);
     v
