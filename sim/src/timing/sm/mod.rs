@@ -13,7 +13,6 @@
 //! RF arbitration, issue, fetch/decode.
 
 mod backend;
-mod debug;
 mod fold;
 mod issue;
 mod life;
