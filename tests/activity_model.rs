@@ -127,12 +127,13 @@ fn a_study_on_the_model_says_so_and_refuses_what_it_cannot_represent() {
     assert!(gpuenergy::report::table::render(&r).contains(amodel::TABLE_NOTE));
     let mut gated = cfg.clone();
     gated.stats.per_register = true;
-    let e = Study::new(gated, TechChoice::new("40nm"), None)
+    let e = match Study::new(gated, TechChoice::new("40nm"), None)
         .activity_source(ActivitySource::Model)
         .run(&list)
-        .err()
-        .expect("refused")
-        .to_string();
+    {
+        Ok(_) => panic!("stats.per_register should be refused on the model"),
+        Err(e) => e.to_string(),
+    };
     assert!(
         e.contains("stats.per_register") && e.contains("false"),
         "{e}"

@@ -188,13 +188,13 @@ pub(super) fn model_launch(
         a.ctas += 1;
         loop {
             let mut stepped = false;
-            for w in 0..nw {
-                if ws[w].done || ws[w].at_bar {
+            for (w, st) in ws.iter_mut().enumerate() {
+                if st.done || st.at_bar {
                     continue;
                 }
                 match stream.next_inst(cta, w as u32, 0, &mut inst)? {
                     Step::Done => {
-                        ws[w].done = true;
+                        st.done = true;
                         continue;
                     }
                     Step::Inst => {}
@@ -227,10 +227,10 @@ pub(super) fn model_launch(
                     s.issued[1] += 1;
                     s.warp_evals += 1;
                 }
-                if ws[w].fetch_pos == 0 {
+                if st.fetch_pos == 0 {
                     mem.fetch(sm, inst.pc);
                 }
-                ws[w].fetch_pos = (ws[w].fetch_pos + 1) % group;
+                st.fetch_pos = (st.fetch_pos + 1) % group;
                 if inst.reconv_pc.is_some() {
                     a.simt.divergent_branches += 1;
                     a.simt.pushes += 1;
@@ -249,13 +249,13 @@ pub(super) fn model_launch(
                     .map(|&r| ready[base + (r as usize).min(stride - 1)])
                     .max()
                     .unwrap_or(0);
-                let t_issue = (ws[w].clock + 1).max(src_ready);
-                ws[w].clock = t_issue;
+                let t_issue = (st.clock + 1).max(src_ready);
+                st.clock = t_issue;
                 let ec = exec_class(cfg, &inst);
                 if inst.family == Family::Bar {
                     a.bar.arrivals += 1;
-                    ws[w].at_bar = true;
-                    ws[w].fetch_pos = 0;
+                    st.at_bar = true;
+                    st.fetch_pos = 0;
                     continue;
                 }
                 if ec.pipe == PipeClass::None {
@@ -336,7 +336,7 @@ pub(super) fn model_launch(
                 for &r in inst.dsts() {
                     ready[base + (r as usize).min(stride - 1)] = done_at;
                 }
-                ws[w].end = ws[w].end.max(done_at);
+                st.end = st.end.max(done_at);
             }
             // barrier release: every live warp arrived
             let live: Vec<usize> = (0..nw).filter(|&w| !ws[w].done).collect();
