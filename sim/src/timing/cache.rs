@@ -149,6 +149,29 @@ impl TagArray {
         idx as usize
     }
 
+    /// An L1 store of `bytes` at `addr` (simulator §2.7): a hit on a valid line writes the
+    /// sectors dirty when the store is written back (`write_back`), else updates them in place
+    /// (write-through); a miss allocates nothing (no write-allocate). Returns whether it hit.
+    pub fn store(&mut self, addr: u64, bytes: u64, write_back: bool) -> bool {
+        let line = self.line_of(addr);
+        let smask = self.sector_mask(addr, bytes.max(1));
+        match self.probe(line, smask) {
+            Probe::Hit { way, .. }
+            | Probe::Partial {
+                way,
+                state: LineState::Valid,
+            } => {
+                if write_back {
+                    self.write(way, smask);
+                } else {
+                    self.fill(way, smask, 0);
+                }
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Looks up `line` for the sectors in `mask`; touches LRU on a hit or partial.
     pub fn probe(&mut self, line: u64, mask: u32) -> Probe {
         let set = self.set_of(line);

@@ -349,28 +349,12 @@ impl FuncMem {
     /// One store segment, with the L1D write policy of the timing model.
     fn store(&mut self, sm: usize, a: u64, bytes: u64, local: bool) {
         let s = &mut self.sms[sm];
-        let line = s.l1.line_of(a);
-        let smask = s.l1.sector_mask(a, bytes.max(1));
         let write_back_local = local
             && matches!(
                 self.l1_write,
                 WritePolicy::LocalWbGlobalWt | WritePolicy::Wb
             );
-        let hit = match s.l1.probe(line, smask) {
-            Probe::Hit { way, .. }
-            | Probe::Partial {
-                way,
-                state: LineState::Valid,
-            } => {
-                if write_back_local {
-                    s.l1.write(way, smask);
-                } else {
-                    s.l1.fill(way, smask, 0);
-                }
-                true
-            }
-            _ => false,
-        };
+        let hit = s.l1.store(a, bytes, write_back_local);
         if hit {
             s.c.l1d.write.hit += 1;
         } else {

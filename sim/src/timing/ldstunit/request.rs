@@ -197,25 +197,9 @@ impl LdstUnit {
                 let a = u.segs.addr[i];
                 let bytes = u.segs.bytes[i] as u64;
                 u.ldst_act.global_requests += 1;
-                let line = u.l1.line_of(a);
-                let smask = u.l1.sector_mask(a, bytes.max(1));
                 let write_back_local =
                     local && matches!(u.l1_write, WritePolicy::LocalWbGlobalWt | WritePolicy::Wb);
-                let hit = match u.l1.probe(line, smask) {
-                    Probe::Hit { way, .. }
-                    | Probe::Partial {
-                        way,
-                        state: LineState::Valid,
-                    } => {
-                        if write_back_local {
-                            u.l1.write(way, smask);
-                        } else {
-                            u.l1.fill(way, smask, 0);
-                        }
-                        true
-                    }
-                    _ => false,
-                };
+                let hit = u.l1.store(a, bytes, write_back_local);
                 if hit {
                     u.l1d_act.write.hit += 1;
                 } else {
