@@ -1045,6 +1045,50 @@ fn lane_group_domains() {
     assert_eq!(s[0].events, 0);
 }
 
+/// Lane wakes out of phase (the srad bench deadlock under folding, power-gating §6): three
+/// 1-lane domains fall idle at cycles 1, 4 and 7 (D = 5, W = 3) and from cycle 7 an
+/// instruction needing all three asks every cycle. Each lane is then ON for D + 1 = 6 cycles
+/// out of every 9 and the three take turns, so without holding no cycle has all three ON and
+/// the instruction never issues; with `set_hold_waited_lanes` (what folding turns on) the ON
+/// lanes it needs do not gate while the others wake, and it issues once they are up.
+#[test]
+fn out_of_phase_lane_wakes_converge_when_the_waited_lanes_are_held() {
+    let pg = cfg(PgPolicy::Conventional, 5);
+    let specs: Vec<DomainSpec> = (0..3)
+        .map(|l| DomainSpec {
+            ty: DomType::Int,
+            unit: "sp0".into(),
+            first_lane: l,
+            lanes: 1,
+            cluster: 0,
+        })
+        .collect();
+    let run = |hold: bool| -> Option<u64> {
+        let mut bank = PgBank::new(&pg, 0, &specs);
+        bank.set_hold_waited_lanes(hold);
+        for t in 0..500u64 {
+            if t < 7 {
+                // every lane busy at 0, lane 1 again at 3, lane 2 at 6: idle from 1, 4, 7
+                if t % 3 == 0 {
+                    let m = if t == 0 { 0b111 } else { 1u32 << (t / 3) };
+                    assert_eq!(
+                        bank.decide_lanes(DomType::Int, m, |_| true).0,
+                        GateDecision::Issue
+                    );
+                    bank.dispatched_lanes(DomType::Int, 0, m, t, 1);
+                }
+            } else if bank.decide_lanes(DomType::Int, 0b111, |_| true).0 == GateDecision::Issue {
+                return Some(t);
+            }
+            bank.end_cycle(t, [1, 0]);
+        }
+        None
+    };
+    assert_eq!(run(false), None, "the out-of-phase lanes never are all ON");
+    // lane 0 gated at 6 is woken at 7 (ON from 10) while lanes 1, 2 are held ON
+    assert_eq!(run(true), Some(10));
+}
+
 /// The idle-detect override (eager gating, §6): D = 1 gates after one observed idle cycle,
 /// D = 0 in the first idle cycle; clearing it restores the static D.
 #[test]

@@ -284,6 +284,11 @@ pub(crate) fn run_launch(
             // `GATED_QUIET_LIMIT` quiet cycles.
             let gated_wait = gate_hook && t - last_busy < GATED_QUIET_LIMIT;
             if ev == u64::MAX && !(next_cta < n_ctas && t < launch_gap) && !gated_wait {
+                if std::env::var_os("GPUENERGY_DEADLOCK_DUMP").is_some() {
+                    for sm in &sms {
+                        eprint!("{}", sm.deadlock_dump(t));
+                    }
+                }
                 return Err(deadlock(&info, t, done_ctas, n_ctas));
             }
         } else {

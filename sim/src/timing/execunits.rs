@@ -357,6 +357,8 @@ impl ExecUnits {
             // a cluster-granularity domain covers every lane whatever its width
             bank.cover_all_lanes();
         }
+        // warp folding: a candidate waiting for lanes to wake holds its ON lanes (§6)
+        bank.set_hold_waited_lanes(lane_groups && cfg.fold.enabled);
         self.gating = GatingSlot::Pg(Box::new(PgGating {
             bank,
             pipe_dom,
@@ -442,6 +444,24 @@ impl ExecUnits {
         let dom_unit = &g.dom_unit;
         let (dec, dom) = g.bank.decide(ty, |d| free(dom_unit[d]));
         (dec, dom.map(|d| g.dom_unit[d]))
+    }
+
+    /// The decision [`ExecUnits::pg_decide`] would make at issue for `mask`, taken on a copy of
+    /// the controllers (no wake request is raised; for diagnostics).
+    pub fn pg_decide_peek(&self, ty: DomType, mask: u32) -> Option<GateDecision> {
+        let GatingSlot::Pg(g) = &self.gating else {
+            return None;
+        };
+        let mut bank = g.bank.clone();
+        if g.lane_groups && ty != DomType::Sfu {
+            let need = g.cluster_unit[ty as usize]
+                .first()
+                .map(|&ui| self.lane_need(ui, mask))
+                .unwrap_or(mask);
+            Some(bank.decide_lanes(ty, need, |_| true).0)
+        } else {
+            Some(bank.decide(ty, |_| true).0)
+        }
     }
 
     /// An instruction of SP pipe `sp` with active `mask` and latency `lat` was dispatched to

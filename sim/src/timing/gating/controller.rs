@@ -102,6 +102,9 @@ struct Domain {
     wake_req: bool,
     /// A candidate was blocked by this domain's blackout this cycle.
     blocked_now: bool,
+    /// A candidate waiting for other lanes of this domain's cluster to wake needs this ON
+    /// domain this cycle, so it does not gate (`PgBank::set_hold_waited_lanes`).
+    held: bool,
     /// Some candidate was blocked during the open event.
     blocked_in_event: bool,
     /// The request cycle is kept gated (`CountsAsGated`): Wakeup starts next cycle.
@@ -144,6 +147,8 @@ pub struct PgBank {
     rr: [usize; 3],
     /// A ready instruction of the type exists this cycle (`pg.idle_clear = "OnBusyOrReady"`).
     ready_of_type: [bool; 3],
+    /// Lane-group wakes hold the candidate's ON lanes (see [`PgBank::set_hold_waited_lanes`]).
+    hold_waited: bool,
     epoch_index: u64,
     cycles: u64,
 }
@@ -188,6 +193,7 @@ impl PgBank {
                     issued: false,
                     wake_req: false,
                     blocked_now: false,
+                    held: false,
                     blocked_in_event: false,
                     wake_pending: false,
                     run: 0,
@@ -213,14 +219,47 @@ impl PgBank {
             clusters,
             rr: [0; 3],
             ready_of_type: [false; 3],
+            hold_waited: false,
             epoch_index: 0,
             cycles: 0,
         }
     }
 
+    /// With `on`, a lane-granularity candidate that raises wake requests on a cluster also
+    /// holds that cluster's ON domains it needs: they do not gate in this cycle, so the
+    /// candidate issues once the requested ones are up (warp folding, power-gating §6: the
+    /// instruction "requests wake for exactly those lanes, and waits until all of them are ON").
+    /// Without it an ON needed lane keeps counting idle cycles while the others wake; lanes
+    /// whose idle runs started at different cycles then take turns being gated (each is ON for
+    /// `D+1` cycles out of every `D+1+W`), and with three or more phases no cycle has all of
+    /// them ON: the candidate waits for ever. Off by default (the §1.3 machine unchanged);
+    /// the SM turns it on with folding.
+    pub fn set_hold_waited_lanes(&mut self, on: bool) {
+        self.hold_waited = on;
+    }
+
     /// Idle counter of domain `u`.
     pub fn idle_cnt(&self, u: usize) -> u64 {
         self.domains[u].idle_cnt
+    }
+
+    /// Domain `u`'s registers in one line (for diagnostics).
+    pub fn debug_domain(&self, u: usize) -> String {
+        let d = &self.domains[u];
+        format!(
+            "{:?} lanes {:08x} {:?} idle_cnt {} g {} wk {} busy_until {} pend {} d {} \
+             wake_pending {}",
+            d.ty,
+            d.lane_mask,
+            d.state,
+            d.idle_cnt,
+            d.g,
+            d.wk,
+            d.busy_until,
+            d.pend_start as i64,
+            self.d_of(u),
+            d.wake_pending
+        )
     }
 
     /// The `[pg]` configuration the bank runs.
@@ -428,7 +467,27 @@ impl PgBank {
                 for u in gated {
                     self.domains[u].wake_req = true;
                 }
+                if self.hold_waited {
+                    for &u in &nd {
+                        if self.is_on(u) {
+                            self.domains[u].held = true;
+                        }
+                    }
+                }
                 return (GateDecision::WakeRequested, None);
+            }
+            if self.hold_waited
+                && !blackout
+                && nd.iter().any(|&u| self.domains[u].state == PgState::Wakeup)
+            {
+                // the cluster is already waking the lanes the candidate lacks: wait for it
+                // with its ON lanes held rather than wake another cluster
+                for &u in &nd {
+                    if self.is_on(u) {
+                        self.domains[u].held = true;
+                    }
+                }
+                return (GateDecision::Blocked, None);
             }
         }
         for c in 0..n {
@@ -794,7 +853,7 @@ impl PgBank {
                             d.idle_cnt += 1;
                             false
                         };
-                        if gate && (holds_work || pol[ty] == PgPolicy::None) {
+                        if gate && (holds_work || d.held || pol[ty] == PgPolicy::None) {
                             // the domain would gate but holds accepted work (or its policy
                             // never gates): it stays ON
                             d.idle_cnt += 1;
@@ -875,6 +934,7 @@ impl PgBank {
                     d.issued = false;
                     d.wake_req = false;
                     d.blocked_now = false;
+                    d.held = false;
                     continue;
                 }
             }
@@ -887,6 +947,7 @@ impl PgBank {
             d.issued = false;
             d.wake_req = false;
             d.blocked_now = false;
+            d.held = false;
         }
         self.ready_of_type = [false; 3];
     }

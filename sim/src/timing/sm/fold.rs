@@ -179,6 +179,17 @@ impl SmFold {
         }
     }
 
+    /// The phase decision, the windows open at `t` and the eager state (for diagnostics).
+    pub fn debug_state(&self, t: u64) -> String {
+        format!(
+            "decision {:?} folds int {} fp {} eager_on {:?}",
+            self.phases.decision(),
+            self.folds(SpType::Int, t),
+            self.folds(SpType::Fp, t),
+            self.eager_on
+        )
+    }
+
     /// The record of the SM for a kernel that ended at cycle `end`.
     pub fn finish(&self, end: u64) -> FoldStats {
         let mut s = self.stats.clone();

@@ -13,6 +13,7 @@
 //! RF arbitration, issue, fetch/decode.
 
 mod backend;
+mod debug;
 mod fold;
 mod issue;
 mod life;
