@@ -469,6 +469,7 @@ fn equal_lane_policy_configs() -> Vec<(&'static str, &'static str, GpuConfig)> {
 /// pass).
 #[test]
 fn a_lane_policy_equal_to_pg_policy_changes_nothing() {
+    let mut got = Vec::new();
     for (what, name, cfg) in equal_lane_policy_configs() {
         cfg.validate(what).unwrap();
         let mut a = run_checked(&cfg, name);
@@ -486,18 +487,17 @@ fn a_lane_policy_equal_to_pg_policy_changes_nothing() {
         let j = a.to_json();
         println!("{what} {name} {} {}", j.len(), fnv(&j));
         let (_, _, len, digest) = GOLDEN_LANE.iter().find(|g| g.0 == what).unwrap();
-        assert_eq!(
-            (j.len(), fnv(&j)),
-            (*len, digest.to_string()),
-            "{what} {name}"
-        );
+        got.push(((j.len(), fnv(&j)), (*len, digest.to_string()), what, name));
+    }
+    for (g, want, what, name) in got {
+        assert_eq!(g, want, "{what} {name}");
     }
 }
 
 const GOLDEN_LANE: [(&str, &str, usize, &str); 3] = [
-    ("naive", "hotspot", 3661283, "61bd8559a81c653e"),
-    ("naive-origami", "backprop", 5322531, "88a2c86b64db41e2"),
-    ("conv-sfu", "cp", 3195966, "2a096edd1509d55c"),
+    ("naive", "hotspot", 3657865, "a11447085b7abf9c"),
+    ("naive-origami", "backprop", 5319231, "33e68ee1f8d750b3"),
+    ("conv-sfu", "cp", 3215112, "3090615477f1b23a"),
 ];
 
 /// The lane domains run `fold.lane_pg_policy`, the SFU domains `pg.policy` (Conventional):

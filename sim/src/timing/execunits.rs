@@ -357,8 +357,8 @@ impl ExecUnits {
             // a cluster-granularity domain covers every lane whatever its width
             bank.cover_all_lanes();
         }
-        // warp folding: a candidate waiting for lanes to wake holds its ON lanes (§6)
-        bank.set_hold_waited_lanes(lane_groups && cfg.fold.enabled);
+        // lane granularity: a candidate waiting for lanes to wake holds its ON lanes (§1.2, §6)
+        bank.set_hold_waited_lanes(lane_groups);
         self.gating = GatingSlot::Pg(Box::new(PgGating {
             bank,
             pipe_dom,

@@ -225,15 +225,19 @@ impl PgBank {
         }
     }
 
-    /// With `on`, a lane-granularity candidate that raises wake requests on a cluster also
-    /// holds that cluster's ON domains it needs: they do not gate in this cycle, so the
-    /// candidate issues once the requested ones are up (warp folding, power-gating §6: the
-    /// instruction "requests wake for exactly those lanes, and waits until all of them are ON").
-    /// Without it an ON needed lane keeps counting idle cycles while the others wake; lanes
-    /// whose idle runs started at different cycles then take turns being gated (each is ON for
-    /// `D+1` cycles out of every `D+1+W`), and with three or more phases no cycle has all of
-    /// them ON: the candidate waits for ever. Off by default (the §1.3 machine unchanged);
-    /// the SM turns it on with folding.
+    /// With `on`, a lane-granularity candidate that raises wake requests on a cluster, or finds
+    /// some of the lanes it needs there already waking, holds that cluster's ON lanes it needs:
+    /// they do not gate in this cycle, so the candidate issues once the others are up
+    /// (power-gating §1.2 lane granularity and §6: the instruction "requests wake for exactly
+    /// those lanes, and waits until all of them are ON"). The decision itself is unchanged (a
+    /// waking cluster does not stop a wake request on the next one). Without the hold an ON
+    /// needed lane keeps counting idle cycles while the others wake; lanes whose idle runs
+    /// started at different cycles then take turns being gated (each is ON for `D+1` cycles out
+    /// of every `D+1+W`), and with three or more phases no cycle has all of them ON: the
+    /// candidate waits for ever. A needed lane in blackout holds nothing (the ON ones may gate
+    /// meanwhile; every gated lane leaves blackout and stays gated until woken, so the needed
+    /// lanes line up). Off by default (one domain per cluster needs no hold); the SM turns it
+    /// on for lane-group granularity.
     pub fn set_hold_waited_lanes(&mut self, on: bool) {
         self.hold_waited = on;
     }
@@ -463,31 +467,24 @@ impl PgBank {
                 .copied()
                 .filter(|&u| self.permits_wake(u))
                 .collect();
-            if !blackout && !gated.is_empty() {
-                for u in gated {
-                    self.domains[u].wake_req = true;
-                }
-                if self.hold_waited {
+            if self.hold_waited && !blackout {
+                // a cluster that is waking (or about to wake) the lanes the candidate lacks
+                // keeps its ON needed lanes ON while the candidate waits for the others
+                let waking = !gated.is_empty()
+                    || nd.iter().any(|&u| self.domains[u].state == PgState::Wakeup);
+                if waking {
                     for &u in &nd {
                         if self.is_on(u) {
                             self.domains[u].held = true;
                         }
                     }
                 }
-                return (GateDecision::WakeRequested, None);
             }
-            if self.hold_waited
-                && !blackout
-                && nd.iter().any(|&u| self.domains[u].state == PgState::Wakeup)
-            {
-                // the cluster is already waking the lanes the candidate lacks: wait for it
-                // with its ON lanes held rather than wake another cluster
-                for &u in &nd {
-                    if self.is_on(u) {
-                        self.domains[u].held = true;
-                    }
+            if !blackout && !gated.is_empty() {
+                for u in gated {
+                    self.domains[u].wake_req = true;
                 }
-                return (GateDecision::Blocked, None);
+                return (GateDecision::WakeRequested, None);
             }
         }
         for c in 0..n {
