@@ -1049,7 +1049,7 @@ fn lane_group_domains() {
 /// 1-lane domains fall idle at cycles 1, 4 and 7 (D = 5, W = 3) and from cycle 7 an
 /// instruction needing all three asks every cycle. Each lane is then ON for D + 1 = 6 cycles
 /// out of every 9 and the three take turns, so without holding no cycle has all three ON and
-/// the instruction never issues; with `set_hold_waited_lanes` (what folding turns on) the ON
+/// the instruction never issues; with `set_hold_waited_lanes` (on for lane groups) the ON
 /// lanes it needs do not gate while the others wake, and it issues once they are up.
 #[test]
 fn out_of_phase_lane_wakes_converge_when_the_waited_lanes_are_held() {
