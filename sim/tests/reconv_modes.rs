@@ -65,6 +65,31 @@ fn all_modes(name: &str) {
             s.thread_insts as f64 / secs.max(1e-9)
         );
         cyc.insert(label, s.cycles);
+        // the W0 split accounts for every empty issue slot, and only DWF has a stall cause
+        // in lane-aware mode: none
+        let w0 = &s.w0;
+        assert_eq!(
+            w0.mem + w0.idle + w0.stall + w0.empty,
+            s.simd_buckets[0],
+            "{name} {label}"
+        );
+        assert_eq!(w0.stall, 0, "{name} {label}");
+        // one occupancy sample per core and scheduler cycle, for DWF only; the heap only
+        // under the majority policies; the end-of-cycle samples never exceed the peak
+        match (&s.occupancy, &s.formation) {
+            (Some(o), Some(f)) => {
+                assert_eq!(o.pool.iter().sum::<u64>(), s.sched_cycles, "{name} {label}");
+                assert_eq!(o.lut.iter().sum::<u64>(), s.sched_cycles, "{name} {label}");
+                let majority = matches!(p, DwfPolicy::Dmaj | DwfPolicy::Dmin);
+                assert_eq!(!o.heap.is_empty(), majority, "{name} {label}");
+                assert!(
+                    o.pool.len() as u32 <= f.max_pool_occupancy + 1,
+                    "{name} {label}"
+                );
+            }
+            (None, None) => assert_ne!(m, ReconvMode::Dwf),
+            _ => panic!("{name} {label}: occupancy without formation counters or back"),
+        }
     }
     // every mode executes the same thread instructions; MIMD never needs more cycles
     assert!(cyc["mimd"] <= cyc["pdom"], "{name}: {cyc:?}");
@@ -464,6 +489,8 @@ fn dwf_on_cutcp_loses_to_lane_aware_formation_not_to_resources() {
     assert!((e(&inf) - e(&dwf)).abs() < 0.02);
     assert!(e(&unaware) > e(&pdom));
     assert!(unaware.bank_conflict_stall_cycles > 0);
+    // the bank-conflict stalls hold the issue port: the W0 "stall" slots of the split
+    assert!(unaware.w0.stall > 0 && dwf.w0.stall == 0);
     let f = dwf.formation.as_ref().unwrap();
     // most pool warps were opened by a home-slot conflict that closed the previous one
     assert!(f.new_warp_events * 10 > f.alloc_pops * 8, "{f:?}");

@@ -855,11 +855,32 @@ pub fn reference_json(
         "simd_efficiency": s.simd_efficiency(w),
         "pdom_simd_efficiency": base.simd_efficiency(w),
         "issue_slots": s.simd_buckets,
+        "w0_split": s.w0,
         "bank_conflict_stall_cycles": s.bank_conflict_stall_cycles,
+        "occupancy": s.occupancy.as_ref().map(occupancy_json),
         "formation": s.formation,
         "majority": s.majority,
         "wall_s": wall_s,
         "thread_insts_per_s": s.thread_insts as f64 / wall_s.max(1e-9),
+    })
+}
+
+/// The DWF occupancy histograms with their CDFs, means and maxima.
+fn occupancy_json(o: &sim::timing::dwf::refmodel::DwfOccupancy) -> serde_json::Value {
+    use sim::timing::dwf::refmodel::DwfOccupancy;
+    let one = |h: &[u64]| {
+        serde_json::json!({
+            "histogram": h,
+            "cdf": DwfOccupancy::cdf(h),
+            "mean": DwfOccupancy::mean(h),
+            "max": h.iter().rposition(|&n| n > 0).unwrap_or(0),
+        })
+    };
+    serde_json::json!({
+        "samples": "one per core and scheduler cycle; element k = cycles with k live entries",
+        "pool_entries": one(&o.pool),
+        "heap_entries": one(&o.heap),
+        "pc_lut_entries": one(&o.lut),
     })
 }
 
@@ -906,6 +927,12 @@ pub fn reference_table(
         .map(|(l, n)| format!("{l} {n}"))
         .collect();
     let _ = writeln!(o, "issue slots: {}", b.join(", "));
+    let _ = writeln!(
+        o,
+        "W0 slots: mem {} (every thread waits on memory), idle {} (none ready), stall {} \
+         (issue port held by a bank-conflict stall), empty {} (no CTA on the core)",
+        s.w0.mem, s.w0.idle, s.w0.stall, s.w0.empty
+    );
     if s.bank_conflict_stall_cycles > 0 || !cfg.dwf.lane_aware {
         let _ = writeln!(
             o,
@@ -929,6 +956,27 @@ pub fn reference_table(
             f.tid_bank_writes.iter().sum::<u64>(),
             f.pool_full_stall,
             f.max_pool_occupancy
+        );
+    }
+    if let Some(oc) = &s.occupancy {
+        use sim::timing::dwf::refmodel::DwfOccupancy;
+        let m = |h: &[u64]| {
+            format!(
+                "mean {:.1} max {}",
+                DwfOccupancy::mean(h),
+                h.iter().rposition(|&n| n > 0).unwrap_or(0)
+            )
+        };
+        let _ = writeln!(
+            o,
+            "DWF occupancy per core-cycle: pool {}, PC-warp LUT {}{}",
+            m(&oc.pool),
+            m(&oc.lut),
+            if oc.heap.is_empty() {
+                String::new()
+            } else {
+                format!(", heap {}", m(&oc.heap))
+            }
         );
     }
     if let Some(m) = &s.majority {

@@ -193,6 +193,17 @@ impl Former {
         self.pool.iter().filter(|p| p.live).count() as u32
     }
 
+    /// Live pool warps, from the allocator (every index is live or on the free list): the
+    /// per-cycle occupancy sample, O(1).
+    pub fn occupied_entries(&self) -> usize {
+        self.pool.len() - self.free.len()
+    }
+
+    /// Valid PC-warp LUT entries.
+    pub fn lut_entries(&self) -> usize {
+        self.lut.iter().map(Vec::len).sum()
+    }
+
     fn alloc(&mut self, pc: u32) -> u32 {
         if self.free.is_empty() {
             self.grow();

@@ -73,6 +73,98 @@ pub struct RefStats {
     /// Memory-side counters (every mode).
     #[serde(default)]
     pub mem: RefMemStats,
+    /// The W0 issue slots split by cause (control-flow spec §6); `mem + idle + stall + empty`
+    /// equals `simd_buckets[0]`.
+    #[serde(default)]
+    pub w0: W0Split,
+    /// Per-cycle occupancy histograms of the DWF structures (control-flow spec §6).
+    #[serde(default)]
+    pub occupancy: Option<DwfOccupancy>,
+}
+
+/// Why a scheduler cycle issued no thread (control-flow spec §6, the W0 bucket), sampled per
+/// core and scheduler cycle.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct W0Split {
+    /// W0.Mem: instructions are in flight and every one of them is a memory instruction, so
+    /// every thread that is not ready waits on memory.
+    pub mem: u64,
+    /// W0.Idle: threads are resident, none is ready and some in-flight instruction is not a
+    /// memory one (arithmetic latency), or none is in flight (barrier waits, formation).
+    pub idle: u64,
+    /// Stall: the issue port is held by the previous issue's register-bank conflict stall
+    /// (non-lane-aware DWF). The model has no write-back port, so contention between
+    /// write-back and the memory return path cannot leave a slot empty here; this is the only
+    /// stall that does.
+    pub stall: u64,
+    /// The core holds no CTA (launch tails, grids smaller than the GPU): outside the spec's
+    /// three causes, kept apart so that they describe only cores with work.
+    #[serde(default)]
+    pub empty: u64,
+}
+
+/// Occupancy histograms of the DWF structures, one sample per core and scheduler cycle:
+/// element `k` counts the cycles with exactly `k` live entries (control-flow spec §6; they
+/// drive the sizing study and the sub-bank gating analysis).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct DwfOccupancy {
+    /// Live warp-pool entries.
+    pub pool: Vec<u64>,
+    /// Live max-heap entries (DMaj and DMin; empty for the list policies).
+    pub heap: Vec<u64>,
+    /// Valid PC-warp LUT entries.
+    pub lut: Vec<u64>,
+}
+
+impl DwfOccupancy {
+    fn add(h: &mut Vec<u64>, k: usize, n: u64) {
+        if h.len() <= k {
+            h.resize(k + 1, 0);
+        }
+        h[k] += n;
+    }
+
+    fn merge(&mut self, o: &DwfOccupancy) {
+        for (a, b) in [
+            (&mut self.pool, &o.pool),
+            (&mut self.heap, &o.heap),
+            (&mut self.lut, &o.lut),
+        ] {
+            for (k, &n) in b.iter().enumerate() {
+                Self::add(a, k, n);
+            }
+        }
+    }
+
+    /// The cumulative distribution of histogram `h`: element `k` is the share of samples with
+    /// at most `k` live entries.
+    pub fn cdf(h: &[u64]) -> Vec<f64> {
+        let total: u64 = h.iter().sum();
+        let mut acc = 0u64;
+        h.iter()
+            .map(|&n| {
+                acc += n;
+                if total == 0 {
+                    0.0
+                } else {
+                    acc as f64 / total as f64
+                }
+            })
+            .collect()
+    }
+
+    /// Mean live entries of histogram `h`.
+    pub fn mean(h: &[u64]) -> f64 {
+        let total: u64 = h.iter().sum();
+        if total == 0 {
+            return 0.0;
+        }
+        h.iter()
+            .enumerate()
+            .map(|(k, &n)| k as f64 * n as f64)
+            .sum::<f64>()
+            / total as f64
+    }
 }
 
 /// Memory-side counters of a reference-mode run: how the issued thread groups coalesce and
@@ -169,6 +261,8 @@ struct InFlight {
     next: Vec<(u32, u32)>,
     /// Threads that executed `bar.sync` in this instruction (non-PDOM modes).
     bar: Vec<u32>,
+    /// A memory instruction (for the W0 split).
+    mem: bool,
 }
 
 struct CtaSlot {
@@ -216,6 +310,11 @@ struct Core {
     policy: Option<Policy>,
     /// Write-back groups waiting for pool entries: `(pc, threads)`.
     wb_wait: VecDeque<(u32, Vec<Tid>)>,
+    /// Instructions in flight, and how many of them are memory instructions (W0 split).
+    flights_live: u32,
+    mem_flights: u32,
+    /// Occupancy samples (DWF).
+    occupancy: DwfOccupancy,
 }
 
 struct Model<'c> {
@@ -283,6 +382,9 @@ pub fn run_launch(
             rr: 0,
             slot_t: u64::MAX,
             slot_lines: Vec::new(),
+            flights_live: 0,
+            mem_flights: 0,
+            occupancy: DwfOccupancy::default(),
             former: (mode == ReconvMode::Dwf).then(|| {
                 Former::new(
                     w,
@@ -390,6 +492,12 @@ pub fn run_launch(
         }
     }
     for core in &cores {
+        if core.former.is_some() {
+            stats
+                .occupancy
+                .get_or_insert_with(Default::default)
+                .merge(&core.occupancy);
+        }
         if let Some(f) = &core.former {
             let s = stats.formation.get_or_insert_with(|| FormationStats {
                 tid_bank_writes: vec![0; w as usize],
@@ -622,6 +730,8 @@ impl Model<'_> {
     }
 
     fn push_flight(&mut self, core: &mut Core, done: u64, f: InFlight) {
+        core.flights_live += 1;
+        core.mem_flights += u32::from(f.mem);
         let i = match core.free_flights.pop() {
             Some(i) => {
                 core.flights[i] = Some(f);
@@ -660,6 +770,8 @@ impl Model<'_> {
             let i = (key & 0xF_FFFF) as usize;
             let fl = core.flights[i].take().expect("flight");
             core.free_flights.push(i);
+            core.flights_live -= 1;
+            core.mem_flights -= u32::from(fl.mem);
             let Some(k) = core.ctas.iter().position(|c| c.id == fl.cta) else {
                 continue;
             };
@@ -701,7 +813,8 @@ impl Model<'_> {
             }
         }
         // issue
-        let lanes = if t < core.busy_until {
+        let held = t < core.busy_until;
+        let lanes = if held {
             0
         } else {
             self.issue(core, t, pool, stats)?
@@ -710,6 +823,25 @@ impl Model<'_> {
             mj.end_cycle();
         }
         stats.simd_buckets[bucket(lanes)] += 1;
+        if lanes == 0 {
+            if held {
+                stats.w0.stall += 1;
+            } else if core.ctas.is_empty() {
+                stats.w0.empty += 1;
+            } else if core.flights_live > 0 && core.mem_flights == core.flights_live {
+                stats.w0.mem += 1;
+            } else {
+                stats.w0.idle += 1;
+            }
+        }
+        if let Some(f) = core.former.as_ref() {
+            let o = &mut core.occupancy;
+            DwfOccupancy::add(&mut o.pool, f.occupied_entries(), 1);
+            DwfOccupancy::add(&mut o.lut, f.lut_entries(), 1);
+            if let Some(Policy::Majority(mj)) = core.policy.as_ref() {
+                DwfOccupancy::add(&mut o.heap, mj.live_pcs(), 1);
+            }
+        }
         Ok(progressed || lanes > 0)
     }
 
@@ -757,6 +889,7 @@ impl Model<'_> {
                             .collect()
                     });
                     let lat = self.latency(core, t, &rec, &addrs);
+                    let mem = rec.family == Family::Mem;
                     self.rec = rec;
                     core.ctas[ci].locked[wi] = true;
                     core.ctas[ci].inflight += 1;
@@ -768,6 +901,7 @@ impl Model<'_> {
                             warp: Some(wi as u32),
                             next: Vec::new(),
                             bar: Vec::new(),
+                            mem,
                         },
                     );
                     stats.warp_issues += 1;
@@ -954,6 +1088,7 @@ impl Model<'_> {
         pool.exec(cta, pc, ts, t, &mut out)?;
         let addrs = std::mem::take(&mut out.addrs);
         let lat = self.latency(core, t, &out.inst, &addrs);
+        let mem = out.inst.family == Family::Mem;
         out.addrs = addrs;
         let next = std::mem::take(&mut out.next);
         let bar = std::mem::take(&mut out.barrier);
@@ -969,6 +1104,7 @@ impl Model<'_> {
                 warp: None,
                 next,
                 bar,
+                mem,
             },
         );
         // a barrier this instruction completed releases the parked threads now
