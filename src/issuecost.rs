@@ -177,6 +177,7 @@ pub fn loog_slice(cfg: &GpuConfig) -> Option<LoogSlice> {
         n_cu: hw.n_cu,
         rrs: (hw.n_rrs > 0).then_some(hw.n_rrs),
         n_wb: hw.wb_buffers,
+        ready_first: cfg.sched.ooo.loog_ready_first,
         ..LoogSlice::gtx1080ti_subcore()
     })
 }

@@ -337,6 +337,10 @@ pub struct LoogSlice {
     pub payload_bits: Option<u32>,
     /// W·A at or above which the RAT is an SRAM (3R1W) instead of a flop array.
     pub rat_sram_min_entries: u32,
+    /// The allocation stage orders warps by probing every I-buffer head's sources in the RAT
+    /// each cycle (`sched.ooo.loog_ready_first`): [`LoogSlice::head_probe_ports`] extra read
+    /// paths.
+    pub ready_first: bool,
 }
 
 impl LoogSlice {
@@ -356,6 +360,7 @@ impl LoogSlice {
             n_wb: 2,
             payload_bits: None,
             rat_sram_min_entries: 512,
+            ready_first: true,
         }
     }
 
@@ -413,6 +418,18 @@ impl LoogSlice {
             self.warps as u64 * self.arch_regs as u64,
             1 + clog2(self.n_id() as u64),
         )
+    }
+
+    /// Head-probe read paths of the ready-first allocation order: each of the W heads probes
+    /// its up to 3 sources every cycle, so `3·W` (0 without `ready_first`). Each is a read of
+    /// one of the warp's A RAT entries plus the named producer's `dispatched` bit: an A-to-1
+    /// multiplexer of the RAT width and an N_id-to-1 multiplexer of 1 bit.
+    pub fn head_probe_ports(&self) -> u32 {
+        if self.ready_first {
+            3 * self.warps
+        } else {
+            0
+        }
     }
 
     /// RAT bits: `W · A · (1 + ⌈log2 N_id⌉)`.

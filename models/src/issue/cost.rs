@@ -602,6 +602,31 @@ pub fn loog_cost(l: &LoogSlice, src: &dyn CostSource) -> Result<DesignCost, Issu
             &["rat_reads", "rat_writes"],
         )?
     });
+    let probes = l.head_probe_ports();
+    if probes > 0 {
+        // the ready-first probes: 3 per I-buffer head and cycle, each a read multiplexer on
+        // the warp's RAT rows and one on the producers' dispatched bits. Their reads are the
+        // `head_probes` counted with the RAT reads above; these entries add the ports' area
+        // and leakage (for an SRAM RAT: the read paths' logic only, a lower bound).
+        added.push(logic(
+            src,
+            "RAT head-probe ports",
+            LogicKind::Mux,
+            &[("N", l.arch_regs.max(2)), ("WIDTH", rat_w.max(1))],
+            probes as f64,
+            0,
+            &[],
+        )?);
+        added.push(logic(
+            src,
+            "producer dispatched-bit probes",
+            LogicKind::Mux,
+            &[("N", l.n_id().max(2)), ("WIDTH", 1)],
+            probes as f64,
+            0,
+            &[],
+        )?);
+    }
     added.push(flops(
         src,
         "UUID counters",

@@ -222,3 +222,47 @@ fn zero_sizes_are_errors() {
     .unwrap_err();
     assert!(e.to_string().contains("sched.ooo.ib_depth"), "{e}");
 }
+
+/// The ready-first allocation order's head probes (3 per warp and cycle) are read paths on
+/// the RAT and on the producers' dispatched bits: present only with `ready_first`, their
+/// area grows with the warps probed and with the RAT rows each probe selects from.
+#[test]
+fn loog_head_probe_ports_cost_area_only_with_ready_first() {
+    let s = src("40nm");
+    let l = LoogSlice::gtx1080ti_subcore();
+    assert_eq!(l.head_probe_ports(), 48);
+    let on = loog_cost(&l, &s).unwrap();
+    let off = loog_cost(
+        &LoogSlice {
+            ready_first: false,
+            ..l
+        },
+        &s,
+    )
+    .unwrap();
+    let probe = |c: &DesignCost| -> f64 {
+        c.added
+            .iter()
+            .filter(|x| x.name.contains("probe"))
+            .map(|x| x.area_m2)
+            .sum()
+    };
+    assert_eq!(probe(&off), 0.0);
+    assert!(probe(&on) > 0.0);
+    assert!((on.delta_area_m2() - off.delta_area_m2() - probe(&on)).abs() < 1e-18);
+    // probes carry no events of their own: their reads are RAT reads
+    for x in on.added.iter().filter(|x| x.name.contains("probe")) {
+        assert!(x.events.is_empty() && x.leakage_w > 0.0, "{}", x.name);
+    }
+    let half = loog_cost(&LoogSlice { warps: 8, ..l }, &s).unwrap();
+    assert!(probe(&half) < probe(&on));
+    let wide = loog_cost(
+        &LoogSlice {
+            arch_regs: 128,
+            ..l
+        },
+        &s,
+    )
+    .unwrap();
+    assert!(probe(&wide) > probe(&on));
+}
