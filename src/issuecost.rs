@@ -126,6 +126,8 @@ fn counter(k: &KernelActivity, c: &str) -> f64 {
             "war_checks" => Some(3 * l.uuid_comparisons),
             "wb_buffer_writes" => Some(l.wb_buffer_writes),
             "broadcasts" => Some(l.broadcasts),
+            "lsq_writes" => l.lsq.as_ref().map(|q| q.lq_allocs + q.sq_allocs),
+            "lsq_searches" => l.lsq.as_ref().map(|q| q.searches),
             _ => None,
         };
         if let Some(v) = v {
@@ -178,6 +180,11 @@ pub fn loog_slice(cfg: &GpuConfig) -> Option<LoogSlice> {
         rrs: (hw.n_rrs > 0).then_some(hw.n_rrs),
         n_wb: hw.wb_buffers,
         ready_first: cfg.sched.ooo.loog_ready_first,
+        lsq: cfg
+            .sched
+            .ooo
+            .loog_lsq
+            .then_some((cfg.sched.ooo.loog_lq_entries, cfg.sched.ooo.loog_sq_entries)),
         ..LoogSlice::gtx1080ti_subcore()
     })
 }

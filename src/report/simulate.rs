@@ -298,6 +298,21 @@ fn loog_table(g: &sim::activity::LoogStats) -> String {
         g.no_rrs_dispatch_stall,
         busy.join(", ")
     );
+    if let Some(l) = &g.lsq {
+        let _ = writeln!(
+            s,
+            "  memory queues: LQ {} SQ {} entries taken, full {} slice-cycles, {} address \
+             searches; held by unresolved store {}, overlap {}, barrier {}; bypasses {}",
+            l.lq_allocs,
+            l.sq_allocs,
+            l.full_stall,
+            l.searches,
+            l.unresolved_holds,
+            l.address_holds,
+            l.barrier_holds,
+            l.bypasses
+        );
+    }
     if g.n_rrs > 0 {
         let _ = writeln!(s, "  RRS allocations {}", g.rrs_allocs);
     }

@@ -314,6 +314,9 @@ impl SocgpuIssue {
     }
 }
 
+/// Address bits a memory-queue entry keeps per bound (a 48-bit virtual address space).
+pub const LSQ_ADDR_BITS: u32 = 48;
+
 /// LOOG's per-issue-slice structures (issue-stage §3.1, §4).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LoogSlice {
@@ -341,6 +344,8 @@ pub struct LoogSlice {
     /// each cycle (`sched.ooo.loog_ready_first`): [`LoogSlice::head_probe_ports`] extra read
     /// paths.
     pub ready_first: bool,
+    /// The memory queues (`sched.ooo.loog_lsq`): `(load-queue, store-queue)` entries.
+    pub lsq: Option<(u32, u32)>,
 }
 
 impl LoogSlice {
@@ -361,6 +366,7 @@ impl LoogSlice {
             payload_bits: None,
             rat_sram_min_entries: 512,
             ready_first: true,
+            lsq: None,
         }
     }
 
@@ -430,6 +436,16 @@ impl LoogSlice {
         } else {
             0
         }
+    }
+
+    /// Bits of one memory-queue entry: the byte range the access touches (two
+    /// [`LSQ_ADDR_BITS`]-bit addresses), its UUID, the warp, a valid and a store bit [G] (the
+    /// source describes the queues but does not size them).
+    pub fn lsq_entry_bits(&self) -> u64 {
+        2 * LSQ_ADDR_BITS as u64
+            + self.uuid_bits as u64
+            + clog2(self.warps as u64).max(1) as u64
+            + 2
     }
 
     /// RAT bits: `W · A · (1 + ⌈log2 N_id⌉)`.

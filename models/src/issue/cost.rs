@@ -30,7 +30,9 @@
 //! area-only objective: "the line size that minimises (a)"); it ignores wiring and is a lower
 //! bound.
 
-use super::bits::{clog2, BaselineIssue, DwfScheduler, LoogSlice, SelectPolicy, SocgpuIssue};
+use super::bits::{
+    clog2, BaselineIssue, DwfScheduler, LoogSlice, SelectPolicy, SocgpuIssue, LSQ_ADDR_BITS,
+};
 use crate::gpu::{CostError, CostSource, Scope, Source, StorageSpec, TechCostSource};
 use crate::logic::LogicKind;
 use crate::sram::{self, Objective, SramSpec};
@@ -625,6 +627,28 @@ pub fn loog_cost(l: &LoogSlice, src: &dyn CostSource) -> Result<DesignCost, Issu
             probes as f64,
             0,
             &[],
+        )?);
+    }
+    if let Some((lq, sq)) = l.lsq {
+        // the memory queues: entries written at allocation; each search compares a ready
+        // memory instruction's range with one older entry (two magnitude compares)
+        added.push(flops(
+            src,
+            "load/store queues",
+            (lq + sq).max(1) as u64,
+            l.lsq_entry_bits(),
+            1,
+            1,
+            &["lsq_writes"],
+        )?);
+        added.push(logic(
+            src,
+            "LSQ range comparators",
+            LogicKind::Adder,
+            &[("WIDTH", LSQ_ADDR_BITS)],
+            2.0 * (lq + sq) as f64,
+            0,
+            &[("lsq_searches", 2.0)],
         )?);
     }
     added.push(flops(

@@ -266,3 +266,46 @@ fn loog_head_probe_ports_cost_area_only_with_ready_first() {
     .unwrap();
     assert!(probe(&wide) > probe(&on));
 }
+
+/// The memory queues (`sched.ooo.loog_lsq`) add their entries and range comparators to the
+/// LOOG slice, growing with the entries; without them nothing is added.
+#[test]
+fn loog_memory_queues_cost_with_their_entries() {
+    let s = src("40nm");
+    let l = LoogSlice::gtx1080ti_subcore();
+    // 2·48 + 8 + 4 + 2
+    assert_eq!(l.lsq_entry_bits(), 110);
+    let q = |c: &DesignCost| -> f64 {
+        c.added
+            .iter()
+            .filter(|x| x.name.contains("queue") || x.name.contains("LSQ"))
+            .map(|x| x.area_m2)
+            .sum()
+    };
+    let none = loog_cost(&l, &s).unwrap();
+    let small = loog_cost(
+        &LoogSlice {
+            lsq: Some((8, 8)),
+            ..l
+        },
+        &s,
+    )
+    .unwrap();
+    let big = loog_cost(
+        &LoogSlice {
+            lsq: Some((16, 16)),
+            ..l
+        },
+        &s,
+    )
+    .unwrap();
+    assert_eq!(q(&none), 0.0);
+    assert!(q(&small) > 0.0 && q(&big) > q(&small));
+    let qs = small
+        .added
+        .iter()
+        .find(|x| x.name == "load/store queues")
+        .unwrap();
+    assert_eq!(qs.bits, 16 * 110);
+    assert!(qs.events.iter().any(|e| e.counter == "lsq_writes"));
+}

@@ -78,6 +78,47 @@ pub struct LoogStats {
     /// Ready CUs passed over because their unit could not accept, per unit class
     /// ([`LOOG_UNIT_NAMES`]).
     pub unit_busy_stalls: Vec<u64>,
+    /// The memory queues' counters (`sched.ooo.loog_lsq`; absent without them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lsq: Option<LsqStats>,
+}
+
+/// Counters of LOOG's load and store queues (issue-stage §3.2, `sched.ooo.loog_lsq`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct LsqStats {
+    /// Load-queue entries reserved (loads).
+    pub lq_allocs: u64,
+    /// Store-queue entries reserved (stores and atomics).
+    pub sq_allocs: u64,
+    /// Slice-cycles an allocation waited for a load- or store-queue entry.
+    pub full_stall: u64,
+    /// Address comparisons of a ready memory instruction against the older memory
+    /// instructions of its warp still in a CU (the queues' CAM searches).
+    pub searches: u64,
+    /// Ready memory instructions held by an older store of the warp whose address is not
+    /// resolved yet (its operands not all in the CU).
+    pub unresolved_holds: u64,
+    /// Ready memory instructions held by an older store whose address range overlaps theirs,
+    /// or stores held by an older overlapping load.
+    pub address_holds: u64,
+    /// Ready memory instructions held by an older memory barrier.
+    pub barrier_holds: u64,
+    /// Memory instructions dispatched while an older memory instruction of the warp still
+    /// waited in a CU (what the queues allow and in-order LSU dispatch does not).
+    pub bypasses: u64,
+}
+
+impl LsqStats {
+    fn merge(&mut self, o: &LsqStats) {
+        self.lq_allocs += o.lq_allocs;
+        self.sq_allocs += o.sq_allocs;
+        self.full_stall += o.full_stall;
+        self.searches += o.searches;
+        self.unresolved_holds += o.unresolved_holds;
+        self.address_holds += o.address_holds;
+        self.barrier_holds += o.barrier_holds;
+        self.bypasses += o.bypasses;
+    }
 }
 
 impl LoogStats {
@@ -136,6 +177,9 @@ impl LoogStats {
         self.reorders += o.reorders;
         add_hist(&mut self.reorder_distance_hist, &o.reorder_distance_hist);
         add_hist(&mut self.unit_busy_stalls, &o.unit_busy_stalls);
+        if let Some(l) = &o.lsq {
+            self.lsq.get_or_insert_with(Default::default).merge(l);
+        }
     }
 
     /// Mean allocated CUs per slice-cycle.

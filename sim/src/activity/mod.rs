@@ -22,7 +22,7 @@ pub use gating::{
     FOLD_TYPES, IDLE_RUN_BINS,
 };
 pub use hist::{IdleHist, Log2Hist};
-pub use loog::{LoogStats, LOOG_PERIOD_BINS, LOOG_UNIT_NAMES};
+pub use loog::{LoogStats, LsqStats, LOOG_PERIOD_BINS, LOOG_UNIT_NAMES};
 pub(crate) use merge::Merge;
 pub use reconv::{simd_bucket, ReconvStats, StackCounters, SIMD_BUCKETS};
 pub use rfstats::{PrfRecord, RfPartCounts, RfStats, TricResidency, TricStats};

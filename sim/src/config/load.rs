@@ -396,6 +396,15 @@ fn schema_table(cfg: &GpuConfig) -> toml::Table {
                     "loog_ready_first",
                     v(toml::Value::try_from(o.loog_ready_first)),
                 ),
+                ("loog_lsq", v(toml::Value::try_from(o.loog_lsq))),
+                (
+                    "loog_lq_entries",
+                    v(toml::Value::try_from(o.loog_lq_entries)),
+                ),
+                (
+                    "loog_sq_entries",
+                    v(toml::Value::try_from(o.loog_sq_entries)),
+                ),
             ] {
                 ooo.entry(k).or_insert(x);
             }

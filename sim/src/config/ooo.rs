@@ -127,6 +127,17 @@ impl GpuConfig {
                 feed.min(n_cu.max(1))
             ));
         }
+        for (k, n) in [
+            ("loog_lq_entries", o.loog_lq_entries),
+            ("loog_sq_entries", o.loog_sq_entries),
+        ] {
+            if !(1..=64).contains(&n) {
+                bad.push(format!(
+                    "'sched.ooo.{k}' = {n}: must be in 1..=64 (memory-queue entries per issue \
+                     slice, used with sched.ooo.loog_lsq)"
+                ));
+            }
+        }
         bad
     }
 

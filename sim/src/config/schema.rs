@@ -419,6 +419,40 @@ pub struct OooSection {
     /// warp's dependent chain fill every CU). On by default; off: the policy's order alone.
     #[serde(default = "default_true", skip_serializing_if = "is_true")]
     pub loog_ready_first: bool,
+    /// `sched.ooo.loog_lsq`: LOOG's memory queues (§3.2 "Original LOOG memory queues"; off by
+    /// default, when the LD/ST-unit instructions of a warp dispatch in order). On: loads and
+    /// stores reserve load-/store-queue entries at allocation, and a ready memory instruction
+    /// may pass older ones of its warp except an older store whose address is unresolved, an
+    /// older store whose address range overlaps its own (a store also waits for an older
+    /// overlapping load), and an older memory barrier.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub loog_lsq: bool,
+    /// `sched.ooo.loog_lq_entries`: load-queue entries per issue slice with `loog_lsq`
+    /// (1..=64; 8 by default [G]: the source does not size them).
+    #[serde(
+        default = "default_lsq_entries",
+        skip_serializing_if = "is_default_lsq_entries"
+    )]
+    pub loog_lq_entries: u32,
+    /// `sched.ooo.loog_sq_entries`: store-queue entries per issue slice with `loog_lsq`
+    /// (1..=64; 8 by default [G]).
+    #[serde(
+        default = "default_lsq_entries",
+        skip_serializing_if = "is_default_lsq_entries"
+    )]
+    pub loog_sq_entries: u32,
+}
+
+fn default_lsq_entries() -> u32 {
+    8
+}
+
+fn is_default_lsq_entries(v: &u32) -> bool {
+    *v == default_lsq_entries()
+}
+
+fn is_false(v: &bool) -> bool {
+    !*v
 }
 
 fn default_one() -> u32 {

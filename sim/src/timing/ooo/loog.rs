@@ -71,6 +71,9 @@ pub struct LoogParams {
     /// Allocation tries the warps whose I-buffer head has no source renamed to an in-flight
     /// producer before the others (`sched.ooo.loog_ready_first`, [`SmLoog::head_waits`]).
     pub ready_first: bool,
+    /// The memory queues, `(load-queue, store-queue)` entries per slice
+    /// (`sched.ooo.loog_lsq`); `None`: LD/ST-unit instructions of a warp dispatch in order.
+    pub lsq: Option<(u32, u32)>,
 }
 
 impl LoogParams {
@@ -93,6 +96,55 @@ pub enum AllocStall {
     UuidOverflow,
     /// The instruction writes back and every RRS entry is allocated.
     NoRrs,
+    /// A load (store) and every load-queue (store-queue) entry of the slice is taken.
+    NoLsq,
+}
+
+/// What a memory instruction reserves in the memory queues (`sched.ooo.loog_lsq`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LsqKind {
+    /// Not a load or store (arithmetic, a memory barrier, no data access).
+    None,
+    /// A load: one load-queue entry.
+    Load,
+    /// A store or an atomic: one store-queue entry.
+    Store,
+}
+
+/// The memory access of a CU for the queues' checks: its kind, state space and the byte
+/// range `[lo, hi)` its active lanes touch (`space` 0: unknown, overlapping everything).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LsqMem {
+    /// Load, store or neither.
+    pub kind: LsqKind,
+    /// A memory barrier (nothing younger passes it).
+    pub membar: bool,
+    /// State space, 1 + `MemSpace` index; 0 unknown.
+    pub space: u8,
+    /// First byte accessed.
+    pub lo: u64,
+    /// One past the last byte accessed.
+    pub hi: u64,
+}
+
+impl LsqMem {
+    /// Nothing for the queues (a non-memory instruction).
+    pub const NONE: LsqMem = LsqMem {
+        kind: LsqKind::None,
+        membar: false,
+        space: 0,
+        lo: 0,
+        hi: 0,
+    };
+
+    /// The two accesses may touch a common byte (an unknown space or range always may).
+    #[inline]
+    pub fn overlaps(&self, o: &LsqMem) -> bool {
+        if self.space == 0 || o.space == 0 {
+            return true;
+        }
+        self.space == o.space && self.lo < o.hi && o.lo < self.hi
+    }
 }
 
 /// One source operand of a CU.
@@ -152,6 +204,8 @@ pub struct Cu {
     pub n_ops: u8,
     /// The instruction (its `tag` names the slice and producer for write-back).
     pub inst: TInst,
+    /// Its memory access for the queues (`sched.ooo.loog_lsq`).
+    pub mem: LsqMem,
 }
 
 impl Cu {
@@ -169,6 +223,7 @@ impl Cu {
         ops: [Operand::EMPTY; MAX_SRC],
         n_ops: 0,
         inst: TInst::NOP,
+        mem: LsqMem::NONE,
     };
 
     /// Every operand is in the CU by cycle `t` − 1 (the ready vector is registered).
@@ -262,6 +317,10 @@ pub struct LoogSlice {
     /// CU index): the requesters of the register-file arbiter. After the RAT visit an operand
     /// only stops needing the register file (through its read), never starts to.
     pub rf_want: u64,
+    /// Load- and store-queue entries taken (`sched.ooo.loog_lsq`).
+    pub lq_used: u32,
+    /// Store-queue entries taken.
+    pub sq_used: u32,
 }
 
 /// The LOOG state of one SM: the slices, the per-warp RAT rows and UUID counters, the knobs
@@ -311,6 +370,45 @@ pub fn uuid_distance(k: u32, j: u32, bits: u32) -> u32 {
     }
 }
 
+/// Why the memory queues hold a ready memory instruction behind an older one of its warp.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LsqHold {
+    /// The older one is a store whose address is not resolved.
+    Unresolved = 0,
+    /// The accesses may overlap (an older store, or an older load before a store).
+    Address = 1,
+    /// The older one, or the instruction itself, is a memory barrier.
+    Barrier = 2,
+}
+
+/// The memory-queue rule (issue-stage §3.2, "Original LOOG memory queues") for a ready memory
+/// instruction `c` and an older, undispatched one `o` of the same warp at cycle `t`: nothing
+/// passes a memory barrier; an older store holds `c` while its address is unresolved (the
+/// model resolves a store's address with its operands: a CU computes nothing before dispatch)
+/// and when its address range overlaps `c`'s; a store also waits for an older load it
+/// overlaps (a memory write-after-read, which a machine without a commit stage must keep in
+/// order). Loads pass loads.
+fn lsq_hold(c: &Cu, o: &Cu, t: u64) -> Option<LsqHold> {
+    if c.mem.membar || o.mem.membar {
+        return Some(LsqHold::Barrier);
+    }
+    match (o.mem.kind, c.mem.kind) {
+        (LsqKind::Store, LsqKind::Load | LsqKind::Store) => {
+            if !o.operands_ready(t) {
+                Some(LsqHold::Unresolved)
+            } else if o.mem.overlaps(&c.mem) {
+                Some(LsqHold::Address)
+            } else {
+                None
+            }
+        }
+        (LsqKind::Load, LsqKind::Store) => o.mem.overlaps(&c.mem).then_some(LsqHold::Address),
+        (LsqKind::Load, LsqKind::Load) => None,
+        // an LD/ST-unit instruction without a data access (or one before it): in order
+        _ => Some(LsqHold::Address),
+    }
+}
+
 impl SmLoog {
     /// The state of an SM with `nw` warp slots.
     pub fn new(p: LoogParams, nw: usize) -> SmLoog {
@@ -326,13 +424,18 @@ impl SmLoog {
             next_free_at: u64::MAX,
             rat_pending: 0,
             rf_want: 0,
+            lq_used: 0,
+            sq_used: 0,
         };
         SmLoog {
             p,
             slices: vec![slice; p.slices.max(1) as usize],
             rat: (0..nw).map(|_| Box::new([NO_ID; RAT_REGS])).collect(),
             next_uuid: vec![1; nw],
-            stats: LoogStats::new(p.n_cu, p.n_rrs, p.wb_buffers),
+            stats: LoogStats {
+                lsq: p.lsq.map(|_| Default::default()),
+                ..LoogStats::new(p.n_cu, p.n_rrs, p.wb_buffers)
+            },
         }
     }
 
@@ -374,7 +477,29 @@ impl SmLoog {
 
     /// Can warp `w`'s next instruction (`wb`: it writes a register) take a CU of slice `s`?
     pub fn can_alloc(&self, s: usize, w: usize, wb: bool) -> Result<usize, AllocStall> {
+        self.can_alloc_mem(s, w, wb, LsqKind::None)
+    }
+
+    /// [`SmLoog::can_alloc`] for an instruction that reserves `kind` in the memory queues (with
+    /// `sched.ooo.loog_lsq`): a load (store) also needs a free load-queue (store-queue) entry.
+    pub fn can_alloc_mem(
+        &self,
+        s: usize,
+        w: usize,
+        wb: bool,
+        kind: LsqKind,
+    ) -> Result<usize, AllocStall> {
         let sl = &self.slices[s];
+        if let Some((lq, sq)) = self.p.lsq {
+            let full = match kind {
+                LsqKind::Load => sl.lq_used >= lq,
+                LsqKind::Store => sl.sq_used >= sq,
+                LsqKind::None => false,
+            };
+            if full && sl.cus.iter().any(|c| !c.alloc) {
+                return Err(AllocStall::NoLsq);
+            }
+        }
         let n = sl.cus.len();
         let ci = if self.p.arbiter == RfArbiter::RrAlloc {
             (1..=n)
@@ -432,6 +557,11 @@ impl SmLoog {
             AllocStall::NoCu => self.stats.no_cu_stall += 1,
             AllocStall::UuidOverflow => self.stats.uuid_overflow_stall += 1,
             AllocStall::NoRrs => self.stats.no_rrs_stall += 1,
+            AllocStall::NoLsq => {
+                if let Some(l) = self.stats.lsq.as_mut() {
+                    l.full_stall += 1;
+                }
+            }
         }
     }
 
@@ -445,9 +575,40 @@ impl SmLoog {
         s: usize,
         ci: usize,
         w: usize,
+        inst: TInst,
+        unit: u8,
+        lsu: bool,
+        t: u64,
+    ) -> u16 {
+        let mem = if lsu {
+            // an LD/ST-unit instruction of unknown access: it overlaps everything
+            LsqMem {
+                kind: match inst.op {
+                    crate::inst::OpClass::Load => LsqKind::Load,
+                    crate::inst::OpClass::Store | crate::inst::OpClass::Atomic => LsqKind::Store,
+                    _ => LsqKind::None,
+                },
+                membar: inst.op == crate::inst::OpClass::Membar,
+                ..LsqMem::NONE
+            }
+        } else {
+            LsqMem::NONE
+        };
+        self.alloc_mem(s, ci, w, inst, unit, lsu, mem, t)
+    }
+
+    /// [`SmLoog::alloc`] with the instruction's memory access `mem` for the queues: with
+    /// `sched.ooo.loog_lsq` a load or store takes its queue entry until its CU is freed.
+    #[allow(clippy::too_many_arguments)]
+    pub fn alloc_mem(
+        &mut self,
+        s: usize,
+        ci: usize,
+        w: usize,
         mut inst: TInst,
         unit: u8,
         lsu: bool,
+        mem: LsqMem,
         t: u64,
     ) -> u16 {
         let n_id = self.p.n_id() as usize;
@@ -517,7 +678,21 @@ impl SmLoog {
             ops,
             n_ops: n as u8,
             inst,
+            mem,
         };
+        if let (Some(_), Some(l)) = (self.p.lsq, self.stats.lsq.as_mut()) {
+            match mem.kind {
+                LsqKind::Load => {
+                    sl.lq_used += 1;
+                    l.lq_allocs += 1;
+                }
+                LsqKind::Store => {
+                    sl.sq_used += 1;
+                    l.sq_allocs += 1;
+                }
+                LsqKind::None => {}
+            }
+        }
         sl.rr_alloc = ci as u16;
         sl.rat_pending |= 1u64 << ci;
         self.stats.cu_allocs += 1;
@@ -540,6 +715,13 @@ impl SmLoog {
             for (ci, c) in sl.cus.iter_mut().enumerate() {
                 if c.alloc && c.free_at <= t {
                     self.stats.cu_alloc_period_hist[log2_bin(t - c.alloc_at, bins)] += 1;
+                    if self.p.lsq.is_some() {
+                        match c.mem.kind {
+                            LsqKind::Load => sl.lq_used -= 1,
+                            LsqKind::Store => sl.sq_used -= 1,
+                            LsqKind::None => {}
+                        }
+                    }
                     *c = Cu::FREE;
                     sl.rat_pending &= !(1u64 << ci);
                     sl.rf_want &= !(1u64 << ci);
@@ -792,11 +974,16 @@ impl SmLoog {
             || sl.prods.iter().any(|p| !p.alloc);
         let mut picked = None;
         let mut cmps = 0u64;
+        let mut lsq_searches = 0u64;
+        let mut lsq_holds = [0u64; 3];
+        let mut bypass = false;
         for (j, c) in sl.cus.iter().enumerate() {
             if !c.alloc || c.dispatched || !c.operands_ready(t) {
                 continue;
             }
             let mut ok = true;
+            let mut hold: Option<LsqHold> = None;
+            let mut passes = false;
             for (k, o) in sl.cus.iter().enumerate() {
                 if k == j || !o.alloc || o.warp != c.warp {
                     continue;
@@ -806,8 +993,20 @@ impl SmLoog {
                     continue;
                 }
                 if c.lsu && o.lsu && !o.dispatched {
-                    ok = false;
-                    break;
+                    match self.p.lsq {
+                        None => {
+                            ok = false;
+                            break;
+                        }
+                        Some(_) => {
+                            if let Some(why) = lsq_hold(c, o, t) {
+                                hold = Some(why);
+                                ok = false;
+                                break;
+                            }
+                            passes = true;
+                        }
+                    }
                 }
                 if c.inst.n_dst > 0
                     && !o.dispatched
@@ -818,6 +1017,19 @@ impl SmLoog {
                     ok = false;
                     break;
                 }
+            }
+            if c.lsu && self.p.lsq.is_some() {
+                lsq_searches += sl
+                    .cus
+                    .iter()
+                    .enumerate()
+                    .filter(|&(k, o)| {
+                        k != j && o.alloc && o.lsu && !o.dispatched && o.warp == c.warp
+                    })
+                    .count() as u64;
+            }
+            if let Some(h) = hold {
+                lsq_holds[h as usize] += 1;
             }
             if !ok {
                 continue;
@@ -831,9 +1043,17 @@ impl SmLoog {
                 continue;
             }
             picked = Some(j);
+            bypass = passes;
             break;
         }
         self.stats.uuid_comparisons += cmps;
+        if let Some(l) = self.stats.lsq.as_mut() {
+            l.searches += lsq_searches;
+            l.unresolved_holds += lsq_holds[LsqHold::Unresolved as usize];
+            l.address_holds += lsq_holds[LsqHold::Address as usize];
+            l.barrier_holds += lsq_holds[LsqHold::Barrier as usize];
+            l.bypasses += u64::from(bypass);
+        }
         let j = picked?;
         let c = self.slices[s].cus[j];
         // reorder: an older CU of the warp is still waiting

@@ -9,7 +9,9 @@ pub mod loog;
 pub mod socgpu;
 
 pub use depmatrix::DepMatrix;
-pub use loog::{AllocStall, Cu, LoogHwInputs, LoogParams, Operand, RfArbiter, SmLoog};
+pub use loog::{
+    AllocStall, Cu, LoogHwInputs, LoogParams, LsqKind, LsqMem, Operand, RfArbiter, SmLoog,
+};
 pub use socgpu::{FlushOutcome, IbEntry, LocalPolicy, SocgpuHwInputs, WarpIb};
 
 use crate::activity::SocgpuStats;
@@ -90,6 +92,7 @@ pub fn loog_params(cfg: &GpuConfig) -> LoogParams {
         rf_read_ports: o.loog_rf_read_ports,
         rrs_dispatch_needs_free_slot: o.loog_rrs_dispatch_needs_free_slot,
         ready_first: o.loog_ready_first,
+        lsq: o.loog_lsq.then_some((o.loog_lq_entries, o.loog_sq_entries)),
     }
 }
 

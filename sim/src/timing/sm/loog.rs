@@ -27,8 +27,9 @@ use crate::inst::{Family, OpClass, PRED_BASE};
 use crate::timing::exec::{PipeClass, SpPipe};
 use crate::timing::execunits::Wb;
 use crate::timing::issueunit::{IssueEvent, Stall};
-use crate::timing::ooo::AllocStall;
+use crate::timing::ooo::{AllocStall, LsqKind, LsqMem};
 use crate::timing::policy::RegisterFileOrg;
+use crate::timing::tinst::TInst;
 
 impl Sm {
     /// Start of the writeback stage of cycle `t` for LOOG (§3.2 steps 2, 7).
@@ -266,7 +267,12 @@ impl Sm {
                     self.progress = true;
                     break;
                 }
-                let ci = match o.can_alloc(ls, w, h.n_dst > 0) {
+                let mem = if o.p.lsq.is_some() && h.family == Family::Mem {
+                    self.lsq_mem(&h)
+                } else {
+                    LsqMem::NONE
+                };
+                let ci = match o.can_alloc_mem(ls, w, h.n_dst > 0, mem.kind) {
                     Ok(ci) => ci,
                     Err(e) => {
                         cu_stall.get_or_insert(e);
@@ -280,15 +286,12 @@ impl Sm {
                 let ec = self.front.exec_class(h.family, h.op);
                 self.loog_pop(w, s, t);
                 self.warps.w_inflight[w] += 1;
-                o.alloc(
-                    ls,
-                    ci,
-                    w,
-                    h,
-                    ec.pipe.index() as u8,
-                    ec.pipe == PipeClass::Mem,
-                    t,
-                );
+                let lsu = ec.pipe == PipeClass::Mem;
+                if o.p.lsq.is_some() {
+                    o.alloc_mem(ls, ci, w, h, ec.pipe.index() as u8, lsu, mem, t);
+                } else {
+                    o.alloc(ls, ci, w, h, ec.pipe.index() as u8, lsu, t);
+                }
                 self.flush_integrals();
                 issued = 1;
                 self.issue.scheds[s].issued(slot);
@@ -307,6 +310,44 @@ impl Sm {
             self.progress = true;
         }
         self.loog = Some(o);
+    }
+
+    /// The memory access of instruction `h` for LOOG's memory queues: load, store (or
+    /// atomic) or neither, a barrier, and the byte range its active lanes touch in its space.
+    fn lsq_mem(&self, h: &TInst) -> LsqMem {
+        let kind = match h.op {
+            OpClass::Load => LsqKind::Load,
+            OpClass::Store | OpClass::Atomic => LsqKind::Store,
+            _ => LsqKind::None,
+        };
+        let membar = h.op == OpClass::Membar;
+        let Some(m) = h.mem else {
+            return LsqMem {
+                kind,
+                membar,
+                ..LsqMem::NONE
+            };
+        };
+        let info = self.front.addr_pool.get(m.slot);
+        let (mut lo, mut hi) = (u64::MAX, 0u64);
+        for l in 0..32 {
+            if h.active_mask >> l & 1 != 0 {
+                let a = info.addrs[l];
+                lo = lo.min(a);
+                hi = hi.max(a + m.width_bytes as u64);
+            }
+        }
+        if lo > hi {
+            // no active lane: an empty range that overlaps nothing
+            (lo, hi) = (0, 0);
+        }
+        LsqMem {
+            kind,
+            membar,
+            space: 1 + m.space as u8,
+            lo,
+            hi,
+        }
     }
 
     /// Takes warp `w`'s I-buffer head (scheduler `s`) at cycle `t`: the front end's
