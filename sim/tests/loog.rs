@@ -918,6 +918,14 @@ fn mem(kind: LsqKind, lo: u64, hi: u64) -> LsqMem {
     }
 }
 
+/// Cycles `ts` of the state with every RF read granted.
+fn run_cycles(o: &mut SmLoog, ts: std::ops::Range<u64>) {
+    for t in ts {
+        o.begin_cycle(t);
+        read_all(o, t);
+    }
+}
+
 /// Allocates a memory instruction with its queue record; returns the CU.
 fn put_mem(o: &mut SmLoog, i: TInst, m: LsqMem, t: u64) -> usize {
     let ci = o.can_alloc_mem(0, 0, i.n_dst > 0, m.kind).expect("free CU");
@@ -963,10 +971,7 @@ fn memory_queues_reorder_only_independent_accesses() {
     let mut o = setup(params(8, 0));
     put(&mut o, 0, ld(3, 1), true, 1);
     put(&mut o, 0, ld(4, 2), true, 1);
-    for t in 2..4 {
-        o.begin_cycle(t);
-        read_all(&mut o, t);
-    }
+    run_cycles(&mut o, 2..4);
     o.begin_cycle(4);
     assert_eq!(
         o.dispatch(0, 4, &mut |c| c.inst.family == Family::Mem),
@@ -977,10 +982,7 @@ fn memory_queues_reorder_only_independent_accesses() {
     let mut o = setup(lsq);
     put_mem(&mut o, st(1, 2), mem(LsqKind::Store, 0, 128), 1);
     put_mem(&mut o, ld(4, 2), mem(LsqKind::Load, 512, 640), 1);
-    for t in 2..5 {
-        o.begin_cycle(t);
-        read_all(&mut o, t);
-    }
+    run_cycles(&mut o, 2..5);
     // both read r2 through the one port (store at 2, load at 3): the load is ready at 5
     o.begin_cycle(5);
     assert_eq!(
@@ -996,10 +998,7 @@ fn memory_queues_reorder_only_independent_accesses() {
         let s0 = put_mem(&mut o, st(2, 5), mem(LsqKind::Store, 0, 128), 0);
         let l1 = put_mem(&mut o, ld(4, 6), mem(LsqKind::Load, range.0, range.1), 0);
         // the one RF port reads r2, r5 (store) at 1, 2 and r6 (load) at 3: both ready at 5
-        for t in 1..5 {
-            o.begin_cycle(t);
-            read_all(&mut o, t);
-        }
+        run_cycles(&mut o, 1..5);
         o.begin_cycle(5);
         let pick = o.dispatch(0, 5, &mut |c| c.inst.op != OpClass::Store);
         assert_eq!(pick, passes.then_some(l1), "{range:?} (store in CU {s0})");
@@ -1013,10 +1012,7 @@ fn memory_queues_reorder_only_independent_accesses() {
         let mut o = setup(lsq);
         put_mem(&mut o, ld(3, 1), mem(LsqKind::Load, 0, 128), 1);
         let s1 = put_mem(&mut o, st(2, 5), mem(LsqKind::Store, range.0, range.1), 1);
-        for t in 2..5 {
-            o.begin_cycle(t);
-            read_all(&mut o, t);
-        }
+        run_cycles(&mut o, 2..5);
         let pick = o.dispatch(0, 5, &mut |c| c.inst.family == Family::Mem);
         assert_eq!(pick, passes.then_some(s1), "{range:?}");
     }
@@ -1030,10 +1026,7 @@ fn memory_queues_reorder_only_independent_accesses() {
     mb.n_src = 1;
     put_mem(&mut o, mb, bar, 1);
     put_mem(&mut o, ld(4, 2), mem(LsqKind::Load, 0, 4), 1);
-    for t in 2..5 {
-        o.begin_cycle(t);
-        read_all(&mut o, t);
-    }
+    run_cycles(&mut o, 2..5);
     assert_eq!(o.dispatch(0, 5, &mut |c| c.inst.op == OpClass::Load), None);
     assert_eq!(o.stats.lsq.clone().unwrap().barrier_holds, 1);
 }

@@ -989,14 +989,9 @@ fn switch_adaptive_scope() {
     }
 }
 
-/// Lane-group domains (`pg.granularity = "LaneGroup"`, size 1): an instruction needs every
-/// lane its mask touches; idle lanes gate on their own; an instruction needing a gated lane
-/// requests a wake of exactly the needed gated lanes and issues when all of them are ON.
-#[test]
-fn lane_group_domains() {
-    let pg = cfg(PgPolicy::Conventional, 5);
-    // one 4-lane INT pipe as four 1-lane domains of cluster 0
-    let specs: Vec<DomainSpec> = (0..4)
+/// `n` one-lane INT domains of cluster 0 of `sp0` (lane-group granularity, size 1).
+fn one_lane_domains(n: u32) -> Vec<DomainSpec> {
+    (0..n)
         .map(|l| DomainSpec {
             ty: DomType::Int,
             unit: "sp0".into(),
@@ -1004,7 +999,17 @@ fn lane_group_domains() {
             lanes: 1,
             cluster: 0,
         })
-        .collect();
+        .collect()
+}
+
+/// Lane-group domains (`pg.granularity = "LaneGroup"`, size 1): an instruction needs every
+/// lane its mask touches; idle lanes gate on their own; an instruction needing a gated lane
+/// requests a wake of exactly the needed gated lanes and issues when all of them are ON.
+#[test]
+fn lane_group_domains() {
+    let pg = cfg(PgPolicy::Conventional, 5);
+    // one 4-lane INT pipe as four 1-lane domains of cluster 0
+    let specs = one_lane_domains(4);
     let mut bank = PgBank::new(&pg, 0, &specs);
     // cycles 0..9: instructions on lanes 0 and 1 only (mask 0b0011), latency 1
     for t in 0..10 {
@@ -1054,15 +1059,7 @@ fn lane_group_domains() {
 #[test]
 fn out_of_phase_lane_wakes_converge_when_the_waited_lanes_are_held() {
     let pg = cfg(PgPolicy::Conventional, 5);
-    let specs: Vec<DomainSpec> = (0..3)
-        .map(|l| DomainSpec {
-            ty: DomType::Int,
-            unit: "sp0".into(),
-            first_lane: l,
-            lanes: 1,
-            cluster: 0,
-        })
-        .collect();
+    let specs = one_lane_domains(3);
     let run = |hold: bool| -> Option<u64> {
         let mut bank = PgBank::new(&pg, 0, &specs);
         bank.set_hold_waited_lanes(hold);
@@ -1111,15 +1108,7 @@ fn idle_detect_override() {
 #[test]
 fn a_lane_policy_changes_only_the_lane_domains() {
     let pg = cfg(PgPolicy::Conventional, 2);
-    let mut specs: Vec<DomainSpec> = (0..2)
-        .map(|l| DomainSpec {
-            ty: DomType::Int,
-            unit: "sp0".into(),
-            first_lane: l,
-            lanes: 1,
-            cluster: 0,
-        })
-        .collect();
+    let mut specs = one_lane_domains(2);
     specs.push(DomainSpec {
         ty: DomType::Sfu,
         unit: "sfu0".into(),
