@@ -52,6 +52,7 @@ const MODES: [(ReconvMode, DwfPolicy, &str); 8] = [
 
 fn all_modes(name: &str) {
     let mut cyc = std::collections::BTreeMap::new();
+    let mut threads = std::collections::BTreeMap::new();
     for (m, p, label) in MODES {
         let t0 = std::time::Instant::now();
         let s = run(name, &cfg(m, p));
@@ -74,6 +75,23 @@ fn all_modes(name: &str) {
             "{name} {label}"
         );
         assert_eq!(w0.stall, 0, "{name} {label}");
+        // every thread retires once and every thread instruction is one thread's
+        let f = &s.fairness;
+        assert_eq!(f.insts_sum, s.thread_insts, "{name} {label}");
+        assert!(
+            f.threads > 0 && f.insts_min <= f.insts_max,
+            "{name} {label}"
+        );
+        assert!(
+            f.max_wait_cycles as f64 >= f.mean_max_wait_cycles(),
+            "{name} {label}"
+        );
+        assert_eq!(
+            f.max_wait_log2_hist.iter().sum::<u64>(),
+            f.threads,
+            "{name} {label}"
+        );
+        threads.insert(label, f.threads);
         // one occupancy sample per core and scheduler cycle, for DWF only; the heap only
         // under the majority policies; the end-of-cycle samples never exceed the peak
         match (&s.occupancy, &s.formation) {
@@ -91,6 +109,11 @@ fn all_modes(name: &str) {
             _ => panic!("{name} {label}: occupancy without formation counters or back"),
         }
     }
+    // every mode runs the same threads
+    assert!(
+        threads.values().all(|&n| n == threads["pdom"]),
+        "{name}: {threads:?}"
+    );
     // every mode executes the same thread instructions; MIMD never needs more cycles
     assert!(cyc["mimd"] <= cyc["pdom"], "{name}: {cyc:?}");
     assert!(cyc["mimd"] <= cyc["dwf-dmaj"], "{name}: {cyc:?}");

@@ -873,6 +873,17 @@ pub fn reference_json(
         "w0_split": s.w0,
         "bank_conflict_stall_cycles": s.bank_conflict_stall_cycles,
         "occupancy": s.occupancy.as_ref().map(occupancy_json),
+        "fairness": {
+            "threads": s.fairness.threads,
+            "max_wait_cycles": s.fairness.max_wait_cycles,
+            "mean_max_wait_cycles": s.fairness.mean_max_wait_cycles(),
+            "max_wait_log2_hist": s.fairness.max_wait_log2_hist,
+            "insts_per_thread": {
+                "min": s.fairness.insts_min,
+                "mean": s.fairness.mean_insts(),
+                "max": s.fairness.insts_max,
+            },
+        },
         "formation": s.formation,
         "majority": s.majority,
         "wall_s": wall_s,
@@ -973,6 +984,18 @@ pub fn reference_table(
             f.max_pool_occupancy
         );
     }
+    let f = &s.fairness;
+    let _ = writeln!(
+        o,
+        "fairness: {} threads, longest wait between two issues of a thread {} cycles (mean of \
+         the per-thread maxima {:.0}), instructions per thread {} / {:.1} / {} (min / mean / max)",
+        f.threads,
+        f.max_wait_cycles,
+        f.mean_max_wait_cycles(),
+        f.insts_min,
+        f.mean_insts(),
+        f.insts_max
+    );
     if let Some(oc) = &s.occupancy {
         use sim::timing::dwf::refmodel::DwfOccupancy;
         let m = |h: &[u64]| {

@@ -80,6 +80,61 @@ pub struct RefStats {
     /// Per-cycle occupancy histograms of the DWF structures (control-flow spec §6).
     #[serde(default)]
     pub occupancy: Option<DwfOccupancy>,
+    /// Per-thread fairness (control-flow spec §6).
+    #[serde(default)]
+    pub fairness: ThreadFairness,
+}
+
+/// Fairness across threads (control-flow spec §6): how long a thread can wait between two of
+/// its instructions and how evenly instructions spread over threads. The wait of a thread is
+/// the interval between two consecutive issues of it (its own latency, barrier and scheduling
+/// waits included; from its CTA's launch for the first), and its maximum over the thread's
+/// life is its maximum wait.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ThreadFairness {
+    /// Threads that retired.
+    pub threads: u64,
+    /// The longest maximum wait of any thread, cycles.
+    pub max_wait_cycles: u64,
+    /// Sum over threads of their maximum wait, cycles (the mean is this over `threads`).
+    pub sum_max_wait_cycles: u64,
+    /// Threads by maximum wait: bin `k` holds waits in `[2^(k−1), 2^k)` cycles (bin 0: 0).
+    pub max_wait_log2_hist: Vec<u64>,
+    /// Fewest dynamic instructions of a thread.
+    pub insts_min: u64,
+    /// Most dynamic instructions of a thread.
+    pub insts_max: u64,
+    /// Sum of the threads' dynamic instructions (the mean is this over `threads`).
+    pub insts_sum: u64,
+}
+
+impl ThreadFairness {
+    fn retire(&mut self, max_wait: u64, insts: u64) {
+        if self.threads == 0 {
+            self.insts_min = insts;
+        }
+        self.threads += 1;
+        self.max_wait_cycles = self.max_wait_cycles.max(max_wait);
+        self.sum_max_wait_cycles += max_wait;
+        let k = (64 - max_wait.leading_zeros()) as usize;
+        if self.max_wait_log2_hist.len() <= k {
+            self.max_wait_log2_hist.resize(k + 1, 0);
+        }
+        self.max_wait_log2_hist[k] += 1;
+        self.insts_min = self.insts_min.min(insts);
+        self.insts_max = self.insts_max.max(insts);
+        self.insts_sum += insts;
+    }
+
+    /// Mean over threads of the maximum wait, cycles.
+    pub fn mean_max_wait_cycles(&self) -> f64 {
+        self.sum_max_wait_cycles as f64 / self.threads.max(1) as f64
+    }
+
+    /// Mean dynamic instructions per thread.
+    pub fn mean_insts(&self) -> f64 {
+        self.insts_sum as f64 / self.threads.max(1) as f64
+    }
 }
 
 /// Why a scheduler cycle issued no thread (control-flow spec §6, the W0 bucket), sampled per
@@ -279,6 +334,24 @@ struct CtaSlot {
     /// Non-PDOM modes: thread waits at a barrier and its `bar.sync` has written back, so a
     /// release makes it ready at once (a thread still in flight waits for its write-back).
     parked: Vec<bool>,
+    /// Per thread: the cycle of its last issue (its CTA's launch before the first), its
+    /// maximum wait and its dynamic instructions (fairness).
+    last_issue: Vec<u64>,
+    max_wait: Vec<u64>,
+    insts: Vec<u64>,
+}
+
+impl CtaSlot {
+    /// Thread `th` issues at cycle `t`.
+    #[inline]
+    fn issued(&mut self, th: u32, t: u64) {
+        let i = th as usize;
+        if i < self.insts.len() {
+            self.max_wait[i] = self.max_wait[i].max(t.saturating_sub(self.last_issue[i]));
+            self.last_issue[i] = t;
+            self.insts[i] += 1;
+        }
+    }
 }
 
 /// Issue policy state of one core.
@@ -434,6 +507,9 @@ pub fn run_launch(
                     inflight: 0,
                     ready: vec![VecDeque::new(); wpc as usize],
                     parked: vec![false; tpc as usize],
+                    last_issue: vec![t; tpc as usize],
+                    max_wait: vec![0; tpc as usize],
+                    insts: vec![0; tpc as usize],
                 });
                 core.threads_used += wpc * w;
                 core.warps_used += wpc;
@@ -459,6 +535,9 @@ pub fn run_launch(
                 let c = &core.ctas[k];
                 if c.inflight == 0 && pool.live_threads(c.id) == 0 {
                     pool.end_cta(c.id)?;
+                    for (&mw, &n) in c.max_wait.iter().zip(&c.insts) {
+                        stats.fairness.retire(mw, n);
+                    }
                     core.threads_used -= c.nwarps * w;
                     core.warps_used -= c.nwarps;
                     core.shmem_used -= info.shared_bytes;
@@ -869,8 +948,8 @@ impl Model<'_> {
                     }
                     // threads issued: the lanes of the top entry (predicated-off lanes
                     // included, as in the other modes)
-                    let n = match pool.static_top(id, wi as u32) {
-                        Some((_, mask, false)) => mask.count_ones(),
+                    let (n, mask) = match pool.static_top(id, wi as u32) {
+                        Some((_, mask, false)) => (mask.count_ones(), mask),
                         _ => continue,
                     };
                     let mut rec = std::mem::replace(
@@ -893,6 +972,11 @@ impl Model<'_> {
                     self.rec = rec;
                     core.ctas[ci].locked[wi] = true;
                     core.ctas[ci].inflight += 1;
+                    for l in 0..WARP_SIZE as u32 {
+                        if mask >> l & 1 != 0 {
+                            core.ctas[ci].issued(wi as u32 * WARP_SIZE as u32 + l, t);
+                        }
+                    }
                     self.push_flight(
                         core,
                         t + lat,
@@ -1095,6 +1179,9 @@ impl Model<'_> {
         self.out = out;
         if let Some(c) = core.ctas.iter_mut().find(|c| c.id == cta) {
             c.inflight += 1;
+            for &th in ts {
+                c.issued(th, t);
+            }
         }
         self.push_flight(
             core,
