@@ -173,3 +173,82 @@ fn infeasible_problems_and_bad_flags_exit_2_naming_the_constraint() {
     let e = run(&["--perf-cap=-1", "--area-budget", "2%"]);
     assert!(e.contains("--perf-cap"), "{e}");
 }
+
+/// Ctrl-C (SIGINT) during a search on a fresh cache: no new simulation starts, the run still
+/// prints the best verified design so far (JSON `interrupted: true`, exit 0) and says so on
+/// stderr, and the cache holds whole entries only: no temporary file, every entry an Activity
+/// that parses.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_prints_the_best_design_and_leaves_the_cache_consistent() {
+    use std::process::{Command, Stdio};
+    let dir = format!(
+        "{}/optimize-cache-sigint-{}",
+        env!("CARGO_TARGET_TMPDIR"),
+        std::process::id()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    let entries = |d: &str| -> Vec<std::path::PathBuf> {
+        std::fs::read_dir(d)
+            .map(|r| r.filter_map(|e| e.ok().map(|e| e.path())).collect())
+            .unwrap_or_default()
+    };
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gpuenergy"))
+        .args([
+            "optimize",
+            "--tech",
+            "finfet7",
+            "--workload",
+            "hotspot",
+            "--format",
+            "json",
+            "-q",
+            "--cache-dir",
+            &dir,
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn gpuenergy");
+    // wait for the first cached simulation (the search has started), then interrupt
+    let t0 = std::time::Instant::now();
+    while entries(&dir)
+        .iter()
+        .all(|p| p.extension().is_none_or(|e| e != "json"))
+    {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "optimize ended before any simulation was cached"
+        );
+        assert!(t0.elapsed().as_secs() < 600, "no cache entry after 600 s");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // SAFETY: kill(2) on our own child's pid.
+    let rc = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    assert_eq!(rc, 0);
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("interrupted: the cache is consistent"),
+        "{stderr}"
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout).expect("JSON report");
+    assert_eq!(v["interrupted"], true, "{stdout}");
+    assert!(v["chosen"].is_object(), "{stdout}");
+    let files = entries(&dir);
+    assert!(!files.is_empty());
+    for p in &files {
+        assert_eq!(
+            p.extension().and_then(|e| e.to_str()),
+            Some("json"),
+            "{}: a temporary file left behind",
+            p.display()
+        );
+        let t = std::fs::read_to_string(p).unwrap();
+        sim::activity::Activity::from_json(&t, &p.display().to_string())
+            .unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
