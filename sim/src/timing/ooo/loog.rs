@@ -1024,7 +1024,12 @@ impl SmLoog {
                     .iter()
                     .enumerate()
                     .filter(|&(k, o)| {
-                        k != j && o.alloc && o.lsu && !o.dispatched && o.warp == c.warp
+                        k != j
+                            && o.alloc
+                            && o.lsu
+                            && !o.dispatched
+                            && o.warp == c.warp
+                            && older(o.uuid, c.uuid, bits)
                     })
                     .count() as u64;
             }
