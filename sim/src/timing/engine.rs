@@ -321,7 +321,7 @@ fn deadlock(info: &crate::stream::KernelInfo, t: u64, done: u32, n: u32) -> SimE
         pc: 0,
         msg: format!(
             "timing deadlock at cycle {t}: no warp can progress and nothing is in flight \
-             ({done} of {n} CTAs done)"
+             ({done} of {n} CTAs done; GPUENERGY_DEADLOCK_DUMP=1 prints each SM's state)"
         ),
     }
 }
