@@ -11,9 +11,9 @@ fn cache_dir() -> String {
     format!("{}/optimize-cache", env!("CARGO_TARGET_TMPDIR"))
 }
 
-fn optimize(extra: &[&str]) -> serde_json::Value {
-    let cache = cache_dir();
-    let mut args = vec![
+/// `optimize` on hotspot at finfet7, JSON, quiet, with the cache in `cache`.
+fn base_args(cache: &str) -> Vec<&str> {
+    vec![
         "optimize",
         "--tech",
         "finfet7",
@@ -23,8 +23,13 @@ fn optimize(extra: &[&str]) -> serde_json::Value {
         "json",
         "-q",
         "--cache-dir",
-        &cache,
-    ];
+        cache,
+    ]
+}
+
+fn optimize(extra: &[&str]) -> serde_json::Value {
+    let cache = cache_dir();
+    let mut args = base_args(&cache);
     args.extend_from_slice(extra);
     serde_json::from_str(&ok(&args)).unwrap()
 }
@@ -194,18 +199,7 @@ fn ctrl_c_prints_the_best_design_and_leaves_the_cache_consistent() {
             .unwrap_or_default()
     };
     let mut child = Command::new(env!("CARGO_BIN_EXE_gpuenergy"))
-        .args([
-            "optimize",
-            "--tech",
-            "finfet7",
-            "--workload",
-            "hotspot",
-            "--format",
-            "json",
-            "-q",
-            "--cache-dir",
-            &dir,
-        ])
+        .args(base_args(&dir))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
