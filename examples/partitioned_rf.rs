@@ -25,14 +25,7 @@ fn main() -> anyhow::Result<()> {
         None,
         &k,
     )?;
-    println!(
-        "{} at {}, {} size, against {} (workloads: {})\n",
-        c.gpu,
-        c.tech,
-        c.size,
-        c.baseline,
-        k.workloads()
-    );
+    common::print_header(&c, &k);
     let mut labels = Vec::new();
     let mut series: Vec<(String, Vec<f64>)> = ["dynamic", "leakage", "total"]
         .iter()

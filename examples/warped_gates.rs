@@ -23,14 +23,7 @@ fn main() -> anyhow::Result<()> {
         None,
         &k,
     )?;
-    println!(
-        "{} at {}, {} size, against {} (workloads: {})\n",
-        c.gpu,
-        c.tech,
-        c.size,
-        c.baseline,
-        k.workloads()
-    );
+    common::print_header(&c, &k);
     let rows: Vec<Vec<String>> = c
         .variants
         .iter()

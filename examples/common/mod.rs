@@ -86,6 +86,18 @@ pub fn compare(
     Ok(c)
 }
 
+/// The first line of a study: machine, node, size, baseline and workloads.
+pub fn print_header(c: &Comparison, k: &Knobs) {
+    println!(
+        "{} at {}, {} size, against {} (workloads: {})\n",
+        c.gpu,
+        c.tech,
+        c.size,
+        c.baseline,
+        k.workloads()
+    );
+}
+
 /// Prints `rows` under `header` as an aligned plain-text table (first column left-aligned,
 /// the rest right-aligned).
 pub fn print_table(header: &[&str], rows: &[Vec<String>]) {

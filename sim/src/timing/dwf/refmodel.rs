@@ -390,6 +390,18 @@ struct Core {
     occupancy: DwfOccupancy,
 }
 
+impl Core {
+    /// The CTA slot and warp index of the core's `pos`-th static warp (CTAs in slot order).
+    fn static_warp(&self, pos: usize) -> (usize, usize) {
+        let (mut ci, mut wi) = (0usize, pos);
+        while wi >= self.ctas[ci].nwarps as usize {
+            wi -= self.ctas[ci].nwarps as usize;
+            ci += 1;
+        }
+        (ci, wi)
+    }
+}
+
 struct Model<'c> {
     cfg: &'c GpuConfig,
     mode: ReconvMode,
@@ -937,11 +949,7 @@ impl Model<'_> {
                 let total: usize = core.ctas.iter().map(|c| c.nwarps as usize).sum();
                 for k in 0..total {
                     let pos = (core.rr + 1 + k) % total.max(1);
-                    let (mut ci, mut wi) = (0usize, pos);
-                    while wi >= core.ctas[ci].nwarps as usize {
-                        wi -= core.ctas[ci].nwarps as usize;
-                        ci += 1;
-                    }
+                    let (ci, wi) = core.static_warp(pos);
                     let id = core.ctas[ci].id;
                     if core.ctas[ci].locked[wi] {
                         continue;
@@ -1012,11 +1020,7 @@ impl Model<'_> {
                         break;
                     }
                     let pos = (core.rr + 1 + k) % total.max(1);
-                    let (mut ci, mut wi) = (0usize, pos);
-                    while wi >= core.ctas[ci].nwarps as usize {
-                        wi -= core.ctas[ci].nwarps as usize;
-                        ci += 1;
-                    }
+                    let (ci, wi) = core.static_warp(pos);
                     let id = core.ctas[ci].id;
                     let q = &mut core.ctas[ci].ready[wi];
                     if q.is_empty() {
