@@ -86,6 +86,7 @@ fn bad_loog_knobs_are_refused_naming_the_key() {
             "sched.ooo.loog_rf_read_ports",
         ),
         ("sched.ooo.loog_rrs_factor=0.5", "sched.ooo.loog_rrs_factor"),
+        ("sched.ooo.loog_lq_entries=0", "sched.ooo.loog_lq_entries"),
     ] {
         let err = refused(&[
             "simulate",

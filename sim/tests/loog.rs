@@ -693,6 +693,14 @@ fn knobs_are_range_checked() {
         ("loog_rf_read_ports = 0\n", "sched.ooo.loog_rf_read_ports"),
         ("loog_rf_read_ports = 9\n", "sched.ooo.loog_rf_read_ports"),
         ("loog_rf_arbiter = \"best\"\n", "loog_rf_arbiter"),
+        (
+            "loog_lsq = true\nloog_lq_entries = 0\n",
+            "sched.ooo.loog_lq_entries",
+        ),
+        (
+            "loog_lsq = true\nloog_sq_entries = 65\n",
+            "sched.ooo.loog_sq_entries",
+        ),
     ] {
         let t = format!("base = \"gtx1080ti\"\n[sched.ooo]\nmode = \"loog\"\n{text}");
         let e = GpuConfig::from_toml_str(&t, "l.toml")
