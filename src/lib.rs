@@ -20,6 +20,7 @@ pub mod compare;
 pub mod correlate;
 pub mod diag;
 pub mod digest;
+pub mod dwfcost;
 pub mod issuecost;
 pub mod optimize;
 pub mod refcompare;

@@ -4,9 +4,13 @@
 //! (`sim::timing::dwf::refmodel`), the baseline included (a PDOM baseline runs there under the
 //! same scheduler-level timing), so that cycles compare like for like. That model writes no
 //! activity record, so this comparison reports cycles, speedups, SIMD efficiency, the DWF
-//! structure counters and the simulation rate, and no energy.
+//! structure counters and the simulation rate, and not the chip's energy. A DWF run's own
+//! hardware is costed at the comparison's technology point ([`crate::dwfcost`]): its area per
+//! core and chip, and its structures' dynamic and leakage energy over the run.
 
 use crate::compare::Variant;
+use crate::dwfcost::{self, DwfHardware};
+use models::gpu::TechCostSource;
 use serde::Serialize;
 use sim::config::reconv::ReconvMode;
 use sim::timing::dwf::refmodel::{RefGpu, RefStats};
@@ -36,6 +40,21 @@ pub struct RefResult {
     pub stats: RefStats,
     /// Thread instructions simulated per second of wall time.
     pub thread_insts_per_s: f64,
+    /// The DWF scheduler's hardware (DWF runs, when a technology point was given).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dwf_hardware: Option<DwfHardware>,
+}
+
+/// The technology point the DWF hardware is costed at.
+pub struct HwContext {
+    /// Cost source at the study's technology point.
+    pub src: TechCostSource,
+    /// Its label.
+    pub tech: String,
+    /// The chip model's core clock at that point, Hz.
+    pub core_clock_hz: f64,
+    /// Area of one core (SM) in the chip model, mm².
+    pub core_area_mm2: f64,
 }
 
 /// The comparison: per workload, the baseline's and each variant's results.
@@ -68,6 +87,7 @@ pub fn run(
     variants: &[Variant],
     list: &[&dyn Workload],
     size: Size,
+    hw: Option<&HwContext>,
     progress: &dyn Fn(usize, String),
 ) -> anyhow::Result<RefComparison> {
     let mut out = BTreeMap::new();
@@ -93,9 +113,24 @@ pub fn run(
             if k > 0 && speedup > 0.0 {
                 logs.entry(v.name.clone()).or_default().push(speedup.ln());
             }
+            let dwf_hardware = match hw {
+                Some(h) if v.config.reconv.mode == ReconvMode::Dwf => Some(
+                    dwfcost::cost(
+                        &v.config,
+                        &s,
+                        &h.src,
+                        &h.tech,
+                        h.core_clock_hz,
+                        h.core_area_mm2,
+                    )
+                    .map_err(|e| anyhow::anyhow!("run '{}': DWF hardware: {e}", v.name))?,
+                ),
+                _ => None,
+            };
             per.insert(
                 v.name.clone(),
                 RefResult {
+                    dwf_hardware,
                     mode: v.config.reconv.mode.as_str().to_string(),
                     cycles: s.cycles,
                     speedup,
@@ -113,7 +148,7 @@ pub fn run(
         .collect();
     Ok(RefComparison {
         model: "reference-mode model (control-flow spec 3.4, 4, 5; scheduler-level timing; \
-                no energy)",
+                the chip's energy not estimated, the DWF structures costed)",
         size: size.as_str().to_string(),
         baseline: baseline.name.clone(),
         variants: variants.iter().map(|v| v.name.clone()).collect(),
@@ -154,10 +189,43 @@ pub fn table(c: &RefComparison) -> String {
     for (n, g) in &c.geomean_speedup {
         let _ = writeln!(s, "geomean speedup of {n} over {}: {g:.3}", c.baseline);
     }
+    for n in &c.variants {
+        let runs: Vec<&DwfHardware> = c
+            .workloads
+            .values()
+            .filter_map(|per| per.get(n).and_then(|r| r.dwf_hardware.as_ref()))
+            .collect();
+        let Some(h) = runs.first() else { continue };
+        let _ = writeln!(
+            s,
+            "DWF hardware of {n} at {}: {:.4} mm2 per core ({:.2} % of a {:.3} mm2 core), \
+             {:.3} mm2 over {} cores ({:.3} % of a {} mm2 die); leakage {:.3e} W per core; \
+             PDOM stacks (line item) {:.4} mm2 per core",
+            h.tech,
+            h.area_per_core_mm2,
+            100.0 * h.core_share,
+            h.core_area_mm2,
+            h.area_chip_mm2,
+            h.cores,
+            100.0 * h.die_share,
+            h.die_area_mm2,
+            h.leakage_per_core_w,
+            h.pdom_stacks_per_core_mm2
+        );
+        let dyn_j: f64 = runs.iter().map(|h| h.dynamic_j).sum();
+        let leak_j: f64 = runs.iter().map(|h| h.leakage_j).sum();
+        let _ = writeln!(
+            s,
+            "  its structures over the {} workloads: dynamic {:.3e} J, leakage {:.3e} J",
+            runs.len(),
+            dyn_j,
+            leak_j
+        );
+    }
     let _ = writeln!(
         s,
-        "(cycles, speedup over the baseline, SIMD efficiency e; energy is not estimated for \
-         reference-mode runs)"
+        "(cycles, speedup over the baseline, SIMD efficiency e; the chip's energy is not \
+         estimated for reference-mode runs, only the DWF structures')"
     );
     s
 }

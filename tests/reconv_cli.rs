@@ -276,4 +276,73 @@ fn compare_runs_reference_modes_against_a_pdom_baseline() {
         assert!(mimd <= pdom && mimd <= dwf, "{w}: {r}");
     }
     assert!(v["geomean_speedup"]["dwf"].as_f64().unwrap() > 0.0, "{v}");
+    for w in ["bfs", "nw"] {
+        let r = &v["workloads"][w];
+        assert!(r["pdom"].get("dwf_hardware").is_none(), "{w}: {r}");
+        assert!(r["mimd"].get("dwf_hardware").is_none(), "{w}: {r}");
+        let h = &r["dwf"]["dwf_hardware"];
+        let f = |k: &str| h[k].as_f64().unwrap_or_else(|| panic!("{w}: {k} in {h}"));
+        // the structures sum to the per-core area, the chip area is cores × the per-core area,
+        // and the shares divide by the die and the core
+        let st = h["structures"].as_array().unwrap();
+        let names: Vec<&str> = st.iter().map(|x| x["name"].as_str().unwrap()).collect();
+        for n in [
+            "PC-warp LUT",
+            "max-heap",
+            "MHeap LUT",
+            "RF decoder overhead",
+        ] {
+            assert!(names.contains(&n), "{w}: {n} missing from {names:?}");
+        }
+        let sum: f64 = st
+            .iter()
+            .map(|x| x["area_per_core_mm2"].as_f64().unwrap())
+            .sum();
+        assert!(
+            (sum - f("area_per_core_mm2")).abs() <= 1e-12 * sum.max(1.0),
+            "{h}"
+        );
+        assert!(f("area_per_core_mm2") > 0.0, "{h}");
+        assert!(
+            (f("area_chip_mm2") - 16.0 * f("area_per_core_mm2")).abs() < 1e-9,
+            "{h}"
+        );
+        assert!(
+            (f("die_share") - f("area_chip_mm2") / 470.0).abs() < 1e-12,
+            "{h}"
+        );
+        assert!(f("core_share") > 0.0 && f("core_share") < 1.0, "{h}");
+        // the run's counters switch the structures, and they leak over the run
+        assert!(f("dynamic_j") > 0.0 && f("leakage_j") > 0.0, "{h}");
+        assert!(f("pdom_stacks_per_core_mm2") > 0.0, "{h}");
+    }
+    // a policy without the Majority hardware carries no heap
+    let out = ok(&[
+        "compare",
+        "--preset",
+        "gf8800gtx_like",
+        "--workload",
+        "nw",
+        "--baseline",
+        "pdom",
+        "--technique",
+        "dwf",
+        "--set",
+        "dwf.policy=dpc",
+        "--format",
+        "json",
+        "-q",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let h = &v["workloads"]["nw"]["dwf"]["dwf_hardware"];
+    let names: Vec<&str> = h["structures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        !names.contains(&"max-heap") && names.contains(&"warp pool PC bank"),
+        "{h}"
+    );
 }

@@ -150,17 +150,19 @@ pub fn run(args: Args) -> Result<()> {
 }
 
 /// `compare` with a reference mode (`reconv.mode` = dwf, mimd or nrec) in some run: every run
-/// on the reference-mode model ([`crate::refcompare`]); cycles and speedups, no energy.
+/// on the reference-mode model ([`crate::refcompare`]); cycles and speedups, and the DWF
+/// hardware costed at the technology point (not the chip's energy).
 fn run_reference(
     args: &Args,
     baseline: &compare::Variant,
     variants: &[compare::Variant],
     t0: std::time::Instant,
 ) -> Result<()> {
-    if args.plot.is_some() || args.calibration.is_some() || args.die_mm2.is_some() {
+    if args.plot.is_some() || args.die_mm2.is_some() {
         anyhow::bail!(
-            "--plot, --calibration and --die-mm2 need the energy comparison; a run with \
-             'reconv.mode' = dwf, mimd or nrec is compared on cycles only"
+            "--plot and --die-mm2 need the energy comparison; a run with 'reconv.mode' = dwf, \
+             mimd or nrec is compared on cycles and the DWF hardware only (its die area is \
+             'dwf.die_area_mm2')"
         );
     }
     if matches!(args.format, Format::Csv) {
@@ -171,10 +173,30 @@ fn run_reference(
     let quiet = args.quiet.quiet;
     let bar = super::progress::Progress::bar((variants.len() + 1) * list.len(), "runs", quiet);
     let b = bar.clone();
-    let c = crate::refcompare::run(baseline, variants, &list, size, &move |n, what| {
-        b.set_position(n);
-        b.message(what);
-    });
+    let overlay = match &args.calibration {
+        Some(p) => Some(NamedOverlay::load(p)?),
+        None => None,
+    };
+    let study = Study::new(baseline.config.clone(), args.point.choice()?, overlay);
+    let src = study.cost_source()?;
+    let chip = study.chip(&src)?;
+    let hw = crate::refcompare::HwContext {
+        tech: src.label.clone(),
+        core_clock_hz: chip.core_clock_hz,
+        core_area_mm2: crate::dwfcost::core_area_mm2(&chip),
+        src,
+    };
+    let c = crate::refcompare::run(
+        baseline,
+        variants,
+        &list,
+        size,
+        Some(&hw),
+        &move |n, what| {
+            b.set_position(n);
+            b.message(what);
+        },
+    );
     bar.finish();
     let c = c?;
     match args.format {
