@@ -26,12 +26,12 @@
 //!
 //! Run time is the run's pipeline cycles at the chip model's core clock for the study's supply.
 
-use models::gpu::{ChipModel, Node, TechCostSource};
+use models::gpu::{ChipModel, Estimate, Node, TechCostSource};
 use models::issue::{dwf_cost, DwfScheduler, IssueCostError, StructureCost};
 use serde::Serialize;
+use sim::activity::{DwfCounts, KernelActivity};
 use sim::config::reconv::DwfPolicy;
 use sim::config::GpuConfig;
-use sim::timing::dwf::refmodel::RefStats;
 use sim::timing::dwf_hw_inputs;
 
 /// One DWF structure of a run.
@@ -115,8 +115,8 @@ fn uses_majority(p: DwfPolicy) -> bool {
 }
 
 /// The event count named `c` in `s` (module doc).
-fn counter(s: &RefStats, c: &str) -> f64 {
-    let f = s.formation.as_ref();
+fn counter(s: &DwfCounts, c: &str) -> f64 {
+    let f = Some(&s.formation);
     let m = s.majority.as_ref();
     let fv = |g: fn(&sim::timing::dwf::formation::FormationStats) -> u64| f.map_or(0, g);
     let mv = |g: fn(&sim::timing::dwf::majority::MajorityStats) -> u64| m.map_or(0, g);
@@ -148,16 +148,30 @@ pub fn core_area_mm2(chip: &ChipModel) -> f64 {
     find_sms(&e).map_or(0.0, |s| s.area_m2 / s.instances.max(1) as f64) * 1e6
 }
 
-/// Costs the DWF hardware of a run of `cfg` with counters `s` (module doc); `core_area_mm2`
-/// from [`core_area_mm2`], `core_clock_hz` the chip model's.
+/// Costs the DWF hardware of a run of `cfg` of `cycles` with counters `s` (module doc);
+/// `core_area_mm2` from [`core_area_mm2`], `core_clock_hz` the chip model's.
 pub fn cost(
     cfg: &GpuConfig,
-    s: &RefStats,
+    s: &DwfCounts,
+    cycles: u64,
     src: &TechCostSource,
     tech: &str,
     core_clock_hz: f64,
     core_area_mm2: f64,
 ) -> Result<DwfHardware, IssueCostError> {
+    costed(cfg, s, cycles, src, tech, core_clock_hz, core_area_mm2).map(|(h, _)| h)
+}
+
+/// [`cost`] with the component costs of the structures kept (in the same order).
+fn costed(
+    cfg: &GpuConfig,
+    s: &DwfCounts,
+    cycles: u64,
+    src: &TechCostSource,
+    tech: &str,
+    core_clock_hz: f64,
+    core_area_mm2: f64,
+) -> Result<(DwfHardware, Vec<StructureCost>), IssueCostError> {
     let d = dwf_cost(&scheduler(cfg), src)?;
     let majority = uses_majority(cfg.dwf.policy);
     let keep = |st: &StructureCost| {
@@ -170,12 +184,11 @@ pub fn cost(
     };
     let cores = cfg.gpu.n_sm;
     let n = cores as f64;
-    let runtime_s = s.cycles as f64 / core_clock_hz.max(1.0);
+    let runtime_s = cycles as f64 / core_clock_hz.max(1.0);
     let count = |c: &str| counter(s, c);
-    let structures: Vec<DwfStructure> = d
-        .added
+    let kept: Vec<StructureCost> = d.added.iter().filter(|st| keep(st)).cloned().collect();
+    let structures: Vec<DwfStructure> = kept
         .iter()
-        .filter(|st| keep(st))
         .map(|st| DwfStructure {
             name: st.name.clone(),
             model: st.model.clone(),
@@ -209,21 +222,78 @@ pub fn cost(
         );
     }
     let share = |a: f64, b: f64| if b > 0.0 { a / b } else { 0.0 };
-    Ok(DwfHardware {
-        tech: tech.to_string(),
-        cores,
-        area_per_core_mm2,
-        area_chip_mm2,
-        die_area_mm2,
-        die_share: share(area_chip_mm2, die_area_mm2),
-        core_area_mm2,
-        core_share: share(area_per_core_mm2, core_area_mm2),
-        pdom_stacks_per_core_mm2: d.line_items.iter().map(|l| l.area_m2).sum::<f64>() * 1e6,
-        leakage_per_core_w: structures.iter().map(|x| x.leakage_per_core_w).sum(),
-        runtime_s,
-        dynamic_j: structures.iter().map(|x| x.dynamic_j).sum(),
-        leakage_j: structures.iter().map(|x| x.leakage_j).sum(),
-        structures,
-        notes,
-    })
+    Ok((
+        DwfHardware {
+            tech: tech.to_string(),
+            cores,
+            area_per_core_mm2,
+            area_chip_mm2,
+            die_area_mm2,
+            die_share: share(area_chip_mm2, die_area_mm2),
+            core_area_mm2,
+            core_share: share(area_per_core_mm2, core_area_mm2),
+            pdom_stacks_per_core_mm2: d.line_items.iter().map(|l| l.area_m2).sum::<f64>() * 1e6,
+            leakage_per_core_w: structures.iter().map(|x| x.leakage_per_core_w).sum(),
+            runtime_s,
+            dynamic_j: structures.iter().map(|x| x.dynamic_j).sum(),
+            leakage_j: structures.iter().map(|x| x.leakage_j).sum(),
+            structures,
+            notes,
+        },
+        kept,
+    ))
+}
+
+/// Costs the DWF hardware of the run `k` of `cfg` (when it carries DWF counters) and puts it
+/// into `e` as a "DWF scheduler" group of the SMs, one leaf per structure: area and leakage
+/// power of every core's copy, dynamic energy from the counters, leakage over the run.
+pub fn cost_and_apply(
+    cfg: &GpuConfig,
+    src: &TechCostSource,
+    chip: &ChipModel,
+    k: &KernelActivity,
+    e: &mut Estimate,
+) -> Result<Option<DwfHardware>, IssueCostError> {
+    let Some(counts) = k.dwf.as_ref() else {
+        return Ok(None);
+    };
+    let core = find_sms(&e.root).map_or(0.0, |s| s.area_m2 / s.instances.max(1) as f64) * 1e6;
+    let (h, kept) = costed(
+        cfg,
+        counts,
+        k.cycles,
+        src,
+        &src.label,
+        chip.core_clock_hz,
+        core,
+    )?;
+    let n = h.cores;
+    let leaves: Vec<Node> = h
+        .structures
+        .iter()
+        .zip(&kept)
+        .map(|(x, st)| Node {
+            name: x.name.clone(),
+            source: st.source.clone(),
+            instances: n,
+            area_m2: x.area_per_core_mm2 * 1e-6 * n as f64,
+            dynamic_j: x.dynamic_j,
+            leakage_j: x.leakage_j,
+            gating_overhead_j: 0.0,
+            leakage_w: x.leakage_per_core_w * n as f64,
+            children: Vec::new(),
+        })
+        .collect();
+    if let Some(sms) = find_sms_mut(&mut e.root) {
+        sms.children.push(Node::group("DWF scheduler", leaves));
+    }
+    e.root.roll_up();
+    Ok(Some(h))
+}
+
+fn find_sms_mut(n: &mut Node) -> Option<&mut Node> {
+    if n.name.starts_with("SMs (") {
+        return Some(n);
+    }
+    n.children.iter_mut().find_map(find_sms_mut)
 }

@@ -2,15 +2,17 @@
 //! §4–§5 dynamic warp formation): when the baseline or a variant sets `reconv.mode` to `dwf`,
 //! `mimd` or `nrec`, every run goes to the reference-mode model
 //! (`sim::timing::dwf::refmodel`), the baseline included (a PDOM baseline runs there under the
-//! same scheduler-level timing), so that cycles compare like for like. That model writes no
-//! activity record, so this comparison reports cycles, speedups, SIMD efficiency, the DWF
-//! structure counters and the simulation rate, and not the chip's energy. A DWF run's own
-//! hardware is costed at the comparison's technology point ([`crate::dwfcost`]): its area per
-//! core and chip, and its structures' dynamic and leakage energy over the run.
+//! same scheduler-level timing), so that cycles compare like for like. Each run reports cycles,
+//! speedup, SIMD efficiency, the DWF structure counters and the simulation rate, and its
+//! activity record ([`sim::timing::dwf::refactivity`]) is costed by the chip model at the
+//! comparison's technology point: energy, EDP and area, and their change against the baseline.
+//! A DWF run's own hardware is in its estimate ([`crate::dwfcost`]): area per core and chip,
+//! and its structures' dynamic and leakage energy.
 
 use crate::compare::Variant;
-use crate::dwfcost::{self, DwfHardware};
-use models::gpu::TechCostSource;
+use crate::dwfcost::DwfHardware;
+use crate::study::Study;
+use models::gpu::{ChipModel, TechCostSource};
 use serde::Serialize;
 use sim::config::reconv::ReconvMode;
 use sim::timing::dwf::refmodel::{RefGpu, RefStats};
@@ -40,21 +42,48 @@ pub struct RefResult {
     pub stats: RefStats,
     /// Thread instructions simulated per second of wall time.
     pub thread_insts_per_s: f64,
+    /// The run's energy costed from its activity record, when a technology point was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub energy: Option<RefEnergy>,
     /// The DWF scheduler's hardware (DWF runs, when a technology point was given).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dwf_hardware: Option<DwfHardware>,
 }
 
-/// The technology point the DWF hardware is costed at.
+/// A reference-mode run costed at the comparison's technology point.
+#[derive(Clone, Debug, Serialize)]
+pub struct RefEnergy {
+    /// Run time at the chip model's core clock, s.
+    pub runtime_s: f64,
+    /// Chip energy (DWF structures included), J.
+    pub energy_j: f64,
+    /// Dynamic part, J.
+    pub dynamic_j: f64,
+    /// Leakage part, J.
+    pub leakage_j: f64,
+    /// Energy-delay product, J·s.
+    pub edp_js: f64,
+    /// Chip area (DWF structures included), mm².
+    pub area_mm2: f64,
+    /// (energy − baseline energy) / baseline energy.
+    pub energy_change: f64,
+    /// (EDP − baseline EDP) / baseline EDP.
+    pub edp_change: f64,
+    /// (area − baseline area) / baseline area.
+    pub area_change: f64,
+}
+
+/// The technology point the runs are costed at: the study of the baseline configuration.
 pub struct HwContext {
-    /// Cost source at the study's technology point.
-    pub src: TechCostSource,
-    /// Its label.
-    pub tech: String,
-    /// The chip model's core clock at that point, Hz.
-    pub core_clock_hz: f64,
-    /// Area of one core (SM) in the chip model, mm².
-    pub core_area_mm2: f64,
+    /// The baseline's study (technology point, overlay).
+    pub study: Study,
+}
+
+/// One variant's study, cost source and chip model.
+struct Costing {
+    study: Study,
+    src: TechCostSource,
+    chip: ChipModel,
 }
 
 /// The comparison: per workload, the baseline's and each variant's results.
@@ -74,11 +103,17 @@ pub struct RefComparison {
     pub geomean_speedup: BTreeMap<String, f64>,
 }
 
-fn one(v: &Variant, w: &dyn Workload, size: Size) -> anyhow::Result<(RefStats, f64)> {
+fn one(
+    v: &Variant,
+    w: &dyn Workload,
+    size: Size,
+) -> anyhow::Result<(RefStats, sim::activity::Activity, f64)> {
     let t0 = Instant::now();
     let mut gpu = RefGpu::new(&v.config)?;
     w.run(size, &mut gpu, false)?;
-    Ok((gpu.stats, t0.elapsed().as_secs_f64()))
+    let wall = t0.elapsed().as_secs_f64();
+    let stats = gpu.stats.clone();
+    Ok((stats, gpu.into_activity(), wall))
 }
 
 /// Runs the baseline and every variant on every workload; `progress(done, what)` after each.
@@ -93,13 +128,27 @@ pub fn run(
     let mut out = BTreeMap::new();
     let mut logs: BTreeMap<String, Vec<f64>> = BTreeMap::new();
     let mut done = 0usize;
+    let runs: Vec<&Variant> = std::iter::once(baseline).chain(variants).collect();
+    let costing: Vec<Option<Costing>> = match hw {
+        Some(h) => runs
+            .iter()
+            .map(|v| {
+                let study = h.study.variant(v.config.clone());
+                let src = study.cost_source()?;
+                let chip = study.chip(&src)?;
+                Ok(Some(Costing { study, src, chip }))
+            })
+            .collect::<anyhow::Result<_>>()?,
+        None => runs.iter().map(|_| None).collect(),
+    };
     for w in list {
         let name = w.info().name;
         let mut per = BTreeMap::new();
         let mut base_cycles = 0u64;
-        for (k, v) in std::iter::once(baseline).chain(variants).enumerate() {
+        let mut base_cost = (0.0, 0.0, 0.0);
+        for (k, v) in runs.iter().enumerate() {
             progress(done, format!("{name}: {}", v.name));
-            let (s, wall) = one(v, *w, size)
+            let (s, act, wall) = one(v, *w, size)
                 .map_err(|e| anyhow::anyhow!("workload '{name}', run '{}': {e:#}", v.name))?;
             done += 1;
             if k == 0 {
@@ -113,23 +162,36 @@ pub fn run(
             if k > 0 && speedup > 0.0 {
                 logs.entry(v.name.clone()).or_default().push(speedup.ln());
             }
-            let dwf_hardware = match hw {
-                Some(h) if v.config.reconv.mode == ReconvMode::Dwf => Some(
-                    dwfcost::cost(
-                        &v.config,
-                        &s,
-                        &h.src,
-                        &h.tech,
-                        h.core_clock_hz,
-                        h.core_area_mm2,
-                    )
-                    .map_err(|e| anyhow::anyhow!("run '{}': DWF hardware: {e}", v.name))?,
-                ),
-                _ => None,
+            let (energy, dwf_hardware) = match &costing[k] {
+                Some(c) => {
+                    let r = c
+                        .study
+                        .cost(&c.chip, &c.src.label, name, &act)
+                        .map_err(|e| anyhow::anyhow!("workload '{name}', run '{}': {e}", v.name))?;
+                    let area_mm2 = r.estimate.root.area_m2 * 1e6;
+                    if k == 0 {
+                        base_cost = (r.energy_j, r.edp_js, area_mm2);
+                    }
+                    let ch = |x: f64, b: f64| if b > 0.0 { x / b - 1.0 } else { 0.0 };
+                    let e = RefEnergy {
+                        runtime_s: r.runtime_s,
+                        energy_j: r.energy_j,
+                        dynamic_j: r.dynamic_j,
+                        leakage_j: r.leakage_j,
+                        edp_js: r.edp_js,
+                        area_mm2,
+                        energy_change: ch(r.energy_j, base_cost.0),
+                        edp_change: ch(r.edp_js, base_cost.1),
+                        area_change: ch(area_mm2, base_cost.2),
+                    };
+                    (Some(e), r.dwf)
+                }
+                None => (None, None),
             };
             per.insert(
                 v.name.clone(),
                 RefResult {
+                    energy,
                     dwf_hardware,
                     mode: v.config.reconv.mode.as_str().to_string(),
                     cycles: s.cycles,
@@ -148,7 +210,7 @@ pub fn run(
         .collect();
     Ok(RefComparison {
         model: "reference-mode model (control-flow spec 3.4, 4, 5; scheduler-level timing; \
-                the chip's energy not estimated, the DWF structures costed)",
+                activity records costed by the chip model)",
         size: size.as_str().to_string(),
         baseline: baseline.name.clone(),
         variants: variants.iter().map(|v| v.name.clone()).collect(),
@@ -189,6 +251,49 @@ pub fn table(c: &RefComparison) -> String {
     for (n, g) in &c.geomean_speedup {
         let _ = writeln!(s, "geomean speedup of {n} over {}: {g:.3}", c.baseline);
     }
+    let costed = c
+        .workloads
+        .values()
+        .any(|per| per.values().any(|r| r.energy.is_some()));
+    if costed {
+        let _ = writeln!(s, "energy (uJ) and its change against {}:", c.baseline);
+        let _ = write!(s, "{:<14}", "workload");
+        for n in &names {
+            let _ = write!(s, " {:>22}", n);
+        }
+        let _ = writeln!(s);
+        let mut sums = vec![0.0f64; names.len()];
+        for (w, per) in &c.workloads {
+            let _ = write!(s, "{w:<14}");
+            for (i, n) in names.iter().enumerate() {
+                match per.get(*n).and_then(|r| r.energy.as_ref()) {
+                    Some(e) => {
+                        sums[i] += e.energy_j;
+                        let _ = write!(
+                            s,
+                            " {:>13.3} {:>+7.2}%",
+                            e.energy_j * 1e6,
+                            100.0 * e.energy_change
+                        );
+                    }
+                    None => {
+                        let _ = write!(s, " {:>22}", "-");
+                    }
+                }
+            }
+            let _ = writeln!(s);
+        }
+        let _ = write!(s, "{:<14}", "sum");
+        for x in &sums {
+            let d = if sums[0] > 0.0 {
+                x / sums[0] - 1.0
+            } else {
+                0.0
+            };
+            let _ = write!(s, " {:>13.3} {:>+7.2}%", x * 1e6, 100.0 * d);
+        }
+        let _ = writeln!(s);
+    }
     for n in &c.variants {
         let runs: Vec<&DwfHardware> = c
             .workloads
@@ -224,8 +329,8 @@ pub fn table(c: &RefComparison) -> String {
     }
     let _ = writeln!(
         s,
-        "(cycles, speedup over the baseline, SIMD efficiency e; the chip's energy is not \
-         estimated for reference-mode runs, only the DWF structures')"
+        "(cycles, speedup over the baseline, SIMD efficiency e; energies are the chip model's \
+         costing of each run's reference-mode activity record, DWF structures included)"
     );
     s
 }

@@ -194,6 +194,10 @@ pub struct WorkloadResult {
     /// The issue stage's structures costed by the issue-stage §4 model
     /// ([`crate::issuecost`]): the baseline's I-buffer and scoreboards, or SOCGPU's.
     pub issue: crate::issuecost::IssueRun,
+    /// The DWF scheduler's hardware (control-flow §5.7) of a DWF run, also in the tree as the
+    /// SMs' "DWF scheduler" group ([`crate::dwfcost`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dwf: Option<crate::dwfcost::DwfHardware>,
     /// The §8 energy of a plain MRF on this run's register accesses (the baseline of a
     /// comparison); `None` when the run has a technique or the model could not cost it.
     #[serde(skip)]
@@ -353,6 +357,10 @@ pub enum ActivitySource {
     /// The analytical activity source ([`crate::amodel`]): functional counts and the
     /// analytical scheduling model's timing; a quick what-if, not a simulation.
     Model,
+    /// The reference-mode model of the control-flow spec (§3.4–§5, scheduler-level timing,
+    /// [`sim::timing::dwf::refmodel`]); runs with `reconv.mode` = dwf, mimd or nrec use it
+    /// whatever the source.
+    Reference,
 }
 
 impl ActivitySource {
@@ -361,6 +369,7 @@ impl ActivitySource {
         match self {
             ActivitySource::Sim => "sim",
             ActivitySource::Model => crate::amodel::SOURCE_NAME,
+            ActivitySource::Reference => "reference",
         }
     }
 }
@@ -540,6 +549,13 @@ impl Study {
             crate::amodel::check_representable(&self.cfg).map_err(StudyError::ActivitySource)?;
             return crate::amodel::run_workload(&self.cfg, w, self.size).map_err(failed);
         }
+        if self.source == ActivitySource::Reference
+            || self.cfg.reconv.mode != sim::config::reconv::ReconvMode::Pdom
+        {
+            let mut gpu = sim::timing::dwf::refmodel::RefGpu::new(&self.cfg).map_err(failed)?;
+            w.run(self.size, &mut gpu, false).map_err(failed)?;
+            return Ok(gpu.into_activity());
+        }
         let (ran, activity) = Simulation::new(&self.cfg)
             .run(Program(|gpu: &mut TimingGpu| w.run(self.size, gpu, false)))
             .map_err(failed)?;
@@ -569,8 +585,10 @@ impl Study {
         };
         let overlay = self.overlay.as_ref().map(|o| &o.overlay);
         let rf = crate::rfcost::cost_and_apply(&self.cfg, &self.tech, chip, k, overlay, &mut e)?;
-        let issue =
-            crate::issuecost::cost_and_apply(&self.cfg, &self.cost_source()?, chip, k, &mut e)?;
+        let src = self.cost_source()?;
+        let issue = crate::issuecost::cost_and_apply(&self.cfg, &src, chip, k, &mut e)?;
+        let dwf = crate::dwfcost::cost_and_apply(&self.cfg, &src, chip, k, &mut e)
+            .map_err(crate::issuecost::IssueError::from)?;
         // a plain run's own §8 energy, for comparisons; a configuration the register-file
         // model cannot cost (node, geometry) still gets its estimate
         let rf_plain = match rf {
@@ -597,6 +615,7 @@ impl Study {
             gating,
             rf,
             issue,
+            dwf,
             rf_plain,
             pg_metrics: PgRunMetrics::of(k),
         })
@@ -668,8 +687,9 @@ impl Study {
             let name = w.info().name;
             let cache = match self.source {
                 ActivitySource::Sim => self.cache.as_ref(),
-                // the cache holds simulated records only
-                ActivitySource::Model => None,
+                // the cache holds simulated records only (a PDOM run on the reference-mode
+                // model has the cycle-level run's configuration)
+                ActivitySource::Model | ActivitySource::Reference => None,
             };
             let act = match cache {
                 Some(c) => match c.get(&self.cfg, name, &size) {
@@ -746,6 +766,9 @@ impl Study {
             Input::Simulate => {
                 let sim = self.variant(self.timed_config(&chip)?);
                 for (name, act) in sim.simulate_all(list)? {
+                    if let Some(p) = &act.provenance {
+                        activity_source = p.source.clone();
+                    }
                     results.push(self.cost(&chip, &tech, &name, &act)?);
                     activities.push(act);
                 }

@@ -202,7 +202,7 @@ fn a_bad_dwf_policy_is_refused_naming_the_values() {
     }
     let err = refused(&["simulate", "--workload", "bfs", "--set", "reconv.mode=simt"]);
     assert!(err.contains("reconv.mode") && err.contains("mimd"), "{err}");
-    // the energy path runs the cycle-level model, which has only the PDOM stack
+    // the analytical activity source has no thread regrouping
     let err = refused(&[
         "estimate",
         "--preset",
@@ -211,6 +211,8 @@ fn a_bad_dwf_policy_is_refused_naming_the_values() {
         "bfs",
         "--technique",
         "dwf",
+        "--activity-source",
+        "model",
     ]);
     assert!(err.contains("reconv.mode"), "{err}");
 }
@@ -316,6 +318,37 @@ fn compare_runs_reference_modes_against_a_pdom_baseline() {
         assert!(f("dynamic_j") > 0.0 && f("leakage_j") > 0.0, "{h}");
         assert!(f("pdom_stacks_per_core_mm2") > 0.0, "{h}");
     }
+    // every run is costed: the baseline's change is 0, and a DWF run's energy includes its
+    // structures
+    for w in ["bfs", "nw"] {
+        let r = &v["workloads"][w];
+        assert_eq!(
+            r["pdom"]["energy"]["energy_change"].as_f64(),
+            Some(0.0),
+            "{r}"
+        );
+        for run in ["dwf", "mimd"] {
+            let e = &r[run]["energy"];
+            let ej = e["energy_j"].as_f64().unwrap();
+            let b = r["pdom"]["energy"]["energy_j"].as_f64().unwrap();
+            assert!(ej > 0.0 && b > 0.0, "{w} {run}: {e}");
+            let ch = e["energy_change"].as_f64().unwrap();
+            assert!((ch - (ej / b - 1.0)).abs() < 1e-12, "{w} {run}: {e}");
+        }
+        let dwf_struct = r["dwf"]["dwf_hardware"]["dynamic_j"].as_f64().unwrap()
+            + r["dwf"]["dwf_hardware"]["leakage_j"].as_f64().unwrap();
+        assert!(
+            r["dwf"]["energy"]["energy_j"].as_f64().unwrap() > dwf_struct,
+            "{w}: {r}"
+        );
+        let da = r["dwf"]["energy"]["area_mm2"].as_f64().unwrap()
+            - r["pdom"]["energy"]["area_mm2"].as_f64().unwrap();
+        let hw = r["dwf"]["dwf_hardware"]["area_chip_mm2"].as_f64().unwrap();
+        assert!(
+            (da - hw).abs() < 1e-9 * hw.max(1.0),
+            "{w}: area delta {da} vs {hw}"
+        );
+    }
     // a policy without the Majority hardware carries no heap
     let out = ok(&[
         "compare",
@@ -345,4 +378,61 @@ fn compare_runs_reference_modes_against_a_pdom_baseline() {
         !names.contains(&"max-heap") && names.contains(&"warp pool PC bank"),
         "{h}"
     );
+}
+
+#[test]
+fn estimate_runs_dwf_on_the_reference_model_with_its_structures_in_the_tree() {
+    let out = ok(&[
+        "estimate",
+        "--preset",
+        "gf8800gtx_like",
+        "--tech",
+        "90nm",
+        "--workload",
+        "nw",
+        "--technique",
+        "dwf",
+        "-q",
+    ]);
+    assert!(out.contains("reference-mode model"), "{out}");
+    assert!(
+        out.contains("DWF scheduler") && out.contains("max-heap"),
+        "{out}"
+    );
+    let out = ok(&[
+        "estimate",
+        "--preset",
+        "gf8800gtx_like",
+        "--tech",
+        "90nm",
+        "--workload",
+        "nw",
+        "--technique",
+        "dwf",
+        "--format",
+        "json",
+        "-q",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["activity_source"], "reference", "{v}");
+    let w = &v["workloads"][0];
+    let tree_has_dwf = w["estimate"]["root"].to_string().contains("DWF scheduler");
+    assert!(tree_has_dwf, "{w}");
+    assert!(w["dwf"]["area_per_core_mm2"].as_f64().unwrap() > 0.0, "{w}");
+    // a PDOM estimate has no DWF structures
+    let out = ok(&[
+        "estimate",
+        "--preset",
+        "gf8800gtx_like",
+        "--tech",
+        "90nm",
+        "--workload",
+        "nw",
+        "--format",
+        "json",
+        "-q",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["activity_source"], "sim", "{v}");
+    assert!(v["workloads"][0].get("dwf").is_none());
 }

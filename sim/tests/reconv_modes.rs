@@ -538,3 +538,64 @@ fn mimd_is_slower_than_pdom_only_through_the_memory_cost_of_split_warps() {
     }
     assert_eq!(mimd.thread_insts, pdom.thread_insts);
 }
+
+/// The activity record of a reference-mode run (`timing::dwf::refactivity`): consistent, one
+/// warp instruction per issue slot where a slot holds one PC (PDOM, NREC, DWF), the lanes the
+/// guard-true threads, the family counts summing to the totals, the cycles the model's, and a
+/// DWF record carrying the formation and Majority counters the model kept.
+#[test]
+fn the_reference_model_writes_a_consistent_activity_record() {
+    for (m, p, label) in MODES {
+        let c = cfg(m, p);
+        let w = workloads::find("bfs").unwrap();
+        let mut gpu = RefGpu::new(&c).unwrap();
+        w.run(Size::Test, &mut gpu, false).unwrap();
+        let s = gpu.stats.clone();
+        let a = gpu.into_activity();
+        a.check_consistent(label).unwrap();
+        let k = &a.aggregate;
+        assert_eq!(
+            a.provenance.as_ref().unwrap().source,
+            "reference",
+            "{label}"
+        );
+        assert_eq!(k.cycles, s.cycles, "{label}");
+        if m != ReconvMode::Mimd {
+            assert_eq!(k.warp_insts, s.warp_issues, "{label}");
+        } else {
+            // a MIMD slot with several PCs counts one instruction per PC
+            assert!(k.warp_insts >= s.warp_issues, "{label}");
+        }
+        // the record's lanes are guard-true threads; the model's issued threads include
+        // predicated-off ones
+        assert!(
+            k.thread_insts > 0 && k.thread_insts <= s.thread_insts,
+            "{label}"
+        );
+        let f = &k.by_family;
+        let fam = [f.int, f.fp, f.dp, f.sfu, f.mem, f.ctrl, f.bar];
+        assert_eq!(fam.iter().map(|x| x.warp_insts).sum::<u64>(), k.warp_insts);
+        assert_eq!(
+            fam.iter().map(|x| x.thread_insts).sum::<u64>(),
+            k.thread_insts
+        );
+        let sm_insts: u64 = k.sms.iter().map(|x| x.warp_insts).sum();
+        assert_eq!(sm_insts, k.warp_insts, "{label}");
+        let rf_reads: u64 = k.sms.iter().flat_map(|x| x.rf.reads.iter()).sum();
+        assert!(rf_reads > 0, "{label}");
+        let l1d: u64 = k.sms.iter().map(|x| x.l1d.read.hit + x.l1d.read.miss).sum();
+        assert!(l1d > 0, "{label}: bfs loads reach the L1D");
+        assert!(k.sms.iter().all(|x| x.active_cycles <= k.cycles), "{label}");
+        match m {
+            ReconvMode::Dwf => {
+                let d = k.dwf.as_ref().expect("DWF counters");
+                assert_eq!(Some(&d.formation), s.formation.as_ref(), "{label}");
+                assert_eq!(d.majority, s.majority, "{label}");
+            }
+            _ => assert!(k.dwf.is_none(), "{label}"),
+        }
+        // PDOM pushes its stack at divergent branches, the other modes have none
+        let pushes: u64 = k.sms.iter().map(|x| x.simt.pushes).sum();
+        assert_eq!(pushes > 0, m == ReconvMode::Pdom, "{label}");
+    }
+}

@@ -5,12 +5,13 @@
 use super::{issue_overhead_cycles, ModelGpu, DRAM, L2};
 use crate::schedcfg::{self, pipe_index, ISSUE, OC, RF};
 use models::sched::Limiter;
-use sim::activity::{IdleStats, KernelActivity, Occupancy, SmActivity};
+use sim::activity::{KernelActivity, Occupancy, SmActivity};
 use sim::config::GpuConfig;
 use sim::inst::{Family, OpClass, WarpInst, PRED_BASE};
 use sim::stream::Step;
+use sim::timing::funccount::{cu_class, exec_class, idle_stats, PipeMap};
 use sim::timing::funcmem::FuncMem;
-use sim::timing::{classify, op_name, ExecClass, PipeClass, RegisterFileOrg, SpPipe};
+use sim::timing::{op_name, PipeClass, RegisterFileOrg};
 use sim::{Launch, SimError};
 
 /// Units of the per-SM demand vector (the machine's eight, then `dram` and `l2`).
@@ -23,82 +24,6 @@ struct CtaRun {
     p1_cycles: u64,
     /// Work per unit, in cycles of that unit's `t` (per-SM units only).
     demand_cycles: [f64; N_UNITS],
-}
-
-/// The exec-pipe instances of the template, by pipe name: indices into `SmActivity::exec`.
-struct PipeMap {
-    int: Vec<usize>,
-    fp: Vec<usize>,
-    sfu: Vec<usize>,
-    dp: Vec<usize>,
-    ldst: Vec<usize>,
-}
-
-impl PipeMap {
-    fn of(t: &SmActivity) -> PipeMap {
-        let pick = |name: &str| {
-            t.exec
-                .iter()
-                .enumerate()
-                .filter(|(_, p)| p.pipe == name)
-                .map(|(i, _)| i)
-                .collect::<Vec<_>>()
-        };
-        PipeMap {
-            int: pick("int"),
-            fp: pick("fp"),
-            sfu: pick("sfu"),
-            dp: pick("dp"),
-            ldst: pick("ldst"),
-        }
-    }
-
-    /// The pipe instance an instruction of `ec` from warp slot `slot` is counted on: the
-    /// pipes of its class taken round-robin by warp slot.
-    fn instance(&self, ec: &ExecClass, slot: u32) -> Option<usize> {
-        let v = match ec.pipe {
-            PipeClass::Sp => match ec.sp_pipe {
-                SpPipe::Fp => &self.fp,
-                SpPipe::Int => &self.int,
-            },
-            PipeClass::Int => &self.int,
-            PipeClass::Sfu => &self.sfu,
-            PipeClass::Dp => &self.dp,
-            PipeClass::Mem => &self.ldst,
-            PipeClass::None => return None,
-        };
-        if v.is_empty() {
-            None
-        } else {
-            Some(v[slot as usize % v.len()])
-        }
-    }
-}
-
-/// The collector class name of a pipe class (`OpcollActivity::class`).
-fn cu_class(p: PipeClass) -> &'static str {
-    match p {
-        PipeClass::Sp => "sp",
-        PipeClass::Sfu => "sfu",
-        PipeClass::Mem => "mem",
-        PipeClass::Dp => "dp",
-        PipeClass::Int => "int",
-        PipeClass::None => "gen",
-    }
-}
-
-/// The execution class as the fetch stage gives it: barriers and memory barriers take no pipe.
-fn exec_class(cfg: &GpuConfig, inst: &WarpInst) -> ExecClass {
-    if inst.family == Family::Bar || (inst.family == Family::Mem && inst.op == OpClass::Membar) {
-        ExecClass {
-            pipe: PipeClass::None,
-            sp_pipe: SpPipe::Int,
-            latency: 1,
-            ii: 1,
-        }
-    } else {
-        classify(cfg, inst)
-    }
 }
 
 /// Per-warp state of the functional pass.
@@ -478,31 +403,4 @@ fn launch_gap(cfg: &GpuConfig, index: u64) -> u64 {
     } else {
         0
     }
-}
-
-/// A pipe's timeline over a window of `window` cycles with `busy` busy cycles and `uses`
-/// uses: the idle time split into one idle period per use, each of the §6 idle-interval length
-/// (the gap between uses minus the occupancy), all in that length's bin.
-fn idle_stats(busy: u64, window: u64, uses: u64, exact_max: u32, log2_max: u32) -> IdleStats {
-    let mut s = IdleStats::new(exact_max, log2_max);
-    s.busy_cycles = busy;
-    s.idle_cycles = window - busy;
-    if uses > 0 && s.idle_cycles > 0 {
-        let len = (s.idle_cycles / uses).max(1);
-        let periods = uses.min(s.idle_cycles);
-        let bin = s.hist.bin_of(len);
-        s.hist.counts[bin] += periods;
-        s.hist.cycles[bin] += s.idle_cycles;
-        s.periods = periods;
-        s.busy_to_idle = periods;
-    } else if s.idle_cycles > 0 {
-        let bin = s.censored.bin_of(s.idle_cycles);
-        s.censored.counts[bin] += 1;
-        s.censored.cycles[bin] += s.idle_cycles;
-    }
-    s.hist.trim();
-    s.censored.trim();
-    s.residency.insert("on_busy".into(), s.busy_cycles);
-    s.residency.insert("on_idle".into(), s.idle_cycles);
-    s
 }

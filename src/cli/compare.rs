@@ -150,8 +150,8 @@ pub fn run(args: Args) -> Result<()> {
 }
 
 /// `compare` with a reference mode (`reconv.mode` = dwf, mimd or nrec) in some run: every run
-/// on the reference-mode model ([`crate::refcompare`]); cycles and speedups, and the DWF
-/// hardware costed at the technology point (not the chip's energy).
+/// on the reference-mode model ([`crate::refcompare`]): cycles and speedups, and each run's
+/// activity record costed at the technology point.
 fn run_reference(
     args: &Args,
     baseline: &compare::Variant,
@@ -177,14 +177,8 @@ fn run_reference(
         Some(p) => Some(NamedOverlay::load(p)?),
         None => None,
     };
-    let study = Study::new(baseline.config.clone(), args.point.choice()?, overlay);
-    let src = study.cost_source()?;
-    let chip = study.chip(&src)?;
     let hw = crate::refcompare::HwContext {
-        tech: src.label.clone(),
-        core_clock_hz: chip.core_clock_hz,
-        core_area_mm2: crate::dwfcost::core_area_mm2(&chip),
-        src,
+        study: Study::new(baseline.config.clone(), args.point.choice()?, overlay).size(size),
     };
     let c = crate::refcompare::run(
         baseline,

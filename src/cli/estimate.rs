@@ -49,7 +49,9 @@ pub struct Args {
     /// `model`, the analytical activity source (a functional run for the counts and the
     /// analytical scheduling model for the timing; a quick what-if run, not a simulation, and
     /// the output says so). `model` refuses mechanisms only the simulator counts (power
-    /// gating, register-file techniques, SOCGPU/LOOG, DWF/MIMD/NREC).
+    /// gating, register-file techniques, SOCGPU/LOOG, DWF/MIMD/NREC). `reference`: the
+    /// reference-mode model of the control-flow spec (scheduler-level timing, one warp per
+    /// scheduler cycle); runs with reconv.mode = dwf, mimd or nrec use it whatever the choice.
     #[arg(long, value_enum, default_value = "sim", conflicts_with_all = ["activity", "static_only"])]
     pub activity_source: crate::study::ActivitySource,
     /// Cost a saved Activity (from `gpuenergy simulate --out`) instead of simulating.

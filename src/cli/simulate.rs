@@ -55,6 +55,8 @@ pub struct Args {
     /// analytical activity source (functional counts, analytical-model timing; not a
     /// simulation, and the output says so). `model` refuses traces and the mechanisms only the
     /// simulator counts (power gating, register-file techniques, SOCGPU/LOOG, DWF/MIMD/NREC).
+    /// `reference`: the reference-mode model of the control-flow spec, which runs
+    /// reconv.mode = dwf, mimd and nrec whatever the choice (PTX workloads only).
     #[arg(long, value_enum, default_value = "sim")]
     pub activity_source: crate::study::ActivitySource,
     /// Write the Activity record (JSON) to this file.
@@ -158,6 +160,12 @@ pub fn run(args: Args) -> Result<()> {
         crate::amodel::check_representable(&cfg).map_err(anyhow::Error::msg)?;
         return run_model(&cfg, &args);
     }
+    if args.activity_source == crate::study::ActivitySource::Reference && args.trace.is_some() {
+        bail!(
+            "--activity-source reference: the reference-mode model runs PTX workloads (it needs \
+             per-thread control flow); allowed with --trace: --activity-source sim"
+        );
+    }
     if let Some(dir) = &args.trace {
         let start = Instant::now();
         let bar = Progress::spinner(args.quiet.quiet);
@@ -197,7 +205,9 @@ pub fn run(args: Args) -> Result<()> {
     let w = workloads::find(name)
         .with_context(|| format!("unknown workload '{name}' (see `gpuenergy workloads`)"))?;
     let size: Size = args.size.parse()?;
-    if cfg.reconv.mode != ReconvMode::Pdom {
+    if cfg.reconv.mode != ReconvMode::Pdom
+        || args.activity_source == crate::study::ActivitySource::Reference
+    {
         return run_reference(&cfg, name, w, size, &args);
     }
     let start = Instant::now();
@@ -244,7 +254,6 @@ pub fn run(args: Args) -> Result<()> {
     Ok(())
 }
 
-/// One reference-mode run: counters, check outcome and wall time.
 /// `simulate --activity-source model`: the workload on the analytical activity source.
 fn run_model(cfg: &GpuConfig, args: &Args) -> Result<()> {
     let Some(name) = args.workload.as_deref() else {
@@ -286,8 +295,10 @@ fn run_model(cfg: &GpuConfig, args: &Args) -> Result<()> {
     Ok(())
 }
 
+/// One reference-mode run: counters, activity record, check outcome and wall time.
 struct RefRun {
     stats: RefStats,
+    activity: sim::activity::Activity,
     check: Option<(bool, String)>,
     wall_s: f64,
 }
@@ -302,7 +313,8 @@ fn ref_run(
     let mut gpu = RefGpu::new(cfg)?;
     let rep = w.run(size, &mut gpu, check)?;
     Ok(RefRun {
-        stats: gpu.stats,
+        stats: gpu.stats.clone(),
+        activity: gpu.into_activity(),
         check: rep.check.map(|c| (c.passed, c.detail)),
         wall_s: start.elapsed().as_secs_f64(),
     })
@@ -310,7 +322,8 @@ fn ref_run(
 
 /// `simulate` under `reconv.mode` = dwf, mimd or nrec: the reference-mode model
 /// (`sim::timing::dwf::refmodel`, control-flow spec §3.4, §4, §5), run for the mode and for
-/// the PDOM baseline under the same scheduler-level timing; prints both.
+/// the PDOM baseline under the same scheduler-level timing; prints both. `--out` writes the
+/// mode's activity record (`sim::timing::dwf::refactivity`).
 fn run_reference(
     cfg: &GpuConfig,
     name: &str,
@@ -318,13 +331,6 @@ fn run_reference(
     size: Size,
     args: &Args,
 ) -> Result<()> {
-    if args.out.is_some() {
-        bail!(
-            "--out: 'reconv.mode' = \"{}\" runs on the reference-mode model, which writes no \
-             activity record",
-            cfg.reconv.mode.as_str()
-        );
-    }
     let bar = Progress::spinner(args.quiet.quiet);
     bar.message(format!(
         "{}: {} (reference-mode model)",
@@ -332,6 +338,10 @@ fn run_reference(
         cfg.reconv.mode.as_str()
     ));
     let run = ref_run(cfg, w, size, args.check)?;
+    if let Some(out) = &args.out {
+        std::fs::write(out, run.activity.to_json())
+            .with_context(|| format!("writing {}", out.display()))?;
+    }
     let mut base_cfg = cfg.clone();
     base_cfg.reconv.mode = ReconvMode::Pdom;
     bar.message(format!("{}: pdom (reference-mode model)", name));

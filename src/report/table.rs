@@ -166,6 +166,14 @@ pub fn render(r: &Report) -> String {
             crate::amodel::TABLE_NOTE
         );
     }
+    if r.activity_source == "reference" {
+        let _ = writeln!(
+            s,
+            "activity: the reference-mode model of the control-flow spec (scheduler-level \
+             timing, one warp per scheduler cycle; memory counted functionally), not the \
+             cycle-level simulator\n"
+        );
+    }
     let mut total = r.workloads[0].estimate.clone();
     total.label = if r.workloads.len() == 1 {
         r.workloads[0].workload.clone()

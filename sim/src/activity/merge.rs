@@ -293,6 +293,11 @@ impl KernelActivity {
             (None, Some(b)) => self.reconv = Some(b.clone()),
             _ => {}
         }
+        match (&mut self.dwf, &o.dwf) {
+            (Some(a), Some(b)) => a.merge(b),
+            (None, Some(b)) => self.dwf = Some(b.clone()),
+            _ => {}
+        }
         match (&mut self.loog, &o.loog) {
             (Some(a), Some(b)) => a.merge(b),
             (None, Some(b)) => self.loog = Some(b.clone()),

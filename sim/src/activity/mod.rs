@@ -32,6 +32,33 @@ pub use timeline::{IdleStats, LaneTimelines, Timeline};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+/// The DWF structure counters of a run (control-flow spec §6): warp formation, and the
+/// Majority hardware under the policies that use it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DwfCounts {
+    /// Warp pool, allocator and PC-warp LUT.
+    pub formation: crate::timing::dwf::formation::FormationStats,
+    /// Majority entry, max-heap and MHeap LUT (DMaj, DMin).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub majority: Option<crate::timing::dwf::majority::MajorityStats>,
+}
+
+impl DwfCounts {
+    /// Adds `o` into `self`.
+    pub fn merge(&mut self, o: &DwfCounts) {
+        let banks = &mut self.formation.tid_bank_writes;
+        if banks.len() < o.formation.tid_bank_writes.len() {
+            banks.resize(o.formation.tid_bank_writes.len(), 0);
+        }
+        crate::timing::dwf::refmodel::merge_formation(&mut self.formation, &o.formation);
+        match (&mut self.majority, &o.majority) {
+            (Some(a), Some(b)) => crate::timing::dwf::refmodel::merge_majority(a, b),
+            (None, Some(b)) => self.majority = Some(b.clone()),
+            _ => {}
+        }
+    }
+}
+
 /// Schema name written into every record.
 pub const SCHEMA: &str = "gpuenergy.activity.v1";
 
@@ -246,6 +273,10 @@ pub struct KernelActivity {
     /// Reconvergence counters (control-flow spec §6), present when `reconv.counters` is on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reconv: Option<ReconvStats>,
+    /// Dynamic-warp-formation structure counters (control-flow spec §6), present on records
+    /// of DWF runs of the reference-mode model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dwf: Option<DwfCounts>,
     /// LOOG issue-stage counters (issue-stage §5), present when `sched.ooo.mode` is "loog".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub loog: Option<LoogStats>,
@@ -686,6 +717,7 @@ impl KernelActivity {
             rf: None,
             socgpu: None,
             reconv: None,
+            dwf: None,
             loog: None,
         }
     }

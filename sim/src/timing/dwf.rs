@@ -26,6 +26,7 @@ use crate::config::GpuConfig;
 
 pub mod formation;
 pub mod majority;
+pub mod refactivity;
 pub mod refmodel;
 
 /// How a structure is built (what `models` maps it onto).

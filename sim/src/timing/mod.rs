@@ -22,6 +22,7 @@ mod exec;
 mod execunits;
 pub mod fold;
 mod frontend;
+pub mod funccount;
 pub mod funcmem;
 pub mod gating;
 mod issueunit;

@@ -40,6 +40,8 @@
 
 use super::formation::{FormationStats, Former, Inserted, Tid};
 use super::majority::{Majority, MajorityStats};
+use super::refactivity::{self, Recorder};
+use crate::activity::{Activity, KernelActivity};
 use crate::config::reconv::{DwfPolicy, ReconvMode};
 use crate::config::GpuConfig;
 use crate::emu::pool::{ExecOut, ThreadPool};
@@ -267,6 +269,8 @@ pub struct RefGpu {
     pub stats: RefStats,
     /// Cycles of each launch, in order, with the kernel name.
     pub launches: Vec<(String, u64)>,
+    recorder: Recorder,
+    activity: Activity,
 }
 
 impl RefGpu {
@@ -280,12 +284,26 @@ impl RefGpu {
         }
         let mut emu = Emulator::new();
         emu.configure(cfg);
+        let mut activity = Activity::new(&cfg.gpu.name, &cfg.hash_hex());
+        activity.provenance = Some(refactivity::provenance());
         Ok(RefGpu {
             emu,
             cfg: cfg.clone(),
             stats: RefStats::default(),
             launches: Vec::new(),
+            recorder: Recorder::new(cfg)?,
+            activity,
         })
+    }
+
+    /// The activity record of the launches so far ([`refactivity`]).
+    pub fn activity(&self) -> &Activity {
+        &self.activity
+    }
+
+    /// Consumes the device and returns its activity record.
+    pub fn into_activity(self) -> Activity {
+        self.activity
     }
 }
 
@@ -294,13 +312,23 @@ impl Gpu for RefGpu {
         self.emu.alloc(bytes)
     }
     fn copy_to_device(&mut self, dst: DevPtr, data: &[u8]) -> Result<(), SimError> {
+        self.recorder.host_copy(&self.cfg, dst, data.len() as u64);
         self.emu.copy_to_device(dst, data)
     }
     fn copy_from_device(&mut self, src: DevPtr, out: &mut [u8]) -> Result<(), SimError> {
         self.emu.copy_from_device(src, out)
     }
     fn launch(&mut self, launch: &Launch) -> Result<(), SimError> {
-        let c = run_launch(&self.cfg, &mut self.emu, launch, &mut self.stats)?;
+        let (c, k) = run_launch(
+            &self.cfg,
+            &mut self.emu,
+            launch,
+            &mut self.stats,
+            Some(&mut self.recorder),
+        )?;
+        if let Some(k) = k {
+            self.activity.add_launch(k);
+        }
         self.stats.cycles += c;
         self.launches.push((launch.kernel.name.clone(), c));
         Ok(())
@@ -362,6 +390,11 @@ enum Policy {
 }
 
 struct Core {
+    /// Core index.
+    idx: usize,
+    /// Cycles the core held a CTA, and warps resident over them (activity record).
+    active_cycles: u64,
+    resident_warp_cycles: u64,
     ctas: Vec<CtaSlot>,
     threads_used: u32,
     warps_used: u32,
@@ -402,8 +435,11 @@ impl Core {
     }
 }
 
-struct Model<'c> {
+struct Model<'c, 'r> {
     cfg: &'c GpuConfig,
+    /// The activity recorder, and the last group it saw: `(core, cycle, pc)`.
+    act: Option<&'r mut Recorder>,
+    last_group: (usize, u64, u32),
     mode: ReconvMode,
     w: u32,
     sc: u64,
@@ -415,13 +451,15 @@ struct Model<'c> {
     mem: RefMemStats,
 }
 
-/// Runs one launch; returns its cycles and adds its counters to `stats`.
+/// Runs one launch; returns its cycles (and with a recorder, its activity record) and adds its
+/// counters to `stats`.
 pub fn run_launch(
     cfg: &GpuConfig,
     emu: &mut Emulator,
     launch: &Launch,
     stats: &mut RefStats,
-) -> Result<u64, SimError> {
+    mut act: Option<&mut Recorder>,
+) -> Result<(u64, Option<KernelActivity>), SimError> {
     let mode = cfg.reconv.mode;
     let d = &cfg.dwf;
     let w = WARP_SIZE as u32;
@@ -439,8 +477,13 @@ pub fn run_launch(
         * (cfg.gpu.dram_mhz / cfg.gpu.core_mhz)
         / cfg.gpu.n_sm.max(1) as f64;
     let miss_port_cycles = ((line_bytes as f64 / bw.max(1e-9)).ceil() as u64).max(1);
+    if let Some(r) = act.as_deref_mut() {
+        r.begin(cfg, &info.name);
+    }
     let mut m = Model {
         cfg,
+        act,
+        last_group: (usize::MAX, 0, 0),
         mode,
         w,
         sc,
@@ -452,7 +495,11 @@ pub fn run_launch(
     };
     let n_sm = cfg.gpu.n_sm.max(1) as usize;
     let mut cores: Vec<Core> = (0..n_sm)
-        .map(|_| Core {
+        .enumerate()
+        .map(|(idx, _)| Core {
+            idx,
+            active_cycles: 0,
+            resident_warp_cycles: 0,
             ctas: Vec::new(),
             threads_used: 0,
             warps_used: 0,
@@ -540,6 +587,10 @@ pub fn run_launch(
         let mut any_live = next_cta < ncta;
         let mut progressed = false;
         for core in cores.iter_mut() {
+            if !core.ctas.is_empty() {
+                core.active_cycles += sc;
+                core.resident_warp_cycles += core.warps_used as u64 * sc;
+            }
             progressed |= m.core_cycle(core, t, &mut pool, stats)?;
             // retire finished CTAs
             let mut k = 0;
@@ -582,6 +633,24 @@ pub fn run_launch(
             )));
         }
     }
+    // this launch's DWF counters (for its activity record)
+    let mut launch_dwf: Option<crate::activity::DwfCounts> = None;
+    for core in &cores {
+        if let Some(f) = &core.former {
+            let d = launch_dwf.get_or_insert_with(|| crate::activity::DwfCounts {
+                formation: FormationStats {
+                    tid_bank_writes: vec![0; w as usize],
+                    ..Default::default()
+                },
+                majority: None,
+            });
+            merge_formation(&mut d.formation, &f.stats);
+            if let Some(Policy::Majority(mj)) = &core.policy {
+                let s = d.majority.get_or_insert_with(Default::default);
+                merge_majority(s, &mj.stats);
+            }
+        }
+    }
     for core in &cores {
         if core.former.is_some() {
             stats
@@ -602,7 +671,28 @@ pub fn run_launch(
         }
     }
     merge_mem(&mut stats.mem, &m.mem);
-    Ok(t + sc)
+    let cycles = t + sc;
+    let k = match m.act {
+        Some(r) => {
+            let active: Vec<u64> = cores.iter().map(|c| c.active_cycles).collect();
+            let resident: Vec<u64> = cores.iter().map(|c| c.resident_warp_cycles).collect();
+            let occ = crate::timing::occupancy(cfg, &info).ok();
+            r.end(
+                cfg,
+                cycles,
+                &active,
+                &resident,
+                info.regs_per_thread,
+                occ.as_ref().map(|o| (o.max_ctas, o.limiter)),
+            )
+            .map(|mut k| {
+                k.dwf = launch_dwf;
+                k
+            })
+        }
+        None => None,
+    };
+    Ok((cycles, k))
 }
 
 fn merge_mem(a: &mut RefMemStats, b: &RefMemStats) {
@@ -616,7 +706,7 @@ fn merge_mem(a: &mut RefMemStats, b: &RefMemStats) {
     a.dram_busy_cycles += b.dram_busy_cycles;
 }
 
-fn merge_formation(a: &mut FormationStats, b: &FormationStats) {
+pub(crate) fn merge_formation(a: &mut FormationStats, b: &FormationStats) {
     a.lut_lookups += b.lut_lookups;
     a.lut_hits += b.lut_hits;
     a.lut_misses += b.lut_misses;
@@ -631,7 +721,7 @@ fn merge_formation(a: &mut FormationStats, b: &FormationStats) {
     a.max_pool_occupancy = a.max_pool_occupancy.max(b.max_pool_occupancy);
 }
 
-fn merge_majority(a: &mut MajorityStats, b: &MajorityStats) {
+pub(crate) fn merge_majority(a: &mut MajorityStats, b: &MajorityStats) {
     a.mheap_lut_lookups += b.mheap_lut_lookups;
     a.mheap_lut_writes += b.mheap_lut_writes;
     a.heap_reads += b.heap_reads;
@@ -653,7 +743,7 @@ fn bucket(lanes: u32) -> usize {
     }
 }
 
-impl Model<'_> {
+impl Model<'_, '_> {
     /// Threads of CTA `cta` (thread ids `ts`, all at `pc`, or each at its own PC for
     /// `pc == u32::MAX`) become ready to issue.
     #[allow(clippy::too_many_arguments)]
@@ -969,6 +1059,10 @@ impl Model<'_> {
                         continue;
                     }
                     core.rr = pos;
+                    if let Some(r) = self.act.as_deref_mut() {
+                        let lanes = rec.active_mask.count_ones() as u64;
+                        r.group(self.cfg, core.idx, &rec, lanes, None, pos as u32, true)?;
+                    }
                     let addrs: Vec<u64> = rec.mem.as_ref().map_or(Vec::new(), |m| {
                         (0..WARP_SIZE)
                             .filter(|&l| rec.active_mask >> l & 1 != 0)
@@ -1174,6 +1268,22 @@ impl Model<'_> {
     ) -> Result<(), SimError> {
         let mut out = std::mem::take(&mut self.out);
         pool.exec(cta, pc, ts, t, &mut out)?;
+        if let Some(r) = self.act.as_deref_mut() {
+            let key = (core.idx, t, pc);
+            let new_inst = self.last_group != key;
+            self.last_group = key;
+            let slot = (t / self.sc) as u32;
+            let addrs = out.space.is_some().then_some(out.addrs.as_slice());
+            r.group(
+                self.cfg,
+                core.idx,
+                &out.inst,
+                out.active as u64,
+                addrs,
+                slot,
+                new_inst,
+            )?;
+        }
         let addrs = std::mem::take(&mut out.addrs);
         let lat = self.latency(core, t, &out.inst, &addrs);
         let mem = out.inst.family == Family::Mem;
