@@ -17,7 +17,11 @@
 //!    added to what is known (its combination is excluded from later MILPs by a no-good cut)
 //!    and the largest disagreement seen between prediction and verification (objective,
 //!    slowdown, area) widens the margins: later MILPs relax the caps by the slowdown and area
-//!    margins, and the search stops when the MILP's best unverified combination is not
+//!    margins. A verified combination of exactly two options teaches the MILP that pair's
+//!    interaction (verified − additive), which corrects the prediction of every later
+//!    combination that holds the pair (with three or more groups; with two, the pair is that
+//!    one combination and its no-good cut already covers it) ([`milp`] "Learned pair
+//!    corrections"). The search stops when the MILP's best unverified combination is not
 //!    predicted to beat the best verified design by more than the objective margin (the
 //!    largest prediction error seen so far; 0 while every prediction was exact), when no
 //!    combination is left, or after the iteration limit. The answer is
@@ -166,6 +170,36 @@ pub struct Outcome {
 /// be evaluated) and every point its search evaluated.
 type Single = (Design, Result<Metrics, String>, Vec<Evaluated>);
 
+/// `a − b`, field by field.
+fn difference(a: &Metrics, b: &Metrics) -> Metrics {
+    Metrics {
+        energy_j: a.energy_j - b.energy_j,
+        edp_js: a.edp_js - b.edp_js,
+        ed2p_js2: a.ed2p_js2 - b.ed2p_js2,
+        runtime_s: a.runtime_s - b.runtime_s,
+        area_mm2: a.area_mm2 - b.area_mm2,
+        added_area_mm2: a.added_area_mm2 - b.added_area_mm2,
+        slowdown: a.slowdown - b.slowdown,
+    }
+}
+
+/// `m` with the learned interactions of every pair of options `pick` turns on added.
+fn with_pairs(m: &Metrics, pick: &[usize], learned: &[(space::OptionPair, Metrics)]) -> Metrics {
+    let mut out = *m;
+    for (((ga, oa), (gb, ob)), r) in learned {
+        if pick[*ga] == *oa && pick[*gb] == *ob {
+            out.energy_j += r.energy_j;
+            out.edp_js += r.edp_js;
+            out.ed2p_js2 += r.ed2p_js2;
+            out.runtime_s += r.runtime_s;
+            out.area_mm2 += r.area_mm2;
+            out.added_area_mm2 += r.added_area_mm2;
+            out.slowdown += r.slowdown;
+        }
+    }
+    out
+}
+
 fn additive(base: &Metrics, singles: &[&Metrics]) -> Metrics {
     let mut m = *base;
     for s in singles {
@@ -271,6 +305,7 @@ pub fn optimize(
         conflicts: conflicts.to_vec(),
         excluded: vec![base_design.pick.clone()],
         forbidden: Vec::new(),
+        interactions: Vec::new(),
         area_cap_mm2: p.area_cap_mm2,
         slowdown_cap: p.slowdown_cap,
     };
@@ -324,6 +359,8 @@ pub fn optimize(
         best
     };
     let (mut obj_margin, mut slow_margin, mut area_margin) = (0.0_f64, 0.0_f64, 0.0_f64);
+    // learned pair interactions: (pair, verified − additive metrics)
+    let mut learned: Vec<(space::OptionPair, Metrics)> = Vec::new();
     let mut iterations = Vec::new();
     let mut stop = String::from("iteration limit reached");
     for _ in 0..p.max_iterations {
@@ -352,7 +389,8 @@ pub fn optimize(
             .filter(|(_, &o)| o > 0)
             .filter_map(|(g, &o)| single_m[g][o].as_ref())
             .collect();
-        let predicted = additive(&base, &parts);
+        let additive_only = additive(&base, &parts);
+        let predicted = with_pairs(&additive_only, &pick, &learned);
         let (_, bm) = best_verified(&verified);
         if f(&predicted) >= f(&bm) - obj_margin {
             stop = format!(
@@ -381,6 +419,26 @@ pub fn optimize(
             }),
             Ok(m) => {
                 let err = (f(&m) - f(&predicted)).abs();
+                let on: Vec<(usize, usize)> = d
+                    .pick
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, &o)| o > 0)
+                    .map(|(g, &o)| (g, o))
+                    .collect();
+                if let [a, b] = on[..] {
+                    // a two-option combination: what the additive model missed is the pair's
+                    let r = difference(&m, &additive_only);
+                    learned.push(((a, b), r));
+                    inst.interactions.push((
+                        (a, b),
+                        milp::Column {
+                            objective: f(&m) - f(&additive_only),
+                            area_mm2: r.added_area_mm2,
+                            slowdown: r.slowdown,
+                        },
+                    ));
+                }
                 obj_margin = obj_margin.max(err);
                 slow_margin = slow_margin.max((m.slowdown - predicted.slowdown).abs());
                 area_margin = area_margin.max((m.added_area_mm2 - predicted.added_area_mm2).abs());
@@ -650,6 +708,31 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_learned_pair_corrects_every_combination_that_shares_it() {
+        let m = |e: f64, a: f64, s: f64| Metrics {
+            energy_j: e,
+            edp_js: e,
+            ed2p_js2: e,
+            runtime_s: 1.0,
+            area_mm2: 100.0 + a,
+            added_area_mm2: a,
+            slowdown: s,
+        };
+        let base = m(100.0, 0.0, 0.0);
+        let (a, b, c) = (m(90.0, 1.0, 0.01), m(92.0, 0.5, 0.0), m(99.0, 0.1, 0.0));
+        // (g0 o1, g1 o1) verified at 83 J where the additive model said 82
+        let pair = additive(&base, &[&a, &b]);
+        let r = difference(&m(83.0, 1.5, 0.01), &pair);
+        let learned = vec![(((0, 1), (1, 1)), r)];
+        // the triple with the pair gets the pair's +1 J; one without it gets nothing
+        let triple = with_pairs(&additive(&base, &[&a, &b, &c]), &[1, 1, 1], &learned);
+        assert!((triple.energy_j - 82.0).abs() < 1e-12, "{triple:?}");
+        assert!((triple.added_area_mm2 - 1.6).abs() < 1e-12);
+        let other = with_pairs(&additive(&base, &[&a, &c]), &[1, 0, 1], &learned);
+        assert!((other.energy_j - 89.0).abs() < 1e-12, "{other:?}");
     }
 
     #[test]
