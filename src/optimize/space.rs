@@ -7,12 +7,15 @@
 //!   "Physical"`, so `pg.bet`/`pg.wakeup` follow the switch), one option per policy
 //!   (conventional, GATES, coordinated blackout, Warped-Gates) and the switch scale
 //!   `s = physical.size_multiplier` ∈ [1, 4] as the continuous knob: a wider switch lowers the
-//!   IR drop and the wakeup time and costs area, leakage and event energy.
+//!   IR drop and the wakeup time and costs area, leakage and event energy. Two options gate
+//!   at lane granularity instead of SP clusters (power-gating §1.2, §7): warp folding and
+//!   Origami.
 //! - `rf`: the register-file techniques (TRIC, COMA, both, the partitioned RF with
 //!   `prf.n_fast` 2 or 4 and the SRF supply V_SRF ∈ [0.25, `prf.v_frf`] V as the continuous
 //!   knob with `prf.lat_srf = "derived"`, the adaptive FRF).
-//! - `issue`: SOCGPU per-warp out-of-order issue with an instruction buffer of 2 or 4 entries
-//!   per warp (`sched.ooo.ib_depth`).
+//! - `issue`: SOCGPU per-warp out-of-order issue with an instruction buffer of 2, 4 or 8
+//!   entries per warp (`sched.ooo.ib_depth`), or LOOG collector-unit out-of-order issue with
+//!   its default collector count or 8 collector units per slice (`sched.ooo.loog_n_cu`).
 //!
 //! Options of different groups that cannot be combined (a technique turning another's knob
 //! off, an invalid configuration) are found by building every pair's configuration
@@ -136,6 +139,8 @@ pub fn gating_group() -> Group {
             choice("gates", "gates", &phys, s()),
             choice("coord-blackout", "coord-blackout", &phys, s()),
             choice("warped-gates", "warped-gates", &phys, s()),
+            choice("folding", "folding", &phys, s()),
+            choice("origami", "origami", &phys, s()),
         ],
     }
 }
@@ -193,6 +198,14 @@ pub fn issue_group() -> Group {
                 &[("sched.ooo.ib_depth", "4")],
                 None,
             ),
+            choice(
+                "socgpu ib=8",
+                "socgpu",
+                &[("sched.ooo.ib_depth", "8")],
+                None,
+            ),
+            choice("loog", "loog", &[], None),
+            choice("loog cu=8", "loog", &[("sched.ooo.loog_n_cu", "8")], None),
         ],
     }
 }
@@ -425,7 +438,7 @@ mod tests {
     fn groups_parse_and_every_single_option_builds() {
         let base = GpuConfig::preset("gtx480").unwrap();
         let s = Space::parse("gating,rf,issue", &base).unwrap();
-        assert_eq!(s.combinations(), 5 * 7 * 3);
+        assert_eq!(s.combinations(), 7 * 7 * 6);
         assert_eq!(s.all_picks().len(), s.combinations());
         for (g, grp) in s.groups.iter().enumerate() {
             for o in 0..grp.options.len() {
