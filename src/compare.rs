@@ -210,7 +210,8 @@ pub struct IssueCompare {
     pub ib_depth: Option<u32>,
     /// Area of the variant's issue structures per SM, mm².
     pub added_area_per_sm_mm2: f64,
-    /// Area of the baseline's issue structures per SM (the removed ones), mm².
+    /// Area of the baseline's issue structures per SM (the removed ones; with LOOG also the
+    /// operand collectors its collector units replace), mm².
     pub removed_area_per_sm_mm2: f64,
     /// Added − removed per SM, mm².
     pub area_per_sm_mm2: f64,
@@ -246,21 +247,23 @@ fn issue_metrics(r: &WorkloadResult, base: &WorkloadResult) -> Option<IssueCompa
     if v.design == b.design && v.ib_depth == b.ib_depth {
         return None;
     }
-    let d_sm = v.area_per_sm_mm2 - b.area_per_sm_mm2;
+    // LOOG's collector units replace the machine's operand collectors (issuecost)
+    let d_sm = v.area_per_sm_mm2 - v.replaced_collectors_per_sm_mm2 - b.area_per_sm_mm2;
+    let d_leak = v.leakage_per_sm_w - v.replaced_collectors_leakage_per_sm_w - b.leakage_per_sm_w;
     let n = v.n_sm as f64;
     let share = |x: f64, d: f64| if d > 0.0 { x / d } else { 0.0 };
     Some(IssueCompare {
         design: v.design.clone(),
         ib_depth: v.ib_depth,
         added_area_per_sm_mm2: v.area_per_sm_mm2,
-        removed_area_per_sm_mm2: b.area_per_sm_mm2,
+        removed_area_per_sm_mm2: b.area_per_sm_mm2 + v.replaced_collectors_per_sm_mm2,
         area_per_sm_mm2: d_sm,
         area_sm_share: share(d_sm, b.sm_area_mm2),
         area_chip_mm2: d_sm * n,
         area_die_share: share(d_sm * n, b.chip_area_mm2),
         area_ref_die_share: None,
-        leakage_per_sm_w: v.leakage_per_sm_w - b.leakage_per_sm_w,
-        leakage_chip_w: (v.leakage_per_sm_w - b.leakage_per_sm_w) * n,
+        leakage_per_sm_w: d_leak,
+        leakage_chip_w: d_leak * n,
         energy_j: v.energy_j(),
         dynamic_j: v.dynamic_j,
         baseline_energy_j: b.energy_j(),

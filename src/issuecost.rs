@@ -13,8 +13,10 @@
 //! one leaf per SOCGPU structure in the "issue" group: area and leakage of one warp's copy ×
 //! warps per SM × SMs, dynamic energy from the §5 counters of `KernelActivity::socgpu`, leakage
 //! over the time the SMs were powered (the removed scoreboard leaf's `leakage_j / leakage_w`).
-//! A LOOG run keeps the I-buffer leaf (LOOG's IBuffer is the in-order one) and replaces the
-//! scoreboard leaf by one leaf per LOOG structure: one copy per issue slice × slices per SM ×
+//! A LOOG run keeps the I-buffer leaf (LOOG's IBuffer is the in-order one), drops the chip
+//! model's "operand collectors" leaf (LOOG's collector units are the machine's collectors,
+//! §3.1; its area and leakage count as removed) and replaces the scoreboard leaf by one leaf
+//! per LOOG structure: one copy per issue slice × slices per SM ×
 //! SMs, dynamic energy from the §5 counters of `KernelActivity::loog` (CU allocations, captures,
 //! dispatches, RRS allocations, RAT reads and writes, UUID comparisons and the WAR-guard
 //! register-id compares they gate, write-back-buffer writes, broadcasts).
@@ -78,6 +80,11 @@ pub struct IssueRun {
     pub leakage_per_sm_w: f64,
     /// Leakage the design removes per SM, W.
     pub removed_leakage_per_sm_w: f64,
+    /// Of the removed area, the chip model's operand collectors that LOOG's collector units
+    /// replace, per SM, mm² (0 for other designs).
+    pub replaced_collectors_per_sm_mm2: f64,
+    /// Their leakage per SM, W.
+    pub replaced_collectors_leakage_per_sm_w: f64,
     /// Dynamic energy of the structures over the run, J.
     pub dynamic_j: f64,
     /// Leakage energy of the structures over the run, J.
@@ -258,14 +265,22 @@ pub fn cost_and_apply(
         }
     };
     let mut structures: Vec<IssueStructure> = d.added.iter().map(|s| cost(s, per_sm)).collect();
+    let collectors = match find_leaf(&e.root, "register file", "operand collectors") {
+        Some(l) if loog => {
+            let n = chip.n_sm.max(1) as f64;
+            (l.area_m2 / n * 1e6, l.leakage_w / n)
+        }
+        _ => (0.0, 0.0),
+    };
     let (removed_area_per_sm_mm2, removed_leakage_per_sm_w) = if loog {
         // LOOG keeps the in-order I-buffer and removes the baseline's scoreboards (§3): the
         // kept buffer is part of the design, the scoreboards are what it removes, both as the
         // baseline's own model costs them (so that a comparison with the baseline run compares
-        // like with like)
+        // like with like). Its collector units are the machine's operand collectors (§3.1:
+        // CUs as reservation stations), so the chip model's collector leaf goes too.
         let base = baseline_cost(&baseline_design(cfg), src)?;
         let w = cfg.sm.max_warps;
-        let mut removed = (0.0, 0.0);
+        let mut removed = collectors;
         for s in &base.added {
             if s.name == "scoreboards" {
                 removed.0 += s.area_m2 * w as f64 * 1e6;
@@ -305,6 +320,8 @@ pub fn cost_and_apply(
             d.added_leakage_w() * per_sm as f64
         },
         removed_leakage_per_sm_w,
+        replaced_collectors_per_sm_mm2: collectors.0,
+        replaced_collectors_leakage_per_sm_w: collectors.1,
         dynamic_j: structures.iter().map(|s| s.dynamic_j).sum(),
         leakage_j: structures.iter().map(|s| s.leakage_j).sum(),
         structures,
@@ -330,6 +347,10 @@ fn apply(e: &mut Estimate, d: &DesignCost, st: &[IssueStructure], copies: u32, n
     visit(&mut e.root, &mut |g| {
         if drop_ib && g.name == "front end" {
             g.children.retain(|c| c.name != "instruction buffer");
+        }
+        if !drop_ib && g.name == "register file" && !g.children.is_empty() {
+            // LOOG's collector units replace the operand collectors (cost_and_apply)
+            g.children.retain(|c| c.name != "operand collectors");
         }
         if g.name == "issue" {
             g.children.retain(|c| c.name != "scoreboard");
