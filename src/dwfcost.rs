@@ -135,34 +135,9 @@ fn counter(s: &DwfCounts, c: &str) -> f64 {
     }) as f64
 }
 
-fn find_sms(n: &Node) -> Option<&Node> {
-    if n.name.starts_with("SMs (") {
-        return Some(n);
-    }
-    n.children.iter().find_map(find_sms)
-}
-
-/// Area of one SM in `chip`'s tree, mm² (0 when the tree has no SM group).
-pub fn core_area_mm2(chip: &ChipModel) -> f64 {
-    let e = chip.static_estimate("area");
-    find_sms(&e).map_or(0.0, |s| s.area_m2 / s.instances.max(1) as f64) * 1e6
-}
-
-/// Costs the DWF hardware of a run of `cfg` of `cycles` with counters `s` (module doc);
-/// `core_area_mm2` from [`core_area_mm2`], `core_clock_hz` the chip model's.
-pub fn cost(
-    cfg: &GpuConfig,
-    s: &DwfCounts,
-    cycles: u64,
-    src: &TechCostSource,
-    tech: &str,
-    core_clock_hz: f64,
-    core_area_mm2: f64,
-) -> Result<DwfHardware, IssueCostError> {
-    costed(cfg, s, cycles, src, tech, core_clock_hz, core_area_mm2).map(|(h, _)| h)
-}
-
-/// [`cost`] with the component costs of the structures kept (in the same order).
+/// Costs the DWF hardware of a run of `cfg` of `cycles` with counters `s` (module doc), with
+/// the component costs of the structures kept (in the same order); `core_area_mm2` is one
+/// core's area in the run's estimate, `core_clock_hz` the chip model's clock.
 fn costed(
     cfg: &GpuConfig,
     s: &DwfCounts,
@@ -257,7 +232,7 @@ pub fn cost_and_apply(
     let Some(counts) = k.dwf.as_ref() else {
         return Ok(None);
     };
-    let core = find_sms(&e.root).map_or(0.0, |s| s.area_m2 / s.instances.max(1) as f64) * 1e6;
+    let core = crate::issuecost::sm_area_mm2(&e.root);
     let (h, kept) = costed(
         cfg,
         counts,

@@ -209,6 +209,11 @@ pub fn design(cfg: &GpuConfig, src: &TechCostSource) -> Result<DesignCost, Issue
     })
 }
 
+/// Area of one SM in the tree `root`, mm² (0 when it has no SM group).
+pub(crate) fn sm_area_mm2(root: &Node) -> f64 {
+    find_sms(root).map_or(0.0, |s| s.area_m2 / s.instances.max(1) as f64) * 1e6
+}
+
 fn find_sms(n: &Node) -> Option<&Node> {
     if n.name.starts_with("SMs (") {
         return Some(n);
@@ -301,8 +306,7 @@ pub fn cost_and_apply(
     if socgpu || loog {
         apply(e, &d, &structures, per_sm, chip.n_sm);
     }
-    let sms = find_sms(&e.root);
-    let sm_area_mm2 = sms.map_or(0.0, |s| s.area_m2 / s.instances.max(1) as f64) * 1e6;
+    let sm_area_mm2 = sm_area_mm2(&e.root);
     Ok(IssueRun {
         design: d.design.to_string(),
         ib_depth: socgpu.then_some(cfg.sched.ooo.ib_depth),

@@ -78,46 +78,37 @@ fn estimate_and_compare_take_loog() {
     // LOOG's collector units are the machine's operand collectors: the chip model's collector
     // leaf leaves the tree and its area counts as removed, with the baseline's scoreboards
     let removed = run["removed_area_per_sm_mm2"].as_f64().unwrap();
-    let est = ok(&[
-        "estimate",
-        "--preset",
-        "gtx1080ti",
-        "--workload",
-        "histo",
-        "--format",
-        "json",
-        "-q",
-    ]);
-    let ev: serde_json::Value = serde_json::from_str(&est).unwrap();
+    let tree = |extra: &[&str]| {
+        let mut a = vec![
+            "estimate",
+            "--preset",
+            "gtx1080ti",
+            "--workload",
+            "histo",
+            "--format",
+            "json",
+            "-q",
+        ];
+        a.extend_from_slice(extra);
+        let v: serde_json::Value = serde_json::from_str(&ok(&a)).unwrap();
+        v["workloads"][0]["estimate"]["root"].clone()
+    };
     fn find<'a>(n: &'a serde_json::Value, name: &str) -> Option<&'a serde_json::Value> {
         if n["name"] == name && n["children"].as_array().is_none_or(|c| c.is_empty()) {
             return Some(n);
         }
         n["children"].as_array()?.iter().find_map(|c| find(c, name))
     }
-    let base_tree = &ev["workloads"][0]["estimate"]["root"];
-    let oc = find(base_tree, "operand collectors").expect("baseline collector leaf");
+    let base_tree = tree(&[]);
+    let oc = find(&base_tree, "operand collectors").expect("baseline collector leaf");
     let oc_per_sm = oc["area_m2"].as_f64().unwrap() * 1e6 / 28.0;
     assert!(
         removed > oc_per_sm && oc_per_sm > 0.0,
         "{removed} vs {oc_per_sm}"
     );
-    let est = ok(&[
-        "estimate",
-        "--preset",
-        "gtx1080ti",
-        "--workload",
-        "histo",
-        "--technique",
-        "loog",
-        "--format",
-        "json",
-        "-q",
-    ]);
-    let ev: serde_json::Value = serde_json::from_str(&est).unwrap();
-    let loog_tree = &ev["workloads"][0]["estimate"]["root"];
-    assert!(find(loog_tree, "operand collectors").is_none());
-    assert!(find(loog_tree, "LOOG collector units").is_some());
+    let loog_tree = tree(&["--technique", "loog"]);
+    assert!(find(&loog_tree, "operand collectors").is_none());
+    assert!(find(&loog_tree, "LOOG collector units").is_some());
 }
 
 #[test]

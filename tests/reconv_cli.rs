@@ -382,57 +382,35 @@ fn compare_runs_reference_modes_against_a_pdom_baseline() {
 
 #[test]
 fn estimate_runs_dwf_on_the_reference_model_with_its_structures_in_the_tree() {
-    let out = ok(&[
-        "estimate",
-        "--preset",
-        "gf8800gtx_like",
-        "--tech",
-        "90nm",
-        "--workload",
-        "nw",
-        "--technique",
-        "dwf",
-        "-q",
-    ]);
+    let est = |extra: &[&str]| {
+        let mut a = vec![
+            "estimate",
+            "--preset",
+            "gf8800gtx_like",
+            "--tech",
+            "90nm",
+            "--workload",
+            "nw",
+            "-q",
+        ];
+        a.extend_from_slice(extra);
+        ok(&a)
+    };
+    let out = est(&["--technique", "dwf"]);
     assert!(out.contains("reference-mode model"), "{out}");
     assert!(
         out.contains("DWF scheduler") && out.contains("max-heap"),
         "{out}"
     );
-    let out = ok(&[
-        "estimate",
-        "--preset",
-        "gf8800gtx_like",
-        "--tech",
-        "90nm",
-        "--workload",
-        "nw",
-        "--technique",
-        "dwf",
-        "--format",
-        "json",
-        "-q",
-    ]);
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let v: serde_json::Value =
+        serde_json::from_str(&est(&["--technique", "dwf", "--format", "json"])).unwrap();
     assert_eq!(v["activity_source"], "reference", "{v}");
     let w = &v["workloads"][0];
     let tree_has_dwf = w["estimate"]["root"].to_string().contains("DWF scheduler");
     assert!(tree_has_dwf, "{w}");
     assert!(w["dwf"]["area_per_core_mm2"].as_f64().unwrap() > 0.0, "{w}");
     // a PDOM estimate has no DWF structures
-    let out = ok(&[
-        "estimate",
-        "--preset",
-        "gf8800gtx_like",
-        "--tech",
-        "90nm",
-        "--workload",
-        "nw",
-        "--format",
-        "json",
-        "-q",
-    ]);
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&est(&["--format", "json"])).unwrap();
     assert_eq!(v["activity_source"], "sim", "{v}");
     assert!(v["workloads"][0].get("dwf").is_none());
 }

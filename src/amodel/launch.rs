@@ -131,15 +131,7 @@ pub(super) fn model_launch(
                 // counts
                 k.warp_insts += 1;
                 k.thread_insts += lanes;
-                let fam = match inst.family {
-                    Family::Int => &mut k.by_family.int,
-                    Family::Fp => &mut k.by_family.fp,
-                    Family::Dp => &mut k.by_family.dp,
-                    Family::Sfu => &mut k.by_family.sfu,
-                    Family::Mem => &mut k.by_family.mem,
-                    Family::Ctrl => &mut k.by_family.ctrl,
-                    Family::Bar => &mut k.by_family.bar,
-                };
+                let fam = k.by_family.of_mut(inst.family);
                 fam.warp_insts += 1;
                 fam.thread_insts += lanes;
                 a.warp_insts += 1;

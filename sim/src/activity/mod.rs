@@ -301,6 +301,22 @@ pub struct FamilyCounts {
     pub bar: InstCount,
 }
 
+impl FamilyCounts {
+    /// The counts of family `f`.
+    pub fn of_mut(&mut self, f: crate::inst::Family) -> &mut InstCount {
+        use crate::inst::Family;
+        match f {
+            Family::Int => &mut self.int,
+            Family::Fp => &mut self.fp,
+            Family::Dp => &mut self.dp,
+            Family::Sfu => &mut self.sfu,
+            Family::Mem => &mut self.mem,
+            Family::Ctrl => &mut self.ctrl,
+            Family::Bar => &mut self.bar,
+        }
+    }
+}
+
 /// Issued instructions of one family, counted per warp and per active thread.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InstCount {

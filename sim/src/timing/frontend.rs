@@ -162,16 +162,8 @@ impl FrontEnd {
     /// complete at issue); everything else per the (family, op) table.
     #[inline]
     pub fn exec_class(&self, family: Family, op: OpClass) -> ExecClass {
-        if family == Family::Bar || (family == Family::Mem && op == OpClass::Membar) {
-            ExecClass {
-                pipe: PipeClass::None,
-                sp_pipe: SpPipe::Int,
-                latency: 1,
-                ii: 1,
-            }
-        } else {
-            self.ec_table[family as usize][op]
-        }
+        super::funccount::no_pipe_class(family, op)
+            .unwrap_or_else(|| self.ec_table[family as usize][op])
     }
 
     /// Marks warp `w` as a fetch candidate (the set is a superset of the eligible warps).

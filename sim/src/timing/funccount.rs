@@ -75,16 +75,21 @@ pub fn cu_class(p: PipeClass) -> &'static str {
 
 /// The execution class as the fetch stage gives it: barriers and memory barriers take no pipe.
 pub fn exec_class(cfg: &GpuConfig, inst: &WarpInst) -> ExecClass {
-    if inst.family == Family::Bar || (inst.family == Family::Mem && inst.op == OpClass::Membar) {
+    no_pipe_class(inst.family, inst.op).unwrap_or_else(|| classify(cfg, inst))
+}
+
+/// The class of an instruction that completes at issue without a pipe (barriers and memory
+/// barriers); `None` for every other instruction.
+#[inline]
+pub fn no_pipe_class(family: Family, op: OpClass) -> Option<ExecClass> {
+    (family == Family::Bar || (family == Family::Mem && op == OpClass::Membar)).then_some(
         ExecClass {
             pipe: PipeClass::None,
             sp_pipe: SpPipe::Int,
             latency: 1,
             ii: 1,
-        }
-    } else {
-        classify(cfg, inst)
-    }
+        },
+    )
 }
 
 /// A pipe's timeline over a window of `window` cycles with `busy` busy cycles and `uses`

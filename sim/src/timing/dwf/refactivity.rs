@@ -150,15 +150,7 @@ impl Recorder {
             return Ok(());
         };
         let k = &mut r.k;
-        let fam = match inst.family {
-            Family::Int => &mut k.by_family.int,
-            Family::Fp => &mut k.by_family.fp,
-            Family::Dp => &mut k.by_family.dp,
-            Family::Sfu => &mut k.by_family.sfu,
-            Family::Mem => &mut k.by_family.mem,
-            Family::Ctrl => &mut k.by_family.ctrl,
-            Family::Bar => &mut k.by_family.bar,
-        };
+        let fam = k.by_family.of_mut(inst.family);
         k.thread_insts += lanes;
         fam.thread_insts += lanes;
         a.thread_insts += lanes;

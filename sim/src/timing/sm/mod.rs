@@ -415,15 +415,7 @@ impl Sm {
     }
 
     fn fam_count(&mut self, f: Family, lanes: u64) {
-        let c = match f {
-            Family::Int => &mut self.fam.int,
-            Family::Fp => &mut self.fam.fp,
-            Family::Dp => &mut self.fam.dp,
-            Family::Sfu => &mut self.fam.sfu,
-            Family::Mem => &mut self.fam.mem,
-            Family::Ctrl => &mut self.fam.ctrl,
-            Family::Bar => &mut self.fam.bar,
-        };
+        let c = self.fam.of_mut(f);
         c.warp_insts += 1;
         c.thread_insts += lanes;
     }
