@@ -160,9 +160,8 @@ fn run_reference(
 ) -> Result<()> {
     if args.plot.is_some() || args.die_mm2.is_some() {
         anyhow::bail!(
-            "--plot and --die-mm2 need the energy comparison; a run with 'reconv.mode' = dwf, \
-             mimd or nrec is compared on cycles and the DWF hardware only (its die area is \
-             'dwf.die_area_mm2')"
+            "--plot and --die-mm2 are not available for a comparison with 'reconv.mode' = dwf, \
+             mimd or nrec (the reference-mode table; the DWF die area is 'dwf.die_area_mm2')"
         );
     }
     if matches!(args.format, Format::Csv) {
