@@ -1,7 +1,8 @@
-//! The DWF thread scheduler's hardware in a reference-mode comparison (control-flow spec §5.7,
-//! §6): every structure of one core's scheduler costed by [`models::issue::dwf_cost`] at the
-//! study's technology point, per core and per chip, against the die and the core area, with
-//! its dynamic energy from the run's §6 structure counters and its leakage over the run.
+//! The DWF thread scheduler's hardware in a DWF run's estimate (control-flow spec §5.7, §6):
+//! every structure of one core's scheduler costed by [`models::issue::dwf_cost`] at the study's
+//! technology point, put into the SMs' "DWF scheduler" group of the tree, and summarised per
+//! core and per chip against the die and the core area, with its dynamic energy from the run's
+//! §6 structure counters (`KernelActivity::dwf`) and its leakage over the run.
 //!
 //! # Which structures
 //! - Every DWF run has the warp update registers, the PC-warp LUT (with its tag compare), the
@@ -116,9 +117,8 @@ fn uses_majority(p: DwfPolicy) -> bool {
 
 /// The event count named `c` in `s` (module doc).
 fn counter(s: &DwfCounts, c: &str) -> f64 {
-    let f = Some(&s.formation);
     let m = s.majority.as_ref();
-    let fv = |g: fn(&sim::timing::dwf::formation::FormationStats) -> u64| f.map_or(0, g);
+    let fv = |g: fn(&sim::timing::dwf::formation::FormationStats) -> u64| g(&s.formation);
     let mv = |g: fn(&sim::timing::dwf::majority::MajorityStats) -> u64| m.map_or(0, g);
     (match c {
         "warp_updates" | "lut_lookups" | "lut_writes" => fv(|x| x.lut_lookups),
