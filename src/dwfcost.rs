@@ -247,16 +247,14 @@ pub fn cost_and_apply(
         .structures
         .iter()
         .zip(&kept)
-        .map(|(x, st)| Node {
-            name: x.name.clone(),
-            source: st.source.clone(),
-            instances: n,
-            area_m2: x.area_per_core_mm2 * 1e-6 * n as f64,
-            dynamic_j: x.dynamic_j,
-            leakage_j: x.leakage_j,
-            gating_overhead_j: 0.0,
-            leakage_w: x.leakage_per_core_w * n as f64,
-            children: Vec::new(),
+        .map(|(x, st)| {
+            crate::issuecost::structure_leaf(
+                x.name.clone(),
+                st.source.clone(),
+                n,
+                x.area_per_core_mm2 * 1e-6 * n as f64,
+                (x.dynamic_j, x.leakage_j, x.leakage_per_core_w * n as f64),
+            )
         })
         .collect();
     if let Some(sms) = find_sms_mut(&mut e.root) {

@@ -209,6 +209,28 @@ pub fn design(cfg: &GpuConfig, src: &TechCostSource) -> Result<DesignCost, Issue
     })
 }
 
+/// A leaf of the estimate tree for a costed structure: `instances` copies over the chip with
+/// their total area, dynamic and leakage energy and leakage power.
+pub(crate) fn structure_leaf(
+    name: String,
+    source: models::gpu::Source,
+    instances: u32,
+    area_m2: f64,
+    (dynamic_j, leakage_j, leakage_w): (f64, f64, f64),
+) -> Node {
+    Node {
+        name,
+        source,
+        instances,
+        area_m2,
+        dynamic_j,
+        leakage_j,
+        gating_overhead_j: 0.0,
+        leakage_w,
+        children: Vec::new(),
+    }
+}
+
 /// Area of one SM in the tree `root`, mm² (0 when it has no SM group).
 pub(crate) fn sm_area_mm2(root: &Node) -> f64 {
     find_sms(root).map_or(0.0, |s| s.area_m2 / s.instances.max(1) as f64) * 1e6
@@ -359,17 +381,13 @@ fn apply(e: &mut Estimate, d: &DesignCost, st: &[IssueStructure], copies: u32, n
         if g.name == "issue" {
             g.children.retain(|c| c.name != "scoreboard");
             for (s, x) in d.added.iter().zip(st) {
-                g.children.push(Node {
-                    name: format!("{prefix} {}", s.name),
-                    source: s.source.clone(),
-                    instances: copies * n_sm,
-                    area_m2: x.area_per_sm_mm2 * 1e-6 * n_sm as f64,
-                    dynamic_j: x.dynamic_j,
-                    leakage_j: x.leakage_j,
-                    gating_overhead_j: 0.0,
-                    leakage_w: x.leakage_per_sm_w * n_sm as f64,
-                    children: Vec::new(),
-                });
+                g.children.push(structure_leaf(
+                    format!("{prefix} {}", s.name),
+                    s.source.clone(),
+                    copies * n_sm,
+                    x.area_per_sm_mm2 * 1e-6 * n_sm as f64,
+                    (x.dynamic_j, x.leakage_j, x.leakage_per_sm_w * n_sm as f64),
+                ));
             }
         }
     });

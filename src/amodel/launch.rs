@@ -9,7 +9,7 @@ use sim::activity::{KernelActivity, Occupancy, SmActivity};
 use sim::config::GpuConfig;
 use sim::inst::{Family, OpClass, WarpInst, PRED_BASE};
 use sim::stream::Step;
-use sim::timing::funccount::{cu_class, exec_class, idle_stats, PipeMap};
+use sim::timing::funccount::{collector_of, exec_class, idle_stats, PipeMap};
 use sim::timing::funcmem::FuncMem;
 use sim::timing::{op_name, PipeClass, RegisterFileOrg};
 use sim::{Launch, SimError};
@@ -217,14 +217,7 @@ pub(super) fn model_launch(
                     }
                 }
                 let occ_cycles = op_path.collector_cycles(busiest);
-                let cls = cu_class(ec.pipe);
-                let ci = a
-                    .opcoll
-                    .iter()
-                    .position(|o| o.class == cls)
-                    .or_else(|| a.opcoll.iter().position(|o| o.class == "gen"));
-                if let Some(ci) = ci {
-                    let o = &mut a.opcoll[ci];
+                if let Some(o) = collector_of(a, ec.pipe) {
                     o.allocs += 1;
                     o.operands += n_reads as u64;
                     o.dispatches += 1;

@@ -61,6 +61,21 @@ impl PipeMap {
     }
 }
 
+/// The collector record an instruction of pipe class `p` is counted on: its class's, else the
+/// generic collectors' (`None` when the SM has neither).
+pub fn collector_of(
+    a: &mut SmActivity,
+    p: PipeClass,
+) -> Option<&mut crate::activity::OpcollActivity> {
+    let cls = cu_class(p);
+    let i = a
+        .opcoll
+        .iter()
+        .position(|o| o.class == cls)
+        .or_else(|| a.opcoll.iter().position(|o| o.class == "gen"))?;
+    a.opcoll.get_mut(i)
+}
+
 /// The collector class name of a pipe class (`OpcollActivity::class`).
 pub fn cu_class(p: PipeClass) -> &'static str {
     match p {

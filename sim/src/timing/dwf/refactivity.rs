@@ -26,7 +26,7 @@
 use crate::activity::{KernelActivity, Occupancy, Provenance, SmActivity};
 use crate::config::GpuConfig;
 use crate::inst::{Family, WarpInst, PRED_BASE, WARP_SIZE};
-use crate::timing::funccount::{cu_class, exec_class, idle_stats, PipeMap};
+use crate::timing::funccount::{collector_of, exec_class, idle_stats, PipeMap};
 use crate::timing::funcmem::{self, FuncMem, L2State};
 use crate::timing::{op_name, MonolithicRf, PipeClass, RegisterFileOrg};
 use crate::SimError;
@@ -226,14 +226,7 @@ impl Recorder {
         }
         let pi = self.pipes.instance(&ec, wslot);
         if new_inst {
-            let cls = cu_class(ec.pipe);
-            let ci = a
-                .opcoll
-                .iter()
-                .position(|o| o.class == cls)
-                .or_else(|| a.opcoll.iter().position(|o| o.class == "gen"));
-            if let Some(ci) = ci {
-                let o = &mut a.opcoll[ci];
+            if let Some(o) = collector_of(a, ec.pipe) {
                 o.allocs += 1;
                 o.operands += n_reads as u64;
                 o.dispatches += 1;
