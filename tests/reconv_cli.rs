@@ -247,6 +247,19 @@ fn dwf_on_a_trace_is_refused_naming_the_key() {
             "{tech}: {err}"
         );
     }
+    // the reference-mode activity source runs PTX workloads only
+    let err = refused(&[
+        "simulate",
+        "--trace",
+        dir.to_str().unwrap(),
+        "--activity-source",
+        "reference",
+        "-q",
+    ]);
+    assert!(
+        err.contains("--activity-source reference") && err.contains("sim"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
