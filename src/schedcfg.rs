@@ -16,6 +16,14 @@
 //!   sub-core owns one, else `s = 1`, `m = n`.
 //! - Pseudo-unit `issue`: `t = 1/issue_per_sched`, `m = 1`, `s = sched.n_per_sm`; pseudo-units
 //!   `rf` and `oc`: the operand path ([`models::sched::OperandPath`]).
+//! - Pseudo-unit `fetch` [G], the front end: a fetch brings `E` instructions of one warp into
+//!   its I-buffer, and the SM makes `frontend.fetch_throughput` fetches per cycle, so every
+//!   instruction takes `t = 1/E` of a fetch slot, `m = fetch_throughput`, `s = 1`. `E` is
+//!   `min(frontend.fetch_width, frontend.ibuffer_entries)` for the in-order I-buffer (and
+//!   LOOG's, the same), which refills only when empty, and `min(fetch_width, ib_depth)` for
+//!   SOCGPU's, which refills when that many entries are free. Bodies of independent warps that
+//!   each issue back to back drain their buffers every `E` instructions; when the fetch slots
+//!   run out first, the issue rate is the front end's.
 
 use models::sched::{Buffers, Limits, OperandPath, SchedModel, Unit};
 use sim::config::GpuConfig;
@@ -27,10 +35,26 @@ pub const ISSUE: usize = 5;
 pub const RF: usize = 6;
 /// Index of the operand-collector pseudo-unit in [`machine`]'s units.
 pub const OC: usize = 7;
+/// Index of the front end's fetch pseudo-unit in [`machine`]'s units.
+pub const FETCH: usize = 8;
 
 /// Unit order of [`machine`]: one per [`PipeClass`] with a unit, then `issue`, then the
-/// operand path's `rf` and `oc` (set per body by `diag::configured::class_model`).
-pub const UNIT_NAMES: [&str; 8] = ["sp", "dp", "int", "sfu", "ldst", "issue", "rf", "oc"];
+/// operand path's `rf` and `oc` (set per body by `diag::configured::class_model`), then the
+/// front end's `fetch`.
+pub const UNIT_NAMES: [&str; 9] = [
+    "sp", "dp", "int", "sfu", "ldst", "issue", "rf", "oc", "fetch",
+];
+
+/// Instructions one fetch brings into a warp's I-buffer, `E` (see the module doc).
+pub fn fetch_group(cfg: &GpuConfig) -> u32 {
+    let f = &cfg.frontend;
+    let depth = if cfg.sched.ooo.mode == sim::config::OooMode::Socgpu {
+        cfg.sched.ooo.ib_depth
+    } else {
+        f.ibuffer_entries
+    };
+    f.fetch_width.min(depth).max(1)
+}
 
 /// Index of a pipe class's unit in [`machine`]'s units (`None` for no unit).
 pub fn pipe_index(p: PipeClass) -> Option<usize> {
@@ -117,6 +141,13 @@ pub fn machine(cfg: &GpuConfig) -> SchedModel {
     let op = operand_path(cfg, PipeClass::Sp);
     units.push(op.rf_unit());
     units.push(op.collector_unit(1));
+    units.push(Unit::new(
+        "fetch",
+        1.0 / fetch_group(cfg) as f64,
+        0,
+        Some(cfg.frontend.fetch_throughput.max(1)),
+        1,
+    ));
     SchedModel {
         w,
         n_mp: cfg.gpu.n_sm,

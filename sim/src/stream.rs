@@ -85,6 +85,30 @@ pub trait KernelStream {
     ) -> Result<Step, SimError>;
     /// Releases the CTA's state.
     fn end_cta(&mut self, cta: u32) -> Result<(), SimError>;
+    /// Did the instruction the last [`KernelStream::next_inst`] wrote read the cycle counter
+    /// into a register (`mov` from `%clock` or `%clock64`)? Its value is then the cycle passed
+    /// to `next_inst`, the fetch cycle. A timing consumer that wants the hardware's value, the
+    /// cycle the instruction issues, calls [`KernelStream::issue_clock`] when it issues, and
+    /// before stepping the warp again while a clock read is unissued asks
+    /// [`KernelStream::next_uses_clock_read`]: an instruction that reads or writes an unissued
+    /// read's destination must wait until that read has issued. Front ends without a clock
+    /// (traces) return `false`.
+    fn reads_clock(&self) -> bool {
+        false
+    }
+    /// Does warp `warp`'s (CTA `cta`) next instruction read or write the destination of one of
+    /// its clock reads not yet rewritten by [`KernelStream::issue_clock`]? `Some(its PC)` if
+    /// so (the instruction is not executed), `None` if not or when the warp has none.
+    fn next_uses_clock_read(&self, cta: u32, warp: u32) -> Option<u32> {
+        let _ = (cta, warp);
+        None
+    }
+    /// Rewrites the destination of warp `warp`'s (CTA `cta`) oldest pending clock read at
+    /// `pc` with `cycle`, in its active lanes; nothing when there is none.
+    fn issue_clock(&mut self, cta: u32, warp: u32, pc: u32, cycle: u64) -> Result<(), SimError> {
+        let _ = (cta, warp, pc, cycle);
+        Ok(())
+    }
     /// Bytes between consecutive instructions (the PC step of straight-line code): 8 for the
     /// emulator's PTX, 16 for SASS traces. The fetch stage uses it to tell a branch that
     /// redirects the warp from one that falls through.

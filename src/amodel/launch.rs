@@ -3,7 +3,7 @@
 //! model that turns them into cycles (see the parent module for the method).
 
 use super::{issue_overhead_cycles, ModelGpu, DRAM, L2};
-use crate::schedcfg::{self, pipe_index, ISSUE, OC, RF};
+use crate::schedcfg::{self, pipe_index, FETCH, ISSUE, OC, RF};
 use models::sched::Limiter;
 use sim::activity::{KernelActivity, Occupancy, SmActivity};
 use sim::config::GpuConfig;
@@ -14,8 +14,8 @@ use sim::timing::funcmem::FuncMem;
 use sim::timing::{op_name, PipeClass, RegisterFileOrg};
 use sim::{Launch, SimError};
 
-/// Units of the per-SM demand vector (the machine's eight, then `dram` and `l2`).
-const N_UNITS: usize = 10;
+/// Units of the per-SM demand vector (the machine's nine, then `dram` and `l2`).
+const N_UNITS: usize = 11;
 
 /// What the functional pass learnt about one CTA.
 struct CtaRun {
@@ -158,7 +158,8 @@ pub(super) fn model_launch(
                         a.rf.pred_reads += 1;
                     }
                 }
-                demand[ISSUE] += 1.0;
+                demand[ISSUE] += model.units[ISSUE].t;
+                demand[FETCH] += model.units[FETCH].t;
                 let base = w * stride;
                 let src_ready = inst
                     .srcs()

@@ -70,9 +70,9 @@ pub const TABLE_NOTE: &str =
 pub const SOURCE_NAME: &str = "model";
 
 /// Index of the `dram` bandwidth pseudo-unit in [`model_of`]'s units.
-pub const DRAM: usize = 8;
+pub const DRAM: usize = schedcfg::UNIT_NAMES.len();
 /// Index of the `l2` bandwidth pseudo-unit in [`model_of`]'s units.
-pub const L2: usize = 9;
+pub const L2: usize = DRAM + 1;
 
 /// Refuses configurations the analytical source cannot represent, naming the knob and the
 /// value allowed: mechanisms whose counts only a cycle-level run produces.

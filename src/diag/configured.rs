@@ -34,7 +34,9 @@
 
 use super::kernels::Class;
 use crate::schedcfg::pipe_index;
-pub use crate::schedcfg::{machine, operand_path, regfile_warp_regs, ISSUE, OC, RF, UNIT_NAMES};
+pub use crate::schedcfg::{
+    machine, operand_path, regfile_warp_regs, FETCH, ISSUE, OC, RF, UNIT_NAMES,
+};
 use models::sched::SchedModel;
 use sim::config::GpuConfig;
 use sim::timing::{classify_op, ExecClass, PipeClass};
@@ -114,7 +116,7 @@ pub type ClassModel = (SchedModel, Vec<(usize, f64)>, ExecClass);
 /// the class, the operand path's `rf` and `oc` pseudo-units set from the class's register use,
 /// and the uses per period `n_u` of each unit (the body once per period plus the loop
 /// counter's `sub`, `setp` and `bra` once every `unroll` periods; every instruction takes an
-/// issue slot; `sub` reads and writes one register, `setp` reads one; both take a collector).
+/// issue slot and its share of a fetch; `sub` reads and writes one register, `setp` reads one; both take a collector).
 /// Returns the model and the (unit, n_u) list.
 pub fn class_model(cfg: &GpuConfig, class: Class, unroll: usize) -> Result<ClassModel, String> {
     let mut m = machine(cfg);
@@ -122,7 +124,7 @@ pub fn class_model(cfg: &GpuConfig, class: Class, unroll: usize) -> Result<Class
     let loop_ec = classify_op(cfg, sim::inst::Family::Int, sim::inst::OpClass::Add);
     let per = 1.0 / unroll.max(1) as f64;
     // work per period on each unit, in cycles of its issue interval
-    let mut work = [0.0f64; 8];
+    let mut work = [0.0f64; UNIT_NAMES.len()];
     if let Some(i) = pipe_index(ec.pipe) {
         work[i] += if ec.pipe == PipeClass::Mem {
             m.units[i].t
@@ -134,6 +136,7 @@ pub fn class_model(cfg: &GpuConfig, class: Class, unroll: usize) -> Result<Class
         work[i] += 3.0 * loop_ec.ii as f64 * per;
     }
     work[ISSUE] = (1.0 + 3.0 * per) * m.units[ISSUE].t;
+    work[FETCH] = (1.0 + 3.0 * per) * m.units[FETCH].t;
     if let Some(i) = pipe_index(ec.pipe) {
         // the LD/ST class keeps (1, 1) in the table: its interval is the unit's
         // address-generation passes, already in `machine`

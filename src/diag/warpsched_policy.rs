@@ -6,9 +6,16 @@
 //! switches to the oldest warp that still has events. LRR-like: runs near 1 and mostly +1
 //! switches; GTO-like: long runs and switches to the oldest warp.
 //!
-//! `%clock` is read when the instruction is fetched and executed functionally, which follows
-//! issue through the two-entry instruction buffer, so the order of reads follows the issue
-//! order with the buffer's lag.
+//! `%clock` holds the cycle at which the read issues (the timing model rewrites the value the
+//! functional front end produced at fetch), so the log is the scheduler's issue order.
+//!
+//! The prediction [G]: when the front end cannot supply instructions faster than the
+//! schedulers issue them (`fetch_throughput · E ≤ n_per_sm · issue_per_sched`, with `E` =
+//! [`crate::schedcfg::fetch_group`] instructions per fetch), every warp drains its I-buffer
+//! and waits for the round-robin fetch, so the issue order follows the fetch rotation
+//! whatever the policy: a greedy (GTO) run holds at most `E` reads, and its signature is LRR's.
+//! With a faster front end the policy shows. The test passes when the recovered label is the
+//! predicted one; the configured policy is reported beside it.
 
 use super::harness;
 use super::kernel_limits::Found as Limits;
@@ -30,12 +37,29 @@ pub struct Signature {
     pub frac_oldest: f64,
 }
 
+/// Mean run length from which a signature reads as greedy ([G], between a rotation's 1 and
+/// the shortest greedy run a deeper buffer gives, 3 or more).
+pub const GTO_MIN_RUN: f64 = 2.5;
+
+/// The label the log of `cfg` should show: "lrr" for LRR; for GTO (and oldest-first) "lrr"
+/// when the front end paces issue (see the module doc), else "gto"; else "other".
+pub fn predicted_label(cfg: &GpuConfig) -> &'static str {
+    let supply = cfg.frontend.fetch_throughput as u64 * crate::schedcfg::fetch_group(cfg) as u64;
+    let issue = cfg.sched.n_per_sm as u64 * cfg.sched.issue_per_sched as u64;
+    match String::from(cfg.sched.policy.clone()).as_str() {
+        "lrr" => "lrr",
+        "gto" | "oldest" if supply > issue => "gto",
+        "gto" | "oldest" => "lrr",
+        _ => "other",
+    }
+}
+
 impl Signature {
     /// "lrr", "gto" or "other".
     pub fn label(&self) -> &'static str {
-        if self.mean_run >= 2.5 && self.frac_oldest >= 0.5 {
+        if self.mean_run >= GTO_MIN_RUN && self.frac_oldest >= 0.5 {
             "gto"
-        } else if self.mean_run < 2.5 && self.frac_next >= 0.5 {
+        } else if self.mean_run < GTO_MIN_RUN && self.frac_next >= 0.5 {
             "lrr"
         } else {
             "other"
@@ -113,20 +137,19 @@ pub fn run(cfg: &GpuConfig, lim: &Limits, out: &mut Vec<Param>) -> Result<(), St
         "mixed"
     };
     let configured = String::from(cfg.sched.policy.clone());
-    let family = match configured.as_str() {
-        "lrr" => "lrr",
-        "gto" | "oldest" => "gto",
-        _ => "other",
-    };
+    let predicted = predicted_label(cfg);
+    let supply = cfg.frontend.fetch_throughput * crate::schedcfg::fetch_group(cfg);
+    let issue = cfg.sched.n_per_sm * cfg.sched.issue_per_sched;
     out.push(Param {
         name: "warpsched_policy.label".into(),
         configured: None,
         recovered: None,
         predicted: None,
         kind: Kind::Label,
-        pass: Some(label == family),
+        pass: Some(label == predicted),
         note: format!(
-            "recovered {label}, configured {configured}; {}",
+            "recovered {label}, predicted {predicted} (configured {configured}; the front end \
+             supplies {supply} and the schedulers issue {issue} instructions per cycle); {}",
             sigs.join("; ")
         ),
     });
@@ -148,5 +171,32 @@ mod tests {
         let s = signature(&gto, 4);
         assert_eq!(s.label(), "gto");
         assert_eq!(s.mean_run, 3.0);
+    }
+
+    #[test]
+    fn the_predicted_label_is_lrr_when_the_front_end_paces_issue() {
+        use sim::config::SchedPolicy;
+        let mut cfg = GpuConfig::preset("gtx480").unwrap();
+        // one fetch of 2 per cycle for 2 schedulers of 1: the fetch rotation paces issue
+        assert_eq!(crate::schedcfg::fetch_group(&cfg), 2);
+        assert_eq!(predicted_label(&cfg), "lrr");
+        cfg.frontend.ibuffer_entries = 8;
+        assert_eq!(
+            predicted_label(&cfg),
+            "lrr",
+            "fetch width 2 still refills 2"
+        );
+        cfg.frontend.fetch_width = 8;
+        assert_eq!(predicted_label(&cfg), "gto");
+        let k = GpuConfig::preset("gtx780").unwrap();
+        assert_eq!(
+            predicted_label(&k),
+            "gto",
+            "8 fetches of 2 for 4 schedulers of 2"
+        );
+        cfg.sched.policy = SchedPolicy::Lrr;
+        assert_eq!(predicted_label(&cfg), "lrr");
+        cfg.sched.policy = SchedPolicy::Youngest;
+        assert_eq!(predicted_label(&cfg), "other");
     }
 }

@@ -6,6 +6,7 @@ use super::launch::{prepare, Prepared};
 use super::warp::Cta;
 use super::Emulator;
 use crate::inst::WarpInst;
+use crate::ptx::isa::{AddrBase, Op, Opnd, SReg};
 use crate::stream::{KernelInfo, KernelStream, Step};
 use crate::{Launch, SimError};
 use std::sync::Arc;
@@ -19,6 +20,33 @@ pub struct EmuStream<'a> {
     ctas: Vec<Option<Box<Cta>>>,
     /// Warp instructions produced by this stream.
     pub produced: u64,
+    /// Per instruction index: `Some((destination, 64-bit))` for a `mov` from `%clock` or
+    /// `%clock64` (the reads [`KernelStream::issue_clock`] can rewrite).
+    clock_movs: Vec<Option<(Opnd, bool)>>,
+    /// The last instruction produced was such a clock read.
+    last_clock: bool,
+    /// Clock reads produced and not yet rewritten, oldest first: (CTA, warp), instruction
+    /// index, destination, 64-bit, lanes written.
+    pending_clock: Vec<PendingClock>,
+}
+
+/// A clock read whose destination waits for its issue cycle.
+#[derive(Clone, Copy, Debug)]
+struct PendingClock {
+    key: (u32, u32),
+    idx: usize,
+    dst: Opnd,
+    wide: bool,
+    mask: u32,
+}
+
+/// The registers `[lo, hi)` an operand names (a 64-bit operand is an aligned pair).
+fn reg_span(o: Opnd) -> Option<(u16, u16)> {
+    match o {
+        Opnd::R32(r) => Some((r, r + 1)),
+        Opnd::R64(r) => Some((r, r + 2)),
+        _ => None,
+    }
 }
 
 impl<'a> EmuStream<'a> {
@@ -28,12 +56,30 @@ impl<'a> EmuStream<'a> {
         let n = p.info.num_ctas() as usize;
         let mut ctas = Vec::new();
         ctas.resize_with(n, || None);
+        let clock_movs = launch
+            .kernel
+            .code
+            .insts
+            .iter()
+            .map(|i| match (i.op, i.src[0]) {
+                (Op::Mov(_), Opnd::Sreg(SReg::Clock)) if i.nsrc >= 1 && i.ndst >= 1 => {
+                    Some((i.dst[0], false))
+                }
+                (Op::Mov(_), Opnd::Sreg(SReg::Clock64)) if i.nsrc >= 1 && i.ndst >= 1 => {
+                    Some((i.dst[0], true))
+                }
+                _ => None,
+            })
+            .collect();
         Ok(EmuStream {
             emu,
             kernel: launch.kernel.clone(),
             p,
             ctas,
             produced: 0,
+            clock_movs,
+            last_clock: false,
+            pending_clock: Vec::new(),
         })
     }
 
@@ -125,6 +171,21 @@ impl KernelStream for EmuStream<'_> {
             max_depth: self.emu.max_stack_depth,
         };
         let o = exec::step::<true>(&mut ctx, c, warp as usize, out)?;
+        self.last_clock = false;
+        if o != Outcome::Idle {
+            // the record's PC is 8 bytes per instruction
+            let idx = out.pc as usize / 8;
+            if let Some(&Some((dst, wide))) = self.clock_movs.get(idx) {
+                self.last_clock = true;
+                self.pending_clock.push(PendingClock {
+                    key: (cta, warp),
+                    idx,
+                    dst,
+                    wide,
+                    mask: out.active_mask,
+                });
+            }
+        }
         match o {
             Outcome::Idle => return Ok(Step::Done),
             Outcome::Executed => {}
@@ -142,7 +203,67 @@ impl KernelStream for EmuStream<'_> {
         Ok(Step::Inst)
     }
 
+    fn reads_clock(&self) -> bool {
+        self.last_clock
+    }
+
+    fn next_uses_clock_read(&self, cta: u32, warp: u32) -> Option<u32> {
+        let key = (cta, warp);
+        if !self.pending_clock.iter().any(|p| p.key == key) {
+            return None;
+        }
+        let c = self.ctas.get(cta as usize)?.as_ref()?;
+        let w = c.warps.get(warp as usize)?;
+        if w.done {
+            return None;
+        }
+        let pc = w.stack.top()?.pc as usize;
+        let inst = self.kernel.code.insts.get(pc)?;
+        let base = match inst.addr.base {
+            AddrBase::R32(r) => Opnd::R32(r),
+            AddrBase::R64(r) => Opnd::R64(r),
+            _ => Opnd::None,
+        };
+        let used = inst.src[..inst.nsrc as usize]
+            .iter()
+            .chain(&inst.dst[..inst.ndst as usize])
+            .chain(std::iter::once(&base))
+            .filter_map(|&o| reg_span(o));
+        for (lo, hi) in used {
+            let hit = self
+                .pending_clock
+                .iter()
+                .any(|p| p.key == key && reg_span(p.dst).is_some_and(|(a, b)| lo < b && a < hi));
+            if hit {
+                return Some(pc as u32 * 8);
+            }
+        }
+        None
+    }
+
+    fn issue_clock(&mut self, cta: u32, warp: u32, pc: u32, cycle: u64) -> Result<(), SimError> {
+        let (key, idx) = ((cta, warp), pc as usize / 8);
+        let Some(k) = self
+            .pending_clock
+            .iter()
+            .position(|p| p.key == key && p.idx == idx)
+        else {
+            return Ok(());
+        };
+        let p = self.pending_clock.remove(k);
+        let Some(Some(c)) = self.ctas.get_mut(cta as usize) else {
+            return Err(self.err(format!("issue_clock on CTA {cta}, which is not open")));
+        };
+        let Some(w) = c.warps.get_mut(warp as usize) else {
+            return Err(self.err(format!("issue_clock on warp {warp} of CTA {cta}")));
+        };
+        let v = if p.wide { cycle } else { cycle & 0xFFFF_FFFF };
+        exec::write(w, p.dst, &[v; 32], p.mask);
+        Ok(())
+    }
+
     fn end_cta(&mut self, cta: u32) -> Result<(), SimError> {
+        self.pending_clock.retain(|p| p.key.0 != cta);
         let n = self.ctas.len();
         match self.ctas.get_mut(cta as usize) {
             Some(slot @ Some(_)) => {

@@ -107,6 +107,19 @@ pub(crate) struct FrontEnd {
     /// Per warp: the instruction read one ahead behind a redirecting branch ([`BranchFetch::
     /// Flush`]); the warp's next fetch takes it before stepping the stream again.
     pub held: Vec<Option<Box<WarpInst>>>,
+    /// Per warp: the held instruction reads the cycle counter
+    /// ([`crate::stream::KernelStream::reads_clock`]).
+    pub held_clock: Vec<bool>,
+    /// Per warp: PCs of the clock reads fetched and not yet issued, oldest first. A clock
+    /// read's value is the cycle it issues, as on hardware, not the fetch cycle at which the
+    /// functional front end executed it.
+    pub clock_unissued: Vec<Vec<u32>>,
+    /// Per warp: (PC, issue cycle) of clock reads that issued, to be written into their
+    /// destinations before the warp next steps the stream.
+    pub clock_issued: Vec<Vec<(u32, u64)>>,
+    /// Per warp: fetch stopped because the next instruction reads or writes the destination
+    /// of an unissued clock read; it resumes once every such read has issued.
+    pub clock_fence: Vec<bool>,
 }
 
 impl FrontEnd {
@@ -155,6 +168,10 @@ impl FrontEnd {
             },
             wb_release: cfg.reconv.stack_update_at == StackUpdateAt::Writeback,
             held: (0..nw).map(|_| None).collect(),
+            held_clock: vec![false; nw],
+            clock_unissued: vec![Vec::new(); nw],
+            clock_issued: vec![Vec::new(); nw],
+            clock_fence: vec![false; nw],
         }
     }
 
@@ -175,6 +192,10 @@ impl FrontEnd {
     /// Clears warp `w`'s I-buffer for a newly launched warp (nothing decoded yet).
     pub fn reset_warp(&mut self, w: usize) {
         self.held[w] = None;
+        self.held_clock[w] = false;
+        self.clock_unissued[w].clear();
+        self.clock_issued[w].clear();
+        self.clock_fence[w] = false;
         self.ib_head[w] = 0;
         self.ib_len[w] = 0;
         self.ib_nonempty.remove(w);

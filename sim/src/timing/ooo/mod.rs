@@ -137,6 +137,8 @@ pub(crate) struct SmSocgpu {
     /// Per warp: the next instruction in program order, read from the stream to learn whether
     /// the last inserted entry redirects the warp, and not yet inserted.
     pub held: Vec<Option<TInst>>,
+    /// Per warp: the held instruction reads the cycle counter.
+    pub held_clock: Vec<bool>,
     /// Per warp: fetch is stopped behind a redirecting entry until it issues (§2.5).
     pub redirect_wait: Vec<bool>,
     /// Per warp: entries whose I-cache line is still missing.
@@ -171,6 +173,8 @@ impl SmSocgpu {
         SmSocgpu {
             ibs,
             held: vec![None; nw],
+            held_clock: vec![false; nw],
+
             redirect_wait: vec![false; nw],
             miss_mask: vec![0; nw],
             policy: local_policy(o.local_policy),
@@ -220,6 +224,7 @@ impl SmSocgpu {
     pub fn reset_warp(&mut self, w: usize) {
         self.ibs[w].clear();
         self.held[w] = None;
+        self.held_clock[w] = false;
         self.redirect_wait[w] = false;
         self.miss_mask[w] = 0;
     }

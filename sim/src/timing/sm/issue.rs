@@ -414,6 +414,7 @@ impl Sm {
             self.front.candidate(w);
         }
         self.front.ibuffer_act.reads += 1;
+        self.clock_read_issued(w, pc, t);
         if self.front.ib_len[w] == 0 && self.warps.w_stream_done[w] {
             self.mark_exited(w);
         }

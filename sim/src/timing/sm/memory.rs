@@ -129,6 +129,7 @@ impl Sm {
             // PC only when stepped, so the lookup uses the warp's next PC after stepping.
             let cta = self.warps.ctas[self.warps.w_cta[w] as usize].cta_id;
             let widx = self.warps.w_idx[w];
+            self.write_issued_clocks(w, cta, widx, stream)?;
             let mut n = 0;
             let mut first_pc = 0;
             let group = width.min(self.front.ib_cap as u32);
@@ -138,12 +139,18 @@ impl Sm {
                     self.front.ib_len[w] as usize,
                     self.front.ib_cap as usize,
                 );
-                let step = match self.front.held[w].take() {
+                let (step, clock) = match self.front.held[w].take() {
                     Some(h) => {
                         self.front.fetch_tmp = *h;
-                        Step::Inst
+                        (Step::Inst, std::mem::take(&mut self.front.held_clock[w]))
                     }
-                    None => stream.next_inst(cta, widx, t, &mut self.front.fetch_tmp)?,
+                    None => {
+                        if self.clock_fenced(w, cta, widx, stream).is_some() {
+                            break;
+                        }
+                        let st = stream.next_inst(cta, widx, t, &mut self.front.fetch_tmp)?;
+                        (st, stream.reads_clock())
+                    }
                 };
                 match step {
                     Step::Done => {
@@ -172,6 +179,9 @@ impl Sm {
                         if inst.family == Family::Bar {
                             self.warps.w_fetch_bar[w] = true;
                             break;
+                        }
+                        if clock {
+                            self.front.clock_unissued[w].push(inst.pc);
                         }
                         if is_branch(inst.family, inst.op)
                             && self.front.branch_fetch != BranchFetch::Oracle
@@ -256,6 +266,13 @@ impl Sm {
         if n >= group {
             return Ok(true);
         }
+        if let Some(pc) = self.clock_fenced(w, cta, widx, stream) {
+            // the next instruction waits for a clock read: the group ends without reading it
+            if pc != inst.pc.wrapping_add(stream.inst_bytes()) {
+                self.count_wrong_path(group - n);
+            }
+            return Ok(true);
+        }
         let mut next = self.front.fetch_tmp;
         match stream.next_inst(cta, widx, t, &mut next)? {
             Step::Done => {
@@ -263,18 +280,80 @@ impl Sm {
                 Ok(true)
             }
             Step::Inst => {
+                self.front.held_clock[w] = stream.reads_clock();
                 if next.pc == inst.pc.wrapping_add(stream.inst_bytes()) {
                     self.front.held[w] = Some(Box::new(next));
                     return Ok(false);
                 }
                 self.front.held[w] = Some(Box::new(next));
-                let wrong = (group - n) as u64;
-                self.front.ibuffer_act.flushes += 1;
-                self.front.ibuffer_act.flushed_entries += wrong;
-                self.front.ibuffer_act.writes += wrong;
-                self.front.decoder_insts += wrong;
+                self.count_wrong_path(group - n);
                 Ok(true)
             }
+        }
+    }
+
+    /// The `wrong` fetch slots of a group behind a redirecting branch: fetched, decoded and
+    /// flushed.
+    fn count_wrong_path(&mut self, wrong: u32) {
+        let wrong = wrong as u64;
+        self.front.ibuffer_act.flushes += 1;
+        self.front.ibuffer_act.flushed_entries += wrong;
+        self.front.ibuffer_act.writes += wrong;
+        self.front.decoder_insts += wrong;
+    }
+
+    /// Before warp `w` (CTA `cta`, index `widx`) steps the stream again: the clock reads it
+    /// issued get their issue cycles ([`KernelStream::issue_clock`]).
+    pub(super) fn write_issued_clocks(
+        &mut self,
+        w: usize,
+        cta: u32,
+        widx: u32,
+        stream: &mut dyn KernelStream,
+    ) -> Result<(), SimError> {
+        if self.front.clock_issued[w].is_empty() {
+            return Ok(());
+        }
+        for (pc, at) in std::mem::take(&mut self.front.clock_issued[w]) {
+            stream.issue_clock(cta, widx, pc, at)?;
+        }
+        Ok(())
+    }
+
+    /// May warp `w` step the stream now? Not while its next instruction uses the destination
+    /// of one of its unissued clock reads: that stops its fetch (`clock_fence`) until they
+    /// issue. `Some(next PC)` when fenced.
+    pub(super) fn clock_fenced(
+        &mut self,
+        w: usize,
+        cta: u32,
+        widx: u32,
+        stream: &dyn KernelStream,
+    ) -> Option<u32> {
+        if self.front.clock_unissued[w].is_empty() {
+            return None;
+        }
+        let pc = stream.next_uses_clock_read(cta, widx)?;
+        self.front.clock_fence[w] = true;
+        Some(pc)
+    }
+
+    /// Warp `w` issued the instruction at `pc` at cycle `t`: if it is an unissued clock read,
+    /// its value becomes `t`, and a fence waiting on it may lift.
+    #[inline]
+    pub(super) fn clock_read_issued(&mut self, w: usize, pc: u32, t: u64) {
+        let q = &mut self.front.clock_unissued[w];
+        if q.is_empty() {
+            return;
+        }
+        let Some(k) = q.iter().position(|&p| p == pc) else {
+            return;
+        };
+        q.remove(k);
+        self.front.clock_issued[w].push((pc, t));
+        if q.is_empty() && std::mem::take(&mut self.front.clock_fence[w]) {
+            self.front.fetch_dirty = true;
+            self.front.candidate(w);
         }
     }
 
@@ -286,6 +365,7 @@ impl Sm {
             && !self.warps.w_stream_done[w]
             && self.front.ib_len[w] == 0
             && !self.warps.w_fetch_bar[w]
+            && !self.front.clock_fence[w]
             && self.warps.w_ifetch_line[w] == u64::MAX
     }
 

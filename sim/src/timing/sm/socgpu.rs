@@ -60,6 +60,7 @@ impl Sm {
             && !self.warps.w_fetch_bar[w]
             && self.warps.w_ifetch_line[w] == u64::MAX
             && !o.redirect_wait[w]
+            && !self.front.clock_fence[w]
             && o.has_room(w)
     }
 
@@ -113,20 +114,23 @@ impl Sm {
             }
             let cta = self.warps.ctas[self.warps.w_cta[w] as usize].cta_id;
             let widx = self.warps.w_idx[w];
+            self.write_issued_clocks(w, cta, widx, stream)?;
             let mut n = 0u32;
             let mut first_pc = 0;
             let mut inserted = 0u64;
             while n < width && o.ibs[w].free_entries() > 0 {
-                let inst = match o.held[w].take() {
-                    Some(i) => i,
+                let (inst, clock) = match o.held[w].take() {
+                    Some(i) => (i, std::mem::take(&mut o.held_clock[w])),
+                    None if self.clock_fenced(w, cta, widx, stream).is_some() => break,
                     None => match stream.next_inst(cta, widx, t, &mut self.front.fetch_tmp)? {
                         Step::Done => {
                             self.warps.w_stream_done[w] = true;
                             break;
                         }
-                        Step::Inst => {
-                            TInst::from_inst(&self.front.fetch_tmp, &mut self.front.addr_pool)
-                        }
+                        Step::Inst => (
+                            TInst::from_inst(&self.front.fetch_tmp, &mut self.front.addr_pool),
+                            stream.reads_clock(),
+                        ),
                     },
                 };
                 let pipe = self.front.exec_class(inst.family, inst.op).pipe;
@@ -151,6 +155,18 @@ impl Sm {
                     self.warps.w_fetch_bar[w] = true;
                     break;
                 }
+                if clock {
+                    self.front.clock_unissued[w].push(inst.pc);
+                }
+                // the next instruction may have to wait for a clock read to issue; it is not
+                // read then, and whether this entry redirects follows from its PC alone
+                if let Some(pc) = self.clock_fenced(w, cta, widx, stream) {
+                    if pc != nt {
+                        o.ibs[w].set_redirect(a);
+                        o.redirect_wait[w] = true;
+                    }
+                    break;
+                }
                 // the next instruction in program order tells whether this one redirects
                 match stream.next_inst(cta, widx, t, &mut self.front.fetch_tmp)? {
                     Step::Done => {
@@ -160,6 +176,7 @@ impl Sm {
                     Step::Inst => {
                         let nx = TInst::from_inst(&self.front.fetch_tmp, &mut self.front.addr_pool);
                         o.held[w] = Some(nx);
+                        o.held_clock[w] = stream.reads_clock();
                         if nx.pc != nt {
                             o.ibs[w].set_redirect(a);
                             o.redirect_wait[w] = true;
@@ -444,6 +461,7 @@ impl Sm {
         };
         o.stats.reorders += u64::from(older_waiting);
         o.ibs[w].mark_issued(a);
+        self.clock_read_issued(w, inst.pc, t);
         o.stats.issued += 1;
         o.stats.ib_reads += 1;
         self.front.ibuffer_act.reads += 1;
