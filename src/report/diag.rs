@@ -38,7 +38,13 @@ fn stats_line(label: &str, s: &Stats) -> String {
         s.slope,
         s.intercept_cycles,
         if s.pass { "PASS" } else { "FAIL" }
-    )
+    ) + &s.wave_fit.as_ref().map_or(String::new(), |f| {
+        format!(
+            "  {:<11} diagnosis, a·T + C0 + C1·(waves − 1): C1 {:.0} cycles per extra wave  \
+             MAPE {:.2} %  max err {:.2} %\n",
+            "", f.per_wave_cycles, f.mape_pct, f.max_abs_err_pct
+        )
+    })
 }
 
 /// The table of one preset.
@@ -112,6 +118,7 @@ pub fn json(reports: &[PresetReport]) -> serde_json::Value {
                     "slope": c.measured.slope,
                     "intercept_cycles": c.measured.intercept_cycles,
                     "pass": c.measured.pass,
+                    "wave_fit": c.measured.wave_fit,
                     "slope_expected": c.slope_expected,
                     "class": c.class,
                     "n_period": c.n_period,
