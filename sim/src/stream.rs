@@ -96,6 +96,10 @@ pub trait KernelStream {
     fn reads_clock(&self) -> bool {
         false
     }
+    /// Asks the stream to keep each clock read's destination pending for
+    /// [`KernelStream::issue_clock`] (the timing model does; a consumer that never rewrites
+    /// leaves it off, and nothing is kept).
+    fn track_clock_reads(&mut self) {}
     /// Does warp `warp`'s (CTA `cta`) next instruction read or write the destination of one of
     /// its clock reads not yet rewritten by [`KernelStream::issue_clock`]? `Some(its PC)` if
     /// so (the instruction is not executed), `None` if not or when the warp has none.

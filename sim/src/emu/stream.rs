@@ -25,6 +25,8 @@ pub struct EmuStream<'a> {
     clock_movs: Vec<Option<(Opnd, bool)>>,
     /// The last instruction produced was such a clock read.
     last_clock: bool,
+    /// Clock reads are kept pending ([`KernelStream::track_clock_reads`]).
+    track_clock: bool,
     /// Clock reads produced and not yet rewritten, oldest first: (CTA, warp), instruction
     /// index, destination, 64-bit, lanes written.
     pending_clock: Vec<PendingClock>,
@@ -79,6 +81,7 @@ impl<'a> EmuStream<'a> {
             produced: 0,
             clock_movs,
             last_clock: false,
+            track_clock: false,
             pending_clock: Vec::new(),
         })
     }
@@ -177,13 +180,15 @@ impl KernelStream for EmuStream<'_> {
             let idx = out.pc as usize / 8;
             if let Some(&Some((dst, wide))) = self.clock_movs.get(idx) {
                 self.last_clock = true;
-                self.pending_clock.push(PendingClock {
-                    key: (cta, warp),
-                    idx,
-                    dst,
-                    wide,
-                    mask: out.active_mask,
-                });
+                if self.track_clock {
+                    self.pending_clock.push(PendingClock {
+                        key: (cta, warp),
+                        idx,
+                        dst,
+                        wide,
+                        mask: out.active_mask,
+                    });
+                }
             }
         }
         match o {
@@ -205,6 +210,10 @@ impl KernelStream for EmuStream<'_> {
 
     fn reads_clock(&self) -> bool {
         self.last_clock
+    }
+
+    fn track_clock_reads(&mut self) {
+        self.track_clock = true;
     }
 
     fn next_uses_clock_read(&self, cta: u32, warp: u32) -> Option<u32> {

@@ -45,6 +45,8 @@ pub(crate) fn run_launch(
 ) -> Result<KernelActivity, SimError> {
     let info = stream.info().clone();
     let occ = occupancy(cfg, &info)?;
+    // clock reads take their issue cycle (`Sm::clock_read_issued`)
+    stream.track_clock_reads();
     let n_sm = cfg.gpu.n_sm as usize;
     let mut sms: Vec<Sm> = (0..n_sm)
         .map(|i| Sm::with_policies(i as u32, cfg, 0, policies.sm_policies(cfg)))
