@@ -77,11 +77,12 @@ pub struct Stats {
 }
 
 /// A diagnosis, not a verdict (§5 step 4, "diagnose systematic residuals"): the fit
-/// `T_cycles = a·T + C0 + C1·(waves − 1)`. T(g, b) counts the body's periods only, but every
-/// wave of blocks also runs the blocks' prologue and epilogue (parameter loads, clock reads,
-/// the final stores) and their launch, which one intercept `C0` charges once per kernel. A
-/// per-wave cost shows as one-wave points below the line and two-wave points above it; `C1` is
-/// fitted here with its error reported, and it enters no PASS/FAIL.
+/// `T_cycles = a·T + C0 + C1·(waves − 1)`. T(g, b) charges each wave its body periods and
+/// nothing else, and one intercept `C0` covers the fixed cost once per kernel. A cost per wave
+/// that T does not count (each wave's prologue, epilogue and launch, or waves that do not
+/// follow each other back to back as the model's do) shows as one-wave points below the
+/// line and multi-wave points above it; `C1` is fitted here with its error reported, and it
+/// enters no PASS/FAIL.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct WaveFit {
     /// Fitted slope `a`, cycles per unit of T.
