@@ -174,7 +174,6 @@ impl SmSocgpu {
             ibs,
             held: vec![None; nw],
             held_clock: vec![false; nw],
-
             redirect_wait: vec![false; nw],
             miss_mask: vec![0; nw],
             policy: local_policy(o.local_policy),
