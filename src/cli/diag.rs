@@ -17,13 +17,18 @@ What it does:
   functional_units (P1, fu(c), latency per instruction class), num_mp, warpsched_policy,
   warpslot_buffer (N1, N2), shmem_buffer (S, s_min), regfile_buffer (R, r_min); then the
   cross-check of simulated kernel time against the model's T(g,b) (Pearson r, MAPE, max error,
-  Kendall tau, fitted slope).
+  Kendall tau, fitted slope), with a diagnosis fit a*T + C0 + C1*(waves - 1) that shows a cost
+  per wave the model does not count (reported, no verdict). %clock and %clock64 read the cycle
+  at which the reading instruction issues.
 
 Results:
   PASS/FAIL for a discrete parameter (a limit, a slot count, a latency) means equal / not equal
   to the configured value; for a continuous one (fu(c), n_bot, knees) within the tolerance of
-  the model's prediction ('fail*': outside it, reported but not blocking). The exit status is
-  1 when any discrete parameter fails, 2 on bad input, 0 otherwise.
+  the model's prediction ('fail*': outside it, reported but not blocking). The policy label
+  passes when it equals the label the model predicts from the front end (a front end that
+  supplies no more instructions than the schedulers issue makes GTO issue in rotation, i.e.
+  look like LRR); the configured policy is shown beside it. The exit status is 1 when any
+  discrete parameter fails, 2 on bad input, 0 otherwise.
 
 Thresholds:
   The embedded diag.toml (tolerances, method constants and cross-check acceptance, each with its
