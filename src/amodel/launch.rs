@@ -14,8 +14,8 @@ use sim::timing::funcmem::FuncMem;
 use sim::timing::{op_name, PipeClass, RegisterFileOrg};
 use sim::{Launch, SimError};
 
-/// Units of the per-SM demand vector (the machine's nine, then `dram` and `l2`).
-const N_UNITS: usize = 11;
+/// Units of the per-SM demand vector (the machine's, then `dram` and `l2`).
+const N_UNITS: usize = L2 + 1;
 
 /// What the functional pass learnt about one CTA.
 struct CtaRun {
