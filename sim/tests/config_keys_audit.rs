@@ -72,6 +72,10 @@ const READ: &[(&str, &str)] = &[
         "sim/src/timing/ooo/mod.rs",
     ),
     ("sched.ooo.loog_ready_first", "sim/src/timing/ooo/mod.rs"),
+    (
+        "sched.ooo.loog_defer_load_consumers",
+        "sim/src/timing/ooo/mod.rs",
+    ),
     ("sched.ooo.loog_lsq", "sim/src/timing/ooo/mod.rs"),
     ("sched.ooo.loog_lq_entries", "sim/src/timing/ooo/mod.rs"),
     ("sched.ooo.loog_sq_entries", "sim/src/timing/ooo/mod.rs"),

@@ -73,6 +73,7 @@ fn params(n_cu: u32, n_rrs: u32) -> LoogParams {
         rf_read_ports: 1,
         rrs_dispatch_needs_free_slot: true,
         ready_first: true,
+        defer_load_consumers: false,
         lsq: None,
     }
 }
@@ -102,6 +103,53 @@ fn put(o: &mut SmLoog, w: usize, i: TInst, lsu: bool, t: u64) -> (usize, u16) {
 /// Grants every RF read.
 fn read_all(o: &mut SmLoog, t: u64) {
     o.rf_read(t, &mut |_: &RfRead| true);
+}
+
+/// `sched.ooo.loog_defer_load_consumers`: a head that reads the result of a dispatched global
+/// load counts as waiting (goes after the other warps' heads) only with the knob, and only
+/// until the load's result arrives; a shared load's consumer is never held back, and a head
+/// whose producer has not dispatched waits either way.
+#[test]
+fn load_consumers_are_deferred_only_with_the_knob() {
+    use sim::inst::MemSpace;
+    use sim::timing::tinst::MemRef;
+    for defer in [false, true] {
+        let p = LoogParams {
+            defer_load_consumers: defer,
+            ..params(4, 0)
+        };
+        let mut o = SmLoog::new(p, 1);
+        let load = |d: Reg, space| {
+            let mut i = inst(Family::Mem, OpClass::Load, &[d], &[2]);
+            i.mem = Some(MemRef {
+                space,
+                width_bytes: 4,
+                slot: 0,
+            });
+            i
+        };
+        let (_, tg) = put(&mut o, 0, load(1, MemSpace::Global), true, 0);
+        put(&mut o, 0, load(3, MemSpace::Shared), true, 0);
+        let (use_g, use_s) = (alu(&[4], &[1]), alu(&[5], &[3]));
+        o.begin_cycle(1);
+        assert!(o.head_waits(0, 0, &use_g), "producer not dispatched");
+        // each load reads r2 from the register file, then they dispatch in order
+        for t in 1..6 {
+            if t > 1 {
+                o.begin_cycle(t);
+            }
+            read_all(&mut o, t);
+            o.dispatch(0, t, &mut |_| true);
+        }
+        assert!(o.slices[0].cus[..2].iter().all(|c| c.dispatched));
+        assert_eq!(o.head_waits(0, 0, &use_g), defer, "global load in flight");
+        assert!(!o.head_waits(0, 0, &use_s), "shared load in flight");
+        o.result_done(tg, 6);
+        assert!(
+            !o.head_waits(0, 0, &use_g),
+            "the global load's result arrived"
+        );
+    }
 }
 
 /// §3.2 steps 2 and 4: the RAT visit renames the destination and names the producer of each
@@ -641,7 +689,7 @@ fn one_cu_never_reorders() {
 }
 
 /// The RRS variant, two write-back buffers, the round-robin arbiters, more read ports and a
-/// 20-bit UUID all run to the reference result.
+/// 20-bit UUID, and deferred load consumers all run to the reference result.
 #[test]
 fn knob_variants_run() {
     for (k, v) in [
@@ -650,6 +698,7 @@ fn knob_variants_run() {
         ("loog_rf_arbiter", "\"rr_alloc\""),
         ("loog_rf_read_ports", "4"),
         ("loog_uuid_bits", "20"),
+        ("loog_defer_load_consumers", "true"),
     ] {
         let text = format!("base = \"gtx1080ti\"\n[sched.ooo]\nmode = \"loog\"\n{k} = {v}\n");
         let cfg = GpuConfig::from_toml_str(&text, "k.toml").unwrap();
@@ -700,6 +749,10 @@ fn knobs_are_range_checked() {
         (
             "loog_lsq = true\nloog_sq_entries = 65\n",
             "sched.ooo.loog_sq_entries",
+        ),
+        (
+            "loog_ready_first = false\nloog_defer_load_consumers = true\n",
+            "sched.ooo.loog_defer_load_consumers",
         ),
     ] {
         let t = format!("base = \"gtx1080ti\"\n[sched.ooo]\nmode = \"loog\"\n{text}");

@@ -344,6 +344,10 @@ pub struct LoogSlice {
     /// each cycle (`sched.ooo.loog_ready_first`): [`LoogSlice::head_probe_ports`] extra read
     /// paths.
     pub ready_first: bool,
+    /// With `ready_first`, a head reading a global or local load's result still in flight
+    /// also waits (`sched.ooo.loog_defer_load_consumers`): one "long load pending" flag per
+    /// producer, set at allocation, cleared at `rd_valid`, read by the same probes.
+    pub defer_load_consumers: bool,
     /// The memory queues (`sched.ooo.loog_lsq`): `(load-queue, store-queue)` entries.
     pub lsq: Option<(u32, u32)>,
 }
@@ -366,6 +370,7 @@ impl LoogSlice {
             payload_bits: None,
             rat_sram_min_entries: 512,
             ready_first: true,
+            defer_load_consumers: false,
             lsq: None,
         }
     }
@@ -428,14 +433,21 @@ impl LoogSlice {
 
     /// Head-probe read paths of the ready-first allocation order: each of the W heads probes
     /// its up to 3 sources every cycle, so `3·W` (0 without `ready_first`). Each is a read of
-    /// one of the warp's A RAT entries plus the named producer's `dispatched` bit: an A-to-1
-    /// multiplexer of the RAT width and an N_id-to-1 multiplexer of 1 bit.
+    /// one of the warp's A RAT entries plus the named producer's status bits: an A-to-1
+    /// multiplexer of the RAT width and an N_id-to-1 multiplexer of
+    /// [`LoogSlice::producer_probe_bits`] bits.
     pub fn head_probe_ports(&self) -> u32 {
         if self.ready_first {
             3 * self.warps
         } else {
             0
         }
+    }
+
+    /// Producer status bits a head probe reads: `dispatched`, and with
+    /// `defer_load_consumers` the producer's long-load-pending flag.
+    pub fn producer_probe_bits(&self) -> u32 {
+        1 + u32::from(self.defer_load_consumers)
     }
 
     /// Bits of one memory-queue entry: the byte range the access touches (two

@@ -623,11 +623,23 @@ pub fn loog_cost(l: &LoogSlice, src: &dyn CostSource) -> Result<DesignCost, Issu
             src,
             "producer dispatched-bit probes",
             LogicKind::Mux,
-            &[("N", l.n_id().max(2)), ("WIDTH", 1)],
+            &[("N", l.n_id().max(2)), ("WIDTH", l.producer_probe_bits())],
             probes as f64,
             0,
             &[],
         )?);
+        if l.defer_load_consumers {
+            // one long-load-pending flag per producer, written at allocation and at rd_valid
+            added.push(flops(
+                src,
+                "long-load pending flags",
+                l.n_id().max(1) as u64,
+                1,
+                1,
+                1,
+                &["cu_allocations", "broadcasts"],
+            )?);
+        }
     }
     if let Some((lq, sq)) = l.lsq {
         // the memory queues: entries written at allocation; each search compares a ready

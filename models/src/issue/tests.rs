@@ -223,6 +223,28 @@ fn zero_sizes_are_errors() {
     assert!(e.to_string().contains("sched.ooo.ib_depth"), "{e}");
 }
 
+/// Deferring load consumers adds one pending flag per producer and a second status bit to
+/// every producer probe: more area than plain ready-first, and the flags count writes.
+#[test]
+fn loog_deferred_load_consumers_add_flags_and_wider_probes() {
+    let s = src("40nm");
+    let l = LoogSlice::gtx1080ti_subcore();
+    let d = LoogSlice {
+        defer_load_consumers: true,
+        ..l
+    };
+    assert_eq!((l.producer_probe_bits(), d.producer_probe_bits()), (1, 2));
+    let (a, b) = (loog_cost(&l, &s).unwrap(), loog_cost(&d, &s).unwrap());
+    assert!(b.delta_area_m2() > a.delta_area_m2());
+    let flags = b
+        .added
+        .iter()
+        .find(|x| x.name == "long-load pending flags")
+        .expect("flags");
+    assert!(flags.area_m2 > 0.0 && !flags.events.is_empty());
+    assert!(a.added.iter().all(|x| x.name != "long-load pending flags"));
+}
+
 /// The ready-first allocation order's head probes (3 per warp and cycle) are read paths on
 /// the RAT and on the producers' dispatched bits: present only with `ready_first`, their
 /// area grows with the warps probed and with the RAT rows each probe selects from.

@@ -396,6 +396,10 @@ fn schema_table(cfg: &GpuConfig) -> toml::Table {
                     "loog_ready_first",
                     v(toml::Value::try_from(o.loog_ready_first)),
                 ),
+                (
+                    "loog_defer_load_consumers",
+                    v(toml::Value::try_from(o.loog_defer_load_consumers)),
+                ),
                 ("loog_lsq", v(toml::Value::try_from(o.loog_lsq))),
                 (
                     "loog_lq_entries",

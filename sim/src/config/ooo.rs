@@ -127,6 +127,12 @@ impl GpuConfig {
                 feed.min(n_cu.max(1))
             ));
         }
+        if o.loog_defer_load_consumers && !o.loog_ready_first {
+            bad.push(
+                "'sched.ooo.loog_defer_load_consumers' = true needs                  'sched.ooo.loog_ready_first' = true (it refines the ready-first order)"
+                    .to_string(),
+            );
+        }
         for (k, n) in [
             ("loog_lq_entries", o.loog_lq_entries),
             ("loog_sq_entries", o.loog_sq_entries),

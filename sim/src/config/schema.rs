@@ -419,6 +419,13 @@ pub struct OooSection {
     /// warp's dependent chain fill every CU). On by default; off: the policy's order alone.
     #[serde(default = "default_true", skip_serializing_if = "is_true")]
     pub loog_ready_first: bool,
+    /// `sched.ooo.loog_defer_load_consumers`: with `loog_ready_first`, a head that reads the
+    /// result of a global or local load still in flight (dispatched, result not yet back) also
+    /// goes after the others [G]. Off by default (the ready-first order defers only heads
+    /// whose producer has not dispatched). A load's consumers would otherwise hold their CUs
+    /// for the whole memory latency while other warps have work that can go.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub loog_defer_load_consumers: bool,
     /// `sched.ooo.loog_lsq`: LOOG's memory queues (§3.2 "Original LOOG memory queues"; off by
     /// default, when the LD/ST-unit instructions of a warp dispatch in order). On: loads and
     /// stores reserve load-/store-queue entries at allocation, and a ready memory instruction

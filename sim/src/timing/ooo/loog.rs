@@ -71,6 +71,9 @@ pub struct LoogParams {
     /// Allocation tries the warps whose I-buffer head has no source renamed to an in-flight
     /// producer before the others (`sched.ooo.loog_ready_first`, [`SmLoog::head_waits`]).
     pub ready_first: bool,
+    /// With `ready_first`, a head reading the result of a global or local load in flight also
+    /// goes after the others (`sched.ooo.loog_defer_load_consumers`).
+    pub defer_load_consumers: bool,
     /// The memory queues, `(load-queue, store-queue)` entries per slice
     /// (`sched.ooo.loog_lsq`); `None`: LD/ST-unit instructions of a warp dispatch in order.
     pub lsq: Option<(u32, u32)>,
@@ -247,6 +250,8 @@ pub struct Producer {
     pub queued: bool,
     /// Its instruction was dispatched to its unit.
     pub dispatched: bool,
+    /// A load from global or local memory (a long-latency result).
+    pub long_load: bool,
     /// Warp slot.
     pub warp: u16,
     /// Destination registers.
@@ -265,6 +270,7 @@ impl Producer {
         rd_valid: false,
         queued: false,
         dispatched: false,
+        long_load: false,
         warp: 0,
         dst: [0; MAX_DST],
         n_dst: 0,
@@ -539,13 +545,17 @@ impl SmLoog {
     /// reading the register file. Each source probed reads one RAT entry and its producer's
     /// `dispatched` bit (`head_probes`). The RAT is current: the renames of instructions
     /// allocated before this cycle were made at this cycle's RAT visits, and a slice allocates
-    /// once per cycle.
+    /// once per cycle. With `defer_load_consumers` a producer that is a global or local load
+    /// whose result has not arrived (`rd_valid` clear) also counts as waiting: the same probe
+    /// reads its load bit and `rd_valid` beside `dispatched`.
     pub fn head_waits(&mut self, s: usize, w: usize, inst: &TInst) -> bool {
         let mut waits = false;
+        let defer = self.p.defer_load_consumers;
         for &r in inst.srcs() {
             self.stats.head_probes += 1;
             if let Some(id) = self.rat_lookup(w, r) {
-                waits |= !self.slices[s].prods[id as usize].dispatched;
+                let p = &self.slices[s].prods[id as usize];
+                waits |= !p.dispatched || (defer && p.long_load && !p.rd_valid);
             }
         }
         waits
@@ -644,6 +654,13 @@ impl SmLoog {
                 rd_valid: false,
                 queued: false,
                 dispatched: false,
+                long_load: inst.op == crate::inst::OpClass::Load
+                    && inst.mem.is_some_and(|m| {
+                        matches!(
+                            m.space,
+                            crate::inst::MemSpace::Global | crate::inst::MemSpace::Local
+                        )
+                    }),
                 warp: w as u16,
                 dst,
                 n_dst: inst.n_dst,

@@ -92,6 +92,7 @@ pub fn loog_params(cfg: &GpuConfig) -> LoogParams {
         rf_read_ports: o.loog_rf_read_ports,
         rrs_dispatch_needs_free_slot: o.loog_rrs_dispatch_needs_free_slot,
         ready_first: o.loog_ready_first,
+        defer_load_consumers: o.loog_defer_load_consumers,
         lsq: o.loog_lsq.then_some((o.loog_lq_entries, o.loog_sq_entries)),
     }
 }
