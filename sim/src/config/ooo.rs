@@ -129,7 +129,8 @@ impl GpuConfig {
         }
         if o.loog_defer_load_consumers && !o.loog_ready_first {
             bad.push(
-                "'sched.ooo.loog_defer_load_consumers' = true needs                  'sched.ooo.loog_ready_first' = true (it refines the ready-first order)"
+                "'sched.ooo.loog_defer_load_consumers' = true needs \
+                 'sched.ooo.loog_ready_first' = true (it refines the ready-first order)"
                     .to_string(),
             );
         }
