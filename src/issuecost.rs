@@ -187,8 +187,7 @@ pub fn loog_slice(cfg: &GpuConfig) -> Option<LoogSlice> {
         rrs: (hw.n_rrs > 0).then_some(hw.n_rrs),
         n_wb: hw.wb_buffers,
         ready_first: cfg.sched.ooo.loog_ready_first,
-        defer_load_consumers: cfg.sched.ooo.loog_ready_first
-            && cfg.sched.ooo.loog_defer_load_consumers,
+        defer_load_consumers: cfg.sched.ooo.loog_defer_load_consumers,
         lsq: cfg
             .sched
             .ooo

@@ -135,4 +135,22 @@ fn bad_loog_knobs_are_refused_naming_the_key() {
         ]);
         assert!(err.contains(key), "{set}: {err}");
     }
+    // deferring load consumers refines the ready-first order: refused without it
+    let err = refused(&[
+        "simulate",
+        "--preset",
+        "gtx1080ti",
+        "--workload",
+        "histo",
+        "--technique",
+        "loog",
+        "--set",
+        "sched.ooo.loog_ready_first=false",
+        "--set",
+        "sched.ooo.loog_defer_load_consumers=true",
+    ]);
+    assert!(
+        err.contains("sched.ooo.loog_defer_load_consumers") && err.contains("loog_ready_first"),
+        "{err}"
+    );
 }

@@ -91,6 +91,19 @@ impl TInst {
         &self.dst[..self.n_dst as usize]
     }
 
+    /// A load or atomic from global or local memory: a result that comes back after the
+    /// memory latency (the in-order scoreboard's long-latency class; LOOG's deferred load
+    /// consumers).
+    #[inline]
+    pub fn is_long_latency_mem(&self) -> bool {
+        self.family == Family::Mem
+            && matches!(self.op, OpClass::Load | OpClass::Atomic)
+            && matches!(
+                self.mem.map(|m| m.space),
+                Some(MemSpace::Global | MemSpace::Local)
+            )
+    }
+
     /// Source registers actually named.
     #[inline]
     pub fn srcs(&self) -> &[Reg] {

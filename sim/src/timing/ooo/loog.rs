@@ -250,7 +250,8 @@ pub struct Producer {
     pub queued: bool,
     /// Its instruction was dispatched to its unit.
     pub dispatched: bool,
-    /// A load from global or local memory (a long-latency result).
+    /// A load or atomic from global or local memory (a long-latency result,
+    /// [`TInst::is_long_latency_mem`]).
     pub long_load: bool,
     /// Warp slot.
     pub warp: u16,
@@ -654,13 +655,7 @@ impl SmLoog {
                 rd_valid: false,
                 queued: false,
                 dispatched: false,
-                long_load: inst.op == crate::inst::OpClass::Load
-                    && inst.mem.is_some_and(|m| {
-                        matches!(
-                            m.space,
-                            crate::inst::MemSpace::Global | crate::inst::MemSpace::Local
-                        )
-                    }),
+                long_load: inst.is_long_latency_mem(),
                 warp: w as u16,
                 dst,
                 n_dst: inst.n_dst,

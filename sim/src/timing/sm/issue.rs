@@ -6,7 +6,7 @@
 
 use super::Sm;
 use crate::activity::simd_bucket;
-use crate::inst::{Family, MemSpace, OpClass, PRED_BASE};
+use crate::inst::{Family, OpClass, PRED_BASE};
 use crate::timing::exec::PipeClass;
 use crate::timing::frontend::{is_branch, BRANCH_WB_TAG};
 use crate::timing::gating::GateDecision;
@@ -288,7 +288,7 @@ impl Sm {
         self.warps.membar.remove(w);
         let hslot = self.front.ib_head[w] as usize;
         // small copies of the head's fields; the record itself is copied once, into the CU
-        let (family, op, mask, pc, n_dst, divergent, space) = {
+        let (family, op, mask, pc, n_dst, divergent) = {
             let i = &self.front.ibuf[w][hslot];
             (
                 i.family,
@@ -297,7 +297,6 @@ impl Sm {
                 i.pc,
                 i.n_dst,
                 i.reconv_pc.is_some(),
-                i.mem.map(|m| m.space),
             )
         };
         let (srcs, n_src) = {
@@ -469,9 +468,7 @@ impl Sm {
             }
             _ => {}
         }
-        let longop = family == Family::Mem
-            && matches!(op, OpClass::Load | OpClass::Atomic)
-            && matches!(space, Some(MemSpace::Global | MemSpace::Local));
+        let longop = self.front.ibuf[w][hslot].is_long_latency_mem();
         self.issue
             .scoreboard
             .reserve(w, &self.front.ibuf[w][hslot], longop);
