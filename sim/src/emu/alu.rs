@@ -14,7 +14,7 @@
 
 #![allow(clippy::needless_range_loop)]
 
-use crate::ptx::isa::{flags, BoolOp, Cmp, Inst, Op, Ty};
+use crate::ptx::isa::{flags, BoolOp, Cmp, Inst, Op, PrmtMode, TestpOp, Ty};
 
 /// 32 lanes of raw values.
 pub type Lanes = [u64; 32];
@@ -390,9 +390,29 @@ pub fn eval(inst: &Inst, s: &[Lanes; 3], o: &mut Lanes) -> bool {
                 })
             }
         }
+        Op::Sqrt(Ty::F64) => map1(o, a, |x| b64(f64v(x).sqrt())),
+        Op::Rsqrt(Ty::F64) => map1(o, a, |x| b64(1.0 / f64v(x).sqrt())),
+        Op::Rcp(Ty::F64) => map1(o, a, |x| b64(1.0 / f64v(x))),
         Op::Sqrt(_) => f32_1(o, a, fl, libm::sqrtf),
         Op::Rsqrt(_) => f32_1(o, a, fl, |x| 1.0 / libm::sqrtf(x)),
         Op::Rcp(_) => f32_1(o, a, fl, |x| 1.0 / x),
+        Op::Bfe(t) => map3(o, a, b, c, |x, p, l| bfe(x, p, l, t)),
+        Op::Bfind { ty, shiftamt } => map1(o, a, |x| bfind(x, ty, shiftamt)),
+        Op::Prmt(mode) => map3(o, a, b, c, |x, y, sel| prmt(x, y, sel, mode)),
+        Op::Shf { left, wrap } => map3(o, a, b, c, |lo, hi, n| shf(lo, hi, n, left, wrap)),
+        Op::Copysign(Ty::F32) => map2(o, a, b, |x, y| (y & 0x7FFF_FFFF) | (x & 0x8000_0000)),
+        Op::Copysign(_) => map2(o, a, b, |x, y| (y & !(1 << 63)) | (x & (1 << 63))),
+        Op::Testp(k, t) => map1(o, a, |x| testp(x, k, t) as u64),
+        Op::Mul24 { signed, hi, mad } => map3(o, a, b, c, |x, y, z| {
+            let (x, y) = if signed {
+                (sext(x, 24) as i64, sext(y, 24) as i64)
+            } else {
+                ((x & 0xFF_FFFF) as i64, (y & 0xFF_FFFF) as i64)
+            };
+            let p = (x * y) as u64;
+            let r = if hi { p >> 16 } else { p };
+            trunc(if mad { r.wrapping_add(z) } else { r }, 32)
+        }),
         Op::Sin(_) => f32_1(o, a, fl, libm::sinf),
         Op::Cos(_) => f32_1(o, a, fl, libm::cosf),
         Op::Ex2(_) => f32_1(o, a, fl, libm::exp2f),
@@ -402,6 +422,179 @@ pub fn eval(inst: &Inst, s: &[Lanes; 3], o: &mut Lanes) -> bool {
         _ => return false,
     }
     true
+}
+
+/// `bfe`: `len` bits of `x` from bit `pos` (both taken mod 256, PTX semantics), sign-extended
+/// from the field's top bit for signed types (from bit `bits − 1` when the field runs past it).
+fn bfe(x: u64, pos: u64, len: u64, t: Ty) -> u64 {
+    let bits = t.bits() as u64;
+    let (pos, len) = (pos & 0xff, len & 0xff);
+    let x = trunc(x, t.bits());
+    let sbit = if t.is_signed() {
+        if len == 0 {
+            0
+        } else {
+            (x >> (pos + len - 1).min(bits - 1)) & 1
+        }
+    } else {
+        0
+    };
+    let mut d = 0u64;
+    for i in 0..bits {
+        let v = if i < len && pos + i <= bits - 1 {
+            (x >> (pos + i)) & 1
+        } else {
+            sbit
+        };
+        d |= v << i;
+    }
+    d
+}
+
+/// `bfi`: `len` low bits of `a` inserted into `b` at bit `pos` (both mod 256).
+fn bfi(a: u64, b: u64, pos: u64, len: u64, bits: u32) -> u64 {
+    let bits = bits as u64;
+    let (pos, len) = (pos & 0xff, len & 0xff);
+    let mut f = trunc(b, bits as u32);
+    let mut i = 0;
+    while i < len && pos + i < bits {
+        let v = (a >> i) & 1;
+        f = (f & !(1 << (pos + i))) | (v << (pos + i));
+        i += 1;
+    }
+    f
+}
+
+/// `bfind`: bit position of the most significant 1 (unsigned) or non-sign bit (signed);
+/// 0xffffffff when there is none; with `.shiftamt` the left shift that brings it to the top.
+fn bfind(x: u64, t: Ty, shiftamt: bool) -> u64 {
+    let bits = t.bits();
+    let mut v = trunc(x, bits);
+    if t.is_signed() && (v >> (bits - 1)) & 1 != 0 {
+        v = trunc(!v, bits);
+    }
+    if v == 0 {
+        return 0xFFFF_FFFF;
+    }
+    let msb = 63 - v.leading_zeros() as u64;
+    if shiftamt {
+        bits as u64 - 1 - msb
+    } else {
+        msb
+    }
+}
+
+/// `prmt`: bytes of {b, a} (a is bytes 0-3) picked by the selector `c` (PTX ISA, "prmt").
+fn prmt(a: u64, b: u64, c: u64, mode: PrmtMode) -> u64 {
+    let bytes = (a & 0xFFFF_FFFF) | ((b & 0xFFFF_FFFF) << 32);
+    let byte = |i: u64| (bytes >> (8 * (i & 7))) & 0xff;
+    let sel: [u64; 4] = match mode {
+        PrmtMode::Generic => {
+            let mut r = 0u64;
+            for k in 0..4 {
+                let s = (c >> (4 * k)) & 0xf;
+                let v = byte(s & 7);
+                let v = if s & 8 != 0 {
+                    if v & 0x80 != 0 {
+                        0xff
+                    } else {
+                        0
+                    }
+                } else {
+                    v
+                };
+                r |= v << (8 * k);
+            }
+            return r;
+        }
+        PrmtMode::F4e => {
+            let s = c & 3;
+            [s, s + 1, s + 2, s + 3]
+        }
+        PrmtMode::B4e => {
+            let s = c & 3;
+            [(8 - s) % 8, (7 - s) % 8, (6 - s) % 8, (5 - s) % 8].map(|x| x & 7)
+        }
+        PrmtMode::Rc8 => {
+            let s = c & 3;
+            [s; 4]
+        }
+        PrmtMode::Ecl => {
+            let s = c & 3;
+            [s, s.max(1), s.max(2), 3]
+        }
+        PrmtMode::Ecr => {
+            let s = c & 3;
+            [0, s.min(1), s.min(2), s]
+        }
+        PrmtMode::Rc16 => {
+            let s = c & 1;
+            [2 * s, 2 * s + 1, 2 * s, 2 * s + 1]
+        }
+    };
+    sel.iter()
+        .enumerate()
+        .fold(0, |r, (k, &s)| r | (byte(s) << (8 * k)))
+}
+
+/// `shf`: funnel shift of the 64-bit {hi:lo} left or right by `n` (mod 32 with `.wrap`, at most
+/// 32 with `.clamp`), keeping the high (left) or low (right) 32 bits.
+fn shf(lo: u64, hi: u64, n: u64, left: bool, wrap: bool) -> u64 {
+    let n = n & 0xFFFF_FFFF;
+    let n = if wrap { n & 31 } else { n.min(32) };
+    let v = (lo & 0xFFFF_FFFF) | ((hi & 0xFFFF_FFFF) << 32);
+    if left {
+        ((v << n) >> 32) & 0xFFFF_FFFF
+    } else {
+        (v >> n) & 0xFFFF_FFFF
+    }
+}
+
+/// `testp`: the float property `k` of `x`.
+fn testp(x: u64, k: TestpOp, t: Ty) -> bool {
+    let v = if t == Ty::F32 {
+        f32v(x) as f64
+    } else {
+        f64v(x)
+    };
+    let sub = if t == Ty::F32 {
+        f32v(x).is_subnormal()
+    } else {
+        v.is_subnormal()
+    };
+    match k {
+        TestpOp::Finite => v.is_finite(),
+        TestpOp::Infinite => v.is_infinite(),
+        TestpOp::Number => !v.is_nan(),
+        TestpOp::NotANumber => v.is_nan(),
+        TestpOp::Normal => v.is_finite() && v != 0.0 && !sub,
+        TestpOp::Subnormal => sub,
+    }
+}
+
+/// Evaluates the four-source operations `bfi` and `lop3`.
+pub fn eval4(inst: &Inst, s: &[Lanes; 4], o: &mut Lanes) {
+    for l in 0..32 {
+        o[l] = match inst.op {
+            Op::Bfi(t) => bfi(s[0][l], s[1][l], s[2][l], s[3][l], t.bits()),
+            _ => {
+                // lop3: bit i of the truth table is f(a, b, c) for (a, b, c) = bits of i
+                // weighted 0xF0, 0xCC, 0xAA
+                let (a, b, c, lut) = (s[0][l], s[1][l], s[2][l], s[3][l] & 0xff);
+                let mut r = 0u64;
+                for k in 0..8 {
+                    if lut >> k & 1 == 0 {
+                        continue;
+                    }
+                    let ma = if k & 4 != 0 { a } else { !a };
+                    let mb = if k & 2 != 0 { b } else { !b };
+                    let mc = if k & 1 != 0 { c } else { !c };
+                    r |= ma & mb & mc;
+                }
+                r & 0xFFFF_FFFF
+            }
+        };
+    }
 }
 
 /// Comparison of one lane.

@@ -126,6 +126,7 @@ fn fetch_into(w: &Warp, o: Opnd, ctx: &Ctx, cta: (&[u32; 3], u32), out: &mut Lan
                 SReg::SmId => [sm as u64; 32],
                 SReg::Clock => [ctx.cycle & 0xFFFF_FFFF; 32],
                 SReg::Clock64 => [ctx.cycle; 32],
+                SReg::LaneMask(k) => super::warpops::lanemask(k),
             }
         }
         Opnd::None => *out = [0; 32],
@@ -309,7 +310,40 @@ pub fn step<const REC: bool>(
             warp.at_barrier = true;
             outcome = Outcome::Barrier;
         }
-        Op::Membar => warp.stack.advance(next, 0),
+        Op::Membar | Op::Nop => warp.stack.advance(next, 0),
+        Op::Trap => {
+            if mask != 0 {
+                return Err(runtime(ctx, pc, "trap executed".into()));
+            }
+            warp.stack.advance(next, 0);
+        }
+        Op::Warp(wop) => {
+            if mask != 0 {
+                let mut s = [[0u64; 32]; 4];
+                for k in 0..inst.nsrc as usize {
+                    fetch_into(warp, inst.src[k], ctx, (&coords, sm), &mut s[k]);
+                }
+                let (r, p) =
+                    super::warpops::eval(wop, mask, &s).map_err(|msg| runtime(ctx, pc, msg))?;
+                write(warp, inst.dst[0], &r, mask);
+                if inst.ndst > 1 {
+                    write(warp, inst.dst[1], &p, mask);
+                }
+            }
+            warp.stack.advance(next, 0);
+        }
+        Op::Bfi(_) | Op::Lop3 => {
+            if mask != 0 {
+                let mut s = [[0u64; 32]; 4];
+                for k in 0..inst.nsrc as usize {
+                    fetch_into(warp, inst.src[k], ctx, (&coords, sm), &mut s[k]);
+                }
+                let mut r = [0u64; 32];
+                alu::eval4(inst, &s, &mut r);
+                write(warp, inst.dst[0], &r, mask);
+            }
+            warp.stack.advance(next, 0);
+        }
         Op::Setp(cmp, bop, t) => {
             if mask != 0 {
                 let a = fetch(warp, inst.src[0], ctx, (&coords, sm));

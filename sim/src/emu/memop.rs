@@ -201,11 +201,33 @@ fn atom_lanes<A: Access>(
             (AtomOp::Add, Ty::F32) => {
                 (f32::from_bits(o as u32) + f32::from_bits(x as u32)).to_bits() as u64
             }
+            (AtomOp::Add, Ty::F64) => (f64::from_bits(o) + f64::from_bits(x)).to_bits(),
             (AtomOp::Add, _) => alu::trunc(o.wrapping_add(x), bits),
-            (AtomOp::Min, Ty::S32) => alu::trunc(alu::sext(o, 32).min(alu::sext(x, 32)) as u64, 32),
-            (AtomOp::Max, Ty::S32) => alu::trunc(alu::sext(o, 32).max(alu::sext(x, 32)) as u64, 32),
+            (AtomOp::Min, Ty::S32 | Ty::S64) => {
+                alu::trunc(alu::sext(o, bits).min(alu::sext(x, bits)) as u64, bits)
+            }
+            (AtomOp::Max, Ty::S32 | Ty::S64) => {
+                alu::trunc(alu::sext(o, bits).max(alu::sext(x, bits)) as u64, bits)
+            }
             (AtomOp::Min, _) => o.min(x),
             (AtomOp::Max, _) => o.max(x),
+            (AtomOp::And, _) => o & x,
+            (AtomOp::Or, _) => o | x,
+            (AtomOp::Xor, _) => o ^ x,
+            (AtomOp::Inc, _) => {
+                if o >= x {
+                    0
+                } else {
+                    o + 1
+                }
+            }
+            (AtomOp::Dec, _) => {
+                if o == 0 || o > x {
+                    x
+                } else {
+                    o - 1
+                }
+            }
             (AtomOp::Exch, _) => x,
             (AtomOp::Cas, _) => {
                 if o == x {

@@ -40,6 +40,7 @@ pub mod pool;
 pub mod simt;
 pub mod stream;
 pub mod warp;
+pub mod warpops;
 
 use crate::stream::{DevPtr, Gpu, KernelStream};
 pub use crate::timing::policy::reconv::{

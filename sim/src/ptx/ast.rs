@@ -139,6 +139,50 @@ pub struct RawKernel {
     pub minnctapersm: Option<u32>,
 }
 
+/// A kernel whose text the front end cannot take, with the first error found in it. The
+/// module still loads; the error is reported when the kernel is asked for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RefusedKernel {
+    /// Kernel name.
+    pub name: String,
+    /// Where the first unsupported or malformed construct is.
+    pub pos: Pos,
+    /// What it is.
+    pub msg: String,
+}
+
+impl RefusedKernel {
+    /// The refusal from a front-end error (a `SimError::Parse`; any other error keeps its text
+    /// at the kernel's position `at`).
+    pub fn from_error(name: &str, e: crate::SimError, at: Pos) -> RefusedKernel {
+        let (pos, msg) = match e {
+            crate::SimError::Parse { line, col, msg, .. } => (
+                Pos {
+                    line: line as u32,
+                    col: col as u32,
+                },
+                msg,
+            ),
+            other => (at, other.to_string()),
+        };
+        RefusedKernel {
+            name: name.to_string(),
+            pos,
+            msg,
+        }
+    }
+
+    /// The error a request for this kernel returns: file, line, column, kernel and reason.
+    pub fn error(&self, file: &str) -> crate::SimError {
+        crate::SimError::Parse {
+            file: file.to_string(),
+            line: self.pos.line as usize,
+            col: self.pos.col as usize,
+            msg: format!("kernel '{}' is refused: {}", self.name, self.msg),
+        }
+    }
+}
+
 /// A parsed module.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct RawModule {
@@ -146,4 +190,12 @@ pub struct RawModule {
     pub vars: Vec<VarDecl>,
     /// Kernels in source order.
     pub kernels: Vec<RawKernel>,
+    /// Kernels refused while parsing, in source order.
+    pub refused: Vec<RefusedKernel>,
+    /// Names of the module's `.func` device functions (skipped: a kernel that calls one is
+    /// refused when its `call` is decoded).
+    pub funcs: Vec<String>,
+    /// Names of module-scope texture, surface and sampler references (skipped: a kernel that
+    /// uses one is refused).
+    pub textures: Vec<String>,
 }

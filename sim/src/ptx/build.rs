@@ -5,7 +5,9 @@
 use super::cfg::Cfg;
 use super::decode::{self, RegClass, VarLoc};
 use super::isa::*;
-use super::parser::{InitVal, Pos, RawKernel, RawModule, RawOpnd, Stmt, VarDecl, VarSpace};
+use super::parser::{
+    InitVal, Pos, RawKernel, RawModule, RawOpnd, RefusedKernel, Stmt, VarDecl, VarSpace,
+};
 use super::scope::Scope;
 use super::{GlobalVar, KernelCode, Module, ModuleData, Param};
 use crate::inst::{self, Family, MemInfo, OpClass, WarpInst, MAX_DST, MAX_SRC, PRED_BASE};
@@ -133,15 +135,19 @@ pub fn build_module(raw: &RawModule, file: &str) -> Result<Module, SimError> {
         globals,
     });
     let mut kernels = Vec::new();
+    let mut refused = raw.refused.clone();
     for k in &raw.kernels {
-        kernels.push(Arc::new(build_kernel(
-            k,
-            file,
-            &module_vars,
-            &module_shared,
-        )?));
+        match build_kernel(k, file, &module_vars, &module_shared) {
+            Ok(code) => kernels.push(Arc::new(code)),
+            Err(e) => refused.push(RefusedKernel::from_error(&k.name, e, k.pos)),
+        }
     }
-    Ok(Module { data, kernels })
+    refused.sort_by_key(|r| (r.pos.line, r.pos.col));
+    Ok(Module {
+        data,
+        kernels,
+        refused,
+    })
 }
 
 fn referenced_names(k: &RawKernel) -> Vec<&str> {
@@ -407,6 +413,20 @@ pub fn classify(op: &Op) -> (Family, OpClass) {
         Op::Bra { .. } => (Family::Ctrl, C::Branch),
         Op::Ret | Op::Exit => (Family::Ctrl, C::Exit),
         Op::Bar => (Family::Bar, C::Barrier),
+        // warp-level operations as the SASS trace classes them (SHFL; VOTE and MATCH as moves)
+        Op::Warp(WarpOp::Shfl(_)) | Op::Warp(WarpOp::Redux(..)) => (Family::Int, C::Shfl),
+        Op::Warp(_) => (Family::Int, C::Mov),
+        Op::Nop => (Family::Int, C::Nop),
+        Op::Trap => (Family::Ctrl, C::Exit),
+        Op::Bfe(_) | Op::Bfi(_) | Op::Bfind { .. } | Op::Shf { .. } | Op::Lop3 => {
+            (Family::Int, C::Logic)
+        }
+        Op::Prmt(_) => (Family::Int, C::Mov),
+        Op::Copysign(Ty::F64) => (Family::Dp, C::Add),
+        Op::Copysign(t) => (fam(t), C::Mov),
+        Op::Testp(_, t) => (fam(t), C::Setp),
+        Op::Mul24 { mad: false, .. } => (Family::Int, C::Mul),
+        Op::Mul24 { mad: true, .. } => (Family::Int, C::Mad),
     }
 }
 

@@ -185,6 +185,16 @@ pub fn decode(s: &Scope, ri: &RawInst) -> Result<Inst, SimError> {
                 "abs" | "neg" if t == Ty::Pred || (t.is_int() && !t.is_signed()) => {
                     return s.err(ri.pos, format!("'{op}' needs a signed or float type"));
                 }
+                "sqrt" | "rcp" | "rsqrt" if t == Ty::F64 => {
+                    // f64: sqrt.rn, rcp.rn, rcp.approx.ftz, rsqrt.approx (correctly rounded
+                    // here; the approximations are at least as accurate as the hardware's)
+                    if op == "rsqrt" && !m.approx {
+                        return s.err(ri.pos, "'rsqrt.f64' needs .approx");
+                    }
+                    if op != "rsqrt" && !(m.approx || m.rnd.is_some()) {
+                        return s.err(ri.pos, format!("'{op}.f64' needs .rn or .approx"));
+                    }
+                }
                 "sqrt" | "rcp" => {
                     float_only(t, op)?;
                     if !(m.approx || m.rnd.is_some()) {
@@ -403,9 +413,14 @@ pub fn decode(s: &Scope, ri: &RawInst) -> Result<Inst, SimError> {
             }
             let ok = matches!(
                 (aop, t),
-                (_, Ty::U32 | Ty::S32)
-                    | (AtomOp::Exch | AtomOp::Cas, Ty::B32)
-                    | (AtomOp::Add, Ty::F32 | Ty::U64)
+                (
+                    AtomOp::Add | AtomOp::Min | AtomOp::Max | AtomOp::Exch | AtomOp::Cas,
+                    Ty::U32 | Ty::S32
+                ) | (AtomOp::Inc | AtomOp::Dec, Ty::U32)
+                    | (AtomOp::And | AtomOp::Or | AtomOp::Xor, Ty::B32 | Ty::B64)
+                    | (AtomOp::Exch | AtomOp::Cas, Ty::B32 | Ty::B64 | Ty::U64)
+                    | (AtomOp::Add, Ty::F32 | Ty::F64 | Ty::U64)
+                    | (AtomOp::Min | AtomOp::Max, Ty::U64 | Ty::S64)
             );
             if !ok {
                 return s.err(
@@ -415,7 +430,7 @@ pub fn decode(s: &Scope, ri: &RawInst) -> Result<Inst, SimError> {
             }
             if op == "red" {
                 if aop == AtomOp::Cas || aop == AtomOp::Exch {
-                    return s.err(ri.pos, "red supports add, min, max");
+                    return s.err(ri.pos, "red supports add, min, max, and, or, xor, inc, dec");
                 }
                 nops(s, ri, 2)?;
                 inst.op = Op::Red {
@@ -458,6 +473,12 @@ pub fn decode(s: &Scope, ri: &RawInst) -> Result<Inst, SimError> {
             nops(s, ri, 0)?;
             inst.op = if op == "ret" { Op::Ret } else { Op::Exit };
         }
+        "bar" | "barrier" if m.other.iter().any(|x| x == "warp") => {
+            // bar.warp.sync membermask: the SIMT stack keeps a warp's lanes together already
+            nops(s, ri, 1)?;
+            inst.op = Op::Nop;
+            set_src(&mut inst, &[s.src(&ops[0], Ty::B32)?]);
+        }
         "bar" | "barrier" => {
             if !m.other.iter().any(|x| x == "sync") && !ri.mods.is_empty() {
                 return s.err(ri.pos, "only bar.sync is supported");
@@ -475,6 +496,9 @@ pub fn decode(s: &Scope, ri: &RawInst) -> Result<Inst, SimError> {
             inst.op = Op::Membar;
         }
         _ => {
+            if let Some(inst) = super::decode_ext::decode_ext(s, ri, &m, inst)? {
+                return Ok(inst);
+            }
             return s.err(ri.pos, format!("unknown or unsupported instruction '{op}'"));
         }
     }

@@ -135,6 +135,90 @@ pub enum SReg {
     Clock,
     /// `%clock64`: the 64-bit core cycle counter.
     Clock64,
+    /// `%lanemask_eq`, `_lt`, `_le`, `_gt`, `_ge`: 32-bit masks of the lanes equal to, below,
+    /// at or below, above, at or above the thread's lane.
+    LaneMask(LaneMaskKind),
+}
+
+/// Which `%lanemask_*` register.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LaneMaskKind {
+    /// `%lanemask_eq`: only the thread's own lane.
+    Eq,
+    /// `%lanemask_lt`: the lanes below it.
+    Lt,
+    /// `%lanemask_le`: the lanes at or below it.
+    Le,
+    /// `%lanemask_gt`: the lanes above it.
+    Gt,
+    /// `%lanemask_ge`: the lanes at or above it.
+    Ge,
+}
+
+/// Source-lane rule of `shfl.sync` (PTX ISA, "shfl.sync").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ShflMode {
+    /// `.up`: lane − b.
+    Up,
+    /// `.down`: lane + b.
+    Down,
+    /// `.bfly`: lane XOR b.
+    Bfly,
+    /// `.idx`: lane b within the segment.
+    Idx,
+}
+
+/// Reduction of `vote.sync`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VoteMode {
+    /// `.all`: true when the predicate is true in every participating lane.
+    All,
+    /// `.any`: true when it is true in some participating lane.
+    Any,
+    /// `.uni`: true when it has the same value in every participating lane.
+    Uni,
+    /// `.ballot.b32`: the mask of participating lanes where it is true.
+    Ballot,
+}
+
+/// Operation of `redux.sync`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReduxOp {
+    /// `.add`: wrapping sum.
+    Add,
+    /// `.min`: smallest (signed or unsigned by type).
+    Min,
+    /// `.max`: largest.
+    Max,
+    /// `.and`: bitwise AND.
+    And,
+    /// `.or`: bitwise OR.
+    Or,
+    /// `.xor`: bitwise XOR.
+    Xor,
+}
+
+/// A warp-level operation: every participating lane reads values of the others (PTX ISA,
+/// "Parallel Synchronization and Communication Instructions"). The participating lanes are the
+/// active lanes whose guard is true; `membermask` must include each of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WarpOp {
+    /// `shfl.sync.MODE.b32 d[|p], a, b, c, membermask`.
+    Shfl(ShflMode),
+    /// `vote.sync.MODE d, {!}a, membermask`.
+    Vote(VoteMode),
+    /// `activemask.b32 d`: the mask of the lanes executing it.
+    ActiveMask,
+    /// `match.any.sync.TY d, a, membermask` (`all` false) or `match.all.sync.TY d[|p], a,
+    /// membermask` (`all` true), over 32- or 64-bit values.
+    Match {
+        /// `.all` rather than `.any`.
+        all: bool,
+        /// Compared width: `.b32` or `.b64`.
+        ty: Ty,
+    },
+    /// `redux.sync.OP.TY d, a, membermask`.
+    Redux(ReduxOp, Ty),
 }
 
 /// Comparison of `setp`.
@@ -217,6 +301,16 @@ pub enum AtomOp {
     Exch,
     /// `.cas`: compare-and-swap (store c where memory equals b).
     Cas,
+    /// `.and`: bitwise AND.
+    And,
+    /// `.or`: bitwise OR.
+    Or,
+    /// `.xor`: bitwise XOR.
+    Xor,
+    /// `.inc`: (old >= b) ? 0 : old + 1 (unsigned 32-bit).
+    Inc,
+    /// `.dec`: (old == 0 || old > b) ? b : old − 1 (unsigned 32-bit).
+    Dec,
 }
 
 /// Decoded operation with its type.
@@ -350,6 +444,85 @@ pub enum Op {
     Bar,
     /// `membar`: memory fence.
     Membar,
+    /// A warp-level (cross-lane) operation.
+    Warp(WarpOp),
+    /// An instruction with no architectural effect in this model (`bar.warp.sync`,
+    /// `nanosleep`, `prefetch`): it is fetched, issued and counted.
+    Nop,
+    /// `trap`: aborts the kernel with a runtime error.
+    Trap,
+    /// `bfe`: extract c bits of a from bit b, zero- or sign-extended by type.
+    Bfe(Ty),
+    /// `bfi`: insert the low d bits of a into b at bit c.
+    Bfi(Ty),
+    /// `bfind[.shiftamt]`: position of the most significant non-sign bit (0xffffffff if none).
+    Bfind {
+        /// Operand type (u32, s32, u64, s64).
+        ty: Ty,
+        /// `.shiftamt`: the left shift that brings that bit to the top instead.
+        shiftamt: bool,
+    },
+    /// `prmt.b32[.mode]`: byte permute of {b, a} by the selector c.
+    Prmt(PrmtMode),
+    /// `shf.{l,r}.{wrap,clamp}.b32`: funnel shift of {b:a} by c.
+    Shf {
+        /// `.l` (left) rather than `.r`.
+        left: bool,
+        /// `.wrap` (shift amount mod 32) rather than `.clamp` (at most 32).
+        wrap: bool,
+    },
+    /// `lop3.b32 d, a, b, c, immLut`: any 3-input bitwise function by its truth table.
+    Lop3,
+    /// `copysign.fTY d, a, b`: b's magnitude with a's sign.
+    Copysign(Ty),
+    /// `mul24.{lo,hi}` / `mad24.{lo,hi}` on the low 24 bits of the operands (`mad` adds c).
+    Mul24 {
+        /// Signed (`.s32`) rather than unsigned.
+        signed: bool,
+        /// `.hi`: bits 16..48 of the 48-bit product rather than the low 32.
+        hi: bool,
+        /// `mad24`: adds the third operand.
+        mad: bool,
+    },
+    /// `testp.OP.fTY p, a`: a property of a float (finite, infinite, number, NaN, normal,
+    /// subnormal).
+    Testp(TestpOp, Ty),
+}
+
+/// Selector mode of `prmt` (PTX ISA, "prmt").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PrmtMode {
+    /// Default: four 4-bit selectors (bit 3 replicates the sign of the chosen byte).
+    Generic,
+    /// `.f4e`: forward 4 extract.
+    F4e,
+    /// `.b4e`: backward 4 extract.
+    B4e,
+    /// `.rc8`: replicate byte.
+    Rc8,
+    /// `.ecl`: edge clamp left.
+    Ecl,
+    /// `.ecr`: edge clamp right.
+    Ecr,
+    /// `.rc16`: replicate half-word.
+    Rc16,
+}
+
+/// Property tested by `testp`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TestpOp {
+    /// `.finite`.
+    Finite,
+    /// `.infinite`.
+    Infinite,
+    /// `.number` (not NaN).
+    Number,
+    /// `.notanumber`.
+    NotANumber,
+    /// `.normal`.
+    Normal,
+    /// `.subnormal`.
+    Subnormal,
 }
 
 /// Flags on an instruction.

@@ -114,7 +114,15 @@ pub fn tokenize(text: &str, file: &str) -> Result<Vec<Token>, SimError> {
             }
             continue;
         }
-        let tok = if c == b'.' && i + 1 < b.len() && is_ident_start(b[i + 1]) {
+        // a dotted word may start with a digit (`tex.2d`, `suld.b.3d`, `.1d`)
+        let tok = if c == b'.'
+            && i + 1 < b.len()
+            && (is_ident_start(b[i + 1]) || b[i + 1].is_ascii_digit())
+            && !(b[i + 1].is_ascii_digit()
+                && toks
+                    .last()
+                    .is_none_or(|t: &Token| !matches!(t.tok, Tok::Ident(_) | Tok::Dot(_))))
+        {
             let s = i + 1;
             i += 2;
             while i < b.len() && is_ident_char(b[i]) {

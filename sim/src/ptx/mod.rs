@@ -23,6 +23,7 @@ pub mod ast;
 pub mod build;
 pub mod cfg;
 pub mod decode;
+mod decode_ext;
 pub mod isa;
 pub mod lexer;
 pub mod parser;
@@ -208,17 +209,64 @@ impl Kernel {
 pub struct Module {
     data: Arc<ModuleData>,
     kernels: Vec<Arc<KernelCode>>,
+    refused: Vec<parser::RefusedKernel>,
 }
 
 impl Module {
-    /// Parses PTX text; `file` is used in error messages (`file:line:col: what was expected`).
+    /// Parses PTX text strictly: any kernel the front end cannot take is an error
+    /// (`file:line:col: what was expected`). Built-in workloads load this way.
     pub fn parse(text: &str, file: &str) -> Result<Module, SimError> {
+        let m = Module::parse_lenient(text, file)?;
+        match m.refused.first() {
+            Some(r) => Err(r.error(file)),
+            None => Ok(m),
+        }
+    }
+
+    /// Parses PTX text as a compiler emits it for a whole program: a kernel that uses what the
+    /// front end cannot represent (textures, device-function calls, ...) is set aside with its
+    /// error, which [`Module::load`] returns when that kernel is asked for; the other kernels load
+    /// and run. Errors outside any kernel (module directives, module-scope variables) still fail
+    /// the whole module.
+    pub fn parse_lenient(text: &str, file: &str) -> Result<Module, SimError> {
         let toks = lexer::tokenize(text, file)?;
         let raw = parser::parse(&toks, file)?;
         build::build_module(&raw, file)
     }
 
-    /// The kernel `name`, carrying the module's current constant bank.
+    /// The kernel `name`, or the error that says why it cannot be had: refused (file, line,
+    /// column and the construct), or absent (with the module's kernel names).
+    pub fn load(&self, name: &str) -> Result<Arc<Kernel>, SimError> {
+        if let Some(k) = self.kernel(name) {
+            return Ok(k);
+        }
+        if let Some(r) = self.refused.iter().find(|r| r.name == name) {
+            return Err(r.error(&self.data.file));
+        }
+        let mut all: Vec<String> = self.kernel_names();
+        all.extend(self.refused.iter().map(|r| format!("{} (refused)", r.name)));
+        Err(SimError::Other(format!(
+            "{}: no kernel named '{name}' (kernels: {})",
+            self.data.file,
+            if all.is_empty() {
+                "none".to_string()
+            } else {
+                all.join(", ")
+            }
+        )))
+    }
+
+    /// Kernels set aside by [`Module::parse_lenient`]: name and the error [`Module::load`]
+    /// returns for it, in source order.
+    pub fn refused(&self) -> Vec<(String, SimError)> {
+        self.refused
+            .iter()
+            .map(|r| (r.name.clone(), r.error(&self.data.file)))
+            .collect()
+    }
+
+    /// The kernel `name`, carrying the module's current constant bank; `None` when the module
+    /// has no such kernel or refused it (see [`Module::load`]).
     pub fn kernel(&self, name: &str) -> Option<Arc<Kernel>> {
         self.kernels.iter().find(|k| k.name == name).map(|k| {
             Arc::new(Kernel {

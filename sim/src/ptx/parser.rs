@@ -140,6 +140,108 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// After a kernel failed to parse at `.entry`: its name and position, with the cursor moved
+    /// past its body (balanced braces), or `None` when the text is too broken to find the end.
+    fn skip_entry(&mut self) -> Option<(String, Pos)> {
+        let pos = self.pos();
+        self.bump(); // .entry
+        let Tok::Ident(name) = self.peek().clone() else {
+            return None;
+        };
+        while !self.is_punct('{') {
+            if *self.peek() == Tok::Eof {
+                return None;
+            }
+            self.bump();
+        }
+        self.skip_braces().then_some((name, pos))
+    }
+
+    /// With the cursor on `{`: moves past the matching `}`; false at end of file.
+    fn skip_braces(&mut self) -> bool {
+        let mut depth = 0u64;
+        loop {
+            match self.peek() {
+                Tok::Punct('{') => depth += 1,
+                Tok::Punct('}') => {
+                    depth -= 1;
+                    if depth == 0 {
+                        self.bump();
+                        return true;
+                    }
+                }
+                Tok::Eof => return false,
+                _ => {}
+            }
+            self.bump();
+        }
+    }
+
+    /// Skips a `.func` declaration or definition (`.func [(ret params)] name [(params)]
+    /// [directives] { body }` or `... ;`) and returns its name.
+    fn skip_func(&mut self) -> PResult<String> {
+        let p = self.pos();
+        self.bump(); // .func
+        let mut name = None;
+        let mut parens = 0u32;
+        loop {
+            match self.peek().clone() {
+                Tok::Punct('(') => parens += 1,
+                Tok::Punct(')') => parens = parens.saturating_sub(1),
+                Tok::Ident(n) if parens == 0 && name.is_none() => name = Some(n),
+                Tok::Punct(';') if parens == 0 => {
+                    self.bump();
+                    break;
+                }
+                Tok::Punct('{') if parens == 0 => {
+                    if !self.skip_braces() {
+                        return self.expected("'}' closing the .func body");
+                    }
+                    break;
+                }
+                Tok::Eof => return self.expected("the end of the .func declaration"),
+                _ => {}
+            }
+            self.bump();
+        }
+        match name {
+            Some(n) => Ok(n),
+            None => self.err_at(p, "expected a .func name"),
+        }
+    }
+
+    /// Is the cursor on a module-scope texture, surface or sampler reference (`.global .texref
+    /// t;`, `.tex .u32 t;`)?
+    fn texture_decl_ahead(&self) -> bool {
+        (0..4).any(|k| {
+            matches!(self.peek_at(k), Tok::Dot(d) if matches!(d.as_str(),
+                "texref" | "surfref" | "samplerref" | "tex" | "surf"))
+        })
+    }
+
+    /// Skips a texture, surface or sampler declaration up to its `;` and returns its name.
+    fn skip_texture_decl(&mut self) -> PResult<String> {
+        let mut name = String::new();
+        loop {
+            match self.peek().clone() {
+                Tok::Ident(n) if name.is_empty() => name = n,
+                Tok::Punct(';') => {
+                    self.bump();
+                    return Ok(name);
+                }
+                Tok::Punct('{') => {
+                    if !self.skip_braces() {
+                        return self.expected("'}'");
+                    }
+                    continue;
+                }
+                Tok::Eof => return self.expected("';' ending the texture declaration"),
+                _ => {}
+            }
+            self.bump();
+        }
+    }
+
     fn module(&mut self) -> PResult<RawModule> {
         let mut m = RawModule::default();
         let mut seen_version = false;
@@ -195,30 +297,44 @@ impl<'a> Parser<'a> {
                             self.bump();
                         }
                         if self.is_dot("entry") {
-                            let k = self.kernel()?;
-                            if m.kernels.iter().any(|x: &RawKernel| x.name == k.name) {
-                                return self
-                                    .err_at(k.pos, format!("kernel '{}' defined twice", k.name));
+                            let start = self.i;
+                            let (name, kpos, res) = match self.kernel() {
+                                Ok(k) => (k.name.clone(), k.pos, Ok(k)),
+                                Err(e) => {
+                                    self.i = start;
+                                    let Some((name, kpos)) = self.skip_entry() else {
+                                        return Err(e);
+                                    };
+                                    (name, kpos, Err(e))
+                                }
+                            };
+                            let seen = m.kernels.iter().any(|x| x.name == name)
+                                || m.refused.iter().any(|x| x.name == name);
+                            if seen {
+                                return self.err_at(kpos, format!("kernel '{name}' defined twice"));
                             }
-                            m.kernels.push(k);
+                            match res {
+                                Ok(k) => m.kernels.push(k),
+                                Err(e) => m.refused.push(RefusedKernel::from_error(&name, e, kpos)),
+                            }
                         } else if self.is_dot("func") {
-                            return self.err_at(
-                                self.pos(),
-                                ".func and call are not supported by the PTX subset",
-                            );
+                            let name = self.skip_func()?;
+                            m.funcs.push(name);
+                        } else if self.texture_decl_ahead() {
+                            let name = self.skip_texture_decl()?;
+                            m.textures.push(name);
                         } else {
                             let vs = self.var_decl(is_extern, true)?;
                             m.vars.extend(vs);
                         }
                     }
                     "func" => {
-                        return self.err_at(p, ".func and call are not supported by the PTX subset")
+                        let name = self.skip_func()?;
+                        m.funcs.push(name);
                     }
                     "tex" | "surf" | "texref" | "surfref" | "samplerref" => {
-                        return self.err_at(
-                            p,
-                            "textures and surfaces are not supported by the PTX subset",
-                        )
+                        let name = self.skip_texture_decl()?;
+                        m.textures.push(name);
                     }
                     _ => return self.err_at(p, format!("unknown directive '.{d}'")),
                 },
@@ -586,6 +702,11 @@ impl<'a> Parser<'a> {
         while let Tok::Dot(d) = self.peek() {
             mods.push(d.clone());
             self.bump();
+        }
+        // refuse what the model does not represent before its operand syntax (texture
+        // coordinates, matrix fragments) is read
+        if let Some(why) = super::decode_ext::unsupported(&opcode) {
+            return self.err_at(ipos, format!("'{opcode}': {why}"));
         }
         let mut operands = Vec::new();
         if !self.is_punct(';') {

@@ -101,9 +101,9 @@ impl<'a> Scope<'a> {
 
     pub(super) fn mods(&self, ri: &RawInst) -> Result<Mods, SimError> {
         let mut m = Mods::default();
-        let atomic = ri.opcode == "atom" || ri.opcode == "red";
+        let atomic = matches!(ri.opcode.as_str(), "atom" | "red" | "redux");
         let setp = ri.opcode == "setp";
-        let mul_like = matches!(ri.opcode.as_str(), "mul" | "mad");
+        let mul_like = matches!(ri.opcode.as_str(), "mul" | "mad" | "mul24" | "mad24");
         for s in &ri.mods {
             let s = s.as_str();
             if let Some(t) = Ty::from_name(s) {
@@ -123,12 +123,11 @@ impl<'a> Scope<'a> {
                     "max" => Some(AtomOp::Max),
                     "exch" => Some(AtomOp::Exch),
                     "cas" => Some(AtomOp::Cas),
-                    "inc" | "dec" | "and" | "or" | "xor" => {
-                        return self.err(
-                            ri.pos,
-                            format!("atomic operation '.{s}' is not in the PTX subset"),
-                        )
-                    }
+                    "and" => Some(AtomOp::And),
+                    "or" => Some(AtomOp::Or),
+                    "xor" => Some(AtomOp::Xor),
+                    "inc" => Some(AtomOp::Inc),
+                    "dec" => Some(AtomOp::Dec),
                     _ => None,
                 };
                 if let Some(a) = a {
@@ -170,8 +169,19 @@ impl<'a> Scope<'a> {
                 "uni" => m.uni = true,
                 "to" => m.to = true,
                 "cta" | "gl" | "sys" | "gpu" => m.level = true,
-                "nc" | "volatile" | "relaxed" | "ca" | "cg" | "cs" | "lu" | "cv" | "wb" | "wt"
-                | "sync" | "aligned" => m.other.push(s.to_string()),
+                // memory-consistency qualifiers: the emulator executes every access in program
+                // order at issue, which is at least as strong as each of them
+                "nc" | "volatile" | "relaxed" | "acquire" | "release" | "acq_rel" | "sc"
+                | "weak" | "mmio" | "ca" | "cg" | "cs" | "lu" | "cv" | "wb" | "wt" | "sync"
+                | "aligned" => m.other.push(s.to_string()),
+                "up" | "down" | "bfly" | "idx" | "all" | "any" | "ballot" | "warp" | "shiftamt"
+                | "f4e" | "b4e" | "rc8" | "ecl" | "ecr" | "rc16" | "l" | "r" | "wrap" | "clamp"
+                | "finite" | "infinite" | "number" | "notanumber" | "normal" | "subnormal"
+                | "noftz" | "b" | "trap" | "zero" | "L1" | "L2"
+                    if !atomic && !setp =>
+                {
+                    m.other.push(s.to_string())
+                }
                 _ => {
                     return self.err(
                         ri.pos,
@@ -249,6 +259,11 @@ impl<'a> Scope<'a> {
             ("%smid", 255) => SReg::SmId,
             ("%clock", 255) => SReg::Clock,
             ("%clock64", 255) => SReg::Clock64,
+            ("%lanemask_eq", 255) => SReg::LaneMask(LaneMaskKind::Eq),
+            ("%lanemask_lt", 255) => SReg::LaneMask(LaneMaskKind::Lt),
+            ("%lanemask_le", 255) => SReg::LaneMask(LaneMaskKind::Le),
+            ("%lanemask_gt", 255) => SReg::LaneMask(LaneMaskKind::Gt),
+            ("%lanemask_ge", 255) => SReg::LaneMask(LaneMaskKind::Ge),
             _ => return None,
         })
     }
@@ -299,6 +314,10 @@ impl<'a> Scope<'a> {
                 }
                 if self.regs.contains_key(n) {
                     return self.gpr(n, ty, pos, false);
+                }
+                if n == "WARP_SZ" && !self.vars.contains_key(n) {
+                    // the warp-size constant of PTX (cooperative groups emit it)
+                    return Ok(Opnd::Imm(crate::inst::WARP_SIZE as u64));
                 }
                 self.var_addr(n, 0, pos)
             }
