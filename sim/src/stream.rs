@@ -121,8 +121,8 @@ pub trait KernelStream {
     }
 }
 
-/// A scalar kernel parameter value, in declaration order.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// A kernel parameter value, in declaration order.
+#[derive(Clone, Debug, PartialEq)]
 pub enum ParamValue {
     /// 32-bit unsigned integer (`.u32`, `.b32`).
     U32(u32),
@@ -132,6 +132,15 @@ pub enum ParamValue {
     U64(u64),
     /// 32-bit float (`.f32`).
     F32(f32),
+    /// 64-bit float (`.f64`).
+    F64(f64),
+    /// 16-bit integer (`.u16`, `.s16`, `.b16`).
+    U16(u16),
+    /// 8-bit integer (`.u8`, `.s8`, `.b8`).
+    U8(u8),
+    /// Raw little-endian bytes of exactly the parameter's size: a structure passed by value
+    /// (an array parameter `.b8 p[N]`), or any parameter given as its bytes.
+    Bytes(Vec<u8>),
 }
 
 /// Host-side device interface that workloads (host programs) drive.

@@ -85,6 +85,27 @@ fn float_to_int(x: f64, dst: Ty, rnd: Rnd) -> u64 {
 
 /// `cvt.dst.src` on 32 lanes.
 pub fn cvt_lanes(o: &mut Lanes, a: &Lanes, dst: Ty, src: Ty, rnd: Rnd, fl: u8) {
+    if src == Ty::F16 {
+        // every half is exactly a double: convert from there
+        let mut w = [0u64; 32];
+        map1(&mut w, a, |x| b64(f16_to_f64(x as u16)));
+        return cvt_lanes(o, &w, dst, Ty::F64, rnd, fl & !flags::FTZ);
+    }
+    if dst == Ty::F16 {
+        let sat = fl & flags::SAT != 0;
+        let ftz = fl & flags::FTZ != 0;
+        map1(o, a, |x| {
+            let v = match src {
+                Ty::F32 => ftz32(f32v(x), ftz) as f64,
+                Ty::F64 => f64v(x),
+                t => ival(x, t) as f64,
+            };
+            let v = if sat { v.clamp(0.0, 1.0) } else { v };
+            let v = if sat && v.is_nan() { 0.0 } else { v };
+            f64_to_f16(v, rnd) as u64
+        });
+        return;
+    }
     let ftz = fl & flags::FTZ != 0;
     let sat = fl & flags::SAT != 0;
     let fin32 = |x: u64| ftz32(f32v(x), ftz) as f64;
@@ -217,5 +238,100 @@ mod tests {
             0xFFFF_FFFF
         );
         assert_eq!(cvt1(&l(300), Ty::U8, Ty::U32, Rnd::None, flags::SAT), 255);
+    }
+}
+
+/// The value of IEEE-754 binary16 bits `h`.
+pub fn f16_to_f64(h: u16) -> f64 {
+    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let e = ((h >> 10) & 0x1f) as i32;
+    let m = (h & 0x3ff) as f64;
+    sign * match e {
+        0 => m * 2f64.powi(-24),
+        31 if m == 0.0 => f64::INFINITY,
+        31 => f64::NAN,
+        _ => (1.0 + m / 1024.0) * 2f64.powi(e - 15),
+    }
+}
+
+/// `x` rounded to binary16 with mode `rnd` (nearest even by default); overflow gives infinity
+/// (or the largest finite half where the mode rounds towards zero), NaN the canonical NaN.
+pub fn f64_to_f16(x: f64, rnd: Rnd) -> u16 {
+    if x.is_nan() {
+        return 0x7fff;
+    }
+    let sign: u16 = if x.is_sign_negative() { 0x8000 } else { 0 };
+    let ax = x.abs();
+    if ax.is_infinite() {
+        return sign | 0x7c00;
+    }
+    // scale to units of the half's least significant bit at this magnitude
+    let e = if ax == 0.0 {
+        -24
+    } else {
+        (ax.log2().floor() as i32).clamp(-14, 15) - 10
+    };
+    let q = ax / 2f64.powi(e); // exact: a power-of-two scaling
+    let up = match rnd {
+        Rnd::Rz => false,
+        Rnd::Rm => sign != 0 && q.fract() != 0.0,
+        Rnd::Rp => sign == 0 && q.fract() != 0.0,
+        _ => {
+            let f = q.fract();
+            f > 0.5 || (f == 0.5 && (q.trunc() as u64) % 2 == 1)
+        }
+    };
+    let mut n = q.trunc() as u64 + up as u64; // significand in units of 2^e
+    let mut e = e;
+    if n >= 2048 {
+        n /= 2;
+        e += 1;
+    }
+    if e + 10 > 15 {
+        // overflow
+        let to_max = matches!(rnd, Rnd::Rz)
+            || (rnd == Rnd::Rm && sign == 0)
+            || (rnd == Rnd::Rp && sign != 0);
+        return sign | if to_max { 0x7bff } else { 0x7c00 };
+    }
+    if n < 1024 {
+        // subnormal (e = -24) or zero
+        return sign | n as u16;
+    }
+    let exp = (e + 10 + 15) as u16;
+    sign | (exp << 10) | (n as u16 & 0x3ff)
+}
+
+#[cfg(test)]
+mod f16_tests {
+    use super::*;
+
+    #[test]
+    fn half_conversions() {
+        for (x, h) in [
+            (1.0, 0x3c00u16),
+            (-2.0, 0xc000),
+            (65504.0, 0x7bff),
+            (65520.0, 0x7c00),
+            (6.103515625e-5, 0x0400),
+            (5.960464477539063e-8, 0x0001),
+            (0.1, 0x2e66),
+            (0.0, 0),
+        ] {
+            assert_eq!(f64_to_f16(x, Rnd::Rn), h, "{x}");
+            if h != 0x7c00 {
+                assert_eq!(f16_to_f64(h), if x == 0.1 { f16_to_f64(0x2e66) } else { x });
+            }
+        }
+        // ties to even, directed modes
+        assert_eq!(f64_to_f16(1.0 + 1.0 / 2048.0, Rnd::Rn), 0x3c00);
+        assert_eq!(f64_to_f16(1.0 + 3.0 / 2048.0, Rnd::Rn), 0x3c02);
+        assert_eq!(f64_to_f16(1.0 + 1.0 / 4096.0, Rnd::Rp), 0x3c01);
+        assert_eq!(f64_to_f16(-1.0 - 1.0 / 4096.0, Rnd::Rm), 0xbc01);
+        assert_eq!(f64_to_f16(1e6, Rnd::Rz), 0x7bff);
+        // every half round-trips
+        for h in 0..0x7c00u16 {
+            assert_eq!(f64_to_f16(f16_to_f64(h), Rnd::Rn), h);
+        }
     }
 }

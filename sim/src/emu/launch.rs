@@ -107,17 +107,45 @@ pub fn prepare(emu: &mut Emulator, l: &Launch) -> Result<Prepared, SimError> {
         let bytes: Vec<u8> = match (v, p.ty) {
             // 32-bit integers of either signedness (C `int` parameters are declared .u32 by
             // the CUDA compiler); the bits are the same.
-            (ParamValue::U32(x), Ty::U32 | Ty::S32 | Ty::B32) => x.to_le_bytes().to_vec(),
-            (ParamValue::S32(x), Ty::U32 | Ty::S32 | Ty::B32) => x.to_le_bytes().to_vec(),
-            (ParamValue::F32(x), Ty::F32 | Ty::B32) => x.to_le_bytes().to_vec(),
-            (ParamValue::U64(x), Ty::U64 | Ty::S64 | Ty::B64) => x.to_le_bytes().to_vec(),
+            (ParamValue::U32(x), Ty::U32 | Ty::S32 | Ty::B32) if !p.is_array => {
+                x.to_le_bytes().to_vec()
+            }
+            (ParamValue::S32(x), Ty::U32 | Ty::S32 | Ty::B32) if !p.is_array => {
+                x.to_le_bytes().to_vec()
+            }
+            (ParamValue::F32(x), Ty::F32 | Ty::B32) if !p.is_array => x.to_le_bytes().to_vec(),
+            (ParamValue::U64(x), Ty::U64 | Ty::S64 | Ty::B64) if !p.is_array => {
+                x.to_le_bytes().to_vec()
+            }
+            (ParamValue::F64(x), Ty::F64 | Ty::B64) if !p.is_array => x.to_le_bytes().to_vec(),
+            (ParamValue::U16(x), Ty::U16 | Ty::S16 | Ty::B16) if !p.is_array => {
+                x.to_le_bytes().to_vec()
+            }
+            (ParamValue::U8(x), Ty::U8 | Ty::S8 | Ty::B8) if !p.is_array => vec![*x],
+            (ParamValue::Bytes(b), _) if b.len() == p.bytes as usize => b.clone(),
+            (ParamValue::Bytes(b), _) => {
+                return Err(lerr(
+                    l,
+                    format!(
+                        "parameter {i} ('{}') takes {} bytes but {} were given",
+                        p.name,
+                        p.bytes,
+                        b.len()
+                    ),
+                ));
+            }
             _ => {
                 return Err(lerr(
                     l,
                     format!(
-                        "parameter {i} ('{}') is declared {} but given {v:?}",
+                        "parameter {i} ('{}') is declared {}{} but given {v:?}",
                         p.name,
-                        ty_name(p.ty)
+                        ty_name(p.ty),
+                        if p.is_array {
+                            format!("[{}] (give its {} bytes)", p.bytes / p.ty.bytes(), p.bytes)
+                        } else {
+                            String::new()
+                        }
                     ),
                 ));
             }

@@ -68,6 +68,9 @@ pub struct ParamDecl {
     pub ty: Ty,
     /// `.align` in bytes (the type size when not given).
     pub align: u32,
+    /// Elements of an array parameter (`.param .align 8 .b8 p[24]`: a structure passed by
+    /// value); `None` for a scalar.
+    pub elems: Option<u32>,
     /// Where the parameter is declared.
     pub pos: Pos,
 }

@@ -20,6 +20,9 @@ static NEXT_MODULE_ID: AtomicU64 = AtomicU64::new(1);
 
 /// Largest static `.shared` size a kernel may declare (bytes); launches check the machine limit.
 pub const MAX_SHARED_BYTES: u64 = 1 << 20;
+/// Largest kernel parameter buffer (bytes): CUDA's limit for kernel arguments (32 764 bytes
+/// from CUDA 12.1 on Volta and later; 4 KiB before).
+pub const MAX_PARAM_BYTES: u64 = 32_764;
 /// Largest `.local` size per thread (bytes), the CUDA per-thread stack limit.
 pub const MAX_LOCAL_BYTES: u64 = 512 * 1024;
 
@@ -178,20 +181,41 @@ fn build_kernel(
     let mut params = Vec::new();
     let mut off = 0u64;
     for p in &k.params {
-        if !matches!(
-            p.ty,
-            Ty::U32 | Ty::S32 | Ty::U64 | Ty::S64 | Ty::B32 | Ty::B64 | Ty::F32
-        ) {
-            return Err(perr(file, p.pos, format!("parameter '{}': only .u32, .s32, .b32, .f32, .u64, .s64, .b64 parameters are supported", p.name)));
+        if p.ty == Ty::Pred {
+            return Err(perr(
+                file,
+                p.pos,
+                format!("parameter '{}': a kernel parameter cannot be .pred", p.name),
+            ));
+        }
+        if !p.align.is_power_of_two() {
+            return Err(perr(
+                file,
+                p.pos,
+                format!(
+                    "parameter '{}': alignment {} is not a power of two",
+                    p.name, p.align
+                ),
+            ));
         }
         off = align_up(off, p.align as u64);
+        let bytes = p.ty.bytes() as u64 * p.elems.unwrap_or(1) as u64;
         params.push(Param {
             name: p.name.clone(),
             ty: p.ty,
             offset: off as u32,
+            bytes: bytes as u32,
+            is_array: p.elems.is_some(),
         });
         vars.insert(p.name.clone(), VarLoc::Param(off, p.ty));
-        off += p.ty.bytes() as u64;
+        off += bytes;
+        if off > MAX_PARAM_BYTES {
+            return Err(perr(
+                file,
+                p.pos,
+                format!("kernel parameters exceed {MAX_PARAM_BYTES} bytes"),
+            ));
+        }
     }
     let param_bytes = off as u32;
     // Shared and local layout.

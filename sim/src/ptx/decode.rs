@@ -42,6 +42,24 @@ pub fn decode(s: &Scope, ri: &RawInst) -> Result<Inst, SimError> {
         Ok(())
     };
     let op = ri.opcode.as_str();
+    let mut m = m;
+    if m.types.contains(&Ty::F16) {
+        // half precision: conversions, and data movement as 16 untyped bits
+        match op {
+            "cvt" => {}
+            "mov" | "ld" | "st" => {
+                for t in m.types.iter_mut().filter(|t| **t == Ty::F16) {
+                    *t = Ty::B16;
+                }
+            }
+            _ => {
+                return s.err(
+                    ri.pos,
+                    format!("'{op}' on .f16 is not supported (only cvt, mov, ld and st)"),
+                )
+            }
+        }
+    }
     if m.rnd.is_some_and(|r| r != Rnd::Rn) && op != "cvt" {
         return s.err(
             ri.pos,
@@ -308,15 +326,11 @@ pub fn decode(s: &Scope, ri: &RawInst) -> Result<Inst, SimError> {
             if st.is_int() && dt.is_float() && (m.rnd_int || m.rnd.is_none()) {
                 return s.err(ri.pos, "integer-to-float cvt needs .rn, .rz, .rm or .rp");
             }
-            if st == Ty::F64 && dt == Ty::F32 && m.rnd.is_none() {
-                return s.err(ri.pos, "cvt.f32.f64 needs a rounding modifier");
+            let narrowing = st.is_float() && dt.is_float() && dt.bits() < st.bits();
+            if narrowing && m.rnd.is_none() {
+                return s.err(ri.pos, "a narrowing float cvt needs a rounding modifier");
             }
-            if st.is_float()
-                && dt.is_float()
-                && m.rnd.is_some()
-                && !m.rnd_int
-                && !(st == Ty::F64 && dt == Ty::F32)
-            {
+            if st.is_float() && dt.is_float() && m.rnd.is_some() && !m.rnd_int && !narrowing {
                 return s.err(
                     ri.pos,
                     "float-to-float cvt of this pair takes only integer rounding (.rni ...)",
@@ -364,9 +378,6 @@ pub fn decode(s: &Scope, ri: &RawInst) -> Result<Inst, SimError> {
                     ri.pos,
                     format!("st.{} is not allowed", format!("{space:?}").to_lowercase()),
                 );
-            }
-            if vec > 1 && space == Space::Param {
-                return s.err(ri.pos, "vector ld.param is not supported");
             }
             let (data, adr) = if op == "ld" {
                 (&ops[0], &ops[1])

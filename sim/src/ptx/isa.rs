@@ -29,6 +29,8 @@ pub enum Ty {
     S32,
     /// `.s64`: signed 64-bit integer.
     S64,
+    /// `.f16`: IEEE-754 half precision (conversions, moves, loads and stores only).
+    F16,
     /// `.f32`: IEEE-754 single precision.
     F32,
     /// `.f64`: IEEE-754 double precision.
@@ -53,6 +55,7 @@ impl Ty {
             "s16" => Ty::S16,
             "s32" => Ty::S32,
             "s64" => Ty::S64,
+            "f16" => Ty::F16,
             "f32" => Ty::F32,
             "f64" => Ty::F64,
             "pred" => Ty::Pred,
@@ -64,7 +67,7 @@ impl Ty {
     pub fn bits(self) -> u32 {
         match self {
             Ty::B8 | Ty::U8 | Ty::S8 => 8,
-            Ty::B16 | Ty::U16 | Ty::S16 => 16,
+            Ty::B16 | Ty::U16 | Ty::S16 | Ty::F16 => 16,
             Ty::B32 | Ty::U32 | Ty::S32 | Ty::F32 => 32,
             Ty::B64 | Ty::U64 | Ty::S64 | Ty::F64 => 64,
             Ty::Pred => 1,
@@ -81,9 +84,9 @@ impl Ty {
         matches!(self, Ty::S8 | Ty::S16 | Ty::S32 | Ty::S64)
     }
 
-    /// True for `.f32` and `.f64`.
+    /// True for `.f16`, `.f32` and `.f64`.
     pub fn is_float(self) -> bool {
-        matches!(self, Ty::F32 | Ty::F64)
+        matches!(self, Ty::F16 | Ty::F32 | Ty::F64)
     }
 
     /// Integer or bit type (not float, not predicate).

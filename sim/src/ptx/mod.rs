@@ -46,10 +46,15 @@ pub const RPC_EXIT: u32 = u32::MAX;
 pub struct Param {
     /// Parameter name.
     pub name: String,
-    /// Parameter type.
+    /// Parameter type (the element type of an array parameter).
     pub ty: Ty,
     /// Byte offset in the parameter buffer.
     pub offset: u32,
+    /// Size in bytes: the type's for a scalar, elements × element size for an array (a
+    /// structure passed by value, which a launch supplies as raw bytes).
+    pub bytes: u32,
+    /// True for an array parameter (`.b8 p[24]`).
+    pub is_array: bool,
 }
 
 /// A module-scope `.global` variable.

@@ -24,6 +24,12 @@ struct Parser<'a> {
     i: usize,
     file: &'a str,
     depth: u32,
+    /// Register renames of the enclosing `{ }` blocks of the kernel being parsed, innermost
+    /// last: a `.reg` that reuses a name declared earlier in the kernel (sibling or nested
+    /// blocks, as nvcc emits for inlined functions) gets a unique name in its block.
+    scopes: Vec<std::collections::HashMap<String, String>>,
+    /// Every register name declared so far in the kernel being parsed.
+    declared: std::collections::HashSet<String>,
 }
 
 type PResult<T> = Result<T, SimError>;
@@ -553,8 +559,18 @@ impl<'a> Parser<'a> {
                     break;
                 }
                 let name = self.ident("a parameter name")?;
-                if self.is_punct('[') {
-                    return self.err_at(self.pos(), "array parameters are not supported");
+                let mut elems = None;
+                if self.eat_punct('[') {
+                    let ep = self.pos();
+                    let n = self.u32_val("an array size")?;
+                    if n == 0 || n > 32 * 1024 {
+                        return self.err_at(
+                            ep,
+                            format!("parameter array of {n} elements (allowed: 1 to 32768)"),
+                        );
+                    }
+                    self.expect_punct(']')?;
+                    elems = Some(n);
                 }
                 if k.params.iter().any(|p| p.name == name) {
                     return self.err_at(pp, format!("parameter '{name}' declared twice"));
@@ -563,6 +579,7 @@ impl<'a> Parser<'a> {
                     name,
                     ty,
                     align: if align == 0 { ty.bytes() } else { align },
+                    elems,
                     pos: pp,
                 });
                 if self.eat_punct(')') {
@@ -585,8 +602,68 @@ impl<'a> Parser<'a> {
             }
         }
         self.expect_punct('{')?;
-        self.body(&mut k)?;
+        self.scopes.clear();
+        self.declared.clear();
+        self.scopes.push(Default::default());
+        let r = self.body(&mut k);
+        self.scopes.clear();
+        self.declared.clear();
+        r?;
         Ok(k)
+    }
+
+    /// Declares register `name` in the innermost block and returns the name it gets: its own,
+    /// or, inside a nested block, a unique one (`name$sK`) when the kernel declared that name
+    /// before — in a sibling block, or in an enclosing one, which the inner declaration then
+    /// shadows until the block ends.
+    fn declare(&mut self, name: String) -> String {
+        if self.declared.insert(name.clone()) || self.scopes.len() <= 1 {
+            // first use of the name, or a redeclaration at kernel scope (reported later as
+            // "declared twice")
+            return name;
+        }
+        let mut k = 1u32;
+        let unique = loop {
+            let u = format!("{name}$s{k}");
+            if !self.declared.contains(&u) {
+                break u;
+            }
+            k += 1;
+        };
+        self.declared.insert(unique.clone());
+        if let Some(m) = self.scopes.last_mut() {
+            m.insert(name, unique.clone());
+        }
+        unique
+    }
+
+    /// The name `n` refers to in the current block.
+    fn resolve(&self, n: &str) -> Option<String> {
+        self.scopes.iter().rev().find_map(|m| m.get(n).cloned())
+    }
+
+    /// Applies the block renames to an instruction's register operands and guard.
+    fn rename(&self, ri: &mut RawInst) {
+        let fix = |n: &mut String| {
+            if let Some(u) = self.resolve(n) {
+                *n = u;
+            }
+        };
+        if let Some((g, _, _)) = ri.guard.as_mut() {
+            fix(g);
+        }
+        for (o, _) in ri.operands.iter_mut() {
+            match o {
+                RawOpnd::Name(n) | RawOpnd::Not(n) | RawOpnd::NameOff(n, _) => fix(n),
+                RawOpnd::Addr(Some(n), _) => fix(n),
+                RawOpnd::PredPair(a, b) => {
+                    fix(a);
+                    fix(b);
+                }
+                RawOpnd::Vec(v) => v.iter_mut().for_each(fix),
+                RawOpnd::Addr(None, _) | RawOpnd::Imm(_) => {}
+            }
+        }
     }
 
     fn body(&mut self, k: &mut RawKernel) -> PResult<()> {
@@ -600,7 +677,9 @@ impl<'a> Parser<'a> {
                 Tok::Punct('{') => {
                     self.enter()?;
                     self.bump();
+                    self.scopes.push(Default::default());
                     self.body(k)?;
+                    self.scopes.pop();
                     self.depth -= 1;
                 }
                 Tok::Eof => return self.expected("'}' closing the kernel body"),
@@ -629,10 +708,12 @@ impl<'a> Parser<'a> {
                                 }
                                 self.expect_punct('>')?;
                                 for j in 0..n {
-                                    k.regs.push((format!("{name}{j}"), ty, rp));
+                                    let r = self.declare(format!("{name}{j}"));
+                                    k.regs.push((r, ty, rp));
                                 }
                             } else {
-                                k.regs.push((name, ty, rp));
+                                let r = self.declare(name);
+                                k.regs.push((r, ty, rp));
                             }
                             if !self.eat_punct(',') {
                                 break;
@@ -672,7 +753,10 @@ impl<'a> Parser<'a> {
                     k.body.push(Stmt::Label(name, p));
                 }
                 Tok::Ident(_) | Tok::Punct('@') => {
-                    let inst = self.instruction()?;
+                    let mut inst = self.instruction()?;
+                    if self.scopes.iter().any(|m| !m.is_empty()) {
+                        self.rename(&mut inst);
+                    }
                     k.body.push(Stmt::Inst(inst));
                 }
                 t => {
@@ -811,6 +895,8 @@ pub fn parse(toks: &[Token], file: &str) -> Result<RawModule, SimError> {
         i: 0,
         file,
         depth: 0,
+        scopes: Vec::new(),
+        declared: std::collections::HashSet::new(),
     };
     p.module()
 }

@@ -169,9 +169,9 @@ impl Workload for Btree {
             [nq as u32, 1, 1],
             block,
             vec![
-                height,
+                height.clone(),
                 ptr(d_nodes),
-                elem,
+                elem.clone(),
                 ptr(d_records),
                 ptr(d_curr),
                 ptr(d_offset),
