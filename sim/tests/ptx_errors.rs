@@ -66,15 +66,38 @@ fn undefined_label_and_duplicate_label() {
 
 #[test]
 fn unsupported_features() {
-    let e = Module::parse(&format!("{HEAD}.func f()\n{{\n ret;\n}}\n"), "t.ptx").unwrap_err();
-    assert_eq!(
-        e.to_string(),
-        "t.ptx:4:1: .func and call are not supported by the PTX subset"
+    // a device function nvcc did not inline: the module loads, the kernel calling it does not
+    let text = format!(
+        "{HEAD}.func f()\n{{\n ret;\n}}\n.visible .entry k()\n{{\n call f, ();\n ret;\n}}\n\
+         .visible .entry ok()\n{{\n ret;\n}}\n"
     );
-    let e = err("    .reg .f16 %h<2>;\n    ret;");
+    let e = Module::parse(&text, "t.ptx").unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("t.ptx:10:2: 'call': calls of device functions are not supported"),
+        "{e}"
+    );
+    let m = Module::parse_lenient(&text, "t.ptx").unwrap();
+    assert!(m.load("ok").is_ok());
+    let e = m.load("k").unwrap_err().to_string();
+    assert!(
+        e.starts_with("t.ptx:10:2: kernel 'k' is refused: 'call':"),
+        "{e}"
+    );
+    let e = m.load("nope").unwrap_err().to_string();
     assert_eq!(
         e,
-        "t.ptx:6:10: expected a type such as .u32, .f32, .b64, found '.f16'"
+        "t.ptx: no kernel named 'nope' (kernels: ok, k (refused))"
+    );
+    let e = err("    .reg .f16 %h<2>;\n    add.f16 %h1, %h0, %h0;\n    ret;");
+    assert_eq!(
+        e,
+        "t.ptx:7:5: 'add' on .f16 is not supported (only cvt, mov, ld and st)"
+    );
+    let e = err("    .reg .f32 %f<2>;\n    .reg .b64 %rd<2>;\n    tex.2d.v4.f32.f32 {%f0, %f0, %f0, %f0}, [%rd0, {%f1, %f1}];\n    ret;");
+    assert!(
+        e.starts_with("t.ptx:8:5: 'tex': texture and surface instructions are not supported"),
+        "{e}"
     );
     let e = err("    .reg .b32 %r<2>;\n    bar.sync 1;\n    ret;");
     assert_eq!(

@@ -399,6 +399,22 @@ pub fn eval(inst: &Inst, s: &[Lanes; 3], o: &mut Lanes) -> bool {
         Op::Bfe(t) => map3(o, a, b, c, |x, p, l| bfe(x, p, l, t)),
         Op::Bfind { ty, shiftamt } => map1(o, a, |x| bfind(x, ty, shiftamt)),
         Op::Prmt(mode) => map3(o, a, b, c, |x, y, sel| prmt(x, y, sel, mode)),
+        Op::Bmsk { wrap } => map2(o, a, b, |x, y| {
+            // PTX ISA "bmsk": the mask of bits [a, a + b) within 32 bits
+            let (a1, b1) = if wrap {
+                (x & 31, y & 31)
+            } else {
+                ((x & 0xFFFF_FFFF).min(32), (y & 0xFFFF_FFFF).min(32))
+            };
+            let m0 = if a1 < 32 { (u32::MAX as u64) << a1 } else { 0 };
+            let sum = a1 + b1;
+            let m1 = if sum < 32 {
+                (u32::MAX as u64) << sum
+            } else {
+                0
+            };
+            m0 & !m1 & 0xFFFF_FFFF
+        }),
         Op::Shf { left, wrap } => map3(o, a, b, c, |lo, hi, n| shf(lo, hi, n, left, wrap)),
         Op::Copysign(Ty::F32) => map2(o, a, b, |x, y| (y & 0x7FFF_FFFF) | (x & 0x8000_0000)),
         Op::Copysign(_) => map2(o, a, b, |x, y| (y & !(1 << 63)) | (x & (1 << 63))),
@@ -572,11 +588,15 @@ fn testp(x: u64, k: TestpOp, t: Ty) -> bool {
     }
 }
 
-/// Evaluates the four-source operations `bfi` and `lop3`.
+/// Evaluates the four-source operations `bfi`, `lop3` and `mov` packing.
 pub fn eval4(inst: &Inst, s: &[Lanes; 4], o: &mut Lanes) {
     for l in 0..32 {
         o[l] = match inst.op {
             Op::Bfi(t) => bfi(s[0][l], s[1][l], s[2][l], s[3][l], t.bits()),
+            Op::Pack { ty, n } => {
+                let w = ty.bits() / n as u32;
+                (0..n as usize).fold(0u64, |r, k| r | (trunc(s[k][l], w) << (w as usize * k)))
+            }
             _ => {
                 // lop3: bit i of the truth table is f(a, b, c) for (a, b, c) = bits of i
                 // weighted 0xF0, 0xCC, 0xAA

@@ -332,7 +332,42 @@ pub fn step<const REC: bool>(
             }
             warp.stack.advance(next, 0);
         }
-        Op::Bfi(_) | Op::Lop3 => {
+        Op::Cvta { to, space } => {
+            if mask != 0 {
+                use super::memory::{GENERIC_LOCAL_BASE, GENERIC_SHARED_BASE};
+                let base = if space == crate::ptx::isa::Space::Shared {
+                    GENERIC_SHARED_BASE
+                } else {
+                    GENERIC_LOCAL_BASE
+                };
+                let a = fetch(warp, inst.src[0], ctx, (&coords, sm));
+                let mut r = [0u64; 32];
+                for l in 0..WARP_SIZE {
+                    r[l] = if to {
+                        a[l].wrapping_sub(base)
+                    } else {
+                        a[l].wrapping_add(base)
+                    };
+                }
+                write(warp, inst.dst[0], &r, mask);
+            }
+            warp.stack.advance(next, 0);
+        }
+        Op::Unpack { ty, n } => {
+            if mask != 0 {
+                let a = fetch(warp, inst.src[0], ctx, (&coords, sm));
+                let w = ty.bits() / n as u32;
+                for k in 0..n as usize {
+                    let mut r = [0u64; 32];
+                    for l in 0..WARP_SIZE {
+                        r[l] = alu::trunc(a[l] >> (w as usize * k), w);
+                    }
+                    write(warp, inst.dst[k], &r, mask);
+                }
+            }
+            warp.stack.advance(next, 0);
+        }
+        Op::Bfi(_) | Op::Lop3 | Op::Pack { .. } => {
             if mask != 0 {
                 let mut s = [[0u64; 32]; 4];
                 for k in 0..inst.nsrc as usize {
@@ -380,10 +415,30 @@ pub fn step<const REC: bool>(
                 for l in 0..WARP_SIZE {
                     addrs[l] = base[l].wrapping_add(off);
                 }
+                let mut resolved_store;
+                let mut resolved = inst;
+                if is_generic(&inst.op) {
+                    resolved_store = *inst;
+                    let space = generic_space_mut(&mut resolved_store.op)
+                        .ok_or_else(|| runtime(ctx, pc, "internal: generic space".into()))?;
+                    let sp = memop::resolve_generic(&mut addrs, mask)
+                        .map_err(|msg| runtime(ctx, pc, msg))?;
+                    *space = sp;
+                    if REC {
+                        if let Some(mi) = out.mem.as_mut() {
+                            mi.space = match sp {
+                                crate::ptx::isa::Space::Shared => crate::inst::MemSpace::Shared,
+                                crate::ptx::isa::Space::Local => crate::inst::MemSpace::Local,
+                                _ => crate::inst::MemSpace::Global,
+                            };
+                        }
+                    }
+                    resolved = &resolved_store;
+                }
                 memop::execute(
                     ctx,
                     warp,
-                    inst,
+                    resolved,
                     mask,
                     &addrs,
                     shared,
@@ -426,4 +481,30 @@ pub fn step<const REC: bool>(
         outcome = Outcome::Finished;
     }
     Ok(outcome)
+}
+
+/// True for a memory operation without a state space (a generic address).
+#[inline(always)]
+fn is_generic(op: &Op) -> bool {
+    matches!(
+        op,
+        Op::Ld { space, .. } | Op::St { space, .. } | Op::Atom { space, .. } | Op::Red { space, .. }
+            if *space == crate::ptx::isa::Space::Generic
+    )
+}
+
+/// The state space of a memory operation when it is generic (to be resolved per execution).
+#[inline(always)]
+fn generic_space_mut(op: &mut Op) -> Option<&mut crate::ptx::isa::Space> {
+    match op {
+        Op::Ld { space, .. }
+        | Op::St { space, .. }
+        | Op::Atom { space, .. }
+        | Op::Red { space, .. }
+            if *space == crate::ptx::isa::Space::Generic =>
+        {
+            Some(space)
+        }
+        _ => None,
+    }
 }

@@ -271,6 +271,11 @@ macro_rules! with_space {
                 let mut $m = ReadOnly($ctx.params);
                 $body
             }
+            // resolved by `exec` before the access (`resolve_generic`)
+            Space::Generic => {
+                let mut $m = ReadOnly(&[]);
+                $body
+            }
         }
     };
 }
@@ -369,6 +374,7 @@ pub fn execute(
             Space::Local => "local",
             Space::Const => "const",
             Space::Param => "param",
+            Space::Generic => "generic",
         };
         runtime(
             ctx,
@@ -376,4 +382,36 @@ pub fn execute(
             format!("lane {l}: {}", f.describe(name, a, ty.bytes() * vec)),
         )
     })
+}
+
+/// Resolves a generic access of the lanes `mask`: the state space every lane's address falls in
+/// (global below [`GENERIC_SHARED_BASE`], then the shared and the local window) and the
+/// addresses within it. An access whose lanes fall in different spaces is an error.
+pub fn resolve_generic(addrs: &mut Lanes, mask: u32) -> Result<Space, String> {
+    use super::memory::{GENERIC_LOCAL_BASE, GENERIC_SHARED_BASE, GENERIC_WINDOW_BYTES};
+    let of = |a: u64| {
+        if (GENERIC_LOCAL_BASE..GENERIC_LOCAL_BASE + GENERIC_WINDOW_BYTES).contains(&a) {
+            (Space::Local, a - GENERIC_LOCAL_BASE)
+        } else if (GENERIC_SHARED_BASE..GENERIC_LOCAL_BASE).contains(&a) {
+            (Space::Shared, a - GENERIC_SHARED_BASE)
+        } else {
+            (Space::Global, a)
+        }
+    };
+    let first = mask.trailing_zeros() as usize;
+    let space = of(addrs[first]).0;
+    let mut mm = mask;
+    while mm != 0 {
+        let l = mm.trailing_zeros() as usize;
+        mm &= mm - 1;
+        let (sp, a) = of(addrs[l]);
+        if sp != space {
+            return Err(format!(
+                "a generic access whose lanes fall in two state spaces ({space:?} at lane \
+                 {first}, {sp:?} at lane {l}) is not supported"
+            ));
+        }
+        addrs[l] = a;
+    }
+    Ok(space)
 }

@@ -9,6 +9,16 @@
 
 /// First global device address handed out.
 pub const GLOBAL_BASE: u64 = 0x1000_0000;
+
+/// Start of the shared-memory window of the generic address space: `cvta.shared` adds it to a
+/// shared offset, and a generic access at or above it (below [`GENERIC_LOCAL_BASE`]) goes to
+/// the CTA's shared memory. Far above every global allocation.
+pub const GENERIC_SHARED_BASE: u64 = 1 << 48;
+/// Start of the local-memory window of the generic address space (`cvta.local`): a generic
+/// access at or above it goes to the thread's own local memory.
+pub const GENERIC_LOCAL_BASE: u64 = 2 << 48;
+/// Size of each generic window.
+pub const GENERIC_WINDOW_BYTES: u64 = 1 << 48;
 /// Page size of the sparse global memory.
 pub const PAGE_BYTES: usize = 4096;
 /// Largest total global allocation (address-space bound, not resident memory; the page table

@@ -175,6 +175,16 @@ impl RefusedKernel {
         }
     }
 
+    /// The error as a strict parse reports it: file, line, column and reason.
+    pub fn plain_error(&self, file: &str) -> crate::SimError {
+        crate::SimError::Parse {
+            file: file.to_string(),
+            line: self.pos.line as usize,
+            col: self.pos.col as usize,
+            msg: self.msg.clone(),
+        }
+    }
+
     /// The error a request for this kernel returns: file, line, column, kernel and reason.
     pub fn error(&self, file: &str) -> crate::SimError {
         crate::SimError::Parse {

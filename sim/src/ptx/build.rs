@@ -442,10 +442,14 @@ pub fn classify(op: &Op) -> (Family, OpClass) {
         Op::Warp(_) => (Family::Int, C::Mov),
         Op::Nop => (Family::Int, C::Nop),
         Op::Trap => (Family::Ctrl, C::Exit),
-        Op::Bfe(_) | Op::Bfi(_) | Op::Bfind { .. } | Op::Shf { .. } | Op::Lop3 => {
-            (Family::Int, C::Logic)
-        }
-        Op::Prmt(_) => (Family::Int, C::Mov),
+        Op::Bfe(_)
+        | Op::Bfi(_)
+        | Op::Bfind { .. }
+        | Op::Shf { .. }
+        | Op::Lop3
+        | Op::Bmsk { .. } => (Family::Int, C::Logic),
+        Op::Prmt(_) | Op::Pack { .. } | Op::Unpack { .. } => (Family::Int, C::Mov),
+        Op::Cvta { .. } => (Family::Int, C::Add),
         Op::Copysign(Ty::F64) => (Family::Dp, C::Add),
         Op::Copysign(t) => (fam(t), C::Mov),
         Op::Testp(_, t) => (fam(t), C::Setp),
@@ -461,6 +465,9 @@ fn mem_space(s: Space) -> inst::MemSpace {
         Space::Local => inst::MemSpace::Local,
         Space::Const => inst::MemSpace::Const,
         Space::Param => inst::MemSpace::Param,
+        // the space of a generic access is known per executed instance; the emulator's record
+        // carries the resolved one
+        Space::Generic => inst::MemSpace::Global,
     }
 }
 

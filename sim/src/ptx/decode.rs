@@ -4,7 +4,7 @@
 
 use super::isa::*;
 use super::parser::{InitVal, RawInst, RawOpnd, Stmt};
-use super::scope::{nops, one_type, space_of, Scope};
+use super::scope::{nops, one_type, Scope};
 pub use super::scope::{RegClass, VarLoc};
 use crate::SimError;
 use std::collections::HashMap;
@@ -259,7 +259,64 @@ pub fn decode(s: &Scope, ri: &RawInst) -> Result<Inst, SimError> {
                     return s.err(ri.pos, "cvta needs .global, .shared or .local");
                 }
             }
-            inst.op = Op::Mov(t);
+            let vec_of = |o: &RawOpnd| match o {
+                RawOpnd::Vec(v) => Some(v.clone()),
+                _ => None,
+            };
+            if op == "mov" && (vec_of(&ops[0].0).is_some() || vec_of(&ops[1].0).is_some()) {
+                // pack / unpack of a wide value into 2 or 4 narrower registers
+                let unpack = vec_of(&ops[0].0).is_some();
+                let (parts, ppos) = if unpack {
+                    (vec_of(&ops[0].0).unwrap_or_default(), ops[0].1)
+                } else {
+                    (vec_of(&ops[1].0).unwrap_or_default(), ops[1].1)
+                };
+                let n = parts.len();
+                if !matches!(t, Ty::B32 | Ty::B64 | Ty::U32 | Ty::U64 | Ty::S64 | Ty::F64)
+                    || !(n == 2 || (n == 4 && t.bits() == 64))
+                {
+                    return s.err(
+                        ppos,
+                        "mov packs a .b32 from 2 or a .b64 from 2 or 4 registers",
+                    );
+                }
+                let part_ty = match t.bits() / n as u32 {
+                    32 => Ty::B32,
+                    _ => Ty::B16,
+                };
+                let regs = parts
+                    .iter()
+                    .map(|r| {
+                        if r == "_" {
+                            Ok(Opnd::None)
+                        } else {
+                            s.gpr(r, part_ty, ppos, true)
+                        }
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                if unpack {
+                    inst.op = Op::Unpack { ty: t, n: n as u8 };
+                    set_dst(&mut inst, &regs);
+                    set_src(&mut inst, &[s.src(&ops[1], t)?]);
+                } else {
+                    if regs.contains(&Opnd::None) {
+                        return s.err(ppos, "'_' is not a value");
+                    }
+                    inst.op = Op::Pack { ty: t, n: n as u8 };
+                    set_dst(&mut inst, &[s.dst(&ops[0], t)?]);
+                    set_src(&mut inst, &regs);
+                }
+                return Ok(inst);
+            }
+            inst.op = match m.space {
+                Some(sp @ (Space::Shared | Space::Local)) if op == "cvta" && t == Ty::U64 => {
+                    Op::Cvta {
+                        to: m.to,
+                        space: sp,
+                    }
+                }
+                _ => Op::Mov(t),
+            };
             set_dst(&mut inst, &[s.dst(&ops[0], t)?]);
             set_src(&mut inst, &[s.src(&ops[1], t)?]);
         }
@@ -351,9 +408,7 @@ pub fn decode(s: &Scope, ri: &RawInst) -> Result<Inst, SimError> {
                 dt.bits() < 32,
             )?;
             let sv = match &ops[1].0 {
-                RawOpnd::Name(n) if s.regs.contains_key(n) => {
-                    s.gpr(n, st, ops[1].1, st.bits() < 32)?
-                }
+                RawOpnd::Name(n) if s.regs.contains_key(n) => s.gpr_src_wide(n, st, ops[1].1)?,
                 _ => s.src(&ops[1], st)?,
             };
             if st.is_float() && dt.is_float() && m.rnd_int {
@@ -364,7 +419,7 @@ pub fn decode(s: &Scope, ri: &RawInst) -> Result<Inst, SimError> {
         }
         "ld" | "st" => {
             let t = one_type(s, ri, &m)?;
-            let space = space_of(s, ri, &m)?;
+            let space = m.space.unwrap_or(Space::Generic);
             nops(s, ri, 2)?;
             if t == Ty::Pred {
                 return s.err(ri.pos, "cannot load or store .pred");
@@ -395,6 +450,9 @@ pub fn decode(s: &Scope, ri: &RawInst) -> Result<Inst, SimError> {
                 (_, n) if n > 1 => {
                     return s.err(data.1, "a vector access needs a {..} register list")
                 }
+                (RawOpnd::Name(r), _) if s.regs.contains_key(r) && op == "st" => {
+                    vec![s.gpr_src_wide(r, t, data.1)?]
+                }
                 (RawOpnd::Name(r), _) if s.regs.contains_key(r) => {
                     vec![s.gpr(r, t, data.1, t.bits() < 32 || op == "ld")?]
                 }
@@ -412,15 +470,15 @@ pub fn decode(s: &Scope, ri: &RawInst) -> Result<Inst, SimError> {
         }
         "atom" | "red" => {
             let t = one_type(s, ri, &m)?;
-            let space = space_of(s, ri, &m)?;
+            let space = m.space.unwrap_or(Space::Generic);
             let Some(aop) = m.aop else {
                 return s.err(
                     ri.pos,
                     format!("'{op}' needs an operation (.add, .min, .max, .exch, .cas)"),
                 );
             };
-            if !matches!(space, Space::Global | Space::Shared) {
-                return s.err(ri.pos, "atomics need .global or .shared");
+            if !matches!(space, Space::Global | Space::Shared | Space::Generic) {
+                return s.err(ri.pos, "atomics need .global, .shared or a generic address");
             }
             let ok = matches!(
                 (aop, t),

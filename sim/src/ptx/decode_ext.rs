@@ -37,6 +37,7 @@ pub(super) fn unsupported(op: &str) -> Option<&'static str> {
              printf, assert, recursion, virtual calls or libdevice slow paths)"
         }
         "alloca" | "stacksave" | "stackrestore" => "dynamic stack allocation is not supported",
+        "getctarank" | "mapa" => "distributed shared memory (clusters) is not modelled",
         "pmevent" | "brkpt" => "performance-monitor and breakpoint instructions are not supported",
         "brx" => "indirect branches (brx.idx) are not supported",
         "discard" | "applypriority" | "createpolicy" => {
@@ -334,6 +335,21 @@ pub(super) fn decode_ext(
                     s.src(&ops[2], t)?,
                     s.src(&ops[3], Ty::U32)?,
                 ],
+            );
+        }
+        "bmsk" => {
+            let t = one_type(s, ri, m)?;
+            if t != Ty::B32 || has(m, "wrap") == has(m, "clamp") {
+                return s.err(ri.pos, "bmsk needs .clamp or .wrap and .b32");
+            }
+            nops(s, ri, 3)?;
+            inst.op = Op::Bmsk {
+                wrap: has(m, "wrap"),
+            };
+            set_dst(&mut inst, &[s.dst(&ops[0], t)?]);
+            set_src(
+                &mut inst,
+                &[s.src(&ops[1], Ty::U32)?, s.src(&ops[2], Ty::U32)?],
             );
         }
         "lop3" => {

@@ -113,6 +113,9 @@ pub enum Space {
     Const,
     /// `.param`: kernel parameters.
     Param,
+    /// No state space: a generic address, which selects global, shared or local memory by the
+    /// window it falls in (`emu::memory::GENERIC_SHARED_BASE`, `GENERIC_LOCAL_BASE`).
+    Generic,
 }
 
 /// Special (read-only) registers (spec §3.1.2).
@@ -449,6 +452,28 @@ pub enum Op {
     Membar,
     /// A warp-level (cross-lane) operation.
     Warp(WarpOp),
+    /// `cvta[.to].shared|local.u64`: converts between a state-space address and the generic
+    /// address of its window (global addresses are the same in both, a plain move).
+    Cvta {
+        /// `.to`: from generic to the state space.
+        to: bool,
+        /// `Space::Shared` or `Space::Local`.
+        space: Space,
+    },
+    /// `mov.bN d, {a, b[, c, d]}`: packs the sources (each N/n bits, the first lowest) into d.
+    Pack {
+        /// Width of the packed value (.b32 or .b64).
+        ty: Ty,
+        /// Number of parts (2 or 4).
+        n: u8,
+    },
+    /// `mov.bN {a, b[, c, d]}, s`: splits s into n parts of N/n bits, the lowest first.
+    Unpack {
+        /// Width of the packed value (.b32 or .b64).
+        ty: Ty,
+        /// Number of parts (2 or 4).
+        n: u8,
+    },
     /// An instruction with no architectural effect in this model (`bar.warp.sync`,
     /// `nanosleep`, `prefetch`): it is fetched, issued and counted.
     Nop,
@@ -472,6 +497,11 @@ pub enum Op {
         /// `.l` (left) rather than `.r`.
         left: bool,
         /// `.wrap` (shift amount mod 32) rather than `.clamp` (at most 32).
+        wrap: bool,
+    },
+    /// `bmsk.{clamp,wrap}.b32 d, a, b`: a mask of b ones starting at bit a.
+    Bmsk {
+        /// `.wrap` (positions mod 32) rather than `.clamp` (at most 32).
         wrap: bool,
     },
     /// `lop3.b32 d, a, b, c, immLut`: any 3-input bitwise function by its truth table.

@@ -223,7 +223,7 @@ impl Module {
     pub fn parse(text: &str, file: &str) -> Result<Module, SimError> {
         let m = Module::parse_lenient(text, file)?;
         match m.refused.first() {
-            Some(r) => Err(r.error(file)),
+            Some(r) => Err(r.plain_error(file)),
             None => Ok(m),
         }
     }

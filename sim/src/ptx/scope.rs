@@ -174,14 +174,7 @@ impl<'a> Scope<'a> {
                 "nc" | "volatile" | "relaxed" | "acquire" | "release" | "acq_rel" | "sc"
                 | "weak" | "mmio" | "ca" | "cg" | "cs" | "lu" | "cv" | "wb" | "wt" | "sync"
                 | "aligned" => m.other.push(s.to_string()),
-                "up" | "down" | "bfly" | "idx" | "all" | "any" | "ballot" | "warp" | "shiftamt"
-                | "f4e" | "b4e" | "rc8" | "ecl" | "ecr" | "rc16" | "l" | "r" | "wrap" | "clamp"
-                | "finite" | "infinite" | "number" | "notanumber" | "normal" | "subnormal"
-                | "noftz" | "b" | "trap" | "zero" | "L1" | "L2"
-                    if !atomic && !setp =>
-                {
-                    m.other.push(s.to_string())
-                }
+                _ if opcode_modifier(&ri.opcode, s) => m.other.push(s.to_string()),
                 _ => {
                     return self.err(
                         ri.pos,
@@ -232,6 +225,16 @@ impl<'a> Scope<'a> {
                     ty.bits()
                 ),
             ),
+        }
+    }
+
+    /// A source register read as type `ty`, which may be wider than the type (a 64-bit
+    /// register read as a 32-bit value gives its low half, as nvcc's `cvt.s64.s32 %rd, %rd`
+    /// and `st.u32 [a], %rd` assume) but not narrower.
+    pub(super) fn gpr_src_wide(&self, name: &str, ty: Ty, pos: Pos) -> Result<Opnd, SimError> {
+        match self.regs.get(name) {
+            Some((id, RegClass::R64, _)) if ty.bits() <= 32 => Ok(Opnd::R64(*id)),
+            _ => self.gpr(name, ty, pos, ty.bits() < 32),
         }
     }
 
@@ -315,6 +318,16 @@ impl<'a> Scope<'a> {
                 if self.regs.contains_key(n) {
                     return self.gpr(n, ty, pos, false);
                 }
+                if n.starts_with("%envreg") || n == "%globaltimer" || n.starts_with("%pm") {
+                    return self.err(
+                        pos,
+                        format!(
+                            "special register '{n}' is not supported (driver environment \
+                             registers back cooperative grid launches; timers and performance \
+                             counters have no value in the model)"
+                        ),
+                    );
+                }
                 if n == "WARP_SZ" && !self.vars.contains_key(n) {
                     // the warp-size constant of PTX (cooperative groups emit it)
                     return Ok(Opnd::Imm(crate::inst::WARP_SIZE as u64));
@@ -387,6 +400,12 @@ impl<'a> Scope<'a> {
             Some(l) => *l,
             None => return self.err(pos, format!("undeclared register or variable '{b}'")),
         };
+        if space == Space::Generic {
+            return self.err(
+                pos,
+                format!("a generic access to variable '{b}' needs its state space (.shared, ...)"),
+            );
+        }
         let (ok, a) = match (loc, space) {
             (VarLoc::Shared(a), Space::Shared)
             | (VarLoc::Local(a), Space::Local)
@@ -440,17 +459,21 @@ pub(super) fn nops(s: &Scope, ri: &RawInst, n: usize) -> Result<(), SimError> {
     Ok(())
 }
 
-pub(super) fn space_of(s: &Scope, ri: &RawInst, m: &Mods) -> Result<Space, SimError> {
-    m.space.map_or_else(
-        || {
-            s.err(
-                ri.pos,
-                format!(
-                    "'{}' needs a state space (.global, .shared, ...)",
-                    ri.opcode
-                ),
-            )
-        },
-        Ok,
-    )
+/// Modifiers that only some opcodes take: the warp-level, bit-field and float-test ones.
+fn opcode_modifier(opcode: &str, m: &str) -> bool {
+    match opcode {
+        "shfl" => matches!(m, "up" | "down" | "bfly" | "idx"),
+        "vote" => matches!(m, "all" | "any" | "ballot"),
+        "match" => matches!(m, "all" | "any"),
+        "bar" | "barrier" => m == "warp",
+        "bfind" => m == "shiftamt",
+        "prmt" => matches!(m, "f4e" | "b4e" | "rc8" | "ecl" | "ecr" | "rc16"),
+        "shf" => matches!(m, "l" | "r" | "wrap" | "clamp"),
+        "bmsk" => matches!(m, "wrap" | "clamp"),
+        "testp" => matches!(
+            m,
+            "finite" | "infinite" | "number" | "notanumber" | "normal" | "subnormal"
+        ),
+        _ => false,
+    }
 }
