@@ -66,22 +66,23 @@ fn undefined_label_and_duplicate_label() {
 
 #[test]
 fn unsupported_features() {
-    // a device function nvcc did not inline: the module loads, the kernel calling it does not
+    // an external device function (a system call): the module loads, the kernel calling it
+    // does not
     let text = format!(
-        "{HEAD}.func f()\n{{\n ret;\n}}\n.visible .entry k()\n{{\n call f, ();\n ret;\n}}\n\
+        "{HEAD}.extern .func f()\n;\n\n\n.visible .entry k()\n{{\n call f, ();\n ret;\n}}\n\
          .visible .entry ok()\n{{\n ret;\n}}\n"
     );
     let e = Module::parse(&text, "t.ptx").unwrap_err();
     assert!(
         e.to_string()
-            .starts_with("t.ptx:10:2: 'call': calls of device functions are not supported"),
+            .starts_with("t.ptx:10:7: 'call': 'f' is an external function without a body"),
         "{e}"
     );
     let m = Module::parse_lenient(&text, "t.ptx").unwrap();
     assert!(m.load("ok").is_ok());
     let e = m.load("k").unwrap_err().to_string();
     assert!(
-        e.starts_with("t.ptx:10:2: kernel 'k' is refused: 'call':"),
+        e.starts_with("t.ptx:10:7: kernel 'k' is refused: 'call':"),
         "{e}"
     );
     let e = m.load("nope").unwrap_err().to_string();

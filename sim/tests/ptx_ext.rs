@@ -233,3 +233,60 @@ fn unsupported_kernels_are_refused_alone() {
         "strict parsing refuses the module"
     );
 }
+
+#[test]
+fn device_functions_are_inlined_with_the_call_abi() {
+    // a .func with a local array and a loop, called twice with call frames in local memory,
+    // its result returned through func_retval0; the callee calls a second function
+    let text = format!(
+        "{HEAD}.func (.param .b32 func_retval0) sq(.param .b32 sq_param_0)\n{{\n\
+         .reg .b32 %r<3>;\nld.param.b32 %r1, [sq_param_0];\nmul.lo.s32 %r2, %r1, %r1;\n\
+         st.param.b32 [func_retval0+0], %r2;\nret;\n}}\n\
+         .func (.param .b32 func_retval0) sumsq(.param .b32 sumsq_param_0, .param .b32 sumsq_param_1)\n{{\n\
+         .local .align 4 .b8 buf[64];\n.reg .b32 %r<8>;\n.reg .pred %p<2>;\n.reg .b64 %rd<4>;\n\
+         ld.param.b32 %r1, [sumsq_param_0];\nld.param.b32 %r2, [sumsq_param_1];\nmov.u32 %r3, 0;\n\
+         mov.u64 %rd1, buf;\n$L_loop:\nmul.wide.u32 %rd2, %r3, 4;\nadd.s64 %rd3, %rd1, %rd2;\n\
+         add.s32 %r4, %r1, %r3;\nst.local.u32 [%rd3], %r4;\nadd.s32 %r3, %r3, 1;\n\
+         setp.lt.u32 %p1, %r3, %r2;\n@%p1 bra $L_loop;\nmov.u32 %r5, 0;\nmov.u32 %r3, 0;\n\
+         $L_sum:\nmul.wide.u32 %rd2, %r3, 4;\nadd.s64 %rd3, %rd1, %rd2;\nld.local.u32 %r4, [%rd3];\n\
+         {{\n.param .b32 param0;\nst.param.b32 [param0+0], %r4;\n.param .b32 retval0;\n\
+         call.uni (retval0), sq, (param0);\nld.param.b32 %r6, [retval0+0];\n}}\n\
+         add.s32 %r5, %r5, %r6;\nadd.s32 %r3, %r3, 1;\nsetp.lt.u32 %p1, %r3, %r2;\n@%p1 bra $L_sum;\n\
+         st.param.b32 [func_retval0+0], %r5;\nret;\n}}\n\
+         .visible .entry k(.param .u64 out)\n{{\n.reg .b32 %r<9>;\n.reg .b64 %rd<4>;\n\
+         mov.u32 %r1, %tid.x;\nld.param.u64 %rd1, [out];\nmul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\n\
+         {{\n.param .b32 param0;\nst.param.b32 [param0+0], %r1;\n.param .b32 param1;\n\
+         st.param.b32 [param1+0], 5;\n.param .b32 retval0;\ncall.uni (retval0), sumsq, (param0, param1);\n\
+         ld.param.b32 %r2, [retval0+0];\n}}\n\
+         {{\n.param .b32 param0;\nst.param.b32 [param0+0], 2;\n.param .b32 param1;\n\
+         st.param.b32 [param1+0], 3;\n.param .b32 retval0;\ncall.uni (retval0), sumsq, (param0, param1);\n\
+         ld.param.b32 %r3, [retval0+0];\n}}\n\
+         add.s32 %r4, %r2, %r3;\nst.global.u32 [%rd3], %r4;\nret;\n}}\n\
+         .extern .func (.param .b32 func_retval0) vprintf(.param .b64 vprintf_param_0, .param .b64 vprintf_param_1);\n\
+         .visible .entry prints()\n{{\n{{\n.param .b64 param0;\n.param .b64 param1;\n.param .b32 retval0;\n\
+         call.uni (retval0), vprintf, (param0, param1);\n}}\nret;\n}}\n"
+    );
+    let m = Module::parse_lenient(&text, "calls.ptx").unwrap_or_else(|e| panic!("{e}"));
+    let mut gpu = Emulator::new();
+    let out = gpu.alloc(32 * 4).unwrap();
+    gpu.launch(&Launch {
+        kernel: m.load("k").unwrap_or_else(|e| panic!("{e}")),
+        grid: [1, 1, 1],
+        block: [32, 1, 1],
+        params: vec![ParamValue::U64(out)],
+        shared_bytes: 0,
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    let mut b = vec![0u8; 128];
+    gpu.copy_from_device(out, &mut b).unwrap();
+    let sumsq = |a: u32, n: u32| (0..n).map(|i| (a + i) * (a + i)).sum::<u32>();
+    for l in 0..32u32 {
+        let got = u32::from_le_bytes(b[4 * l as usize..4 * l as usize + 4].try_into().unwrap());
+        assert_eq!(got, sumsq(l, 5) + sumsq(2, 3), "lane {l}");
+    }
+    let e = m.load("prints").unwrap_err().to_string();
+    assert!(
+        e.contains("'vprintf' is an external function without a body"),
+        "{e}"
+    );
+}

@@ -140,6 +140,27 @@ pub struct RawKernel {
     pub reqntid: Option<[u32; 3]>,
     /// `.minnctapersm`: CTAs per SM the kernel asks to fit.
     pub minnctapersm: Option<u32>,
+    /// Call-frame `.param` variables declared in the body (after block renaming): laid out as
+    /// `.local` variables, and `ld.param`/`st.param` to them read and write local memory.
+    pub frame_params: Vec<String>,
+}
+
+/// A `.func` device function: its return and argument parameters and, unless it is only
+/// declared (`.extern`: `vprintf`, `malloc`, `__assertfail`), its body; or the error that
+/// kept its body from parsing.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RawFunc {
+    /// Function name.
+    pub name: String,
+    /// Where it is declared.
+    pub pos: Pos,
+    /// Return parameters (`(.param .b32 func_retval0)`).
+    pub rets: Vec<ParamDecl>,
+    /// Argument parameters.
+    pub params: Vec<ParamDecl>,
+    /// The body (registers, local variables, statements): `Ok(None)` for a declaration
+    /// without one, `Err` (position, message) when its text is not accepted.
+    pub body: Result<Option<RawKernel>, (Pos, String)>,
 }
 
 /// A kernel whose text the front end cannot take, with the first error found in it. The
@@ -205,9 +226,8 @@ pub struct RawModule {
     pub kernels: Vec<RawKernel>,
     /// Kernels refused while parsing, in source order.
     pub refused: Vec<RefusedKernel>,
-    /// Names of the module's `.func` device functions (skipped: a kernel that calls one is
-    /// refused when its `call` is decoded).
-    pub funcs: Vec<String>,
+    /// The module's `.func` device functions, in source order.
+    pub funcs: Vec<RawFunc>,
     /// Names of module-scope texture, surface and sampler references (skipped: a kernel that
     /// uses one is refused).
     pub textures: Vec<String>,

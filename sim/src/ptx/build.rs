@@ -140,6 +140,19 @@ pub fn build_module(raw: &RawModule, file: &str) -> Result<Module, SimError> {
     let mut kernels = Vec::new();
     let mut refused = raw.refused.clone();
     for k in &raw.kernels {
+        let mut inlined;
+        let mut k = k;
+        if k.body
+            .iter()
+            .any(|s| matches!(s, Stmt::Inst(i) if i.opcode == "call"))
+        {
+            inlined = k.clone();
+            if let Err(e) = super::inline::inline_calls(&mut inlined, &raw.funcs, file) {
+                refused.push(RefusedKernel::from_error(&k.name, e, k.pos));
+                continue;
+            }
+            k = &inlined;
+        }
         match build_kernel(k, file, &module_vars, &module_shared) {
             Ok(code) => kernels.push(Arc::new(code)),
             Err(e) => refused.push(RefusedKernel::from_error(&k.name, e, k.pos)),

@@ -324,8 +324,8 @@ impl<'a> Parser<'a> {
                                 Err(e) => m.refused.push(RefusedKernel::from_error(&name, e, kpos)),
                             }
                         } else if self.is_dot("func") {
-                            let name = self.skip_func()?;
-                            m.funcs.push(name);
+                            let f = self.func()?;
+                            m.funcs.push(f);
                         } else if self.texture_decl_ahead() {
                             let name = self.skip_texture_decl()?;
                             m.textures.push(name);
@@ -335,8 +335,8 @@ impl<'a> Parser<'a> {
                         }
                     }
                     "func" => {
-                        let name = self.skip_func()?;
-                        m.funcs.push(name);
+                        let f = self.func()?;
+                        m.funcs.push(f);
                     }
                     "tex" | "surf" | "texref" | "surfref" | "samplerref" => {
                         let name = self.skip_texture_decl()?;
@@ -522,6 +522,159 @@ impl<'a> Parser<'a> {
         Ok(d)
     }
 
+    /// A parenthesised `.param` list, after its `(`: `.param [.align N] .type [.ptr …] name[[N]]`,
+    /// comma-separated, up to the closing `)`.
+    fn param_list(&mut self) -> PResult<Vec<ParamDecl>> {
+        let mut out: Vec<ParamDecl> = Vec::new();
+        if self.eat_punct(')') {
+            return Ok(out);
+        }
+        loop {
+            let pp = self.pos();
+            if !self.eat_dot("param") {
+                return self.expected("'.param'");
+            }
+            let mut align = 0;
+            if self.eat_dot("align") {
+                align = self.u32_val("an alignment")?;
+            }
+            let ty = self.ty()?;
+            loop {
+                if self.eat_dot("ptr") {
+                    continue;
+                }
+                if self.eat_dot("global")
+                    || self.eat_dot("shared")
+                    || self.eat_dot("const")
+                    || self.eat_dot("local")
+                {
+                    continue;
+                }
+                if self.eat_dot("align") {
+                    align = self.u32_val("an alignment")?;
+                    continue;
+                }
+                break;
+            }
+            let name = self.ident("a parameter name")?;
+            let mut elems = None;
+            if self.eat_punct('[') {
+                let ep = self.pos();
+                let n = self.u32_val("an array size")?;
+                if n == 0 || n > 32 * 1024 {
+                    return self.err_at(
+                        ep,
+                        format!("parameter array of {n} elements (allowed: 1 to 32768)"),
+                    );
+                }
+                self.expect_punct(']')?;
+                elems = Some(n);
+            }
+            if out.iter().any(|p| p.name == name) {
+                return self.err_at(pp, format!("parameter '{name}' declared twice"));
+            }
+            out.push(ParamDecl {
+                name,
+                ty,
+                align: if align == 0 { ty.bytes() } else { align },
+                elems,
+                pos: pp,
+            });
+            if self.eat_punct(')') {
+                break;
+            }
+            self.expect_punct(',')?;
+        }
+        Ok(out)
+    }
+
+    /// Parses a `.func` declaration or definition; a body that does not parse is kept as its
+    /// error (only the kernels that call the function are refused).
+    fn func(&mut self) -> PResult<RawFunc> {
+        let start = self.i;
+        let pos = self.pos();
+        self.bump(); // .func
+        let header = (|| -> PResult<(Vec<ParamDecl>, String, Vec<ParamDecl>)> {
+            let mut rets = Vec::new();
+            if self.eat_punct('(') {
+                rets = self.param_list()?;
+            }
+            let name = self.ident("a function name")?;
+            let mut params = Vec::new();
+            if self.eat_punct('(') {
+                params = self.param_list()?;
+            }
+            Ok((rets, name, params))
+        })();
+        let Ok((rets, name, params)) = header else {
+            // an unusual header: skip the whole function and keep its name only
+            self.i = start;
+            let name = self.skip_func()?;
+            return Ok(RawFunc {
+                name,
+                pos,
+                rets: Vec::new(),
+                params: Vec::new(),
+                body: Err((pos, "the .func header is not in the PTX subset".into())),
+            });
+        };
+        // performance directives (.noreturn, .maxnreg ...) up to the body or the ';'
+        while !self.is_punct('{') && !self.is_punct(';') {
+            if *self.peek() == Tok::Eof {
+                return self.expected("the body of the .func");
+            }
+            self.bump();
+        }
+        if self.eat_punct(';') {
+            return Ok(RawFunc {
+                name,
+                pos,
+                rets,
+                params,
+                body: Ok(None),
+            });
+        }
+        let body_start = self.i;
+        self.bump(); // {
+        let mut k = RawKernel {
+            name: name.clone(),
+            pos,
+            ..Default::default()
+        };
+        self.scopes.clear();
+        self.declared.clear();
+        self.scopes.push(Default::default());
+        let r = self.body(&mut k);
+        self.scopes.clear();
+        self.declared.clear();
+        let body = match r {
+            Ok(()) => Ok(Some(k)),
+            Err(e) => {
+                self.i = body_start;
+                if !self.skip_braces() {
+                    return Err(e);
+                }
+                match e {
+                    SimError::Parse { line, col, msg, .. } => Err((
+                        Pos {
+                            line: line as u32,
+                            col: col as u32,
+                        },
+                        msg,
+                    )),
+                    other => Err((pos, other.to_string())),
+                }
+            }
+        };
+        Ok(RawFunc {
+            name,
+            pos,
+            rets,
+            params,
+            body,
+        })
+    }
+
     fn kernel(&mut self) -> PResult<RawKernel> {
         let pos = self.pos();
         self.bump(); // .entry
@@ -530,63 +683,8 @@ impl<'a> Parser<'a> {
             pos,
             ..Default::default()
         };
-        if self.eat_punct('(') && !self.eat_punct(')') {
-            loop {
-                let pp = self.pos();
-                if !self.eat_dot("param") {
-                    return self.expected("'.param'");
-                }
-                let mut align = 0;
-                if self.eat_dot("align") {
-                    align = self.u32_val("an alignment")?;
-                }
-                let ty = self.ty()?;
-                loop {
-                    if self.eat_dot("ptr") {
-                        continue;
-                    }
-                    if self.eat_dot("global")
-                        || self.eat_dot("shared")
-                        || self.eat_dot("const")
-                        || self.eat_dot("local")
-                    {
-                        continue;
-                    }
-                    if self.eat_dot("align") {
-                        align = self.u32_val("an alignment")?;
-                        continue;
-                    }
-                    break;
-                }
-                let name = self.ident("a parameter name")?;
-                let mut elems = None;
-                if self.eat_punct('[') {
-                    let ep = self.pos();
-                    let n = self.u32_val("an array size")?;
-                    if n == 0 || n > 32 * 1024 {
-                        return self.err_at(
-                            ep,
-                            format!("parameter array of {n} elements (allowed: 1 to 32768)"),
-                        );
-                    }
-                    self.expect_punct(']')?;
-                    elems = Some(n);
-                }
-                if k.params.iter().any(|p| p.name == name) {
-                    return self.err_at(pp, format!("parameter '{name}' declared twice"));
-                }
-                k.params.push(ParamDecl {
-                    name,
-                    ty,
-                    align: if align == 0 { ty.bytes() } else { align },
-                    elems,
-                    pos: pp,
-                });
-                if self.eat_punct(')') {
-                    break;
-                }
-                self.expect_punct(',')?;
-            }
+        if self.eat_punct('(') {
+            k.params = self.param_list()?;
         }
         loop {
             if self.eat_dot("maxntid") {
@@ -734,10 +832,34 @@ impl<'a> Parser<'a> {
                         self.expect_punct(';')?;
                     }
                     "param" => {
-                        return self.err_at(
-                            p,
-                            "kernel-body .param declarations (calls) are not supported",
-                        )
+                        // a call frame: `.param [.align N] .type name[[N]];`, kept in local
+                        // memory
+                        self.bump();
+                        let mut align = 0;
+                        if self.eat_dot("align") {
+                            align = self.u32_val("an alignment")?;
+                        }
+                        let ty = self.ty()?;
+                        let vp = self.pos();
+                        let name = self.ident("a parameter name")?;
+                        let mut elems = 1u64;
+                        if self.eat_punct('[') {
+                            elems = self.uint("an array size")?.clamp(1, 1 << 20);
+                            self.expect_punct(']')?;
+                        }
+                        self.expect_punct(';')?;
+                        let name = self.declare(name);
+                        k.frame_params.push(name.clone());
+                        k.vars.push(VarDecl {
+                            space: VarSpace::Local,
+                            align: if align == 0 { ty.bytes() } else { align },
+                            ty,
+                            name,
+                            elems: Some(elems),
+                            is_extern: false,
+                            init: None,
+                            pos: vp,
+                        });
                     }
                     "global" | "const" => {
                         return self.err_at(
@@ -757,6 +879,9 @@ impl<'a> Parser<'a> {
                     if self.scopes.iter().any(|m| !m.is_empty()) {
                         self.rename(&mut inst);
                     }
+                    if !k.frame_params.is_empty() {
+                        frame_to_local(&mut inst, &k.frame_params);
+                    }
                     k.body.push(Stmt::Inst(inst));
                 }
                 t => {
@@ -770,6 +895,60 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+    }
+
+    /// The operands of `call[.uni] [(rets),] target[, (args)][, proto];` as `[Vec(rets),
+    /// Name(target), Vec(args)]`.
+    fn call_rest(
+        &mut self,
+        guard: Option<(String, bool, Pos)>,
+        opcode: String,
+        mods: Vec<String>,
+        ipos: Pos,
+    ) -> PResult<RawInst> {
+        let names = |p: &mut Self| -> PResult<Vec<String>> {
+            let mut v = Vec::new();
+            if p.eat_punct(')') {
+                return Ok(v);
+            }
+            loop {
+                v.push(p.ident("a parameter name")?);
+                if p.eat_punct(')') {
+                    return Ok(v);
+                }
+                p.expect_punct(',')?;
+            }
+        };
+        let mut rets = Vec::new();
+        if self.eat_punct('(') {
+            rets = names(self)?;
+            self.expect_punct(',')?;
+        }
+        let tp = self.pos();
+        let target = self.ident("a function name")?;
+        let mut args = Vec::new();
+        if self.eat_punct(',') {
+            if self.eat_punct('(') {
+                args = names(self)?;
+                if self.eat_punct(',') {
+                    self.ident("a call prototype")?;
+                }
+            } else {
+                self.ident("a call prototype")?;
+            }
+        }
+        self.expect_punct(';')?;
+        Ok(RawInst {
+            guard,
+            opcode,
+            mods,
+            operands: vec![
+                (RawOpnd::Vec(rets), ipos),
+                (RawOpnd::Name(target), tp),
+                (RawOpnd::Vec(args), ipos),
+            ],
+            pos: ipos,
+        })
     }
 
     fn instruction(&mut self) -> PResult<RawInst> {
@@ -786,6 +965,9 @@ impl<'a> Parser<'a> {
         while let Tok::Dot(d) = self.peek() {
             mods.push(d.clone());
             self.bump();
+        }
+        if opcode == "call" {
+            return self.call_rest(guard, opcode, mods, ipos);
         }
         // refuse what the model does not represent before its operand syntax (texture
         // coordinates, matrix fragments) is read
@@ -884,6 +1066,22 @@ impl<'a> Parser<'a> {
                 Ok(RawOpnd::Imm(self.imm()?))
             }
             _ => self.expected("an operand"),
+        }
+    }
+}
+
+/// Turns `ld.param`/`st.param` whose address is a call-frame variable into `.local` accesses.
+pub(super) fn frame_to_local(ri: &mut RawInst, frames: &[String]) {
+    if !matches!(ri.opcode.as_str(), "ld" | "st") || !ri.mods.iter().any(|m| m == "param") {
+        return;
+    }
+    let hits = ri
+        .operands
+        .iter()
+        .any(|(o, _)| matches!(o, RawOpnd::Addr(Some(n), _) if frames.iter().any(|f| f == n)));
+    if hits {
+        for m in ri.mods.iter_mut().filter(|m| *m == "param") {
+            *m = "local".to_string();
         }
     }
 }
