@@ -37,6 +37,7 @@ mod regchar;
 pub mod registry;
 pub mod rf;
 mod simulation;
+pub mod slots;
 mod sm;
 pub mod synth;
 pub mod tinst;
