@@ -1,17 +1,18 @@
 //! Extension points of the SM pipeline: warp schedulers, the issue stage's hazard check, the
-//! register-file organisation, unit gating and reconvergence (`reconv`). The pipeline core calls only these traits (the
-//! built-in implementations through slot enums, so that their calls inline; any other through
-//! the trait object a slot's `Other` variant holds; the slots and the scheduler constructor are
-//! in `timing/slots.rs`, beside the implementations they name). The built-in implementations
-//! here are in `schedulers` and `builtin`; [`super::registry::PolicyRegistry`] resolves
-//! policies by name. Nothing here names an implementation outside this folder.
+//! register-file organisation, unit gating and reconvergence. The pipeline core calls only these
+//! traits (the built-in implementations through the slot enums of `timing/slots.rs`, so that
+//! their calls inline; any other through the trait object a slot's `Other` variant holds). The
+//! built-in implementations here are in `schedulers` and `builtin`; the slots, which also name
+//! the implementations in `rf/`, `gating/` and `fold/`, live beside this folder so that it
+//! imports none of them. Reconvergence is defined beside the functional front end that runs it
+//! (`emu/reconv.rs`) and re-exported here. [`super::registry::PolicyRegistry`] resolves
+//! policies by name.
 
 mod builtin;
-pub mod reconv;
 mod schedulers;
 
+pub use crate::emu::{Reconvergence, ReconvergenceFactory, ReconvergenceSlot};
 pub use builtin::{InOrderScoreboard, MonolithicRf, NoGating};
-pub use reconv::{Reconvergence, ReconvergenceFactory, ReconvergenceSlot};
 pub use schedulers::{ByAge, FetchGroup, Gto, Lrr, TwoLevel};
 
 use super::tinst::TInst;
