@@ -120,6 +120,9 @@ fn pair_lines(preset: &str, w: &dyn Workload) -> Vec<(String, String)> {
     vec![(key("activity"), activity), (key("estimate"), estimate)]
 }
 
+/// The digest lines of one job (`KEY VALUE` pairs), its label and the seconds it took.
+type JobResult = (Vec<(String, String)>, String, f64);
+
 /// Every digest line of the current code, keyed by `PRESET WORKLOAD KIND`, with the seconds each
 /// preset × workload pair took.
 fn compute(root: &Path) -> (BTreeMap<String, String>, Vec<(String, f64)>) {
@@ -132,7 +135,7 @@ fn compute(root: &Path) -> (BTreeMap<String, String>, Vec<(String, f64)>) {
                 .chain(all.iter().map(move |w| (p.as_str(), Some(*w))))
         })
         .collect();
-    let done: Vec<(Vec<(String, String)>, String, f64)> = jobs
+    let done: Vec<JobResult> = jobs
         .par_iter()
         .map(|(p, w)| {
             let t0 = Instant::now();
