@@ -1,5 +1,5 @@
 //! Content hashing and atomic files, shared by the on-disk stores: the Activity cache of
-//! `optimize` ([`crate::optimize::cache`]) and the result store of `sweep`
+//! `optimize` ([`crate::activity_cache`]) and the result store of `sweep`
 //! ([`crate::sweep::store`]).
 //!
 //! The hash is 64-bit FNV-1a (Fowler–Noll–Vo, offset basis 0xcbf29ce484222325, prime

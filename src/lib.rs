@@ -14,6 +14,7 @@
 
 #![warn(missing_docs)]
 
+pub mod activity_cache;
 pub mod amodel;
 pub mod cli;
 pub mod compare;

@@ -399,7 +399,7 @@ pub struct Study {
     parallel: bool,
     idle_sms: IdleSms,
     recost: bool,
-    cache: Option<Arc<crate::optimize::cache::ActivityCache>>,
+    cache: Option<Arc<crate::activity_cache::ActivityCache>>,
     source: ActivitySource,
 }
 
@@ -467,7 +467,7 @@ impl Study {
 
     /// Look simulations up in `cache` (keyed by the simulated configuration, workload and
     /// size) before running them, and store the ones that ran.
-    pub fn cache(mut self, cache: Arc<crate::optimize::cache::ActivityCache>) -> Study {
+    pub fn cache(mut self, cache: Arc<crate::activity_cache::ActivityCache>) -> Study {
         self.cache = Some(cache);
         self
     }

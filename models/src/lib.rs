@@ -7,7 +7,8 @@ pub mod gating;
 pub mod gpu;
 pub mod issue;
 pub mod logic;
-pub mod overlay;
+/// Calibration overlays of the logic models (`logic/overlay.rs`), at the path every caller names.
+pub use logic::overlay;
 pub mod rf;
 pub mod sched;
 pub mod sram;

@@ -469,7 +469,7 @@ fn bad_inputs_name_their_knobs() {
 
 #[test]
 fn derived_wake_latency_is_at_least_a_cycle_and_grows_with_the_clock() {
-    use models::gating::tric::tric_wake_latency_cycles;
+    use models::rf::tric::tric_wake_latency_cycles;
     let slow = tric_wake_latency_cycles("finfet7", 0.45, 0.1, 100e6).unwrap();
     let fast = tric_wake_latency_cycles("finfet7", 0.45, 0.1, 3e9).unwrap();
     assert!(slow >= 1 && fast >= slow, "{slow} {fast}");

@@ -9,8 +9,8 @@ use models::rf::accounting::{
 };
 use models::rf::counts::{apply_prf_events, counts_from_activity};
 use models::rf::structures::{evaluate, RfDesign};
+use sim::activity::rfevents::{Part, RfEvents};
 use sim::activity::{KernelActivity, RfPartCounts, RfStats, SmActivity, TricResidency, TricStats};
-use sim::timing::rf::events::{Part, RfEvents};
 
 fn part(name: &str, reads: u64, writes: u64, rl: u64, wl: u64) -> RfPartCounts {
     RfPartCounts {

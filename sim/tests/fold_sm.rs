@@ -178,7 +178,8 @@ fn eager_gating_gates_the_upper_lanes_after_one_idle_cycle() {
 
 #[test]
 fn origami_puts_the_preferred_group_first_inside_the_gates_type_order() {
-    use sim::timing::policy::{make_scheduler, GatingView, HeadType, WarpView};
+    use sim::timing::policy::{GatingView, HeadType, WarpView};
+    use sim::timing::slots::make_scheduler;
     let mut c = GpuConfig::preset("gtx480").unwrap();
     c.fold.enabled = true;
     c.sched.policy = SchedPolicy::Origami;

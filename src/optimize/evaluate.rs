@@ -2,7 +2,7 @@
 //! baseline. [`Evaluator`] is what the search sees; [`SimEvaluator`] runs the estimate
 //! pipeline of `compare` ([`crate::study::Study::run`] per workload, in parallel over the
 //! workloads on rayon's pool, Activity records from the on-disk cache
-//! [`super::cache::ActivityCache`] when present) and [`Synthetic`] is a closed-form evaluator
+//! [`crate::activity_cache::ActivityCache`] when present) and [`Synthetic`] is a closed-form evaluator
 //! for tests of the search itself.
 //!
 //! Aggregation over the workloads follows `compare` ([`crate::compare`]): energy, EDP and

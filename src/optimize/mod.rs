@@ -32,7 +32,8 @@
 //! cheapest saving option, or the slowdown cap against the least-stalling one). A budget of 0
 //! returns the baseline.
 
-pub mod cache;
+/// The Activity cache of `optimize` ([`crate::activity_cache`]), at its historical path.
+pub use crate::activity_cache as cache;
 pub mod continuous;
 pub mod evaluate;
 pub mod milp;

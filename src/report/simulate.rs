@@ -130,7 +130,7 @@ pub fn summary_json(
 /// the accesses went, the FRF_low share of time, the pilot's share and the overhead events of
 /// the swap table, the adaptive FRF and the RF cache.
 fn prf_table(p: &sim::activity::PrfRecord) -> String {
-    use sim::timing::rf::events::Part;
+    use sim::activity::rfevents::Part;
     use std::fmt::Write;
     let mut s = String::new();
     let org = match (p.enabled, p.rfc) {

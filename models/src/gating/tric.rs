@@ -170,25 +170,3 @@ pub fn tric_switch(q: &TricQuery) -> Result<TricSwitch, GatingError> {
         drowsy: out,
     })
 }
-
-/// Derived TRIC wake latency of a 1024-bit entry of `node` at `vdd_v` woken from
-/// `DRV + margin_v` ([`crate::rf::retention_voltage`]) at `clock_hz`, cycles (§3.4
-/// `tric.wake_latency_mode = "derived"`).
-pub fn tric_wake_latency_cycles(
-    node: &str,
-    vdd_v: f64,
-    margin_v: f64,
-    clock_hz: f64,
-) -> Result<u64, GatingError> {
-    let drv = crate::rf::retention_voltage(node)
-        .map_err(|e| GatingError::input("tric.drv_mv", f64::NAN, &e.to_string()))?;
-    let v = drv.drv_v + margin_v;
-    if !(margin_v.is_finite() && margin_v >= 0.0) || v >= vdd_v {
-        return Err(GatingError::input(
-            "tric.drowsy_margin_mv",
-            margin_v * 1e3,
-            "a margin >= 0 mV with DRV + margin below Vdd",
-        ));
-    }
-    Ok(tric_switch(&TricQuery::new(node, vdd_v, v, clock_hz))?.wake_cycles)
-}

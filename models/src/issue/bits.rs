@@ -6,7 +6,8 @@
 //! bits, C ready-counter bits, W warps per SM, S SMs, A architectural registers per warp.
 //! Every operand field carries one extra "present" bit.
 
-use sim::timing::ooo::{LocalPolicy, SocgpuHwInputs};
+use sim::activity::SocgpuHwInputs;
+use sim::config::OooLocalPolicy;
 
 /// ⌈log2 n⌉, 0 for n ≤ 1.
 pub fn clog2(n: u64) -> u32 {
@@ -168,15 +169,15 @@ pub enum SelectPolicy {
     Random,
 }
 
-impl From<LocalPolicy> for SelectPolicy {
-    fn from(p: LocalPolicy) -> Self {
+impl From<OooLocalPolicy> for SelectPolicy {
+    fn from(p: OooLocalPolicy) -> Self {
         match p {
-            LocalPolicy::First => SelectPolicy::First,
-            LocalPolicy::Older => SelectPolicy::Older,
-            LocalPolicy::Younger => SelectPolicy::Younger,
-            LocalPolicy::MostReady => SelectPolicy::MostReady,
-            LocalPolicy::LeastReady => SelectPolicy::LeastReady,
-            LocalPolicy::Random => SelectPolicy::Random,
+            OooLocalPolicy::First => SelectPolicy::First,
+            OooLocalPolicy::Older => SelectPolicy::Older,
+            OooLocalPolicy::Younger => SelectPolicy::Younger,
+            OooLocalPolicy::MostReady => SelectPolicy::MostReady,
+            OooLocalPolicy::LeastReady => SelectPolicy::LeastReady,
+            OooLocalPolicy::Random => SelectPolicy::Random,
         }
     }
 }
@@ -223,7 +224,7 @@ impl Default for SocgpuIssue {
 }
 
 impl SocgpuIssue {
-    /// The SOCGPU design of a simulated configuration (`sim::timing::ooo::socgpu_hw_inputs`).
+    /// The SOCGPU design of a simulated configuration (the simulator's `timing::ooo::socgpu_hw_inputs`).
     pub fn from_hw(hw: &SocgpuHwInputs) -> Self {
         let n = hw.ib_depth.max(1);
         SocgpuIssue {

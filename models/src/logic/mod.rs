@@ -26,13 +26,14 @@
 
 pub mod analytical;
 pub mod kinds;
+pub mod overlay;
 pub mod scaling;
 pub mod terms;
 
 pub use kinds::{default_form, fit_min_params, LogicKind};
 pub use scaling::{NodeScaling, ScalingPoint};
 
-use crate::overlay::{Overlay, QuantityFit};
+use overlay::{Overlay, QuantityFit};
 use std::collections::BTreeMap;
 use techlib::{Conditions, Flavour, TechPoint};
 

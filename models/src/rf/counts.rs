@@ -1,7 +1,7 @@
 //! From a simulated run to the §8 counts: [`counts_from_activity`] maps a `KernelActivity`
 //! (its `RfStats` record when the run kept one, the per-bank register-file counters otherwise)
 //! onto [`RfCounts`], and [`apply_prf_events`] adds the partitioned-RF, adaptive-FRF and
-//! RF-cache event counts of `sim::timing::rf::events::RfEvents` (register-file spec §5.8, §8.3).
+//! RF-cache event counts of `sim::activity::RfEvents` (register-file spec §5.8, §8.3).
 //!
 //! The simulator sums its record over the SMs of a launch (and over launches), so the counts
 //! and the residency cover the whole GPU; [`RfEnergyModel::replicated`] scales a per-SM model
@@ -11,8 +11,8 @@
 //! `write_driven_lanes`; 32 per access without COMA), so `Σ a_e/lanes = driven/32` (§4.3).
 
 use super::accounting::{AccessCounts, KindCounts, Residency, RfCounts, RfEnergyModel};
+use sim::activity::rfevents::{Part, RfEvents};
 use sim::activity::{KernelActivity, RfPartCounts, TricResidency};
-use sim::timing::rf::events::{Part, RfEvents};
 
 /// Lanes of one register-file entry in the simulator's record (`RfStats` counts driven lanes
 /// out of 32).

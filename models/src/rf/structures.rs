@@ -23,8 +23,8 @@
 //! bus energy per operand.
 //!
 //! **Real row counts.** When the bank count B does not divide the entry count E, `E mod B` banks
-//! hold `⌈E/B⌉` rows and the rest `⌊E/B⌋` (the FRF and SRF parts likewise, as
-//! `sim::timing::rf::partition_map` splits them). A slice of each row count is evaluated; area
+//! hold `⌈E/B⌉` rows and the rest `⌊E/B⌋` (the FRF and SRF parts likewise, as the simulator's
+//! register-file partition map splits them). A slice of each row count is evaluated; area
 //! and leakage are the bank-count-weighted sum, the access energy the entry-weighted mean
 //! (accesses spread over entries), the access time and the bus pitch those of the larger banks.
 //!

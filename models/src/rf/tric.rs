@@ -13,6 +13,7 @@
 use super::structures::{logic_tech, stv_supply_v, RfDesign};
 use super::{default_flavour, drowsy_ratio, retention_voltage, RfError};
 use crate::gating::tric::{tric_switch, TricQuery, TricSwitch};
+use crate::gating::GatingError;
 use crate::logic::{self, LogicKind};
 use crate::overlay::Overlay;
 use serde::Serialize;
@@ -153,6 +154,28 @@ pub struct DerivedWake {
     pub t_wake_s: f64,
     /// `L = max(1, ⌈t_wake/t_clk⌉)`, cycles.
     pub wake_cycles: u64,
+}
+
+/// Derived TRIC wake latency of a 1024-bit entry of `node` at `vdd_v` woken from
+/// `DRV + margin_v` ([`super::retention_voltage`]) at `clock_hz`, cycles (§3.4
+/// `tric.wake_latency_mode = "derived"`).
+pub fn tric_wake_latency_cycles(
+    node: &str,
+    vdd_v: f64,
+    margin_v: f64,
+    clock_hz: f64,
+) -> Result<u64, GatingError> {
+    let drv = retention_voltage(node)
+        .map_err(|e| GatingError::input("tric.drv_mv", f64::NAN, &e.to_string()))?;
+    let v = drv.drv_v + margin_v;
+    if !(margin_v.is_finite() && margin_v >= 0.0) || v >= vdd_v {
+        return Err(GatingError::input(
+            "tric.drowsy_margin_mv",
+            margin_v * 1e3,
+            "a margin >= 0 mV with DRV + margin below Vdd",
+        ));
+    }
+    Ok(tric_switch(&TricQuery::new(node, vdd_v, v, clock_hz))?.wake_cycles)
 }
 
 /// L = ⌈t_wake(V_drowsy → Vdd)/t_clk⌉ (at least 1) of one TRIC switch of `bits_per_switch`

@@ -8,56 +8,34 @@
 //! slice, channel, port) is in instance order. Field names are stable: new counters are added,
 //! existing ones keep their meaning.
 
+mod dwf;
 mod gating;
 mod hist;
 mod loog;
 mod merge;
 mod reconv;
+pub mod rfevents;
 mod rfstats;
 mod socgpu;
 mod timeline;
 
+pub(crate) use dwf::{merge_formation, merge_majority};
+pub use dwf::{DwfCounts, FormationStats, MajorityStats};
 pub use gating::{
     ActiveSetStats, DomainClass, DomainStats, FoldStats, GatingStats, ACTIVE_THREAD_BIN_LABELS,
     FOLD_TYPES, IDLE_RUN_BINS,
 };
 pub use hist::{IdleHist, Log2Hist};
-pub use loog::{LoogStats, LsqStats, LOOG_PERIOD_BINS, LOOG_UNIT_NAMES};
+pub use loog::{LoogHwInputs, LoogStats, LsqStats, LOOG_PERIOD_BINS, LOOG_UNIT_NAMES};
 pub(crate) use merge::Merge;
 pub use reconv::{simd_bucket, ReconvStats, StackCounters, SIMD_BUCKETS};
+pub use rfevents::RfEvents;
 pub use rfstats::{PrfRecord, RfPartCounts, RfStats, TricResidency, TricStats};
-pub use socgpu::SocgpuStats;
+pub use socgpu::{SocgpuHwInputs, SocgpuStats};
 pub use timeline::{IdleStats, LaneTimelines, Timeline};
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-
-/// The DWF structure counters of a run (control-flow spec §6): warp formation, and the
-/// Majority hardware under the policies that use it.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct DwfCounts {
-    /// Warp pool, allocator and PC-warp LUT.
-    pub formation: crate::timing::dwf::formation::FormationStats,
-    /// Majority entry, max-heap and MHeap LUT (DMaj, DMin).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub majority: Option<crate::timing::dwf::majority::MajorityStats>,
-}
-
-impl DwfCounts {
-    /// Adds `o` into `self`.
-    pub fn merge(&mut self, o: &DwfCounts) {
-        let banks = &mut self.formation.tid_bank_writes;
-        if banks.len() < o.formation.tid_bank_writes.len() {
-            banks.resize(o.formation.tid_bank_writes.len(), 0);
-        }
-        crate::timing::dwf::refmodel::merge_formation(&mut self.formation, &o.formation);
-        match (&mut self.majority, &o.majority) {
-            (Some(a), Some(b)) => crate::timing::dwf::refmodel::merge_majority(a, b),
-            (None, Some(b)) => self.majority = Some(b.clone()),
-            _ => {}
-        }
-    }
-}
 
 /// Schema name written into every record.
 pub const SCHEMA: &str = "gpuenergy.activity.v1";

@@ -160,7 +160,7 @@ pub struct PrfRecord {
     /// `rfc.enabled`: the RF cache ran in front of the MRF.
     pub rfc: bool,
     /// Every overhead event and the accesses by structure.
-    pub events: crate::timing::rf::RfEvents,
+    pub events: super::RfEvents,
     /// SM-cycles the FRF spent in FRF_low (Σ over SMs; by epoch mode).
     pub frf_low_cycles: u64,
     /// Completed adaptive-FRF epochs (the partial last one included), Σ over SMs.

@@ -2,7 +2,8 @@
 //! kernel: instruction-buffer inserts, dependence-matrix row writes with their comparisons,
 //! NOR evaluations and column clears, candidate-set sizes, ready-counter increments, seniority
 //! updates, flushes and squashes, control instructions, smart-dual re-selections and the
-//! buffer occupancy. Present in a kernel's record only when `sched.ooo.mode = "socgpu"`.
+//! buffer occupancy. Present in a kernel's record only when `sched.ooo.mode = "socgpu"`. Also
+//! [`SocgpuHwInputs`], the inputs of the §4 bit-count formulas the cost models read.
 
 use serde::{Deserialize, Serialize};
 
@@ -127,4 +128,25 @@ fn mean_of(h: &[u64]) -> f64 {
     let n: u64 = h.iter().sum();
     let s: u64 = h.iter().enumerate().map(|(i, &c)| i as u64 * c).sum();
     ratio(s as f64, n as f64)
+}
+
+/// The inputs of the §4 bit-count formulas for one SOCGPU configuration, for the cost models.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SocgpuHwInputs {
+    /// N: instruction-buffer entries per warp.
+    pub ib_depth: u32,
+    /// W: warps per SM.
+    pub warps_per_sm: u32,
+    /// S: SMs.
+    pub n_sm: u32,
+    /// ⌈log2 N⌉: seniority bits per entry.
+    pub seniority_bits: u32,
+    /// C: ready-counter bits per entry (0 when the policy keeps no counters).
+    pub ready_ctr_bits: u32,
+    /// Dependence-matrix flops per warp, N(N−1) with the diagonal hard-wired.
+    pub dm_bits: u32,
+    /// Baseline I-buffer entries per warp (the in-order design's IB).
+    pub baseline_ib_entries: u32,
+    /// The local policy.
+    pub policy: crate::config::OooLocalPolicy,
 }

@@ -533,6 +533,13 @@ pub enum OooLocalPolicy {
     Random,
 }
 
+impl OooLocalPolicy {
+    /// True for the policies that keep per-entry ready counters.
+    pub fn uses_ready_ctr(self) -> bool {
+        matches!(self, OooLocalPolicy::MostReady | OooLocalPolicy::LeastReady)
+    }
+}
+
 /// When a warp's SOCGPU buffer is refilled (`sched.ooo.ib_refill`, issue-stage §2.1 [G]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

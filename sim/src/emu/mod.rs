@@ -37,17 +37,16 @@ pub mod launch;
 mod memop;
 pub mod memory;
 pub mod pool;
+pub mod reconv;
 pub mod simt;
 pub mod stream;
 pub mod warp;
 pub mod warpops;
 
 use crate::stream::{DevPtr, Gpu, KernelStream};
-pub use crate::timing::policy::reconv::{
-    Reconvergence, ReconvergenceFactory, ReconvergenceSlot, WarpControl,
-};
 use crate::{Launch, SimError};
 use memory::GlobalMem;
+pub use reconv::{Reconvergence, ReconvergenceFactory, ReconvergenceSlot, WarpControl};
 pub use simt::{Entry, EntryKind, PushOrder, SimtStack, StackStats};
 use std::collections::HashMap;
 

@@ -357,7 +357,7 @@ fn finish(
                 None => rf = Some(r),
             }
         }
-        if let super::policy::GatingSlot::Pg(g) = &mut sm.exec.gating {
+        if let super::slots::GatingSlot::Pg(g) = &mut sm.exec.gating {
             let gs = gating.get_or_insert_with(|| super::gating::PgBank::header(&cfg.pg));
             gs.max_ready_wait = gs.max_ready_wait.max(g.max_ready_wait);
             gs.domains.extend(g.bank.finish());

@@ -6,7 +6,8 @@
 use super::exec::{op_name, ExecClass, PipeClass, SpPipe, ALL_OPS};
 use super::gating::{DomType, DomainSpec, GateDecision, PgBank, PgGating};
 use super::perclass::{PerOp, PerPipe};
-use super::policy::{GatingPolicy, GatingSlot, UnitState};
+use super::policy::{GatingPolicy, UnitState};
+use super::slots::GatingSlot;
 use crate::activity::{LaneTimelines, OpsLanes, PipeActivity, Timeline};
 use crate::config::pg::Granularity;
 use crate::config::{BusyDefinition, GpuConfig};

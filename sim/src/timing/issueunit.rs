@@ -5,7 +5,8 @@
 //! end, the warp state and the collectors.
 
 use super::divisor::Divisor;
-use super::policy::{IssueStage, IssueStageSlot, WarpScheduler, WarpView};
+use super::policy::{IssueStage, WarpScheduler, WarpView};
+use super::slots::IssueStageSlot;
 use super::warpset::WarpSet;
 use crate::activity::{SchedActivity, ScoreboardCounts, StallCounts};
 

@@ -37,6 +37,7 @@ mod regchar;
 pub mod registry;
 pub mod rf;
 mod simulation;
+pub mod slots;
 mod sm;
 pub mod synth;
 pub mod tinst;
@@ -49,10 +50,10 @@ pub use dwf::{dwf_hw_inputs, DwfArray, DwfHwInputs, DwfOrg};
 pub use exec::{classify, classify_op, op_name, warp_passes, ExecClass, PipeClass, SpPipe};
 pub use issueunit::IssueEvent;
 pub use ldst::{coalesce, smem_degree, Segments};
-pub use policy::reconv::{Reconvergence, ReconvergenceFactory};
 pub use policy::{
     GatingPolicy, GatingView, Hazard, HeadType, InOrderScoreboard, IssueStage, MonolithicRf,
     NoGating, RegisterFileOrg, RfPart, RfRoute, UnitState, WarpScheduler, WarpView,
 };
+pub use policy::{Reconvergence, ReconvergenceFactory};
 pub use registry::PolicyRegistry;
 pub use simulation::{Program, Simulation, Source, Stream, TimingGpu, Traced};

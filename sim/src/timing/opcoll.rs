@@ -6,7 +6,8 @@
 use super::exec::{ExecClass, PipeClass, SpPipe};
 use super::execunits::Wb;
 use super::perclass::{CuClass, PerCuClass};
-use super::policy::{RegisterFileOrg, RegisterFileSlot, N_REGS};
+use super::policy::{RegisterFileOrg, N_REGS};
+use super::slots::RegisterFileSlot;
 use super::tinst::TInst;
 use super::warpedrf::RfMonitor;
 use crate::activity::{OpcollActivity, RegisterStats, RfActivity};

@@ -7,9 +7,10 @@
 //! inline; only registered policies go through trait objects.
 
 use super::policy::{
-    make_scheduler, GatingPolicy, GatingSlot, InOrderScoreboard, IssueStage, IssueStageSlot,
-    MonolithicRf, NoGating, RegisterFileOrg, RegisterFileSlot, WarpScheduler,
+    GatingPolicy, InOrderScoreboard, IssueStage, MonolithicRf, NoGating, RegisterFileOrg,
+    WarpScheduler,
 };
+use super::slots::{make_scheduler, GatingSlot, IssueStageSlot, RegisterFileSlot};
 use super::sm::SmPolicies;
 use crate::config::{GpuConfig, SchedPolicy};
 use crate::emu::{Reconvergence, ReconvergenceFactory};

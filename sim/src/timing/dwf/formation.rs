@@ -15,6 +15,8 @@
 //! one home slot. Without it any thread takes the lowest free slot (a register crossbar is
 //! assumed) and the register read stalls on home-slot conflicts (§5.1).
 
+pub use crate::activity::FormationStats;
+
 /// Home slot of core-local thread `tid` in warps of `w` lanes (§5.1).
 pub fn home_slot(tid: u32, w: u32, swizzle: bool) -> u32 {
     let s = tid % w;
@@ -52,31 +54,6 @@ pub struct PoolWarp {
     pub created: u64,
     /// In use (not on the free list).
     pub live: bool,
-}
-
-/// Counters of the formation structures (control-flow spec §6).
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct FormationStats {
-    /// PC-warp LUT lookups.
-    pub lut_lookups: u64,
-    /// PC-warp LUT hits.
-    pub lut_hits: u64,
-    /// PC-warp LUT misses.
-    pub lut_misses: u64,
-    /// Warp-pool TID-bank writes per bank (home slot).
-    pub tid_bank_writes: Vec<u64>,
-    /// Warp-pool PC/scheduler-data bank writes.
-    pub pc_bank_writes: u64,
-    /// Allocator pops (warps created).
-    pub alloc_pops: u64,
-    /// Allocator pushes (warps issued).
-    pub alloc_pushes: u64,
-    /// Formation conflicts (`CNF != 0`) that opened a new warp.
-    pub new_warp_events: u64,
-    /// Scheduler cycles write-back stalled on an empty allocator.
-    pub pool_full_stall: u64,
-    /// Largest number of live pool warps.
-    pub max_pool_occupancy: u32,
 }
 
 #[derive(Clone, Copy, Debug)]

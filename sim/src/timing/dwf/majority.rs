@@ -19,34 +19,8 @@
 //! −CNT).
 
 use super::formation::{Former, Inserted};
+pub use crate::activity::MajorityStats;
 use std::collections::VecDeque;
-
-/// Counters of the Majority hardware (control-flow spec §6).
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct MajorityStats {
-    /// MHeap LUT lookups.
-    pub mheap_lut_lookups: u64,
-    /// MHeap LUT writes (entry creation, invalidation, back-pointer rewrites on swaps).
-    pub mheap_lut_writes: u64,
-    /// Heap entry reads.
-    pub heap_reads: u64,
-    /// Heap entry writes.
-    pub heap_writes: u64,
-    /// Heap swaps.
-    pub heap_swaps: u64,
-    /// Sum of sift-up lengths (swaps).
-    pub sift_up_swaps: u64,
-    /// Sum of sift-down lengths (swaps).
-    pub sift_down_swaps: u64,
-    /// Longest sift (swaps).
-    pub max_sift: u32,
-    /// Scheduler cycles without issue because the heap was rebalancing beyond its port budget.
-    pub heap_rebalance_stall: u64,
-    /// Scheduler cycles an insert waited for a free heap (or MHeap-LUT) entry.
-    pub heap_overflow: u64,
-    /// Most live heap entries.
-    pub max_heap_live: u32,
-}
 
 #[derive(Clone, Copy, Debug)]
 struct Ent {

@@ -41,7 +41,7 @@
 use super::formation::{FormationStats, Former, Inserted, Tid};
 use super::majority::{Majority, MajorityStats};
 use super::refactivity::{self, Recorder};
-use crate::activity::{Activity, KernelActivity};
+use crate::activity::{merge_formation, merge_majority, Activity, KernelActivity};
 use crate::config::reconv::{DwfPolicy, ReconvMode};
 use crate::config::GpuConfig;
 use crate::emu::pool::{ExecOut, ThreadPool};
@@ -704,35 +704,6 @@ fn merge_mem(a: &mut RefMemStats, b: &RefMemStats) {
     a.store_lines += b.store_lines;
     a.slot_shared_lines += b.slot_shared_lines;
     a.dram_busy_cycles += b.dram_busy_cycles;
-}
-
-pub(crate) fn merge_formation(a: &mut FormationStats, b: &FormationStats) {
-    a.lut_lookups += b.lut_lookups;
-    a.lut_hits += b.lut_hits;
-    a.lut_misses += b.lut_misses;
-    for (x, y) in a.tid_bank_writes.iter_mut().zip(&b.tid_bank_writes) {
-        *x += y;
-    }
-    a.pc_bank_writes += b.pc_bank_writes;
-    a.alloc_pops += b.alloc_pops;
-    a.alloc_pushes += b.alloc_pushes;
-    a.new_warp_events += b.new_warp_events;
-    a.pool_full_stall += b.pool_full_stall;
-    a.max_pool_occupancy = a.max_pool_occupancy.max(b.max_pool_occupancy);
-}
-
-pub(crate) fn merge_majority(a: &mut MajorityStats, b: &MajorityStats) {
-    a.mheap_lut_lookups += b.mheap_lut_lookups;
-    a.mheap_lut_writes += b.mheap_lut_writes;
-    a.heap_reads += b.heap_reads;
-    a.heap_writes += b.heap_writes;
-    a.heap_swaps += b.heap_swaps;
-    a.sift_up_swaps += b.sift_up_swaps;
-    a.sift_down_swaps += b.sift_down_swaps;
-    a.max_sift = a.max_sift.max(b.max_sift);
-    a.heap_rebalance_stall += b.heap_rebalance_stall;
-    a.heap_overflow += b.heap_overflow;
-    a.max_heap_live = a.max_heap_live.max(b.max_heap_live);
 }
 
 fn bucket(lanes: u32) -> usize {

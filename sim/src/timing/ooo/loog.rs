@@ -26,6 +26,7 @@
 //! The module is pure state and counting; the SM's LOOG path (`sm/loog.rs`) drives it and
 //! moves instructions to the execution units.
 
+pub use crate::activity::LoogHwInputs;
 use crate::activity::LoogStats;
 use crate::inst::{Reg, MAX_DST, MAX_SRC, PRED_BASE};
 use crate::timing::tinst::TInst;
@@ -1118,56 +1119,5 @@ impl SmLoog {
     /// Anything allocated in any slice (the SM keeps stepping while so).
     pub fn busy(&self) -> bool {
         self.slices.iter().any(|s| s.n_cus > 0 || s.n_prods > 0)
-    }
-}
-
-/// The §4 inputs of a LOOG configuration, per issue slice.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct LoogHwInputs {
-    /// Issue slices per SM (one LOOG instance each).
-    pub slices_per_sm: u32,
-    /// SMs of the GPU.
-    pub n_sm: u32,
-    /// CUs per slice, N_cu.
-    pub n_cu: u32,
-    /// RRS entries per slice, R (0 = none).
-    pub n_rrs: u32,
-    /// Producer ids, N_id (N_cu without an RRS, R with one).
-    pub n_id: u32,
-    /// ⌈log2 N_id⌉: the `src_id` width of the RAT and the CU operands.
-    pub id_bits: u32,
-    /// Warps per slice, W.
-    pub warps_per_slice: u32,
-    /// Threads per warp, T.
-    pub threads_per_warp: u32,
-    /// Data width D in bits.
-    pub data_bits: u32,
-    /// UUID width U.
-    pub uuid_bits: u32,
-    /// Architectural registers per warp renamed by the RAT, A (GPRs and predicates).
-    pub arch_regs: u32,
-    /// Source operands per CU (rs1..rs3 on Vortex).
-    pub operands_per_cu: u32,
-    /// Write-back broadcast buffers, n_wb.
-    pub wb_buffers: u32,
-    /// CUs granted the register file at once.
-    pub rf_read_ports: u32,
-}
-
-impl LoogHwInputs {
-    /// RAT bits per slice: `W · A · (1 + ⌈log2 N_id⌉)` (§4).
-    pub fn rat_bits(&self) -> u64 {
-        self.warps_per_slice as u64 * self.arch_regs as u64 * (1 + self.id_bits) as u64
-    }
-
-    /// UUID age comparators per slice: `N_cu (N_cu − 1)` (§4).
-    pub fn uuid_comparators(&self) -> u64 {
-        let n = self.n_cu as u64;
-        n * n.saturating_sub(1)
-    }
-
-    /// WAR-guard register-id comparators per slice: `3 · N_cu (N_cu − 1)` (§4).
-    pub fn war_comparators(&self) -> u64 {
-        3 * self.uuid_comparators()
     }
 }

@@ -15,22 +15,8 @@ pub use loog::{
 pub use socgpu::{FlushOutcome, IbEntry, LocalPolicy, SocgpuHwInputs, WarpIb};
 
 use crate::activity::SocgpuStats;
-use crate::config::{
-    GpuConfig, IbRefill, LoogRfArbiter, OooDual, OooLocalPolicy, OooMemOrder, OooMode,
-};
+use crate::config::{GpuConfig, IbRefill, LoogRfArbiter, OooDual, OooMemOrder, OooMode};
 use crate::timing::tinst::TInst;
-
-/// The local policy a configuration names.
-pub fn local_policy(p: OooLocalPolicy) -> LocalPolicy {
-    match p {
-        OooLocalPolicy::First => LocalPolicy::First,
-        OooLocalPolicy::Older => LocalPolicy::Older,
-        OooLocalPolicy::Younger => LocalPolicy::Younger,
-        OooLocalPolicy::MostReady => LocalPolicy::MostReady,
-        OooLocalPolicy::LeastReady => LocalPolicy::LeastReady,
-        OooLocalPolicy::Random => LocalPolicy::Random,
-    }
-}
 
 /// ⌈log2 n⌉ (0 for n ≤ 1).
 pub fn ceil_log2(n: u32) -> u32 {
@@ -58,7 +44,7 @@ pub fn socgpu_hw_inputs(cfg: &GpuConfig) -> Option<SocgpuHwInputs> {
         return None;
     }
     let n = cfg.sched.ooo.ib_depth;
-    let policy = local_policy(cfg.sched.ooo.local_policy);
+    let policy = cfg.sched.ooo.local_policy;
     Some(SocgpuHwInputs {
         ib_depth: n,
         warps_per_sm: cfg.sm.max_warps,
@@ -177,7 +163,7 @@ impl SmSocgpu {
             held_clock: vec![false; nw],
             redirect_wait: vec![false; nw],
             miss_mask: vec![0; nw],
-            policy: local_policy(o.local_policy),
+            policy: o.local_policy,
             dual: o.dual,
             refill_when_empty: o.ib_refill == IbRefill::WhenEmpty,
             inst_bytes: inst_bytes(cfg),

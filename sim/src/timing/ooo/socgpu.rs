@@ -16,33 +16,14 @@
 //! write (RAW): all three order it after the older entry until that entry's write-back.
 
 use super::depmatrix::{DepMatrix, MAX_ENTRIES};
+pub use crate::activity::SocgpuHwInputs;
 use crate::activity::SocgpuStats;
 use crate::inst::Reg;
 use crate::timing::tinst::TInst;
 
-/// Local (intra-warp) selection policy among a warp's candidates (issue-stage §2.3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LocalPolicy {
-    /// The lowest physical index, ignoring age (a priority encoder).
-    First,
-    /// The smallest seniority (the oldest candidate).
-    Older,
-    /// The largest seniority (the youngest candidate).
-    Younger,
-    /// The largest ready counter.
-    MostReady,
-    /// The smallest ready counter.
-    LeastReady,
-    /// Uniform over the candidates, from the warp's own seeded stream.
-    Random,
-}
-
-impl LocalPolicy {
-    /// True for the policies that keep per-entry ready counters.
-    pub fn uses_ready_ctr(self) -> bool {
-        matches!(self, LocalPolicy::MostReady | LocalPolicy::LeastReady)
-    }
-}
+/// Local (intra-warp) selection policy among a warp's candidates (issue-stage §2.3): the
+/// configuration's `sched.ooo.local_policy`.
+pub use crate::config::OooLocalPolicy as LocalPolicy;
 
 /// One decoded instruction as the buffer holds it (issue-stage §2.1).
 #[derive(Clone, Copy, Debug)]
@@ -482,25 +463,4 @@ fn low_mask(n: usize) -> u64 {
     } else {
         (1u64 << n) - 1
     }
-}
-
-/// The inputs of the §4 bit-count formulas for one SOCGPU configuration, for the cost models.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SocgpuHwInputs {
-    /// N: instruction-buffer entries per warp.
-    pub ib_depth: u32,
-    /// W: warps per SM.
-    pub warps_per_sm: u32,
-    /// S: SMs.
-    pub n_sm: u32,
-    /// ⌈log2 N⌉: seniority bits per entry.
-    pub seniority_bits: u32,
-    /// C: ready-counter bits per entry (0 when the policy keeps no counters).
-    pub ready_ctr_bits: u32,
-    /// Dependence-matrix flops per warp, N(N−1) with the diagonal hard-wired.
-    pub dm_bits: u32,
-    /// Baseline I-buffer entries per warp (the in-order design's IB).
-    pub baseline_ib_entries: u32,
-    /// The local policy.
-    pub policy: LocalPolicy,
 }

@@ -1,9 +1,9 @@
 //! The built-in warp schedulers (simulator §2.3): loose round-robin, greedy-then-oldest,
-//! oldest/youngest first, fetch groups and the two-level scheduler, and the constructor of the
-//! one a configuration names.
+//! oldest/youngest first, fetch groups and the two-level scheduler (`timing/slots.rs` builds
+//! the one a configuration names).
 
 use super::{WarpScheduler, WarpView};
-use crate::config::{GpuConfig, InnerPolicy, SchedPolicy};
+use crate::config::InnerPolicy;
 
 /// LRR: scan from the warp after the last issuer (by slot), wrapping round.
 #[derive(Default)]
@@ -124,6 +124,16 @@ pub struct ByAge {
     by_age: Vec<(u64, u16)>,
 }
 
+impl ByAge {
+    /// Oldest first, or youngest first with `youngest_first`.
+    pub fn new(youngest_first: bool) -> Self {
+        ByAge {
+            youngest_first,
+            by_age: Vec::new(),
+        }
+    }
+}
+
 impl WarpScheduler for ByAge {
     fn uses_warp_state(&self) -> bool {
         false
@@ -158,6 +168,19 @@ pub struct FetchGroup {
     last: Option<u16>,
     issued_this_cycle: bool,
     by_age: Vec<(u64, u16)>,
+}
+
+impl FetchGroup {
+    /// Groups of `g` warps (at least 1), starting at the first group with nothing issued yet.
+    pub fn new(g: usize) -> Self {
+        FetchGroup {
+            g: g.max(1),
+            current: 0,
+            last: None,
+            issued_this_cycle: true,
+            by_age: Vec::new(),
+        }
+    }
 }
 
 impl WarpScheduler for FetchGroup {
@@ -335,49 +358,5 @@ impl WarpScheduler for TwoLevel {
     }
     fn active_slots(&self) -> Option<&[u16]> {
         Some(&self.active)
-    }
-}
-
-/// Builds the configured scheduler.
-pub fn make_scheduler(cfg: &GpuConfig) -> Box<dyn WarpScheduler> {
-    match &cfg.sched.policy {
-        SchedPolicy::Lrr => Box::new(Lrr::default()),
-        SchedPolicy::Gto => Box::new(Gto::default()),
-        SchedPolicy::Oldest => Box::new(ByAge {
-            youngest_first: false,
-            by_age: Vec::new(),
-        }),
-        SchedPolicy::Youngest => Box::new(ByAge {
-            youngest_first: true,
-            by_age: Vec::new(),
-        }),
-        SchedPolicy::FetchGroup => Box::new(FetchGroup {
-            g: cfg.sched.fetch_group_size.max(1) as usize,
-            current: 0,
-            last: None,
-            issued_this_cycle: true,
-            by_age: Vec::new(),
-        }),
-        SchedPolicy::TwoLevel => Box::new(TwoLevel::new(
-            cfg.sched.two_level.active_per_sched as usize,
-            cfg.sched.two_level.inner,
-        )),
-        SchedPolicy::Gates => Box::new(crate::timing::gating::Gates::new(
-            cfg.sched.two_level.active_per_sched as usize,
-            cfg.sched.two_level.inner,
-            &cfg.sched.gates,
-        )),
-        SchedPolicy::Origami => Box::new(crate::timing::fold::OrigamiScheduler::from_views(
-            Box::new(crate::timing::gating::Gates::new(
-                cfg.sched.two_level.active_per_sched as usize,
-                cfg.sched.two_level.inner,
-                &cfg.sched.gates,
-            )),
-            &cfg.origami,
-            cfg.fold.n_phase,
-            cfg.gpu.warp_size,
-        )),
-        // Rejected by GpuConfig::validate; kept total for safety.
-        SchedPolicy::Plugin(_) => Box::new(Gto::default()),
     }
 }

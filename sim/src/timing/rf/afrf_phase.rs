@@ -13,7 +13,7 @@
 
 use crate::config::prf::{AfrfSection, CountPoint};
 
-use super::events::RfEvents;
+use crate::activity::rfevents::RfEvents;
 
 /// FRF mode: back gate at Vdd or at GND.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -25,9 +25,9 @@
 
 use crate::config::prf::{MissRule, PrfSection};
 
-use super::events::RfEvents;
 use super::pilot_profiler::PilotProfiler;
 use super::swap_table::{identity_placement, swap_pairs, Placement, SwapTable};
+use crate::activity::rfevents::RfEvents;
 
 /// Where a kernel's profiling stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -15,12 +15,13 @@
 //!   (partition, FRF mode, latency, slot) from the pieces above;
 //! - [`sm_org`]: [`PrfOrg`], the SM's register-file organisation built on the above (banks of
 //!   physical slots, the RF cache in front of the MRF, the counts of the `Activity` record);
-//! - [`events`]: where an access goes ([`Part`]) and every overhead event count ([`RfEvents`]).
+//!
+//! Where an access goes ([`Part`]) and every overhead event count ([`RfEvents`]) are counters of
+//! the `Activity` record (`crate::activity::rfevents`).
 //!
 //! Register ids are architectural (`u16`, R0…R62 profiled); warp ids are SM warp slots.
 
 pub mod afrf_phase;
-pub mod events;
 pub mod kernel_profile;
 pub mod partition_map;
 pub mod partitioned;
@@ -30,8 +31,8 @@ pub mod rf_cache;
 pub mod sm_org;
 pub mod swap_table;
 
+pub use crate::activity::rfevents::{Part, RfEvents};
 pub use afrf_phase::{AfrfPhaseDetector, FrfMode};
-pub use events::{Part, RfEvents};
 pub use kernel_profile::{KernelProfile, KernelProfiles, ProfileState};
 pub use partition_map::{balanced_rows, bank_of, PartitionMap};
 pub use partitioned::{PartitionedRf, RfRoute};

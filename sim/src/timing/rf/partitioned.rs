@@ -27,13 +27,13 @@ use crate::config::prf::{
 use crate::config::{BankMap, GpuConfig};
 
 use super::afrf_phase::{AfrfPhaseDetector, FrfMode};
-use super::events::{Part, RfEvents};
 use super::kernel_profile::KernelProfiles;
 use super::partition_map::bank_of;
 use super::pilot_profiler::select_pilot;
 use super::pilot_profiler::N_COUNTERS;
 use super::remap::{move_requests, MigrationRequest, WarpMaps};
 use super::swap_table::{identity_placement, Placement};
+use crate::activity::rfevents::{Part, RfEvents};
 
 /// Where one access goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

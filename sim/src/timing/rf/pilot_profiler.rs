@@ -10,7 +10,7 @@
 
 use crate::config::prf::{CounterOverflow, PilotSelect, MAX_REGS_PER_THREAD};
 
-use super::events::RfEvents;
+use crate::activity::rfevents::RfEvents;
 
 /// Number of access counters (one per 6-bit register id R0…R62).
 pub const N_COUNTERS: usize = MAX_REGS_PER_THREAD as usize;

@@ -28,7 +28,7 @@
 
 use crate::config::prf::RemapPolicy;
 
-use super::events::RfEvents;
+use crate::activity::rfevents::RfEvents;
 
 /// One register move request of the `"migrate"` policy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -31,7 +31,7 @@
 
 use crate::config::prf::{RfcLiveness, RfcReplacement, RfcSection};
 
-use super::events::RfEvents;
+use crate::activity::rfevents::RfEvents;
 
 /// One RFC entry of a warp.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -64,9 +64,9 @@ use crate::inst::PRED_BASE;
 use crate::timing::policy::{MonolithicRf, RegisterFileOrg, RfPart, RfRoute as SmRoute};
 use crate::timing::tinst::TInst;
 
-use super::events::Part;
 use super::partitioned::PartitionedRf;
 use super::rf_cache::{RfCache, RfcRead, RfcWrite};
+use crate::activity::rfevents::Part;
 use std::collections::VecDeque;
 
 /// What the RF cache does with an operand read offered to it in a cycle

@@ -18,8 +18,8 @@
 
 use crate::config::prf::{MissRule, SwapTableKind};
 
-use super::events::RfEvents;
 use super::pilot_profiler::N_COUNTERS;
+use crate::activity::rfevents::RfEvents;
 
 /// The swap pairs (hot register h, default-FRF register f) for the hot set `hot` (descending
 /// count order, as from [`super::pilot_profiler::hot_set`]) and `n` fast slots. Only the first

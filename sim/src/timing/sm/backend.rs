@@ -9,9 +9,8 @@ use crate::timing::execunits::Wb;
 use crate::timing::frontend::BRANCH_WB_TAG;
 use crate::timing::gating::GateDecision;
 use crate::timing::perclass::{PerCuClass, PerPipe};
-use crate::timing::policy::{
-    GatingPolicy, IssueStage, RegisterFileOrg, RegisterFileSlot, UnitState,
-};
+use crate::timing::policy::{GatingPolicy, IssueStage, RegisterFileOrg, UnitState};
+use crate::timing::slots::RegisterFileSlot;
 
 impl Sm {
     // ------------------------------------------------------------------ writeback

@@ -7,7 +7,8 @@
 
 use super::Sm;
 use crate::timing::exec::PipeClass;
-use crate::timing::policy::{GatingSlot, IssueStage};
+use crate::timing::policy::IssueStage;
+use crate::timing::slots::GatingSlot;
 use std::fmt::Write;
 
 impl Sm {

@@ -32,7 +32,8 @@ use crate::timing::fold::{
     PhasePolicy, SpType, ACTIVE_THREAD_BINS,
 };
 use crate::timing::gating::DomType;
-use crate::timing::policy::{GatingSlot, HeadType};
+use crate::timing::policy::HeadType;
+use crate::timing::slots::GatingSlot;
 
 /// Folding state and counters of one SM.
 pub(crate) struct SmFold {

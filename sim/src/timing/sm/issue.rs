@@ -12,7 +12,8 @@ use crate::timing::frontend::{is_branch, BRANCH_WB_TAG};
 use crate::timing::gating::GateDecision;
 use crate::timing::issueunit::{add_stall, IssueEvent, Stall, W0};
 use crate::timing::perclass::{CuClass, PerCuClass, PerPipe};
-use crate::timing::policy::{GatingSlot, HeadType, IssueStage, RegisterFileOrg, WarpView};
+use crate::timing::policy::{HeadType, IssueStage, RegisterFileOrg, WarpView};
+use crate::timing::slots::GatingSlot;
 use crate::timing::warpset::WarpSet;
 
 /// Word masks of warps the issue stage rejects without a look at their instruction: waiting

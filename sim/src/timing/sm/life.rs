@@ -160,7 +160,7 @@ impl Sm {
         {
             return Some(t + 1);
         }
-        if let crate::timing::policy::RegisterFileSlot::Partitioned(o) = &self.oc.rf {
+        if let crate::timing::slots::RegisterFileSlot::Partitioned(o) = &self.oc.rf {
             if o.migrating() {
                 return Some(t + 1);
             }

@@ -31,10 +31,8 @@ use super::issueunit::IssueUnit;
 use super::ldstunit::LdstUnit;
 use super::opcoll::{OperandCollectors, RegAccessLog};
 use super::perclass::CuClass;
-use super::policy::{
-    GatingPolicy, GatingSlot, GatingView, HeadType, IssueStageSlot, RegisterFileOrg,
-    RegisterFileSlot, WarpScheduler,
-};
+use super::policy::{GatingPolicy, GatingView, HeadType, RegisterFileOrg, WarpScheduler};
+use super::slots::{GatingSlot, IssueStageSlot, RegisterFileSlot};
 use super::warps::WarpState;
 use crate::activity::{FamilyCounts, SmActivity};
 use crate::config::pg::PgPolicy;

@@ -1,0 +1,211 @@
+//! The SM's policy slots: the enums through which the pipeline calls a policy, with the built-in
+//! implementations as variants (called directly, so that their calls inline) and any other
+//! through the trait object an `Other` variant holds, and the constructor of the configured
+//! warp scheduler. They name the implementations that live outside `policy/` (the partitioned
+//! register file of `rf/`, the power-gating controllers and GATES of `gating/`, the Origami
+//! scheduler of `fold/`), so they sit here rather than beside the traits, which name none.
+
+use super::fold::OrigamiScheduler;
+use super::gating::{Gates, PgGating};
+use super::policy::{
+    ByAge, FetchGroup, GatingPolicy, Gto, Hazard, InOrderScoreboard, IssueStage, Lrr, MonolithicRf,
+    NoGating, RegisterFileOrg, RfRoute, TwoLevel, UnitState, WarpScheduler,
+};
+use super::rf::PrfOrg;
+use super::tinst::TInst;
+use crate::config::{GpuConfig, SchedPolicy};
+
+/// The SM's issue stage: the built-in scoreboard called directly (its checks run several
+/// times per instruction, and a direct call lets them inline), any other through its trait.
+pub enum IssueStageSlot {
+    /// The built-in in-order scoreboard ([`InOrderScoreboard`]).
+    InOrder(InOrderScoreboard),
+    /// A plugin issue stage.
+    Other(Box<dyn IssueStage>),
+}
+
+/// Calls the same method on whichever variant a two-variant slot enum holds.
+macro_rules! slot_call {
+    ($self:expr, $a:ident | $b:ident, $s:ident => $e:expr) => {
+        match $self {
+            Self::$a($s) => $e,
+            Self::$b($s) => $e,
+        }
+    };
+}
+
+impl IssueStage for IssueStageSlot {
+    fn reset(&mut self, n_warps: usize) {
+        slot_call!(self, InOrder | Other, s => s.reset(n_warps))
+    }
+    #[inline]
+    fn check(&self, w: usize, inst: &TInst) -> Result<(), Hazard> {
+        slot_call!(self, InOrder | Other, s => s.check(w, inst))
+    }
+    #[inline]
+    fn reserve(&mut self, w: usize, inst: &TInst, longop: bool) {
+        slot_call!(self, InOrder | Other, s => s.reserve(w, inst, longop))
+    }
+    #[inline]
+    fn release(&mut self, w: usize, reg: u16) {
+        slot_call!(self, InOrder | Other, s => s.release(w, reg))
+    }
+    #[inline]
+    fn sources_read(&mut self, w: usize, inst: &TInst) {
+        slot_call!(self, InOrder | Other, s => s.sources_read(w, inst))
+    }
+    #[inline]
+    fn reads_longop(&self, w: usize, inst: &TInst) -> bool {
+        slot_call!(self, InOrder | Other, s => s.reads_longop(w, inst))
+    }
+    fn any_pending(&self, w: usize) -> bool {
+        slot_call!(self, InOrder | Other, s => s.any_pending(w))
+    }
+    fn failure_sticky(&self) -> bool {
+        slot_call!(self, InOrder | Other, s => s.failure_sticky())
+    }
+}
+
+/// The SM's register-file organisation: the built-in monolithic file called directly (its bank
+/// mapping runs for every operand), the built-in partitioned RF / MRF baselines / RF cache
+/// ([`crate::timing::rf::PrfOrg`], chosen by `[prf]`, `[afrf]`, `[mrf]`, `[rfc]`), or any other
+/// through its trait.
+pub enum RegisterFileSlot {
+    /// The built-in monolithic banked register file ([`MonolithicRf`]).
+    Monolithic(MonolithicRf),
+    /// The partitioned RF (FRF + SRF, adaptive FRF), an MRF baseline with its own latency, or
+    /// the RF cache in front of the MRF.
+    Partitioned(Box<PrfOrg>),
+    /// A plugin register-file organisation.
+    Other(Box<dyn RegisterFileOrg>),
+}
+
+/// Calls the same method on whichever variant the register-file slot holds.
+macro_rules! rf_call {
+    ($self:expr, $r:ident => $e:expr) => {
+        match $self {
+            Self::Monolithic($r) => $e,
+            Self::Partitioned($r) => $e,
+            Self::Other($r) => $e,
+        }
+    };
+}
+
+impl RegisterFileOrg for RegisterFileSlot {
+    #[inline]
+    fn bank(&self, w: u32, sched: u32, reg: u16) -> u32 {
+        rf_call!(self, r => r.bank(w, sched, reg))
+    }
+    #[inline]
+    fn route(&mut self, w: u32, reg: u16, write: bool, t: u64) -> RfRoute {
+        rf_call!(self, r => r.route(w, reg, write, t))
+    }
+    fn on_kernel_launch(&mut self, regs_per_thread: u32, t: u64) {
+        rf_call!(self, r => r.on_kernel_launch(regs_per_thread, t))
+    }
+    fn on_kernel_start(
+        &mut self,
+        regs_per_thread: u32,
+        warps_per_cta: u32,
+        t: u64,
+    ) -> Result<(), String> {
+        rf_call!(self, r => r.on_kernel_start(regs_per_thread, warps_per_cta, t))
+    }
+    fn on_warp_launch(&mut self, w: u32, t: u64) {
+        rf_call!(self, r => r.on_warp_launch(w, t))
+    }
+    fn on_warp_exit(&mut self, w: u32, t: u64) {
+        rf_call!(self, r => r.on_warp_exit(w, t))
+    }
+    #[inline]
+    fn on_issue(&mut self, w: u32, inst: &TInst, t: u64) {
+        rf_call!(self, r => r.on_issue(w, inst, t))
+    }
+    #[inline]
+    fn on_dispatch(&mut self, w: u32, t: u64) {
+        rf_call!(self, r => r.on_dispatch(w, t))
+    }
+    fn wants_active_set(&self) -> bool {
+        rf_call!(self, r => r.wants_active_set())
+    }
+    fn on_active_set(&mut self, w: u32, active: bool, t: u64) {
+        rf_call!(self, r => r.on_active_set(w, active, t))
+    }
+}
+
+/// The SM's gating policy: the built-in "no gating" called directly (its answers are constants
+/// the SM reads once), the built-in power-gating controllers (`pg.policy` other than "None";
+/// the SM drives them through their own interface, power-gating §1.2), or a plugin through its
+/// trait.
+pub enum GatingSlot {
+    /// The built-in policy that never gates ([`NoGating`]).
+    None(NoGating),
+    /// The power-gating controller bank.
+    Pg(Box<PgGating>),
+    /// A plugin gating policy.
+    Other(Box<dyn GatingPolicy>),
+}
+
+macro_rules! gate_call {
+    ($self:expr, $g:ident => $e:expr) => {
+        match $self {
+            Self::None($g) => $e,
+            Self::Pg($g) => $e,
+            Self::Other($g) => $e,
+        }
+    };
+}
+
+impl GatingPolicy for GatingSlot {
+    #[inline]
+    fn available(&self, pipe: usize, cycle: u64) -> UnitState {
+        gate_call!(self, g => g.available(pipe, cycle))
+    }
+    fn request_wake(&mut self, pipe: usize, cycle: u64) {
+        gate_call!(self, g => g.request_wake(pipe, cycle))
+    }
+    fn needs_cycle_hook(&self) -> bool {
+        gate_call!(self, g => g.needs_cycle_hook())
+    }
+    fn on_cycle(&mut self, pipe: usize, cycle: u64, busy: bool, accepted: bool) {
+        gate_call!(self, g => g.on_cycle(pipe, cycle, busy, accepted))
+    }
+    fn time_invariant(&self) -> bool {
+        gate_call!(self, g => g.time_invariant())
+    }
+    fn always_ready(&self) -> bool {
+        gate_call!(self, g => g.always_ready())
+    }
+}
+
+/// Builds the configured scheduler.
+pub fn make_scheduler(cfg: &GpuConfig) -> Box<dyn WarpScheduler> {
+    match &cfg.sched.policy {
+        SchedPolicy::Lrr => Box::new(Lrr::default()),
+        SchedPolicy::Gto => Box::new(Gto::default()),
+        SchedPolicy::Oldest => Box::new(ByAge::new(false)),
+        SchedPolicy::Youngest => Box::new(ByAge::new(true)),
+        SchedPolicy::FetchGroup => Box::new(FetchGroup::new(cfg.sched.fetch_group_size as usize)),
+        SchedPolicy::TwoLevel => Box::new(TwoLevel::new(
+            cfg.sched.two_level.active_per_sched as usize,
+            cfg.sched.two_level.inner,
+        )),
+        SchedPolicy::Gates => Box::new(Gates::new(
+            cfg.sched.two_level.active_per_sched as usize,
+            cfg.sched.two_level.inner,
+            &cfg.sched.gates,
+        )),
+        SchedPolicy::Origami => Box::new(OrigamiScheduler::from_views(
+            Box::new(Gates::new(
+                cfg.sched.two_level.active_per_sched as usize,
+                cfg.sched.two_level.inner,
+                &cfg.sched.gates,
+            )),
+            &cfg.origami,
+            cfg.fold.n_phase,
+            cfg.gpu.warp_size,
+        )),
+        // Rejected by GpuConfig::validate; kept total for safety.
+        SchedPolicy::Plugin(_) => Box::new(Gto::default()),
+    }
+}
