@@ -238,7 +238,7 @@ struct Raw {
     ptx: Option<Names>,
     cuda: Option<Names>,
     arch: Option<Spanned<String>>,
-    buffers: Option<Spanned<BTreeMap<String, Spanned<RawBuffer>>>>,
+    buffers: Option<BTreeMap<Spanned<String>, Spanned<RawBuffer>>>,
     steps: Spanned<Vec<Spanned<RawStep>>>,
     checks: Option<Vec<Spanned<RawCheck>>>,
 }
@@ -988,7 +988,8 @@ impl UserProgram {
         let mut buffers = Vec::new();
         let mut total: u64 = 0;
         if let Some(bt) = &raw.buffers {
-            for (bname, rb) in bt.get_ref() {
+            for (bname, rb) in bt {
+                let bname = bname.get_ref();
                 let key = format!("buffers.{bname}");
                 let b = rb.get_ref();
                 let dtype = DType::parse(b.dtype.get_ref()).ok_or_else(|| {

@@ -20,6 +20,7 @@ pub mod file;
 pub mod host;
 pub mod npy;
 pub mod nvcc;
+pub mod nvcc_find;
 
 pub use file::{DType, FileError};
 
