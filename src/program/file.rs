@@ -239,7 +239,7 @@ struct Raw {
     cuda: Option<Names>,
     arch: Option<Spanned<String>>,
     buffers: Option<BTreeMap<Spanned<String>, Spanned<RawBuffer>>>,
-    steps: Spanned<Vec<Spanned<RawStep>>>,
+    steps: Option<Spanned<Vec<Spanned<RawStep>>>>,
     checks: Option<Vec<Spanned<RawCheck>>>,
 }
 
@@ -1094,9 +1094,13 @@ impl UserProgram {
                 });
             }
         }
-        if raw.steps.get_ref().is_empty() {
-            return Err(cx.at(&raw.steps, "steps", "no steps; give at least one [[steps]] launch"));
-        }
+        let Some(raw_steps) = raw.steps.as_ref().filter(|s| !s.get_ref().is_empty()) else {
+            return Err(cx.err(
+                Loc { line: 1, col: 1 },
+                "steps",
+                "no steps; give at least one [[steps]] launch",
+            ));
+        };
         let mut sc = StepCx {
             cx: &cx,
             folder,
@@ -1104,9 +1108,9 @@ impl UserProgram {
             buffers: &buffers,
             snapshots: Vec::new(),
         };
-        let steps = parse_steps(&mut sc, &raw.steps, "steps")?;
+        let steps = parse_steps(&mut sc, raw_steps, "steps")?;
         if super::count_launches(&steps) == 0 {
-            return Err(cx.at(&raw.steps, "steps", "the steps launch no kernel"));
+            return Err(cx.at(raw_steps, "steps", "the steps launch no kernel"));
         }
         let snapshots = sc.snapshots;
         let mut checks = Vec::new();
