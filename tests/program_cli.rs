@@ -184,30 +184,43 @@ fn multi_launch_program_matches_its_cpu_reference() {
     assert!(out.contains("launches:          10"), "{out}");
     assert!(out.contains("check:             passed"), "{out}");
     assert!(out.contains("a_mid: max abs err"), "{out}");
-    assert!(out.contains("v: max abs err 0 over 1000 i32 (exact)"), "{out}");
+    assert!(
+        out.contains("v: max abs err 0 over 1000 i32 (exact)"),
+        "{out}"
+    );
     // the to_host copy's file holds the snapshot
     let got = npy::read(&std::fs::read(d.join("a_mid.npy")).unwrap()).unwrap();
     let want = npy::read(&std::fs::read(d.join("a_mid_ref.npy")).unwrap()).unwrap();
     assert_eq!(got.shape, vec![N as u64]);
     let (g, w) = (f32s(&got.data), f32s(&want.data));
-    assert!(g.iter().zip(&w).all(|(x, y)| (x - y).abs() <= 1e-5 * y.abs() + 1e-8));
+    assert!(g
+        .iter()
+        .zip(&w)
+        .all(|(x, y)| (x - y).abs() <= 1e-5 * y.abs() + 1e-8));
     // the same checks pass on the cycle-level simulator
     let sim = ok(&["simulate", "--program", &p, "--check", "--quiet"]);
     assert!(sim.contains("pingpong (program)"), "{sim}");
-    assert!(sim.contains("smooth") && sim.contains("scale_index"), "{sim}");
+    assert!(
+        sim.contains("smooth") && sim.contains("scale_index"),
+        "{sim}"
+    );
     // a wrong reference fails the check with exit 2 and names the element
     let mut c = 0u32.to_le_bytes().to_vec();
     c[0] = 7;
     std::fs::write(d.join("c_ref.npy"), npy::write(DType::U32, &[1], &c)).unwrap();
     let err = refused(&["run", "--program", &p, "--check"]);
-    assert!(err.contains("failed its checks") && err.contains("c: 1 of 1 elements differ"), "{err}");
+    assert!(
+        err.contains("failed its checks") && err.contains("c: 1 of 1 elements differ"),
+        "{err}"
+    );
 }
 
 /// `(text of the program file, expected line, key, message fragment)`.
 fn strict_cases() -> Vec<(String, usize, &'static str, &'static str)> {
     let k = ptx();
     let head = format!("name = \"s\"\nptx = [\"{k}\"]\n");
-    let bufs = "[buffers.x]\ndtype = \"f32\"\ncount = 64\n[buffers.y]\ndtype = \"f32\"\ncount = 64\n";
+    let bufs =
+        "[buffers.x]\ndtype = \"f32\"\ncount = 64\n[buffers.y]\ndtype = \"f32\"\ncount = 64\n";
     let launch = |args: &str, extra: &str| {
         format!(
             "{head}{bufs}[[steps]]\nlaunch = \"saxpy\"\ngrid = 1\nblock = 64\nargs = {args}\n{extra}"
@@ -344,7 +357,10 @@ fn every_strictness_error_names_file_line_and_key() {
         let err = refused(&["estimate", "--program", &ps, "--quiet"]);
         let at = format!("{ps}:{line}:");
         assert!(err.contains(&at), "case {i}: want {at} in {err}\n{text}");
-        assert!(err.contains(&format!("'{key}'")), "case {i}: want '{key}' in {err}");
+        assert!(
+            err.contains(&format!("'{key}'")),
+            "case {i}: want '{key}' in {err}"
+        );
         assert!(err.contains(msg), "case {i}: want '{msg}' in {err}");
     }
 }
@@ -364,8 +380,8 @@ fn an_f64_scalar_parameter_is_refused() {
     std::fs::write(&p, text).unwrap();
     let ps = p.display().to_string();
     let err = refused(&["estimate", "--program", &ps, "--quiet"]);
-    let front_end = err.contains(&format!("{ps}:2:8: 'ptx':"))
-        && err.contains("parameter 'scale_f64_param_1'");
+    let front_end =
+        err.contains(&format!("{ps}:2:8: 'ptx':")) && err.contains("parameter 'scale_f64_param_1'");
     let args = err.contains(&format!("{ps}:10:"))
         && err.contains("'steps[0].args[1]'")
         && err.contains("declared .f64, which a launch cannot pass yet");
@@ -378,13 +394,29 @@ fn programs_reach_estimate_compare_simulate_trace_and_rfstats() {
     let est = ok(&["estimate", "--program", &p, "--quiet"]);
     assert!(est.contains("saxpy-prog"), "{est}");
     // a program with built-in workloads: both are costed, in that order
-    let both = ok(&["estimate", "--workload", "histo", "--program", &p, "--format", "csv", "--quiet"]);
+    let both = ok(&[
+        "estimate",
+        "--workload",
+        "histo",
+        "--program",
+        &p,
+        "--format",
+        "csv",
+        "--quiet",
+    ]);
     let hi = both.find("\nhisto,").expect("histo rows");
     let sp = both.find("\nsaxpy-prog,").expect("program rows");
     assert!(hi < sp, "{both}");
     // the same inputs give the same bytes
     assert_eq!(est, ok(&["estimate", "--program", &p, "--quiet"]));
-    let cmp = ok(&["compare", "--program", &p, "--technique", "gates", "--quiet"]);
+    let cmp = ok(&[
+        "compare",
+        "--program",
+        &p,
+        "--technique",
+        "gates",
+        "--quiet",
+    ]);
     assert!(cmp.contains("saxpy-prog") && cmp.contains("gates"), "{cmp}");
     let sim = ok(&["simulate", "--program", &p, "--format", "json", "--quiet"]);
     let v: serde_json::Value = serde_json::from_str(&sim).unwrap();
@@ -401,30 +433,56 @@ fn programs_reach_estimate_compare_simulate_trace_and_rfstats() {
     let err = refused(&["simulate", "--workload", "histo", "--program", &p]);
     assert!(err.contains("not both"), "{err}");
     let err = refused(&["estimate", "--grid", "4"]);
-    assert!(err.contains("--grid belongs to the one-launch shorthand"), "{err}");
+    assert!(
+        err.contains("--grid belongs to the one-launch shorthand"),
+        "{err}"
+    );
 }
 
 #[test]
 fn one_launch_shorthand_on_estimate_and_simulate() {
     let k = ptx();
     let args = [
-        "--ptx", &k, "--kernel", "saxpy", "--grid", "64", "--block", "256", "--param",
-        "buf:65536", "--param", "buf:65536", "--param", "f32:2", "--param", "u32:16384",
+        "--ptx",
+        &k,
+        "--kernel",
+        "saxpy",
+        "--grid",
+        "64",
+        "--block",
+        "256",
+        "--param",
+        "buf:65536",
+        "--param",
+        "buf:65536",
+        "--param",
+        "f32:2",
+        "--param",
+        "u32:16384",
     ];
     let mut e = vec!["estimate", "--format", "csv", "--quiet"];
     e.extend(args);
     let est = ok(&e);
-    assert!(est.lines().skip(1).all(|l| l.starts_with("saxpy,")), "{est}");
+    assert!(
+        est.lines().skip(1).all(|l| l.starts_with("saxpy,")),
+        "{est}"
+    );
     let mut s = vec!["simulate", "--quiet"];
     s.extend(args);
     let sim = ok(&s);
-    assert!(sim.contains("saxpy (program)") && sim.contains("10240"), "{sim}");
+    assert!(
+        sim.contains("saxpy (program)") && sim.contains("10240"),
+        "{sim}"
+    );
     // a buffer for the .f32 parameter is refused before anything runs
     let err = refused(&[
         "estimate", "--ptx", &k, "--kernel", "saxpy", "--param", "buf:64", "--param", "buf:64",
         "--param", "buf:64", "--param", "u32:16",
     ]);
-    assert!(err.contains("parameter 'saxpy_param_2' is declared .f32"), "{err}");
+    assert!(
+        err.contains("parameter 'saxpy_param_2' is declared .f32"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -450,7 +508,50 @@ fn sweep_runs_a_program_keyed_by_its_content() {
     assert!(again.contains("6 found done"), "{again}");
     std::fs::write(d.join("prog.toml"), prog.replace("seed = 7", "seed = 8")).unwrap();
     let edited = ok(&["sweep", "run", &f, "--out", &a, "-q"]);
-    assert!(edited.contains("4 found done") && edited.contains("2 computed"), "{edited}");
+    assert!(
+        edited.contains("4 found done") && edited.contains("2 computed"),
+        "{edited}"
+    );
+}
+
+/// `optimize`'s Activity cache keys a program by its content: a repeated run simulates
+/// nothing, an edited program (same name) is simulated again.
+#[test]
+fn optimize_cache_keys_a_program_by_content() {
+    let d = scratch("optimize");
+    let prog = std::fs::read_to_string(data().join("saxpy.toml"))
+        .unwrap()
+        .replace("kernels.ptx", &ptx());
+    let p = d.join("prog.toml");
+    std::fs::write(&p, &prog).unwrap();
+    let (p, cache) = (
+        p.display().to_string(),
+        d.join("cache").display().to_string(),
+    );
+    let args = [
+        "optimize",
+        "--area-budget",
+        "2%",
+        "--space",
+        "gating",
+        "--program",
+        &p,
+        "--cache-dir",
+        &cache,
+        "--quiet",
+    ];
+    let simulated = |out: &str| -> usize {
+        let i = out.find(" simulated").unwrap_or_else(|| panic!("{out}"));
+        out[..i].rsplit('(').next().unwrap().parse().unwrap()
+    };
+    let first = ok(&args);
+    assert!(
+        first.contains("1 workloads") && simulated(&first) > 0,
+        "{first}"
+    );
+    assert_eq!(simulated(&ok(&args)), 0);
+    std::fs::write(d.join("prog.toml"), prog.replace("seed = 7", "seed = 8")).unwrap();
+    assert_eq!(simulated(&ok(&args)), simulated(&first));
 }
 
 #[test]
@@ -500,9 +601,25 @@ fn cuda_sources_compile_once_and_hit_the_cache() {
     };
     let cu = data().join("kernels.cu").display().to_string();
     let args = [
-        "estimate", "--cuda", &cu, "--kernel", "saxpy", "--grid", "64", "--block", "256",
-        "--param", "buf:65536", "--param", "buf:65536", "--param", "f32:2", "--param",
-        "u32:16384", "--format", "csv",
+        "estimate",
+        "--cuda",
+        &cu,
+        "--kernel",
+        "saxpy",
+        "--grid",
+        "64",
+        "--block",
+        "256",
+        "--param",
+        "buf:65536",
+        "--param",
+        "buf:65536",
+        "--param",
+        "f32:2",
+        "--param",
+        "u32:16384",
+        "--format",
+        "csv",
     ];
     let first = run(&args);
     let e1 = String::from_utf8_lossy(&first.stderr).to_string();
@@ -510,28 +627,68 @@ fn cuda_sources_compile_once_and_hit_the_cache() {
     assert!(e1.contains("(compiled)"), "{e1}");
     let second = run(&args);
     let e2 = String::from_utf8_lossy(&second.stderr).to_string();
-    assert!(second.status.success() && e2.contains("(cache hit)"), "{e2}");
+    assert!(
+        second.status.success() && e2.contains("(cache hit)"),
+        "{e2}"
+    );
     assert_eq!(first.stdout, second.stdout);
     // the same estimate as from the committed PTX
     let from_ptx = ok(&[
-        "estimate", "--ptx", &ptx(), "--kernel", "saxpy", "--grid", "64", "--block", "256",
-        "--param", "buf:65536", "--param", "buf:65536", "--param", "f32:2", "--param",
-        "u32:16384", "--format", "csv", "--quiet",
+        "estimate",
+        "--ptx",
+        &ptx(),
+        "--kernel",
+        "saxpy",
+        "--grid",
+        "64",
+        "--block",
+        "256",
+        "--param",
+        "buf:65536",
+        "--param",
+        "buf:65536",
+        "--param",
+        "f32:2",
+        "--param",
+        "u32:16384",
+        "--format",
+        "csv",
+        "--quiet",
     ]);
     assert_eq!(String::from_utf8_lossy(&first.stdout), from_ptx);
     // a program file with cuda = [...] and --arch
     let prog = std::fs::read_to_string(data().join("saxpy.toml"))
         .unwrap()
-        .replace("ptx = [\"kernels.ptx\"]", &format!("cuda = [\"{cu}\"]\narch = \"sm_80\""));
+        .replace(
+            "ptx = [\"kernels.ptx\"]",
+            &format!("cuda = [\"{cu}\"]\narch = \"sm_80\""),
+        );
     std::fs::write(d.join("c.toml"), prog).unwrap();
     let out = run(&["run", "--program", &d.join("c.toml").display().to_string()]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     // a compile error is shown with nvcc's own message
-    std::fs::write(d.join("bad.cu"), "__global__ void k() { undeclared_thing = 1; }\n").unwrap();
-    let bad = run(&["estimate", "--cuda", &d.join("bad.cu").display().to_string(), "--kernel", "k"]);
+    std::fs::write(
+        d.join("bad.cu"),
+        "__global__ void k() { undeclared_thing = 1; }\n",
+    )
+    .unwrap();
+    let bad = run(&[
+        "estimate",
+        "--cuda",
+        &d.join("bad.cu").display().to_string(),
+        "--kernel",
+        "k",
+    ]);
     let e = String::from_utf8_lossy(&bad.stderr);
     assert_eq!(bad.status.code(), Some(2), "{e}");
-    assert!(e.contains("nvcc failed to compile") && e.contains("undeclared_thing"), "{e}");
+    assert!(
+        e.contains("nvcc failed to compile") && e.contains("undeclared_thing"),
+        "{e}"
+    );
 }
 
 #[test]

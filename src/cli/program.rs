@@ -207,7 +207,10 @@ impl ProgramArgs {
                 bail!("give --workload or a program (--program, --ptx, --cuda), not both")
             }
             (Some(w), _) => Ok(Some(sim::workloads::find(w).ok_or_else(|| {
-                let names: Vec<&str> = sim::workloads::all().iter().map(|w| w.info().name).collect();
+                let names: Vec<&str> = sim::workloads::all()
+                    .iter()
+                    .map(|w| w.info().name)
+                    .collect();
                 anyhow::anyhow!("unknown workload '{w}'; known: {}", names.join(", "))
             })?)),
             (None, 0) => {
@@ -215,7 +218,9 @@ impl ProgramArgs {
                 Ok(None)
             }
             (None, 1) => Ok(Some(self.load(quiet)?.remove(0))),
-            (None, _) => bail!("this command runs one program: give one --program (or --ptx/--cuda)"),
+            (None, _) => {
+                bail!("this command runs one program: give one --program (or --ptx/--cuda)")
+            }
         }
     }
 }

@@ -199,7 +199,9 @@ pub fn run(args: Args) -> Result<()> {
     }
     let p = &args.program;
     if !args.dumps.is_empty() && p.ptx.is_none() && p.cuda.is_none() {
-        bail!("--dump applies to --ptx/--cuda (a program file writes files with its to_host copies)");
+        bail!(
+            "--dump applies to --ptx/--cuda (a program file writes files with its to_host copies)"
+        );
     }
     if args.size.is_some() {
         bail!("--size applies to --workload only (a program has fixed sizes)");
@@ -308,14 +310,9 @@ fn run_user_kernel(args: &Args) -> Result<()> {
             src.module.kernel_names().join(", ")
         );
     };
-    let module = &src.module;
-    let Some(kernel) = module.kernel(kname) else {
-        bail!(
-            "{}: no kernel '{kname}'; kernels: {}",
-            src.label,
-            module.kernel_names().join(", ")
-        );
-    };
+    let modules = [(src.label.clone(), src.module.clone())];
+    let kernel = crate::program::file::find_kernel(&modules, kname)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", src.label))?;
     let grid = parse_dim3(p.grid.as_deref().unwrap_or("1"), "grid")?;
     let block = parse_dim3(p.block.as_deref().unwrap_or("32"), "block")?;
     let dumps: Vec<(usize, PathBuf)> = args

@@ -214,7 +214,10 @@ pub fn run(args: Args) -> Result<()> {
         }
         return Ok(());
     }
-    let Some(w) = args.program.one(args.workload.as_deref(), args.quiet.quiet)? else {
+    let Some(w) = args
+        .program
+        .one(args.workload.as_deref(), args.quiet.quiet)?
+    else {
         bail!(
             "give --workload NAME (see `gpuenergy workloads`), --program FILE, --ptx/--cuda FILE \
              --kernel NAME, or --trace DIR"
@@ -254,14 +257,27 @@ pub fn run(args: Args) -> Result<()> {
     let check = report.check.as_ref().map(|c| (c.passed, c.detail.clone()));
     match args.format {
         Format::Json => {
-            let mut v =
-                report::simulate::summary_json(&cfg, name, super::program::size_label(w, size), &act, wall, &check);
+            let mut v = report::simulate::summary_json(
+                &cfg,
+                name,
+                super::program::size_label(w, size),
+                &act,
+                wall,
+                &check,
+            );
             report::simulate::add_launch_cycles(&mut v, &launch_cycles);
             println!("{}", serde_json::to_string_pretty(&v)?)
         }
         Format::Table => print!(
             "{}",
-            report::simulate::summary_table(&cfg, name, super::program::size_label(w, size), &act, wall, &check)
+            report::simulate::summary_table(
+                &cfg,
+                name,
+                super::program::size_label(w, size),
+                &act,
+                wall,
+                &check
+            )
         ),
         Format::Csv => return Err(crate::report::no_csv("simulate")),
     }
@@ -273,7 +289,10 @@ pub fn run(args: Args) -> Result<()> {
 
 /// `simulate --activity-source model`: the workload on the analytical activity source.
 fn run_model(cfg: &GpuConfig, args: &Args) -> Result<()> {
-    let Some(w) = args.program.one(args.workload.as_deref(), args.quiet.quiet)? else {
+    let Some(w) = args
+        .program
+        .one(args.workload.as_deref(), args.quiet.quiet)?
+    else {
         bail!("give --workload NAME (see `gpuenergy workloads`), --program FILE or --ptx/--cuda");
     };
     let name = w.info().name;
@@ -301,7 +320,14 @@ fn run_model(cfg: &GpuConfig, args: &Args) -> Result<()> {
         ),
         Format::Table => print!(
             "{}",
-            report::simulate::summary_table(cfg, name, super::program::size_label(w, size), &act, wall, &check)
+            report::simulate::summary_table(
+                cfg,
+                name,
+                super::program::size_label(w, size),
+                &act,
+                wall,
+                &check
+            )
         ),
         Format::Csv => return Err(crate::report::no_csv("simulate")),
     }

@@ -324,7 +324,10 @@ pub(crate) fn parse_init(
     let (k, val) = t.iter().next().expect("one key");
     let sub = |keys: &[&str]| -> Result<BTreeMap<String, toml::Value>, String> {
         let toml::Value::Table(st) = val else {
-            return Err(format!("'{k}' must be a table with keys {}", keys.join(", ")));
+            return Err(format!(
+                "'{k}' must be a table with keys {}",
+                keys.join(", ")
+            ));
         };
         for key in st.keys() {
             if !keys.contains(&key.as_str()) {
@@ -337,9 +340,7 @@ pub(crate) fn parse_init(
         Ok(st.iter().map(|(a, b)| (a.clone(), b.clone())).collect())
     };
     let need = |m: &BTreeMap<String, toml::Value>, key: &str| -> Result<Num, String> {
-        let x = m
-            .get(key)
-            .ok_or_else(|| format!("'{k}' needs '{key}'"))?;
+        let x = m.get(key).ok_or_else(|| format!("'{k}' needs '{key}'"))?;
         num(x).ok_or_else(|| format!("'{k}.{key}' must be a number"))
     };
     match k.as_str() {
@@ -352,8 +353,12 @@ pub(crate) fn parse_init(
             let m = sub(&["start", "step"])?;
             let (start, step) = (need(&m, "start")?, need(&m, "step")?);
             check_num(start, dtype, "range.start")?;
-            check_num(step, dtype.int_range().map_or(DType::F64, |_| DType::I64), "range.step")
-                .map_err(|e| e.replace("the buffer's dtype is", "the buffer's dtype is integer,"))?;
+            check_num(
+                step,
+                dtype.int_range().map_or(DType::F64, |_| DType::I64),
+                "range.step",
+            )
+            .map_err(|e| e.replace("the buffer's dtype is", "the buffer's dtype is integer,"))?;
             if let (Num::Int(a), Num::Int(b), Some((lo, hi))) = (start, step, dtype.int_range()) {
                 let last = a + b * (count.max(1) as i128 - 1);
                 if last < lo || last > hi {
@@ -376,8 +381,7 @@ pub(crate) fn parse_init(
             let (min, max) = (need(&m, "min")?, need(&m, "max")?);
             check_num(min, dtype, "random.min")?;
             check_num(max, dtype, "random.max")?;
-            if min.as_f64() > max.as_f64() || (dtype.is_float() && min.as_f64() == max.as_f64())
-            {
+            if min.as_f64() > max.as_f64() || (dtype.is_float() && min.as_f64() == max.as_f64()) {
                 return Err(format!(
                     "random.min {} must be below random.max {}",
                     min.as_f64(),
@@ -391,8 +395,8 @@ pub(crate) fn parse_init(
                 return Err("'file' must be a path (string)".into());
             };
             let path = folder.join(p);
-            let bytes = std::fs::read(&path)
-                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let bytes =
+                std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
             let want = count * dtype.size();
             let data = if path.extension().is_some_and(|e| e == "npy") {
                 let n = npy::read(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -471,9 +475,7 @@ pub fn check_dims(d: [u32; 3], block: bool) -> Result<(), String> {
     if let Some(t) = total {
         let n = d.iter().map(|&v| v as u64).product::<u64>();
         if n > t {
-            return Err(format!(
-                "{n} threads in a CTA, above the CUDA limit {t}"
-            ));
+            return Err(format!("{n} threads in a CTA, above the CUDA limit {t}"));
         }
     }
     Ok(())
@@ -560,19 +562,18 @@ pub(crate) fn scalar_for(v: &toml::Value, p: &sim::ptx::Param) -> Result<ParamVa
         (Some("u64") | None, Ty::U64 | Ty::B64) => {
             Ok(ParamValue::U64(int_in(0, u64::MAX as i128, n)? as u64))
         }
-        (Some("i64" | "s64") | None, Ty::S64) | (Some("i64" | "s64"), Ty::U64 | Ty::B64) => {
-            Ok(ParamValue::U64(
-                int_in(i64::MIN as i128, i64::MAX as i128, n)? as i64 as u64,
-            ))
-        }
+        (Some("i64" | "s64") | None, Ty::S64) | (Some("i64" | "s64"), Ty::U64 | Ty::B64) => Ok(
+            ParamValue::U64(int_in(i64::MIN as i128, i64::MAX as i128, n)? as i64 as u64),
+        ),
         (Some("u64"), Ty::S64) => Ok(ParamValue::U64(int_in(0, u64::MAX as i128, n)? as u64)),
         (Some("f32") | None, Ty::F32) | (Some("f32"), Ty::B32) => {
             Ok(ParamValue::F32(n.as_f64() as f32))
         }
-        (_, t) if !matches!(
-            t,
-            Ty::U32 | Ty::S32 | Ty::B32 | Ty::F32 | Ty::U64 | Ty::S64 | Ty::B64
-        ) =>
+        (_, t)
+            if !matches!(
+                t,
+                Ty::U32 | Ty::S32 | Ty::B32 | Ty::F32 | Ty::U64 | Ty::S64 | Ty::B64
+            ) =>
         {
             Err(format!(
                 "parameter '{}' is declared {}, which a launch cannot pass yet (passable: \
@@ -597,10 +598,7 @@ pub(crate) fn scalar_for(v: &toml::Value, p: &sim::ptx::Param) -> Result<ParamVa
 
 /// Looks a kernel up in the program's modules. Kernels are taken with [`Module::kernel`];
 /// this is the one place to switch to a loader that also refuses a kernel for unsupported PTX.
-pub(crate) fn find_kernel(
-    modules: &[(String, Module)],
-    name: &str,
-) -> Result<Arc<Kernel>, String> {
+pub(crate) fn find_kernel(modules: &[(String, Module)], name: &str) -> Result<Arc<Kernel>, String> {
     let hits: Vec<&(String, Module)> = modules
         .iter()
         .filter(|(_, m)| m.kernel_names().iter().any(|k| k == name))
@@ -622,7 +620,10 @@ pub(crate) fn find_kernel(
         }
         many => Err(format!(
             "kernel '{name}' is in several sources ({}); rename one",
-            many.iter().map(|(f, _)| f.as_str()).collect::<Vec<_>>().join(", ")
+            many.iter()
+                .map(|(f, _)| f.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
         )),
     }
 }
@@ -711,7 +712,10 @@ fn repeat_of(sc: &StepCx, s: &RawStep, key: &str) -> Result<u32, FileError> {
         Some(r) => Err(sc.cx.at(
             r,
             &format!("{key}.repeat"),
-            format!("{} is not a repeat count; allowed: 1..={MAX_REPEAT}", r.get_ref()),
+            format!(
+                "{} is not a repeat count; allowed: 1..={MAX_REPEAT}",
+                r.get_ref()
+            ),
         )),
     }
 }
@@ -856,7 +860,11 @@ fn parse_steps(
         match c.get_ref().as_str() {
             "to_device" => {
                 not_here(s.snapshot.is_some(), "snapshot", "to_device")?;
-                not_here(s.file.is_some(), "file", "to_device (use from = { file = … })")?;
+                not_here(
+                    s.file.is_some(),
+                    "file",
+                    "to_device (use from = { file = … })",
+                )?;
                 let init = match &s.from {
                     None => buf.init.clone(),
                     Some(f) => parse_init(f.get_ref(), buf.dtype, buf.count, sc.folder)
@@ -960,7 +968,11 @@ impl UserProgram {
             Some(a) => {
                 super::nvcc::check_arch(a.get_ref()).map_err(|m| cx.at(a, "arch", m))?;
                 if raw.cuda.is_none() {
-                    return Err(cx.at(a, "arch", "'arch' applies to 'cuda' sources; there are none"));
+                    return Err(cx.at(
+                        a,
+                        "arch",
+                        "'arch' applies to 'cuda' sources; there are none",
+                    ));
                 }
                 a.get_ref().clone()
             }
@@ -1008,11 +1020,7 @@ impl UserProgram {
                         ))
                     }
                     (None, None) => {
-                        return Err(cx.at(
-                            rb,
-                            &key,
-                            "a buffer needs 'count' (elements) or 'bytes'",
-                        ))
+                        return Err(cx.at(rb, &key, "a buffer needs 'count' (elements) or 'bytes'"))
                     }
                     (Some(c), None) => {
                         let n = *c.get_ref();
@@ -1036,10 +1044,12 @@ impl UserProgram {
                             return Err(cx.at(
                                 y,
                                 &format!("{key}.bytes"),
-                                format!("{n} bytes: a buffer holds 1 up to {MAX_TOTAL_BYTES} bytes"),
+                                format!(
+                                    "{n} bytes: a buffer holds 1 up to {MAX_TOTAL_BYTES} bytes"
+                                ),
                             ));
                         }
-                        if n as u64 % dtype.size() != 0 {
+                        if !(n as u64).is_multiple_of(dtype.size()) {
                             return Err(cx.at(
                                 y,
                                 &format!("{key}.bytes"),
@@ -1154,7 +1164,11 @@ impl UserProgram {
             let rpath = folder.join(c.reference.get_ref());
             let rkey = format!("{key}.reference");
             let rbytes = std::fs::read(&rpath).map_err(|e| {
-                cx.at(&c.reference, &rkey, format!("cannot read {}: {e}", rpath.display()))
+                cx.at(
+                    &c.reference,
+                    &rkey,
+                    format!("cannot read {}: {e}", rpath.display()),
+                )
             })?;
             let n = npy::read(&rbytes)
                 .map_err(|e| cx.at(&c.reference, &rkey, format!("{}: {e}", rpath.display())))?;

@@ -187,12 +187,15 @@ pub fn compare(label: &str, dtype: DType, got: &[u8], want: &[u8], tol: Toleranc
                     true
                 } else if g == w {
                     false
+                } else if g.is_infinite() || w.is_infinite() {
+                    max_abs = f64::INFINITY;
+                    true
                 } else {
                     max_abs = max_abs.max(d);
                     if w != 0.0 {
                         max_rel = max_rel.max(d / w.abs());
                     }
-                    !(d <= atol + rtol * w.abs())
+                    d > atol + rtol * w.abs()
                 }
             }
         };
@@ -202,10 +205,7 @@ pub fn compare(label: &str, dtype: DType, got: &[u8], want: &[u8], tol: Toleranc
         }
     }
     let what = match tol {
-        Tolerance::Exact => format!(
-            "max abs err {max_abs} over {n} {} (exact)",
-            dtype.name()
-        ),
+        Tolerance::Exact => format!("max abs err {max_abs} over {n} {} (exact)", dtype.name()),
         Tolerance::Close { rtol, atol } => format!(
             "max abs err {max_abs:.3e}, max rel err {max_rel:.3e} over {n} {} (rtol {rtol:.0e}, \
              atol {atol:.0e})",
@@ -321,7 +321,12 @@ impl UserProgram {
         Ok(())
     }
 
-    fn check_one(&self, c: &Check, gpu: &mut dyn Gpu, st: &RunState) -> Result<CheckResult, SimError> {
+    fn check_one(
+        &self,
+        c: &Check,
+        gpu: &mut dyn Gpu,
+        st: &RunState,
+    ) -> Result<CheckResult, SimError> {
         let b = &self.buffers[c.buffer];
         let got = match &c.snapshot {
             Some(n) => st.snapshots.get(n).cloned().ok_or_else(|| {
@@ -397,7 +402,14 @@ mod tests {
 
     #[test]
     fn half_precision_round_trips() {
-        for v in [0.0, 1.0, -2.5, 65504.0, 6.103515625e-5, 5.960464477539063e-8] {
+        for v in [
+            0.0,
+            1.0,
+            -2.5,
+            65504.0,
+            6.103515625e-5,
+            5.960464477539063e-8,
+        ] {
             assert_eq!(f16_value(f16_bits(v)), v, "{v}");
         }
         assert_eq!(f16_bits(1e6), 0x7c00);
@@ -446,10 +458,24 @@ mod tests {
         let ok = compare("y", DType::F32, &enc(&[1.0, 2.0]), &enc(&[1.0, 2.0]), tol);
         assert!(ok.passed, "{}", ok.detail);
         let bad = compare("y", DType::F32, &enc(&[1.0, 2.1]), &enc(&[1.0, 2.0]), tol);
-        assert!(!bad.passed && bad.detail.contains("first at [1]"), "{}", bad.detail);
+        assert!(
+            !bad.passed && bad.detail.contains("first at [1]"),
+            "{}",
+            bad.detail
+        );
         let nan = compare("y", DType::F32, &enc(&[f32::NAN]), &enc(&[1.0]), tol);
         assert!(!nan.passed);
-        let ints = compare("c", DType::I32, &[1, 0, 0, 0], &[2, 0, 0, 0], Tolerance::Exact);
-        assert!(!ints.passed && ints.detail.contains("max abs err 1"), "{}", ints.detail);
+        let ints = compare(
+            "c",
+            DType::I32,
+            &[1, 0, 0, 0],
+            &[2, 0, 0, 0],
+            Tolerance::Exact,
+        );
+        assert!(
+            !ints.passed && ints.detail.contains("max abs err 1"),
+            "{}",
+            ints.detail
+        );
     }
 }

@@ -232,11 +232,7 @@ impl Source {
                 "nvcc: {} for {arch} -> {} ({})",
                 path.display(),
                 c.path.display(),
-                if c.cache_hit {
-                    "cache hit"
-                } else {
-                    "compiled"
-                }
+                if c.cache_hit { "cache hit" } else { "compiled" }
             )),
         })
     }
@@ -408,8 +404,10 @@ impl UserProgram {
                 ParamArg::Scalar(v) => {
                     let ok = matches!(
                         (v, p.ty),
-                        (ParamValue::U32(_) | ParamValue::S32(_), Ty::U32 | Ty::S32 | Ty::B32)
-                            | (ParamValue::F32(_), Ty::F32 | Ty::B32)
+                        (
+                            ParamValue::U32(_) | ParamValue::S32(_),
+                            Ty::U32 | Ty::S32 | Ty::B32
+                        ) | (ParamValue::F32(_), Ty::F32 | Ty::B32)
                             | (ParamValue::U64(_), Ty::U64 | Ty::S64 | Ty::B64)
                     );
                     if !ok {

@@ -121,7 +121,8 @@ pub fn read(bytes: &[u8]) -> Result<Npy, String> {
              f2 f4 f8)"
         )
     })?;
-    let fortran = dict_value(header, "fortran_order").ok_or("the .npy header has no 'fortran_order'")?;
+    let fortran =
+        dict_value(header, "fortran_order").ok_or("the .npy header has no 'fortran_order'")?;
     let shape_s = dict_value(header, "shape").ok_or("the .npy header has no 'shape'")?;
     let inner = shape_s
         .strip_prefix('(')

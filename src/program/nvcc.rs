@@ -140,7 +140,13 @@ pub fn compile(source: &Path, arch: &str) -> anyhow::Result<Compiled> {
         .and_then(|s| s.to_str())
         .unwrap_or("source")
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect::<String>();
     let dir = cache_dir();
     let name = format!("{stem}-{h:016x}.ptx");

@@ -28,10 +28,7 @@ fn site_package_dirs() -> Vec<PathBuf> {
         }
     }
     let home = std::env::var_os("HOME").map(PathBuf::from);
-    let mut roots: Vec<PathBuf> = vec![
-        PathBuf::from("/usr/lib"),
-        PathBuf::from("/usr/local/lib"),
-    ];
+    let mut roots: Vec<PathBuf> = vec![PathBuf::from("/usr/lib"), PathBuf::from("/usr/local/lib")];
     if let Some(h) = &home {
         roots.push(h.join(".local/lib"));
         if let Ok(rd) = std::fs::read_dir(h.join(".pyenv/versions")) {
@@ -92,4 +89,3 @@ pub fn find() -> Option<PathBuf> {
     }
     None
 }
-
