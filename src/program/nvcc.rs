@@ -9,10 +9,10 @@
 //!
 //! A source is compiled with `nvcc -ptx -arch=ARCH -O3`. The PTX is kept in
 //! `$GPUENERGY_CACHE_DIR`, else `$XDG_CACHE_HOME/gpuenergy`, else `~/.cache/gpuenergy`, under
-//! `ptx/STEM-KEY.ptx`, where KEY is the FNV-1a hash of the source, every local `#include "…"`
-//! it reaches (resolved against the including file's folder, recursively), the architecture,
-//! the flags and `nvcc --version`'s output. Entries are written atomically
-//! ([`crate::digest::write_atomic`]), so parallel runs never read half a file.
+//! `ptx/STEM-KEY.ptx`, where KEY is the FNV-1a hash of the source (its path as given and its
+//! text), every local `#include "…"` it reaches (resolved against the including file's folder,
+//! recursively), the architecture, the flags and `nvcc --version`'s output. Entries are written
+//! atomically ([`crate::digest::write_atomic`]), so parallel runs never read half a file.
 
 use crate::digest::{fnv1a, write_atomic, FNV_OFFSET};
 use std::path::{Path, PathBuf};
