@@ -5,7 +5,8 @@
 //! # Key
 //! A 64-bit FNV-1a hash of: the cache format version, a fingerprint of the running executable
 //! (its length and an FNV-1a hash of its bytes, so that a rebuilt simulator never reads an
-//! older model's records), the workload's name, the size tier, and the configuration as the
+//! older model's records), the workload's identity ([`sim::workloads::Workload::identity`]:
+//! the name of a built-in workload, a content hash of a user program), the size tier, and the configuration as the
 //! simulator sees it — [`sim_key_config`]: the resolved configuration after the derived
 //! integers (`pg.bet`, `pg.wakeup`, `prf.lat_srf`, `tric.wake_latency`) have been filled in,
 //! with the tables and keys that only the cost models read reset to their defaults

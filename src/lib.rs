@@ -10,6 +10,8 @@
 //! - [`rfcost`]: the register-file techniques' §8 accounting applied to an estimate;
 //! - [`sweep`]: design-space sweeps (sweep files, expansion and sharding, the content-keyed
 //!   result store, local and Slurm runs, the merged table);
+//! - [`program`]: user programs (program files, the one-launch shorthand, CUDA via nvcc) as
+//!   workloads;
 //! - [`cli`]: argument types and command implementations, one module per subcommand.
 
 #![warn(missing_docs)]
@@ -24,6 +26,7 @@ pub mod digest;
 pub mod dwfcost;
 pub mod issuecost;
 pub mod optimize;
+pub mod program;
 pub mod refcompare;
 pub mod report;
 pub mod rfcost;

@@ -691,13 +691,15 @@ impl Study {
                 // model has the cycle-level run's configuration)
                 ActivitySource::Model | ActivitySource::Reference => None,
             };
+            // a built-in workload is keyed by its name, a user program by its content
+            let id = w.identity();
             let act = match cache {
-                Some(c) => match c.get(&self.cfg, name, &size) {
+                Some(c) => match c.get(&self.cfg, &id, &size) {
                     Some(a) => a,
                     None => {
                         let a = self.simulate(*w)?;
                         // a cache that cannot be written only costs a re-simulation later
-                        let _ = c.put(&self.cfg, name, &size, &a);
+                        let _ = c.put(&self.cfg, &id, &size, &a);
                         a
                     }
                 },

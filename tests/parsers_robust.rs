@@ -10,8 +10,8 @@
 //! Inputs covered: Accel-Sim `kernelslist.g` and `.traceg` (header, body, and the indexing
 //! reader), simulator TOML configurations, activity records (JSON), calibration overlays,
 //! synthesis reports (Yosys, OpenSTA, Design Compiler, Genus), Liberty, VCD, the CACTI-style
-//! CSV of `sram --batch` and of the SRAM reference data, correlation reference CSVs, and
-//! GPGPU-Sim option files.
+//! CSV of `sram --batch` and of the SRAM reference data, correlation reference CSVs,
+//! GPGPU-Sim option files, user program files and `.npy` files.
 
 use proptest::prelude::*;
 use sim::inst::{Family, OpClass, WarpInst};
@@ -534,8 +534,53 @@ fn synthesis_reports_refuse_negative_area_and_leakage() {
 
 // ---------------------------------------------------------------- the properties
 
+/// A program file exercising every step kind, against the committed test kernels.
+fn program_seed() -> Vec<u8> {
+    let ptx = repo("tests/data/programs/kernels.ptx");
+    format!(
+        "name = \"p\"\nptx = [\"{}\"]\n[buffers.a]\ndtype = \"f32\"\ncount = 300\n\
+         init = {{ random = {{ seed = 3, min = -1.0, max = 1.0 }} }}\n[buffers.b]\ndtype = \
+         \"u8\"\nbytes = 1200\ninit = {{ range = {{ start = 0, step = 0 }} }}\n[buffers.v]\n\
+         dtype = \"i32\"\ncount = 300\ninit = {{ constant = -7 }}\n[[steps]]\nrepeat = 2\n\
+         [[steps.body]]\nlaunch = \"smooth\"\ngrid = [2, 1, 1]\nblock = 256\nshared = 0\n\
+         args = [\"b\", \"a\", 300]\n[[steps]]\nlaunch = \"scale_index\"\ngrid = 2\nblock = \
+         [128]\nargs = [\"v\", {{ i32 = 3 }}, {{ u32 = 300 }}]\nrepeat = 3\n[[steps]]\ncopy = \
+         \"to_host\"\nbuffer = \"a\"\nsnapshot = \"s\"\n[[steps]]\ncopy = \"to_device\"\n\
+         buffer = \"v\"\nfrom = {{ constant = 1 }}\n",
+        ptx.display()
+    )
+    .into_bytes()
+}
+
+#[test]
+fn program_seed_is_valid() {
+    let p = gpuenergy::program::UserProgram::parse(Path::new("p.toml"), &text(&program_seed()))
+        .unwrap();
+    assert_eq!(p.launches(), 5);
+    let n = gpuenergy::program::npy::write(gpuenergy::program::DType::F32, &[2, 3], &[0u8; 24]);
+    assert_eq!(gpuenergy::program::npy::read(&n).unwrap().count(), 6);
+}
+
 proptest! {
     #![proptest_config(config(512))]
+
+    #[test]
+    fn program_file(m in mutations()) {
+        let t = text(&mutate(&program_seed(), &m));
+        let _ = gpuenergy::program::UserProgram::parse(Path::new("p.toml"), &t);
+    }
+
+    #[test]
+    fn npy_file(m in mutations()) {
+        let seed = gpuenergy::program::npy::write(
+            gpuenergy::program::DType::I16,
+            &[3, 4],
+            &[7u8; 24],
+        );
+        if let Ok(n) = gpuenergy::program::npy::read(&mutate(&seed, &m)) {
+            prop_assert_eq!(n.data.len() as u64, n.count() * n.dtype.size());
+        }
+    }
 
     #[test]
     fn trace_header_and_body(m in mutations()) {

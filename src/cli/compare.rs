@@ -3,7 +3,7 @@
 
 use crate::compare::{self, Variant};
 use crate::report::{self, Format};
-use crate::study::{workloads_named, NamedOverlay, Study};
+use crate::study::{NamedOverlay, Study};
 use anyhow::Result;
 use sim::config::GpuConfig;
 use sim::workloads::Size;
@@ -27,7 +27,11 @@ Examples:
   gpuenergy compare --tech 40nm --technique warped-gates
   gpuenergy compare --tech 40nm --size bench --technique conv-pg --technique gates \\
       --technique gates+coord-blackout --technique warped-gates --format json
-  gpuenergy compare --tech 40nm --workload hotspot --technique coord-blackout --sweep pg.bet=9,14,19,24"
+  gpuenergy compare --tech 40nm --workload hotspot --technique coord-blackout --sweep pg.bet=9,14,19,24
+  gpuenergy compare --program my.toml --technique warped-gates
+  gpuenergy compare --cuda k.cu --kernel k --grid 64 --block 256 --param buf:65536 \\
+      --param u32:16384 --technique gates",
+    after_help = super::program::HELP
 )]
 pub struct Args {
     /// Technology point: node, supply, device flavour, temperature.
@@ -39,10 +43,15 @@ pub struct Args {
     /// GPU configuration TOML (a preset plus overrides).
     #[arg(long)]
     pub config: Option<PathBuf>,
-    /// Workload to run, a comma-separated list of them, or `all` for the whole suite.
-    #[arg(long, default_value = "all")]
-    pub workload: String,
-    /// Input size tier of the workloads.
+    /// Workload to run, a comma-separated list of them, or `all` for the whole suite
+    /// (default: all, or none when a program is given).
+    #[arg(long)]
+    pub workload: Option<String>,
+    /// User programs: --program FILE, or one launch with --ptx/--cuda (see below). Without
+    /// --workload only the programs run.
+    #[command(flatten)]
+    pub program: super::program::ProgramArgs,
+    /// Input size tier of the built-in workloads (a program has fixed sizes and ignores it).
     #[arg(long, default_value = "test", value_parser = ["test", "bench"])]
     pub size: String,
     /// A variant: a technique or a '+'-joined combination (repeatable; at least one).
@@ -110,7 +119,9 @@ pub fn run(args: Args) -> Result<()> {
         Some(p) => Some(NamedOverlay::load(p)?),
         None => None,
     };
-    let list = workloads_named(&args.workload)?;
+    let list = args
+        .program
+        .workloads(args.workload.as_deref(), args.quiet.quiet)?;
     let size: Size = args.size.parse()?;
     let study = Study::new(baseline.config.clone(), choice, overlay).size(size);
     let quiet = args.quiet.quiet;
@@ -167,7 +178,9 @@ fn run_reference(
     if matches!(args.format, Format::Csv) {
         return Err(crate::report::no_csv("compare (reference modes)"));
     }
-    let list = workloads_named(&args.workload)?;
+    let list = args
+        .program
+        .workloads(args.workload.as_deref(), args.quiet.quiet)?;
     let size: Size = args.size.parse()?;
     let quiet = args.quiet.quiet;
     let bar = super::progress::Progress::bar((variants.len() + 1) * list.len(), "runs", quiet);

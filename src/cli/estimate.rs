@@ -5,7 +5,7 @@
 
 use super::progress::{note, Progress};
 use crate::report::{self, Format};
-use crate::study::{workloads_named, NamedOverlay, Study};
+use crate::study::{NamedOverlay, Study};
 use sim::config::GpuConfig;
 use sim::workloads::Size;
 use std::path::PathBuf;
@@ -23,7 +23,8 @@ the parametric component models, DRAM per bit and per activate, clock and interc
 from the node's wire RC). Prints per component: area, dynamic and leakage power, share of \
 energy and where the numbers come from (analytical model, SRAM model, calibration overlay with \
 its cross-validated error, published DRAM figures, wire RC); per workload: runtime, energy, \
-average power and EDP."
+average power and EDP.",
+    after_help = super::program::HELP
 )]
 pub struct Args {
     /// Technology point: node, supply, device flavour, temperature.
@@ -39,10 +40,14 @@ pub struct Args {
     /// GPU configuration TOML (a preset plus overrides; see `gpuenergy presets --help`).
     #[arg(long)]
     pub config: Option<PathBuf>,
-    /// Workload to simulate, a comma-separated list of them, or `all` for the whole suite.
-    #[arg(long, default_value = "all")]
-    pub workload: String,
-    /// Input size tier of the workloads.
+    /// Workload to simulate, a comma-separated list of them, or `all` for the whole suite
+    /// (default: all, or none when a program is given).
+    #[arg(long)]
+    pub workload: Option<String>,
+    /// User programs: --program FILE, or one launch with --ptx/--cuda (see below).
+    #[command(flatten)]
+    pub program: super::program::ProgramArgs,
+    /// Input size tier of the built-in workloads (a program has fixed sizes and ignores it).
     #[arg(long, default_value = "test", value_parser = ["test", "bench"])]
     pub size: String,
     /// Where each workload's activity comes from: `sim`, the cycle-level simulator, or
@@ -141,13 +146,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         None => None,
     };
     let simulating = args.activity.is_none() && !args.static_only;
+    let quiet = args.quiet.quiet;
+    if !simulating && args.program.given() {
+        anyhow::bail!("--program, --ptx and --cuda run programs; --activity and --static run none");
+    }
     let list = if simulating {
-        workloads_named(&args.workload)?
+        args.program.workloads(args.workload.as_deref(), quiet)?
     } else {
         Vec::new()
     };
     let size: Size = args.size.parse()?;
-    let quiet = args.quiet.quiet;
     let bar = Progress::bar(list.len(), "workloads", quiet);
     let mut study = Study::new(cfg, choice, overlay)
         .size(size)

@@ -8,6 +8,7 @@ pub mod diag;
 pub mod estimate;
 pub mod optimize;
 pub mod presets;
+pub mod program;
 pub mod progress;
 pub mod rfstats;
 pub mod run;

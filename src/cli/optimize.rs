@@ -8,7 +8,7 @@ use crate::optimize::report::{self, Effort, OptimizeReport};
 use crate::optimize::space::Space;
 use crate::optimize::{self, pareto, Problem};
 use crate::report::{format_parser, Format, TABLE_JSON};
-use crate::study::{workloads_named, Study};
+use crate::study::Study;
 use anyhow::{bail, Context, Result};
 use sim::config::opt::AreaBudget;
 use sim::config::GpuConfig;
@@ -35,7 +35,9 @@ Defaults of --area-budget, --perf-cap and --objective come from the configuratio
 Examples:
   gpuenergy optimize --tech finfet7 --area-budget 2% --space gating,rf
   gpuenergy optimize --tech finfet7 --area-budget 0.5mm2 --budget-of chip --objective edp \\
-      --workload hotspot,bfs --format json --out best.toml"
+      --workload hotspot,bfs --format json --out best.toml
+  gpuenergy optimize --tech finfet7 --area-budget 2% --space gating --program my.toml",
+    after_help = super::program::HELP
 )]
 pub struct Args {
     /// Technology point: node, supply, device flavour, temperature.
@@ -47,10 +49,15 @@ pub struct Args {
     /// GPU configuration TOML (a preset plus overrides).
     #[arg(long)]
     pub config: Option<PathBuf>,
-    /// Workload, a comma-separated list of them, or `all`.
-    #[arg(long, default_value = "all")]
-    pub workload: String,
-    /// Input size tier of the workloads.
+    /// Workload, a comma-separated list of them, or `all` (default: all, or none when a
+    /// program is given).
+    #[arg(long)]
+    pub workload: Option<String>,
+    /// User programs: --program FILE, or one launch with --ptx/--cuda (see below). Without
+    /// --workload only the programs run.
+    #[command(flatten)]
+    pub program: super::program::ProgramArgs,
+    /// Input size tier of the built-in workloads (a program has fixed sizes and ignores it).
     #[arg(long, default_value = "test", value_parser = ["test", "bench"])]
     pub size: String,
     /// Area everything added may take: `X%` of the --budget-of base or `Xmm2`
@@ -173,7 +180,9 @@ pub fn solve(args: &Args) -> Result<Solved> {
         super::progress::note(args.quiet.quiet, line);
     }
     let conflicts = space.conflicts(&base, &set);
-    let list = workloads_named(&args.workload)?;
+    let list = args
+        .program
+        .workloads(args.workload.as_deref(), args.quiet.quiet)?;
     let size: Size = args.size.parse()?;
     let cache = Arc::new(ActivityCache::new(&args.cache_dir));
     let study = Study::new(base.clone(), choice, None)

@@ -5,7 +5,6 @@
 
 use super::progress::{note, Progress};
 use crate::report::{self, Format};
-use crate::study::workloads_named;
 use anyhow::Result;
 use rayon::prelude::*;
 use sim::config::GpuConfig;
@@ -13,20 +12,30 @@ use sim::timing::{Program, Simulation, TimingGpu};
 use sim::workloads::Size;
 use std::path::PathBuf;
 
-const AFTER_HELP: &str = "\
+const AFTER_HELP: &str = concat!(
+    "\
 Examples:
   gpuenergy rfstats --workload hotspot
   gpuenergy rfstats --workload all --preset gtx780 --format csv
   gpuenergy rfstats --workload bfs --set metrics.interaccess_cutoff=1000 --set prf.n_fast=6 \\
-      --format json --plot plots/";
+      --format json --plot plots/
+  gpuenergy rfstats --program my.toml
+
+",
+    super::program::program_help!()
+);
 
 /// Arguments of `gpuenergy rfstats`.
 #[derive(clap::Args, Debug)]
 #[command(after_help = AFTER_HELP)]
 pub struct Args {
-    /// Built-in workload, or `all` (see `gpuenergy workloads`).
+    /// Built-in workload, a comma-separated list, or `all` (see `gpuenergy workloads`;
+    /// default: all, or none when a program is given).
     #[arg(long)]
-    pub workload: String,
+    pub workload: Option<String>,
+    /// User programs: --program FILE, or one launch with --ptx/--cuda (see below).
+    #[command(flatten)]
+    pub program: super::program::ProgramArgs,
     /// Built-in GPU preset: gtx480, gtx780 or gtx1080ti.
     #[arg(long, default_value = "gtx480")]
     pub preset: String,
@@ -34,7 +43,8 @@ pub struct Args {
     /// --preset).
     #[arg(long)]
     pub config: Option<PathBuf>,
-    /// Input size tier: test or bench.
+    /// Input size tier of the built-in workloads: test or bench (a program has fixed sizes
+    /// and ignores it).
     #[arg(long, default_value = "test")]
     pub size: String,
     /// Output format.
@@ -54,7 +64,9 @@ pub struct Args {
 
 /// Runs `gpuenergy rfstats` with parsed arguments.
 pub fn run(args: Args) -> Result<()> {
-    let list = workloads_named(&args.workload)?;
+    let list = args
+        .program
+        .workloads(args.workload.as_deref(), args.quiet.quiet)?;
     let size: Size = args.size.parse()?;
     let cfg = match &args.config {
         Some(p) => GpuConfig::from_toml_file(p)?,

@@ -4,7 +4,6 @@
 use crate::report;
 use anyhow::{bail, Context, Result};
 use sim::emu::Emulator;
-use sim::ptx::Module;
 use sim::workloads::{self, Size};
 use sim::{DevPtr, Gpu, Launch, ParamValue, SimError};
 use std::path::PathBuf;
@@ -14,12 +13,16 @@ const AFTER_HELP: &str = "\
 Built-in workload:
   gpuenergy run --workload hotspot --size test --check
 
-User kernel:
+User kernel (--ptx, or --cuda k.cu compiled with nvcc for --arch, default sm_75):
   gpuenergy run --ptx k.ptx --kernel saxpy --grid 16 --block 256 \\
       --param u32:4096 --param f32:2.0 --param buf:x.bin --param buf:16384 --dump 1:y.bin
 
+User program (README \"User programs\"):
+  gpuenergy run --program my.toml --check
+
 Kernel parameters (--param, one per kernel parameter, in declaration order):
-  u32:N   s32:N   u64:N   f32:X     scalar values (N may be decimal or 0x hex)
+  u8:N  u16:N  u32:N  s32:N  u64:N  f32:X  f64:X
+                                    scalar values (N may be decimal or 0x hex)
   buf:BYTES                         allocate BYTES of zeroed device memory, pass its address (.u64)
   buf:FILE                          allocate and upload the file's bytes, pass its address
                                     (a value that is not a plain number is a file name)
@@ -48,32 +51,19 @@ pub fn warp_inst_limit(n: u64) -> Option<u64> {
 #[command(after_help = AFTER_HELP)]
 pub struct Args {
     /// Built-in workload to run (see `gpuenergy workloads`).
-    #[arg(long, conflicts_with = "ptx")]
+    #[arg(long, conflicts_with_all = ["ptx", "cuda", "programs"])]
     pub workload: Option<String>,
     /// Input size tier of the workload: test (default) or bench.
     #[arg(long)]
     pub size: Option<String>,
-    /// Compare the workload's results with its CPU reference; exit 2 on mismatch.
+    /// Compare the workload's results with its CPU reference (a program's with its
+    /// [[checks]]); exit 2 on mismatch.
     #[arg(long)]
     pub check: bool,
-    /// PTX file with the user's kernel.
-    #[arg(long, requires = "kernel")]
-    pub ptx: Option<PathBuf>,
-    /// Kernel (.entry) name in the PTX file.
-    #[arg(long)]
-    pub kernel: Option<String>,
-    /// Grid shape X[,Y[,Z]].
-    #[arg(long, default_value = "1")]
-    pub grid: String,
-    /// CTA shape X[,Y[,Z]].
-    #[arg(long, default_value = "32")]
-    pub block: String,
-    /// Kernel parameter TYPE:VALUE (u32, s32, u64, f32, buf); repeat in declaration order.
-    #[arg(long = "param")]
-    pub params: Vec<String>,
-    /// Dynamic shared memory per CTA in bytes.
-    #[arg(long, default_value_t = 0)]
-    pub shared: u32,
+    /// A user program: --program FILE (run on the emulator; its `to_host` copies with a
+    /// `file` are written, --check runs its [[checks]]), or one launch with --ptx/--cuda.
+    #[command(flatten)]
+    pub program: super::program::ProgramArgs,
     /// INDEX:FILE: write buffer INDEX back to FILE after the run (repeatable).
     #[arg(long = "dump")]
     pub dumps: Vec<String>,
@@ -144,7 +134,10 @@ pub enum ParamArg {
 /// Parses `TYPE:VALUE`.
 pub fn parse_param(s: &str) -> Result<ParamArg> {
     let Some((ty, val)) = s.split_once(':') else {
-        bail!("--param '{s}': expected TYPE:VALUE with TYPE one of u32, s32, u64, f32, buf");
+        bail!(
+            "--param '{s}': expected TYPE:VALUE with TYPE one of u8, u16, u32, s32, u64, f32, \
+             f64, buf"
+        );
     };
     let bad = || format!("--param '{s}': '{val}' is not a valid {ty} value");
     Ok(match ty {
@@ -156,11 +149,24 @@ pub fn parse_param(s: &str) -> Result<ParamArg> {
         "s32" => ParamArg::Scalar(ParamValue::S32(val.parse::<i32>().ok().with_context(bad)?)),
         "u64" => ParamArg::Scalar(ParamValue::U64(parse_uint(val).with_context(bad)?)),
         "f32" => ParamArg::Scalar(ParamValue::F32(val.parse::<f32>().ok().with_context(bad)?)),
+        "f64" => ParamArg::Scalar(ParamValue::F64(val.parse::<f64>().ok().with_context(bad)?)),
+        "u16" => ParamArg::Scalar(ParamValue::U16(
+            parse_uint(val)
+                .and_then(|v| u16::try_from(v).ok())
+                .with_context(bad)?,
+        )),
+        "u8" => ParamArg::Scalar(ParamValue::U8(
+            parse_uint(val)
+                .and_then(|v| u8::try_from(v).ok())
+                .with_context(bad)?,
+        )),
         "buf" => match parse_uint(val) {
             Some(n) => ParamArg::Zeroed(n),
             None => ParamArg::File(PathBuf::from(val)),
         },
-        _ => bail!("--param '{s}': unknown type '{ty}' (expected u32, s32, u64, f32 or buf)"),
+        _ => bail!(
+            "--param '{s}': unknown type '{ty}' (expected u8, u16, u32, s32, u64, f32, f64 or buf)"
+        ),
     })
 }
 
@@ -208,13 +214,68 @@ pub fn run(args: Args) -> Result<()> {
     if let Some(name) = &args.workload {
         return run_workload(name, &args);
     }
-    let Some(ptx) = &args.ptx else {
-        bail!("give --workload NAME, or --ptx FILE --kernel NAME (see --help)");
-    };
-    if args.check || args.size.is_some() {
-        bail!("--check and --size apply to --workload only");
+    let p = &args.program;
+    if !args.dumps.is_empty() && p.ptx.is_none() && p.cuda.is_none() {
+        bail!(
+            "--dump applies to --ptx/--cuda (a program file writes files with its to_host copies)"
+        );
     }
-    run_user_kernel(ptx, &args)
+    if args.size.is_some() {
+        bail!("--size applies to --workload only (a program has fixed sizes)");
+    }
+    match (p.programs.as_slice(), p.ptx.is_some() || p.cuda.is_some()) {
+        ([], false) => {
+            p.shorthand_source()?;
+            bail!("give --workload NAME, --program FILE, or --ptx/--cuda FILE --kernel NAME (see --help)")
+        }
+        ([f], false) => run_program(f, &args),
+        ([], true) => {
+            if args.check {
+                bail!("--check applies to --workload and --program");
+            }
+            run_user_kernel(&args)
+        }
+        _ => bail!("run takes one program: one --program, or --ptx/--cuda"),
+    }
+}
+
+fn run_program(file: &std::path::Path, args: &Args) -> Result<()> {
+    use sim::workloads::Workload;
+    let mut prog = crate::program::UserProgram::load(file)?;
+    for n in &prog.notes {
+        eprintln!("{n}");
+    }
+    if args.check && prog.checks.is_empty() {
+        bail!("--check: {} has no [[checks]]", file.display());
+    }
+    prog.write_outputs = true;
+    let mut gpu = Timed {
+        emu: Emulator::new(),
+        in_launch: Duration::ZERO,
+    };
+    gpu.emu.max_warp_insts_per_launch = warp_inst_limit(args.max_warp_insts);
+    let t = Instant::now();
+    let rep = prog
+        .run(Size::Test, &mut gpu, args.check)
+        .with_context(|| format!("program '{}' ({})", prog.name, prog.file))?;
+    let secs = t.elapsed().as_secs_f64();
+    let check = rep.check.as_ref().map(|c| (c.passed, c.detail.as_str()));
+    print!(
+        "{}",
+        report::run::program(
+            &prog.name,
+            &prog.file,
+            rep.launches as u64,
+            gpu.emu.warp_insts(),
+            secs,
+            gpu.in_launch.as_secs_f64(),
+            check,
+        )
+    );
+    if let Some(c) = rep.check.filter(|c| !c.passed) {
+        bail!("program '{}' failed its checks: {}", prog.name, c.detail);
+    }
+    Ok(())
 }
 
 fn run_workload(name: &str, args: &Args) -> Result<()> {
@@ -252,20 +313,25 @@ fn run_workload(name: &str, args: &Args) -> Result<()> {
     Ok(())
 }
 
-fn run_user_kernel(ptx: &PathBuf, args: &Args) -> Result<()> {
-    let kname = args.kernel.as_deref().unwrap_or_default();
-    let text =
-        std::fs::read_to_string(ptx).with_context(|| format!("cannot read {}", ptx.display()))?;
-    let module = Module::parse(&text, &ptx.display().to_string())?;
-    let Some(kernel) = module.kernel(kname) else {
+fn run_user_kernel(args: &Args) -> Result<()> {
+    let p = &args.program;
+    let src = p
+        .shorthand_source()?
+        .expect("run_user_kernel is called with --ptx or --cuda");
+    if let Some(n) = &src.note {
+        eprintln!("{n}");
+    }
+    let Some(kname) = p.kernel.as_deref() else {
         bail!(
-            "{}: no kernel '{kname}'; kernels: {}",
-            ptx.display(),
-            module.kernel_names().join(", ")
+            "--kernel NAME is needed with --ptx/--cuda; kernels: {}",
+            src.module.kernel_names().join(", ")
         );
     };
-    let grid = parse_dim3(&args.grid, "grid")?;
-    let block = parse_dim3(&args.block, "block")?;
+    let modules = [(src.label.clone(), src.module.clone())];
+    let kernel = crate::program::file::find_kernel(&modules, kname)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", src.label))?;
+    let grid = parse_dim3(p.grid.as_deref().unwrap_or("1"), "grid")?;
+    let block = parse_dim3(p.block.as_deref().unwrap_or("32"), "block")?;
     let dumps: Vec<(usize, PathBuf)> = args
         .dumps
         .iter()
@@ -275,7 +341,7 @@ fn run_user_kernel(ptx: &PathBuf, args: &Args) -> Result<()> {
     emu.max_warp_insts_per_launch = warp_inst_limit(args.max_warp_insts);
     let mut params = Vec::new();
     let mut buffers: Vec<(DevPtr, u64)> = Vec::new();
-    for p in &args.params {
+    for p in &p.params {
         match parse_param(p)? {
             ParamArg::Scalar(v) => params.push(v),
             ParamArg::Zeroed(n) => {
@@ -303,7 +369,7 @@ fn run_user_kernel(ptx: &PathBuf, args: &Args) -> Result<()> {
         grid,
         block,
         params,
-        shared_bytes: args.shared,
+        shared_bytes: p.shared.unwrap_or(0),
     };
     let t = Instant::now();
     emu.launch(&launch)?;

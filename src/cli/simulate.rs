@@ -15,16 +15,24 @@ use sim::workloads::{self, Size};
 use std::path::PathBuf;
 use std::time::Instant;
 
-const AFTER_HELP: &str = "\
+const AFTER_HELP: &str = concat!(
+    "\
 Examples:
   gpuenergy simulate --preset gtx480 --workload hotspot --size test
   gpuenergy simulate --config my.toml --workload sgemm --scheduler two-level --out act.json
   gpuenergy simulate --preset gtx1080ti --workload bfs --format json
   gpuenergy simulate --workload hotspot --technique tric --set tric.wake_latency_mode=derived \\
       --tech 40nm
+  gpuenergy simulate --program my.toml --check
+  gpuenergy simulate --cuda saxpy.cu --kernel saxpy --grid 64 --block 256 \\
+      --param buf:65536 --param buf:65536 --param f32:2 --param u32:16384
 
 A --config file is either a full configuration (see `gpuenergy presets --dump gtx480`) or starts
-with `base = \"gtx480\"` and overrides keys of that preset one by one.";
+with `base = \"gtx480\"` and overrides keys of that preset one by one.
+
+",
+    super::program::program_help!()
+);
 
 /// Arguments of `gpuenergy simulate`.
 #[derive(clap::Args, Debug)]
@@ -39,7 +47,11 @@ pub struct Args {
     /// Built-in workload to simulate (see `gpuenergy workloads`).
     #[arg(long, conflicts_with = "trace")]
     pub workload: Option<String>,
-    /// Input size tier: test (default) or bench.
+    /// A user program instead: --program FILE, or one launch with --ptx/--cuda (see below).
+    #[command(flatten)]
+    pub program: super::program::ProgramArgs,
+    /// Input size tier of a built-in workload: test (default) or bench (a program has fixed
+    /// sizes and ignores it).
     #[arg(long, default_value = "test")]
     pub size: String,
     /// Directory with an Accel-Sim trace (`kernelslist.g`).
@@ -167,6 +179,9 @@ pub fn run(args: Args) -> Result<()> {
         );
     }
     if let Some(dir) = &args.trace {
+        if args.program.given() {
+            bail!("--trace simulates a trace folder; a program (--program, --ptx, --cuda) is another input");
+        }
         let start = Instant::now();
         let bar = Progress::spinner(args.quiet.quiet);
         let run = Simulation::new(&cfg).run(TraceFolder::new(dir).on_kernel(|i, n, p| {
@@ -199,11 +214,16 @@ pub fn run(args: Args) -> Result<()> {
         }
         return Ok(());
     }
-    let Some(name) = args.workload.as_deref() else {
-        bail!("give --workload NAME (see `gpuenergy workloads`) or --trace DIR");
+    let Some(w) = args
+        .program
+        .one(args.workload.as_deref(), args.quiet.quiet)?
+    else {
+        bail!(
+            "give --workload NAME (see `gpuenergy workloads`), --program FILE, --ptx/--cuda FILE \
+             --kernel NAME, or --trace DIR"
+        );
     };
-    let w = workloads::find(name)
-        .with_context(|| format!("unknown workload '{name}' (see `gpuenergy workloads`)"))?;
+    let name = w.info().name;
     let size: Size = args.size.parse()?;
     if cfg.reconv.mode != ReconvMode::Pdom
         || args.activity_source == crate::study::ActivitySource::Reference
@@ -237,14 +257,27 @@ pub fn run(args: Args) -> Result<()> {
     let check = report.check.as_ref().map(|c| (c.passed, c.detail.clone()));
     match args.format {
         Format::Json => {
-            let mut v =
-                report::simulate::summary_json(&cfg, name, size.as_str(), &act, wall, &check);
+            let mut v = report::simulate::summary_json(
+                &cfg,
+                name,
+                super::program::size_label(w, size),
+                &act,
+                wall,
+                &check,
+            );
             report::simulate::add_launch_cycles(&mut v, &launch_cycles);
             println!("{}", serde_json::to_string_pretty(&v)?)
         }
         Format::Table => print!(
             "{}",
-            report::simulate::summary_table(&cfg, name, size.as_str(), &act, wall, &check)
+            report::simulate::summary_table(
+                &cfg,
+                name,
+                super::program::size_label(w, size),
+                &act,
+                wall,
+                &check
+            )
         ),
         Format::Csv => return Err(crate::report::no_csv("simulate")),
     }
@@ -256,11 +289,13 @@ pub fn run(args: Args) -> Result<()> {
 
 /// `simulate --activity-source model`: the workload on the analytical activity source.
 fn run_model(cfg: &GpuConfig, args: &Args) -> Result<()> {
-    let Some(name) = args.workload.as_deref() else {
-        bail!("give --workload NAME (see `gpuenergy workloads`)");
+    let Some(w) = args
+        .program
+        .one(args.workload.as_deref(), args.quiet.quiet)?
+    else {
+        bail!("give --workload NAME (see `gpuenergy workloads`), --program FILE or --ptx/--cuda");
     };
-    let w = workloads::find(name)
-        .with_context(|| format!("unknown workload '{name}' (see `gpuenergy workloads`)"))?;
+    let name = w.info().name;
     let size: Size = args.size.parse()?;
     let start = Instant::now();
     let mut gpu = crate::amodel::ModelGpu::new(cfg)?;
@@ -277,7 +312,7 @@ fn run_model(cfg: &GpuConfig, args: &Args) -> Result<()> {
             serde_json::to_string_pretty(&report::simulate::summary_json(
                 cfg,
                 name,
-                size.as_str(),
+                super::program::size_label(w, size),
                 &act,
                 wall,
                 &check
@@ -285,7 +320,14 @@ fn run_model(cfg: &GpuConfig, args: &Args) -> Result<()> {
         ),
         Format::Table => print!(
             "{}",
-            report::simulate::summary_table(cfg, name, size.as_str(), &act, wall, &check)
+            report::simulate::summary_table(
+                cfg,
+                name,
+                super::program::size_label(w, size),
+                &act,
+                wall,
+                &check
+            )
         ),
         Format::Csv => return Err(crate::report::no_csv("simulate")),
     }
@@ -350,7 +392,7 @@ fn run_reference(
     let v = report::simulate::reference_json(
         cfg,
         name,
-        size.as_str(),
+        super::program::size_label(w, size),
         &run.stats,
         &base.stats,
         run.wall_s,
@@ -369,7 +411,7 @@ fn run_reference(
                 report::simulate::reference_table(
                     cfg,
                     name,
-                    size.as_str(),
+                    super::program::size_label(w, size),
                     &run.stats,
                     &base.stats,
                     run.wall_s

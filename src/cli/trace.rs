@@ -3,7 +3,7 @@
 use anyhow::Context;
 use sim::trace::gpu::TraceGpu;
 use sim::trace::TraceForm;
-use sim::workloads::{self, Size};
+use sim::workloads::Size;
 use std::path::PathBuf;
 
 /// Arguments of `gpuenergy trace`.
@@ -24,13 +24,19 @@ lost. --form rich lists every register, predicates as P<n>, and marks the header
 
 Watchdog: a launch that executes more than --max-warp-insts warp instructions (default \
 1000000000; 0 = no limit) is stopped as a runaway kernel. Exit status: 0 on success; 1 when \
---max-warp-insts stopped a launch; 2 on any other error."
+--max-warp-insts stopped a launch; 2 on any other error.
+
+A user program is traced the same way: --program FILE, or one launch with --ptx/--cuda.",
+    after_help = super::program::HELP
 )]
 pub struct Args {
     /// Workload name (see `gpuenergy workloads`).
     #[arg(long)]
-    pub workload: String,
-    /// Input size tier.
+    pub workload: Option<String>,
+    /// A user program instead: --program FILE, or one launch with --ptx/--cuda (see below).
+    #[command(flatten)]
+    pub program: super::program::ProgramArgs,
+    /// Input size tier of a built-in workload (a program has fixed sizes and ignores it).
     #[arg(long, default_value = "test", value_parser = ["test", "bench"])]
     pub size: String,
     /// Output folder (created if needed).
@@ -50,14 +56,13 @@ pub struct Args {
 
 /// Runs `gpuenergy trace` with parsed arguments.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let w = workloads::find(&args.workload).with_context(|| {
-        let names: Vec<&str> = workloads::all().iter().map(|w| w.info().name).collect();
-        format!(
-            "unknown workload '{}'; known: {}",
-            args.workload,
-            names.join(", ")
-        )
-    })?;
+    let Some(w) = args.program.one(args.workload.as_deref(), false)? else {
+        anyhow::bail!(
+            "give --workload NAME (see `gpuenergy workloads`), --program FILE or --ptx/--cuda \
+             FILE --kernel NAME"
+        );
+    };
+    let name = w.info().name;
     let size = if args.size == "bench" {
         Size::Bench
     } else {
@@ -73,7 +78,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let lines: u64 = kernels.iter().map(|k| k.1).sum();
     println!(
         "{}: {} kernel launch(es), {} warp instructions traced into {} ({} form)",
-        args.workload,
+        name,
         kernels.len(),
         lines,
         list.display(),
@@ -86,10 +91,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             c.detail
         );
         if !c.passed {
-            anyhow::bail!(
-                "workload '{}' does not match its CPU reference",
-                args.workload
-            );
+            anyhow::bail!("workload '{name}' does not match its CPU reference");
         }
     }
     Ok(())

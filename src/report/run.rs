@@ -57,6 +57,30 @@ pub fn workload(
     s
 }
 
+/// The text of a user program's run: its name and file, [`counts`], and its checks as
+/// (passed, detail) when they were run.
+pub fn program(
+    name: &str,
+    file: &str,
+    launches: u64,
+    warp_insts: u64,
+    total_s: f64,
+    launch_s: f64,
+    check: Option<(bool, &str)>,
+) -> String {
+    let mut s = format!("program:           {name} ({file})\n");
+    s.push_str(&counts(launches, warp_insts, total_s, launch_s));
+    if let Some((passed, detail)) = check {
+        let _ = writeln!(
+            s,
+            "check:             {} ({})",
+            if passed { "passed" } else { "FAILED" },
+            detail
+        );
+    }
+    s
+}
+
 /// The text of one user kernel's launch: the kernel's static figures (instructions, registers
 /// per thread, static shared memory) and [`counts`] of its single launch of `launch_s` seconds.
 pub fn user_kernel(kernel: &Kernel, warp_insts: u64, launch_s: f64) -> String {

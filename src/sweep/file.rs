@@ -4,7 +4,9 @@
 //! ```toml
 //! preset = "gtx480"                 # or: config = "gpu.toml" (relative to this file)
 //! workloads = ["hotspot", "nw"]     # built-in workloads (`gpuenergy workloads`)
-//! sizes = ["test"]                  # default ["test"]
+//! programs = ["my.toml"]            # user program files (relative to this file); a program
+//!                                   # is a workload of its own name, run at one size ("program")
+//! sizes = ["test"]                  # default ["test"]; built-in workloads only
 //! techniques = ["none", "gates"]    # named techniques or '+'-joined combinations; default ["none"]
 //! zip = [["pg.bet", "pg.wakeup"]]   # axes that vary together (optional)
 //!
@@ -165,8 +167,10 @@ pub struct SweepFile {
     pub calibration: Option<PathBuf>,
     /// Fixed overrides.
     pub set: Vec<Fixed>,
-    /// Workloads.
+    /// Workloads: the built-in ones, then the programs (by their names).
     pub workloads: Vec<Item>,
+    /// The loaded programs, in `programs` order (each also in `workloads`, by name).
+    pub programs: Vec<&'static crate::program::UserProgram>,
     /// Size tiers.
     pub sizes: Vec<Item>,
     /// Techniques (names or combinations).
@@ -202,7 +206,8 @@ struct Raw {
     preset: Option<Spanned<String>>,
     config: Option<Spanned<String>>,
     calibration: Option<Spanned<String>>,
-    workloads: Names,
+    workloads: Option<Names>,
+    programs: Option<Names>,
     sizes: Option<Names>,
     techniques: Option<Names>,
     zip: Option<Spanned<Vec<Names>>>,
@@ -303,7 +308,10 @@ impl SweepFile {
             (None, None) => (Base::Preset("gtx480".into()), Loc { line: 1, col: 1 }),
         };
         let calibration = raw.calibration.as_ref().map(|c| folder.join(c.get_ref()));
-        let workloads = cx.names(&raw.workloads, "workloads")?;
+        let mut workloads = match &raw.workloads {
+            Some(w) => cx.names(w, "workloads")?,
+            None => Vec::new(),
+        };
         for w in &workloads {
             if sim::workloads::find(&w.name).is_none() {
                 let known: Vec<&str> = sim::workloads::all()
@@ -316,6 +324,37 @@ impl SweepFile {
                     format!("unknown workload '{}'; known: {}", w.name, known.join(", ")),
                 ));
             }
+        }
+        let mut programs: Vec<&'static crate::program::UserProgram> = Vec::new();
+        if let Some(list) = &raw.programs {
+            for item in cx.names(list, "programs")? {
+                let prog = crate::program::UserProgram::load(&folder.join(&item.name))
+                    .map_err(|e| cx.err(item.loc, "programs", format!("{e:#}")))?;
+                if let Some(w) = workloads.iter().find(|w| w.name == prog.name) {
+                    return Err(cx.err(
+                        item.loc,
+                        "programs",
+                        format!(
+                            "program '{}' has the name of another workload of the sweep (line \
+                             {}); results are labelled by name",
+                            prog.name, w.loc.line
+                        ),
+                    ));
+                }
+                workloads.push(Item {
+                    name: prog.name.clone(),
+                    loc: item.loc,
+                });
+                programs.push(prog.leak());
+            }
+        }
+        if workloads.is_empty() {
+            return Err(cx.err(
+                Loc { line: 1, col: 1 },
+                "workloads",
+                "no workloads: give workloads = [...] (built-in) and/or programs = [...] (program \
+                 files)",
+            ));
         }
         let sizes = match &raw.sizes {
             Some(s) => cx.names(s, "sizes")?,
@@ -414,6 +453,7 @@ impl SweepFile {
             calibration,
             set,
             workloads,
+            programs,
             sizes,
             techniques,
             techs,
@@ -422,6 +462,22 @@ impl SweepFile {
             zip,
             exclude,
         })
+    }
+
+    /// The loaded program called `name`, if the sweep has one.
+    pub fn program(&self, name: &str) -> Option<&'static crate::program::UserProgram> {
+        self.programs.iter().copied().find(|p| p.name == name)
+    }
+
+    /// The workload `name` of the sweep: a built-in workload or one of its programs.
+    pub fn workload(
+        &self,
+        name: &str,
+    ) -> Result<&'static dyn sim::workloads::Workload, crate::study::StudyError> {
+        if let Some(p) = self.program(name) {
+            return Ok(p);
+        }
+        Ok(crate::study::workloads_named(name)?[0])
     }
 
     /// The error `msg` about `key` at `loc` of this file.

@@ -17,8 +17,8 @@
 //! `[set]`, then the axis values applied ([`crate::technique::Resolved::apply`], the order of
 //! `compare`), validated before anything runs. A point's key is the FNV-1a hash
 //! ([`crate::digest`]) of everything that decides its result: the resolved configuration as
-//! TOML, the technology point, the calibration overlay's bytes, the workload, the size and the
-//! program's fingerprint ([`crate::digest::program_version`]).
+//! TOML, the technology point, the calibration overlay's bytes, the workload (a built-in one by
+//! name, a user program by its content hash), the size and the executable's fingerprint ([`crate::digest::program_version`]).
 
 use super::file::{Base, KnobValue, SweepFile};
 use crate::study::{tech_choice, NamedOverlay};
@@ -184,6 +184,20 @@ fn combination(dims: &[(Vec<usize>, usize)], naxes: usize, mut c: u128) -> Vec<u
     pick
 }
 
+/// The size label of workload `w` at size `s`: the size tier of a built-in workload,
+/// [`PROGRAM_SIZE`] for a program.
+fn size_name(f: &SweepFile, w: usize, s: usize) -> &str {
+    if f.program(&f.workloads[w].name).is_some() {
+        PROGRAM_SIZE
+    } else {
+        &f.sizes[s].name
+    }
+}
+
+/// The size label of a program's points: a program has fixed sizes, so it has one point per
+/// variant whatever `sizes` lists.
+pub const PROGRAM_SIZE: &str = "program";
+
 /// Whether a rule of `f` excludes the point with these dimensions.
 fn excluded(
     f: &SweepFile,
@@ -200,7 +214,7 @@ fn excluded(
                 "node" => quoted(&f.techs[tech].node),
                 "technique" => quoted(&f.techniques[technique].name),
                 "workload" => quoted(&f.workloads[w].name),
-                "size" => quoted(&f.sizes[s].name),
+                "size" => quoted(size_name(f, w, s)),
                 axis => match f.axes.iter().position(|a| a.key == axis) {
                     Some(a) => f.axes[a].values[pick[a]].toml.clone(),
                     None => return false,
@@ -305,7 +319,11 @@ impl Plan {
                 for c in 0..combos {
                     let pick = combination(&dims, f.axes.len(), c);
                     for w in 0..nw {
+                        let is_program = f.program(&f.workloads[w].name).is_some();
                         for s in 0..ns {
+                            if is_program && s > 0 {
+                                break;
+                            }
                             if !excluded(&f, t, q, &pick, w, s) {
                                 kept.push((t, q, c, w, s));
                             }
@@ -380,15 +398,20 @@ impl Plan {
             let v = variants.len() - 1;
             let var = &variants[v];
             let tp = &f.techs[t];
-            let (workload, size) = (&f.workloads[w].name, &f.sizes[s].name);
+            let (workload, size) = (&f.workloads[w].name, size_name(&f, w, s).to_string());
+            // a built-in workload is keyed by its name, a program by its content
+            let identity = match f.program(workload) {
+                Some(p) => p.identity.clone(),
+                None => workload.clone(),
+            };
             let key = crate::digest::hash_parts(&[
                 "gpuenergy-sweep-point v1",
                 crate::digest::program_version(),
                 &var.config.to_toml_string(),
                 &format!("{:?}", var.choice),
                 &overlay_hash,
-                workload,
-                size,
+                &identity,
+                &size,
             ]);
             points.push(Point {
                 label: PointLabel {
@@ -405,7 +428,7 @@ impl Plan {
                         .map(|(k, v)| (k.clone(), v.display.clone()))
                         .collect(),
                     workload: workload.clone(),
-                    size: size.clone(),
+                    size,
                 },
                 variant: v,
             });

@@ -50,8 +50,12 @@ pub fn compute(
     sim::activity::Activity,
 )> {
     let v = &plan.variants[p.variant];
-    let list = crate::study::workloads_named(&p.label.workload)?;
-    let size: sim::workloads::Size = p.label.size.parse()?;
+    let list = vec![plan.file.workload(&p.label.workload)?];
+    let size: sim::workloads::Size = if p.label.size == super::plan::PROGRAM_SIZE {
+        sim::workloads::Size::Test
+    } else {
+        p.label.size.parse()?
+    };
     let study = Study::new(v.config.clone(), v.choice.clone(), plan.overlay.clone())
         .size(size)
         .parallel(false);

@@ -181,6 +181,13 @@ pub trait Workload: Sync {
     fn manifest(&self) -> Manifest {
         Manifest::default()
     }
+    /// What on-disk caches key this workload's runs by: the name for a built-in workload
+    /// (its code is part of the executable, which the caches also key by); a host program
+    /// loaded from files returns a hash of their contents, so that an edited program is never
+    /// read back under its old results.
+    fn identity(&self) -> String {
+        self.info().name.to_string()
+    }
 }
 
 /// All workloads, sorted by name.

@@ -1,0 +1,1299 @@
+//! The program file: a TOML description of a host program — PTX or CUDA sources, device
+//! buffers with their initial contents, a sequence of launches and host↔device copies, and
+//! checks of output buffers against `.npy` references. Parsed with serde over `toml::Spanned`
+//! values so that every error names the file, the line, the column and the key (the approach of
+//! [`crate::sweep::file`]).
+//!
+//! ```toml
+//! name = "jacobi"                 # labels every result (not a built-in workload's name)
+//! ptx = ["jacobi.ptx"]            # and/or cuda = ["jacobi.cu"]; paths relative to this file
+//! arch = "sm_75"                  # PTX target of the CUDA sources (default sm_75)
+//!
+//! [buffers.a]                     # one table per device buffer
+//! dtype = "f32"                   # u8 i8 u16 i16 u32 i32 u64 i64 f16 f32 f64
+//! count = 4096                    # elements (or: bytes = 16384)
+//! init = { random = { seed = 1, min = -1.0, max = 1.0 } }
+//! # init = "zeros" (default) | { constant = 2.5 } | { range = { start = 0, step = 1 } }
+//! #      | { file = "a.npy" }     (.npy: dtype and element count must match; else raw bytes)
+//!
+//! [[steps]]                       # in order
+//! launch = "jacobi_step"          # a kernel of the sources
+//! grid = [16, 1]                  # X or [X, Y, Z]
+//! block = 256
+//! shared = 0                      # dynamic shared memory per CTA, bytes (default 0)
+//! args = ["a", "b", { u32 = 4096 }, { f32 = 0.5 }]   # buffer names or typed scalars
+//! repeat = 10                     # (default 1)
+//!
+//! [[steps]]
+//! copy = "to_device"              # or "to_host"
+//! buffer = "a"
+//! from = { constant = 0 }         # to_device: any init (default: the buffer's own)
+//! # snapshot = "a_mid"            # to_host: keep the contents under a name for a check
+//! # file = "a_mid.npy"            # to_host: written by `run --program` (.npy, else raw bytes)
+//!
+//! [[steps]]                       # a group of steps repeated as a whole
+//! repeat = 5
+//! [[steps.body]]
+//! launch = "k1"
+//! # ...
+//!
+//! [[checks]]                      # used by `run --program … --check`
+//! buffer = "b"                    # the buffer at the end of the program (or: snapshot = "a_mid")
+//! reference = "b_ref.npy"         # same dtype and element count
+//! rtol = 1e-5                     # floats: |got − want| ≤ atol + rtol·|want| (defaults 1e-5,
+//! atol = 1e-8                     # 1e-8, numpy's allclose); integers compare exactly
+//! ```
+//!
+//! What is checked here, each error naming file, line and key: unknown keys and wrong types;
+//! a name that a built-in workload has; a buffer's dtype, its size (`count` or `bytes`, a
+//! whole number of elements, at most [`MAX_BUFFER_BYTES`], all buffers together at most
+//! [`MAX_TOTAL_BYTES`]) and init (values representable in the dtype, an input file of exactly
+//! the buffer's size); every kernel present in the sources; grid and CTA within CUDA's limits
+//! and the CTA within the kernel's `.maxntid` and equal to its `.reqntid`; an argument list of
+//! the kernel's `.param` count, each a buffer for a 64-bit pointer parameter or a scalar of a
+//! compatible type; copies and checks naming existing buffers and snapshots; references of the
+//! buffer's dtype and element count.
+
+use super::npy;
+use super::{Arg, Buffer, Check, Init, Num, Source, Step, Tolerance, UserProgram};
+use serde::Deserialize;
+use sim::ptx::{Kernel, Module, Ty};
+use sim::ParamValue;
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::path::Path;
+use std::sync::Arc;
+use toml::Spanned;
+
+/// Largest buffer a program may declare: the emulator's global address space
+/// (`sim::emu::memory::MAX_GLOBAL_BYTES`, 64 GiB).
+pub const MAX_TOTAL_BYTES: u64 = 64 << 30;
+
+/// Largest buffer whose initial contents are generated or read on the host (zeros need none).
+pub const MAX_BUFFER_BYTES: u64 = 4 << 30;
+
+/// Largest `repeat` of one step.
+pub const MAX_REPEAT: i64 = 1_000_000;
+
+/// An error in a program file: where, which key, what is wrong.
+#[derive(Debug, thiserror::Error)]
+#[error("{file}:{line}:{col}: '{key}': {msg}")]
+pub struct FileError {
+    /// The program file as given.
+    pub file: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub col: usize,
+    /// The key at fault.
+    pub key: String,
+    /// What is wrong and, where there is a choice, what is allowed.
+    pub msg: String,
+}
+
+/// Element type of a buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DType {
+    /// Unsigned 8-bit integer.
+    U8,
+    /// Signed 8-bit integer.
+    I8,
+    /// Unsigned 16-bit integer.
+    U16,
+    /// Signed 16-bit integer.
+    I16,
+    /// Unsigned 32-bit integer.
+    U32,
+    /// Signed 32-bit integer.
+    I32,
+    /// Unsigned 64-bit integer.
+    U64,
+    /// Signed 64-bit integer.
+    I64,
+    /// IEEE-754 half precision.
+    F16,
+    /// IEEE-754 single precision.
+    F32,
+    /// IEEE-754 double precision.
+    F64,
+}
+
+/// The dtype names a program file accepts.
+pub const DTYPES: &str = "u8, i8, u16, i16, u32, i32, u64, i64, f16, f32, f64";
+
+impl DType {
+    /// Parses a dtype name.
+    pub fn parse(s: &str) -> Option<DType> {
+        Some(match s {
+            "u8" => DType::U8,
+            "i8" => DType::I8,
+            "u16" => DType::U16,
+            "i16" => DType::I16,
+            "u32" => DType::U32,
+            "i32" => DType::I32,
+            "u64" => DType::U64,
+            "i64" => DType::I64,
+            "f16" => DType::F16,
+            "f32" => DType::F32,
+            "f64" => DType::F64,
+            _ => return None,
+        })
+    }
+    /// Its name in a program file.
+    pub fn name(self) -> &'static str {
+        match self {
+            DType::U8 => "u8",
+            DType::I8 => "i8",
+            DType::U16 => "u16",
+            DType::I16 => "i16",
+            DType::U32 => "u32",
+            DType::I32 => "i32",
+            DType::U64 => "u64",
+            DType::I64 => "i64",
+            DType::F16 => "f16",
+            DType::F32 => "f32",
+            DType::F64 => "f64",
+        }
+    }
+    /// Bytes per element.
+    pub fn size(self) -> u64 {
+        match self {
+            DType::U8 | DType::I8 => 1,
+            DType::U16 | DType::I16 | DType::F16 => 2,
+            DType::U32 | DType::I32 | DType::F32 => 4,
+            DType::U64 | DType::I64 | DType::F64 => 8,
+        }
+    }
+    /// True for the floating-point types.
+    pub fn is_float(self) -> bool {
+        matches!(self, DType::F16 | DType::F32 | DType::F64)
+    }
+    /// The integer range of an integer type (`None` for floats).
+    pub fn int_range(self) -> Option<(i128, i128)> {
+        Some(match self {
+            DType::U8 => (0, u8::MAX as i128),
+            DType::I8 => (i8::MIN as i128, i8::MAX as i128),
+            DType::U16 => (0, u16::MAX as i128),
+            DType::I16 => (i16::MIN as i128, i16::MAX as i128),
+            DType::U32 => (0, u32::MAX as i128),
+            DType::I32 => (i32::MIN as i128, i32::MAX as i128),
+            DType::U64 => (0, u64::MAX as i128),
+            DType::I64 => (i64::MIN as i128, i64::MAX as i128),
+            _ => return None,
+        })
+    }
+}
+
+/// A position in the file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Loc {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub col: usize,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBuffer {
+    dtype: Spanned<String>,
+    count: Option<Spanned<i64>>,
+    bytes: Option<Spanned<i64>>,
+    init: Option<Spanned<toml::Value>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawStep {
+    launch: Option<Spanned<String>>,
+    grid: Option<Spanned<toml::Value>>,
+    block: Option<Spanned<toml::Value>>,
+    shared: Option<Spanned<i64>>,
+    args: Option<Spanned<Vec<Spanned<toml::Value>>>>,
+    repeat: Option<Spanned<i64>>,
+    copy: Option<Spanned<String>>,
+    buffer: Option<Spanned<String>>,
+    from: Option<Spanned<toml::Value>>,
+    snapshot: Option<Spanned<String>>,
+    file: Option<Spanned<String>>,
+    body: Option<Spanned<Vec<Spanned<RawStep>>>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCheck {
+    buffer: Option<Spanned<String>>,
+    snapshot: Option<Spanned<String>>,
+    reference: Spanned<String>,
+    rtol: Option<Spanned<f64>>,
+    atol: Option<Spanned<f64>>,
+}
+
+type Names = Spanned<Vec<Spanned<String>>>;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Raw {
+    name: Spanned<String>,
+    ptx: Option<Names>,
+    cuda: Option<Names>,
+    arch: Option<Spanned<String>>,
+    buffers: Option<BTreeMap<Spanned<String>, Spanned<RawBuffer>>>,
+    steps: Option<Spanned<Vec<Spanned<RawStep>>>>,
+    checks: Option<Vec<Spanned<RawCheck>>>,
+}
+
+/// Reading context: the file's name and text, to turn byte spans into lines.
+pub(crate) struct Ctx<'a> {
+    pub(crate) file: String,
+    pub(crate) text: &'a str,
+}
+
+impl Ctx<'_> {
+    fn loc(&self, span: Range<usize>) -> Loc {
+        let start = span.start.min(self.text.len());
+        let before = &self.text[..start];
+        let line = before.matches('\n').count() + 1;
+        let col = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+        Loc { line, col }
+    }
+    fn err(&self, loc: Loc, key: &str, msg: impl Into<String>) -> FileError {
+        FileError {
+            file: self.file.clone(),
+            line: loc.line,
+            col: loc.col,
+            key: key.to_string(),
+            msg: msg.into(),
+        }
+    }
+    fn at<T>(&self, s: &Spanned<T>, key: &str, msg: impl Into<String>) -> FileError {
+        self.err(self.loc(s.span()), key, msg)
+    }
+}
+
+/// A number as written (integers kept exact).
+fn num(v: &toml::Value) -> Option<Num> {
+    match v {
+        toml::Value::Integer(i) => Some(Num::Int(*i as i128)),
+        toml::Value::Float(f) => Some(Num::Float(*f)),
+        _ => None,
+    }
+}
+
+/// Checks that `n` is representable in `dtype` (integers: exactly, in range).
+pub(crate) fn check_num(n: Num, dtype: DType, what: &str) -> Result<(), String> {
+    match (n, dtype.int_range()) {
+        (Num::Int(i), Some((lo, hi))) if i < lo || i > hi => Err(format!(
+            "{what} {i} is outside the range of {} ({lo}..={hi})",
+            dtype.name()
+        )),
+        (Num::Float(f), Some(_)) => Err(format!(
+            "{what} {f} is not an integer, and the buffer's dtype is {}",
+            dtype.name()
+        )),
+        (Num::Float(f), None) if !f.is_finite() && what != "constant" => {
+            Err(format!("{what} {f} is not finite"))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Parses an init spec (`"zeros"`, `{ constant = V }`, `{ range = {…} }`, `{ random = {…} }`,
+/// `{ file = "…" }`) for a buffer of `count` elements of `dtype`; files are resolved against
+/// `folder` and read.
+pub(crate) fn parse_init(
+    v: &toml::Value,
+    dtype: DType,
+    count: u64,
+    folder: &Path,
+) -> Result<Init, String> {
+    const ALLOWED: &str = "allowed: \"zeros\", { constant = V }, { range = { start = A, step = \
+                           B } }, { random = { seed = S, min = A, max = B } }, { file = \"PATH\" }";
+    if let toml::Value::String(s) = v {
+        return match s.as_str() {
+            "zeros" => Ok(Init::Zeros),
+            _ => Err(format!("unknown init '{s}'; {ALLOWED}")),
+        };
+    }
+    let toml::Value::Table(t) = v else {
+        return Err(format!("init must be a string or a table; {ALLOWED}"));
+    };
+    if t.len() != 1 {
+        return Err(format!("init must have exactly one key; {ALLOWED}"));
+    }
+    let (k, val) = t.iter().next().expect("one key");
+    let sub = |keys: &[&str]| -> Result<BTreeMap<String, toml::Value>, String> {
+        let toml::Value::Table(st) = val else {
+            return Err(format!(
+                "'{k}' must be a table with keys {}",
+                keys.join(", ")
+            ));
+        };
+        for key in st.keys() {
+            if !keys.contains(&key.as_str()) {
+                return Err(format!(
+                    "unknown key '{key}' in '{k}'; allowed: {}",
+                    keys.join(", ")
+                ));
+            }
+        }
+        Ok(st.iter().map(|(a, b)| (a.clone(), b.clone())).collect())
+    };
+    let need = |m: &BTreeMap<String, toml::Value>, key: &str| -> Result<Num, String> {
+        let x = m.get(key).ok_or_else(|| format!("'{k}' needs '{key}'"))?;
+        num(x).ok_or_else(|| format!("'{k}.{key}' must be a number"))
+    };
+    match k.as_str() {
+        "constant" => {
+            let n = num(val).ok_or("'constant' must be a number")?;
+            check_num(n, dtype, "constant")?;
+            Ok(Init::Constant(n))
+        }
+        "range" => {
+            let m = sub(&["start", "step"])?;
+            let (start, step) = (need(&m, "start")?, need(&m, "step")?);
+            check_num(start, dtype, "range.start")?;
+            check_num(
+                step,
+                dtype.int_range().map_or(DType::F64, |_| DType::I64),
+                "range.step",
+            )
+            .map_err(|e| e.replace("the buffer's dtype is", "the buffer's dtype is integer,"))?;
+            if let (Num::Int(a), Num::Int(b), Some((lo, hi))) = (start, step, dtype.int_range()) {
+                let last = a + b * (count.max(1) as i128 - 1);
+                if last < lo || last > hi {
+                    return Err(format!(
+                        "range reaches {last} at element {}, outside the range of {} \
+                         ({lo}..={hi})",
+                        count.max(1) - 1,
+                        dtype.name()
+                    ));
+                }
+            }
+            Ok(Init::Range { start, step })
+        }
+        "random" => {
+            let m = sub(&["seed", "min", "max"])?;
+            let seed = match need(&m, "seed")? {
+                Num::Int(s) if s >= 0 => s as u64,
+                _ => return Err("'random.seed' must be a non-negative integer".into()),
+            };
+            let (min, max) = (need(&m, "min")?, need(&m, "max")?);
+            check_num(min, dtype, "random.min")?;
+            check_num(max, dtype, "random.max")?;
+            if min.as_f64() > max.as_f64() || (dtype.is_float() && min.as_f64() == max.as_f64()) {
+                return Err(format!(
+                    "random.min {} must be below random.max {}",
+                    min.as_f64(),
+                    max.as_f64()
+                ));
+            }
+            Ok(Init::Random { seed, min, max })
+        }
+        "file" => {
+            let toml::Value::String(p) = val else {
+                return Err("'file' must be a path (string)".into());
+            };
+            let path = folder.join(p);
+            let bytes =
+                std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let want = count * dtype.size();
+            let data = if path.extension().is_some_and(|e| e == "npy") {
+                let n = npy::read(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+                if n.dtype != dtype {
+                    return Err(format!(
+                        "{} holds {} elements; the buffer's dtype is {}",
+                        path.display(),
+                        n.dtype.name(),
+                        dtype.name()
+                    ));
+                }
+                if n.count() != count {
+                    return Err(format!(
+                        "{} holds {} elements; the buffer has {count}",
+                        path.display(),
+                        n.count()
+                    ));
+                }
+                n.data
+            } else {
+                if bytes.len() as u64 != want {
+                    return Err(format!(
+                        "{} has {} bytes; the buffer has {want} ({count} x {})",
+                        path.display(),
+                        bytes.len(),
+                        dtype.name()
+                    ));
+                }
+                bytes
+            };
+            Ok(Init::File {
+                path,
+                data: Arc::new(data),
+            })
+        }
+        other => Err(format!("unknown init '{other}'; {ALLOWED}")),
+    }
+}
+
+/// Parses a grid or block shape: `X` or `[X]`, `[X, Y]`, `[X, Y, Z]`.
+fn dim3(v: &toml::Value) -> Result<[u32; 3], String> {
+    let items: Vec<&toml::Value> = match v {
+        toml::Value::Array(a) => a.iter().collect(),
+        one => vec![one],
+    };
+    if items.is_empty() || items.len() > 3 {
+        return Err("expected X or [X, Y, Z] (1 to 3 positive integers)".into());
+    }
+    let mut d = [1u32; 3];
+    for (i, x) in items.iter().enumerate() {
+        d[i] = x
+            .as_integer()
+            .filter(|&n| n > 0 && n <= u32::MAX as i64)
+            .ok_or_else(|| format!("{x} is not a positive 32-bit integer"))? as u32;
+    }
+    Ok(d)
+}
+
+/// Checks `d` against CUDA's launch limits (CUDA C++ Programming Guide, "Technical
+/// Specifications per Compute Capability"): a grid of at most 2^31 − 1 × 65535 × 65535 CTAs, a
+/// CTA of at most 1024 × 1024 × 64 threads and 1024 in all.
+pub fn check_dims(d: [u32; 3], block: bool) -> Result<(), String> {
+    let (max, total): ([u32; 3], Option<u64>) = if block {
+        ([1024, 1024, 64], Some(1024))
+    } else {
+        ([i32::MAX as u32, 65535, 65535], None)
+    };
+    for (i, axis) in ["x", "y", "z"].iter().enumerate() {
+        if d[i] > max[i] {
+            return Err(format!(
+                "{axis} = {} is above the CUDA limit {}",
+                d[i], max[i]
+            ));
+        }
+    }
+    if let Some(t) = total {
+        let n = d.iter().map(|&v| v as u64).product::<u64>();
+        if n > t {
+            return Err(format!("{n} threads in a CTA, above the CUDA limit {t}"));
+        }
+    }
+    Ok(())
+}
+
+/// Checks a CTA shape against the kernel's `.maxntid` and `.reqntid`.
+pub fn check_block_for_kernel(k: &Kernel, block: [u32; 3]) -> Result<(), String> {
+    let n: u64 = block.iter().map(|&v| v as u64).product();
+    if let Some(m) = k.code.maxntid {
+        let max: u64 = m.iter().map(|&v| v as u64).product();
+        if n > max || block.iter().zip(m).any(|(&b, m)| b > m) {
+            return Err(format!(
+                "CTA {block:?} ({n} threads) exceeds kernel '{}''s .maxntid {m:?}",
+                k.name
+            ));
+        }
+    }
+    if let Some(r) = k.code.reqntid {
+        if block != r {
+            return Err(format!(
+                "CTA {block:?} differs from kernel '{}''s .reqntid {r:?}",
+                k.name
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn ty_name(t: Ty) -> String {
+    format!(".{}", format!("{t:?}").to_lowercase())
+}
+
+/// The parameter types a launch can pass (those the emulator packs).
+const PASSABLE: &str = ".u8/.u16/.u32/.s32/.b32 (u8, u16, u32, i32), .f32 (f32), .f64 (f64), \
+                        .u64/.s64/.b64 (a buffer, u64, i64), arrays (bytes = [...])";
+
+/// One scalar given for parameter `p`: a typed table `{ u32 = N }` (also `i32`/`s32`, `u64`,
+/// `i64`/`s64`, `f32`, `f64`) or a bare number (an integer for an integer parameter, any number
+/// for `.f32`). The value must fit the parameter's type.
+pub(crate) fn scalar_for(v: &toml::Value, p: &sim::ptx::Param) -> Result<ParamValue, String> {
+    if let toml::Value::Table(t) = v {
+        if let (1, Some(toml::Value::Array(items))) = (t.len(), t.get("bytes")) {
+            let bytes: Vec<u8> = items
+                .iter()
+                .map(|x| {
+                    x.as_integer()
+                        .and_then(|i| u8::try_from(i).ok())
+                        .ok_or_else(|| format!("bytes of parameter '{}' are integers 0..=255", p.name))
+                })
+                .collect::<Result<_, _>>()?;
+            if bytes.len() != p.bytes as usize {
+                return Err(format!(
+                    "parameter '{}' takes {} bytes; {} given",
+                    p.name,
+                    p.bytes,
+                    bytes.len()
+                ));
+            }
+            return Ok(ParamValue::Bytes(bytes));
+        }
+    }
+    let (ty_given, n): (Option<&str>, Num) = match v {
+        toml::Value::Table(t) if t.len() == 1 => {
+            let (k, x) = t.iter().next().expect("one key");
+            let n = num(x).ok_or_else(|| format!("'{k}' must be a number"))?;
+            (Some(k.as_str()), n)
+        }
+        other => (
+            None,
+            num(other).ok_or_else(|| {
+                "an argument is a buffer name, a number or a typed scalar such as { u32 = 4 }"
+                    .to_string()
+            })?,
+        ),
+    };
+    let mismatch = |given: &str| {
+        format!(
+            "parameter '{}' is declared {}; a {given} value does not match it",
+            p.name,
+            ty_name(p.ty)
+        )
+    };
+    let int_in = |lo: i128, hi: i128, n: Num| -> Result<i128, String> {
+        match n {
+            Num::Int(i) if (lo..=hi).contains(&i) => Ok(i),
+            Num::Int(i) => Err(format!(
+                "{i} does not fit parameter '{}' ({}, {lo}..={hi})",
+                p.name,
+                ty_name(p.ty)
+            )),
+            Num::Float(f) => Err(format!(
+                "{f} is not an integer; parameter '{}' is declared {}",
+                p.name,
+                ty_name(p.ty)
+            )),
+        }
+    };
+    match (ty_given, p.ty) {
+        (Some("u32") | None, Ty::U32 | Ty::B32) => {
+            Ok(ParamValue::U32(int_in(0, u32::MAX as i128, n)? as u32))
+        }
+        (None, Ty::S32) | (Some("i32" | "s32"), Ty::U32 | Ty::S32 | Ty::B32) => Ok(
+            ParamValue::S32(int_in(i32::MIN as i128, i32::MAX as i128, n)? as i32),
+        ),
+        (Some("u32"), Ty::S32) => Ok(ParamValue::U32(int_in(0, u32::MAX as i128, n)? as u32)),
+        (Some("u64") | None, Ty::U64 | Ty::B64) => {
+            Ok(ParamValue::U64(int_in(0, u64::MAX as i128, n)? as u64))
+        }
+        (Some("i64" | "s64") | None, Ty::S64) | (Some("i64" | "s64"), Ty::U64 | Ty::B64) => Ok(
+            ParamValue::U64(int_in(i64::MIN as i128, i64::MAX as i128, n)? as i64 as u64),
+        ),
+        (Some("u64"), Ty::S64) => Ok(ParamValue::U64(int_in(0, u64::MAX as i128, n)? as u64)),
+        (Some("f32") | None, Ty::F32) | (Some("f32"), Ty::B32) => {
+            Ok(ParamValue::F32(n.as_f64() as f32))
+        }
+        (Some("f64") | None, Ty::F64) => Ok(ParamValue::F64(n.as_f64())),
+        (Some("u16") | None, Ty::U16 | Ty::B16) => {
+            Ok(ParamValue::U16(int_in(0, u16::MAX as i128, n)? as u16))
+        }
+        (Some("i16" | "s16") | None, Ty::S16) => Ok(ParamValue::U16(
+            int_in(i16::MIN as i128, i16::MAX as i128, n)? as i16 as u16,
+        )),
+        (Some("u8") | None, Ty::U8 | Ty::B8) if !p.is_array => {
+            Ok(ParamValue::U8(int_in(0, u8::MAX as i128, n)? as u8))
+        }
+        (Some("i8" | "s8") | None, Ty::S8) if !p.is_array => Ok(ParamValue::U8(
+            int_in(i8::MIN as i128, i8::MAX as i128, n)? as i8 as u8,
+        )),
+        (_, _) if p.is_array => Err(format!(
+            "parameter '{}' is a structure passed by value ({} bytes): give its bytes as \
+             {{ bytes = [b0, b1, ...] }}",
+            p.name, p.bytes
+        )),
+        (_, t)
+            if !matches!(
+                t,
+                Ty::U32
+                    | Ty::S32
+                    | Ty::B32
+                    | Ty::F32
+                    | Ty::U64
+                    | Ty::S64
+                    | Ty::B64
+                    | Ty::F64
+                    | Ty::U16
+                    | Ty::S16
+                    | Ty::B16
+                    | Ty::U8
+                    | Ty::S8
+                    | Ty::B8
+            ) =>
+        {
+            Err(format!(
+                "parameter '{}' is declared {}, which a launch cannot pass yet (passable: \
+                 {PASSABLE})",
+                p.name,
+                ty_name(t)
+            ))
+        }
+        (Some(g), _)
+            if ![
+                "u32", "i32", "s32", "u64", "i64", "s64", "f32", "f64", "u16", "i16", "s16",
+                "u8", "i8", "s8",
+            ]
+            .contains(&g) =>
+        {
+            Err(format!(
+                "unknown scalar type '{g}'; allowed: u8, i8, u16, i16, u32, i32, u64, i64, f32, \
+                 f64, or bytes = [...] for a structure"
+            ))
+        }
+        (Some(g), _) => Err(mismatch(g)),
+        (None, _) => Err(mismatch(if matches!(n, Num::Int(_)) {
+            "integer"
+        } else {
+            "floating-point"
+        })),
+    }
+}
+
+/// Looks a kernel up in the program's modules ([`Module::load`]): the kernel, or why it
+/// cannot be had — refused for PTX the model cannot represent (file, line and construct),
+/// absent (with the kernels there are), or defined in several sources.
+pub(crate) fn find_kernel(modules: &[(String, Module)], name: &str) -> Result<Arc<Kernel>, String> {
+    let has = |m: &Module| {
+        m.kernel_names().iter().any(|k| k == name) || m.refused().iter().any(|(k, _)| k == name)
+    };
+    let hits: Vec<&(String, Module)> = modules.iter().filter(|(_, m)| has(m)).collect();
+    match hits.as_slice() {
+        [(_, m)] => m.load(name).map_err(|e| e.to_string()),
+        [] => {
+            let mut all: Vec<String> =
+                modules.iter().flat_map(|(_, m)| m.kernel_names()).collect();
+            all.extend(
+                modules
+                    .iter()
+                    .flat_map(|(_, m)| m.refused().into_iter().map(|(k, _)| format!("{k} (refused)"))),
+            );
+            Err(format!(
+                "no kernel '{name}' in the sources; kernels: {}",
+                if all.is_empty() {
+                    "(none)".to_string()
+                } else {
+                    all.join(", ")
+                }
+            ))
+        }
+        many => Err(format!(
+            "kernel '{name}' is in several sources ({}); rename one",
+            many.iter()
+                .map(|(f, _)| f.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}
+
+/// Checks a launch's argument list against the kernel's parameters and resolves it.
+fn resolve_args(
+    cx: &Ctx,
+    key: &str,
+    kernel: &Kernel,
+    args: &Spanned<Vec<Spanned<toml::Value>>>,
+    buffers: &[Buffer],
+) -> Result<Vec<Arg>, FileError> {
+    let params = kernel.params();
+    let given = args.get_ref();
+    if given.len() != params.len() {
+        let decl: Vec<String> = params
+            .iter()
+            .map(|p| format!("{} {}", ty_name(p.ty), p.name))
+            .collect();
+        return Err(cx.at(
+            args,
+            &format!("{key}.args"),
+            format!(
+                "{} arguments given; kernel '{}' declares {} parameters: {}",
+                given.len(),
+                kernel.name,
+                params.len(),
+                decl.join(", ")
+            ),
+        ));
+    }
+    let mut out = Vec::new();
+    for (i, (a, p)) in given.iter().zip(params).enumerate() {
+        let akey = format!("{key}.args[{i}]");
+        match a.get_ref() {
+            toml::Value::String(b) => {
+                let Some(bi) = buffers.iter().position(|x| &x.name == b) else {
+                    return Err(cx.at(
+                        a,
+                        &akey,
+                        format!(
+                            "no buffer '{b}'; buffers: {}",
+                            buffers
+                                .iter()
+                                .map(|b| b.name.as_str())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    ));
+                };
+                if !matches!(p.ty, Ty::U64 | Ty::S64 | Ty::B64) {
+                    return Err(cx.at(
+                        a,
+                        &akey,
+                        format!(
+                            "buffer '{b}' passes a 64-bit device pointer, but parameter '{}' is \
+                             declared {}",
+                            p.name,
+                            ty_name(p.ty)
+                        ),
+                    ));
+                }
+                out.push(Arg::Buffer(bi));
+            }
+            v => out.push(Arg::Scalar(
+                scalar_for(v, p).map_err(|m| cx.at(a, &akey, m))?,
+            )),
+        }
+    }
+    Ok(out)
+}
+
+/// What the step parser carries along.
+struct StepCx<'a> {
+    cx: &'a Ctx<'a>,
+    folder: &'a Path,
+    modules: &'a [(String, Module)],
+    buffers: &'a [Buffer],
+    snapshots: Vec<(String, usize)>,
+}
+
+fn repeat_of(sc: &StepCx, s: &RawStep, key: &str) -> Result<u32, FileError> {
+    match &s.repeat {
+        None => Ok(1),
+        Some(r) if (1..=MAX_REPEAT).contains(r.get_ref()) => Ok(*r.get_ref() as u32),
+        Some(r) => Err(sc.cx.at(
+            r,
+            &format!("{key}.repeat"),
+            format!(
+                "{} is not a repeat count; allowed: 1..={MAX_REPEAT}",
+                r.get_ref()
+            ),
+        )),
+    }
+}
+
+fn parse_steps(
+    sc: &mut StepCx,
+    steps: &Spanned<Vec<Spanned<RawStep>>>,
+    prefix: &str,
+) -> Result<Vec<Step>, FileError> {
+    let cx = sc.cx;
+    let mut out = Vec::new();
+    for (i, st) in steps.get_ref().iter().enumerate() {
+        let key = format!("{prefix}[{i}]");
+        let s = st.get_ref();
+        let kinds = [s.launch.is_some(), s.copy.is_some(), s.body.is_some()];
+        if kinds.iter().filter(|&&b| b).count() != 1 {
+            return Err(cx.at(
+                st,
+                &key,
+                "a step has exactly one of 'launch' (a kernel), 'copy' (\"to_device\" or \
+                 \"to_host\") or 'body' (a repeated group of steps)",
+            ));
+        }
+        let repeat = repeat_of(sc, s, &key)?;
+        let not_here = |present: bool, what: &str, kind: &str| -> Result<(), FileError> {
+            if present {
+                Err(cx.at(
+                    st,
+                    &format!("{key}.{what}"),
+                    format!("'{what}' does not belong to a {kind} step"),
+                ))
+            } else {
+                Ok(())
+            }
+        };
+        if let Some(k) = &s.launch {
+            for (p, w) in [
+                (s.copy.is_some(), "copy"),
+                (s.buffer.is_some(), "buffer"),
+                (s.from.is_some(), "from"),
+                (s.snapshot.is_some(), "snapshot"),
+                (s.file.is_some(), "file"),
+            ] {
+                not_here(p, w, "launch")?;
+            }
+            let kernel = find_kernel(sc.modules, k.get_ref())
+                .map_err(|m| cx.at(k, &format!("{key}.launch"), m))?;
+            let dim = |v: &Option<Spanned<toml::Value>>, what: &str, block: bool| {
+                let k2 = format!("{key}.{what}");
+                let Some(v) = v else {
+                    return Err(cx.at(st, &k2, format!("a launch needs '{what}'")));
+                };
+                let d = dim3(v.get_ref()).map_err(|m| cx.at(v, &k2, m))?;
+                check_dims(d, block).map_err(|m| cx.at(v, &k2, m))?;
+                Ok(d)
+            };
+            let grid = dim(&s.grid, "grid", false)?;
+            let block = dim(&s.block, "block", true)?;
+            if let Some(bv) = &s.block {
+                check_block_for_kernel(&kernel, block)
+                    .map_err(|m| cx.at(bv, &format!("{key}.block"), m))?;
+            }
+            let shared = match &s.shared {
+                None => 0,
+                Some(v) if (0..=u32::MAX as i64).contains(v.get_ref()) => *v.get_ref() as u32,
+                Some(v) => {
+                    return Err(cx.at(
+                        v,
+                        &format!("{key}.shared"),
+                        "dynamic shared memory is a byte count, 0..=4294967295",
+                    ))
+                }
+            };
+            let empty = Spanned::new(0..0, Vec::new());
+            let args_sp = s.args.as_ref().unwrap_or(&empty);
+            let args = if s.args.is_none() && !kernel.params().is_empty() {
+                return Err(cx.at(
+                    st,
+                    &format!("{key}.args"),
+                    format!(
+                        "kernel '{}' declares {} parameters; give 'args'",
+                        kernel.name,
+                        kernel.params().len()
+                    ),
+                ));
+            } else {
+                resolve_args(cx, &key, &kernel, args_sp, sc.buffers)?
+            };
+            out.push(Step::Launch {
+                kernel,
+                grid,
+                block,
+                shared,
+                args,
+                repeat,
+            });
+            continue;
+        }
+        if let Some(body) = &s.body {
+            for (p, w) in [
+                (s.grid.is_some(), "grid"),
+                (s.block.is_some(), "block"),
+                (s.shared.is_some(), "shared"),
+                (s.args.is_some(), "args"),
+                (s.buffer.is_some(), "buffer"),
+                (s.from.is_some(), "from"),
+                (s.snapshot.is_some(), "snapshot"),
+                (s.file.is_some(), "file"),
+            ] {
+                not_here(p, w, "group")?;
+            }
+            if body.get_ref().is_empty() {
+                return Err(cx.at(body, &format!("{key}.body"), "the group has no steps"));
+            }
+            let inner = parse_steps(sc, body, &format!("{key}.body"))?;
+            out.push(Step::Group {
+                steps: inner,
+                repeat,
+            });
+            continue;
+        }
+        let c = s.copy.as_ref().expect("one kind");
+        for (p, w) in [
+            (s.grid.is_some(), "grid"),
+            (s.block.is_some(), "block"),
+            (s.shared.is_some(), "shared"),
+            (s.args.is_some(), "args"),
+        ] {
+            not_here(p, w, "copy")?;
+        }
+        let Some(b) = &s.buffer else {
+            return Err(cx.at(st, &format!("{key}.buffer"), "a copy needs 'buffer'"));
+        };
+        let Some(bi) = sc.buffers.iter().position(|x| &x.name == b.get_ref()) else {
+            return Err(cx.at(
+                b,
+                &format!("{key}.buffer"),
+                format!("no buffer '{}'", b.get_ref()),
+            ));
+        };
+        let buf = &sc.buffers[bi];
+        match c.get_ref().as_str() {
+            "to_device" => {
+                not_here(s.snapshot.is_some(), "snapshot", "to_device")?;
+                not_here(
+                    s.file.is_some(),
+                    "file",
+                    "to_device (use from = { file = … })",
+                )?;
+                let init = match &s.from {
+                    None => buf.init.clone(),
+                    Some(f) => parse_init(f.get_ref(), buf.dtype, buf.count, sc.folder)
+                        .map_err(|m| cx.at(f, &format!("{key}.from"), m))?,
+                };
+                out.push(Step::ToDevice {
+                    buffer: bi,
+                    init,
+                    repeat,
+                });
+            }
+            "to_host" => {
+                not_here(s.from.is_some(), "from", "to_host")?;
+                let snapshot = match &s.snapshot {
+                    Some(n) => {
+                        if sc.snapshots.iter().any(|(x, _)| x == n.get_ref()) {
+                            return Err(cx.at(
+                                n,
+                                &format!("{key}.snapshot"),
+                                format!("snapshot '{}' is taken twice", n.get_ref()),
+                            ));
+                        }
+                        sc.snapshots.push((n.get_ref().clone(), bi));
+                        Some(n.get_ref().clone())
+                    }
+                    None => None,
+                };
+                let file = s.file.as_ref().map(|f| sc.folder.join(f.get_ref()));
+                out.push(Step::ToHost {
+                    buffer: bi,
+                    snapshot,
+                    file,
+                    repeat,
+                });
+            }
+            other => {
+                return Err(cx.at(
+                    c,
+                    &format!("{key}.copy"),
+                    format!("unknown copy '{other}'; allowed: to_device, to_host"),
+                ))
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Reads `names` (paths relative to `folder`) as the given kind of source.
+fn read_sources(
+    cx: &Ctx,
+    names: &Names,
+    key: &str,
+    folder: &Path,
+    cuda_arch: Option<&str>,
+) -> Result<Vec<Source>, FileError> {
+    if names.get_ref().is_empty() {
+        return Err(cx.at(names, key, "the list is empty; give at least one file"));
+    }
+    let mut out = Vec::new();
+    for n in names.get_ref() {
+        let path = folder.join(n.get_ref());
+        let src = match cuda_arch {
+            None => Source::ptx(&path),
+            Some(arch) => Source::cuda(&path, arch),
+        }
+        .map_err(|e| cx.at(n, key, format!("{e:#}")))?;
+        out.push(src);
+    }
+    Ok(out)
+}
+
+impl UserProgram {
+    /// Reads and checks the program file at `path` (sources and data files are read, CUDA
+    /// sources compiled, kernels parsed).
+    pub fn load(path: &Path) -> Result<UserProgram, anyhow::Error> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| anyhow::anyhow!("cannot read program file {}: {e}", path.display()))?;
+        Ok(UserProgram::parse(path, &text)?)
+    }
+
+    /// Parses and checks `text`, the contents of `path` (relative paths inside it are resolved
+    /// against `path`'s folder).
+    pub fn parse(path: &Path, text: &str) -> Result<UserProgram, FileError> {
+        let cx = Ctx {
+            file: path.display().to_string(),
+            text,
+        };
+        let raw: Raw = toml::from_str(text).map_err(|e| {
+            let span = e.span().unwrap_or(0..0);
+            let key: String = text
+                .get(span.clone())
+                .and_then(|s| s.lines().next())
+                .map(|s| s.trim().trim_matches('"').chars().take(60).collect())
+                .unwrap_or_default();
+            cx.err(cx.loc(span), &key, e.message().trim().to_string())
+        })?;
+        let folder = path.parent().unwrap_or(Path::new(""));
+        let name = raw.name.get_ref().trim().to_string();
+        super::check_name(&name).map_err(|m| cx.at(&raw.name, "name", m))?;
+        let arch = match &raw.arch {
+            Some(a) => {
+                super::nvcc::check_arch(a.get_ref()).map_err(|m| cx.at(a, "arch", m))?;
+                if raw.cuda.is_none() {
+                    return Err(cx.at(
+                        a,
+                        "arch",
+                        "'arch' applies to 'cuda' sources; there are none",
+                    ));
+                }
+                a.get_ref().clone()
+            }
+            None => super::nvcc::DEFAULT_ARCH.to_string(),
+        };
+        let mut sources = Vec::new();
+        if let Some(p) = &raw.ptx {
+            sources.extend(read_sources(&cx, p, "ptx", folder, None)?);
+        }
+        if let Some(c) = &raw.cuda {
+            sources.extend(read_sources(&cx, c, "cuda", folder, Some(&arch))?);
+        }
+        if sources.is_empty() {
+            return Err(cx.err(
+                Loc { line: 1, col: 1 },
+                "ptx",
+                "no sources: give ptx = [\"k.ptx\"] and/or cuda = [\"k.cu\"]",
+            ));
+        }
+        let modules: Vec<(String, Module)> = sources
+            .iter()
+            .map(|s| (s.label.clone(), s.module.clone()))
+            .collect();
+        // buffers
+        let mut buffers = Vec::new();
+        let mut total: u64 = 0;
+        if let Some(bt) = &raw.buffers {
+            for (bname, rb) in bt {
+                let bname = bname.get_ref();
+                let key = format!("buffers.{bname}");
+                let b = rb.get_ref();
+                let dtype = DType::parse(b.dtype.get_ref()).ok_or_else(|| {
+                    cx.at(
+                        &b.dtype,
+                        &format!("{key}.dtype"),
+                        format!("unknown dtype '{}'; allowed: {DTYPES}", b.dtype.get_ref()),
+                    )
+                })?;
+                let count = match (&b.count, &b.bytes) {
+                    (Some(_), Some(y)) => {
+                        return Err(cx.at(
+                            y,
+                            &format!("{key}.bytes"),
+                            "give 'count' (elements) or 'bytes', not both",
+                        ))
+                    }
+                    (None, None) => {
+                        return Err(cx.at(rb, &key, "a buffer needs 'count' (elements) or 'bytes'"))
+                    }
+                    (Some(c), None) => {
+                        let n = *c.get_ref();
+                        let bytes = (n as u64).checked_mul(dtype.size());
+                        if n < 1 || bytes.is_none_or(|b| b > MAX_TOTAL_BYTES) {
+                            return Err(cx.at(
+                                c,
+                                &format!("{key}.count"),
+                                format!(
+                                    "{n} elements of {}: a buffer holds 1 element up to \
+                                     {MAX_TOTAL_BYTES} bytes",
+                                    dtype.name()
+                                ),
+                            ));
+                        }
+                        n as u64
+                    }
+                    (None, Some(y)) => {
+                        let n = *y.get_ref();
+                        if n < 1 || n as u64 > MAX_TOTAL_BYTES {
+                            return Err(cx.at(
+                                y,
+                                &format!("{key}.bytes"),
+                                format!(
+                                    "{n} bytes: a buffer holds 1 up to {MAX_TOTAL_BYTES} bytes"
+                                ),
+                            ));
+                        }
+                        if !(n as u64).is_multiple_of(dtype.size()) {
+                            return Err(cx.at(
+                                y,
+                                &format!("{key}.bytes"),
+                                format!(
+                                    "{n} bytes is not a whole number of {} elements ({} bytes \
+                                     each)",
+                                    dtype.name(),
+                                    dtype.size()
+                                ),
+                            ));
+                        }
+                        n as u64 / dtype.size()
+                    }
+                };
+                let bytes = count * dtype.size();
+                total = total.saturating_add(bytes);
+                if total > MAX_TOTAL_BYTES {
+                    return Err(cx.at(
+                        rb,
+                        &key,
+                        format!(
+                            "the buffers so far need {total} bytes, more than the emulator's \
+                             {MAX_TOTAL_BYTES}-byte global memory"
+                        ),
+                    ));
+                }
+                let init = match &b.init {
+                    None => Init::Zeros,
+                    Some(v) => {
+                        let ik = format!("{key}.init");
+                        let init = parse_init(v.get_ref(), dtype, count, folder)
+                            .map_err(|m| cx.at(v, &ik, m))?;
+                        if !matches!(init, Init::Zeros) && bytes > MAX_BUFFER_BYTES {
+                            return Err(cx.at(
+                                v,
+                                &ik,
+                                format!(
+                                    "{bytes} bytes of initial contents; a buffer initialised on \
+                                     the host holds at most {MAX_BUFFER_BYTES} bytes (zeros \
+                                     have no limit below the total)"
+                                ),
+                            ));
+                        }
+                        init
+                    }
+                };
+                buffers.push(Buffer {
+                    name: bname.clone(),
+                    dtype,
+                    count,
+                    init,
+                });
+            }
+        }
+        let Some(raw_steps) = raw.steps.as_ref().filter(|s| !s.get_ref().is_empty()) else {
+            return Err(cx.err(
+                Loc { line: 1, col: 1 },
+                "steps",
+                "no steps; give at least one [[steps]] launch",
+            ));
+        };
+        let mut sc = StepCx {
+            cx: &cx,
+            folder,
+            modules: &modules,
+            buffers: &buffers,
+            snapshots: Vec::new(),
+        };
+        let steps = parse_steps(&mut sc, raw_steps, "steps")?;
+        if super::count_launches(&steps) == 0 {
+            return Err(cx.at(raw_steps, "steps", "the steps launch no kernel"));
+        }
+        let snapshots = sc.snapshots;
+        let mut checks = Vec::new();
+        for (i, rc) in raw.checks.iter().flatten().enumerate() {
+            let key = format!("checks[{i}]");
+            let c = rc.get_ref();
+            let (bi, snapshot, label) = match (&c.buffer, &c.snapshot) {
+                (Some(b), None) => {
+                    let Some(bi) = buffers.iter().position(|x| &x.name == b.get_ref()) else {
+                        return Err(cx.at(
+                            b,
+                            &format!("{key}.buffer"),
+                            format!("no buffer '{}'", b.get_ref()),
+                        ));
+                    };
+                    (bi, None, b.get_ref().clone())
+                }
+                (None, Some(s)) => {
+                    let Some((_, bi)) = snapshots.iter().find(|(n, _)| n == s.get_ref()) else {
+                        return Err(cx.at(
+                            s,
+                            &format!("{key}.snapshot"),
+                            format!(
+                                "no snapshot '{}'; snapshots are taken by copy = \"to_host\" \
+                                 steps",
+                                s.get_ref()
+                            ),
+                        ));
+                    };
+                    (*bi, Some(s.get_ref().clone()), s.get_ref().clone())
+                }
+                _ => {
+                    return Err(cx.at(
+                        rc,
+                        &key,
+                        "a check names exactly one of 'buffer' or 'snapshot'",
+                    ))
+                }
+            };
+            let buf = &buffers[bi];
+            let rpath = folder.join(c.reference.get_ref());
+            let rkey = format!("{key}.reference");
+            let rbytes = std::fs::read(&rpath).map_err(|e| {
+                cx.at(
+                    &c.reference,
+                    &rkey,
+                    format!("cannot read {}: {e}", rpath.display()),
+                )
+            })?;
+            let n = npy::read(&rbytes)
+                .map_err(|e| cx.at(&c.reference, &rkey, format!("{}: {e}", rpath.display())))?;
+            if n.dtype != buf.dtype || n.count() != buf.count {
+                return Err(cx.at(
+                    &c.reference,
+                    &rkey,
+                    format!(
+                        "{} holds {} {} elements; '{label}' has {} {} elements",
+                        rpath.display(),
+                        n.count(),
+                        n.dtype.name(),
+                        buf.count,
+                        buf.dtype.name()
+                    ),
+                ));
+            }
+            let tolerance = if buf.dtype.is_float() {
+                let get = |t: &Option<Spanned<f64>>, what: &str, d: f64| match t {
+                    None => Ok(d),
+                    Some(v) if v.get_ref().is_finite() && *v.get_ref() >= 0.0 => Ok(*v.get_ref()),
+                    Some(v) => Err(cx.at(
+                        v,
+                        &format!("{key}.{what}"),
+                        "a tolerance is a finite number ≥ 0",
+                    )),
+                };
+                Tolerance::Close {
+                    rtol: get(&c.rtol, "rtol", 1e-5)?,
+                    atol: get(&c.atol, "atol", 1e-8)?,
+                }
+            } else {
+                if let Some(t) = c.rtol.as_ref().or(c.atol.as_ref()) {
+                    return Err(cx.at(
+                        t,
+                        &key,
+                        format!(
+                            "'{label}' is {}: integers compare exactly; drop rtol/atol",
+                            buf.dtype.name()
+                        ),
+                    ));
+                }
+                Tolerance::Exact
+            };
+            checks.push(Check {
+                label,
+                buffer: bi,
+                snapshot,
+                reference: Arc::new(n.data),
+                tolerance,
+            });
+        }
+        Ok(UserProgram::assemble(
+            name,
+            path.display().to_string(),
+            text.as_bytes(),
+            sources,
+            buffers,
+            steps,
+            checks,
+        ))
+    }
+}
