@@ -523,7 +523,9 @@ pub(crate) fn scalar_for(v: &toml::Value, p: &sim::ptx::Param) -> Result<ParamVa
                 .map(|x| {
                     x.as_integer()
                         .and_then(|i| u8::try_from(i).ok())
-                        .ok_or_else(|| format!("bytes of parameter '{}' are integers 0..=255", p.name))
+                        .ok_or_else(|| {
+                            format!("bytes of parameter '{}' are integers 0..=255", p.name)
+                        })
                 })
                 .collect::<Result<_, _>>()?;
             if bytes.len() != p.bytes as usize {
@@ -595,15 +597,19 @@ pub(crate) fn scalar_for(v: &toml::Value, p: &sim::ptx::Param) -> Result<ParamVa
         (Some("u16") | None, Ty::U16 | Ty::B16) => {
             Ok(ParamValue::U16(int_in(0, u16::MAX as i128, n)? as u16))
         }
-        (Some("i16" | "s16") | None, Ty::S16) => Ok(ParamValue::U16(
-            int_in(i16::MIN as i128, i16::MAX as i128, n)? as i16 as u16,
-        )),
+        (Some("i16" | "s16") | None, Ty::S16) => {
+            Ok(ParamValue::U16(
+                int_in(i16::MIN as i128, i16::MAX as i128, n)? as i16 as u16,
+            ))
+        }
         (Some("u8") | None, Ty::U8 | Ty::B8) if !p.is_array => {
             Ok(ParamValue::U8(int_in(0, u8::MAX as i128, n)? as u8))
         }
-        (Some("i8" | "s8") | None, Ty::S8) if !p.is_array => Ok(ParamValue::U8(
-            int_in(i8::MIN as i128, i8::MAX as i128, n)? as i8 as u8,
-        )),
+        (Some("i8" | "s8") | None, Ty::S8) if !p.is_array => {
+            Ok(ParamValue::U8(
+                int_in(i8::MIN as i128, i8::MAX as i128, n)? as i8 as u8,
+            ))
+        }
         (_, _) if p.is_array => Err(format!(
             "parameter '{}' is a structure passed by value ({} bytes): give its bytes as \
              {{ bytes = [b0, b1, ...] }}",
@@ -637,8 +643,8 @@ pub(crate) fn scalar_for(v: &toml::Value, p: &sim::ptx::Param) -> Result<ParamVa
         }
         (Some(g), _)
             if ![
-                "u32", "i32", "s32", "u64", "i64", "s64", "f32", "f64", "u16", "i16", "s16",
-                "u8", "i8", "s8",
+                "u32", "i32", "s32", "u64", "i64", "s64", "f32", "f64", "u16", "i16", "s16", "u8",
+                "i8", "s8",
             ]
             .contains(&g) =>
         {
@@ -667,13 +673,12 @@ pub(crate) fn find_kernel(modules: &[(String, Module)], name: &str) -> Result<Ar
     match hits.as_slice() {
         [(_, m)] => m.load(name).map_err(|e| e.to_string()),
         [] => {
-            let mut all: Vec<String> =
-                modules.iter().flat_map(|(_, m)| m.kernel_names()).collect();
-            all.extend(
-                modules
-                    .iter()
-                    .flat_map(|(_, m)| m.refused().into_iter().map(|(k, _)| format!("{k} (refused)"))),
-            );
+            let mut all: Vec<String> = modules.iter().flat_map(|(_, m)| m.kernel_names()).collect();
+            all.extend(modules.iter().flat_map(|(_, m)| {
+                m.refused()
+                    .into_iter()
+                    .map(|(k, _)| format!("{k} (refused)"))
+            }));
             Err(format!(
                 "no kernel '{name}' in the sources; kernels: {}",
                 if all.is_empty() {

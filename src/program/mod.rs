@@ -21,6 +21,7 @@ pub mod host;
 pub mod npy;
 pub mod nvcc;
 pub mod nvcc_find;
+pub mod shorthand;
 
 pub use file::{DType, FileError};
 
@@ -374,10 +375,10 @@ impl UserProgram {
         grid: [u32; 3],
         block: [u32; 3],
         shared: u32,
-        params: &[crate::cli::run::ParamArg],
+        params: &[crate::program::shorthand::ParamArg],
         flags: &str,
     ) -> anyhow::Result<UserProgram> {
-        use crate::cli::run::ParamArg;
+        use crate::program::shorthand::ParamArg;
         check_name(kernel).map_err(|e| anyhow::anyhow!("--kernel: {e}"))?;
         let modules = vec![(source.label.clone(), source.module.clone())];
         let k = file::find_kernel(&modules, kernel)
