@@ -107,10 +107,11 @@ fn unsupported_features() {
     );
     let e = err("    .reg .f32 %f<2>;\n    sqrt.f32 %f1, %f0;\n    ret;");
     assert_eq!(e, "t.ptx:7:5: 'sqrt.f32' needs .approx or .rn");
-    let e = err("    .reg .f32 %f<2>;\n    add.rz.f32 %f1, %f0, %f0;\n    ret;");
+    let e = err("    .reg .f32 %f<2>;\n    div.rz.f32 %f1, %f0, %f0;\n    ret;");
     assert_eq!(
         e,
-        "t.ptx:7:5: rounding modes other than .rn are supported only on cvt, not on 'add'"
+        "t.ptx:7:5: rounding modes other than .rn are supported only on cvt and on float add, \
+         sub, mul and fma (f32 fma), not on 'div'"
     );
 }
 

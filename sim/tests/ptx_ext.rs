@@ -290,3 +290,72 @@ fn device_functions_are_inlined_with_the_call_abi() {
         "{e}"
     );
 }
+
+#[test]
+fn directed_rounding_of_float_arithmetic() {
+    // f32: add.rz, fma.rm, fma.rz on inexact per-lane values; f64: add.rm/rp, mul.rm/rp
+    let body = "cvt.rn.f32.u32 %f1, %r0;\nadd.f32 %f1, %f1, 0f3DCCCCCD;\n\
+        mov.f32 %f2, 0f3F9E0652;\nadd.rz.f32 %f3, %f1, %f2;\nst.global.f32 [%rd1], %f3;\n\
+        fma.rm.f32 %f4, %f1, %f2, 0f3F8CCCCD;\nst.global.f32 [%rd1+4], %f4;\n\
+        fma.rz.f32 %f5, %f1, %f2, 0fBF8CCCCD;\nst.global.f32 [%rd1+8], %f5;\n\
+        cvt.rn.f64.u32 %fd1, %r0;\nadd.f64 %fd1, %fd1, 0d3FB999999999999A;\n\
+        mov.f64 %fd2, 0d3FF3C0CA428C59FB;\nadd.rm.f64 %fd3, %fd1, %fd2;\nadd.rp.f64 %fd4, %fd1, %fd2;\n\
+        mul.rm.f64 %fd5, %fd1, %fd2;\nmul.rp.f64 %fd6, %fd1, %fd2;\n\
+        st.global.f64 [%rd1+16], %fd3;\nst.global.f64 [%rd1+24], %fd4;\n\
+        st.global.f64 [%rd1+32], %fd5;\nst.global.f64 [%rd1+40], %fd6;";
+    let o = run("", body, 12);
+    let f64_at = |w: &[u32], k: usize| f64::from_bits(w[k] as u64 | (w[k + 1] as u64) << 32);
+    // the f32 neighbour below / towards zero of a value known exactly as an f64
+    let down = |x: f64| {
+        let r = x as f32;
+        if r as f64 > x {
+            r.next_down()
+        } else {
+            r
+        }
+    };
+    let tz = |x: f64| {
+        let r = x as f32;
+        if (r as f64).abs() > x.abs() {
+            if x > 0.0 {
+                r.next_down()
+            } else {
+                r.next_up()
+            }
+        } else {
+            r
+        }
+    };
+    for l in 0..32u32 {
+        let w = &o[12 * l as usize..12 * l as usize + 12];
+        let f1 = l as f32 + f32::from_bits(0x3DCC_CCCD);
+        let f2 = f32::from_bits(0x3F9E_0652);
+        let (x1, x2) = (f1 as f64, f2 as f64);
+        assert_eq!(f32::from_bits(w[0]), tz(x1 + x2), "add.rz.f32 lane {l}");
+        let c = f32::from_bits(0x3F8C_CCCD) as f64;
+        assert_eq!(
+            f32::from_bits(w[1]),
+            down(x1 * x2 + c),
+            "fma.rm.f32 lane {l}"
+        );
+        assert_eq!(f32::from_bits(w[2]), tz(x1 * x2 - c), "fma.rz.f32 lane {l}");
+        let d1 = l as f64 + 0.1;
+        let d2 = f64::from_bits(0x3FF3_C0CA_428C_59FB);
+        let (am, ap, mm, mp) = (f64_at(w, 4), f64_at(w, 6), f64_at(w, 8), f64_at(w, 10));
+        let (an, mn) = (d1 + d2, d1 * d2);
+        assert!(am <= an && an <= ap, "add.rm/rp bracket lane {l}");
+        assert!(mm <= mn && mn <= mp, "mul.rm/rp bracket lane {l}");
+        // one ulp apart exactly when the result is inexact
+        let err_add = (d1 - (an - (an - d1))) + (d2 - (an - d1));
+        assert_eq!(ap == am, err_add == 0.0, "add exactness lane {l}");
+        if ap != am {
+            assert_eq!(am.next_up(), ap, "add one ulp lane {l}");
+        }
+        let err_mul = d1.mul_add(d2, -mn);
+        assert_eq!(mp == mm, err_mul == 0.0, "mul exactness lane {l}");
+        if mp != mm {
+            assert_eq!(mm.next_up(), mp, "mul one ulp lane {l}");
+            assert!(mn == mm || mn == mp);
+        }
+    }
+}

@@ -267,6 +267,11 @@ pub fn eval(inst: &Inst, s: &[Lanes; 3], o: &mut Lanes) -> bool {
     let (a, b, c) = (&s[0], &s[1], &s[2]);
     match inst.op {
         Op::Mov(_) => *o = *a,
+        Op::Add(t) | Op::Sub(t) | Op::FMul(t) | Op::Fma(t)
+            if fl & flags::RND_MASK != 0 && t.is_float() =>
+        {
+            directed_lanes(inst, t, a, b, c, o)
+        }
         Op::Add(Ty::F32) => f32_2(o, a, b, fl, |x, y| x + y),
         Op::Add(Ty::F64) => map2(o, a, b, |x, y| b64(f64v(x) + f64v(y))),
         Op::Add(t) if fl & flags::SAT != 0 && t == Ty::S32 => int2(o, a, b, t, |x, y| {
@@ -586,6 +591,93 @@ fn testp(x: u64, k: TestpOp, t: Ty) -> bool {
         TestpOp::Normal => v.is_finite() && v != 0.0 && !sub,
         TestpOp::Subnormal => sub,
     }
+}
+
+/// `s` and its exact rounding error: `a + b = s + err` exactly (Knuth's TwoSum).
+fn two_sum(a: f64, b: f64) -> (f64, f64) {
+    let s = a + b;
+    let bb = s - a;
+    (s, (a - (s - bb)) + (b - bb))
+}
+
+/// A float `add`/`sub`/`mul`/`fma` with directed rounding (`.rz`, `.rm`, `.rp`): the exact
+/// result as an unevaluated sum hi + lo (f32 operands: products are exact in f64 and sums exact
+/// by TwoSum; f64: TwoSum, and the product's error by an FMA), rounded to nearest, then moved
+/// one step in the mode's direction when the exact value lies on the other side. `.ftz` flushes
+/// f32 inputs and results.
+fn directed_lanes(inst: &Inst, t: Ty, a: &Lanes, b: &Lanes, c: &Lanes, o: &mut Lanes) {
+    use std::cmp::Ordering;
+    let fl = inst.flags;
+    let rnd = match (fl & flags::RND_MASK) >> flags::RND_SHIFT {
+        1 => crate::ptx::isa::Rnd::Rz,
+        2 => crate::ptx::isa::Rnd::Rm,
+        _ => crate::ptx::isa::Rnd::Rp,
+    };
+    let ftz = fl & flags::FTZ != 0;
+    for l in 0..32 {
+        let (hi, lo) = if t == Ty::F32 {
+            let x = |v: u64| ftz32(f32v(v), ftz) as f64;
+            let (p, q, r) = (x(a[l]), x(b[l]), x(c[l]));
+            match inst.op {
+                Op::Add(_) => two_sum(p, q),
+                Op::Sub(_) => two_sum(p, -q),
+                Op::FMul(_) => (p * q, 0.0),
+                _ => two_sum(p * q, r),
+            }
+        } else {
+            let (p, q, r) = (f64v(a[l]), f64v(b[l]), f64v(c[l]));
+            match inst.op {
+                Op::Add(_) => two_sum(p, q),
+                Op::Sub(_) => two_sum(p, -q),
+                Op::FMul(_) => {
+                    let m = p * q;
+                    (m, p.mul_add(q, -m))
+                }
+                _ => (p.mul_add(q, r), 0.0),
+            }
+        };
+        let ord = |diff: f64| diff.partial_cmp(&0.0).unwrap_or(Ordering::Equal);
+        o[l] = if t == Ty::F32 {
+            let r = hi as f32;
+            let v = if !hi.is_finite() || r.is_nan() {
+                r
+            } else if r.is_infinite() {
+                // overflow: directed modes stop at the largest finite value on their side
+                let toward_max = matches!(rnd, crate::ptx::isa::Rnd::Rz)
+                    || (rnd == crate::ptx::isa::Rnd::Rm && r > 0.0)
+                    || (rnd == crate::ptx::isa::Rnd::Rp && r < 0.0);
+                if toward_max {
+                    f32::MAX.copysign(r)
+                } else {
+                    r
+                }
+            } else {
+                super::cvt::directed_f32(r, ord((hi - r as f64) + lo), rnd)
+            };
+            b32(ftz32(v, ftz))
+        } else if hi.is_nan()
+            || (hi.is_infinite() && !lo.is_nan() && inputs_infinite(a[l], b[l], c[l], inst))
+        {
+            b64(hi)
+        } else if hi.is_infinite() {
+            let toward_max = matches!(rnd, crate::ptx::isa::Rnd::Rz)
+                || (rnd == crate::ptx::isa::Rnd::Rm && hi > 0.0)
+                || (rnd == crate::ptx::isa::Rnd::Rp && hi < 0.0);
+            b64(if toward_max {
+                f64::MAX.copysign(hi)
+            } else {
+                hi
+            })
+        } else {
+            b64(super::cvt::directed_f64(hi, ord(lo), rnd))
+        };
+    }
+}
+
+/// Is an operand of this f64 operation infinite (an infinite result is then exact)?
+fn inputs_infinite(a: u64, b: u64, c: u64, inst: &Inst) -> bool {
+    let n = if matches!(inst.op, Op::Fma(_)) { 3 } else { 2 };
+    [a, b, c][..n].iter().any(|&x| f64v(x).is_infinite())
 }
 
 /// Evaluates the four-source operations `bfi`, `lop3` and `mov` packing.

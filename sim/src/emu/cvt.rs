@@ -23,7 +23,7 @@ fn round_int(x: f64, rnd: Rnd) -> f64 {
 /// Converts exactly-known value `x` (given as the nearest f64 `r` with the sign of the error
 /// `err_sign` = sign(x − r)) to f32 with directed rounding.
 #[inline(always)]
-fn directed_f32(r: f32, exact_vs_r: std::cmp::Ordering, rnd: Rnd) -> f32 {
+pub(super) fn directed_f32(r: f32, exact_vs_r: std::cmp::Ordering, rnd: Rnd) -> f32 {
     use std::cmp::Ordering::*;
     match (rnd, exact_vs_r) {
         (Rnd::Rz, Less) if r > 0.0 => r.next_down(),
@@ -34,7 +34,7 @@ fn directed_f32(r: f32, exact_vs_r: std::cmp::Ordering, rnd: Rnd) -> f32 {
     }
 }
 #[inline(always)]
-fn directed_f64(r: f64, exact_vs_r: std::cmp::Ordering, rnd: Rnd) -> f64 {
+pub(super) fn directed_f64(r: f64, exact_vs_r: std::cmp::Ordering, rnd: Rnd) -> f64 {
     use std::cmp::Ordering::*;
     match (rnd, exact_vs_r) {
         (Rnd::Rz, Less) if r > 0.0 => r.next_down(),

@@ -60,10 +60,27 @@ pub fn decode(s: &Scope, ri: &RawInst) -> Result<Inst, SimError> {
             }
         }
     }
-    if m.rnd.is_some_and(|r| r != Rnd::Rn) && op != "cvt" {
+    let directed_ok = matches!(op, "add" | "sub" | "mul" | "fma")
+        && m.types.len() == 1
+        && m.types[0].is_float()
+        && m.types[0] != Ty::F16
+        && !(op == "fma" && m.types[0] == Ty::F64);
+    if let Some(r @ (Rnd::Rz | Rnd::Rm | Rnd::Rp)) = m.rnd {
+        if directed_ok && !m.rnd_int {
+            inst.flags |= match r {
+                Rnd::Rz => 1,
+                Rnd::Rm => 2,
+                _ => 3,
+            } << flags::RND_SHIFT;
+        }
+    }
+    if m.rnd.is_some_and(|r| r != Rnd::Rn) && op != "cvt" && !directed_ok {
         return s.err(
             ri.pos,
-            format!("rounding modes other than .rn are supported only on cvt, not on '{op}'"),
+            format!(
+                "rounding modes other than .rn are supported only on cvt and on float add, sub, \
+                 mul and fma (f32 fma), not on '{op}'"
+            ),
         );
     }
     match op {

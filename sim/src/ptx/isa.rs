@@ -568,6 +568,11 @@ pub mod flags {
     pub const APPROX: u8 = 4;
     /// Float-to-float `cvt` with an integer rounding modifier (`.rni` ...): round to integral.
     pub const RINT: u8 = 8;
+    /// Directed rounding of a float `add`/`sub`/`mul`/`fma` (bits 4-5: 1 `.rz`, 2 `.rm`, 3
+    /// `.rp`; 0 is round to nearest even).
+    pub const RND_SHIFT: u8 = 4;
+    /// Mask of the directed-rounding bits.
+    pub const RND_MASK: u8 = 3 << RND_SHIFT;
 }
 
 /// An operand after decoding. Register numbers are virtual before register allocation and
