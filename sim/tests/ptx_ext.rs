@@ -359,3 +359,40 @@ fn directed_rounding_of_float_arithmetic() {
         }
     }
 }
+
+#[test]
+fn vtables_refuse_only_their_users_and_assert_traps() {
+    let text = format!(
+        "{HEAD}.extern .func __assertfail(.param .b64 p0, .param .b64 p1, .param .b32 p2, \
+         .param .b64 p3, .param .b64 p4);\n\
+         .func f()\n{{\nret;\n}}\n\
+         .global .align 8 .u64 vt[3] = {{0, f, generic(f)+8}};\n\
+         .visible .entry uses_vt(.param .u64 o)\n{{\n.reg .b64 %rd<3>;\nmov.u64 %rd1, vt;\nret;\n}}\n\
+         .visible .entry asserts(.param .u32 x)\n{{\n.reg .b32 %r<2>;\n.reg .pred %p<2>;\n\
+         ld.param.u32 %r1, [x];\nsetp.ne.s32 %p1, %r1, 0;\n@%p1 bra DONE;\n\
+         {{\n.param .b64 param0;\n.param .b64 param1;\n.param .b32 param2;\n.param .b64 param3;\n\
+         .param .b64 param4;\ncall.uni __assertfail, (param0, param1, param2, param3, param4);\n}}\n\
+         DONE:\nret;\n}}\n"
+    );
+    let m = Module::parse_lenient(&text, "vt.ptx").unwrap_or_else(|e| panic!("{e}"));
+    let e = m.load("uses_vt").unwrap_err().to_string();
+    assert!(
+        e.contains("variable 'vt' is initialised with symbol addresses"),
+        "{e}"
+    );
+    let k = m.load("asserts").unwrap();
+    let mut gpu = Emulator::new();
+    let launch = |x: u32| Launch {
+        kernel: k.clone(),
+        grid: [1, 1, 1],
+        block: [32, 1, 1],
+        params: vec![ParamValue::U32(x)],
+        shared_bytes: 0,
+    };
+    gpu.launch(&launch(1)).unwrap();
+    let e = gpu.launch(&launch(0)).unwrap_err().to_string();
+    assert!(
+        e.contains("trap executed (__trap() or a failed device assert)"),
+        "{e}"
+    );
+}

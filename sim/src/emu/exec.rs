@@ -313,7 +313,11 @@ pub fn step<const REC: bool>(
         Op::Membar | Op::Nop => warp.stack.advance(next, 0),
         Op::Trap => {
             if mask != 0 {
-                return Err(runtime(ctx, pc, "trap executed".into()));
+                return Err(runtime(
+                    ctx,
+                    pc,
+                    "trap executed (__trap() or a failed device assert)".into(),
+                ));
             }
             warp.stack.advance(next, 0);
         }

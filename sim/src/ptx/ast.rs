@@ -36,6 +36,9 @@ pub enum InitVal {
     F32Bits(u32),
     /// `0dXXXXXXXXXXXXXXXX`: the bit pattern of an f64.
     F64Bits(u64),
+    /// The address of a symbol (`name`, `generic(name)`, `name+N`): a virtual-function or
+    /// pointer table; the module loads, the kernels that use the variable are refused.
+    Sym,
 }
 
 /// A variable declaration (`.shared .align 4 .f32 tile[256];`).

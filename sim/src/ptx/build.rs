@@ -91,6 +91,7 @@ pub fn build_module(raw: &RawModule, file: &str) -> Result<Module, SimError> {
     let mut globals: Vec<GlobalVar> = Vec::new();
     let mut module_vars: HashMap<String, VarLoc> = HashMap::new();
     let mut module_shared: Vec<&VarDecl> = Vec::new();
+    let mut sym_vars: Vec<(String, Pos)> = Vec::new();
     for v in &raw.vars {
         if module_vars.contains_key(&v.name) || module_shared.iter().any(|s| s.name == v.name) {
             return Err(perr(
@@ -102,6 +103,12 @@ pub fn build_module(raw: &RawModule, file: &str) -> Result<Module, SimError> {
         let mut init = Vec::new();
         if let Some(vals) = &v.init {
             for &x in vals {
+                if x == InitVal::Sym {
+                    // symbol addresses are not resolved: the kernels that use it are refused
+                    sym_vars.push((v.name.clone(), v.pos));
+                    init.extend(std::iter::repeat_n(0u8, v.ty.bytes() as usize));
+                    continue;
+                }
                 init_bytes(file, v, x, &mut init)?;
             }
         }
@@ -152,6 +159,18 @@ pub fn build_module(raw: &RawModule, file: &str) -> Result<Module, SimError> {
                 continue;
             }
             k = &inlined;
+        }
+        let refs = referenced_names(k);
+        if let Some((name, pos)) = sym_vars.iter().find(|(n, _)| refs.contains(&n.as_str())) {
+            refused.push(RefusedKernel {
+                name: k.name.clone(),
+                pos: *pos,
+                msg: format!(
+                    "variable '{name}' is initialised with symbol addresses (a virtual-function \
+                     or pointer table), which are not supported"
+                ),
+            });
+            continue;
         }
         match build_kernel(k, file, &module_vars, &module_shared) {
             Ok(code) => kernels.push(Arc::new(code)),

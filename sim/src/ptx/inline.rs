@@ -7,9 +7,10 @@
 //! call would; the timing model sees the callee's instructions without the call and return
 //! themselves.
 //!
-//! Refused, naming the call: indirect calls (function pointers, virtual functions), external
-//! functions without a body (`vprintf` behind printf, `__assertfail` behind assert, `malloc`,
-//! `free`), recursion, inlining deeper than [`MAX_DEPTH`], and a callee whose own text is not
+//! A call of `__assertfail` (a device `assert` that failed) becomes a `trap`, which aborts the
+//! kernel with a runtime error. Refused, naming the call: indirect calls (function pointers,
+//! virtual functions), other external functions without a body (`vprintf` behind printf,
+//! `malloc`, `free`), recursion, inlining deeper than [`MAX_DEPTH`], and a callee whose own text is not
 //! accepted.
 
 use super::ast::*;
@@ -97,6 +98,15 @@ fn expand(
         };
         let callee = match &f.body {
             Ok(Some(b)) => b,
+            Ok(None) if name == "__assertfail" => {
+                // a failed device assert aborts the kernel: the call becomes a trap
+                let mut t = ri.clone();
+                t.opcode = "trap".to_string();
+                t.mods.clear();
+                t.operands.clear();
+                out.push(Stmt::Inst(t));
+                continue;
+            }
             Ok(None) => {
                 return Err(err(
                     file,

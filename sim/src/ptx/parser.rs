@@ -489,6 +489,18 @@ impl<'a> Parser<'a> {
             }
             self.depth -= 1;
             self.expect_punct('}')
+        } else if let Tok::Ident(_) = self.peek() {
+            // a symbol's address: name, generic(name), optionally +N
+            self.bump();
+            if self.eat_punct('(') {
+                self.ident("a symbol name")?;
+                self.expect_punct(')')?;
+            }
+            if self.eat_punct('+') {
+                self.uint("an offset")?;
+            }
+            out.push(InitVal::Sym);
+            Ok(())
         } else {
             let v = self.imm()?;
             out.push(v);
@@ -865,6 +877,13 @@ impl<'a> Parser<'a> {
                         return self.err_at(
                             p,
                             format!(".{d} variables must be declared at module scope"),
+                        )
+                    }
+                    "callprototype" | "calltargets" => {
+                        return self.err_at(
+                            p,
+                            "indirect calls (function pointers, virtual functions) are not \
+                             supported",
                         )
                     }
                     _ => return self.err_at(p, format!("unknown directive '.{d}' in kernel body")),
