@@ -426,7 +426,7 @@ pub fn eval(inst: &Inst, s: &[Lanes; 3], o: &mut Lanes) -> bool {
         Op::Testp(k, t) => map1(o, a, |x| testp(x, k, t) as u64),
         Op::Mul24 { signed, hi, mad } => map3(o, a, b, c, |x, y, z| {
             let (x, y) = if signed {
-                (sext(x, 24) as i64, sext(y, 24) as i64)
+                (sext(x, 24), sext(y, 24))
             } else {
                 ((x & 0xFF_FFFF) as i64, (y & 0xFF_FFFF) as i64)
             };
@@ -462,7 +462,7 @@ fn bfe(x: u64, pos: u64, len: u64, t: Ty) -> u64 {
     };
     let mut d = 0u64;
     for i in 0..bits {
-        let v = if i < len && pos + i <= bits - 1 {
+        let v = if i < len && pos + i < bits {
             (x >> (pos + i)) & 1
         } else {
             sbit

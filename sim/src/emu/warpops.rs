@@ -7,6 +7,8 @@
 //! non-participating source lane of `shfl` gives its register's current value (the ISA says
 //! "unpredictable"; this keeps runs deterministic).
 
+#![allow(clippy::needless_range_loop)]
+
 use super::alu::{ival, trunc, Lanes};
 use crate::ptx::isa::{LaneMaskKind, ReduxOp, ShflMode, Ty, VoteMode, WarpOp};
 
