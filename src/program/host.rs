@@ -15,53 +15,15 @@ use sim::workloads::{CheckResult, Rng, RunReport, Size, Workload, WorkloadInfo};
 use sim::{DevPtr, Gpu, Launch, ParamValue, SimError};
 use std::collections::BTreeMap;
 
-/// IEEE-754 half-precision bits of `v` (round to nearest, ties to even; overflow to infinity).
+/// IEEE-754 half-precision bits of `v`, rounded to nearest even (overflow to infinity): the
+/// emulator's `cvt.rn.f16` ([`sim::emu::cvt::f64_to_f16`]).
 pub fn f16_bits(v: f64) -> u16 {
-    let f = v as f32;
-    let b = f.to_bits();
-    let sign = ((b >> 16) & 0x8000) as u16;
-    let exp = ((b >> 23) & 0xff) as i32;
-    let man = b & 0x7f_ffff;
-    if exp == 0xff {
-        return sign | 0x7c00 | if man != 0 { 0x200 } else { 0 };
-    }
-    let e = exp - 127 + 15;
-    if e >= 0x1f {
-        return sign | 0x7c00;
-    }
-    if e <= 0 {
-        if e < -10 {
-            return sign;
-        }
-        let m = man | 0x80_0000;
-        let shift = (14 - e) as u32;
-        let half = 1u32 << (shift - 1);
-        let rest = m & ((1 << shift) - 1);
-        let mut r = m >> shift;
-        if rest > half || (rest == half && r & 1 == 1) {
-            r += 1;
-        }
-        return sign | r as u16;
-    }
-    let rest = man & 0x1fff;
-    let mut r = ((e as u32) << 10) | (man >> 13);
-    if rest > 0x1000 || (rest == 0x1000 && r & 1 == 1) {
-        r += 1;
-    }
-    sign | r as u16
+    sim::emu::cvt::f64_to_f16(v, sim::ptx::isa::Rnd::Rn)
 }
 
-/// The value of IEEE-754 half-precision bits.
+/// The value of IEEE-754 half-precision bits ([`sim::emu::cvt::f16_to_f64`]).
 pub fn f16_value(h: u16) -> f64 {
-    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
-    let exp = ((h >> 10) & 0x1f) as i32;
-    let man = (h & 0x3ff) as f64;
-    sign * match exp {
-        0 => man * 2f64.powi(-24),
-        0x1f if man == 0.0 => f64::INFINITY,
-        0x1f => f64::NAN,
-        _ => (1.0 + man / 1024.0) * 2f64.powi(exp - 15),
-    }
+    sim::emu::cvt::f16_to_f64(h)
 }
 
 /// Appends `n` as one element of `dtype` (integers already range-checked; floats rounded).

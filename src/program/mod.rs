@@ -16,8 +16,10 @@
 //! Activity cache and the sweep store key a run by. A program has fixed sizes: the `--size`
 //! tier of the built-in workloads does not apply to it.
 
+pub mod dtype;
 pub mod file;
 pub mod host;
+pub mod launch_args;
 pub mod npy;
 pub mod nvcc;
 pub mod nvcc_find;

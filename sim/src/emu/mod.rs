@@ -31,6 +31,7 @@
 //! counters of completed CTAs.
 
 pub mod alu;
+mod alu_ext;
 pub mod cvt;
 pub mod exec;
 pub mod launch;

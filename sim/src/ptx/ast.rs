@@ -113,6 +113,33 @@ pub struct RawInst {
     pub pos: Pos,
 }
 
+impl RawInst {
+    /// Replaces every register, variable, label or parameter name the instruction mentions
+    /// (guard included) by `f(name)` where that gives one.
+    pub fn rename_names(&mut self, f: impl Fn(&str) -> Option<String>) {
+        let fix = |n: &mut String| {
+            if let Some(u) = f(n) {
+                *n = u;
+            }
+        };
+        if let Some((g, _, _)) = self.guard.as_mut() {
+            fix(g);
+        }
+        for (o, _) in self.operands.iter_mut() {
+            match o {
+                RawOpnd::Name(n) | RawOpnd::Not(n) | RawOpnd::NameOff(n, _) => fix(n),
+                RawOpnd::Addr(Some(n), _) => fix(n),
+                RawOpnd::PredPair(a, b) => {
+                    fix(a);
+                    fix(b);
+                }
+                RawOpnd::Vec(v) => v.iter_mut().for_each(fix),
+                RawOpnd::Addr(None, _) | RawOpnd::Imm(_) => {}
+            }
+        }
+    }
+}
+
 /// Body statement.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Stmt {

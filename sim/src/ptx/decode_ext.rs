@@ -76,6 +76,11 @@ fn has(m: &Mods, k: &str) -> bool {
     m.other.iter().any(|x| x == k)
 }
 
+/// The value of the first modifier of `table` that the instruction carries.
+fn pick<T: Copy>(m: &Mods, table: &[(&str, T)]) -> Option<T> {
+    table.iter().find(|(k, _)| has(m, k)).map(|&(_, v)| v)
+}
+
 /// Decodes `ri` if it is one of this module's instructions: `Ok(Some(inst))`, `Ok(None)` when
 /// the opcode is not one of them, an error when it is one but malformed or unsupported.
 pub(super) fn decode_ext(
@@ -100,15 +105,15 @@ pub(super) fn decode_ext(
     }
     match op {
         "shfl" => {
-            let mode = [
-                ("up", ShflMode::Up),
-                ("down", ShflMode::Down),
-                ("bfly", ShflMode::Bfly),
-                ("idx", ShflMode::Idx),
-            ]
-            .into_iter()
-            .find(|(k, _)| has(m, k))
-            .map(|(_, v)| v);
+            let mode = pick(
+                m,
+                &[
+                    ("up", ShflMode::Up),
+                    ("down", ShflMode::Down),
+                    ("bfly", ShflMode::Bfly),
+                    ("idx", ShflMode::Idx),
+                ],
+            );
             let Some(mode) = mode else {
                 return s.err(ri.pos, "shfl needs .up, .down, .bfly or .idx");
             };
@@ -141,14 +146,14 @@ pub(super) fn decode_ext(
             );
         }
         "vote" => {
-            let mode = [
-                ("all", VoteMode::All),
-                ("any", VoteMode::Any),
-                ("ballot", VoteMode::Ballot),
-            ]
-            .into_iter()
-            .find(|(k, _)| has(m, k))
-            .map(|(_, v)| v)
+            let mode = pick(
+                m,
+                &[
+                    ("all", VoteMode::All),
+                    ("any", VoteMode::Any),
+                    ("ballot", VoteMode::Ballot),
+                ],
+            )
             .or(m.uni.then_some(VoteMode::Uni));
             let Some(mode) = mode else {
                 return s.err(ri.pos, "vote needs .all, .any, .uni or .ballot");
@@ -297,17 +302,18 @@ pub(super) fn decode_ext(
             if t != Ty::B32 {
                 return s.err(ri.pos, "prmt needs .b32");
             }
-            let mode = [
-                ("f4e", PrmtMode::F4e),
-                ("b4e", PrmtMode::B4e),
-                ("rc8", PrmtMode::Rc8),
-                ("ecl", PrmtMode::Ecl),
-                ("ecr", PrmtMode::Ecr),
-                ("rc16", PrmtMode::Rc16),
-            ]
-            .into_iter()
-            .find(|(k, _)| has(m, k))
-            .map_or(PrmtMode::Generic, |(_, v)| v);
+            let mode = pick(
+                m,
+                &[
+                    ("f4e", PrmtMode::F4e),
+                    ("b4e", PrmtMode::B4e),
+                    ("rc8", PrmtMode::Rc8),
+                    ("ecl", PrmtMode::Ecl),
+                    ("ecr", PrmtMode::Ecr),
+                    ("rc16", PrmtMode::Rc16),
+                ],
+            )
+            .unwrap_or(PrmtMode::Generic);
             nops(s, ri, 4)?;
             inst.op = Op::Prmt(mode);
             set_dst(&mut inst, &[s.dst(&ops[0], t)?]);
@@ -386,17 +392,17 @@ pub(super) fn decode_ext(
         }
         "testp" => {
             let t = one_type(s, ri, m)?;
-            let k = [
-                ("finite", TestpOp::Finite),
-                ("infinite", TestpOp::Infinite),
-                ("number", TestpOp::Number),
-                ("notanumber", TestpOp::NotANumber),
-                ("normal", TestpOp::Normal),
-                ("subnormal", TestpOp::Subnormal),
-            ]
-            .into_iter()
-            .find(|(k, _)| has(m, k))
-            .map(|(_, v)| v);
+            let k = pick(
+                m,
+                &[
+                    ("finite", TestpOp::Finite),
+                    ("infinite", TestpOp::Infinite),
+                    ("number", TestpOp::Number),
+                    ("notanumber", TestpOp::NotANumber),
+                    ("normal", TestpOp::Normal),
+                    ("subnormal", TestpOp::Subnormal),
+                ],
+            );
             let Some(k) = k else {
                 return s.err(ri.pos, "testp needs a property (.finite, .infinite, ...)");
             };

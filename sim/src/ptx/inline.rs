@@ -227,24 +227,5 @@ fn expand(
 
 /// Renames registers, variables, parameters and labels of an inlined instruction.
 fn rename(ri: &mut RawInst, map: &HashMap<String, String>) {
-    let fix = |n: &mut String| {
-        if let Some(u) = map.get(n.as_str()) {
-            *n = u.clone();
-        }
-    };
-    if let Some((g, _, _)) = ri.guard.as_mut() {
-        fix(g);
-    }
-    for (o, _) in ri.operands.iter_mut() {
-        match o {
-            RawOpnd::Name(n) | RawOpnd::Not(n) | RawOpnd::NameOff(n, _) => fix(n),
-            RawOpnd::Addr(Some(n), _) => fix(n),
-            RawOpnd::PredPair(a, b) => {
-                fix(a);
-                fix(b);
-            }
-            RawOpnd::Vec(v) => v.iter_mut().for_each(fix),
-            RawOpnd::Addr(None, _) | RawOpnd::Imm(_) => {}
-        }
-    }
+    ri.rename_names(|n| map.get(n).cloned());
 }
