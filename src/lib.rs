@@ -31,6 +31,7 @@ pub mod refcompare;
 pub mod report;
 pub mod rfcost;
 pub mod schedcfg;
+pub mod spanned_file;
 pub mod study;
 pub mod sweep;
 pub mod technique;

@@ -59,7 +59,6 @@ use super::{Arg, Buffer, Check, Init, Num, Source, Step, Tolerance, UserProgram}
 use serde::Deserialize;
 use sim::ptx::{Kernel, Module, Ty};
 use std::collections::BTreeMap;
-use std::ops::Range;
 use std::path::Path;
 use std::sync::Arc;
 use toml::Spanned;
@@ -78,32 +77,10 @@ pub const MAX_BUFFER_BYTES: u64 = 4 << 30;
 /// Largest `repeat` of one step.
 pub const MAX_REPEAT: i64 = 1_000_000;
 
-/// An error in a program file: where, which key, what is wrong.
-#[derive(Debug, thiserror::Error)]
-#[error("{file}:{line}:{col}: '{key}': {msg}")]
-pub struct FileError {
-    /// The program file as given.
-    pub file: String,
-    /// 1-based line.
-    pub line: usize,
-    /// 1-based column.
-    pub col: usize,
-    /// The key at fault.
-    pub key: String,
-    /// What is wrong and, where there is a choice, what is allowed.
-    pub msg: String,
-}
-
 pub use super::dtype::{DType, DTYPES};
 
-/// A position in the file.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Loc {
-    /// 1-based line.
-    pub line: usize,
-    /// 1-based column.
-    pub col: usize,
-}
+pub(crate) use crate::spanned_file::Ctx;
+pub use crate::spanned_file::{FileError, Loc};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -153,34 +130,6 @@ struct Raw {
     buffers: Option<BTreeMap<Spanned<String>, Spanned<RawBuffer>>>,
     steps: Option<Spanned<Vec<Spanned<RawStep>>>>,
     checks: Option<Vec<Spanned<RawCheck>>>,
-}
-
-/// Reading context: the file's name and text, to turn byte spans into lines.
-pub(crate) struct Ctx<'a> {
-    pub(crate) file: String,
-    pub(crate) text: &'a str,
-}
-
-impl Ctx<'_> {
-    fn loc(&self, span: Range<usize>) -> Loc {
-        let start = span.start.min(self.text.len());
-        let before = &self.text[..start];
-        let line = before.matches('\n').count() + 1;
-        let col = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
-        Loc { line, col }
-    }
-    fn err(&self, loc: Loc, key: &str, msg: impl Into<String>) -> FileError {
-        FileError {
-            file: self.file.clone(),
-            line: loc.line,
-            col: loc.col,
-            key: key.to_string(),
-            msg: msg.into(),
-        }
-    }
-    fn at<T>(&self, s: &Spanned<T>, key: &str, msg: impl Into<String>) -> FileError {
-        self.err(self.loc(s.span()), key, msg)
-    }
 }
 
 /// A number as written (integers kept exact).
@@ -672,15 +621,7 @@ impl UserProgram {
             file: path.display().to_string(),
             text,
         };
-        let raw: Raw = toml::from_str(text).map_err(|e| {
-            let span = e.span().unwrap_or(0..0);
-            let key: String = text
-                .get(span.clone())
-                .and_then(|s| s.lines().next())
-                .map(|s| s.trim().trim_matches('"').chars().take(60).collect())
-                .unwrap_or_default();
-            cx.err(cx.loc(span), &key, e.message().trim().to_string())
-        })?;
+        let raw: Raw = cx.parse()?;
         let folder = path.parent().unwrap_or(Path::new(""));
         let name = raw.name.get_ref().trim().to_string();
         super::check_name(&name).map_err(|m| cx.at(&raw.name, "name", m))?;

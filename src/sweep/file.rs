@@ -35,34 +35,11 @@
 use crate::technique;
 use serde::Deserialize;
 use std::collections::BTreeMap;
-use std::ops::Range;
 use std::path::{Path, PathBuf};
 use toml::Spanned;
 
-/// An error in a sweep file: where, which key, what is wrong.
-#[derive(Debug, thiserror::Error)]
-#[error("{file}:{line}:{col}: '{key}': {msg}")]
-pub struct FileError {
-    /// The sweep file as given.
-    pub file: String,
-    /// 1-based line.
-    pub line: usize,
-    /// 1-based column.
-    pub col: usize,
-    /// The key at fault.
-    pub key: String,
-    /// What is wrong and, where there is a choice, what is allowed.
-    pub msg: String,
-}
-
-/// A position in the sweep file.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Loc {
-    /// 1-based line.
-    pub line: usize,
-    /// 1-based column.
-    pub col: usize,
-}
+use crate::spanned_file::Ctx;
+pub use crate::spanned_file::{FileError, Loc};
 
 /// One value of a knob: its TOML text (what `--set` takes) and how tables show it.
 #[derive(Clone, Debug, PartialEq)]
@@ -220,36 +197,13 @@ struct Raw {
 /// The dimensions an exclusion rule may name besides the axes.
 const DIMENSIONS: &[&str] = &["node", "technique", "workload", "size"];
 
-/// Reading context: the file's name and text, to turn byte spans into lines.
-struct Ctx<'a> {
-    file: String,
-    text: &'a str,
+/// Checks of the sweep file's lists.
+trait ListChecks {
+    /// A non-empty list of distinct names.
+    fn names(&self, list: &Names, key: &str) -> Result<Vec<Item>, FileError>;
 }
 
-impl Ctx<'_> {
-    fn loc(&self, span: Range<usize>) -> Loc {
-        let start = span.start.min(self.text.len());
-        let before = &self.text[..start];
-        let line = before.matches('\n').count() + 1;
-        let col = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
-        Loc { line, col }
-    }
-
-    fn err(&self, loc: Loc, key: &str, msg: impl Into<String>) -> FileError {
-        FileError {
-            file: self.file.clone(),
-            line: loc.line,
-            col: loc.col,
-            key: key.to_string(),
-            msg: msg.into(),
-        }
-    }
-
-    fn at<T>(&self, s: &Spanned<T>, key: &str, msg: impl Into<String>) -> FileError {
-        self.err(self.loc(s.span()), key, msg)
-    }
-
-    /// A non-empty list of distinct names.
+impl ListChecks for Ctx<'_> {
     fn names(&self, list: &Names, key: &str) -> Result<Vec<Item>, FileError> {
         if list.get_ref().is_empty() {
             return Err(self.at(list, key, "the list is empty; give at least one value"));
@@ -284,15 +238,7 @@ impl SweepFile {
             file: path.display().to_string(),
             text,
         };
-        let raw: Raw = toml::from_str(text).map_err(|e| {
-            let span = e.span().unwrap_or(0..0);
-            let key: String = text
-                .get(span.clone())
-                .and_then(|s| s.lines().next())
-                .map(|s| s.trim().trim_matches('"').chars().take(60).collect())
-                .unwrap_or_default();
-            cx.err(cx.loc(span), &key, e.message().trim().to_string())
-        })?;
+        let raw: Raw = cx.parse()?;
         let folder = path.parent().unwrap_or(Path::new(""));
         let (base, base_loc) = match (&raw.preset, &raw.config) {
             (Some(_), Some(c)) => {
