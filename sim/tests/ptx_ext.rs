@@ -396,3 +396,25 @@ fn vtables_refuse_only_their_users_and_assert_traps() {
         "{e}"
     );
 }
+
+#[test]
+fn directed_rounding_keeps_saturation() {
+    // add.rz.sat.f32: 0.75 + lane/16 clamped to [0, 1]; mul.rm.sat.f32 of a negative is 0
+    let body = "cvt.rn.f32.u32 %f1, %r0;\nmul.f32 %f1, %f1, 0f3D800000;\n\
+        add.rz.sat.f32 %f2, %f1, 0f3F400000;\nst.global.f32 [%rd1], %f2;\n\
+        mul.rm.sat.f32 %f3, %f1, 0fBF800000;\nst.global.f32 [%rd1+4], %f3;";
+    let o = run("", body, 2);
+    for l in 0..32u32 {
+        let want = (l as f32 / 16.0 + 0.75).min(1.0);
+        assert_eq!(
+            f32::from_bits(o[2 * l as usize]),
+            want,
+            "add.rz.sat lane {l}"
+        );
+        assert_eq!(
+            f32::from_bits(o[2 * l as usize + 1]),
+            0.0,
+            "mul.rm.sat lane {l}"
+        );
+    }
+}

@@ -5,7 +5,7 @@
 
 #![allow(clippy::needless_range_loop)]
 
-use super::alu::{b32, b64, f32v, f64v, ftz32, trunc, Lanes};
+use super::alu::{b32, b64, f32v, f64v, ftz32, sat01, trunc, Lanes};
 use crate::ptx::isa::{flags, Inst, Op, PrmtMode, TestpOp, Ty};
 
 /// `bfe`: `len` bits of `x` from bit `pos` (both taken mod 256, PTX semantics), sign-extended
@@ -167,7 +167,7 @@ fn two_sum(a: f64, b: f64) -> (f64, f64) {
 /// result as an unevaluated sum hi + lo (f32 operands: products are exact in f64 and sums exact
 /// by TwoSum; f64: TwoSum, and the product's error by an FMA), rounded to nearest, then moved
 /// one step in the mode's direction when the exact value lies on the other side. `.ftz` flushes
-/// f32 inputs and results.
+/// f32 inputs and results; `.sat` clamps f32 results to [0, 1].
 pub(super) fn directed_lanes(inst: &Inst, t: Ty, a: &Lanes, b: &Lanes, c: &Lanes, o: &mut Lanes) {
     use std::cmp::Ordering;
     let fl = inst.flags;
@@ -217,7 +217,8 @@ pub(super) fn directed_lanes(inst: &Inst, t: Ty, a: &Lanes, b: &Lanes, c: &Lanes
             } else {
                 super::cvt::directed_f32(r, ord((hi - r as f64) + lo), rnd)
             };
-            b32(ftz32(v, ftz))
+            let v = ftz32(v, ftz);
+            b32(if fl & flags::SAT != 0 { sat01(v) } else { v })
         } else if hi.is_nan()
             || (hi.is_infinite() && !lo.is_nan() && inputs_infinite(a[l], b[l], c[l], inst))
         {
