@@ -72,6 +72,21 @@ fn set_src(inst: &mut Inst, d: &[Opnd]) {
     inst.src[..d.len()].copy_from_slice(d);
 }
 
+/// The common operand shape `op d, a[, b, ...]`: checks the count, then decodes the
+/// destination as `dt` and each source as its type in `sts`.
+fn dst_srcs(s: &Scope, ri: &RawInst, inst: &mut Inst, dt: Ty, sts: &[Ty]) -> Result<(), SimError> {
+    nops(s, ri, 1 + sts.len())?;
+    let ops = &ri.operands;
+    set_dst(inst, &[s.dst(&ops[0], dt)?]);
+    let srcs = sts
+        .iter()
+        .enumerate()
+        .map(|(k, &t)| s.src(&ops[k + 1], t))
+        .collect::<Result<Vec<_>, _>>()?;
+    set_src(inst, &srcs);
+    Ok(())
+}
+
 fn has(m: &Mods, k: &str) -> bool {
     m.other.iter().any(|x| x == k)
 }
@@ -233,10 +248,8 @@ pub(super) fn decode_ext(
                     "redux takes .u32/.s32 for add, min, max and .b32 for and, or, xor",
                 );
             }
-            nops(s, ri, 3)?;
             inst.op = Op::Warp(WarpOp::Redux(rop, t));
-            set_dst(&mut inst, &[s.dst(&ops[0], t)?]);
-            set_src(&mut inst, &[s.src(&ops[1], t)?, s.src(&ops[2], Ty::B32)?]);
+            dst_srcs(s, ri, &mut inst, t, &[t, Ty::B32])?;
         }
         "nanosleep" | "prefetch" | "prefetchu" => {
             inst.op = Op::Nop;
@@ -254,48 +267,27 @@ pub(super) fn decode_ext(
             if !matches!(t, Ty::U32 | Ty::S32 | Ty::U64 | Ty::S64) {
                 return s.err(ri.pos, "bfe needs .u32, .s32, .u64 or .s64");
             }
-            nops(s, ri, 4)?;
             inst.op = Op::Bfe(t);
-            set_dst(&mut inst, &[s.dst(&ops[0], t)?]);
-            set_src(
-                &mut inst,
-                &[
-                    s.src(&ops[1], t)?,
-                    s.src(&ops[2], Ty::U32)?,
-                    s.src(&ops[3], Ty::U32)?,
-                ],
-            );
+            dst_srcs(s, ri, &mut inst, t, &[t, Ty::U32, Ty::U32])?;
         }
         "bfi" => {
             let t = one_type(s, ri, m)?;
             if !matches!(t, Ty::B32 | Ty::B64) {
                 return s.err(ri.pos, "bfi needs .b32 or .b64");
             }
-            nops(s, ri, 5)?;
             inst.op = Op::Bfi(t);
-            set_dst(&mut inst, &[s.dst(&ops[0], t)?]);
-            set_src(
-                &mut inst,
-                &[
-                    s.src(&ops[1], t)?,
-                    s.src(&ops[2], t)?,
-                    s.src(&ops[3], Ty::U32)?,
-                    s.src(&ops[4], Ty::U32)?,
-                ],
-            );
+            dst_srcs(s, ri, &mut inst, t, &[t, t, Ty::U32, Ty::U32])?;
         }
         "bfind" => {
             let t = one_type(s, ri, m)?;
             if !matches!(t, Ty::U32 | Ty::S32 | Ty::U64 | Ty::S64) {
                 return s.err(ri.pos, "bfind needs .u32, .s32, .u64 or .s64");
             }
-            nops(s, ri, 2)?;
             inst.op = Op::Bfind {
                 ty: t,
                 shiftamt: has(m, "shiftamt"),
             };
-            set_dst(&mut inst, &[s.dst(&ops[0], Ty::U32)?]);
-            set_src(&mut inst, &[s.src(&ops[1], t)?]);
+            dst_srcs(s, ri, &mut inst, Ty::U32, &[t])?;
         }
         "prmt" => {
             let t = one_type(s, ri, m)?;
@@ -314,13 +306,8 @@ pub(super) fn decode_ext(
                 ],
             )
             .unwrap_or(PrmtMode::Generic);
-            nops(s, ri, 4)?;
             inst.op = Op::Prmt(mode);
-            set_dst(&mut inst, &[s.dst(&ops[0], t)?]);
-            set_src(
-                &mut inst,
-                &[s.src(&ops[1], t)?, s.src(&ops[2], t)?, s.src(&ops[3], t)?],
-            );
+            dst_srcs(s, ri, &mut inst, t, &[t, t, t])?;
         }
         "shf" => {
             let t = one_type(s, ri, m)?;
@@ -328,35 +315,21 @@ pub(super) fn decode_ext(
             if t != Ty::B32 || left == has(m, "r") || has(m, "wrap") == has(m, "clamp") {
                 return s.err(ri.pos, "shf needs .l or .r, .wrap or .clamp, and .b32");
             }
-            nops(s, ri, 4)?;
             inst.op = Op::Shf {
                 left,
                 wrap: has(m, "wrap"),
             };
-            set_dst(&mut inst, &[s.dst(&ops[0], t)?]);
-            set_src(
-                &mut inst,
-                &[
-                    s.src(&ops[1], t)?,
-                    s.src(&ops[2], t)?,
-                    s.src(&ops[3], Ty::U32)?,
-                ],
-            );
+            dst_srcs(s, ri, &mut inst, t, &[t, t, Ty::U32])?;
         }
         "bmsk" => {
             let t = one_type(s, ri, m)?;
             if t != Ty::B32 || has(m, "wrap") == has(m, "clamp") {
                 return s.err(ri.pos, "bmsk needs .clamp or .wrap and .b32");
             }
-            nops(s, ri, 3)?;
             inst.op = Op::Bmsk {
                 wrap: has(m, "wrap"),
             };
-            set_dst(&mut inst, &[s.dst(&ops[0], t)?]);
-            set_src(
-                &mut inst,
-                &[s.src(&ops[1], Ty::U32)?, s.src(&ops[2], Ty::U32)?],
-            );
+            dst_srcs(s, ri, &mut inst, t, &[Ty::U32, Ty::U32])?;
         }
         "lop3" => {
             let t = one_type(s, ri, m)?;
@@ -385,10 +358,8 @@ pub(super) fn decode_ext(
             if !t.is_float() {
                 return s.err(ri.pos, "copysign needs .f32 or .f64");
             }
-            nops(s, ri, 3)?;
             inst.op = Op::Copysign(t);
-            set_dst(&mut inst, &[s.dst(&ops[0], t)?]);
-            set_src(&mut inst, &[s.src(&ops[1], t)?, s.src(&ops[2], t)?]);
+            dst_srcs(s, ri, &mut inst, t, &[t, t])?;
         }
         "testp" => {
             let t = one_type(s, ri, m)?;
@@ -409,10 +380,8 @@ pub(super) fn decode_ext(
             if !t.is_float() {
                 return s.err(ri.pos, "testp needs .f32 or .f64");
             }
-            nops(s, ri, 2)?;
             inst.op = Op::Testp(k, t);
-            set_dst(&mut inst, &[s.dst(&ops[0], Ty::Pred)?]);
-            set_src(&mut inst, &[s.src(&ops[1], t)?]);
+            dst_srcs(s, ri, &mut inst, Ty::Pred, &[t])?;
         }
         "mul24" | "mad24" => {
             let t = one_type(s, ri, m)?;
