@@ -5,8 +5,8 @@
 //! device function with a local array and a multi-kernel iterative solver.
 //!
 //! The PTX nvcc produced is committed beside each source, so these tests run where nvcc is
-//! absent. `nvcc_recompiles_sources` compiles the sources afresh with the nvcc it finds (on
-//! `PATH`, in `$CUDA_HOME/bin` or in the `nvidia-cuda-nvcc` Python package) and runs every check
+//! absent. `nvcc_recompiles_sources` compiles the sources afresh with the nvcc the project's
+//! search finds (`src/program/nvcc_find.rs`) and runs every check
 //! on that PTX too; without nvcc it is reported as ignored, and with `CI` set it fails.
 
 use sim::emu::Emulator;
@@ -516,35 +516,15 @@ fn every_committed_kernel_is_accepted() {
     assert!(n >= 12, "{n} kernels");
 }
 
-/// nvcc on `PATH`, in `$CUDA_HOME/bin`, or in the `nvidia-cuda-nvcc` Python package.
-fn find_nvcc() -> Option<PathBuf> {
-    let exe = |p: PathBuf| p.is_file().then_some(p);
-    if let Some(p) = std::env::var_os("PATH")
-        .iter()
-        .flat_map(std::env::split_paths)
-        .find_map(|d| exe(d.join("nvcc")))
-    {
-        return Some(p);
-    }
-    if let Some(h) = std::env::var_os("CUDA_HOME") {
-        if let Some(p) = exe(PathBuf::from(h).join("bin/nvcc")) {
-            return Some(p);
-        }
-    }
-    let out = std::process::Command::new("python3")
-        .args([
-            "-c",
-            "import nvidia, os; print(os.path.dirname(nvidia.__path__[0]))",
-        ])
-        .output()
-        .ok()?;
-    let site = String::from_utf8(out.stdout).ok()?;
-    exe(PathBuf::from(site.trim()).join("nvidia/cu13/bin/nvcc"))
-}
+/// The project's one nvcc search (`$GPUENERGY_NVCC`, `PATH`, `$CUDA_HOME/bin`, the
+/// `nvidia-cuda-nvcc` Python package), plain `std`, shared with the root build script.
+#[path = "../../src/program/nvcc_find.rs"]
+#[allow(dead_code)]
+mod nvcc_find;
 
 #[test]
 fn nvcc_recompiles_sources() {
-    let Some(nvcc) = find_nvcc() else {
+    let Some(nvcc) = nvcc_find::find() else {
         assert!(
             std::env::var_os("CI").is_none(),
             "nvcc not found under CI (pip install nvidia-cuda-nvcc nvidia-cuda-cccl)"
