@@ -358,6 +358,21 @@ mod tests {
         assert!(parse_param("u32:-1").is_err());
         assert!(parse_param("i32:1").is_err());
         assert!(parse_param("u32").is_err());
+        assert_eq!(
+            parse_param("u8:255").unwrap(),
+            ParamArg::Scalar(ParamValue::U8(255))
+        );
+        assert_eq!(
+            parse_param("u16:0x10").unwrap(),
+            ParamArg::Scalar(ParamValue::U16(16))
+        );
+        assert_eq!(
+            parse_param("f64:0.25").unwrap(),
+            ParamArg::Scalar(ParamValue::F64(0.25))
+        );
+        assert!(parse_param("u8:256").is_err());
+        assert!(parse_param("u16:70000").is_err());
+        assert!(parse_param("f64:x").is_err());
         assert_eq!(parse_dim3("16,2", "grid").unwrap(), [16, 2, 1]);
         assert!(parse_dim3("0", "grid").is_err());
         assert!(parse_dim3("1,2,3,4", "grid").is_err());
