@@ -243,7 +243,7 @@ pub struct IssueCompare {
 }
 
 fn issue_metrics(r: &WorkloadResult, base: &WorkloadResult) -> Option<IssueCompare> {
-    let (v, b) = (&r.issue, &base.issue);
+    let (v, b) = (r.issue()?, base.issue()?);
     if v.design == b.design && v.ib_depth == b.ib_depth {
         return None;
     }
@@ -474,12 +474,8 @@ fn rf_saving(x: f64, b: f64) -> f64 {
 /// The register-file comparison of run `r` against the baseline's run `base` with the
 /// variant's `energy.fixed_ratio_sweep`.
 fn rf_metrics(r: &WorkloadResult, base: &WorkloadResult, sweep: &[f64]) -> Option<RfCompare> {
-    let rf = r.rf.as_ref()?;
-    let b = base
-        .rf
-        .as_ref()
-        .map(|x| &x.energy)
-        .or(base.rf_plain.as_ref())?;
+    let rf = r.rf()?;
+    let b = base.rf().map(|x| &x.energy).or(base.rf_plain.as_ref())?;
     let t = &rf.energy;
     let x = [t.dyn_j, t.leak_j, t.tot_j];
     let y = [b.dyn_j, b.leak_j, b.tot_j];
@@ -754,7 +750,7 @@ fn shares(v: [u64; 3]) -> [f64; 3] {
 /// The gating metrics of run `r` against the baseline's run `base` of the same workload.
 fn gating_metrics(r: &WorkloadResult, base: &WorkloadResult) -> GatingMetrics {
     let mut m = GatingMetrics::default();
-    let Some(classes) = &r.gating else {
+    let Some(classes) = r.gating() else {
         return m;
     };
     // E_leak,base = P_leak·t_clk·T_base: the run's ungated leakage at the baseline's length.
@@ -999,7 +995,7 @@ pub fn run(
                 let mut count = [0u64; 3];
                 let mut cycles = [0u64; 3];
                 let mut any = false;
-                for r in runs.iter().filter_map(|r| r.gating.as_ref()) {
+                for r in runs.iter().filter_map(|r| r.gating()) {
                     for c in r.iter().filter(|c| c.class == class) {
                         any = true;
                         for i in 0..3 {

@@ -27,8 +27,9 @@
 //!
 //! Run time is the run's pipeline cycles at the chip model's core clock for the study's supply.
 
-use models::gpu::{ChipModel, Estimate, Node, TechCostSource};
+use models::gpu::{ChipModel, Estimate, Node, Part, TechCostSource};
 use models::issue::{dwf_cost, DwfScheduler, IssueCostError, StructureCost};
+use models::technique::Edit;
 use serde::Serialize;
 use sim::activity::{DwfCounts, KernelActivity};
 use sim::config::reconv::DwfPolicy;
@@ -219,16 +220,17 @@ fn costed(
     ))
 }
 
-/// Costs the DWF hardware of the run `k` of `cfg` (when it carries DWF counters) and puts it
-/// into `e` as a "DWF scheduler" group of the SMs, one leaf per structure: area and leakage
-/// power of every core's copy, dynamic energy from the counters, leakage over the run.
-pub fn cost_and_apply(
+/// Costs the DWF hardware of the run `k` of `cfg` (when it carries DWF counters) on its
+/// estimate `e`: the record and the edit that adds it as a "DWF scheduler" group of the SMs,
+/// one leaf per structure: area and leakage power of every core's copy, dynamic energy from the
+/// counters, leakage over the run.
+pub fn cost_with_edit(
     cfg: &GpuConfig,
     src: &TechCostSource,
     chip: &ChipModel,
     k: &KernelActivity,
-    e: &mut Estimate,
-) -> Result<Option<DwfHardware>, IssueCostError> {
+    e: &Estimate,
+) -> Result<Option<(DwfHardware, Edit)>, IssueCostError> {
     let Some(counts) = k.dwf.as_ref() else {
         return Ok(None);
     };
@@ -257,16 +259,9 @@ pub fn cost_and_apply(
             )
         })
         .collect();
-    if let Some(sms) = find_sms_mut(&mut e.root) {
-        sms.children.push(Node::group("DWF scheduler", leaves));
-    }
-    e.root.roll_up();
-    Ok(Some(h))
-}
-
-fn find_sms_mut(n: &mut Node) -> Option<&mut Node> {
-    if n.name.starts_with("SMs (") {
-        return Some(n);
-    }
-    n.children.iter_mut().find_map(find_sms_mut)
+    let edit = Edit::Append {
+        parent: Part::Sms,
+        nodes: vec![Node::group("DWF scheduler", leaves)],
+    };
+    Ok(Some((h, edit)))
 }

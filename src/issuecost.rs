@@ -29,11 +29,12 @@
 //! tree keeps the generic leaves, so the tree totals of the two runs differ from `issue_cost`
 //! by the difference between the generic and the §4 baseline models.
 
-use models::gpu::{ChipModel, Estimate, Node, TechCostSource};
+use models::gpu::{ChipModel, Estimate, Node, Part, TechCostSource};
 use models::issue::{
     baseline_cost, loog_cost, socgpu_cost, BaselineIssue, DesignCost, IssueCostError, LoogSlice,
     SocgpuIssue, StructureCost,
 };
+use models::technique::Edit;
 use serde::Serialize;
 use sim::activity::KernelActivity;
 use sim::config::GpuConfig;
@@ -226,9 +227,8 @@ pub(crate) fn structure_leaf(
         area_m2,
         dynamic_j,
         leakage_j,
-        gating_overhead_j: 0.0,
         leakage_w,
-        children: Vec::new(),
+        ..Node::default()
     }
 }
 
@@ -238,37 +238,29 @@ pub(crate) fn sm_area_mm2(root: &Node) -> f64 {
 }
 
 fn find_sms(n: &Node) -> Option<&Node> {
-    if n.name.starts_with("SMs (") {
-        return Some(n);
-    }
-    n.children.iter().find_map(find_sms)
-}
-
-fn find_leaf<'a>(n: &'a Node, group: &str, leaf: &str) -> Option<&'a Node> {
-    if n.name == group {
-        return n.children.iter().find(|c| c.name == leaf);
-    }
-    n.children.iter().find_map(|c| find_leaf(c, group, leaf))
+    n.find_part(Part::Sms)
 }
 
 /// Seconds the SMs were powered in `e` (the scoreboard leaf's leakage energy over its power;
 /// the run time when the tree has none).
 fn powered_s(e: &Estimate) -> f64 {
-    match find_leaf(&e.root, "issue", "scoreboard") {
+    match e.root.find_part(Part::Scoreboard) {
         Some(l) if l.leakage_w > 0.0 => l.leakage_j / l.leakage_w,
         _ => e.runtime_s,
     }
 }
 
-/// Costs the issue stage of the run `k` of `cfg` (module doc) and, for a SOCGPU run, puts its
-/// structures into `e` in place of the I-buffer and scoreboard leaves.
-pub fn cost_and_apply(
+/// Costs the issue stage of the run `k` of `cfg` on its estimate `e` (module doc): the record
+/// and, for a SOCGPU or LOOG run, the edits that put its structures into the tree in place of
+/// the I-buffer (SOCGPU), operand-collector (LOOG) and scoreboard leaves. The record's SM and
+/// chip areas are those of `e`; [`finish`] sets them to the edited tree's.
+pub fn cost_with_edits(
     cfg: &GpuConfig,
     src: &TechCostSource,
     chip: &ChipModel,
     k: &KernelActivity,
-    e: &mut Estimate,
-) -> Result<IssueRun, IssueError> {
+    e: &Estimate,
+) -> Result<(IssueRun, Vec<Edit>), IssueError> {
     let d = design(cfg, src)?;
     let n = chip.n_sm as f64;
     let t = powered_s(e);
@@ -293,7 +285,7 @@ pub fn cost_and_apply(
         }
     };
     let mut structures: Vec<IssueStructure> = d.added.iter().map(|s| cost(s, per_sm)).collect();
-    let collectors = match find_leaf(&e.root, "register file", "operand collectors") {
+    let collectors = match e.root.find_part(Part::OperandCollectors) {
         Some(l) if loog => {
             let n = chip.n_sm.max(1) as f64;
             (l.area_m2 / n * 1e6, l.leakage_w / n)
@@ -326,11 +318,13 @@ pub fn cost_and_apply(
         )
     };
     let socgpu = d.design == "socgpu";
-    if socgpu || loog {
-        apply(e, &d, &structures, per_sm, chip.n_sm);
-    }
+    let edits = if socgpu || loog {
+        edits(&d, &structures, per_sm, chip.n_sm)
+    } else {
+        Vec::new()
+    };
     let sm_area_mm2 = sm_area_mm2(&e.root);
-    Ok(IssueRun {
+    let run = IssueRun {
         design: d.design.to_string(),
         ib_depth: socgpu.then_some(cfg.sched.ooo.ib_depth),
         warps_per_sm: cfg.sm.max_warps,
@@ -354,43 +348,47 @@ pub fn cost_and_apply(
         structures,
         sm_area_mm2,
         chip_area_mm2: e.root.area_m2 * 1e6,
-    })
+    };
+    Ok((run, edits))
 }
 
-/// Replaces the scoreboard leaf of `e` (and for SOCGPU the I-buffer leaf) by the design's
-/// structures, `copies` per SM (module doc).
-fn apply(e: &mut Estimate, d: &DesignCost, st: &[IssueStructure], copies: u32, n_sm: u32) {
-    let (prefix, drop_ib) = if d.design == "loog" {
-        ("LOOG", false)
-    } else {
-        ("SOCGPU", true)
-    };
-    fn visit(n: &mut Node, f: &mut dyn FnMut(&mut Node)) {
-        f(n);
-        for c in n.children.iter_mut() {
-            visit(c, f);
-        }
-    }
-    visit(&mut e.root, &mut |g| {
-        if drop_ib && g.name == "front end" {
-            g.children.retain(|c| c.name != "instruction buffer");
-        }
-        if !drop_ib && g.name == "register file" && !g.children.is_empty() {
-            // LOOG's collector units replace the operand collectors (cost_and_apply)
-            g.children.retain(|c| c.name != "operand collectors");
-        }
-        if g.name == "issue" {
-            g.children.retain(|c| c.name != "scoreboard");
-            for (s, x) in d.added.iter().zip(st) {
-                g.children.push(structure_leaf(
-                    format!("{prefix} {}", s.name),
-                    s.source.clone(),
-                    copies * n_sm,
-                    x.area_per_sm_mm2 * 1e-6 * n_sm as f64,
-                    (x.dynamic_j, x.leakage_j, x.leakage_per_sm_w * n_sm as f64),
-                ));
-            }
-        }
-    });
-    e.root.roll_up();
+/// Sets the record's SM and chip areas to those of the estimate `e` its edits were applied to.
+pub fn finish(run: &mut IssueRun, e: &Estimate) {
+    run.sm_area_mm2 = sm_area_mm2(&e.root);
+    run.chip_area_mm2 = e.root.area_m2 * 1e6;
+}
+
+/// The edits that replace the scoreboard leaf (and for SOCGPU the I-buffer leaf, for LOOG the
+/// operand-collector leaf) by the design's structures, `copies` per SM (module doc).
+fn edits(d: &DesignCost, st: &[IssueStructure], copies: u32, n_sm: u32) -> Vec<Edit> {
+    let loog = d.design == "loog";
+    let prefix = if loog { "LOOG" } else { "SOCGPU" };
+    let nodes = d
+        .added
+        .iter()
+        .zip(st)
+        .map(|(s, x)| {
+            structure_leaf(
+                format!("{prefix} {}", s.name),
+                s.source.clone(),
+                copies * n_sm,
+                x.area_per_sm_mm2 * 1e-6 * n_sm as f64,
+                (x.dynamic_j, x.leakage_j, x.leakage_per_sm_w * n_sm as f64),
+            )
+        })
+        .collect();
+    vec![
+        // LOOG's collector units replace the operand collectors (cost_with_edits); SOCGPU's
+        // in-order buffer gives way to its own
+        Edit::Remove(if loog {
+            Part::OperandCollectors
+        } else {
+            Part::InstructionBuffer
+        }),
+        Edit::Remove(Part::Scoreboard),
+        Edit::Append {
+            parent: Part::Issue,
+            nodes,
+        },
+    ]
 }

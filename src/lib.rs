@@ -7,7 +7,9 @@
 //!   formats;
 //! - [`correlate`]: timing correlation against reference cycles (reference-file parsing,
 //!   per-launch cycles, MAPE and Pearson's r);
-//! - [`rfcost`]: the register-file techniques' §8 accounting applied to an estimate;
+//! - [`costing`]: the costing side of the built-in techniques, registered once, and the records
+//!   a study keeps of them; [`rfcost`], [`issuecost`], [`dwfcost`]: the register-file
+//!   techniques' §8 accounting, the issue stage's and the DWF scheduler's hardware;
 //! - [`sweep`]: design-space sweeps (sweep files, expansion and sharding, the content-keyed
 //!   result store, local and Slurm runs, the merged table);
 //! - [`program`]: user programs (program files, the one-launch shorthand, CUDA via nvcc) as
@@ -21,6 +23,7 @@ pub mod amodel;
 pub mod cli;
 pub mod compare;
 pub mod correlate;
+pub mod costing;
 pub mod diag;
 pub mod digest;
 pub mod dwfcost;

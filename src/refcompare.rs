@@ -184,7 +184,7 @@ pub fn run(
                         edp_change: ch(r.edp_js, base_cost.1),
                         area_change: ch(area_mm2, base_cost.2),
                     };
-                    (Some(e), r.dwf)
+                    (Some(e), r.dwf().cloned())
                 }
                 None => (None, None),
             };

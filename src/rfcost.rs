@@ -25,7 +25,7 @@
 //! §8 energy of a plain MRF for a run without a technique (the baseline of a comparison), on
 //! the same structures, so that a variant with every technique off saves exactly zero.
 
-use models::gpu::{ChipModel, Estimate, Node, Source, TechChoice};
+use models::gpu::{ChipModel, Estimate, Node, Part, Source, TechChoice};
 use models::rf::accounting::{
     account, apply_paper_row, phi_sum, MrfRegion, RfCounts, RfEnergy, RfEnergyModel, Techniques,
 };
@@ -34,6 +34,7 @@ use models::rf::counts::counts_from_activity;
 use models::rf::structures::{evaluate, RfDesign, RfStructures};
 use models::rf::tric::tric_cost_with;
 use models::rf::RfError;
+use models::technique::Edit;
 use serde::Serialize;
 use sim::activity::KernelActivity;
 use sim::config::tric::{EnergyCalibration, FixedFraction, SwitchEnergyModel, TricGranularity};
@@ -383,89 +384,66 @@ fn added_structures(
     v
 }
 
-fn visit_groups(n: &mut Node, f: &mut dyn FnMut(&mut Node)) {
-    if n.name == "register file" && !n.children.is_empty() {
-        f(n);
-        return;
-    }
-    for c in n.children.iter_mut() {
-        visit_groups(c, f);
-    }
-}
-
-/// Replaces the register-file leaf of `e` with the structures and added structures of `rf`
-/// (module doc). `bus_read_j` is the read bus energy `Σφ_rd × E_bus` of each structure
-/// (MRF, FRF, SRF, RFC order), already charged by the operand crossbar.
-fn apply(e: &mut Estimate, rf: &RfCost, areas_m2: [f64; 4], bus_read_j: [f64; 4]) {
-    visit_groups(&mut e.root, &mut |g| {
-        let Some(i) = g.children.iter().position(|c| c.name == "register file") else {
-            return;
-        };
-        let old = g.children.remove(i);
-        let full = old.leakage_w * e.runtime_s;
-        let powered = if full > 0.0 {
-            old.leakage_j / full
-        } else {
-            1.0
-        };
-        let mut leaves = Vec::new();
-        for (k, st) in rf.energy.structures.iter().enumerate() {
-            let leak = st.leak_array_j + st.leak_periph_j;
-            if areas_m2[k] <= 0.0 && st.dyn_j <= 0.0 && leak <= 0.0 {
-                continue;
+/// The edit that replaces the register-file leaf (in every SM's register-file group) with the
+/// structures and added structures of `rf` (module doc). `bus_read_j` is the read bus energy
+/// `Σφ_rd × E_bus` of each structure (MRF, FRF, SRF, RFC order), already charged by the operand
+/// crossbar; `runtime_s` is the run's.
+fn edit(rf: &RfCost, areas_m2: [f64; 4], bus_read_j: [f64; 4], runtime_s: f64) -> Edit {
+    let rf = rf.clone();
+    Edit::Replace {
+        part: Part::RegisterFile,
+        with: Box::new(move |old: &Node| {
+            let full = old.leakage_w * runtime_s;
+            let powered = if full > 0.0 {
+                old.leakage_j / full
+            } else {
+                1.0
+            };
+            let per_s = |j: f64| if runtime_s > 0.0 { j / runtime_s } else { 0.0 };
+            let mut leaves = Vec::new();
+            for (k, st) in rf.energy.structures.iter().enumerate() {
+                let leak = st.leak_array_j + st.leak_periph_j;
+                if areas_m2[k] <= 0.0 && st.dyn_j <= 0.0 && leak <= 0.0 {
+                    continue;
+                }
+                leaves.push(Node {
+                    name: st.name.to_string(),
+                    source: old.source.clone(),
+                    instances: old.instances,
+                    area_m2: areas_m2[k],
+                    dynamic_j: (st.dyn_j - bus_read_j[k]).max(0.0),
+                    leakage_j: leak * powered,
+                    leakage_w: per_s(leak),
+                    ..Node::default()
+                });
             }
-            let leak_j = leak * powered;
-            leaves.push(Node {
-                name: st.name.to_string(),
-                source: old.source.clone(),
-                instances: old.instances,
-                area_m2: areas_m2[k],
-                dynamic_j: (st.dyn_j - bus_read_j[k]).max(0.0),
-                leakage_j: leak_j,
-                gating_overhead_j: 0.0,
-                leakage_w: if e.runtime_s > 0.0 {
-                    leak / e.runtime_s
-                } else {
-                    0.0
-                },
-                children: Vec::new(),
-            });
-        }
-        for a in &rf.added {
-            let leak_j = a.leakage_j * powered;
-            leaves.push(Node {
-                name: a.name.clone(),
-                source: Source::Analytical,
-                instances: old.instances,
-                area_m2: a.area_m2,
-                dynamic_j: a.dynamic_j,
-                leakage_j: leak_j,
-                gating_overhead_j: 0.0,
-                leakage_w: if e.runtime_s > 0.0 {
-                    a.leakage_j / e.runtime_s
-                } else {
-                    0.0
-                },
-                children: Vec::new(),
-            });
-        }
-        for (j, l) in leaves.into_iter().enumerate() {
-            g.children.insert(i + j, l);
-        }
-    });
-    e.root.roll_up();
+            for a in &rf.added {
+                leaves.push(Node {
+                    name: a.name.clone(),
+                    source: Source::Analytical,
+                    instances: old.instances,
+                    area_m2: a.area_m2,
+                    dynamic_j: a.dynamic_j,
+                    leakage_j: a.leakage_j * powered,
+                    leakage_w: per_s(a.leakage_j),
+                    ..Node::default()
+                });
+            }
+            leaves
+        }),
+    }
 }
 
-/// Costs the run `k` of `cfg` under its register-file techniques and applies the result to
-/// `e` (module doc); `None` (and `e` untouched) when no technique is on.
-pub fn cost_and_apply(
+/// Costs the run `k` of `cfg` under its register-file techniques: the §8 record and the edit
+/// that puts it into the estimate `e` of the run (module doc); `None` when no technique is on.
+pub fn cost_with_edit(
     cfg: &GpuConfig,
     tech: &TechChoice,
     chip: &ChipModel,
     k: &KernelActivity,
     overlay: Option<&models::overlay::Overlay>,
-    e: &mut Estimate,
-) -> Result<Option<RfCost>, RfError> {
+    e: &Estimate,
+) -> Result<Option<(RfCost, Edit)>, RfError> {
     let Some(rf) = cost_run(cfg, tech, chip, k, overlay)? else {
         return Ok(None);
     };
@@ -511,6 +489,6 @@ pub fn cost_and_apply(
     } else {
         ma
     };
-    apply(e, &rf, [ma * n, fa * n, sa * n, ra * n], bus);
-    Ok(Some(rf))
+    let edit = edit(&rf, [ma * n, fa * n, sa * n, ra * n], bus, e.runtime_s);
+    Ok(Some((rf, edit)))
 }

@@ -20,7 +20,7 @@
 //! println!("{}", gpuenergy::report::table::render(&report));
 //! ```
 
-use models::gating::cost::{apply_to_estimate, cost_run, ClassCost, CostPoint};
+use models::gating::cost::{ClassCost, CostPoint};
 use models::gpu::{
     ChipError, ChipModel, Estimate, EstimateError, IdleSms, Node, SourceError, TechChoice,
     TechCostSource,
@@ -67,6 +67,9 @@ pub enum StudyError {
     /// The issue-stage structures could not be costed.
     #[error(transparent)]
     Issue(#[from] crate::issuecost::IssueError),
+    /// A technique's costing failed ([`crate::costing`]).
+    #[error(transparent)]
+    Costing(#[from] crate::costing::CostingError),
     /// The saved Activity file could not be read.
     #[error("cannot read activity file {}", path.display())]
     ReadActivity {
@@ -183,21 +186,15 @@ pub struct WorkloadResult {
     pub edp_js: f64,
     /// The whole component tree of the run.
     pub estimate: Estimate,
-    /// Per gated domain class (int, fp, sfu): the power-gating accounting of the run
-    /// (power-gating §1.6; `T_base` = the run's own cycles). Absent without gating.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub gating: Option<Vec<ClassCost>>,
-    /// The register-file techniques' accounting (register-file spec §8, [`crate::rfcost`]).
-    /// Absent without a register-file technique.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub rf: Option<crate::rfcost::RfCost>,
-    /// The issue stage's structures costed by the issue-stage §4 model
-    /// ([`crate::issuecost`]): the baseline's I-buffer and scoreboards, or SOCGPU's.
-    pub issue: crate::issuecost::IssueRun,
-    /// The DWF scheduler's hardware (control-flow §5.7) of a DWF run, also in the tree as the
-    /// SMs' "DWF scheduler" group ([`crate::dwfcost`]).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub dwf: Option<crate::dwfcost::DwfHardware>,
+    /// What each technique's costing recorded about the run ([`crate::costing`]), one JSON
+    /// field per record in the order the costings ran: `gating` (per gated domain class, the
+    /// power-gating §1.6 accounting; absent without gating), `rf` (the register-file
+    /// techniques' §8 accounting; absent without one), `issue` (the issue stage's structures,
+    /// issue-stage §4: the baseline's I-buffer and scoreboards, or SOCGPU's or LOOG's), `dwf`
+    /// (the DWF scheduler's hardware, control-flow §5.7, also in the tree as the SMs' "DWF
+    /// scheduler" group; absent without DWF).
+    #[serde(flatten)]
+    pub techniques: crate::costing::Records,
     /// The §8 energy of a plain MRF on this run's register accesses (the baseline of a
     /// comparison); `None` when the run has a technique or the model could not cost it.
     #[serde(skip)]
@@ -206,6 +203,40 @@ pub struct WorkloadResult {
     /// set, the folding record, and the INT and FP pipes' idle time. Not written by `run`.
     #[serde(skip)]
     pub pg_metrics: PgRunMetrics,
+}
+
+impl WorkloadResult {
+    /// The power-gating accounting per gated domain class, when the run is gated.
+    pub fn gating(&self) -> Option<&Vec<ClassCost>> {
+        match self.techniques.get("gating") {
+            Some(crate::costing::Record::Gating(c)) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The register-file techniques' accounting, when the run has one.
+    pub fn rf(&self) -> Option<&crate::rfcost::RfCost> {
+        match self.techniques.get("rf") {
+            Some(crate::costing::Record::Rf(r)) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// The issue stage's costed structures (present whenever the built-in costings ran).
+    pub fn issue(&self) -> Option<&crate::issuecost::IssueRun> {
+        match self.techniques.get("issue") {
+            Some(crate::costing::Record::Issue(r)) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// The DWF scheduler's hardware, for a DWF run.
+    pub fn dwf(&self) -> Option<&crate::dwfcost::DwfHardware> {
+        match self.techniques.get("dwf") {
+            Some(crate::costing::Record::Dwf(h)) => Some(h),
+            _ => None,
+        }
+    }
 }
 
 /// The power-gating §9 metrics of one run that are compared against a reference run.
@@ -401,6 +432,7 @@ pub struct Study {
     recost: bool,
     cache: Option<Arc<crate::activity_cache::ActivityCache>>,
     source: ActivitySource,
+    costings: Arc<crate::costing::Registry>,
 }
 
 impl Study {
@@ -419,7 +451,16 @@ impl Study {
             recost: false,
             cache: None,
             source: ActivitySource::Sim,
+            costings: Arc::new(crate::costing::builtin()),
         }
+    }
+
+    /// Costs runs with `costings` instead of the built-in registry
+    /// ([`crate::costing::builtin`]): to add a technique's costing, register it after the
+    /// built-in ones.
+    pub fn costings(mut self, costings: crate::costing::Registry) -> Study {
+        self.costings = Arc::new(costings);
+        self
     }
 
     /// Input size tier of the workloads.
@@ -573,25 +614,18 @@ impl Study {
     ) -> Result<WorkloadResult, StudyError> {
         let k = &act.aggregate;
         let mut e = chip.estimate(label, tech, self.tech.temperature_k, k);
-        let gating = match &k.gating {
-            Some(g) => {
-                let point = CostPoint::new(&self.tech, chip.core_clock_hz, &self.cfg);
-                let overlay = self.overlay.as_ref().map(|o| &o.overlay);
-                let classes = cost_run(g, &point, overlay, None)?;
-                apply_to_estimate(&mut e, &classes);
-                Some(classes)
-            }
-            None => None,
-        };
-        let overlay = self.overlay.as_ref().map(|o| &o.overlay);
-        let rf = crate::rfcost::cost_and_apply(&self.cfg, &self.tech, chip, k, overlay, &mut e)?;
         let src = self.cost_source()?;
-        let issue = crate::issuecost::cost_and_apply(&self.cfg, &src, chip, k, &mut e)?;
-        let dwf = crate::dwfcost::cost_and_apply(&self.cfg, &src, chip, k, &mut e)
-            .map_err(crate::issuecost::IssueError::from)?;
+        let ctx = models::technique::CostContext {
+            cfg: &self.cfg,
+            tech: &self.tech,
+            source: &src,
+            chip,
+            overlay: self.overlay.as_ref().map(|o| &o.overlay),
+        };
+        let techniques = crate::costing::Records(self.costings.cost(&ctx, &mut e, k)?);
         // a plain run's own §8 energy, for comparisons; a configuration the register-file
         // model cannot cost (node, geometry) still gets its estimate
-        let rf_plain = match rf {
+        let rf_plain = match techniques.get("rf") {
             None => crate::rfcost::plain_energy(&self.cfg, &self.tech, chip, k).ok(),
             Some(_) => None,
         };
@@ -612,10 +646,7 @@ impl Study {
             average_power_w: e.average_power_w(),
             edp_js: e.edp_js(),
             estimate: e,
-            gating,
-            rf,
-            issue,
-            dwf,
+            techniques,
             rf_plain,
             pg_metrics: PgRunMetrics::of(k),
         })

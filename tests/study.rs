@@ -177,3 +177,75 @@ fn bad_inputs_are_typed_errors_naming_the_problem() {
     let e = NamedOverlay::load(std::path::Path::new("/nonexistent/ov.toml")).unwrap_err();
     assert!(e.to_string().contains("ov.toml"), "{e}");
 }
+
+/// A costing registered after the built-in ones, as a plug-in technique would be: it sees the
+/// estimate the built-ins produced, its edit lands in the tree (typed `Part`, no names), the
+/// totals include it, and its record is written under its key.
+#[test]
+fn a_plugin_costing_joins_the_builtin_registry() {
+    use gpuenergy::costing::{builtin, CostingError, Record};
+    use models::gpu::{Estimate, Part};
+    use models::technique::{CostContext, Costing, Edit, TechniqueCost};
+
+    struct Marker;
+    impl TechniqueCost<Record, CostingError> for Marker {
+        fn key(&self) -> &'static str {
+            "marker"
+        }
+        fn cost(
+            &self,
+            ctx: &CostContext<'_>,
+            e: &Estimate,
+            _: &sim::activity::KernelActivity,
+        ) -> Result<Option<Costing<Record>>, CostingError> {
+            // the issue-stage costing ran before: the tree still has its scoreboard
+            let sb = e
+                .root
+                .find_part(Part::Scoreboard)
+                .expect("scoreboard")
+                .area_m2;
+            let n = ctx.chip.n_sm;
+            Ok(Some(Costing {
+                edits: vec![Edit::Append {
+                    parent: Part::Issue,
+                    nodes: vec![Node {
+                        name: "marker table".into(),
+                        instances: n,
+                        area_m2: sb,
+                        ..Node::default()
+                    }],
+                }],
+                record: Record::Other(serde_json::json!({ "area_m2": sb })),
+            }))
+        }
+    }
+
+    let w = workloads_named("hotspot").unwrap();
+    let base = Study::new(gtx480(), TechChoice::new("planar45"), None)
+        .run(&w)
+        .unwrap();
+    let mut reg = builtin();
+    reg.register(Box::new(Marker));
+    assert_eq!(reg.keys(), ["gating", "rf", "issue", "dwf", "marker"]);
+    let with = Study::new(gtx480(), TechChoice::new("planar45"), None)
+        .costings(reg)
+        .run(&w)
+        .unwrap();
+    let (b, m) = (&base.workloads[0], &with.workloads[0]);
+    let sb = find(&b.estimate.root, "scoreboard").area_m2;
+    assert!(sb > 0.0);
+    assert_eq!(find(&m.estimate.root, "marker table").area_m2, sb);
+    let added = m.estimate.root.totals().area_m2 - b.estimate.root.totals().area_m2;
+    assert!(
+        (added - sb).abs() <= 1e-9 * sb.max(1e-12),
+        "{added} vs {sb}"
+    );
+    assert_eq!(
+        m.energy_j, b.energy_j,
+        "an area-only structure adds no energy"
+    );
+    let json = serde_json::to_value(m).unwrap();
+    assert_eq!(json["marker"]["area_m2"].as_f64(), Some(sb));
+    assert!(json.get("issue").is_some() && json.get("gating").is_none());
+    assert!(m.issue().is_some() && m.rf().is_none());
+}

@@ -12,3 +12,4 @@ pub use logic::overlay;
 pub mod rf;
 pub mod sched;
 pub mod sram;
+pub mod technique;

@@ -297,51 +297,43 @@ impl CostPoint {
 }
 
 /// The estimate's leaves that make up each gated class.
-fn class_leaves(class: &str) -> &'static [&'static str] {
+/// The estimate-tree components of a gated domain class.
+fn class_part(class: &str) -> crate::gpu::Part {
+    use crate::gpu::Part;
     match class {
-        "int" => &["SP integer ALUs", "SP integer multipliers"],
-        "fp" => &["SP FP units"],
-        _ => &["SFU lanes"],
+        "int" => Part::IntUnits,
+        "fp" => Part::FpUnits,
+        _ => Part::SfuUnits,
     }
 }
 
-fn visit_leaves(
-    n: &mut crate::gpu::Node,
-    names: &[&str],
-    f: &mut dyn FnMut(&mut crate::gpu::Node),
-) {
-    if n.children.is_empty() {
-        if names.contains(&n.name.as_str()) {
-            f(n);
-        }
-        return;
-    }
-    for c in &mut n.children {
-        visit_leaves(c, names, f);
-    }
-}
-
-/// Applies a run's gating to its estimate: each class's execution-unit leaves keep the fraction
-/// of their leakage energy the controllers left (`E_leak,PG / E_leak,ungated`, so the chip
-/// model's own idle-SM accounting is kept and scaled alike), and carry the class's event and
-/// control-logic energy as `gating_overhead_j`, split by leakage share. Dynamic energy is
-/// unchanged (power-gating §1.1).
-pub fn apply_to_estimate(e: &mut crate::gpu::Estimate, classes: &[ClassCost]) {
-    for c in classes {
-        let names = class_leaves(&c.class);
-        let mut total_leak = 0.0;
-        visit_leaves(&mut e.root, names, &mut |n| total_leak += n.leakage_j);
-        let keep = c.leakage_kept_frac();
-        let ovh = c.overhead_j + c.control_j;
-        visit_leaves(&mut e.root, names, &mut |n| {
-            let share = if total_leak > 0.0 {
-                n.leakage_j / total_leak
-            } else {
-                1.0 / names.len() as f64
-            };
-            n.leakage_j *= keep;
-            n.gating_overhead_j += ovh * share;
-        });
-    }
-    e.root.roll_up();
+/// The edits that apply a run's gating to its estimate: each class's execution-unit leaves keep
+/// the fraction of their leakage energy the controllers left (`E_leak,PG / E_leak,ungated`, so
+/// the chip model's own idle-SM accounting is kept and scaled alike), and carry the class's
+/// event and control-logic energy as `gating_overhead_j`, split by leakage share (equally when
+/// they have none). Dynamic energy is unchanged (power-gating §1.1).
+pub fn estimate_edits(classes: &[ClassCost]) -> Vec<crate::technique::Edit> {
+    classes
+        .iter()
+        .map(|c| {
+            let keep = c.leakage_kept_frac();
+            let ovh = c.overhead_j + c.control_j;
+            crate::technique::Edit::Adjust {
+                parts: vec![class_part(&c.class)],
+                f: Box::new(move |ns: &mut [&mut crate::gpu::Node]| {
+                    let total_leak: f64 = ns.iter().map(|n| n.leakage_j).sum();
+                    let count = ns.len().max(1) as f64;
+                    for n in ns.iter_mut() {
+                        let share = if total_leak > 0.0 {
+                            n.leakage_j / total_leak
+                        } else {
+                            1.0 / count
+                        };
+                        n.leakage_j *= keep;
+                        n.gating_overhead_j += ovh * share;
+                    }
+                }),
+            }
+        })
+        .collect()
 }

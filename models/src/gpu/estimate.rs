@@ -168,11 +168,47 @@ impl Source {
     }
 }
 
+/// Which of the chip's components a node of the estimate tree is, for the components a
+/// technique's costing may replace, remove, extend or adjust ([`crate::technique::Edit`]): the
+/// tree builder ([`crate::gpu::ChipModel::tree`]) tags them, so no costing code finds a node by
+/// its display name. Every other node is [`Part::Other`]. Not serialised (the name is).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Part {
+    /// Any component no technique addresses.
+    #[default]
+    Other,
+    /// The group of all SMs.
+    Sms,
+    /// An SM's front-end group (instruction cache, fetch/decode, I-buffer).
+    FrontEnd,
+    /// The instruction buffer leaf.
+    InstructionBuffer,
+    /// An SM's issue group (warp scheduler, scoreboard).
+    Issue,
+    /// The scoreboard leaf.
+    Scoreboard,
+    /// An SM's register-file group (register file, operand collectors, crossbar).
+    RegisterFileGroup,
+    /// The register-file array leaf.
+    RegisterFile,
+    /// The operand-collector leaf.
+    OperandCollectors,
+    /// Execution units of the integer class (SP integer ALUs and multipliers).
+    IntUnits,
+    /// Execution units of the single-precision floating-point class.
+    FpUnits,
+    /// Special-function units.
+    SfuUnits,
+}
+
 /// One component (or group of components) of the chip.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Node {
     /// Component or group name.
     pub name: String,
+    /// Which component this is, for the components techniques address ([`Part`]).
+    #[serde(skip)]
+    pub part: Part,
     /// Where this node's numbers come from (derived from the children for a group).
     #[serde(default)]
     pub source: Source,
@@ -215,6 +251,20 @@ impl Totals {
 }
 
 impl Node {
+    /// This node tagged as component `part`.
+    pub fn tagged(mut self, part: Part) -> Node {
+        self.part = part;
+        self
+    }
+
+    /// The first node at or below this one (depth first) tagged `part`.
+    pub fn find_part(&self, part: Part) -> Option<&Node> {
+        if self.part == part {
+            return Some(self);
+        }
+        self.children.iter().find_map(|c| c.find_part(part))
+    }
+
     /// A group node carrying the sums of its children (see [`Node::roll_up`]).
     pub fn group(name: impl Into<String>, children: Vec<Node>) -> Node {
         let mut g = Node {

@@ -11,8 +11,8 @@ mod tree;
 
 pub use chip::{ChipError, ChipModel, CostError, CostSource, Costed, UnitCost};
 pub use estimate::{
-    CvMape, Estimate, EstimateError, IdleSms, Node, NonFiniteError, QuantityMape, SmUse, Source,
-    SramAccuracy, Totals,
+    CvMape, Estimate, EstimateError, IdleSms, Node, NonFiniteError, Part, QuantityMape, SmUse,
+    Source, SramAccuracy, Totals,
 };
 pub use source::{sram_accuracy, SourceError, TechChoice, TechCostSource};
 pub use storage::{storage_specs, Scope, StorageSpec};

@@ -5,7 +5,7 @@
 //! memory system and DRAM.
 
 use super::chip::{ChipModel, UnitCost};
-use super::estimate::{Estimate, IdleSms, Node, SmUse, Source};
+use super::estimate::{Estimate, IdleSms, Node, Part, SmUse, Source};
 use sim::activity::{KernelActivity, PipeActivity};
 use std::collections::BTreeMap;
 
@@ -19,6 +19,7 @@ fn leaf(
 ) -> Node {
     Node {
         name: name.to_string(),
+        part: Part::Other,
         source,
         instances,
         area_m2: c.area_m2 * instances as f64,
@@ -82,31 +83,41 @@ impl ChipModel {
                 n,
                 sum(&|s| s.ibuffer.writes + s.ibuffer.reads),
                 sm_runtime_s,
-            ),
+            )
+            .tagged(Part::InstructionBuffer),
         ];
-        sm_children.push(Node::group("front end", fe));
+        sm_children.push(Node::group("front end", fe).tagged(Part::FrontEnd));
         // --- Issue
         let evals = sum(&|s| s.sched.iter().map(|x| x.warp_evals).sum());
         let sb = sum(&|s| s.scoreboard.reads + s.scoreboard.writes);
-        sm_children.push(Node::group(
-            "issue",
-            vec![
-                self.logic_leaf("warp scheduler", n, evals, sm_runtime_s),
-                self.logic_leaf("scoreboard", n, sb, sm_runtime_s),
-            ],
-        ));
+        sm_children.push(
+            Node::group(
+                "issue",
+                vec![
+                    self.logic_leaf("warp scheduler", n, evals, sm_runtime_s),
+                    self.logic_leaf("scoreboard", n, sb, sm_runtime_s)
+                        .tagged(Part::Scoreboard),
+                ],
+            )
+            .tagged(Part::Issue),
+        );
         // --- Register file and operand collection
         let rf_r = sum(&|s| s.rf.reads.iter().sum());
         let rf_w = sum(&|s| s.rf.writes.iter().sum());
         let operands = sum(&|s| s.opcoll.iter().map(|o| o.operands).sum());
-        sm_children.push(Node::group(
-            "register file",
-            vec![
-                self.store_leaf("register file", n, rf_r, rf_w, sm_runtime_s),
-                self.logic_leaf("operand collectors", n, operands, sm_runtime_s),
-                self.logic_leaf("operand crossbar", n, operands, sm_runtime_s),
-            ],
-        ));
+        sm_children.push(
+            Node::group(
+                "register file",
+                vec![
+                    self.store_leaf("register file", n, rf_r, rf_w, sm_runtime_s)
+                        .tagged(Part::RegisterFile),
+                    self.logic_leaf("operand collectors", n, operands, sm_runtime_s)
+                        .tagged(Part::OperandCollectors),
+                    self.logic_leaf("operand crossbar", n, operands, sm_runtime_s),
+                ],
+            )
+            .tagged(Part::RegisterFileGroup),
+        );
         // --- Execution
         let mut exec_e: BTreeMap<&str, f64> = BTreeMap::new();
         for s in &k.sms {
@@ -131,14 +142,15 @@ impl ChipModel {
         ] {
             if let Some(&(inst, c)) = self.sm_logic.get(name) {
                 let e = exec_e.get(name).copied().unwrap_or(0.0);
-                ex.push(leaf(
-                    name,
-                    self.source_of(name),
-                    inst * n,
-                    c,
-                    e,
-                    sm_runtime_s,
-                ));
+                let part = match name {
+                    "SP integer ALUs" | "SP integer multipliers" => Part::IntUnits,
+                    "SP FP units" => Part::FpUnits,
+                    "SFU lanes" => Part::SfuUnits,
+                    _ => Part::Other,
+                };
+                ex.push(
+                    leaf(name, self.source_of(name), inst * n, c, e, sm_runtime_s).tagged(part),
+                );
             }
         }
         sm_children.push(Node::group("execution", ex));
@@ -188,6 +200,7 @@ impl ChipModel {
         });
         let sms = Node {
             name: format!("SMs ({n})"),
+            part: Part::Sms,
             instances: n,
             children: sm_children,
             ..Node::default()

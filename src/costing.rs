@@ -1,0 +1,189 @@
+//! The costing side of the built-in techniques, registered once: power gating (power-gating
+//! §1.6, [`models::gating::cost`]), the register-file techniques ([`crate::rfcost`]), the issue
+//! stage ([`crate::issuecost`]: the baseline's, SOCGPU's or LOOG's) and the DWF scheduler
+//! ([`crate::dwfcost`]). Each implements [`models::technique::TechniqueCost`]; a study runs the
+//! registry ([`builtin`], plus any plug-in registered after them) on every run's estimate and
+//! keeps each costing's [`Record`] under its key. Nothing else in the study names a technique.
+
+use models::gating::cost::{cost_run, estimate_edits, ClassCost, CostPoint};
+use models::gpu::Estimate;
+use models::technique::{CostContext, Costing, TechniqueCost};
+use serde::Serialize;
+use sim::activity::KernelActivity;
+
+/// What one technique's costing records about a run, beside its edits of the tree.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum Record {
+    /// Power gating: per gated domain class (int, fp, sfu), the §1.6 accounting.
+    Gating(Vec<ClassCost>),
+    /// The register-file techniques' §8 accounting.
+    Rf(crate::rfcost::RfCost),
+    /// The issue stage's structures (issue-stage §4).
+    Issue(crate::issuecost::IssueRun),
+    /// The DWF scheduler's hardware (control-flow §5.7).
+    Dwf(crate::dwfcost::DwfHardware),
+    /// A plug-in's record, as JSON.
+    Other(serde_json::Value),
+}
+
+/// Why a technique's costing failed (each message as the study reports it).
+#[derive(Debug, thiserror::Error)]
+pub enum CostingError {
+    /// The power-gating model failed.
+    #[error("power gating: {0}")]
+    Gating(#[from] models::gating::GatingError),
+    /// The register-file model failed.
+    #[error("register file: {0}")]
+    Rf(#[from] models::rf::RfError),
+    /// The issue-stage (or DWF scheduler) model failed.
+    #[error(transparent)]
+    Issue(#[from] crate::issuecost::IssueError),
+    /// A plug-in's costing failed.
+    #[error("{technique}: {error}")]
+    Other {
+        /// The costing's key.
+        technique: &'static str,
+        /// What went wrong.
+        error: Box<dyn std::error::Error + Send + Sync>,
+    },
+}
+
+/// The costings a study runs, in order.
+pub type Registry = models::technique::Registry<Record, CostingError>;
+
+/// The records of one run, in the order their costings ran; written as one JSON field per
+/// record, named by its key.
+#[derive(Clone, Debug, Default)]
+pub struct Records(pub Vec<(&'static str, Record)>);
+
+impl Records {
+    /// The record under `key`, if its costing applied.
+    pub fn get(&self, key: &str) -> Option<&Record> {
+        self.0.iter().find(|(k, _)| *k == key).map(|(_, r)| r)
+    }
+}
+
+impl Serialize for Records {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for (k, r) in &self.0 {
+            m.serialize_entry(k, r)?;
+        }
+        m.end()
+    }
+}
+
+/// The built-in costings, in the order a study runs them: gating, register file, issue stage,
+/// DWF scheduler (each sees the tree the ones before it edited).
+pub fn builtin() -> Registry {
+    let mut r = Registry::default();
+    r.register(Box::new(GatingCost))
+        .register(Box::new(RfCosting))
+        .register(Box::new(IssueCosting))
+        .register(Box::new(DwfCosting));
+    r
+}
+
+/// Execution-unit power gating: the controllers' per-class record costed with the sleep
+/// transistor and break-even model at the chip's clock; the classes' unit leaves keep their
+/// ungated share of leakage and carry the gating overhead.
+struct GatingCost;
+
+impl TechniqueCost<Record, CostingError> for GatingCost {
+    fn key(&self) -> &'static str {
+        "gating"
+    }
+
+    fn cost(
+        &self,
+        ctx: &CostContext<'_>,
+        _: &Estimate,
+        k: &KernelActivity,
+    ) -> Result<Option<Costing<Record>>, CostingError> {
+        let Some(g) = &k.gating else {
+            return Ok(None);
+        };
+        let point = CostPoint::new(ctx.tech, ctx.chip.core_clock_hz, ctx.cfg);
+        let classes = cost_run(g, &point, ctx.overlay, None)?;
+        Ok(Some(Costing {
+            edits: estimate_edits(&classes),
+            record: Record::Gating(classes),
+        }))
+    }
+}
+
+/// TRIC, COMA, the partitioned RF, the adaptive FRF and the RF cache ([`crate::rfcost`]).
+struct RfCosting;
+
+impl TechniqueCost<Record, CostingError> for RfCosting {
+    fn key(&self) -> &'static str {
+        "rf"
+    }
+
+    fn cost(
+        &self,
+        ctx: &CostContext<'_>,
+        e: &Estimate,
+        k: &KernelActivity,
+    ) -> Result<Option<Costing<Record>>, CostingError> {
+        let got = crate::rfcost::cost_with_edit(ctx.cfg, ctx.tech, ctx.chip, k, ctx.overlay, e)?;
+        Ok(got.map(|(rf, edit)| Costing {
+            edits: vec![edit],
+            record: Record::Rf(rf),
+        }))
+    }
+}
+
+/// The issue stage: the baseline's I-buffer and scoreboards, or SOCGPU's or LOOG's structures
+/// in their place ([`crate::issuecost`]). Always applies.
+struct IssueCosting;
+
+impl TechniqueCost<Record, CostingError> for IssueCosting {
+    fn key(&self) -> &'static str {
+        "issue"
+    }
+
+    fn cost(
+        &self,
+        ctx: &CostContext<'_>,
+        e: &Estimate,
+        k: &KernelActivity,
+    ) -> Result<Option<Costing<Record>>, CostingError> {
+        let (run, edits) = crate::issuecost::cost_with_edits(ctx.cfg, ctx.source, ctx.chip, k, e)?;
+        Ok(Some(Costing {
+            edits,
+            record: Record::Issue(run),
+        }))
+    }
+
+    fn finish(&self, record: &mut Record, e: &Estimate) {
+        if let Record::Issue(run) = record {
+            crate::issuecost::finish(run, e);
+        }
+    }
+}
+
+/// The DWF scheduler's hardware of a DWF run ([`crate::dwfcost`]).
+struct DwfCosting;
+
+impl TechniqueCost<Record, CostingError> for DwfCosting {
+    fn key(&self) -> &'static str {
+        "dwf"
+    }
+
+    fn cost(
+        &self,
+        ctx: &CostContext<'_>,
+        e: &Estimate,
+        k: &KernelActivity,
+    ) -> Result<Option<Costing<Record>>, CostingError> {
+        let got = crate::dwfcost::cost_with_edit(ctx.cfg, ctx.source, ctx.chip, k, e)
+            .map_err(crate::issuecost::IssueError::from)?;
+        Ok(got.map(|(h, edit)| Costing {
+            edits: vec![edit],
+            record: Record::Dwf(h),
+        }))
+    }
+}
