@@ -349,6 +349,10 @@ pub fn workloads_named(name: &str) -> Result<Vec<&'static dyn Workload>, StudyEr
     Ok(list)
 }
 
+/// The junction temperature every command costs at unless told otherwise, K: inside every
+/// built-in node's tables (planar 300–400 K, FinFET 250–400 K).
+pub const DEFAULT_TEMPERATURE_K: f64 = 350.0;
+
 /// The technology point of a node name, an optional supply (V) or named operating point, an
 /// optional device flavour and a temperature (K), as every command and sweep file gives it: the
 /// finfet7 node defaults to its `stv` point when neither a supply nor a point is named.

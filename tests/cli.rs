@@ -356,3 +356,34 @@ fn component_and_synth_lists_show_parameters() {
         "--liberty-dir is required",
     );
 }
+
+/// Every command that takes a technology point defaults to the same junction temperature
+/// (`study::DEFAULT_TEMPERATURE_K`, 350 K): `sram` at a FinFET node, `breakeven` and
+/// `estimate` give with no `--temperature` what they give with `--temperature 350`, and not
+/// what they give at 300 K.
+#[test]
+fn every_command_defaults_to_one_temperature() {
+    let sram = ["sram", "--tech", "finfet7", "--size", "32KiB", "--block", "128"];
+    let with = |base: &[&str], t: Option<&str>| {
+        let mut a: Vec<&str> = base.to_vec();
+        if let Some(t) = t {
+            a.extend(["--temperature", t]);
+        }
+        a.extend(["--format", "json"]);
+        json(&a)
+    };
+    for base in [
+        &sram[..],
+        &["breakeven", "--tech", "40nm"][..],
+        &["estimate", "--tech", "finfet7", "--static"][..],
+    ] {
+        let d = with(base, None);
+        assert_eq!(d, with(base, Some("350")), "{base:?}");
+        assert_ne!(d, with(base, Some("300")), "{base:?}");
+    }
+    // the former spelling of breakeven's flag still works
+    assert_eq!(
+        json(&["breakeven", "--tech", "40nm", "--temp-k", "300", "--format", "json"]),
+        json(&["breakeven", "--tech", "40nm", "--temperature", "300", "--format", "json"])
+    );
+}

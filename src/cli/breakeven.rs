@@ -36,8 +36,8 @@ pub struct Args {
     pub op: Option<String>,
     /// Junction temperature in kelvin (inside every built-in node's tables: planar 300–400 K,
     /// FinFET 250–400 K).
-    #[arg(long = "temp-k", default_value_t = 350.0)]
-    pub temp_k: f64,
+    #[arg(long, visible_alias = "temp-k", default_value_t = crate::study::DEFAULT_TEMPERATURE_K)]
+    pub temperature: f64,
     /// Core clock in MHz at this point. Default: 700 MHz (GTX480) at the node's nominal point,
     /// scaled with the FO4 delay at other supplies. With --sweep-vdd it is the nominal-point
     /// clock, scaled the same way.
@@ -96,7 +96,7 @@ fn query(args: &Args) -> Result<BreakevenQuery> {
             .map_err(|e| anyhow!("--op {op}: {e}"))?;
     }
     q.op = args.op.clone();
-    q.temperature_k = args.temp_k;
+    q.temperature_k = args.temperature;
     q.logic_flavour = args.logic_flavour.clone();
     q.switch_flavour = args.switch_flavour.clone();
     if let Some(f) = args.clock_mhz {

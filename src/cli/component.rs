@@ -33,7 +33,7 @@ pub struct Args {
     pub vdd: Option<f64>,
     /// Junction temperature in kelvin. The default, 350 K, is the one `estimate` uses and lies
     /// inside every built-in node's tables (planar 300–400 K, FinFET 250–400 K).
-    #[arg(long, default_value_t = 350.0)]
+    #[arg(long, default_value_t = crate::study::DEFAULT_TEMPERATURE_K)]
     pub temperature: f64,
     /// Calibration overlay (TOML from `gpuenergy calibrate`).
     #[arg(long)]

@@ -63,7 +63,7 @@ pub struct TechArgs {
     #[arg(long)]
     pub device: Option<String>,
     /// Junction temperature in kelvin.
-    #[arg(long, default_value_t = 350.0)]
+    #[arg(long, default_value_t = crate::study::DEFAULT_TEMPERATURE_K)]
     pub temperature: f64,
 }
 

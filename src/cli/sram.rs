@@ -64,7 +64,7 @@ pub struct Args {
     /// Cell: 6t or 8t (default 6t planar, 8t finfet7).
     #[arg(long)]
     pub cell: Option<String>,
-    /// Temperature in kelvin (default 350 K planar, 300 K FinFET).
+    /// Junction temperature in kelvin (default 350 K, as every command).
     #[arg(long)]
     pub temperature: Option<f64>,
     /// Output format of a single configuration.
@@ -113,7 +113,9 @@ fn check_supplies(req: &TechRequest, explicit_vdd: bool, design_vdd_v: Option<f6
         // The SRAM model reports a flavour the node lacks with its own message.
         return Ok(());
     };
-    let t_k = req.temperature_k.unwrap_or(300.0);
+    let t_k = req
+        .temperature_k
+        .unwrap_or(crate::study::DEFAULT_TEMPERATURE_K);
     let knob = if explicit_vdd { "--vdd" } else { "--op" };
     for (knob, v) in [(knob, req.vdd_v), ("--design-vdd", design_vdd_v)] {
         if let Some(v) = v {
@@ -150,9 +152,10 @@ pub fn run(args: Args) -> Result<()> {
         (None, Some(op)) => Some(operating_point_vdd(&args.tech, op)?),
         (None, None) => None,
     };
-    let temperature_k = args
-        .temperature
-        .or(Some(if finfet { 300.0 } else { 350.0 }));
+    let temperature_k = Some(
+        args.temperature
+            .unwrap_or(crate::study::DEFAULT_TEMPERATURE_K),
+    );
     let req = TechRequest {
         node: args.tech.clone(),
         flavour,

@@ -462,7 +462,8 @@ fn read_techs(
             }
         };
         let vdd_v = positive(&r.vdd_v, "vdd_v")?;
-        let temperature_k = positive(&r.temperature_k, "temperature_k")?.unwrap_or(350.0);
+        let temperature_k = positive(&r.temperature_k, "temperature_k")?
+            .unwrap_or(crate::study::DEFAULT_TEMPERATURE_K);
         let p = TechPoint {
             node: r.node.get_ref().clone(),
             op: r.op.as_ref().map(|o| o.get_ref().clone()),
