@@ -365,23 +365,26 @@ pub fn library_info(
     file: &Path,
     want_tables: &[&str],
 ) -> Result<LibraryInfo, CalError> {
-    let mut info = LibraryInfo {
-        time_unit_s: 1e-9,
-        leakage_unit_w: 1e-9,
-        cap_unit_f: 1e-12,
-        nom_voltage_v: 0.0,
-        nom_temperature_c: 25.0,
-        cells: BTreeMap::new(),
+    let mut r = LibReader {
+        info: LibraryInfo {
+            time_unit_s: 1e-9,
+            leakage_unit_w: 1e-9,
+            cap_unit_f: 1e-12,
+            nom_voltage_v: 0.0,
+            nom_temperature_c: 25.0,
+            cells: BTreeMap::new(),
+        },
+        stack: Vec::new(),
+        cur_cell: None,
+        pin_dir: None,
+        pin_cap: None,
+        pin_name: String::new(),
+        table: None,
+        leak_group: None,
+        file,
+        want_tables,
     };
-    // Group stack: (kind, name).
-    let mut stack: Vec<(String, String)> = Vec::new();
-    let mut cur_cell: Option<String> = None;
-    let mut pin_dir: Option<String> = None;
-    let mut pin_cap: Option<f64> = None;
-    let mut pin_name = String::new();
-    let mut table: Option<(String, Vec<f64>, Vec<f64>, String)> = None;
     let mut pending = String::new();
-    let mut leak_group: Option<(Option<String>, Option<f64>, String)> = None;
     for (i, raw) in text.lines().enumerate() {
         let ln = i + 1;
         // Join backslash continuations.
@@ -404,177 +407,248 @@ pub fn library_info(
             continue;
         }
         if line.ends_with('{') {
-            let kind = line.split('(').next().unwrap_or("").trim().to_string();
-            let name = line
-                .split('(')
-                .nth(1)
-                .and_then(|r| r.split(')').next())
-                .unwrap_or("")
-                .trim()
-                .trim_matches('"')
-                .to_string();
-            if kind == "cell" && stack.len() == 1 {
-                cur_cell = Some(name.clone());
-                info.cells.insert(name.clone(), CellInfo::default());
-            }
-            if kind == "pin" {
-                pin_dir = None;
-                pin_cap = None;
-                pin_name = name.clone();
-            }
-            if kind == "ff" || kind == "latch" {
-                let raw = line
-                    .split_once('(')
-                    .and_then(|(_, r)| r.split_once(')'))
-                    .map(|(a, _)| a)
-                    .unwrap_or("");
-                let mut vars = raw
-                    .split(',')
-                    .map(|v| v.trim().trim_matches('"').to_string());
-                let seq = SeqGroup {
-                    latch: kind == "latch",
-                    iq: vars.next().unwrap_or_default(),
-                    iqn: vars.next().unwrap_or_default(),
-                    ..SeqGroup::default()
-                };
-                if let Some(c) = cur_cell.as_ref().and_then(|c| info.cells.get_mut(c)) {
-                    if kind == "ff" {
-                        c.is_ff = true;
-                    } else {
-                        c.latch = Some((String::new(), String::new()));
-                    }
-                    c.seq = Some(seq);
-                }
-            }
-            if kind == "leakage_power" {
-                leak_group = Some((None, None, String::new()));
-            }
-            if TABLES.contains(&kind.as_str())
-                && cur_cell
-                    .as_deref()
-                    .is_some_and(|c| want_tables.contains(&c))
-            {
-                table = Some((kind.clone(), Vec::new(), Vec::new(), String::new()));
-            }
-            stack.push((kind, name));
+            r.open(line);
             continue;
         }
         if line.starts_with('}') {
-            let Some((kind, _)) = stack.pop() else {
-                return Err(CalError::Parse(ParseError::new(file, ln, "unbalanced '}'")));
-            };
-            match kind.as_str() {
-                "cell" => cur_cell = None,
-                "pin" => {
-                    if let (Some("input"), Some(cell)) = (pin_dir.as_deref(), &cur_cell) {
-                        if let Some(ci) = info.cells.get_mut(cell) {
-                            if !ci.input_pins.contains(&pin_name) {
-                                ci.input_pins.push(pin_name.clone());
-                            }
-                        }
-                    }
-                    if let (Some(d), Some(c), Some(cell)) = (&pin_dir, pin_cap, &cur_cell) {
-                        if d == "input" {
-                            if let Some(ci) = info.cells.get_mut(cell) {
-                                ci.input_caps.insert(pin_name.clone(), c);
-                            }
-                        }
-                    }
-                }
-                "leakage_power" => {
-                    if let (Some((when, Some(v), pg)), Some(cell)) = (leak_group.take(), &cur_cell)
-                    {
-                        if !pg.contains("VSS") && !pg.contains("GND") {
-                            if let Some(ci) = info.cells.get_mut(cell) {
-                                ci.leakage_states.push((when, v));
-                            }
-                        }
-                    }
-                }
-                k if TABLES.contains(&k) => {
-                    if let (Some((k, i1, i2, vals)), Some(cell)) = (table.take(), &cur_cell) {
-                        let v =
-                            finite_floats(&vals, file, ln, &format!("cell {cell}: {k} values"))?;
-                        if let Some(ci) = info.cells.get_mut(cell) {
-                            ci.delay_tables.push((k, i1, i2, v));
-                        }
-                    }
-                }
-                _ => {}
-            }
+            r.close(ln)?;
             continue;
         }
         let (key, val) = match line.split_once(':') {
             Some((k, v)) if !k.contains('(') => (k.trim(), v.trim().trim_end_matches(';').trim()),
             _ => {
                 // Complex attribute: name (args);
-                if let Some(t) = table.as_mut() {
-                    let arg = line
-                        .split_once('(')
-                        .map(|(_, r)| r.rsplit_once(')').map(|(a, _)| a).unwrap_or(r))
-                        .unwrap_or("");
-                    if line.starts_with("index_1") {
-                        t.1 = finite_floats(arg, file, ln, "index_1")?;
-                    } else if line.starts_with("index_2") {
-                        t.2 = finite_floats(arg, file, ln, "index_2")?;
-                    } else if line.starts_with("values") {
-                        t.3 = arg.to_string();
-                    }
-                } else if stack.len() == 1 && line.starts_with("capacitive_load_unit") {
-                    let arg = line.split_once('(').map(|(_, r)| r).unwrap_or("");
-                    let parts: Vec<&str> = arg
-                        .trim_end_matches(';')
-                        .trim_end_matches(')')
-                        .split(',')
-                        .collect();
-                    if parts.len() == 2 {
-                        let n: f64 = parts[0].trim().parse().unwrap_or(1.0);
-                        info.cap_unit_f = checked_unit(
-                            n * unit_scale(&format!("1{}", parts[1].trim())),
-                            arg,
-                            file,
-                            ln,
-                            "capacitive_load_unit",
-                        )?;
-                    }
-                }
+                r.complex_attribute(line, ln)?;
                 continue;
             }
         };
-        if stack.len() == 1 {
-            match key {
-                "time_unit" => {
-                    info.time_unit_s = checked_unit(unit_scale(val), val, file, ln, "time_unit")?
-                }
-                "leakage_power_unit" => {
-                    info.leakage_unit_w =
-                        checked_unit(unit_scale(val), val, file, ln, "leakage_power_unit")?
-                }
-                "nom_voltage" => {
-                    let v = finite_value(val, file, ln, "nom_voltage")?;
-                    if v <= 0.0 {
-                        return Err(CalError::Parse(ParseError::new(
-                            file,
-                            ln,
-                            format!("nom_voltage {v} must be positive"),
-                        )));
-                    }
-                    info.nom_voltage_v = v;
-                }
-                "nom_temperature" => {
-                    info.nom_temperature_c = finite_value(val, file, ln, "nom_temperature")?
-                }
-                _ => {}
-            }
+        if r.stack.len() == 1 {
+            r.library_attribute(key, val, ln)?;
             continue;
         }
-        let Some(cell) = cur_cell.as_ref() else {
-            continue;
+        r.cell_attribute(key, val, ln)?;
+    }
+    if !r.stack.is_empty() {
+        return Err(CalError::Parse(ParseError::new(
+            file,
+            text.lines().count(),
+            "unclosed group at end of file",
+        )));
+    }
+    Ok(r.info)
+}
+
+/// The state of [`library_info`] while it reads a liberty text line by line: the library so
+/// far, the open groups, and the pin, table and leakage group being read.
+struct LibReader<'a> {
+    info: LibraryInfo,
+    /// Group stack: (kind, name).
+    stack: Vec<(String, String)>,
+    cur_cell: Option<String>,
+    pin_dir: Option<String>,
+    pin_cap: Option<f64>,
+    pin_name: String,
+    /// A delay table of a wanted cell: kind, index_1, index_2, values text.
+    table: Option<(String, Vec<f64>, Vec<f64>, String)>,
+    /// A `leakage_power` group: `when`, value, related power pin.
+    leak_group: Option<(Option<String>, Option<f64>, String)>,
+    file: &'a Path,
+    want_tables: &'a [&'a str],
+}
+
+impl LibReader<'_> {
+    /// A group opens (`line` ends with `{`): a cell, a pin, a flip-flop or latch, a leakage
+    /// group or a wanted delay table.
+    fn open(&mut self, line: &str) {
+        let kind = line.split('(').next().unwrap_or("").trim().to_string();
+        let name = line
+            .split('(')
+            .nth(1)
+            .and_then(|r| r.split(')').next())
+            .unwrap_or("")
+            .trim()
+            .trim_matches('"')
+            .to_string();
+        if kind == "cell" && self.stack.len() == 1 {
+            self.cur_cell = Some(name.clone());
+            self.info.cells.insert(name.clone(), CellInfo::default());
+        }
+        if kind == "pin" {
+            self.pin_dir = None;
+            self.pin_cap = None;
+            self.pin_name = name.clone();
+        }
+        if kind == "ff" || kind == "latch" {
+            let raw = line
+                .split_once('(')
+                .and_then(|(_, r)| r.split_once(')'))
+                .map(|(a, _)| a)
+                .unwrap_or("");
+            let mut vars = raw
+                .split(',')
+                .map(|v| v.trim().trim_matches('"').to_string());
+            let seq = SeqGroup {
+                latch: kind == "latch",
+                iq: vars.next().unwrap_or_default(),
+                iqn: vars.next().unwrap_or_default(),
+                ..SeqGroup::default()
+            };
+            if let Some(c) = self
+                .cur_cell
+                .as_ref()
+                .and_then(|c| self.info.cells.get_mut(c))
+            {
+                if kind == "ff" {
+                    c.is_ff = true;
+                } else {
+                    c.latch = Some((String::new(), String::new()));
+                }
+                c.seq = Some(seq);
+            }
+        }
+        if kind == "leakage_power" {
+            self.leak_group = Some((None, None, String::new()));
+        }
+        if TABLES.contains(&kind.as_str())
+            && self
+                .cur_cell
+                .as_deref()
+                .is_some_and(|c| self.want_tables.contains(&c))
+        {
+            self.table = Some((kind.clone(), Vec::new(), Vec::new(), String::new()));
+        }
+        self.stack.push((kind, name));
+    }
+
+    /// A group closes at line `ln`: a pin's direction and capacitance, a leakage state or a
+    /// delay table is stored.
+    fn close(&mut self, ln: usize) -> Result<(), CalError> {
+        let file = self.file;
+        let Some((kind, _)) = self.stack.pop() else {
+            return Err(CalError::Parse(ParseError::new(file, ln, "unbalanced '}'")));
         };
-        let in_cell_top = stack.len() == 2;
-        let top_kind = stack.last().map(|s| s.0.as_str()).unwrap_or("");
+        match kind.as_str() {
+            "cell" => self.cur_cell = None,
+            "pin" => {
+                if let (Some("input"), Some(cell)) = (self.pin_dir.as_deref(), &self.cur_cell) {
+                    if let Some(ci) = self.info.cells.get_mut(cell) {
+                        if !ci.input_pins.contains(&self.pin_name) {
+                            ci.input_pins.push(self.pin_name.clone());
+                        }
+                    }
+                }
+                if let (Some(d), Some(c), Some(cell)) =
+                    (&self.pin_dir, self.pin_cap, &self.cur_cell)
+                {
+                    if d == "input" {
+                        if let Some(ci) = self.info.cells.get_mut(cell) {
+                            ci.input_caps.insert(self.pin_name.clone(), c);
+                        }
+                    }
+                }
+            }
+            "leakage_power" => {
+                if let (Some((when, Some(v), pg)), Some(cell)) =
+                    (self.leak_group.take(), &self.cur_cell)
+                {
+                    if !pg.contains("VSS") && !pg.contains("GND") {
+                        if let Some(ci) = self.info.cells.get_mut(cell) {
+                            ci.leakage_states.push((when, v));
+                        }
+                    }
+                }
+            }
+            k if TABLES.contains(&k) => {
+                if let (Some((k, i1, i2, vals)), Some(cell)) = (self.table.take(), &self.cur_cell) {
+                    let v = finite_floats(&vals, file, ln, &format!("cell {cell}: {k} values"))?;
+                    if let Some(ci) = self.info.cells.get_mut(cell) {
+                        ci.delay_tables.push((k, i1, i2, v));
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// A complex attribute `name (args);` at line `ln`: a delay table's indices and values, or
+    /// the library's `capacitive_load_unit`.
+    fn complex_attribute(&mut self, line: &str, ln: usize) -> Result<(), CalError> {
+        let file = self.file;
+        if let Some(t) = self.table.as_mut() {
+            let arg = line
+                .split_once('(')
+                .map(|(_, r)| r.rsplit_once(')').map(|(a, _)| a).unwrap_or(r))
+                .unwrap_or("");
+            if line.starts_with("index_1") {
+                t.1 = finite_floats(arg, file, ln, "index_1")?;
+            } else if line.starts_with("index_2") {
+                t.2 = finite_floats(arg, file, ln, "index_2")?;
+            } else if line.starts_with("values") {
+                t.3 = arg.to_string();
+            }
+        } else if self.stack.len() == 1 && line.starts_with("capacitive_load_unit") {
+            let arg = line.split_once('(').map(|(_, r)| r).unwrap_or("");
+            let parts: Vec<&str> = arg
+                .trim_end_matches(';')
+                .trim_end_matches(')')
+                .split(',')
+                .collect();
+            if parts.len() == 2 {
+                let n: f64 = parts[0].trim().parse().unwrap_or(1.0);
+                self.info.cap_unit_f = checked_unit(
+                    n * unit_scale(&format!("1{}", parts[1].trim())),
+                    arg,
+                    file,
+                    ln,
+                    "capacitive_load_unit",
+                )?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A library-level attribute `key: val` at line `ln`: units, nominal voltage and temperature.
+    fn library_attribute(&mut self, key: &str, val: &str, ln: usize) -> Result<(), CalError> {
+        let file = self.file;
+        match key {
+            "time_unit" => {
+                self.info.time_unit_s = checked_unit(unit_scale(val), val, file, ln, "time_unit")?
+            }
+            "leakage_power_unit" => {
+                self.info.leakage_unit_w =
+                    checked_unit(unit_scale(val), val, file, ln, "leakage_power_unit")?
+            }
+            "nom_voltage" => {
+                let v = finite_value(val, file, ln, "nom_voltage")?;
+                if v <= 0.0 {
+                    return Err(CalError::Parse(ParseError::new(
+                        file,
+                        ln,
+                        format!("nom_voltage {v} must be positive"),
+                    )));
+                }
+                self.info.nom_voltage_v = v;
+            }
+            "nom_temperature" => {
+                self.info.nom_temperature_c = finite_value(val, file, ln, "nom_temperature")?
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// An attribute `key: val` inside a cell at line `ln`: leakage states, flip-flop and latch
+    /// pins, area, leakage, pin direction, capacitance and function.
+    fn cell_attribute(&mut self, key: &str, val: &str, ln: usize) -> Result<(), CalError> {
+        let file = self.file;
+        let Some(cell) = self.cur_cell.as_ref() else {
+            return Ok(());
+        };
+        let in_cell_top = self.stack.len() == 2;
+        let top_kind = self.stack.last().map(|s| s.0.as_str()).unwrap_or("");
         if top_kind == "leakage_power" {
-            if let Some(g) = leak_group.as_mut() {
+            if let Some(g) = self.leak_group.as_mut() {
                 match key {
                     "value" => {
                         g.1 = Some(finite_value(
@@ -589,11 +663,11 @@ pub fn library_info(
                     _ => {}
                 }
             }
-            continue;
+            return Ok(());
         }
         if top_kind == "latch" || top_kind == "ff" {
             let v = val.trim_matches('"').to_string();
-            let ci = info.cells.get_mut(cell).expect("inserted");
+            let ci = self.info.cells.get_mut(cell).expect("inserted");
             if let Some(l) = ci.latch.as_mut() {
                 match key {
                     "enable" => l.0 = v.clone(),
@@ -610,7 +684,7 @@ pub fn library_info(
                     _ => {}
                 }
             }
-            continue;
+            return Ok(());
         }
         match key {
             "area" if in_cell_top => {
@@ -622,42 +696,35 @@ pub fn library_info(
                         format!("cell {cell}: area {a} is negative"),
                     )));
                 }
-                info.cells.get_mut(cell).expect("inserted").area = a;
+                self.info.cells.get_mut(cell).expect("inserted").area = a;
             }
             "cell_leakage_power" if in_cell_top => {
                 let v = finite_value(val, file, ln, &format!("cell {cell}: leakage"))?;
-                info.cells.get_mut(cell).expect("inserted").leakage = Some(v);
+                self.info.cells.get_mut(cell).expect("inserted").leakage = Some(v);
             }
-            "direction" if stack.last().is_some_and(|s| s.0 == "pin") => {
-                pin_dir = Some(val.to_string())
+            "direction" if self.stack.last().is_some_and(|s| s.0 == "pin") => {
+                self.pin_dir = Some(val.to_string())
             }
-            "capacitance" if stack.last().is_some_and(|s| s.0 == "pin") => {
-                pin_cap = Some(finite_value(
+            "capacitance" if self.stack.last().is_some_and(|s| s.0 == "pin") => {
+                self.pin_cap = Some(finite_value(
                     val,
                     file,
                     ln,
-                    &format!("cell {cell}: pin {pin_name} capacitance"),
+                    &format!("cell {cell}: pin {} capacitance", self.pin_name),
                 )?)
             }
-            "function" if stack.last().is_some_and(|s| s.0 == "pin") => {
-                let ci = info.cells.get_mut(cell).expect("inserted");
+            "function" if self.stack.last().is_some_and(|s| s.0 == "pin") => {
+                let ci = self.info.cells.get_mut(cell).expect("inserted");
                 ci.outputs
-                    .insert(pin_name.clone(), val.trim_matches('"').to_string());
+                    .insert(self.pin_name.clone(), val.trim_matches('"').to_string());
                 if ci.function.is_none() {
                     ci.function = Some(val.trim_matches('"').to_string());
                 }
             }
             _ => {}
         }
+        Ok(())
     }
-    if !stack.is_empty() {
-        return Err(CalError::Parse(ParseError::new(
-            file,
-            text.lines().count(),
-            "unclosed group at end of file",
-        )));
-    }
-    Ok(info)
 }
 
 /// Bilinear interpolation in an NLDM table (clamped to the table's range).

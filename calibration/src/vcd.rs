@@ -86,6 +86,182 @@ fn parse_timescale(s: &str, file: &Path, line: usize) -> Result<f64, ParseError>
     Ok(n * scale)
 }
 
+/// The tokens of a declaration from the one after `toks[*k]` up to its `$end`, moving `k` past
+/// the `$end`.
+fn take_until_end(
+    file: &Path,
+    k: &mut usize,
+    toks: &[(usize, &str)],
+) -> Result<Vec<String>, ParseError> {
+    let start_line = toks[*k].0;
+    let mut v = Vec::new();
+    *k += 1;
+    while *k < toks.len() {
+        if toks[*k].1 == "$end" {
+            *k += 1;
+            return Ok(v);
+        }
+        v.push(toks[*k].1.to_string());
+        *k += 1;
+    }
+    Err(ParseError::new(
+        file,
+        start_line,
+        "declaration without '$end'",
+    ))
+}
+
+/// Applies the value change `bits` of identifier `id` at `(now, ln)` (time, line): each bit's
+/// time high, toggles and rises are accounted in `stats`, its new value and time in `state`.
+fn apply_change(
+    file: &Path,
+    id: &str,
+    bits: &[u8],
+    (now, ln): (u64, usize),
+    state: &mut BTreeMap<String, Vec<BitState>>,
+    stats: &mut BTreeMap<String, Vec<BitStats>>,
+) -> Result<(), ParseError> {
+    let (Some(st), Some(sts)) = (state.get_mut(id), stats.get_mut(id)) else {
+        return Err(ParseError::new(
+            file,
+            ln,
+            format!("value change for undeclared identifier '{id}'"),
+        ));
+    };
+    let w = st.len();
+    if bits.len() > w {
+        return Err(ParseError::new(
+            file,
+            ln,
+            format!("value has {} bits but '{id}' is {w} wide", bits.len()),
+        ));
+    }
+    // Left-extend: 0 for 1/0, x for x, z for z.
+    let pad = match bits.first() {
+        Some(b'1') | None => b'0',
+        Some(&c) => c,
+    };
+    for pos in 0..w {
+        let nv = if pos < w - bits.len() {
+            pad
+        } else {
+            bits[pos - (w - bits.len())]
+        };
+        let s = &mut st[pos];
+        if s.val == nv {
+            continue;
+        }
+        if s.val == b'1' {
+            sts[pos].high_time += now - s.since;
+        }
+        if (s.val == b'0' && nv == b'1') || (s.val == b'1' && nv == b'0') {
+            sts[pos].toggles += 1;
+            if nv == b'1' {
+                sts[pos].rises += 1;
+            }
+        }
+        s.val = nv;
+        s.since = now;
+    }
+    Ok(())
+}
+
+/// A `$var` declaration `v` (`TYPE WIDTH ID NAME [RANGE]`) at line `ln` in `scope`: the
+/// variable with its bit indices; a new identifier gets its state and statistics.
+fn declare_var(
+    file: &Path,
+    ln: usize,
+    v: &[String],
+    scope: &[String],
+    state: &mut BTreeMap<String, Vec<BitState>>,
+    vcd: &mut Vcd,
+) -> Result<(), ParseError> {
+    if v.len() < 4 {
+        return Err(ParseError::new(
+            file,
+            ln,
+            "expected '$var TYPE WIDTH ID NAME [RANGE] $end'",
+        ));
+    }
+    let width: usize = v[1]
+        .parse()
+        .map_err(|_| ParseError::new(file, ln, format!("$var width '{}' is not a number", v[1])))?;
+    if width == 0 || width > MAX_VAR_WIDTH_BITS {
+        return Err(ParseError::new(
+            file,
+            ln,
+            format!("$var width {width} out of range (allowed: 1 to {MAX_VAR_WIDTH_BITS} bits)"),
+        ));
+    }
+    let id = v[2].clone();
+    let mut name = v[3].clone();
+    let mut range = v.get(4).cloned().unwrap_or_default();
+    // An escaped identifier (`\\a[1].b`) may hold brackets; its range, if
+    // any, is the next token.
+    if let Some(p) = name.find('[').filter(|_| !name.starts_with('\\')) {
+        range = name[p..].to_string();
+        name.truncate(p);
+    }
+    let (hi, lo) = range
+        .trim_matches(|c| c == '[' || c == ']')
+        .split_once(':')
+        .and_then(|(a, b)| Some((a.parse::<i64>().ok()?, b.parse::<i64>().ok()?)))
+        .unwrap_or(if width == 1 {
+            (
+                range
+                    .trim_matches(|c| c == '[' || c == ']')
+                    .parse()
+                    .unwrap_or(0),
+                0,
+            )
+        } else {
+            (width as i64 - 1, 0)
+        });
+    let bit_index = (0..width as i64)
+        .map(|p| {
+            if width == 1 {
+                hi
+            } else if hi >= lo {
+                hi.saturating_sub(p)
+            } else {
+                hi.saturating_add(p)
+            }
+        })
+        .collect();
+    if let Some(first) = state.get(&id).map(|s| s.len()) {
+        // An identifier may alias one signal under several names, but it has
+        // one width: its per-bit state and statistics are shared.
+        if first != width {
+            return Err(ParseError::new(
+                file,
+                ln,
+                format!(
+                    "$var '{id}' redeclared with width {width} (first declared with width {first})"
+                ),
+            ));
+        }
+    } else {
+        state.insert(
+            id.clone(),
+            (0..width)
+                .map(|_| BitState {
+                    val: b'x',
+                    since: 0,
+                })
+                .collect(),
+        );
+        vcd.stats
+            .insert(id.clone(), vec![BitStats::default(); width]);
+    }
+    vcd.vars.push(VarInfo {
+        scope: scope.to_vec(),
+        name,
+        bit_index,
+        id,
+    });
+    Ok(())
+}
+
 impl Vcd {
     /// Parse VCD text (`file` only names errors).
     pub fn parse(text: &str, file: &Path) -> Result<Vcd, ParseError> {
@@ -108,89 +284,19 @@ impl Vcd {
             }
         }
         let mut k = 0;
-        let take_until_end =
-            |k: &mut usize, toks: &[(usize, &str)]| -> Result<Vec<String>, ParseError> {
-                let start_line = toks[*k].0;
-                let mut v = Vec::new();
-                *k += 1;
-                while *k < toks.len() {
-                    if toks[*k].1 == "$end" {
-                        *k += 1;
-                        return Ok(v);
-                    }
-                    v.push(toks[*k].1.to_string());
-                    *k += 1;
-                }
-                Err(ParseError::new(
-                    file,
-                    start_line,
-                    "declaration without '$end'",
-                ))
-            };
-        let apply = |id: &str,
-                     bits: &[u8],
-                     now: u64,
-                     ln: usize,
-                     state: &mut BTreeMap<String, Vec<BitState>>,
-                     stats: &mut BTreeMap<String, Vec<BitStats>>|
-         -> Result<(), ParseError> {
-            let (Some(st), Some(sts)) = (state.get_mut(id), stats.get_mut(id)) else {
-                return Err(ParseError::new(
-                    file,
-                    ln,
-                    format!("value change for undeclared identifier '{id}'"),
-                ));
-            };
-            let w = st.len();
-            if bits.len() > w {
-                return Err(ParseError::new(
-                    file,
-                    ln,
-                    format!("value has {} bits but '{id}' is {w} wide", bits.len()),
-                ));
-            }
-            // Left-extend: 0 for 1/0, x for x, z for z.
-            let pad = match bits.first() {
-                Some(b'1') | None => b'0',
-                Some(&c) => c,
-            };
-            for pos in 0..w {
-                let nv = if pos < w - bits.len() {
-                    pad
-                } else {
-                    bits[pos - (w - bits.len())]
-                };
-                let s = &mut st[pos];
-                if s.val == nv {
-                    continue;
-                }
-                if s.val == b'1' {
-                    sts[pos].high_time += now - s.since;
-                }
-                if (s.val == b'0' && nv == b'1') || (s.val == b'1' && nv == b'0') {
-                    sts[pos].toggles += 1;
-                    if nv == b'1' {
-                        sts[pos].rises += 1;
-                    }
-                }
-                s.val = nv;
-                s.since = now;
-            }
-            Ok(())
-        };
         while k < toks.len() {
             let (ln, t) = toks[k];
             match t {
                 "$timescale" => {
-                    let v = take_until_end(&mut k, &toks)?;
+                    let v = take_until_end(file, &mut k, &toks)?;
                     vcd.timescale_s = parse_timescale(&v.join(""), file, ln)?;
                 }
                 "$scope" => {
-                    let v = take_until_end(&mut k, &toks)?;
+                    let v = take_until_end(file, &mut k, &toks)?;
                     scope.push(v.get(1).cloned().unwrap_or_default());
                 }
                 "$upscope" => {
-                    take_until_end(&mut k, &toks)?;
+                    take_until_end(file, &mut k, &toks)?;
                     if scope.pop().is_none() {
                         return Err(ParseError::new(
                             file,
@@ -200,95 +306,11 @@ impl Vcd {
                     }
                 }
                 "$var" => {
-                    let v = take_until_end(&mut k, &toks)?;
-                    if v.len() < 4 {
-                        return Err(ParseError::new(
-                            file,
-                            ln,
-                            "expected '$var TYPE WIDTH ID NAME [RANGE] $end'",
-                        ));
-                    }
-                    let width: usize = v[1].parse().map_err(|_| {
-                        ParseError::new(file, ln, format!("$var width '{}' is not a number", v[1]))
-                    })?;
-                    if width == 0 || width > MAX_VAR_WIDTH_BITS {
-                        return Err(ParseError::new(
-                            file,
-                            ln,
-                            format!(
-                                "$var width {width} out of range (allowed: 1 to {MAX_VAR_WIDTH_BITS} bits)"
-                            ),
-                        ));
-                    }
-                    let id = v[2].clone();
-                    let mut name = v[3].clone();
-                    let mut range = v.get(4).cloned().unwrap_or_default();
-                    // An escaped identifier (`\\a[1].b`) may hold brackets; its range, if
-                    // any, is the next token.
-                    if let Some(p) = name.find('[').filter(|_| !name.starts_with('\\')) {
-                        range = name[p..].to_string();
-                        name.truncate(p);
-                    }
-                    let (hi, lo) = range
-                        .trim_matches(|c| c == '[' || c == ']')
-                        .split_once(':')
-                        .and_then(|(a, b)| Some((a.parse::<i64>().ok()?, b.parse::<i64>().ok()?)))
-                        .unwrap_or(if width == 1 {
-                            (
-                                range
-                                    .trim_matches(|c| c == '[' || c == ']')
-                                    .parse()
-                                    .unwrap_or(0),
-                                0,
-                            )
-                        } else {
-                            (width as i64 - 1, 0)
-                        });
-                    let bit_index = (0..width as i64)
-                        .map(|p| {
-                            if width == 1 {
-                                hi
-                            } else if hi >= lo {
-                                hi.saturating_sub(p)
-                            } else {
-                                hi.saturating_add(p)
-                            }
-                        })
-                        .collect();
-                    if let Some(first) = state.get(&id).map(|s| s.len()) {
-                        // An identifier may alias one signal under several names, but it has
-                        // one width: its per-bit state and statistics are shared.
-                        if first != width {
-                            return Err(ParseError::new(
-                                file,
-                                ln,
-                                format!(
-                                    "$var '{id}' redeclared with width {width} (first declared with width {first})"
-                                ),
-                            ));
-                        }
-                    } else {
-                        state.insert(
-                            id.clone(),
-                            (0..width)
-                                .map(|_| BitState {
-                                    val: b'x',
-                                    since: 0,
-                                })
-                                .collect(),
-                        );
-                        vcd.stats
-                            .insert(id.clone(), vec![BitStats::default(); width]);
-                    }
-                    vcd.vars.push(VarInfo {
-                        scope: scope.clone(),
-                        name,
-                        bit_index,
-                        id,
-                    });
+                    let v = take_until_end(file, &mut k, &toks)?;
+                    declare_var(file, ln, &v, &scope, &mut state, &mut vcd)?;
                 }
                 "$enddefinitions" | "$comment" | "$date" | "$version" => {
-                    take_until_end(&mut k, &toks)?;
+                    take_until_end(file, &mut k, &toks)?;
                 }
                 "$dumpvars" | "$dumpall" | "$dumpon" | "$dumpoff" | "$end" => k += 1,
                 _ => {
@@ -324,7 +346,7 @@ impl Vcd {
                                 format!("bad bit '{}' in vector value", *bad as char),
                             ));
                         }
-                        apply(id, &bits, now, ln, &mut state, &mut vcd.stats)?;
+                        apply_change(file, id, &bits, (now, ln), &mut state, &mut vcd.stats)?;
                         k += 2;
                     } else if t.starts_with(['r', 'R']) {
                         k += 2;
@@ -341,11 +363,11 @@ impl Vcd {
                                 "scalar value without identifier",
                             ));
                         }
-                        apply(
+                        apply_change(
+                            file,
                             id,
                             &[c.to_ascii_lowercase()],
-                            now,
-                            ln,
+                            (now, ln),
                             &mut state,
                             &mut vcd.stats,
                         )?;

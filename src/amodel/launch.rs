@@ -4,14 +4,14 @@
 
 use super::{issue_overhead_cycles, ModelGpu, DRAM, L2};
 use crate::schedcfg::{self, pipe_index, FETCH, ISSUE, OC, RF};
-use models::sched::Limiter;
-use sim::activity::{KernelActivity, Occupancy, SmActivity};
+use models::sched::{Limiter, SchedModel};
+use sim::activity::{DramChannelActivity, KernelActivity, L2SliceActivity, Occupancy, SmActivity};
 use sim::config::GpuConfig;
 use sim::inst::{Family, OpClass, WarpInst, PRED_BASE};
 use sim::stream::Step;
 use sim::timing::funccount::{collector_of, exec_class, idle_stats, PipeMap};
-use sim::timing::funcmem::FuncMem;
-use sim::timing::{op_name, PipeClass, RegisterFileOrg};
+use sim::timing::funcmem::{FuncMem, SmMemCounts};
+use sim::timing::{op_name, MonolithicRf, PipeClass, RegisterFileOrg};
 use sim::{Launch, SimError};
 
 /// Units of the per-SM demand vector (the machine's, then `dram` and `l2`).
@@ -27,7 +27,7 @@ struct CtaRun {
 }
 
 /// Per-warp state of the functional pass.
-#[derive(Clone)]
+#[derive(Clone, Default)]
 struct WarpState {
     done: bool,
     at_bar: bool,
@@ -97,16 +97,7 @@ pub(super) fn model_launch(
         let slot0 = (on_sm % n_slot) * b;
         stream.begin_cta(cta, sm as u32, slot0)?;
         let nw = info.warps_per_cta() as usize;
-        let mut ws = vec![
-            WarpState {
-                done: false,
-                at_bar: false,
-                clock: 0,
-                end: 0,
-                fetch_pos: 0,
-            };
-            nw
-        ];
+        let mut ws = vec![WarpState::default(); nw];
         ready.iter_mut().for_each(|r| *r = 0);
         let mut demand = [0f64; N_UNITS];
         let a = &mut sms[sm];
@@ -128,22 +119,7 @@ pub(super) fn model_launch(
                 let slot = slot0 + w as u32;
                 let sched = slot % n_sched;
                 let lanes = inst.lanes() as u64;
-                // counts
-                k.warp_insts += 1;
-                k.thread_insts += lanes;
-                let fam = k.by_family.of_mut(inst.family);
-                fam.warp_insts += 1;
-                fam.thread_insts += lanes;
-                a.warp_insts += 1;
-                a.thread_insts += lanes;
-                a.decoder_insts += 1;
-                a.ibuffer.writes += 1;
-                a.ibuffer.reads += 1;
-                a.scoreboard.reads += 1;
-                if let Some(s) = a.sched.get_mut(sched as usize) {
-                    s.issued[1] += 1;
-                    s.warp_evals += 1;
-                }
+                count_inst(&mut k, a, &inst, sched);
                 if st.fetch_pos == 0 {
                     mem.fetch(sm, inst.pc);
                 }
@@ -180,43 +156,7 @@ pub(super) fn model_launch(
                     continue;
                 }
                 a.scoreboard.writes += 2 * inst.n_dst as u64;
-                // register reads: distinct non-predicate sources, on the simulator's banks
-                let mut seen = [0u16; 5];
-                let mut n_reads = 0usize;
-                let mut per_bank = [0u32; 64];
-                let mut busiest = 0u32;
-                for &r in inst.srcs() {
-                    if r >= PRED_BASE || seen[..n_reads].contains(&r) {
-                        continue;
-                    }
-                    seen[n_reads] = r;
-                    n_reads += 1;
-                    let bank = rf.bank(slot, sched, r) as usize;
-                    if let Some(x) = a.rf.reads.get_mut(bank) {
-                        *x += 1;
-                    }
-                    if let Some(x) = a.rf.read_lanes.get_mut(bank) {
-                        *x += lanes;
-                    }
-                    let pb = &mut per_bank[bank % 64];
-                    *pb += 1;
-                    busiest = busiest.max(*pb);
-                }
-                let mut n_writes = 0u32;
-                for &r in inst.dsts() {
-                    if r >= PRED_BASE {
-                        a.rf.pred_writes += 1;
-                    } else {
-                        n_writes += 1;
-                        let bank = rf.bank(slot, sched, r) as usize;
-                        if let Some(x) = a.rf.writes.get_mut(bank) {
-                            *x += 1;
-                        }
-                        if let Some(x) = a.rf.write_lanes.get_mut(bank) {
-                            *x += lanes;
-                        }
-                    }
-                }
+                let (n_reads, n_writes, busiest) = rf_accesses(a, rf, &inst, slot, sched);
                 let occ_cycles = op_path.collector_cycles(busiest);
                 if let Some(o) = collector_of(a, ec.pipe) {
                     o.allocs += 1;
@@ -249,20 +189,12 @@ pub(super) fn model_launch(
                 }
                 st.end = st.end.max(done_at);
             }
-            // barrier release: every live warp arrived
-            let live: Vec<usize> = (0..nw).filter(|&w| !ws[w].done).collect();
-            if !live.is_empty() && live.iter().all(|&w| ws[w].at_bar) {
-                let t = live.iter().map(|&w| ws[w].clock).max().unwrap_or(0);
-                for &w in &live {
-                    a.bar.wait_cycles += t - ws[w].clock;
-                    ws[w].clock = t;
-                    ws[w].at_bar = false;
-                }
-                a.bar.releases += 1;
+            let (released, any_live) = release_barrier(&mut ws, a);
+            if released {
                 continue;
             }
             if !stepped {
-                if live.is_empty() {
+                if !any_live {
                     break;
                 }
                 return Err(SimError::Launch {
@@ -284,6 +216,36 @@ pub(super) fn model_launch(
     *l2 = Some(l2_state);
     // chip-level bandwidth demand, shared by every warp of the launch
     let total_warps = (runs.len() as f64 * b as f64).max(1.0);
+    let (per_warp_dram, per_warp_l2) = chip_demand_per_warp(&l2_act, &dram_act, total_warps);
+    let (sm_cycles, sm_resident) = waves(model, &runs, n_sm, n_slot, b, per_warp_dram, per_warp_l2);
+    let gap = launch_gap(cfg, index);
+    let busiest = sm_cycles.iter().copied().fold(0.0, f64::max);
+    let cycles = gap + busiest.ceil() as u64;
+    k.cycles = cycles;
+    let regs_alloc =
+        occ.regs_per_cta as u64 / (occ.warps_per_cta as u64 * cfg.gpu.warp_size as u64).max(1);
+    for (i, a) in sms.iter_mut().enumerate() {
+        let per_sm = (sm_cycles[i], sm_resident[i], &pipe_busy[i][..], &mem_sms[i]);
+        finish_sm(cfg, a, per_sm, regs_alloc, cycles);
+    }
+    k.occupancy = occupancy_of(cfg, &sms, n_slot, limiter, cycles);
+    k.sms = sms;
+    k.l2 = l2_act;
+    let dram_cycles = (cycles as f64 * cfg.gpu.dram_mhz / cfg.gpu.core_mhz.max(1e-9)) as u64;
+    k.dram = dram_act;
+    for d in &mut k.dram {
+        d.cycles = dram_cycles;
+    }
+    k.icnt = icnt;
+    Ok(k)
+}
+
+/// The DRAM bursts and L2 requests of a launch per warp of its `total_warps`.
+fn chip_demand_per_warp(
+    l2_act: &[L2SliceActivity],
+    dram_act: &[DramChannelActivity],
+    total_warps: f64,
+) -> (f64, f64) {
     let bursts: u64 = dram_act.iter().map(|d| d.reads + d.writes).sum();
     let l2_reqs: u64 = l2_act
         .iter()
@@ -291,9 +253,169 @@ pub(super) fn model_launch(
             s.read.hit + s.read.miss + s.write.hit + s.write.miss + s.atomic.hit + s.atomic.miss
         })
         .sum();
-    let per_warp_dram = bursts as f64 / total_warps;
-    let per_warp_l2 = l2_reqs as f64 / total_warps;
-    // waves per SM
+    (bursts as f64 / total_warps, l2_reqs as f64 / total_warps)
+}
+
+/// The launch's occupancy record: `n_slot` CTAs per SM (bound by `limiter`) and the SMs'
+/// resident warp-cycles and allocated register-cycles over `cycles`.
+fn occupancy_of(
+    cfg: &GpuConfig,
+    sms: &[SmActivity],
+    n_slot: u32,
+    limiter: Limiter,
+    cycles: u64,
+) -> Occupancy {
+    let resident: u64 = sms.iter().map(|s| s.resident_warp_cycles).sum();
+    let reg_cycles: u64 = sms.iter().map(|s| s.allocated_reg_cycles).sum();
+    Occupancy {
+        max_ctas_per_sm: n_slot,
+        limiter: limiter_name(limiter).to_string(),
+        resident_warp_cycles: resident,
+        allocated_reg_cycles: reg_cycles,
+        mean_occupancy: if cycles == 0 {
+            0.0
+        } else {
+            resident as f64 / (cycles as f64 * cfg.sm.max_warps as f64 * cfg.gpu.n_sm as f64)
+        },
+    }
+}
+
+/// Releases the barrier when every live warp of `ws` waits at it (the warps continue at the
+/// latest arrival; the waits are counted in `a`). Returns whether it released and whether any
+/// warp is live.
+fn release_barrier(ws: &mut [WarpState], a: &mut SmActivity) -> (bool, bool) {
+    let live: Vec<usize> = (0..ws.len()).filter(|&w| !ws[w].done).collect();
+    if !live.is_empty() && live.iter().all(|&w| ws[w].at_bar) {
+        let t = live.iter().map(|&w| ws[w].clock).max().unwrap_or(0);
+        for &w in &live {
+            a.bar.wait_cycles += t - ws[w].clock;
+            ws[w].clock = t;
+            ws[w].at_bar = false;
+        }
+        a.bar.releases += 1;
+        return (true, true);
+    }
+    (false, !live.is_empty())
+}
+
+/// Completes SM `a`'s record of a launch of `cycles` cycles from the SM's own figures (`per_sm`:
+/// its active cycles and resident warp-cycles from the wave model, its pipes' busy cycles and
+/// its memory counters) and the registers allocated per thread `regs_alloc`.
+fn finish_sm(
+    cfg: &GpuConfig,
+    a: &mut SmActivity,
+    per_sm: (f64, f64, &[u64], &SmMemCounts),
+    regs_alloc: u64,
+    cycles: u64,
+) {
+    let (sm_cycles, sm_resident, pipe_busy, mc) = per_sm;
+    let e = cfg.stats.idle_hist_exact_max;
+    let m = cfg.stats.idle_hist_log2_max;
+    let active = sm_cycles.ceil() as u64;
+    a.active_cycles = active;
+    a.resident_warp_cycles = sm_resident.round() as u64;
+    a.allocated_reg_cycles =
+        (sm_resident * cfg.gpu.warp_size as f64 * regs_alloc as f64).round() as u64;
+    for s in &mut a.sched {
+        s.active_cycles = active;
+        s.issued[0] = cycles.saturating_sub(s.issued[1] + s.issued[2]);
+    }
+    for (pi, p) in a.exec.iter_mut().enumerate() {
+        let busy = pipe_busy[pi].min(cycles);
+        let uses: u64 = p.ops.values().map(|o| o.ops).sum();
+        p.busy = idle_stats(busy, cycles, uses, e, m);
+    }
+    a.l1d = mc.l1d;
+    a.smem = mc.smem;
+    a.const_cache = mc.const_cache;
+    a.ldst = mc.ldst;
+    a.icache = mc.icache;
+}
+
+/// Counts one issued warp instruction `inst` of scheduler `sched` in the kernel's `k` and the
+/// SM's `a` counters (instructions, decode, I-buffer, scoreboard reads, the scheduler's issue).
+fn count_inst(k: &mut KernelActivity, a: &mut SmActivity, inst: &WarpInst, sched: u32) {
+    let lanes = inst.lanes() as u64;
+    k.warp_insts += 1;
+    k.thread_insts += lanes;
+    let fam = k.by_family.of_mut(inst.family);
+    fam.warp_insts += 1;
+    fam.thread_insts += lanes;
+    a.warp_insts += 1;
+    a.thread_insts += lanes;
+    a.decoder_insts += 1;
+    a.ibuffer.writes += 1;
+    a.ibuffer.reads += 1;
+    a.scoreboard.reads += 1;
+    if let Some(s) = a.sched.get_mut(sched as usize) {
+        s.issued[1] += 1;
+        s.warp_evals += 1;
+    }
+}
+
+/// The register-file accesses of `inst` of warp slot `slot` and scheduler `sched` on the
+/// simulator's banks (`rf`), counted in `a`: register reads are the distinct non-predicate
+/// sources. Returns the reads, the non-predicate writes and the most reads of one bank.
+fn rf_accesses(
+    a: &mut SmActivity,
+    rf: &MonolithicRf,
+    inst: &WarpInst,
+    slot: u32,
+    sched: u32,
+) -> (usize, u32, u32) {
+    let lanes = inst.lanes() as u64;
+    let mut seen = [0u16; 5];
+    let mut n_reads = 0usize;
+    let mut per_bank = [0u32; 64];
+    let mut busiest = 0u32;
+    for &r in inst.srcs() {
+        if r >= PRED_BASE || seen[..n_reads].contains(&r) {
+            continue;
+        }
+        seen[n_reads] = r;
+        n_reads += 1;
+        let bank = rf.bank(slot, sched, r) as usize;
+        if let Some(x) = a.rf.reads.get_mut(bank) {
+            *x += 1;
+        }
+        if let Some(x) = a.rf.read_lanes.get_mut(bank) {
+            *x += lanes;
+        }
+        let pb = &mut per_bank[bank % 64];
+        *pb += 1;
+        busiest = busiest.max(*pb);
+    }
+    let mut n_writes = 0u32;
+    for &r in inst.dsts() {
+        if r >= PRED_BASE {
+            a.rf.pred_writes += 1;
+        } else {
+            n_writes += 1;
+            let bank = rf.bank(slot, sched, r) as usize;
+            if let Some(x) = a.rf.writes.get_mut(bank) {
+                *x += 1;
+            }
+            if let Some(x) = a.rf.write_lanes.get_mut(bank) {
+                *x += lanes;
+            }
+        }
+    }
+    (n_reads, n_writes, busiest)
+}
+
+/// The wave model (parent module): per SM, its CTAs in waves of `n_slot` CTAs of `b` warps,
+/// each wave lasting its critical path times the model's factor for the units' demands
+/// (`per_warp_dram`, `per_warp_l2`: the chip-level demands per warp). Returns per SM the cycles
+/// and the resident warp-cycles.
+fn waves(
+    model: &SchedModel,
+    runs: &[CtaRun],
+    n_sm: usize,
+    n_slot: u32,
+    b: u32,
+    per_warp_dram: f64,
+    per_warp_l2: f64,
+) -> (Vec<f64>, Vec<f64>) {
     let mut sm_cycles = vec![0f64; n_sm];
     let mut sm_resident = vec![0f64; n_sm];
     for (sm, cyc) in sm_cycles.iter_mut().enumerate() {
@@ -316,58 +438,7 @@ pub(super) fn model_launch(
             sm_resident[sm] += c as f64 * t;
         }
     }
-    let gap = launch_gap(cfg, index);
-    let busiest = sm_cycles.iter().copied().fold(0.0, f64::max);
-    let cycles = gap + busiest.ceil() as u64;
-    k.cycles = cycles;
-    let regs_alloc =
-        occ.regs_per_cta as u64 / (occ.warps_per_cta as u64 * cfg.gpu.warp_size as u64).max(1);
-    let e = cfg.stats.idle_hist_exact_max;
-    let m = cfg.stats.idle_hist_log2_max;
-    for (i, a) in sms.iter_mut().enumerate() {
-        let active = sm_cycles[i].ceil() as u64;
-        a.active_cycles = active;
-        a.resident_warp_cycles = sm_resident[i].round() as u64;
-        a.allocated_reg_cycles =
-            (sm_resident[i] * cfg.gpu.warp_size as f64 * regs_alloc as f64).round() as u64;
-        for s in &mut a.sched {
-            s.active_cycles = active;
-            s.issued[0] = cycles.saturating_sub(s.issued[1] + s.issued[2]);
-        }
-        for (pi, p) in a.exec.iter_mut().enumerate() {
-            let busy = pipe_busy[i][pi].min(cycles);
-            let uses: u64 = p.ops.values().map(|o| o.ops).sum();
-            p.busy = idle_stats(busy, cycles, uses, e, m);
-        }
-        let mc = &mem_sms[i];
-        a.l1d = mc.l1d;
-        a.smem = mc.smem;
-        a.const_cache = mc.const_cache;
-        a.ldst = mc.ldst;
-        a.icache = mc.icache;
-    }
-    let resident: u64 = sms.iter().map(|s| s.resident_warp_cycles).sum();
-    let reg_cycles: u64 = sms.iter().map(|s| s.allocated_reg_cycles).sum();
-    k.occupancy = Occupancy {
-        max_ctas_per_sm: n_slot,
-        limiter: limiter_name(limiter).to_string(),
-        resident_warp_cycles: resident,
-        allocated_reg_cycles: reg_cycles,
-        mean_occupancy: if cycles == 0 {
-            0.0
-        } else {
-            resident as f64 / (cycles as f64 * cfg.sm.max_warps as f64 * cfg.gpu.n_sm as f64)
-        },
-    };
-    k.sms = sms;
-    k.l2 = l2_act;
-    let dram_cycles = (cycles as f64 * cfg.gpu.dram_mhz / cfg.gpu.core_mhz.max(1e-9)) as u64;
-    k.dram = dram_act;
-    for d in &mut k.dram {
-        d.cycles = dram_cycles;
-    }
-    k.icnt = icnt;
-    Ok(k)
+    (sm_cycles, sm_resident)
 }
 
 /// The simulator's name of a model limiter (`Occupancy::limiter`).

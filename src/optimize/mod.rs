@@ -215,6 +215,119 @@ fn additive(base: &Metrics, singles: &[&Metrics]) -> Metrics {
     m
 }
 
+/// Option `o` of group `g` alone on the baseline design (steps 1-2 of the module doc): its
+/// continuous knob searched where it has one, else one evaluation; the design, its metrics (or
+/// why it could not be evaluated) and every point evaluated.
+fn single(
+    space: &Space,
+    ev: &dyn Evaluator,
+    p: &Problem,
+    base_design: &Design,
+    base: &Metrics,
+    g: usize,
+    o: usize,
+) -> Result<Single, EvalError> {
+    let mut d = base_design.clone();
+    d.pick[g] = o;
+    match &space.groups[g].options[o].knob {
+        Some(k) => {
+            let s = continuous::search(
+                ev,
+                &d,
+                g,
+                k,
+                p.objective,
+                base,
+                p.caps(),
+                p.golden_iterations,
+            )?;
+            d.value[g] = Some(s.value);
+            let pts = s
+                .points
+                .iter()
+                .map(|(x, m)| {
+                    let mut e = d.clone();
+                    e.value[g] = Some(*x);
+                    Evaluated {
+                        name: space.name(&e),
+                        design: e,
+                        metrics: *m,
+                        feasible: p.feasible(m),
+                    }
+                })
+                .collect();
+            Ok((d, s.metrics, pts))
+        }
+        None => match ev.evaluate(&d) {
+            Err(EvalError::Interrupted) => Err(EvalError::Interrupted),
+            r => {
+                let r = r.map_err(|e| e.to_string());
+                let pts = match &r {
+                    Ok(m) => vec![Evaluated {
+                        name: space.name(&d),
+                        design: d.clone(),
+                        metrics: *m,
+                        feasible: p.feasible(m),
+                    }],
+                    Err(_) => Vec::new(),
+                };
+                Ok((d, r, pts))
+            }
+        },
+    }
+}
+
+/// `v` for every option of every group of `space`.
+fn per_option<T: Clone>(space: &Space, v: T) -> Vec<Vec<T>> {
+    space
+        .groups
+        .iter()
+        .map(|g| vec![v.clone(); g.options.len()])
+        .collect()
+}
+
+/// The metrics of each option `pick` turns on, alone ([`single`]), where they were evaluated.
+fn option_metrics<'a>(pick: &[usize], single_m: &'a [Vec<Option<Metrics>>]) -> Vec<&'a Metrics> {
+    pick.iter()
+        .enumerate()
+        .filter(|(_, &o)| o > 0)
+        .filter_map(|(g, &o)| single_m[g][o].as_ref())
+        .collect()
+}
+
+/// After verifying design `d` at `m`: when it combines exactly two options, what the additive
+/// model (`additive_only`) missed is the pair's interaction; it is learned and added to the
+/// MILP `inst` (objective `f`, normalised).
+fn learn_pair(
+    d: &Design,
+    m: &Metrics,
+    additive_only: &Metrics,
+    f: &dyn Fn(&Metrics) -> f64,
+    learned: &mut Vec<(space::OptionPair, Metrics)>,
+    inst: &mut milp::Instance,
+) {
+    let on: Vec<(usize, usize)> = d
+        .pick
+        .iter()
+        .enumerate()
+        .filter(|(_, &o)| o > 0)
+        .map(|(g, &o)| (g, o))
+        .collect();
+    if let [a, b] = on[..] {
+        // a two-option combination: what the additive model missed is the pair's
+        let r = difference(m, additive_only);
+        learned.push(((a, b), r));
+        inst.interactions.push((
+            (a, b),
+            milp::Column {
+                objective: f(m) - f(additive_only),
+                area_mm2: r.added_area_mm2,
+                slowdown: r.slowdown,
+            },
+        ));
+    }
+}
+
 /// Runs the method of the module doc on `space` with `ev`; `conflicts` are the option pairs
 /// that cannot be combined ([`Space::conflicts`]).
 pub fn optimize(
@@ -240,69 +353,12 @@ pub fn optimize(
         .collect();
     let singles_raw: Vec<Result<Single, EvalError>> = opts
         .par_iter()
-        .map(|&(g, o)| {
-            let mut d = base_design.clone();
-            d.pick[g] = o;
-            match &space.groups[g].options[o].knob {
-                Some(k) => {
-                    let s = continuous::search(
-                        ev,
-                        &d,
-                        g,
-                        k,
-                        p.objective,
-                        &base,
-                        p.caps(),
-                        p.golden_iterations,
-                    )?;
-                    d.value[g] = Some(s.value);
-                    let pts = s
-                        .points
-                        .iter()
-                        .map(|(x, m)| {
-                            let mut e = d.clone();
-                            e.value[g] = Some(*x);
-                            Evaluated {
-                                name: space.name(&e),
-                                design: e,
-                                metrics: *m,
-                                feasible: p.feasible(m),
-                            }
-                        })
-                        .collect();
-                    Ok((d, s.metrics, pts))
-                }
-                None => match ev.evaluate(&d) {
-                    Err(EvalError::Interrupted) => Err(EvalError::Interrupted),
-                    r => {
-                        let r = r.map_err(|e| e.to_string());
-                        let pts = match &r {
-                            Ok(m) => vec![Evaluated {
-                                name: space.name(&d),
-                                design: d.clone(),
-                                metrics: *m,
-                                feasible: p.feasible(m),
-                            }],
-                            Err(_) => Vec::new(),
-                        };
-                        Ok((d, r, pts))
-                    }
-                },
-            }
-        })
+        .map(|&(g, o)| single(space, ev, p, &base_design, &base, g, o))
         .collect();
     let mut interrupted = false;
-    let mut knob_values: Vec<Vec<Option<f64>>> = space
-        .groups
-        .iter()
-        .map(|g| vec![None; g.options.len()])
-        .collect();
+    let mut knob_values: Vec<Vec<Option<f64>>> = per_option(space, None);
     let mut inst = milp::Instance {
-        groups: space
-            .groups
-            .iter()
-            .map(|g| vec![milp::Column::default(); g.options.len()])
-            .collect(),
+        groups: per_option(space, milp::Column::default()),
         conflicts: conflicts.to_vec(),
         excluded: vec![base_design.pick.clone()],
         forbidden: Vec::new(),
@@ -310,11 +366,7 @@ pub fn optimize(
         area_cap_mm2: p.area_cap_mm2,
         slowdown_cap: p.slowdown_cap,
     };
-    let mut single_m: Vec<Vec<Option<Metrics>>> = space
-        .groups
-        .iter()
-        .map(|g| vec![None; g.options.len()])
-        .collect();
+    let mut single_m: Vec<Vec<Option<Metrics>>> = per_option(space, None);
     let mut singles = Vec::new();
     let mut verified: Vec<(Design, Metrics)> = vec![(base_design.clone(), base)];
     for (&(g, o), r) in opts.iter().zip(singles_raw) {
@@ -384,12 +436,7 @@ pub fn optimize(
                 .collect(),
             pick: pick.clone(),
         };
-        let parts: Vec<&Metrics> = pick
-            .iter()
-            .enumerate()
-            .filter(|(_, &o)| o > 0)
-            .filter_map(|(g, &o)| single_m[g][o].as_ref())
-            .collect();
+        let parts = option_metrics(&pick, &single_m);
         let additive_only = additive(&base, &parts);
         let predicted = with_pairs(&additive_only, &pick, &learned);
         let (_, bm) = best_verified(&verified);
@@ -420,26 +467,7 @@ pub fn optimize(
             }),
             Ok(m) => {
                 let err = (f(&m) - f(&predicted)).abs();
-                let on: Vec<(usize, usize)> = d
-                    .pick
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, &o)| o > 0)
-                    .map(|(g, &o)| (g, o))
-                    .collect();
-                if let [a, b] = on[..] {
-                    // a two-option combination: what the additive model missed is the pair's
-                    let r = difference(&m, &additive_only);
-                    learned.push(((a, b), r));
-                    inst.interactions.push((
-                        (a, b),
-                        milp::Column {
-                            objective: f(&m) - f(&additive_only),
-                            area_mm2: r.added_area_mm2,
-                            slowdown: r.slowdown,
-                        },
-                    ));
-                }
+                learn_pair(&d, &m, &additive_only, &f, &mut learned, &mut inst);
                 obj_margin = obj_margin.max(err);
                 slow_margin = slow_margin.max((m.slowdown - predicted.slowdown).abs());
                 area_margin = area_margin.max((m.added_area_mm2 - predicted.added_area_mm2).abs());
@@ -468,13 +496,7 @@ pub fn optimize(
         }
     }
     let (chosen, vm) = best_verified(&verified);
-    let parts: Vec<&Metrics> = chosen
-        .pick
-        .iter()
-        .enumerate()
-        .filter(|(_, &o)| o > 0)
-        .filter_map(|(g, &o)| single_m[g][o].as_ref())
-        .collect();
+    let parts = option_metrics(&chosen.pick, &single_m);
     let predicted = additive(&base, &parts);
     if chosen == base_design && p.area_cap_mm2 > 0.0 && !interrupted {
         infeasibility(p, &singles, f)?;

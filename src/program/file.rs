@@ -605,6 +605,231 @@ fn read_sources(
     Ok(out)
 }
 
+/// The `[buffers]` table: each buffer's element type, size (`count` or `bytes`) and initial
+/// contents, within the emulator's global memory and the host-initialisation limit.
+fn parse_buffers(
+    cx: &Ctx,
+    raw_buffers: Option<&BTreeMap<Spanned<String>, Spanned<RawBuffer>>>,
+    folder: &Path,
+) -> Result<Vec<Buffer>, FileError> {
+    let mut buffers = Vec::new();
+    let mut total: u64 = 0;
+    if let Some(bt) = raw_buffers {
+        for (bname, rb) in bt {
+            let bname = bname.get_ref();
+            let key = format!("buffers.{bname}");
+            let b = rb.get_ref();
+            let dtype = DType::parse(b.dtype.get_ref()).ok_or_else(|| {
+                cx.at(
+                    &b.dtype,
+                    &format!("{key}.dtype"),
+                    format!("unknown dtype '{}'; allowed: {DTYPES}", b.dtype.get_ref()),
+                )
+            })?;
+            let count = match (&b.count, &b.bytes) {
+                (Some(_), Some(y)) => {
+                    return Err(cx.at(
+                        y,
+                        &format!("{key}.bytes"),
+                        "give 'count' (elements) or 'bytes', not both",
+                    ))
+                }
+                (None, None) => {
+                    return Err(cx.at(rb, &key, "a buffer needs 'count' (elements) or 'bytes'"))
+                }
+                (Some(c), None) => {
+                    let n = *c.get_ref();
+                    let bytes = (n as u64).checked_mul(dtype.size());
+                    if n < 1 || bytes.is_none_or(|b| b > MAX_TOTAL_BYTES) {
+                        return Err(cx.at(
+                            c,
+                            &format!("{key}.count"),
+                            format!(
+                                "{n} elements of {}: a buffer holds 1 element up to \
+                                 {MAX_TOTAL_BYTES} bytes",
+                                dtype.name()
+                            ),
+                        ));
+                    }
+                    n as u64
+                }
+                (None, Some(y)) => {
+                    let n = *y.get_ref();
+                    if n < 1 || n as u64 > MAX_TOTAL_BYTES {
+                        return Err(cx.at(
+                            y,
+                            &format!("{key}.bytes"),
+                            format!("{n} bytes: a buffer holds 1 up to {MAX_TOTAL_BYTES} bytes"),
+                        ));
+                    }
+                    if !(n as u64).is_multiple_of(dtype.size()) {
+                        return Err(cx.at(
+                            y,
+                            &format!("{key}.bytes"),
+                            format!(
+                                "{n} bytes is not a whole number of {} elements ({} bytes \
+                                 each)",
+                                dtype.name(),
+                                dtype.size()
+                            ),
+                        ));
+                    }
+                    n as u64 / dtype.size()
+                }
+            };
+            let bytes = count * dtype.size();
+            total = total.saturating_add(bytes);
+            if total > MAX_TOTAL_BYTES {
+                return Err(cx.at(
+                    rb,
+                    &key,
+                    format!(
+                        "the buffers so far need {total} bytes, more than the emulator's \
+                         {MAX_TOTAL_BYTES}-byte global memory"
+                    ),
+                ));
+            }
+            let init = match &b.init {
+                None => Init::Zeros,
+                Some(v) => {
+                    let ik = format!("{key}.init");
+                    let init = parse_init(v.get_ref(), dtype, count, folder)
+                        .map_err(|m| cx.at(v, &ik, m))?;
+                    if !matches!(init, Init::Zeros) && bytes > MAX_BUFFER_BYTES {
+                        return Err(cx.at(
+                            v,
+                            &ik,
+                            format!(
+                                "{bytes} bytes of initial contents; a buffer initialised on \
+                                 the host holds at most {MAX_BUFFER_BYTES} bytes (zeros \
+                                 have no limit below the total)"
+                            ),
+                        ));
+                    }
+                    init
+                }
+            };
+            buffers.push(Buffer {
+                name: bname.clone(),
+                dtype,
+                count,
+                init,
+            });
+        }
+    }
+    Ok(buffers)
+}
+
+/// The `[[checks]]`: each names a buffer or a snapshot and a reference `.npy` file of the same
+/// type and length, with a tolerance for floating-point data.
+fn parse_checks(
+    cx: &Ctx,
+    raw_checks: Option<&[Spanned<RawCheck>]>,
+    buffers: &[Buffer],
+    snapshots: &[(String, usize)],
+    folder: &Path,
+) -> Result<Vec<Check>, FileError> {
+    let mut checks = Vec::new();
+    for (i, rc) in raw_checks.into_iter().flatten().enumerate() {
+        let key = format!("checks[{i}]");
+        let c = rc.get_ref();
+        let (bi, snapshot, label) = match (&c.buffer, &c.snapshot) {
+            (Some(b), None) => {
+                let Some(bi) = buffers.iter().position(|x| &x.name == b.get_ref()) else {
+                    return Err(cx.at(
+                        b,
+                        &format!("{key}.buffer"),
+                        format!("no buffer '{}'", b.get_ref()),
+                    ));
+                };
+                (bi, None, b.get_ref().clone())
+            }
+            (None, Some(s)) => {
+                let Some((_, bi)) = snapshots.iter().find(|(n, _)| n == s.get_ref()) else {
+                    return Err(cx.at(
+                        s,
+                        &format!("{key}.snapshot"),
+                        format!(
+                            "no snapshot '{}'; snapshots are taken by copy = \"to_host\" \
+                             steps",
+                            s.get_ref()
+                        ),
+                    ));
+                };
+                (*bi, Some(s.get_ref().clone()), s.get_ref().clone())
+            }
+            _ => {
+                return Err(cx.at(
+                    rc,
+                    &key,
+                    "a check names exactly one of 'buffer' or 'snapshot'",
+                ))
+            }
+        };
+        let buf = &buffers[bi];
+        let rpath = folder.join(c.reference.get_ref());
+        let rkey = format!("{key}.reference");
+        let rbytes = std::fs::read(&rpath).map_err(|e| {
+            cx.at(
+                &c.reference,
+                &rkey,
+                format!("cannot read {}: {e}", rpath.display()),
+            )
+        })?;
+        let n = npy::read(&rbytes)
+            .map_err(|e| cx.at(&c.reference, &rkey, format!("{}: {e}", rpath.display())))?;
+        if n.dtype != buf.dtype || n.count() != buf.count {
+            return Err(cx.at(
+                &c.reference,
+                &rkey,
+                format!(
+                    "{} holds {} {} elements; '{label}' has {} {} elements",
+                    rpath.display(),
+                    n.count(),
+                    n.dtype.name(),
+                    buf.count,
+                    buf.dtype.name()
+                ),
+            ));
+        }
+        let tolerance = if buf.dtype.is_float() {
+            let get = |t: &Option<Spanned<f64>>, what: &str, d: f64| match t {
+                None => Ok(d),
+                Some(v) if v.get_ref().is_finite() && *v.get_ref() >= 0.0 => Ok(*v.get_ref()),
+                Some(v) => Err(cx.at(
+                    v,
+                    &format!("{key}.{what}"),
+                    "a tolerance is a finite number ≥ 0",
+                )),
+            };
+            Tolerance::Close {
+                rtol: get(&c.rtol, "rtol", 1e-5)?,
+                atol: get(&c.atol, "atol", 1e-8)?,
+            }
+        } else {
+            if let Some(t) = c.rtol.as_ref().or(c.atol.as_ref()) {
+                return Err(cx.at(
+                    t,
+                    &key,
+                    format!(
+                        "'{label}' is {}: integers compare exactly; drop rtol/atol",
+                        buf.dtype.name()
+                    ),
+                ));
+            }
+            Tolerance::Exact
+        };
+        checks.push(Check {
+            label,
+            buffer: bi,
+            snapshot,
+            reference: Arc::new(n.data),
+            tolerance,
+        });
+    }
+    Ok(checks)
+}
+
 impl UserProgram {
     /// Reads and checks the program file at `path` (sources and data files are read, CUDA
     /// sources compiled, kernels parsed).
@@ -657,114 +882,7 @@ impl UserProgram {
             .iter()
             .map(|s| (s.label.clone(), s.module.clone()))
             .collect();
-        // buffers
-        let mut buffers = Vec::new();
-        let mut total: u64 = 0;
-        if let Some(bt) = &raw.buffers {
-            for (bname, rb) in bt {
-                let bname = bname.get_ref();
-                let key = format!("buffers.{bname}");
-                let b = rb.get_ref();
-                let dtype = DType::parse(b.dtype.get_ref()).ok_or_else(|| {
-                    cx.at(
-                        &b.dtype,
-                        &format!("{key}.dtype"),
-                        format!("unknown dtype '{}'; allowed: {DTYPES}", b.dtype.get_ref()),
-                    )
-                })?;
-                let count = match (&b.count, &b.bytes) {
-                    (Some(_), Some(y)) => {
-                        return Err(cx.at(
-                            y,
-                            &format!("{key}.bytes"),
-                            "give 'count' (elements) or 'bytes', not both",
-                        ))
-                    }
-                    (None, None) => {
-                        return Err(cx.at(rb, &key, "a buffer needs 'count' (elements) or 'bytes'"))
-                    }
-                    (Some(c), None) => {
-                        let n = *c.get_ref();
-                        let bytes = (n as u64).checked_mul(dtype.size());
-                        if n < 1 || bytes.is_none_or(|b| b > MAX_TOTAL_BYTES) {
-                            return Err(cx.at(
-                                c,
-                                &format!("{key}.count"),
-                                format!(
-                                    "{n} elements of {}: a buffer holds 1 element up to \
-                                     {MAX_TOTAL_BYTES} bytes",
-                                    dtype.name()
-                                ),
-                            ));
-                        }
-                        n as u64
-                    }
-                    (None, Some(y)) => {
-                        let n = *y.get_ref();
-                        if n < 1 || n as u64 > MAX_TOTAL_BYTES {
-                            return Err(cx.at(
-                                y,
-                                &format!("{key}.bytes"),
-                                format!(
-                                    "{n} bytes: a buffer holds 1 up to {MAX_TOTAL_BYTES} bytes"
-                                ),
-                            ));
-                        }
-                        if !(n as u64).is_multiple_of(dtype.size()) {
-                            return Err(cx.at(
-                                y,
-                                &format!("{key}.bytes"),
-                                format!(
-                                    "{n} bytes is not a whole number of {} elements ({} bytes \
-                                     each)",
-                                    dtype.name(),
-                                    dtype.size()
-                                ),
-                            ));
-                        }
-                        n as u64 / dtype.size()
-                    }
-                };
-                let bytes = count * dtype.size();
-                total = total.saturating_add(bytes);
-                if total > MAX_TOTAL_BYTES {
-                    return Err(cx.at(
-                        rb,
-                        &key,
-                        format!(
-                            "the buffers so far need {total} bytes, more than the emulator's \
-                             {MAX_TOTAL_BYTES}-byte global memory"
-                        ),
-                    ));
-                }
-                let init = match &b.init {
-                    None => Init::Zeros,
-                    Some(v) => {
-                        let ik = format!("{key}.init");
-                        let init = parse_init(v.get_ref(), dtype, count, folder)
-                            .map_err(|m| cx.at(v, &ik, m))?;
-                        if !matches!(init, Init::Zeros) && bytes > MAX_BUFFER_BYTES {
-                            return Err(cx.at(
-                                v,
-                                &ik,
-                                format!(
-                                    "{bytes} bytes of initial contents; a buffer initialised on \
-                                     the host holds at most {MAX_BUFFER_BYTES} bytes (zeros \
-                                     have no limit below the total)"
-                                ),
-                            ));
-                        }
-                        init
-                    }
-                };
-                buffers.push(Buffer {
-                    name: bname.clone(),
-                    dtype,
-                    count,
-                    init,
-                });
-            }
-        }
+        let buffers = parse_buffers(&cx, raw.buffers.as_ref(), folder)?;
         let Some(raw_steps) = raw.steps.as_ref().filter(|s| !s.get_ref().is_empty()) else {
             return Err(cx.err(
                 Loc { line: 1, col: 1 },
@@ -784,104 +902,7 @@ impl UserProgram {
             return Err(cx.at(raw_steps, "steps", "the steps launch no kernel"));
         }
         let snapshots = sc.snapshots;
-        let mut checks = Vec::new();
-        for (i, rc) in raw.checks.iter().flatten().enumerate() {
-            let key = format!("checks[{i}]");
-            let c = rc.get_ref();
-            let (bi, snapshot, label) = match (&c.buffer, &c.snapshot) {
-                (Some(b), None) => {
-                    let Some(bi) = buffers.iter().position(|x| &x.name == b.get_ref()) else {
-                        return Err(cx.at(
-                            b,
-                            &format!("{key}.buffer"),
-                            format!("no buffer '{}'", b.get_ref()),
-                        ));
-                    };
-                    (bi, None, b.get_ref().clone())
-                }
-                (None, Some(s)) => {
-                    let Some((_, bi)) = snapshots.iter().find(|(n, _)| n == s.get_ref()) else {
-                        return Err(cx.at(
-                            s,
-                            &format!("{key}.snapshot"),
-                            format!(
-                                "no snapshot '{}'; snapshots are taken by copy = \"to_host\" \
-                                 steps",
-                                s.get_ref()
-                            ),
-                        ));
-                    };
-                    (*bi, Some(s.get_ref().clone()), s.get_ref().clone())
-                }
-                _ => {
-                    return Err(cx.at(
-                        rc,
-                        &key,
-                        "a check names exactly one of 'buffer' or 'snapshot'",
-                    ))
-                }
-            };
-            let buf = &buffers[bi];
-            let rpath = folder.join(c.reference.get_ref());
-            let rkey = format!("{key}.reference");
-            let rbytes = std::fs::read(&rpath).map_err(|e| {
-                cx.at(
-                    &c.reference,
-                    &rkey,
-                    format!("cannot read {}: {e}", rpath.display()),
-                )
-            })?;
-            let n = npy::read(&rbytes)
-                .map_err(|e| cx.at(&c.reference, &rkey, format!("{}: {e}", rpath.display())))?;
-            if n.dtype != buf.dtype || n.count() != buf.count {
-                return Err(cx.at(
-                    &c.reference,
-                    &rkey,
-                    format!(
-                        "{} holds {} {} elements; '{label}' has {} {} elements",
-                        rpath.display(),
-                        n.count(),
-                        n.dtype.name(),
-                        buf.count,
-                        buf.dtype.name()
-                    ),
-                ));
-            }
-            let tolerance = if buf.dtype.is_float() {
-                let get = |t: &Option<Spanned<f64>>, what: &str, d: f64| match t {
-                    None => Ok(d),
-                    Some(v) if v.get_ref().is_finite() && *v.get_ref() >= 0.0 => Ok(*v.get_ref()),
-                    Some(v) => Err(cx.at(
-                        v,
-                        &format!("{key}.{what}"),
-                        "a tolerance is a finite number ≥ 0",
-                    )),
-                };
-                Tolerance::Close {
-                    rtol: get(&c.rtol, "rtol", 1e-5)?,
-                    atol: get(&c.atol, "atol", 1e-8)?,
-                }
-            } else {
-                if let Some(t) = c.rtol.as_ref().or(c.atol.as_ref()) {
-                    return Err(cx.at(
-                        t,
-                        &key,
-                        format!(
-                            "'{label}' is {}: integers compare exactly; drop rtol/atol",
-                            buf.dtype.name()
-                        ),
-                    ));
-                }
-                Tolerance::Exact
-            };
-            checks.push(Check {
-                label,
-                buffer: bi,
-                snapshot,
-                reference: Arc::new(n.data),
-                tolerance,
-            });
-        }
+        let checks = parse_checks(&cx, raw.checks.as_deref(), &buffers, &snapshots, folder)?;
         Ok(UserProgram::assemble(
             name,
             path.display().to_string(),

@@ -67,6 +67,17 @@ pub fn table(c: &Comparison) -> String {
          FP execution units, 1 - (E_leak,PG + E_ovh)/E_leak,base, mean over workloads (FP: over \
          workloads with FP work). Energy and EDP: sums over workloads."
     );
+    idle_regions_section(&mut s, c);
+    scheduling_section(&mut s, c);
+    rf_section(&mut s, c);
+    issue_section(&mut s, c);
+    workloads_section(&mut s, c);
+
+    s
+}
+
+/// The A/B/C split of the idle runs per variant, when any variant gates.
+fn idle_regions_section(s: &mut String, c: &Comparison) {
     let any_regions = c
         .variants
         .iter()
@@ -97,6 +108,11 @@ pub fn table(c: &Comparison) -> String {
             );
         }
     }
+}
+
+/// The schedulers' active-set size and the INT and FP pipes' idle time per variant, when any
+/// variant records them.
+fn scheduling_section(s: &mut String, c: &Comparison) {
     if c.variants.iter().any(|v| v.aggregate.active_set.is_some()) {
         let _ = writeln!(
             s,
@@ -140,6 +156,10 @@ pub fn table(c: &Comparison) -> String {
             );
         }
     }
+}
+
+/// The register-file savings per variant with a register-file technique.
+fn rf_section(s: &mut String, c: &Comparison) {
     if c.variants.iter().any(|v| v.aggregate.rf.is_some()) {
         let _ = writeln!(
             s,
@@ -191,6 +211,10 @@ pub fn table(c: &Comparison) -> String {
             }
         }
     }
+}
+
+/// The issue-stage cost per variant that changes the issue stage.
+fn issue_section(s: &mut String, c: &Comparison) {
     if c.variants.iter().any(|v| v.aggregate.issue_cost.is_some()) {
         let _ = writeln!(
             s,
@@ -237,6 +261,10 @@ pub fn table(c: &Comparison) -> String {
              total energy."
         );
     }
+}
+
+/// Per variant, one line per workload.
+fn workloads_section(s: &mut String, c: &Comparison) {
     for v in &c.variants {
         let _ = writeln!(s, "\n{}", v.name);
         let _ = writeln!(
@@ -285,7 +313,6 @@ pub fn table(c: &Comparison) -> String {
             );
         }
     }
-    s
 }
 
 /// The comparison as CSV: one row per (variant, workload) and one `aggregate` row per variant.

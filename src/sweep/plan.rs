@@ -225,51 +225,64 @@ fn excluded(
     })
 }
 
+/// The sweep's base configuration and its `[set]` pairs, after checking every `[set]` value and
+/// every axis value on it (each alone, so that an error names its own key and line).
+fn base_config(f: &SweepFile) -> anyhow::Result<(GpuConfig, Vec<(String, String)>)> {
+    let base = match &f.base {
+        Base::Preset(p) => {
+            GpuConfig::preset(p).map_err(|e| f.error(f.base_loc, "preset", e.to_string()))?
+        }
+        Base::Config(p) => GpuConfig::from_toml_file(p)
+            .map_err(|e| f.error(f.base_loc, "config", format!("{e}")))?,
+    };
+    let set: Vec<(String, String)> = f
+        .set
+        .iter()
+        .map(|s| (s.key.clone(), s.value.toml.clone()))
+        .collect();
+    for s in &f.set {
+        base.with_overrides(&[(s.key.clone(), s.value.toml.clone())], "[set]")
+            .map_err(|e| f.error(s.value.loc, &s.key, e.to_string()))?;
+    }
+    let with_set = base
+        .with_overrides(&set, "[set]")
+        .map_err(|e| f.error(f.base_loc, "set", e.to_string()))?;
+    for a in &f.axes {
+        for v in &a.values {
+            with_set
+                .with_overrides(&[(a.key.clone(), v.toml.clone())], "[axes]")
+                .map_err(|e| f.error(a.loc, &a.key, format!("value {}: {e}", v.toml)))?;
+        }
+    }
+    Ok((base, set))
+}
+
+/// The sweep's technology points, each resolved and checked by building its cost source.
+fn tech_choices(f: &SweepFile) -> anyhow::Result<Vec<TechChoice>> {
+    let mut choices = Vec::new();
+    for t in &f.techs {
+        let c = tech_choice(
+            &t.node,
+            t.vdd_v,
+            t.op.as_deref(),
+            t.device.as_deref(),
+            t.temperature_k,
+        )
+        .map_err(|e| f.error(t.loc, "tech", e.to_string()))?;
+        models::gpu::TechCostSource::new(&c, None)
+            .map_err(|e| f.error(t.loc, "tech", e.to_string()))?;
+        choices.push(c);
+    }
+    Ok(choices)
+}
+
 impl Plan {
     /// Expands `f`: checks the configuration keys and values, the technology points and the
     /// point count (at most `max_points`), then resolves every variant and keys every point.
     /// Nothing is simulated.
     pub fn build(f: SweepFile, max_points: usize) -> anyhow::Result<Plan> {
-        let base = match &f.base {
-            Base::Preset(p) => {
-                GpuConfig::preset(p).map_err(|e| f.error(f.base_loc, "preset", e.to_string()))?
-            }
-            Base::Config(p) => GpuConfig::from_toml_file(p)
-                .map_err(|e| f.error(f.base_loc, "config", format!("{e}")))?,
-        };
-        let set: Vec<(String, String)> = f
-            .set
-            .iter()
-            .map(|s| (s.key.clone(), s.value.toml.clone()))
-            .collect();
-        for s in &f.set {
-            base.with_overrides(&[(s.key.clone(), s.value.toml.clone())], "[set]")
-                .map_err(|e| f.error(s.value.loc, &s.key, e.to_string()))?;
-        }
-        let with_set = base
-            .with_overrides(&set, "[set]")
-            .map_err(|e| f.error(f.base_loc, "set", e.to_string()))?;
-        for a in &f.axes {
-            for v in &a.values {
-                with_set
-                    .with_overrides(&[(a.key.clone(), v.toml.clone())], "[axes]")
-                    .map_err(|e| f.error(a.loc, &a.key, format!("value {}: {e}", v.toml)))?;
-            }
-        }
-        let mut choices = Vec::new();
-        for t in &f.techs {
-            let c = tech_choice(
-                &t.node,
-                t.vdd_v,
-                t.op.as_deref(),
-                t.device.as_deref(),
-                t.temperature_k,
-            )
-            .map_err(|e| f.error(t.loc, "tech", e.to_string()))?;
-            models::gpu::TechCostSource::new(&c, None)
-                .map_err(|e| f.error(t.loc, "tech", e.to_string()))?;
-            choices.push(c);
-        }
+        let (base, set) = base_config(&f)?;
+        let choices = tech_choices(&f)?;
         let overlay = match &f.calibration {
             Some(p) => Some(
                 NamedOverlay::load(p)

@@ -238,38 +238,9 @@ impl ChipModel {
     pub fn build(cfg: &GpuConfig, src: &dyn CostSource) -> Result<ChipModel, ChipError> {
         super::limits::check_sizes(cfg)?;
         let vdd = src.vdd_v();
-        let mut sm_storage = BTreeMap::new();
-        let mut chip_storage = BTreeMap::new();
         let mut sources = BTreeMap::new();
-        for s in storage_specs(cfg) {
-            let Costed { cost: c, source } = src.sram(&s).map_err(|error| ChipError::Storage {
-                component: s.name.clone(),
-                error,
-            })?;
-            sources.insert(s.name.clone(), source);
-            match s.scope {
-                Scope::PerSm => {
-                    // Area and leakage of every array; energy of the arrays one access touches.
-                    let all = c.scaled(s.instances as f64);
-                    let touched = c.scaled(s.accessed as f64);
-                    sm_storage.insert(
-                        s.name.clone(),
-                        UnitCost {
-                            read_j: touched.read_j,
-                            write_j: touched.write_j,
-                            ..all
-                        },
-                    );
-                }
-                Scope::Chip => {
-                    chip_storage.insert(s.name.clone(), (s.instances, c));
-                }
-            }
-        }
-        let u = &cfg.units;
-        let max_warps = cfg.sm.max_warps;
-        let n_sched = cfg.sched.n_per_sm.max(1);
-        let mut sm_logic: BTreeMap<String, (u32, UnitCost)> = BTreeMap::new();
+        let (mut sm_storage, chip_storage) = storage_costs(cfg, src, &mut sources)?;
+        let mut sm_logic = sm_logic_costs(cfg, src, &mut sources)?;
         let logic = |name: &str, kind: LogicKind, p: &[(&str, u32)]| {
             src.logic(kind, p).map_err(|error| ChipError::Logic {
                 component: name.to_string(),
@@ -277,162 +248,14 @@ impl ChipModel {
                 error,
             })
         };
-        let mut put = |sm_logic: &mut BTreeMap<String, (u32, UnitCost)>,
-                       name: &str,
-                       n: u32,
-                       kind: LogicKind,
-                       p: &[(&str, u32)]|
-         -> Result<(), ChipError> {
-            let c = logic(name, kind, p)?;
-            sm_logic.insert(name.to_string(), (n, c.cost));
-            sources.insert(name.to_string(), c.source);
-            Ok(())
-        };
-        // Front end: fetched instruction register and the per-warp instruction buffers
-        // (PTX instructions are 64 bits), the decoder as one ALU-lane equivalent of gates.
-        put(&mut sm_logic, "fetch/decode", 1, LogicKind::Alu32, &[])?;
-        put(
-            &mut sm_logic,
-            "instruction buffer",
-            1,
-            LogicKind::FlopArray,
-            &[
-                ("ENTRIES", max_warps * cfg.frontend.ibuffer_entries),
-                ("WIDTH", 64),
-                ("RPORTS", 1),
-                ("WPORTS", 1),
-            ],
-        )?;
-        put(
-            &mut sm_logic,
-            "warp scheduler",
-            n_sched,
-            LogicKind::ArbRr,
-            &[("N", (max_warps / n_sched).max(2))],
-        )?;
-        // One scoreboard per warp slot: up to 64 pending registers checked against 3 sources.
-        put(
-            &mut sm_logic,
-            "scoreboard",
-            max_warps,
-            LogicKind::Scoreboard,
-            &[("NREGS", 64), ("NSRC", 3)],
-        )?;
-        // Operand collectors: one 3-operand entry of one warp-register (`rf.entry_bytes`, 1024
-        // bits on every preset) per collector unit, and the bank-to-collector crossbar of one
-        // warp-register per port.
-        let entry_bits = cfg.rf.entry_bytes.max(1) * 8;
-        let oc = &cfg.opcoll.units;
-        let n_cu = (oc.sp + oc.sfu + oc.mem + oc.dp + oc.int + oc.gen).max(1);
-        put(
-            &mut sm_logic,
-            "operand collectors",
-            1,
-            LogicKind::FlopArray,
-            &[
-                ("ENTRIES", n_cu * 3),
-                ("WIDTH", entry_bits),
-                ("RPORTS", 1),
-                ("WPORTS", 1),
-            ],
-        )?;
-        let xbar_n = cfg.rf.n_banks.max(n_cu).min(32);
-        put(
-            &mut sm_logic,
-            "operand crossbar",
-            1,
-            LogicKind::Crossbar,
-            &[("N", xbar_n), ("WIDTH", entry_bits)],
-        )?;
-        // Datapaths: every SP lane has an integer ALU, an integer multiplier and an FMA unit.
+        let u = &cfg.units;
+        let max_warps = cfg.sm.max_warps;
+        let entry_bits = rf_entry_bits(cfg);
+        let n_cu = n_collector_units(cfg);
         let sp_lanes = u.n_sp * u.sp_lanes;
-        put(
-            &mut sm_logic,
-            "SP integer ALUs",
-            lane_params(sp_lanes),
-            LogicKind::Alu32,
-            &[],
-        )?;
-        put(
-            &mut sm_logic,
-            "SP integer multipliers",
-            lane_params(sp_lanes),
-            LogicKind::Imul32,
-            &[],
-        )?;
-        put(
-            &mut sm_logic,
-            "SP FP units",
-            lane_params(sp_lanes),
-            LogicKind::Ffma32,
-            &[],
-        )?;
-        if u.n_sfu * u.sfu_lanes > 0 {
-            put(
-                &mut sm_logic,
-                "SFU lanes",
-                u.n_sfu * u.sfu_lanes,
-                LogicKind::SfuLane,
-                &[],
-            )?;
-        }
-        if u.n_dp * u.dp_lanes > 0 {
-            put(
-                &mut sm_logic,
-                "DP lanes",
-                u.n_dp * u.dp_lanes,
-                LogicKind::Ffma32,
-                &[],
-            )?;
-            // Double precision: the multiplier array grows with the square of the mantissa
-            // width (53/24)² (array-multiplier complexity), which dominates an FMA.
-            let (n, c) = sm_logic["DP lanes"];
-            sm_logic.insert("DP lanes".into(), (n, c.scaled(DP_SCALE)));
-        }
-        let ldst_lanes = (u.n_ldst * u.ldst_lanes).max(1);
-        put(
-            &mut sm_logic,
-            "LD/ST address units",
-            ldst_lanes,
-            LogicKind::Alu32,
-            &[],
-        )?;
-        put(
-            &mut sm_logic,
-            "LD/ST coalescer",
-            u.n_ldst.max(1),
-            LogicKind::Cam,
-            &[("ENTRIES", 32), ("WIDTH", 32)],
-        )?;
 
         // Per-op-class energy per lane, by pipe.
-        let cost = |name: &str| sm_logic.get(name).map(|x: &(u32, UnitCost)| x.1.read_j);
-        let alu = cost("SP integer ALUs").unwrap_or(0.0);
-        let imul = cost("SP integer multipliers").unwrap_or(0.0);
-        let fma = cost("SP FP units").unwrap_or(0.0);
-        let op_j = |kind: LogicKind| src.logic(kind, &[]).map(|c| c.cost.read_j).ok();
-        let fadd = op_j(LogicKind::Fadd32).unwrap_or(fma);
-        let fmul = op_j(LogicKind::Fmul32).unwrap_or(fma);
-        let sfu = cost("SFU lanes").unwrap_or_else(|| op_j(LogicKind::SfuLane).unwrap_or(fma));
-        let dp = fma * DP_SCALE;
-        let mut op_energy_j = BTreeMap::new();
-        for class in OP_CLASSES {
-            let int_e = match *class {
-                "MUL" | "MAD" => imul + alu,
-                "DIV" => sfu,
-                _ => alu,
-            };
-            let fp_e = match *class {
-                "ADD" | "MAX" | "SETP" | "CVT" | "MOV" => fadd,
-                "MUL" => fmul,
-                _ => fma,
-            };
-            op_energy_j.insert(("int".to_string(), class.to_string()), int_e);
-            op_energy_j.insert(("fp".to_string(), class.to_string()), fp_e);
-            op_energy_j.insert(("sfu".to_string(), class.to_string()), sfu);
-            op_energy_j.insert(("dp".to_string(), class.to_string()), dp);
-            op_energy_j.insert(("ldst".to_string(), class.to_string()), alu);
-        }
+        let op_energy_j = op_energies(&sm_logic, src);
 
         // Interconnect: a crossbar between SMs and L2 slices carrying flits; each flit also
         // drives a global wire across half the die side (the average distance in a crossbar
@@ -506,6 +329,245 @@ impl ChipModel {
             idle_sms: IdleSms::default(),
         })
     }
+}
+
+/// Every storage array of `cfg` costed with `src`: per SM (area and leakage of every array,
+/// energy of the arrays one access touches) and chip-level (per instance, with the instance
+/// count); each one's source goes into `sources`.
+fn storage_costs(
+    cfg: &GpuConfig,
+    src: &dyn CostSource,
+    sources: &mut BTreeMap<String, Source>,
+) -> Result<StorageCosts, ChipError> {
+    let mut sm_storage = BTreeMap::new();
+    let mut chip_storage = BTreeMap::new();
+    for s in storage_specs(cfg) {
+        let Costed { cost: c, source } = src.sram(&s).map_err(|error| ChipError::Storage {
+            component: s.name.clone(),
+            error,
+        })?;
+        sources.insert(s.name.clone(), source);
+        match s.scope {
+            Scope::PerSm => {
+                // Area and leakage of every array; energy of the arrays one access touches.
+                let all = c.scaled(s.instances as f64);
+                let touched = c.scaled(s.accessed as f64);
+                sm_storage.insert(
+                    s.name.clone(),
+                    UnitCost {
+                        read_j: touched.read_j,
+                        write_j: touched.write_j,
+                        ..all
+                    },
+                );
+            }
+            Scope::Chip => {
+                chip_storage.insert(s.name.clone(), (s.instances, c));
+            }
+        }
+    }
+    Ok((sm_storage, chip_storage))
+}
+
+/// Per-SM and chip-level storage costs by array name ([`storage_costs`]).
+type StorageCosts = (
+    BTreeMap<String, UnitCost>,
+    BTreeMap<String, (u32, UnitCost)>,
+);
+
+/// Bits of one register-file entry (`rf.entry_bytes`), the width of an operand collector's
+/// operand and of the bank-to-collector crossbar.
+fn rf_entry_bits(cfg: &GpuConfig) -> u32 {
+    cfg.rf.entry_bytes.max(1) * 8
+}
+
+/// Collector units per SM over every class (at least 1).
+fn n_collector_units(cfg: &GpuConfig) -> u32 {
+    let oc = &cfg.opcoll.units;
+    (oc.sp + oc.sfu + oc.mem + oc.dp + oc.int + oc.gen).max(1)
+}
+
+/// The per-SM logic components of `cfg` costed with `src`, by name: (instances per SM, cost
+/// per instance); each one's source goes into `sources`.
+fn sm_logic_costs(
+    cfg: &GpuConfig,
+    src: &dyn CostSource,
+    sources: &mut BTreeMap<String, Source>,
+) -> Result<BTreeMap<String, (u32, UnitCost)>, ChipError> {
+    let u = &cfg.units;
+    let max_warps = cfg.sm.max_warps;
+    let n_sched = cfg.sched.n_per_sm.max(1);
+    let mut sm_logic: BTreeMap<String, (u32, UnitCost)> = BTreeMap::new();
+    let logic = |name: &str, kind: LogicKind, p: &[(&str, u32)]| {
+        src.logic(kind, p).map_err(|error| ChipError::Logic {
+            component: name.to_string(),
+            kind,
+            error,
+        })
+    };
+    let mut put = |sm_logic: &mut BTreeMap<String, (u32, UnitCost)>,
+                   name: &str,
+                   n: u32,
+                   kind: LogicKind,
+                   p: &[(&str, u32)]|
+     -> Result<(), ChipError> {
+        let c = logic(name, kind, p)?;
+        sm_logic.insert(name.to_string(), (n, c.cost));
+        sources.insert(name.to_string(), c.source);
+        Ok(())
+    };
+    // Front end: fetched instruction register and the per-warp instruction buffers
+    // (PTX instructions are 64 bits), the decoder as one ALU-lane equivalent of gates.
+    put(&mut sm_logic, "fetch/decode", 1, LogicKind::Alu32, &[])?;
+    put(
+        &mut sm_logic,
+        "instruction buffer",
+        1,
+        LogicKind::FlopArray,
+        &[
+            ("ENTRIES", max_warps * cfg.frontend.ibuffer_entries),
+            ("WIDTH", 64),
+            ("RPORTS", 1),
+            ("WPORTS", 1),
+        ],
+    )?;
+    put(
+        &mut sm_logic,
+        "warp scheduler",
+        n_sched,
+        LogicKind::ArbRr,
+        &[("N", (max_warps / n_sched).max(2))],
+    )?;
+    // One scoreboard per warp slot: up to 64 pending registers checked against 3 sources.
+    put(
+        &mut sm_logic,
+        "scoreboard",
+        max_warps,
+        LogicKind::Scoreboard,
+        &[("NREGS", 64), ("NSRC", 3)],
+    )?;
+    // Operand collectors: one 3-operand entry of one warp-register (`rf.entry_bytes`, 1024
+    // bits on every preset) per collector unit, and the bank-to-collector crossbar of one
+    // warp-register per port.
+    let entry_bits = rf_entry_bits(cfg);
+    let n_cu = n_collector_units(cfg);
+    put(
+        &mut sm_logic,
+        "operand collectors",
+        1,
+        LogicKind::FlopArray,
+        &[
+            ("ENTRIES", n_cu * 3),
+            ("WIDTH", entry_bits),
+            ("RPORTS", 1),
+            ("WPORTS", 1),
+        ],
+    )?;
+    let xbar_n = cfg.rf.n_banks.max(n_cu).min(32);
+    put(
+        &mut sm_logic,
+        "operand crossbar",
+        1,
+        LogicKind::Crossbar,
+        &[("N", xbar_n), ("WIDTH", entry_bits)],
+    )?;
+    // Datapaths: every SP lane has an integer ALU, an integer multiplier and an FMA unit.
+    let sp_lanes = u.n_sp * u.sp_lanes;
+    put(
+        &mut sm_logic,
+        "SP integer ALUs",
+        lane_params(sp_lanes),
+        LogicKind::Alu32,
+        &[],
+    )?;
+    put(
+        &mut sm_logic,
+        "SP integer multipliers",
+        lane_params(sp_lanes),
+        LogicKind::Imul32,
+        &[],
+    )?;
+    put(
+        &mut sm_logic,
+        "SP FP units",
+        lane_params(sp_lanes),
+        LogicKind::Ffma32,
+        &[],
+    )?;
+    if u.n_sfu * u.sfu_lanes > 0 {
+        put(
+            &mut sm_logic,
+            "SFU lanes",
+            u.n_sfu * u.sfu_lanes,
+            LogicKind::SfuLane,
+            &[],
+        )?;
+    }
+    if u.n_dp * u.dp_lanes > 0 {
+        put(
+            &mut sm_logic,
+            "DP lanes",
+            u.n_dp * u.dp_lanes,
+            LogicKind::Ffma32,
+            &[],
+        )?;
+        // Double precision: the multiplier array grows with the square of the mantissa
+        // width (53/24)² (array-multiplier complexity), which dominates an FMA.
+        let (n, c) = sm_logic["DP lanes"];
+        sm_logic.insert("DP lanes".into(), (n, c.scaled(DP_SCALE)));
+    }
+    let ldst_lanes = (u.n_ldst * u.ldst_lanes).max(1);
+    put(
+        &mut sm_logic,
+        "LD/ST address units",
+        ldst_lanes,
+        LogicKind::Alu32,
+        &[],
+    )?;
+    put(
+        &mut sm_logic,
+        "LD/ST coalescer",
+        u.n_ldst.max(1),
+        LogicKind::Cam,
+        &[("ENTRIES", 32), ("WIDTH", 32)],
+    )?;
+    Ok(sm_logic)
+}
+
+/// Energy per lane of each op class on each pipe (`int`, `fp`, `sfu`, `dp`, `ldst`), from the
+/// lanes' logic costs in `sm_logic` and, where a unit is absent, `src`'s.
+fn op_energies(
+    sm_logic: &BTreeMap<String, (u32, UnitCost)>,
+    src: &dyn CostSource,
+) -> BTreeMap<(String, String), f64> {
+    let cost = |name: &str| sm_logic.get(name).map(|x: &(u32, UnitCost)| x.1.read_j);
+    let alu = cost("SP integer ALUs").unwrap_or(0.0);
+    let imul = cost("SP integer multipliers").unwrap_or(0.0);
+    let fma = cost("SP FP units").unwrap_or(0.0);
+    let op_j = |kind: LogicKind| src.logic(kind, &[]).map(|c| c.cost.read_j).ok();
+    let fadd = op_j(LogicKind::Fadd32).unwrap_or(fma);
+    let fmul = op_j(LogicKind::Fmul32).unwrap_or(fma);
+    let sfu = cost("SFU lanes").unwrap_or_else(|| op_j(LogicKind::SfuLane).unwrap_or(fma));
+    let dp = fma * DP_SCALE;
+    let mut op_energy_j = BTreeMap::new();
+    for class in OP_CLASSES {
+        let int_e = match *class {
+            "MUL" | "MAD" => imul + alu,
+            "DIV" => sfu,
+            _ => alu,
+        };
+        let fp_e = match *class {
+            "ADD" | "MAX" | "SETP" | "CVT" | "MOV" => fadd,
+            "MUL" => fmul,
+            _ => fma,
+        };
+        op_energy_j.insert(("int".to_string(), class.to_string()), int_e);
+        op_energy_j.insert(("fp".to_string(), class.to_string()), fp_e);
+        op_energy_j.insert(("sfu".to_string(), class.to_string()), sfu);
+        op_energy_j.insert(("dp".to_string(), class.to_string()), dp);
+        op_energy_j.insert(("ldst".to_string(), class.to_string()), alu);
+    }
+    op_energy_j
 }
 
 /// Area/energy ratio of a double- to a single-precision FMA: (53/24)².

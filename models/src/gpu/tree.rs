@@ -205,7 +205,16 @@ impl ChipModel {
             children: sm_children,
             ..Node::default()
         };
-        // --- Uncore
+        let uncore = self.uncore(k, runtime_s);
+        let dram = self.dram.node(k, runtime_s);
+        let mut root = Node::group("chip", vec![sms, uncore, dram]);
+        root.derive_sources();
+        root
+    }
+
+    /// The memory system outside the SMs for activity `k` over `runtime_s` s: L2 data and tags,
+    /// the interconnect, the memory controllers and the uncore clock.
+    fn uncore(&self, k: &KernelActivity, runtime_s: f64) -> Node {
         let mut l2_r = 0.0;
         let mut l2_w = 0.0;
         let mut l2_fill = 0.0;
@@ -237,7 +246,7 @@ impl ChipModel {
             .sum::<u64>() as f64;
         let dram_req: f64 = k.dram.iter().map(|d| d.reads + d.writes).sum::<u64>() as f64;
         let cycles = k.cycles as f64;
-        let uncore = Node::group(
+        Node::group(
             "memory system",
             vec![
                 l2_node("L2 data", "L2 data"),
@@ -266,11 +275,7 @@ impl ChipModel {
                     ..Node::default()
                 },
             ],
-        );
-        let dram = self.dram.node(k, runtime_s);
-        let mut root = Node::group("chip", vec![sms, uncore, dram]);
-        root.derive_sources();
-        root
+        )
     }
 
     /// The recorded source of a component's cost ([`Source::Mixed`] if none was recorded).

@@ -709,33 +709,7 @@ pub fn loog_cost(l: &LoogSlice, src: &dyn CostSource) -> Result<DesignCost, Issu
     }
     // Broadcast bus (module doc).
     let span_m = added[0].area_m2.max(0.0).sqrt();
-    let vdd = src.vdd_v();
-    let c_wire = src.bus_wire_c_f_per_m();
-    let c_pin = src.clock_pin_c_f();
-    let td = (l.threads * l.data_bits) as f64;
-    let per_broadcast_j = if l.n_wb > 0 {
-        let nwb = l.n_wb as f64;
-        0.5 * td * (c_wire * span_m / nwb + 3.0 * l.n_cu as f64 / nwb * c_pin) * vdd * vdd
-    } else {
-        0.5 * td
-            * 3.0
-            * (l.n_cu as f64 - 1.0).max(0.0)
-            * (c_wire * span_m / 2.0 + c_pin)
-            * vdd
-            * vdd
-    };
-    added.push(StructureCost {
-        name: "broadcast wiring".into(),
-        model: format!("bus, {} wires", l.broadcast_wires()),
-        bits: 0,
-        area_m2: 0.0,
-        leakage_w: 0.0,
-        events: vec![EventCost {
-            counter: "broadcasts",
-            energy_j: per_broadcast_j,
-        }],
-        source: Source::Wire,
-    });
+    added.push(loog_broadcast(l, src, span_m));
     let sb = flops(
         src,
         "scoreboard",
@@ -752,6 +726,39 @@ pub fn loog_cost(l: &LoogSlice, src: &dyn CostSource) -> Result<DesignCost, Issu
         removed: vec![sb],
         line_items: Vec::new(),
     })
+}
+
+/// LOOG's broadcast bus (module doc): its energy per broadcast of `l.threads × l.data_bits`
+/// bits over a span of `span_m` m (through the write-back buffer when there is one); no area
+/// or leakage of its own.
+fn loog_broadcast(l: &LoogSlice, src: &dyn CostSource, span_m: f64) -> StructureCost {
+    let vdd = src.vdd_v();
+    let c_wire = src.bus_wire_c_f_per_m();
+    let c_pin = src.clock_pin_c_f();
+    let td = (l.threads * l.data_bits) as f64;
+    let per_broadcast_j = if l.n_wb > 0 {
+        let nwb = l.n_wb as f64;
+        0.5 * td * (c_wire * span_m / nwb + 3.0 * l.n_cu as f64 / nwb * c_pin) * vdd * vdd
+    } else {
+        0.5 * td
+            * 3.0
+            * (l.n_cu as f64 - 1.0).max(0.0)
+            * (c_wire * span_m / 2.0 + c_pin)
+            * vdd
+            * vdd
+    };
+    StructureCost {
+        name: "broadcast wiring".into(),
+        model: format!("bus, {} wires", l.broadcast_wires()),
+        bits: 0,
+        area_m2: 0.0,
+        leakage_w: 0.0,
+        events: vec![EventCost {
+            counter: "broadcasts",
+            energy_j: per_broadcast_j,
+        }],
+        source: Source::Wire,
+    }
 }
 
 /// Area of an SRAM array for the RF decoder comparison (area-only organisation search).

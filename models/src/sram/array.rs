@@ -2,12 +2,12 @@
 //! bitline periphery per port), bank (subarray grid + internal H-tree), and all banks (bank
 //! grid + inter-bank tree). Returns the outputs with their per-component breakdown.
 
-use super::bitline::bitline;
+use super::bitline::{bitline, BitlineCost};
 use super::calib::Calib;
 use super::cell::{CellFigures, Ports};
 use super::circuit::{transistor_area, RepeatedWire};
 use super::decoder::{decoder, DecoderCost};
-use super::htree::htree;
+use super::htree::{htree, Route};
 use super::organisation::{bank_grid, bank_grid_count, Organisation};
 use super::tech::SramTech;
 use super::{Breakdown, ComponentCost, SramResult};
@@ -36,14 +36,59 @@ fn log2_ceil(x: u64) -> u32 {
     }
 }
 
-pub fn evaluate(p: &Prep, o: &Organisation, dec: &DecoderCost) -> SramResult {
+/// The geometry of one organisation: its subarray, bank and all-banks layout with the routes
+/// inside and between the banks ([`layout`]).
+struct Layout {
+    /// The bitline periphery of one subarray.
+    bl: BitlineCost,
+    /// Width of a subarray's cells, m.
+    sub_w_cells: f64,
+    /// Height of a subarray's cells, m.
+    sub_h_cells: f64,
+    /// Width of a subarray's row decoders (all ports, shared share), m.
+    dec_w: f64,
+    /// Height of a subarray's bitline-periphery strips (one per port), m.
+    periph_h: f64,
+    /// Subarray width with its decoders, m.
+    sub_w: f64,
+    /// Subarrays per bank.
+    nsub: f64,
+    /// Address bits inside a bank.
+    addr_bits: f64,
+    /// Data bits of a word with its check bits.
+    data_bits: f64,
+    /// Address and data wires of every port at the bank edge.
+    bank_wires: f64,
+    /// Mats across a bank.
+    mat_nx: u32,
+    /// Mats down a bank.
+    mat_ny: u32,
+    /// Mat width, m.
+    mat_w: f64,
+    /// Mat height, m.
+    mat_h: f64,
+    /// The H-tree inside a bank.
+    bank_route: Route,
+    /// Width of one bank-edge latch and driver, m.
+    io_width: f64,
+    /// Bank-select address bits.
+    bank_sel: f64,
+    /// The H-tree between banks.
+    top_route: Route,
+    /// Width of all banks, m.
+    total_w: f64,
+    /// Height of all banks, m.
+    total_h: f64,
+}
+
+/// Lays out organisation `o` of `p` with row decoder `dec`: the subarray (cells, decoders
+/// per port, bitline periphery per port), the bank (mats of subarrays and its H-tree, the edge
+/// latches) and all banks (bank grid and the tree between banks).
+fn layout(p: &Prep, o: &Organisation, dec: &DecoderCost) -> Layout {
     let t = p.tech;
     let k = p.calib;
-    let vdd = t.periph.vdd_v;
     let ports = p.ports;
     let n_ports = ports.total() as f64;
-    let n_read = ports.readers().max(1) as f64;
-    let n_write = ports.writers() as f64;
     let rows = o.rows;
     // physical columns: the organisation's data columns plus the check bits stored with them
     let ecc = 1.0 + k.ecc_bits_per_data_bit;
@@ -134,6 +179,65 @@ pub fn evaluate(p: &Prep, o: &Organisation, dec: &DecoderCost) -> SramResult {
     );
     let total_w = gc as f64 * bank_w + top_route.extra_w_m;
     let total_h = gr as f64 * bank_h + top_route.extra_h_m;
+    Layout {
+        bl,
+        sub_w_cells,
+        sub_h_cells,
+        dec_w,
+        periph_h,
+        sub_w,
+        nsub,
+        addr_bits,
+        data_bits,
+        bank_wires,
+        mat_nx,
+        mat_ny,
+        mat_w,
+        mat_h,
+        bank_route,
+        io_width,
+        bank_sel,
+        top_route,
+        total_w,
+        total_h,
+    }
+}
+
+/// Evaluates organisation `o` of `p` with row decoder `dec` end to end (module doc): delay,
+/// energy per access, leakage and area, with the per-component breakdown.
+pub fn evaluate(p: &Prep, o: &Organisation, dec: &DecoderCost) -> SramResult {
+    let t = p.tech;
+    let k = p.calib;
+    let vdd = t.periph.vdd_v;
+    let ports = p.ports;
+    let n_ports = ports.total() as f64;
+    let n_read = ports.readers().max(1) as f64;
+    let n_write = ports.writers() as f64;
+    let rows_f = o.rows as f64;
+    let cols_f = ecc_cols(o.cols, k) as f64;
+    let cell = &p.cell;
+    let Layout {
+        bl,
+        sub_w_cells,
+        sub_h_cells,
+        dec_w,
+        periph_h,
+        sub_w,
+        nsub,
+        addr_bits,
+        data_bits,
+        bank_wires,
+        mat_nx,
+        mat_ny,
+        mat_w,
+        mat_h,
+        bank_route,
+        io_width,
+        bank_sel,
+        top_route,
+        total_w,
+        total_h,
+    } = layout(p, o, dec);
 
     // ---- delay ----
     let t_route_in = bank_route.delay_s + top_route.delay_s;
@@ -229,14 +333,6 @@ pub fn evaluate(p: &Prep, o: &Organisation, dec: &DecoderCost) -> SramResult {
     let periph_total = (bl.sa_area_m2 + bl.mux_area_m2 + bl.pre_area_m2).max(1e-30);
     let a_route = (area - a_cells - a_dec - a_periph).max(0.0);
 
-    let comp = |area_m2: f64, r: f64, w: f64, l: f64, g: f64, d: f64| ComponentCost {
-        area_m2,
-        read_energy_j: r,
-        write_energy_j: w,
-        leakage_w: l,
-        gate_leakage_w: g,
-        delay_s: d,
-    };
     let ke = ka;
     let kd = k.delay_array;
     let breakdown = Breakdown {
@@ -305,6 +401,19 @@ pub fn evaluate(p: &Prep, o: &Organisation, dec: &DecoderCost) -> SramResult {
         gate_leakage_bank_w: gate_leak_bank,
         organisation: *o,
         breakdown,
+    }
+}
+
+/// One component's figures: area (m²), read and write energy (J), leakage and its gate part
+/// (W), delay (s).
+fn comp(area_m2: f64, r: f64, w: f64, l: f64, g: f64, d: f64) -> ComponentCost {
+    ComponentCost {
+        area_m2,
+        read_energy_j: r,
+        write_energy_j: w,
+        leakage_w: l,
+        gate_leakage_w: g,
+        delay_s: d,
     }
 }
 

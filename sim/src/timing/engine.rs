@@ -48,23 +48,7 @@ pub(crate) fn run_launch(
     // clock reads take their issue cycle (`Sm::clock_read_issued`)
     stream.track_clock_reads();
     let n_sm = cfg.gpu.n_sm as usize;
-    let mut sms: Vec<Sm> = (0..n_sm)
-        .map(|i| Sm::with_policies(i as u32, cfg, 0, policies.sm_policies(cfg)))
-        .collect();
-    if trace.is_some() {
-        for sm in &mut sms {
-            sm.issue.trace = Some(Vec::new());
-        }
-    }
-    // registers per thread as allocated (granularity included)
-    let regs_alloc = occ.regs_per_cta / (occ.warps_per_cta * cfg.gpu.warp_size).max(1);
-    for sm in &mut sms {
-        sm.kernel_launch(regs_alloc, occ.max_ctas, occ.warps_per_cta)
-            .map_err(|msg| SimError::Launch {
-                kernel: info.name.clone(),
-                msg,
-            })?;
-    }
+    let mut sms = launch_sms(cfg, policies, &info, &occ, trace.is_some())?;
     let mut mem = MemSys::new(cfg);
     if let Some(state) = l2.take() {
         if !cfg.mem.flush_l2_between_launches {
@@ -73,18 +57,21 @@ pub(crate) fn run_launch(
     }
     let p_core = period_fs(cfg.gpu.core_mhz);
     let n_ctas = info.num_ctas();
-    let wpc = occ.warps_per_cta;
-    let mut next_cta = 0u32;
     let mut done_ctas = 0u32;
-    let mut last_sm = n_sm - 1;
-    // CTA slots free over all SMs (the CTA scheduler has nothing to do while none is)
-    let mut free_slots = n_sm as u64 * occ.max_ctas as u64;
+    let mut ctas = CtaDispatch {
+        next_cta: 0,
+        last_sm: n_sm - 1,
+        // CTA slots free over all SMs (the CTA scheduler has nothing to do while none is)
+        free_slots: n_sm as u64 * occ.max_ctas as u64,
+        age: 0,
+    };
     // Per SM: first cycle of its current sleep, if asleep (it is quiet until `sleep_until`).
     // Kept here, apart from the SMs, so that the cycle loop passes over sleeping SMs without
     // touching their state.
-    let mut sleep_from: Vec<Option<u64>> = vec![None; n_sm];
-    let mut sleep_until: Vec<u64> = vec![0; n_sm];
-    let mut age = 0u64;
+    let mut sleep = Sleep {
+        from: vec![None; n_sm],
+        until: vec![0; n_sm],
+    };
     // A gating policy that wants every cycle, or a registered scheduler whose order may move
     // on while nothing changes, keeps every SM awake.
     let gate_hook = sms.iter().any(|s| s.exec.gating.needs_cycle_hook());
@@ -101,29 +88,12 @@ pub(crate) fn run_launch(
         && !plugin_unstable
         && sms.iter().all(Sm::may_sleep);
     let ex_wb = cfg.units.width.ex_wb;
-    let w = &cfg.units.width;
-    let id_oc = PerPipe([
-        w.id_oc.sp,
-        w.id_oc.dp,
-        w.id_oc.int,
-        w.id_oc.sfu,
-        w.id_oc.mem,
-        u32::MAX,
-    ]);
-    let oc_ex = PerPipe([
-        w.oc_ex.sp,
-        w.oc_ex.dp,
-        w.oc_ex.int,
-        w.oc_ex.sfu,
-        w.oc_ex.mem,
-        u32::MAX,
-    ]);
+    let (id_oc, oc_ex) = stage_widths(cfg);
     let issue_cfg = (
         cfg.sched.issue_per_sched,
         cfg.sched.max_issue_per_warp,
         cfg.sched.dual_issue_diff_units,
     );
-    let pilot = cfg.stats.pilot_warp;
     let mut t: u64 = 0;
     // The last cycle in which some SM progressed or a CTA launched.
     let mut last_busy: u64 = 0;
@@ -134,10 +104,10 @@ pub(crate) fn run_launch(
         let t_fs = t * p_core;
         let mut any = false;
         for (i, sm) in sms.iter_mut().enumerate() {
-            if sleep_until[i] > t {
+            if sleep.until[i] > t {
                 continue; // quiet until its next event; accounted lazily
             }
-            if let Some(from) = sleep_from[i].take() {
+            if let Some(from) = sleep.from[i].take() {
                 let k = t - from;
                 sm.issue.replay_pending += k;
                 sm.replay_ldst(k);
@@ -170,7 +140,7 @@ pub(crate) fn run_launch(
             if sm.progress {
                 let done = sm.retire(stream, t)?;
                 done_ctas += done;
-                free_slots += done as u64;
+                ctas.free_slots += done as u64;
                 any = true;
             } else if skipping {
                 // Nothing changed: the SM's state is frozen until its own next event or the
@@ -180,57 +150,17 @@ pub(crate) fn run_launch(
                     wake = wake.min(f.div_ceil(p_core).max(t + 1));
                 }
                 if wake > t + 1 {
-                    sleep_from[i] = Some(t + 1);
-                    sleep_until[i] = wake;
+                    sleep.from[i] = Some(t + 1);
+                    sleep.until[i] = wake;
                 }
             }
         }
         // CTA scheduler: visit SMs round-robin from after the last one served, at most one CTA
         // per SM per cycle, in linear block order.
-        if next_cta < n_ctas && t >= launch_gap && free_slots > 0 {
-            // the ring starts after the SM served last in an earlier cycle; `last_sm` moves on
-            // as this cycle serves SMs, but each SM is visited once
-            let ring_start = last_sm;
-            for k in 1..=n_sm {
-                if next_cta >= n_ctas {
-                    break;
-                }
-                let s = ring_add(ring_start, k, n_sm);
-                if sms[s].warps.n_resident_ctas >= occ.max_ctas {
-                    continue;
-                }
-                if let Some(from) = sleep_from[s].take() {
-                    if from <= t {
-                        // asleep through this cycle: its issue stage saw the pre-launch state
-                        sms[s].issue.replay_pending += t + 1 - from;
-                        sms[s].replay_ldst(t + 1 - from);
-                    }
-                }
-                sleep_until[s] = 0;
-                sms[s].now = t;
-                free_slots -= 1;
-                let launch_at = t + cfg.gpu.cta_launch_latency;
-                let first = sms[s].launch_cta(
-                    next_cta,
-                    wpc,
-                    occ.regs_per_cta as u64,
-                    launch_at,
-                    &mut age,
-                    info.threads_per_cta(),
-                    occ.max_ctas,
-                );
-                let is_pilot =
-                    cfg.stats.per_register && pilot[0] as usize == s && pilot[1] == next_cta;
-                if is_pilot {
-                    sms[s].regs.pilot_slot = Some((first + pilot[2]) as u16);
-                }
-                stream.begin_cta(next_cta, s as u32, first)?;
-                next_cta += 1;
-                last_sm = s;
-                any = true;
-            }
+        if ctas.next_cta < n_ctas && t >= launch_gap && ctas.free_slots > 0 {
+            any |= ctas.launch(cfg, &mut sms, &mut sleep, stream, &info, &occ, t)?;
         }
-        if done_ctas == n_ctas && next_cta == n_ctas {
+        if done_ctas == n_ctas && ctas.next_cta == n_ctas {
             end = t + 1;
             break;
         }
@@ -250,19 +180,11 @@ pub(crate) fn run_launch(
         }
         // cycle skipping: jump to the earliest wake-up when every SM sleeps
         let mut next = t + 1;
+        let launch_waiting = ctas.next_cta < n_ctas && t < launch_gap;
         if !any && skipping {
-            let ev = (0..n_sm)
-                .map(|i| {
-                    if sleep_from[i].is_some() {
-                        sleep_until[i]
-                    } else {
-                        t + 1
-                    }
-                })
-                .min()
-                .unwrap_or(t + 1);
+            let ev = sleep.earliest_wake(t);
             // the first CTAs wait for the launch gap to end
-            let ev = if next_cta < n_ctas && t < launch_gap {
+            let ev = if launch_waiting {
                 ev.min(launch_gap)
             } else {
                 ev
@@ -272,20 +194,11 @@ pub(crate) fn run_launch(
             }
             next = ev.max(t + 1);
         } else if !any {
-            let mut ev = u64::MAX;
-            for (i, sm) in sms.iter().enumerate() {
-                if let Some(e) = sm.next_event(t) {
-                    ev = ev.min(e);
-                }
-                if let Some(f) = mem.next_reply_fs(i) {
-                    ev = ev.min(f.div_ceil(p_core).max(t + 1));
-                }
-            }
             // A gating policy with a cycle hook may release pipes as time passes (a wake-up in
             // progress is no event of the SM's): the deadlock is declared only after
             // `GATED_QUIET_LIMIT` quiet cycles.
             let gated_wait = gate_hook && t - last_busy < GATED_QUIET_LIMIT;
-            if ev == u64::MAX && !(next_cta < n_ctas && t < launch_gap) && !gated_wait {
+            if !launch_waiting && !gated_wait && next_event(&sms, &mem, t, p_core) == u64::MAX {
                 if std::env::var_os("GPUENERGY_DEADLOCK_DUMP").is_some() {
                     for sm in &sms {
                         eprint!("{}", sm.deadlock_dump(t));
@@ -298,8 +211,182 @@ pub(crate) fn run_launch(
         }
         t = next;
     }
+    end_launch(&mut sms, &mut sleep, end, trace);
+    *l2 = Some(mem.take_l2());
+    Ok(finish(cfg, &info, occ, sms, mem, end, truncated))
+}
+
+/// The SMs of a launch of `info` on `cfg`, each with its policies from `policies`, the kernel's
+/// registers per thread and occupancy `occ` set, and an issue log when `tracing`.
+fn launch_sms(
+    cfg: &GpuConfig,
+    policies: &ResolvedPolicies,
+    info: &crate::stream::KernelInfo,
+    occ: &super::cta::OccupancyLimit,
+    tracing: bool,
+) -> Result<Vec<Sm>, SimError> {
+    let n_sm = cfg.gpu.n_sm as usize;
+    let mut sms: Vec<Sm> = (0..n_sm)
+        .map(|i| Sm::with_policies(i as u32, cfg, 0, policies.sm_policies(cfg)))
+        .collect();
+    if tracing {
+        for sm in &mut sms {
+            sm.issue.trace = Some(Vec::new());
+        }
+    }
+    // registers per thread as allocated (granularity included)
+    let regs_alloc = occ.regs_per_cta / (occ.warps_per_cta * cfg.gpu.warp_size).max(1);
+    for sm in &mut sms {
+        sm.kernel_launch(regs_alloc, occ.max_ctas, occ.warps_per_cta)
+            .map_err(|msg| SimError::Launch {
+                kernel: info.name.clone(),
+                msg,
+            })?;
+    }
+    Ok(sms)
+}
+
+/// The per-pipe widths of the ID→OC and OC→EX stages (`units.width`; the last slot, which no
+/// instruction uses, unbounded).
+fn stage_widths(cfg: &GpuConfig) -> (PerPipe<u32>, PerPipe<u32>) {
+    let w = &cfg.units.width;
+    let id_oc = PerPipe([
+        w.id_oc.sp,
+        w.id_oc.dp,
+        w.id_oc.int,
+        w.id_oc.sfu,
+        w.id_oc.mem,
+        u32::MAX,
+    ]);
+    let oc_ex = PerPipe([
+        w.oc_ex.sp,
+        w.oc_ex.dp,
+        w.oc_ex.int,
+        w.oc_ex.sfu,
+        w.oc_ex.mem,
+        u32::MAX,
+    ]);
+    (id_oc, oc_ex)
+}
+
+/// The sleeping SMs of the cycle loop: per SM the first cycle of its current sleep, if asleep,
+/// and the cycle it is quiet until.
+struct Sleep {
+    from: Vec<Option<u64>>,
+    until: Vec<u64>,
+}
+
+impl Sleep {
+    /// The earliest cycle a sleeping SM wakes at; `t + 1` when some SM is awake.
+    #[inline]
+    fn earliest_wake(&self, t: u64) -> u64 {
+        (0..self.from.len())
+            .map(|i| {
+                if self.from[i].is_some() {
+                    self.until[i]
+                } else {
+                    t + 1
+                }
+            })
+            .min()
+            .unwrap_or(t + 1)
+    }
+}
+
+/// The earliest next event of any SM or memory reply after cycle `t` (`p_core`: the core clock
+/// period, fs); `u64::MAX` when nothing is in flight.
+fn next_event(sms: &[Sm], mem: &MemSys, t: u64, p_core: u64) -> u64 {
+    let mut ev = u64::MAX;
+    for (i, sm) in sms.iter().enumerate() {
+        if let Some(e) = sm.next_event(t) {
+            ev = ev.min(e);
+        }
+        if let Some(f) = mem.next_reply_fs(i) {
+            ev = ev.min(f.div_ceil(p_core).max(t + 1));
+        }
+    }
+    ev
+}
+
+/// The CTA scheduler's state: the next CTA to launch, the SM served last, the CTA slots free
+/// over all SMs and the warps' age counter.
+struct CtaDispatch {
+    next_cta: u32,
+    last_sm: usize,
+    free_slots: u64,
+    age: u64,
+}
+
+impl CtaDispatch {
+    /// One cycle `t` of the CTA scheduler: visits the SMs round-robin from after the one served
+    /// last, launching at most one CTA on each that has a free slot, in linear block order;
+    /// whether any launched.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn launch(
+        &mut self,
+        cfg: &GpuConfig,
+        sms: &mut [Sm],
+        sleep: &mut Sleep,
+        stream: &mut dyn KernelStream,
+        info: &crate::stream::KernelInfo,
+        occ: &super::cta::OccupancyLimit,
+        t: u64,
+    ) -> Result<bool, SimError> {
+        let n_sm = sms.len();
+        let n_ctas = info.num_ctas();
+        let pilot = cfg.stats.pilot_warp;
+        let mut any = false;
+        // the ring starts after the SM served last in an earlier cycle; `last_sm` moves on
+        // as this cycle serves SMs, but each SM is visited once
+        let ring_start = self.last_sm;
+        for k in 1..=n_sm {
+            if self.next_cta >= n_ctas {
+                break;
+            }
+            let s = ring_add(ring_start, k, n_sm);
+            if sms[s].warps.n_resident_ctas >= occ.max_ctas {
+                continue;
+            }
+            if let Some(from) = sleep.from[s].take() {
+                if from <= t {
+                    // asleep through this cycle: its issue stage saw the pre-launch state
+                    sms[s].issue.replay_pending += t + 1 - from;
+                    sms[s].replay_ldst(t + 1 - from);
+                }
+            }
+            sleep.until[s] = 0;
+            sms[s].now = t;
+            self.free_slots -= 1;
+            let launch_at = t + cfg.gpu.cta_launch_latency;
+            let first = sms[s].launch_cta(
+                self.next_cta,
+                occ.warps_per_cta,
+                occ.regs_per_cta as u64,
+                launch_at,
+                &mut self.age,
+                info.threads_per_cta(),
+                occ.max_ctas,
+            );
+            let is_pilot =
+                cfg.stats.per_register && pilot[0] as usize == s && pilot[1] == self.next_cta;
+            if is_pilot {
+                sms[s].regs.pilot_slot = Some((first + pilot[2]) as u16);
+            }
+            stream.begin_cta(self.next_cta, s as u32, first)?;
+            self.next_cta += 1;
+            self.last_sm = s;
+            any = true;
+        }
+        Ok(any)
+    }
+}
+
+/// Ends a launch at cycle `end`: accounts the SMs' last sleeps, flushes their replays and
+/// integrals, and moves their issue logs into `trace`.
+fn end_launch(sms: &mut [Sm], sleep: &mut Sleep, end: u64, trace: Option<&mut Vec<IssueEvent>>) {
     for (i, sm) in sms.iter_mut().enumerate() {
-        if let Some(from) = sleep_from[i].take() {
+        if let Some(from) = sleep.from[i].take() {
             sm.issue.replay_pending += end - from;
             sm.replay_ldst(end - from);
         }
@@ -309,12 +396,10 @@ pub(crate) fn run_launch(
         sm.flush_integrals();
     }
     if let Some(log) = trace {
-        for sm in &mut sms {
+        for sm in sms.iter_mut() {
             log.extend(sm.issue.trace.take().unwrap_or_default());
         }
     }
-    *l2 = Some(mem.take_l2());
-    Ok(finish(cfg, &info, occ, sms, mem, end, truncated))
 }
 
 fn deadlock(info: &crate::stream::KernelInfo, t: u64, done: u32, n: u32) -> SimError {

@@ -742,19 +742,13 @@ impl PgBank {
         }
     }
 
-    /// §1.2 steps 1, 4 and 5 for cycle `t`: roll the adaptive epoch over (when `t` starts a
-    /// new one), compute busy, update every controller. `actv` is `ACTV[INT], ACTV[FP]` after
-    /// this cycle's issues.
-    pub fn end_cycle(&mut self, t: u64, actv: [u32; 2]) {
-        let cfg = &self.cfg;
-        if cfg.adaptive.enabled && t > 0 && t.is_multiple_of(cfg.adaptive.epoch) {
-            self.roll_epoch();
-        }
-        self.cycles += 1;
+    /// Per domain type, whether its ON domains follow the gated ones this cycle under the
+    /// coordinated-blackout rule (`pg.coordinated`), from the start-of-cycle states.
+    #[inline]
+    fn coordinated_follow(&self) -> [bool; 3] {
         let cfg = &self.cfg;
         let bet = cfg.bet as u64;
         let pol = self.policy;
-        // start-of-cycle view of the types for the coordinated rule
         let mut follow = [false; 3];
         for ty in [DomType::Int, DomType::Fp] {
             if pol[ty as usize] != PgPolicy::CoordinatedBlackout {
@@ -775,6 +769,23 @@ impl PgBank {
                     CoordGeneralization::KeepOneOn => on <= 1,
                 };
         }
+        follow
+    }
+
+    /// §1.2 steps 1, 4 and 5 for cycle `t`: roll the adaptive epoch over (when `t` starts a
+    /// new one), compute busy, update every controller. `actv` is `ACTV[INT], ACTV[FP]` after
+    /// this cycle's issues.
+    pub fn end_cycle(&mut self, t: u64, actv: [u32; 2]) {
+        let cfg = &self.cfg;
+        if cfg.adaptive.enabled && t > 0 && t.is_multiple_of(cfg.adaptive.epoch) {
+            self.roll_epoch();
+        }
+        self.cycles += 1;
+        let cfg = &self.cfg;
+        let bet = cfg.bet as u64;
+        let pol = self.policy;
+        // start-of-cycle view of the types for the coordinated rule
+        let follow = self.coordinated_follow();
         let adaptive = self.cfg.adaptive.enabled;
         let per_domain_d = self.cfg.adaptive.scope == AdaptiveScope::PerDomain;
         let type_d = [

@@ -49,149 +49,9 @@ impl LdstUnit {
                     }
                 }
             }
-            JobKind::Const => {
-                // A miss takes a constant-cache MSHR: it merges into the entry of a line whose
-                // fill is in flight (up to `mshr_merge` waiters) or allocates a free entry and
-                // requests the line; with neither possible the access is retried next cycle.
-                // A merged miss counts as a hit: it reads the line once the fill arrives and
-                // sends nothing to memory.
-                let a = u.consts[i];
-                let line = u.cc.line_of(a);
-                let lid = load.expect("const load");
-                if u.cc_perfect {
-                    // every remaining address hits in this cycle
-                    let k = (n - i) as u64;
-                    u.const_act.reads += k;
-                    u.const_act.hits += k;
-                    let li = &mut u.loads[lid as usize];
-                    li.done_at = li.done_at.max(t + 1);
-                    if let Some(j) = u.job.as_mut() {
-                        j.next = n - 1;
-                    }
-                } else {
-                    match u.cc.probe(line, 1) {
-                        Probe::Hit { .. } => {
-                            u.const_act.reads += 1;
-                            u.const_act.hits += 1;
-                            let li = &mut u.loads[lid as usize];
-                            li.done_at = li.done_at.max(t + u.cc_lat);
-                        }
-                        _ => {
-                            let n_entries = u.cmshr.len();
-                            match u.cmshr.get_mut(line) {
-                                Some(waiters) if waiters.len() < u.cmshr_merge => {
-                                    waiters.push(lid);
-                                    u.const_act.reads += 1;
-                                    u.const_act.hits += 1;
-                                    u.loads[lid as usize].remaining += 1;
-                                }
-                                Some(_) => sent = false,
-                                None if n_entries >= u.cmshr_cap => sent = false,
-                                None => {
-                                    u.const_act.reads += 1;
-                                    u.const_act.misses += 1;
-                                    u.cmshr.insert(line, lid);
-                                    u.loads[lid as usize].remaining += 1;
-                                    let tk = u.tok(Tok::ConstFill { line });
-                                    let lb = u.cc.line_bytes();
-                                    mem.send(sm, t_fs, ReqKind::Read, a / lb * lb, lb, tk);
-                                }
-                            }
-                        }
-                    }
-                }
-            }
+            JobKind::Const => sent = u.const_request(sm, t, t_fs, i, n, load, mem),
             JobKind::GlobalLoad => {
-                let a = u.segs.addr[i];
-                let bytes = u.segs.bytes[i] as u64;
-                let lid = load.expect("load");
-                let bypass = !local && u.skip_global;
-                u.ldst_act.global_requests += 1;
-                if bypass {
-                    u.l1d_act.bypass += 1;
-                    u.loads[lid as usize].remaining += 1;
-                    let tk = u.tok(Tok::Load { load: lid });
-                    mem.send(sm, t_fs, ReqKind::Read, a, bytes.max(32), tk);
-                } else {
-                    let line = u.l1.line_of(a);
-                    let smask = u.l1.sector_mask(a, bytes.max(1));
-                    match u.l1.probe(line, smask) {
-                        Probe::Hit { .. } => {
-                            u.l1d_act.read.hit += 1;
-                            let li = &mut u.loads[lid as usize];
-                            li.done_at = li.done_at.max(t + u.l1_lat);
-                        }
-                        p => {
-                            let merged = match (p, u.mshr.get_mut(line)) {
-                                (_, Some(waiters)) if waiters.len() < u.mshr_merge => {
-                                    waiters.push(lid);
-                                    Some(true)
-                                }
-                                (_, Some(_)) => None,
-                                _ => Some(false),
-                            };
-                            match merged {
-                                Some(true) => {
-                                    u.l1d_act.read.hit_reserved += 1;
-                                    u.loads[lid as usize].remaining += 1;
-                                }
-                                None => {
-                                    u.l1d_act.read.res_fail += 1;
-                                    sent = false;
-                                }
-                                Some(false) if u.mshr.len() >= u.mshr_cap => {
-                                    u.l1d_act.read.res_fail += 1;
-                                    sent = false;
-                                }
-                                Some(false) => {
-                                    if u.l1_alloc == AllocPolicy::OnMiss
-                                        && !matches!(p, Probe::Partial { .. })
-                                    {
-                                        match u.l1.allocate(line, LineState::Reserved, 0) {
-                                            Some((_, ev)) => {
-                                                if ev.line_addr.is_some() {
-                                                    u.l1d_act.evictions += 1;
-                                                }
-                                                if let (Some(ea), true) =
-                                                    (ev.line_addr, ev.dirty != 0)
-                                                {
-                                                    u.l1d_act.writebacks += 1;
-                                                    let tk = u.tok(Tok::Store { warp });
-                                                    u.events.acks.push(warp);
-                                                    mem.send(
-                                                        sm,
-                                                        t_fs,
-                                                        ReqKind::Write,
-                                                        ea,
-                                                        u.l1_line,
-                                                        tk,
-                                                    );
-                                                }
-                                            }
-                                            None => {
-                                                u.l1d_act.read.res_fail += 1;
-                                                sent = false;
-                                            }
-                                        }
-                                    }
-                                    if sent {
-                                        u.l1d_act.read.miss += 1;
-                                        u.mshr.insert(line, lid);
-                                        u.loads[lid as usize].remaining += 1;
-                                        let tk = u.tok(Tok::Mshr { line });
-                                        let lb = u.l1.line_bytes();
-                                        let (addr, b) = if u.l1_sector {
-                                            (a, bytes.max(32))
-                                        } else {
-                                            (a / lb * lb, lb)
-                                        };
-                                        mem.send(sm, t_fs, ReqKind::Read, addr, b, tk);
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
+                sent = u.global_load_request(sm, t, t_fs, warp, local, i, load, mem);
             }
             JobKind::GlobalStore => {
                 let a = u.segs.addr[i];
@@ -244,6 +104,177 @@ impl LdstUnit {
         j.next += 1;
         j.next_at = t + 1;
         self.finish_job_if_done(t, t + 1);
+    }
+
+    /// One request of a constant-cache job: the `i`-th of `n` addresses of load `load`; whether
+    /// it was sent (false: no MSHR entry, retried next cycle).
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn const_request(
+        &mut self,
+        sm: usize,
+        t: u64,
+        t_fs: u64,
+        i: usize,
+        n: usize,
+        load: Option<u32>,
+        mem: &mut MemSys,
+    ) -> bool {
+        let u = self;
+        let mut sent = true;
+        // A miss takes a constant-cache MSHR: it merges into the entry of a line whose
+        // fill is in flight (up to `mshr_merge` waiters) or allocates a free entry and
+        // requests the line; with neither possible the access is retried next cycle.
+        // A merged miss counts as a hit: it reads the line once the fill arrives and
+        // sends nothing to memory.
+        let a = u.consts[i];
+        let line = u.cc.line_of(a);
+        let lid = load.expect("const load");
+        if u.cc_perfect {
+            // every remaining address hits in this cycle
+            let k = (n - i) as u64;
+            u.const_act.reads += k;
+            u.const_act.hits += k;
+            let li = &mut u.loads[lid as usize];
+            li.done_at = li.done_at.max(t + 1);
+            if let Some(j) = u.job.as_mut() {
+                j.next = n - 1;
+            }
+        } else {
+            match u.cc.probe(line, 1) {
+                Probe::Hit { .. } => {
+                    u.const_act.reads += 1;
+                    u.const_act.hits += 1;
+                    let li = &mut u.loads[lid as usize];
+                    li.done_at = li.done_at.max(t + u.cc_lat);
+                }
+                _ => {
+                    let n_entries = u.cmshr.len();
+                    match u.cmshr.get_mut(line) {
+                        Some(waiters) if waiters.len() < u.cmshr_merge => {
+                            waiters.push(lid);
+                            u.const_act.reads += 1;
+                            u.const_act.hits += 1;
+                            u.loads[lid as usize].remaining += 1;
+                        }
+                        Some(_) => sent = false,
+                        None if n_entries >= u.cmshr_cap => sent = false,
+                        None => {
+                            u.const_act.reads += 1;
+                            u.const_act.misses += 1;
+                            u.cmshr.insert(line, lid);
+                            u.loads[lid as usize].remaining += 1;
+                            let tk = u.tok(Tok::ConstFill { line });
+                            let lb = u.cc.line_bytes();
+                            mem.send(sm, t_fs, ReqKind::Read, a / lb * lb, lb, tk);
+                        }
+                    }
+                }
+            }
+        }
+        sent
+    }
+
+    /// One request of a global (or local) load job of warp `warp`: the `i`-th segment of load
+    /// `load`, through the L1D (hit, merge into an MSHR, miss with allocation and dirty
+    /// write-back) or around it; whether it was sent (false: a reservation failure).
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn global_load_request(
+        &mut self,
+        sm: usize,
+        t: u64,
+        t_fs: u64,
+        warp: u16,
+        local: bool,
+        i: usize,
+        load: Option<u32>,
+        mem: &mut MemSys,
+    ) -> bool {
+        let u = self;
+        let mut sent = true;
+        let a = u.segs.addr[i];
+        let bytes = u.segs.bytes[i] as u64;
+        let lid = load.expect("load");
+        let bypass = !local && u.skip_global;
+        u.ldst_act.global_requests += 1;
+        if bypass {
+            u.l1d_act.bypass += 1;
+            u.loads[lid as usize].remaining += 1;
+            let tk = u.tok(Tok::Load { load: lid });
+            mem.send(sm, t_fs, ReqKind::Read, a, bytes.max(32), tk);
+        } else {
+            let line = u.l1.line_of(a);
+            let smask = u.l1.sector_mask(a, bytes.max(1));
+            match u.l1.probe(line, smask) {
+                Probe::Hit { .. } => {
+                    u.l1d_act.read.hit += 1;
+                    let li = &mut u.loads[lid as usize];
+                    li.done_at = li.done_at.max(t + u.l1_lat);
+                }
+                p => {
+                    let merged = match (p, u.mshr.get_mut(line)) {
+                        (_, Some(waiters)) if waiters.len() < u.mshr_merge => {
+                            waiters.push(lid);
+                            Some(true)
+                        }
+                        (_, Some(_)) => None,
+                        _ => Some(false),
+                    };
+                    match merged {
+                        Some(true) => {
+                            u.l1d_act.read.hit_reserved += 1;
+                            u.loads[lid as usize].remaining += 1;
+                        }
+                        None => {
+                            u.l1d_act.read.res_fail += 1;
+                            sent = false;
+                        }
+                        Some(false) if u.mshr.len() >= u.mshr_cap => {
+                            u.l1d_act.read.res_fail += 1;
+                            sent = false;
+                        }
+                        Some(false) => {
+                            if u.l1_alloc == AllocPolicy::OnMiss
+                                && !matches!(p, Probe::Partial { .. })
+                            {
+                                match u.l1.allocate(line, LineState::Reserved, 0) {
+                                    Some((_, ev)) => {
+                                        if ev.line_addr.is_some() {
+                                            u.l1d_act.evictions += 1;
+                                        }
+                                        if let (Some(ea), true) = (ev.line_addr, ev.dirty != 0) {
+                                            u.l1d_act.writebacks += 1;
+                                            let tk = u.tok(Tok::Store { warp });
+                                            u.events.acks.push(warp);
+                                            mem.send(sm, t_fs, ReqKind::Write, ea, u.l1_line, tk);
+                                        }
+                                    }
+                                    None => {
+                                        u.l1d_act.read.res_fail += 1;
+                                        sent = false;
+                                    }
+                                }
+                            }
+                            if sent {
+                                u.l1d_act.read.miss += 1;
+                                u.mshr.insert(line, lid);
+                                u.loads[lid as usize].remaining += 1;
+                                let tk = u.tok(Tok::Mshr { line });
+                                let lb = u.l1.line_bytes();
+                                let (addr, b) = if u.l1_sector {
+                                    (a, bytes.max(32))
+                                } else {
+                                    (a / lb * lb, lb)
+                                };
+                                mem.send(sm, t_fs, ReqKind::Read, addr, b, tk);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        sent
     }
 
     /// When every request of the job is out: release the unit, retire stores, and mark loads

@@ -1,0 +1,313 @@
+//! Loading configurations: embedded presets, user files that override a preset key by key, and
+//! error messages that name the file and the line.
+
+//!
+//! This file holds the presets and the loading entry points of [`GpuConfig`]; [`tables`] the
+//! TOML table work (overlay, dotted paths, key lines), [`unread`] the keys no model reads and
+//! [`validate`] the value checks.
+
+mod tables;
+mod unread;
+mod validate;
+
+pub(crate) use unread::reset_unread_keys;
+pub use unread::UNREAD_KEYS;
+
+use super::schema::{GpuConfig, SchedPolicy};
+use crate::SimError;
+use tables::{
+    find_key_line, first_bad_key, line_of, merge, parse_override_value, schema_table,
+    set_path_creating,
+};
+
+/// Preset names, in the order `gpuenergy presets` lists them.
+pub const PRESET_NAMES: [&str; 5] = [
+    "gtx480",
+    "gtx780",
+    "gtx1080ti",
+    "gf8800gtx_like",
+    "vortex_like",
+];
+
+/// The embedded preset files `(name, TOML text)`.
+pub const PRESETS: [(&str, &str); 5] = [
+    ("gtx480", include_str!("../../../presets/gtx480.toml")),
+    ("gtx780", include_str!("../../../presets/gtx780.toml")),
+    ("gtx1080ti", include_str!("../../../presets/gtx1080ti.toml")),
+    (
+        "gf8800gtx_like",
+        include_str!("../../../presets/gf8800gtx_like.toml"),
+    ),
+    (
+        "vortex_like",
+        include_str!("../../../presets/vortex_like.toml"),
+    ),
+];
+
+fn preset_text(name: &str) -> Option<&'static str> {
+    PRESETS.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
+}
+
+pub(super) fn cfg_err(file: &str, msg: impl Into<String>) -> SimError {
+    SimError::Config {
+        file: file.to_string(),
+        msg: msg.into(),
+    }
+}
+
+impl GpuConfig {
+    /// Names of the built-in presets.
+    pub fn preset_names() -> &'static [&'static str] {
+        &PRESET_NAMES
+    }
+
+    /// A built-in preset by name (`gtx480`, `gtx780`, `gtx1080ti`, `gf8800gtx_like`,
+    /// `vortex_like`; the spec's `*_like` names, `gf8800gtx`, `vortex` and `kepler_ch6` are
+    /// accepted as aliases; `gtx480_tl` is gtx480 with the two-level scheduler).
+    pub fn preset(name: &str) -> Result<GpuConfig, SimError> {
+        let (canon, two_level) = match name {
+            "gtx480" | "gtx480_like" => ("gtx480", false),
+            "gtx480_tl" => ("gtx480", true),
+            "gtx780" | "gtx780_like" | "kepler_ch6" => ("gtx780", false),
+            "gtx1080ti" | "gtx1080ti_like" => ("gtx1080ti", false),
+            "gf8800gtx_like" | "gf8800gtx" => ("gf8800gtx_like", false),
+            "vortex_like" | "vortex" => ("vortex_like", false),
+            _ => {
+                return Err(cfg_err(
+                    name,
+                    format!(
+                        "unknown preset '{name}' (expected one of {})",
+                        PRESET_NAMES.join(", ")
+                    ),
+                ))
+            }
+        };
+        let text = preset_text(canon).expect("embedded preset");
+        let file = format!("<preset {canon}>");
+        let mut cfg = Self::parse_full(text, &file)?;
+        if two_level {
+            cfg.sched.policy = SchedPolicy::TwoLevel;
+        }
+        Ok(cfg)
+    }
+
+    /// Reads a configuration file: either a full file of the schema, or a file with
+    /// `base = "<preset>"` at the top whose keys override that preset one by one.
+    pub fn from_toml_file(path: &std::path::Path) -> Result<GpuConfig, SimError> {
+        let text = std::fs::read_to_string(path).map_err(|e| SimError::Io {
+            path: path.display().to_string(),
+            source: e,
+        })?;
+        Self::from_toml_str(&text, &path.display().to_string())
+    }
+
+    /// As [`GpuConfig::from_toml_file`] for text already in memory; `file` names it in errors.
+    pub fn from_toml_str(text: &str, file: &str) -> Result<GpuConfig, SimError> {
+        let user: toml::Table = toml::from_str(text).map_err(|e| {
+            let line = e.span().map(|s| line_of(text, s.start)).unwrap_or(0);
+            cfg_err(file, format!("line {line}: {}", e.message()))
+        })?;
+        let Some(base) = user.get("base") else {
+            return Self::parse_full(text, file);
+        };
+        let base_line = find_key_line(text, &["base".to_string()]).unwrap_or(1);
+        let Some(base_name) = base.as_str() else {
+            return Err(cfg_err(
+                file,
+                format!("line {base_line}: 'base' must be a preset name string"),
+            ));
+        };
+        let base_cfg = Self::preset(base_name).map_err(|_| {
+            cfg_err(
+                file,
+                format!(
+                    "line {base_line}: unknown base preset '{base_name}' (expected one of {})",
+                    PRESET_NAMES.join(", ")
+                ),
+            )
+        })?;
+        let mut merged = schema_table(&base_cfg);
+        let mut overlay = user.clone();
+        overlay.remove("base");
+        let mut path = Vec::new();
+        if let Err(key) = merge(&mut merged, &overlay, &mut path) {
+            let parts: Vec<String> = key.split('.').map(str::to_string).collect();
+            let line = find_key_line(text, &parts).unwrap_or(0);
+            return Err(cfg_err(
+                file,
+                format!("line {line}: unknown key '{key}' (not in the configuration schema)"),
+            ));
+        }
+        let base_table = schema_table(&base_cfg);
+        let cfg: GpuConfig =
+            toml::Value::Table(merged)
+                .try_into()
+                .map_err(|e: toml::de::Error| {
+                    let (key, msg) = first_bad_key(&base_table, &overlay)
+                        .unwrap_or_else(|| (String::new(), e.message().to_string()));
+                    let parts: Vec<String> = key.split('.').map(str::to_string).collect();
+                    let line = find_key_line(text, &parts).unwrap_or(0);
+                    cfg_err(file, format!("line {line}: '{key}': {msg}"))
+                })?;
+        cfg.validate(file)?;
+        Ok(cfg)
+    }
+
+    fn parse_full(text: &str, file: &str) -> Result<GpuConfig, SimError> {
+        let cfg: GpuConfig = toml::from_str(text).map_err(|e| {
+            let line = e.span().map(|s| line_of(text, s.start)).unwrap_or(0);
+            cfg_err(file, format!("line {line}: {}", e.message()))
+        })?;
+        cfg.validate(file)?;
+        Ok(cfg)
+    }
+
+    /// This configuration with single keys overridden, as the command line's `--set key=value`
+    /// and named techniques give them: each `(dotted key, value)` pair replaces one schema key.
+    /// A value is read as a TOML value (`14`, `true`, `0.7`, `"Gt"`, `[4, 1]`) and, when it is
+    /// not one, as a bare string (`pg.policy=Conventional`). `origin` names where the pairs come
+    /// from in errors (e.g. `--set`). Unknown keys, values of the wrong type and values the
+    /// model refuses are errors naming the key; the result is validated like a loaded file.
+    pub fn with_overrides(
+        &self,
+        pairs: &[(String, String)],
+        origin: &str,
+    ) -> Result<GpuConfig, SimError> {
+        if pairs.is_empty() {
+            return Ok(self.clone());
+        }
+        let base = schema_table(self);
+        let mut merged = base.clone();
+        let mut overlay = toml::Table::new();
+        for (key, raw) in pairs {
+            let path: Vec<String> = key.split('.').map(|s| s.trim().to_string()).collect();
+            if key.trim().is_empty() || path.iter().any(|p| p.is_empty()) {
+                return Err(cfg_err(
+                    origin,
+                    format!("'{key}': expected a dotted key such as pg.bet"),
+                ));
+            }
+            let value = parse_override_value(raw);
+            let mut one = toml::Table::new();
+            set_path_creating(&mut one, &path, value.clone());
+            if let Err(k) = merge(&mut merged, &one, &mut Vec::new()) {
+                return Err(cfg_err(
+                    origin,
+                    format!("'{k}': unknown key (not in the configuration schema; see `gpuenergy presets --dump gtx480`)"),
+                ));
+            }
+            set_path_creating(&mut overlay, &path, value);
+        }
+        let cfg: GpuConfig =
+            toml::Value::Table(merged)
+                .try_into()
+                .map_err(|e: toml::de::Error| {
+                    let (key, msg) = first_bad_key(&base, &overlay)
+                        .unwrap_or_else(|| (String::new(), e.message().to_string()));
+                    cfg_err(origin, format!("'{key}': {msg}"))
+                })?;
+        cfg.validate(origin)?;
+        Ok(cfg)
+    }
+
+    /// The resolved configuration as TOML: every key, except the tables that hold all their
+    /// defaults and are written only when set (`[pg]`, `[sched.gates]`, `[fold]`, `[origami]`,
+    /// `[physical]`, `[prf]`, `[afrf]`, `[mrf]`, `[rfc]`), so that the text, and the hash of every output, of a configuration
+    /// without them does not change when such a table is added to the schema.
+    pub fn to_toml_string(&self) -> String {
+        toml::to_string(self).expect("config serialises")
+    }
+
+    /// The resolved configuration as a full TOML file with every schema key, the default-only
+    /// tables included (what `gpuenergy presets --dump` prints, so that every knob is seen).
+    pub fn to_full_toml_string(&self) -> String {
+        toml::to_string(&schema_table(self)).expect("config serialises")
+    }
+
+    /// FNV-1a-64 of the resolved TOML text: the config hash stored in every output.
+    pub fn hash_hex(&self) -> String {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in self.to_toml_string().bytes() {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        format!("{h:016x}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overrides_replace_single_keys() {
+        let base = GpuConfig::preset("gtx480").unwrap();
+        let pairs = |v: &[(&str, &str)]| -> Vec<(String, String)> {
+            v.iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        };
+        let c = base
+            .with_overrides(
+                &pairs(&[
+                    ("sched.policy", "lrr"),
+                    ("gpu.n_sm", "4"),
+                    ("units.sp_lanes", "8"),
+                ]),
+                "--set",
+            )
+            .unwrap();
+        assert_eq!(c.sched.policy, SchedPolicy::Lrr);
+        assert_eq!(c.gpu.n_sm, 4);
+        assert_eq!(c.units.sp_lanes, 8);
+        // untouched keys keep their values, and no pair gives the same configuration
+        assert_eq!(c.l1d, base.l1d);
+        assert_eq!(base.with_overrides(&[], "--set").unwrap(), base);
+        // a quoted string and a bare one read the same
+        let q = base
+            .with_overrides(&pairs(&[("sched.policy", "\"lrr\"")]), "--set")
+            .unwrap();
+        assert_eq!(q.sched.policy, SchedPolicy::Lrr);
+    }
+
+    #[test]
+    fn overrides_name_the_bad_key() {
+        let base = GpuConfig::preset("gtx480").unwrap();
+        let bad = |k: &str, v: &str| {
+            base.with_overrides(&[(k.to_string(), v.to_string())], "--set")
+                .unwrap_err()
+                .to_string()
+        };
+        let e = bad("sched.polcy", "lrr");
+        assert!(
+            e.contains("--set") && e.contains("sched.polcy") && e.contains("unknown key"),
+            "{e}"
+        );
+        let e = bad("gpu.n_sm", "many");
+        assert!(e.contains("gpu.n_sm"), "{e}");
+        let e = bad("gpu.n_sm", "0");
+        assert!(e.contains("gpu.n_sm") && e.contains("positive"), "{e}");
+        let e = bad("sched.policy", "fastest");
+        assert!(e.contains("sched.policy") && e.contains("expected"), "{e}");
+        let e = bad("", "1");
+        assert!(e.contains("dotted key"), "{e}");
+    }
+
+    #[test]
+    fn presets_parse_and_validate() {
+        for n in PRESET_NAMES {
+            let c = GpuConfig::preset(n).unwrap();
+            assert_eq!(c.gpu.name, n);
+        }
+    }
+
+    #[test]
+    fn key_line_finder() {
+        let t = "base = \"gtx480\"\n[sched]\npolicy = \"lrr\"\n[sched.two_level]\nfoo = 1\n";
+        let p: Vec<String> = ["sched", "two_level", "foo"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(find_key_line(t, &p), Some(5));
+    }
+}

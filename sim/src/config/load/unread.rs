@@ -1,0 +1,239 @@
+//! Keys the schema accepts but the timing model does not read ([`UNREAD_KEYS`]): a value no
+//! preset carries is refused on load, and the GPGPU-Sim importer resets such values.
+
+use super::tables::{get_path, set_path};
+use super::PRESETS;
+use crate::config::schema::GpuConfig;
+
+/// Schema keys that no model reads, with what the model does instead. The simulator and the
+/// energy models behave the same under every value of such a key, so a configuration may carry
+/// only a value one of the presets carries (that is what the presets were checked with); any
+/// other value is refused by [`GpuConfig::validate`] naming the key, its value and the values
+/// honoured, rather than silently ignored. A key read by a model must not appear here
+/// (`sim/tests/config_keys_audit.rs` lists every schema key as read or refused).
+pub const UNREAD_KEYS: &[(&str, &str)] = &[
+    (
+        "reconv.call_entries",
+        "the PTX subset has no call instruction, so no CALL or RET ever reaches the stack \
+         (SimtStack::call and SimtStack::ret implement both settings)",
+    ),
+    (
+        "sim.seed",
+        "no component draws random numbers: results are deterministic without a seed",
+    ),
+    (
+        "sim.frontend",
+        "the command chooses the front end (`simulate --trace DIR` reads traces, otherwise PTX)",
+    ),
+    (
+        "sim.trace_path",
+        "trace directories are named on the command line (`--trace DIR`)",
+    ),
+    (
+        "sm.max_barriers_per_cta",
+        "barrier ids are not counted against a per-CTA limit",
+    ),
+    (
+        "latency.trace.int",
+        "trace instructions take the latency of their class in [latency.int]",
+    ),
+    (
+        "latency.trace.sp",
+        "trace instructions take the latency of their class in [latency.fp]",
+    ),
+    (
+        "latency.trace.dp",
+        "trace instructions take the latency of their class in [latency.dp]",
+    ),
+    (
+        "latency.trace.sfu",
+        "trace MUFU instructions take `latency.sfu`",
+    ),
+    (
+        "latency.trace.fp16_ii_halved",
+        "FP16 pair instructions take the initiation interval of their class",
+    ),
+    (
+        "icnt.in_buffer_flits",
+        "the crossbar has no input-buffer limit (fixed latency plus flit serialisation)",
+    ),
+    (
+        "icnt.ejection_buffer",
+        "the crossbar has no ejection-buffer limit",
+    ),
+    (
+        "dram.model",
+        "one DRAM timing model (bank and bus timing) is simulated",
+    ),
+    (
+        "dram.n_bank_groups",
+        "bank groups are not modelled: tCCDL spaces the column commands of one bank",
+    ),
+    (
+        "dram.scheduler",
+        "requests are served in the order they arrive (FR-FCFS reordering is not modelled)",
+    ),
+    ("dram.return_queue", "the DRAM reply queue has no limit"),
+    (
+        "dram.timing.ccd",
+        "column spacing between banks is not modelled (tCCDL spaces one bank's columns)",
+    ),
+    (
+        "dram.timing.rtpl",
+        "read-to-precharge spacing is not modelled",
+    ),
+    (
+        "trace.max_cta_buffer_mb",
+        "a compressed trace is always decompressed to a spill file",
+    ),
+    (
+        "icache.write_policy",
+        "the instruction cache is never written",
+    ),
+    (
+        "icache.alloc",
+        "an instruction-cache line is allocated when its fill returns",
+    ),
+    (
+        "icache.write_alloc",
+        "the instruction cache is never written",
+    ),
+    (
+        "icache.mshr_entries",
+        "instruction-cache misses merge per line with no MSHR limit",
+    ),
+    (
+        "icache.mshr_merge",
+        "instruction-cache misses merge per line with no MSHR limit",
+    ),
+    (
+        "icache.miss_queue",
+        "instruction-cache misses go to the L2 with no queue limit",
+    ),
+    (
+        "icache.latency",
+        "an instruction-cache hit delivers in the fetch cycle",
+    ),
+    (
+        "l1d.write_alloc",
+        "writes follow `l1d.write_policy` and never allocate",
+    ),
+    (
+        "l1d.miss_queue",
+        "L1D misses go to the interconnect with no queue limit",
+    ),
+    (
+        "const_cache.write_policy",
+        "the constant cache is never written",
+    ),
+    (
+        "const_cache.alloc",
+        "a constant-cache line is allocated when its fill returns",
+    ),
+    (
+        "const_cache.write_alloc",
+        "the constant cache is never written",
+    ),
+    (
+        "const_cache.miss_queue",
+        "constant-cache misses go to the interconnect with no queue limit",
+    ),
+    (
+        "tex_cache.sector_bytes",
+        "texture fetches are not timed; only the cache geometry enters the area and energy models",
+    ),
+    ("tex_cache.replacement", "texture fetches are not timed"),
+    ("tex_cache.write_policy", "texture fetches are not timed"),
+    ("tex_cache.alloc", "texture fetches are not timed"),
+    ("tex_cache.write_alloc", "texture fetches are not timed"),
+    ("tex_cache.set_index", "texture fetches are not timed"),
+    ("tex_cache.mshr_entries", "texture fetches are not timed"),
+    ("tex_cache.mshr_merge", "texture fetches are not timed"),
+    ("tex_cache.miss_queue", "texture fetches are not timed"),
+    ("tex_cache.latency", "texture fetches are not timed"),
+    ("l2.write_policy", "the L2 is modelled as write-back"),
+    ("l2.alloc", "L2 misses are timed without MSHR allocation"),
+    (
+        "l2.write_alloc",
+        "L2 writes are modelled as write-back without write allocation",
+    ),
+    (
+        "l2.mshr_entries",
+        "L2 misses are timed without an MSHR limit",
+    ),
+    ("l2.mshr_merge", "L2 misses are timed without an MSHR limit"),
+    ("l2.miss_queue", "L2 misses go to DRAM with no queue limit"),
+];
+
+/// The values the presets carry for the dotted key `key`, as TOML values (read from the preset
+/// texts themselves, so checking them never loads a preset through [`GpuConfig::validate`]).
+fn preset_values(presets: &[toml::Table], key: &str) -> Vec<toml::Value> {
+    let path: Vec<String> = key.split('.').map(str::to_string).collect();
+    let mut out: Vec<toml::Value> = Vec::new();
+    for t in presets {
+        if let Some(v) = get_path(t, &path) {
+            if !out.contains(v) {
+                out.push(v.clone());
+            }
+        }
+    }
+    out
+}
+
+/// Refusals for [`UNREAD_KEYS`] carrying a value no preset carries.
+pub(super) fn unread_key_errors(cfg: &GpuConfig) -> Vec<String> {
+    let t = toml::Table::try_from(cfg).expect("config serialises");
+    let presets: Vec<toml::Table> = PRESETS
+        .iter()
+        .map(|(_, text)| toml::from_str(text).expect("embedded preset is TOML"))
+        .collect();
+    let mut bad = Vec::new();
+    for (key, why) in UNREAD_KEYS {
+        let path: Vec<String> = key.split('.').map(str::to_string).collect();
+        let Some(v) = get_path(&t, &path) else {
+            continue;
+        };
+        let honoured = preset_values(&presets, key);
+        if !honoured.contains(v) {
+            let list: Vec<String> = honoured.iter().map(|h| h.to_string()).collect();
+            bad.push(format!(
+                "'{key}' = {v}: not modelled ({why}); only the preset value{} {} {} honoured",
+                if list.len() == 1 { "" } else { "s" },
+                list.join(" or "),
+                if list.len() == 1 { "is" } else { "are" },
+            ));
+        }
+    }
+    bad
+}
+
+/// Sets every [`UNREAD_KEYS`] key of `cfg` that carries a value no preset carries back to its
+/// value in `base`; returns `(key, why it is not modelled)` for each key reset. The GPGPU-Sim
+/// importer uses this so that an imported option behind an unread key is reported as not
+/// modelled instead of making the configuration unloadable.
+pub(crate) fn reset_unread_keys(cfg: &mut GpuConfig, base: &GpuConfig) -> Vec<(String, String)> {
+    let mut t = toml::Table::try_from(&*cfg).expect("config serialises");
+    let bt = toml::Table::try_from(base).expect("config serialises");
+    let presets: Vec<toml::Table> = PRESETS
+        .iter()
+        .map(|(_, text)| toml::from_str(text).expect("embedded preset is TOML"))
+        .collect();
+    let mut reset = Vec::new();
+    for (key, why) in UNREAD_KEYS {
+        let path: Vec<String> = key.split('.').map(str::to_string).collect();
+        let (Some(v), Some(bv)) = (get_path(&t, &path), get_path(&bt, &path)) else {
+            continue;
+        };
+        if !preset_values(&presets, key).contains(v) {
+            let bv = bv.clone();
+            set_path(&mut t, &path, bv);
+            reset.push((key.to_string(), why.to_string()));
+        }
+    }
+    if !reset.is_empty() {
+        *cfg = toml::Value::Table(t)
+            .try_into()
+            .expect("base values deserialise");
+    }
+    reset
+}
