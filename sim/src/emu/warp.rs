@@ -3,7 +3,7 @@
 //! per predicate register, the PDOM stack, barrier state, and the CTA's shared and local memory.
 
 use super::{ReconvergenceFactory, WarpControl};
-use crate::inst::WARP_SIZE;
+use crate::inst::{PRED_REGS, WARP_SIZE};
 use crate::ptx::KernelCode;
 
 /// One warp.
@@ -11,7 +11,7 @@ pub struct Warp {
     /// `regs[r * 32 + lane]`.
     pub regs: Vec<u32>,
     /// Lane mask of each predicate register.
-    pub preds: [u32; 8],
+    pub preds: [u32; PRED_REGS],
     /// Reconvergence state (the PDOM stack unless another mechanism is installed).
     pub stack: WarpControl,
     /// Index of the warp within its CTA.
@@ -80,7 +80,7 @@ impl Cta {
                 }
                 Warp {
                     regs: vec![0; nregs * WARP_SIZE],
-                    preds: [0; 8],
+                    preds: [0; PRED_REGS],
                     stack: WarpControl::new(0, mask, reconv),
                     index: w,
                     slot: first_slot + w,
