@@ -276,37 +276,7 @@ pub fn step<const REC: bool>(
     let mut outcome = Outcome::Executed;
     match inst.op {
         Op::Bra { uni } => {
-            let taken = mask;
-            let fall = simt & !mask;
-            if uni && taken != 0 && fall != 0 {
-                return Err(runtime(
-                    ctx,
-                    pc,
-                    format!("bra.uni diverged (taken lanes {taken:#010x} of {simt:#010x})"),
-                ));
-            }
-            let rpc = code.reconv[pc];
-            let diverged = warp
-                .stack
-                .branch(taken, inst.target, fall, next, rpc, ctx.order);
-            if warp.stack.depth() > ctx.max_depth {
-                return Err(runtime(
-                    ctx,
-                    pc,
-                    format!(
-                        "SIMT stack deeper than {} entries (reconv.max_depth; default 2 x warp \
-                         size)",
-                        ctx.max_depth
-                    ),
-                ));
-            }
-            if REC && diverged {
-                out.reconv_pc = Some(if rpc == RECONV_EXIT {
-                    RPC_EXIT
-                } else {
-                    rpc * 8
-                });
-            }
+            bra_step::<REC>(ctx, warp, inst, pc, (simt, mask, next), uni, out)?;
         }
         Op::Ret | Op::Exit => warp.stack.advance(next, mask),
         Op::Bar => {
@@ -420,79 +390,14 @@ pub fn step<const REC: bool>(
         }
         Op::Setp(cmp, bop, t) => {
             if mask != 0 {
-                let a = fetch(warp, inst.src[0], ctx, (&coords, sm));
-                let b = fetch(warp, inst.src[1], ctx, (&coords, sm));
-                let c = if inst.nsrc > 2 {
-                    fetch(warp, inst.src[2], ctx, (&coords, sm))
-                } else {
-                    [0; 32]
-                };
-                let (p, q) = alu::setp(cmp, bop, t, inst.flags & flags::FTZ != 0, &a, &b, &c);
-                if let Opnd::Pred(d, _) = inst.dst[0] {
-                    let r = &mut warp.preds[d as usize];
-                    *r = (*r & !mask) | (p & mask);
-                }
-                if inst.ndst > 1 {
-                    if let Opnd::Pred(d, _) = inst.dst[1] {
-                        let r = &mut warp.preds[d as usize];
-                        *r = (*r & !mask) | (q & mask);
-                    }
-                }
+                setp_step(ctx, warp, inst, mask, (cmp, bop, t), (&coords, sm));
             }
             warp.stack.advance(next, 0);
         }
         Op::Ld { .. } | Op::St { .. } | Op::Atom { .. } | Op::Red { .. } => {
             if mask != 0 {
-                let base: Lanes = match inst.addr.base {
-                    AddrBase::None => [0; 32],
-                    AddrBase::R32(r) => fetch(warp, Opnd::R32(r), ctx, (&coords, sm)),
-                    AddrBase::R64(r) => fetch(warp, Opnd::R64(r), ctx, (&coords, sm)),
-                    AddrBase::Global(i) => [ctx.global_syms[i as usize]; 32],
-                };
-                let off = inst.addr.off as u64;
-                let mut addrs = [0u64; 32];
-                for l in 0..WARP_SIZE {
-                    addrs[l] = base[l].wrapping_add(off);
-                }
-                let mut resolved_store;
-                let mut resolved = inst;
-                if is_generic(&inst.op) {
-                    resolved_store = *inst;
-                    let space = generic_space_mut(&mut resolved_store.op)
-                        .ok_or_else(|| runtime(ctx, pc, "internal: generic space".into()))?;
-                    let sp = memop::resolve_generic(&mut addrs, mask)
-                        .map_err(|msg| runtime(ctx, pc, msg))?;
-                    *space = sp;
-                    if REC {
-                        if let Some(mi) = out.mem.as_mut() {
-                            mi.space = match sp {
-                                crate::ptx::isa::Space::Shared => crate::inst::MemSpace::Shared,
-                                crate::ptx::isa::Space::Local => crate::inst::MemSpace::Local,
-                                _ => crate::inst::MemSpace::Global,
-                            };
-                        }
-                    }
-                    resolved = &resolved_store;
-                }
-                memop::execute(
-                    ctx,
-                    warp,
-                    resolved,
-                    mask,
-                    &addrs,
-                    shared,
-                    local,
-                    *local_bytes,
-                    pc,
-                    (&coords, sm),
-                )?;
-                if REC {
-                    if let Some(mi) = out.mem.as_mut() {
-                        for l in 0..WARP_SIZE {
-                            mi.addrs[l] = if mask >> l & 1 != 0 { addrs[l] } else { 0 };
-                        }
-                    }
-                }
+                let lm = (shared.as_mut_slice(), local.as_mut_slice(), *local_bytes);
+                mem_step::<REC>(ctx, warp, inst, mask, pc, (&coords, sm), lm, out)?;
             }
             warp.stack.advance(next, 0);
         }
@@ -520,6 +425,155 @@ pub fn step<const REC: bool>(
         outcome = Outcome::Finished;
     }
     Ok(outcome)
+}
+
+/// A branch: the taken lanes go to the target, the others fall through; a divergent branch
+/// pushes onto the SIMT stack and the record carries its reconvergence PC.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn bra_step<const REC: bool>(
+    ctx: &Ctx,
+    warp: &mut Warp,
+    inst: &crate::ptx::Inst,
+    pc: usize,
+    (simt, mask, next): (u32, u32, u32),
+    uni: bool,
+    out: &mut WarpInst,
+) -> Result<(), SimError> {
+    let code = ctx.code;
+    let taken = mask;
+    let fall = simt & !mask;
+    if uni && taken != 0 && fall != 0 {
+        return Err(runtime(
+            ctx,
+            pc,
+            format!("bra.uni diverged (taken lanes {taken:#010x} of {simt:#010x})"),
+        ));
+    }
+    let rpc = code.reconv[pc];
+    let diverged = warp
+        .stack
+        .branch(taken, inst.target, fall, next, rpc, ctx.order);
+    if warp.stack.depth() > ctx.max_depth {
+        return Err(runtime(
+            ctx,
+            pc,
+            format!(
+                "SIMT stack deeper than {} entries (reconv.max_depth; default 2 x warp \
+                 size)",
+                ctx.max_depth
+            ),
+        ));
+    }
+    if REC && diverged {
+        out.reconv_pc = Some(if rpc == RECONV_EXIT {
+            RPC_EXIT
+        } else {
+            rpc * 8
+        });
+    }
+    Ok(())
+}
+
+/// A load, store or atomic of the lanes in `mask`: addresses, generic-space resolution (the
+/// record carries the resolved space), the access, and the per-lane addresses of the record.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn mem_step<const REC: bool>(
+    ctx: &mut Ctx,
+    warp: &mut Warp,
+    inst: &crate::ptx::Inst,
+    mask: u32,
+    pc: usize,
+    (coords, sm): (&[u32; 3], u32),
+    (shared, local, local_bytes): (&mut [u8], &mut [u8], u32),
+    out: &mut WarpInst,
+) -> Result<(), SimError> {
+    let base: Lanes = match inst.addr.base {
+        AddrBase::None => [0; 32],
+        AddrBase::R32(r) => fetch(warp, Opnd::R32(r), ctx, (coords, sm)),
+        AddrBase::R64(r) => fetch(warp, Opnd::R64(r), ctx, (coords, sm)),
+        AddrBase::Global(i) => [ctx.global_syms[i as usize]; 32],
+    };
+    let off = inst.addr.off as u64;
+    let mut addrs = [0u64; 32];
+    for l in 0..WARP_SIZE {
+        addrs[l] = base[l].wrapping_add(off);
+    }
+    let mut resolved_store;
+    let mut resolved = inst;
+    if is_generic(&inst.op) {
+        resolved_store = *inst;
+        let space = generic_space_mut(&mut resolved_store.op)
+            .ok_or_else(|| runtime(ctx, pc, "internal: generic space".into()))?;
+        let sp = memop::resolve_generic(&mut addrs, mask).map_err(|msg| runtime(ctx, pc, msg))?;
+        *space = sp;
+        if REC {
+            if let Some(mi) = out.mem.as_mut() {
+                mi.space = match sp {
+                    crate::ptx::isa::Space::Shared => crate::inst::MemSpace::Shared,
+                    crate::ptx::isa::Space::Local => crate::inst::MemSpace::Local,
+                    _ => crate::inst::MemSpace::Global,
+                };
+            }
+        }
+        resolved = &resolved_store;
+    }
+    memop::execute(
+        ctx,
+        warp,
+        resolved,
+        mask,
+        &addrs,
+        shared,
+        local,
+        local_bytes,
+        pc,
+        (coords, sm),
+    )?;
+    if REC {
+        if let Some(mi) = out.mem.as_mut() {
+            for l in 0..WARP_SIZE {
+                mi.addrs[l] = if mask >> l & 1 != 0 { addrs[l] } else { 0 };
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `setp`: the comparison's predicate p (and its complement q, each combined with c) for the
+/// lanes in `mask`.
+#[inline(always)]
+fn setp_step(
+    ctx: &Ctx,
+    warp: &mut Warp,
+    inst: &crate::ptx::Inst,
+    mask: u32,
+    (cmp, bop, t): (
+        crate::ptx::isa::Cmp,
+        Option<crate::ptx::isa::BoolOp>,
+        crate::ptx::Ty,
+    ),
+    cta: (&[u32; 3], u32),
+) {
+    let a = fetch(warp, inst.src[0], ctx, cta);
+    let b = fetch(warp, inst.src[1], ctx, cta);
+    let c = if inst.nsrc > 2 {
+        fetch(warp, inst.src[2], ctx, cta)
+    } else {
+        [0; 32]
+    };
+    let (p, q) = alu::setp(cmp, bop, t, inst.flags & flags::FTZ != 0, &a, &b, &c);
+    if let Opnd::Pred(d, _) = inst.dst[0] {
+        let r = &mut warp.preds[d as usize];
+        *r = (*r & !mask) | (p & mask);
+    }
+    if inst.ndst > 1 {
+        if let Opnd::Pred(d, _) = inst.dst[1] {
+            let r = &mut warp.preds[d as usize];
+            *r = (*r & !mask) | (q & mask);
+        }
+    }
 }
 
 /// A warp arrives at `bar.red`: its lanes in `mask` add their predicate to the CTA's reduction

@@ -318,13 +318,23 @@ impl<'a> Scope<'a> {
                 if self.regs.contains_key(n) {
                     return self.gpr(n, ty, pos, false);
                 }
-                if n.starts_with("%envreg") || n == "%globaltimer" || n.starts_with("%pm") {
+                if n.starts_with("%envreg") {
+                    // cooperative groups read the grid workspace from the driver environment
+                    // registers; nothing else nvcc emits uses them
                     return self.err(
                         pos,
                         format!(
-                            "special register '{n}' is not supported (driver environment \
-                             registers back cooperative grid launches; timers and performance \
-                             counters have no value in the model)"
+                            "grid-wide synchronisation (a cooperative launch: this_grid().sync() \
+                             of cooperative groups, which reads '{n}') is not supported"
+                        ),
+                    );
+                }
+                if n.starts_with("%globaltimer") || n.starts_with("%pm") {
+                    return self.err(
+                        pos,
+                        format!(
+                            "special register '{n}' is not supported (wall-clock timers and \
+                             performance counters have no value in the model)"
                         ),
                     );
                 }
