@@ -492,14 +492,14 @@ mod tests {
         let mut b = Vec::new();
         b.extend((-42i32).to_le_bytes());
         b.extend([0u8; 4]);
-        b.extend(3.14159f64.to_le_bytes());
+        b.extend(3.17159f64.to_le_bytes());
         b.extend(255u32.to_le_bytes());
         b.extend([0u8; 4]);
         b.extend(1.5e-7f64.to_le_bytes());
         b.extend(123456789.0f64.to_le_bytes());
         assert_eq!(
             fmt("[%5d|%-8.3f|%#x|%g|%e]", &b),
-            "[  -42|3.142   |0xff|1.5e-07|1.234568e+08]"
+            "[  -42|3.172   |0xff|1.5e-07|1.234568e+08]"
         );
         assert_eq!(fmt("%05.1f%%", &2.25f64.to_le_bytes()), "002.2%");
         assert_eq!(fmt("%g", &100000.0f64.to_le_bytes()), "100000");
