@@ -110,6 +110,9 @@ pub enum MemSpace {
 pub type Reg = u16;
 /// First predicate register number (P0).
 pub const PRED_BASE: Reg = 256;
+/// Predicate registers per thread (P0…P15). nvcc's PTX at `-O3` keeps up to 16 predicates live
+/// at once (Rodinia's nw and myocyte); each is one 32-bit lane mask in the warp state.
+pub const PRED_REGS: usize = 16;
 
 /// Memory part of a memory instruction: one address per lane (0 for inactive lanes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

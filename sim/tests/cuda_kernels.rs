@@ -2,7 +2,9 @@
 //! run on the functional emulator and checked against CPU references: warp shuffles, votes,
 //! match and cooperative-groups aggregation, double precision, half-precision conversions, bit
 //! manipulation, a structure passed by value, atomics beyond add, a shared-memory stencil, a
-//! device function with a local array and a multi-kernel iterative solver.
+//! device function with a local array, a multi-kernel iterative solver, and (`services.cu`)
+//! barriers with a reduction, `half2` arithmetic, 128-bit integer sums, device `printf` and
+//! device `malloc`/`free`.
 //!
 //! The PTX nvcc produced is committed beside each source, so these tests run where nvcc is
 //! absent. `nvcc_recompiles_sources` compiles the sources afresh with the nvcc the project's
@@ -18,11 +20,12 @@ fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cuda")
 }
 
-/// The three modules' PTX, by file stem.
+/// The modules' PTX, by file stem.
 struct Ptx {
     warp: Module,
     numeric: Module,
     solver: Module,
+    services: Module,
 }
 
 fn committed() -> Ptx {
@@ -35,6 +38,7 @@ fn committed() -> Ptx {
         warp: load("warp"),
         numeric: load("numeric"),
         solver: load("solver"),
+        services: load("services"),
     }
 }
 
@@ -505,11 +509,213 @@ fn solver_kernels_match_cpu_reference() {
     check_solver(&committed().solver);
 }
 
+/// IEEE binary16 bits of `x` by round-to-nearest-even (f32 → f16; the test's own model).
+fn to_half(x: f32) -> u16 {
+    if x.is_nan() {
+        return 0x7fff;
+    }
+    let sign = ((x.to_bits() >> 16) & 0x8000) as u16;
+    let a = x.abs() as f64;
+    if a >= 65520.0 {
+        return sign | 0x7c00;
+    }
+    let e = if a < 2f64.powi(-14) {
+        -24
+    } else {
+        a.log2().floor() as i32 - 10
+    };
+    let v = (a / 2f64.powi(e)).round_ties_even() * 2f64.powi(e);
+    let h = if v < 2f64.powi(-14) {
+        (v / 2f64.powi(-24)) as u16
+    } else {
+        let ex = v.log2().floor() as i32;
+        (((ex + 15) as u16) << 10) | ((v / 2f64.powi(ex) - 1.0) * 1024.0) as u16
+    };
+    sign | h
+}
+
+fn from_half(h: u16) -> f32 {
+    let s = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let (e, m) = (((h >> 10) & 31) as i32, (h & 0x3ff) as f32);
+    s * match e {
+        0 => m * 2f32.powi(-24),
+        31 if m == 0.0 => f32::INFINITY,
+        31 => f32::NAN,
+        _ => (1.0 + m / 1024.0) * 2f32.powi(e - 15),
+    }
+}
+
+fn check_services(m: &Module) {
+    let mut gpu = Emulator::new();
+    let u = |x: u64| ParamValue::U64(x);
+    // barrier_reduce: 3 CTAs of 128 over 300 values (the last CTA partly past n)
+    let n = 300usize;
+    let xs: Vec<i32> = data(n, 7).iter().map(|&v| (v % 1000) as i32 - 20).collect();
+    let (px, po) = (up(&mut gpu, &xs), up(&mut gpu, &[0i32; 9]));
+    go(
+        &mut gpu,
+        m,
+        "barrier_reduce",
+        3,
+        128,
+        vec![u(px), u(po), ParamValue::U32(n as u32)],
+    );
+    let got = down_u32(&mut gpu, po, 9);
+    for c in 0..3usize {
+        let v: Vec<i32> = (c * 128..c * 128 + 128)
+            .map(|i| if i < n { xs[i] } else { 0 })
+            .collect();
+        let want = [
+            v.iter().filter(|x| *x & 1 == 1).count() as u32,
+            v.iter().all(|x| *x >= 0) as u32,
+            v.iter().any(|x| *x < 0) as u32,
+        ];
+        assert_eq!(&got[3 * c..3 * c + 3], &want, "barrier_reduce CTA {c}");
+    }
+    // half2_axpy: y = (a*x + y) * x + a per half, each operation rounded to f16
+    let n = 200usize;
+    let hx: Vec<u16> = data(2 * n, 8)
+        .iter()
+        .map(|&v| to_half((v % 2001) as f32 / 500.0 - 2.0))
+        .collect();
+    let hy: Vec<u16> = data(2 * n, 9)
+        .iter()
+        .map(|&v| to_half((v % 1001) as f32 / 100.0 - 5.0))
+        .collect();
+    let a = [to_half(1.75), to_half(-0.3125)];
+    let (px, py) = (up(&mut gpu, &hx), up(&mut gpu, &hy));
+    let pa = a[0] as u32 | (a[1] as u32) << 16;
+    go(
+        &mut gpu,
+        m,
+        "half2_axpy",
+        2,
+        128,
+        vec![
+            u(px),
+            u(py),
+            ParamValue::Bytes(pa.to_le_bytes().to_vec()),
+            ParamValue::U32(n as u32),
+        ],
+    );
+    let got = down_u32(&mut gpu, py, n);
+    for i in 0..n {
+        for k in 0..2 {
+            let (x, y, al) = (
+                from_half(hx[2 * i + k]),
+                from_half(hy[2 * i + k]),
+                from_half(a[k]),
+            );
+            // a*x + y: the product is exact in f64 and the sum has at most 53 bits here
+            let t = from_half(to_half((al as f64 * x as f64 + y as f64) as f32));
+            let p = from_half(to_half(t * x));
+            let want = to_half(p + al);
+            assert_eq!((got[i] >> (16 * k)) as u16, want, "half2_axpy {i}.{k}");
+        }
+    }
+    // add128
+    let n = 100usize;
+    let wa: Vec<u64> = data(4 * n, 10)
+        .chunks(2)
+        .map(|c| (c[0] as u64) << 32 | c[1] as u64)
+        .collect();
+    let wb: Vec<u64> = data(4 * n, 11)
+        .chunks(2)
+        .map(|c| (c[0] as u64) << 32 | c[1] as u64)
+        .collect();
+    let (pa, pb, po) = (
+        up(&mut gpu, &wa),
+        up(&mut gpu, &wb),
+        up(&mut gpu, &vec![0u64; 2 * n]),
+    );
+    go(
+        &mut gpu,
+        m,
+        "add128",
+        1,
+        128,
+        vec![u(pa), u(pb), u(po), ParamValue::U32(n as u32)],
+    );
+    let mut b = vec![0u8; 16 * n];
+    gpu.copy_from_device(po, &mut b).unwrap();
+    for i in 0..n {
+        let x = (wa[2 * i + 1] as u128) << 64 | wa[2 * i] as u128;
+        let y = (wb[2 * i + 1] as u128) << 64 | wb[2 * i] as u128;
+        let got = u128::from_le_bytes(b[16 * i..16 * i + 16].try_into().unwrap());
+        assert_eq!(got, x.wrapping_add(y), "add128 {i}");
+    }
+    // table_lookup
+    let n = 64usize;
+    let t: Vec<u8> = (0..16i32).flat_map(|k| (k * k - 7).to_le_bytes()).collect();
+    let idx: Vec<i32> = data(n, 12).iter().map(|&v| (v & 0xff) as i32).collect();
+    let (pi, po) = (up(&mut gpu, &idx), up(&mut gpu, &vec![0i32; n]));
+    go(
+        &mut gpu,
+        m,
+        "table_lookup",
+        1,
+        64,
+        vec![
+            ParamValue::Bytes(t),
+            u(pi),
+            u(po),
+            ParamValue::U32(n as u32),
+        ],
+    );
+    let got = down_u32(&mut gpu, po, n);
+    let tv = |k: i32| k * k - 7;
+    for i in 0..n {
+        assert_eq!(
+            got[i] as i32,
+            tv(idx[i] & 15) + tv((idx[i] >> 4) & 15),
+            "table_lookup {i}"
+        );
+    }
+    // hello: one line per thread, ordered by CTA then thread
+    go(
+        &mut gpu,
+        m,
+        "hello",
+        2,
+        40,
+        vec![ParamValue::U32(7), ParamValue::F32(0.5)],
+    );
+    let lines = gpu.take_printf_output();
+    let want: Vec<String> = (0..2)
+        .flat_map(|c| {
+            (0..40).map(move |t| format!("cta {c} thread {t} tag 7 x {:.3}\n", 0.5 * t as f64))
+        })
+        .collect();
+    assert_eq!(lines, want);
+    // heap_sum
+    let n = 500usize;
+    let po = up(&mut gpu, &vec![0i32; n]);
+    go(
+        &mut gpu,
+        m,
+        "heap_sum",
+        4,
+        128,
+        vec![u(po), ParamValue::U32(n as u32)],
+    );
+    let got = down_u32(&mut gpu, po, n);
+    for (i, g) in got.iter().enumerate() {
+        let len = 1 + i % 7;
+        let want: usize = (0..len).map(|k| i * k).sum();
+        assert_eq!(*g as usize, want, "heap_sum {i}");
+    }
+}
+
+#[test]
+fn service_kernels_match_cpu_reference() {
+    check_services(&committed().services);
+}
+
 #[test]
 fn every_committed_kernel_is_accepted() {
     let p = committed();
     let mut n = 0;
-    for m in [&p.warp, &p.numeric, &p.solver] {
+    for m in [&p.warp, &p.numeric, &p.solver, &p.services] {
         assert!(m.refused().is_empty(), "{:?}", m.refused());
         n += m.kernel_names().len();
     }
@@ -549,5 +755,6 @@ fn nvcc_recompiles_sources() {
     check_warp(&compile("warp"));
     check_numeric(&compile("numeric"));
     check_solver(&compile("solver"));
+    check_services(&compile("services"));
     let _ = std::fs::remove_dir_all(&tmp);
 }

@@ -90,10 +90,11 @@ fn unsupported_features() {
         e,
         "t.ptx: no kernel named 'nope' (kernels: ok, k (refused))"
     );
-    let e = err("    .reg .f16 %h<2>;\n    add.f16 %h1, %h0, %h0;\n    ret;");
+    let e = err("    .reg .f16 %h<2>;\n    ex2.approx.f16 %h1, %h0;\n    ret;");
     assert_eq!(
         e,
-        "t.ptx:7:5: 'add' on .f16 is not supported (only cvt, mov, ld and st)"
+        "t.ptx:7:5: 'ex2' on .f16 is not supported (only cvt, mov, ld, st, add, sub, mul, fma, \
+         neg, abs, min, max and setp)"
     );
     let e = err("    .reg .f32 %f<2>;\n    .reg .b64 %rd<2>;\n    tex.2d.v4.f32.f32 {%f0, %f0, %f0, %f0}, [%rd0, {%f1, %f1}];\n    ret;");
     assert!(
@@ -188,17 +189,17 @@ fn deep_nesting_is_an_error_not_a_stack_overflow() {
 
 #[test]
 fn too_many_live_predicates() {
-    let mut body = String::from("    .reg .pred %p<9>;\n    .reg .b32 %r<2>;\n");
-    for i in 0..9 {
+    let mut body = String::from("    .reg .pred %p<17>;\n    .reg .b32 %r<2>;\n");
+    for i in 0..17 {
         body.push_str(&format!("    setp.eq.u32 %p{i}, %r0, {i};\n"));
     }
-    for i in 0..9 {
+    for i in 0..17 {
         body.push_str(&format!("    @%p{i} add.u32 %r1, %r1, 1;\n"));
     }
     body.push_str("    ret;");
     let e = err(&body);
     assert!(
-        e.starts_with("t.ptx:4:10: kernel 'k': more than 8 predicates are live at once"),
+        e.starts_with("t.ptx:4:10: kernel 'k': more than 16 predicates are live at once"),
         "{e}"
     );
 }

@@ -149,6 +149,10 @@ impl Gpu for Timed {
         let t = Instant::now();
         let r = self.emu.launch(launch);
         self.in_launch += t.elapsed();
+        // the kernel's device printf output, as CUDA prints it after the launch
+        for line in self.emu.take_printf_output() {
+            print!("{line}");
+        }
         r
     }
 }
@@ -316,8 +320,13 @@ fn run_user_kernel(args: &Args) -> Result<()> {
         shared_bytes: p.shared.unwrap_or(0),
     };
     let t = Instant::now();
-    emu.launch(&launch)?;
+    let r = emu.launch(&launch);
     let secs = t.elapsed().as_secs_f64();
+    // the kernel's device printf output, as CUDA prints it after the launch
+    for line in emu.take_printf_output() {
+        print!("{line}");
+    }
+    r?;
     print!(
         "{}",
         report::run::user_kernel(&kernel, emu.warp_insts(), secs)

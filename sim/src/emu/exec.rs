@@ -41,6 +41,8 @@ pub struct Ctx<'a> {
     pub order: PushOrder,
     /// Stack depth bound (entries); deeper is a runtime error.
     pub max_depth: usize,
+    /// The device heap and `printf` output (device system calls).
+    pub dev: &'a mut super::devcall::DeviceServices,
 }
 
 /// What a step did.
@@ -239,11 +241,13 @@ pub fn step<const REC: bool>(
     let code = ctx.code;
     let coords = cta.coords;
     let sm = cta.sm;
+    let cta_id = cta.id;
     let Cta {
         warps,
         shared,
         local,
         local_bytes,
+        bar_red,
         ..
     } = cta;
     let warp = &mut warps[wi];
@@ -272,43 +276,44 @@ pub fn step<const REC: bool>(
     let mut outcome = Outcome::Executed;
     match inst.op {
         Op::Bra { uni } => {
-            let taken = mask;
-            let fall = simt & !mask;
-            if uni && taken != 0 && fall != 0 {
-                return Err(runtime(
-                    ctx,
-                    pc,
-                    format!("bra.uni diverged (taken lanes {taken:#010x} of {simt:#010x})"),
-                ));
-            }
-            let rpc = code.reconv[pc];
-            let diverged = warp
-                .stack
-                .branch(taken, inst.target, fall, next, rpc, ctx.order);
-            if warp.stack.depth() > ctx.max_depth {
-                return Err(runtime(
-                    ctx,
-                    pc,
-                    format!(
-                        "SIMT stack deeper than {} entries (reconv.max_depth; default 2 x warp \
-                         size)",
-                        ctx.max_depth
-                    ),
-                ));
-            }
-            if REC && diverged {
-                out.reconv_pc = Some(if rpc == RECONV_EXIT {
-                    RPC_EXIT
-                } else {
-                    rpc * 8
-                });
-            }
+            bra_step::<REC>(ctx, warp, inst, pc, (simt, mask, next), uni, out)?;
         }
         Op::Ret | Op::Exit => warp.stack.advance(next, mask),
         Op::Bar => {
             warp.stack.advance(next, 0);
             warp.at_barrier = true;
             outcome = Outcome::Barrier;
+        }
+        Op::BarRed(r) => {
+            bar_red_arrive(warp, bar_red, inst, ctx, (&coords, sm), mask, r);
+            warp.stack.advance(next, 0);
+            warp.at_barrier = true;
+            outcome = Outcome::Barrier;
+        }
+        Op::Carry {
+            kind,
+            ty,
+            cin,
+            cout,
+        } => {
+            if mask != 0 {
+                carry_step(warp, inst, ctx, (&coords, sm), mask, (kind, ty, cin, cout));
+            }
+            warp.stack.advance(next, 0);
+        }
+        Op::Half { op, x2 } => {
+            if mask != 0 {
+                half_step(warp, inst, ctx, (&coords, sm), mask, op, x2);
+            }
+            warp.stack.advance(next, 0);
+        }
+        Op::Sys(call) => {
+            if mask != 0 {
+                let lm = (local.as_mut_slice(), *local_bytes as usize);
+                sys_step(ctx, warp, inst, mask, call, (shared, lm), cta_id)
+                    .map_err(|msg| runtime(ctx, pc, msg))?;
+            }
+            warp.stack.advance(next, 0);
         }
         Op::Membar | Op::Nop => warp.stack.advance(next, 0),
         Op::Trap => {
@@ -385,79 +390,14 @@ pub fn step<const REC: bool>(
         }
         Op::Setp(cmp, bop, t) => {
             if mask != 0 {
-                let a = fetch(warp, inst.src[0], ctx, (&coords, sm));
-                let b = fetch(warp, inst.src[1], ctx, (&coords, sm));
-                let c = if inst.nsrc > 2 {
-                    fetch(warp, inst.src[2], ctx, (&coords, sm))
-                } else {
-                    [0; 32]
-                };
-                let (p, q) = alu::setp(cmp, bop, t, inst.flags & flags::FTZ != 0, &a, &b, &c);
-                if let Opnd::Pred(d, _) = inst.dst[0] {
-                    let r = &mut warp.preds[d as usize];
-                    *r = (*r & !mask) | (p & mask);
-                }
-                if inst.ndst > 1 {
-                    if let Opnd::Pred(d, _) = inst.dst[1] {
-                        let r = &mut warp.preds[d as usize];
-                        *r = (*r & !mask) | (q & mask);
-                    }
-                }
+                setp_step(ctx, warp, inst, mask, (cmp, bop, t), (&coords, sm));
             }
             warp.stack.advance(next, 0);
         }
         Op::Ld { .. } | Op::St { .. } | Op::Atom { .. } | Op::Red { .. } => {
             if mask != 0 {
-                let base: Lanes = match inst.addr.base {
-                    AddrBase::None => [0; 32],
-                    AddrBase::R32(r) => fetch(warp, Opnd::R32(r), ctx, (&coords, sm)),
-                    AddrBase::R64(r) => fetch(warp, Opnd::R64(r), ctx, (&coords, sm)),
-                    AddrBase::Global(i) => [ctx.global_syms[i as usize]; 32],
-                };
-                let off = inst.addr.off as u64;
-                let mut addrs = [0u64; 32];
-                for l in 0..WARP_SIZE {
-                    addrs[l] = base[l].wrapping_add(off);
-                }
-                let mut resolved_store;
-                let mut resolved = inst;
-                if is_generic(&inst.op) {
-                    resolved_store = *inst;
-                    let space = generic_space_mut(&mut resolved_store.op)
-                        .ok_or_else(|| runtime(ctx, pc, "internal: generic space".into()))?;
-                    let sp = memop::resolve_generic(&mut addrs, mask)
-                        .map_err(|msg| runtime(ctx, pc, msg))?;
-                    *space = sp;
-                    if REC {
-                        if let Some(mi) = out.mem.as_mut() {
-                            mi.space = match sp {
-                                crate::ptx::isa::Space::Shared => crate::inst::MemSpace::Shared,
-                                crate::ptx::isa::Space::Local => crate::inst::MemSpace::Local,
-                                _ => crate::inst::MemSpace::Global,
-                            };
-                        }
-                    }
-                    resolved = &resolved_store;
-                }
-                memop::execute(
-                    ctx,
-                    warp,
-                    resolved,
-                    mask,
-                    &addrs,
-                    shared,
-                    local,
-                    *local_bytes,
-                    pc,
-                    (&coords, sm),
-                )?;
-                if REC {
-                    if let Some(mi) = out.mem.as_mut() {
-                        for l in 0..WARP_SIZE {
-                            mi.addrs[l] = if mask >> l & 1 != 0 { addrs[l] } else { 0 };
-                        }
-                    }
-                }
+                let lm = (shared.as_mut_slice(), local.as_mut_slice(), *local_bytes);
+                mem_step::<REC>(ctx, warp, inst, mask, pc, (&coords, sm), lm, out)?;
             }
             warp.stack.advance(next, 0);
         }
@@ -485,6 +425,344 @@ pub fn step<const REC: bool>(
         outcome = Outcome::Finished;
     }
     Ok(outcome)
+}
+
+/// A branch: the taken lanes go to the target, the others fall through; a divergent branch
+/// pushes onto the SIMT stack and the record carries its reconvergence PC.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn bra_step<const REC: bool>(
+    ctx: &Ctx,
+    warp: &mut Warp,
+    inst: &crate::ptx::Inst,
+    pc: usize,
+    (simt, mask, next): (u32, u32, u32),
+    uni: bool,
+    out: &mut WarpInst,
+) -> Result<(), SimError> {
+    let code = ctx.code;
+    let taken = mask;
+    let fall = simt & !mask;
+    if uni && taken != 0 && fall != 0 {
+        return Err(runtime(
+            ctx,
+            pc,
+            format!("bra.uni diverged (taken lanes {taken:#010x} of {simt:#010x})"),
+        ));
+    }
+    let rpc = code.reconv[pc];
+    let diverged = warp
+        .stack
+        .branch(taken, inst.target, fall, next, rpc, ctx.order);
+    if warp.stack.depth() > ctx.max_depth {
+        return Err(runtime(
+            ctx,
+            pc,
+            format!(
+                "SIMT stack deeper than {} entries (reconv.max_depth; default 2 x warp \
+                 size)",
+                ctx.max_depth
+            ),
+        ));
+    }
+    if REC && diverged {
+        out.reconv_pc = Some(if rpc == RECONV_EXIT {
+            RPC_EXIT
+        } else {
+            rpc * 8
+        });
+    }
+    Ok(())
+}
+
+/// A load, store or atomic of the lanes in `mask`: addresses, generic-space resolution (the
+/// record carries the resolved space), the access, and the per-lane addresses of the record.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn mem_step<const REC: bool>(
+    ctx: &mut Ctx,
+    warp: &mut Warp,
+    inst: &crate::ptx::Inst,
+    mask: u32,
+    pc: usize,
+    (coords, sm): (&[u32; 3], u32),
+    (shared, local, local_bytes): (&mut [u8], &mut [u8], u32),
+    out: &mut WarpInst,
+) -> Result<(), SimError> {
+    let base: Lanes = match inst.addr.base {
+        AddrBase::None => [0; 32],
+        AddrBase::R32(r) => fetch(warp, Opnd::R32(r), ctx, (coords, sm)),
+        AddrBase::R64(r) => fetch(warp, Opnd::R64(r), ctx, (coords, sm)),
+        AddrBase::Global(i) => [ctx.global_syms[i as usize]; 32],
+    };
+    let off = inst.addr.off as u64;
+    let mut addrs = [0u64; 32];
+    for l in 0..WARP_SIZE {
+        addrs[l] = base[l].wrapping_add(off);
+    }
+    let mut resolved_store;
+    let mut resolved = inst;
+    if is_generic(&inst.op) {
+        resolved_store = *inst;
+        let space = generic_space_mut(&mut resolved_store.op)
+            .ok_or_else(|| runtime(ctx, pc, "internal: generic space".into()))?;
+        let sp = memop::resolve_generic(&mut addrs, mask).map_err(|msg| runtime(ctx, pc, msg))?;
+        *space = sp;
+        if REC {
+            if let Some(mi) = out.mem.as_mut() {
+                mi.space = match sp {
+                    crate::ptx::isa::Space::Shared => crate::inst::MemSpace::Shared,
+                    crate::ptx::isa::Space::Local => crate::inst::MemSpace::Local,
+                    _ => crate::inst::MemSpace::Global,
+                };
+            }
+        }
+        resolved = &resolved_store;
+    }
+    memop::execute(
+        ctx,
+        warp,
+        resolved,
+        mask,
+        &addrs,
+        shared,
+        local,
+        local_bytes,
+        pc,
+        (coords, sm),
+    )?;
+    if REC {
+        if let Some(mi) = out.mem.as_mut() {
+            for l in 0..WARP_SIZE {
+                mi.addrs[l] = if mask >> l & 1 != 0 { addrs[l] } else { 0 };
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `setp`: the comparison's predicate p (and its complement q, each combined with c) for the
+/// lanes in `mask`.
+#[inline(always)]
+fn setp_step(
+    ctx: &Ctx,
+    warp: &mut Warp,
+    inst: &crate::ptx::Inst,
+    mask: u32,
+    (cmp, bop, t): (
+        crate::ptx::isa::Cmp,
+        Option<crate::ptx::isa::BoolOp>,
+        crate::ptx::Ty,
+    ),
+    cta: (&[u32; 3], u32),
+) {
+    let a = fetch(warp, inst.src[0], ctx, cta);
+    let b = fetch(warp, inst.src[1], ctx, cta);
+    let c = if inst.nsrc > 2 {
+        fetch(warp, inst.src[2], ctx, cta)
+    } else {
+        [0; 32]
+    };
+    let (p, q) = alu::setp(cmp, bop, t, inst.flags & flags::FTZ != 0, &a, &b, &c);
+    if let Opnd::Pred(d, _) = inst.dst[0] {
+        let r = &mut warp.preds[d as usize];
+        *r = (*r & !mask) | (p & mask);
+    }
+    if inst.ndst > 1 {
+        if let Opnd::Pred(d, _) = inst.dst[1] {
+            let r = &mut warp.preds[d as usize];
+            *r = (*r & !mask) | (q & mask);
+        }
+    }
+}
+
+/// A warp arrives at `bar.red`: its lanes in `mask` add their predicate to the CTA's reduction
+/// and wait for the result (delivered by [`Cta::deliver_bar_red`] at the release).
+#[inline]
+fn bar_red_arrive(
+    warp: &mut Warp,
+    acc: &mut super::warp::BarRedAcc,
+    inst: &crate::ptx::Inst,
+    ctx: &Ctx,
+    cta: (&[u32; 3], u32),
+    mask: u32,
+    op: crate::ptx::isa::BarRedOp,
+) {
+    let p = fetch(warp, inst.src[0], ctx, cta);
+    let mut bits = 0u32;
+    for (l, v) in p.iter().enumerate() {
+        bits |= ((*v & 1) as u32) << l;
+    }
+    acc.op = Some(op);
+    acc.count += (bits & mask).count_ones();
+    acc.threads += mask.count_ones();
+    let lanes = warp.bar_red.map_or(0, |(_, m)| m) | mask;
+    warp.bar_red = Some((inst.dst[0], lanes));
+}
+
+/// Extended-precision arithmetic through the warp's carry flags (`emu/alu_more.rs`).
+#[inline]
+fn carry_step(
+    warp: &mut Warp,
+    inst: &crate::ptx::Inst,
+    ctx: &Ctx,
+    cta: (&[u32; 3], u32),
+    mask: u32,
+    (kind, ty, cin, cout): (crate::ptx::isa::CarryKind, crate::ptx::Ty, bool, bool),
+) {
+    let mut s = [[0u64; 32]; 3];
+    for k in 0..inst.nsrc as usize {
+        fetch_into(warp, inst.src[k], ctx, cta, &mut s[k]);
+    }
+    let mut r = [0u64; 32];
+    super::alu_more::carry_lanes(kind, ty, cin, cout, &s, mask, &mut warp.carry, &mut r);
+    write(warp, inst.dst[0], &r, mask);
+}
+
+/// Half-precision arithmetic and comparison (`emu/alu_more.rs`); a comparison goes through the
+/// f32 `setp` on the exactly widened halves.
+#[inline]
+fn half_step(
+    warp: &mut Warp,
+    inst: &crate::ptx::Inst,
+    ctx: &Ctx,
+    cta: (&[u32; 3], u32),
+    mask: u32,
+    op: crate::ptx::isa::HalfOp,
+    x2: bool,
+) {
+    let mut s = [[0u64; 32]; 3];
+    for k in 0..inst.nsrc as usize {
+        fetch_into(warp, inst.src[k], ctx, cta, &mut s[k]);
+    }
+    let ftz = inst.flags & flags::FTZ != 0;
+    if let crate::ptx::isa::HalfOp::Setp(cmp) = op {
+        let f32_ty = crate::ptx::Ty::F32;
+        let zero = [0u64; 32];
+        let mut res = [0u32; 2];
+        for (h, r) in res.iter_mut().enumerate().take(if x2 { 2 } else { 1 }) {
+            let a = super::alu_more::half_as_f32(&s[0], h as u32, ftz);
+            let b = super::alu_more::half_as_f32(&s[1], h as u32, ftz);
+            *r = alu::setp(cmp, None, f32_ty, false, &a, &b, &zero).0;
+        }
+        let q = if x2 { res[1] } else { !res[0] };
+        for (k, v) in [res[0], q].into_iter().enumerate().take(inst.ndst as usize) {
+            if let Opnd::Pred(d, _) = inst.dst[k] {
+                let pr = &mut warp.preds[d as usize];
+                *pr = (*pr & !mask) | (v & mask);
+            }
+        }
+        return;
+    }
+    let mut r = [0u64; 32];
+    let sat = inst.flags & flags::SAT != 0;
+    super::alu_more::half_lanes(op, x2, ftz, sat, &s, &mut r);
+    write(warp, inst.dst[0], &r, mask);
+}
+
+/// A device system call (`emu/devcall.rs`) for each lane of `mask` in lane order: arguments
+/// from the thread's call-frame slots in local memory, the result into its return slot.
+#[inline(never)]
+fn sys_step(
+    ctx: &mut Ctx,
+    warp: &Warp,
+    inst: &crate::ptx::Inst,
+    mask: u32,
+    call: crate::ptx::isa::SysCall,
+    (shared, (local, lb)): (&[u8], (&mut [u8], usize)),
+    cta_id: u32,
+) -> Result<(), String> {
+    use super::memory::{read_le, write_le, GENERIC_LOCAL_BASE, GENERIC_SHARED_BASE};
+    use crate::ptx::isa::SysCall;
+    let slot = |k: usize| match inst.src[k] {
+        Opnd::Imm(v) => Some(v as usize),
+        _ => None,
+    };
+    for l in 0..WARP_SIZE {
+        if mask >> l & 1 == 0 {
+            continue;
+        }
+        let thread = warp.index as usize * WARP_SIZE + l;
+        let mine = local
+            .get_mut(thread * lb..(thread + 1) * lb)
+            .ok_or("internal: local memory")?;
+        let arg = |mine: &[u8], k: usize, bytes: usize| -> Result<u64, String> {
+            let o = slot(k).ok_or("internal: call-frame slot")?;
+            let b = mine
+                .get(o..o + bytes)
+                .ok_or("call-frame slot outside local memory")?;
+            Ok(read_le(b, bytes as u32))
+        };
+        // a generic address: the thread's local window, the CTA's shared window, or global
+        let read = |mine: &[u8], mem: &GlobalMem, a: u64, out: &mut [u8]| -> Result<(), String> {
+            let n = out.len();
+            let mut win = |buf: &[u8], off: u64| {
+                buf.get(off as usize..off as usize + n)
+                    .map(|b| out.copy_from_slice(b))
+            };
+            let ok = if a >= GENERIC_LOCAL_BASE {
+                win(mine, a - GENERIC_LOCAL_BASE).is_some()
+            } else if a >= GENERIC_SHARED_BASE {
+                win(shared, a - GENERIC_SHARED_BASE).is_some()
+            } else {
+                mem.read_bytes(a, out).is_ok()
+            };
+            if ok {
+                Ok(())
+            } else {
+                Err(format!(
+                    "printf reads {n} bytes at {a:#x}, outside device memory"
+                ))
+            }
+        };
+        match call {
+            SysCall::Vprintf => {
+                let (fmt_p, args_p) = (arg(mine, 1, 8)?, arg(mine, 2, 8)?);
+                let cstr = |mine: &[u8], mem: &GlobalMem, p: u64| -> Result<Vec<u8>, String> {
+                    let mut v = Vec::new();
+                    let mut b = [0u8; 1];
+                    while v.len() < 1 << 16 {
+                        read(mine, mem, p + v.len() as u64, &mut b)?;
+                        if b[0] == 0 {
+                            break;
+                        }
+                        v.push(b[0]);
+                    }
+                    Ok(v)
+                };
+                let mem: &GlobalMem = ctx.mem;
+                let fmt = cstr(mine, mem, fmt_p)?;
+                let mut rd = |at: u64, n: u32| -> Result<u64, String> {
+                    let mut b = [0u8; 8];
+                    read(mine, mem, args_p + at, &mut b[..n as usize])?;
+                    Ok(u64::from_le_bytes(b))
+                };
+                let mut st = |p: u64| cstr(mine, mem, p);
+                let (text, n) = super::devcall::format(&fmt, &mut rd, &mut st)?;
+                ctx.dev.print(cta_id, thread as u32, text);
+                let o = slot(0).ok_or("internal: return slot")?;
+                let b = mine
+                    .get_mut(o..o + 4)
+                    .ok_or("return slot outside local memory")?;
+                write_le(b, 4, n as u64);
+            }
+            SysCall::Malloc => {
+                let bytes = arg(mine, 1, 8)?;
+                let mem = &mut *ctx.mem;
+                let p = ctx.dev.malloc(bytes, |b| mem.alloc(b, 256));
+                let o = slot(0).ok_or("internal: return slot")?;
+                let b = mine
+                    .get_mut(o..o + 8)
+                    .ok_or("return slot outside local memory")?;
+                write_le(b, 8, p);
+            }
+            SysCall::Free => {
+                let p = arg(mine, 1, 8)?;
+                ctx.dev.free(p)?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// True for a memory operation without a state space (a generic address).

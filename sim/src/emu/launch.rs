@@ -207,6 +207,7 @@ pub fn run_functional(emu: &mut Emulator, l: &Launch) -> Result<(), SimError> {
         cycle: 0,
         order: emu.push_order,
         max_depth: emu.max_stack_depth,
+        dev: &mut emu.dev,
     };
     let mut scratch = WarpInst::new(0, Family::Int, OpClass::Nop, 0);
     let mut count = 0u64;

@@ -32,7 +32,9 @@
 
 pub mod alu;
 mod alu_ext;
+mod alu_more;
 pub mod cvt;
+pub mod devcall;
 pub mod exec;
 pub mod launch;
 mod memop;
@@ -83,6 +85,8 @@ pub struct Emulator {
     pub max_warp_insts_per_launch: Option<u64>,
     /// Per-warp reconvergence mechanism of launches from now on (`None`: the PDOM stack).
     pub reconvergence: Option<ReconvergenceFactory>,
+    /// The device heap (`malloc`/`free`) and the `printf` output not yet taken.
+    pub(crate) dev: devcall::DeviceServices,
 }
 
 impl Default for Emulator {
@@ -106,6 +110,7 @@ impl Emulator {
             max_stack_depth: exec::MAX_STACK_DEPTH,
             max_warp_insts_per_launch: None,
             reconvergence: None,
+            dev: devcall::DeviceServices::default(),
         }
     }
 
@@ -139,6 +144,12 @@ impl Emulator {
     /// Bytes of global address space allocated.
     pub fn allocated_bytes(&self) -> u64 {
         self.mem.allocated_bytes()
+    }
+
+    /// The `printf` output of the kernels run since the last call, one string per `printf`
+    /// call, ordered by CTA, thread and call order within each launch (`emu/devcall.rs`).
+    pub fn take_printf_output(&mut self) -> Vec<String> {
+        self.dev.take_output()
     }
 
     /// Per-launch instruction stream for the timing model (borrows the emulator's memory).

@@ -259,6 +259,7 @@ impl<'a> ThreadPool<'a> {
             cycle,
             order: emu.push_order,
             max_depth: emu.max_stack_depth,
+            dev: &mut emu.dev,
         };
         let c = &mut pc.cta;
         if c.warps.get(w as usize).is_none_or(|x| x.done) {
@@ -350,6 +351,7 @@ impl<'a> ThreadPool<'a> {
             cycle,
             order: emu.push_order,
             max_depth: emu.max_stack_depth,
+            dev: &mut emu.dev,
         };
         let next_seq = pc + 1;
         for wi in 0..nw {
@@ -396,7 +398,7 @@ impl<'a> ThreadPool<'a> {
                         out.exited.push(t);
                         continue;
                     }
-                    Op::Bar => {
+                    Op::Bar | Op::BarRed(_) => {
                         st.pc = next_seq;
                         st.at_barrier = true;
                         pcta.arrived += 1;
@@ -417,6 +419,7 @@ impl<'a> ThreadPool<'a> {
         // barrier release: every live thread has arrived
         if pcta.arrived > 0 && pcta.arrived >= pcta.live {
             pcta.arrived = 0;
+            pcta.cta.deliver_bar_red();
             for (t, st) in pcta.threads.iter_mut().enumerate() {
                 if st.at_barrier {
                     st.at_barrier = false;

@@ -172,6 +172,7 @@ impl KernelStream for EmuStream<'_> {
             cycle,
             order: self.emu.push_order,
             max_depth: self.emu.max_stack_depth,
+            dev: &mut self.emu.dev,
         };
         let o = exec::step::<true>(&mut ctx, c, warp as usize, out)?;
         self.last_clock = false;

@@ -3,7 +3,8 @@
 //! per predicate register, the PDOM stack, barrier state, and the CTA's shared and local memory.
 
 use super::{ReconvergenceFactory, WarpControl};
-use crate::inst::WARP_SIZE;
+use crate::inst::{PRED_REGS, WARP_SIZE};
+use crate::ptx::isa::{BarRedOp, Opnd};
 use crate::ptx::KernelCode;
 
 /// One warp.
@@ -11,7 +12,11 @@ pub struct Warp {
     /// `regs[r * 32 + lane]`.
     pub regs: Vec<u32>,
     /// Lane mask of each predicate register.
-    pub preds: [u32; 8],
+    pub preds: [u32; PRED_REGS],
+    /// The carry flag `CC.CF` of each lane (extended-precision arithmetic).
+    pub carry: u32,
+    /// A `bar.red` this warp waits at: its destination and the lanes that receive the result.
+    pub bar_red: Option<(Opnd, u32)>,
     /// Reconvergence state (the PDOM stack unless another mechanism is installed).
     pub stack: WarpControl,
     /// Index of the warp within its CTA.
@@ -46,6 +51,19 @@ pub struct Cta {
     pub arrived: u32,
     /// Warps not yet done.
     pub live: u32,
+    /// The reduction of the `bar.red` the CTA's warps are arriving at.
+    pub bar_red: BarRedAcc,
+}
+
+/// Running reduction of a `bar.red` over the threads that have arrived.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BarRedAcc {
+    /// The reduction (`None` while no thread has arrived at a `bar.red`).
+    pub op: Option<BarRedOp>,
+    /// Arrived threads whose predicate is true.
+    pub count: u32,
+    /// Arrived threads.
+    pub threads: u32,
 }
 
 impl Cta {
@@ -80,7 +98,9 @@ impl Cta {
                 }
                 Warp {
                     regs: vec![0; nregs * WARP_SIZE],
-                    preds: [0; 8],
+                    preds: [0; PRED_REGS],
+                    carry: 0,
+                    bar_red: None,
                     stack: WarpControl::new(0, mask, reconv),
                     index: w,
                     slot: first_slot + w,
@@ -100,6 +120,7 @@ impl Cta {
             local_bytes: code.local_bytes,
             arrived: 0,
             live: nwarps,
+            bar_red: BarRedAcc::default(),
         }
     }
 
@@ -119,9 +140,31 @@ impl Cta {
                 w.at_barrier = false;
             }
             self.arrived = 0;
+            self.deliver_bar_red();
             true
         } else {
             false
         }
+    }
+
+    /// At the release of a barrier: gives every thread that arrived at a `bar.red` the
+    /// reduction over all arrived threads (`.popc`: the count of true predicates; `.and`: all
+    /// true; `.or`: any true), then clears the reduction.
+    pub fn deliver_bar_red(&mut self) {
+        let Some(op) = self.bar_red.op else {
+            return;
+        };
+        let BarRedAcc { count, threads, .. } = self.bar_red;
+        let v = match op {
+            BarRedOp::Popc => count,
+            BarRedOp::And => (count == threads) as u32,
+            BarRedOp::Or => (count > 0) as u32,
+        } as u64;
+        for w in &mut self.warps {
+            if let Some((d, m)) = w.bar_red.take() {
+                super::exec::write(w, d, &[v; WARP_SIZE], m);
+            }
+        }
+        self.bar_red = BarRedAcc::default();
     }
 }

@@ -487,6 +487,29 @@ pub fn classify(op: &Op) -> (Family, OpClass) {
         Op::Testp(_, t) => (fam(t), C::Setp),
         Op::Mul24 { mad: false, .. } => (Family::Int, C::Mul),
         Op::Mul24 { mad: true, .. } => (Family::Int, C::Mad),
+        Op::Carry { kind, ty, .. } => (
+            fam(ty),
+            match kind {
+                CarryKind::Add | CarryKind::Sub => C::Add,
+                CarryKind::MadLo | CarryKind::MadHi => C::Mad,
+            },
+        ),
+        // half precision runs on the FP pipeline (HADD2, HMUL2, HFMA2, HSETP2 in SASS)
+        Op::Half { op, .. } => (
+            Family::Fp,
+            match op {
+                HalfOp::Add | HalfOp::Sub | HalfOp::Neg | HalfOp::Abs => C::Add,
+                HalfOp::Mul => C::Mul,
+                HalfOp::Fma => C::Mad,
+                HalfOp::Min | HalfOp::Max => C::Max,
+                HalfOp::Setp(_) => C::Setp,
+            },
+        ),
+        Op::BarRed(_) => (Family::Bar, C::Barrier),
+        // a device system call is one control instruction to the timing model: its work
+        // (formatting, the allocator) runs in the driver's runtime on hardware, which the
+        // model does not time; the argument stores before it are ordinary local stores
+        Op::Sys(_) => (Family::Ctrl, C::Nop),
     }
 }
 

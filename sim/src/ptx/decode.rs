@@ -11,6 +11,9 @@ use std::collections::HashMap;
 
 /// Decodes one instruction. Branch targets are resolved through `scope.labels`.
 pub fn decode(s: &Scope, ri: &RawInst) -> Result<Inst, SimError> {
+    if let Some(inst) = super::decode_more::decode_more(s, ri)? {
+        return Ok(inst);
+    }
     let m = s.mods(ri)?;
     let line = ri.pos.line;
     let ops = &ri.operands;
@@ -55,7 +58,10 @@ pub fn decode(s: &Scope, ri: &RawInst) -> Result<Inst, SimError> {
             _ => {
                 return s.err(
                     ri.pos,
-                    format!("'{op}' on .f16 is not supported (only cvt, mov, ld and st)"),
+                    format!(
+                        "'{op}' on .f16 is not supported (only cvt, mov, ld, st, add, sub, \
+                         mul, fma, neg, abs, min, max and setp)"
+                    ),
                 )
             }
         }

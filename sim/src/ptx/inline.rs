@@ -8,14 +8,20 @@
 //! themselves.
 //!
 //! A call of `__assertfail` (a device `assert` that failed) becomes a `trap`, which aborts the
-//! kernel with a runtime error. Refused, naming the call: indirect calls (function pointers,
-//! virtual functions), other external functions without a body (`vprintf` behind printf,
-//! `malloc`, `free`), recursion, inlining deeper than [`MAX_DEPTH`], and a callee whose own text is not
+//! kernel with a runtime error. A call of `vprintf`, `malloc` or `free` becomes one device
+//! system call instruction ([`SYSCALL_OPCODE`], executed by `emu/devcall.rs`). Refused, naming
+//! the call: indirect calls (function pointers, virtual functions), other external functions
+//! without a body (`cudaGraphSetConditional`, ...), recursion, inlining deeper than [`MAX_DEPTH`], and a callee whose own text is not
 //! accepted.
 
 use super::ast::*;
 use crate::SimError;
 use std::collections::HashMap;
+
+/// Opcode of the internal instruction a device system call becomes (not valid PTX, so no
+/// source text can spell it); its one modifier names the call, its operands are the return
+/// and argument call-frame variables.
+pub const SYSCALL_OPCODE: &str = "%syscall";
 
 /// Deepest chain of inlined calls.
 pub const MAX_DEPTH: usize = 16;
@@ -107,14 +113,39 @@ fn expand(
                 out.push(Stmt::Inst(t));
                 continue;
             }
+            Ok(None) if super::isa::SysCall::of(&name).is_some() => {
+                // vprintf, malloc, free: one device system call on the call-frame slots
+                let sc = super::isa::SysCall::of(&name).unwrap_or(super::isa::SysCall::Free);
+                if (rets.len(), args.len()) != sc.arity() {
+                    return Err(err(
+                        file,
+                        ri.pos,
+                        format!(
+                            "'call' of '{name}' passes {} return and {} argument parameters; \
+                             it takes {} and {}",
+                            rets.len(),
+                            args.len(),
+                            sc.arity().0,
+                            sc.arity().1
+                        ),
+                    ));
+                }
+                let mut t = ri.clone();
+                t.opcode = SYSCALL_OPCODE.to_string();
+                t.mods = vec![name.clone()];
+                let slot = |n: &String| (RawOpnd::Name(n.clone()), tpos);
+                t.operands = rets.iter().chain(&args).map(slot).collect();
+                out.push(Stmt::Inst(t));
+                continue;
+            }
             Ok(None) => {
                 return Err(err(
                     file,
                     tpos,
                     format!(
-                        "'call': '{name}' is an external function without a body (vprintf behind \
-                         printf, __assertfail behind assert, malloc, free): device system calls \
-                         are not supported"
+                        "'call': '{name}' is an external function without a body: device \
+                         system calls other than vprintf (printf), malloc, free and \
+                         __assertfail (assert) are not supported"
                     ),
                 ))
             }

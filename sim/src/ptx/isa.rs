@@ -520,6 +520,112 @@ pub enum Op {
     /// `testp.OP.fTY p, a`: a property of a float (finite, infinite, number, NaN, normal,
     /// subnormal).
     Testp(TestpOp, Ty),
+    /// Extended-precision integer arithmetic through the thread's carry flag (`CC.CF`):
+    /// `add.cc`, `addc[.cc]`, `sub.cc`, `subc[.cc]`, `mad.{lo,hi}.cc`, `madc.{lo,hi}[.cc]`.
+    Carry {
+        /// The arithmetic.
+        kind: CarryKind,
+        /// Operand type (.u32, .s32, .u64, .s64).
+        ty: Ty,
+        /// Reads the carry flag (`addc`, `subc`, `madc`).
+        cin: bool,
+        /// Writes the carry flag (`.cc`).
+        cout: bool,
+    },
+    /// Half-precision arithmetic on one `.f16` (in a 16-bit register) or two packed `.f16x2`
+    /// halves (in a 32-bit register, the first element in the low half).
+    Half {
+        /// The operation.
+        op: HalfOp,
+        /// `.f16x2`: two halves, each computed independently.
+        x2: bool,
+    },
+    /// A device system call (a `call` of an external `vprintf`, `malloc` or `free`): `src[0]`
+    /// is the local offset of the return value's call-frame slot (or none), the further
+    /// sources those of the arguments (`emu/devcall.rs`).
+    Sys(SysCall),
+    /// `bar.red.{popc.u32,and.pred,or.pred} d, 0, {!}c`: a CTA barrier that also reduces the
+    /// predicate c over every thread that arrives and gives each the result.
+    BarRed(BarRedOp),
+}
+
+/// A device system call ([`Op::Sys`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SysCall {
+    /// `vprintf(fmt, args) -> i32`.
+    Vprintf,
+    /// `malloc(size) -> ptr`.
+    Malloc,
+    /// `free(ptr)`.
+    Free,
+}
+
+impl SysCall {
+    /// The call of external function `name`, if it is one of these.
+    pub fn of(name: &str) -> Option<SysCall> {
+        match name {
+            "vprintf" => Some(SysCall::Vprintf),
+            "malloc" => Some(SysCall::Malloc),
+            "free" => Some(SysCall::Free),
+            _ => None,
+        }
+    }
+
+    /// (return parameters, argument parameters) of the call.
+    pub fn arity(self) -> (usize, usize) {
+        match self {
+            SysCall::Vprintf => (1, 2),
+            SysCall::Malloc => (1, 1),
+            SysCall::Free => (0, 1),
+        }
+    }
+}
+
+/// The arithmetic of an extended-precision instruction ([`Op::Carry`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CarryKind {
+    /// a + b (+ CF).
+    Add,
+    /// a − b (− CF); the flag holds the borrow.
+    Sub,
+    /// low half of a·b, + c (+ CF).
+    MadLo,
+    /// high half of a·b, + c (+ CF).
+    MadHi,
+}
+
+/// A half-precision operation ([`Op::Half`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HalfOp {
+    /// a + b.
+    Add,
+    /// a − b.
+    Sub,
+    /// a · b.
+    Mul,
+    /// a · b + c, rounded once.
+    Fma,
+    /// −a (the sign bit flipped).
+    Neg,
+    /// |a| (the sign bit cleared).
+    Abs,
+    /// The smaller of a and b (a NaN operand gives the other; two NaNs the canonical NaN).
+    Min,
+    /// The larger of a and b (NaNs as for `Min`).
+    Max,
+    /// `setp.CMP.f16[x2] p[|q], a, b`: compare; for `.f16x2` p is the low and q the high half.
+    Setp(Cmp),
+}
+
+/// The reduction of `bar.red` ([`Op::BarRed`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BarRedOp {
+    /// `.popc.u32`: the number of threads whose predicate is true.
+    Popc,
+    /// `.and.pred`: true when the predicate is true in every thread.
+    And,
+    /// `.or.pred`: true when the predicate is true in some thread.
+    Or,
 }
 
 /// Selector mode of `prmt` (PTX ISA, "prmt").

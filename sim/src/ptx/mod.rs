@@ -24,6 +24,7 @@ pub mod build;
 pub mod cfg;
 pub mod decode;
 mod decode_ext;
+mod decode_more;
 pub mod inline;
 pub mod isa;
 pub mod lexer;

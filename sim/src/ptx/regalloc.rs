@@ -1,7 +1,7 @@
 //! Register allocation (simulator §3.1.5): liveness by backward data-flow over the
 //! instruction-level control-flow graph, live intervals in program order, and a deterministic
 //! linear scan that maps virtual registers to R0…R(n−1) (64-bit values in aligned pairs) and
-//! predicates to P0…P7.
+//! predicates to P0…P15.
 //!
 //! Each instruction i has two points: 2i (operands are read) and 2i+1 (results are written). A
 //! register read for the last time at i and a register first written at i therefore do not
@@ -13,8 +13,8 @@
 use super::decode::RegClass;
 use super::isa::{AddrBase, Inst, Opnd};
 
-/// Number of architectural predicate registers.
-pub const NUM_PREDS: u32 = 8;
+/// Number of architectural predicate registers ([`crate::inst::PRED_REGS`]).
+pub const NUM_PREDS: u32 = crate::inst::PRED_REGS as u32;
 
 /// Result of allocation.
 #[derive(Clone, Debug, PartialEq, Eq)]

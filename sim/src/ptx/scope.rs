@@ -318,13 +318,23 @@ impl<'a> Scope<'a> {
                 if self.regs.contains_key(n) {
                     return self.gpr(n, ty, pos, false);
                 }
-                if n.starts_with("%envreg") || n == "%globaltimer" || n.starts_with("%pm") {
+                if n.starts_with("%envreg") {
+                    // cooperative groups read the grid workspace from the driver environment
+                    // registers; nothing else nvcc emits uses them
                     return self.err(
                         pos,
                         format!(
-                            "special register '{n}' is not supported (driver environment \
-                             registers back cooperative grid launches; timers and performance \
-                             counters have no value in the model)"
+                            "grid-wide synchronisation (a cooperative launch: this_grid().sync() \
+                             of cooperative groups, which reads '{n}') is not supported"
+                        ),
+                    );
+                }
+                if n.starts_with("%globaltimer") || n.starts_with("%pm") {
+                    return self.err(
+                        pos,
+                        format!(
+                            "special register '{n}' is not supported (wall-clock timers and \
+                             performance counters have no value in the model)"
                         ),
                     );
                 }
@@ -352,10 +362,9 @@ impl<'a> Scope<'a> {
                 Ok(Opnd::Imm((*a as i64 + off) as u64))
             }
             Some(VarLoc::Global(i)) => Ok(Opnd::GlobalAddr(*i, off)),
-            Some(VarLoc::Param(..)) => self.err(
-                pos,
-                format!("the address of parameter '{n}' cannot be taken (use ld.param)"),
-            ),
+            // a kernel parameter's address is its offset in the parameter buffer: the address
+            // `ld.param` reads through a register (`mov.b64 %rd, p; ld.param.u32 r, [%rd+4]`)
+            Some(VarLoc::Param(a, _)) => Ok(Opnd::Imm((*a as i64 + off) as u64)),
             None => self.err(pos, format!("undeclared register or variable '{n}'")),
         }
     }
@@ -381,9 +390,8 @@ impl<'a> Scope<'a> {
             });
         };
         if let Some((id, cls, _)) = self.regs.get(b.as_str()) {
-            if space == Space::Param {
-                return self.err(pos, "ld.param takes a parameter name, not a register");
-            }
+            // a register base in .param holds a parameter's address (its offset in the
+            // parameter buffer, from `mov.b64 %rd, param`)
             return match cls {
                 RegClass::R32 => Ok(Addr {
                     base: AddrBase::R32(*id),

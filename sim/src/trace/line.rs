@@ -112,15 +112,15 @@ impl Default for LineOptions {
     }
 }
 
-/// `R<n>` (0…255, R255 = RZ) or, in gpuenergy's own traces, a predicate `P<n>` (0…7).
+/// `R<n>` (0…255, R255 = RZ) or, in gpuenergy's own traces, a predicate `P<n>` (0…15).
 fn parse_reg(tok: &str) -> Result<u16, String> {
     if let Some(p) = tok.strip_prefix('P') {
         return p
             .parse::<u16>()
             .ok()
-            .filter(|&n| n < 8)
+            .filter(|&n| (n as usize) < crate::inst::PRED_REGS)
             .map(|n| PRED_BASE + n)
-            .ok_or_else(|| format!("expected a predicate P0..P7, found '{tok}'"));
+            .ok_or_else(|| format!("expected a predicate P0..P15, found '{tok}'"));
     }
     tok.strip_prefix('R')
         .and_then(|n| n.parse::<u16>().ok())

@@ -3,7 +3,7 @@
 //! register file, and no gating.
 
 use super::{
-    GatingPolicy, Hazard, IssueStage, RegisterFileOrg, RfPart, RfRoute, UnitState, N_REGS, WORDS,
+    GatingPolicy, Hazard, IssueStage, RegisterFileOrg, RfPart, RfRoute, UnitState, SB_REGS, WORDS,
 };
 use crate::config::{BankMap, GpuConfig};
 use crate::timing::divisor::Divisor;
@@ -13,7 +13,7 @@ use crate::timing::tinst::TInst;
 pub struct InOrderScoreboard {
     pending: Vec<[u64; WORDS]>,
     longop: Vec<[u64; WORDS]>,
-    war: Option<Vec<[u8; N_REGS]>>,
+    war: Option<Vec<[u8; SB_REGS]>>,
 }
 
 impl InOrderScoreboard {
@@ -31,7 +31,7 @@ impl InOrderScoreboard {
 #[inline]
 fn bit(set: &[u64; WORDS], r: u16) -> bool {
     let r = r as usize;
-    r < N_REGS && set[r / 64] >> (r % 64) & 1 == 1
+    r < SB_REGS && set[r / 64] >> (r % 64) & 1 == 1
 }
 
 impl IssueStage for InOrderScoreboard {
@@ -39,7 +39,7 @@ impl IssueStage for InOrderScoreboard {
         self.pending = vec![[0; WORDS]; n];
         self.longop = vec![[0; WORDS]; n];
         if let Some(w) = &mut self.war {
-            *w = vec![[0; N_REGS]; n];
+            *w = vec![[0; SB_REGS]; n];
         }
     }
     fn check(&self, w: usize, inst: &TInst) -> Result<(), Hazard> {
@@ -51,7 +51,7 @@ impl IssueStage for InOrderScoreboard {
             if inst
                 .dsts()
                 .iter()
-                .any(|&r| (r as usize) < N_REGS && war[w][r as usize] > 0)
+                .any(|&r| (r as usize) < SB_REGS && war[w][r as usize] > 0)
             {
                 return Err(Hazard::Scoreboard);
             }
@@ -61,7 +61,7 @@ impl IssueStage for InOrderScoreboard {
     fn reserve(&mut self, w: usize, inst: &TInst, longop: bool) {
         for &r in inst.dsts() {
             let r = r as usize;
-            if r < N_REGS {
+            if r < SB_REGS {
                 self.pending[w][r / 64] |= 1 << (r % 64);
                 if longop {
                     self.longop[w][r / 64] |= 1 << (r % 64);
@@ -70,7 +70,7 @@ impl IssueStage for InOrderScoreboard {
         }
         if let Some(war) = &mut self.war {
             for &r in inst.srcs() {
-                if (r as usize) < N_REGS {
+                if (r as usize) < SB_REGS {
                     war[w][r as usize] = war[w][r as usize].saturating_add(1);
                 }
             }
@@ -78,7 +78,7 @@ impl IssueStage for InOrderScoreboard {
     }
     fn release(&mut self, w: usize, reg: u16) {
         let r = reg as usize;
-        if r < N_REGS {
+        if r < SB_REGS {
             self.pending[w][r / 64] &= !(1 << (r % 64));
             self.longop[w][r / 64] &= !(1 << (r % 64));
         }
@@ -86,7 +86,7 @@ impl IssueStage for InOrderScoreboard {
     fn sources_read(&mut self, w: usize, inst: &TInst) {
         if let Some(war) = &mut self.war {
             for &r in inst.srcs() {
-                if (r as usize) < N_REGS {
+                if (r as usize) < SB_REGS {
                     war[w][r as usize] = war[w][r as usize].saturating_sub(1);
                 }
             }

@@ -130,9 +130,14 @@ pub enum Hazard {
     Scoreboard,
 }
 
-/// Register-number space of the scoreboard: 256 general + 8 predicate registers.
+/// Register-number space of the per-register statistics (`RegisterStats`, the register-file
+/// characterisation and Warped-RF tables): 256 general + 8 predicate registers. Predicates
+/// P8…P15 (only PTX kernels with more than 8 live predicates use them) are not counted there.
 pub const N_REGS: usize = 264;
-pub(crate) const WORDS: usize = N_REGS.div_ceil(64);
+/// Register-number space of the built-in scoreboard: 256 general registers and every predicate
+/// register ([`crate::inst::PRED_REGS`]), so dependences through P8…P15 are tracked too.
+pub const SB_REGS: usize = 256 + crate::inst::PRED_REGS;
+pub(crate) const WORDS: usize = SB_REGS.div_ceil(64);
 
 /// Issue-stage dependence tracking for one SM (spec §2.2; issue-stage §1.2).
 pub trait IssueStage: Send {
