@@ -189,6 +189,40 @@ impl FrontEnd {
         self.fetch_cand.insert(w);
     }
 
+    /// Takes warp `w`'s I-buffer head (the buffer holds one): the next entry becomes the head,
+    /// or the emptied buffer makes the warp a fetch candidate. True when the buffer is empty.
+    #[inline]
+    pub fn pop_head(&mut self, w: usize) -> bool {
+        let h = self.ib_head[w] as usize;
+        self.ib_head[w] = if h + 1 == self.ib_cap as usize {
+            0
+        } else {
+            (h + 1) as u8
+        };
+        self.ib_len[w] -= 1;
+        let empty = self.ib_len[w] == 0;
+        if empty {
+            self.ib_nonempty.remove(w);
+            self.fetch_dirty = true;
+            self.candidate(w);
+        } else {
+            self.w_head_cu[w] = self.ib_cu[w][self.ib_head[w] as usize];
+        }
+        self.ibuffer_act.reads += 1;
+        empty
+    }
+
+    /// Drops from `ib_wait` the warps whose decoded entries are ready at cycle `t`.
+    #[inline]
+    pub fn settle_waits(&mut self, t: u64) {
+        let waiting = self.ib_wait;
+        for w in waiting.iter() {
+            if self.w_ib_ready[w] <= t {
+                self.ib_wait.remove(w);
+            }
+        }
+    }
+
     /// Clears warp `w`'s I-buffer for a newly launched warp (nothing decoded yet).
     pub fn reset_warp(&mut self, w: usize) {
         self.held[w] = None;

@@ -2,15 +2,27 @@
 //! ports, dispatch of operand-ready collectors into free execution units (or the LD/ST unit),
 //! and the register-file read arbitration (simulator §2.4, §2.5).
 
+use super::fold::FoldIssue;
 use super::Sm;
 use crate::inst::PRED_BASE;
 use crate::timing::exec::{PipeClass, SpPipe};
 use crate::timing::execunits::Wb;
 use crate::timing::frontend::BRANCH_WB_TAG;
+use crate::timing::gating::DomType;
 use crate::timing::gating::GateDecision;
 use crate::timing::perclass::{PerCuClass, PerPipe};
 use crate::timing::policy::{GatingPolicy, IssueStage, RegisterFileOrg, UnitState};
 use crate::timing::slots::RegisterFileSlot;
+
+/// Where a ready collector may go this cycle.
+enum UnitPick {
+    /// To this unit.
+    Unit(usize),
+    /// Nowhere: the pipe it needs is gated (younger collectors of its class may still go).
+    Gated,
+    /// Nowhere: no unit of its class accepts (its class is blocked for the cycle).
+    None,
+}
 
 impl Sm {
     // ------------------------------------------------------------------ writeback
@@ -307,66 +319,28 @@ impl Sm {
                 }
             }
             let Some(ci) = best else { break };
-            let (pipe, sub, ii, lat, sp) = {
+            let (pipe, ii, lat, sp) = {
                 let c = &self.oc.cus[ci];
-                (c.ec.pipe, c.subcore, c.ec.ii, c.ec.latency, c.ec.sp_pipe)
+                (c.ec.pipe, c.ec.ii, c.ec.latency, c.ec.sp_pipe)
             };
             let pc = pipe;
-            // unit choice: lowest-index non-gated free unit of the class (own sub-core first)
-            let nsub_units = self
-                .exec
-                .subcore_has_unit
-                .get(sub as usize)
-                .is_some_and(|h| h[pc]);
-            let mut chosen = None;
             let pg_ty = if gate_free {
                 None
             } else {
                 self.exec.pg_type(&self.oc.cus[ci].ec)
             };
-            if let Some(ty) = pg_ty {
-                // power-gating §1.2 step 3 at the unit: an ON free domain, else a wake
-                // request, else blocked
-                let m = self.oc.cus[ci].inst.active_mask;
-                let m = self.fold_need_mask(&self.oc.cus[ci].ec, m, t);
-                let (dec, unit) = self.exec.pg_decide(ty, t, Some((sub, nsub_units)), m);
-                if dec == GateDecision::Issue {
-                    chosen = unit;
-                } else {
+            let ui = match self.pick_unit(ci, t, pg_ty) {
+                UnitPick::Unit(ui) => ui,
+                UnitPick::Gated => {
                     gated_out |= 1 << ci;
                     continue;
                 }
-            } else {
-                let mut wanted_gated = false;
-                for (ui, u) in self.exec.units.iter().enumerate() {
-                    if u.class != pipe || (nsub_units && u.subcore != sub) || u.next_accept > t {
-                        continue;
-                    }
-                    if pipe == PipeClass::Mem && !self.ldst.can_accept() {
-                        continue;
-                    }
-                    let p = if sp == SpPipe::Fp {
-                        u.pipe_fp
-                    } else {
-                        u.pipe_int
-                    };
-                    if !gate_free && self.exec.gating.available(p, t) != UnitState::Ready {
-                        wanted_gated = true;
-                        continue;
-                    }
-                    chosen = Some(ui);
-                    break;
+                UnitPick::None => {
+                    // this CU cannot go this cycle: block its class so younger CUs of other
+                    // classes may still dispatch
+                    used_class[pc] = u32::MAX - 1;
+                    continue;
                 }
-                if chosen.is_none() && wanted_gated {
-                    // the collector waits for a gated pipe: wake the class's gated units
-                    self.exec.request_wake(pc, sp, t);
-                }
-            }
-            let Some(ui) = chosen else {
-                // this CU cannot go this cycle: block its class so younger CUs of other classes
-                // may still dispatch
-                used_class[pc] = u32::MAX - 1;
-                continue;
             };
             used_class[pc] += 1;
             last_pc = Some(pc);
@@ -421,49 +395,7 @@ impl Sm {
                 self.exec.pipes[p].busy.busy(t, busy);
                 continue;
             }
-            if let Some(fi) = fi {
-                let tm = &fi.timing;
-                let n = fi.plan.n_passes().max(1) as usize;
-                if pg_ty.is_some() {
-                    // each pass keeps the domains of its own lanes busy from its own start
-                    // (power-gating §1.1: a lane domain is busy only while an active thread
-                    // runs on it); a lane only the second pass uses waits, ON, until then
-                    if fi.plan.n_passes() == 0 {
-                        let lb = tm.lane_busy_cycles as u64;
-                        self.exec.pg_dispatched(ui, sp, 0, t, lb);
-                    }
-                    for k in 0..fi.plan.n_passes() as usize {
-                        let (start, end) = tm.pass_busy(t, k);
-                        let m = fi.plan.passes()[k].issued_mask;
-                        self.exec
-                            .pg_dispatched_from(ui, sp, m, t, start, end - start);
-                    }
-                }
-                let pp = &mut self.exec.pipes[p];
-                for k in 0..n {
-                    let (start, end) = tm.pass_busy(t, k);
-                    let len = if self.exec.busy_accept {
-                        1
-                    } else {
-                        end - start
-                    };
-                    let m = if fi.plan.n_passes() == 0 {
-                        0
-                    } else {
-                        fi.plan.passes()[k].issued_mask
-                    };
-                    pp.busy.busy(start, len);
-                    pp.lanes_busy(start, len, m);
-                }
-            } else {
-                if pg_ty.is_some() {
-                    self.exec.pg_dispatched(ui, sp, mask, t, lat as u64);
-                }
-                let busy_len = if self.exec.busy_accept { 1 } else { lat as u64 };
-                let pp = &mut self.exec.pipes[p];
-                pp.busy.busy(t, busy_len);
-                pp.lanes_busy(t, busy_len, mask);
-            }
+            self.occupy_pipe(ui, p, sp, mask, t, lat, fi.as_ref(), pg_ty.is_some());
             self.seq += 1;
             let mut dst = [0u16; 4];
             let n = n_dst as usize;
@@ -483,6 +415,127 @@ impl Sm {
                 dst,
                 lanes: lanes as u8,
             });
+        }
+    }
+
+    /// The unit collector `ci` dispatches to at cycle `t`: the lowest-index free unit of its
+    /// class (its own sub-core's first) whose pipe is not gated. With the power-gating
+    /// controllers (`pg_ty`, power-gating §1.2 step 3 at the unit) an ON free domain, else a
+    /// wake request, else the collector is gated; otherwise a collector that finds only gated
+    /// pipes wakes its class's gated units.
+    #[inline]
+    fn pick_unit(&mut self, ci: usize, t: u64, pg_ty: Option<DomType>) -> UnitPick {
+        let gate_free = self.issue.flags.gate_free;
+        let (pipe, sub, sp) = {
+            let c = &self.oc.cus[ci];
+            (c.ec.pipe, c.subcore, c.ec.sp_pipe)
+        };
+        let pc = pipe;
+        // unit choice: lowest-index non-gated free unit of the class (own sub-core first)
+        let nsub_units = self
+            .exec
+            .subcore_has_unit
+            .get(sub as usize)
+            .is_some_and(|h| h[pc]);
+        let mut chosen = None;
+        if let Some(ty) = pg_ty {
+            // power-gating §1.2 step 3 at the unit: an ON free domain, else a wake
+            // request, else blocked
+            let m = self.oc.cus[ci].inst.active_mask;
+            let m = self.fold_need_mask(&self.oc.cus[ci].ec, m, t);
+            let (dec, unit) = self.exec.pg_decide(ty, t, Some((sub, nsub_units)), m);
+            if dec != GateDecision::Issue {
+                return UnitPick::Gated;
+            }
+            chosen = unit;
+        } else {
+            let mut wanted_gated = false;
+            for (ui, u) in self.exec.units.iter().enumerate() {
+                if u.class != pipe || (nsub_units && u.subcore != sub) || u.next_accept > t {
+                    continue;
+                }
+                if pipe == PipeClass::Mem && !self.ldst.can_accept() {
+                    continue;
+                }
+                let p = if sp == SpPipe::Fp {
+                    u.pipe_fp
+                } else {
+                    u.pipe_int
+                };
+                if !gate_free && self.exec.gating.available(p, t) != UnitState::Ready {
+                    wanted_gated = true;
+                    continue;
+                }
+                chosen = Some(ui);
+                break;
+            }
+            if chosen.is_none() && wanted_gated {
+                // the collector waits for a gated pipe: wake the class's gated units
+                self.exec.request_wake(pc, sp, t);
+            }
+        }
+        chosen.map_or(UnitPick::None, UnitPick::Unit)
+    }
+
+    /// Occupies pipe `p` of unit `ui` (`sp`: its INT or FP pipe) for an instruction with
+    /// active `mask` dispatched at cycle `t` with latency `lat`: one busy stretch, or with
+    /// folding (`fi`, power-gating §6, §7) one per pass; with the gating controllers
+    /// (`pg`) the domains of its lanes are busy for the same stretches.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn occupy_pipe(
+        &mut self,
+        ui: usize,
+        p: usize,
+        sp: SpPipe,
+        mask: u32,
+        t: u64,
+        lat: u32,
+        fi: Option<&FoldIssue>,
+        pg: bool,
+    ) {
+        if let Some(fi) = fi {
+            let tm = &fi.timing;
+            let n = fi.plan.n_passes().max(1) as usize;
+            if pg {
+                // each pass keeps the domains of its own lanes busy from its own start
+                // (power-gating §1.1: a lane domain is busy only while an active thread
+                // runs on it); a lane only the second pass uses waits, ON, until then
+                if fi.plan.n_passes() == 0 {
+                    let lb = tm.lane_busy_cycles as u64;
+                    self.exec.pg_dispatched(ui, sp, 0, t, lb);
+                }
+                for k in 0..fi.plan.n_passes() as usize {
+                    let (start, end) = tm.pass_busy(t, k);
+                    let m = fi.plan.passes()[k].issued_mask;
+                    self.exec
+                        .pg_dispatched_from(ui, sp, m, t, start, end - start);
+                }
+            }
+            let pp = &mut self.exec.pipes[p];
+            for k in 0..n {
+                let (start, end) = tm.pass_busy(t, k);
+                let len = if self.exec.busy_accept {
+                    1
+                } else {
+                    end - start
+                };
+                let m = if fi.plan.n_passes() == 0 {
+                    0
+                } else {
+                    fi.plan.passes()[k].issued_mask
+                };
+                pp.busy.busy(start, len);
+                pp.lanes_busy(start, len, m);
+            }
+        } else {
+            if pg {
+                self.exec.pg_dispatched(ui, sp, mask, t, lat as u64);
+            }
+            let busy_len = if self.exec.busy_accept { 1 } else { lat as u64 };
+            let pp = &mut self.exec.pipes[p];
+            pp.busy.busy(t, busy_len);
+            pp.lanes_busy(t, busy_len, mask);
         }
     }
 

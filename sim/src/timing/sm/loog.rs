@@ -23,10 +23,10 @@
 //! The run steps every cycle (no cycle skipping).
 
 use super::Sm;
-use crate::inst::{Family, OpClass, PRED_BASE};
+use crate::inst::{Family, OpClass};
 use crate::timing::exec::{PipeClass, SpPipe};
 use crate::timing::execunits::Wb;
-use crate::timing::issueunit::{IssueEvent, Stall};
+use crate::timing::issueunit::Stall;
 use crate::timing::ooo::{AllocStall, LsqKind, LsqMem};
 use crate::timing::policy::RegisterFileOrg;
 use crate::timing::tinst::TInst;
@@ -195,18 +195,10 @@ impl Sm {
     pub(super) fn issue_loog(&mut self, t: u64) {
         let mut o = self.loog.take().expect("loog state");
         self.refresh_live();
-        let waiting = self.front.ib_wait;
-        for w in waiting.iter() {
-            if self.front.w_ib_ready[w] <= t {
-                self.front.ib_wait.remove(w);
-            }
-        }
+        self.front.settle_waits(t);
         let n_s = self.issue.scheds.len();
         for si in 0..n_s {
-            let s = self
-                .issue
-                .n_sched
-                .rem(si as u64 + self.issue.n_sched.rem(t)) as usize;
+            let s = self.sched_at(si, t);
             let ls = s % o.slices.len();
             let Some(mut order) = self.ooo_open_sched(s, |sm, w| {
                 let empty = sm.front.ib_len[w] == 0 || sm.front.w_ib_ready[w] > t;
@@ -261,7 +253,7 @@ impl Sm {
                         first_stall.get_or_insert(Stall::Scoreboard);
                         continue;
                     }
-                    self.loog_pop(w, s, t);
+                    self.loog_pop(w, t);
                     issued = 1;
                     self.issue.scheds[s].issued(slot);
                     self.progress = true;
@@ -284,7 +276,7 @@ impl Sm {
                     }
                 };
                 let ec = self.front.exec_class(h.family, h.op);
-                self.loog_pop(w, s, t);
+                self.loog_pop(w, t);
                 self.warps.w_inflight[w] += 1;
                 let lsu = ec.pipe == PipeClass::Mem;
                 if o.p.lsq.is_some() {
@@ -350,67 +342,12 @@ impl Sm {
         }
     }
 
-    /// Takes warp `w`'s I-buffer head (scheduler `s`) at cycle `t`: the front end's
-    /// bookkeeping, the issue counters, and for a barrier or membar its completion.
-    fn loog_pop(&mut self, w: usize, s: usize, t: u64) {
-        let hslot = self.front.ib_head[w] as usize;
-        let inst = self.front.ibuf[w][hslot];
-        self.front.ib_head[w] = if hslot + 1 == self.front.ib_cap as usize {
-            0
-        } else {
-            (hslot + 1) as u8
-        };
-        self.front.ib_len[w] -= 1;
-        if self.front.ib_len[w] > 0 {
-            self.front.w_head_cu[w] = self.front.ib_cu[w][self.front.ib_head[w] as usize];
-        }
-        if self.front.ib_len[w] == 0 {
-            self.front.ib_nonempty.remove(w);
-            self.front.fetch_dirty = true;
-            self.front.candidate(w);
-        }
-        self.front.ibuffer_act.reads += 1;
-        self.clock_read_issued(w, inst.pc, t);
-        if self.front.ib_len[w] == 0 && self.warps.w_stream_done[w] {
-            self.mark_exited(w);
-        }
-        let lanes = inst.active_mask.count_ones() as u64;
-        if let Some(tr) = self.issue.trace.as_mut() {
-            tr.push(IssueEvent {
-                cycle: t,
-                sm: self.id,
-                warp_slot: w as u32,
-                pc: inst.pc,
-            });
-        }
-        let _ = s;
-        self.oc.rf.on_issue(w as u32, &inst, t);
-        self.act.warp_insts += 1;
-        self.act.thread_insts += lanes;
-        if let Some(rs) = self.regs.stats.as_mut() {
-            crate::timing::regchar::RegCharacter::issued(lanes as u32, rs);
-        }
-        self.fam_count(inst.family, lanes);
-        if inst.reconv_pc.is_some() {
-            self.act.simt.divergent_branches += 1;
-            self.act.simt.pushes += 1;
-            self.act.simt.pops += 1;
-        }
-        for &r in inst.srcs() {
-            if r >= PRED_BASE {
-                self.oc.rf_act.pred_reads += 1;
-            }
-        }
-        if inst.family == Family::Bar {
-            self.act.bar.arrivals += 1;
-            self.warps.at_bar.insert(w);
-            self.flush_integrals();
-            self.warps.n_at_bar += 1;
-            let c = self.warps.w_cta[w] as usize;
-            self.warps.ctas[c].bar_arrived += 1;
-            self.check_barrier(c);
-        } else if inst.family == Family::Mem && inst.op == OpClass::Membar {
-            self.warps.membar.insert(w);
-        }
+    /// Takes warp `w`'s I-buffer head at cycle `t`: the front end's bookkeeping, the issue
+    /// counters, and for a barrier or membar its completion.
+    fn loog_pop(&mut self, w: usize, t: u64) {
+        let inst = self.front.ibuf[w][self.front.ib_head[w] as usize];
+        self.pop_ib_head(w, inst.pc, t);
+        self.count_issued(w, &inst, t, true);
+        self.complete_at_issue(w, inst.family, inst.op);
     }
 }

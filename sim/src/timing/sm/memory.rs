@@ -202,29 +202,10 @@ impl Sm {
                 }
                 continue;
             }
-            self.front.decoder_insts += n as u64;
-            self.front.ibuffer_act.writes += n as u64;
-            self.front.icache_act.reads += 1;
-            if self.front.perfect_icache {
-                self.front.icache_act.hits += 1;
-                continue;
-            }
-            let addr = CODE_BASE + first_pc as u64;
-            let line = self.front.icache.line_of(addr);
-            let full = self.front.icache.full_mask();
-            if let Probe::Hit { .. } = self.front.icache.probe(line, full) {
-                self.front.icache_act.hits += 1;
-                continue;
-            }
-            self.front.icache_act.misses += 1;
-            self.warps.w_ifetch_line[w] = line;
-            self.front.w_ib_ready[w] = u64::MAX;
-            self.front.ib_wait.insert(w);
-            if !self.front.icache_pending.contains(&line) {
-                self.front.icache_pending.push(line);
-                let tk = self.ldst.tok_ifetch(line);
-                let lb = self.front.icache.line_bytes();
-                mem.send(self.id as usize, t_fs, ReqKind::Read, line * lb, lb, tk);
+            if self.icache_lookup(w, n, first_pc, t_fs, mem) {
+                // the decoded entries wait for the line
+                self.front.w_ib_ready[w] = u64::MAX;
+                self.front.ib_wait.insert(w);
             }
         }
         // With nothing fetched the stage stays idle until an event makes a warp eligible or a
@@ -242,6 +223,42 @@ impl Sm {
         }
         self.front.fetch_scan = scan;
         Ok(())
+    }
+
+    /// Counts a fetch of `n` instructions of warp `w` from `first_pc` (decoded, written to its
+    /// buffer, one I-cache tag lookup) and looks the line up: true on a miss, when the warp
+    /// waits for the line and its request goes to memory at `t_fs` unless one is already
+    /// pending. Shared by every fetch path.
+    pub(super) fn icache_lookup(
+        &mut self,
+        w: usize,
+        n: u32,
+        first_pc: u32,
+        t_fs: u64,
+        mem: &mut MemSys,
+    ) -> bool {
+        self.front.decoder_insts += n as u64;
+        self.front.ibuffer_act.writes += n as u64;
+        self.front.icache_act.reads += 1;
+        if self.front.perfect_icache {
+            self.front.icache_act.hits += 1;
+            return false;
+        }
+        let line = self.front.icache.line_of(CODE_BASE + first_pc as u64);
+        let full = self.front.icache.full_mask();
+        if let Probe::Hit { .. } = self.front.icache.probe(line, full) {
+            self.front.icache_act.hits += 1;
+            return false;
+        }
+        self.front.icache_act.misses += 1;
+        self.warps.w_ifetch_line[w] = line;
+        if !self.front.icache_pending.contains(&line) {
+            self.front.icache_pending.push(line);
+            let tk = self.ldst.tok_ifetch(line);
+            let lb = self.front.icache.line_bytes();
+            mem.send(self.id as usize, t_fs, ReqKind::Read, line * lb, lb, tk);
+        }
+        true
     }
 
     /// A branch was just fetched into warp `w`'s I-buffer as the `n`-th instruction of a group

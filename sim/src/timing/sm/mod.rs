@@ -16,6 +16,7 @@ mod backend;
 mod debug;
 mod fold;
 mod issue;
+mod issued;
 mod life;
 mod loog;
 mod lookahead;
