@@ -49,7 +49,7 @@ pub(crate) fn run_launch(
     stream.track_clock_reads();
     let n_sm = cfg.gpu.n_sm as usize;
     let mut sms: Vec<Sm> = (0..n_sm)
-        .map(|i| Sm::with_policies(i as u32, cfg, 0, policies.sm_policies(cfg)))
+        .map(|i| Sm::with_policies(i as u32, cfg, 0, policies.sm_policies(cfg, i as u32)))
         .collect();
     if trace.is_some() {
         for sm in &mut sms {
@@ -368,18 +368,7 @@ fn finish(
                 None => k.reconv = Some(r),
             }
         }
-        if let Some(o) = sm.ooo.as_ref() {
-            match k.socgpu.as_mut() {
-                Some(x) => x.merge(&o.stats),
-                None => k.socgpu = Some(o.stats.clone()),
-            }
-        }
-        if let Some(o) = sm.loog.as_ref() {
-            match k.loog.as_mut() {
-                Some(x) => x.merge(&o.stats),
-                None => k.loog = Some(o.stats.clone()),
-            }
-        }
+        super::policy::IssueStage::record(&sm.issue.stage, &mut k);
         if let Some(f) = sm.fold_stats(end) {
             let gs = gating.get_or_insert_with(|| super::gating::PgBank::header(&cfg.pg));
             match gs.fold.as_mut() {

@@ -69,9 +69,10 @@ pub(crate) struct PolicyFlags {
 
 /// Schedulers, issue stage and their per-cycle bookkeeping and counters.
 pub(crate) struct IssueUnit {
-    /// The issue stage's policies. Their constant properties are read once, into `flags`,
-    /// when they are installed ([`IssueUnit::new`]).
-    pub scoreboard: IssueStageSlot,
+    /// The issue stage: the in-order scoreboard, SOCGPU, LOOG or a plug-in scoreboard. Its
+    /// constant properties, and the schedulers', are read once, into `flags`, when they are
+    /// installed ([`IssueUnit::new`]).
+    pub stage: IssueStageSlot,
     pub scheds: Vec<Box<dyn WarpScheduler>>,
     pub flags: PolicyFlags,
     /// The number of schedulers, as a divisor (warp slot → scheduler, rotation).
@@ -168,16 +169,16 @@ impl IssueUnit {
     pub fn new(
         nw: usize,
         scheds: Vec<Box<dyn WarpScheduler>>,
-        mut scoreboard: IssueStageSlot,
+        mut stage: IssueStageSlot,
         gate_time_invariant: bool,
         gate_always_ready: bool,
     ) -> Self {
         let ns = scheds.len();
-        scoreboard.reset(nw);
+        stage.reset(nw);
         let flags = PolicyFlags {
             stable: gate_time_invariant && scheds.iter().all(|s| s.stable_when_idle()),
             gate_free: gate_always_ready,
-            sb_sticky: scoreboard.failure_sticky(),
+            sb_sticky: stage.failure_sticky(),
             uses_state: scheds.iter().map(|s| s.uses_warp_state()).collect(),
             reusable: scheds.iter().map(|s| s.order_reusable()).collect(),
             head_type: scheds.iter().map(|s| s.uses_head_type()).collect(),
@@ -185,7 +186,7 @@ impl IssueUnit {
         // head_longop is worked out only for schedulers that read the per-cycle flags
         let need_longop = flags.uses_state.iter().any(|&u| u);
         IssueUnit {
-            scoreboard,
+            stage,
             scheds,
             flags,
             n_sched: Divisor::new(ns as u64),

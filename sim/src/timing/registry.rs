@@ -7,8 +7,7 @@
 //! inline; only registered policies go through trait objects.
 
 use super::policy::{
-    GatingPolicy, InOrderScoreboard, IssueStage, MonolithicRf, NoGating, RegisterFileOrg,
-    WarpScheduler,
+    GatingPolicy, IssueStage, MonolithicRf, NoGating, RegisterFileOrg, WarpScheduler,
 };
 use super::slots::{make_scheduler, GatingSlot, IssueStageSlot, RegisterFileSlot};
 use super::sm::SmPolicies;
@@ -283,8 +282,9 @@ pub(crate) struct ResolvedPolicies {
 }
 
 impl ResolvedPolicies {
-    /// Fresh policy instances for one SM of `cfg`.
-    pub fn sm_policies(&self, cfg: &GpuConfig) -> SmPolicies {
+    /// Fresh policy instances for SM `sm` of `cfg`: a registered policy where one was named,
+    /// else the built-in one the configuration selects (the issue stage by `sched.ooo.mode`).
+    pub fn sm_policies(&self, cfg: &GpuConfig, sm: u32) -> SmPolicies {
         let ns = cfg.sched.n_per_sm as usize;
         SmPolicies {
             scheds: match &self.sched {
@@ -293,7 +293,7 @@ impl ResolvedPolicies {
             },
             issue_stage: match &self.issue_stage {
                 Some(f) => IssueStageSlot::Other(f(cfg)),
-                None => IssueStageSlot::InOrder(InOrderScoreboard::new(cfg.sched.war_scoreboard)),
+                None => IssueStageSlot::builtin(cfg, sm),
             },
             rf: match &self.register_file {
                 Some(f) => RegisterFileSlot::Other(f(cfg)),

@@ -345,6 +345,12 @@ pub struct SmLoog {
     pub next_uuid: Vec<u32>,
     /// The counters (issue-stage §5).
     pub stats: LoogStats,
+    /// Scratch of the SM's register-file read step: reads per bank this cycle.
+    pub scratch_bank_rd: Vec<u32>,
+    /// Scratch of the SM's register-file read step: the (warp, register) reads made.
+    pub scratch_reads: Vec<(usize, u16)>,
+    /// Scratch of the SM's allocation order: warps whose I-buffer head waits on a producer.
+    pub scratch_late: Vec<u16>,
 }
 
 /// ⌊log2 n⌋ + 1 bins: bin k counts n in 2^(k−1)..2^k (bin 0: n = 0).
@@ -444,6 +450,9 @@ impl SmLoog {
                 lsq: p.lsq.map(|_| Default::default()),
                 ..LoogStats::new(p.n_cu, p.n_rrs, p.wb_buffers)
             },
+            scratch_bank_rd: Vec::new(),
+            scratch_reads: Vec::new(),
+            scratch_late: Vec::new(),
         }
     }
 

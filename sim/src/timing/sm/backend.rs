@@ -7,7 +7,6 @@ use super::Sm;
 use crate::inst::PRED_BASE;
 use crate::timing::exec::{PipeClass, SpPipe};
 use crate::timing::execunits::Wb;
-use crate::timing::frontend::BRANCH_WB_TAG;
 use crate::timing::gating::DomType;
 use crate::timing::gating::GateDecision;
 use crate::timing::perclass::{PerCuClass, PerPipe};
@@ -27,9 +26,7 @@ enum UnitPick {
 impl Sm {
     // ------------------------------------------------------------------ writeback
     pub fn writeback(&mut self, t: u64, ex_wb: u32) {
-        if self.loog.is_some() {
-            self.loog_begin_cycle(t);
-        }
+        self.stage_begin_writeback(t);
         if self.rf_active.is_some() {
             self.sync_rf_active(t);
         }
@@ -117,7 +114,7 @@ impl Sm {
             }
             let mut max_lat = 1u32;
             for &r in &w.dst[..w.n_dst as usize] {
-                if self.loog.is_some() && !self.loog_rf_write_kept(warp, r, w.tag) {
+                if !self.rf_write_kept(warp, r, w.tag) {
                     // LOOG: a younger writer renamed the register; no RF write (WAW)
                     continue;
                 }
@@ -230,25 +227,7 @@ impl Sm {
     /// one instruction fewer in flight.
     fn write_done(&mut self, w: &Wb) {
         let warp = w.warp as usize;
-        if self.ooo.is_some() {
-            // SOCGPU: the dependence matrix replaces the scoreboard
-            self.socgpu_writeback(warp, w.tag);
-        } else if self.loog.is_some() {
-            // LOOG: the RAT and the broadcast replace the scoreboard
-            self.loog_writeback(w.tag);
-        } else {
-            for &r in &w.dst[..w.n_dst as usize] {
-                self.issue.scoreboard.release(warp, r);
-                self.issue.sb_blocked.remove(warp);
-                self.issue.sb_act.writes += 1;
-            }
-            if w.tag == BRANCH_WB_TAG && self.front.wb_release {
-                // reconv.stack_update_at = "writeback": the branch's stack update is done
-                self.warps.w_fetch_ready[warp] = 0;
-                self.front.fetch_dirty = true;
-                self.front.candidate(warp);
-            }
-        }
+        self.stage_result_written(w);
         self.warps.w_inflight[warp] -= 1;
         self.issue.dirty = true;
         // an exited warp may now be finished
@@ -257,10 +236,7 @@ impl Sm {
 
     // ------------------------------------------------------------------ dispatch
     /// Dispatches CUs whose operands are all available into free units, oldest first.
-    pub fn dispatch(&mut self, t: u64, oc_ex: &PerPipe<u32>) {
-        if self.loog.is_some() {
-            return self.dispatch_loog(t);
-        }
+    pub(super) fn dispatch_collectors(&mut self, t: u64, oc_ex: &PerPipe<u32>) {
         if self.oc.cu_ready == 0 {
             return;
         }
@@ -365,9 +341,7 @@ impl Sm {
             self.flush_integrals();
             self.oc.cu_busy[cls] -= 1;
             let warp = cu_warp as usize;
-            self.issue
-                .scoreboard
-                .sources_read(warp, &self.oc.cus[ci].inst);
+            self.issue.stage.sources_read(warp, &self.oc.cus[ci].inst);
             self.issue.sb_blocked.remove(warp);
             let lanes = mask.count_ones() as u64;
             // folding / lane shifting (power-gating §6, §7): passes, port time, latency
@@ -541,10 +515,7 @@ impl Sm {
 
     // ------------------------------------------------------------------ RF arbitration
     /// Register-file read arbitration of every bank with requests.
-    pub fn rf_arbitrate(&mut self, t: u64) {
-        if self.loog.is_some() {
-            return self.loog_rf_read(t);
-        }
+    pub(super) fn rf_arbitrate_collectors(&mut self, t: u64) {
         let migrating = match &self.oc.rf {
             RegisterFileSlot::Partitioned(o) => o.migrating(),
             _ => false,

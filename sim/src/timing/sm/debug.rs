@@ -89,7 +89,7 @@ impl Sm {
             if self.front.ib_len[w] > 0 {
                 let h = &self.front.ibuf[w][self.front.ib_head[w] as usize];
                 let ec = self.front.exec_class(h.family, h.op);
-                let sb = self.issue.scoreboard.check(w, h).is_ok();
+                let sb = self.issue.stage.check(w, h).is_ok();
                 let _ = write!(
                     s,
                     " head pc {:#x} {:?}/{:?} {:?}/{:?} mask {:08x} sb_ok_now {sb} need {:08x}",

@@ -48,14 +48,13 @@ impl Sm {
     }
 
     // ------------------------------------------------------------------ issue
-    /// Issue stage for all schedulers. Returns nothing; counters go to `act`.
-    pub fn issue(&mut self, t: u64, cfg_issue: (u32, u32, bool), id_oc: &PerPipe<u32>) {
-        if self.ooo.is_some() {
-            return self.issue_socgpu(t, cfg_issue, id_oc);
-        }
-        if self.loog.is_some() {
-            return self.issue_loog(t);
-        }
+    /// In-order issue stage for all schedulers. Returns nothing; counters go to `act`.
+    pub(super) fn issue_in_order(
+        &mut self,
+        t: u64,
+        cfg_issue: (u32, u32, bool),
+        id_oc: &PerPipe<u32>,
+    ) {
         if !self.issue.dirty && t < self.issue.wake && self.issue.flags.stable {
             // Nothing the stage reads changed since it last found nothing to issue: the
             // outcome, and every counter, would repeat.
@@ -227,7 +226,7 @@ impl Sm {
             let empty = self.front.ib_len[w] == 0 || self.front.w_ib_ready[w] > t;
             let head_longop = self.issue.need_longop && !empty && {
                 let h = &self.front.ibuf[w][self.front.ib_head[w] as usize];
-                self.issue.scoreboard.reads_longop(w, h)
+                self.issue.stage.reads_longop(w, h)
             };
             let waiting = self.warps.waits_barrier(w);
             let (head_type, head_mask) = if want_type && !empty {
@@ -317,10 +316,10 @@ impl Sm {
             return Ok(PipeClass::None);
         }
         let longop = inst.is_long_latency_mem();
-        self.issue.scoreboard.reserve(w, &inst, longop);
+        self.issue.stage.reserve(w, &inst, longop);
         self.issue.sb_act.writes += inst.n_dst as u64;
         self.warps.w_inflight[w] += 1;
-        self.to_collector(cu_idx.expect("cu"), w, s, inst, ec, t);
+        self.hand_to_collector(cu_idx.expect("cu"), w, s, inst, ec, t);
         Ok(ec.pipe)
     }
 
@@ -336,7 +335,7 @@ impl Sm {
         if !self.issue.sb_ok.has(w) {
             if self
                 .issue
-                .scoreboard
+                .stage
                 .check(w, &self.front.ibuf[w][hslot])
                 .is_err()
             {

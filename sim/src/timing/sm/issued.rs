@@ -153,7 +153,7 @@ impl Sm {
     /// collector `ci` at cycle `t`, its distinct general source registers queued for their
     /// banks.
     #[inline]
-    pub(super) fn to_collector(
+    pub(super) fn hand_to_collector(
         &mut self,
         ci: usize,
         w: usize,

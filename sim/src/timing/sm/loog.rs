@@ -29,46 +29,21 @@ use crate::timing::execunits::Wb;
 use crate::timing::issueunit::Stall;
 use crate::timing::ooo::{AllocStall, LsqKind, LsqMem};
 use crate::timing::policy::RegisterFileOrg;
+use crate::timing::slots::IssueStageSlot;
 use crate::timing::tinst::TInst;
 
 impl Sm {
-    /// Start of the writeback stage of cycle `t` for LOOG (§3.2 steps 2, 7).
-    pub(super) fn loog_begin_cycle(&mut self, t: u64) {
-        if let Some(o) = self.loog.as_mut() {
-            if o.begin_cycle(t) || o.busy() {
-                self.progress = true;
-            }
-        }
-    }
-
-    /// Is the register-file write of register `r` by the result tagged `tag` of warp `w` made
-    /// (not eliminated by a younger writer)?
-    #[inline]
-    pub(super) fn loog_rf_write_kept(&self, w: usize, r: u16, tag: u16) -> bool {
-        self.loog
-            .as_ref()
-            .is_none_or(|o| o.rf_write_kept(w, r, tag))
-    }
-
-    /// Result `tag` reached write-back (its write done) at cycle `t`.
-    pub(super) fn loog_writeback(&mut self, tag: u16) {
-        let t = self.now;
-        if let Some(o) = self.loog.as_mut() {
-            o.result_done(tag, t);
-        }
-    }
-
     /// Register-file reads of the granted CUs at cycle `t` (§3.2 step 3).
     pub(super) fn loog_rf_read(&mut self, t: u64) {
-        let Some(mut o) = self.loog.take() else {
+        let Some(mut o) = self.take_loog() else {
             return;
         };
         let ports = self.oc.ports_per_bank;
         let nb = self.oc.bank_wr_used.len();
-        let mut used = std::mem::take(&mut self.loog_bank_rd);
+        let mut used = std::mem::take(&mut o.scratch_bank_rd);
         used.clear();
         used.resize(nb, 0);
-        let mut reads = std::mem::take(&mut self.loog_reads);
+        let mut reads = std::mem::take(&mut o.scratch_reads);
         reads.clear();
         let any = {
             let oc = &mut self.oc;
@@ -91,9 +66,9 @@ impl Sm {
         for &(w, r) in &reads {
             self.reg_access(w, r, t, false);
         }
-        self.loog_reads = reads;
-        self.loog_bank_rd = used;
-        self.loog = Some(o);
+        o.scratch_reads = reads;
+        o.scratch_bank_rd = used;
+        self.put_stage(IssueStageSlot::Loog(o));
         if any {
             self.progress = true;
         }
@@ -101,7 +76,7 @@ impl Sm {
 
     /// Dispatch stage of cycle `t` for LOOG (§3.2 step 5): per slice one CU.
     pub(super) fn dispatch_loog(&mut self, t: u64) {
-        let Some(mut o) = self.loog.take() else {
+        let Some(mut o) = self.take_loog() else {
             return;
         };
         for s in 0..o.slices.len() {
@@ -119,7 +94,7 @@ impl Sm {
             let (w, inst) = (c.warp as usize, c.inst);
             self.loog_to_unit(s as u32, w, inst, t);
         }
-        self.loog = Some(o);
+        self.put_stage(IssueStageSlot::Loog(o));
     }
 
     /// Sends warp instruction `inst` (slice `s`) to the lowest-index free unit of its class
@@ -193,7 +168,7 @@ impl Sm {
 
     /// Issue (allocation) stage of cycle `t` for LOOG, all slices (§3.2 step 1).
     pub(super) fn issue_loog(&mut self, t: u64) {
-        let mut o = self.loog.take().expect("loog state");
+        let mut o = self.take_loog().expect("loog state");
         self.refresh_live();
         self.front.settle_waits(t);
         let n_s = self.issue.scheds.len();
@@ -208,7 +183,7 @@ impl Sm {
             };
             if o.p.ready_first {
                 // stable partition: heads with every source in the register file first
-                let mut late = std::mem::take(&mut self.loog_late);
+                let mut late = std::mem::take(&mut o.scratch_late);
                 late.clear();
                 let mut n = 0;
                 for k in 0..order.len() {
@@ -227,7 +202,7 @@ impl Sm {
                 }
                 order.truncate(n);
                 order.extend_from_slice(&late);
-                self.loog_late = late;
+                o.scratch_late = late;
             }
             let mut issued = 0u32;
             let mut first_stall: Option<Stall> = None;
@@ -301,7 +276,7 @@ impl Sm {
         if o.busy() {
             self.progress = true;
         }
-        self.loog = Some(o);
+        self.put_stage(IssueStageSlot::Loog(o));
     }
 
     /// The memory access of instruction `h` for LOOG's memory queues: load, store (or

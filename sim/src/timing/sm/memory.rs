@@ -86,10 +86,10 @@ impl Sm {
         }
     }
 
-    /// Fetch and decode: up to `throughput` warps with an empty I-buffer, round-robin after the
-    /// last fetched warp; each fetch reads up to `width` instructions from the stream.
+    /// In-order fetch and decode: up to `throughput` warps with an empty I-buffer, round-robin
+    /// after the last fetched warp; each fetch reads up to `width` instructions from the stream.
     #[allow(clippy::too_many_arguments)]
-    pub fn fetch(
+    pub(super) fn fetch_in_order(
         &mut self,
         t: u64,
         t_fs: u64,
@@ -98,9 +98,6 @@ impl Sm {
         stream: &mut dyn KernelStream,
         mem: &mut MemSys,
     ) -> Result<(), SimError> {
-        if self.ooo.is_some() {
-            return self.fetch_socgpu(t, t_fs, width, throughput, stream, mem);
-        }
         if !self.front.fetch_dirty && t < self.front.fetch_wake {
             // no warp became able to fetch since the last pass found none
             return Ok(());

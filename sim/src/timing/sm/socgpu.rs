@@ -34,6 +34,7 @@ use crate::timing::issueunit::Stall;
 use crate::timing::memsys::MemSys;
 use crate::timing::ooo::{IbEntry, SmSocgpu};
 use crate::timing::perclass::PerPipe;
+use crate::timing::slots::IssueStageSlot;
 use crate::timing::tinst::TInst;
 use crate::SimError;
 
@@ -84,9 +85,9 @@ impl Sm {
         stream: &mut dyn KernelStream,
         mem: &mut MemSys,
     ) -> Result<(), SimError> {
-        let mut o = self.ooo.take().expect("socgpu state");
+        let mut o = self.take_socgpu().expect("socgpu state");
         let r = self.fetch_socgpu_inner(&mut o, t, t_fs, width, throughput, stream, mem);
-        self.ooo = Some(o);
+        self.put_stage(IssueStageSlot::Socgpu(o));
         r
     }
 
@@ -214,12 +215,12 @@ impl Sm {
         cfg_issue: (u32, u32, bool),
         id_oc: &PerPipe<u32>,
     ) {
-        let mut o = self.ooo.take().expect("socgpu state");
+        let mut o = self.take_socgpu().expect("socgpu state");
         // cycles slept through since the last evaluation repeat its counters
         o.replay_idle(self.issue.replay_pending);
         self.issue.flush_replay();
         self.issue_socgpu_inner(&mut o, t, cfg_issue, id_oc);
-        self.ooo = Some(o);
+        self.put_stage(IssueStageSlot::Socgpu(o));
     }
 
     fn issue_socgpu_inner(
@@ -409,14 +410,7 @@ impl Sm {
             return Ok(PipeClass::None);
         }
         self.warps.w_inflight[w] += 1;
-        self.to_collector(cu_idx.expect("cu"), w, s, inst, ec, t);
+        self.hand_to_collector(cu_idx.expect("cu"), w, s, inst, ec, t);
         Ok(ec.pipe)
-    }
-
-    /// Instruction `tag` (its buffer entry) of warp `w` wrote back (§2.4).
-    pub(super) fn socgpu_writeback(&mut self, w: usize, tag: u16) {
-        if let Some(o) = self.ooo.as_mut() {
-            o.ibs[w].writeback(tag as usize, &mut o.stats);
-        }
     }
 }
