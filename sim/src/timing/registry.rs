@@ -11,7 +11,7 @@ use super::policy::{
 };
 use super::slots::{make_scheduler, GatingSlot, IssueStageSlot, RegisterFileSlot};
 use super::sm::SmPolicies;
-use crate::config::{GpuConfig, SchedPolicy};
+use crate::config::{GpuConfig, OooMode, SchedPolicy};
 use crate::emu::{Reconvergence, ReconvergenceFactory};
 use crate::SimError;
 use std::collections::BTreeMap;
@@ -237,14 +237,25 @@ impl PolicyRegistry {
                 }),
             }
         }
+        let issue_stage = pick(
+            &self.issue_stages,
+            &sel.issue_stage,
+            BUILTIN_ISSUE_STAGE,
+            "issue stage",
+        )?;
+        if let (Some(_), Some(n)) = (&issue_stage, &sel.issue_stage) {
+            // a registered issue stage takes the slot the out-of-order stages would take
+            if cfg.sched.ooo.mode != OooMode::None {
+                return Err(SimError::Other(format!(
+                    "issue stage '{n}' with 'sched.ooo.mode' = {:?}: a registered issue stage \
+                     replaces the built-in one; allowed 'sched.ooo.mode' with it: \"none\"",
+                    format!("{:?}", cfg.sched.ooo.mode).to_lowercase()
+                )));
+            }
+        }
         Ok(ResolvedPolicies {
             sched,
-            issue_stage: pick(
-                &self.issue_stages,
-                &sel.issue_stage,
-                BUILTIN_ISSUE_STAGE,
-                "issue stage",
-            )?,
+            issue_stage,
             register_file: pick(
                 &self.register_files,
                 &sel.register_file,
