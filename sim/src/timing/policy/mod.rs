@@ -159,8 +159,8 @@ pub trait IssueStage: Send {
     fn failure_sticky(&self) -> bool {
         false
     }
-    /// A warp launches into slot `w`: a stage with per-warp state of its own (SOCGPU's
-    /// buffers, LOOG's RAT row) clears it. The scoreboard keeps nothing to clear (a slot's
+    /// A warp launches into slot `w`: a stage with per-warp state of its own (instruction
+    /// buffers, a rename table) clears it. The scoreboard keeps nothing to clear (a slot's
     /// reservations are all released before its warp retires).
     fn on_warp_launch(&mut self, _w: usize) {}
     /// The SM slept through `cycles` cycles whose issue stage would have repeated the last
@@ -172,7 +172,7 @@ pub trait IssueStage: Send {
         true
     }
     /// Adds the stage's own counters to kernel record `k` (one call per SM at the kernel's
-    /// end; SOCGPU's and LOOG's issue-stage §5 counters). The scoreboard's are in the SM's
+    /// end; the out-of-order stages' issue-stage §5 counters). The scoreboard's are in the SM's
     /// record already.
     fn record(&self, _k: &mut KernelActivity) {}
 }

@@ -115,7 +115,7 @@ impl Sm {
             let mut max_lat = 1u32;
             for &r in &w.dst[..w.n_dst as usize] {
                 if !self.rf_write_kept(warp, r, w.tag) {
-                    // LOOG: a younger writer renamed the register; no RF write (WAW)
+                    // a younger writer renamed the register: no RF write (WAW elimination)
                     continue;
                 }
                 if r < PRED_BASE && to_rfc {

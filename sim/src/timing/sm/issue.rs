@@ -9,7 +9,7 @@ use super::Sm;
 use crate::timing::exec::{ExecClass, PipeClass};
 use crate::timing::frontend::{is_branch, BRANCH_WB_TAG};
 use crate::timing::gating::GateDecision;
-use crate::timing::issueunit::{add_stall, Stall, W0};
+use crate::timing::issueunit::{Stall, W0};
 use crate::timing::perclass::PerPipe;
 use crate::timing::policy::{HeadType, IssueStage, WarpView};
 use crate::timing::slots::GatingSlot;
@@ -73,19 +73,15 @@ impl Sm {
         for si in 0..n_s {
             let s = self.sched_at(si, t);
             self.refresh_views(s, t);
-            let sa = &mut self.issue.sched_act[s];
-            self.issue.last_active[s] = !self.issue.views[s].is_empty();
             if self.issue.views[s].is_empty() {
-                self.issue.last_evals[s] = 0;
-                sa.issued[0] += 1;
-                sa.stall.no_warp += 1;
-                self.issue.last_stall[s] = Some(Stall::NoWarp);
+                self.issue.count_no_warp(s);
                 if let Some(c) = self.issue.simd.as_mut() {
                     c.last_w0[s] = Some(W0::Idle);
                 }
                 continue;
             }
-            sa.active_cycles += 1;
+            self.issue.last_active[s] = true;
+            self.issue.sched_act[s].active_cycles += 1;
             let mut order = std::mem::take(&mut self.issue.orders[s]);
             if self.issue.flags.head_type[s] {
                 let v = self.gating_view(t);
@@ -131,7 +127,7 @@ impl Sm {
                     continue;
                 }
                 if self.issue.sb_ok.0[wi] & bit != 0 && {
-                    let m = self.front.w_head_cu[w];
+                    let m = self.front.head_cu(w);
                     m != 0 && self.oc.cu_free & m == 0
                 } {
                     // passed the scoreboard before, and every collector it may take is busy
@@ -174,20 +170,10 @@ impl Sm {
             }
             self.issue.orders[s] = order;
             self.issue.sb_act.reads += sb_reads;
-            let sa = &mut self.issue.sched_act[s];
-            sa.warp_evals += evals;
-            self.issue.last_evals[s] = evals;
-            sa.issued[(issued as usize).min(2)] += 1;
-            if issued == 0 {
-                let r = first_stall.unwrap_or(Stall::NoWarp);
-                add_stall(&mut sa.stall, r, 1);
-                self.issue.last_stall[s] = Some(r);
-                if self.issue.simd.is_some() {
-                    self.count_w0(s, r);
-                }
-            } else {
-                any_issued = true;
-                self.issue.last_stall[s] = None;
+            match self.issue.count_sched_cycle(s, evals, issued, first_stall) {
+                Some(r) if self.issue.simd.is_some() => self.count_w0(s, r),
+                Some(_) => {}
+                None => any_issued = true,
             }
         }
         self.issue.last_sb_reads = self.issue.sb_act.reads - sb0;
@@ -200,8 +186,8 @@ impl Sm {
         if !any_issued {
             // Entries become ready one cycle after they are decoded or their I-cache line
             // arrives, so only the latest such time can lie ahead.
-            self.issue.wake = if self.front.ib_ready_last > t {
-                self.front.ib_ready_last
+            self.issue.wake = if self.front.ready_last() > t {
+                self.front.ready_last()
             } else {
                 u64::MAX
             };
@@ -223,15 +209,13 @@ impl Sm {
         let want_type = self.issue.flags.head_type[s];
         for k in 0..self.issue.sched_live[s].len() {
             let w = self.issue.sched_live[s][k] as usize;
-            let empty = self.front.ib_len[w] == 0 || self.front.w_ib_ready[w] > t;
+            let empty = !self.front.head_ready(w, t);
             let head_longop = self.issue.need_longop && !empty && {
-                let h = &self.front.ibuf[w][self.front.ib_head[w] as usize];
-                self.issue.stage.reads_longop(w, h)
+                self.issue.stage.reads_longop(w, self.front.head(w))
             };
             let waiting = self.warps.waits_barrier(w);
             let (head_type, head_mask) = if want_type && !empty {
-                let h = &self.front.ibuf[w][self.front.ib_head[w] as usize];
-                (self.head_type(w), h.active_mask)
+                (self.head_type(w), self.front.head(w).active_mask)
             } else {
                 (HeadType::Other, 0)
             };
@@ -266,14 +250,13 @@ impl Sm {
         if self.warps.waits_barrier(w) {
             return Err(Stall::Barrier);
         }
-        if self.front.ib_len[w] == 0 || self.front.w_ib_ready[w] > t {
+        if !self.front.head_ready(w, t) {
             return Err(Stall::IbufferEmpty);
         }
         self.warps.membar.remove(w);
-        let hslot = self.front.ib_head[w] as usize;
-        self.scoreboard_check(t, w, hslot)?;
+        self.scoreboard_check(t, w)?;
         let (family, op, mask) = {
-            let i = &self.front.ibuf[w][hslot];
+            let i = self.front.head(w);
             (i.family, i.op, i.active_mask)
         };
         let ec = self.front.exec_class(family, op);
@@ -282,7 +265,7 @@ impl Sm {
         }
         let mut cu_idx = None;
         if ec.pipe != PipeClass::None {
-            let (i, class) = ports.collector(&self.oc, ec.pipe, self.front.ib_cu[w][hslot])?;
+            let (i, class) = ports.collector(&self.oc, ec.pipe, self.front.head_cu(w))?;
             if !self.issue.flags.gate_free {
                 self.gate_check(&ec, mask, t)?;
             }
@@ -300,10 +283,10 @@ impl Sm {
         }
         if self.front.wb_release && ec.pipe != PipeClass::None && is_branch(family, op) {
             // the stack update at write-back releases the warp's next fetch
-            self.front.ibuf[w][hslot].tag = BRANCH_WB_TAG;
+            self.front.set_head_tag(w, BRANCH_WB_TAG);
             self.warps.w_fetch_ready[w] = u64::MAX;
         }
-        let inst = self.front.ibuf[w][hslot];
+        let inst = *self.front.head(w);
         self.issue.sb_ok.remove(w);
         self.pop_ib_head(w, inst.pc, t);
         if ec.pipe == PipeClass::Sp {
@@ -323,22 +306,17 @@ impl Sm {
         Ok(ec.pipe)
     }
 
-    /// The scoreboard check of warp `w`'s head (I-buffer slot `hslot`) at cycle `t`, skipped
+    /// The scoreboard check of warp `w`'s head at cycle `t`, skipped
     /// where a sticky stage's earlier answer holds; a head that passes starts waiting for its
     /// issue in the gating controllers' count.
     #[inline]
-    fn scoreboard_check(&mut self, t: u64, w: usize, hslot: usize) -> Result<(), Stall> {
+    fn scoreboard_check(&mut self, t: u64, w: usize) -> Result<(), Stall> {
         self.issue.sb_act.reads += 1;
         if self.issue.sb_blocked.has(w) {
             return Err(Stall::Scoreboard);
         }
         if !self.issue.sb_ok.has(w) {
-            if self
-                .issue
-                .stage
-                .check(w, &self.front.ibuf[w][hslot])
-                .is_err()
-            {
+            if self.issue.stage.check(w, self.front.head(w)).is_err() {
                 self.issue.sb_blocked.put(w, self.issue.flags.sb_sticky);
                 return Err(Stall::Scoreboard);
             }
@@ -410,7 +388,7 @@ impl Sm {
         for i in 0..WarpSet::WORDS {
             q.bar[i] =
                 self.warps.at_bar.0[i] | (self.warps.membar.0[i] & self.warps.mem_out_nz.0[i]);
-            q.empty[i] = !self.front.ib_nonempty.0[i] | self.front.ib_wait.0[i];
+            q.empty[i] = self.front.not_ready_word(i);
             q.any[i] = q.bar[i] | q.empty[i] | self.issue.sb_blocked.0[i];
         }
         q

@@ -114,7 +114,7 @@ impl Sm {
                     && self.warps.w_exited[w]
                     && self.warps.w_inflight[w] == 0
                     && self.warps.w_mem_out[w] == 0
-                    && self.front.ib_len[w] == 0
+                    && self.front.is_empty(w)
                 {
                     self.warps.w_valid[w] = false;
                     self.oc.rf.on_warp_exit(w as u32, t);
@@ -188,8 +188,8 @@ impl Sm {
         if self.front.fetch_wake > t {
             ev = ev.min(self.front.fetch_wake);
         }
-        if self.front.ib_ready_last > t {
-            ev = ev.min(self.front.ib_ready_last);
+        if self.front.ready_last() > t {
+            ev = ev.min(self.front.ready_last());
         }
         ev = self.stage_next_event(t, ev);
         (ev != u64::MAX).then_some(ev)

@@ -176,7 +176,7 @@ impl Sm {
             let s = self.sched_at(si, t);
             let ls = s % o.slices.len();
             let Some(mut order) = self.ooo_open_sched(s, |sm, w| {
-                let empty = sm.front.ib_len[w] == 0 || sm.front.w_ib_ready[w] > t;
+                let empty = !sm.front.head_ready(w, t);
                 (empty, !empty)
             }) else {
                 continue;
@@ -189,10 +189,9 @@ impl Sm {
                 for k in 0..order.len() {
                     let slot = order[k];
                     let w = slot as usize;
-                    let waits = self.front.ib_len[w] > 0
-                        && self.front.w_ib_ready[w] <= t
+                    let waits = self.front.head_ready(w, t)
                         && !self.warps.waits_barrier(w)
-                        && o.head_waits(ls, w, &self.front.ibuf[w][self.front.ib_head[w] as usize]);
+                        && o.head_waits(ls, w, self.front.head(w));
                     if waits {
                         late.push(slot);
                     } else {
@@ -215,12 +214,12 @@ impl Sm {
                     first_stall.get_or_insert(Stall::Barrier);
                     continue;
                 }
-                if self.front.ib_len[w] == 0 || self.front.w_ib_ready[w] > t {
+                if !self.front.head_ready(w, t) {
                     first_stall.get_or_insert(Stall::IbufferEmpty);
                     continue;
                 }
                 self.warps.membar.remove(w);
-                let h = self.front.ibuf[w][self.front.ib_head[w] as usize];
+                let h = *self.front.head(w);
                 let is_membar = h.family == Family::Mem && h.op == OpClass::Membar;
                 if h.family == Family::Bar || is_membar {
                     // ordered after every older instruction of the warp reaching its unit
@@ -320,7 +319,7 @@ impl Sm {
     /// Takes warp `w`'s I-buffer head at cycle `t`: the front end's bookkeeping, the issue
     /// counters, and for a barrier or membar its completion.
     fn loog_pop(&mut self, w: usize, t: u64) {
-        let inst = self.front.ibuf[w][self.front.ib_head[w] as usize];
+        let inst = *self.front.head(w);
         self.pop_ib_head(w, inst.pc, t);
         self.count_issued(w, &inst, t, true);
         self.complete_at_issue(w, inst.family, inst.op);

@@ -187,9 +187,7 @@ impl Sm {
     /// closed at cycle `end`. Takes the counters out of the SM.
     pub fn activity(&mut self, end: u64) -> SmActivity {
         let mut a = std::mem::take(&mut self.act);
-        a.icache = self.front.icache_act;
-        a.decoder_insts = self.front.decoder_insts;
-        a.ibuffer = self.front.ibuffer_act;
+        (a.icache, a.decoder_insts, a.ibuffer) = self.front.counters();
         a.sched = std::mem::take(&mut self.issue.sched_act);
         a.scoreboard = self.issue.sb_act;
         a.rf = std::mem::take(&mut self.oc.rf_act);
@@ -303,7 +301,7 @@ impl Sm {
     /// Type of warp `w`'s head instruction (its I-buffer must not be empty).
     #[inline]
     pub fn head_type(&self, w: usize) -> HeadType {
-        let h = &self.front.ibuf[w][self.front.ib_head[w] as usize];
+        let h = self.front.head(w);
         let ec = self.front.exec_class(h.family, h.op);
         match ec.pipe {
             PipeClass::Sp if ec.sp_pipe == SpPipe::Fp => HeadType::Fp,
@@ -351,7 +349,7 @@ impl Sm {
                 .unwrap_or(&self.issue.sched_live[s][..]);
             for &w in slots {
                 let w = w as usize;
-                if self.front.ib_len[w] > 0 && !self.warps.w_exited[w] {
+                if !self.front.is_empty(w) && !self.warps.w_exited[w] {
                     match self.head_type(w) {
                         HeadType::Int => a[0] += 1,
                         HeadType::Fp => a[1] += 1,

@@ -193,7 +193,7 @@ impl Sm {
                 self.socgpu_maybe_exit(o, w);
                 continue;
             }
-            self.front.ib_ready_last = t + 1;
+            self.front.note_decoded(t);
             if !self.icache_lookup(w, n, first_pc, t_fs, mem) {
                 continue;
             }
@@ -242,7 +242,7 @@ impl Sm {
             for k in 0..self.issue.sched_live[s].len() {
                 let w = self.issue.sched_live[s][k] as usize;
                 if o.miss_mask[w] != 0 && self.warps.w_ifetch_line[w] == u64::MAX {
-                    let ready = self.front.w_ib_ready[w];
+                    let ready = self.front.ready_at(w);
                     let mut bits = o.miss_mask[w] & o.ibs[w].valid_mask();
                     while bits != 0 {
                         let a = bits.trailing_zeros() as usize;
@@ -395,7 +395,7 @@ impl Sm {
         self.clock_read_issued(w, inst.pc, t);
         o.stats.issued += 1;
         o.stats.ib_reads += 1;
-        self.front.ibuffer_act.reads += 1;
+        self.front.count_read();
         if e.redirect {
             // §2.5: the warp's control flow changed; fetch resumes on the new path
             o.ibs[w].flush(a, &mut o.stats);
