@@ -30,10 +30,7 @@ impl Sm {
         if self.rf_active.is_some() {
             self.sync_rf_active(t);
         }
-        if self.oc.bank_wr_any {
-            self.oc.bank_wr_used.fill(0);
-            self.oc.bank_wr_any = false;
-        }
+        self.oc.new_write_cycle();
         if !self.oc.wb_completing.is_empty() {
             self.complete_writes(t);
         }
@@ -88,8 +85,7 @@ impl Sm {
             for &r in &w.dst[..w.n_dst as usize] {
                 if r < PRED_BASE && !to_rfc {
                     let b = self.oc.rf.bank(warp as u32, sched, r) as usize;
-                    let held = self.oc.held(b, t).0;
-                    if self.oc.bank_wr_used[b] + held >= self.oc.ports_per_bank {
+                    if !self.oc.write_port_free(b, t) {
                         ok = false;
                     }
                 }
@@ -132,11 +128,7 @@ impl Sm {
                     let route = self.oc.rf.route(warp as u32, r, true, t);
                     let lat = route.latency_cycles.max(1);
                     max_lat = max_lat.max(lat);
-                    self.oc.bank_wr_used[b] += 1;
-                    self.oc.bank_wr_any = true;
-                    self.oc.hold_port(b, t, lat, true);
-                    self.oc.rf_act.writes[b] += 1;
-                    self.oc.rf_act.write_lanes[b] += w.lanes as u64;
+                    self.oc.take_write_port(b, t, lat, w.lanes as u64);
                     if let Some(m) = self.oc.mon.as_mut() {
                         m.write(warp, r, route.part, lat, t);
                     }
@@ -190,17 +182,12 @@ impl Sm {
         for (w, r) in queue {
             let sched = self.issue.sched_of(w as usize) as u32;
             let b = self.oc.rf.bank(w, sched, r) as usize;
-            let held = self.oc.held(b, t).0;
-            if self.oc.bank_wr_used[b] + held >= self.oc.ports_per_bank {
+            if !self.oc.write_port_free(b, t) {
                 refused += 1;
                 left.push_back((w, r));
                 continue;
             }
-            self.oc.bank_wr_used[b] += 1;
-            self.oc.bank_wr_any = true;
-            self.oc.hold_port(b, t, lat, true);
-            self.oc.rf_act.writes[b] += 1;
-            self.oc.rf_act.write_lanes[b] += 32;
+            self.oc.take_write_port(b, t, lat, 32);
             self.progress = true;
         }
         if let RegisterFileSlot::Partitioned(o) = &mut self.oc.rf {
@@ -551,7 +538,7 @@ impl Sm {
             };
             let sched = self.issue.sched_of(w as usize) as u32;
             let b = o.slot_bank(w, sched, req.slot) as usize;
-            let used = self.oc.bank_wr_used[b] + self.oc.held(b, t).0 + self.oc.bank_rd_used[b];
+            let used = self.oc.ports_taken(b, t) + self.oc.bank_rd_used[b];
             if used >= self.oc.ports_per_bank {
                 continue;
             }

@@ -50,7 +50,7 @@ impl Sm {
             let mut port = |q: &crate::timing::ooo::loog::RfRead| -> bool {
                 let (w, r, lanes) = (q.warp, q.reg, q.lanes);
                 let b = oc.rf.bank(w as u32, q.slice as u32, r) as usize;
-                let taken = oc.bank_wr_used[b] + oc.held(b, t).0 + used[b];
+                let taken = oc.ports_taken(b, t) + used[b];
                 if taken >= ports {
                     oc.rf_act.conflict_rr[b] += 1;
                     return false;

@@ -119,48 +119,36 @@ impl Sm {
             let mut first_pc = 0;
             let group = width.min(self.front.capacity() as u32);
             while n < group {
-                let (step, clock) = match self.front.held[w].take() {
+                let clock = match self.front.held[w].take() {
                     Some(h) => {
                         self.front.fetch_tmp = *h;
-                        (Step::Inst, std::mem::take(&mut self.front.held_clock[w]))
+                        std::mem::take(&mut self.front.held_clock[w])
                     }
-                    None => {
-                        if self.clock_fenced(w, cta, widx, stream).is_some() {
-                            break;
-                        }
-                        let st = stream.next_inst(cta, widx, t, &mut self.front.fetch_tmp)?;
-                        (st, stream.reads_clock())
-                    }
+                    None => match self.step_stream(w, (cta, widx, t), stream)? {
+                        Some(c) => c,
+                        None => break,
+                    },
                 };
-                match step {
-                    Step::Done => {
-                        self.warps.w_stream_done[w] = true;
-                        break;
-                    }
-                    Step::Inst => {
-                        let inst =
-                            TInst::from_inst(&self.front.fetch_tmp, &mut self.front.addr_pool);
-                        let pipe = self.front.exec_class(inst.family, inst.op).pipe;
-                        let cu = self.oc.cu_mask(pipe, self.issue.sched_of(w));
-                        self.front.push(w, inst, cu, t);
-                        if n == 0 {
-                            first_pc = inst.pc;
-                        }
-                        n += 1;
-                        if inst.family == Family::Bar {
-                            self.warps.w_fetch_bar[w] = true;
-                            break;
-                        }
-                        if clock {
-                            self.front.clock_unissued[w].push(inst.pc);
-                        }
-                        if is_branch(inst.family, inst.op)
-                            && self.front.branch_fetch != BranchFetch::Oracle
-                            && self.branch_ends_group(w, &inst, n, group, (cta, widx, t), stream)?
-                        {
-                            break;
-                        }
-                    }
+                let inst = TInst::from_inst(&self.front.fetch_tmp, &mut self.front.addr_pool);
+                let pipe = self.front.exec_class(inst.family, inst.op).pipe;
+                let cu = self.oc.cu_mask(pipe, self.issue.sched_of(w));
+                self.front.push(w, inst, cu, t);
+                if n == 0 {
+                    first_pc = inst.pc;
+                }
+                n += 1;
+                if inst.family == Family::Bar {
+                    self.warps.w_fetch_bar[w] = true;
+                    break;
+                }
+                if clock {
+                    self.front.clock_unissued[w].push(inst.pc);
+                }
+                if is_branch(inst.family, inst.op)
+                    && self.front.branch_fetch != BranchFetch::Oracle
+                    && self.branch_ends_group(w, &inst, n, group, (cta, widx, t), stream)?
+                {
+                    break;
                 }
             }
             self.front.fetch_last = w as u32;
@@ -283,6 +271,28 @@ impl Sm {
             stream.issue_clock(cta, widx, pc, at)?;
         }
         Ok(())
+    }
+
+    /// Steps warp `w`'s stream (CTA, warp index, cycle `at`) for its next instruction into
+    /// `front.fetch_tmp`, unless a clock fence stops its fetch: whether the instruction reads
+    /// the cycle counter, or `None` when fenced or when the stream is done (the warp is marked
+    /// so). Shared by every fetch path.
+    pub(super) fn step_stream(
+        &mut self,
+        w: usize,
+        (cta, widx, t): (u32, u32, u64),
+        stream: &mut dyn KernelStream,
+    ) -> Result<Option<bool>, SimError> {
+        if self.clock_fenced(w, cta, widx, stream).is_some() {
+            return Ok(None);
+        }
+        match stream.next_inst(cta, widx, t, &mut self.front.fetch_tmp)? {
+            Step::Done => {
+                self.warps.w_stream_done[w] = true;
+                Ok(None)
+            }
+            Step::Inst => Ok(Some(stream.reads_clock())),
+        }
     }
 
     /// May warp `w` step the stream now? Not while its next instruction uses the destination

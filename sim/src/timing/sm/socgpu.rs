@@ -122,16 +122,12 @@ impl Sm {
             while n < width && o.ibs[w].free_entries() > 0 {
                 let (inst, clock) = match o.held[w].take() {
                     Some(i) => (i, std::mem::take(&mut o.held_clock[w])),
-                    None if self.clock_fenced(w, cta, widx, stream).is_some() => break,
-                    None => match stream.next_inst(cta, widx, t, &mut self.front.fetch_tmp)? {
-                        Step::Done => {
-                            self.warps.w_stream_done[w] = true;
-                            break;
-                        }
-                        Step::Inst => (
+                    None => match self.step_stream(w, (cta, widx, t), stream)? {
+                        Some(c) => (
                             TInst::from_inst(&self.front.fetch_tmp, &mut self.front.addr_pool),
-                            stream.reads_clock(),
+                            c,
                         ),
+                        None => break,
                     },
                 };
                 let pipe = self.front.exec_class(inst.family, inst.op).pipe;
