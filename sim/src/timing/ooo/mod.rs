@@ -230,21 +230,29 @@ impl SmSocgpu {
     }
 }
 
+/// The scoreboard calls of [`IssueStage`] for a stage that tracks dependences its own way: no
+/// hazard to check, nothing to reserve, release or count down, no long-latency producer.
+macro_rules! no_scoreboard {
+    () => {
+        fn check(&self, _w: usize, _inst: &TInst) -> Result<(), Hazard> {
+            Ok(())
+        }
+        fn reserve(&mut self, _w: usize, _inst: &TInst, _longop: bool) {}
+        fn release(&mut self, _w: usize, _reg: u16) {}
+        fn sources_read(&mut self, _w: usize, _inst: &TInst) {}
+        fn reads_longop(&self, _w: usize, _inst: &TInst) -> bool {
+            false
+        }
+    };
+}
+
 /// SOCGPU as the SM's issue stage: dependences live in each warp's dependence matrix, set at
 /// insertion and cleared at write-back (`sm/socgpu.rs`), so the scoreboard calls find nothing
 /// to do; the stage's own part is its per-warp state, its sleep rule and its counters.
 impl IssueStage for SmSocgpu {
     /// Built for the SM's warp slots ([`SmSocgpu::new`]); nothing to resize.
     fn reset(&mut self, _n_warps: usize) {}
-    fn check(&self, _w: usize, _inst: &TInst) -> Result<(), Hazard> {
-        Ok(())
-    }
-    fn reserve(&mut self, _w: usize, _inst: &TInst, _longop: bool) {}
-    fn release(&mut self, _w: usize, _reg: u16) {}
-    fn sources_read(&mut self, _w: usize, _inst: &TInst) {}
-    fn reads_longop(&self, _w: usize, _inst: &TInst) -> bool {
-        false
-    }
+    no_scoreboard!();
     /// Entries of warp `w` issued and not yet written back.
     fn any_pending(&self, w: usize) -> bool {
         let ib = &self.ibs[w];
@@ -273,15 +281,7 @@ impl IssueStage for SmSocgpu {
 impl IssueStage for SmLoog {
     /// Built for the SM's warp slots ([`SmLoog::new`]); nothing to resize.
     fn reset(&mut self, _n_warps: usize) {}
-    fn check(&self, _w: usize, _inst: &TInst) -> Result<(), Hazard> {
-        Ok(())
-    }
-    fn reserve(&mut self, _w: usize, _inst: &TInst, _longop: bool) {}
-    fn release(&mut self, _w: usize, _reg: u16) {}
-    fn sources_read(&mut self, _w: usize, _inst: &TInst) {}
-    fn reads_longop(&self, _w: usize, _inst: &TInst) -> bool {
-        false
-    }
+    no_scoreboard!();
     /// Nothing is reserved: a renamed register has its producer, not a pending bit.
     fn any_pending(&self, _w: usize) -> bool {
         false
