@@ -263,3 +263,38 @@ fn unknown_policy_names_are_errors_listing_the_registered_ones() {
         "{err}"
     );
 }
+
+#[test]
+fn a_registered_issue_stage_is_refused_beside_an_out_of_order_mode() {
+    // the registered stage takes the slot SOCGPU or LOOG would take: naming both is an error
+    let mut cfg = GpuConfig::preset("gtx480").unwrap();
+    let mut reg = PolicyRegistry::new();
+    reg.register_issue_stage("mine", |cfg| {
+        Box::new(InOrderScoreboard::new(cfg.sched.war_scoreboard))
+    })
+    .unwrap();
+    let w = workloads::find("histo").unwrap();
+    for (mode, name) in [
+        (sim::config::OooMode::Socgpu, "socgpu"),
+        (sim::config::OooMode::Loog, "loog"),
+    ] {
+        cfg.sched.ooo.mode = mode;
+        let Err(err) = Simulation::new(&cfg)
+            .registry(&reg)
+            .issue_stage("mine")
+            .run(Program(|gpu: &mut TimingGpu| w.run(Size::Test, gpu, false)))
+        else {
+            panic!("issue stage 'mine' accepted with sched.ooo.mode = {name}");
+        };
+        let err = err.to_string();
+        assert!(
+            err.contains("'mine'") && err.contains(name) && err.contains("\"none\""),
+            "{err}"
+        );
+    }
+    cfg.sched.ooo.mode = sim::config::OooMode::None;
+    run(
+        Simulation::new(&cfg).registry(&reg).issue_stage("mine"),
+        "histo",
+    );
+}

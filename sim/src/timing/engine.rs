@@ -227,7 +227,7 @@ fn launch_sms(
 ) -> Result<Vec<Sm>, SimError> {
     let n_sm = cfg.gpu.n_sm as usize;
     let mut sms: Vec<Sm> = (0..n_sm)
-        .map(|i| Sm::with_policies(i as u32, cfg, 0, policies.sm_policies(cfg)))
+        .map(|i| Sm::with_policies(i as u32, cfg, 0, policies.sm_policies(cfg, i as u32)))
         .collect();
     if tracing {
         for sm in &mut sms {
@@ -453,18 +453,7 @@ fn finish(
                 None => k.reconv = Some(r),
             }
         }
-        if let Some(o) = sm.ooo.as_ref() {
-            match k.socgpu.as_mut() {
-                Some(x) => x.merge(&o.stats),
-                None => k.socgpu = Some(o.stats.clone()),
-            }
-        }
-        if let Some(o) = sm.loog.as_ref() {
-            match k.loog.as_mut() {
-                Some(x) => x.merge(&o.stats),
-                None => k.loog = Some(o.stats.clone()),
-            }
-        }
+        super::policy::IssueStage::record(&sm.issue.stage, &mut k);
         if let Some(f) = sm.fold_stats(end) {
             let gs = gating.get_or_insert_with(|| super::gating::PgBank::header(&cfg.pg));
             match gs.fold.as_mut() {

@@ -3,7 +3,8 @@
 //! (`Sm::fetch`, in `sm/memory.rs`) drives this state together with the warp state and the
 //! memory system.
 
-use super::cache::TagArray;
+use super::cache::{LineState, Probe, TagArray};
+use super::divisor::ring_add;
 use super::exec::{classify_op, ExecClass, PipeClass, SpPipe, ALL_OPS};
 use super::perclass::PerOp;
 use super::tinst::{AddrPool, TInst};
@@ -12,6 +13,9 @@ use crate::activity::{CacheReads, IbufferCounts};
 use crate::config::reconv::StackUpdateAt;
 use crate::config::GpuConfig;
 use crate::inst::{Family, OpClass, WarpInst};
+
+/// Byte address of instruction memory (kernel code) in the unified address space [G].
+const CODE_BASE: u64 = 0xFFFF_0000_0000;
 
 /// Tag of a branch whose completion releases its warp's fetch (`reconv.stack_update_at =
 /// "writeback"`; the in-order issue path leaves every other tag 0).
@@ -53,35 +57,35 @@ pub(crate) enum BranchFetch {
 
 /// Fetch, I-cache and I-buffer state of one SM, with their counters.
 pub(crate) struct FrontEnd {
-    pub ibuf: Vec<[TInst; 8]>,
+    ibuf: Vec<[TInst; 8]>,
     /// Per I-buffer entry: the collectors its instruction may take
     /// ([`super::opcoll::OperandCollectors::cu_mask`]), 0 for one that takes none. Read by the
     /// issue stage without touching the entry itself.
-    pub ib_cu: Vec<[u64; 8]>,
+    ib_cu: Vec<[u64; 8]>,
     /// Per warp: `ib_cu` of its I-buffer head while the buffer holds an entry (a dense copy
     /// for the issue stage's collector check).
-    pub w_head_cu: Vec<u64>,
+    w_head_cu: Vec<u64>,
     /// First cycle the warp's I-buffer entries may issue (decode done, I-cache fill arrived);
     /// a warp fetches only into an empty I-buffer, so its entries share one time.
-    pub w_ib_ready: Vec<u64>,
+    w_ib_ready: Vec<u64>,
     /// The latest finite `w_ib_ready` assigned (always the assigning cycle + 1).
-    pub ib_ready_last: u64,
+    ib_ready_last: u64,
     /// Per-lane addresses of fetched memory instructions until the LD/ST unit accepts them.
     pub addr_pool: AddrPool,
     /// The stream writes each fetched instruction here before it is compacted into `ibuf`.
     pub fetch_tmp: WarpInst,
-    pub ib_head: Vec<u8>,
-    pub ib_len: Vec<u8>,
-    pub ib_cap: u8,
+    ib_head: Vec<u8>,
+    ib_len: Vec<u8>,
+    ib_cap: u8,
     /// Warps whose I-buffer holds instructions (`ib_len > 0`).
-    pub ib_nonempty: WarpSet,
+    ib_nonempty: WarpSet,
     /// Warps whose decoded entries may not be ready yet (`w_ib_ready` may lie ahead); a warp
     /// outside the set has `w_ib_ready` at or before the current cycle. Refreshed by the issue
     /// stage.
-    pub ib_wait: WarpSet,
-    pub icache: TagArray,
-    pub perfect_icache: bool,
-    pub icache_pending: Vec<u64>,
+    ib_wait: WarpSet,
+    icache: TagArray,
+    perfect_icache: bool,
+    icache_pending: Vec<u64>,
     pub fetch_last: u32,
     /// A warp may have become able to fetch since the fetch stage last found none.
     pub fetch_dirty: bool,
@@ -95,10 +99,10 @@ pub(crate) struct FrontEnd {
     /// (the configuration's [`classify_op`]).
     ec_table: [PerOp<ExecClass>; N_FAMILIES],
     /// One per fetch tag lookup.
-    pub icache_act: CacheReads,
-    pub ibuffer_act: IbufferCounts,
+    icache_act: CacheReads,
+    ibuffer_act: IbufferCounts,
     /// One per instruction written to an I-buffer.
-    pub decoder_insts: u64,
+    decoder_insts: u64,
     /// When a fetch group may run past a branch.
     pub branch_fetch: BranchFetch,
     /// `reconv.stack_update_at = "writeback"`: a warp that issued a branch fetches again only
@@ -187,6 +191,214 @@ impl FrontEnd {
     #[inline]
     pub fn candidate(&mut self, w: usize) {
         self.fetch_cand.insert(w);
+    }
+
+    /// Warp `w`'s I-buffer head (the buffer holds an entry).
+    #[inline]
+    pub fn head(&self, w: usize) -> &TInst {
+        &self.ibuf[w][self.ib_head[w] as usize]
+    }
+
+    /// Sets the tag of warp `w`'s I-buffer head (the buffer holds an entry).
+    #[inline]
+    pub fn set_head_tag(&mut self, w: usize, tag: u16) {
+        self.ibuf[w][self.ib_head[w] as usize].tag = tag;
+    }
+
+    /// The collectors warp `w`'s head may take ([`super::opcoll::OperandCollectors::cu_mask`];
+    /// 0 for one that takes none; meaningful while the buffer holds an entry).
+    #[inline]
+    pub fn head_cu(&self, w: usize) -> u64 {
+        self.w_head_cu[w]
+    }
+
+    /// Warp `w`'s I-buffer holds no entry.
+    #[inline]
+    pub fn is_empty(&self, w: usize) -> bool {
+        self.ib_len[w] == 0
+    }
+
+    /// Warp `w`'s head may be looked at in cycle `t`: the buffer holds an entry, decoded, with
+    /// its I-cache line present.
+    #[inline]
+    pub fn head_ready(&self, w: usize, t: u64) -> bool {
+        self.ib_len[w] > 0 && self.w_ib_ready[w] <= t
+    }
+
+    /// Entries in warp `w`'s I-buffer.
+    pub fn len(&self, w: usize) -> u8 {
+        self.ib_len[w]
+    }
+
+    /// First cycle warp `w`'s I-buffer entries may issue (they share one).
+    #[inline]
+    pub fn ready_at(&self, w: usize) -> u64 {
+        self.w_ib_ready[w]
+    }
+
+    /// The latest cycle at which decoded entries became or become ready.
+    #[inline]
+    pub fn ready_last(&self) -> u64 {
+        self.ib_ready_last
+    }
+
+    /// Entries decoded in cycle `t` (into a buffer of the front end's or of an issue stage's
+    /// own) become ready at `t + 1`.
+    #[inline]
+    pub fn note_decoded(&mut self, t: u64) {
+        self.ib_ready_last = t + 1;
+    }
+
+    /// I-buffer entries per warp.
+    #[inline]
+    pub fn capacity(&self) -> u8 {
+        self.ib_cap
+    }
+
+    /// Word `i` of the warps whose head cannot be looked at: an empty I-buffer, or entries that
+    /// may not be ready yet.
+    #[inline]
+    pub fn not_ready_word(&self, i: usize) -> u64 {
+        !self.ib_nonempty.0[i] | self.ib_wait.0[i]
+    }
+
+    /// Word `i` of the warps with an empty I-buffer.
+    #[inline]
+    pub fn empty_word(&self, i: usize) -> u64 {
+        !self.ib_nonempty.0[i]
+    }
+
+    /// Appends `inst` (whose collectors are `cu`) to warp `w`'s I-buffer, decoded at cycle `t`.
+    #[inline]
+    pub fn push(&mut self, w: usize, inst: TInst, cu: u64, t: u64) {
+        let slot = ring_add(
+            self.ib_head[w] as usize,
+            self.ib_len[w] as usize,
+            self.ib_cap as usize,
+        );
+        self.ibuf[w][slot] = inst;
+        self.ib_cu[w][slot] = cu;
+        if self.ib_len[w] == 0 {
+            self.w_head_cu[w] = cu;
+        }
+        self.w_ib_ready[w] = t + 1;
+        self.ib_wait.insert(w);
+        self.ib_ready_last = t + 1;
+        self.ib_len[w] += 1;
+        self.ib_nonempty.insert(w);
+    }
+
+    /// Warp `w`'s decoded entries wait for their I-cache line.
+    #[inline]
+    pub fn wait_for_line(&mut self, w: usize) {
+        self.w_ib_ready[w] = u64::MAX;
+        self.ib_wait.insert(w);
+    }
+
+    /// Warp `w`'s I-cache line arrived at cycle `t`: its entries are ready at `t + 1` and it
+    /// may fetch again.
+    #[inline]
+    pub fn line_arrived(&mut self, w: usize, t: u64) {
+        self.fetch_dirty = true;
+        self.candidate(w);
+        self.w_ib_ready[w] = t + 1;
+        self.ib_wait.insert(w);
+        self.ib_ready_last = t + 1;
+    }
+
+    /// Counts a fetch of `n` instructions from `first_pc` (decoded, written to a buffer, one
+    /// I-cache tag lookup) and looks its line up: `None` on a hit, else the missing line and
+    /// whether a request for it must go to memory (none is pending yet; it now is).
+    pub fn fetch_lookup(&mut self, n: u32, first_pc: u32) -> Option<(u64, bool)> {
+        self.decoder_insts += n as u64;
+        self.ibuffer_act.writes += n as u64;
+        self.icache_act.reads += 1;
+        if self.perfect_icache {
+            self.icache_act.hits += 1;
+            return None;
+        }
+        let line = self.icache.line_of(CODE_BASE + first_pc as u64);
+        let full = self.icache.full_mask();
+        if let Probe::Hit { .. } = self.icache.probe(line, full) {
+            self.icache_act.hits += 1;
+            return None;
+        }
+        self.icache_act.misses += 1;
+        let send = !self.icache_pending.contains(&line);
+        if send {
+            self.icache_pending.push(line);
+        }
+        Some((line, send))
+    }
+
+    /// Bytes of an I-cache line.
+    #[inline]
+    pub fn line_bytes(&self) -> u64 {
+        self.icache.line_bytes()
+    }
+
+    /// I-cache line `line` arrived at cycle `t`: it is filled and no longer pending.
+    pub fn fill_line(&mut self, line: u64, t: u64) {
+        let full = self.icache.full_mask();
+        if let Some((w, _)) = self.icache.allocate(line, LineState::Valid, t) {
+            self.icache.fill(w, full, t);
+        }
+        self.icache_pending.retain(|&l| l != line);
+    }
+
+    /// Counts an I-buffer read by an issue stage with buffers of its own.
+    #[inline]
+    pub fn count_read(&mut self) {
+        self.ibuffer_act.reads += 1;
+    }
+
+    /// Counts the `wrong` fetch slots of a group behind a redirecting branch: fetched, decoded
+    /// and flushed.
+    pub fn count_wrong_path(&mut self, wrong: u32) {
+        let wrong = wrong as u64;
+        self.ibuffer_act.flushes += 1;
+        self.ibuffer_act.flushed_entries += wrong;
+        self.ibuffer_act.writes += wrong;
+        self.decoder_insts += wrong;
+    }
+
+    /// The front end's counters: I-cache lookups, instructions decoded, I-buffer accesses.
+    pub fn counters(&self) -> (CacheReads, u64, IbufferCounts) {
+        (self.icache_act, self.decoder_insts, self.ibuffer_act)
+    }
+
+    /// Takes warp `w`'s I-buffer head (the buffer holds one): the next entry becomes the head,
+    /// or the emptied buffer makes the warp a fetch candidate. True when the buffer is empty.
+    #[inline]
+    pub fn pop_head(&mut self, w: usize) -> bool {
+        let h = self.ib_head[w] as usize;
+        self.ib_head[w] = if h + 1 == self.ib_cap as usize {
+            0
+        } else {
+            (h + 1) as u8
+        };
+        self.ib_len[w] -= 1;
+        let empty = self.ib_len[w] == 0;
+        if empty {
+            self.ib_nonempty.remove(w);
+            self.fetch_dirty = true;
+            self.candidate(w);
+        } else {
+            self.w_head_cu[w] = self.ib_cu[w][self.ib_head[w] as usize];
+        }
+        self.ibuffer_act.reads += 1;
+        empty
+    }
+
+    /// Drops from `ib_wait` the warps whose decoded entries are ready at cycle `t`.
+    #[inline]
+    pub fn settle_waits(&mut self, t: u64) {
+        let waiting = self.ib_wait;
+        for w in waiting.iter() {
+            if self.w_ib_ready[w] <= t {
+                self.ib_wait.remove(w);
+            }
+        }
     }
 
     /// Clears warp `w`'s I-buffer for a newly launched warp (nothing decoded yet).

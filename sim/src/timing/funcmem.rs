@@ -403,6 +403,6 @@ pub fn copy_between_launches(cfg: &GpuConfig, l2: &mut Option<L2State>, addr: u6
 pub fn sm_activity_template(cfg: &GpuConfig) -> Result<SmActivity, SimError> {
     let p = super::registry::PolicyRegistry::new()
         .resolve(cfg, &super::registry::Selection::default())?;
-    let mut sm = super::sm::Sm::with_policies(0, cfg, 0, p.sm_policies(cfg));
+    let mut sm = super::sm::Sm::with_policies(0, cfg, 0, p.sm_policies(cfg, 0));
     Ok(sm.activity(0))
 }

@@ -69,9 +69,10 @@ pub(crate) struct PolicyFlags {
 
 /// Schedulers, issue stage and their per-cycle bookkeeping and counters.
 pub(crate) struct IssueUnit {
-    /// The issue stage's policies. Their constant properties are read once, into `flags`,
-    /// when they are installed ([`IssueUnit::new`]).
-    pub scoreboard: IssueStageSlot,
+    /// The issue stage: the in-order scoreboard, an out-of-order stage or a plug-in. Its
+    /// constant properties, and the schedulers', are read once, into `flags`, when they are
+    /// installed ([`IssueUnit::new`]).
+    pub stage: IssueStageSlot,
     pub scheds: Vec<Box<dyn WarpScheduler>>,
     pub flags: PolicyFlags,
     /// The number of schedulers, as a divisor (warp slot → scheduler, rotation).
@@ -168,16 +169,16 @@ impl IssueUnit {
     pub fn new(
         nw: usize,
         scheds: Vec<Box<dyn WarpScheduler>>,
-        mut scoreboard: IssueStageSlot,
+        mut stage: IssueStageSlot,
         gate_time_invariant: bool,
         gate_always_ready: bool,
     ) -> Self {
         let ns = scheds.len();
-        scoreboard.reset(nw);
+        stage.reset(nw);
         let flags = PolicyFlags {
             stable: gate_time_invariant && scheds.iter().all(|s| s.stable_when_idle()),
             gate_free: gate_always_ready,
-            sb_sticky: scoreboard.failure_sticky(),
+            sb_sticky: stage.failure_sticky(),
             uses_state: scheds.iter().map(|s| s.uses_warp_state()).collect(),
             reusable: scheds.iter().map(|s| s.order_reusable()).collect(),
             head_type: scheds.iter().map(|s| s.uses_head_type()).collect(),
@@ -185,7 +186,7 @@ impl IssueUnit {
         // head_longop is worked out only for schedulers that read the per-cycle flags
         let need_longop = flags.uses_state.iter().any(|&u| u);
         IssueUnit {
-            scoreboard,
+            stage,
             scheds,
             flags,
             n_sched: Divisor::new(ns as u64),
@@ -220,6 +221,41 @@ impl IssueUnit {
     #[inline]
     pub fn sched_of(&self, w: usize) -> usize {
         self.n_sched.rem(w as u64) as usize
+    }
+
+    /// Counts scheduler `s`'s cycle without a live warp, and keeps it as the last evaluated
+    /// cycle's outcome.
+    #[inline]
+    pub fn count_no_warp(&mut self, s: usize) {
+        self.last_active[s] = false;
+        self.last_evals[s] = 0;
+        let sa = &mut self.sched_act[s];
+        sa.issued[0] += 1;
+        sa.stall.no_warp += 1;
+        self.last_stall[s] = Some(Stall::NoWarp);
+    }
+
+    /// Counts scheduler `s`'s evaluated cycle with live warps: `evals` warps looked at,
+    /// `issued` instructions and, when none issued, the first stall reason met (no warp when
+    /// none was), which comes back; the outcome is kept as the last evaluated cycle's.
+    #[inline]
+    pub fn count_sched_cycle(
+        &mut self,
+        s: usize,
+        evals: u64,
+        issued: u32,
+        first_stall: Option<Stall>,
+    ) -> Option<Stall> {
+        let sa = &mut self.sched_act[s];
+        sa.warp_evals += evals;
+        sa.issued[(issued as usize).min(2)] += 1;
+        self.last_evals[s] = evals;
+        let r = (issued == 0).then(|| first_stall.unwrap_or(Stall::NoWarp));
+        if let Some(r) = r {
+            add_stall(&mut sa.stall, r, 1);
+        }
+        self.last_stall[s] = r;
+        r
     }
 
     /// Counts the pending repeated issue-stage cycles (see `replay_pending`).

@@ -407,6 +407,39 @@ impl OperandCollectors {
         progress
     }
 
+    /// Ports of bank `b` taken at cycle `t` by this cycle's writes and by accesses that still
+    /// hold one.
+    #[inline]
+    pub fn ports_taken(&self, b: usize, t: u64) -> u32 {
+        self.bank_wr_used[b] + self.held(b, t).0
+    }
+
+    /// Bank `b` has a port left for a write at cycle `t`.
+    #[inline]
+    pub fn write_port_free(&self, b: usize, t: u64) -> bool {
+        self.ports_taken(b, t) < self.ports_per_bank
+    }
+
+    /// A write of `lanes` lanes to bank `b` at cycle `t` takes a port (for `lat` cycles with
+    /// `rf.port_occupancy = "full_latency"`) and is counted.
+    #[inline]
+    pub fn take_write_port(&mut self, b: usize, t: u64, lat: u32, lanes: u64) {
+        self.bank_wr_used[b] += 1;
+        self.bank_wr_any = true;
+        self.hold_port(b, t, lat, true);
+        self.rf_act.writes[b] += 1;
+        self.rf_act.write_lanes[b] += lanes;
+    }
+
+    /// Frees the write ports of the last cycle (the start of a writeback stage).
+    #[inline]
+    pub fn new_write_cycle(&mut self) {
+        if self.bank_wr_any {
+            self.bank_wr_used.fill(0);
+            self.bank_wr_any = false;
+        }
+    }
+
     /// Ports of bank `b` held at cycle `t` by multi-cycle accesses granted before `t`, and
     /// whether a write holds one.
     #[inline]

@@ -7,12 +7,11 @@
 //! inline; only registered policies go through trait objects.
 
 use super::policy::{
-    GatingPolicy, InOrderScoreboard, IssueStage, MonolithicRf, NoGating, RegisterFileOrg,
-    WarpScheduler,
+    GatingPolicy, IssueStage, MonolithicRf, NoGating, RegisterFileOrg, WarpScheduler,
 };
 use super::slots::{make_scheduler, GatingSlot, IssueStageSlot, RegisterFileSlot};
 use super::sm::SmPolicies;
-use crate::config::{GpuConfig, SchedPolicy};
+use crate::config::{GpuConfig, OooMode, SchedPolicy};
 use crate::emu::{Reconvergence, ReconvergenceFactory};
 use crate::SimError;
 use std::collections::BTreeMap;
@@ -238,14 +237,25 @@ impl PolicyRegistry {
                 }),
             }
         }
+        let issue_stage = pick(
+            &self.issue_stages,
+            &sel.issue_stage,
+            BUILTIN_ISSUE_STAGE,
+            "issue stage",
+        )?;
+        if let (Some(_), Some(n)) = (&issue_stage, &sel.issue_stage) {
+            // a registered issue stage takes the slot the out-of-order stages would take
+            if cfg.sched.ooo.mode != OooMode::None {
+                return Err(SimError::Other(format!(
+                    "issue stage '{n}' with 'sched.ooo.mode' = {:?}: a registered issue stage \
+                     replaces the built-in one; allowed 'sched.ooo.mode' with it: \"none\"",
+                    format!("{:?}", cfg.sched.ooo.mode).to_lowercase()
+                )));
+            }
+        }
         Ok(ResolvedPolicies {
             sched,
-            issue_stage: pick(
-                &self.issue_stages,
-                &sel.issue_stage,
-                BUILTIN_ISSUE_STAGE,
-                "issue stage",
-            )?,
+            issue_stage,
             register_file: pick(
                 &self.register_files,
                 &sel.register_file,
@@ -283,8 +293,9 @@ pub(crate) struct ResolvedPolicies {
 }
 
 impl ResolvedPolicies {
-    /// Fresh policy instances for one SM of `cfg`.
-    pub fn sm_policies(&self, cfg: &GpuConfig) -> SmPolicies {
+    /// Fresh policy instances for SM `sm` of `cfg`: a registered policy where one was named,
+    /// else the built-in one the configuration selects (the issue stage by `sched.ooo.mode`).
+    pub fn sm_policies(&self, cfg: &GpuConfig, sm: u32) -> SmPolicies {
         let ns = cfg.sched.n_per_sm as usize;
         SmPolicies {
             scheds: match &self.sched {
@@ -293,7 +304,7 @@ impl ResolvedPolicies {
             },
             issue_stage: match &self.issue_stage {
                 Some(f) => IssueStageSlot::Other(f(cfg)),
-                None => IssueStageSlot::InOrder(InOrderScoreboard::new(cfg.sched.war_scoreboard)),
+                None => IssueStageSlot::builtin(cfg, sm),
             },
             rf: match &self.register_file {
                 Some(f) => RegisterFileSlot::Other(f(cfg)),

@@ -1,68 +1,108 @@
 //! The SM's policy slots: the enums through which the pipeline calls a policy, with the built-in
 //! implementations as variants (called directly, so that their calls inline) and any other
 //! through the trait object an `Other` variant holds, and the constructor of the configured
-//! warp scheduler. They name the implementations that live outside `policy/` (the partitioned
-//! register file of `rf/`, the power-gating controllers and GATES of `gating/`, the Origami
-//! scheduler of `fold/`), so they sit here rather than beside the traits, which name none.
+//! warp scheduler. They name the implementations that live outside `policy/` (the SOCGPU and
+//! LOOG issue stages of `ooo/`, the partitioned register file of `rf/`, the power-gating
+//! controllers and GATES of `gating/`, the Origami scheduler of `fold/`), so they sit here
+//! rather than beside the traits, which name none.
 
 use super::fold::OrigamiScheduler;
 use super::gating::{Gates, PgGating};
+use super::ooo::{loog_params, SmLoog, SmSocgpu};
 use super::policy::{
     ByAge, FetchGroup, GatingPolicy, Gto, Hazard, InOrderScoreboard, IssueStage, Lrr, MonolithicRf,
     NoGating, RegisterFileOrg, RfRoute, TwoLevel, UnitState, WarpScheduler,
 };
 use super::rf::PrfOrg;
 use super::tinst::TInst;
-use crate::config::{GpuConfig, SchedPolicy};
+use crate::activity::KernelActivity;
+use crate::config::{GpuConfig, OooMode, SchedPolicy};
 
-/// The SM's issue stage: the built-in scoreboard called directly (its checks run several
-/// times per instruction, and a direct call lets them inline), any other through its trait.
-pub enum IssueStageSlot {
-    /// The built-in in-order scoreboard ([`InOrderScoreboard`]).
+/// The SM's issue stage: the built-in stages called directly (the scoreboard's checks run
+/// several times per instruction, and a direct call lets them inline), any other through its
+/// trait. The SM enters the pipeline steps a built-in out-of-order stage takes over through
+/// this slot too (`sm/stage.rs`): one match per step, no trait object.
+pub(crate) enum IssueStageSlot {
+    /// The built-in in-order scoreboard ([`InOrderScoreboard`]; `sched.ooo.mode = "none"`).
     InOrder(InOrderScoreboard),
-    /// A plugin issue stage.
+    /// SOCGPU (`sched.ooo.mode = "socgpu"`, issue-stage §2): per-warp out-of-order buffers
+    /// that also replace the in-order fetch and decode.
+    Socgpu(Box<SmSocgpu>),
+    /// LOOG (`sched.ooo.mode = "loog"`, issue-stage §3): collector units as reservation
+    /// stations that also replace the operand collectors, the register-file reads and the
+    /// dispatch.
+    Loog(Box<SmLoog>),
+    /// A plugin issue stage (a scoreboard in the in-order pipeline).
     Other(Box<dyn IssueStage>),
 }
 
-/// Calls the same method on whichever variant a two-variant slot enum holds.
+impl IssueStageSlot {
+    /// The built-in issue stage `sched.ooo.mode` selects for SM `sm` of `cfg`.
+    pub fn builtin(cfg: &GpuConfig, sm: u32) -> Self {
+        let nw = cfg.sm.max_warps as usize;
+        match cfg.sched.ooo.mode {
+            OooMode::None => Self::InOrder(InOrderScoreboard::new(cfg.sched.war_scoreboard)),
+            OooMode::Socgpu => Self::Socgpu(Box::new(SmSocgpu::new(cfg, sm, nw))),
+            OooMode::Loog => Self::Loog(Box::new(SmLoog::new(loog_params(cfg), nw))),
+        }
+    }
+}
+
+/// Calls the same method on whichever variant the issue-stage slot holds.
 macro_rules! slot_call {
-    ($self:expr, $a:ident | $b:ident, $s:ident => $e:expr) => {
+    ($self:expr, $s:ident => $e:expr) => {
         match $self {
-            Self::$a($s) => $e,
-            Self::$b($s) => $e,
+            Self::InOrder($s) => $e,
+            Self::Socgpu($s) => $e,
+            Self::Loog($s) => $e,
+            Self::Other($s) => $e,
         }
     };
 }
 
 impl IssueStage for IssueStageSlot {
     fn reset(&mut self, n_warps: usize) {
-        slot_call!(self, InOrder | Other, s => s.reset(n_warps))
+        slot_call!(self, s => s.reset(n_warps))
     }
     #[inline]
     fn check(&self, w: usize, inst: &TInst) -> Result<(), Hazard> {
-        slot_call!(self, InOrder | Other, s => s.check(w, inst))
+        slot_call!(self, s => s.check(w, inst))
     }
     #[inline]
     fn reserve(&mut self, w: usize, inst: &TInst, longop: bool) {
-        slot_call!(self, InOrder | Other, s => s.reserve(w, inst, longop))
+        slot_call!(self, s => s.reserve(w, inst, longop))
     }
     #[inline]
     fn release(&mut self, w: usize, reg: u16) {
-        slot_call!(self, InOrder | Other, s => s.release(w, reg))
+        slot_call!(self, s => s.release(w, reg))
     }
     #[inline]
     fn sources_read(&mut self, w: usize, inst: &TInst) {
-        slot_call!(self, InOrder | Other, s => s.sources_read(w, inst))
+        slot_call!(self, s => s.sources_read(w, inst))
     }
     #[inline]
     fn reads_longop(&self, w: usize, inst: &TInst) -> bool {
-        slot_call!(self, InOrder | Other, s => s.reads_longop(w, inst))
+        slot_call!(self, s => s.reads_longop(w, inst))
     }
     fn any_pending(&self, w: usize) -> bool {
-        slot_call!(self, InOrder | Other, s => s.any_pending(w))
+        slot_call!(self, s => s.any_pending(w))
     }
     fn failure_sticky(&self) -> bool {
-        slot_call!(self, InOrder | Other, s => s.failure_sticky())
+        slot_call!(self, s => s.failure_sticky())
+    }
+    fn on_warp_launch(&mut self, w: usize) {
+        slot_call!(self, s => s.on_warp_launch(w))
+    }
+    #[inline]
+    fn replay_idle(&mut self, cycles: u64) {
+        slot_call!(self, s => s.replay_idle(cycles))
+    }
+    #[inline]
+    fn may_sleep(&self) -> bool {
+        slot_call!(self, s => s.may_sleep())
+    }
+    fn record(&self, k: &mut KernelActivity) {
+        slot_call!(self, s => s.record(k))
     }
 }
 

@@ -1,8 +1,10 @@
 //! Out-of-order issue stages (issue-stage §2, §3): SOCGPU's per-warp instruction buffers with
 //! their dependence matrices ([`socgpu`], [`depmatrix`]) and the per-SM state the SM's SOCGPU
 //! issue path (`sm/socgpu.rs`) drives; LOOG's collector units as reservation stations with the
-//! RAT, the RRS and the UUID order ([`loog`]), driven by `sm/loog.rs`. The in-order baseline
-//! does not use this module.
+//! RAT, the RRS and the UUID order ([`loog`]), driven by `sm/loog.rs`. Both are issue stages
+//! ([`IssueStage`]) held in the SM's issue-stage slot (`timing/slots.rs`); their dependence
+//! tracking is their own, so the scoreboard calls of the trait find nothing to do. The
+//! in-order baseline does not use this module.
 
 pub mod depmatrix;
 pub mod loog;
@@ -14,8 +16,9 @@ pub use loog::{
 };
 pub use socgpu::{FlushOutcome, IbEntry, LocalPolicy, SocgpuHwInputs, WarpIb};
 
-use crate::activity::SocgpuStats;
+use crate::activity::{KernelActivity, SocgpuStats};
 use crate::config::{GpuConfig, IbRefill, LoogRfArbiter, OooDual, OooMemOrder, OooMode};
+use crate::timing::policy::{Hazard, IssueStage};
 use crate::timing::tinst::TInst;
 
 /// ⌈log2 n⌉ (0 for n ≤ 1).
@@ -223,6 +226,76 @@ impl SmSocgpu {
             ib.n_valid() == 0
         } else {
             ib.free_entries() >= self.fetch_width.min(ib.depth() as u32)
+        }
+    }
+}
+
+/// The scoreboard calls of [`IssueStage`] for a stage that tracks dependences its own way: no
+/// hazard to check, nothing to reserve, release or count down, no long-latency producer.
+macro_rules! no_scoreboard {
+    () => {
+        fn check(&self, _w: usize, _inst: &TInst) -> Result<(), Hazard> {
+            Ok(())
+        }
+        fn reserve(&mut self, _w: usize, _inst: &TInst, _longop: bool) {}
+        fn release(&mut self, _w: usize, _reg: u16) {}
+        fn sources_read(&mut self, _w: usize, _inst: &TInst) {}
+        fn reads_longop(&self, _w: usize, _inst: &TInst) -> bool {
+            false
+        }
+    };
+}
+
+/// SOCGPU as the SM's issue stage: dependences live in each warp's dependence matrix, set at
+/// insertion and cleared at write-back (`sm/socgpu.rs`), so the scoreboard calls find nothing
+/// to do; the stage's own part is its per-warp state, its sleep rule and its counters.
+impl IssueStage for SmSocgpu {
+    /// Built for the SM's warp slots ([`SmSocgpu::new`]); nothing to resize.
+    fn reset(&mut self, _n_warps: usize) {}
+    no_scoreboard!();
+    /// Entries of warp `w` issued and not yet written back.
+    fn any_pending(&self, w: usize) -> bool {
+        let ib = &self.ibs[w];
+        ib.valid_mask() & !ib.unissued_mask() != 0
+    }
+    fn on_warp_launch(&mut self, w: usize) {
+        self.reset_warp(w);
+    }
+    fn replay_idle(&mut self, cycles: u64) {
+        SmSocgpu::replay_idle(self, cycles);
+    }
+    fn may_sleep(&self) -> bool {
+        SmSocgpu::may_sleep(self)
+    }
+    fn record(&self, k: &mut KernelActivity) {
+        match k.socgpu.as_mut() {
+            Some(x) => x.merge(&self.stats),
+            None => k.socgpu = Some(self.stats.clone()),
+        }
+    }
+}
+
+/// LOOG as the SM's issue stage: registers are renamed through the RAT and results
+/// broadcast to the waiting collector units (`sm/loog.rs`), so there is no scoreboard to
+/// check; the stage steps every cycle.
+impl IssueStage for SmLoog {
+    /// Built for the SM's warp slots ([`SmLoog::new`]); nothing to resize.
+    fn reset(&mut self, _n_warps: usize) {}
+    no_scoreboard!();
+    /// Nothing is reserved: a renamed register has its producer, not a pending bit.
+    fn any_pending(&self, _w: usize) -> bool {
+        false
+    }
+    fn on_warp_launch(&mut self, w: usize) {
+        self.reset_warp(w);
+    }
+    fn may_sleep(&self) -> bool {
+        false
+    }
+    fn record(&self, k: &mut KernelActivity) {
+        match k.loog.as_mut() {
+            Some(x) => x.merge(&self.stats),
+            None => k.loog = Some(self.stats.clone()),
         }
     }
 }

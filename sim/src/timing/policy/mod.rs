@@ -16,6 +16,7 @@ pub use builtin::{InOrderScoreboard, MonolithicRf, NoGating};
 pub use schedulers::{ByAge, FetchGroup, Gto, Lrr, TwoLevel};
 
 use super::tinst::TInst;
+use crate::activity::KernelActivity;
 
 /// What a scheduler may see of one of its warps this cycle.
 #[derive(Clone, Copy, Debug, Default)]
@@ -163,6 +164,22 @@ pub trait IssueStage: Send {
     fn failure_sticky(&self) -> bool {
         false
     }
+    /// A warp launches into slot `w`: a stage with per-warp state of its own (instruction
+    /// buffers, a rename table) clears it. The scoreboard keeps nothing to clear (a slot's
+    /// reservations are all released before its warp retires).
+    fn on_warp_launch(&mut self, _w: usize) {}
+    /// The SM slept through `cycles` cycles whose issue stage would have repeated the last
+    /// evaluated one: a stage with counters of its own adds that cycle's `cycles` times.
+    fn replay_idle(&mut self, _cycles: u64) {}
+    /// May the SM sleep through cycles in which nothing changes? False for a stage whose
+    /// state moves every cycle by itself. A constant of the stage.
+    fn may_sleep(&self) -> bool {
+        true
+    }
+    /// Adds the stage's own counters to kernel record `k` (one call per SM at the kernel's
+    /// end; the out-of-order stages' issue-stage §5 counters). The scoreboard's are in the SM's
+    /// record already.
+    fn record(&self, _k: &mut KernelActivity) {}
 }
 
 /// The register-file structure one access goes to (register-file spec §5, §7): the monolithic

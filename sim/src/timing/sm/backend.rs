@@ -2,29 +2,35 @@
 //! ports, dispatch of operand-ready collectors into free execution units (or the LD/ST unit),
 //! and the register-file read arbitration (simulator §2.4, §2.5).
 
+use super::fold::FoldIssue;
 use super::Sm;
 use crate::inst::PRED_BASE;
 use crate::timing::exec::{PipeClass, SpPipe};
 use crate::timing::execunits::Wb;
-use crate::timing::frontend::BRANCH_WB_TAG;
+use crate::timing::gating::DomType;
 use crate::timing::gating::GateDecision;
 use crate::timing::perclass::{PerCuClass, PerPipe};
 use crate::timing::policy::{GatingPolicy, IssueStage, RegisterFileOrg, UnitState};
 use crate::timing::slots::RegisterFileSlot;
 
+/// Where a ready collector may go this cycle.
+enum UnitPick {
+    /// To this unit.
+    Unit(usize),
+    /// Nowhere: the pipe it needs is gated (younger collectors of its class may still go).
+    Gated,
+    /// Nowhere: no unit of its class accepts (its class is blocked for the cycle).
+    None,
+}
+
 impl Sm {
     // ------------------------------------------------------------------ writeback
     pub fn writeback(&mut self, t: u64, ex_wb: u32) {
-        if self.loog.is_some() {
-            self.loog_begin_cycle(t);
-        }
+        self.stage_begin_writeback(t);
         if self.rf_active.is_some() {
             self.sync_rf_active(t);
         }
-        if self.oc.bank_wr_any {
-            self.oc.bank_wr_used.fill(0);
-            self.oc.bank_wr_any = false;
-        }
+        self.oc.new_write_cycle();
         if !self.oc.wb_completing.is_empty() {
             self.complete_writes(t);
         }
@@ -79,8 +85,7 @@ impl Sm {
             for &r in &w.dst[..w.n_dst as usize] {
                 if r < PRED_BASE && !to_rfc {
                     let b = self.oc.rf.bank(warp as u32, sched, r) as usize;
-                    let held = self.oc.held(b, t).0;
-                    if self.oc.bank_wr_used[b] + held >= self.oc.ports_per_bank {
+                    if !self.oc.write_port_free(b, t) {
                         ok = false;
                     }
                 }
@@ -105,8 +110,8 @@ impl Sm {
             }
             let mut max_lat = 1u32;
             for &r in &w.dst[..w.n_dst as usize] {
-                if self.loog.is_some() && !self.loog_rf_write_kept(warp, r, w.tag) {
-                    // LOOG: a younger writer renamed the register; no RF write (WAW)
+                if !self.rf_write_kept(warp, r, w.tag) {
+                    // a younger writer renamed the register: no RF write (WAW elimination)
                     continue;
                 }
                 if r < PRED_BASE && to_rfc {
@@ -123,11 +128,7 @@ impl Sm {
                     let route = self.oc.rf.route(warp as u32, r, true, t);
                     let lat = route.latency_cycles.max(1);
                     max_lat = max_lat.max(lat);
-                    self.oc.bank_wr_used[b] += 1;
-                    self.oc.bank_wr_any = true;
-                    self.oc.hold_port(b, t, lat, true);
-                    self.oc.rf_act.writes[b] += 1;
-                    self.oc.rf_act.write_lanes[b] += w.lanes as u64;
+                    self.oc.take_write_port(b, t, lat, w.lanes as u64);
                     if let Some(m) = self.oc.mon.as_mut() {
                         m.write(warp, r, route.part, lat, t);
                     }
@@ -181,17 +182,12 @@ impl Sm {
         for (w, r) in queue {
             let sched = self.issue.sched_of(w as usize) as u32;
             let b = self.oc.rf.bank(w, sched, r) as usize;
-            let held = self.oc.held(b, t).0;
-            if self.oc.bank_wr_used[b] + held >= self.oc.ports_per_bank {
+            if !self.oc.write_port_free(b, t) {
                 refused += 1;
                 left.push_back((w, r));
                 continue;
             }
-            self.oc.bank_wr_used[b] += 1;
-            self.oc.bank_wr_any = true;
-            self.oc.hold_port(b, t, lat, true);
-            self.oc.rf_act.writes[b] += 1;
-            self.oc.rf_act.write_lanes[b] += 32;
+            self.oc.take_write_port(b, t, lat, 32);
             self.progress = true;
         }
         if let RegisterFileSlot::Partitioned(o) = &mut self.oc.rf {
@@ -218,25 +214,7 @@ impl Sm {
     /// one instruction fewer in flight.
     fn write_done(&mut self, w: &Wb) {
         let warp = w.warp as usize;
-        if self.ooo.is_some() {
-            // SOCGPU: the dependence matrix replaces the scoreboard
-            self.socgpu_writeback(warp, w.tag);
-        } else if self.loog.is_some() {
-            // LOOG: the RAT and the broadcast replace the scoreboard
-            self.loog_writeback(w.tag);
-        } else {
-            for &r in &w.dst[..w.n_dst as usize] {
-                self.issue.scoreboard.release(warp, r);
-                self.issue.sb_blocked.remove(warp);
-                self.issue.sb_act.writes += 1;
-            }
-            if w.tag == BRANCH_WB_TAG && self.front.wb_release {
-                // reconv.stack_update_at = "writeback": the branch's stack update is done
-                self.warps.w_fetch_ready[warp] = 0;
-                self.front.fetch_dirty = true;
-                self.front.candidate(warp);
-            }
-        }
+        self.stage_result_written(w);
         self.warps.w_inflight[warp] -= 1;
         self.issue.dirty = true;
         // an exited warp may now be finished
@@ -245,10 +223,7 @@ impl Sm {
 
     // ------------------------------------------------------------------ dispatch
     /// Dispatches CUs whose operands are all available into free units, oldest first.
-    pub fn dispatch(&mut self, t: u64, oc_ex: &PerPipe<u32>) {
-        if self.loog.is_some() {
-            return self.dispatch_loog(t);
-        }
+    pub(super) fn dispatch_collectors(&mut self, t: u64, oc_ex: &PerPipe<u32>) {
         if self.oc.cu_ready == 0 {
             return;
         }
@@ -307,66 +282,28 @@ impl Sm {
                 }
             }
             let Some(ci) = best else { break };
-            let (pipe, sub, ii, lat, sp) = {
+            let (pipe, ii, lat, sp) = {
                 let c = &self.oc.cus[ci];
-                (c.ec.pipe, c.subcore, c.ec.ii, c.ec.latency, c.ec.sp_pipe)
+                (c.ec.pipe, c.ec.ii, c.ec.latency, c.ec.sp_pipe)
             };
             let pc = pipe;
-            // unit choice: lowest-index non-gated free unit of the class (own sub-core first)
-            let nsub_units = self
-                .exec
-                .subcore_has_unit
-                .get(sub as usize)
-                .is_some_and(|h| h[pc]);
-            let mut chosen = None;
             let pg_ty = if gate_free {
                 None
             } else {
                 self.exec.pg_type(&self.oc.cus[ci].ec)
             };
-            if let Some(ty) = pg_ty {
-                // power-gating §1.2 step 3 at the unit: an ON free domain, else a wake
-                // request, else blocked
-                let m = self.oc.cus[ci].inst.active_mask;
-                let m = self.fold_need_mask(&self.oc.cus[ci].ec, m, t);
-                let (dec, unit) = self.exec.pg_decide(ty, t, Some((sub, nsub_units)), m);
-                if dec == GateDecision::Issue {
-                    chosen = unit;
-                } else {
+            let ui = match self.pick_unit(ci, t, pg_ty) {
+                UnitPick::Unit(ui) => ui,
+                UnitPick::Gated => {
                     gated_out |= 1 << ci;
                     continue;
                 }
-            } else {
-                let mut wanted_gated = false;
-                for (ui, u) in self.exec.units.iter().enumerate() {
-                    if u.class != pipe || (nsub_units && u.subcore != sub) || u.next_accept > t {
-                        continue;
-                    }
-                    if pipe == PipeClass::Mem && !self.ldst.can_accept() {
-                        continue;
-                    }
-                    let p = if sp == SpPipe::Fp {
-                        u.pipe_fp
-                    } else {
-                        u.pipe_int
-                    };
-                    if !gate_free && self.exec.gating.available(p, t) != UnitState::Ready {
-                        wanted_gated = true;
-                        continue;
-                    }
-                    chosen = Some(ui);
-                    break;
+                UnitPick::None => {
+                    // this CU cannot go this cycle: block its class so younger CUs of other
+                    // classes may still dispatch
+                    used_class[pc] = u32::MAX - 1;
+                    continue;
                 }
-                if chosen.is_none() && wanted_gated {
-                    // the collector waits for a gated pipe: wake the class's gated units
-                    self.exec.request_wake(pc, sp, t);
-                }
-            }
-            let Some(ui) = chosen else {
-                // this CU cannot go this cycle: block its class so younger CUs of other classes
-                // may still dispatch
-                used_class[pc] = u32::MAX - 1;
-                continue;
             };
             used_class[pc] += 1;
             last_pc = Some(pc);
@@ -391,9 +328,7 @@ impl Sm {
             self.flush_integrals();
             self.oc.cu_busy[cls] -= 1;
             let warp = cu_warp as usize;
-            self.issue
-                .scoreboard
-                .sources_read(warp, &self.oc.cus[ci].inst);
+            self.issue.stage.sources_read(warp, &self.oc.cus[ci].inst);
             self.issue.sb_blocked.remove(warp);
             let lanes = mask.count_ones() as u64;
             // folding / lane shifting (power-gating §6, §7): passes, port time, latency
@@ -421,49 +356,7 @@ impl Sm {
                 self.exec.pipes[p].busy.busy(t, busy);
                 continue;
             }
-            if let Some(fi) = fi {
-                let tm = &fi.timing;
-                let n = fi.plan.n_passes().max(1) as usize;
-                if pg_ty.is_some() {
-                    // each pass keeps the domains of its own lanes busy from its own start
-                    // (power-gating §1.1: a lane domain is busy only while an active thread
-                    // runs on it); a lane only the second pass uses waits, ON, until then
-                    if fi.plan.n_passes() == 0 {
-                        let lb = tm.lane_busy_cycles as u64;
-                        self.exec.pg_dispatched(ui, sp, 0, t, lb);
-                    }
-                    for k in 0..fi.plan.n_passes() as usize {
-                        let (start, end) = tm.pass_busy(t, k);
-                        let m = fi.plan.passes()[k].issued_mask;
-                        self.exec
-                            .pg_dispatched_from(ui, sp, m, t, start, end - start);
-                    }
-                }
-                let pp = &mut self.exec.pipes[p];
-                for k in 0..n {
-                    let (start, end) = tm.pass_busy(t, k);
-                    let len = if self.exec.busy_accept {
-                        1
-                    } else {
-                        end - start
-                    };
-                    let m = if fi.plan.n_passes() == 0 {
-                        0
-                    } else {
-                        fi.plan.passes()[k].issued_mask
-                    };
-                    pp.busy.busy(start, len);
-                    pp.lanes_busy(start, len, m);
-                }
-            } else {
-                if pg_ty.is_some() {
-                    self.exec.pg_dispatched(ui, sp, mask, t, lat as u64);
-                }
-                let busy_len = if self.exec.busy_accept { 1 } else { lat as u64 };
-                let pp = &mut self.exec.pipes[p];
-                pp.busy.busy(t, busy_len);
-                pp.lanes_busy(t, busy_len, mask);
-            }
+            self.occupy_pipe(ui, p, sp, mask, t, lat, fi.as_ref(), pg_ty.is_some());
             self.seq += 1;
             let mut dst = [0u16; 4];
             let n = n_dst as usize;
@@ -486,12 +379,130 @@ impl Sm {
         }
     }
 
+    /// The unit collector `ci` dispatches to at cycle `t`: the lowest-index free unit of its
+    /// class (its own sub-core's first) whose pipe is not gated. With the power-gating
+    /// controllers (`pg_ty`, power-gating §1.2 step 3 at the unit) an ON free domain, else a
+    /// wake request, else the collector is gated; otherwise a collector that finds only gated
+    /// pipes wakes its class's gated units.
+    #[inline]
+    fn pick_unit(&mut self, ci: usize, t: u64, pg_ty: Option<DomType>) -> UnitPick {
+        let gate_free = self.issue.flags.gate_free;
+        let (pipe, sub, sp) = {
+            let c = &self.oc.cus[ci];
+            (c.ec.pipe, c.subcore, c.ec.sp_pipe)
+        };
+        let pc = pipe;
+        // unit choice: lowest-index non-gated free unit of the class (own sub-core first)
+        let nsub_units = self
+            .exec
+            .subcore_has_unit
+            .get(sub as usize)
+            .is_some_and(|h| h[pc]);
+        let mut chosen = None;
+        if let Some(ty) = pg_ty {
+            // power-gating §1.2 step 3 at the unit: an ON free domain, else a wake
+            // request, else blocked
+            let m = self.oc.cus[ci].inst.active_mask;
+            let m = self.fold_need_mask(&self.oc.cus[ci].ec, m, t);
+            let (dec, unit) = self.exec.pg_decide(ty, t, Some((sub, nsub_units)), m);
+            if dec != GateDecision::Issue {
+                return UnitPick::Gated;
+            }
+            chosen = unit;
+        } else {
+            let mut wanted_gated = false;
+            for (ui, u) in self.exec.units.iter().enumerate() {
+                if u.class != pipe || (nsub_units && u.subcore != sub) || u.next_accept > t {
+                    continue;
+                }
+                if pipe == PipeClass::Mem && !self.ldst.can_accept() {
+                    continue;
+                }
+                let p = if sp == SpPipe::Fp {
+                    u.pipe_fp
+                } else {
+                    u.pipe_int
+                };
+                if !gate_free && self.exec.gating.available(p, t) != UnitState::Ready {
+                    wanted_gated = true;
+                    continue;
+                }
+                chosen = Some(ui);
+                break;
+            }
+            if chosen.is_none() && wanted_gated {
+                // the collector waits for a gated pipe: wake the class's gated units
+                self.exec.request_wake(pc, sp, t);
+            }
+        }
+        chosen.map_or(UnitPick::None, UnitPick::Unit)
+    }
+
+    /// Occupies pipe `p` of unit `ui` (`sp`: its INT or FP pipe) for an instruction with
+    /// active `mask` dispatched at cycle `t` with latency `lat`: one busy stretch, or with
+    /// folding (`fi`, power-gating §6, §7) one per pass; with the gating controllers
+    /// (`pg`) the domains of its lanes are busy for the same stretches.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn occupy_pipe(
+        &mut self,
+        ui: usize,
+        p: usize,
+        sp: SpPipe,
+        mask: u32,
+        t: u64,
+        lat: u32,
+        fi: Option<&FoldIssue>,
+        pg: bool,
+    ) {
+        if let Some(fi) = fi {
+            let tm = &fi.timing;
+            let n = fi.plan.n_passes().max(1) as usize;
+            if pg {
+                // each pass keeps the domains of its own lanes busy from its own start
+                // (power-gating §1.1: a lane domain is busy only while an active thread
+                // runs on it); a lane only the second pass uses waits, ON, until then
+                if fi.plan.n_passes() == 0 {
+                    let lb = tm.lane_busy_cycles as u64;
+                    self.exec.pg_dispatched(ui, sp, 0, t, lb);
+                }
+                for k in 0..fi.plan.n_passes() as usize {
+                    let (start, end) = tm.pass_busy(t, k);
+                    let m = fi.plan.passes()[k].issued_mask;
+                    self.exec
+                        .pg_dispatched_from(ui, sp, m, t, start, end - start);
+                }
+            }
+            let pp = &mut self.exec.pipes[p];
+            for k in 0..n {
+                let (start, end) = tm.pass_busy(t, k);
+                let len = if self.exec.busy_accept {
+                    1
+                } else {
+                    end - start
+                };
+                let m = if fi.plan.n_passes() == 0 {
+                    0
+                } else {
+                    fi.plan.passes()[k].issued_mask
+                };
+                pp.busy.busy(start, len);
+                pp.lanes_busy(start, len, m);
+            }
+        } else {
+            if pg {
+                self.exec.pg_dispatched(ui, sp, mask, t, lat as u64);
+            }
+            let busy_len = if self.exec.busy_accept { 1 } else { lat as u64 };
+            let pp = &mut self.exec.pipes[p];
+            pp.busy.busy(t, busy_len);
+            pp.lanes_busy(t, busy_len, mask);
+        }
+    }
+
     // ------------------------------------------------------------------ RF arbitration
     /// Register-file read arbitration of every bank with requests.
-    pub fn rf_arbitrate(&mut self, t: u64) {
-        if self.loog.is_some() {
-            return self.loog_rf_read(t);
-        }
+    pub(super) fn rf_arbitrate_collectors(&mut self, t: u64) {
         let migrating = match &self.oc.rf {
             RegisterFileSlot::Partitioned(o) => o.migrating(),
             _ => false,
@@ -527,7 +538,7 @@ impl Sm {
             };
             let sched = self.issue.sched_of(w as usize) as u32;
             let b = o.slot_bank(w, sched, req.slot) as usize;
-            let used = self.oc.bank_wr_used[b] + self.oc.held(b, t).0 + self.oc.bank_rd_used[b];
+            let used = self.oc.ports_taken(b, t) + self.oc.bank_rd_used[b];
             if used >= self.oc.ports_per_bank {
                 continue;
             }

@@ -80,16 +80,16 @@ impl Sm {
                 self.warps.membar.has(w),
                 self.warps.w_inflight[w],
                 self.warps.w_mem_out[w],
-                self.front.ib_len[w],
-                self.front.w_ib_ready[w] as i64,
+                self.front.len(w),
+                self.front.ready_at(w) as i64,
                 self.warps.w_fetch_ready[w] as i64,
                 self.issue.sb_blocked.has(w),
                 self.issue.sb_ok.has(w),
             );
-            if self.front.ib_len[w] > 0 {
-                let h = &self.front.ibuf[w][self.front.ib_head[w] as usize];
+            if !self.front.is_empty(w) {
+                let h = self.front.head(w);
                 let ec = self.front.exec_class(h.family, h.op);
-                let sb = self.issue.scoreboard.check(w, h).is_ok();
+                let sb = self.issue.stage.check(w, h).is_ok();
                 let _ = write!(
                     s,
                     " head pc {:#x} {:?}/{:?} {:?}/{:?} mask {:08x} sb_ok_now {sb} need {:08x}",

@@ -256,7 +256,7 @@ impl Sm {
         for live in &self.issue.sched_live {
             for &w in live {
                 let w = w as usize;
-                if self.front.ib_len[w] > 0 && !self.warps.w_exited[w] {
+                if !self.front.is_empty(w) && !self.warps.w_exited[w] {
                     match self.head_type(w) {
                         HeadType::Int => a[0] += 1,
                         HeadType::Fp => a[1] += 1,

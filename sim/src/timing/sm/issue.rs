@@ -4,15 +4,14 @@
 //! instruction reserves its destinations and takes a collector with its register reads queued
 //! per bank. The first failing check of a scheduler's cycle is its stall reason.
 
+use super::issued::IssuePorts;
 use super::Sm;
-use crate::activity::simd_bucket;
-use crate::inst::{Family, OpClass, PRED_BASE};
-use crate::timing::exec::PipeClass;
+use crate::timing::exec::{ExecClass, PipeClass};
 use crate::timing::frontend::{is_branch, BRANCH_WB_TAG};
 use crate::timing::gating::GateDecision;
-use crate::timing::issueunit::{add_stall, IssueEvent, Stall, W0};
-use crate::timing::perclass::{CuClass, PerCuClass, PerPipe};
-use crate::timing::policy::{HeadType, IssueStage, RegisterFileOrg, WarpView};
+use crate::timing::issueunit::{Stall, W0};
+use crate::timing::perclass::PerPipe;
+use crate::timing::policy::{HeadType, IssueStage, WarpView};
 use crate::timing::slots::GatingSlot;
 use crate::timing::warpset::WarpSet;
 
@@ -49,14 +48,13 @@ impl Sm {
     }
 
     // ------------------------------------------------------------------ issue
-    /// Issue stage for all schedulers. Returns nothing; counters go to `act`.
-    pub fn issue(&mut self, t: u64, cfg_issue: (u32, u32, bool), id_oc: &PerPipe<u32>) {
-        if self.ooo.is_some() {
-            return self.issue_socgpu(t, cfg_issue, id_oc);
-        }
-        if self.loog.is_some() {
-            return self.issue_loog(t);
-        }
+    /// In-order issue stage for all schedulers. Returns nothing; counters go to `act`.
+    pub(super) fn issue_in_order(
+        &mut self,
+        t: u64,
+        cfg_issue: (u32, u32, bool),
+        id_oc: &PerPipe<u32>,
+    ) {
         if !self.issue.dirty && t < self.issue.wake && self.issue.flags.stable {
             // Nothing the stage reads changed since it last found nothing to issue: the
             // outcome, and every counter, would repeat.
@@ -66,74 +64,24 @@ impl Sm {
         self.issue.flush_replay();
         self.refresh_live();
         // decoded entries that have become ready
-        let waiting = self.front.ib_wait;
-        for w in waiting.iter() {
-            if self.front.w_ib_ready[w] <= t {
-                self.front.ib_wait.remove(w);
-            }
-        }
+        self.front.settle_waits(t);
         let (per_sched, per_warp, diff_units) = cfg_issue;
         let mut any_issued = false;
-        let mut used_idoc = PerPipe::splat(0u32);
-        let mut used_in = PerCuClass::splat(0u32);
+        let mut ports = IssuePorts::new(id_oc);
         let sb0 = self.issue.sb_act.reads;
-        // Schedulers share the collectors and ID_OC slots; the first claim rotates every cycle
-        // so that no scheduler is starved [G].
         let n_s = self.issue.scheds.len();
         for si in 0..n_s {
-            let s = self
-                .issue
-                .n_sched
-                .rem(si as u64 + self.issue.n_sched.rem(t)) as usize;
-            // views of this scheduler's live warps (ascending slot)
-            let mut views = std::mem::take(&mut self.issue.views[s]);
-            if self.issue.views_stale[s] || self.issue.flags.uses_state[s] {
-                self.issue.views_stale[s] = false;
-                self.issue.order_valid[s] = false;
-                self.issue.views_new[s] = true;
-                views.clear();
-                let want_type = self.issue.flags.head_type[s];
-                for k in 0..self.issue.sched_live[s].len() {
-                    let w = self.issue.sched_live[s][k] as usize;
-                    let empty = self.front.ib_len[w] == 0 || self.front.w_ib_ready[w] > t;
-                    let head_longop = self.issue.need_longop && !empty && {
-                        let h = &self.front.ibuf[w][self.front.ib_head[w] as usize];
-                        self.issue.scoreboard.reads_longop(w, h)
-                    };
-                    let waiting = self.warps.waits_barrier(w);
-                    let (head_type, head_mask) = if want_type && !empty {
-                        let h = &self.front.ibuf[w][self.front.ib_head[w] as usize];
-                        (self.head_type(w), h.active_mask)
-                    } else {
-                        (HeadType::Other, 0)
-                    };
-                    views.push(WarpView {
-                        slot: w as u16,
-                        age: self.warps.w_age[w],
-                        ready: !empty && !waiting,
-                        waiting,
-                        ibuffer_empty: empty,
-                        head_longop,
-                        finished: false,
-                        head_type,
-                        head_mask,
-                    });
-                }
-            }
-            self.issue.views[s] = views;
-            let sa = &mut self.issue.sched_act[s];
-            self.issue.last_active[s] = !self.issue.views[s].is_empty();
+            let s = self.sched_at(si, t);
+            self.refresh_views(s, t);
             if self.issue.views[s].is_empty() {
-                self.issue.last_evals[s] = 0;
-                sa.issued[0] += 1;
-                sa.stall.no_warp += 1;
-                self.issue.last_stall[s] = Some(Stall::NoWarp);
+                self.issue.count_no_warp(s);
                 if let Some(c) = self.issue.simd.as_mut() {
                     c.last_w0[s] = Some(W0::Idle);
                 }
                 continue;
             }
-            sa.active_cycles += 1;
+            self.issue.last_active[s] = true;
+            self.issue.sched_act[s].active_cycles += 1;
             let mut order = std::mem::take(&mut self.issue.orders[s]);
             if self.issue.flags.head_type[s] {
                 let v = self.gating_view(t);
@@ -179,7 +127,7 @@ impl Sm {
                     continue;
                 }
                 if self.issue.sb_ok.0[wi] & bit != 0 && {
-                    let m = self.front.w_head_cu[w];
+                    let m = self.front.head_cu(w);
                     m != 0 && self.oc.cu_free & m == 0
                 } {
                     // passed the scoreboard before, and every collector it may take is busy
@@ -191,17 +139,8 @@ impl Sm {
                 let mut n_w = 0u32;
                 let mut first_pipe = PipeClass::None;
                 while n_w < per_warp && issued + woke < per_sched {
-                    match self.try_issue(
-                        t,
-                        w,
-                        s,
-                        id_oc,
-                        &mut used_idoc,
-                        &mut used_in,
-                        diff_units,
-                        n_w,
-                        first_pipe,
-                    ) {
+                    let second = (n_w > 0 && diff_units).then_some(first_pipe);
+                    match self.try_issue(t, w, s, &mut ports, second) {
                         Ok(p) => {
                             first_pipe = p;
                             n_w += 1;
@@ -231,20 +170,10 @@ impl Sm {
             }
             self.issue.orders[s] = order;
             self.issue.sb_act.reads += sb_reads;
-            let sa = &mut self.issue.sched_act[s];
-            sa.warp_evals += evals;
-            self.issue.last_evals[s] = evals;
-            sa.issued[(issued as usize).min(2)] += 1;
-            if issued == 0 {
-                let r = first_stall.unwrap_or(Stall::NoWarp);
-                add_stall(&mut sa.stall, r, 1);
-                self.issue.last_stall[s] = Some(r);
-                if self.issue.simd.is_some() {
-                    self.count_w0(s, r);
-                }
-            } else {
-                any_issued = true;
-                self.issue.last_stall[s] = None;
+            match self.issue.count_sched_cycle(s, evals, issued, first_stall) {
+                Some(r) if self.issue.simd.is_some() => self.count_w0(s, r),
+                Some(_) => {}
+                None => any_issued = true,
             }
         }
         self.issue.last_sb_reads = self.issue.sb_act.reads - sb0;
@@ -257,64 +186,137 @@ impl Sm {
         if !any_issued {
             // Entries become ready one cycle after they are decoded or their I-cache line
             // arrives, so only the latest such time can lie ahead.
-            self.issue.wake = if self.front.ib_ready_last > t {
-                self.front.ib_ready_last
+            self.issue.wake = if self.front.ready_last() > t {
+                self.front.ready_last()
             } else {
                 u64::MAX
             };
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// Rebuilds scheduler `s`'s views of its live warps (ascending slot) at cycle `t` when they
+    /// are stale or the scheduler reads their per-cycle flags.
+    #[inline]
+    fn refresh_views(&mut self, s: usize, t: u64) {
+        if !(self.issue.views_stale[s] || self.issue.flags.uses_state[s]) {
+            return;
+        }
+        let mut views = std::mem::take(&mut self.issue.views[s]);
+        self.issue.views_stale[s] = false;
+        self.issue.order_valid[s] = false;
+        self.issue.views_new[s] = true;
+        views.clear();
+        let want_type = self.issue.flags.head_type[s];
+        for k in 0..self.issue.sched_live[s].len() {
+            let w = self.issue.sched_live[s][k] as usize;
+            let empty = !self.front.head_ready(w, t);
+            let head_longop = self.issue.need_longop && !empty && {
+                self.issue.stage.reads_longop(w, self.front.head(w))
+            };
+            let waiting = self.warps.waits_barrier(w);
+            let (head_type, head_mask) = if want_type && !empty {
+                (self.head_type(w), self.front.head(w).active_mask)
+            } else {
+                (HeadType::Other, 0)
+            };
+            views.push(WarpView {
+                slot: w as u16,
+                age: self.warps.w_age[w],
+                ready: !empty && !waiting,
+                waiting,
+                ibuffer_empty: empty,
+                head_longop,
+                finished: false,
+                head_type,
+                head_mask,
+            });
+        }
+        self.issue.views[s] = views;
+    }
+
+    /// Tries to issue warp `w`'s head on scheduler `s` at cycle `t` against this cycle's
+    /// issue `ports`; `second` is the pipe of the warp's first instruction this cycle when a
+    /// second one must go to another unit. The pipe it went to, or the stall.
     fn try_issue(
         &mut self,
         t: u64,
         w: usize,
         s: usize,
-        id_oc: &PerPipe<u32>,
-        used_idoc: &mut PerPipe<u32>,
-        used_in: &mut PerCuClass<u32>,
-        diff_units: bool,
-        n_w: u32,
-        first_pipe: PipeClass,
+        ports: &mut IssuePorts,
+        second: Option<PipeClass>,
     ) -> Result<PipeClass, Stall> {
         // A warp waiting at a barrier has stopped fetching, so its empty I-buffer is a
         // consequence of the barrier: the barrier is charged first.
         if self.warps.waits_barrier(w) {
             return Err(Stall::Barrier);
         }
-        if self.front.ib_len[w] == 0 || self.front.w_ib_ready[w] > t {
+        if !self.front.head_ready(w, t) {
             return Err(Stall::IbufferEmpty);
         }
         self.warps.membar.remove(w);
-        let hslot = self.front.ib_head[w] as usize;
-        // small copies of the head's fields; the record itself is copied once, into the CU
-        let (family, op, mask, pc, n_dst, divergent) = {
-            let i = &self.front.ibuf[w][hslot];
-            (
-                i.family,
-                i.op,
-                i.active_mask,
-                i.pc,
-                i.n_dst,
-                i.reconv_pc.is_some(),
-            )
+        self.scoreboard_check(t, w)?;
+        let (family, op, mask) = {
+            let i = self.front.head(w);
+            (i.family, i.op, i.active_mask)
         };
-        let (srcs, n_src) = {
-            let i = &self.front.ibuf[w][hslot];
-            (i.src, i.n_src as usize)
-        };
+        let ec = self.front.exec_class(family, op);
+        if second == Some(ec.pipe) {
+            return Err(Stall::PipeBusy);
+        }
+        let mut cu_idx = None;
+        if ec.pipe != PipeClass::None {
+            let (i, class) = ports.collector(&self.oc, ec.pipe, self.front.head_cu(w))?;
+            if !self.issue.flags.gate_free {
+                self.gate_check(&ec, mask, t)?;
+            }
+            ports.take(ec.pipe, class);
+            cu_idx = Some(i);
+        }
+        // ---- issue ----
+        if !self.issue.flags.gate_free {
+            if let GatingSlot::Pg(g) = &mut self.exec.gating {
+                let since = std::mem::replace(&mut g.ready_since[w], u64::MAX);
+                if since != u64::MAX {
+                    g.max_ready_wait = g.max_ready_wait.max(t - since);
+                }
+            }
+        }
+        if self.front.wb_release && ec.pipe != PipeClass::None && is_branch(family, op) {
+            // the stack update at write-back releases the warp's next fetch
+            self.front.set_head_tag(w, BRANCH_WB_TAG);
+            self.warps.w_fetch_ready[w] = u64::MAX;
+        }
+        let inst = *self.front.head(w);
+        self.issue.sb_ok.remove(w);
+        self.pop_ib_head(w, inst.pc, t);
+        if ec.pipe == PipeClass::Sp {
+            if let Some(f) = self.fold.as_mut() {
+                f.sp_issued += 1;
+            }
+        }
+        self.count_issued(w, &inst, t, true);
+        if self.complete_at_issue(w, family, op) {
+            return Ok(PipeClass::None);
+        }
+        let longop = inst.is_long_latency_mem();
+        self.issue.stage.reserve(w, &inst, longop);
+        self.issue.sb_act.writes += inst.n_dst as u64;
+        self.warps.w_inflight[w] += 1;
+        self.hand_to_collector(cu_idx.expect("cu"), w, s, inst, ec, t);
+        Ok(ec.pipe)
+    }
+
+    /// The scoreboard check of warp `w`'s head at cycle `t`, skipped
+    /// where a sticky stage's earlier answer holds; a head that passes starts waiting for its
+    /// issue in the gating controllers' count.
+    #[inline]
+    fn scoreboard_check(&mut self, t: u64, w: usize) -> Result<(), Stall> {
         self.issue.sb_act.reads += 1;
         if self.issue.sb_blocked.has(w) {
             return Err(Stall::Scoreboard);
         }
         if !self.issue.sb_ok.has(w) {
-            if self
-                .issue
-                .scoreboard
-                .check(w, &self.front.ibuf[w][hslot])
-                .is_err()
-            {
+            if self.issue.stage.check(w, self.front.head(w)).is_err() {
                 self.issue.sb_blocked.put(w, self.issue.flags.sb_sticky);
                 return Err(Stall::Scoreboard);
             }
@@ -328,173 +330,36 @@ impl Sm {
                 }
             }
         }
-        let is_membar = family == Family::Mem && op == OpClass::Membar;
-        let ec = self.front.exec_class(family, op);
-        if n_w > 0 && diff_units && ec.pipe == first_pipe {
-            return Err(Stall::PipeBusy);
-        }
-        let mut cu_idx = None;
-        if ec.pipe != PipeClass::None {
-            let pc = ec.pipe;
-            let want = CuClass::of(ec.pipe);
-            let class = if self.oc.cu_of_class[want] != 0 {
-                want
-            } else {
-                CuClass::Gen
-            };
-            let free = self.oc.cu_free & self.front.ib_cu[w][hslot];
-            // the lowest-index free collector of the class (and sub-core)
-            let found = (free != 0).then(|| free.trailing_zeros() as usize);
-            match found {
-                None => return Err(Stall::CuFull),
-                Some(i) => {
-                    if used_in[class] >= self.oc.cu_class_ports[class].max(1) {
-                        return Err(Stall::CuFull);
-                    }
-                    if used_idoc[pc] >= id_oc[pc].max(1) {
-                        return Err(Stall::PipeBusy);
-                    }
-                    if !self.issue.flags.gate_free {
-                        if let Some(ty) = self.exec.pg_type(&ec) {
-                            // power-gating §1.2 step 3: issue only with an ON domain of the
-                            // type; else a wake request (the slot stays free) or blocked
-                            if let GatingSlot::Pg(g) = &mut self.exec.gating {
-                                g.bank.note_ready(ty);
-                            }
-                            let need = self.fold_need_mask(&ec, mask, t);
-                            match self.exec.pg_decide(ty, t, None, need).0 {
-                                GateDecision::Issue => {}
-                                GateDecision::WakeRequested => {
-                                    if let GatingSlot::Pg(g) = &mut self.exec.gating {
-                                        g.wake_raised = true;
-                                    }
-                                    return Err(Stall::UnitGated);
-                                }
-                                GateDecision::Blocked => return Err(Stall::UnitGated),
-                            }
-                        } else if !self.exec.any_ready(ec.pipe, ec.sp_pipe, t, false) {
-                            self.exec.request_wake(ec.pipe, ec.sp_pipe, t);
-                            return Err(Stall::UnitGated);
-                        }
-                    }
-                    used_in[class] += 1;
-                    used_idoc[pc] += 1;
-                    cu_idx = Some(i);
-                }
-            }
-        }
-        // ---- issue ----
-        if !self.issue.flags.gate_free {
+        Ok(())
+    }
+
+    /// Power-gating §1.2 step 3 for an instruction of class `ec` with active `mask` at cycle
+    /// `t`: it issues only with an ON domain of its type; else a wake request is raised (the
+    /// slot stays free) or it is blocked ([`Stall::UnitGated`]). A gating policy other than
+    /// the controllers answers per pipe.
+    #[inline]
+    fn gate_check(&mut self, ec: &ExecClass, mask: u32, t: u64) -> Result<(), Stall> {
+        if let Some(ty) = self.exec.pg_type(ec) {
             if let GatingSlot::Pg(g) = &mut self.exec.gating {
-                let since = std::mem::replace(&mut g.ready_since[w], u64::MAX);
-                if since != u64::MAX {
-                    g.max_ready_wait = g.max_ready_wait.max(t - since);
+                g.bank.note_ready(ty);
+            }
+            let need = self.fold_need_mask(ec, mask, t);
+            match self.exec.pg_decide(ty, t, None, need).0 {
+                GateDecision::Issue => Ok(()),
+                GateDecision::WakeRequested => {
+                    if let GatingSlot::Pg(g) = &mut self.exec.gating {
+                        g.wake_raised = true;
+                    }
+                    Err(Stall::UnitGated)
                 }
+                GateDecision::Blocked => Err(Stall::UnitGated),
             }
-        }
-        if self.front.wb_release && ec.pipe != PipeClass::None && is_branch(family, op) {
-            // the stack update at write-back releases the warp's next fetch
-            self.front.ibuf[w][hslot].tag = BRANCH_WB_TAG;
-            self.warps.w_fetch_ready[w] = u64::MAX;
-        }
-        let h = self.front.ib_head[w] as usize;
-        self.issue.sb_ok.remove(w);
-        self.front.ib_head[w] = if h + 1 == self.front.ib_cap as usize {
-            0
+        } else if !self.exec.any_ready(ec.pipe, ec.sp_pipe, t, false) {
+            self.exec.request_wake(ec.pipe, ec.sp_pipe, t);
+            Err(Stall::UnitGated)
         } else {
-            (h + 1) as u8
-        };
-        self.front.ib_len[w] -= 1;
-        if self.front.ib_len[w] > 0 {
-            self.front.w_head_cu[w] = self.front.ib_cu[w][self.front.ib_head[w] as usize];
+            Ok(())
         }
-        if self.front.ib_len[w] == 0 {
-            self.front.ib_nonempty.remove(w);
-            self.front.fetch_dirty = true;
-            self.front.candidate(w);
-        }
-        self.front.ibuffer_act.reads += 1;
-        self.clock_read_issued(w, pc, t);
-        if self.front.ib_len[w] == 0 && self.warps.w_stream_done[w] {
-            self.mark_exited(w);
-        }
-        let lanes = mask.count_ones() as u64;
-        if ec.pipe == PipeClass::Sp {
-            if let Some(f) = self.fold.as_mut() {
-                f.sp_issued += 1;
-            }
-        }
-        if let Some(tr) = self.issue.trace.as_mut() {
-            tr.push(IssueEvent {
-                cycle: t,
-                sm: self.id,
-                warp_slot: w as u32,
-                pc,
-            });
-        }
-        self.oc.rf.on_issue(w as u32, &self.front.ibuf[w][hslot], t);
-        self.act.warp_insts += 1;
-        self.act.thread_insts += lanes;
-        if let Some(rs) = self.regs.stats.as_mut() {
-            crate::timing::regchar::RegCharacter::issued(lanes as u32, rs);
-        }
-        self.fam_count(family, lanes);
-        if let Some(c) = self.issue.simd.as_mut() {
-            c.issued_lanes[simd_bucket(lanes as u32)] += 1;
-        }
-        if divergent {
-            self.act.simt.divergent_branches += 1;
-            self.act.simt.pushes += 1;
-            self.act.simt.pops += 1;
-        }
-        for &r in &srcs[..n_src] {
-            if r >= PRED_BASE {
-                self.oc.rf_act.pred_reads += 1;
-            }
-        }
-        match family {
-            Family::Bar => {
-                self.act.bar.arrivals += 1;
-                self.warps.at_bar.insert(w);
-                self.flush_integrals();
-                self.warps.n_at_bar += 1;
-                let c = self.warps.w_cta[w] as usize;
-                self.warps.ctas[c].bar_arrived += 1;
-                self.check_barrier(c);
-                return Ok(PipeClass::None);
-            }
-            _ if is_membar => {
-                self.warps.membar.insert(w);
-                return Ok(PipeClass::None);
-            }
-            _ => {}
-        }
-        let longop = self.front.ibuf[w][hslot].is_long_latency_mem();
-        self.issue
-            .scoreboard
-            .reserve(w, &self.front.ibuf[w][hslot], longop);
-        self.issue.sb_act.writes += n_dst as u64;
-        self.warps.w_inflight[w] += 1;
-        let ci = cu_idx.expect("cu");
-        let sched = s as u32;
-        let mut reads = [(0u16, 0u16); 5];
-        let mut n = 0usize;
-        for &r in &srcs[..n_src] {
-            if r >= PRED_BASE || reads[..n].iter().any(|x| x.1 == r) {
-                continue;
-            }
-            let b = self.oc.rf.bank(w as u32, sched, r);
-            reads[n] = (b as u16, r);
-            n += 1;
-        }
-        self.seq += 1;
-        let inst = self.front.ibuf[w][hslot];
-        let cls = self
-            .oc
-            .allocate(ci, w as u16, self.seq, inst, ec, reads, n, t);
-        self.flush_integrals();
-        self.oc.cu_busy[cls] += 1;
-        Ok(ec.pipe)
     }
 
     /// Classifies scheduler `s`'s issue-less cycle whose first failing reason was `r` for the
@@ -523,7 +388,7 @@ impl Sm {
         for i in 0..WarpSet::WORDS {
             q.bar[i] =
                 self.warps.at_bar.0[i] | (self.warps.membar.0[i] & self.warps.mem_out_nz.0[i]);
-            q.empty[i] = !self.front.ib_nonempty.0[i] | self.front.ib_wait.0[i];
+            q.empty[i] = self.front.not_ready_word(i);
             q.any[i] = q.bar[i] | q.empty[i] | self.issue.sb_blocked.0[i];
         }
         q

@@ -3,7 +3,7 @@
 
 use super::Sm;
 use crate::stream::KernelStream;
-use crate::timing::policy::RegisterFileOrg;
+use crate::timing::policy::{IssueStage, RegisterFileOrg};
 use crate::timing::warps::CtaSlot;
 use crate::SimError;
 
@@ -74,12 +74,7 @@ impl Sm {
             self.front.reset_warp(w);
             self.regs.reset_warp(w);
             self.oc.rf.on_warp_launch(w as u32, ready_at);
-            if let Some(o) = self.ooo.as_mut() {
-                o.reset_warp(w);
-            }
-            if let Some(o) = self.loog.as_mut() {
-                o.reset_warp(w);
-            }
+            self.issue.stage.on_warp_launch(w);
         }
         let _ = threads;
         if let (Some(c), Some(rs)) = (self.regs.chars.as_mut(), self.regs.stats.as_mut()) {
@@ -119,7 +114,7 @@ impl Sm {
                     && self.warps.w_exited[w]
                     && self.warps.w_inflight[w] == 0
                     && self.warps.w_mem_out[w] == 0
-                    && self.front.ib_len[w] == 0
+                    && self.front.is_empty(w)
                 {
                     self.warps.w_valid[w] = false;
                     self.oc.rf.on_warp_exit(w as u32, t);
@@ -193,22 +188,10 @@ impl Sm {
         if self.front.fetch_wake > t {
             ev = ev.min(self.front.fetch_wake);
         }
-        if self.front.ib_ready_last > t {
-            ev = ev.min(self.front.ib_ready_last);
+        if self.front.ready_last() > t {
+            ev = ev.min(self.front.ready_last());
         }
-        if let Some(o) = self.ooo.as_ref() {
-            // SOCGPU: entries that become ready by time alone, and warps whose fetch delay
-            // ends while they may fetch
-            if let Some(e) = o.next_ready(t) {
-                ev = ev.min(e);
-            }
-            for w in 0..self.warps.w_valid.len() {
-                let r = self.warps.w_fetch_ready[w];
-                if r > t && r < ev && self.socgpu_fetch_eligible(o, w) {
-                    ev = r;
-                }
-            }
-        }
+        ev = self.stage_next_event(t, ev);
         (ev != u64::MAX).then_some(ev)
     }
 }

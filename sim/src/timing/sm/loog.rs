@@ -23,59 +23,34 @@
 //! The run steps every cycle (no cycle skipping).
 
 use super::Sm;
-use crate::inst::{Family, OpClass, PRED_BASE};
+use crate::inst::{Family, OpClass};
 use crate::timing::exec::{PipeClass, SpPipe};
 use crate::timing::execunits::Wb;
-use crate::timing::issueunit::{IssueEvent, Stall};
+use crate::timing::issueunit::Stall;
 use crate::timing::ooo::{AllocStall, LsqKind, LsqMem};
 use crate::timing::policy::RegisterFileOrg;
+use crate::timing::slots::IssueStageSlot;
 use crate::timing::tinst::TInst;
 
 impl Sm {
-    /// Start of the writeback stage of cycle `t` for LOOG (§3.2 steps 2, 7).
-    pub(super) fn loog_begin_cycle(&mut self, t: u64) {
-        if let Some(o) = self.loog.as_mut() {
-            if o.begin_cycle(t) || o.busy() {
-                self.progress = true;
-            }
-        }
-    }
-
-    /// Is the register-file write of register `r` by the result tagged `tag` of warp `w` made
-    /// (not eliminated by a younger writer)?
-    #[inline]
-    pub(super) fn loog_rf_write_kept(&self, w: usize, r: u16, tag: u16) -> bool {
-        self.loog
-            .as_ref()
-            .is_none_or(|o| o.rf_write_kept(w, r, tag))
-    }
-
-    /// Result `tag` reached write-back (its write done) at cycle `t`.
-    pub(super) fn loog_writeback(&mut self, tag: u16) {
-        let t = self.now;
-        if let Some(o) = self.loog.as_mut() {
-            o.result_done(tag, t);
-        }
-    }
-
     /// Register-file reads of the granted CUs at cycle `t` (§3.2 step 3).
     pub(super) fn loog_rf_read(&mut self, t: u64) {
-        let Some(mut o) = self.loog.take() else {
+        let Some(mut o) = self.take_loog() else {
             return;
         };
         let ports = self.oc.ports_per_bank;
         let nb = self.oc.bank_wr_used.len();
-        let mut used = std::mem::take(&mut self.loog_bank_rd);
+        let mut used = std::mem::take(&mut o.scratch_bank_rd);
         used.clear();
         used.resize(nb, 0);
-        let mut reads = std::mem::take(&mut self.loog_reads);
+        let mut reads = std::mem::take(&mut o.scratch_reads);
         reads.clear();
         let any = {
             let oc = &mut self.oc;
             let mut port = |q: &crate::timing::ooo::loog::RfRead| -> bool {
                 let (w, r, lanes) = (q.warp, q.reg, q.lanes);
                 let b = oc.rf.bank(w as u32, q.slice as u32, r) as usize;
-                let taken = oc.bank_wr_used[b] + oc.held(b, t).0 + used[b];
+                let taken = oc.ports_taken(b, t) + used[b];
                 if taken >= ports {
                     oc.rf_act.conflict_rr[b] += 1;
                     return false;
@@ -91,9 +66,9 @@ impl Sm {
         for &(w, r) in &reads {
             self.reg_access(w, r, t, false);
         }
-        self.loog_reads = reads;
-        self.loog_bank_rd = used;
-        self.loog = Some(o);
+        o.scratch_reads = reads;
+        o.scratch_bank_rd = used;
+        self.put_stage(IssueStageSlot::Loog(o));
         if any {
             self.progress = true;
         }
@@ -101,7 +76,7 @@ impl Sm {
 
     /// Dispatch stage of cycle `t` for LOOG (§3.2 step 5): per slice one CU.
     pub(super) fn dispatch_loog(&mut self, t: u64) {
-        let Some(mut o) = self.loog.take() else {
+        let Some(mut o) = self.take_loog() else {
             return;
         };
         for s in 0..o.slices.len() {
@@ -119,7 +94,7 @@ impl Sm {
             let (w, inst) = (c.warp as usize, c.inst);
             self.loog_to_unit(s as u32, w, inst, t);
         }
-        self.loog = Some(o);
+        self.put_stage(IssueStageSlot::Loog(o));
     }
 
     /// Sends warp instruction `inst` (slice `s`) to the lowest-index free unit of its class
@@ -193,39 +168,30 @@ impl Sm {
 
     /// Issue (allocation) stage of cycle `t` for LOOG, all slices (§3.2 step 1).
     pub(super) fn issue_loog(&mut self, t: u64) {
-        let mut o = self.loog.take().expect("loog state");
+        let mut o = self.take_loog().expect("loog state");
         self.refresh_live();
-        let waiting = self.front.ib_wait;
-        for w in waiting.iter() {
-            if self.front.w_ib_ready[w] <= t {
-                self.front.ib_wait.remove(w);
-            }
-        }
+        self.front.settle_waits(t);
         let n_s = self.issue.scheds.len();
         for si in 0..n_s {
-            let s = self
-                .issue
-                .n_sched
-                .rem(si as u64 + self.issue.n_sched.rem(t)) as usize;
+            let s = self.sched_at(si, t);
             let ls = s % o.slices.len();
             let Some(mut order) = self.ooo_open_sched(s, |sm, w| {
-                let empty = sm.front.ib_len[w] == 0 || sm.front.w_ib_ready[w] > t;
+                let empty = !sm.front.head_ready(w, t);
                 (empty, !empty)
             }) else {
                 continue;
             };
             if o.p.ready_first {
                 // stable partition: heads with every source in the register file first
-                let mut late = std::mem::take(&mut self.loog_late);
+                let mut late = std::mem::take(&mut o.scratch_late);
                 late.clear();
                 let mut n = 0;
                 for k in 0..order.len() {
                     let slot = order[k];
                     let w = slot as usize;
-                    let waits = self.front.ib_len[w] > 0
-                        && self.front.w_ib_ready[w] <= t
+                    let waits = self.front.head_ready(w, t)
                         && !self.warps.waits_barrier(w)
-                        && o.head_waits(ls, w, &self.front.ibuf[w][self.front.ib_head[w] as usize]);
+                        && o.head_waits(ls, w, self.front.head(w));
                     if waits {
                         late.push(slot);
                     } else {
@@ -235,7 +201,7 @@ impl Sm {
                 }
                 order.truncate(n);
                 order.extend_from_slice(&late);
-                self.loog_late = late;
+                o.scratch_late = late;
             }
             let mut issued = 0u32;
             let mut first_stall: Option<Stall> = None;
@@ -248,12 +214,12 @@ impl Sm {
                     first_stall.get_or_insert(Stall::Barrier);
                     continue;
                 }
-                if self.front.ib_len[w] == 0 || self.front.w_ib_ready[w] > t {
+                if !self.front.head_ready(w, t) {
                     first_stall.get_or_insert(Stall::IbufferEmpty);
                     continue;
                 }
                 self.warps.membar.remove(w);
-                let h = self.front.ibuf[w][self.front.ib_head[w] as usize];
+                let h = *self.front.head(w);
                 let is_membar = h.family == Family::Mem && h.op == OpClass::Membar;
                 if h.family == Family::Bar || is_membar {
                     // ordered after every older instruction of the warp reaching its unit
@@ -261,7 +227,7 @@ impl Sm {
                         first_stall.get_or_insert(Stall::Scoreboard);
                         continue;
                     }
-                    self.loog_pop(w, s, t);
+                    self.loog_pop(w, t);
                     issued = 1;
                     self.issue.scheds[s].issued(slot);
                     self.progress = true;
@@ -284,7 +250,7 @@ impl Sm {
                     }
                 };
                 let ec = self.front.exec_class(h.family, h.op);
-                self.loog_pop(w, s, t);
+                self.loog_pop(w, t);
                 self.warps.w_inflight[w] += 1;
                 let lsu = ec.pipe == PipeClass::Mem;
                 if o.p.lsq.is_some() {
@@ -309,7 +275,7 @@ impl Sm {
         if o.busy() {
             self.progress = true;
         }
-        self.loog = Some(o);
+        self.put_stage(IssueStageSlot::Loog(o));
     }
 
     /// The memory access of instruction `h` for LOOG's memory queues: load, store (or
@@ -350,67 +316,12 @@ impl Sm {
         }
     }
 
-    /// Takes warp `w`'s I-buffer head (scheduler `s`) at cycle `t`: the front end's
-    /// bookkeeping, the issue counters, and for a barrier or membar its completion.
-    fn loog_pop(&mut self, w: usize, s: usize, t: u64) {
-        let hslot = self.front.ib_head[w] as usize;
-        let inst = self.front.ibuf[w][hslot];
-        self.front.ib_head[w] = if hslot + 1 == self.front.ib_cap as usize {
-            0
-        } else {
-            (hslot + 1) as u8
-        };
-        self.front.ib_len[w] -= 1;
-        if self.front.ib_len[w] > 0 {
-            self.front.w_head_cu[w] = self.front.ib_cu[w][self.front.ib_head[w] as usize];
-        }
-        if self.front.ib_len[w] == 0 {
-            self.front.ib_nonempty.remove(w);
-            self.front.fetch_dirty = true;
-            self.front.candidate(w);
-        }
-        self.front.ibuffer_act.reads += 1;
-        self.clock_read_issued(w, inst.pc, t);
-        if self.front.ib_len[w] == 0 && self.warps.w_stream_done[w] {
-            self.mark_exited(w);
-        }
-        let lanes = inst.active_mask.count_ones() as u64;
-        if let Some(tr) = self.issue.trace.as_mut() {
-            tr.push(IssueEvent {
-                cycle: t,
-                sm: self.id,
-                warp_slot: w as u32,
-                pc: inst.pc,
-            });
-        }
-        let _ = s;
-        self.oc.rf.on_issue(w as u32, &inst, t);
-        self.act.warp_insts += 1;
-        self.act.thread_insts += lanes;
-        if let Some(rs) = self.regs.stats.as_mut() {
-            crate::timing::regchar::RegCharacter::issued(lanes as u32, rs);
-        }
-        self.fam_count(inst.family, lanes);
-        if inst.reconv_pc.is_some() {
-            self.act.simt.divergent_branches += 1;
-            self.act.simt.pushes += 1;
-            self.act.simt.pops += 1;
-        }
-        for &r in inst.srcs() {
-            if r >= PRED_BASE {
-                self.oc.rf_act.pred_reads += 1;
-            }
-        }
-        if inst.family == Family::Bar {
-            self.act.bar.arrivals += 1;
-            self.warps.at_bar.insert(w);
-            self.flush_integrals();
-            self.warps.n_at_bar += 1;
-            let c = self.warps.w_cta[w] as usize;
-            self.warps.ctas[c].bar_arrived += 1;
-            self.check_barrier(c);
-        } else if inst.family == Family::Mem && inst.op == OpClass::Membar {
-            self.warps.membar.insert(w);
-        }
+    /// Takes warp `w`'s I-buffer head at cycle `t`: the front end's bookkeeping, the issue
+    /// counters, and for a barrier or membar its completion.
+    fn loog_pop(&mut self, w: usize, t: u64) {
+        let inst = *self.front.head(w);
+        self.pop_ib_head(w, inst.pc, t);
+        self.count_issued(w, &inst, t, true);
+        self.complete_at_issue(w, inst.family, inst.op);
     }
 }

@@ -24,7 +24,7 @@ impl Sm {
         for (i, m) in skip.iter_mut().enumerate() {
             *m = self.warps.at_bar.0[i]
                 | (self.warps.membar.0[i] & self.warps.mem_out_nz.0[i])
-                | !self.front.ib_nonempty.0[i]
+                | self.front.empty_word(i)
                 | self.issue.sb_blocked.0[i];
         }
         let want = k.min(out.len());
@@ -57,7 +57,7 @@ impl Sm {
             };
             for &w in &ws[..n] {
                 let w = w as usize;
-                let h = &self.front.ibuf[w][self.front.ib_head[w] as usize];
+                let h = self.front.head(w);
                 for &r in &h.src[..h.n_src as usize] {
                     if r < PRED_BASE {
                         tr.predict(w, r, h.active_mask, t);

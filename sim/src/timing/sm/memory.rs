@@ -7,7 +7,6 @@
 use super::Sm;
 use crate::inst::Family;
 use crate::stream::{KernelStream, Step};
-use crate::timing::cache::{LineState, Probe};
 use crate::timing::divisor::ring_add;
 use crate::timing::execunits::Wb;
 use crate::timing::frontend::{is_branch, BranchFetch};
@@ -15,9 +14,6 @@ use crate::timing::ldstunit::Reply;
 use crate::timing::memsys::{MemSys, ReqKind};
 use crate::timing::tinst::TInst;
 use crate::SimError;
-
-/// Byte address of instruction memory (kernel code) in the unified address space [G].
-const CODE_BASE: u64 = 0xFFFF_0000_0000;
 
 impl Sm {
     /// One LD/ST cycle (see [`LdstUnit::cycle`]).
@@ -65,19 +61,11 @@ impl Sm {
                     self.issue.dirty = true;
                 }
                 Reply::IFetch(line) => {
-                    let full = self.front.icache.full_mask();
-                    if let Some((w, _)) = self.front.icache.allocate(line, LineState::Valid, t) {
-                        self.front.icache.fill(w, full, t);
-                    }
-                    self.front.icache_pending.retain(|&l| l != line);
+                    self.front.fill_line(line, t);
                     for w in 0..self.warps.w_valid.len() {
                         if self.warps.w_valid[w] && self.warps.w_ifetch_line[w] == line {
                             self.warps.w_ifetch_line[w] = u64::MAX;
-                            self.front.fetch_dirty = true;
-                            self.front.candidate(w);
-                            self.front.w_ib_ready[w] = t + 1;
-                            self.front.ib_wait.insert(w);
-                            self.front.ib_ready_last = t + 1;
+                            self.front.line_arrived(w, t);
                             self.issue.dirty = true;
                         }
                     }
@@ -86,10 +74,10 @@ impl Sm {
         }
     }
 
-    /// Fetch and decode: up to `throughput` warps with an empty I-buffer, round-robin after the
-    /// last fetched warp; each fetch reads up to `width` instructions from the stream.
+    /// In-order fetch and decode: up to `throughput` warps with an empty I-buffer, round-robin
+    /// after the last fetched warp; each fetch reads up to `width` instructions from the stream.
     #[allow(clippy::too_many_arguments)]
-    pub fn fetch(
+    pub(super) fn fetch_in_order(
         &mut self,
         t: u64,
         t_fs: u64,
@@ -98,9 +86,6 @@ impl Sm {
         stream: &mut dyn KernelStream,
         mem: &mut MemSys,
     ) -> Result<(), SimError> {
-        if self.ooo.is_some() {
-            return self.fetch_socgpu(t, t_fs, width, throughput, stream, mem);
-        }
         if !self.front.fetch_dirty && t < self.front.fetch_wake {
             // no warp became able to fetch since the last pass found none
             return Ok(());
@@ -132,64 +117,38 @@ impl Sm {
             self.write_issued_clocks(w, cta, widx, stream)?;
             let mut n = 0;
             let mut first_pc = 0;
-            let group = width.min(self.front.ib_cap as u32);
+            let group = width.min(self.front.capacity() as u32);
             while n < group {
-                let slot = ring_add(
-                    self.front.ib_head[w] as usize,
-                    self.front.ib_len[w] as usize,
-                    self.front.ib_cap as usize,
-                );
-                let (step, clock) = match self.front.held[w].take() {
+                let clock = match self.front.held[w].take() {
                     Some(h) => {
                         self.front.fetch_tmp = *h;
-                        (Step::Inst, std::mem::take(&mut self.front.held_clock[w]))
+                        std::mem::take(&mut self.front.held_clock[w])
                     }
-                    None => {
-                        if self.clock_fenced(w, cta, widx, stream).is_some() {
-                            break;
-                        }
-                        let st = stream.next_inst(cta, widx, t, &mut self.front.fetch_tmp)?;
-                        (st, stream.reads_clock())
-                    }
+                    None => match self.step_stream(w, (cta, widx, t), stream)? {
+                        Some(c) => c,
+                        None => break,
+                    },
                 };
-                match step {
-                    Step::Done => {
-                        self.warps.w_stream_done[w] = true;
-                        break;
-                    }
-                    Step::Inst => {
-                        let inst =
-                            TInst::from_inst(&self.front.fetch_tmp, &mut self.front.addr_pool);
-                        self.front.ibuf[w][slot] = inst;
-                        let pipe = self.front.exec_class(inst.family, inst.op).pipe;
-                        let cu = self.oc.cu_mask(pipe, self.issue.sched_of(w));
-                        self.front.ib_cu[w][slot] = cu;
-                        if self.front.ib_len[w] == 0 {
-                            self.front.w_head_cu[w] = cu;
-                        }
-                        if n == 0 {
-                            first_pc = inst.pc;
-                        }
-                        self.front.w_ib_ready[w] = t + 1;
-                        self.front.ib_wait.insert(w);
-                        self.front.ib_ready_last = t + 1;
-                        self.front.ib_len[w] += 1;
-                        self.front.ib_nonempty.insert(w);
-                        n += 1;
-                        if inst.family == Family::Bar {
-                            self.warps.w_fetch_bar[w] = true;
-                            break;
-                        }
-                        if clock {
-                            self.front.clock_unissued[w].push(inst.pc);
-                        }
-                        if is_branch(inst.family, inst.op)
-                            && self.front.branch_fetch != BranchFetch::Oracle
-                            && self.branch_ends_group(w, &inst, n, group, (cta, widx, t), stream)?
-                        {
-                            break;
-                        }
-                    }
+                let inst = TInst::from_inst(&self.front.fetch_tmp, &mut self.front.addr_pool);
+                let pipe = self.front.exec_class(inst.family, inst.op).pipe;
+                let cu = self.oc.cu_mask(pipe, self.issue.sched_of(w));
+                self.front.push(w, inst, cu, t);
+                if n == 0 {
+                    first_pc = inst.pc;
+                }
+                n += 1;
+                if inst.family == Family::Bar {
+                    self.warps.w_fetch_bar[w] = true;
+                    break;
+                }
+                if clock {
+                    self.front.clock_unissued[w].push(inst.pc);
+                }
+                if is_branch(inst.family, inst.op)
+                    && self.front.branch_fetch != BranchFetch::Oracle
+                    && self.branch_ends_group(w, &inst, n, group, (cta, widx, t), stream)?
+                {
+                    break;
                 }
             }
             self.front.fetch_last = w as u32;
@@ -202,29 +161,9 @@ impl Sm {
                 }
                 continue;
             }
-            self.front.decoder_insts += n as u64;
-            self.front.ibuffer_act.writes += n as u64;
-            self.front.icache_act.reads += 1;
-            if self.front.perfect_icache {
-                self.front.icache_act.hits += 1;
-                continue;
-            }
-            let addr = CODE_BASE + first_pc as u64;
-            let line = self.front.icache.line_of(addr);
-            let full = self.front.icache.full_mask();
-            if let Probe::Hit { .. } = self.front.icache.probe(line, full) {
-                self.front.icache_act.hits += 1;
-                continue;
-            }
-            self.front.icache_act.misses += 1;
-            self.warps.w_ifetch_line[w] = line;
-            self.front.w_ib_ready[w] = u64::MAX;
-            self.front.ib_wait.insert(w);
-            if !self.front.icache_pending.contains(&line) {
-                self.front.icache_pending.push(line);
-                let tk = self.ldst.tok_ifetch(line);
-                let lb = self.front.icache.line_bytes();
-                mem.send(self.id as usize, t_fs, ReqKind::Read, line * lb, lb, tk);
+            if self.icache_lookup(w, n, first_pc, t_fs, mem) {
+                // the decoded entries wait for the line
+                self.front.wait_for_line(w);
             }
         }
         // With nothing fetched the stage stays idle until an event makes a warp eligible or a
@@ -242,6 +181,30 @@ impl Sm {
         }
         self.front.fetch_scan = scan;
         Ok(())
+    }
+
+    /// Counts a fetch of `n` instructions of warp `w` from `first_pc` (decoded, written to its
+    /// buffer, one I-cache tag lookup) and looks the line up: true on a miss, when the warp
+    /// waits for the line and its request goes to memory at `t_fs` unless one is already
+    /// pending. Shared by every fetch path.
+    pub(super) fn icache_lookup(
+        &mut self,
+        w: usize,
+        n: u32,
+        first_pc: u32,
+        t_fs: u64,
+        mem: &mut MemSys,
+    ) -> bool {
+        let Some((line, send)) = self.front.fetch_lookup(n, first_pc) else {
+            return false;
+        };
+        self.warps.w_ifetch_line[w] = line;
+        if send {
+            let tk = self.ldst.tok_ifetch(line);
+            let lb = self.front.line_bytes();
+            mem.send(self.id as usize, t_fs, ReqKind::Read, line * lb, lb, tk);
+        }
+        true
     }
 
     /// A branch was just fetched into warp `w`'s I-buffer as the `n`-th instruction of a group
@@ -269,7 +232,7 @@ impl Sm {
         if let Some(pc) = self.clock_fenced(w, cta, widx, stream) {
             // the next instruction waits for a clock read: the group ends without reading it
             if pc != inst.pc.wrapping_add(stream.inst_bytes()) {
-                self.count_wrong_path(group - n);
+                self.front.count_wrong_path(group - n);
             }
             return Ok(true);
         }
@@ -286,20 +249,10 @@ impl Sm {
                     return Ok(false);
                 }
                 self.front.held[w] = Some(Box::new(next));
-                self.count_wrong_path(group - n);
+                self.front.count_wrong_path(group - n);
                 Ok(true)
             }
         }
-    }
-
-    /// The `wrong` fetch slots of a group behind a redirecting branch: fetched, decoded and
-    /// flushed.
-    fn count_wrong_path(&mut self, wrong: u32) {
-        let wrong = wrong as u64;
-        self.front.ibuffer_act.flushes += 1;
-        self.front.ibuffer_act.flushed_entries += wrong;
-        self.front.ibuffer_act.writes += wrong;
-        self.front.decoder_insts += wrong;
     }
 
     /// Before warp `w` (CTA `cta`, index `widx`) steps the stream again: the clock reads it
@@ -318,6 +271,28 @@ impl Sm {
             stream.issue_clock(cta, widx, pc, at)?;
         }
         Ok(())
+    }
+
+    /// Steps warp `w`'s stream (CTA, warp index, cycle `at`) for its next instruction into
+    /// `front.fetch_tmp`, unless a clock fence stops its fetch: whether the instruction reads
+    /// the cycle counter, or `None` when fenced or when the stream is done (the warp is marked
+    /// so). Shared by every fetch path.
+    pub(super) fn step_stream(
+        &mut self,
+        w: usize,
+        (cta, widx, t): (u32, u32, u64),
+        stream: &mut dyn KernelStream,
+    ) -> Result<Option<bool>, SimError> {
+        if self.clock_fenced(w, cta, widx, stream).is_some() {
+            return Ok(None);
+        }
+        match stream.next_inst(cta, widx, t, &mut self.front.fetch_tmp)? {
+            Step::Done => {
+                self.warps.w_stream_done[w] = true;
+                Ok(None)
+            }
+            Step::Inst => Ok(Some(stream.reads_clock())),
+        }
     }
 
     /// May warp `w` step the stream now? Not while its next instruction uses the destination
@@ -363,7 +338,7 @@ impl Sm {
     pub(crate) fn fetch_eligible(&self, w: usize) -> bool {
         self.warps.w_valid[w]
             && !self.warps.w_stream_done[w]
-            && self.front.ib_len[w] == 0
+            && self.front.is_empty(w)
             && !self.warps.w_fetch_bar[w]
             && !self.front.clock_fence[w]
             && self.warps.w_ifetch_line[w] == u64::MAX

@@ -16,12 +16,14 @@ mod backend;
 mod debug;
 mod fold;
 mod issue;
+mod issued;
 mod life;
 mod loog;
 mod lookahead;
 mod memory;
 mod ooo_views;
 mod socgpu;
+mod stage;
 
 use super::exec::{PipeClass, SpPipe};
 use super::execunits::ExecUnits;
@@ -31,7 +33,9 @@ use super::issueunit::IssueUnit;
 use super::ldstunit::LdstUnit;
 use super::opcoll::{OperandCollectors, RegAccessLog};
 use super::perclass::CuClass;
-use super::policy::{GatingPolicy, GatingView, HeadType, RegisterFileOrg, WarpScheduler};
+use super::policy::{
+    GatingPolicy, GatingView, HeadType, IssueStage, RegisterFileOrg, WarpScheduler,
+};
 use super::slots::{GatingSlot, IssueStageSlot, RegisterFileSlot};
 use super::warps::WarpState;
 use crate::activity::{FamilyCounts, SmActivity};
@@ -81,17 +85,6 @@ pub(crate) struct Sm {
     /// Active-set size per scheduler-cycle (power-gating §9), kept when the gating
     /// controllers or folding are on.
     pub active_set: Option<crate::activity::ActiveSetStats>,
-    /// The SOCGPU issue stage (`sched.ooo.mode = "socgpu"`; issue-stage §2), which replaces
-    /// the in-order issue stage and fetch.
-    pub ooo: Option<Box<super::ooo::SmSocgpu>>,
-    /// The LOOG issue stage (`sched.ooo.mode = "loog"`; issue-stage §3), which replaces the
-    /// in-order issue stage, the operand collectors and the dispatch.
-    pub loog: Option<Box<super::ooo::SmLoog>>,
-    /// LOOG scratch: register-file reads per bank this cycle, and the reads made.
-    loog_bank_rd: Vec<u32>,
-    loog_reads: Vec<(usize, u16)>,
-    /// Scratch of the LOOG allocation order: warps whose I-buffer head waits on a producer.
-    loog_late: Vec<u16>,
     /// `tric.lookahead` k with TRIC on, else 0: the issue stage then makes no predictions.
     pub lookahead: u32,
 }
@@ -147,13 +140,6 @@ impl Sm {
             fold: cfg.fold.enabled.then(|| Box::new(fold::SmFold::new(cfg))),
             rf_active,
             active_set: (pg_on || cfg.fold.enabled).then(Default::default),
-            ooo: (cfg.sched.ooo.mode == crate::config::OooMode::Socgpu)
-                .then(|| Box::new(super::ooo::SmSocgpu::new(cfg, id, nw))),
-            loog: (cfg.sched.ooo.mode == crate::config::OooMode::Loog)
-                .then(|| Box::new(super::ooo::SmLoog::new(super::ooo::loog_params(cfg), nw))),
-            loog_bank_rd: Vec::new(),
-            loog_reads: Vec::new(),
-            loog_late: Vec::new(),
             lookahead: if cfg.tric.enabled {
                 cfg.tric.lookahead
             } else {
@@ -201,9 +187,7 @@ impl Sm {
     /// closed at cycle `end`. Takes the counters out of the SM.
     pub fn activity(&mut self, end: u64) -> SmActivity {
         let mut a = std::mem::take(&mut self.act);
-        a.icache = self.front.icache_act;
-        a.decoder_insts = self.front.decoder_insts;
-        a.ibuffer = self.front.ibuffer_act;
+        (a.icache, a.decoder_insts, a.ibuffer) = self.front.counters();
         a.sched = std::mem::take(&mut self.issue.sched_act);
         a.scoreboard = self.issue.sb_act;
         a.rf = std::mem::take(&mut self.oc.rf_act);
@@ -317,7 +301,7 @@ impl Sm {
     /// Type of warp `w`'s head instruction (its I-buffer must not be empty).
     #[inline]
     pub fn head_type(&self, w: usize) -> HeadType {
-        let h = &self.front.ibuf[w][self.front.ib_head[w] as usize];
+        let h = self.front.head(w);
         let ec = self.front.exec_class(h.family, h.op);
         match ec.pipe {
             PipeClass::Sp if ec.sp_pipe == SpPipe::Fp => HeadType::Fp,
@@ -365,7 +349,7 @@ impl Sm {
                 .unwrap_or(&self.issue.sched_live[s][..]);
             for &w in slots {
                 let w = w as usize;
-                if self.front.ib_len[w] > 0 && !self.warps.w_exited[w] {
+                if !self.front.is_empty(w) && !self.warps.w_exited[w] {
                     match self.head_type(w) {
                         HeadType::Int => a[0] += 1,
                         HeadType::Fp => a[1] += 1,
@@ -397,18 +381,17 @@ impl Sm {
     }
 
     /// May the engine let this SM sleep through cycles in which nothing changes (cycle
-    /// skipping, with the issue counters replayed)? The in-order path and SOCGPU under a
-    /// local policy without per-cycle state; not LOOG, which steps every cycle.
+    /// skipping, with the issue counters replayed)? As its issue stage says
+    /// ([`IssueStage::may_sleep`]): the in-order path and SOCGPU under a local policy without
+    /// per-cycle state; not LOOG, which steps every cycle.
     pub fn may_sleep(&self) -> bool {
-        self.loog.is_none() && self.ooo.as_ref().is_none_or(|o| o.may_sleep())
+        self.issue.stage.may_sleep()
     }
 
-    /// Counts the pending repeated issue-stage cycles.
+    /// Counts the pending repeated issue-stage cycles (the stage's own counters too).
     #[inline]
     pub fn flush_replay(&mut self) {
-        if let Some(o) = self.ooo.as_mut() {
-            o.replay_idle(self.issue.replay_pending);
-        }
+        self.issue.stage.replay_idle(self.issue.replay_pending);
         self.issue.flush_replay();
     }
 

@@ -5,7 +5,7 @@
 //! what makes a warp's view empty or ready, which the caller supplies.
 
 use super::Sm;
-use crate::timing::issueunit::{add_stall, Stall};
+use crate::timing::issueunit::Stall;
 use crate::timing::policy::WarpView;
 
 impl Sm {
@@ -37,17 +37,13 @@ impl Sm {
                 ..Default::default()
             });
         }
-        let sa = &mut self.issue.sched_act[s];
-        self.issue.last_active[s] = !views.is_empty();
         if views.is_empty() {
             self.issue.views[s] = views;
-            sa.issued[0] += 1;
-            sa.stall.no_warp += 1;
-            self.issue.last_evals[s] = 0;
-            self.issue.last_stall[s] = Some(Stall::NoWarp);
+            self.issue.count_no_warp(s);
             return None;
         }
-        sa.active_cycles += 1;
+        self.issue.last_active[s] = true;
+        self.issue.sched_act[s].active_cycles += 1;
         let mut order = std::mem::take(&mut self.issue.orders[s]);
         self.issue.scheds[s].order(&views, &mut order);
         self.issue.views[s] = views;
@@ -67,16 +63,6 @@ impl Sm {
         first_stall: Option<Stall>,
     ) {
         self.issue.orders[s] = order;
-        let sa = &mut self.issue.sched_act[s];
-        sa.warp_evals += evals;
-        sa.issued[(issued as usize).min(2)] += 1;
-        self.issue.last_evals[s] = evals;
-        if issued == 0 {
-            let r = first_stall.unwrap_or(Stall::NoWarp);
-            add_stall(&mut sa.stall, r, 1);
-            self.issue.last_stall[s] = Some(r);
-        } else {
-            self.issue.last_stall[s] = None;
-        }
+        self.issue.count_sched_cycle(s, evals, issued, first_stall);
     }
 }

@@ -24,30 +24,31 @@
 //! of the slept cycles (scheduler stalls, IB occupancy, NOR evaluations, candidate-set sizes)
 //! are those of the last evaluated cycle, added once per slept cycle when the SM wakes.
 
+use super::issued::IssuePorts;
 use super::Sm;
 use crate::config::OooDual;
-use crate::inst::{Family, OpClass, PRED_BASE};
+use crate::inst::{Family, OpClass};
 use crate::stream::{KernelStream, Step};
-use crate::timing::cache::Probe;
 use crate::timing::exec::PipeClass;
-use crate::timing::issueunit::{IssueEvent, Stall};
-use crate::timing::memsys::{MemSys, ReqKind};
+use crate::timing::issueunit::Stall;
+use crate::timing::memsys::MemSys;
 use crate::timing::ooo::{IbEntry, SmSocgpu};
-use crate::timing::perclass::{CuClass, PerCuClass, PerPipe};
-use crate::timing::policy::RegisterFileOrg;
+use crate::timing::perclass::PerPipe;
+use crate::timing::slots::IssueStageSlot;
 use crate::timing::tinst::TInst;
 use crate::SimError;
-
-/// Byte address of instruction memory (kernel code) in the unified address space [G]; the
-/// same as the in-order fetch's.
-const CODE_BASE: u64 = 0xFFFF_0000_0000;
 
 /// Barrier, branch, return or exit, and (our choice) membar: ordered against every other
 /// entry of the warp (issue-stage §2.1 `ctl`).
 #[inline]
 fn is_ctl(i: &TInst) -> bool {
-    matches!(i.family, Family::Ctrl | Family::Bar)
-        || (i.family == Family::Mem && i.op == OpClass::Membar)
+    matches!(i.family, Family::Ctrl | Family::Bar) || is_membar(i)
+}
+
+/// A memory barrier.
+#[inline]
+fn is_membar(i: &TInst) -> bool {
+    i.family == Family::Mem && i.op == OpClass::Membar
 }
 
 impl Sm {
@@ -84,9 +85,9 @@ impl Sm {
         stream: &mut dyn KernelStream,
         mem: &mut MemSys,
     ) -> Result<(), SimError> {
-        let mut o = self.ooo.take().expect("socgpu state");
+        let mut o = self.take_socgpu().expect("socgpu state");
         let r = self.fetch_socgpu_inner(&mut o, t, t_fs, width, throughput, stream, mem);
-        self.ooo = Some(o);
+        self.put_stage(IssueStageSlot::Socgpu(o));
         r
     }
 
@@ -121,16 +122,12 @@ impl Sm {
             while n < width && o.ibs[w].free_entries() > 0 {
                 let (inst, clock) = match o.held[w].take() {
                     Some(i) => (i, std::mem::take(&mut o.held_clock[w])),
-                    None if self.clock_fenced(w, cta, widx, stream).is_some() => break,
-                    None => match stream.next_inst(cta, widx, t, &mut self.front.fetch_tmp)? {
-                        Step::Done => {
-                            self.warps.w_stream_done[w] = true;
-                            break;
-                        }
-                        Step::Inst => (
+                    None => match self.step_stream(w, (cta, widx, t), stream)? {
+                        Some(c) => (
                             TInst::from_inst(&self.front.fetch_tmp, &mut self.front.addr_pool),
-                            stream.reads_clock(),
+                            c,
                         ),
+                        None => break,
                     },
                 };
                 let pipe = self.front.exec_class(inst.family, inst.op).pipe;
@@ -192,34 +189,16 @@ impl Sm {
                 self.socgpu_maybe_exit(o, w);
                 continue;
             }
-            self.front.ib_ready_last = t + 1;
-            self.front.decoder_insts += n as u64;
-            self.front.ibuffer_act.writes += n as u64;
-            self.front.icache_act.reads += 1;
-            if self.front.perfect_icache {
-                self.front.icache_act.hits += 1;
+            self.front.note_decoded(t);
+            if !self.icache_lookup(w, n, first_pc, t_fs, mem) {
                 continue;
             }
-            let line = self.front.icache.line_of(CODE_BASE + first_pc as u64);
-            let full = self.front.icache.full_mask();
-            if let Probe::Hit { .. } = self.front.icache.probe(line, full) {
-                self.front.icache_act.hits += 1;
-                continue;
-            }
-            self.front.icache_act.misses += 1;
-            self.warps.w_ifetch_line[w] = line;
             o.miss_mask[w] |= inserted;
             let mut bits = inserted;
             while bits != 0 {
                 let a = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 o.ibs[w].set_ready_at(a, u64::MAX);
-            }
-            if !self.front.icache_pending.contains(&line) {
-                self.front.icache_pending.push(line);
-                let tk = self.ldst.tok_ifetch(line);
-                let lb = self.front.icache.line_bytes();
-                mem.send(self.id as usize, t_fs, ReqKind::Read, line * lb, lb, tk);
             }
         }
         Ok(())
@@ -232,12 +211,12 @@ impl Sm {
         cfg_issue: (u32, u32, bool),
         id_oc: &PerPipe<u32>,
     ) {
-        let mut o = self.ooo.take().expect("socgpu state");
+        let mut o = self.take_socgpu().expect("socgpu state");
         // cycles slept through since the last evaluation repeat its counters
         o.replay_idle(self.issue.replay_pending);
         self.issue.flush_replay();
         self.issue_socgpu_inner(&mut o, t, cfg_issue, id_oc);
-        self.ooo = Some(o);
+        self.put_stage(IssueStageSlot::Socgpu(o));
     }
 
     fn issue_socgpu_inner(
@@ -259,7 +238,7 @@ impl Sm {
             for k in 0..self.issue.sched_live[s].len() {
                 let w = self.issue.sched_live[s][k] as usize;
                 if o.miss_mask[w] != 0 && self.warps.w_ifetch_line[w] == u64::MAX {
-                    let ready = self.front.w_ib_ready[w];
+                    let ready = self.front.ready_at(w);
                     let mut bits = o.miss_mask[w] & o.ibs[w].valid_mask();
                     while bits != 0 {
                         let a = bits.trailing_zeros() as usize;
@@ -284,14 +263,10 @@ impl Sm {
             }
         }
         let (per_sched, per_warp, diff_units) = cfg_issue;
-        let mut used_idoc = PerPipe::splat(0u32);
-        let mut used_in = PerCuClass::splat(0u32);
+        let mut ports = IssuePorts::new(id_oc);
         let n_s = self.issue.scheds.len();
         for si in 0..n_s {
-            let s = self
-                .issue
-                .n_sched
-                .rem(si as u64 + self.issue.n_sched.rem(t)) as usize;
+            let s = self.sched_at(si, t);
             let Some(order) =
                 self.ooo_open_sched(s, |_, w| (o.ibs[w].unissued_mask() == 0, cands[w] != 0))
             else {
@@ -323,15 +298,13 @@ impl Sm {
                     continue;
                 }
                 let a = o.ibs[w].select(c, o.policy).expect("candidate");
-                let first_pipe =
-                    match self.socgpu_issue_one(o, t, w, s, a, id_oc, &mut used_idoc, &mut used_in)
-                    {
-                        Ok(p) => p,
-                        Err(r) => {
-                            first_stall.get_or_insert(r);
-                            continue;
-                        }
-                    };
+                let first_pipe = match self.socgpu_issue_one(o, t, w, s, a, &mut ports) {
+                    Ok(p) => p,
+                    Err(r) => {
+                        first_stall.get_or_insert(r);
+                        continue;
+                    }
+                };
                 issued += 1;
                 // §2.7: a second instruction of the same warp
                 if per_warp >= 2 && o.dual != OooDual::Off && issued < per_sched {
@@ -346,8 +319,8 @@ impl Sm {
                                 let e = o.ibs[w].entry(b);
                                 let p = self.front.exec_class(e.inst.family, e.inst.op).pipe;
                                 if (!diff_units || p != first_pipe)
-                                    && self
-                                        .socgpu_unit_free(e.cu_mask, p, id_oc, &used_idoc, &used_in)
+                                    && (p == PipeClass::None
+                                        || ports.collector(&self.oc, p, e.cu_mask).is_ok())
                                 {
                                     m |= 1 << b;
                                 }
@@ -364,10 +337,7 @@ impl Sm {
                         }),
                     };
                     if let Some(b) = pick {
-                        if self
-                            .socgpu_issue_one(o, t, w, s, b, id_oc, &mut used_idoc, &mut used_in)
-                            .is_ok()
-                        {
+                        if self.socgpu_issue_one(o, t, w, s, b, &mut ports).is_ok() {
                             issued += 1;
                             o.stats.dual_issues += 1;
                         }
@@ -382,34 +352,9 @@ impl Sm {
         o.cands = cands;
     }
 
-    /// Would an instruction with collector mask `cu_mask` for `pipe` find a free collector, a
-    /// collector in-port and an issue port this cycle?
-    fn socgpu_unit_free(
-        &self,
-        cu_mask: u64,
-        pipe: PipeClass,
-        id_oc: &PerPipe<u32>,
-        used_idoc: &PerPipe<u32>,
-        used_in: &PerCuClass<u32>,
-    ) -> bool {
-        if pipe == PipeClass::None {
-            return true;
-        }
-        let want = CuClass::of(pipe);
-        let class = if self.oc.cu_of_class[want] != 0 {
-            want
-        } else {
-            CuClass::Gen
-        };
-        self.oc.cu_free & cu_mask != 0
-            && used_in[class] < self.oc.cu_class_ports[class].max(1)
-            && used_idoc[pipe] < id_oc[pipe].max(1)
-    }
-
     /// Issues entry `a` of warp `w` on scheduler `s` if a collector and an issue port are
     /// free: marks it issued, counts it, runs the flush check, and hands it to a collector
     /// (barriers and membars complete here and leave the buffer at once).
-    #[allow(clippy::too_many_arguments)]
     fn socgpu_issue_one(
         &mut self,
         o: &mut SmSocgpu,
@@ -417,34 +362,16 @@ impl Sm {
         w: usize,
         s: usize,
         a: usize,
-        id_oc: &PerPipe<u32>,
-        used_idoc: &mut PerPipe<u32>,
-        used_in: &mut PerCuClass<u32>,
+        ports: &mut IssuePorts,
     ) -> Result<PipeClass, Stall> {
         let e = *o.ibs[w].entry(a);
         let inst = e.inst;
-        let family = inst.family;
-        let is_membar = family == Family::Mem && inst.op == OpClass::Membar;
-        let ec = self.front.exec_class(family, inst.op);
+        let ec = self.front.exec_class(inst.family, inst.op);
         let mut cu_idx = None;
         if ec.pipe != PipeClass::None {
-            let pc = ec.pipe;
-            let want = CuClass::of(pc);
-            let class = if self.oc.cu_of_class[want] != 0 {
-                want
-            } else {
-                CuClass::Gen
-            };
-            let free = self.oc.cu_free & e.cu_mask;
-            if free == 0 || used_in[class] >= self.oc.cu_class_ports[class].max(1) {
-                return Err(Stall::CuFull);
-            }
-            if used_idoc[pc] >= id_oc[pc].max(1) {
-                return Err(Stall::PipeBusy);
-            }
-            used_in[class] += 1;
-            used_idoc[pc] += 1;
-            cu_idx = Some(free.trailing_zeros() as usize);
+            let (i, class) = ports.collector(&self.oc, ec.pipe, e.cu_mask)?;
+            ports.take(ec.pipe, class);
+            cu_idx = Some(i);
         }
         // ---- issue ----
         let older_waiting = {
@@ -464,78 +391,22 @@ impl Sm {
         self.clock_read_issued(w, inst.pc, t);
         o.stats.issued += 1;
         o.stats.ib_reads += 1;
-        self.front.ibuffer_act.reads += 1;
+        self.front.count_read();
         if e.redirect {
             // §2.5: the warp's control flow changed; fetch resumes on the new path
             o.ibs[w].flush(a, &mut o.stats);
             o.redirect_wait[w] = false;
         }
         self.socgpu_maybe_exit(o, w);
-        let lanes = inst.active_mask.count_ones() as u64;
-        if let Some(tr) = self.issue.trace.as_mut() {
-            tr.push(IssueEvent {
-                cycle: t,
-                sm: self.id,
-                warp_slot: w as u32,
-                pc: inst.pc,
-            });
-        }
-        self.oc.rf.on_issue(w as u32, &inst, t);
-        self.act.warp_insts += 1;
-        self.act.thread_insts += lanes;
-        self.fam_count(family, lanes);
-        if inst.reconv_pc.is_some() {
-            self.act.simt.divergent_branches += 1;
-            self.act.simt.pushes += 1;
-            self.act.simt.pops += 1;
-        }
-        for &r in inst.srcs() {
-            if r >= PRED_BASE {
-                self.oc.rf_act.pred_reads += 1;
-            }
-        }
-        if family == Family::Bar || is_membar {
+        self.count_issued(w, &inst, t, false);
+        if inst.family == Family::Bar || is_membar(&inst) {
             // completes at issue: the entry leaves the buffer now
             o.ibs[w].writeback(a, &mut o.stats);
-            if family == Family::Bar {
-                self.act.bar.arrivals += 1;
-                self.warps.at_bar.insert(w);
-                self.flush_integrals();
-                self.warps.n_at_bar += 1;
-                let c = self.warps.w_cta[w] as usize;
-                self.warps.ctas[c].bar_arrived += 1;
-                self.check_barrier(c);
-            } else {
-                self.warps.membar.insert(w);
-            }
+            self.complete_at_issue(w, inst.family, inst.op);
             return Ok(PipeClass::None);
         }
         self.warps.w_inflight[w] += 1;
-        let ci = cu_idx.expect("cu");
-        let sched = s as u32;
-        let mut reads = [(0u16, 0u16); 5];
-        let mut n = 0usize;
-        for &r in inst.srcs() {
-            if r >= PRED_BASE || reads[..n].iter().any(|x| x.1 == r) {
-                continue;
-            }
-            let b = self.oc.rf.bank(w as u32, sched, r);
-            reads[n] = (b as u16, r);
-            n += 1;
-        }
-        self.seq += 1;
-        let cls = self
-            .oc
-            .allocate(ci, w as u16, self.seq, inst, ec, reads, n, t);
-        self.flush_integrals();
-        self.oc.cu_busy[cls] += 1;
+        self.hand_to_collector(cu_idx.expect("cu"), w, s, inst, ec, t);
         Ok(ec.pipe)
-    }
-
-    /// Instruction `tag` (its buffer entry) of warp `w` wrote back (§2.4).
-    pub(super) fn socgpu_writeback(&mut self, w: usize, tag: u16) {
-        if let Some(o) = self.ooo.as_mut() {
-            o.ibs[w].writeback(tag as usize, &mut o.stats);
-        }
     }
 }
