@@ -15,14 +15,14 @@ use gpuenergy::optimize::evaluate::{Objective, SimEvaluator};
 use gpuenergy::optimize::space::Space;
 use gpuenergy::optimize::{optimize, pareto, Problem};
 use gpuenergy::study::{workloads_named, Study};
+use gpuenergy::study_config::StudyConfig;
 use models::gpu::TechChoice;
-use sim::config::GpuConfig;
 use std::sync::Arc;
 
 fn main() -> anyhow::Result<()> {
     let k = common::Knobs::parse_with("hotspot");
     let dir = k.out_dir("optimize_budget")?;
-    let base = GpuConfig::preset("gtx480")?;
+    let base = StudyConfig::preset("gtx480")?;
     let mut tech = TechChoice::new("finfet7");
     tech.op = Some("stv".into());
     let mut space = Space::parse("gating,rf", &base).map_err(anyhow::Error::msg)?;
@@ -36,7 +36,7 @@ fn main() -> anyhow::Result<()> {
         .cache(cache.clone());
     let ev = SimEvaluator::new(
         &space,
-        base,
+        base.machine,
         Vec::new(),
         study,
         workloads_named(k.workloads())?,

@@ -11,8 +11,8 @@
 mod common;
 
 use gpuenergy::study::Study;
+use gpuenergy::study_config::StudyConfig;
 use models::gpu::TechChoice;
-use sim::config::GpuConfig;
 
 fn main() -> anyhow::Result<()> {
     let k = common::Knobs::parse_with("hotspot");
@@ -41,7 +41,7 @@ fn main() -> anyhow::Result<()> {
         };
         // the BET and W the simulator is given at this point
         let (_, planned) = gpuenergy::compare::plan(
-            &GpuConfig::preset("gtx480")?,
+            &StudyConfig::preset("gtx480")?,
             "two-level",
             &["warped-gates".to_string()],
             &set.iter()

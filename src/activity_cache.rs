@@ -10,8 +10,9 @@
 //! simulator sees it — [`sim_key_config`]: the resolved configuration after the derived
 //! integers (`pg.bet`, `pg.wakeup`, `prf.lat_srf`, `tric.wake_latency`) have been filled in,
 //! with the tables and keys that only the cost models read reset to their defaults
-//! (`[physical]`, `[energy]`, `[opt]`, `prf.v_srf`, `prf.v_frf`, `tric.drowsy_margin_mv`,
-//! `tric.wake_latency_mode`, `tric.off_residual`). A switch size `s` or an SRF supply that
+//! (`[physical]`, `prf.v_srf`, `prf.v_frf`, `tric.drowsy_margin_mv`,
+//! `tric.wake_latency_mode`, `tric.off_residual`; `[energy]` and `[opt]` are not the
+//! machine's and never reach the key). A switch size `s` or an SRF supply that
 //! leaves those integers unchanged therefore hits the cache and is costed only.
 //!
 //! # Consistency
@@ -45,8 +46,6 @@ fn model_version() -> String {
 pub fn sim_key_config(cfg: &GpuConfig) -> GpuConfig {
     let mut c = cfg.clone();
     c.physical = Default::default();
-    c.energy = Default::default();
-    c.opt = Default::default();
     let prf = sim::config::prf::PrfSection::default();
     c.prf.v_srf = prf.v_srf;
     c.prf.v_frf = prf.v_frf;

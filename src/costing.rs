@@ -128,7 +128,15 @@ impl TechniqueCost<Record, CostingError> for RfCosting {
         e: &Estimate,
         k: &KernelActivity,
     ) -> Result<Option<Costing<Record>>, CostingError> {
-        let got = crate::rfcost::cost_with_edit(ctx.cfg, ctx.tech, ctx.chip, k, ctx.overlay, e)?;
+        let got = crate::rfcost::cost_with_edit(
+            ctx.cfg,
+            ctx.energy,
+            ctx.tech,
+            ctx.chip,
+            k,
+            ctx.overlay,
+            e,
+        )?;
         Ok(got.map(|(rf, edit)| Costing {
             edits: vec![edit],
             record: Record::Rf(rf),

@@ -36,5 +36,6 @@ pub mod rfcost;
 pub mod schedcfg;
 pub mod spanned_file;
 pub mod study;
+pub mod study_config;
 pub mod sweep;
 pub mod technique;

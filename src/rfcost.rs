@@ -34,10 +34,11 @@ use models::rf::counts::counts_from_activity;
 use models::rf::structures::{evaluate, RfDesign, RfStructures};
 use models::rf::tric::tric_cost_with;
 use models::rf::RfError;
+use models::rf::{EnergyCalibration, EnergySection};
 use models::technique::Edit;
 use serde::Serialize;
 use sim::activity::KernelActivity;
-use sim::config::tric::{EnergyCalibration, FixedFraction, SwitchEnergyModel, TricGranularity};
+use sim::config::tric::{FixedFraction, SwitchEnergyModel, TricGranularity};
 use sim::config::GpuConfig;
 
 /// One added structure (or the partition's migration traffic) in a run.
@@ -102,8 +103,13 @@ fn non_mrf(c: &RfCounts) -> bool {
 }
 
 /// The register file of `cfg` at the chip's technology point (`tech`, the chip's supply and
-/// clock).
-fn design(cfg: &GpuConfig, tech: &TechChoice, chip: &ChipModel) -> Result<RfDesign, RfError> {
+/// clock), with the accounting's switches `energy`.
+fn design(
+    cfg: &GpuConfig,
+    energy: &EnergySection,
+    tech: &TechChoice,
+    chip: &ChipModel,
+) -> Result<RfDesign, RfError> {
     let node = techlib::node(&tech.node)?;
     let flavour_name = tech
         .flavour
@@ -112,6 +118,7 @@ fn design(cfg: &GpuConfig, tech: &TechChoice, chip: &ChipModel) -> Result<RfDesi
     let flavour = node.flavour(&flavour_name)?;
     Ok(RfDesign::from_config(
         cfg,
+        energy,
         &tech.node,
         flavour,
         chip.vdd_v,
@@ -130,8 +137,12 @@ fn units_per_entry(cfg: &GpuConfig, d: &RfDesign) -> u64 {
 
 /// `energy.calibration = "paper_rows"`: the MRF and SRF from the finfet7 reference rows
 /// ([`apply_paper_row`], refused for another geometry); `"model"` leaves `m` as it is.
-fn calibrated(cfg: &GpuConfig, m: &mut RfEnergyModel) -> Result<(), RfError> {
-    if cfg.energy.calibration == EnergyCalibration::PaperRows {
+fn calibrated(
+    cfg: &GpuConfig,
+    energy: &EnergySection,
+    m: &mut RfEnergyModel,
+) -> Result<(), RfError> {
+    if energy.calibration == EnergyCalibration::PaperRows {
         let rows = models::sram::fit::RF_POINTS;
         let eb = cfg.rf.entry_bytes.max(1);
         if m.mrf.entries > 0 {
@@ -144,15 +155,16 @@ fn calibrated(cfg: &GpuConfig, m: &mut RfEnergyModel) -> Result<(), RfError> {
     Ok(())
 }
 
-/// The §8 energy of a plain MRF (no technique) for the run `k` of `cfg` at the chip's point:
-/// the baseline a comparison measures savings against.
+/// The §8 energy of a plain MRF (no technique) for the run `k` of `cfg` at the chip's point,
+/// accounted with the switches `energy`: the baseline a comparison measures savings against.
 pub fn plain_energy(
     cfg: &GpuConfig,
+    energy: &EnergySection,
     tech: &TechChoice,
     chip: &ChipModel,
     k: &KernelActivity,
 ) -> Result<RfEnergy, RfError> {
-    let d = design(cfg, tech, chip)?;
+    let d = design(cfg, energy, tech, chip)?;
     let s = evaluate(
         &RfDesign {
             partitioned: false,
@@ -163,16 +175,17 @@ pub fn plain_energy(
         None,
     )?;
     let mut m = RfEnergyModel::from_structures(&s, &Techniques::plain(MrfRegion::Stv, d.banks))?;
-    calibrated(cfg, &mut m)?;
+    calibrated(cfg, energy, &mut m)?;
     let mut c = counts_from_activity(k, chip.core_clock_hz);
     c.mrf_states.residency = None;
     account(&c, &m.replicated(chip.n_sm as u64, 1))
 }
 
-/// Costs the run `k` of `cfg` under its register-file techniques; `None` when none is on.
-/// `overlay` calibrates the control structures.
+/// Costs the run `k` of `cfg` under its register-file techniques, accounted with the switches
+/// `energy`; `None` when none is on. `overlay` calibrates the control structures.
 pub fn cost_run(
     cfg: &GpuConfig,
+    energy: &EnergySection,
     tech: &TechChoice,
     chip: &ChipModel,
     k: &KernelActivity,
@@ -189,7 +202,7 @@ pub fn cost_run(
             "false unless tric.enabled = true (only TRIC turns entries OFF)",
         ));
     }
-    let d = design(cfg, tech, chip)?;
+    let d = design(cfg, energy, tech, chip)?;
     let s = evaluate(&d, overlay)?;
     let partitioned = d.partitioned || c.frf_high.rd.accesses + c.srf.rd.accesses > 0;
     let coma = if cfg.coma.enabled {
@@ -238,7 +251,7 @@ pub fn cost_run(
         epoch_cycles: d.epoch_cycles,
     };
     let mut m = RfEnergyModel::from_structures(&s, &t)?;
-    calibrated(cfg, &mut m)?;
+    calibrated(cfg, energy, &mut m)?;
     let n_sm = chip.n_sm as u64;
     let mm = m.replicated(n_sm, units_per_entry(cfg, &d));
     let energy = account(&c, &mm)?;
@@ -435,20 +448,22 @@ fn edit(rf: &RfCost, areas_m2: [f64; 4], bus_read_j: [f64; 4], runtime_s: f64) -
 }
 
 /// Costs the run `k` of `cfg` under its register-file techniques: the §8 record and the edit
-/// that puts it into the estimate `e` of the run (module doc); `None` when no technique is on.
+/// that puts it into the estimate `e` of the run (module doc), accounted with the switches
+/// `energy`; `None` when no technique is on.
 pub fn cost_with_edit(
     cfg: &GpuConfig,
+    energy: &EnergySection,
     tech: &TechChoice,
     chip: &ChipModel,
     k: &KernelActivity,
     overlay: Option<&models::overlay::Overlay>,
     e: &Estimate,
 ) -> Result<Option<(RfCost, Edit)>, RfError> {
-    let Some(rf) = cost_run(cfg, tech, chip, k, overlay)? else {
+    let Some(rf) = cost_run(cfg, energy, tech, chip, k, overlay)? else {
         return Ok(None);
     };
     // structure areas and read-bus energies, from the same design
-    let d = design(cfg, tech, chip)?;
+    let d = design(cfg, energy, tech, chip)?;
     let s = evaluate(&d, overlay)?;
     let n = chip.n_sm as f64;
     let c = counts_from_activity(k, chip.core_clock_hz);

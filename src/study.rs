@@ -20,6 +20,7 @@
 //! println!("{}", gpuenergy::report::table::render(&report));
 //! ```
 
+use crate::study_config::{IntoVariant, StudyConfig};
 use models::gating::cost::{ClassCost, CostPoint};
 use models::gpu::{
     ChipError, ChipModel, Estimate, EstimateError, IdleSms, Node, SourceError, TechChoice,
@@ -425,7 +426,7 @@ enum Input {
 /// comparison or a sweep.
 #[derive(Clone)]
 pub struct Study {
-    cfg: GpuConfig,
+    cfg: StudyConfig,
     tech: TechChoice,
     overlay: Option<NamedOverlay>,
     size: Size,
@@ -442,9 +443,13 @@ pub struct Study {
 impl Study {
     /// A study of `cfg` at `tech`, logic calibrated by `overlay` where it has fits. Defaults:
     /// `test` size, simulate the workloads given to [`Study::run`], in parallel, no progress.
-    pub fn new(cfg: GpuConfig, tech: TechChoice, overlay: Option<NamedOverlay>) -> Study {
+    pub fn new(
+        cfg: impl Into<StudyConfig>,
+        tech: TechChoice,
+        overlay: Option<NamedOverlay>,
+    ) -> Study {
         Study {
-            cfg,
+            cfg: cfg.into(),
             tech,
             overlay,
             size: Size::Test,
@@ -532,10 +537,11 @@ impl Study {
     }
 
     /// The same study (technology point, overlay, input, options) of another configuration:
-    /// one variant of a comparison against a baseline.
-    pub fn variant(&self, cfg: GpuConfig) -> Study {
+    /// one variant of a comparison against a baseline. A machine alone ([`GpuConfig`]) keeps
+    /// the study's `[energy]` and `[opt]`; a [`StudyConfig`] replaces them too.
+    pub fn variant(&self, cfg: impl IntoVariant) -> Study {
         Study {
-            cfg,
+            cfg: cfg.into_variant(&self.cfg),
             ..self.clone()
         }
     }
@@ -549,7 +555,7 @@ impl Study {
     }
 
     /// The configuration studied.
-    pub fn config(&self) -> &GpuConfig {
+    pub fn config(&self) -> &StudyConfig {
         &self.cfg
     }
 
@@ -584,7 +590,15 @@ impl Study {
     /// study's configuration as it stands (with `pg.timing = "Physical"`, call it on
     /// `self.variant(self.timed_config(&chip)?)`, as [`Study::run`] does, so that `pg.bet` and
     /// `pg.wakeup` come from the sleep-transistor model).
+    /// The record carries the study configuration's hash ([`StudyConfig::hash_hex`]).
     pub fn simulate(&self, w: &dyn Workload) -> Result<Activity, StudyError> {
+        let mut activity = self.simulate_machine(w)?;
+        activity.config_hash = self.cfg.hash_hex();
+        Ok(activity)
+    }
+
+    /// [`Study::simulate`] with the record as the simulator stamps it (the machine's hash).
+    fn simulate_machine(&self, w: &dyn Workload) -> Result<Activity, StudyError> {
         let name = w.info().name;
         let failed = |error| StudyError::Simulation {
             name: name.to_string(),
@@ -621,6 +635,7 @@ impl Study {
         let src = self.cost_source()?;
         let ctx = models::technique::CostContext {
             cfg: &self.cfg,
+            energy: &self.cfg.energy,
             tech: &self.tech,
             source: &src,
             chip,
@@ -630,7 +645,9 @@ impl Study {
         // a plain run's own §8 energy, for comparisons; a configuration the register-file
         // model cannot cost (node, geometry) still gets its estimate
         let rf_plain = match techniques.get("rf") {
-            None => crate::rfcost::plain_energy(&self.cfg, &self.tech, chip, k).ok(),
+            None => {
+                crate::rfcost::plain_energy(&self.cfg, &self.cfg.energy, &self.tech, chip, k).ok()
+            }
             Some(_) => None,
         };
         e.validate().map_err(|error| StudyError::Invalid {
@@ -661,7 +678,7 @@ impl Study {
     /// simulator sees only those integers; power-gating §0, §1.7).
     pub fn timed_config(&self, chip: &ChipModel) -> Result<GpuConfig, StudyError> {
         use sim::config::pg::{PgPolicy, PgTiming};
-        let mut cfg = self.cfg.clone();
+        let mut cfg = self.cfg.machine.clone();
         if cfg.pg.policy != PgPolicy::None && cfg.pg.timing == PgTiming::Physical {
             let point = CostPoint::new(&self.tech, chip.core_clock_hz, &cfg);
             let (bet, w) =

@@ -16,7 +16,7 @@
 //! combination that set the same knob to different values do not compose, and saying so is an
 //! error naming both and the knob.
 
-use sim::config::GpuConfig;
+use crate::study_config::Overridable;
 use std::fmt;
 
 /// One named technique.
@@ -355,15 +355,16 @@ pub struct Resolved {
 }
 
 impl Resolved {
-    /// `cfg` with this technique's knobs applied and then `set` (the command line's
-    /// `--set key=value` pairs) on top; validated.
-    pub fn apply(
+    /// `cfg` (a machine, or a study's configuration with its `[energy]` and `[opt]`) with
+    /// this technique's knobs applied and then `set` (the command line's `--set key=value`
+    /// pairs) on top; validated.
+    pub fn apply<C: Overridable>(
         &self,
-        cfg: &GpuConfig,
+        cfg: &C,
         set: &[(String, String)],
-    ) -> Result<GpuConfig, sim::SimError> {
-        let with_knobs = cfg.with_overrides(&self.knobs, &format!("--technique {}", self.name))?;
-        with_knobs.with_overrides(set, "--set")
+    ) -> Result<C, sim::SimError> {
+        let with_knobs = cfg.overridden(&self.knobs, &format!("--technique {}", self.name))?;
+        with_knobs.overridden(set, "--set")
     }
 }
 

@@ -5,8 +5,8 @@
 
 use gpuenergy::compare::{self, Comparison};
 use gpuenergy::study::{workloads_named, Study};
+use gpuenergy::study_config::StudyConfig;
 use models::gpu::TechChoice;
-use sim::config::GpuConfig;
 use sim::workloads::Size;
 use std::path::PathBuf;
 
@@ -62,7 +62,7 @@ pub fn compare(
     sweep: Option<(&str, &[&str])>,
     k: &Knobs,
 ) -> anyhow::Result<Comparison> {
-    let base = GpuConfig::preset(preset)?;
+    let base = StudyConfig::preset(preset)?;
     let techniques: Vec<String> = techniques.iter().map(|t| t.to_string()).collect();
     let sweep = sweep.map(|(key, vs)| {
         (

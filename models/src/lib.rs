@@ -3,6 +3,7 @@
 
 #![warn(missing_docs)]
 
+pub mod energy_section;
 pub mod gating;
 pub mod gpu;
 pub mod issue;

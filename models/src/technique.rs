@@ -12,12 +12,14 @@ use crate::gpu::{ChipModel, Estimate, Node, Part, TechChoice, TechCostSource};
 use crate::overlay::Overlay;
 use sim::config::GpuConfig;
 
-/// What every costing is given besides the run: the machine, the technology point (as chosen
-/// and as evaluated) and the chip model built there.
+/// What every costing is given besides the run: the machine, the energy-accounting switches,
+/// the technology point (as chosen and as evaluated) and the chip model built there.
 #[derive(Clone, Copy)]
 pub struct CostContext<'a> {
     /// The configuration the run was simulated on.
     pub cfg: &'a GpuConfig,
+    /// The energy-accounting switches (`[energy]` of the configuration file).
+    pub energy: &'a crate::energy_section::EnergySection,
     /// The technology point as chosen (node, flavour, supply, temperature).
     pub tech: &'a TechChoice,
     /// The same point evaluated: devices, wires, SRAM technology, logic overlay.
@@ -337,8 +339,10 @@ mod tests {
         let tech = TechChoice::new("planar45");
         let source = TechCostSource::new(&tech, None).unwrap();
         let chip = ChipModel::build(&cfg, &source).unwrap();
+        let energy = crate::energy_section::EnergySection::default();
         let ctx = CostContext {
             cfg: &cfg,
+            energy: &energy,
             tech: &tech,
             source: &source,
             chip: &chip,

@@ -26,6 +26,7 @@ fn check(choice: TechChoice, flavour: &str) {
     let node = techlib::node(&choice.node).unwrap();
     let d = RfDesign::from_config(
         &cfg,
+        &models::rf::EnergySection::default(),
         &choice.node,
         node.flavour(flavour).unwrap(),
         src.vdd_v_value(),

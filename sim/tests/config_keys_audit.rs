@@ -446,10 +446,13 @@ const PHYSICAL_READ: &[(&str, &str)] = &[
     ),
 ];
 
-/// `rf.latency`, `rf.port_occupancy`, `[tric]`, `[coma]` and `[energy]` (serialised only when
-/// they leave their defaults): the register-file latency path and the Warped Register File
-/// (register-file spec §2.3, §3, §4, §8). Keys the simulator does not read are read by the
-/// register-file energy accounting in `models`, which costs a run's `RfStats`.
+/// `rf.latency`, `rf.port_occupancy`, `[tric]` and `[coma]` (serialised only when they leave
+/// their defaults): the register-file latency path and the Warped Register File
+/// (register-file spec §2.3, §3, §4). Keys the simulator does not read are read by the
+/// register-file energy accounting in `models`, which costs a run's `RfStats`. The
+/// accounting's own switches, `[energy]`, are not the machine's (`models::rf::EnergySection`,
+/// read from the same file by the root crate's `StudyConfig`); `tests/study_config_keys.rs`
+/// holds their decisions, and the optimiser's `[opt]`'s.
 const RF_READ: &[(&str, &str)] = &[
     // [prf], [afrf], [mrf] and [rfc]: the partitioned RF, the adaptive FRF, the MRF baselines
     // and the RF cache (sim/src/timing/rf/, run by the SM through PrfOrg)
@@ -571,18 +574,6 @@ const RF_READ: &[(&str, &str)] = &[
         "coma.fixed_fraction",
         "models (register-file dynamic energy, φ)",
     ),
-    (
-        "energy.calibration",
-        "models (register-file access energies)",
-    ),
-    (
-        "energy.write_equals_read",
-        "models (register-file access energies)",
-    ),
-    (
-        "energy.fixed_ratio_sweep",
-        "models and CLI (fixed-ratio savings)",
-    ),
 ];
 
 /// Register-file keys refused at a non-default value (features not implemented): none.
@@ -633,20 +624,6 @@ const RECONV_READ: &[(&str, &str)] = &[
     ("dwf.lane_aware", "sim/src/timing/dwf/refmodel.rs"),
     ("dwf.swizzle", "sim/src/timing/dwf/refmodel.rs"),
     ("dwf.infinite_resources", "sim/src/timing/dwf/refmodel.rs"),
-    // [opt]: the optimiser's defaults, read by `gpuenergy optimize` (src/optimize/)
-    (
-        "opt.area_budget",
-        "src/optimize/mod.rs (Problem::from_config)",
-    ),
-    (
-        "opt.max_slowdown",
-        "src/optimize/mod.rs (Problem::from_config)",
-    ),
-    (
-        "opt.objective",
-        "src/optimize/mod.rs (Problem::from_config)",
-    ),
-    ("opt.snm_min", "src/optimize/mod.rs (Problem::from_config)"),
 ];
 
 /// Every key a model reads.
@@ -993,31 +970,4 @@ fn register_file_tables_are_checked_naming_the_key() {
         assert!(full.contains(t), "{t} missing from the full dump");
     }
     GpuConfig::from_toml_str(&full, "full.toml").unwrap();
-}
-
-#[test]
-fn opt_keys_are_range_checked_naming_the_key() {
-    let plain = GpuConfig::preset("gtx480").unwrap().to_toml_string();
-    assert!(
-        !plain.contains("[opt]"),
-        "[opt] written while at its defaults"
-    );
-    for (text, needle) in [
-        ("opt.area_budget = \"2\"", "'opt.area_budget'"),
-        ("opt.area_budget = \"-1%\"", "'opt.area_budget'"),
-        ("opt.max_slowdown = -0.1", "'opt.max_slowdown'"),
-        ("opt.snm_min = 2.0", "'opt.snm_min'"),
-        ("opt.objective = \"power\"", "edp"),
-    ] {
-        let src = format!("base = \"gtx480\"\n{text}\n");
-        let err = GpuConfig::from_toml_str(&src, "user.toml")
-            .expect_err(text)
-            .to_string();
-        assert!(err.contains(needle), "{text}: {err}");
-    }
-    let src = "base = \"gtx480\"\n[opt]\narea_budget = \"1.5mm2\"\nmax_slowdown = 0.1\n\
-               objective = \"ed2p\"\nsnm_min = 0.05\n";
-    let cfg = GpuConfig::from_toml_str(src, "user.toml").unwrap();
-    assert_eq!(cfg.opt.objective, sim::config::opt::OptObjective::Ed2p);
-    assert_eq!(cfg.opt.area_budget, "1.5mm2");
 }

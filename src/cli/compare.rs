@@ -4,8 +4,8 @@
 use crate::compare::{self, Variant};
 use crate::report::{self, Format};
 use crate::study::{NamedOverlay, Study};
+use crate::study_config::StudyConfig;
 use anyhow::Result;
-use sim::config::GpuConfig;
 use sim::workloads::Size;
 use std::path::PathBuf;
 
@@ -93,8 +93,8 @@ pub fn run(args: Args) -> Result<()> {
         }
     }
     let base = match &args.config {
-        Some(p) => GpuConfig::from_toml_file(p)?,
-        None => GpuConfig::preset(&args.preset)?,
+        Some(p) => StudyConfig::from_toml_file(p)?,
+        None => StudyConfig::preset(&args.preset)?,
     };
     let set = crate::technique::parse_sets(&args.set).map_err(anyhow::Error::msg)?;
     let sweep = match &args.sweep {

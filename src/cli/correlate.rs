@@ -97,7 +97,7 @@ pub fn run(args: Args) -> Result<()> {
         &reference,
         &Target {
             label,
-            config,
+            config: config.machine,
             input: args.input,
         },
         &move |what, _, total| {

@@ -92,7 +92,7 @@ pub fn run(args: Args) -> Result<()> {
     let targets: Vec<(String, sim::config::GpuConfig)> = match (&args.preset, &args.config) {
         (_, Some(path)) => vec![(
             path.display().to_string(),
-            sim::config::GpuConfig::from_toml_file(path)?,
+            crate::study_config::StudyConfig::from_toml_file(path)?.machine,
         )],
         (Some(p), None) => vec![(p.clone(), sim::config::GpuConfig::preset(p)?)],
         (None, None) => sim::config::PRESET_NAMES
@@ -120,7 +120,7 @@ pub fn run(args: Args) -> Result<()> {
         .into_iter()
         .map(|(n, c)| {
             let v = if variant {
-                Some(args.mods.apply(c.clone())?)
+                Some(args.mods.apply(c.clone().into())?.machine)
             } else {
                 None
             };

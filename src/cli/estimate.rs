@@ -6,6 +6,7 @@
 use super::progress::{note, Progress};
 use crate::report::{self, Format};
 use crate::study::{NamedOverlay, Study};
+use crate::study_config::StudyConfig;
 use sim::config::GpuConfig;
 use sim::workloads::Size;
 use std::path::PathBuf;
@@ -113,10 +114,10 @@ impl From<IdleSmsArg> for models::gpu::IdleSms {
     }
 }
 
-fn load_config(args: &Args) -> anyhow::Result<GpuConfig> {
+fn load_config(args: &Args) -> anyhow::Result<StudyConfig> {
     let cfg = match &args.config {
-        Some(p) => GpuConfig::from_toml_file(p)?,
-        None => GpuConfig::preset(&args.preset)?,
+        Some(p) => StudyConfig::from_toml_file(p)?,
+        None => StudyConfig::preset(&args.preset)?,
     };
     args.mods.apply(cfg)
 }

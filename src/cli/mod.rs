@@ -21,6 +21,8 @@ pub mod techs;
 pub mod trace;
 pub mod workloads;
 
+use crate::study_config::StudyConfig;
+
 /// `--technique` and `--set`, shared by every command that takes a GPU configuration.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct ConfigMods {
@@ -36,7 +38,7 @@ pub struct ConfigMods {
 
 impl ConfigMods {
     /// `cfg` with the technique and the `--set` pairs applied, validated.
-    pub fn apply(&self, cfg: sim::config::GpuConfig) -> anyhow::Result<sim::config::GpuConfig> {
+    pub fn apply(&self, cfg: StudyConfig) -> anyhow::Result<StudyConfig> {
         let set = crate::technique::parse_sets(&self.set).map_err(anyhow::Error::msg)?;
         Ok(match &self.technique {
             Some(t) => crate::technique::resolve(t)?.apply(&cfg, &set)?,

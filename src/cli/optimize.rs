@@ -9,9 +9,9 @@ use crate::optimize::space::Space;
 use crate::optimize::{self, pareto, Problem};
 use crate::report::{format_parser, Format, TABLE_JSON};
 use crate::study::Study;
+use crate::study_config::opt::AreaBudget;
+use crate::study_config::StudyConfig;
 use anyhow::{bail, Context, Result};
-use sim::config::opt::AreaBudget;
-use sim::config::GpuConfig;
 use sim::workloads::Size;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -144,17 +144,21 @@ pub struct Solved {
     /// Every design simulated.
     pub evaluated: Vec<optimize::Evaluated>,
     /// The chosen design's configuration.
-    pub config: GpuConfig,
+    pub config: StudyConfig,
 }
 
 /// Runs the search of `args` without printing anything but the progress bar.
 pub fn solve(args: &Args) -> Result<Solved> {
     let t0 = std::time::Instant::now();
     let base = match &args.config {
-        Some(p) => GpuConfig::from_toml_file(p)?,
-        None => GpuConfig::preset(&args.preset)?,
+        Some(p) => StudyConfig::from_toml_file(p)?,
+        None => StudyConfig::preset(&args.preset)?,
     };
     let set = crate::technique::parse_sets(&args.set).map_err(anyhow::Error::msg)?;
+    // `--set energy.…`/`opt.…` apply to every design's costing (the defaults below are the
+    // file's); the optimiser varies the machine with the rest
+    let (set, other_set) = crate::study_config::split_overrides(&set);
+    let costed = base.with_overrides(&other_set, "--set")?;
     let budget_text = args
         .area_budget
         .clone()
@@ -185,7 +189,7 @@ pub fn solve(args: &Args) -> Result<Solved> {
         .workloads(args.workload.as_deref(), args.quiet.quiet)?;
     let size: Size = args.size.parse()?;
     let cache = Arc::new(ActivityCache::new(&args.cache_dir));
-    let study = Study::new(base.clone(), choice, None)
+    let study = Study::new(costed.clone(), choice, None)
         .size(size)
         .cache(cache.clone());
     let quiet = args.quiet.quiet;
@@ -203,7 +207,7 @@ pub fn solve(args: &Args) -> Result<Solved> {
     let b = bar.clone();
     let ev = SimEvaluator::new(
         &space,
-        base.clone(),
+        base.machine.clone(),
         set.clone(),
         study.clone(),
         list.clone(),
@@ -231,7 +235,7 @@ pub fn solve(args: &Args) -> Result<Solved> {
             "interrupted: the cache is consistent; printing the best verified design so far",
         );
     }
-    let config = ev.config(&outcome.chosen)?;
+    let config = costed.with_machine(ev.config(&outcome.chosen)?);
     let exhaustive = if args.exhaustive && !outcome.interrupted {
         let (d, m, all) = optimize::exhaustive(&space, &ev, &problem, &outcome.knob_values)?;
         Some((space.name(&d), m, all.len(), d == outcome.chosen))

@@ -54,7 +54,7 @@ pub fn run(args: Args) -> Result<()> {
         );
     }
     if let Some(name) = &args.dump {
-        let cfg = GpuConfig::preset(name)?;
+        let cfg = crate::study_config::StudyConfig::preset(name)?;
         print!("{}", cfg.to_full_toml_string());
         return Ok(());
     }

@@ -5,9 +5,9 @@
 
 use super::progress::{note, Progress};
 use crate::report::{self, Format};
+use crate::study_config::StudyConfig;
 use anyhow::Result;
 use rayon::prelude::*;
-use sim::config::GpuConfig;
 use sim::timing::{Program, Simulation, TimingGpu};
 use sim::workloads::Size;
 use std::path::PathBuf;
@@ -69,10 +69,10 @@ pub fn run(args: Args) -> Result<()> {
         .workloads(args.workload.as_deref(), args.quiet.quiet)?;
     let size: Size = args.size.parse()?;
     let cfg = match &args.config {
-        Some(p) => GpuConfig::from_toml_file(p)?,
-        None => GpuConfig::preset(&args.preset)?,
+        Some(p) => StudyConfig::from_toml_file(p)?,
+        None => StudyConfig::preset(&args.preset)?,
     };
-    let mut cfg = args.mods.apply(cfg)?;
+    let mut cfg = args.mods.apply(cfg)?.machine;
     cfg.stats.per_register = true;
     let quiet = args.quiet.quiet;
     let bar = Progress::bar(list.len(), "workloads", quiet);

@@ -5,9 +5,10 @@
 use super::progress::Progress;
 use crate::correlate::LaunchRecorder;
 use crate::report::{self, format_parser, Format, TABLE_JSON};
+use crate::study_config::StudyConfig;
 use anyhow::{bail, Context, Result};
 use sim::config::reconv::ReconvMode;
-use sim::config::{GpuConfig, SchedPolicy};
+use sim::config::SchedPolicy;
 use sim::timing::dwf::refmodel::{RefGpu, RefStats};
 use sim::timing::{Program, Simulation, TimingGpu};
 use sim::trace::TraceFolder;
@@ -96,11 +97,11 @@ pub fn resolve_config(
     config: Option<&PathBuf>,
     scheduler: Option<&str>,
     mods: &super::ConfigMods,
-) -> Result<GpuConfig> {
+) -> Result<StudyConfig> {
     let mut cfg = match (preset, config) {
-        (_, Some(path)) => GpuConfig::from_toml_file(path)?,
-        (Some(p), None) => GpuConfig::preset(p)?,
-        (None, None) => GpuConfig::preset("gtx480")?,
+        (_, Some(path)) => StudyConfig::from_toml_file(path)?,
+        (Some(p), None) => StudyConfig::preset(p)?,
+        (None, None) => StudyConfig::preset("gtx480")?,
     };
     if let Some(t) = &mods.technique {
         cfg = crate::technique::resolve(t)?.apply(&cfg, &[])?;
@@ -124,7 +125,11 @@ pub fn resolve_config(
 /// With `tric.wake_latency_mode = "derived"`: `cfg` with `tric.wake_latency` filled from the
 /// TRIC switch model at the technology point `point` (the chip model supplies the supply and
 /// core clock), as `estimate` does; the derived L and its wake time go to stderr. Else `cfg`.
-pub fn derive_tric_wake(cfg: GpuConfig, point: &super::TechArgs, quiet: bool) -> Result<GpuConfig> {
+pub fn derive_tric_wake(
+    cfg: StudyConfig,
+    point: &super::TechArgs,
+    quiet: bool,
+) -> Result<StudyConfig> {
     use sim::config::tric::WakeLatencyMode;
     if cfg.tric.wake_latency_mode != WakeLatencyMode::Derived {
         return Ok(cfg);
@@ -193,7 +198,8 @@ pub fn run(args: Args) -> Result<()> {
             eprintln!("warning: {w}");
         }
         let wall = start.elapsed().as_secs_f64();
-        let act = run.activity;
+        let mut act = run.activity;
+        act.config_hash = cfg.hash_hex();
         if let Some(out) = &args.out {
             std::fs::write(out, act.to_json())
                 .with_context(|| format!("writing {}", out.display()))?;
@@ -248,7 +254,8 @@ pub fn run(args: Args) -> Result<()> {
             r
         }));
     bar.finish();
-    let (report, act) = result?;
+    let (report, mut act) = result?;
+    act.config_hash = cfg.hash_hex();
     let report = report?;
     let wall = start.elapsed().as_secs_f64();
     if let Some(out) = &args.out {
@@ -288,7 +295,7 @@ pub fn run(args: Args) -> Result<()> {
 }
 
 /// `simulate --activity-source model`: the workload on the analytical activity source.
-fn run_model(cfg: &GpuConfig, args: &Args) -> Result<()> {
+fn run_model(cfg: &StudyConfig, args: &Args) -> Result<()> {
     let Some(w) = args
         .program
         .one(args.workload.as_deref(), args.quiet.quiet)?
@@ -300,7 +307,8 @@ fn run_model(cfg: &GpuConfig, args: &Args) -> Result<()> {
     let start = Instant::now();
     let mut gpu = crate::amodel::ModelGpu::new(cfg)?;
     let rep = w.run(size, &mut gpu, args.check)?;
-    let act = gpu.into_activity();
+    let mut act = gpu.into_activity();
+    act.config_hash = cfg.hash_hex();
     let wall = start.elapsed().as_secs_f64();
     if let Some(out) = &args.out {
         std::fs::write(out, act.to_json()).with_context(|| format!("writing {}", out.display()))?;
@@ -346,7 +354,7 @@ struct RefRun {
 }
 
 fn ref_run(
-    cfg: &GpuConfig,
+    cfg: &sim::config::GpuConfig,
     w: &dyn workloads::Workload,
     size: Size,
     check: bool,
@@ -367,7 +375,7 @@ fn ref_run(
 /// the PDOM baseline under the same scheduler-level timing; prints both. `--out` writes the
 /// mode's activity record (`sim::timing::dwf::refactivity`).
 fn run_reference(
-    cfg: &GpuConfig,
+    cfg: &StudyConfig,
     name: &str,
     w: &dyn workloads::Workload,
     size: Size,
@@ -379,12 +387,13 @@ fn run_reference(
         name,
         cfg.reconv.mode.as_str()
     ));
-    let run = ref_run(cfg, w, size, args.check)?;
+    let mut run = ref_run(cfg, w, size, args.check)?;
+    run.activity.config_hash = cfg.hash_hex();
     if let Some(out) = &args.out {
         std::fs::write(out, run.activity.to_json())
             .with_context(|| format!("writing {}", out.display()))?;
     }
-    let mut base_cfg = cfg.clone();
+    let mut base_cfg = cfg.machine.clone();
     base_cfg.reconv.mode = ReconvMode::Pdom;
     bar.message(format!("{}: pdom (reference-mode model)", name));
     let base = ref_run(&base_cfg, w, size, false)?;

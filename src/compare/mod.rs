@@ -41,10 +41,10 @@ use issue::{issue_aggregate, issue_metrics};
 use rf::{rf_aggregate, rf_metrics};
 
 use crate::study::{Study, StudyError, WorkloadResult};
+use crate::study_config::StudyConfig;
 use crate::technique::{self, Resolved, TechniqueError};
 use rayon::prelude::*;
 use serde::Serialize;
-use sim::config::GpuConfig;
 use sim::workloads::Workload;
 use std::collections::BTreeMap;
 
@@ -94,14 +94,14 @@ impl From<StudyError> for CompareError {
 pub struct Variant {
     /// Its name in every output (`warped-gates`, `gates+coord-blackout [pg.bet=19]`).
     pub name: String,
-    /// The resolved configuration.
-    pub config: GpuConfig,
+    /// The resolved configuration (the machine with its `[energy]` and `[opt]`).
+    pub config: StudyConfig,
 }
 
 /// Builds the baseline and the variants: `base` with each technique applied, then `set`
 /// (applied to every run, the baseline too), then, for the variants, each value of the sweep.
 pub fn plan(
-    base: &GpuConfig,
+    base: &StudyConfig,
     baseline: &str,
     techniques: &[String],
     set: &[(String, String)],
@@ -499,7 +499,7 @@ mod tests {
 
     #[test]
     fn plan_needs_a_variant_and_names_bad_techniques() {
-        let cfg = GpuConfig::preset("gtx480").unwrap();
+        let cfg = StudyConfig::preset("gtx480").unwrap();
         assert!(matches!(
             plan(&cfg, "none", &[], &[], None),
             Err(CompareError::NoVariant)

@@ -290,8 +290,10 @@ pub(super) fn row_config(p: &str, file: &str) -> Result<GpuConfig, String> {
     if p.ends_with(".toml") {
         let dir = Path::new(file).parent().unwrap_or(Path::new(""));
         let path = dir.join(p);
-        let cfg = GpuConfig::from_toml_file(&path)
-            .map_err(|e| format!("configuration file '{}': {e}", path.display()))?;
+        // the machine of a study configuration file (its `[energy]`/`[opt]` play no part here)
+        let cfg = crate::study_config::StudyConfig::from_toml_file(&path)
+            .map_err(|e| format!("configuration file '{}': {e}", path.display()))?
+            .machine;
         models::gpu::limits::check_sizes(&cfg)
             .map_err(|e| format!("configuration file '{}': {e}", path.display()))?;
         Ok(cfg)

@@ -92,9 +92,9 @@ impl Objective {
     }
 }
 
-impl From<sim::config::opt::OptObjective> for Objective {
-    fn from(o: sim::config::opt::OptObjective) -> Self {
-        use sim::config::opt::OptObjective as O;
+impl From<crate::study_config::opt::OptObjective> for Objective {
+    fn from(o: crate::study_config::opt::OptObjective) -> Self {
+        use crate::study_config::opt::OptObjective as O;
         match o {
             O::Energy => Objective::Energy,
             O::Edp => Objective::Edp,

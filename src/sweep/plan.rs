@@ -22,10 +22,10 @@
 
 use super::file::{Base, KnobValue, SweepFile};
 use crate::study::{tech_choice, NamedOverlay};
+use crate::study_config::StudyConfig;
 use crate::technique;
 use models::gpu::TechChoice;
 use serde::{Deserialize, Serialize};
-use sim::config::GpuConfig;
 
 /// The most points a sweep may have unless `--max-points` says otherwise.
 pub const DEFAULT_MAX_POINTS: usize = 100_000;
@@ -44,7 +44,7 @@ pub struct Variant {
     /// `(axis key, value)` in the axes' order.
     pub knobs: Vec<(String, KnobValue)>,
     /// The resolved configuration.
-    pub config: GpuConfig,
+    pub config: StudyConfig,
     /// The technology point.
     pub choice: TechChoice,
 }
@@ -227,12 +227,12 @@ fn excluded(
 
 /// The sweep's base configuration and its `[set]` pairs, after checking every `[set]` value and
 /// every axis value on it (each alone, so that an error names its own key and line).
-fn base_config(f: &SweepFile) -> anyhow::Result<(GpuConfig, Vec<(String, String)>)> {
+fn base_config(f: &SweepFile) -> anyhow::Result<(StudyConfig, Vec<(String, String)>)> {
     let base = match &f.base {
         Base::Preset(p) => {
-            GpuConfig::preset(p).map_err(|e| f.error(f.base_loc, "preset", e.to_string()))?
+            StudyConfig::preset(p).map_err(|e| f.error(f.base_loc, "preset", e.to_string()))?
         }
-        Base::Config(p) => GpuConfig::from_toml_file(p)
+        Base::Config(p) => StudyConfig::from_toml_file(p)
             .map_err(|e| f.error(f.base_loc, "config", format!("{e}")))?,
     };
     let set: Vec<(String, String)> = f

@@ -13,6 +13,8 @@
 //! - [`coma`]: the divided-wordline circuit (AND-gate count and area, wordline charging delay
 //!   with and without DWL) and the model value of `coma.fixed_fraction`.
 //! - [`counts`]: a simulated run's activity mapped onto the accounting's counts.
+//! - [`EnergySection`]: `[energy]`, the accounting's switches (in [`crate::energy_section`],
+//!   which every costing's context carries).
 //! - [`accounting`]: §8 (dynamic, leakage with per-state residency, overheads, totals and
 //!   savings on the energy and power basis, the fixed-ratio combination) over a plain counts
 //!   struct ([`accounting::RfCounts`]), and the three labelled aggregations of §9.
@@ -25,6 +27,8 @@ pub mod coma;
 pub mod counts;
 pub mod structures;
 pub mod tric;
+
+pub use crate::energy_section::{EnergyCalibration, EnergySection};
 
 use techlib::{CellKind, Conditions, Flavour, NodeKind};
 

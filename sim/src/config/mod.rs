@@ -16,7 +16,6 @@ pub mod fold;
 pub mod gpgpusim;
 mod load;
 mod ooo;
-pub mod opt;
 pub mod pg;
 pub mod physical;
 pub mod prf;
@@ -24,5 +23,5 @@ pub mod reconv;
 mod schema;
 pub mod tric;
 
-pub use load::{PRESETS, PRESET_NAMES, UNREAD_KEYS};
+pub use load::{table_with_overrides, OtherTables, PRESETS, PRESET_NAMES, UNREAD_KEYS};
 pub use schema::*;

@@ -1,9 +1,10 @@
-//! `[tric]`, `[coma]` and `[energy]`: the Warped Register File (register-file spec §3, §4, §8,
-//! §12). TRIC (tri-modal register control) keeps every register-file entry OFF, DROWSY, WAKING
-//! or ON and wakes the entries an instruction needs when it takes a collector unit; COMA
+//! `[tric]`, `[coma]` and `[metrics]`: the Warped Register File (register-file spec §3, §4,
+//! §9, §12). TRIC (tri-modal register control) keeps every register-file entry OFF, DROWSY,
+//! WAKING or ON and wakes the entries an instruction needs when it takes a collector unit; COMA
 //! (coordinated mask-aware access) drives only the active lanes' wordline segments of an
-//! access. `[energy]` holds the energy-accounting switches that `models` and the CLI read; the
-//! simulator never reads them.
+//! access. The energy-accounting switches of `[energy]` are not the machine's: they are
+//! `models::rf::EnergySection`, read from the same file by the root crate's study
+//! configuration.
 //!
 //! Every key has a serde default, and each table is skipped when serialising a configuration
 //! that leaves it at its default, so presets and user files without these tables load and hash
@@ -351,60 +352,6 @@ impl MetricsSection {
             bad.push(
                 "'metrics.interaccess_cutoff' = 0: must be a positive number of cycles".into(),
             );
-        }
-    }
-}
-
-/// `energy.calibration`: where the MRF/SRF access energies come from (spec §8.1).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum EnergyCalibration {
-    /// `"model"`: the SRAM model.
-    #[default]
-    Model,
-    /// `"paper_rows"`: the reference rows for the MRF and SRF (the FRF always from the model).
-    PaperRows,
-}
-
-/// `[energy]`: register-file energy-accounting switches, read by `models` and the CLI when
-/// they cost a run's register-file record; the simulator never reads them.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct EnergySection {
-    /// `energy.calibration`.
-    pub calibration: EnergyCalibration,
-    /// `energy.write_equals_read`: a write costs a read of the same structure.
-    pub write_equals_read: bool,
-    /// `energy.fixed_ratio_sweep`: dynamic:leakage power ratios r for the fixed-ratio total
-    /// saving `S_tot(r) = (S_leak + r·S_dyn)/(1 + r)` (spec §8.5); empty = none.
-    pub fixed_ratio_sweep: Vec<f64>,
-}
-
-impl Default for EnergySection {
-    fn default() -> Self {
-        EnergySection {
-            calibration: EnergyCalibration::Model,
-            write_equals_read: true,
-            fixed_ratio_sweep: Vec::new(),
-        }
-    }
-}
-
-impl EnergySection {
-    /// All keys at their defaults (the table is then not serialised).
-    pub fn is_default(&self) -> bool {
-        *self == EnergySection::default()
-    }
-
-    /// Range checks; each message names the key.
-    pub fn check(&self, bad: &mut Vec<String>) {
-        for &r in &self.fixed_ratio_sweep {
-            if !(r.is_finite() && r >= 0.0) {
-                bad.push(format!(
-                    "'energy.fixed_ratio_sweep' holds {r}: every ratio must be a non-negative \
-                     number"
-                ));
-            }
         }
     }
 }

@@ -15,7 +15,6 @@ use gating::{gating_json, gating_table};
 use techniques::{loog_table, prf_table, reconv_table, rf_table, socgpu_table};
 
 use sim::activity::{Activity, KernelActivity, StallCounts};
-use sim::config::GpuConfig;
 
 /// The stall counters by name, in the order the table lists them.
 fn stalls_map(s: &StallCounts) -> Vec<(&'static str, u64)> {
@@ -55,7 +54,7 @@ fn kernel_json(k: &KernelActivity) -> serde_json::Value {
 /// `cfg`: the aggregate counters, the configuration, wall time `wall_s` (seconds) and simulation
 /// rate, one object per kernel, and the reference check (passed, detail) when one was run.
 pub fn summary_json(
-    cfg: &GpuConfig,
+    cfg: &crate::study_config::StudyConfig,
     name: &str,
     size: &str,
     act: &Activity,
@@ -149,7 +148,7 @@ pub fn add_launch_cycles(summary: &mut serde_json::Value, launch_cycles: &[u64])
 /// The text summary of the same: a heading, one line per kernel and the aggregate, the stall
 /// breakdown in shares of scheduler-cycles without issue, the simulation rate and the check.
 pub fn summary_table(
-    cfg: &GpuConfig,
+    cfg: &crate::study_config::StudyConfig,
     name: &str,
     size: &str,
     act: &Activity,

@@ -180,9 +180,11 @@ impl RfDesign {
     /// chip model's register file, `sm.max_warps`, the collector units of `opcoll.units`
     /// (one mask-table entry each, one mask-table read port per bank), `prf.*` (n, SRF supply
     /// `prf.v_srf`, swap-table copies), `afrf.*` (epoch, FRF_low leakage rule), the RFC of
-    /// `rfc.*` (`entries_per_warp × max_warps` entries) and `energy.write_equals_read`.
+    /// `rfc.*` (`entries_per_warp × max_warps` entries) and `energy.write_equals_read` of the
+    /// accounting's switches `energy`.
     pub fn from_config(
         cfg: &sim::config::GpuConfig,
+        energy: &crate::rf::EnergySection,
         node: &str,
         flavour: Flavour,
         vdd_v: f64,
@@ -214,7 +216,7 @@ impl RfDesign {
             back_gate_scope: BackGateScope::Cells,
             vdd_stv_v: Some(vdd_v),
             vdd_ntv_v: partitioned.then_some(cfg.prf.v_srf),
-            write_equals_read: cfg.energy.write_equals_read,
+            write_equals_read: energy.write_equals_read,
             rfc: cfg.rfc.enabled.then(|| RfcDesign {
                 entries: cfg.rfc.entries_per_warp * cfg.sm.max_warps,
                 read_ports: cfg.rfc.read_ports,

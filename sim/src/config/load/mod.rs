@@ -6,9 +6,12 @@
 //! TOML table work (overlay, dotted paths, key lines), [`unread`] the keys no model reads and
 //! [`validate`] the value checks.
 
+mod other;
 mod tables;
 mod unread;
 mod validate;
+
+pub use other::{table_with_overrides, OtherTables};
 
 pub(crate) use unread::reset_unread_keys;
 pub use unread::UNREAD_KEYS;
@@ -16,7 +19,7 @@ pub use unread::UNREAD_KEYS;
 use super::schema::{GpuConfig, SchedPolicy};
 use crate::SimError;
 use tables::{
-    find_key_line, first_bad_key, line_of, merge, parse_override_value, schema_table,
+    find_key_line, first_bad_key, key_path_at, line_of, merge, parse_override_value, schema_table,
     set_path_creating,
 };
 
@@ -101,15 +104,58 @@ impl GpuConfig {
         Self::from_toml_str(&text, &path.display().to_string())
     }
 
+    /// Reads a configuration file that may also hold top-level tables another crate owns (the
+    /// names in `others`, e.g. the cost models' `[energy]`): those tables are taken out before
+    /// the machine schema sees the file and returned as written ([`OtherTables`], which reads
+    /// each one with the same strictness as the machine's tables); the rest loads as
+    /// [`GpuConfig::from_toml_file`] loads a file.
+    pub fn from_toml_file_split(
+        path: &std::path::Path,
+        others: &[&str],
+    ) -> Result<(GpuConfig, OtherTables), SimError> {
+        let text = std::fs::read_to_string(path).map_err(|e| SimError::Io {
+            path: path.display().to_string(),
+            source: e,
+        })?;
+        Self::from_toml_str_split(&text, &path.display().to_string(), others)
+    }
+
     /// As [`GpuConfig::from_toml_file`] for text already in memory; `file` names it in errors.
     pub fn from_toml_str(text: &str, file: &str) -> Result<GpuConfig, SimError> {
-        let user: toml::Table = toml::from_str(text).map_err(|e| {
+        Self::from_toml_str_split(text, file, &[]).map(|(cfg, _)| cfg)
+    }
+
+    /// As [`GpuConfig::from_toml_file_split`] for text already in memory; `file` names it in
+    /// errors.
+    pub fn from_toml_str_split(
+        text: &str,
+        file: &str,
+        others: &[&str],
+    ) -> Result<(GpuConfig, OtherTables), SimError> {
+        let mut user: toml::Table = toml::from_str(text).map_err(|e| {
             let line = e.span().map(|s| line_of(text, s.start)).unwrap_or(0);
             cfg_err(file, format!("line {line}: {}", e.message()))
         })?;
-        let Some(base) = user.get("base") else {
-            return Self::parse_full(text, file);
+        let mut set_aside = toml::Table::new();
+        for name in others {
+            if let Some(v) = user.remove(*name) {
+                set_aside.insert(name.to_string(), v);
+            }
+        }
+        let cfg = if user.contains_key("base") {
+            Self::from_base_file(&user, text, file)?
+        } else if set_aside.is_empty() {
+            Self::parse_full(text, file)?
+        } else {
+            Self::full_from_table(user, text, file)?
         };
+        Ok((cfg, OtherTables::new(set_aside, text, file)))
+    }
+
+    /// A file with `base = "<preset>"` (already parsed, the other crates' tables taken out):
+    /// the preset with the file's keys overlaid one by one.
+    fn from_base_file(user: &toml::Table, text: &str, file: &str) -> Result<GpuConfig, SimError> {
+        let base = &user["base"];
         let base_line = find_key_line(text, &["base".to_string()]).unwrap_or(1);
         let Some(base_name) = base.as_str() else {
             return Err(cfg_err(
@@ -148,6 +194,26 @@ impl GpuConfig {
                     let parts: Vec<String> = key.split('.').map(str::to_string).collect();
                     let line = find_key_line(text, &parts).unwrap_or(0);
                     cfg_err(file, format!("line {line}: '{key}': {msg}"))
+                })?;
+        cfg.validate(file)?;
+        Ok(cfg)
+    }
+
+    /// A full file whose other crates' tables were taken out: deserialised from the rest. A
+    /// fault is located by deserialising the same table written out again (which gives the
+    /// key at the fault's position) and finding that key in the file's own text.
+    fn full_from_table(user: toml::Table, text: &str, file: &str) -> Result<GpuConfig, SimError> {
+        let cfg: GpuConfig =
+            toml::Value::Table(user.clone())
+                .try_into()
+                .map_err(|e: toml::de::Error| {
+                    let canon = toml::to_string(&user).unwrap_or_default();
+                    let line = toml::from_str::<GpuConfig>(&canon)
+                        .err()
+                        .and_then(|e| e.span())
+                        .and_then(|s| find_key_line(text, &key_path_at(&canon, s.start)))
+                        .unwrap_or(0);
+                    cfg_err(file, format!("line {line}: {}", e.message()))
                 })?;
         cfg.validate(file)?;
         Ok(cfg)
@@ -224,6 +290,48 @@ impl GpuConfig {
         toml::to_string(&schema_table(self)).expect("config serialises")
     }
 
+    /// As [`GpuConfig::to_full_toml_string`], with top-level tables another crate owns
+    /// (`others`, each a name and its table with every key) written among the machine's.
+    pub fn to_full_toml_string_with(&self, others: toml::Table) -> String {
+        let mut t = schema_table(self);
+        t.extend(others);
+        toml::to_string(&t).expect("config serialises")
+    }
+
+    /// The resolved TOML text ([`GpuConfig::to_toml_string`]) cut at its top-level tables, in
+    /// order: `(table name, text)`, each text ending in a single newline, so that joining the
+    /// texts with `"\n"` (the blank line between two tables) gives the whole text back. Lets
+    /// the owner of other tables write them among the machine's where they used to sit, so
+    /// that a configuration's text and hash stay what they were.
+    pub fn toml_tables(&self) -> Vec<(String, String)> {
+        let text = self.to_toml_string();
+        let names = toml::Table::try_from(self).expect("config serialises");
+        let mut out: Vec<(String, String)> = Vec::new();
+        for line in text.split_inclusive('\n') {
+            let header = line
+                .trim_end()
+                .strip_prefix('[')
+                .and_then(|l| l.strip_suffix(']'))
+                .filter(|h| !h.starts_with('['));
+            let top = header.map(|h| h.split('.').next().unwrap_or("").trim().to_string());
+            match (top, out.last_mut()) {
+                (Some(t), last)
+                    if names.contains_key(&t) && last.as_ref().map_or(true, |(n, _)| *n != t) =>
+                {
+                    out.push((t, line.to_string()))
+                }
+                (_, Some((_, s))) => s.push_str(line),
+                (_, None) => out.push((String::new(), line.to_string())),
+            }
+        }
+        for (_, s) in &mut out {
+            while s.ends_with("\n\n") {
+                s.pop();
+            }
+        }
+        out
+    }
+
     /// FNV-1a-64 of the resolved TOML text: the config hash stored in every output.
     pub fn hash_hex(&self) -> String {
         let mut h: u64 = 0xcbf2_9ce4_8422_2325;
@@ -291,6 +399,83 @@ mod tests {
         assert!(e.contains("sched.policy") && e.contains("expected"), "{e}");
         let e = bad("", "1");
         assert!(e.contains("dotted key"), "{e}");
+    }
+
+    #[test]
+    fn toml_tables_join_back_into_the_text() {
+        for n in PRESET_NAMES {
+            let mut c = GpuConfig::preset(n).unwrap();
+            c.tric.enabled = true;
+            c.metrics.interaccess_cutoff += 1;
+            c.reconv.counters = true;
+            for cfg in [GpuConfig::preset(n).unwrap(), c] {
+                let t = cfg.toml_tables();
+                let joined: Vec<&str> = t.iter().map(|(_, s)| s.as_str()).collect();
+                assert_eq!(joined.join("\n"), cfg.to_toml_string(), "{n}");
+                assert!(
+                    t.iter().any(|(k, _)| k == "sched") && t[0].0 == "sim",
+                    "{n}"
+                );
+                let mut names: Vec<&str> = t.iter().map(|(k, _)| k.as_str()).collect();
+                names.dedup();
+                assert_eq!(names.len(), t.len(), "{n}: a table cut in two");
+            }
+        }
+    }
+
+    #[test]
+    fn other_tables_are_set_aside_and_read_with_lines() {
+        #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+        #[serde(deny_unknown_fields, default)]
+        struct Extra {
+            on: bool,
+            ratio_sweep: Vec<f64>,
+        }
+        let text = "base = \"gtx480\"\n[sched]\npolicy = \"lrr\"\n[extra]\non = true\n";
+        let (cfg, other) = GpuConfig::from_toml_str_split(text, "u.toml", &["extra"]).unwrap();
+        assert_eq!(cfg.sched.policy, SchedPolicy::Lrr);
+        let x: Extra = other.read("extra").unwrap();
+        assert!(x.on && x.ratio_sweep.is_empty());
+        // without the name the table is an unknown key, as before
+        let e = GpuConfig::from_toml_str(text, "u.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("line 4") && e.contains("'extra'"), "{e}");
+        // unknown keys and wrong types of the set-aside table name file, line and key
+        let bad = "base = \"gtx480\"\n[extra]\non = true\nof = 1\n";
+        let (_, other) = GpuConfig::from_toml_str_split(bad, "u.toml", &["extra"]).unwrap();
+        let e = other.read::<Extra>("extra").unwrap_err().to_string();
+        assert!(
+            e.contains("u.toml") && e.contains("line 4") && e.contains("'extra.of'"),
+            "{e}"
+        );
+        let bad = "base = \"gtx480\"\n[extra]\n\non = 3\n";
+        let (_, other) = GpuConfig::from_toml_str_split(bad, "u.toml", &["extra"]).unwrap();
+        let e = other.read::<Extra>("extra").unwrap_err().to_string();
+        assert!(e.contains("line 4") && e.contains("'extra.on'"), "{e}");
+        // a full file: the machine's faults still name their line
+        let full = GpuConfig::preset("gtx480").unwrap().to_full_toml_string();
+        let with = format!("{full}\n[extra]\non = true\n");
+        let (back, other) = GpuConfig::from_toml_str_split(&with, "f.toml", &["extra"]).unwrap();
+        assert_eq!(back, GpuConfig::preset("gtx480").unwrap());
+        assert!(other.read::<Extra>("extra").unwrap().on);
+        let typo = with.replacen("n_sm =", "n_sn =", 1);
+        let line = typo.lines().position(|l| l.starts_with("n_sn")).unwrap() + 1;
+        let e = GpuConfig::from_toml_str_split(&typo, "f.toml", &["extra"])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains(&format!("line {line}:")) && e.contains("n_sn"),
+            "{e}"
+        );
+        // `--set` on such a table
+        let x = table_with_overrides(&x, "extra", &[("extra.on".into(), "false".into())], "--set")
+            .unwrap();
+        assert!(!x.on);
+        let e = table_with_overrides(&x, "extra", &[("extra.no".into(), "1".into())], "--set")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("--set") && e.contains("'extra.no'"), "{e}");
     }
 
     #[test]

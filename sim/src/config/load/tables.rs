@@ -6,7 +6,7 @@ use crate::config::schema::GpuConfig;
 
 /// `cfg` as a TOML table with every schema key, including the tables that are not serialised
 /// while they hold their defaults (`[pg]`, `[sched.gates]`, `[fold]`, `[origami]`, `[physical]`,
-/// `[prf]`, `[afrf]`, `[mrf]`, `[rfc]`, `[tric]`, `[coma]`, `[energy]`, `[metrics]`,
+/// `[prf]`, `[afrf]`, `[mrf]`, `[rfc]`, `[tric]`, `[coma]`, `[metrics]`,
 /// `rf.latency`),
 /// so that a user file or `--set` may override
 /// their keys on a base preset.
@@ -39,9 +39,6 @@ pub(super) fn schema_table(cfg: &GpuConfig) -> toml::Table {
     t.entry("coma").or_insert_with(|| {
         toml::Value::Table(toml::Table::try_from(&cfg.coma).expect("coma serialises"))
     });
-    t.entry("energy").or_insert_with(|| {
-        toml::Value::Table(toml::Table::try_from(&cfg.energy).expect("energy serialises"))
-    });
     t.entry("metrics").or_insert_with(|| {
         toml::Value::Table(toml::Table::try_from(&cfg.metrics).expect("metrics serialises"))
     });
@@ -68,9 +65,6 @@ pub(super) fn schema_table(cfg: &GpuConfig) -> toml::Table {
             }
         }
     }
-    t.entry("opt").or_insert_with(|| {
-        toml::Value::Table(toml::Table::try_from(&cfg.opt).expect("opt serialises"))
-    });
     {
         // Every reconv key is skipped at its default; write them all.
         let r = &cfg.reconv;
@@ -291,14 +285,52 @@ pub(super) fn set_path_creating(t: &mut toml::Table, path: &[String], v: toml::V
 /// The first user key (dotted) that alone makes the base configuration fail to deserialise,
 /// with the error message: locates type errors that serde reports without a key.
 pub(super) fn first_bad_key(base: &toml::Table, user: &toml::Table) -> Option<(String, String)> {
+    first_bad_key_by(base, user, |t| {
+        toml::Value::Table(t).try_into::<GpuConfig>().map(|_| ())
+    })
+}
+
+/// As [`first_bad_key`], with `build` the deserialisation that fails.
+pub(super) fn first_bad_key_by(
+    base: &toml::Table,
+    user: &toml::Table,
+    build: impl Fn(toml::Table) -> Result<(), toml::de::Error>,
+) -> Option<(String, String)> {
     let mut leaves = Vec::new();
     leaf_paths(user, &mut Vec::new(), &mut leaves);
     for p in leaves {
         let mut one = base.clone();
         set_path(&mut one, &p, get_path(user, &p)?.clone());
-        if let Err(e) = toml::Value::Table(one).try_into::<GpuConfig>() {
+        if let Err(e) = build(one) {
             return Some((p.join("."), e.message().to_string()));
         }
     }
     None
+}
+
+/// The dotted key on the line that holds byte `pos` of a TOML text as the serialiser writes it
+/// (`[table]` headers and `key = value` lines): a header's path, or the key's table path and
+/// the key.
+pub(super) fn key_path_at(text: &str, pos: usize) -> Vec<String> {
+    let target = line_of(text, pos);
+    let split = |s: &str| -> Vec<String> {
+        s.split('.')
+            .map(|p| p.trim().trim_matches('"').to_string())
+            .collect()
+    };
+    let mut table: Vec<String> = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        let header = line.starts_with('[');
+        if header {
+            table = split(line.trim_matches(|c| c == '[' || c == ']'));
+        }
+        if i + 1 == target {
+            if let (false, Some((key, _))) = (header, line.split_once('=')) {
+                table.extend(split(key));
+            }
+            break;
+        }
+    }
+    table
 }

@@ -28,9 +28,7 @@ impl GpuConfig {
         }
         self.tric.check(&mut bad);
         self.coma.check(&mut bad);
-        self.energy.check(&mut bad);
         self.metrics.check(&mut bad);
-        self.opt.check(&mut bad);
         self.reconv.check(&mut bad);
         self.dwf.check(self.gpu.warp_size, &mut bad);
         self.reconv_issue_errors(&mut bad);

@@ -25,7 +25,10 @@ use serde::{Deserialize, Serialize};
 
 pub use super::pg::{GatesSection, PgSection};
 
-/// The whole machine and simulation configuration.
+/// The whole machine and simulation configuration. It describes only the machine and how it
+/// is simulated: tables of a configuration file that other crates own (the register-file
+/// energy accounting's `[energy]`, the optimiser's `[opt]`) are set aside by
+/// [`GpuConfig::from_toml_str_split`] for their owners.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GpuConfig {
@@ -113,13 +116,6 @@ pub struct GpuConfig {
     /// (and not written then).
     #[serde(default, skip_serializing_if = "super::tric::ComaSection::is_default")]
     pub coma: super::tric::ComaSection,
-    /// `[energy]`: register-file energy-accounting switches read by `models` and the CLI
-    /// (register-file spec §8); defaults when absent (and not written then).
-    #[serde(
-        default,
-        skip_serializing_if = "super::tric::EnergySection::is_default"
-    )]
-    pub energy: super::tric::EnergySection,
     /// `[metrics]`: register-file characterisation definitions (register-file spec §9);
     /// defaults when absent (and not written then).
     #[serde(
@@ -138,10 +134,6 @@ pub struct GpuConfig {
     /// §5.7); defaults when absent (and not written then).
     #[serde(default, skip_serializing_if = "super::reconv::DwfSection::is_default")]
     pub dwf: super::reconv::DwfSection,
-    /// `[opt]`: defaults of `gpuenergy optimize` (register-file spec §10, §12); never read by
-    /// the simulator; defaults when absent (and not written then).
-    #[serde(default, skip_serializing_if = "super::opt::OptSection::is_default")]
-    pub opt: super::opt::OptSection,
 }
 /// `[compat]`: GPGPU-Sim compatibility switches.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -1,8 +1,9 @@
 //! `[opt]`: the defaults of `gpuenergy optimize` (register-file spec §10, §12; power-gating
-//! §0 "optimizer chooses"). The simulator never reads these keys; the optimiser reads them
-//! from the configuration it starts from, and its command-line flags override them. Absent,
-//! the table holds its defaults and is not serialised, so configurations without it hash as
-//! before.
+//! §0 "optimizer chooses"). The simulator never reads these keys, so they are not part of its
+//! machine configuration: the study configuration ([`super::StudyConfig`]) reads the table
+//! from the same file, the optimiser reads it from the configuration it starts from,
+//! and its command-line flags override it. Absent, the table holds its defaults and is not
+//! written, so configurations without it hash as before.
 
 use serde::{Deserialize, Serialize};
 
