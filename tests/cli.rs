@@ -363,7 +363,9 @@ fn component_and_synth_lists_show_parameters() {
 /// what they give at 300 K.
 #[test]
 fn every_command_defaults_to_one_temperature() {
-    let sram = ["sram", "--tech", "finfet7", "--size", "32KiB", "--block", "128"];
+    let sram = [
+        "sram", "--tech", "finfet7", "--size", "32KiB", "--block", "128",
+    ];
     let with = |base: &[&str], t: Option<&str>| {
         let mut a: Vec<&str> = base.to_vec();
         if let Some(t) = t {
@@ -383,7 +385,23 @@ fn every_command_defaults_to_one_temperature() {
     }
     // the former spelling of breakeven's flag still works
     assert_eq!(
-        json(&["breakeven", "--tech", "40nm", "--temp-k", "300", "--format", "json"]),
-        json(&["breakeven", "--tech", "40nm", "--temperature", "300", "--format", "json"])
+        json(&[
+            "breakeven",
+            "--tech",
+            "40nm",
+            "--temp-k",
+            "300",
+            "--format",
+            "json"
+        ]),
+        json(&[
+            "breakeven",
+            "--tech",
+            "40nm",
+            "--temperature",
+            "300",
+            "--format",
+            "json"
+        ])
     );
 }

@@ -228,11 +228,12 @@ impl StudyConfig {
     }
 }
 
+/// `--set` pairs: dotted key, value.
+pub type KeyValues = Vec<(String, String)>;
+
 /// `pairs` split by the table their key names: `(the machine's, [energy]'s and [opt]'s)`, each
 /// in the order given.
-pub fn split_overrides(
-    pairs: &[(String, String)],
-) -> (Vec<(String, String)>, Vec<(String, String)>) {
+pub fn split_overrides(pairs: &[(String, String)]) -> (KeyValues, KeyValues) {
     pairs.iter().cloned().partition(|(k, _)| {
         let first = k.split('.').next().map(str::trim).unwrap_or("");
         !OTHER_TABLES.contains(&first)
@@ -292,7 +293,8 @@ mod tests {
     /// schema (`simulate --format json`'s `config_hash`), for the same inputs.
     #[test]
     fn hashes_are_those_of_the_single_schema() {
-        let cases: [(&str, &[(&str, &str)], &str); 5] = [
+        type Case<'a> = (&'a str, &'a [(&'a str, &'a str)], &'a str);
+        let cases: [Case; 5] = [
             ("gtx480", &[], "5f39b40ff4628bec"),
             (
                 "gtx480",

@@ -10,6 +10,11 @@ use crate::SimError;
 use std::collections::HashMap;
 
 /// Decodes one instruction. Branch targets are resolved through `scope.labels`.
+///
+/// Longer than 200 lines on purpose: after the extension decoders (`decode_more`,
+/// `decode_ext`) have had their turn, this is the opcode table of the original subset, one `match`
+/// arm per PTX opcode mapping its modifiers and operands to an [`Op`]; each arm is a few lines
+/// and reads on its own, and splitting the table by family would only move the arms apart.
 pub fn decode(s: &Scope, ri: &RawInst) -> Result<Inst, SimError> {
     if let Some(inst) = super::decode_more::decode_more(s, ri)? {
         return Ok(inst);

@@ -98,6 +98,10 @@ fn pick<T: Copy>(m: &Mods, table: &[(&str, T)]) -> Option<T> {
 
 /// Decodes `ri` if it is one of this module's instructions: `Ok(Some(inst))`, `Ok(None)` when
 /// the opcode is not one of them, an error when it is one but malformed or unsupported.
+///
+/// Longer than 200 lines on purpose: one `match` arm per opcode this module adds (warp-level,
+/// bit-field and byte operations, `copysign`, `testp`, `mul24`/`mad24`), each a few lines through
+/// the shared operand helpers; the table reads best in one place.
 pub(super) fn decode_ext(
     s: &Scope,
     ri: &RawInst,

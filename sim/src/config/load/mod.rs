@@ -316,7 +316,7 @@ impl GpuConfig {
             let top = header.map(|h| h.split('.').next().unwrap_or("").trim().to_string());
             match (top, out.last_mut()) {
                 (Some(t), last)
-                    if names.contains_key(&t) && last.as_ref().map_or(true, |(n, _)| *n != t) =>
+                    if names.contains_key(&t) && last.as_ref().is_none_or(|(n, _)| *n != t) =>
                 {
                     out.push((t, line.to_string()))
                 }
