@@ -202,14 +202,13 @@ fn referenced_names(k: &RawKernel) -> Vec<&str> {
     out
 }
 
-fn build_kernel(
+/// Lays out kernel `k`'s parameters in the parameter space (each at its alignment) and declares
+/// them in `vars`: the parameters and their total size in bytes.
+fn layout_params(
     k: &RawKernel,
     file: &str,
-    module_vars: &HashMap<String, VarLoc>,
-    module_shared: &[&VarDecl],
-) -> Result<KernelCode, SimError> {
-    let mut vars = module_vars.clone();
-    // Parameters.
+    vars: &mut HashMap<String, VarLoc>,
+) -> Result<(Vec<Param>, u32), SimError> {
     let mut params = Vec::new();
     let mut off = 0u64;
     for p in &k.params {
@@ -249,7 +248,65 @@ fn build_kernel(
             ));
         }
     }
-    let param_bytes = off as u32;
+    Ok((params, off as u32))
+}
+
+/// Register name → (virtual id, class, declared type), as [`Scope::regs`] holds it.
+type RegTable = HashMap<String, (u16, RegClass, Ty)>;
+
+/// The register table of kernel `k`, the class of every non-predicate virtual register, and the
+/// number of predicate registers.
+fn declare_regs(
+    k: &RawKernel,
+    file: &str,
+    vars: &HashMap<String, VarLoc>,
+) -> Result<(RegTable, Vec<RegClass>, usize), SimError> {
+    let mut regs = HashMap::new();
+    let mut classes = Vec::new();
+    let mut n_pred = 0usize;
+    for (name, ty, pos) in &k.regs {
+        if regs.contains_key(name) {
+            return Err(perr(
+                file,
+                *pos,
+                format!("register '{name}' declared twice"),
+            ));
+        }
+        if vars.contains_key(name) {
+            return Err(perr(
+                file,
+                *pos,
+                format!("register '{name}' has the name of a variable"),
+            ));
+        }
+        let (id, cls) = if *ty == Ty::Pred {
+            n_pred += 1;
+            (n_pred - 1, RegClass::Pred)
+        } else {
+            let c = if ty.is_wide() {
+                RegClass::R64
+            } else {
+                RegClass::R32
+            };
+            classes.push(c);
+            (classes.len() - 1, c)
+        };
+        if id >= u16::MAX as usize {
+            return Err(perr(file, *pos, "too many registers declared"));
+        }
+        regs.insert(name.clone(), (id as u16, cls, *ty));
+    }
+    Ok((regs, classes, n_pred))
+}
+
+fn build_kernel(
+    k: &RawKernel,
+    file: &str,
+    module_vars: &HashMap<String, VarLoc>,
+    module_shared: &[&VarDecl],
+) -> Result<KernelCode, SimError> {
+    let mut vars = module_vars.clone();
+    let (params, param_bytes) = layout_params(k, file, &mut vars)?;
     // Shared and local layout.
     let refs = referenced_names(k);
     let mut shared_decls: Vec<&VarDecl> = k
@@ -325,42 +382,7 @@ fn build_kernel(
             ),
         ));
     }
-    // Registers.
-    let mut regs = HashMap::new();
-    let mut classes = Vec::new();
-    let mut n_pred = 0usize;
-    for (name, ty, pos) in &k.regs {
-        if regs.contains_key(name) {
-            return Err(perr(
-                file,
-                *pos,
-                format!("register '{name}' declared twice"),
-            ));
-        }
-        if vars.contains_key(name) {
-            return Err(perr(
-                file,
-                *pos,
-                format!("register '{name}' has the name of a variable"),
-            ));
-        }
-        let (id, cls) = if *ty == Ty::Pred {
-            n_pred += 1;
-            (n_pred - 1, RegClass::Pred)
-        } else {
-            let c = if ty.is_wide() {
-                RegClass::R64
-            } else {
-                RegClass::R32
-            };
-            classes.push(c);
-            (classes.len() - 1, c)
-        };
-        if id >= u16::MAX as usize {
-            return Err(perr(file, *pos, "too many registers declared"));
-        }
-        regs.insert(name.clone(), (id as u16, cls, *ty));
-    }
+    let (regs, classes, n_pred) = declare_regs(k, file, &vars)?;
     let labels = decode::collect_labels(file, &k.body)?;
     let scope = Scope {
         file,
