@@ -390,12 +390,12 @@ pub enum ActivitySource {
     /// The cycle-level simulator (`sim::timing`).
     #[default]
     Sim,
-    /// The analytical activity source ([`crate::amodel`]): functional counts and the
-    /// analytical scheduling model's timing; a quick what-if, not a simulation.
+    /// The analytical activity source: functional counts and the analytical scheduling
+    /// model's timing; a quick what-if, not a simulation (docs/estimate.md).
     Model,
-    /// The reference-mode model of the control-flow spec (§3.4–§5, scheduler-level timing,
-    /// [`sim::timing::dwf::refmodel`]); runs with `reconv.mode` = dwf, mimd or nrec use it
-    /// whatever the source.
+    /// The reference-mode model of DWF, MIMD and NREC (scheduler-level timing, one warp per
+    /// scheduler cycle); runs with `reconv.mode` = dwf, mimd or nrec use it whatever the
+    /// source (docs/estimate.md).
     Reference,
 }
 

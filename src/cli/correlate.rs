@@ -22,7 +22,7 @@ Reference file (CSV):
                       before it (before the first only with compat.launch_latency_first), as
                       `gpuenergy simulate` totals them
     reference_cycles  the reference's core cycles (a positive number)
-    preset            optional: GPU preset of this row (gtx480, gtx780, gtx1080ti) or a
+    preset            optional: GPU preset of this row (one of `gpuenergy presets`) or a
                       configuration file ending in .toml, relative to the CSV's folder; when
                       given it overrides --preset/--config for the row
     source            optional: free text naming where the number comes from
@@ -50,7 +50,7 @@ pub struct Args {
     /// CSV file of reference cycles (format below).
     #[arg(long)]
     pub reference: PathBuf,
-    /// GPU preset for rows without a `preset` column: gtx480, gtx780 or gtx1080ti (default
+    /// GPU preset for rows without a `preset` column, one of `gpuenergy presets` (default
     /// gtx480).
     #[arg(long, conflicts_with = "config")]
     pub preset: Option<String>,

@@ -34,7 +34,7 @@ Thresholds:
   The embedded diag.toml (tolerances, method constants and cross-check acceptance, each with its
   justification); --thresholds FILE replaces it with a file of the same keys.
 
-Issue-stage variants (§5.5):
+Issue-stage variants:
   --technique socgpu|loog|pdom (or --set KEY=VALUE) runs the suite on the variant and adds the
   issue_stage section: dependent chains' P1 and fu(c) against the in-order baseline (PASS
   within issue_stage.tol_dependent), P1_eff(k) of k independent chains (outside the model,
@@ -49,7 +49,7 @@ Examples:
 #[derive(clap::Args, Debug)]
 #[command(after_help = AFTER_HELP)]
 pub struct Args {
-    /// GPU preset (gtx480, gtx780, gtx1080ti); default: every built-in preset.
+    /// Built-in GPU preset (`gpuenergy presets` lists them); default: every built-in preset.
     #[arg(long, conflicts_with = "config")]
     pub preset: Option<String>,
     /// Configuration file (TOML): full, or `base = "<preset>"` plus overrides.
@@ -67,7 +67,7 @@ pub struct Args {
     /// A thresholds file replacing the embedded diag.toml.
     #[arg(long)]
     pub thresholds: Option<PathBuf>,
-    /// An issue-stage variant (analytical-model §5.5): `--technique socgpu|loog|pdom` (or any
+    /// An issue-stage variant: `--technique socgpu|loog|pdom` (or any
     /// technique, and `--set KEY=VALUE` overrides). The suite then runs on the variant, and the
     /// dependent, independent-chain and divergent bodies are compared with the unmodified
     /// configuration.

@@ -36,7 +36,7 @@ pub struct Args {
     /// User programs: --program FILE, or one launch with --ptx/--cuda (see below).
     #[command(flatten)]
     pub program: super::program::ProgramArgs,
-    /// Built-in GPU preset: gtx480, gtx780 or gtx1080ti.
+    /// Built-in GPU preset: one of `gpuenergy presets`.
     #[arg(long, default_value = "gtx480")]
     pub preset: String,
     /// Configuration file (TOML), full or `base = "<preset>"` plus overrides (instead of

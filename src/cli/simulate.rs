@@ -39,7 +39,7 @@ with `base = \"gtx480\"` and overrides keys of that preset one by one.
 #[derive(clap::Args, Debug)]
 #[command(after_help = AFTER_HELP)]
 pub struct Args {
-    /// Built-in GPU preset: gtx480, gtx780 or gtx1080ti (default gtx480).
+    /// Built-in GPU preset: one of `gpuenergy presets` (default gtx480).
     #[arg(long, conflicts_with = "config")]
     pub preset: Option<String>,
     /// Configuration file (TOML), full or `base = "<preset>"` plus overrides.
@@ -82,7 +82,7 @@ pub struct Args {
     #[command(flatten)]
     pub mods: super::ConfigMods,
     /// Technology point: read only to derive `tric.wake_latency` when
-    /// `tric.wake_latency_mode = "derived"` (register-file spec §3.4).
+    /// `tric.wake_latency_mode = "derived"`.
     #[command(flatten)]
     pub point: super::TechArgs,
     /// `--quiet`: no progress display.
