@@ -30,6 +30,7 @@ pub mod dwfcost;
 pub mod issuecost;
 pub mod optimize;
 pub mod program;
+pub mod provenance;
 pub mod refcompare;
 pub mod report;
 pub mod rfcost;

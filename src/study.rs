@@ -287,16 +287,21 @@ impl PgRunMetrics {
 /// and every workload's costed run, in the order the workloads were given.
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
-    /// Technology label, e.g. "finfet7 lvt".
+    /// What produced the report (`"run"` in JSON): tool, version, command line, configuration
+    /// and hash, overrides, techniques, technology point, clock, size, workloads.
+    pub run: crate::provenance::RunInfo,
+    /// Technology label, e.g. "finfet7 lvt" (node and flavour are separate fields of `run`).
+    #[serde(skip)]
     pub tech: String,
     /// Operating supply, V.
     pub vdd_v: f64,
     /// Junction temperature, K.
     pub temperature_k: f64,
-    /// Name of the GPU configuration.
+    /// Name of the GPU configuration (`run.config_name`).
+    #[serde(skip)]
     pub gpu: String,
-    /// Chip area, mm².
-    pub area_mm2: f64,
+    /// Chip area, m².
+    pub area_m2: f64,
     /// Chip leakage power at the technology point (every component powered), W.
     pub leakage_w: f64,
     /// Area and leakage of every component (no activity).
@@ -829,12 +834,36 @@ impl Study {
             }
         }
         let st = area.totals();
+        let mut run = crate::provenance::RunInfo::new();
+        run.config_name = self.cfg.gpu.name.clone();
+        run.config_hash = self.cfg.hash_hex();
+        let mut label = tech.split(' ');
+        run.node = label.next().unwrap_or_default().to_string();
+        run.flavour = label.next().unwrap_or_default().to_string();
+        run.vdd_v = src.vdd_v_value();
+        run.temperature_k = self.tech.temperature_k;
+        run.core_clock_hz = chip.core_clock_hz;
+        // a user program has fixed sizes: the tier does not apply to it
+        let all_programs =
+            !list.is_empty() && list.iter().all(|w| w.identity().starts_with("program:"));
+        run.size = if matches!(self.input, Input::Simulate) && all_programs {
+            "program".into()
+        } else {
+            self.size.as_str().into()
+        };
+        run.workloads = results.iter().map(|r| r.workload.clone()).collect();
+        run.activity_source = if results.is_empty() {
+            "none".into()
+        } else {
+            activity_source.clone()
+        };
         let report = Report {
+            run,
             tech,
             vdd_v: src.vdd_v_value(),
             temperature_k: self.tech.temperature_k,
             gpu: self.cfg.gpu.name.clone(),
-            area_mm2: st.area_m2 * 1e6,
+            area_m2: st.area_m2,
             leakage_w: st.leakage_w,
             area,
             workloads: results,
@@ -959,7 +988,7 @@ mod tests {
             .run(&[])
             .unwrap();
         assert!(r.workloads.is_empty());
-        assert!(r.area_mm2 > 0.0 && r.leakage_w > 0.0);
+        assert!(r.area_m2 > 0.0 && r.leakage_w > 0.0);
         assert_eq!(r.gpu, "gtx480");
         let mut cfg = GpuConfig::preset("gtx480").unwrap();
         cfg.gpu.n_sm = 1;
@@ -972,7 +1001,7 @@ mod tests {
         .variant(cfg)
         .run(&[])
         .unwrap();
-        assert!(one.area_mm2 < r.area_mm2, "one SM is smaller than fifteen");
+        assert!(one.area_m2 < r.area_m2, "one SM is smaller than fifteen");
         let mut cold = TechChoice::new("planar45");
         cold.temperature_k = 300.0;
         let cold = Study::new(

@@ -196,7 +196,15 @@ fn cli_outputs_say_the_activity_is_analytical() {
         "model",
         "--quiet",
     ]);
-    assert!(t.starts_with(amodel::TABLE_NOTE), "{t}");
+    // the provenance line, then the note
+    assert!(t.starts_with("gpuenergy "), "{t}");
+    assert!(
+        t.split_once('\n')
+            .unwrap()
+            .1
+            .starts_with(amodel::TABLE_NOTE),
+        "{t}"
+    );
 }
 
 #[test]

@@ -46,7 +46,7 @@ fn estimate_one_workload_json_is_consistent() {
     assert!((energy - dynamic - leakage).abs() <= 1e-9 * energy);
     let power = w["average_power_w"].as_f64().unwrap();
     assert!((power - energy / runtime).abs() <= 1e-9 * power);
-    assert!(v["area_mm2"].as_f64().unwrap() > 0.0);
+    assert!(v["area_m2"].as_f64().unwrap() > 0.0);
 }
 
 #[test]

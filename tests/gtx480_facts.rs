@@ -19,7 +19,7 @@ fn gtx480_at_40nm_next_to_public_facts() {
         String::from_utf8_lossy(&out.stderr)
     );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let area_mm2 = v["area_mm2"].as_f64().unwrap();
+    let area_mm2 = v["area_m2"].as_f64().unwrap() * 1e6;
     let ws = v["workloads"].as_array().unwrap();
     let (mut e, mut t, mut leak) = (0.0, 0.0, 0.0);
     for w in ws {

@@ -70,7 +70,7 @@ fn json_group_nodes_carry_their_totals() {
     );
     assert!(root["leakage_w"].as_f64().unwrap() > 0.0);
     let area_mm2 = root["area_m2"].as_f64().unwrap() * 1e6;
-    assert!((area_mm2 - v["area_mm2"].as_f64().unwrap()).abs() <= 1e-9 * area_mm2);
+    assert!((area_mm2 - v["area_m2"].as_f64().unwrap() * 1e6).abs() <= 1e-9 * area_mm2);
     assert!(
         check_sums(root, "") >= 8,
         "the chip, SM and memory-system groups"

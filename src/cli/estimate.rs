@@ -182,7 +182,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         })
         .run(&list);
     bar.finish();
-    let report = report?;
+    let mut report = report?;
+    report.run = std::mem::take(&mut report.run).with_command(
+        match &args.config {
+            Some(p) => p.display().to_string(),
+            None => format!("preset {}", args.preset),
+        },
+        args.mods.technique.as_deref(),
+        &args.mods.set,
+    );
     match args.format {
         Format::Json => print!("{}", report::json::render(&report)?),
         Format::Csv => print!("{}", report::csv::render(&report)),

@@ -2,7 +2,10 @@
 //! CACTI-named header and rows of a batch run.
 //!
 //! Figures arrive in SI units ([`SramResult`]) and leave in the units their labels name (mm^2,
-//! mm, ns, pJ or nJ, mW).
+//! mm, ns, pJ or nJ, mW). The total leakage is the banks' own leakage plus the top-level route
+//! they share, counted once: `leakage_mw` = banks × `leakage_per_bank_mw` +
+//! `leakage_shared_route_mw` in every format (the batch CSV keeps CACTI's per-bank column, which
+//! includes the route to the bank).
 
 use models::sram::reference::ConfigRow;
 use models::sram::{ComponentCost, SramResult, SramSpec};
@@ -30,8 +33,8 @@ pub fn json(r: &SramResult) -> serde_json::Value {
         "read_pj": r.read_energy_j * 1e12,
         "write_pj": r.write_energy_j * 1e12,
         "leakage_mw": r.leakage_w * 1e3,
-        "leakage_bank_mw": r.leakage_bank_w * 1e3,
-        "gate_leakage_bank_mw": r.gate_leakage_bank_w * 1e3,
+        "leakage_per_bank_mw": per_bank_w(r) * 1e3,
+        "leakage_shared_route_mw": r.leakage_top_route_w * 1e3,
         "organisation": {
             "ndwl": o.ndwl, "ndbl": o.ndbl, "nspd": o.nspd, "mux_bl": o.mux_bl,
             "rows": o.rows, "cols": o.cols,
@@ -48,10 +51,15 @@ pub fn json(r: &SramResult) -> serde_json::Value {
     })
 }
 
+/// One bank's own leakage, without the top-level route the banks share (W).
+fn per_bank_w(r: &SramResult) -> f64 {
+    r.leakage_bank_w - r.leakage_top_route_w
+}
+
 /// The CSV of one array: a header row and one row of totals, each line ending in a newline.
 pub fn csv(r: &SramResult) -> String {
     format!(
-        "area_mm2,height_mm,width_mm,access_ns,cycle_ns,read_pj,write_pj,leakage_mw,leakage_bank_mw\n{},{},{},{},{},{},{},{},{}\n",
+        "area_mm2,height_mm,width_mm,access_ns,cycle_ns,read_pj,write_pj,leakage_mw,leakage_per_bank_mw,leakage_shared_route_mw\n{},{},{},{},{},{},{},{},{},{}\n",
         r.area_m2 * 1e6,
         r.height_m * 1e3,
         r.width_m * 1e3,
@@ -60,7 +68,8 @@ pub fn csv(r: &SramResult) -> String {
         r.read_energy_j * 1e12,
         r.write_energy_j * 1e12,
         r.leakage_w * 1e3,
-        r.leakage_bank_w * 1e3
+        per_bank_w(r) * 1e3,
+        r.leakage_top_route_w * 1e3
     )
 }
 
@@ -105,7 +114,8 @@ pub fn table(spec: &SramSpec, node: &str, r: &SramResult, lanes: u32, design_vdd
         ("read energy (pJ)", r.read_energy_j * 1e12),
         ("write energy (pJ)", r.write_energy_j * 1e12),
         ("leakage (mW)", r.leakage_w * 1e3),
-        ("leakage/bank (mW)", r.leakage_bank_w * 1e3),
+        ("leakage per bank (mW)", per_bank_w(r) * 1e3),
+        ("shared route (mW)", r.leakage_top_route_w * 1e3),
     ] {
         let _ = writeln!(out, "{label:<22}{value:>14.4}");
     }

@@ -86,10 +86,18 @@ pub fn estimate_table(e: &Estimate) -> String {
             String::new()
         }
     );
+    // with a run: power averaged over it (energy / runtime; a gated block leaks only while
+    // powered), the CSV's avg_dynamic_mw and avg_leakage_mw; without one: the leakage with
+    // every block powered, the CSV's leakage_mw
+    let (dyn_head, leak_head) = if t > 0.0 {
+        ("avg dyn mW", "avg leak mW")
+    } else {
+        ("dyn mW", "leak mW")
+    };
     let _ = writeln!(
         s,
         "{:<40} {:>10} {:>12} {:>12} {:>7} source",
-        "component", "area mm2", "dyn mW", "leak mW", "share"
+        "component", "area mm2", dyn_head, leak_head, "share"
     );
     let denom = if t > 0.0 {
         tot.energy_j()
@@ -148,21 +156,23 @@ fn add_tree(a: &mut Node, b: &Node) {
 /// total run time), one line per workload, and the chip area.
 pub fn render(r: &Report) -> String {
     let mut s = String::new();
+    let _ = writeln!(s, "{}", r.run.header_line());
     if r.workloads.is_empty() {
         let e = r.static_estimate(format!("{} — area and leakage only (no simulation)", r.gpu));
         s.push_str(&estimate_table(&e));
         let _ = writeln!(
             s,
-            "chip: {:.2} mm2, leakage {:.3} W",
-            r.area_mm2, r.leakage_w
+            "chip: {:.2} mm2, leakage {:.3} W (every block powered)",
+            r.area_m2 * 1e6,
+            r.leakage_w
         );
         return s;
     }
     if r.activity_source == crate::amodel::SOURCE_NAME {
         let _ = writeln!(
             s,
-            "{}\n  cycles and energies are estimates of the analytical model; see README \
-             \"Analytical activity source\" for its measured error\n",
+            "{}\n  cycles and energies are estimates of the analytical model; see docs/estimate.md, \
+             \"Analytical activity source\", for its measured error\n",
             crate::amodel::TABLE_NOTE
         );
     }
@@ -263,6 +273,13 @@ pub fn render(r: &Report) -> String {
             );
         }
     }
-    let _ = writeln!(s, "chip area {:.2} mm2 ({}, {})", r.area_mm2, r.gpu, r.tech);
+    let _ = writeln!(
+        s,
+        "chip area {:.2} mm2, leakage {:.3} W with every block powered ({}, {})",
+        r.area_m2 * 1e6,
+        r.leakage_w,
+        r.gpu,
+        r.tech
+    );
     s
 }

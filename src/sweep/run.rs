@@ -75,7 +75,7 @@ pub fn compute(
         leakage_j: r.leakage_j,
         average_power_w: r.average_power_w,
         edp_js: r.edp_js,
-        area_mm2: report.area_mm2,
+        area_mm2: report.area_m2 * 1e6,
         chip_leakage_w: report.leakage_w,
     };
     Ok((outcome, r, act))

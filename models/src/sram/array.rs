@@ -315,7 +315,8 @@ pub fn evaluate(p: &Prep, o: &Organisation, dec: &DecoderCost) -> SramResult {
     let g_route = bank_route.gate_leak_w + top_route.gate_leak_w;
     let kl = k.leakage_periph;
     let klr = k.leakage_periph * k.leakage_route;
-    let l_top_extra = (p.banks as f64 - 1.0) * klr * (top_route.leak_w + top_route.gate_leak_w);
+    let l_top = klr * (top_route.leak_w + top_route.gate_leak_w);
+    let l_top_extra = (p.banks as f64 - 1.0) * l_top;
     // (cells use k.leakage_cell above)
     let sub_leak_bank = l_cells + kl * (l_dec + l_bl + l_sa + l_mux) + klr * l_route;
     let gate_leak_bank = g_cells + kl * (g_dec + g_bl) + klr * g_route;
@@ -398,6 +399,7 @@ pub fn evaluate(p: &Prep, o: &Organisation, dec: &DecoderCost) -> SramResult {
         write_energy_j: write_e,
         leakage_w: leak_bank * banks_f - l_top_extra,
         leakage_bank_w: leak_bank,
+        leakage_top_route_w: l_top,
         gate_leakage_bank_w: gate_leak_bank,
         organisation: *o,
         breakdown,

@@ -225,8 +225,14 @@ pub struct SramResult {
     pub write_energy_j: f64,
     /// Subthreshold + gate leakage of all banks (W).
     pub leakage_w: f64,
-    /// Subthreshold + gate leakage of one bank (W).
+    /// Subthreshold + gate leakage of one bank with the top-level routing to it (W): CACTI's
+    /// per-bank figure, which the CACTI comparisons use. The banks share one top-level route,
+    /// so `leakage_w` = banks × (`leakage_bank_w` − `leakage_top_route_w`) +
+    /// `leakage_top_route_w`, not banks × `leakage_bank_w`.
     pub leakage_bank_w: f64,
+    /// Subthreshold + gate leakage of the top-level routing the banks share (W), counted once
+    /// in `leakage_w` and in every bank's `leakage_bank_w`.
+    pub leakage_top_route_w: f64,
     /// Gate-leakage part of one bank's leakage (W).
     pub gate_leakage_bank_w: f64,
     /// The chosen subarray organisation.
@@ -518,6 +524,7 @@ fn scale_result(r: &SramResult, k: f64) -> SramResult {
         write_energy_j: r.write_energy_j * k,
         leakage_w: r.leakage_w * k,
         leakage_bank_w: r.leakage_bank_w * k,
+        leakage_top_route_w: r.leakage_top_route_w * k,
         gate_leakage_bank_w: r.gate_leakage_bank_w * k,
         organisation: r.organisation,
         breakdown: Breakdown {
