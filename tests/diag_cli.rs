@@ -54,6 +54,26 @@ fn quick_suite_with(preset: &str, technique: Option<&str>) {
         .collect();
     assert!(failed.is_empty(), "{preset}: discrete FAIL: {failed:#?}");
     assert_eq!(out.status.code(), Some(0), "{preset}: {stderr}");
+    // the summary counts every verdict and puts each failure on one side
+    let s = &p["summary"];
+    let with_verdict = params.iter().filter(|q| !q["pass"].is_null()).count()
+        + if p["crosscheck"].is_null() { 0 } else { 2 };
+    assert_eq!(
+        s["checks"].as_u64().unwrap() as usize,
+        with_verdict,
+        "{preset}: {s}"
+    );
+    let fails =
+        s["simulator_side"].as_array().unwrap().len() + s["model_side"].as_array().unwrap().len();
+    assert_eq!(
+        s["passed"].as_u64().unwrap() as usize + fails,
+        with_verdict,
+        "{preset}: {s}"
+    );
+    assert!(
+        s["simulator_side"].as_array().unwrap().is_empty(),
+        "{preset}: every discrete parameter passed, so nothing is the simulator's: {s}"
+    );
     for key in [
         "n_mp",
         "n1",

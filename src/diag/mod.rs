@@ -151,7 +151,79 @@ pub struct PresetReport {
     pub issue_stage: Option<issue_stage::IssueStage>,
 }
 
+/// Which side a failed check points at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    /// The simulator does not behave as configured: a value recovered from its behaviour
+    /// differs from the configured one (a limit, a slot count, a latency).
+    Simulator,
+    /// The analytical model misses what the simulator does: a measured curve, knee, label or
+    /// kernel time differs from the model's prediction beyond the tolerance.
+    Model,
+}
+
+impl Param {
+    /// The side a failure of this parameter points at; `None` when it did not fail. A discrete
+    /// parameter is predicted to equal its configured value, so a recovered value that differs
+    /// from the configuration is the simulator's; every other verdict compares a measurement
+    /// with the model's prediction, so its miss is the model's.
+    pub fn failed_side(&self) -> Option<Side> {
+        if self.pass != Some(false) {
+            return None;
+        }
+        Some(match self.kind {
+            Kind::Discrete if self.configured.is_some() && self.recovered != self.configured => {
+                Side::Simulator
+            }
+            _ => Side::Model,
+        })
+    }
+}
+
+/// One preset's verdict in one line's worth: checks passed, and the names of the failed ones
+/// by the side they point at.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct Summary {
+    /// Checks with a verdict (parameters and cross-check statistics).
+    pub checks: usize,
+    /// Of which passed.
+    pub passed: usize,
+    /// Failed checks that point at the simulator.
+    pub simulator_side: Vec<String>,
+    /// Failed checks that point at the analytical model.
+    pub model_side: Vec<String>,
+}
+
 impl PresetReport {
+    /// The preset's summary: every parameter with a verdict, and the cross-check of the measured
+    /// and of the configured model (a kernel time the model misses is the model's side).
+    pub fn summary(&self) -> Summary {
+        let mut s = Summary::default();
+        for p in self.parameters.iter().filter(|p| p.pass.is_some()) {
+            s.checks += 1;
+            match p.failed_side() {
+                None => s.passed += 1,
+                Some(Side::Simulator) => s.simulator_side.push(p.name.clone()),
+                Some(Side::Model) => s.model_side.push(p.name.clone()),
+            }
+        }
+        if let Some(c) = &self.crosscheck {
+            for (name, st) in [
+                ("crosscheck.measured", &c.measured),
+                ("crosscheck.configured", &c.configured),
+            ] {
+                s.checks += 1;
+                if st.pass {
+                    s.passed += 1;
+                } else {
+                    s.model_side.push(name.to_string());
+                }
+            }
+        }
+        s
+    }
+
     /// Parameters that failed, discrete ones only.
     pub fn discrete_failures(&self) -> Vec<&Param> {
         self.parameters
@@ -220,4 +292,39 @@ pub fn run_variant(
     let is = issue_stage::run(base, variant, label, suite, th, &lim, &mut r.parameters)?;
     r.issue_stage = Some(is);
     Ok(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failure_points_at_the_side_that_missed() {
+        let ok = Param::discrete("limits.max_ctas", 8.0, Some(8.0));
+        assert_eq!(ok.failed_side(), None);
+        let sim = Param::discrete("limits.max_ctas", 8.0, Some(7.0));
+        assert_eq!(sim.failed_side(), Some(Side::Simulator));
+        let model = Param {
+            name: "functional_units.int_add.fu_max_rel_err".into(),
+            configured: None,
+            recovered: Some(0.5),
+            predicted: Some(0.0),
+            kind: Kind::Continuous,
+            pass: Some(false),
+            note: String::new(),
+        };
+        assert_eq!(model.failed_side(), Some(Side::Model));
+        let r = PresetReport {
+            preset: "p".into(),
+            suite: Suite::Quick,
+            parameters: vec![ok, sim, model],
+            fu_curves: Vec::new(),
+            crosscheck: None,
+            issue_stage: None,
+        };
+        let s = r.summary();
+        assert_eq!((s.checks, s.passed), (3, 1));
+        assert_eq!(s.simulator_side, vec!["limits.max_ctas".to_string()]);
+        assert_eq!(s.model_side.len(), 1);
+    }
 }

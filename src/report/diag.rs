@@ -102,6 +102,44 @@ pub fn table(r: &PresetReport) -> String {
     s
 }
 
+/// The closing lines of a run over `reports`: per preset what passed, what failed and on
+/// which side (simulator or model) each miss lies.
+pub fn summary(reports: &[PresetReport]) -> String {
+    let names = |v: &[String]| -> String {
+        const SHOWN: usize = 6;
+        let mut s = v.iter().take(SHOWN).cloned().collect::<Vec<_>>().join(", ");
+        if v.len() > SHOWN {
+            let _ = write!(s, " and {} more", v.len() - SHOWN);
+        }
+        s
+    };
+    let mut s = String::from(
+        "summary: simulator side = a recovered value differs from the configuration; model side \
+         = the analytical model's prediction misses what the simulator measured\n",
+    );
+    let w = reports.iter().map(|r| r.preset.len()).max().unwrap_or(0);
+    for r in reports {
+        let m = r.summary();
+        let side = |label: &str, v: &[String]| {
+            if v.is_empty() {
+                format!("{label} side: none")
+            } else {
+                format!("{label} side: {} ({})", v.len(), names(v))
+            }
+        };
+        let _ = writeln!(
+            s,
+            "  {:<w$}  {} of {} checks pass; {}; {}",
+            r.preset,
+            m.passed,
+            m.checks,
+            side("simulator", &m.simulator_side),
+            side("model", &m.model_side)
+        );
+    }
+    s
+}
+
 /// The JSON document of several presets: `{"presets": [{preset, suite, parameters,
 /// crosscheck, fu_curves}]}`, with `crosscheck` carrying the measured-model statistics at the
 /// top level and the configured-model ones under `configured`.
@@ -135,6 +173,7 @@ pub fn json(reports: &[PresetReport]) -> serde_json::Value {
                 "issue_stage": r.issue_stage,
                 "fu_curves": r.fu_curves,
                 "discrete_failures": r.discrete_failures().len(),
+                "summary": r.summary(),
             })
         })
         .collect();
