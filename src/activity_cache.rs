@@ -31,9 +31,40 @@ use std::sync::Mutex;
 /// Bumped whenever the entry layout or the key changes.
 const CACHE_FORMAT: &str = "gpuenergy-activity-cache-v1";
 
-/// The default folder: `target/gpuenergy-cache` under the current directory.
+/// The root of every on-disk cache of the tool: `$GPUENERGY_CACHE_DIR`, else
+/// `$XDG_CACHE_HOME/gpuenergy`, else `~/.cache/gpuenergy` (the platform's cache folder, never
+/// the working directory).
+pub fn cache_root() -> PathBuf {
+    if let Some(d) = std::env::var_os("GPUENERGY_CACHE_DIR") {
+        return PathBuf::from(d);
+    }
+    if let Some(d) = std::env::var_os("XDG_CACHE_HOME") {
+        return PathBuf::from(d).join("gpuenergy");
+    }
+    let home = std::env::var_os("HOME").map_or_else(|| PathBuf::from("."), PathBuf::from);
+    home.join(".cache").join("gpuenergy")
+}
+
+/// The default folder of the Activity cache: `activity` under [`cache_root`].
 pub fn default_dir() -> PathBuf {
-    PathBuf::from("target").join("gpuenergy-cache")
+    cache_root().join("activity")
+}
+
+/// Default size cap of the Activity cache, bytes (1 GiB): beyond it the least recently written
+/// entries are removed ([`ActivityCache::trim`]).
+pub const DEFAULT_MAX_BYTES: u64 = 1 << 30;
+
+/// Checks that `dir` can hold the cache: absent (created on the first write) or a folder. A
+/// path that names a file is an error naming it, never a silently disabled cache.
+pub fn check_dir(dir: &Path) -> Result<(), String> {
+    match std::fs::metadata(dir) {
+        Ok(m) if !m.is_dir() => Err(format!(
+            "--cache-dir {}: is a file, not a folder (name a folder, or leave it out for {})",
+            dir.display(),
+            default_dir().display()
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// The cache format and the running executable's fingerprint ([`program_version`]).
@@ -134,6 +165,56 @@ impl ActivityCache {
         write_atomic(&self.dir, &format!("{k}.json"), act.to_json().as_bytes())
     }
 
+    /// Entries (`.json` files) in the folder and their total size in bytes.
+    pub fn usage(&self) -> (usize, u64) {
+        let mut n = 0;
+        let mut bytes = 0;
+        for (_, len, _) in self.entries() {
+            n += 1;
+            bytes += len;
+        }
+        (n, bytes)
+    }
+
+    /// The folder's entries: path, size in bytes and modification time.
+    fn entries(&self) -> Vec<(PathBuf, u64, std::time::SystemTime)> {
+        let Ok(rd) = std::fs::read_dir(&self.dir) else {
+            return Vec::new();
+        };
+        rd.filter_map(|e| {
+            let e = e.ok()?;
+            let p = e.path();
+            if p.extension()? != "json" {
+                return None;
+            }
+            let m = e.metadata().ok()?;
+            Some((p, m.len(), m.modified().ok()?))
+        })
+        .collect()
+    }
+
+    /// Removes the least recently written entries until the folder holds at most `max_bytes`;
+    /// returns how many entries and bytes were removed. Entries of this process stay readable
+    /// from memory.
+    pub fn trim(&self, max_bytes: u64) -> (usize, u64) {
+        let mut e = self.entries();
+        let mut total: u64 = e.iter().map(|x| x.1).sum();
+        // oldest first; ties by name, so the order is deterministic
+        e.sort_by(|a, b| a.2.cmp(&b.2).then_with(|| a.0.cmp(&b.0)));
+        let (mut n, mut freed) = (0, 0);
+        for (p, len, _) in e {
+            if total <= max_bytes {
+                break;
+            }
+            if std::fs::remove_file(&p).is_ok() {
+                total -= len;
+                n += 1;
+                freed += len;
+            }
+        }
+        (n, freed)
+    }
+
     /// `(hits, misses)` so far.
     pub fn counts(&self) -> (usize, usize) {
         (
@@ -159,6 +240,30 @@ mod tests {
         assert_ne!(key(&c, "hotspot", "test"), k);
         assert_ne!(key(&cfg, "bfs", "test"), k);
         assert_ne!(key(&cfg, "hotspot", "bench"), k);
+    }
+
+    #[test]
+    fn trim_removes_the_oldest_entries_down_to_the_cap() {
+        let dir = std::env::temp_dir().join(format!("gpuenergy-cache-trim-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        for i in 0..4 {
+            std::fs::write(dir.join(format!("{i}.json")), vec![b'x'; 1000]).unwrap();
+            // distinct modification times, oldest first
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        std::fs::write(dir.join("note.txt"), "not an entry").unwrap();
+        let c = ActivityCache::new(&dir);
+        assert_eq!(c.usage(), (4, 4000));
+        assert_eq!(c.trim(2500), (2, 2000));
+        assert_eq!(c.usage(), (2, 2000));
+        assert!(!dir.join("0.json").exists() && dir.join("3.json").exists());
+        assert!(dir.join("note.txt").exists());
+        let file = dir.join("note.txt");
+        assert!(check_dir(&file).is_err());
+        assert!(check_dir(&dir).is_ok());
+        assert!(check_dir(&dir.join("absent")).is_ok());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

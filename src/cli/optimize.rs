@@ -79,9 +79,14 @@ pub struct Args {
     /// Override one configuration key of every design (repeatable), after the options.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
-    /// Folder of the Activity cache.
+    /// Folder of the Activity cache (default: `activity` under $GPUENERGY_CACHE_DIR, else
+    /// $XDG_CACHE_HOME/gpuenergy, else ~/.cache/gpuenergy).
     #[arg(long, default_value_os_t = cache::default_dir())]
     pub cache_dir: PathBuf,
+    /// Size cap of the Activity cache in MiB: after the run the least recently written entries
+    /// beyond it are removed.
+    #[arg(long, default_value_t = cache::DEFAULT_MAX_BYTES >> 20, value_parser = clap::value_parser!(u64).range(1..=1 << 30))]
+    pub cache_max_mib: u64,
     /// Verification iterations at most.
     #[arg(long, default_value_t = 8)]
     pub max_iterations: usize,
@@ -188,6 +193,7 @@ pub fn solve(args: &Args) -> Result<Solved> {
         .program
         .workloads(args.workload.as_deref(), args.quiet.quiet)?;
     let size: Size = args.size.parse()?;
+    cache::check_dir(&args.cache_dir).map_err(anyhow::Error::msg)?;
     let cache = Arc::new(ActivityCache::new(&args.cache_dir));
     let study = Study::new(costed.clone(), choice, None)
         .size(size)
@@ -245,6 +251,25 @@ pub fn solve(args: &Args) -> Result<Solved> {
     let front = pareto::front(&outcome.evaluated, objective, slowdown_cap);
     let elapsed_s = t0.elapsed().as_secs_f64();
     let (hits, misses) = cache.counts();
+    let (removed, freed) = cache.trim(args.cache_max_mib << 20);
+    let (entries, bytes) = cache.usage();
+    if !args.quiet.quiet {
+        eprintln!(
+            "activity cache {}: {hits} hits, {misses} misses; {entries} entries, {:.1} MiB (cap {} \
+             MiB{})",
+            cache.dir().display(),
+            bytes as f64 / (1 << 20) as f64,
+            args.cache_max_mib,
+            if removed > 0 {
+                format!(
+                    ", {removed} oldest entries ({:.1} MiB) removed",
+                    freed as f64 / (1 << 20) as f64
+                )
+            } else {
+                String::new()
+            }
+        );
+    }
     let (vs_base, vs_single) = report::savings(objective, &outcome);
     let rep = OptimizeReport {
         tech: args.point.tech.clone(),
@@ -333,7 +358,23 @@ pub fn run(args: Args) -> Result<()> {
         super::progress::note(quiet, format!("Pareto plot written to {}", p.display()));
     }
     if let Some(path) = &args.out {
-        std::fs::write(path, config.to_toml_string())
+        // the file says where it came from: a TOML comment header
+        let header = format!(
+            "# Written by gpuenergy {} optimize: the chosen design '{}'.\n# Command: {}\n# Base: \
+             {}, technology {}, size {}, workloads {}; objective {:?}, area budget {}, slowdown \
+             cap {}.\n",
+            env!("CARGO_PKG_VERSION"),
+            rep.chosen_name,
+            crate::provenance::RunInfo::this_command_line().join(" "),
+            rep.gpu,
+            rep.tech,
+            rep.size,
+            rep.workloads.join(","),
+            rep.objective,
+            rep.budget_spec,
+            rep.max_slowdown
+        );
+        std::fs::write(path, header + &config.to_toml_string())
             .with_context(|| format!("writing {}", path.display()))?;
         super::progress::note(
             quiet,

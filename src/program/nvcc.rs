@@ -44,14 +44,7 @@ pub use super::nvcc_find::find;
 
 /// The PTX cache folder (module doc).
 pub fn cache_dir() -> PathBuf {
-    if let Some(d) = std::env::var_os("GPUENERGY_CACHE_DIR") {
-        return PathBuf::from(d).join("ptx");
-    }
-    if let Some(d) = std::env::var_os("XDG_CACHE_HOME") {
-        return PathBuf::from(d).join("gpuenergy").join("ptx");
-    }
-    let home = std::env::var_os("HOME").map_or_else(|| PathBuf::from("."), PathBuf::from);
-    home.join(".cache").join("gpuenergy").join("ptx")
+    crate::activity_cache::cache_root().join("ptx")
 }
 
 /// Checks an architecture name: `sm_NN` or `compute_NN` (optionally with a letter suffix such
