@@ -60,8 +60,22 @@ fn write_all_plots(dir: &Path, workloads: &str) -> Vec<PathBuf> {
         "--plot",
         &d("correlate"),
     ]);
+    run_ok(&[
+        "compare",
+        "--quiet",
+        "--tech",
+        "40nm",
+        "--workload",
+        "hotspot",
+        "--technique",
+        "conv-pg",
+        "--technique",
+        "gates+coord-blackout",
+        "--plot",
+        &d("compare"),
+    ]);
     let mut svgs = Vec::new();
-    for sub in ["estimate", "calibrate", "correlate"] {
+    for sub in ["estimate", "calibrate", "correlate", "compare"] {
         let mut v: Vec<PathBuf> = std::fs::read_dir(dir.join(sub))
             .unwrap()
             .flatten()
@@ -280,6 +294,13 @@ fn data_marks(svg: &str, (w, h): (f64, f64)) -> Vec<Bbox> {
 
 /// Every readability problem found in one plot's SVG text.
 fn problems(svg: &str) -> Vec<String> {
+    problems_of(svg, false)
+}
+
+/// [`problems`] of a plot whose x axis is known to be categorical (bars named by their
+/// category labels, which may be horizontal): its description needs no unit, and the lowest
+/// text may be a legend entry below the plot.
+fn problems_of(svg: &str, known_categorical: bool) -> Vec<String> {
     let mut p = Vec::new();
     let (w, h) = canvas(svg);
     let ts = texts(svg);
@@ -306,7 +327,9 @@ fn problems(svg: &str) -> Vec<String> {
             && !t.text.is_empty()
             && t.text.parse::<f64>().is_err()
     });
+    let categorical = categorical || known_categorical;
     match x_desc {
+        Some(_) if known_categorical => {}
         Some(t) if has_unit(&t.text) || (categorical && t.text.len() > 3) => {}
         Some(t) => p.push(format!(
             "x axis description (lowest text) '{}' has no unit",
@@ -370,16 +393,36 @@ fn render_png(svg: &Path, png: &Path) {
     pixmap.save_png(png).unwrap();
 }
 
+/// The category names a bar chart must show under its bars, by file name; every one must be
+/// the text of some label (an empty or missing category label fails).
+fn categories(file: &str) -> &'static [&'static str] {
+    match file {
+        "compare_summary.svg" | "static_savings.svg" | "idle_regions.svg" => {
+            &["conv-pg", "gates+coord-blackout"]
+        }
+        "area_breakdown.svg" => &["front end", "issue", "register file", "execution"],
+        "energy_breakdown.svg" | "leakage_share.svg" => &["hotspot", "sgemm"],
+        _ => &[],
+    }
+}
+
 #[test]
 fn every_plot_is_readable() {
     let dir = root().join("target/plots-check");
     let svgs = write_all_plots(&dir, "all");
-    assert!(svgs.len() >= 7, "expected every plot, got {svgs:?}");
+    assert!(svgs.len() >= 10, "expected every plot, got {svgs:?}");
     let mut all = Vec::new();
     for s in &svgs {
         let text = std::fs::read_to_string(s).unwrap();
-        for p in problems(&text) {
+        let name = s.file_name().unwrap().to_string_lossy();
+        for p in problems_of(&text, !categories(&name).is_empty()) {
             all.push(format!("{}: {p}", s.display()));
+        }
+        let labels: Vec<String> = texts(&text).into_iter().map(|t| t.text).collect();
+        for c in categories(&name) {
+            if !labels.iter().any(|l| l == c) {
+                all.push(format!("{}: no category label '{c}'", s.display()));
+            }
         }
     }
     assert!(all.is_empty(), "{}", all.join("\n"));

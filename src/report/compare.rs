@@ -477,9 +477,12 @@ pub fn grouped_bars(
     series: &[(String, Vec<f64>)],
 ) -> anyhow::Result<()> {
     use plotters::prelude::*;
+    use plotters::style::text_anchor::{HPos, Pos, VPos};
     let n = labels.len().max(1);
     let k = series.len().max(1);
-    let width = (200 + 40 * (n * k) as u32).max(720);
+    let width = (200 + 40 * (n * k) as u32)
+        .max(720)
+        .max(crate::report::plot::text_width_px(title, 20.0) + 60);
     let legend_h = 24 * series.len() as u32 + 16;
     let root = SVGBackend::new(path, (width, 560 + legend_h)).into_drawing_area();
     root.fill(&WHITE)?;
@@ -497,20 +500,38 @@ pub fn grouped_bars(
     chart
         .configure_mesh()
         .disable_x_mesh()
-        .x_labels(n + 1)
-        .x_label_formatter(&|x| {
-            let i = x.floor() as usize;
-            if (x - i as f64 - 0.5).abs() < 0.26 {
-                labels.get(i).cloned().unwrap_or_default()
-            } else {
-                String::new()
-            }
-        })
-        .x_label_style(("sans-serif", 13).into_font())
+        .max_light_lines(1)
+        .x_labels(0)
         .y_desc(y_label)
         .x_desc(x_label)
         .axis_desc_style(("sans-serif", 15))
         .draw()?;
+    // one category label under the middle of each group (the mesh's numeric x ticks would fall
+    // between groups); vertical when the names are wider than a group
+    let group_px = {
+        let (a, _) = chart.backend_coord(&(0.0, lo));
+        let (b, _) = chart.backend_coord(&(1.0, lo));
+        (b - a).max(1)
+    };
+    let widest_px = labels
+        .iter()
+        .map(|l| l.chars().count() as i32 * 7)
+        .max()
+        .unwrap_or(0);
+    let vertical = widest_px > group_px - 8;
+    for (i, l) in labels.iter().enumerate() {
+        let (px, py) = chart.backend_coord(&(i as f64 + 0.5, lo));
+        let font = ("sans-serif", 13).into_font();
+        let style = if vertical {
+            font.transform(FontTransform::Rotate90)
+                .into_text_style(&plot_area)
+                .pos(Pos::new(HPos::Left, VPos::Center))
+        } else {
+            font.into_text_style(&plot_area)
+                .pos(Pos::new(HPos::Center, VPos::Top))
+        };
+        plot_area.draw(&Text::new(l.clone(), (px, py + 8), style))?;
+    }
     let bw = 0.8 / k as f64;
     for (si, (_, v)) in series.iter().enumerate() {
         let c = COLORS[si % COLORS.len()];

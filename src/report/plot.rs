@@ -236,7 +236,10 @@ fn stacked_bars(
     let x_area = label_px + 16 + (0.81 * DESC_FONT * 2.0) as u32;
     let plot_w = (44 * n as u32).max(420);
     let y_area = 90;
-    let width = y_area + plot_w + 30 + legend_w;
+    // wide enough for the title and the x description too
+    let width = (y_area + plot_w + 30 + legend_w)
+        .max(text_width_px(title, TITLE_FONT) + 40)
+        .max(y_area + text_width_px(x_desc, DESC_FONT) + 40);
     let height = 60 + 400 + x_area;
     let root = SVGBackend::new(path, (width, height)).into_drawing_area();
     root.fill(&WHITE)?;
@@ -329,24 +332,41 @@ pub fn bar_chart(
 }
 
 /// Writes `energy_breakdown.svg` (stacked energy per workload), `area_breakdown.svg` and
-/// `leakage_share.svg` (leakage vs dynamic energy per workload) into `dir`.
+/// `leakage_share.svg` (leakage vs dynamic energy per workload) into `dir`; every title ends
+/// with `context` (the configuration and the technology point).
 pub fn write_estimate_plots(
     dir: &Path,
+    context: &str,
     static_tree: &Node,
     runs: &[&Estimate],
 ) -> anyhow::Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    // Area.
+    // Area: the groups with on-die area (the clock trees and the off-chip DRAM have none; the
+    // axis says so rather than drawing empty bars).
     let g = groups(static_tree);
-    let labels: Vec<String> = g.iter().map(|n| n.name.clone()).collect();
+    let (with_area, without): (Vec<&Node>, Vec<&Node>) =
+        g.iter().partition(|n| n.totals().area_m2 > 0.0);
+    let labels: Vec<String> = with_area.iter().map(|n| n.name.clone()).collect();
     let series = vec![(
         "area".to_string(),
-        g.iter().map(|n| n.totals().area_m2 * 1e6).collect(),
+        with_area.iter().map(|n| n.totals().area_m2 * 1e6).collect(),
     )];
+    let x_desc = if without.is_empty() {
+        "component group".to_string()
+    } else {
+        format!(
+            "component group (no area: {})",
+            without
+                .iter()
+                .map(|n| n.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
     stacked_bars(
         &dir.join("area_breakdown.svg"),
-        "Area by component group",
-        "component group",
+        &format!("Area by component group — {context}"),
+        &x_desc,
         "area (mm²)",
         &labels,
         &series,
@@ -378,7 +398,7 @@ pub fn write_estimate_plots(
         .collect();
     stacked_bars(
         &dir.join("energy_breakdown.svg"),
-        "Energy per workload by component group",
+        &format!("Energy per workload by component group — {context}"),
         "workload",
         "energy (µJ)",
         &labels,
@@ -406,7 +426,7 @@ pub fn write_estimate_plots(
     ];
     stacked_bars(
         &dir.join("leakage_share.svg"),
-        "Leakage vs dynamic energy",
+        &format!("Leakage vs dynamic energy — {context}"),
         "workload",
         "share of energy (%)",
         &labels,
@@ -418,7 +438,11 @@ pub fn write_estimate_plots(
 /// The plots of [`write_estimate_plots`] for a report: its static tree and every workload run.
 pub fn write_report_plots(dir: &Path, r: &Report) -> anyhow::Result<()> {
     let runs: Vec<&Estimate> = r.workloads.iter().map(|w| &w.estimate).collect();
-    write_estimate_plots(dir, &r.area, &runs)
+    let context = format!(
+        "{}, {} {} at {:.2} V",
+        r.run.config_name, r.run.node, r.run.flavour, r.run.vdd_v
+    );
+    write_estimate_plots(dir, &context, &r.area, &runs)
 }
 
 /// Parity plots of a calibration fit, `parity_<quantity>.svg` in `dir`: leave-one-out
