@@ -143,7 +143,7 @@ fn check_shapes(m: &Module) {
         let (want_area, want_sides) = match kind[i] % 3 {
             0 => ((s * f) * (s * f), 4),
             1 => (0.433_012_7f32 * (s + f) * (s + f), 3),
-            _ => (2.598_076_2f32 * (s * f) * (s * f), 6),
+            _ => (2.598_076_f32 * (s * f) * (s * f), 6),
         };
         assert_eq!(f32::from_bits(area[i]), want_area, "area {i}");
         assert_eq!(sides[i], want_sides, "sides {i}");
