@@ -361,13 +361,18 @@ fn directed_rounding_of_float_arithmetic() {
 }
 
 #[test]
-fn vtables_refuse_only_their_users_and_assert_traps() {
+fn pointer_tables_refuse_only_their_users_and_assert_traps() {
     let text = format!(
         "{HEAD}.extern .func __assertfail(.param .b64 p0, .param .b64 p1, .param .b32 p2, \
          .param .b64 p3, .param .b64 p4);\n\
          .func f()\n{{\nret;\n}}\n\
          .global .align 8 .u64 vt[3] = {{0, f, generic(f)+8}};\n\
-         .visible .entry uses_vt(.param .u64 o)\n{{\n.reg .b64 %rd<3>;\nmov.u64 %rd1, vt;\nret;\n}}\n\
+         .global .align 4 .u32 x;\n\
+         .global .align 8 .u64 pt[1] = {{generic(x)}};\n\
+         .visible .entry uses_vt(.param .u64 o)\n{{\n.reg .b64 %rd<4>;\nld.param.u64 %rd1, [o];\n\
+         ld.global.u64 %rd2, [vt+8];\nld.global.u64 %rd3, [vt+16];\n\
+         st.global.v2.u64 [%rd1], {{%rd2, %rd3}};\nret;\n}}\n\
+         .visible .entry uses_pt(.param .u64 o)\n{{\n.reg .b64 %rd<3>;\nmov.u64 %rd1, pt;\nret;\n}}\n\
          .visible .entry asserts(.param .u32 x)\n{{\n.reg .b32 %r<2>;\n.reg .pred %p<2>;\n\
          ld.param.u32 %r1, [x];\nsetp.ne.s32 %p1, %r1, 0;\n@%p1 bra DONE;\n\
          {{\n.param .b64 param0;\n.param .b64 param1;\n.param .b32 param2;\n.param .b64 param3;\n\
@@ -375,13 +380,29 @@ fn vtables_refuse_only_their_users_and_assert_traps() {
          DONE:\nret;\n}}\n"
     );
     let m = Module::parse_lenient(&text, "vt.ptx").unwrap_or_else(|e| panic!("{e}"));
-    let e = m.load("uses_vt").unwrap_err().to_string();
+    // a table of variable addresses is not resolved: its users are refused
+    let e = m.load("uses_pt").unwrap_err().to_string();
     assert!(
-        e.contains("variable 'vt' is initialised with symbol addresses"),
+        e.contains("variable 'pt' is initialised with symbol addresses"),
         "{e}"
     );
-    let k = m.load("asserts").unwrap();
+    // a table of function addresses holds f's address (the module's second function)
     let mut gpu = Emulator::new();
+    let o = gpu.alloc(16).unwrap();
+    gpu.launch(&Launch {
+        kernel: m.load("uses_vt").unwrap(),
+        grid: [1, 1, 1],
+        block: [1, 1, 1],
+        params: vec![ParamValue::U64(o)],
+        shared_bytes: 0,
+    })
+    .unwrap();
+    let mut b = [0u8; 16];
+    gpu.copy_from_device(o, &mut b).unwrap();
+    let f = sim::ptx::inline::FUNC_ADDR_BASE + sim::ptx::inline::FUNC_ADDR_STRIDE;
+    assert_eq!(u64::from_le_bytes(b[..8].try_into().unwrap()), f);
+    assert_eq!(u64::from_le_bytes(b[8..].try_into().unwrap()), f + 8);
+    let k = m.load("asserts").unwrap();
     let launch = |x: u32| Launch {
         kernel: k.clone(),
         grid: [1, 1, 1],

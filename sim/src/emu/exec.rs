@@ -9,7 +9,7 @@ use super::memory::GlobalMem;
 use super::simt::PushOrder;
 use super::warp::{Cta, Warp};
 use crate::inst::{MemInfo, WarpInst, WARP_SIZE};
-use crate::ptx::isa::{flags, AddrBase, Op, Opnd, SReg};
+use crate::ptx::isa::{flags, AddrBase, Op, Opnd, SReg, TrapKind};
 use crate::ptx::{KernelCode, RECONV_EXIT, RPC_EXIT};
 use crate::SimError;
 
@@ -316,13 +316,10 @@ pub fn step<const REC: bool>(
             warp.stack.advance(next, 0);
         }
         Op::Membar | Op::Nop => warp.stack.advance(next, 0),
-        Op::Trap => {
+        Op::Trap(kind) => {
             if mask != 0 {
-                return Err(runtime(
-                    ctx,
-                    pc,
-                    "trap executed (__trap() or a failed device assert)".into(),
-                ));
+                let msg = trap_message(kind, warp, inst, ctx, (&coords, sm), mask);
+                return Err(runtime(ctx, pc, msg));
             }
             warp.stack.advance(next, 0);
         }
@@ -658,6 +655,37 @@ fn half_step(
     let sat = inst.flags & flags::SAT != 0;
     super::alu_more::half_lanes(op, x2, ftz, sat, &s, &mut r);
     write(warp, inst.dst[0], &r, mask);
+}
+
+/// The runtime error of a trap: the source's `trap`, or a check of an indirect call naming the
+/// called address of the first lane that reached it.
+#[cold]
+#[inline(never)]
+fn trap_message(
+    kind: TrapKind,
+    warp: &Warp,
+    inst: &crate::ptx::Inst,
+    ctx: &Ctx,
+    cta: (&[u32; 3], u32),
+    mask: u32,
+) -> String {
+    let lane = mask.trailing_zeros() as usize;
+    let thread = warp.index as usize * WARP_SIZE + lane;
+    let addr = || fetch(warp, inst.src[0], ctx, cta)[lane];
+    match kind {
+        TrapKind::User => "trap executed (__trap() or a failed device assert)".into(),
+        TrapKind::NoFunction => format!(
+            "indirect call to an address that is no function: {:#x} (thread {thread} of the \
+             CTA; the functions whose address the module takes and that match the call's \
+             prototype are the only targets)",
+            addr()
+        ),
+        TrapKind::Recursion => format!(
+            "indirect call of the function at {:#x}, which is already active in thread \
+             {thread} of the CTA: recursion is not supported",
+            addr()
+        ),
+    }
 }
 
 /// A device system call (`emu/devcall.rs`) for each lane of `mask` in lane order: arguments

@@ -2,6 +2,7 @@
 //! §6.2) with a bump allocator, and bounds-checked little-endian access to byte windows (shared,
 //! local, constant, parameter).
 //!
+//! Function addresses (`ptx::inline::FUNC_ADDR_BASE` up to [`GLOBAL_BASE`]) are in no window.
 //! Global allocations start at [`GLOBAL_BASE`] (so address 0 is never valid, and the first
 //! 3.75 GiB of allocations still fit in 32-bit pointers for `.address_size 32` kernels) and are
 //! aligned to 256 bytes. Pages are created on first write; reading an untouched page yields zeros. Any access
@@ -9,6 +10,15 @@
 
 /// First global device address handed out.
 pub const GLOBAL_BASE: u64 = 0x1000_0000;
+
+// The code range of function addresses (`ptx/inline.rs`: the values of function pointers and
+// virtual-function tables) lies below every global allocation, so no data window contains a
+// function's address and a load or store through one fails.
+const _: () = assert!(
+    crate::ptx::inline::FUNC_ADDR_BASE >= 0x1000
+        && crate::ptx::inline::FUNC_ADDR_END <= GLOBAL_BASE
+        && GLOBAL_BASE < GENERIC_SHARED_BASE
+);
 
 /// Start of the shared-memory window of the generic address space: `cvta.shared` adds it to a
 /// shared offset, and a generic access at or above it (below [`GENERIC_LOCAL_BASE`]) goes to

@@ -36,9 +36,11 @@ pub enum InitVal {
     F32Bits(u32),
     /// `0dXXXXXXXXXXXXXXXX`: the bit pattern of an f64.
     F64Bits(u64),
-    /// The address of a symbol (`name`, `generic(name)`, `name+N`): a virtual-function or
-    /// pointer table; the module loads, the kernels that use the variable are refused.
-    Sym,
+    /// The address of a symbol (`name`, `generic(name)`, `name+N`): the index of the symbol in
+    /// the variable's [`VarDecl::syms`]. A function's address (a virtual-function or
+    /// function-pointer table) is resolved when the module is built; the address of a variable
+    /// is not, and the kernels that use such a variable are refused.
+    Sym(u32),
 }
 
 /// A variable declaration (`.shared .align 4 .f32 tile[256];`).
@@ -58,7 +60,36 @@ pub struct VarDecl {
     pub is_extern: bool,
     /// `= {...}` initialiser elements, if any.
     pub init: Option<Vec<InitVal>>,
+    /// The symbols [`InitVal::Sym`] elements name, with the byte offset added to each
+    /// (`name+N`).
+    pub syms: Vec<(String, i64)>,
     /// Where the declaration starts.
+    pub pos: Pos,
+}
+
+/// What an indirect call may reach: the signature of `label: .callprototype (rets) _ (params);`
+/// or the functions of `label: .calltargets f, g, ...;`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CallSig {
+    /// A prototype: any function whose return and argument parameters have these sizes.
+    Proto {
+        /// Return parameters (names are `_`).
+        rets: Vec<ParamDecl>,
+        /// Argument parameters (names are `_`).
+        params: Vec<ParamDecl>,
+    },
+    /// An explicit list of the functions the call may reach.
+    Targets(Vec<String>),
+}
+
+/// A `.callprototype` or `.calltargets` declaration in a function or kernel body.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CallProto {
+    /// Its label, which an indirect `call` names last.
+    pub name: String,
+    /// What it declares.
+    pub sig: CallSig,
+    /// Where it is declared.
     pub pos: Pos,
 }
 
@@ -173,6 +204,8 @@ pub struct RawKernel {
     /// Call-frame `.param` variables declared in the body (after block renaming): laid out as
     /// `.local` variables, and `ld.param`/`st.param` to them read and write local memory.
     pub frame_params: Vec<String>,
+    /// `.callprototype` and `.calltargets` declarations of the body, which indirect calls name.
+    pub protos: Vec<CallProto>,
 }
 
 /// A `.func` device function: its return and argument parameters and, unless it is only

@@ -79,6 +79,30 @@ fn init_bytes(file: &str, v: &VarDecl, val: InitVal, out: &mut Vec<u8>) -> Resul
     Ok(())
 }
 
+/// Little-endian bytes of a function's address `a` (an [`InitVal::Int`]) as an initialiser
+/// element of variable `v`, which must be at least 32 bits wide.
+fn sym_bytes(
+    file: &str,
+    v: &VarDecl,
+    sym: &str,
+    a: InitVal,
+    out: &mut Vec<u8>,
+) -> Result<(), SimError> {
+    if !v.ty.is_int() || v.ty.bytes() < 4 {
+        return Err(perr(
+            file,
+            v.pos,
+            format!(
+                "'{}' holds the address of '{sym}' in {}-byte elements (allowed: .u32, .u64, \
+                 .s32, .s64, .b32, .b64)",
+                v.name,
+                v.ty.bytes()
+            ),
+        ));
+    }
+    init_bytes(file, v, a, out)
+}
+
 fn var_size(v: &VarDecl) -> u64 {
     v.elems.unwrap_or(0) * v.ty.bytes() as u64
 }
@@ -92,6 +116,7 @@ pub fn build_module(raw: &RawModule, file: &str) -> Result<Module, SimError> {
     let mut module_vars: HashMap<String, VarLoc> = HashMap::new();
     let mut module_shared: Vec<&VarDecl> = Vec::new();
     let mut sym_vars: Vec<(String, Pos)> = Vec::new();
+    let funcs = super::inline::Funcs::new(raw);
     for v in &raw.vars {
         if module_vars.contains_key(&v.name) || module_shared.iter().any(|s| s.name == v.name) {
             return Err(perr(
@@ -103,10 +128,22 @@ pub fn build_module(raw: &RawModule, file: &str) -> Result<Module, SimError> {
         let mut init = Vec::new();
         if let Some(vals) = &v.init {
             for &x in vals {
-                if x == InitVal::Sym {
-                    // symbol addresses are not resolved: the kernels that use it are refused
-                    sym_vars.push((v.name.clone(), v.pos));
-                    init.extend(std::iter::repeat_n(0u8, v.ty.bytes() as usize));
+                if let InitVal::Sym(i) = x {
+                    let (sym, off) = &v.syms[i as usize];
+                    match funcs.address(sym) {
+                        Some(a) => {
+                            let a = InitVal::Int(i128::from(a) + i128::from(*off));
+                            sym_bytes(file, v, sym, a, &mut init)?;
+                        }
+                        None => {
+                            // a variable's address is not resolved: the kernels that use this
+                            // variable are refused
+                            if !sym_vars.iter().any(|(n, _)| n == &v.name) {
+                                sym_vars.push((v.name.clone(), v.pos));
+                            }
+                            init.extend(std::iter::repeat_n(0u8, v.ty.bytes() as usize));
+                        }
+                    }
                     continue;
                 }
                 init_bytes(file, v, x, &mut init)?;
@@ -149,15 +186,17 @@ pub fn build_module(raw: &RawModule, file: &str) -> Result<Module, SimError> {
     for k in &raw.kernels {
         let mut inlined;
         let mut k = k;
-        if k.body
+        let calls = k
+            .body
             .iter()
-            .any(|s| matches!(s, Stmt::Inst(i) if i.opcode == "call"))
-        {
+            .any(|s| matches!(s, Stmt::Inst(i) if i.opcode == "call"));
+        if calls || funcs.mentions_address(k) {
             inlined = k.clone();
-            if let Err(e) = super::inline::inline_calls(&mut inlined, &raw.funcs, file) {
+            if let Err(e) = super::inline::inline_calls(&mut inlined, &funcs, file) {
                 refused.push(RefusedKernel::from_error(&k.name, e, k.pos));
                 continue;
             }
+            funcs.resolve_addresses(&mut inlined);
             k = &inlined;
         }
         let refs = referenced_names(k);
@@ -495,7 +534,7 @@ pub fn classify(op: &Op) -> (Family, OpClass) {
         Op::Warp(WarpOp::Shfl(_)) | Op::Warp(WarpOp::Redux(..)) => (Family::Int, C::Shfl),
         Op::Warp(_) => (Family::Int, C::Mov),
         Op::Nop => (Family::Int, C::Nop),
-        Op::Trap => (Family::Ctrl, C::Exit),
+        Op::Trap(_) => (Family::Ctrl, C::Exit),
         Op::Bfe(_)
         | Op::Bfi(_)
         | Op::Bfind { .. }

@@ -264,7 +264,7 @@ pub(super) fn decode_ext(
         }
         "trap" => {
             nops(s, ri, 0)?;
-            inst.op = Op::Trap;
+            inst.op = Op::Trap(TrapKind::User);
         }
         "bfe" => {
             let t = one_type(s, ri, m)?;

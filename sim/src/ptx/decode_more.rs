@@ -5,7 +5,8 @@
 //! `mul`, `fma`, `neg`, `abs`, `min`, `max`, `setp`), and `bar.red` (a CTA barrier with a
 //! reduction of a predicate). [`decode_more`] runs before the general decoder because these
 //! forms carry modifiers (`.cc`, `.f16x2`, `.red`) the general modifier parser rejects. It also
-//! decodes the device system calls `inline.rs` makes of `vprintf`, `malloc` and `free` calls.
+//! decodes the device system calls `inline.rs` makes of `vprintf`, `malloc` and `free` calls,
+//! and the checks it inserts in indirect calls (a trap naming the called address).
 
 use super::isa::*;
 use super::parser::{InitVal, RawInst, RawOpnd};
@@ -23,6 +24,8 @@ pub(super) fn decode_more(s: &Scope, ri: &RawInst) -> Result<Option<Inst>, SimEr
     let has = |m: &str| ri.mods.iter().any(|x| x == m);
     let kind = if op == super::inline::SYSCALL_OPCODE {
         Group::Sys
+    } else if op == super::inline::TRAP_OPCODE {
+        Group::Trap
     } else if matches!(op, "addc" | "subc" | "madc") || has("cc") {
         Group::Carry
     } else if HALF_OPS.contains(&op) && (has("f16x2") || has("f16")) {
@@ -41,12 +44,14 @@ pub(super) fn decode_more(s: &Scope, ri: &RawInst) -> Result<Option<Inst>, SimEr
         Group::Half => half(s, ri, &mut inst)?,
         Group::BarRed => bar_red(s, ri, &mut inst)?,
         Group::Sys => sys(s, ri, &mut inst)?,
+        Group::Trap => check_trap(s, ri, &mut inst)?,
     }
     Ok(Some(inst))
 }
 
 enum Group {
     Sys,
+    Trap,
     Carry,
     Half,
     BarRed,
@@ -295,5 +300,19 @@ fn sys(s: &Scope, ri: &RawInst, inst: &mut Inst) -> Result<(), SimError> {
     }
     inst.op = Op::Sys(sc);
     set(inst, &[], &src);
+    Ok(())
+}
+
+/// A check the inliner inserted in an indirect call: `%trap.nofunction a` or
+/// `%trap.recursion a`, where `a` is the called address (a 64- or 32-bit register).
+fn check_trap(s: &Scope, ri: &RawInst, inst: &mut Inst) -> Result<(), SimError> {
+    let kind = match ri.mods.first().map(String::as_str) {
+        Some("nofunction") => TrapKind::NoFunction,
+        Some("recursion") => TrapKind::Recursion,
+        m => return s.err(ri.pos, format!("internal: unknown inserted check {m:?}")),
+    };
+    nops(s, ri, 1)?;
+    inst.op = Op::Trap(kind);
+    set(inst, &[], &[s.src(&ri.operands[0], Ty::U64)?]);
     Ok(())
 }

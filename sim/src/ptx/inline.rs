@@ -1,18 +1,34 @@
 //! Inlining of `.func` device functions that nvcc did not inline (libdevice slow paths such
-//! as `__internal_accurate_pow`, `__noinline__` functions). A `call` is replaced by the
-//! callee's body with its registers, local variables and labels renamed apart, its argument
-//! and return parameters bound to the caller's call-frame variables (which live in local
-//! memory, as the PTX calling convention's `.param` space does per thread), and each `ret`
-//! turned into a branch to the end of the inlined body. The result executes exactly as the
-//! call would; the timing model sees the callee's instructions without the call and return
+//! as `__internal_accurate_pow`, `__noinline__` functions, virtual functions). A `call` is
+//! replaced by the callee's body with its registers, local variables and labels renamed apart,
+//! its argument and return parameters bound to the caller's call-frame variables (which live in
+//! local memory, as the PTX calling convention's `.param` space does per thread), and each
+//! `ret` turned into a branch to the end of the inlined body. The result executes exactly as
+//! the call would; the timing model sees the callee's instructions without the call and return
 //! themselves.
+//!
+//! Functions have addresses ([`Funcs`]): the `n`-th function the module declares is at
+//! [`FUNC_ADDR_BASE`]` + n·`[`FUNC_ADDR_STRIDE`], a range below every global allocation and
+//! outside the generic shared and local windows (`emu/memory.rs`), so no data access reaches
+//! it. `mov.u64 %rd, f` and a `.global`/`.const` initialiser naming `f` (a virtual-function
+//! or function-pointer table) give that address. An indirect call (`call (r), %rd, (a),
+//! proto;`) becomes a comparison chain over its candidate targets — the functions of its
+//! `.calltargets` list, or else every function whose address the module takes and whose
+//! parameters have the sizes of the `.callprototype` — each branch an ordinary inlined
+//! direct call, all joining after the chain. This executes exactly (lanes of a warp that call
+//! different targets diverge and reconverge at the join through the branch reconvergence, as
+//! on hardware); the timing model sees the compare-and-branch instructions of the chain instead
+//! of one indirect call. An address that matches no candidate stops the kernel with a runtime
+//! error naming the address; a candidate that is already being inlined on the path (recursion
+//! through a pointer) becomes, on its branch, a runtime error too, so a kernel whose virtual
+//! calls do not recurse at run time executes exactly.
 //!
 //! A call of `__assertfail` (a device `assert` that failed) becomes a `trap`, which aborts the
 //! kernel with a runtime error. A call of `vprintf`, `malloc` or `free` becomes one device
 //! system call instruction ([`SYSCALL_OPCODE`], executed by `emu/devcall.rs`). Refused, naming
-//! the call: indirect calls (function pointers, virtual functions), other external functions
-//! without a body (`cudaGraphSetConditional`, ...), recursion, inlining deeper than [`MAX_DEPTH`], and a callee whose own text is not
-//! accepted.
+//! the call: other external functions without a body (`cudaGraphSetConditional`, ...), direct
+//! recursion, inlining deeper than [`MAX_DEPTH`], a callee whose own text is not accepted, and
+//! an indirect call without a prototype or with a target that is not a function.
 
 use super::ast::*;
 use crate::SimError;
@@ -22,6 +38,17 @@ use std::collections::HashMap;
 /// source text can spell it); its one modifier names the call, its operands are the return
 /// and argument call-frame variables.
 pub const SYSCALL_OPCODE: &str = "%syscall";
+
+/// Opcode of the internal check an indirect call's chain ends with (`%trap.nofunction a`) or a
+/// recursive candidate becomes (`%trap.recursion a`): a trap naming the called address `a`.
+pub const TRAP_OPCODE: &str = "%trap";
+
+/// Address of the module's first function; the code range ends at the first global address.
+pub const FUNC_ADDR_BASE: u64 = 0x0800_0000;
+/// Bytes between the addresses of consecutive functions.
+pub const FUNC_ADDR_STRIDE: u64 = 16;
+/// End (exclusive) of the code range: `emu::memory::GLOBAL_BASE`, where global memory starts.
+pub const FUNC_ADDR_END: u64 = 0x1000_0000;
 
 /// Deepest chain of inlined calls.
 pub const MAX_DEPTH: usize = 16;
@@ -37,8 +64,156 @@ fn err(file: &str, pos: Pos, msg: String) -> SimError {
     }
 }
 
-/// Replaces every `call` of kernel `k` by the callee's body.
-pub fn inline_calls(k: &mut RawKernel, funcs: &[RawFunc], file: &str) -> Result<(), SimError> {
+/// The module's device functions as call targets: each by name (its definition when it has
+/// one), its address, and the functions whose address the module takes.
+pub struct Funcs<'a> {
+    by_name: HashMap<&'a str, &'a RawFunc>,
+    addr: HashMap<&'a str, u64>,
+    /// Functions whose address is taken (an initialiser or an operand other than a direct
+    /// call's target names them), in address order.
+    taken: Vec<&'a str>,
+}
+
+impl<'a> Funcs<'a> {
+    /// The functions of `m`: addresses by order of first declaration, and the address-taken
+    /// set from the initialisers of module variables and the bodies of kernels and functions.
+    pub fn new(m: &'a RawModule) -> Funcs<'a> {
+        let mut by_name = HashMap::new();
+        let mut addr = HashMap::new();
+        for f in &m.funcs {
+            let n = f.name.as_str();
+            let next = FUNC_ADDR_BASE + FUNC_ADDR_STRIDE * addr.len() as u64;
+            addr.entry(n).or_insert(next);
+            // a definition replaces a forward declaration
+            if !matches!(f.body, Ok(None)) || !by_name.contains_key(n) {
+                by_name.insert(n, f);
+            }
+        }
+        let mut taken: Vec<&str> = Vec::new();
+        let mut take = |n: &str| {
+            if let Some((&k, _)) = addr.get_key_value(n) {
+                if !taken.contains(&k) {
+                    taken.push(k);
+                }
+            }
+        };
+        for v in &m.vars {
+            v.syms.iter().for_each(|(n, _)| take(n));
+        }
+        let bodies = m.kernels.iter().chain(
+            m.funcs
+                .iter()
+                .filter_map(|f| f.body.as_ref().ok().and_then(|b| b.as_ref())),
+        );
+        for b in bodies {
+            for st in &b.body {
+                if let Stmt::Inst(ri) = st {
+                    for n in address_operands(ri) {
+                        take(n);
+                    }
+                }
+            }
+        }
+        taken.sort_by_key(|n| addr[n]);
+        Funcs {
+            by_name,
+            addr,
+            taken,
+        }
+    }
+
+    /// The address of function `name`.
+    pub fn address(&self, name: &str) -> Option<u64> {
+        self.addr.get(name).copied()
+    }
+
+    /// True when an instruction of `k` names a function's address as a value.
+    pub fn mentions_address(&self, k: &RawKernel) -> bool {
+        k.body.iter().any(|st| {
+            matches!(st, Stmt::Inst(ri) if address_operands(ri).any(|n| self.addr.contains_key(n)))
+        })
+    }
+
+    /// Replaces every function name used as a value in `k` (`mov.u64 %rd, f`, `f+8`) by the
+    /// function's address.
+    pub fn resolve_addresses(&self, k: &mut RawKernel) {
+        for st in k.body.iter_mut() {
+            let Stmt::Inst(ri) = st else { continue };
+            if ri.opcode == "call" {
+                continue;
+            }
+            for (o, _) in ri.operands.iter_mut() {
+                let (n, off) = match o {
+                    RawOpnd::Name(n) => (n.as_str(), 0),
+                    RawOpnd::NameOff(n, off) => (n.as_str(), *off),
+                    _ => continue,
+                };
+                if let Some(a) = self.address(n) {
+                    *o = RawOpnd::Imm(InitVal::Int(i128::from(a) + i128::from(off)));
+                }
+            }
+        }
+    }
+
+    /// The functions an indirect call with signature `sig` may reach, in address order (a
+    /// target list in its own order); a function only declared (defined in another module) is
+    /// no candidate unless it is a device system call.
+    fn candidates(&self, sig: &CallSig) -> Result<Vec<&'a str>, String> {
+        let callable =
+            |f: &RawFunc| !matches!(f.body, Ok(None)) || super::isa::SysCall::of(&f.name).is_some();
+        match sig {
+            CallSig::Targets(list) => {
+                let mut out: Vec<&str> = Vec::new();
+                for t in list {
+                    let Some((&n, _)) = self.by_name.get_key_value(t.as_str()) else {
+                        return Err(format!("call target '{t}' is not a function of the module"));
+                    };
+                    if !out.contains(&n) {
+                        out.push(n);
+                    }
+                }
+                Ok(out)
+            }
+            CallSig::Proto { rets, params } => Ok(self
+                .taken
+                .iter()
+                .copied()
+                .filter(|n| {
+                    let f = self.by_name[n];
+                    callable(f) && same_sizes(&f.rets, rets) && same_sizes(&f.params, params)
+                })
+                .collect()),
+        }
+    }
+}
+
+/// Bytes of a parameter (elements × element size).
+fn param_bytes(p: &ParamDecl) -> u64 {
+    u64::from(p.ty.bytes()) * u64::from(p.elems.unwrap_or(1))
+}
+
+/// True when two parameter lists have the same number of parameters of the same sizes (the
+/// calling convention passes each as that many bytes; `.b32` and `.f32` are alike).
+fn same_sizes(a: &[ParamDecl], b: &[ParamDecl]) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| param_bytes(x) == param_bytes(y))
+}
+
+/// Names an instruction uses as values (every operand name except a call's target, frame
+/// variables and prototype).
+fn address_operands(ri: &RawInst) -> impl Iterator<Item = &str> {
+    let is_call = ri.opcode == "call";
+    ri.operands.iter().filter_map(move |(o, _)| match o {
+        RawOpnd::Name(n) | RawOpnd::NameOff(n, _) if !is_call => Some(n.as_str()),
+        _ => None,
+    })
+}
+
+/// Replaces every `call` of kernel `k` by the callee's body (an indirect call by a comparison
+/// chain over its candidates, each an inlined direct call).
+pub fn inline_calls(k: &mut RawKernel, funcs: &Funcs, file: &str) -> Result<(), SimError> {
     if !k
         .body
         .iter()
@@ -46,19 +221,18 @@ pub fn inline_calls(k: &mut RawKernel, funcs: &[RawFunc], file: &str) -> Result<
     {
         return Ok(());
     }
-    let by_name: HashMap<&str, &RawFunc> = funcs.iter().map(|f| (f.name.as_str(), f)).collect();
     let mut counter = 0u32;
     let body = std::mem::take(&mut k.body);
     let mut out = Vec::with_capacity(body.len());
     let mut stack = Vec::new();
-    expand(body, &by_name, k, &mut out, &mut stack, &mut counter, file)?;
+    expand(body, funcs, k, &mut out, &mut stack, &mut counter, file)?;
     k.body = out;
     Ok(())
 }
 
 fn expand(
     body: Vec<Stmt>,
-    funcs: &HashMap<&str, &RawFunc>,
+    funcs: &Funcs,
     k: &mut RawKernel,
     out: &mut Vec<Stmt>,
     stack: &mut Vec<String>,
@@ -81,21 +255,18 @@ fn expand(
             ));
         }
         let (rets, target, args) = match &ri.operands[..] {
-            [(RawOpnd::Vec(r), _), (RawOpnd::Name(t), tp), (RawOpnd::Vec(a), _)] => {
+            [(RawOpnd::Vec(r), _), (RawOpnd::Name(t), tp), (RawOpnd::Vec(a), _), ..] => {
                 (r.clone(), (t.clone(), *tp), a.clone())
             }
             _ => return Err(err(file, ri.pos, "malformed call".into())),
         };
         let (name, tpos) = target;
         if name.starts_with('%') {
-            return Err(err(
-                file,
-                tpos,
-                "'call': indirect calls (function pointers, virtual functions) are not supported"
-                    .into(),
-            ));
+            let chain = indirect(&ri, funcs, k, stack, counter, file)?;
+            expand(chain, funcs, k, out, stack, counter, file)?;
+            continue;
         }
-        let Some(f) = funcs.get(name.as_str()) else {
+        let Some(f) = funcs.by_name.get(name.as_str()) else {
             return Err(err(
                 file,
                 tpos,
@@ -210,6 +381,14 @@ fn expand(
         for fp in &callee.frame_params {
             k.frame_params.push(format!("{fp}{sfx}"));
         }
+        for p in &callee.protos {
+            let n = format!("{}{sfx}", p.name);
+            map.insert(p.name.clone(), n.clone());
+            k.protos.push(CallProto {
+                name: n,
+                ..p.clone()
+            });
+        }
         // the callee's parameters are the caller's frame variables
         let mut bound = Vec::new();
         for (p, a) in f.params.iter().zip(&args).chain(f.rets.iter().zip(&rets)) {
@@ -254,6 +433,120 @@ fn expand(
         out.push(Stmt::Label(end, ri.pos));
     }
     Ok(())
+}
+
+/// The comparison chain an indirect call `ri` (`call (rets), %a, (args), proto;`) becomes:
+/// for each candidate `f` in turn `setp.eq %p, %a, addr(f); @%p bra L_f;`, then a trap naming
+/// the address, and per candidate `L_f: call (rets), f, (args); bra.uni L_end;` (a trap
+/// instead when `f` is already on the inlining path), then `L_end:`. The direct calls are
+/// inlined by the caller.
+fn indirect(
+    ri: &RawInst,
+    funcs: &Funcs,
+    k: &mut RawKernel,
+    stack: &[String],
+    counter: &mut u32,
+    file: &str,
+) -> Result<Vec<Stmt>, SimError> {
+    let (target, tpos) = match &ri.operands[1] {
+        (RawOpnd::Name(t), p) => (t.clone(), *p),
+        _ => return Err(err(file, ri.pos, "malformed call".into())),
+    };
+    let Some((proto, ppos)) = ri.operands.get(3).and_then(|(o, p)| match o {
+        RawOpnd::Name(n) => Some((n.as_str(), *p)),
+        _ => None,
+    }) else {
+        return Err(err(
+            file,
+            tpos,
+            "indirect 'call' without a .callprototype or .calltargets label".into(),
+        ));
+    };
+    let Some(sig) = k
+        .protos
+        .iter()
+        .find(|p| p.name == proto)
+        .map(|p| p.sig.clone())
+    else {
+        return Err(err(
+            file,
+            ppos,
+            format!("'call': '{proto}' is not a .callprototype or .calltargets label"),
+        ));
+    };
+    if ri.guard.is_some() {
+        return Err(err(
+            file,
+            ri.pos,
+            "a guarded 'call' is not supported".into(),
+        ));
+    }
+    let wide = match k.regs.iter().find(|(r, _, _)| *r == target) {
+        Some((_, ty, _)) if ty.bytes() == 8 => true,
+        Some((_, ty, _)) if ty.bytes() == 4 && *ty != super::isa::Ty::Pred => false,
+        _ => {
+            return Err(err(
+                file,
+                tpos,
+                format!(
+                    "indirect 'call' through '{target}', which is not a 32- or 64-bit register"
+                ),
+            ))
+        }
+    };
+    let cands = funcs.candidates(&sig).map_err(|m| err(file, ppos, m))?;
+    *counter += 1;
+    let n = *counter;
+    let pred = format!("%icall$p{n}");
+    k.regs.push((pred.clone(), super::isa::Ty::Pred, ri.pos));
+    let pos = ri.pos;
+    let inst = |opcode: &str, mods: &[&str], operands: Vec<RawOpnd>| {
+        Stmt::Inst(RawInst {
+            guard: None,
+            opcode: opcode.to_string(),
+            mods: mods.iter().map(|m| m.to_string()).collect(),
+            operands: operands.into_iter().map(|o| (o, pos)).collect(),
+            pos,
+        })
+    };
+    let name = |s: &str| RawOpnd::Name(s.to_string());
+    let label = |j: usize| format!("$L__icall{n}_{j}");
+    let end = format!("$L__icall{n}_end");
+    let ty = if wide { "u64" } else { "u32" };
+    let mut out = Vec::with_capacity(4 * cands.len() + 4);
+    for (j, f) in cands.iter().enumerate() {
+        let a = funcs.address(f).unwrap_or(0);
+        out.push(inst(
+            "setp",
+            &["eq", ty],
+            vec![
+                name(&pred),
+                name(&target),
+                RawOpnd::Imm(InitVal::Int(a.into())),
+            ],
+        ));
+        let mut bra = inst("bra", &[], vec![name(&label(j))]);
+        if let Stmt::Inst(b) = &mut bra {
+            b.guard = Some((pred.clone(), false, pos));
+        }
+        out.push(bra);
+    }
+    out.push(inst(TRAP_OPCODE, &["nofunction"], vec![name(&target)]));
+    out.push(inst("bra", &["uni"], vec![name(&end)]));
+    for (j, f) in cands.iter().enumerate() {
+        out.push(Stmt::Label(label(j), pos));
+        if stack.iter().any(|s| s == f) {
+            out.push(inst(TRAP_OPCODE, &["recursion"], vec![name(&target)]));
+        } else {
+            let mut call = ri.clone();
+            call.operands.truncate(3);
+            call.operands[1].0 = name(f);
+            out.push(Stmt::Inst(call));
+        }
+        out.push(inst("bra", &["uni"], vec![name(&end)]));
+    }
+    out.push(Stmt::Label(end, pos));
+    Ok(out)
 }
 
 /// Renames registers, variables, parameters and labels of an inlined instruction.

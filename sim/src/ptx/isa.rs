@@ -477,8 +477,9 @@ pub enum Op {
     /// An instruction with no architectural effect in this model (`bar.warp.sync`,
     /// `nanosleep`, `prefetch`): it is fetched, issued and counted.
     Nop,
-    /// `trap`: aborts the kernel with a runtime error.
-    Trap,
+    /// `trap`, or a check the front end inserted: aborts the kernel with a runtime error
+    /// saying why ([`TrapKind`]).
+    Trap(TrapKind),
     /// `bfe`: extract c bits of a from bit b, zero- or sign-extended by type.
     Bfe(Ty),
     /// `bfi`: insert the low d bits of a into b at bit c.
@@ -547,6 +548,19 @@ pub enum Op {
     /// `bar.red.{popc.u32,and.pred,or.pred} d, 0, {!}c`: a CTA barrier that also reduces the
     /// predicate c over every thread that arrives and gives each the result.
     BarRed(BarRedOp),
+}
+
+/// Why an [`Op::Trap`] aborts the kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TrapKind {
+    /// A `trap` of the source (`__trap()`, a failed device `assert`).
+    User,
+    /// The end of an indirect call's comparison chain (`inline.rs`): the called address,
+    /// `src[0]`, is the address of no function the call may reach.
+    NoFunction,
+    /// An indirect call reached, at the address `src[0]`, a function that is already active
+    /// in the thread: recursion, which the front end does not execute.
+    Recursion,
 }
 
 /// A device system call ([`Op::Sys`]).

@@ -315,6 +315,7 @@ impl<'a> Parser<'a> {
                 }
             }
             let mut init = None;
+            let mut syms = Vec::new();
             if self.eat_punct('=') {
                 if space != VarSpace::Global && space != VarSpace::Const {
                     return self.err_at(
@@ -323,7 +324,7 @@ impl<'a> Parser<'a> {
                     );
                 }
                 let mut vals = Vec::new();
-                self.init_list(&mut vals)?;
+                self.init_list(&mut vals, &mut syms)?;
                 init = Some(vals);
             }
             let elems = if dims.iter().any(|d| d.is_none()) {
@@ -356,6 +357,7 @@ impl<'a> Parser<'a> {
                 elems,
                 is_extern,
                 init,
+                syms,
                 pos: vp,
             });
             if !self.eat_punct(',') {
@@ -378,29 +380,37 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn init_list(&mut self, out: &mut Vec<InitVal>) -> PResult<()> {
+    /// One initialiser element or brace list into `out`; a symbol's address (`name`,
+    /// `generic(name)`, optionally `+N`) becomes [`InitVal::Sym`] with the symbol in `syms`.
+    fn init_list(&mut self, out: &mut Vec<InitVal>, syms: &mut Vec<(String, i64)>) -> PResult<()> {
         if self.is_punct('{') {
             self.enter()?;
             self.bump();
             loop {
-                self.init_list(out)?;
+                self.init_list(out, syms)?;
                 if !self.eat_punct(',') {
                     break;
                 }
             }
             self.depth -= 1;
             self.expect_punct('}')
-        } else if let Tok::Ident(_) = self.peek() {
-            // a symbol's address: name, generic(name), optionally +N
+        } else if let Tok::Ident(first) = self.peek().clone() {
             self.bump();
+            let mut name = first;
             if self.eat_punct('(') {
-                self.ident("a symbol name")?;
+                name = self.ident("a symbol name")?;
                 self.expect_punct(')')?;
             }
+            let mut off = 0i64;
             if self.eat_punct('+') {
-                self.uint("an offset")?;
+                let p = self.pos();
+                let v = self.uint("an offset")?;
+                off = i64::try_from(v).or_else(|_| self.err_at(p, "offset out of range"))?;
             }
-            out.push(InitVal::Sym);
+            let idx = u32::try_from(syms.len())
+                .or_else(|_| self.err_at(self.pos(), "too many symbol initialisers"))?;
+            syms.push((name, off));
+            out.push(InitVal::Sym(idx));
             Ok(())
         } else {
             let v = self.imm()?;
@@ -436,8 +446,9 @@ impl<'a> Parser<'a> {
     }
 
     /// A parenthesised `.param` list, after its `(`: `.param [.align N] .type [.ptr …] name[[N]]`,
-    /// comma-separated, up to the closing `)`.
-    fn param_list(&mut self) -> PResult<Vec<ParamDecl>> {
+    /// comma-separated, up to the closing `)`. With `anonymous` (a call prototype) every
+    /// parameter may be named `_`.
+    fn param_list(&mut self, anonymous: bool) -> PResult<Vec<ParamDecl>> {
         let mut out: Vec<ParamDecl> = Vec::new();
         if self.eat_punct(')') {
             return Ok(out);
@@ -483,7 +494,7 @@ impl<'a> Parser<'a> {
                 self.expect_punct(']')?;
                 elems = Some(n);
             }
-            if out.iter().any(|p| p.name == name) {
+            if !(anonymous && name == "_") && out.iter().any(|p| p.name == name) {
                 return self.err_at(pp, format!("parameter '{name}' declared twice"));
             }
             out.push(ParamDecl {
@@ -510,7 +521,7 @@ impl<'a> Parser<'a> {
             ..Default::default()
         };
         if self.eat_punct('(') {
-            k.params = self.param_list()?;
+            k.params = self.param_list(false)?;
         }
         loop {
             if self.eat_dot("maxntid") {
@@ -630,6 +641,7 @@ impl<'a> Parser<'a> {
                             elems: Some(elems),
                             is_extern: false,
                             init: None,
+                            syms: Vec::new(),
                             pos: vp,
                         });
                     }
@@ -640,18 +652,19 @@ impl<'a> Parser<'a> {
                         )
                     }
                     "callprototype" | "calltargets" => {
-                        return self.err_at(
-                            p,
-                            "indirect calls (function pointers, virtual functions) are not \
-                             supported",
-                        )
+                        return self.err_at(p, format!("'.{d}' needs a label ('name: .{d} ...')"))
                     }
                     _ => return self.err_at(p, format!("unknown directive '.{d}' in kernel body")),
                 },
                 Tok::Ident(name) if *self.peek_at(1) == Tok::Punct(':') => {
                     self.bump();
                     self.bump();
-                    k.body.push(Stmt::Label(name, p));
+                    if self.is_dot("callprototype") || self.is_dot("calltargets") {
+                        let proto = self.call_proto(name, p)?;
+                        k.protos.push(proto);
+                    } else {
+                        k.body.push(Stmt::Label(name, p));
+                    }
                 }
                 Tok::Ident(_) | Tok::Punct('@') => {
                     let mut inst = self.instruction()?;

@@ -1,6 +1,7 @@
 //! The parts of the parser that let it take a whole compiler-emitted module: recovery past a
 //! kernel it cannot take (its body is skipped by balanced braces and the error kept for that
-//! kernel), `.func` declarations and definitions, texture declarations, the `call` syntax,
+//! kernel), `.func` declarations and definitions, texture declarations, the `call` syntax
+//! (with the `.callprototype`/`.calltargets` declarations of indirect calls),
 //! call-frame `.param` variables, and per-block renaming of registers redeclared in sibling
 //! or nested `{ }` blocks.
 
@@ -118,12 +119,12 @@ impl Parser<'_> {
         let header = (|| -> PResult<(Vec<ParamDecl>, String, Vec<ParamDecl>)> {
             let mut rets = Vec::new();
             if self.eat_punct('(') {
-                rets = self.param_list()?;
+                rets = self.param_list(false)?;
             }
             let name = self.ident("a function name")?;
             let mut params = Vec::new();
             if self.eat_punct('(') {
-                params = self.param_list()?;
+                params = self.param_list(false)?;
             }
             Ok((rets, name, params))
         })();
@@ -196,8 +197,48 @@ impl Parser<'_> {
         })
     }
 
+    /// After `label:`, with the cursor on `.callprototype` or `.calltargets`: `.callprototype
+    /// [(ret)] _ [(params)] [.noreturn];` or `.calltargets f, g, ...;`.
+    pub(super) fn call_proto(&mut self, name: String, pos: Pos) -> PResult<CallProto> {
+        if self.eat_dot("calltargets") {
+            let mut targets = vec![self.ident("a function name")?];
+            while self.eat_punct(',') {
+                targets.push(self.ident("a function name")?);
+            }
+            self.expect_punct(';')?;
+            return Ok(CallProto {
+                name,
+                sig: CallSig::Targets(targets),
+                pos,
+            });
+        }
+        self.bump(); // .callprototype
+        let mut rets = Vec::new();
+        if self.eat_punct('(') {
+            rets = self.param_list(true)?;
+        }
+        match self.peek() {
+            Tok::Ident(u) if u == "_" => {
+                self.bump();
+            }
+            _ => return self.expected("'_' in the call prototype"),
+        }
+        let mut params = Vec::new();
+        if self.eat_punct('(') {
+            params = self.param_list(true)?;
+        }
+        self.eat_dot("noreturn");
+        self.expect_punct(';')?;
+        Ok(CallProto {
+            name,
+            sig: CallSig::Proto { rets, params },
+            pos,
+        })
+    }
+
     /// The operands of `call[.uni] [(rets),] target[, (args)][, proto];` as `[Vec(rets),
-    /// Name(target), Vec(args)]`.
+    /// Name(target), Vec(args)]`, and `Name(proto)` fourth when the call names a prototype or
+    /// target list (an indirect call).
     pub(super) fn call_rest(
         &mut self,
         guard: Option<(String, bool, Pos)>,
@@ -226,26 +267,31 @@ impl Parser<'_> {
         let tp = self.pos();
         let target = self.ident("a function name")?;
         let mut args = Vec::new();
+        let mut proto = None;
         if self.eat_punct(',') {
             if self.eat_punct('(') {
                 args = names(self)?;
                 if self.eat_punct(',') {
-                    self.ident("a call prototype")?;
+                    proto = Some((self.pos(), self.ident("a call prototype")?));
                 }
             } else {
-                self.ident("a call prototype")?;
+                proto = Some((self.pos(), self.ident("a call prototype")?));
             }
         }
         self.expect_punct(';')?;
+        let mut operands = vec![
+            (RawOpnd::Vec(rets), ipos),
+            (RawOpnd::Name(target), tp),
+            (RawOpnd::Vec(args), ipos),
+        ];
+        if let Some((pp, name)) = proto {
+            operands.push((RawOpnd::Name(name), pp));
+        }
         Ok(RawInst {
             guard,
             opcode,
             mods,
-            operands: vec![
-                (RawOpnd::Vec(rets), ipos),
-                (RawOpnd::Name(target), tp),
-                (RawOpnd::Vec(args), ipos),
-            ],
+            operands,
             pos: ipos,
         })
     }
