@@ -82,6 +82,7 @@ fn go(gpu: &mut Emulator, m: &Module, k: &str, grid: u32, block: u32, p: Vec<Par
         block: [block, 1, 1],
         params: p,
         shared_bytes: 0,
+        cooperative: false,
     })
     .unwrap_or_else(|e| panic!("{k}: {e}"));
 }
@@ -404,6 +405,7 @@ fn check_solver(m: &Module) {
         block: [128, 1, 1],
         params: vec![u(pi), u(po), ParamValue::U32(n as u32)],
         shared_bytes: 130 * 4,
+        cooperative: false,
     })
     .unwrap();
     let y = down_f32(&mut gpu, po, n);

@@ -29,6 +29,7 @@ fn run(decls: &str, body: &str, words: usize) -> Vec<u32> {
         block: [32, 1, 1],
         params: vec![ParamValue::U64(out)],
         shared_bytes: 0,
+        cooperative: false,
     })
     .unwrap_or_else(|e| panic!("{e}"));
     let mut b = vec![0u8; 32 * words * 4];
@@ -275,6 +276,7 @@ fn device_functions_are_inlined_with_the_call_abi() {
         block: [32, 1, 1],
         params: vec![ParamValue::U64(out)],
         shared_bytes: 0,
+        cooperative: false,
     })
     .unwrap_or_else(|e| panic!("{e}"));
     let mut b = vec![0u8; 128];
@@ -388,6 +390,7 @@ fn vtables_refuse_only_their_users_and_assert_traps() {
         block: [32, 1, 1],
         params: vec![ParamValue::U32(x)],
         shared_bytes: 0,
+        cooperative: false,
     };
     gpu.launch(&launch(1)).unwrap();
     let e = gpu.launch(&launch(0)).unwrap_err().to_string();
