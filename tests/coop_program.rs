@@ -137,8 +137,8 @@ fn a_cooperative_grid_reduction_matches_its_cpu_reference() {
         "--quiet",
     ]);
     assert!(err.contains("cooperative launches"), "{err}");
-    // 91 CTAs of 256 threads do not fit co-resident on the GTX480 (15 SMs x 6)
-    let big = grid_sum_program(&d, 91);
+    // 76 CTAs of grid_sum do not fit co-resident on the GTX480 (15 SMs x 5, registers)
+    let big = grid_sum_program(&d, 76);
     let err = refused(&["simulate", "--program", &big, "--quiet"]);
     assert!(
         err.contains("grid_sum") && err.contains("cudaErrorCooperativeLaunchTooLarge"),
@@ -167,7 +167,7 @@ fn the_cooperative_shorthand_checks_co_residency_and_a_plain_launch_traps() {
     let a = run(args("8", true));
     let out = ok(&a.iter().map(String::as_str).collect::<Vec<_>>());
     assert!(out.contains("grid_sum"), "{out}");
-    let a = run(args("91", true));
+    let a = run(args("76", true));
     let err = refused(&a.iter().map(String::as_str).collect::<Vec<_>>());
     assert!(err.contains("cudaErrorCooperativeLaunchTooLarge"), "{err}");
     let a = run(args("8", false));

@@ -125,19 +125,30 @@ fn grid_synchronised_reduction_matches_cpu_functionally_and_with_timing() {
 #[test]
 fn a_cooperative_grid_that_does_not_fit_is_an_error_naming_the_launch() {
     let x = data(1000);
-    // GTX480: 15 SMs, at most 6 CTAs of 256 threads (1536 threads per SM): 90 fit, 91 do not
+    // GTX480: 15 SMs, 5 CTAs of grid_sum (256 threads) per SM, limited by registers
+    let m = module();
+    let info = sim::KernelInfo {
+        name: "grid_sum".into(),
+        grid: [1, 1, 1],
+        block: [256, 1, 1],
+        shared_bytes: m.load("grid_sum").unwrap().static_shared_bytes(),
+        regs_per_thread: m.load("grid_sum").unwrap().regs_per_thread(),
+    };
+    let occ = sim::timing::occupancy(&gtx480(), &info).unwrap();
+    assert_eq!((occ.max_ctas, occ.limiter), (5, "registers"));
+    let fit = 5 * 15;
     let mut t = TimingGpu::new(gtx480());
-    assert!(grid_sum(&mut t, 90, &x, true).is_ok());
+    assert!(grid_sum(&mut t, fit, &x, true).is_ok());
     for gpu in [
         &mut TimingGpu::new(gtx480()) as &mut dyn Gpu,
         &mut emulator() as &mut dyn Gpu,
     ] {
-        let e = grid_sum(gpu, 91, &x, true).unwrap_err().to_string();
+        let e = grid_sum(gpu, fit + 1, &x, true).unwrap_err().to_string();
         assert!(
             e.contains("grid_sum")
                 && e.contains("cudaErrorCooperativeLaunchTooLarge")
-                && e.contains("91 CTAs")
-                && e.contains("at most 90"),
+                && e.contains("76 CTAs")
+                && e.contains("at most 75"),
             "{e}"
         );
     }

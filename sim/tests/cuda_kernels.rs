@@ -758,5 +758,8 @@ fn nvcc_recompiles_sources() {
     check_numeric(&compile("numeric"));
     check_solver(&compile("solver"));
     check_services(&compile("services"));
+    // grid-wide synchronisation, %globaltimer, cudaGraphSetConditional (checked in coop.rs)
+    let coop = compile("coop");
+    assert!(coop.refused().is_empty() && coop.kernel_names().len() == 3);
     let _ = std::fs::remove_dir_all(&tmp);
 }

@@ -292,9 +292,10 @@ impl UserProgram {
                     handle,
                     kind,
                 } => {
+                    let at = st.handles[*handle];
                     let value = |gpu: &mut dyn Gpu| -> Result<u32, SimError> {
                         let mut b = [0u8; 4];
-                        gpu.copy_from_device(st.handles[*handle], &mut b)?;
+                        gpu.copy_from_device(at, &mut b)?;
                         Ok(u32::from_le_bytes(b))
                     };
                     match kind {

@@ -417,6 +417,7 @@ impl UserProgram {
     /// `--param` values: scalars, zeroed buffers of a byte count, buffers holding a file's
     /// bytes, each a `u8` buffer named `buf0`, `buf1`, … in order), cooperatively when
     /// `cooperative`. `flags` describes the command line (it is part of the identity).
+    #[allow(clippy::too_many_arguments)]
     pub fn one_launch(
         source: Source,
         kernel: &str,
