@@ -98,7 +98,7 @@ pub enum SimError {
 }
 
 /// One kernel launch as a host program states it (`Launch { kernel, grid, block, params,
-/// shared_bytes }`). The kernel is a parsed PTX kernel shared by reference.
+/// shared_bytes, cooperative }`). The kernel is a parsed PTX kernel shared by reference.
 #[derive(Clone, Debug)]
 pub struct Launch {
     /// The kernel to run.
@@ -111,4 +111,10 @@ pub struct Launch {
     pub params: Vec<ParamValue>,
     /// Dynamic shared memory in bytes (added to the kernel's static `.shared`).
     pub shared_bytes: u32,
+    /// A cooperative launch (`cudaLaunchCooperativeKernel`): every CTA of the grid must be
+    /// co-resident on the configured GPU, and the kernel gets a zeroed grid-synchronisation
+    /// workspace whose address `%envreg1` (high word) and `%envreg2` (low word) hold, which
+    /// `this_grid().sync()` of cooperative groups spins on. A functional run interleaves the
+    /// CTAs of such a launch (`emu/launch.rs`).
+    pub cooperative: bool,
 }

@@ -56,6 +56,7 @@ fn run(mode: OooMode) -> Vec<([u64; 3], [u64; 3])> {
         block: [32 * warps as u32, 1, 1],
         params: vec![ParamValue::U64(out)],
         shared_bytes: 0,
+        cooperative: false,
     };
     let log = {
         let mut s = gpu.stream(&l).unwrap();

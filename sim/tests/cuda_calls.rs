@@ -66,6 +66,7 @@ fn try_go(
         block: [block, 1, 1],
         params: p,
         shared_bytes: 0,
+        cooperative: false,
     })
 }
 

@@ -82,6 +82,7 @@ fn go(gpu: &mut Emulator, m: &Module, k: &str, grid: u32, block: u32, p: Vec<Par
         block: [block, 1, 1],
         params: p,
         shared_bytes: 0,
+        cooperative: false,
     })
     .unwrap_or_else(|e| panic!("{k}: {e}"));
 }
@@ -404,6 +405,7 @@ fn check_solver(m: &Module) {
         block: [128, 1, 1],
         params: vec![u(pi), u(po), ParamValue::U32(n as u32)],
         shared_bytes: 130 * 4,
+        cooperative: false,
     })
     .unwrap();
     let y = down_f32(&mut gpu, po, n);
@@ -756,5 +758,8 @@ fn nvcc_recompiles_sources() {
     check_numeric(&compile("numeric"));
     check_solver(&compile("solver"));
     check_services(&compile("services"));
+    // grid-wide synchronisation, %globaltimer, cudaGraphSetConditional (checked in coop.rs)
+    let coop = compile("coop");
+    assert!(coop.refused().is_empty() && coop.kernel_names().len() == 3);
     let _ = std::fs::remove_dir_all(&tmp);
 }

@@ -19,6 +19,7 @@ fn launch1(m: &Module, name: &str, grid: u32, block: u32, params: Vec<ParamValue
         block: [block, 1, 1],
         params,
         shared_bytes: 0,
+        cooperative: false,
     }
 }
 
@@ -455,6 +456,7 @@ fn register_allocation_reuses_dead_registers_and_pairs_are_aligned() {
         block: [32, 1, 1],
         params: vec![ParamValue::U64(p)],
         shared_bytes: 0,
+        cooperative: false,
     };
     assert_eq!(gpu.stream(&l).unwrap().info().regs_per_thread, 27);
     // A kernel without registers still reports one register per thread.

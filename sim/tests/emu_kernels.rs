@@ -17,6 +17,7 @@ fn launch(
         block,
         params,
         shared_bytes: 0,
+        cooperative: false,
     }
 }
 

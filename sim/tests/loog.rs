@@ -926,6 +926,7 @@ fn ptx_chain_cycles(preset: &str, policy: &str, loog: bool, n_warps: u32, trips:
         block: [32 * n_warps, 1, 1],
         params: vec![ParamValue::U32(trips)],
         shared_bytes: 0,
+        cooperative: false,
     };
     let (r, act) = Simulation::new(&cfg)
         .run(Program(|gpu: &mut TimingGpu| gpu.launch(&l)))

@@ -29,6 +29,7 @@ fn run(decls: &str, body: &str, words: usize) -> Vec<u32> {
         block: [32, 1, 1],
         params: vec![ParamValue::U64(out)],
         shared_bytes: 0,
+        cooperative: false,
     })
     .unwrap_or_else(|e| panic!("{e}"));
     let mut b = vec![0u8; 32 * words * 4];
@@ -262,9 +263,9 @@ fn device_functions_are_inlined_with_the_call_abi() {
          st.param.b32 [param1+0], 3;\n.param .b32 retval0;\ncall.uni (retval0), sumsq, (param0, param1);\n\
          ld.param.b32 %r3, [retval0+0];\n}}\n\
          add.s32 %r4, %r2, %r3;\nst.global.u32 [%rd3], %r4;\nret;\n}}\n\
-         .extern .func (.param .b32 func_retval0) cudaGraphSetConditional(.param .b64 p0, .param .b64 p1);\n\
+         .extern .func (.param .b32 func_retval0) cudaLaunchDevice(.param .b64 p0, .param .b64 p1);\n\
          .visible .entry prints()\n{{\n{{\n.param .b64 param0;\n.param .b64 param1;\n.param .b32 retval0;\n\
-         call.uni (retval0), cudaGraphSetConditional, (param0, param1);\n}}\nret;\n}}\n"
+         call.uni (retval0), cudaLaunchDevice, (param0, param1);\n}}\nret;\n}}\n"
     );
     let m = Module::parse_lenient(&text, "calls.ptx").unwrap_or_else(|e| panic!("{e}"));
     let mut gpu = Emulator::new();
@@ -275,6 +276,7 @@ fn device_functions_are_inlined_with_the_call_abi() {
         block: [32, 1, 1],
         params: vec![ParamValue::U64(out)],
         shared_bytes: 0,
+        cooperative: false,
     })
     .unwrap_or_else(|e| panic!("{e}"));
     let mut b = vec![0u8; 128];
@@ -286,7 +288,7 @@ fn device_functions_are_inlined_with_the_call_abi() {
     }
     let e = m.load("prints").unwrap_err().to_string();
     assert!(
-        e.contains("'cudaGraphSetConditional' is an external function without a body"),
+        e.contains("'cudaLaunchDevice' is an external function without a body"),
         "{e}"
     );
 }
@@ -395,6 +397,7 @@ fn pointer_tables_refuse_only_their_users_and_assert_traps() {
         block: [1, 1, 1],
         params: vec![ParamValue::U64(o)],
         shared_bytes: 0,
+        cooperative: false,
     })
     .unwrap();
     let mut b = [0u8; 16];
@@ -409,6 +412,7 @@ fn pointer_tables_refuse_only_their_users_and_assert_traps() {
         block: [32, 1, 1],
         params: vec![ParamValue::U32(x)],
         shared_bytes: 0,
+        cooperative: false,
     };
     gpu.launch(&launch(1)).unwrap();
     let e = gpu.launch(&launch(0)).unwrap_err().to_string();

@@ -29,6 +29,7 @@ fn run_n(decls: &str, body: &str, words: usize, threads: u32) -> Vec<u32> {
         block: [threads, 1, 1],
         params: vec![ParamValue::U64(out)],
         shared_bytes: 0,
+        cooperative: false,
     })
     .unwrap_or_else(|e| panic!("{e}"));
     let mut b = vec![0u8; n * words * 4];
@@ -296,6 +297,7 @@ fn a_parameter_address_reads_the_parameter_buffer() {
         block: [32, 1, 1],
         params: vec![ParamValue::Bytes(s), ParamValue::U64(out)],
         shared_bytes: 0,
+        cooperative: false,
     })
     .unwrap_or_else(|e| panic!("{e}"));
     let mut b = vec![0u8; 128];
@@ -346,6 +348,7 @@ fn printf_is_formatted_and_ordered_by_thread() {
         block: [64, 1, 1],
         params: vec![ParamValue::U64(out)],
         shared_bytes: 0,
+        cooperative: false,
     })
     .unwrap_or_else(|e| panic!("{e}"));
     let lines = gpu.take_printf_output();
@@ -399,6 +402,7 @@ fn device_malloc_and_free_use_a_deterministic_heap() {
         block: [64, 1, 1],
         params: vec![ParamValue::U64(out)],
         shared_bytes: 0,
+        cooperative: false,
     })
     .unwrap_or_else(|e| panic!("{e}"));
     let mut b = vec![0u8; 64 * 16];

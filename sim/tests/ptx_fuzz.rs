@@ -163,6 +163,7 @@ fn try_run(m: &Module) {
             block: [64, 1, 1],
             params,
             shared_bytes: 0,
+            cooperative: false,
         };
         let _ = gpu.launch(&l);
     }
@@ -184,6 +185,7 @@ fn base_kernel_runs() {
             ParamValue::F32(1.5),
         ],
         shared_bytes: 0,
+        cooperative: false,
     };
     gpu.launch(&l).unwrap();
 }

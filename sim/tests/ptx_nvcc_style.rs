@@ -125,6 +125,7 @@ fn compiler_style_reduction_with_dynamic_shared_memory() {
             ParamValue::S32(n as i32),
         ],
         shared_bytes: 1024,
+        cooperative: false,
     };
     gpu.launch(&l).unwrap();
     let mut b = [0u8; 16];

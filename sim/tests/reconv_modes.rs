@@ -239,6 +239,7 @@ fn uniform_run(gpu: &mut dyn Gpu) -> Vec<u32> {
         block: [256, 1, 1],
         params: vec![ParamValue::U64(pa), ParamValue::U64(po), ParamValue::U32(n)],
         shared_bytes: 0,
+        cooperative: false,
     })
     .unwrap();
     download(gpu, po, n as usize)
@@ -253,6 +254,7 @@ fn divergent_run(gpu: &mut dyn Gpu) -> Vec<u32> {
         block: [256, 1, 1],
         params: vec![ParamValue::U64(po)],
         shared_bytes: 0,
+        cooperative: false,
     })
     .unwrap();
     download(gpu, po, 256)
@@ -416,6 +418,7 @@ fn pending_cycles(c: &GpuConfig, flag: u32) -> u64 {
             ParamValue::U32(flag),
         ],
         shared_bytes: 0,
+        cooperative: false,
     })
     .unwrap();
     let out = download(&mut gpu, po, 64);

@@ -55,6 +55,17 @@ pub(super) fn model_launch(
         ..
     } = gpu;
     let cfg: &GpuConfig = cfg;
+    if l.cooperative {
+        // the model steps one CTA after another: a grid-wide barrier would wait for CTAs
+        // not yet started
+        return Err(SimError::Launch {
+            kernel: l.kernel.name.clone(),
+            msg: "the analytical activity source does not model cooperative launches \
+                  (grid-wide synchronisation); use the cycle-level model (--activity-source \
+                  sim)"
+                .into(),
+        });
+    }
     let mut stream = emu.stream(l)?;
     let info = stream.info().clone();
     let occ = sim::timing::occupancy(cfg, &info)?;

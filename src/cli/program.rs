@@ -71,6 +71,10 @@ pub struct ProgramArgs {
     /// One-launch shorthand: dynamic shared memory per CTA, bytes (default 0).
     #[arg(long)]
     pub shared: Option<u32>,
+    /// One-launch shorthand: a cooperative launch (cudaLaunchCooperativeKernel: the whole grid
+    /// co-resident, grid-wide synchronisation with cooperative groups' this_grid().sync()).
+    #[arg(long)]
+    pub cooperative: bool,
 }
 
 impl ProgramArgs {
@@ -92,6 +96,7 @@ impl ProgramArgs {
             (self.block.is_some(), "--block"),
             (!self.params.is_empty(), "--param"),
             (self.shared.is_some(), "--shared"),
+            (self.cooperative, "--cooperative"),
         ];
         if self.ptx.is_none() && self.cuda.is_none() {
             if let Some((_, f)) = shorthand_only.iter().find(|(p, _)| *p) {
@@ -138,11 +143,14 @@ impl ProgramArgs {
                 .iter()
                 .map(|p| parse_param(p))
                 .collect::<Result<Vec<_>>>()?;
-            let flags = format!(
+            let mut flags = format!(
                 "one-launch {kernel} grid {grid:?} block {block:?} shared {} params {:?}",
                 self.shared.unwrap_or(0),
                 self.params
             );
+            if self.cooperative {
+                flags.push_str(" cooperative");
+            }
             out.push(
                 UserProgram::one_launch(
                     src,
@@ -150,6 +158,7 @@ impl ProgramArgs {
                     grid,
                     block,
                     self.shared.unwrap_or(0),
+                    self.cooperative,
                     &params,
                     &flags,
                 )?

@@ -128,6 +128,16 @@ pub fn parse_dump(s: &str) -> Result<(usize, PathBuf)> {
     Ok((i, PathBuf::from(f)))
 }
 
+/// The functional emulator of `run`: it models no machine, so a cooperative launch is checked
+/// for co-residency against the GTX480 preset (the tool's default machine), whose core clock
+/// is also the emulator's default for `%globaltimer`.
+fn functional_emulator() -> Result<Emulator> {
+    let mut emu = Emulator::new();
+    let cfg = sim::config::GpuConfig::preset("gtx480")?;
+    emu.coop_check = Some(sim::timing::cooperative_check(&cfg));
+    Ok(emu)
+}
+
 /// The emulator with the wall time spent inside kernel launches accumulated, so the rate excludes
 /// host-side input generation and checking.
 struct Timed {
@@ -198,7 +208,7 @@ fn run_program(file: &std::path::Path, args: &Args) -> Result<()> {
     }
     prog.write_outputs = true;
     let mut gpu = Timed {
-        emu: Emulator::new(),
+        emu: functional_emulator()?,
         in_launch: Duration::ZERO,
     };
     gpu.emu.max_warp_insts_per_launch = warp_inst_limit(args.max_warp_insts);
@@ -233,7 +243,7 @@ fn run_workload(name: &str, args: &Args) -> Result<()> {
     };
     let size: Size = args.size.as_deref().unwrap_or("test").parse()?;
     let mut gpu = Timed {
-        emu: Emulator::new(),
+        emu: functional_emulator()?,
         in_launch: Duration::ZERO,
     };
     gpu.emu.max_warp_insts_per_launch = warp_inst_limit(args.max_warp_insts);
@@ -285,7 +295,7 @@ fn run_user_kernel(args: &Args) -> Result<()> {
         .iter()
         .map(|d| parse_dump(d))
         .collect::<Result<_>>()?;
-    let mut emu = Emulator::new();
+    let mut emu = functional_emulator()?;
     emu.max_warp_insts_per_launch = warp_inst_limit(args.max_warp_insts);
     let mut params = Vec::new();
     let mut buffers: Vec<(DevPtr, u64)> = Vec::new();
@@ -318,6 +328,7 @@ fn run_user_kernel(args: &Args) -> Result<()> {
         block,
         params,
         shared_bytes: p.shared.unwrap_or(0),
+        cooperative: p.cooperative,
     };
     let t = Instant::now();
     let r = emu.launch(&launch);

@@ -111,6 +111,7 @@ pub fn launch_of(
         block: [threads, 1, 1],
         params,
         shared_bytes: 0,
+        cooperative: false,
     }
 }
 

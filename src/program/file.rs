@@ -37,6 +37,18 @@
 //! launch = "k1"
 //! # ...
 //!
+//! [conditionals]                  # CUDA-graph conditional handles, 32-bit values
+//! keep_going = { default = 1 }    # the value when the program starts (default 0)
+//!
+//! [[steps]]                       # a conditional group: while = "H" repeats the body while
+//! while = "keep_going"            # H is nonzero (checked before each iteration), if = "H"
+//! max_iterations = 1000           # runs it once when H is nonzero; more iterations than
+//! [[steps.body]]                  # max_iterations (default 10000) is an error
+//! launch = "step"
+//! cooperative = true              # a cooperative launch (grid-wide sync; default false)
+//! args = ["a", { handle = "keep_going" }]   # a handle passes its 64-bit cudaGraphConditionalHandle;
+//!                                 # the kernel sets it with cudaGraphSetConditional(h, v)
+//!
 //! [[checks]]                      # used by `run --program … --check`
 //! buffer = "b"                    # the buffer at the end of the program (or: snapshot = "a_mid")
 //! reference = "b_ref.npy"         # same dtype and element count
@@ -51,11 +63,14 @@
 //! the buffer's size); every kernel present in the sources; grid and CTA within CUDA's limits
 //! and the CTA within the kernel's `.maxntid` and equal to its `.reqntid`; an argument list of
 //! the kernel's `.param` count, each a buffer for a 64-bit pointer parameter or a scalar of a
-//! compatible type; copies and checks naming existing buffers and snapshots; references of the
-//! buffer's dtype and element count.
+//! compatible type, or a declared conditional handle for a 64-bit parameter; conditional groups
+//! naming declared handles, `max_iterations` in 1..=[`MAX_REPEAT`]; copies and checks naming
+//! existing buffers and snapshots; references of the buffer's dtype and element count.
 
 use super::npy;
-use super::{Arg, Buffer, Check, Init, Num, Source, Step, Tolerance, UserProgram};
+use super::{
+    Arg, Buffer, Check, CondKind, Conditional, Init, Num, Source, Step, Tolerance, UserProgram,
+};
 use serde::Deserialize;
 use sim::ptx::{Kernel, Module, Ty};
 use std::collections::BTreeMap;
@@ -74,8 +89,11 @@ pub const MAX_TOTAL_BYTES: u64 = 64 << 30;
 /// Largest buffer whose initial contents are generated or read on the host (zeros need none).
 pub const MAX_BUFFER_BYTES: u64 = 4 << 30;
 
-/// Largest `repeat` of one step.
+/// Largest `repeat` of one step (and largest `max_iterations` of a `while` group).
 pub const MAX_REPEAT: i64 = 1_000_000;
+
+/// `max_iterations` of a `while` group that does not give one.
+pub const DEFAULT_MAX_ITERATIONS: u32 = 10_000;
 
 pub use super::dtype::{DType, DTYPES};
 
@@ -106,6 +124,18 @@ struct RawStep {
     snapshot: Option<Spanned<String>>,
     file: Option<Spanned<String>>,
     body: Option<Spanned<Vec<Spanned<RawStep>>>>,
+    cooperative: Option<Spanned<bool>>,
+    #[serde(rename = "while")]
+    while_: Option<Spanned<String>>,
+    #[serde(rename = "if")]
+    if_: Option<Spanned<String>>,
+    max_iterations: Option<Spanned<i64>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawConditional {
+    default: Option<Spanned<i64>>,
 }
 
 #[derive(Deserialize)]
@@ -130,6 +160,7 @@ struct Raw {
     buffers: Option<BTreeMap<Spanned<String>, Spanned<RawBuffer>>>,
     steps: Option<Spanned<Vec<Spanned<RawStep>>>>,
     checks: Option<Vec<Spanned<RawCheck>>>,
+    conditionals: Option<BTreeMap<Spanned<String>, Spanned<RawConditional>>>,
 }
 
 /// A number as written (integers kept exact).
@@ -304,6 +335,7 @@ fn resolve_args(
     kernel: &Kernel,
     args: &Spanned<Vec<Spanned<toml::Value>>>,
     buffers: &[Buffer],
+    conditionals: &[Conditional],
 ) -> Result<Vec<Arg>, FileError> {
     let params = kernel.params();
     let given = args.get_ref();
@@ -357,6 +389,41 @@ fn resolve_args(
                 }
                 out.push(Arg::Buffer(bi));
             }
+            toml::Value::Table(t) if t.contains_key("handle") => {
+                let h = match (t.len(), t.get("handle")) {
+                    (1, Some(toml::Value::String(h))) => h,
+                    _ => {
+                        return Err(cx.at(
+                            a,
+                            &akey,
+                            "a conditional handle argument is { handle = \"NAME\" } alone",
+                        ))
+                    }
+                };
+                let Some(ci) = conditionals.iter().position(|c| &c.name == h) else {
+                    return Err(cx.at(
+                        a,
+                        &akey,
+                        format!(
+                            "no conditional '{h}'; declared in [conditionals]: {}",
+                            names_or_none(conditionals.iter().map(|c| c.name.as_str()))
+                        ),
+                    ));
+                };
+                if !matches!(p.ty, Ty::U64 | Ty::S64 | Ty::B64) {
+                    return Err(cx.at(
+                        a,
+                        &akey,
+                        format!(
+                            "conditional '{h}' passes a 64-bit cudaGraphConditionalHandle, but \
+                             parameter '{}' is declared {}",
+                            p.name,
+                            ty_name(p.ty)
+                        ),
+                    ));
+                }
+                out.push(Arg::Handle(ci));
+            }
             v => out.push(Arg::Scalar(
                 scalar_for(v, p).map_err(|m| cx.at(a, &akey, m))?,
             )),
@@ -365,12 +432,23 @@ fn resolve_args(
     Ok(out)
 }
 
+/// `names` joined by ", ", or "none".
+fn names_or_none<'a>(names: impl Iterator<Item = &'a str>) -> String {
+    let v: Vec<&str> = names.collect();
+    if v.is_empty() {
+        "none".into()
+    } else {
+        v.join(", ")
+    }
+}
+
 /// What the step parser carries along.
 struct StepCx<'a> {
     cx: &'a Ctx<'a>,
     folder: &'a Path,
     modules: &'a [(String, Module)],
     buffers: &'a [Buffer],
+    conditionals: &'a [Conditional],
     snapshots: Vec<(String, usize)>,
 }
 
@@ -387,6 +465,137 @@ fn repeat_of(sc: &StepCx, s: &RawStep, key: &str) -> Result<u32, FileError> {
             ),
         )),
     }
+}
+
+/// The condition of a group step: `while = "H"` (with `max_iterations`) or `if = "H"` on a
+/// declared handle; `None` for a plain repeated group.
+fn conditional_of(
+    sc: &StepCx,
+    s: &RawStep,
+    st: &Spanned<RawStep>,
+    key: &str,
+) -> Result<Option<(usize, CondKind)>, FileError> {
+    let cx = sc.cx;
+    let (name, what) = match (&s.while_, &s.if_) {
+        (None, None) => {
+            if let Some(m) = &s.max_iterations {
+                return Err(cx.at(
+                    m,
+                    &format!("{key}.max_iterations"),
+                    "'max_iterations' belongs to a while group (while = \"HANDLE\")",
+                ));
+            }
+            return Ok(None);
+        }
+        (Some(_), Some(i)) => {
+            return Err(cx.at(
+                i,
+                &format!("{key}.if"),
+                "a group has at most one of 'while' and 'if'",
+            ))
+        }
+        (Some(w), None) => (w, "while"),
+        (None, Some(i)) => (i, "if"),
+    };
+    if let Some(r) = &s.repeat {
+        return Err(cx.at(
+            r,
+            &format!("{key}.repeat"),
+            format!("a {what} group runs as its conditional says; 'repeat' does not belong to it"),
+        ));
+    }
+    let Some(handle) = sc
+        .conditionals
+        .iter()
+        .position(|c| &c.name == name.get_ref())
+    else {
+        return Err(cx.at(
+            name,
+            &format!("{key}.{what}"),
+            format!(
+                "no conditional '{}'; declared in [conditionals]: {}",
+                name.get_ref(),
+                names_or_none(sc.conditionals.iter().map(|c| c.name.as_str()))
+            ),
+        ));
+    };
+    let kind = if what == "while" {
+        let (max_iterations, at) = match &s.max_iterations {
+            None => (
+                DEFAULT_MAX_ITERATIONS,
+                cx.at(st, &format!("{key}.max_iterations"), "").to_string(),
+            ),
+            Some(m) if (1..=MAX_REPEAT).contains(m.get_ref()) => (
+                *m.get_ref() as u32,
+                cx.at(m, &format!("{key}.max_iterations"), "").to_string(),
+            ),
+            Some(m) => {
+                return Err(cx.at(
+                    m,
+                    &format!("{key}.max_iterations"),
+                    format!(
+                        "{} is not an iteration bound; allowed: 1..={MAX_REPEAT}",
+                        m.get_ref()
+                    ),
+                ))
+            }
+        };
+        CondKind::While {
+            max_iterations,
+            at: at.trim_end_matches([' ', ':']).to_string(),
+        }
+    } else {
+        if let Some(m) = &s.max_iterations {
+            return Err(cx.at(
+                m,
+                &format!("{key}.max_iterations"),
+                "'max_iterations' belongs to a while group; an if group runs once",
+            ));
+        }
+        CondKind::If
+    };
+    Ok(Some((handle, kind)))
+}
+
+/// The `[conditionals]` table: each handle's default value, a 32-bit unsigned integer.
+fn parse_conditionals(
+    cx: &Ctx,
+    raw: Option<&BTreeMap<Spanned<String>, Spanned<RawConditional>>>,
+    buffers: &[Buffer],
+) -> Result<Vec<Conditional>, FileError> {
+    let mut out = Vec::new();
+    for (name, rc) in raw.into_iter().flatten() {
+        let key = format!("conditionals.{}", name.get_ref());
+        if buffers.iter().any(|b| &b.name == name.get_ref()) {
+            return Err(cx.at(
+                name,
+                &key,
+                format!(
+                    "'{}' names a buffer too; give the handle another name",
+                    name.get_ref()
+                ),
+            ));
+        }
+        let default = match &rc.get_ref().default {
+            None => 0,
+            Some(d) if (0..=u32::MAX as i64).contains(d.get_ref()) => *d.get_ref() as u32,
+            Some(d) => {
+                return Err(cx.at(
+                    d,
+                    &format!("{key}.default"),
+                    format!(
+                        "{} is not a conditional value; allowed: 0..=4294967295 (unsigned int)",
+                        d.get_ref()
+                    ),
+                ))
+            }
+        };
+        out.push(Conditional {
+            name: name.get_ref().clone(),
+            default,
+        });
+    }
+    Ok(out)
 }
 
 fn parse_steps(
@@ -427,6 +636,9 @@ fn parse_steps(
                 (s.from.is_some(), "from"),
                 (s.snapshot.is_some(), "snapshot"),
                 (s.file.is_some(), "file"),
+                (s.while_.is_some(), "while"),
+                (s.if_.is_some(), "if"),
+                (s.max_iterations.is_some(), "max_iterations"),
             ] {
                 not_here(p, w, "launch")?;
             }
@@ -471,7 +683,7 @@ fn parse_steps(
                     ),
                 ));
             } else {
-                resolve_args(cx, &key, &kernel, args_sp, sc.buffers)?
+                resolve_args(cx, &key, &kernel, args_sp, sc.buffers, sc.conditionals)?
             };
             out.push(Step::Launch {
                 kernel,
@@ -480,6 +692,7 @@ fn parse_steps(
                 shared,
                 args,
                 repeat,
+                cooperative: s.cooperative.as_ref().is_some_and(|c| *c.get_ref()),
             });
             continue;
         }
@@ -493,16 +706,25 @@ fn parse_steps(
                 (s.from.is_some(), "from"),
                 (s.snapshot.is_some(), "snapshot"),
                 (s.file.is_some(), "file"),
+                (s.cooperative.is_some(), "cooperative"),
             ] {
                 not_here(p, w, "group")?;
             }
             if body.get_ref().is_empty() {
                 return Err(cx.at(body, &format!("{key}.body"), "the group has no steps"));
             }
+            let cond = conditional_of(sc, s, st, &key)?;
             let inner = parse_steps(sc, body, &format!("{key}.body"))?;
-            out.push(Step::Group {
-                steps: inner,
-                repeat,
+            out.push(match cond {
+                None => Step::Group {
+                    steps: inner,
+                    repeat,
+                },
+                Some((handle, kind)) => Step::Conditional {
+                    steps: inner,
+                    handle,
+                    kind,
+                },
             });
             continue;
         }
@@ -512,6 +734,10 @@ fn parse_steps(
             (s.block.is_some(), "block"),
             (s.shared.is_some(), "shared"),
             (s.args.is_some(), "args"),
+            (s.cooperative.is_some(), "cooperative"),
+            (s.while_.is_some(), "while"),
+            (s.if_.is_some(), "if"),
+            (s.max_iterations.is_some(), "max_iterations"),
         ] {
             not_here(p, w, "copy")?;
         }
@@ -883,6 +1109,7 @@ impl UserProgram {
             .map(|s| (s.label.clone(), s.module.clone()))
             .collect();
         let buffers = parse_buffers(&cx, raw.buffers.as_ref(), folder)?;
+        let conditionals = parse_conditionals(&cx, raw.conditionals.as_ref(), &buffers)?;
         let Some(raw_steps) = raw.steps.as_ref().filter(|s| !s.get_ref().is_empty()) else {
             return Err(cx.err(
                 Loc { line: 1, col: 1 },
@@ -895,6 +1122,7 @@ impl UserProgram {
             folder,
             modules: &modules,
             buffers: &buffers,
+            conditionals: &conditionals,
             snapshots: Vec::new(),
         };
         let steps = parse_steps(&mut sc, raw_steps, "steps")?;
@@ -903,7 +1131,7 @@ impl UserProgram {
         }
         let snapshots = sc.snapshots;
         let checks = parse_checks(&cx, raw.checks.as_deref(), &buffers, &snapshots, folder)?;
-        Ok(UserProgram::assemble(
+        let mut p = UserProgram::assemble(
             name,
             path.display().to_string(),
             text.as_bytes(),
@@ -911,6 +1139,8 @@ impl UserProgram {
             buffers,
             steps,
             checks,
-        ))
+        );
+        p.conditionals = conditionals;
+        Ok(p)
     }
 }

@@ -7,10 +7,14 @@
 //! built-in workload's uploads do); then the steps run in order: launches, host-to-device
 //! copies of the given contents, device-to-host copies (`Gpu::copy_from_device`, kept as a
 //! snapshot and, with [`UserProgram::write_outputs`], written to their file), groups repeated.
+//! Conditional handles are allocated after the buffers, one 32-bit device word each, written
+//! with their default value when it is not 0 (a host-to-device copy of 4 bytes); a kernel's
+//! `cudaGraphSetConditional` stores into that word, and a conditional group reads it back
+//! (`Gpu::copy_from_device`, which no model counts) before each decision.
 //! With `check`, each `[[checks]]` entry compares its snapshot, or its buffer read back at the
 //! end, with the reference; the `--size` tier is ignored (a program has fixed sizes).
 
-use super::{Arg, Buffer, Check, DType, Init, Num, Step, Tolerance, UserProgram};
+use super::{Arg, Buffer, Check, CondKind, DType, Init, Num, Step, Tolerance, UserProgram};
 use sim::workloads::{CheckResult, Rng, RunReport, Size, Workload, WorkloadInfo};
 use sim::{DevPtr, Gpu, Launch, ParamValue, SimError};
 use std::collections::BTreeMap;
@@ -204,6 +208,8 @@ pub fn compare(label: &str, dtype: DType, got: &[u8], want: &[u8], tol: Toleranc
 /// State of one run.
 struct RunState {
     ptrs: Vec<DevPtr>,
+    /// Device address of each conditional handle's word.
+    handles: Vec<DevPtr>,
     snapshots: BTreeMap<String, Vec<u8>>,
     launches: u64,
 }
@@ -223,11 +229,13 @@ impl UserProgram {
                     shared,
                     args,
                     repeat,
+                    cooperative,
                 } => {
                     let params = args
                         .iter()
                         .map(|a| match a {
                             Arg::Buffer(i) => ParamValue::U64(st.ptrs[*i]),
+                            Arg::Handle(i) => ParamValue::U64(st.handles[*i]),
                             Arg::Scalar(v) => v.clone(),
                         })
                         .collect();
@@ -237,6 +245,7 @@ impl UserProgram {
                         block: *block,
                         params,
                         shared_bytes: *shared,
+                        cooperative: *cooperative,
                     };
                     for _ in 0..*repeat {
                         gpu.launch(&l)?;
@@ -276,6 +285,43 @@ impl UserProgram {
                 Step::Group { steps, repeat } => {
                     for _ in 0..*repeat {
                         self.exec(steps, gpu, st)?;
+                    }
+                }
+                Step::Conditional {
+                    steps,
+                    handle,
+                    kind,
+                } => {
+                    let at = st.handles[*handle];
+                    let value = |gpu: &mut dyn Gpu| -> Result<u32, SimError> {
+                        let mut b = [0u8; 4];
+                        gpu.copy_from_device(at, &mut b)?;
+                        Ok(u32::from_le_bytes(b))
+                    };
+                    match kind {
+                        CondKind::If => {
+                            if value(gpu)? != 0 {
+                                self.exec(steps, gpu, st)?;
+                            }
+                        }
+                        CondKind::While { max_iterations, at } => {
+                            let mut n = 0u32;
+                            while value(gpu)? != 0 {
+                                if n == *max_iterations {
+                                    return Err(io_err(format!(
+                                        "{at}: the while loop on conditional '{}' is still \
+                                         true after {n} iterations (max_iterations)",
+                                        self.conditionals[*handle].name
+                                    )));
+                                }
+                                self.exec(steps, gpu, st)?;
+                                n += 1;
+                                if gpu.last_launch_truncated() {
+                                    // partial device results: the loop stops (`Gpu` doc)
+                                    break;
+                                }
+                            }
+                        }
                     }
                 }
             }
@@ -329,6 +375,7 @@ impl Workload for UserProgram {
 
     fn run(&self, _size: Size, gpu: &mut dyn Gpu, check: bool) -> Result<RunReport, SimError> {
         let mut st = RunState {
+            handles: Vec::with_capacity(self.conditionals.len()),
             ptrs: Vec::with_capacity(self.buffers.len()),
             snapshots: BTreeMap::new(),
             launches: 0,
@@ -339,6 +386,13 @@ impl Workload for UserProgram {
                 gpu.copy_to_device(p, &bytes)?;
             }
             st.ptrs.push(p);
+        }
+        for c in &self.conditionals {
+            let p = gpu.alloc(4)?;
+            if c.default != 0 {
+                gpu.copy_to_device(p, &c.default.to_le_bytes())?;
+            }
+            st.handles.push(p);
         }
         self.exec(&self.steps, gpu, &mut st)?;
         let check = if check && !self.checks.is_empty() {

@@ -111,6 +111,9 @@ impl Buffer {
 pub enum Arg {
     /// The device address of buffer i.
     Buffer(usize),
+    /// Conditional handle i (a `cudaGraphConditionalHandle`, 64 bits: the device address of
+    /// the 32-bit word that holds its value).
+    Handle(usize),
     /// A scalar.
     Scalar(ParamValue),
 }
@@ -132,6 +135,8 @@ pub enum Step {
         args: Vec<Arg>,
         /// Launches in a row.
         repeat: u32,
+        /// A cooperative launch ([`sim::Launch::cooperative`]).
+        cooperative: bool,
     },
     /// A host-to-device copy of a whole buffer.
     ToDevice {
@@ -160,6 +165,41 @@ pub enum Step {
         /// Times the group runs.
         repeat: u32,
     },
+    /// A group of steps run under a conditional handle, as a CUDA-graph conditional node.
+    Conditional {
+        /// The steps (the node's body graph).
+        steps: Vec<Step>,
+        /// Conditional handle index.
+        handle: usize,
+        /// `while` or `if`.
+        kind: CondKind,
+    },
+}
+
+/// The kind of a conditional group ([`Step::Conditional`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CondKind {
+    /// `while`: the body runs as long as the handle's value is nonzero, checked before the
+    /// first iteration and after each (CUDA's `cudaGraphCondTypeWhile`).
+    While {
+        /// Iterations allowed; one more is a runtime error.
+        max_iterations: u32,
+        /// Where the guard is set (file, line and key), for that error.
+        at: String,
+    },
+    /// `if`: the body runs once when the handle's value is nonzero (`cudaGraphCondTypeIf`).
+    If,
+}
+
+/// A conditional handle of the program (`[conditionals]`): a 32-bit value in device memory,
+/// set by kernels with `cudaGraphSetConditional` and read by the host program when a
+/// conditional group is reached.
+#[derive(Clone, Debug)]
+pub struct Conditional {
+    /// Its name (the key of `[conditionals]`).
+    pub name: String,
+    /// The value it holds when the program starts (`cudaGraphCondAssignDefault`).
+    pub default: u32,
 }
 
 /// How a check compares.
@@ -259,6 +299,8 @@ pub struct UserProgram {
     pub buffers: Vec<Buffer>,
     /// Steps in order.
     pub steps: Vec<Step>,
+    /// Conditional handles in name order (allocated after the buffers).
+    pub conditionals: Vec<Conditional>,
     /// Checks.
     pub checks: Vec<Check>,
     /// Lines for stderr from loading (compilations, cache hits).
@@ -296,6 +338,9 @@ pub fn count_launches(steps: &[Step]) -> u64 {
         n.saturating_add(match s {
             Step::Launch { repeat, .. } => *repeat as u64,
             Step::Group { steps, repeat } => count_launches(steps).saturating_mul(*repeat as u64),
+            // a conditional body runs a number of times known only when the program runs:
+            // counted once
+            Step::Conditional { steps, .. } => count_launches(steps),
             _ => 0,
         })
     })
@@ -312,7 +357,7 @@ fn hash_steps(mut h: u64, steps: &[Step]) -> u64 {
     for s in steps {
         match s {
             Step::ToDevice { init, .. } => h = hash_init(h, init),
-            Step::Group { steps, .. } => h = hash_steps(h, steps),
+            Step::Group { steps, .. } | Step::Conditional { steps, .. } => h = hash_steps(h, steps),
             _ => {}
         }
     }
@@ -361,6 +406,7 @@ impl UserProgram {
             info,
             buffers,
             steps,
+            conditionals: Vec::new(),
             checks,
             notes: sources.iter().filter_map(|s| s.note.clone()).collect(),
             write_outputs: false,
@@ -369,14 +415,16 @@ impl UserProgram {
 
     /// The one-launch shorthand: `source`'s kernel `kernel` launched once with `params` (the
     /// `--param` values: scalars, zeroed buffers of a byte count, buffers holding a file's
-    /// bytes, each a `u8` buffer named `buf0`, `buf1`, … in order). `flags` describes the
-    /// command line (it is part of the identity).
+    /// bytes, each a `u8` buffer named `buf0`, `buf1`, … in order), cooperatively when
+    /// `cooperative`. `flags` describes the command line (it is part of the identity).
+    #[allow(clippy::too_many_arguments)]
     pub fn one_launch(
         source: Source,
         kernel: &str,
         grid: [u32; 3],
         block: [u32; 3],
         shared: u32,
+        cooperative: bool,
         params: &[crate::program::shorthand::ParamArg],
         flags: &str,
     ) -> anyhow::Result<UserProgram> {
@@ -476,6 +524,7 @@ impl UserProgram {
             shared,
             args,
             repeat: 1,
+            cooperative,
         }];
         let file = source.label.clone();
         Ok(UserProgram::assemble(

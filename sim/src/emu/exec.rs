@@ -43,6 +43,23 @@ pub struct Ctx<'a> {
     pub max_depth: usize,
     /// The device heap and `printf` output (device system calls).
     pub dev: &'a mut super::devcall::DeviceServices,
+    /// Address of the launch's grid-synchronisation workspace (`%envreg1`/`%envreg2`); 0
+    /// outside a cooperative launch.
+    pub grid_ws: u64,
+    /// Core clock of `%globaltimer`, MHz.
+    pub core_mhz: f64,
+    /// Instructions executed that may write memory (stores, atomics, reductions, system
+    /// calls), counted for the functional run's deadlock detector.
+    pub writes: u64,
+}
+
+/// `%globaltimer` at core cycle `cycle`: nanoseconds at `core_mhz`, truncated.
+pub fn timer_ns(cycle: u64, core_mhz: f64) -> u64 {
+    if core_mhz > 0.0 {
+        (cycle as f64 * 1e3 / core_mhz) as u64
+    } else {
+        0
+    }
 }
 
 /// What a step did.
@@ -129,6 +146,14 @@ fn fetch_into(w: &Warp, o: Opnd, ctx: &Ctx, cta: (&[u32; 3], u32), out: &mut Lan
                 SReg::Clock => [ctx.cycle & 0xFFFF_FFFF; 32],
                 SReg::Clock64 => [ctx.cycle; 32],
                 SReg::LaneMask(k) => super::warpops::lanemask(k),
+                SReg::EnvReg(k) => {
+                    [match k {
+                        1 => ctx.grid_ws >> 32,
+                        2 => ctx.grid_ws & 0xFFFF_FFFF,
+                        _ => 0,
+                    }; 32]
+                }
+                SReg::GlobalTimer(part) => [part.of(timer_ns(ctx.cycle, ctx.core_mhz)); 32],
             }
         }
         Opnd::None => *out = [0; 32],
@@ -191,8 +216,13 @@ pub fn run_warp(
         match o {
             Outcome::Executed => n += 1,
             Outcome::Idle => return Ok((o, n)),
-            _ => return Ok((o, n + 1)),
+            _ => {
+                ctx.cycle += 1;
+                return Ok((o, n + 1));
+            }
         }
+        // the functional clock: one warp instruction per cycle
+        ctx.cycle += 1;
     }
     Ok((Outcome::Executed, n))
 }
@@ -309,6 +339,7 @@ pub fn step<const REC: bool>(
         }
         Op::Sys(call) => {
             if mask != 0 {
+                ctx.writes += 1;
                 let lm = (local.as_mut_slice(), *local_bytes as usize);
                 sys_step(ctx, warp, inst, mask, call, (shared, lm), cta_id)
                     .map_err(|msg| runtime(ctx, pc, msg))?;
@@ -393,6 +424,7 @@ pub fn step<const REC: bool>(
         }
         Op::Ld { .. } | Op::St { .. } | Op::Atom { .. } | Op::Red { .. } => {
             if mask != 0 {
+                ctx.writes += !matches!(inst.op, Op::Ld { .. }) as u64;
                 let lm = (shared.as_mut_slice(), local.as_mut_slice(), *local_bytes);
                 mem_step::<REC>(ctx, warp, inst, mask, pc, (&coords, sm), lm, out)?;
             }
@@ -787,6 +819,17 @@ fn sys_step(
             SysCall::Free => {
                 let p = arg(mine, 1, 8)?;
                 ctx.dev.free(p)?;
+            }
+            SysCall::SetConditional => {
+                let (handle, value) = (arg(mine, 1, 8)?, arg(mine, 2, 4)?);
+                ctx.mem
+                    .write_bytes(handle, &(value as u32).to_le_bytes())
+                    .map_err(|_| {
+                        format!(
+                            "cudaGraphSetConditional: handle {handle:#x} is not a conditional \
+                             handle of the program (it addresses no device memory)"
+                        )
+                    })?;
             }
         }
     }

@@ -1,6 +1,17 @@
 //! Launch preparation (checks against `.maxntid`/`.reqntid`, parameter count and types, shared
-//! memory size; parameter buffer; placement of the module's `.global` variables) and the
-//! functional run of a whole grid.
+//! memory size; parameter buffer; placement of the module's `.global` variables; for a
+//! cooperative launch the co-residency check and the zeroed grid-synchronisation workspace)
+//! and the functional run of a whole grid.
+//!
+//! The functional run executes groups of CTAs in rounds: one CTA at a time for an ordinary
+//! launch, the whole grid at once for a cooperative one. A round gives every runnable warp of
+//! the group, in CTA then warp order, up to [`QUANTUM`] instructions, then releases each CTA's
+//! barrier when all its live warps have arrived. A round in which no warp ran is a barrier
+//! deadlock. A round that wrote no memory (no store, atomic, reduction or system call), retired
+//! no warp and released no barrier ends in a state that is a function of the state it started
+//! from; when that end state (every live warp's registers, predicates, carry flags, barrier
+//! flag and reconvergence top and depth) repeats one seen since the last write, the run would
+//! repeat for ever, and it stops with an error naming the kernel and the spinning warps.
 
 use super::exec::{self, Ctx, Outcome};
 use super::warp::Cta;
@@ -18,7 +29,19 @@ pub struct Prepared {
     pub params: Vec<u8>,
     /// Device address of each module-scope `.global` variable, by index.
     pub global_syms: Vec<u64>,
+    /// Address of the zeroed grid-synchronisation workspace of a cooperative launch, 0 for
+    /// any other.
+    pub grid_ws: u64,
 }
+
+/// Bytes of the grid-synchronisation workspace of a cooperative launch (cooperative groups
+/// use its first 8: an arrival counter whose top bit flips at each grid barrier).
+pub const GRID_WS_BYTES: u64 = 256;
+
+/// Distinct state hashes a functional run keeps between memory writes to recognise a spin
+/// that cannot end (a spin whose state cycles with a longer period is caught by the launch's
+/// instruction limit).
+const MAX_SPIN_STATES: usize = 64;
 
 /// Largest CTA the emulator launches, threads (the PTX limit of 1024 threads per CTA).
 pub const MAX_THREADS_PER_CTA: u64 = 1024;
@@ -176,21 +199,55 @@ pub fn prepare(emu: &mut Emulator, l: &Launch) -> Result<Prepared, SimError> {
             v
         }
     };
+    let info = KernelInfo {
+        name: l.kernel.name.clone(),
+        grid: l.grid,
+        block: l.block,
+        shared_bytes: shared as u32,
+        regs_per_thread: l.kernel.regs_per_thread(),
+    };
+    let grid_ws = if l.cooperative {
+        if let Some(check) = &emu.coop_check {
+            check(&info).map_err(|m| {
+                lerr(
+                    l,
+                    format!(
+                        "cooperative launch too large (cudaErrorCooperativeLaunchTooLarge): {m}"
+                    ),
+                )
+            })?;
+        }
+        let ws = match emu.grid_ws {
+            Some(a) => a,
+            None => {
+                let a = emu.mem.alloc(GRID_WS_BYTES, 256).ok_or_else(|| {
+                    lerr(
+                        l,
+                        "no device memory for the grid-synchronisation workspace".into(),
+                    )
+                })?;
+                emu.grid_ws = Some(a);
+                a
+            }
+        };
+        emu.mem
+            .write_bytes(ws, &[0; GRID_WS_BYTES as usize])
+            .map_err(|_| lerr(l, "cannot zero the grid-synchronisation workspace".into()))?;
+        ws
+    } else {
+        0
+    };
     emu.launches += 1;
     Ok(Prepared {
-        info: KernelInfo {
-            name: l.kernel.name.clone(),
-            grid: l.grid,
-            block: l.block,
-            shared_bytes: shared as u32,
-            regs_per_thread: l.kernel.regs_per_thread(),
-        },
+        info,
         params: buf,
         global_syms,
+        grid_ws,
     })
 }
 
-/// Runs every CTA of the launch to completion, in linear CTA order.
+/// Runs every CTA of the launch to completion: one after another in linear CTA order, or, for
+/// a cooperative launch, all at once (module doc).
 pub fn run_functional(emu: &mut Emulator, l: &Launch) -> Result<(), SimError> {
     let p = prepare(emu, l)?;
     let code = &l.kernel.code;
@@ -208,59 +265,174 @@ pub fn run_functional(emu: &mut Emulator, l: &Launch) -> Result<(), SimError> {
         order: emu.push_order,
         max_depth: emu.max_stack_depth,
         dev: &mut emu.dev,
+        grid_ws: p.grid_ws,
+        core_mhz: emu.core_mhz,
+        writes: 0,
     };
-    let mut scratch = WarpInst::new(0, Family::Int, OpClass::Nop, 0);
-    let mut count = 0u64;
-    let limit = emu.max_warp_insts_per_launch;
-    for id in 0..p.info.num_ctas() {
-        let mut cta = Cta::new(
-            code,
-            id,
-            p.info.cta_coords(id),
-            l.block,
-            p.info.shared_bytes,
-            0,
-            0,
-            emu.reconvergence.as_ref(),
-        );
-        let nw = cta.warps.len();
-        while cta.live > 0 {
-            let mut progressed = false;
-            for w in 0..nw {
-                if cta.warps[w].done || cta.warps[w].at_barrier {
-                    continue;
+    let mut rounds = Rounds {
+        scratch: WarpInst::new(0, Family::Int, OpClass::Nop, 0),
+        count: 0,
+        limit: emu.max_warp_insts_per_launch,
+        cooperative: l.cooperative,
+    };
+    let n = p.info.num_ctas();
+    let at_once = if l.cooperative { n } else { 1 };
+    let mut first = 0u32;
+    while first < n {
+        let last = first.saturating_add(at_once).min(n);
+        let mut ctas: Vec<Cta> = (first..last)
+            .map(|id| {
+                Cta::new(
+                    code,
+                    id,
+                    p.info.cta_coords(id),
+                    l.block,
+                    p.info.shared_bytes,
+                    0,
+                    0,
+                    emu.reconvergence.as_ref(),
+                )
+            })
+            .collect();
+        let r = rounds.run(&mut ctx, &mut ctas);
+        for c in &ctas {
+            emu.stack_stats.merge(&c.stack_stats());
+        }
+        if let Err(e) = r {
+            emu.warp_insts += rounds.count;
+            return Err(e);
+        }
+        first = last;
+    }
+    emu.warp_insts += rounds.count;
+    Ok(())
+}
+
+/// The round-robin scheduler of a functional run (module doc).
+struct Rounds {
+    scratch: WarpInst,
+    /// Warp instructions executed in the launch so far.
+    count: u64,
+    /// The launch's instruction limit.
+    limit: Option<u64>,
+    /// The launch is cooperative (for messages).
+    cooperative: bool,
+}
+
+impl Rounds {
+    /// Runs `ctas` together to completion.
+    fn run(&mut self, ctx: &mut Ctx, ctas: &mut [Cta]) -> Result<(), SimError> {
+        let mut seen: Vec<u64> = Vec::new();
+        while ctas.iter().any(|c| c.live > 0) {
+            let writes = ctx.writes;
+            let (mut progressed, mut event) = (false, false);
+            for cta in ctas.iter_mut().filter(|c| c.live > 0) {
+                for w in 0..cta.warps.len() {
+                    if cta.warps[w].done || cta.warps[w].at_barrier {
+                        continue;
+                    }
+                    let (o, n) = exec::run_warp(ctx, cta, w, QUANTUM, &mut self.scratch)?;
+                    self.count += n as u64;
+                    progressed |= n > 0;
+                    match o {
+                        Outcome::Barrier => {
+                            cta.arrived += 1;
+                            event = true;
+                        }
+                        Outcome::Finished => {
+                            cta.live -= 1;
+                            event = true;
+                        }
+                        Outcome::Executed | Outcome::Idle => {}
+                    }
                 }
-                let (o, n) = exec::run_warp(&mut ctx, &mut cta, w, QUANTUM, &mut scratch)?;
-                count += n as u64;
-                progressed |= n > 0;
-                match o {
-                    Outcome::Barrier => cta.arrived += 1,
-                    Outcome::Finished => cta.live -= 1,
-                    Outcome::Executed | Outcome::Idle => {}
+                if cta.try_release_barrier() {
+                    progressed = true;
+                    event = true;
                 }
             }
-            if let Some(lim) = limit.filter(|lim| count > *lim) {
-                emu.warp_insts += count;
+            if let Some(lim) = self.limit.filter(|lim| self.count > *lim) {
                 return Err(SimError::WarpInstLimit {
-                    kernel: code.name.clone(),
-                    executed: count,
+                    kernel: ctx.code.name.clone(),
+                    executed: self.count,
                     limit: lim,
                 });
             }
-            if cta.try_release_barrier() {
-                progressed = true;
-            }
             if !progressed {
-                emu.warp_insts += count;
+                let ids: Vec<String> = ctas
+                    .iter()
+                    .filter(|c| c.live > 0)
+                    .map(|c| c.id.to_string())
+                    .collect();
                 return Err(SimError::Runtime {
-                    kernel: code.name.clone(),
+                    kernel: ctx.code.name.clone(),
                     pc: 0,
-                    msg: format!("CTA {id} made no progress (barrier deadlock)"),
+                    msg: format!("CTA {} made no progress (barrier deadlock)", ids.join(", ")),
                 });
             }
+            if event || ctx.writes != writes {
+                seen.clear();
+                continue;
+            }
+            let h = state_hash(ctas);
+            if seen.contains(&h) {
+                return Err(self.spin_error(ctx, ctas));
+            }
+            if seen.len() >= MAX_SPIN_STATES {
+                seen.clear();
+            }
+            seen.push(h);
         }
-        emu.stack_stats.merge(&cta.stack_stats());
+        Ok(())
     }
-    emu.warp_insts += count;
-    Ok(())
+
+    /// The error of a spin that cannot end: the spinning warps and their PCs.
+    fn spin_error(&self, ctx: &Ctx, ctas: &[Cta]) -> SimError {
+        let mut spinning = Vec::new();
+        let mut pc0 = None;
+        for c in ctas.iter().filter(|c| c.live > 0) {
+            for w in c.warps.iter().filter(|w| !w.done && !w.at_barrier) {
+                if let Some(t) = w.stack.top() {
+                    pc0.get_or_insert(t.pc);
+                    if spinning.len() < 8 {
+                        spinning.push(format!("CTA {} warp {} at pc {}", c.id, w.index, t.pc * 8));
+                    }
+                }
+            }
+        }
+        let hint = if self.cooperative {
+            ""
+        } else {
+            "; a functional run executes the CTAs of an ordinary launch one after another, so \
+             a CTA cannot wait for another (a grid-wide synchronisation needs a cooperative \
+             launch)"
+        };
+        let pc = pc0.unwrap_or(0) as usize;
+        exec::runtime(
+            ctx,
+            pc,
+            format!(
+                "deadlock: the running warps spin without end (a round of every warp wrote no \
+                 memory and came back to a state seen before): {}{hint}",
+                spinning.join(", ")
+            ),
+        )
+    }
+}
+
+/// A hash of the architectural state of the live warps of `ctas` (module doc).
+fn state_hash(ctas: &[Cta]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    for c in ctas.iter().filter(|c| c.live > 0) {
+        c.id.hash(&mut h);
+        for w in &c.warps {
+            (w.done, w.at_barrier, w.carry).hash(&mut h);
+            w.preds.hash(&mut h);
+            w.regs.hash(&mut h);
+            w.stack.top().map(|t| (t.pc, t.mask)).hash(&mut h);
+            w.stack.depth().hash(&mut h);
+        }
+    }
+    h.finish()
 }

@@ -59,8 +59,15 @@ pub const QUANTUM: u32 = 256;
 /// Default `%nwarpid` (warp slots per SM of the GTX480 preset).
 pub const DEFAULT_WARP_SLOTS: u32 = 48;
 
+/// Default core clock of `%globaltimer`, MHz: the GTX480 preset's `gpu.core_mhz`, used until
+/// [`Emulator::configure`] sets the configured one.
+pub const DEFAULT_CORE_MHZ: f64 = 700.0;
+
 /// Default largest shared memory per CTA (bytes).
 pub const DEFAULT_MAX_SHARED_PER_CTA: u32 = 48 * 1024;
+
+/// The co-residency check of cooperative launches ([`Emulator::coop_check`]).
+pub type CoopCheck = Box<dyn Fn(&crate::stream::KernelInfo) -> Result<(), String> + Send + Sync>;
 
 /// The functional GPU.
 pub struct Emulator {
@@ -87,6 +94,17 @@ pub struct Emulator {
     pub reconvergence: Option<ReconvergenceFactory>,
     /// The device heap (`malloc`/`free`) and the `printf` output not yet taken.
     pub(crate) dev: devcall::DeviceServices,
+    /// Core clock that converts cycles to `%globaltimer` nanoseconds, MHz.
+    pub core_mhz: f64,
+    /// The co-residency check of cooperative launches: given the launch, `Err` with the
+    /// reason when its grid cannot be resident at once on the machine (CUDA's
+    /// `cudaErrorCooperativeLaunchTooLarge`). The timing model installs its configuration's
+    /// occupancy (`timing::cooperative_check`); `None` (a bare emulator, which models no
+    /// machine) checks nothing.
+    pub coop_check: Option<CoopCheck>,
+    /// The grid-synchronisation workspace of cooperative launches (allocated on the first,
+    /// zeroed at each).
+    pub(crate) grid_ws: Option<u64>,
 }
 
 impl Default for Emulator {
@@ -111,11 +129,14 @@ impl Emulator {
             max_warp_insts_per_launch: None,
             reconvergence: None,
             dev: devcall::DeviceServices::default(),
+            core_mhz: DEFAULT_CORE_MHZ,
+            coop_check: None,
+            grid_ws: None,
         }
     }
 
-    /// Applies the `[reconv]` knobs of `cfg` that the functional model honours: the push order
-    /// of diverged groups and the stack depth bound.
+    /// Applies the `[reconv]` knobs of `cfg` that the functional model honours (the push order
+    /// of diverged groups and the stack depth bound) and its core clock (`%globaltimer`).
     pub fn configure(&mut self, cfg: &crate::config::GpuConfig) {
         use crate::config::reconv::PushOrderKnob;
         self.push_order = match cfg.reconv.push_order {
@@ -123,6 +144,7 @@ impl Emulator {
             PushOrderKnob::FallthroughOnTop => PushOrder::FallthroughOnTop,
         };
         self.max_stack_depth = cfg.reconv.depth_bound(cfg.gpu.warp_size) as usize;
+        self.core_mhz = cfg.gpu.core_mhz;
     }
 
     /// Warp instructions executed so far (functional launches and streams).

@@ -103,6 +103,15 @@ pub struct ThreadPool<'a> {
 impl<'a> ThreadPool<'a> {
     /// Checks `launch` and prepares its parameters (as the emulator's own stream does).
     pub fn new(emu: &'a mut Emulator, launch: &Launch) -> Result<Self, SimError> {
+        if launch.cooperative {
+            return Err(SimError::Launch {
+                kernel: launch.kernel.name.clone(),
+                msg: "the thread-pool reference model (DWF, MIMD, NREC) does not run \
+                      cooperative launches (grid-wide synchronisation); use the cycle-level \
+                      model (reconv.mode = \"pdom\")"
+                    .into(),
+            });
+        }
         let p = prepare(emu, launch)?;
         let n = p.info.num_ctas() as usize;
         let mut ctas = Vec::new();
@@ -260,6 +269,9 @@ impl<'a> ThreadPool<'a> {
             order: emu.push_order,
             max_depth: emu.max_stack_depth,
             dev: &mut emu.dev,
+            grid_ws: 0,
+            core_mhz: emu.core_mhz,
+            writes: 0,
         };
         let c = &mut pc.cta;
         if c.warps.get(w as usize).is_none_or(|x| x.done) {
@@ -352,6 +364,9 @@ impl<'a> ThreadPool<'a> {
             order: emu.push_order,
             max_depth: emu.max_stack_depth,
             dev: &mut emu.dev,
+            grid_ws: 0,
+            core_mhz: emu.core_mhz,
+            writes: 0,
         };
         let next_seq = pc + 1;
         for wi in 0..nw {

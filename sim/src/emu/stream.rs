@@ -6,7 +6,7 @@ use super::launch::{prepare, Prepared};
 use super::warp::Cta;
 use super::Emulator;
 use crate::inst::WarpInst;
-use crate::ptx::isa::{AddrBase, Op, Opnd, SReg};
+use crate::ptx::isa::{AddrBase, Op, Opnd, SReg, TimerPart};
 use crate::stream::{KernelInfo, KernelStream, Step};
 use crate::{Launch, SimError};
 use std::sync::Arc;
@@ -20,9 +20,9 @@ pub struct EmuStream<'a> {
     ctas: Vec<Option<Box<Cta>>>,
     /// Warp instructions produced by this stream.
     pub produced: u64,
-    /// Per instruction index: `Some((destination, 64-bit))` for a `mov` from `%clock` or
-    /// `%clock64` (the reads [`KernelStream::issue_clock`] can rewrite).
-    clock_movs: Vec<Option<(Opnd, bool)>>,
+    /// Per instruction index: `Some((destination, what))` for a `mov` from `%clock`,
+    /// `%clock64` or `%globaltimer` (the reads [`KernelStream::issue_clock`] can rewrite).
+    clock_movs: Vec<Option<(Opnd, ClockRead)>>,
     /// The last instruction produced was such a clock read.
     last_clock: bool,
     /// Clock reads are kept pending ([`KernelStream::track_clock_reads`]).
@@ -32,13 +32,35 @@ pub struct EmuStream<'a> {
     pending_clock: Vec<PendingClock>,
 }
 
+/// Which clock a read takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ClockRead {
+    /// `%clock`: the low 32 bits of the cycle.
+    Clock32,
+    /// `%clock64`: the cycle.
+    Clock64,
+    /// `%globaltimer` or one of its halves: nanoseconds at the core clock.
+    Timer(TimerPart),
+}
+
+impl ClockRead {
+    /// The value the read gives at core cycle `cycle`.
+    fn value(self, cycle: u64, core_mhz: f64) -> u64 {
+        match self {
+            ClockRead::Clock32 => cycle & 0xFFFF_FFFF,
+            ClockRead::Clock64 => cycle,
+            ClockRead::Timer(p) => p.of(exec::timer_ns(cycle, core_mhz)),
+        }
+    }
+}
+
 /// A clock read whose destination waits for its issue cycle.
 #[derive(Clone, Copy, Debug)]
 struct PendingClock {
     key: (u32, u32),
     idx: usize,
     dst: Opnd,
-    wide: bool,
+    what: ClockRead,
     mask: u32,
 }
 
@@ -63,14 +85,14 @@ impl<'a> EmuStream<'a> {
             .code
             .insts
             .iter()
-            .map(|i| match (i.op, i.src[0]) {
-                (Op::Mov(_), Opnd::Sreg(SReg::Clock)) if i.nsrc >= 1 && i.ndst >= 1 => {
-                    Some((i.dst[0], false))
-                }
-                (Op::Mov(_), Opnd::Sreg(SReg::Clock64)) if i.nsrc >= 1 && i.ndst >= 1 => {
-                    Some((i.dst[0], true))
-                }
-                _ => None,
+            .map(|i| {
+                let what = match (i.op, i.src[0]) {
+                    (Op::Mov(_), Opnd::Sreg(SReg::Clock)) => ClockRead::Clock32,
+                    (Op::Mov(_), Opnd::Sreg(SReg::Clock64)) => ClockRead::Clock64,
+                    (Op::Mov(_), Opnd::Sreg(SReg::GlobalTimer(p))) => ClockRead::Timer(p),
+                    _ => return None,
+                };
+                (i.nsrc >= 1 && i.ndst >= 1).then_some((i.dst[0], what))
             })
             .collect();
         Ok(EmuStream {
@@ -173,20 +195,23 @@ impl KernelStream for EmuStream<'_> {
             order: self.emu.push_order,
             max_depth: self.emu.max_stack_depth,
             dev: &mut self.emu.dev,
+            grid_ws: self.p.grid_ws,
+            core_mhz: self.emu.core_mhz,
+            writes: 0,
         };
         let o = exec::step::<true>(&mut ctx, c, warp as usize, out)?;
         self.last_clock = false;
         if o != Outcome::Idle {
             // the record's PC is 8 bytes per instruction
             let idx = out.pc as usize / 8;
-            if let Some(&Some((dst, wide))) = self.clock_movs.get(idx) {
+            if let Some(&Some((dst, what))) = self.clock_movs.get(idx) {
                 self.last_clock = true;
                 if self.track_clock {
                     self.pending_clock.push(PendingClock {
                         key: (cta, warp),
                         idx,
                         dst,
-                        wide,
+                        what,
                         mask: out.active_mask,
                     });
                 }
@@ -267,7 +292,7 @@ impl KernelStream for EmuStream<'_> {
         let Some(w) = c.warps.get_mut(warp as usize) else {
             return Err(self.err(format!("issue_clock on warp {warp} of CTA {cta}")));
         };
-        let v = if p.wide { cycle } else { cycle & 0xFFFF_FFFF };
+        let v = p.what.value(cycle, self.emu.core_mhz);
         exec::write(w, p.dst, &[v; 32], p.mask);
         Ok(())
     }

@@ -285,7 +285,8 @@ fn expand(
                 continue;
             }
             Ok(None) if super::isa::SysCall::of(&name).is_some() => {
-                // vprintf, malloc, free: one device system call on the call-frame slots
+                // vprintf, malloc, free, cudaGraphSetConditional: one device system call on the
+                // call-frame slots
                 let sc = super::isa::SysCall::of(&name).unwrap_or(super::isa::SysCall::Free);
                 if (rets.len(), args.len()) != sc.arity() {
                     return Err(err(
@@ -315,8 +316,8 @@ fn expand(
                     tpos,
                     format!(
                         "'call': '{name}' is an external function without a body: device \
-                         system calls other than vprintf (printf), malloc, free and \
-                         __assertfail (assert) are not supported"
+                         system calls other than vprintf (printf), malloc, free, \
+                         cudaGraphSetConditional and __assertfail (assert) are not supported"
                     ),
                 ))
             }

@@ -144,6 +144,37 @@ pub enum SReg {
     /// `%lanemask_eq`, `_lt`, `_le`, `_gt`, `_ge`: 32-bit masks of the lanes equal to, below,
     /// at or below, above, at or above the thread's lane.
     LaneMask(LaneMaskKind),
+    /// `%envreg0`…`%envreg31`, the driver's environment registers. In a cooperative launch
+    /// `%envreg1`/`%envreg2` hold the high/low word of the grid-synchronisation workspace's
+    /// address (cooperative groups' `this_grid()`); every other read is 0, as is the
+    /// workspace outside a cooperative launch (the kernel's own `trap` then fires).
+    EnvReg(u8),
+    /// `%globaltimer` (64-bit), `%globaltimer_lo` and `%globaltimer_hi` (its 32-bit halves):
+    /// nanoseconds of simulated time, the core cycle converted with the configured core clock
+    /// (`Emulator::core_mhz`), truncated to whole nanoseconds.
+    GlobalTimer(TimerPart),
+}
+
+/// Which part of `%globaltimer` a read takes ([`SReg::GlobalTimer`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TimerPart {
+    /// `%globaltimer`: all 64 bits.
+    Full,
+    /// `%globaltimer_lo`: bits 0–31.
+    Lo,
+    /// `%globaltimer_hi`: bits 32–63.
+    Hi,
+}
+
+impl TimerPart {
+    /// The part of a 64-bit timer value `ns` this read takes.
+    pub fn of(self, ns: u64) -> u64 {
+        match self {
+            TimerPart::Full => ns,
+            TimerPart::Lo => ns & 0xFFFF_FFFF,
+            TimerPart::Hi => ns >> 32,
+        }
+    }
 }
 
 /// Which `%lanemask_*` register.
@@ -572,6 +603,10 @@ pub enum SysCall {
     Malloc,
     /// `free(ptr)`.
     Free,
+    /// `cudaGraphSetConditional(handle, value)`: sets a CUDA-graph conditional handle of the
+    /// running program. A handle is the device address of the 32-bit word that holds its value
+    /// (`src/program/`), so the call stores `value` there.
+    SetConditional,
 }
 
 impl SysCall {
@@ -581,6 +616,7 @@ impl SysCall {
             "vprintf" => Some(SysCall::Vprintf),
             "malloc" => Some(SysCall::Malloc),
             "free" => Some(SysCall::Free),
+            "cudaGraphSetConditional" => Some(SysCall::SetConditional),
             _ => None,
         }
     }
@@ -591,6 +627,7 @@ impl SysCall {
             SysCall::Vprintf => (1, 2),
             SysCall::Malloc => (1, 1),
             SysCall::Free => (0, 1),
+            SysCall::SetConditional => (0, 2),
         }
     }
 }

@@ -267,6 +267,16 @@ impl<'a> Scope<'a> {
             ("%lanemask_le", 255) => SReg::LaneMask(LaneMaskKind::Le),
             ("%lanemask_gt", 255) => SReg::LaneMask(LaneMaskKind::Gt),
             ("%lanemask_ge", 255) => SReg::LaneMask(LaneMaskKind::Ge),
+            ("%globaltimer", 255) => SReg::GlobalTimer(TimerPart::Full),
+            ("%globaltimer_lo", 255) => SReg::GlobalTimer(TimerPart::Lo),
+            ("%globaltimer_hi", 255) => SReg::GlobalTimer(TimerPart::Hi),
+            (b, 255) if b.starts_with("%envreg") => {
+                let k: u8 = b["%envreg".len()..].parse().ok()?;
+                if k > 31 || b.len() > "%envreg".len() + 2 || b[7..].starts_with('0') && k > 0 {
+                    return None;
+                }
+                SReg::EnvReg(k)
+            }
             _ => return None,
         })
     }
@@ -318,23 +328,12 @@ impl<'a> Scope<'a> {
                 if self.regs.contains_key(n) {
                     return self.gpr(n, ty, pos, false);
                 }
-                if n.starts_with("%envreg") {
-                    // cooperative groups read the grid workspace from the driver environment
-                    // registers; nothing else nvcc emits uses them
+                if n.starts_with("%pm") {
                     return self.err(
                         pos,
                         format!(
-                            "grid-wide synchronisation (a cooperative launch: this_grid().sync() \
-                             of cooperative groups, which reads '{n}') is not supported"
-                        ),
-                    );
-                }
-                if n.starts_with("%globaltimer") || n.starts_with("%pm") {
-                    return self.err(
-                        pos,
-                        format!(
-                            "special register '{n}' is not supported (wall-clock timers and \
-                             performance counters have no value in the model)"
+                            "special register '{n}' is not supported (performance counters \
+                             have no value in the model)"
                         ),
                     );
                 }

@@ -23,6 +23,31 @@ pub struct OccupancyLimit {
     pub warps_per_cta: u32,
 }
 
+/// The co-residency check of cooperative launches on `cfg` (installed as
+/// [`crate::emu::Emulator::coop_check`]): every CTA of the grid must be resident at once, at
+/// most [`occupancy`]'s CTAs per SM on each of `gpu.n_sm` SMs (CUDA's
+/// `cudaErrorCooperativeLaunchTooLarge` otherwise).
+pub fn cooperative_check(cfg: &GpuConfig) -> crate::emu::CoopCheck {
+    let cfg = cfg.clone();
+    Box::new(move |k: &KernelInfo| {
+        let occ = occupancy(&cfg, k).map_err(|e| e.to_string())?;
+        // without CTA balancing: the hardware limit, not the spread of a small grid
+        let mut raw = cfg.clone();
+        raw.sm.balance_ctas = false;
+        let per_sm = occupancy(&raw, k).map_or(occ.max_ctas, |o| o.max_ctas);
+        let fit = per_sm as u64 * cfg.gpu.n_sm as u64;
+        let n = k.num_ctas() as u64;
+        if n > fit {
+            return Err(format!(
+                "a grid of {n} CTAs does not fit co-resident on {} ({per_sm} CTAs per SM, \
+                 limited by {}, on {} SMs: at most {fit})",
+                cfg.gpu.name, occ.limiter, cfg.gpu.n_sm
+            ));
+        }
+        Ok(())
+    })
+}
+
 /// Computes the occupancy limit; 0 CTAs is an error unless `sim.ignore_resource_limits`
 /// (then 1). Also rejects a CTA whose shared memory exceeds `sm.shmem_per_cta`.
 pub fn occupancy(cfg: &GpuConfig, k: &KernelInfo) -> Result<OccupancyLimit, SimError> {

@@ -45,7 +45,7 @@ mod warpedrf;
 mod warps;
 mod warpset;
 
-pub use cta::{occupancy, OccupancyLimit};
+pub use cta::{cooperative_check, occupancy, OccupancyLimit};
 pub use dwf::{dwf_hw_inputs, DwfArray, DwfHwInputs, DwfOrg};
 pub use exec::{classify, classify_op, op_name, warp_passes, ExecClass, PipeClass, SpPipe};
 pub use issueunit::IssueEvent;

@@ -279,6 +279,7 @@ impl TimingGpu {
         let activity = Activity::new(&cfg.gpu.name, &cfg.hash_hex());
         let mut emu = Emulator::new();
         emu.configure(&cfg);
+        emu.coop_check = Some(super::cooperative_check(&cfg));
         TimingGpu {
             cfg,
             emu,
@@ -324,6 +325,7 @@ impl TimingGpu {
     /// launch settings, so device memory and counters are untouched.
     pub fn check_launch(&self, launch: &Launch) -> Result<super::OccupancyLimit, SimError> {
         let mut scratch = Emulator::new();
+        scratch.coop_check = Some(super::cooperative_check(&self.cfg));
         scratch.warp_slots = self.emu.warp_slots;
         scratch.max_shared_per_cta = self.emu.max_shared_per_cta;
         let p = crate::emu::launch::prepare(&mut scratch, launch)?;

@@ -54,6 +54,16 @@ impl Gpu for TraceGpu {
     }
 
     fn launch(&mut self, launch: &Launch) -> Result<(), SimError> {
+        if launch.cooperative {
+            // the writer records one CTA after another: a grid-wide barrier would wait for
+            // CTAs not yet started, and a replayed spin count has no meaning
+            return Err(SimError::Launch {
+                kernel: launch.kernel.name.clone(),
+                msg: "a cooperative launch (grid-wide synchronisation) cannot be written as \
+                      Accel-Sim traces: the trace writer runs CTAs one after another"
+                    .into(),
+            });
+        }
         let mut stream = self.emu.stream(launch)?;
         let written = self.writer.write_kernel(&mut *stream)?;
         self.kernels.push(written);

@@ -402,6 +402,7 @@ pub fn launch(
         block,
         params,
         shared_bytes: 0,
+        cooperative: false,
     })
 }
 
