@@ -284,6 +284,25 @@ pub const TECHNIQUES: &[Technique] = &[
     },
 ];
 
+/// One option the optimiser's search group may pick: its name in the output, the technique it
+/// applies and the further keys it sets after the technique.
+pub type SearchOption = (
+    &'static str,
+    &'static str,
+    &'static [(&'static str, &'static str)],
+);
+
+/// The options of the optimiser's `issue` group (`optimize --space issue`), in search order
+/// after "off": each out-of-order issue stage at the buffer depths or collector counts searched
+/// (issue-stage §4).
+pub const ISSUE_SEARCH: &[SearchOption] = &[
+    ("socgpu ib=2", "socgpu", &[("sched.ooo.ib_depth", "2")]),
+    ("socgpu ib=4", "socgpu", &[("sched.ooo.ib_depth", "4")]),
+    ("socgpu ib=8", "socgpu", &[("sched.ooo.ib_depth", "8")]),
+    ("loog", "loog", &[]),
+    ("loog cu=8", "loog", &[("sched.ooo.loog_n_cu", "8")]),
+];
+
 /// Why a technique name or combination cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TechniqueError {
