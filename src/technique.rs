@@ -15,6 +15,16 @@
 //! is "CoordBO" and `origami+coord-blackout` keeps Origami's scheduler. Two techniques of one
 //! combination that set the same knob to different values do not compose, and saying so is an
 //! error naming both and the knob.
+//!
+//! A technique's root-crate side lives in its own child module (`technique/socgpu.rs`,
+//! `technique/loog.rs`: the costing of an out-of-order issue stage) and is registered here
+//! ([`ISSUE_STAGE_COSTS`]; the optimiser's options in [`ISSUE_SEARCH`]).
+
+mod loog;
+mod socgpu;
+
+pub use loog::{loog_slice, LoogCost};
+pub use socgpu::SocgpuCost;
 
 use crate::study_config::Overridable;
 use std::fmt;
@@ -302,6 +312,10 @@ pub const ISSUE_SEARCH: &[SearchOption] = &[
     ("loog", "loog", &[]),
     ("loog cu=8", "loog", &[("sched.ooo.loog_n_cu", "8")]),
 ];
+
+/// The costings of the out-of-order issue stages ([`crate::issuecost`]), each asked in turn
+/// whether a configuration selects it.
+pub static ISSUE_STAGE_COSTS: &[&dyn crate::issuecost::IssueStageCost] = &[&SocgpuCost, &LoogCost];
 
 /// Why a technique name or combination cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq)]
