@@ -1,7 +1,7 @@
 //! The issue stage in an estimate (issue-stage spec §4, §5): every run's issue structures
 //! costed by [`models::issue`] at the study's technology point — the in-order baseline's
 //! I-buffer and scoreboards, or the structures of the out-of-order issue stage the
-//! configuration selects (an [`IssueStageCost`] of [`crate::technique::ISSUE_STAGE_COSTS`],
+//! configuration selects (an [`IssueStageCost`] of `technique::ISSUE_STAGE_COSTS`,
 //! each in its technique's module, `src/technique/`) — with their dynamic energy from the
 //! run's counters.
 //!
@@ -102,8 +102,8 @@ pub enum IssueError {
 }
 
 /// The costing side of an out-of-order issue stage: what the generic issue-stage costing asks
-/// of the technique a configuration selects (registered in
-/// [`crate::technique::ISSUE_STAGE_COSTS`]).
+/// of the technique a configuration selects (registered in `technique::ISSUE_STAGE_COSTS`,
+/// which the costing passes in).
 pub trait IssueStageCost: Sync {
     /// The design of `cfg` costed at `src` (`base`: the machine's in-order design), `None` when
     /// `cfg` does not select this issue stage.
@@ -141,13 +141,14 @@ pub trait IssueStageCost: Sync {
     }
 }
 
-/// The registered out-of-order issue stage `cfg` selects and its costed design, if any.
+/// The out-of-order issue stage of `stages` that `cfg` selects and its costed design, if any.
 fn selected(
+    stages: &[&'static dyn IssueStageCost],
     cfg: &GpuConfig,
     base: &BaselineIssue,
     src: &TechCostSource,
 ) -> Result<Option<(&'static dyn IssueStageCost, DesignCost)>, IssueError> {
-    for t in crate::technique::ISSUE_STAGE_COSTS {
+    for t in stages {
         if let Some(d) = t.design(cfg, base, src) {
             return Ok(Some((*t, d?)));
         }
@@ -183,10 +184,15 @@ pub fn baseline_design(cfg: &GpuConfig) -> BaselineIssue {
 }
 
 /// The issue stage of `cfg` costed at `src`: the design of the out-of-order issue stage it
-/// selects, else the baseline's.
-pub fn design(cfg: &GpuConfig, src: &TechCostSource) -> Result<DesignCost, IssueError> {
+/// selects among `stages` (the registered ones: `technique::ISSUE_STAGE_COSTS`), else the
+/// baseline's.
+pub fn design(
+    stages: &[&'static dyn IssueStageCost],
+    cfg: &GpuConfig,
+    src: &TechCostSource,
+) -> Result<DesignCost, IssueError> {
     let base = baseline_design(cfg);
-    match selected(cfg, &base, src)? {
+    match selected(stages, cfg, &base, src)? {
         Some((_, d)) => Ok(d),
         None => Ok(baseline_cost(&base, src)?),
     }
@@ -234,8 +240,10 @@ fn powered_s(e: &Estimate) -> f64 {
 /// Costs the issue stage of the run `k` of `cfg` on its estimate `e` (module doc): the record
 /// and, for a run of an out-of-order issue stage, the edits that put its structures into the
 /// tree in place of the leaves it replaces. The record's SM and chip areas are those of `e`;
-/// [`finish`] sets them to the edited tree's.
+/// [`finish`] sets them to the edited tree's. `stages`: the registered out-of-order issue
+/// stages (`technique::ISSUE_STAGE_COSTS`).
 pub fn cost_with_edits(
+    stages: &[&'static dyn IssueStageCost],
     cfg: &GpuConfig,
     src: &TechCostSource,
     chip: &ChipModel,
@@ -243,7 +251,7 @@ pub fn cost_with_edits(
     e: &Estimate,
 ) -> Result<(IssueRun, Vec<Edit>), IssueError> {
     let base = baseline_design(cfg);
-    let (tech, d) = match selected(cfg, &base, src)? {
+    let (tech, d) = match selected(stages, cfg, &base, src)? {
         Some((t, d)) => (Some(t), d),
         None => (None, baseline_cost(&base, src)?),
     };
