@@ -159,7 +159,14 @@ impl TechniqueCost<Record, CostingError> for IssueCosting {
         e: &Estimate,
         k: &KernelActivity,
     ) -> Result<Option<Costing<Record>>, CostingError> {
-        let (run, edits) = crate::issuecost::cost_with_edits(ctx.cfg, ctx.source, ctx.chip, k, e)?;
+        let (run, edits) = crate::issuecost::cost_with_edits(
+            crate::technique::ISSUE_STAGE_COSTS,
+            ctx.cfg,
+            ctx.source,
+            ctx.chip,
+            k,
+            e,
+        )?;
         Ok(Some(Costing {
             edits,
             record: Record::Issue(run),

@@ -1,25 +1,18 @@
-//! The issue stage in an estimate (issue-stage spec §4, §5): every run's per-warp issue
-//! structures costed by [`models::issue`] at the study's technology point — the in-order
-//! baseline's I-buffer and scoreboards, or, with `sched.ooo.mode = "socgpu"`, SOCGPU's
-//! instruction buffer, dependence matrix, insert and a3 comparators, flush registers and local
-//! selection — or, with `sched.ooo.mode = "loog"`, LOOG's per-slice collector units, RRS, RAT,
-//! UUID counters and comparators, write-back buffers and broadcast bus (§3.1, §4) beside the
-//! in-order I-buffer it keeps — with their dynamic energy from the run's counters.
+//! The issue stage in an estimate (issue-stage spec §4, §5): every run's issue structures
+//! costed by [`models::issue`] at the study's technology point — the in-order baseline's
+//! I-buffer and scoreboards, or the structures of the out-of-order issue stage the
+//! configuration selects (an [`IssueStageCost`] of `technique::ISSUE_STAGE_COSTS`,
+//! each in its technique's module, `src/technique/`) — with their dynamic energy from the
+//! run's counters.
 //!
 //! # In the tree
 //! A baseline run's tree already costs its I-buffer ("front end/instruction buffer") and
 //! scoreboards ("issue/scoreboard") with the chip model's generic sizes; it is left as it is.
-//! A SOCGPU run replaces both leaves (its buffer and dependence matrix replace them, §2.1) by
-//! one leaf per SOCGPU structure in the "issue" group: area and leakage of one warp's copy ×
-//! warps per SM × SMs, dynamic energy from the §5 counters of `KernelActivity::socgpu`, leakage
-//! over the time the SMs were powered (the removed scoreboard leaf's `leakage_j / leakage_w`).
-//! A LOOG run keeps the I-buffer leaf (LOOG's IBuffer is the in-order one), drops the chip
-//! model's "operand collectors" leaf (LOOG's collector units are the machine's collectors,
-//! §3.1; its area and leakage count as removed) and replaces the scoreboard leaf by one leaf
-//! per LOOG structure: one copy per issue slice × slices per SM ×
-//! SMs, dynamic energy from the §5 counters of `KernelActivity::loog` (CU allocations, captures,
-//! dispatches, RRS allocations, RAT reads and writes, UUID comparisons and the WAR-guard
-//! register-id compares they gate, write-back-buffer writes, broadcasts).
+//! An out-of-order issue stage removes the scoreboard leaf and, as it says, either the I-buffer
+//! leaf or, when its structures are the machine's operand collectors, the "operand collectors"
+//! leaf, and appends one leaf per structure of its own to the "issue" group: area and leakage of
+//! one copy × copies per SM × SMs, dynamic energy from its counters, leakage over the time the
+//! SMs were powered (the removed scoreboard leaf's `leakage_j / leakage_w`).
 //!
 //! # The comparison's numbers
 //! [`IssueRun`] (the `issue` field of a run) holds the costed structures of the run's design
@@ -30,10 +23,7 @@
 //! by the difference between the generic and the §4 baseline models.
 
 use models::gpu::{ChipModel, Estimate, Node, Part, TechCostSource};
-use models::issue::{
-    baseline_cost, loog_cost, socgpu_cost, BaselineIssue, DesignCost, IssueCostError, LoogSlice,
-    SocgpuIssue, StructureCost,
-};
+use models::issue::{baseline_cost, BaselineIssue, DesignCost, IssueCostError, StructureCost};
 use models::technique::Edit;
 use serde::Serialize;
 use sim::activity::KernelActivity;
@@ -111,56 +101,76 @@ pub enum IssueError {
     Cost(#[from] IssueCostError),
 }
 
+/// The costing side of an out-of-order issue stage: what the generic issue-stage costing asks
+/// of the technique a configuration selects (registered in `technique::ISSUE_STAGE_COSTS`,
+/// which the costing passes in).
+pub trait IssueStageCost: Sync {
+    /// The design of `cfg` costed at `src` (`base`: the machine's in-order design), `None` when
+    /// `cfg` does not select this issue stage.
+    fn design(
+        &self,
+        cfg: &GpuConfig,
+        base: &BaselineIssue,
+        src: &TechCostSource,
+    ) -> Option<Result<DesignCost, IssueCostError>>;
+
+    /// The §5 counter named `c` in the run `k` when it is one of this stage's; `None` lets the
+    /// in-order counters answer (I-buffer and scoreboard records of the SMs, else 0).
+    fn counter(&self, k: &KernelActivity, c: &str) -> Option<f64>;
+
+    /// Copies of the design's structures per SM (one per warp, one per issue slice, …).
+    fn copies_per_sm(&self, cfg: &GpuConfig) -> u32;
+
+    /// Whether the stage keeps the in-order I-buffer: then the baseline's structures other than
+    /// the scoreboards are costed as part of the design (as the baseline's own model costs
+    /// them, so that a comparison with the baseline run compares like with like) and only the
+    /// scoreboards count as removed; otherwise its structures replace the I-buffer too.
+    fn keeps_ibuffer(&self) -> bool;
+
+    /// Whether its structures are the machine's operand collectors: the chip model's collector
+    /// leaf goes and its area and leakage count as removed.
+    fn replaces_collectors(&self) -> bool;
+
+    /// The prefix of its leaves' names in the tree.
+    fn leaf_prefix(&self) -> &'static str;
+
+    /// The instruction-buffer depth its record shows (`None`: no such knob).
+    fn ib_depth(&self, cfg: &GpuConfig) -> Option<u32> {
+        let _ = cfg;
+        None
+    }
+}
+
+/// The out-of-order issue stage of `stages` that `cfg` selects and its costed design, if any.
+fn selected(
+    stages: &[&'static dyn IssueStageCost],
+    cfg: &GpuConfig,
+    base: &BaselineIssue,
+    src: &TechCostSource,
+) -> Result<Option<(&'static dyn IssueStageCost, DesignCost)>, IssueError> {
+    for t in stages {
+        if let Some(d) = t.design(cfg, base, src) {
+            return Ok(Some((*t, d?)));
+        }
+    }
+    Ok(None)
+}
+
 fn sum(k: &KernelActivity, f: fn(&sim::activity::SmActivity) -> u64) -> f64 {
     k.sms.iter().map(f).sum::<u64>() as f64
 }
 
-/// The §5 counter named `c` in the run `k` (baseline counters from the SMs' I-buffer and
-/// scoreboard records, SOCGPU counters from `KernelActivity::socgpu`, LOOG counters from
-/// `KernelActivity::loog`).
-fn counter(k: &KernelActivity, c: &str) -> f64 {
-    if let Some(l) = k.loog.as_ref() {
-        let v = match c {
-            "cu_allocations" => Some(l.cu_allocs),
-            "captures" => Some(l.captures),
-            "dispatches" => Some(l.dispatches),
-            "rrs_allocations" => Some(l.rrs_allocs),
-            // an allocation-order probe reads one RAT entry (and a producer's dispatched bit)
-            "rat_reads" => Some(l.rat_reads + l.head_probes),
-            "rat_writes" => Some(l.rat_writes),
-            "uuid_comparisons" => Some(l.uuid_comparisons),
-            // each same-warp pair the dispatch rule compares also matches the candidate's
-            // destination against the other CU's three source ids (the WAR guard, §3.2 step 5)
-            "war_checks" => Some(3 * l.uuid_comparisons),
-            "wb_buffer_writes" => Some(l.wb_buffer_writes),
-            "broadcasts" => Some(l.broadcasts),
-            "lsq_writes" => l.lsq.as_ref().map(|q| q.lq_allocs + q.sq_allocs),
-            "lsq_searches" => l.lsq.as_ref().map(|q| q.searches),
-            _ => None,
-        };
-        if let Some(v) = v {
-            return v as f64;
-        }
+/// The §5 counter named `c` in the run `k`: the issue stage's own (`t`), else the baseline
+/// counters from the SMs' I-buffer and scoreboard records.
+fn counter(t: Option<&dyn IssueStageCost>, k: &KernelActivity, c: &str) -> f64 {
+    if let Some(v) = t.and_then(|t| t.counter(k, c)) {
+        return v;
     }
-    let s = k.socgpu.as_ref();
-    let g = |f: fn(&sim::activity::SocgpuStats) -> u64| s.map_or(0.0, |x| f(x) as f64);
     match c {
         "ib_writes" => sum(k, |s| s.ibuffer.writes),
-        "ib_reads" if s.is_none() => sum(k, |s| s.ibuffer.reads),
+        "ib_reads" => sum(k, |s| s.ibuffer.reads),
         "sb_lookups" => sum(k, |s| s.scoreboard.reads),
         "sb_updates" => sum(k, |s| s.scoreboard.writes),
-        "ib_inserts" => g(|x| x.ib_inserts),
-        "ib_reads" => g(|x| x.ib_reads),
-        "dm_row_writes" => g(|x| x.dm_row_writes),
-        "dm_nor_evals" => g(|x| x.dm_nor_evals),
-        "dm_column_clears" => g(|x| x.dm_column_clears),
-        "dm_comparisons" => g(|x| x.dm_comparisons),
-        "seniority_updates" => g(|x| x.seniority_updates),
-        "ready_ctr_increments" => g(|x| x.ready_ctr_increments),
-        "issued" => g(|x| x.issued),
-        "selections" => {
-            g(|x| x.candidate_hist.iter().skip(1).sum::<u64>() + x.smart_dual_reselections)
-        }
         _ => 0.0,
     }
 }
@@ -173,42 +183,19 @@ pub fn baseline_design(cfg: &GpuConfig) -> BaselineIssue {
     }
 }
 
-/// The LOOG slice of `cfg` for the §4 model (`None` when `sched.ooo.mode` is not "loog"): the
-/// simulated knobs (warps per slice, T, D, U, A, N_cu, R, write-back buffers) and the model's
-/// defaults for the rest (payload bits, the RAT's SRAM threshold).
-pub fn loog_slice(cfg: &GpuConfig) -> Option<LoogSlice> {
-    let hw = sim::timing::ooo::loog_hw_inputs(cfg)?;
-    Some(LoogSlice {
-        warps: hw.warps_per_slice,
-        threads: hw.threads_per_warp,
-        data_bits: hw.data_bits,
-        uuid_bits: hw.uuid_bits,
-        arch_regs: hw.arch_regs,
-        n_cu: hw.n_cu,
-        rrs: (hw.n_rrs > 0).then_some(hw.n_rrs),
-        n_wb: hw.wb_buffers,
-        ready_first: cfg.sched.ooo.loog_ready_first,
-        defer_load_consumers: cfg.sched.ooo.loog_defer_load_consumers,
-        lsq: cfg
-            .sched
-            .ooo
-            .loog_lsq
-            .then_some((cfg.sched.ooo.loog_lq_entries, cfg.sched.ooo.loog_sq_entries)),
-        ..LoogSlice::gtx1080ti_subcore()
-    })
-}
-
-/// The issue stage of `cfg` costed at `src`: the SOCGPU design when `sched.ooo.mode` is
-/// "socgpu", LOOG's (per issue slice) when it is "loog", else the baseline's.
-pub fn design(cfg: &GpuConfig, src: &TechCostSource) -> Result<DesignCost, IssueError> {
+/// The issue stage of `cfg` costed at `src`: the design of the out-of-order issue stage it
+/// selects among `stages` (the registered ones: `technique::ISSUE_STAGE_COSTS`), else the
+/// baseline's.
+pub fn design(
+    stages: &[&'static dyn IssueStageCost],
+    cfg: &GpuConfig,
+    src: &TechCostSource,
+) -> Result<DesignCost, IssueError> {
     let base = baseline_design(cfg);
-    if let Some(l) = loog_slice(cfg) {
-        return Ok(loog_cost(&l, src)?);
+    match selected(stages, cfg, &base, src)? {
+        Some((_, d)) => Ok(d),
+        None => Ok(baseline_cost(&base, src)?),
     }
-    Ok(match sim::timing::ooo::socgpu_hw_inputs(cfg) {
-        Some(hw) => socgpu_cost(&SocgpuIssue::from_hw(&hw), &base, src)?,
-        None => baseline_cost(&base, src)?,
-    })
 }
 
 /// A leaf of the estimate tree for a costed structure: `instances` copies over the chip with
@@ -251,27 +238,29 @@ fn powered_s(e: &Estimate) -> f64 {
 }
 
 /// Costs the issue stage of the run `k` of `cfg` on its estimate `e` (module doc): the record
-/// and, for a SOCGPU or LOOG run, the edits that put its structures into the tree in place of
-/// the I-buffer (SOCGPU), operand-collector (LOOG) and scoreboard leaves. The record's SM and
-/// chip areas are those of `e`; [`finish`] sets them to the edited tree's.
+/// and, for a run of an out-of-order issue stage, the edits that put its structures into the
+/// tree in place of the leaves it replaces. The record's SM and chip areas are those of `e`;
+/// [`finish`] sets them to the edited tree's. `stages`: the registered out-of-order issue
+/// stages (`technique::ISSUE_STAGE_COSTS`).
 pub fn cost_with_edits(
+    stages: &[&'static dyn IssueStageCost],
     cfg: &GpuConfig,
     src: &TechCostSource,
     chip: &ChipModel,
     k: &KernelActivity,
     e: &Estimate,
 ) -> Result<(IssueRun, Vec<Edit>), IssueError> {
-    let d = design(cfg, src)?;
+    let base = baseline_design(cfg);
+    let (tech, d) = match selected(stages, cfg, &base, src)? {
+        Some((t, d)) => (Some(t), d),
+        None => (None, baseline_cost(&base, src)?),
+    };
     let n = chip.n_sm as f64;
     let t = powered_s(e);
-    let count = |c: &str| counter(k, c);
-    let loog = d.design == "loog";
-    // copies per SM: one per warp, or for LOOG one per issue slice
-    let per_sm = if loog {
-        cfg.loog_slices()
-    } else {
-        cfg.sm.max_warps
-    };
+    let count = |c: &str| counter(tech, k, c);
+    let keeps_ibuffer = tech.is_some_and(|t| t.keeps_ibuffer());
+    // copies per SM: the stage's own count, one per warp for the baseline
+    let per_sm = tech.map_or(cfg.sm.max_warps, |t| t.copies_per_sm(cfg));
     let cost = |s: &StructureCost, copies: u32| {
         let c = copies as f64;
         IssueStructure {
@@ -286,19 +275,17 @@ pub fn cost_with_edits(
     };
     let mut structures: Vec<IssueStructure> = d.added.iter().map(|s| cost(s, per_sm)).collect();
     let collectors = match e.root.find_part(Part::OperandCollectors) {
-        Some(l) if loog => {
+        Some(l) if tech.is_some_and(|t| t.replaces_collectors()) => {
             let n = chip.n_sm.max(1) as f64;
             (l.area_m2 / n * 1e6, l.leakage_w / n)
         }
         _ => (0.0, 0.0),
     };
-    let (removed_area_per_sm_mm2, removed_leakage_per_sm_w) = if loog {
-        // LOOG keeps the in-order I-buffer and removes the baseline's scoreboards (§3): the
-        // kept buffer is part of the design, the scoreboards are what it removes, both as the
-        // baseline's own model costs them (so that a comparison with the baseline run compares
-        // like with like). Its collector units are the machine's operand collectors (§3.1:
-        // CUs as reservation stations), so the chip model's collector leaf goes too.
-        let base = baseline_cost(&baseline_design(cfg), src)?;
+    let (removed_area_per_sm_mm2, removed_leakage_per_sm_w) = if keeps_ibuffer {
+        // the kept buffer is part of the design, the scoreboards are what it removes, both as
+        // the baseline's own model costs them (so that a comparison with the baseline run
+        // compares like with like); replaced collectors count as removed too
+        let base = baseline_cost(&base, src)?;
         let w = cfg.sm.max_warps;
         let mut removed = collectors;
         for s in &base.added {
@@ -317,25 +304,23 @@ pub fn cost_with_edits(
             d.removed.iter().map(|s| s.leakage_w).sum::<f64>() * c,
         )
     };
-    let socgpu = d.design == "socgpu";
-    let edits = if socgpu || loog {
-        edits(&d, &structures, per_sm, chip.n_sm)
-    } else {
-        Vec::new()
+    let edits = match tech {
+        Some(t) => edits(t, &d, &structures, per_sm, chip.n_sm),
+        None => Vec::new(),
     };
     let sm_area_mm2 = sm_area_mm2(&e.root);
     let run = IssueRun {
         design: d.design.to_string(),
-        ib_depth: socgpu.then_some(cfg.sched.ooo.ib_depth),
+        ib_depth: tech.and_then(|t| t.ib_depth(cfg)),
         warps_per_sm: cfg.sm.max_warps,
         n_sm: chip.n_sm,
-        area_per_sm_mm2: if loog {
+        area_per_sm_mm2: if keeps_ibuffer {
             structures.iter().map(|s| s.area_per_sm_mm2).sum()
         } else {
             d.added_area_m2() * per_sm as f64 * 1e6
         },
         removed_area_per_sm_mm2,
-        leakage_per_sm_w: if loog {
+        leakage_per_sm_w: if keeps_ibuffer {
             structures.iter().map(|s| s.leakage_per_sm_w).sum()
         } else {
             d.added_leakage_w() * per_sm as f64
@@ -358,11 +343,16 @@ pub fn finish(run: &mut IssueRun, e: &Estimate) {
     run.chip_area_mm2 = e.root.area_m2 * 1e6;
 }
 
-/// The edits that replace the scoreboard leaf (and for SOCGPU the I-buffer leaf, for LOOG the
-/// operand-collector leaf) by the design's structures, `copies` per SM (module doc).
-fn edits(d: &DesignCost, st: &[IssueStructure], copies: u32, n_sm: u32) -> Vec<Edit> {
-    let loog = d.design == "loog";
-    let prefix = if loog { "LOOG" } else { "SOCGPU" };
+/// The edits that replace the scoreboard leaf (and the I-buffer or the operand-collector leaf,
+/// as the stage `t` says) by the design's structures, `copies` per SM (module doc).
+fn edits(
+    t: &dyn IssueStageCost,
+    d: &DesignCost,
+    st: &[IssueStructure],
+    copies: u32,
+    n_sm: u32,
+) -> Vec<Edit> {
+    let prefix = t.leaf_prefix();
     let nodes = d
         .added
         .iter()
@@ -377,18 +367,17 @@ fn edits(d: &DesignCost, st: &[IssueStructure], copies: u32, n_sm: u32) -> Vec<E
             )
         })
         .collect();
-    vec![
-        // LOOG's collector units replace the operand collectors (cost_with_edits); SOCGPU's
-        // in-order buffer gives way to its own
-        Edit::Remove(if loog {
-            Part::OperandCollectors
-        } else {
-            Part::InstructionBuffer
-        }),
-        Edit::Remove(Part::Scoreboard),
-        Edit::Append {
-            parent: Part::Issue,
-            nodes,
-        },
-    ]
+    let mut edits = Vec::new();
+    if t.replaces_collectors() {
+        edits.push(Edit::Remove(Part::OperandCollectors));
+    }
+    if !t.keeps_ibuffer() {
+        edits.push(Edit::Remove(Part::InstructionBuffer));
+    }
+    edits.push(Edit::Remove(Part::Scoreboard));
+    edits.push(Edit::Append {
+        parent: Part::Issue,
+        nodes,
+    });
+    edits
 }

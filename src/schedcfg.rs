@@ -48,12 +48,7 @@ pub const UNIT_NAMES: [&str; 9] = [
 /// Instructions one fetch brings into a warp's I-buffer, `E` (see the module doc).
 pub fn fetch_group(cfg: &GpuConfig) -> u32 {
     let f = &cfg.frontend;
-    let depth = if cfg.sched.ooo.mode == sim::config::OooMode::Socgpu {
-        cfg.sched.ooo.ib_depth
-    } else {
-        f.ibuffer_entries
-    };
-    f.fetch_width.min(depth).max(1)
+    f.fetch_width.min(cfg.fetch_buffer_entries()).max(1)
 }
 
 /// Index of a pipe class's unit in [`machine`]'s units (`None` for no unit).

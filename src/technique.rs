@@ -15,6 +15,16 @@
 //! is "CoordBO" and `origami+coord-blackout` keeps Origami's scheduler. Two techniques of one
 //! combination that set the same knob to different values do not compose, and saying so is an
 //! error naming both and the knob.
+//!
+//! A technique's root-crate side lives in its own child module (`technique/socgpu.rs`,
+//! `technique/loog.rs`: the costing of an out-of-order issue stage) and is registered here
+//! ([`ISSUE_STAGE_COSTS`]; the optimiser's options in [`ISSUE_SEARCH`]).
+
+mod loog;
+mod socgpu;
+
+pub use loog::{loog_slice, LoogCost};
+pub use socgpu::SocgpuCost;
 
 use crate::study_config::Overridable;
 use std::fmt;
@@ -283,6 +293,29 @@ pub const TECHNIQUES: &[Technique] = &[
         defaults: &[],
     },
 ];
+
+/// One option the optimiser's search group may pick: its name in the output, the technique it
+/// applies and the further keys it sets after the technique.
+pub type SearchOption = (
+    &'static str,
+    &'static str,
+    &'static [(&'static str, &'static str)],
+);
+
+/// The options of the optimiser's `issue` group (`optimize --space issue`), in search order
+/// after "off": each out-of-order issue stage at the buffer depths or collector counts searched
+/// (issue-stage §4).
+pub const ISSUE_SEARCH: &[SearchOption] = &[
+    ("socgpu ib=2", "socgpu", &[("sched.ooo.ib_depth", "2")]),
+    ("socgpu ib=4", "socgpu", &[("sched.ooo.ib_depth", "4")]),
+    ("socgpu ib=8", "socgpu", &[("sched.ooo.ib_depth", "8")]),
+    ("loog", "loog", &[]),
+    ("loog cu=8", "loog", &[("sched.ooo.loog_n_cu", "8")]),
+];
+
+/// The costings of the out-of-order issue stages ([`crate::issuecost`]), each asked in turn
+/// whether a configuration selects it.
+pub static ISSUE_STAGE_COSTS: &[&dyn crate::issuecost::IssueStageCost] = &[&SocgpuCost, &LoogCost];
 
 /// Why a technique name or combination cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq)]

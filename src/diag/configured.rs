@@ -175,7 +175,7 @@ pub fn class_model(cfg: &GpuConfig, class: Class, unroll: usize) -> Result<Class
 /// off the link.
 pub fn chain_read_cycles(cfg: &GpuConfig, class: Class) -> Result<u32, String> {
     let ec = class_exec(cfg, class)?;
-    if ec.pipe == PipeClass::None || cfg.sched.ooo.mode == sim::config::OooMode::Loog {
+    if ec.pipe == PipeClass::None || cfg.chained_operand_captured() {
         return Ok(0);
     }
     let ru = rf_use(cfg, class)?;

@@ -180,33 +180,15 @@ pub fn rf_group(v_frf_v: f64) -> Group {
     }
 }
 
-/// The issue group.
+/// The issue group: "off" and the options the technique registry lists for it
+/// ([`technique::ISSUE_SEARCH`]).
 pub fn issue_group() -> Group {
+    let searched = technique::ISSUE_SEARCH
+        .iter()
+        .map(|(name, tech, sets)| choice(name, tech, sets, None));
     Group {
         name: "issue".into(),
-        options: vec![
-            off(),
-            choice(
-                "socgpu ib=2",
-                "socgpu",
-                &[("sched.ooo.ib_depth", "2")],
-                None,
-            ),
-            choice(
-                "socgpu ib=4",
-                "socgpu",
-                &[("sched.ooo.ib_depth", "4")],
-                None,
-            ),
-            choice(
-                "socgpu ib=8",
-                "socgpu",
-                &[("sched.ooo.ib_depth", "8")],
-                None,
-            ),
-            choice("loog", "loog", &[], None),
-            choice("loog cu=8", "loog", &[("sched.ooo.loog_n_cu", "8")], None),
-        ],
+        options: std::iter::once(off()).chain(searched).collect(),
     }
 }
 

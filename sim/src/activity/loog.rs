@@ -217,6 +217,101 @@ fn mean_of(h: &[u64]) -> f64 {
     ratio(s as f64, n as f64)
 }
 
+impl super::IssueStageCounters for LoogStats {
+    fn json_key(&self) -> &'static str {
+        "loog"
+    }
+
+    /// The counters with `mean_cu_occupancy` and `reorder_fraction` added.
+    fn summary_json(&self) -> serde_json::Value {
+        let mut j = serde_json::to_value(self).expect("LoogStats serialises");
+        if let Some(m) = j.as_object_mut() {
+            m.insert("mean_cu_occupancy".into(), self.mean_cu_occupancy().into());
+            m.insert("reorder_fraction".into(), self.reorder_fraction().into());
+        }
+        j
+    }
+
+    /// Collector units, RAT, register file, broadcasts, stalls, the memory queues, the RRS and
+    /// reorders (issue-stage §5).
+    fn summary_text(&self) -> String {
+        use std::fmt::Write;
+        let mut s = String::new();
+        let rrs = if self.n_rrs > 0 {
+            format!(", RRS {} entries", self.n_rrs)
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            s,
+            "LOOG issue ({} CUs per slice{rrs}, {} WB buffer(s)):",
+            self.n_cu, self.wb_buffers
+        );
+        let _ = writeln!(
+            s,
+            "  CU allocations {}  dispatches {}  mean CU occupancy {:.2} per slice",
+            self.cu_allocs,
+            self.dispatches,
+            self.mean_cu_occupancy()
+        );
+        let _ = writeln!(
+            s,
+            "  RAT reads {}  writes {}  UUID comparisons {}",
+            self.rat_reads, self.rat_writes, self.uuid_comparisons
+        );
+        let _ = writeln!(
+            s,
+            "  RF reads {} (bank waits {})  RF writes {}  skipped by WAW elimination {}",
+            self.rf_reads, self.rf_read_conflicts, self.rf_writes, self.rf_writes_skipped
+        );
+        let _ = writeln!(
+            s,
+            "  broadcasts {}  captures {}  WB-buffer writes {}",
+            self.broadcasts, self.captures, self.wb_buffer_writes
+        );
+        let busy: Vec<String> = LOOG_UNIT_NAMES
+            .iter()
+            .zip(&self.unit_busy_stalls)
+            .filter(|(_, &n)| n > 0)
+            .map(|(u, n)| format!("{u} {n}"))
+            .collect();
+        let _ = writeln!(
+            s,
+            "  stalls: no_cu {}  uuid_overflow {}  no_rrs {}  rrs at dispatch {}  unit busy [{}]",
+            self.no_cu_stall,
+            self.uuid_overflow_stall,
+            self.no_rrs_stall,
+            self.no_rrs_dispatch_stall,
+            busy.join(", ")
+        );
+        if let Some(l) = &self.lsq {
+            let _ = writeln!(
+                s,
+                "  memory queues: LQ {} SQ {} entries taken, full {} slice-cycles, {} address \
+                 searches; held by unresolved store {}, overlap {}, barrier {}; bypasses {}",
+                l.lq_allocs,
+                l.sq_allocs,
+                l.full_stall,
+                l.searches,
+                l.unresolved_holds,
+                l.address_holds,
+                l.barrier_holds,
+                l.bypasses
+            );
+        }
+        if self.n_rrs > 0 {
+            let _ = writeln!(s, "  RRS allocations {}", self.rrs_allocs);
+        }
+        let _ = writeln!(
+            s,
+            "  reorders {} ({:.1}% of dispatches)",
+            self.reorders,
+            100.0 * self.reorder_fraction()
+        );
+        s
+    }
+}
+
 /// The §4 inputs of a LOOG configuration, per issue slice.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LoogHwInputs {

@@ -283,11 +283,7 @@ impl KernelActivity {
             (None, Some(b)) => self.rf = Some(b.clone()),
             _ => {}
         }
-        match (&mut self.socgpu, &o.socgpu) {
-            (Some(a), Some(b)) => a.merge(b),
-            (None, Some(b)) => self.socgpu = Some(b.clone()),
-            _ => {}
-        }
+        self.merge_issue_stage(o);
         match (&mut self.reconv, &o.reconv) {
             (Some(a), Some(b)) => a.merge(b),
             (None, Some(b)) => self.reconv = Some(b.clone()),
@@ -296,11 +292,6 @@ impl KernelActivity {
         match (&mut self.dwf, &o.dwf) {
             (Some(a), Some(b)) => a.merge(b),
             (None, Some(b)) => self.dwf = Some(b.clone()),
-            _ => {}
-        }
-        match (&mut self.loog, &o.loog) {
-            (Some(a), Some(b)) => a.merge(b),
-            (None, Some(b)) => self.loog = Some(b.clone()),
             _ => {}
         }
     }

@@ -34,6 +34,27 @@ pub use rfstats::{PrfRecord, RfPartCounts, RfStats, TricResidency, TricStats};
 pub use socgpu::{SocgpuHwInputs, SocgpuStats};
 pub use timeline::{IdleStats, LaneTimelines, Timeline};
 
+/// The counters of an out-of-order issue stage as the reports show them: each issue-stage
+/// technique's record implements it, so that a report prints whichever one a kernel carries
+/// ([`KernelActivity::issue_stage`]) without naming it.
+pub trait IssueStageCounters {
+    /// The key of its section in a JSON summary (the record's field name).
+    fn json_key(&self) -> &'static str;
+
+    /// The section in a JSON summary: the counters as serialised, with the derived figures
+    /// (means, shares) added.
+    fn summary_json(&self) -> serde_json::Value;
+
+    /// The section of the text summary: a heading and one line per group of counters.
+    fn summary_text(&self) -> String;
+
+    /// Whether the section comes before the reconvergence section in a summary (the order the
+    /// summaries have always had); default after it.
+    fn precedes_reconvergence(&self) -> bool {
+        false
+    }
+}
+
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -713,6 +734,29 @@ impl KernelActivity {
             reconv: None,
             dwf: None,
             loog: None,
+        }
+    }
+
+    /// The counters of the kernel's out-of-order issue stage, when it ran one.
+    pub fn issue_stage(&self) -> Option<&dyn IssueStageCounters> {
+        if let Some(g) = &self.socgpu {
+            return Some(g);
+        }
+        self.loog.as_ref().map(|g| g as &dyn IssueStageCounters)
+    }
+
+    /// Adds `o`'s issue-stage counters to these (the part of [`Merge`] that depends on which
+    /// out-of-order issue stage ran).
+    pub(crate) fn merge_issue_stage(&mut self, o: &KernelActivity) {
+        match (&mut self.socgpu, &o.socgpu) {
+            (Some(a), Some(b)) => a.merge(b),
+            (None, Some(b)) => self.socgpu = Some(b.clone()),
+            _ => {}
+        }
+        match (&mut self.loog, &o.loog) {
+            (Some(a), Some(b)) => a.merge(b),
+            (None, Some(b)) => self.loog = Some(b.clone()),
+            _ => {}
         }
     }
 

@@ -130,6 +130,76 @@ fn mean_of(h: &[u64]) -> f64 {
     ratio(s as f64, n as f64)
 }
 
+impl super::IssueStageCounters for SocgpuStats {
+    fn json_key(&self) -> &'static str {
+        "socgpu"
+    }
+
+    /// The counters with `ctl_fraction`, `flushes_per_100_insts`, `mean_occupancy` and
+    /// `mean_candidates` added.
+    fn summary_json(&self) -> serde_json::Value {
+        let mut j = serde_json::to_value(self).expect("SocgpuStats serialises");
+        if let Some(m) = j.as_object_mut() {
+            m.insert("ctl_fraction".into(), self.ctl_fraction().into());
+            m.insert(
+                "flushes_per_100_insts".into(),
+                self.flushes_per_100().into(),
+            );
+            m.insert("mean_occupancy".into(), self.mean_occupancy().into());
+            m.insert("mean_candidates".into(), self.mean_candidates().into());
+        }
+        j
+    }
+
+    /// Buffer and dependence-matrix activity, candidates, flushes, control instructions,
+    /// reorders and dual issues (issue-stage §5).
+    fn summary_text(&self) -> String {
+        use std::fmt::Write;
+        let mut s = String::new();
+        let _ = writeln!(s, "SOCGPU issue (IB depth {}):", self.ib_depth);
+        let _ = writeln!(
+            s,
+            "  IB inserts {}  reads {}  mean occupancy {:.2} entries/warp",
+            self.ib_inserts,
+            self.ib_reads,
+            self.mean_occupancy()
+        );
+        let _ = writeln!(
+            s,
+            "  DM row writes {} ({} entry comparisons)  NOR evaluations {}  column clears {}",
+            self.dm_row_writes, self.dm_comparisons, self.dm_nor_evals, self.dm_column_clears
+        );
+        let _ = writeln!(
+            s,
+            "  mean candidates {:.2}  ready-counter increments {}  seniority updates {}",
+            self.mean_candidates(),
+            self.ready_ctr_increments,
+            self.seniority_updates
+        );
+        let _ = writeln!(
+            s,
+            "  ctl insts {} ({:.1}% of insts)  flushes {} ({:.2} per 100 insts)  discarded {}  \
+             ib_squash {}",
+            self.ctl_insts,
+            100.0 * self.ctl_fraction(),
+            self.flushes,
+            self.flushes_per_100(),
+            self.flush_discarded,
+            self.ib_squash
+        );
+        let _ = writeln!(
+            s,
+            "  reorders {}  dual issues {}  smart-dual re-selections {}",
+            self.reorders, self.dual_issues, self.smart_dual_reselections
+        );
+        s
+    }
+
+    fn precedes_reconvergence(&self) -> bool {
+        true
+    }
+}
+
 /// The inputs of the §4 bit-count formulas for one SOCGPU configuration, for the cost models.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SocgpuHwInputs {

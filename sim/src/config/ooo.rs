@@ -2,7 +2,7 @@
 //! knobs and the combinations their issue paths do not model, each error naming its key.
 
 use super::pg::PgPolicy;
-use super::schema::{GpuConfig, OooMode, SchedPolicy};
+use super::schema::{GpuConfig, OooMode, OooSection, SchedPolicy};
 
 impl GpuConfig {
     /// Errors of `[sched.ooo]`. Called by [`GpuConfig::validate`].
@@ -174,5 +174,80 @@ impl GpuConfig {
         } else {
             ((self.loog_n_cu() as f64 * f).ceil() as u32).min(256)
         }
+    }
+
+    /// Instructions a warp's fetch buffer holds, the bound on one fetch group: SOCGPU's
+    /// per-warp instruction buffer (`sched.ooo.ib_depth`) under `sched.ooo.mode = "socgpu"`,
+    /// else the in-order I-buffer (`frontend.ibuffer_entries`, LOOG's IBuffer too).
+    pub fn fetch_buffer_entries(&self) -> u32 {
+        if self.sched.ooo.mode == OooMode::Socgpu {
+            self.sched.ooo.ib_depth
+        } else {
+            self.frontend.ibuffer_entries
+        }
+    }
+
+    /// Whether a dependent instruction takes its chained operand from its producer's result
+    /// broadcast rather than reading it from the register file after the producer's write-back:
+    /// LOOG's collector units capture it (issue-stage §3.2 steps 2–4).
+    pub fn chained_operand_captured(&self) -> bool {
+        self.sched.ooo.mode == OooMode::Loog
+    }
+}
+
+impl OooSection {
+    /// Every key of `[sched.ooo]` with its value, including the keys that are not serialised
+    /// while they hold their defaults (so that a user file or `--set` may override them on a
+    /// base preset).
+    pub(crate) fn keys_with_values(&self) -> Vec<(&'static str, toml::Value)> {
+        let o = self;
+        let v = |x: Result<toml::Value, toml::ser::Error>| x.expect("serialises");
+        vec![
+            ("ib_depth", v(toml::Value::try_from(o.ib_depth))),
+            ("local_policy", v(toml::Value::try_from(o.local_policy))),
+            ("ready_ctr_bits", v(toml::Value::try_from(o.ready_ctr_bits))),
+            ("ib_refill", v(toml::Value::try_from(o.ib_refill))),
+            ("mem_order", v(toml::Value::try_from(o.mem_order))),
+            ("dual", v(toml::Value::try_from(o.dual))),
+            ("loog_n_cu", v(toml::Value::try_from(o.loog_n_cu))),
+            (
+                "loog_rrs_factor",
+                v(toml::Value::try_from(o.loog_rrs_factor)),
+            ),
+            (
+                "loog_wb_buffers",
+                v(toml::Value::try_from(o.loog_wb_buffers)),
+            ),
+            ("loog_uuid_bits", v(toml::Value::try_from(o.loog_uuid_bits))),
+            (
+                "loog_rf_arbiter",
+                v(toml::Value::try_from(o.loog_rf_arbiter)),
+            ),
+            (
+                "loog_rf_read_ports",
+                v(toml::Value::try_from(o.loog_rf_read_ports)),
+            ),
+            (
+                "loog_rrs_dispatch_needs_free_slot",
+                v(toml::Value::try_from(o.loog_rrs_dispatch_needs_free_slot)),
+            ),
+            (
+                "loog_ready_first",
+                v(toml::Value::try_from(o.loog_ready_first)),
+            ),
+            (
+                "loog_defer_load_consumers",
+                v(toml::Value::try_from(o.loog_defer_load_consumers)),
+            ),
+            ("loog_lsq", v(toml::Value::try_from(o.loog_lsq))),
+            (
+                "loog_lq_entries",
+                v(toml::Value::try_from(o.loog_lq_entries)),
+            ),
+            (
+                "loog_sq_entries",
+                v(toml::Value::try_from(o.loog_sq_entries)),
+            ),
+        ]
     }
 }

@@ -12,7 +12,7 @@ mod techniques;
 pub use reference::{reference_json, reference_table};
 
 use gating::{gating_json, gating_table};
-use techniques::{loog_table, prf_table, reconv_table, rf_table, socgpu_table};
+use techniques::{prf_table, reconv_table, rf_table};
 
 use sim::activity::{Activity, KernelActivity, StallCounts};
 
@@ -107,15 +107,9 @@ pub fn summary_json(
             serde_json::to_value(r).expect("RfStats serialises"),
         );
     }
-    if let Some(g) = &a.socgpu {
-        let mut j = serde_json::to_value(g).expect("SocgpuStats serialises");
-        if let Some(m) = j.as_object_mut() {
-            m.insert("ctl_fraction".into(), g.ctl_fraction().into());
-            m.insert("flushes_per_100_insts".into(), g.flushes_per_100().into());
-            m.insert("mean_occupancy".into(), g.mean_occupancy().into());
-            m.insert("mean_candidates".into(), g.mean_candidates().into());
-        }
-        o.insert("socgpu".into(), j);
+    let issue_stage = a.issue_stage();
+    if let Some(g) = issue_stage.filter(|g| g.precedes_reconvergence()) {
+        o.insert(g.json_key().into(), g.summary_json());
     }
     if let Some(r) = &a.reconv {
         let mut j = serde_json::to_value(r).expect("ReconvStats serialises");
@@ -124,13 +118,8 @@ pub fn summary_json(
         }
         o.insert("reconvergence".into(), j);
     }
-    if let Some(g) = &a.loog {
-        let mut j = serde_json::to_value(g).expect("LoogStats serialises");
-        if let Some(m) = j.as_object_mut() {
-            m.insert("mean_cu_occupancy".into(), g.mean_cu_occupancy().into());
-            m.insert("reorder_fraction".into(), g.reorder_fraction().into());
-        }
-        o.insert("loog".into(), j);
+    if let Some(g) = issue_stage.filter(|g| !g.precedes_reconvergence()) {
+        o.insert(g.json_key().into(), g.summary_json());
     }
     v
 }
@@ -209,14 +198,15 @@ pub fn summary_table(
     if let Some(p) = a.rf.as_ref().and_then(|r| r.prf.as_ref()) {
         s.push_str(&prf_table(p));
     }
-    if let Some(g) = &a.socgpu {
-        s.push_str(&socgpu_table(g));
+    let issue_stage = a.issue_stage();
+    if let Some(g) = issue_stage.filter(|g| g.precedes_reconvergence()) {
+        s.push_str(&g.summary_text());
     }
     if let Some(r) = &a.reconv {
         s.push_str(&reconv_table(r));
     }
-    if let Some(g) = &a.loog {
-        s.push_str(&loog_table(g));
+    if let Some(g) = issue_stage.filter(|g| !g.precedes_reconvergence()) {
+        s.push_str(&g.summary_text());
     }
     let _ = writeln!(
         s,

@@ -1,5 +1,6 @@
 //! The per-technique sections of `gpuenergy simulate`'s text summary: the partitioned register
-//! file, reconvergence, LOOG, SOCGPU and the register file's event counters.
+//! file, reconvergence and the register file's event counters (an out-of-order issue
+//! stage's section is its record's, `sim::activity::IssueStageCounters`).
 
 use sim::activity::RfStats;
 
@@ -120,129 +121,6 @@ pub(super) fn reconv_table(r: &sim::activity::ReconvStats) -> String {
         let _ = write!(line, " {label} {n}");
     }
     let _ = writeln!(s, "{line}");
-    s
-}
-
-/// The LOOG section of the text summary (issue-stage §5): collector units, RAT, register file,
-/// broadcasts, stalls, the RRS and reorders.
-pub(super) fn loog_table(g: &sim::activity::LoogStats) -> String {
-    use std::fmt::Write;
-    let mut s = String::new();
-    let rrs = if g.n_rrs > 0 {
-        format!(", RRS {} entries", g.n_rrs)
-    } else {
-        String::new()
-    };
-    let _ = writeln!(
-        s,
-        "LOOG issue ({} CUs per slice{rrs}, {} WB buffer(s)):",
-        g.n_cu, g.wb_buffers
-    );
-    let _ = writeln!(
-        s,
-        "  CU allocations {}  dispatches {}  mean CU occupancy {:.2} per slice",
-        g.cu_allocs,
-        g.dispatches,
-        g.mean_cu_occupancy()
-    );
-    let _ = writeln!(
-        s,
-        "  RAT reads {}  writes {}  UUID comparisons {}",
-        g.rat_reads, g.rat_writes, g.uuid_comparisons
-    );
-    let _ = writeln!(
-        s,
-        "  RF reads {} (bank waits {})  RF writes {}  skipped by WAW elimination {}",
-        g.rf_reads, g.rf_read_conflicts, g.rf_writes, g.rf_writes_skipped
-    );
-    let _ = writeln!(
-        s,
-        "  broadcasts {}  captures {}  WB-buffer writes {}",
-        g.broadcasts, g.captures, g.wb_buffer_writes
-    );
-    let busy: Vec<String> = sim::activity::LOOG_UNIT_NAMES
-        .iter()
-        .zip(&g.unit_busy_stalls)
-        .filter(|(_, &n)| n > 0)
-        .map(|(u, n)| format!("{u} {n}"))
-        .collect();
-    let _ = writeln!(
-        s,
-        "  stalls: no_cu {}  uuid_overflow {}  no_rrs {}  rrs at dispatch {}  unit busy [{}]",
-        g.no_cu_stall,
-        g.uuid_overflow_stall,
-        g.no_rrs_stall,
-        g.no_rrs_dispatch_stall,
-        busy.join(", ")
-    );
-    if let Some(l) = &g.lsq {
-        let _ = writeln!(
-            s,
-            "  memory queues: LQ {} SQ {} entries taken, full {} slice-cycles, {} address \
-             searches; held by unresolved store {}, overlap {}, barrier {}; bypasses {}",
-            l.lq_allocs,
-            l.sq_allocs,
-            l.full_stall,
-            l.searches,
-            l.unresolved_holds,
-            l.address_holds,
-            l.barrier_holds,
-            l.bypasses
-        );
-    }
-    if g.n_rrs > 0 {
-        let _ = writeln!(s, "  RRS allocations {}", g.rrs_allocs);
-    }
-    let _ = writeln!(
-        s,
-        "  reorders {} ({:.1}% of dispatches)",
-        g.reorders,
-        100.0 * g.reorder_fraction()
-    );
-    s
-}
-
-/// The SOCGPU section of the text summary (issue-stage §5): buffer and dependence-matrix
-/// activity, candidates, flushes, control instructions, reorders and dual issues.
-pub(super) fn socgpu_table(g: &sim::activity::SocgpuStats) -> String {
-    use std::fmt::Write;
-    let mut s = String::new();
-    let _ = writeln!(s, "SOCGPU issue (IB depth {}):", g.ib_depth);
-    let _ = writeln!(
-        s,
-        "  IB inserts {}  reads {}  mean occupancy {:.2} entries/warp",
-        g.ib_inserts,
-        g.ib_reads,
-        g.mean_occupancy()
-    );
-    let _ = writeln!(
-        s,
-        "  DM row writes {} ({} entry comparisons)  NOR evaluations {}  column clears {}",
-        g.dm_row_writes, g.dm_comparisons, g.dm_nor_evals, g.dm_column_clears
-    );
-    let _ = writeln!(
-        s,
-        "  mean candidates {:.2}  ready-counter increments {}  seniority updates {}",
-        g.mean_candidates(),
-        g.ready_ctr_increments,
-        g.seniority_updates
-    );
-    let _ = writeln!(
-        s,
-        "  ctl insts {} ({:.1}% of insts)  flushes {} ({:.2} per 100 insts)  discarded {}  \
-         ib_squash {}",
-        g.ctl_insts,
-        100.0 * g.ctl_fraction(),
-        g.flushes,
-        g.flushes_per_100(),
-        g.flush_discarded,
-        g.ib_squash
-    );
-    let _ = writeln!(
-        s,
-        "  reorders {}  dual issues {}  smart-dual re-selections {}",
-        g.reorders, g.dual_issues, g.smart_dual_reselections
-    );
     s
 }
 

@@ -98,55 +98,7 @@ pub(super) fn schema_table(cfg: &GpuConfig) -> toml::Table {
             toml::Value::Table(toml::Table::try_from(&cfg.sched.gates).expect("serialises"))
         });
         if let Some(toml::Value::Table(ooo)) = sched.get_mut("ooo") {
-            let o = &cfg.sched.ooo;
-            let v = |x: Result<toml::Value, toml::ser::Error>| x.expect("serialises");
-            for (k, x) in [
-                ("ib_depth", v(toml::Value::try_from(o.ib_depth))),
-                ("local_policy", v(toml::Value::try_from(o.local_policy))),
-                ("ready_ctr_bits", v(toml::Value::try_from(o.ready_ctr_bits))),
-                ("ib_refill", v(toml::Value::try_from(o.ib_refill))),
-                ("mem_order", v(toml::Value::try_from(o.mem_order))),
-                ("dual", v(toml::Value::try_from(o.dual))),
-                ("loog_n_cu", v(toml::Value::try_from(o.loog_n_cu))),
-                (
-                    "loog_rrs_factor",
-                    v(toml::Value::try_from(o.loog_rrs_factor)),
-                ),
-                (
-                    "loog_wb_buffers",
-                    v(toml::Value::try_from(o.loog_wb_buffers)),
-                ),
-                ("loog_uuid_bits", v(toml::Value::try_from(o.loog_uuid_bits))),
-                (
-                    "loog_rf_arbiter",
-                    v(toml::Value::try_from(o.loog_rf_arbiter)),
-                ),
-                (
-                    "loog_rf_read_ports",
-                    v(toml::Value::try_from(o.loog_rf_read_ports)),
-                ),
-                (
-                    "loog_rrs_dispatch_needs_free_slot",
-                    v(toml::Value::try_from(o.loog_rrs_dispatch_needs_free_slot)),
-                ),
-                (
-                    "loog_ready_first",
-                    v(toml::Value::try_from(o.loog_ready_first)),
-                ),
-                (
-                    "loog_defer_load_consumers",
-                    v(toml::Value::try_from(o.loog_defer_load_consumers)),
-                ),
-                ("loog_lsq", v(toml::Value::try_from(o.loog_lsq))),
-                (
-                    "loog_lq_entries",
-                    v(toml::Value::try_from(o.loog_lq_entries)),
-                ),
-                (
-                    "loog_sq_entries",
-                    v(toml::Value::try_from(o.loog_sq_entries)),
-                ),
-            ] {
+            for (k, x) in cfg.sched.ooo.keys_with_values() {
                 ooo.entry(k).or_insert(x);
             }
         }
