@@ -65,6 +65,19 @@ pub enum TechError {
         /// What is out of range, with the allowed range.
         what: String,
     },
+    /// A knob of a technology point that is not in its domain (a supply or temperature that is
+    /// not a positive number).
+    #[error("{key} must be {allowed}, got {value}")]
+    BadKnob {
+        /// Name of the node.
+        node: String,
+        /// The knob, as the command line names it (`--vdd`, `--temperature`).
+        key: String,
+        /// The value given.
+        value: String,
+        /// The values allowed.
+        allowed: String,
+    },
     /// A node file (built-in or user overlay) that does not parse or is inconsistent.
     #[error("technology file '{file}': {what}")]
     BadFile {
