@@ -963,8 +963,10 @@ mod tests {
         .run(&[])
         .unwrap();
         assert!(one.area_mm2 < r.area_mm2, "one SM is smaller than fifteen");
-        let mut cold = techlib::ResolvedPoint::named("planar45").unwrap();
-        cold.temperature_k = 300.0;
+        let cold = techlib::ResolvedPoint::named("planar45")
+            .unwrap()
+            .with_temperature_k(300.0)
+            .unwrap();
         let cold = Study::new(
             GpuConfig::preset("gtx480").unwrap(),
             techlib::ResolvedPoint::named("planar45").unwrap(),
