@@ -7,7 +7,7 @@
 
 use models::sram::calib::finfet_scalars;
 use models::sram::fit::{rf_spec, rf_tech, RF_LANES, RF_POINTS};
-use models::sram::{evaluate_sliced, sram_tech, BackGate, Flavour, SramSpec, TechRequest};
+use models::sram::{evaluate_sliced, sram_tech, BackGate, Flavour, SramSpec};
 
 /// A request at `node` (resolved here: a test names its node), the SRAM model's 300 K when no
 /// temperature is given.

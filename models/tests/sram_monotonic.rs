@@ -15,7 +15,7 @@
 
 use models::sram::{
     calib, evaluate, evaluate_one, evaluate_sliced, sram_tech, sram_tech_designed_at, BackGate,
-    CellKind, Flavour, SramResult, SramSpec, SramTech, TechRequest,
+    CellKind, Flavour, SramResult, SramSpec, SramTech,
 };
 use proptest::prelude::*;
 

@@ -2,7 +2,7 @@
 
 use models::sram::{
     calib, evaluate, evaluate_one, sram_tech, validate, BackGate, CellKind, Flavour, SramError,
-    SramResult, SramSpec, SramTech, TechRequest,
+    SramResult, SramSpec, SramTech,
 };
 use proptest::prelude::*;
 
@@ -188,16 +188,24 @@ fn invalid_input_is_an_error() {
         validate(&spec(0, 64, 1, 0, 0, 1)),
         Err(SramError::ZeroCapacity)
     ));
-    // bad technology requests
-    for (node, fl, vdd, temp) in [
-        ("planar45", Flavour::Hp, Some(-1.0), 300.0),
-        ("planar45", Flavour::Hp, Some(f64::NAN), 300.0),
-        ("planar45", Flavour::Hp, None, 1000.0),
-        ("nonsense", Flavour::Hp, None, 300.0),
+    // bad technology points: the resolver refuses a bad supply or node, the SRAM model a
+    // temperature outside its range
+    for (node, vdd) in [
+        ("planar45", Some(-1.0)),
+        ("planar45", Some(f64::NAN)),
+        ("nonsense", None),
     ] {
-        let r = sram_tech(&treq(&node, fl, vdd, Some(temp), BackGate::Vdd));
-        assert!(r.is_err(), "{node} {vdd:?} {temp} accepted");
+        let r = techlib::ResolvedPoint::resolve(node, Some("hp"), vdd, None, Some(300.0));
+        assert!(r.is_err(), "{node} {vdd:?} accepted");
     }
+    let hot = sram_tech(&treq(
+        "planar45",
+        Flavour::Hp,
+        None,
+        Some(1000.0),
+        BackGate::Vdd,
+    ));
+    assert!(hot.is_err(), "1000 K accepted");
     let gnd_planar = sram_tech(&treq("planar45", Flavour::Hp, None, None, BackGate::Gnd));
     assert!(gnd_planar.is_err());
 }
