@@ -84,8 +84,7 @@ fn chip(choice: &techlib::ResolvedPoint) -> (ChipModel, String) {
 }
 
 fn stv() -> techlib::ResolvedPoint {
-    let c = techlib::ResolvedPoint::resolve("finfet7", None, None, Some("stv"), None).unwrap();
-    c
+    techlib::ResolvedPoint::resolve("finfet7", None, None, Some("stv"), None).unwrap()
 }
 
 proptest! {

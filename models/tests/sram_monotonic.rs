@@ -83,7 +83,7 @@ fn tech(node: usize, fl: usize, vdd_scale: f64, bg_gnd: bool) -> SramTech {
         [Flavour::Hp, Flavour::Lstp, Flavour::Lop][fl % 3]
     };
     let nominal = sram_tech(&treq(
-        &NODES[node],
+        NODES[node],
         flavour,
         None,
         Some(if finfet { 300.0 } else { 350.0 }),
@@ -94,7 +94,7 @@ fn tech(node: usize, fl: usize, vdd_scale: f64, bg_gnd: bool) -> SramTech {
         return nominal;
     }
     sram_tech(&treq(
-        &NODES[node],
+        NODES[node],
         flavour,
         Some(nominal.periph.vdd_v * vdd_scale),
         Some(if finfet { 300.0 } else { 350.0 }),

@@ -29,7 +29,7 @@ fn treq(
 }
 
 fn tech(node: &str, flavour: Flavour, vdd: Option<f64>) -> SramTech {
-    sram_tech(&treq(&node, flavour, vdd, Some(350.0), BackGate::Vdd)).expect("tech")
+    sram_tech(&treq(node, flavour, vdd, Some(350.0), BackGate::Vdd)).expect("tech")
 }
 
 fn spec(cap: u64, block: u64, rw: u32, rd: u32, wr: u32, banks: u32) -> SramSpec {
@@ -77,7 +77,7 @@ proptest! {
         let cap = (1u64 << cap_log).max(banks as u64 * (1 << blk_log));
         let mut s = spec(cap, 1 << blk_log, rw, rd, wr, banks);
         if eight { s.cell = CellKind::EightT; }
-        let t = sram_tech(&treq(&NODES[node], FLAVOURS[fl], None, Some(temp), BackGate::Vdd)).unwrap();
+        let t = sram_tech(&treq(NODES[node], FLAVOURS[fl], None, Some(temp), BackGate::Vdd)).unwrap();
         let r = evaluate(&s, &t).unwrap();
         prop_assert!(sane(&r), "{r:?}");
         prop_assert!(r.leakage_bank_w >= r.gate_leakage_bank_w);
@@ -128,7 +128,7 @@ proptest! {
         let l: Vec<f64> = [Flavour::Hp, Flavour::Lop, Flavour::Lstp]
             .iter()
             .map(|f| {
-                let t = sram_tech(&treq(&NODES[node], *f, None, Some(300.0), BackGate::Vdd)).unwrap();
+                let t = sram_tech(&treq(NODES[node], *f, None, Some(300.0), BackGate::Vdd)).unwrap();
                 evaluate(&s, &t).unwrap().leakage_w
             })
             .collect();

@@ -69,14 +69,12 @@ pub enum TechError {
     /// not a positive number).
     #[error("{key} must be {allowed}, got {value}")]
     BadKnob {
-        /// Name of the node.
-        node: String,
         /// The knob, as the command line names it (`--vdd`, `--temperature`).
-        key: String,
+        key: &'static str,
         /// The value given.
-        value: String,
+        value: f64,
         /// The values allowed.
-        allowed: String,
+        allowed: &'static str,
     },
     /// A node file (built-in or user overlay) that does not parse or is inconsistent.
     #[error("technology file '{file}': {what}")]

@@ -80,21 +80,19 @@ pub struct ResolvedPoint {
     design_vdd_v: Option<f64>,
 }
 
-fn knob_error(node: &Node, key: &str, value: f64, allowed: &str) -> TechError {
+fn knob_error(key: &'static str, value: f64, allowed: &'static str) -> TechError {
     TechError::BadKnob {
-        node: node.name().to_string(),
-        key: key.to_string(),
-        value: value.to_string(),
-        allowed: allowed.to_string(),
+        key,
+        value,
+        allowed,
     }
 }
 
-fn check_temperature(node: &Node, t: f64) -> Result<f64, TechError> {
+fn check_temperature(t: f64) -> Result<f64, TechError> {
     if t.is_finite() && t > 0.0 {
         Ok(t)
     } else {
         Err(knob_error(
-            node,
             "--temperature",
             t,
             "a positive number of kelvin",
@@ -102,11 +100,9 @@ fn check_temperature(node: &Node, t: f64) -> Result<f64, TechError> {
     }
 }
 
-fn check_vdd(node: &Node, key: &str, v: Option<f64>) -> Result<Option<f64>, TechError> {
+fn check_vdd(key: &'static str, v: Option<f64>) -> Result<Option<f64>, TechError> {
     match v {
-        Some(v) if !(v.is_finite() && v > 0.0) => {
-            Err(knob_error(node, key, v, "a positive voltage"))
-        }
+        Some(v) if !(v.is_finite() && v > 0.0) => Err(knob_error(key, v, "a positive voltage")),
         v => Ok(v),
     }
 }
@@ -144,10 +140,9 @@ impl ResolvedPoint {
         temperature_k: Option<f64>,
         fallback: FlavourDefault,
     ) -> Result<ResolvedPoint, TechError> {
+        let temperature_k = check_temperature(temperature_k.unwrap_or(DEFAULT_TEMPERATURE_K))?;
+        let vdd_v = check_vdd("--vdd", vdd_v)?;
         let node = lookup(name)?;
-        let temperature_k =
-            check_temperature(&node, temperature_k.unwrap_or(DEFAULT_TEMPERATURE_K))?;
-        let vdd_v = check_vdd(&node, "--vdd", vdd_v)?;
         let flavour_name = match flavour {
             Some(f) => f.to_string(),
             None => match fallback {
@@ -194,7 +189,7 @@ impl ResolvedPoint {
         temperature_k: f64,
     ) -> Result<ResolvedPoint, TechError> {
         node.flavour(flavour.key())?;
-        let temperature_k = check_temperature(&node, temperature_k)?;
+        let temperature_k = check_temperature(temperature_k)?;
         Ok(ResolvedPoint {
             node,
             flavour,
@@ -213,14 +208,14 @@ impl ResolvedPoint {
 
     /// The same point at another temperature, K (checked as the resolver checks it).
     pub fn with_temperature_k(mut self, temperature_k: f64) -> Result<ResolvedPoint, TechError> {
-        self.temperature_k = check_temperature(&self.node, temperature_k)?;
+        self.temperature_k = check_temperature(temperature_k)?;
         Ok(self)
     }
 
     /// The same point at an explicit operating supply, V (it takes precedence over a named
     /// operating point, as in [`Conditions`]).
     pub fn with_vdd_v(mut self, vdd_v: f64) -> Result<ResolvedPoint, TechError> {
-        self.vdd_v = check_vdd(&self.node, "--vdd", Some(vdd_v))?;
+        self.vdd_v = check_vdd("--vdd", Some(vdd_v))?;
         Ok(self)
     }
 
@@ -238,7 +233,7 @@ impl ResolvedPoint {
         mut self,
         design_vdd_v: Option<f64>,
     ) -> Result<ResolvedPoint, TechError> {
-        self.design_vdd_v = check_vdd(&self.node, "--design-vdd", design_vdd_v)?;
+        self.design_vdd_v = check_vdd("--design-vdd", design_vdd_v)?;
         Ok(self)
     }
 
