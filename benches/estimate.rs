@@ -6,7 +6,6 @@
 //! through the library pipeline [`gpuenergy::study::Study`].
 
 use gpuenergy::study::Study;
-use models::gpu::TechChoice;
 use sim::activity::Activity;
 use sim::config::GpuConfig;
 use sim::workloads;
@@ -14,8 +13,7 @@ use std::time::Instant;
 
 fn main() {
     let cfg = GpuConfig::preset("gtx480").expect("preset");
-    let mut choice = TechChoice::new("finfet7");
-    choice.op = Some("stv".into());
+    let choice = techlib::ResolvedPoint::resolve("finfet7", None, None, Some("stv"), None).unwrap();
     let study = Study::new(cfg, choice, None);
     // A saved Activity: simulate one workload once and serialise it.
     let w = workloads::find("hotspot").expect("hotspot");

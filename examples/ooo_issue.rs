@@ -10,11 +10,9 @@
 #[path = "common/mod.rs"]
 mod common;
 
-use models::gpu::TechChoice;
-
 fn main() -> anyhow::Result<()> {
     let k = common::Knobs::parse_with("sgemm,hotspot");
-    let tech = TechChoice::new("planar16");
+    let tech = techlib::ResolvedPoint::named("planar16").unwrap();
     let socgpu = common::compare(
         "gtx1080ti",
         tech.clone(),

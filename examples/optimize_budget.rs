@@ -16,18 +16,16 @@ use gpuenergy::optimize::space::Space;
 use gpuenergy::optimize::{optimize, pareto, Problem};
 use gpuenergy::study::{workloads_named, Study};
 use gpuenergy::study_config::StudyConfig;
-use models::gpu::TechChoice;
 use std::sync::Arc;
 
 fn main() -> anyhow::Result<()> {
     let k = common::Knobs::parse_with("hotspot");
     let dir = k.out_dir("optimize_budget")?;
     let base = StudyConfig::preset("gtx480")?;
-    let mut tech = TechChoice::new("finfet7");
-    tech.op = Some("stv".into());
+    let tech = techlib::ResolvedPoint::resolve("finfet7", None, None, Some("stv"), None).unwrap();
     let mut space = Space::parse("gating,rf", &base).map_err(anyhow::Error::msg)?;
     space
-        .apply_snm_floor(&tech.node, base.opt.snm_min)
+        .apply_snm_floor(tech.node(), base.opt.snm_min)
         .map_err(anyhow::Error::msg)?;
     let conflicts = space.conflicts(&base, &[]);
     let cache = Arc::new(ActivityCache::new(dir.join("cache")));

@@ -10,12 +10,9 @@
 #[path = "common/mod.rs"]
 mod common;
 
-use models::gpu::TechChoice;
-
 fn main() -> anyhow::Result<()> {
     let k = common::Knobs::parse_with("hotspot,sgemm");
-    let mut tech = TechChoice::new("finfet7");
-    tech.op = Some("stv".into());
+    let tech = techlib::ResolvedPoint::resolve("finfet7", None, None, Some("stv"), None).unwrap();
     let c = common::compare(
         "gtx780",
         tech,

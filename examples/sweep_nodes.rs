@@ -12,7 +12,6 @@ mod common;
 
 use gpuenergy::study::Study;
 use gpuenergy::study_config::StudyConfig;
-use models::gpu::TechChoice;
 
 fn main() -> anyhow::Result<()> {
     let k = common::Knobs::parse_with("hotspot");
@@ -33,8 +32,7 @@ fn main() -> anyhow::Result<()> {
             .map(|s| (s.to_string(), Vec::new()))
             .collect();
     for (node, op) in points {
-        let mut tech = TechChoice::new(node);
-        tech.op = op.map(str::to_string);
+        let tech = techlib::ResolvedPoint::resolve(node, None, None, op, None).unwrap();
         let label = match op {
             Some(o) => format!("{node} {o}"),
             None => node.to_string(),

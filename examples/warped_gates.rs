@@ -10,13 +10,11 @@
 #[path = "common/mod.rs"]
 mod common;
 
-use models::gpu::TechChoice;
-
 fn main() -> anyhow::Result<()> {
     let k = common::Knobs::parse_with("hotspot,backprop");
     let c = common::compare(
         "gtx480",
-        TechChoice::new("40nm"),
+        techlib::ResolvedPoint::named("40nm").unwrap(),
         "two-level",
         &["conv-pg", "gates", "warped-gates"],
         &[],

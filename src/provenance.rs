@@ -123,7 +123,7 @@ impl RunInfo {
     /// The values of [`CSV_COLUMNS`], comma-separated and quoted where needed (lists joined
     /// with `+` for techniques and `;` for overrides).
     pub fn csv_fields(&self) -> String {
-        use crate::report::csv::field;
+        let field = csv_field;
         [
             field(&self.version),
             field(&self.config_name),
@@ -139,6 +139,16 @@ impl RunInfo {
             field(&self.activity_source),
         ]
         .join(",")
+    }
+}
+
+/// Quotes a CSV field that holds a comma, quote or newline (RFC 4180); the one quoting rule of
+/// every CSV the tool writes (`report::csv::field`).
+pub fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
     }
 }
 

@@ -25,7 +25,7 @@
 //! §8 energy of a plain MRF for a run without a technique (the baseline of a comparison), on
 //! the same structures, so that a variant with every technique off saves exactly zero.
 
-use models::gpu::{ChipModel, Estimate, Node, Part, Source, TechChoice};
+use models::gpu::{ChipModel, Estimate, Node, Part, Source};
 use models::rf::accounting::{
     account, apply_paper_row, phi_sum, MrfRegion, RfCounts, RfEnergy, RfEnergyModel, Techniques,
 };
@@ -107,22 +107,16 @@ fn non_mrf(c: &RfCounts) -> bool {
 fn design(
     cfg: &GpuConfig,
     energy: &EnergySection,
-    tech: &TechChoice,
+    tech: &techlib::ResolvedPoint,
     chip: &ChipModel,
 ) -> Result<RfDesign, RfError> {
-    let node = techlib::node(&tech.node)?;
-    let flavour_name = tech
-        .flavour
-        .clone()
-        .unwrap_or_else(|| models::gpu::source::default_flavour(&node));
-    let flavour = node.flavour(&flavour_name)?;
     Ok(RfDesign::from_config(
         cfg,
         energy,
-        &tech.node,
-        flavour,
+        tech.node(),
+        tech.flavour(),
         chip.vdd_v,
-        tech.temperature_k,
+        tech.temperature_k(),
         chip.core_clock_hz,
     ))
 }
@@ -160,7 +154,7 @@ fn calibrated(
 pub fn plain_energy(
     cfg: &GpuConfig,
     energy: &EnergySection,
-    tech: &TechChoice,
+    tech: &techlib::ResolvedPoint,
     chip: &ChipModel,
     k: &KernelActivity,
 ) -> Result<RfEnergy, RfError> {
@@ -186,7 +180,7 @@ pub fn plain_energy(
 pub fn cost_run(
     cfg: &GpuConfig,
     energy: &EnergySection,
-    tech: &TechChoice,
+    tech: &techlib::ResolvedPoint,
     chip: &ChipModel,
     k: &KernelActivity,
     overlay: Option<&models::overlay::Overlay>,
@@ -453,7 +447,7 @@ fn edit(rf: &RfCost, areas_m2: [f64; 4], bus_read_j: [f64; 4], runtime_s: f64) -
 pub fn cost_with_edit(
     cfg: &GpuConfig,
     energy: &EnergySection,
-    tech: &TechChoice,
+    tech: &techlib::ResolvedPoint,
     chip: &ChipModel,
     k: &KernelActivity,
     overlay: Option<&models::overlay::Overlay>,

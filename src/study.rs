@@ -11,11 +11,10 @@
 //!
 //! ```no_run
 //! use gpuenergy::study::{workloads_named, Study};
-//! use models::gpu::TechChoice;
-//! use sim::config::GpuConfig;
+//! //! use sim::config::GpuConfig;
 //!
 //! let cfg = GpuConfig::preset("gtx480").unwrap();
-//! let study = Study::new(cfg, TechChoice::new("planar45"), None);
+//! let study = Study::new(cfg, techlib::ResolvedPoint::named("planar45").unwrap(), None);
 //! let report = study.run(&workloads_named("hotspot").unwrap()).unwrap();
 //! println!("{}", gpuenergy::report::table::render(&report));
 //! ```
@@ -23,8 +22,7 @@
 use crate::study_config::{IntoVariant, StudyConfig};
 use models::gating::cost::{ClassCost, CostPoint};
 use models::gpu::{
-    ChipError, ChipModel, Estimate, EstimateError, IdleSms, Node, SourceError, TechChoice,
-    TechCostSource,
+    ChipError, ChipModel, Estimate, EstimateError, IdleSms, Node, SourceError, TechCostSource,
 };
 use models::overlay::{Overlay, OverlayError};
 use rayon::prelude::*;
@@ -355,38 +353,28 @@ pub fn workloads_named(name: &str) -> Result<Vec<&'static dyn Workload>, StudyEr
     Ok(list)
 }
 
-/// The junction temperature every command costs at unless told otherwise, K: inside every
-/// built-in node's tables (planar 300–400 K, FinFET 250–400 K).
-pub const DEFAULT_TEMPERATURE_K: f64 = 350.0;
+/// The junction temperature every command costs at unless told otherwise, K (the one
+/// default of [`techlib::ResolvedPoint::resolve`]).
+pub use techlib::DEFAULT_TEMPERATURE_K;
 
 /// The technology point of a node name, an optional supply (V) or named operating point, an
-/// optional device flavour and a temperature (K), as every command and sweep file gives it: the
-/// finfet7 node defaults to its `stv` point when neither a supply nor a point is named.
+/// optional device flavour and a temperature (K), as every command and sweep file gives it,
+/// resolved once ([`techlib::ResolvedPoint::resolve`]: the one set of defaults; the finfet7
+/// node at its `stv` point when neither a supply nor a point is named).
 pub fn tech_choice(
     tech: &str,
     vdd: Option<f64>,
     op: Option<&str>,
     device: Option<&str>,
     temperature_k: f64,
-) -> anyhow::Result<TechChoice> {
-    if !(temperature_k.is_finite() && temperature_k > 0.0) {
-        anyhow::bail!("--temperature must be a positive number of kelvin, got {temperature_k}");
-    }
-    if let Some(v) = vdd {
-        if !(v.is_finite() && v > 0.0) {
-            anyhow::bail!("--vdd must be a positive voltage, got {v}");
-        }
-    }
-    let mut c = TechChoice::new(tech);
-    c.flavour = device.map(str::to_string);
-    c.vdd_v = vdd;
-    c.temperature_k = temperature_k;
-    c.op = match (op, vdd) {
-        (Some(o), _) => Some(o.to_string()),
-        (None, None) if tech.eq_ignore_ascii_case("finfet7") => Some("stv".into()),
-        _ => None,
-    };
-    Ok(c)
+) -> anyhow::Result<techlib::ResolvedPoint> {
+    Ok(techlib::ResolvedPoint::resolve(
+        tech,
+        device,
+        vdd,
+        op,
+        Some(temperature_k),
+    )?)
 }
 
 /// Where a study's activity comes from when it runs workloads.
@@ -432,7 +420,7 @@ enum Input {
 #[derive(Clone)]
 pub struct Study {
     cfg: StudyConfig,
-    tech: TechChoice,
+    tech: techlib::ResolvedPoint,
     overlay: Option<NamedOverlay>,
     size: Size,
     input: Input,
@@ -450,7 +438,7 @@ impl Study {
     /// `test` size, simulate the workloads given to [`Study::run`], in parallel, no progress.
     pub fn new(
         cfg: impl Into<StudyConfig>,
-        tech: TechChoice,
+        tech: techlib::ResolvedPoint,
         overlay: Option<NamedOverlay>,
     ) -> Study {
         Study {
@@ -552,7 +540,7 @@ impl Study {
     }
 
     /// The same study at another technology point (a sweep over nodes or supplies).
-    pub fn at(&self, tech: TechChoice) -> Study {
+    pub fn at(&self, tech: techlib::ResolvedPoint) -> Study {
         Study {
             tech,
             ..self.clone()
@@ -565,7 +553,7 @@ impl Study {
     }
 
     /// The technology point studied.
-    pub fn tech(&self) -> &TechChoice {
+    pub fn tech(&self) -> &techlib::ResolvedPoint {
         &self.tech
     }
 
@@ -636,7 +624,7 @@ impl Study {
         act: &Activity,
     ) -> Result<WorkloadResult, StudyError> {
         let k = &act.aggregate;
-        let mut e = chip.estimate(label, tech, self.tech.temperature_k, k);
+        let mut e = chip.estimate(label, tech, self.tech.temperature_k(), k);
         let src = self.cost_source()?;
         let ctx = models::technique::CostContext {
             cfg: &self.cfg,
@@ -721,13 +709,13 @@ impl Study {
             TricGranularity::EntryLane => 32,
         };
         let d = models::rf::tric::derived_wake_latency(
-            &self.tech.node,
-            self.tech.flavour.as_deref(),
+            self.tech.node(),
+            Some(self.tech.flavour()),
             chip.vdd_v,
             t.drowsy_margin_mv * 1e-3,
             chip.core_clock_hz,
             bits,
-            self.tech.temperature_k,
+            self.tech.temperature_k(),
         )
         .map_err(StudyError::TricWake)?;
         if !(1..=64).contains(&d.wake_cycles) {
@@ -841,7 +829,7 @@ impl Study {
         run.node = label.next().unwrap_or_default().to_string();
         run.flavour = label.next().unwrap_or_default().to_string();
         run.vdd_v = src.vdd_v_value();
-        run.temperature_k = self.tech.temperature_k;
+        run.temperature_k = self.tech.temperature_k();
         run.core_clock_hz = chip.core_clock_hz;
         // a user program has fixed sizes: the tier does not apply to it
         let all_programs =
@@ -861,7 +849,7 @@ impl Study {
             run,
             tech,
             vdd_v: src.vdd_v_value(),
-            temperature_k: self.tech.temperature_k,
+            temperature_k: self.tech.temperature_k(),
             gpu: self.cfg.gpu.name.clone(),
             area_m2: st.area_m2,
             leakage_w: st.leakage_w,
@@ -888,22 +876,14 @@ impl Study {
 /// FRF at `prf.v_frf`, `cfg`'s entries, banks, warps and n, clocked at `clock_hz`.
 pub fn derived_srf_cycles(
     cfg: &GpuConfig,
-    tech: &TechChoice,
+    tech: &techlib::ResolvedPoint,
     clock_hz: f64,
 ) -> Result<u32, StudyError> {
     use models::rf::structures::{evaluate, RfDesign};
-    let flavour = match &tech.flavour {
-        Some(f) => Some(techlib::Flavour::parse(f).ok_or_else(|| {
-            StudyError::PrfDerivedLatency(format!(
-                "the register-file model has no device flavour '{f}'"
-            ))
-        })?),
-        None => None,
-    };
     let design = RfDesign {
-        node: tech.node.clone(),
-        flavour,
-        temperature_k: tech.temperature_k,
+        node: tech.node().clone(),
+        flavour: Some(tech.flavour()),
+        temperature_k: tech.temperature_k(),
         entries: cfg.sm.n_registers / cfg.gpu.warp_size.max(1),
         entry_bytes: cfg.rf.entry_bytes,
         lanes: cfg.gpu.warp_size,
@@ -936,7 +916,13 @@ mod tests {
         let mut cfg = GpuConfig::preset("gtx480").unwrap();
         cfg.tric.enabled = true;
         cfg.tric.wake_latency_mode = sim::config::tric::WakeLatencyMode::Derived;
-        let study = |cfg: &GpuConfig| Study::new(cfg.clone(), TechChoice::new("40nm"), None);
+        let study = |cfg: &GpuConfig| {
+            Study::new(
+                cfg.clone(),
+                techlib::ResolvedPoint::named("40nm").unwrap(),
+                None,
+            )
+        };
         let s = study(&cfg);
         let src = s.cost_source().unwrap();
         let mut chip = s.chip(&src).unwrap();
@@ -983,10 +969,14 @@ mod tests {
     #[test]
     fn static_study_has_no_runs_and_positive_area() {
         let cfg = GpuConfig::preset("gtx480").unwrap();
-        let r = Study::new(cfg, TechChoice::new("planar45"), None)
-            .static_only(true)
-            .run(&[])
-            .unwrap();
+        let r = Study::new(
+            cfg,
+            techlib::ResolvedPoint::named("planar45").unwrap(),
+            None,
+        )
+        .static_only(true)
+        .run(&[])
+        .unwrap();
         assert!(r.workloads.is_empty());
         assert!(r.area_m2 > 0.0 && r.leakage_w > 0.0);
         assert_eq!(r.gpu, "gtx480");
@@ -994,7 +984,7 @@ mod tests {
         cfg.gpu.n_sm = 1;
         let one = Study::new(
             GpuConfig::preset("gtx480").unwrap(),
-            TechChoice::new("planar45"),
+            techlib::ResolvedPoint::named("planar45").unwrap(),
             None,
         )
         .static_only(true)
@@ -1002,11 +992,13 @@ mod tests {
         .run(&[])
         .unwrap();
         assert!(one.area_m2 < r.area_m2, "one SM is smaller than fifteen");
-        let mut cold = TechChoice::new("planar45");
-        cold.temperature_k = 300.0;
+        let cold = techlib::ResolvedPoint::named("planar45")
+            .unwrap()
+            .with_temperature_k(300.0)
+            .unwrap();
         let cold = Study::new(
             GpuConfig::preset("gtx480").unwrap(),
-            TechChoice::new("planar45"),
+            techlib::ResolvedPoint::named("planar45").unwrap(),
             None,
         )
         .static_only(true)

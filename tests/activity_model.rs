@@ -7,7 +7,6 @@ mod common;
 
 use gpuenergy::amodel;
 use gpuenergy::study::{ActivitySource, Study};
-use models::gpu::TechChoice;
 use sim::activity::Activity;
 use sim::config::GpuConfig;
 use sim::timing::{Program, Simulation, TimingGpu};
@@ -44,7 +43,11 @@ fn ops(a: &Activity) -> BTreeMap<(String, String), (u64, u64)> {
 #[test]
 fn every_workload_is_consistent_costable_and_functionally_exact() {
     let cfg = gtx480();
-    let study = Study::new(cfg.clone(), TechChoice::new("40nm"), None);
+    let study = Study::new(
+        cfg.clone(),
+        techlib::ResolvedPoint::named("40nm").unwrap(),
+        None,
+    );
     let src = study.cost_source().unwrap();
     let chip = study.chip(&src).unwrap();
     for w in workloads::all() {
@@ -119,15 +122,19 @@ fn two_runs_are_byte_identical() {
 fn a_study_on_the_model_says_so_and_refuses_what_it_cannot_represent() {
     let cfg = gtx480();
     let list = gpuenergy::study::workloads_named("hotspot").unwrap();
-    let r = Study::new(cfg.clone(), TechChoice::new("40nm"), None)
-        .activity_source(ActivitySource::Model)
-        .run(&list)
-        .unwrap();
+    let r = Study::new(
+        cfg.clone(),
+        techlib::ResolvedPoint::named("40nm").unwrap(),
+        None,
+    )
+    .activity_source(ActivitySource::Model)
+    .run(&list)
+    .unwrap();
     assert_eq!(r.activity_source, "model");
     assert!(gpuenergy::report::table::render(&r).contains(amodel::TABLE_NOTE));
     let mut gated = cfg.clone();
     gated.stats.per_register = true;
-    let e = match Study::new(gated, TechChoice::new("40nm"), None)
+    let e = match Study::new(gated, techlib::ResolvedPoint::named("40nm").unwrap(), None)
         .activity_source(ActivitySource::Model)
         .run(&list)
     {
@@ -138,7 +145,7 @@ fn a_study_on_the_model_says_so_and_refuses_what_it_cannot_represent() {
         e.contains("stats.per_register") && e.contains("false"),
         "{e}"
     );
-    let sim = Study::new(cfg, TechChoice::new("40nm"), None)
+    let sim = Study::new(cfg, techlib::ResolvedPoint::named("40nm").unwrap(), None)
         .run(&list)
         .unwrap();
     assert_eq!(sim.activity_source, "sim");

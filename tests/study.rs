@@ -4,7 +4,7 @@
 
 use gpuenergy::report;
 use gpuenergy::study::{workloads_named, NamedOverlay, Study};
-use models::gpu::{sram_accuracy, CvMape, Node, Source, TechChoice};
+use models::gpu::{sram_accuracy, CvMape, Node, Source};
 use models::overlay::{KindFit, Overlay, OverlayReference, QuantityFit};
 use sim::config::GpuConfig;
 use std::collections::BTreeMap;
@@ -25,10 +25,14 @@ fn gtx480() -> GpuConfig {
 
 #[test]
 fn every_node_says_where_its_numbers_come_from() {
-    let r = Study::new(gtx480(), TechChoice::new("planar45"), None)
-        .static_only(true)
-        .run(&[])
-        .unwrap();
+    let r = Study::new(
+        gtx480(),
+        techlib::ResolvedPoint::named("planar45").unwrap(),
+        None,
+    )
+    .static_only(true)
+    .run(&[])
+    .unwrap();
     let sram = Source::SramModel {
         accuracy: sram_accuracy(techlib::NodeKind::Planar),
     };
@@ -53,7 +57,7 @@ fn every_node_says_where_its_numbers_come_from() {
     });
     let table = report::table::render(&r);
     assert!(
-        table.lines().nth(1).unwrap().ends_with(" source"),
+        table.lines().nth(2).unwrap().ends_with(" source"),
         "{table}"
     );
     assert!(table.contains("\nsource: analytical = "), "{table}");
@@ -112,10 +116,14 @@ fn calibrated_costs_carry_the_overlays_cross_validated_error() {
         name: "alu-only.toml".into(),
         overlay,
     };
-    let r = Study::new(gtx480(), TechChoice::new("asap7"), Some(named))
-        .static_only(true)
-        .run(&[])
-        .unwrap();
+    let r = Study::new(
+        gtx480(),
+        techlib::ResolvedPoint::named("asap7").unwrap(),
+        Some(named),
+    )
+    .static_only(true)
+    .run(&[])
+    .unwrap();
     let alu = &find(&r.area, "SP integer ALUs").source;
     let Source::Calibrated {
         overlay,
@@ -143,16 +151,22 @@ fn parallel_and_serial_runs_give_the_same_report() {
     ];
     let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
     let s2 = seen.clone();
-    let par = Study::new(gtx480(), TechChoice::new("planar45"), None)
-        .on_progress(move |name, done, total| {
-            s2.lock().unwrap().push((name.to_string(), done, total))
-        })
-        .run(&list)
-        .unwrap();
-    let ser = Study::new(gtx480(), TechChoice::new("planar45"), None)
-        .parallel(false)
-        .run(&list)
-        .unwrap();
+    let par = Study::new(
+        gtx480(),
+        techlib::ResolvedPoint::named("planar45").unwrap(),
+        None,
+    )
+    .on_progress(move |name, done, total| s2.lock().unwrap().push((name.to_string(), done, total)))
+    .run(&list)
+    .unwrap();
+    let ser = Study::new(
+        gtx480(),
+        techlib::ResolvedPoint::named("planar45").unwrap(),
+        None,
+    )
+    .parallel(false)
+    .run(&list)
+    .unwrap();
     assert_eq!(
         report::json::render(&par).unwrap(),
         report::json::render(&ser).unwrap()
@@ -168,16 +182,18 @@ fn parallel_and_serial_runs_give_the_same_report() {
 
 #[test]
 fn bad_inputs_are_typed_errors_naming_the_problem() {
-    let e = Study::new(gtx480(), TechChoice::new("planar3"), None)
-        .static_only(true)
-        .run(&[])
+    let e = techlib::ResolvedPoint::named("planar3")
         .unwrap_err()
         .to_string();
     assert!(e.contains("planar3"), "{e}");
-    let e = Study::new(gtx480(), TechChoice::new("planar45"), None)
-        .activity("/nonexistent/act.json")
-        .run(&[])
-        .unwrap_err();
+    let e = Study::new(
+        gtx480(),
+        techlib::ResolvedPoint::named("planar45").unwrap(),
+        None,
+    )
+    .activity("/nonexistent/act.json")
+    .run(&[])
+    .unwrap_err();
     assert!(e.to_string().contains("/nonexistent/act.json"), "{e}");
     let e = NamedOverlay::load(std::path::Path::new("/nonexistent/ov.toml")).unwrap_err();
     assert!(e.to_string().contains("ov.toml"), "{e}");
@@ -226,16 +242,24 @@ fn a_plugin_costing_joins_the_builtin_registry() {
     }
 
     let w = workloads_named("hotspot").unwrap();
-    let base = Study::new(gtx480(), TechChoice::new("planar45"), None)
-        .run(&w)
-        .unwrap();
+    let base = Study::new(
+        gtx480(),
+        techlib::ResolvedPoint::named("planar45").unwrap(),
+        None,
+    )
+    .run(&w)
+    .unwrap();
     let mut reg = builtin();
     reg.register(Box::new(Marker));
     assert_eq!(reg.keys(), ["gating", "rf", "issue", "dwf", "marker"]);
-    let with = Study::new(gtx480(), TechChoice::new("planar45"), None)
-        .costings(reg)
-        .run(&w)
-        .unwrap();
+    let with = Study::new(
+        gtx480(),
+        techlib::ResolvedPoint::named("planar45").unwrap(),
+        None,
+    )
+    .costings(reg)
+    .run(&w)
+    .unwrap();
     let (b, m) = (&base.workloads[0], &with.workloads[0]);
     let sb = find(&b.estimate.root, "scoreboard").area_m2;
     assert!(sb > 0.0);

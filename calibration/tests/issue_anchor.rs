@@ -9,7 +9,7 @@
 
 use calibration::fit::fit_records;
 use calibration::flow::{self, registry, FlowOptions};
-use models::gpu::{TechChoice, TechCostSource};
+use models::gpu::TechCostSource;
 use models::issue::{baseline_cost, socgpu_cost, BaselineIssue, DesignCost, SocgpuIssue};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -65,12 +65,14 @@ fn issue_logic_synthesised_vs_modelled() {
     let goldens = Path::new(env!("CARGO_MANIFEST_DIR")).join("goldens/asap7-rvt-tt");
     let recs = calibration::collect::collect(&goldens).unwrap();
     let overlay = fit_records("asap7", &recs).unwrap().overlay;
-    let choice = TechChoice {
-        flavour: Some("rvt".into()),
-        vdd_v: Some(overlay.reference.vdd_v),
-        temperature_k: overlay.reference.temperature_c + 273.15,
-        ..TechChoice::new("asap7")
-    };
+    let choice = techlib::ResolvedPoint::resolve(
+        "asap7",
+        Some("rvt"),
+        Some(overlay.reference.vdd_v),
+        None,
+        Some(overlay.reference.temperature_c + 273.15),
+    )
+    .unwrap();
     let src = TechCostSource::new(&choice, Some(overlay)).unwrap();
     let base = BaselineIssue::default();
     let soc = SocgpuIssue::default();

@@ -6,7 +6,6 @@
 use gpuenergy::compare::{self, Comparison};
 use gpuenergy::study::{workloads_named, Study};
 use gpuenergy::study_config::StudyConfig;
-use models::gpu::TechChoice;
 use sim::workloads::Size;
 use std::path::PathBuf;
 
@@ -55,7 +54,7 @@ impl Knobs {
 /// `set` applied to every run, on `k`'s workloads.
 pub fn compare(
     preset: &str,
-    tech: TechChoice,
+    tech: techlib::ResolvedPoint,
     baseline: &str,
     techniques: &[&str],
     set: &[(&str, &str)],

@@ -73,7 +73,7 @@ fn main() {
     for row in &rows {
         let mut req = row.config.tech_request().unwrap();
         let nominal = cache.get(&req).unwrap().periph.vdd_v;
-        req.vdd_v = Some(0.8 * nominal);
+        req.point = req.point.with_vdd_v(0.8 * nominal).unwrap();
         let tech = models::sram::sram_tech(&req).unwrap();
         let spec = row.config.spec();
         let mut best = f64::INFINITY;

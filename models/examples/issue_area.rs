@@ -6,7 +6,7 @@
 //!
 //! `cargo run --release -p models --example issue_area -- 16nm finfet7`
 
-use models::gpu::{TechChoice, TechCostSource};
+use models::gpu::TechCostSource;
 use models::issue::{
     baseline_cost, dwf_cost, loog_cost, socgpu_cost, BaselineIssue, DesignCost, DwfScheduler,
     LoogSlice, SocgpuIssue,
@@ -53,7 +53,7 @@ fn main() {
         nodes = vec!["16nm".into(), "finfet7".into()];
     }
     for node in &nodes {
-        let src = match TechCostSource::new(&TechChoice::new(node), None) {
+        let src = match TechCostSource::new(&techlib::ResolvedPoint::named(node).unwrap(), None) {
             Ok(s) => s,
             Err(e) => {
                 eprintln!("node '{node}': {e}");

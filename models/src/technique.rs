@@ -8,9 +8,10 @@
 //! the register-file techniques, the issue stage, the DWF scheduler) are registered exactly as a
 //! plug-in is, and the study's core names none of them.
 
-use crate::gpu::{ChipModel, Estimate, Node, Part, TechChoice, TechCostSource};
+use crate::gpu::{ChipModel, Estimate, Node, Part, TechCostSource};
 use crate::overlay::Overlay;
 use sim::config::GpuConfig;
+use techlib::ResolvedPoint;
 
 /// What every costing is given besides the run: the machine, the energy-accounting switches,
 /// the technology point (as chosen and as evaluated) and the chip model built there.
@@ -21,7 +22,7 @@ pub struct CostContext<'a> {
     /// The energy-accounting switches (`[energy]` of the configuration file).
     pub energy: &'a crate::energy_section::EnergySection,
     /// The technology point as chosen (node, flavour, supply, temperature).
-    pub tech: &'a TechChoice,
+    pub tech: &'a ResolvedPoint,
     /// The same point evaluated: devices, wires, SRAM technology, logic overlay.
     pub source: &'a TechCostSource,
     /// The chip model at that point (core clock, SM count, component costs).
@@ -332,7 +333,7 @@ mod tests {
         let mut e = estimate();
         let k = sim::activity::KernelActivity::empty("t");
         let cfg = sim::config::GpuConfig::preset("gtx480").unwrap();
-        let tech = TechChoice::new("planar45");
+        let tech = techlib::ResolvedPoint::named("planar45").unwrap();
         let source = TechCostSource::new(&tech, None).unwrap();
         let chip = ChipModel::build(&cfg, &source).unwrap();
         let energy = crate::energy_section::EnergySection::default();

@@ -36,8 +36,8 @@ fn domains() -> Vec<(DomainKind, LaneUnit)> {
 }
 
 fn query(node: &str, op: Option<&str>, kind: DomainKind, unit: LaneUnit) -> BreakevenQuery {
-    let mut q = BreakevenQuery::new(node);
-    q.op = op.map(str::to_string);
+    let mut q =
+        BreakevenQuery::new(techlib::ResolvedPoint::resolve(node, None, None, op, None).unwrap());
     q.domain.kind = kind;
     q.domain.unit = unit;
     q
@@ -103,10 +103,11 @@ fn finite_everywhere_and_whole_fins() {
 #[test]
 fn bet_falls_as_leakage_rises_with_temperature() {
     for node in ["40nm", "planar22", "finfet7", "asap7"] {
-        let mut cool = BreakevenQuery::new(node);
-        cool.temperature_k = 300.0;
+        let cool = BreakevenQuery::new(
+            techlib::ResolvedPoint::resolve(node, None, None, None, Some(300.0)).unwrap(),
+        );
         let mut hot = cool.clone();
-        hot.temperature_k = 390.0;
+        hot.point = hot.point.with_temperature_k(390.0).unwrap();
         let (c, h) = (
             breakeven(&cool, None).unwrap(),
             breakeven(&hot, None).unwrap(),
@@ -124,11 +125,12 @@ fn bet_falls_as_leakage_rises_with_temperature() {
 #[test]
 fn bet_falls_with_a_lower_vt_logic_flavour() {
     for (node, high, low) in [("finfet7", "rvt", "lvt"), ("asap7", "lvt", "slvt")] {
-        let mut a = BreakevenQuery::new(node);
-        a.logic_flavour = Some(high.into());
+        let mut a = BreakevenQuery::new(
+            techlib::ResolvedPoint::resolve(node, Some(high), None, None, None).unwrap(),
+        );
         a.switch_flavour = Some("rvt".into());
         let mut b = a.clone();
-        b.logic_flavour = Some(low.into());
+        b.point = b.point.with_flavour(low).unwrap();
         // Same clock for both, so only the logic's leakage and drive differ.
         a.clock = models::gating::breakeven::ClockChoice::Fixed { clock_hz: 300e6 };
         b.clock = a.clock;
@@ -194,17 +196,16 @@ fn finer_domains_have_smaller_blocks() {
 
 #[test]
 fn bad_supply_and_domain_are_refused() {
-    let mut q = BreakevenQuery::new("40nm");
-    q.vdd_v = Some(0.05);
+    let q = BreakevenQuery::new(
+        techlib::ResolvedPoint::resolve("40nm", None, Some(0.05), None, None).unwrap(),
+    );
     let e = breakeven(&q, None).unwrap_err().to_string();
     assert!(e.contains("--vdd") && e.contains("minimum"), "{e}");
     let e = DomainKind::parse("lane-group:3").unwrap_err().to_string();
     assert!(e.contains("1, 2 or 4"), "{e}");
     assert!(DomainKind::parse("tensor").is_err());
-    let mut q = BreakevenQuery::new("40nm");
-    q.op = Some("ntv".into());
     assert!(
-        breakeven(&q, None).is_err(),
+        techlib::ResolvedPoint::resolve("40nm", None, None, Some("ntv"), None).is_err(),
         "planar nodes have no ntv point"
     );
 }

@@ -1,14 +1,14 @@
 //! The chip model on the built-in presets: a static (area/leakage) estimate that is finite,
 //! non-negative and whose tree sums to its totals.
 
-use models::gpu::{ChipModel, TechChoice, TechCostSource};
+use models::gpu::{ChipModel, TechCostSource};
 use sim::config::GpuConfig;
 use std::collections::BTreeMap;
 
 #[test]
 fn gtx480_static_estimate_is_sane() {
     for node in ["45nm", "finfet7"] {
-        let src = TechCostSource::new(&TechChoice::new(node), None).unwrap();
+        let src = TechCostSource::new(&techlib::ResolvedPoint::named(node).unwrap(), None).unwrap();
         let cfg = GpuConfig::preset("gtx480").unwrap();
         let chip = ChipModel::build(&cfg, &src).unwrap();
         let root = chip.static_estimate("static");
@@ -41,7 +41,7 @@ fn gtx480_static_estimate_is_sane() {
 /// sum of its bank arrays (no tree between banks inside it).
 #[test]
 fn register_file_is_banks_plus_the_routing_they_traverse() {
-    let src = TechCostSource::new(&TechChoice::new("40nm"), None).unwrap();
+    let src = TechCostSource::new(&techlib::ResolvedPoint::named("40nm").unwrap(), None).unwrap();
     let mut last_read_j = f64::INFINITY;
     let mut reads_j = Vec::new();
     for banks in [4, 8, 16, 32] {

@@ -2,7 +2,7 @@
 //! leakage energy grows with run time and temperature, NTV lowers energy per operation and
 //! raises run time, the tree sums to its totals, and nothing is NaN or negative.
 
-use models::gpu::{ChipModel, TechChoice, TechCostSource};
+use models::gpu::{ChipModel, TechCostSource};
 use proptest::prelude::*;
 use sim::activity::{
     DramChannelActivity, HitMiss, KernelActivity, L2SliceActivity, OpsLanes, PipeActivity,
@@ -77,16 +77,14 @@ fn activity(k: u64, cycles: u64) -> KernelActivity {
     a
 }
 
-fn chip(choice: &TechChoice) -> (ChipModel, String) {
+fn chip(choice: &techlib::ResolvedPoint) -> (ChipModel, String) {
     let src = TechCostSource::new(choice, None).unwrap();
     let cfg = GpuConfig::preset("gtx480").unwrap();
     (ChipModel::build(&cfg, &src).unwrap(), src.label.clone())
 }
 
-fn stv() -> TechChoice {
-    let mut c = TechChoice::new("finfet7");
-    c.op = Some("stv".into());
-    c
+fn stv() -> techlib::ResolvedPoint {
+    techlib::ResolvedPoint::resolve("finfet7", None, None, Some("stv"), None).unwrap()
 }
 
 proptest! {
@@ -115,10 +113,8 @@ proptest! {
 
 #[test]
 fn leakage_grows_with_temperature() {
-    let mut cold = stv();
-    cold.temperature_k = 300.0;
-    let mut hot = stv();
-    hot.temperature_k = 380.0;
+    let cold = stv().with_temperature_k(300.0).unwrap();
+    let hot = stv().with_temperature_k(380.0).unwrap();
     let (mc, l) = chip(&cold);
     let (mh, _) = chip(&hot);
     let a = activity(10, 100_000);
@@ -134,8 +130,7 @@ fn leakage_grows_with_temperature() {
 
 #[test]
 fn ntv_lowers_energy_per_operation_and_raises_runtime() {
-    let mut ntv = stv();
-    ntv.op = Some("ntv".into());
+    let ntv = stv().with_op("ntv").unwrap();
     let (ms, l) = chip(&stv());
     let (mn, _) = chip(&ntv);
     let a = activity(100, 100_000);
@@ -187,9 +182,11 @@ proptest! {
         frac in 0.0f64..1.0,
     ) {
         let (node, lo, hi) = if planar { ("40nm", 0.7, 1.1) } else { ("finfet7", 0.3, 0.9) };
-        let mut at = TechChoice::new(node);
-        at.vdd_v = Some(lo + frac * (hi - lo));
-        let nominal = TechChoice::new(node);
+        let at = techlib::ResolvedPoint::named(node)
+            .unwrap()
+            .with_vdd_v(lo + frac * (hi - lo))
+            .unwrap();
+        let nominal = techlib::ResolvedPoint::named(node).unwrap();
         let (ma, la) = chip(&at);
         let (mn, ln) = chip(&nominal);
         let a = ma.estimate("a", &la, 350.0, &activity(1, 1000)).totals().area_m2;

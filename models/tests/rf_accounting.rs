@@ -107,7 +107,7 @@ fn n0_is_mrf_at_ntv_and_n63_without_adaptive_is_mrf_at_stv() {
 }
 
 fn fermi() -> (RfDesign, RfStructures) {
-    let d = RfDesign::fermi_ch5("40nm");
+    let d = RfDesign::fermi_ch5(&techlib::node("40nm").unwrap());
     let s = evaluate(&d, None).unwrap();
     (d, s)
 }
@@ -292,7 +292,7 @@ fn banks_use_their_real_row_counts() {
 #[test]
 fn planar_nodes_have_no_low_mode() {
     let d = RfDesign {
-        node: "40nm".into(),
+        node: techlib::node("40nm").unwrap(),
         vdd_stv_v: None,
         vdd_ntv_v: Some(0.6),
         ..RfDesign::kepler_ch6()
@@ -318,13 +318,13 @@ fn every_builtin_node_evaluates() {
     for name in techlib::node_names() {
         let node = techlib::node(name).unwrap();
         let finfet = node.kind() == techlib::NodeKind::Finfet;
-        let fl = models::rf::default_flavour(name).unwrap();
+        let fl = models::rf::default_flavour(&node).unwrap();
         let nominal = node.nominal_vdd_v(fl).unwrap();
         let plain =
-            evaluate(&RfDesign::fermi_ch5(name), None).unwrap_or_else(|e| panic!("{name}: {e}"));
+            evaluate(&RfDesign::fermi_ch5(&node), None).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(plain.mrf_stv.read_energy_j > 0.0 && plain.mrf_stv.leakage_w() > 0.0);
         let d = RfDesign {
-            node: name.to_string(),
+            node: node.clone(),
             adaptive_frf: finfet && name == "finfet7",
             vdd_stv_v: None,
             vdd_ntv_v: Some(0.7 * nominal),
@@ -347,19 +347,21 @@ fn every_builtin_node_evaluates() {
 #[test]
 fn drowsy_ratio_meets_the_planar_anchor() {
     for (node, vdd, _, _) in techlib::table21::TABLE_2_1 {
-        let (rho, v) = drowsy_ratio_at_margin(node, techlib::Flavour::Hp, vdd, 0.25).unwrap();
+        let n = techlib::node(node).unwrap();
+        let (rho, v) = drowsy_ratio_at_margin(&n, techlib::Flavour::Hp, vdd, 0.25).unwrap();
         println!("{node}: V_drowsy {v:.3} V, rho {rho:.4}");
         assert!(rho > 0.0 && rho < 0.10, "{node}: {rho}");
     }
     // every built-in node with retention data gives a ratio in (0, 1]
     for node in ["planar45", "planar22", "finfet7"] {
-        let fl = models::rf::default_flavour(node).unwrap();
+        let n = techlib::node(node).unwrap();
+        let fl = models::rf::default_flavour(&n).unwrap();
         let vdd = if node == "finfet7" {
             0.45
         } else {
-            techlib::node(node).unwrap().nominal_vdd_v(fl).unwrap()
+            n.nominal_vdd_v(fl).unwrap()
         };
-        let (rho, _) = drowsy_ratio_at_margin(node, fl, vdd, 0.1).unwrap();
+        let (rho, _) = drowsy_ratio_at_margin(&n, fl, vdd, 0.1).unwrap();
         assert!(rho > 0.0 && rho <= 1.0, "{node}: {rho}");
     }
 }
@@ -470,11 +472,17 @@ fn bad_inputs_name_their_knobs() {
 #[test]
 fn derived_wake_latency_is_at_least_a_cycle_and_grows_with_the_clock() {
     use models::rf::tric::tric_wake_latency_cycles;
-    let slow = tric_wake_latency_cycles("finfet7", 0.45, 0.1, 100e6).unwrap();
-    let fast = tric_wake_latency_cycles("finfet7", 0.45, 0.1, 3e9).unwrap();
+    let slow =
+        tric_wake_latency_cycles(&techlib::node("finfet7").unwrap(), 0.45, 0.1, 100e6).unwrap();
+    let fast =
+        tric_wake_latency_cycles(&techlib::node("finfet7").unwrap(), 0.45, 0.1, 3e9).unwrap();
     assert!(slow >= 1 && fast >= slow, "{slow} {fast}");
-    assert!(tric_wake_latency_cycles("40nm", 0.96, 0.25, 700e6).unwrap() >= 1);
-    assert!(tric_wake_latency_cycles("finfet7", 0.45, 1.0, 863e6).is_err());
+    assert!(
+        tric_wake_latency_cycles(&techlib::node("40nm").unwrap(), 0.96, 0.25, 700e6).unwrap() >= 1
+    );
+    assert!(
+        tric_wake_latency_cycles(&techlib::node("finfet7").unwrap(), 0.45, 1.0, 863e6).is_err()
+    );
 }
 
 /// Control structures take their numbers from a calibration overlay when it fits their kind,

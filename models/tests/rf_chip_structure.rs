@@ -6,7 +6,7 @@
 //! both ends (n = 0 at the SRF supply, n = 63 at STV).
 
 use models::gpu::chip::rf_bus_energy_j;
-use models::gpu::{ChipModel, TechChoice, TechCostSource};
+use models::gpu::{ChipModel, TechCostSource};
 use models::rf::structures::{evaluate, RfDesign};
 use sim::config::GpuConfig;
 
@@ -17,27 +17,27 @@ fn close(a: f64, b: f64, what: &str) {
     );
 }
 
-fn check(choice: TechChoice, flavour: &str) {
+fn check(choice: techlib::ResolvedPoint, flavour: &str) {
     let cfg = GpuConfig::preset("gtx480").unwrap();
     let src = TechCostSource::new(&choice, None).unwrap();
     let chip = ChipModel::build(&cfg, &src).unwrap();
     let rf = chip.sm_storage["register file"];
     let bus = rf_bus_energy_j(&cfg, &src).unwrap().unwrap();
-    let node = techlib::node(&choice.node).unwrap();
+    let node = choice.node();
     let d = RfDesign::from_config(
         &cfg,
         &models::rf::EnergySection::default(),
-        &choice.node,
+        node,
         node.flavour(flavour).unwrap(),
         src.vdd_v_value(),
-        choice.temperature_k,
+        choice.temperature_k(),
         chip.core_clock_hz,
     );
     let s = evaluate(&d, None).unwrap();
     let m = &s.mrf_stv;
     println!(
         "{} {flavour}: MRF read {:.3} pJ = chip RF read {:.3} pJ + bus {:.3} pJ",
-        choice.node,
+        choice.node_name(),
         m.read_energy_j * 1e12,
         rf.read_j * 1e12,
         bus * 1e12
@@ -64,13 +64,12 @@ fn check(choice: TechChoice, flavour: &str) {
 
 #[test]
 fn mrf_is_the_chips_register_file_at_40nm() {
-    check(TechChoice::new("40nm"), "hp");
+    check(techlib::ResolvedPoint::named("40nm").unwrap(), "hp");
 }
 
 #[test]
 fn mrf_is_the_chips_register_file_at_finfet7_stv() {
-    let mut c = TechChoice::new("finfet7");
-    c.op = Some("stv".into());
-    c.flavour = Some("lvt".into());
+    let c =
+        techlib::ResolvedPoint::resolve("finfet7", Some("lvt"), None, Some("stv"), None).unwrap();
     check(c, "lvt");
 }

@@ -7,7 +7,29 @@
 
 use models::sram::calib::finfet_scalars;
 use models::sram::fit::{rf_spec, rf_tech, RF_LANES, RF_POINTS};
-use models::sram::{evaluate_sliced, sram_tech, BackGate, Flavour, SramSpec, TechRequest};
+use models::sram::{evaluate_sliced, sram_tech, BackGate, Flavour, SramSpec};
+
+/// A request at `node` (resolved here: a test names its node), the SRAM model's 300 K when no
+/// temperature is given.
+#[allow(dead_code)]
+fn treq(
+    node: &str,
+    flavour: models::sram::Flavour,
+    vdd_v: Option<f64>,
+    temperature_k: Option<f64>,
+    back_gate: models::sram::BackGate,
+) -> models::sram::TechRequest {
+    let f = format!("{flavour:?}").to_ascii_lowercase();
+    let point = techlib::ResolvedPoint::resolve(
+        node,
+        Some(&f),
+        vdd_v,
+        None,
+        Some(temperature_k.unwrap_or(300.0)),
+    )
+    .unwrap();
+    models::sram::TechRequest { point, back_gate }
+}
 
 #[test]
 fn register_files_match_the_calibration_rows() {
@@ -56,13 +78,7 @@ fn fast_rf(bg: BackGate) -> models::sram::SramResult {
         capacity_bytes: 32 * 1024,
         ..rf_spec(&RF_POINTS[0])
     };
-    let req = TechRequest {
-        node: "finfet7".into(),
-        flavour: Flavour::Lvt,
-        vdd_v: Some(0.45),
-        temperature_k: Some(300.0),
-        back_gate: bg,
-    };
+    let req = treq("finfet7", Flavour::Lvt, Some(0.45), Some(300.0), bg);
     evaluate_sliced(&spec, RF_LANES, &sram_tech(&req).unwrap()).unwrap()
 }
 

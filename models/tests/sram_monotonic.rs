@@ -15,9 +15,31 @@
 
 use models::sram::{
     calib, evaluate, evaluate_one, evaluate_sliced, sram_tech, sram_tech_designed_at, BackGate,
-    CellKind, Flavour, SramResult, SramSpec, SramTech, TechRequest,
+    CellKind, Flavour, SramResult, SramSpec, SramTech,
 };
 use proptest::prelude::*;
+
+/// A request at `node` (resolved here: a test names its node), the SRAM model's 300 K when no
+/// temperature is given.
+#[allow(dead_code)]
+fn treq(
+    node: &str,
+    flavour: models::sram::Flavour,
+    vdd_v: Option<f64>,
+    temperature_k: Option<f64>,
+    back_gate: models::sram::BackGate,
+) -> models::sram::TechRequest {
+    let f = format!("{flavour:?}").to_ascii_lowercase();
+    let point = techlib::ResolvedPoint::resolve(
+        node,
+        Some(&f),
+        vdd_v,
+        None,
+        Some(temperature_k.unwrap_or(300.0)),
+    )
+    .unwrap();
+    models::sram::TechRequest { point, back_gate }
+}
 
 const NODES: [&str; 6] = [
     "planar22", "planar32", "planar45", "planar65", "planar90", "finfet7",
@@ -60,28 +82,28 @@ fn tech(node: usize, fl: usize, vdd_scale: f64, bg_gnd: bool) -> SramTech {
     } else {
         [Flavour::Hp, Flavour::Lstp, Flavour::Lop][fl % 3]
     };
-    let nominal = sram_tech(&TechRequest {
-        node: NODES[node].into(),
+    let nominal = sram_tech(&treq(
+        NODES[node],
         flavour,
-        vdd_v: None,
-        temperature_k: Some(if finfet { 300.0 } else { 350.0 }),
-        back_gate: BackGate::Vdd,
-    })
+        None,
+        Some(if finfet { 300.0 } else { 350.0 }),
+        BackGate::Vdd,
+    ))
     .expect("tech");
     if vdd_scale == 1.0 && !bg_gnd {
         return nominal;
     }
-    sram_tech(&TechRequest {
-        node: NODES[node].into(),
+    sram_tech(&treq(
+        NODES[node],
         flavour,
-        vdd_v: Some(nominal.periph.vdd_v * vdd_scale),
-        temperature_k: Some(if finfet { 300.0 } else { 350.0 }),
-        back_gate: if bg_gnd && finfet {
+        Some(nominal.periph.vdd_v * vdd_scale),
+        Some(if finfet { 300.0 } else { 350.0 }),
+        if bg_gnd && finfet {
             BackGate::Gnd
         } else {
             BackGate::Vdd
         },
-    })
+    ))
     .expect("tech")
 }
 
@@ -304,13 +326,13 @@ proptest! {
 
 #[test]
 fn an_explicit_design_supply_changes_only_the_design() {
-    let req = TechRequest {
-        node: "finfet7".into(),
-        flavour: Flavour::Lvt,
-        vdd_v: Some(0.3),
-        temperature_k: Some(300.0),
-        back_gate: BackGate::Vdd,
-    };
+    let req = treq(
+        "finfet7",
+        Flavour::Lvt,
+        Some(0.3),
+        Some(300.0),
+        BackGate::Vdd,
+    );
     let s = spec(64 * 1024, 128, (0, 1, 1), 8, true);
     let nominal = sram_tech(&req).unwrap();
     let at_op = sram_tech_designed_at(&req, Some(0.3)).unwrap();

@@ -5,16 +5,14 @@
 //! search may legitimately pick a different one at a neighbour).
 
 use models::sram::{
-    calib, canonical_node, evaluate, evaluate_one, sram_tech, BackGate, Flavour, SramSpec,
-    TechRequest,
+    calib, evaluate, evaluate_one, sram_tech, BackGate, Flavour, SramSpec, TechRequest,
 };
 
 fn req(node: &str, flavour: Flavour) -> TechRequest {
+    let f = format!("{flavour:?}").to_ascii_lowercase();
+    let point = techlib::ResolvedPoint::resolve(node, Some(&f), None, None, Some(350.0)).unwrap();
     TechRequest {
-        node: node.into(),
-        flavour,
-        vdd_v: None,
-        temperature_k: Some(350.0),
+        point,
         back_gate: BackGate::Vdd,
     }
 }
@@ -86,9 +84,18 @@ fn every_library_node_builds() {
         assert!(r.area_m2 > 0.0 && r.read_energy_j > 0.0 && r.leakage_w > 0.0);
         assert!(r.access_time_s > 0.0 && r.access_time_s < 1e-6);
     }
-    assert_eq!(canonical_node("45nm"), "planar45");
-    assert_eq!(canonical_node("0.045"), "planar45");
-    assert_eq!(canonical_node("7nm"), "finfet7");
-    assert!(sram_tech(&req("3nm", Flavour::Hp)).is_err());
-    assert!(sram_tech(&req("planar40", Flavour::Hp)).is_err());
+    assert_eq!(
+        techlib::ResolvedPoint::named("45nm").unwrap().node_name(),
+        "planar45"
+    );
+    assert_eq!(
+        techlib::ResolvedPoint::named("0.045").unwrap().node_name(),
+        "planar45"
+    );
+    assert_eq!(
+        techlib::ResolvedPoint::named("7nm").unwrap().node_name(),
+        "finfet7"
+    );
+    assert!(techlib::ResolvedPoint::named("3nm").is_err());
+    assert!(techlib::ResolvedPoint::named("planar40").is_err());
 }

@@ -2,19 +2,34 @@
 
 use models::sram::{
     calib, evaluate, evaluate_one, sram_tech, validate, BackGate, CellKind, Flavour, SramError,
-    SramResult, SramSpec, SramTech, TechRequest,
+    SramResult, SramSpec, SramTech,
 };
 use proptest::prelude::*;
 
+/// A request at `node` (resolved here: a test names its node), the SRAM model's 300 K when no
+/// temperature is given.
+#[allow(dead_code)]
+fn treq(
+    node: &str,
+    flavour: models::sram::Flavour,
+    vdd_v: Option<f64>,
+    temperature_k: Option<f64>,
+    back_gate: models::sram::BackGate,
+) -> models::sram::TechRequest {
+    let f = format!("{flavour:?}").to_ascii_lowercase();
+    let point = techlib::ResolvedPoint::resolve(
+        node,
+        Some(&f),
+        vdd_v,
+        None,
+        Some(temperature_k.unwrap_or(300.0)),
+    )
+    .unwrap();
+    models::sram::TechRequest { point, back_gate }
+}
+
 fn tech(node: &str, flavour: Flavour, vdd: Option<f64>) -> SramTech {
-    sram_tech(&TechRequest {
-        node: node.into(),
-        flavour,
-        vdd_v: vdd,
-        temperature_k: Some(350.0),
-        back_gate: BackGate::Vdd,
-    })
-    .expect("tech")
+    sram_tech(&treq(node, flavour, vdd, Some(350.0), BackGate::Vdd)).expect("tech")
 }
 
 fn spec(cap: u64, block: u64, rw: u32, rd: u32, wr: u32, banks: u32) -> SramSpec {
@@ -62,7 +77,7 @@ proptest! {
         let cap = (1u64 << cap_log).max(banks as u64 * (1 << blk_log));
         let mut s = spec(cap, 1 << blk_log, rw, rd, wr, banks);
         if eight { s.cell = CellKind::EightT; }
-        let t = sram_tech(&TechRequest { node: NODES[node].into(), flavour: FLAVOURS[fl], vdd_v: None, temperature_k: Some(temp), back_gate: BackGate::Vdd }).unwrap();
+        let t = sram_tech(&treq(NODES[node], FLAVOURS[fl], None, Some(temp), BackGate::Vdd)).unwrap();
         let r = evaluate(&s, &t).unwrap();
         prop_assert!(sane(&r), "{r:?}");
         prop_assert!(r.leakage_bank_w >= r.gate_leakage_bank_w);
@@ -113,7 +128,7 @@ proptest! {
         let l: Vec<f64> = [Flavour::Hp, Flavour::Lop, Flavour::Lstp]
             .iter()
             .map(|f| {
-                let t = sram_tech(&TechRequest { node: NODES[node].into(), flavour: *f, vdd_v: None, temperature_k: Some(300.0), back_gate: BackGate::Vdd }).unwrap();
+                let t = sram_tech(&treq(NODES[node], *f, None, Some(300.0), BackGate::Vdd)).unwrap();
                 evaluate(&s, &t).unwrap().leakage_w
             })
             .collect();
@@ -138,10 +153,7 @@ proptest! {
 
     #[test]
     fn finfet_energy_falls_with_vdd(v in 0.3f64..0.44, bg in any::<bool>()) {
-        let mk = |vdd: f64| sram_tech(&TechRequest {
-            node: "finfet7".into(), flavour: Flavour::Lvt, vdd_v: Some(vdd), temperature_k: Some(300.0),
-            back_gate: if bg { BackGate::Vdd } else { BackGate::Gnd },
-        }).unwrap();
+        let mk = |vdd: f64| sram_tech(&treq("finfet7", Flavour::Lvt, Some(vdd), Some(300.0), if bg { BackGate::Vdd } else { BackGate::Gnd })).unwrap();
         let mut s = spec(64 * 1024, 128, 0, 1, 1, 4);
         s.cell = CellKind::EightT;
         let hi = evaluate(&s, &mk(v + 0.05)).unwrap();
@@ -176,29 +188,25 @@ fn invalid_input_is_an_error() {
         validate(&spec(0, 64, 1, 0, 0, 1)),
         Err(SramError::ZeroCapacity)
     ));
-    // bad technology requests
-    for (node, fl, vdd, temp) in [
-        ("planar45", Flavour::Hp, Some(-1.0), 300.0),
-        ("planar45", Flavour::Hp, Some(f64::NAN), 300.0),
-        ("planar45", Flavour::Hp, None, 1000.0),
-        ("nonsense", Flavour::Hp, None, 300.0),
+    // bad technology points: the resolver refuses a bad supply or node, the SRAM model a
+    // temperature outside its range
+    for (node, vdd) in [
+        ("planar45", Some(-1.0)),
+        ("planar45", Some(f64::NAN)),
+        ("nonsense", None),
     ] {
-        let r = sram_tech(&TechRequest {
-            node: node.into(),
-            flavour: fl,
-            vdd_v: vdd,
-            temperature_k: Some(temp),
-            back_gate: BackGate::Vdd,
-        });
-        assert!(r.is_err(), "{node} {vdd:?} {temp} accepted");
+        let r = techlib::ResolvedPoint::resolve(node, Some("hp"), vdd, None, Some(300.0));
+        assert!(r.is_err(), "{node} {vdd:?} accepted");
     }
-    let gnd_planar = sram_tech(&TechRequest {
-        node: "planar45".into(),
-        flavour: Flavour::Hp,
-        vdd_v: None,
-        temperature_k: None,
-        back_gate: BackGate::Gnd,
-    });
+    let hot = sram_tech(&treq(
+        "planar45",
+        Flavour::Hp,
+        None,
+        Some(1000.0),
+        BackGate::Vdd,
+    ));
+    assert!(hot.is_err(), "1000 K accepted");
+    let gnd_planar = sram_tech(&treq("planar45", Flavour::Hp, None, None, BackGate::Gnd));
     assert!(gnd_planar.is_err());
 }
 

@@ -84,20 +84,21 @@ pub struct Args {
 }
 
 fn query(args: &Args) -> Result<BreakevenQuery> {
-    let mut q = BreakevenQuery::new(&args.tech);
+    let mut point = techlib::ResolvedPoint::resolve(
+        &args.tech,
+        args.logic_flavour.as_deref(),
+        args.vdd,
+        None,
+        Some(args.temperature),
+    )?;
+    if let Some(op) = &args.op {
+        // Name the flag in the error (the node's points are listed by techlib).
+        point = point.with_op(op).map_err(|e| anyhow!("--op {op}: {e}"))?;
+    }
+    let mut q = BreakevenQuery::new(point);
     q.domain.kind = DomainKind::parse(&args.domain)?;
     q.domain.unit = LaneUnit::parse(&args.unit)
         .ok_or_else(|| anyhow!("--unit '{}': allowed int, fp", args.unit))?;
-    q.vdd_v = args.vdd;
-    if let Some(op) = &args.op {
-        // Name the flag in the error (the node's points are listed by techlib).
-        techlib::node(&args.tech)?
-            .operating_point(op)
-            .map_err(|e| anyhow!("--op {op}: {e}"))?;
-    }
-    q.op = args.op.clone();
-    q.temperature_k = args.temperature;
-    q.logic_flavour = args.logic_flavour.clone();
     q.switch_flavour = args.switch_flavour.clone();
     if let Some(f) = args.clock_mhz {
         if !(f.is_finite() && f > 0.0) {

@@ -68,16 +68,13 @@ fn on_step(bar: &Progress) -> impl FnMut(Step<'_>) + '_ {
     }
 }
 
-fn tech_fit(args: &Args, dir: &Path, bar: &Progress) -> Result<()> {
+fn tech_fit(args: &Args, node: &techlib::Node, dir: &Path, bar: &Progress) -> Result<()> {
     let node_path = args.write_node.clone();
     let text = match &node_path {
         Some(p) => {
             std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?
         }
-        None => {
-            let n = techlib::node(&args.tech)?;
-            toml::to_string(n.file()).context("serialising the node")?
-        }
+        None => toml::to_string(node.file()).context("serialising the node")?,
     };
     bar.note(format!(
         "calibrate: fitting device numbers of {} to {}",
@@ -100,17 +97,18 @@ fn tech_fit(args: &Args, dir: &Path, bar: &Progress) -> Result<()> {
 
 /// Runs `gpuenergy calibrate` with parsed arguments.
 pub fn run(args: Args) -> Result<()> {
-    techlib::node(&args.tech).with_context(|| format!("--tech {}", args.tech))?;
+    let point = techlib::ResolvedPoint::named(&args.tech)
+        .with_context(|| format!("--tech {}", args.tech))?;
     let bar = Progress::bar(0, "steps", args.quiet.quiet);
     bar.message("starting");
-    let result = fit_and_write(&args, &bar);
+    let result = fit_and_write(&args, point.node(), &bar);
     bar.finish();
     result
 }
 
-fn fit_and_write(args: &Args, bar: &Progress) -> Result<()> {
+fn fit_and_write(args: &Args, node: &techlib::Node, bar: &Progress) -> Result<()> {
     if let Some(d) = &args.liberty_dir {
-        tech_fit(args, d, bar)?;
+        tech_fit(args, node, d, bar)?;
     }
     let Some(reports) = &args.reports else {
         return Ok(());

@@ -89,25 +89,21 @@ pub fn run(args: Args) -> Result<()> {
         )
     })?;
     let params = resolve_params(kind, &parse_params(&args.params)?)?;
-    let node = techlib::node(&args.tech)?;
-    let flavour = match &args.flavour {
-        Some(f) => node.flavour(f)?,
-        None => {
-            let fl = node.flavours();
-            if fl.contains(&techlib::Flavour::Rvt) {
-                techlib::Flavour::Rvt
-            } else {
-                *fl.first()
-                    .ok_or_else(|| anyhow!("node {} has no device flavours", args.tech))?
-            }
-        }
-    };
-    let mut cond = techlib::Conditions::new(flavour).with_temperature(args.temperature);
-    if let Some(v) = args.vdd {
-        cond = cond.with_vdd(v);
-        techlib::plausible::check_supply(&node, &cond, "--vdd")?;
+    // the synthesis calibration's flavour (RVT) when none is asked: the one stated exception
+    // to the costing default
+    let point = techlib::ResolvedPoint::resolve_with(
+        &args.tech,
+        args.flavour.as_deref(),
+        args.vdd,
+        None,
+        Some(args.temperature),
+        techlib::FlavourDefault::Synthesis,
+    )?;
+    let flavour = point.flavour();
+    if args.vdd.is_some() {
+        techlib::plausible::check_supply(point.node(), &point.conditions(), "--vdd")?;
     }
-    let tech = node.at(&cond)?;
+    let tech = point.at()?;
     let overlay = match &args.calibration {
         Some(p) => Some(Overlay::load(p)?),
         None => None,

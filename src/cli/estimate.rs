@@ -134,13 +134,12 @@ pub use crate::study::tech_choice;
 pub fn run(args: Args) -> anyhow::Result<()> {
     let t0 = Instant::now();
     let cfg = load_config(&args)?;
-    let choice = args.point.choice()?;
-    let mut choice = choice;
+    let mut choice = args.point.choice()?;
     if let Some(v) = args.design_vdd {
         if !(v.is_finite() && v > 0.0) {
             anyhow::bail!("--design-vdd must be a positive voltage, got {v}");
         }
-        choice.design_vdd_v = Some(v);
+        choice = choice.with_design_vdd_v(Some(v))?;
     }
     let overlay = match &args.calibration {
         Some(p) => Some(NamedOverlay::load(p)?),

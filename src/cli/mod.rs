@@ -71,7 +71,7 @@ pub struct TechArgs {
 
 impl TechArgs {
     /// The technology choice these flags ask for (see [`estimate::tech_choice`]).
-    pub fn choice(&self) -> anyhow::Result<models::gpu::TechChoice> {
+    pub fn choice(&self) -> anyhow::Result<techlib::ResolvedPoint> {
         estimate::tech_choice(
             &self.tech,
             self.vdd,

@@ -183,7 +183,7 @@ pub fn solve(args: &Args) -> Result<Solved> {
     let mut space = Space::parse(&args.space, &base).map_err(anyhow::Error::msg)?;
     let choice = args.point.choice()?;
     for line in space
-        .apply_snm_floor(&choice.node, base.opt.snm_min)
+        .apply_snm_floor(choice.node(), base.opt.snm_min)
         .map_err(|e| anyhow::anyhow!("opt.snm_min: {e}"))?
     {
         super::progress::note(args.quiet.quiet, line);

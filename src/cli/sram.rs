@@ -9,8 +9,8 @@ use crate::report::{self, Format};
 use anyhow::{anyhow, bail, Context, Result};
 use models::sram::reference::{ConfigRow, TechCache};
 use models::sram::{
-    evaluate, evaluate_sliced, is_finfet_node, operating_point_vdd, sram_tech_designed_at,
-    BackGate, CellKind, Flavour, Objective, SramSpec, TechRequest,
+    evaluate, evaluate_sliced, is_finfet_node, sram_tech_designed_at, BackGate, CellKind, Flavour,
+    Objective, SramSpec, TechRequest,
 };
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -103,23 +103,17 @@ pub fn parse_size(s: &str) -> Result<u64> {
 
 /// Refuses an operating supply (`--vdd`, or `--op`'s) or design supply (`--design-vdd`) below
 /// the node's functional minimum ([`techlib::plausible::min_vdd`]).
-fn check_supplies(req: &TechRequest, explicit_vdd: bool, design_vdd_v: Option<f64>) -> Result<()> {
-    let node = techlib::node(&req.node)?;
-    let Some(flavour) = node
-        .flavours()
-        .into_iter()
-        .find(|f| f.key() == format!("{:?}", req.flavour).to_ascii_lowercase())
-    else {
-        // The SRAM model reports a flavour the node lacks with its own message.
-        return Ok(());
+fn check_supplies(point: &techlib::ResolvedPoint, design_vdd_v: Option<f64>) -> Result<()> {
+    let node = point.node();
+    let t_k = point.temperature_k();
+    let (knob, vdd_v) = match (point.vdd_v(), point.op()) {
+        (Some(v), _) => ("--vdd", Some(v)),
+        (None, Some(op)) => ("--op", Some(node.operating_point(op)?.vdd_v)),
+        (None, None) => ("--vdd", None),
     };
-    let t_k = req
-        .temperature_k
-        .unwrap_or(crate::study::DEFAULT_TEMPERATURE_K);
-    let knob = if explicit_vdd { "--vdd" } else { "--op" };
-    for (knob, v) in [(knob, req.vdd_v), ("--design-vdd", design_vdd_v)] {
+    for (knob, v) in [(knob, vdd_v), ("--design-vdd", design_vdd_v)] {
         if let Some(v) = v {
-            techlib::plausible::check_supply_v(&node, flavour, t_k, v, knob)?;
+            techlib::plausible::check_supply_v(node, point.flavour(), t_k, v, knob)?;
         }
     }
     Ok(())
@@ -130,45 +124,36 @@ pub fn run(args: Args) -> Result<()> {
     if let Some(batch) = &args.batch {
         return run_batch(batch, args.out.as_deref());
     }
-    let finfet = is_finfet_node(&args.tech)?;
-    let flavour = match &args.device {
-        Some(d) => Flavour::parse(d)
-            .ok_or_else(|| anyhow!("--device '{d}': expected hp, lstp, lop, lvt, rvt or slvt"))?,
-        None if finfet => Flavour::Lvt,
-        None => Flavour::Hp,
-    };
+    if let Some(d) = &args.device {
+        Flavour::parse(d)
+            .ok_or_else(|| anyhow!("--device '{d}': expected hp, lstp, lop, lvt, rvt or slvt"))?;
+    }
     let back_gate = match args.back_gate.to_ascii_lowercase().as_str() {
         "vdd" | "tied" | "on" => BackGate::Vdd,
         "gnd" | "ground" | "grounded" | "off" => BackGate::Gnd,
         other => bail!("--back-gate '{other}': expected vdd or gnd"),
     };
-    let vdd_v = match (&args.vdd, &args.op) {
-        (Some(v), _) => {
-            if !(v.is_finite() && *v > 0.0) {
-                bail!("--vdd {v}: expected a positive voltage");
-            }
-            Some(*v)
+    if let Some(v) = args.vdd {
+        if !(v.is_finite() && v > 0.0) {
+            bail!("--vdd {v}: expected a positive voltage");
         }
-        (None, Some(op)) => Some(operating_point_vdd(&args.tech, op)?),
-        (None, None) => None,
-    };
-    let temperature_k = Some(
-        args.temperature
-            .unwrap_or(crate::study::DEFAULT_TEMPERATURE_K),
-    );
-    let req = TechRequest {
-        node: args.tech.clone(),
-        flavour,
-        vdd_v,
-        temperature_k,
-        back_gate,
-    };
+    }
     if let Some(v) = args.design_vdd {
         if !(v.is_finite() && v > 0.0) {
             bail!("--design-vdd {v}: expected a positive voltage");
         }
     }
-    check_supplies(&req, args.vdd.is_some(), args.design_vdd)?;
+    // the one resolver, with every command's defaults (flavour, operating point, 350 K)
+    let point = techlib::ResolvedPoint::resolve(
+        &args.tech,
+        args.device.as_deref(),
+        args.vdd,
+        args.op.as_deref(),
+        args.temperature,
+    )?;
+    let finfet = is_finfet_node(point.node());
+    check_supplies(&point, args.design_vdd)?;
+    let req = TechRequest { point, back_gate };
     let tech = sram_tech_designed_at(&req, args.design_vdd)?;
     let size = parse_size(args.size.as_deref().unwrap_or_default()).context("--size")?;
     let block = parse_size(

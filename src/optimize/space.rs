@@ -321,15 +321,19 @@ impl Space {
     /// whose static noise margin, from the 8T cell's measured points of `node` with the back
     /// gate on (`techlib::SramCell::snm_v`, interpolated in Vdd), meets the floor. An option
     /// whose whole interval is below the floor is removed. Returns a line per change; a node
-    /// without SNM data leaves the knobs as they are and says so.
-    pub fn apply_snm_floor(&mut self, node: &str, snm_min_v: f64) -> Result<Vec<String>, String> {
+    /// without SNM data leaves the knobs as they are and says so. The cell is the node's at
+    /// its costing flavour ([`techlib::default_flavour`]), nominal supply and 300 K.
+    pub fn apply_snm_floor(
+        &mut self,
+        n: &techlib::Node,
+        snm_min_v: f64,
+    ) -> Result<Vec<String>, String> {
         let mut notes = Vec::new();
         if snm_min_v <= 0.0 {
             return Ok(notes);
         }
-        let n = techlib::node(node).map_err(|e| e.to_string())?;
         let flavour = n
-            .flavour(&models::gpu::source::default_flavour(&n))
+            .flavour(&techlib::default_flavour(n))
             .map_err(|e| e.to_string())?;
         let point = n
             .at(&techlib::Conditions::new(flavour))
@@ -358,8 +362,9 @@ impl Space {
                 }
                 if cell.snm_v(k.lo, true).is_none() {
                     notes.push(format!(
-                        "{}: {node} has no SNM data for its 8T cell; opt.snm_min not applied",
-                        c.name
+                        "{}: {} has no SNM data for its 8T cell; opt.snm_min not applied",
+                        c.name,
+                        n.name()
                     ));
                     keep.push(c);
                     continue;
@@ -442,12 +447,15 @@ mod tests {
         let mut s = Space::parse("rf", &base).unwrap();
         let n = s.groups[0].options.len();
         // finfet7 8T cell, back gate on: 0.092 V at 0.30 V, 0.144 V at 0.45 V
-        let notes = s.apply_snm_floor("finfet7", 0.118).unwrap();
+        let notes = s
+            .apply_snm_floor(&techlib::node("finfet7").unwrap(), 0.118)
+            .unwrap();
         assert!(!notes.is_empty());
         let k = s.groups[0].options[4].knob.clone().unwrap();
         assert!((k.lo - 0.375).abs() < 0.006, "{}", k.lo);
         let mut s = Space::parse("rf", &base).unwrap();
-        s.apply_snm_floor("finfet7", 0.2).unwrap();
+        s.apply_snm_floor(&techlib::node("finfet7").unwrap(), 0.2)
+            .unwrap();
         assert_eq!(s.groups[0].options.len(), n - 2);
     }
 

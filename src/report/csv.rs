@@ -24,13 +24,7 @@ pub fn report_header() -> String {
 }
 
 /// Quotes a field that holds a comma, quote or newline (RFC 4180).
-pub fn field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
+pub use crate::provenance::csv_field as field;
 
 /// One row per node of `e` (depth first): label, path, depth, instances, area in mm²,
 /// dynamic, leakage and gating energy in mJ, leakage power in mW, source marker.

@@ -94,9 +94,10 @@ pub struct Item {
     pub loc: Loc,
 }
 
-/// A technology point (`[[tech]]`).
+/// A `[[tech]]` entry as the file spells it, with its position: the plan resolves it into a
+/// `techlib::ResolvedPoint` (`sweep::plan`), the one resolver, so that errors name this entry.
 #[derive(Clone, Debug, PartialEq)]
-pub struct TechPoint {
+pub struct TechEntry {
     /// Node (`finfet7`, `planar45`, `40nm`, `asap7`).
     pub node: String,
     /// Named operating point (`stv`, `ntv`).
@@ -153,7 +154,7 @@ pub struct SweepFile {
     /// Techniques (names or combinations).
     pub techniques: Vec<Item>,
     /// Technology points.
-    pub techs: Vec<TechPoint>,
+    pub techs: Vec<TechEntry>,
     /// Axes in the file's order.
     pub axes: Vec<Axis>,
     /// Where `[axes]` is.
@@ -441,7 +442,7 @@ impl SweepFile {
 fn read_techs(
     cx: &Ctx,
     list: &Spanned<Vec<Spanned<RawTech>>>,
-) -> Result<Vec<TechPoint>, FileError> {
+) -> Result<Vec<TechEntry>, FileError> {
     if list.get_ref().is_empty() {
         return Err(cx.at(
             list,
@@ -449,7 +450,7 @@ fn read_techs(
             "no technology point; add a [[tech]] table with a node",
         ));
     }
-    let mut out: Vec<TechPoint> = Vec::new();
+    let mut out: Vec<TechEntry> = Vec::new();
     for t in list.get_ref() {
         let r = t.get_ref();
         let positive = |v: &Option<Spanned<f64>>, key: &str| -> Result<Option<f64>, FileError> {
@@ -464,7 +465,7 @@ fn read_techs(
         let vdd_v = positive(&r.vdd_v, "vdd_v")?;
         let temperature_k = positive(&r.temperature_k, "temperature_k")?
             .unwrap_or(crate::study::DEFAULT_TEMPERATURE_K);
-        let p = TechPoint {
+        let p = TechEntry {
             node: r.node.get_ref().clone(),
             op: r.op.as_ref().map(|o| o.get_ref().clone()),
             vdd_v,
@@ -473,7 +474,7 @@ fn read_techs(
             loc: cx.loc(t.span()),
         };
         if out.iter().any(|o| {
-            TechPoint {
+            TechEntry {
                 loc: p.loc,
                 ..o.clone()
             } == p
@@ -623,7 +624,7 @@ fn read_rule(
     cx: &Ctx,
     r: &KeyTable,
     axes: &[Axis],
-    techs: &[TechPoint],
+    techs: &[TechEntry],
     techniques: &[Item],
     workloads: &[Item],
     sizes: &[Item],

@@ -24,7 +24,6 @@ use super::file::{Base, KnobValue, SweepFile};
 use crate::study::{tech_choice, NamedOverlay};
 use crate::study_config::StudyConfig;
 use crate::technique;
-use models::gpu::TechChoice;
 use serde::{Deserialize, Serialize};
 
 /// The most points a sweep may have unless `--max-points` says otherwise.
@@ -46,7 +45,7 @@ pub struct Variant {
     /// The resolved configuration.
     pub config: StudyConfig,
     /// The technology point.
-    pub choice: TechChoice,
+    pub choice: techlib::ResolvedPoint,
 }
 
 /// What identifies a point in the plan record and in the merged table.
@@ -258,7 +257,7 @@ fn base_config(f: &SweepFile) -> anyhow::Result<(StudyConfig, Vec<(String, Strin
 }
 
 /// The sweep's technology points, each resolved and checked by building its cost source.
-fn tech_choices(f: &SweepFile) -> anyhow::Result<Vec<TechChoice>> {
+fn tech_choices(f: &SweepFile) -> anyhow::Result<Vec<techlib::ResolvedPoint>> {
     let mut choices = Vec::new();
     for t in &f.techs {
         let c = tech_choice(

@@ -65,6 +65,17 @@ pub enum TechError {
         /// What is out of range, with the allowed range.
         what: String,
     },
+    /// A knob of a technology point that is not in its domain (a supply or temperature that is
+    /// not a positive number).
+    #[error("{key} must be {allowed}, got {value}")]
+    BadKnob {
+        /// The knob, as the command line names it (`--vdd`, `--temperature`).
+        key: &'static str,
+        /// The value given.
+        value: f64,
+        /// The values allowed.
+        allowed: &'static str,
+    },
     /// A node file (built-in or user overlay) that does not parse or is inconsistent.
     #[error("technology file '{file}': {what}")]
     BadFile {

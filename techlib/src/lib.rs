@@ -59,6 +59,7 @@ pub mod names;
 pub mod node;
 pub mod planar;
 pub mod plausible;
+pub mod point;
 pub mod schema;
 pub mod table21;
 pub mod wire;
@@ -69,6 +70,7 @@ pub use error::TechError;
 pub use law::DriveLaw;
 pub use names::{BackGate, Flavour, NodeKind, OperatingPoint};
 pub use node::{Conditions, Node, TechPoint};
+pub use point::{default_flavour, FlavourDefault, ResolvedPoint, DEFAULT_TEMPERATURE_K};
 pub use schema::{NodeFile, Scalars};
 pub use wire::{Projection, Wire, WireType};
 

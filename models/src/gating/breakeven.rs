@@ -3,7 +3,7 @@
 //! logic, the engine's lane models for the block, [`super::sleep::evaluate`] for the result.
 //!
 //! **Devices.** The logic runs at the node's costing flavour
-//! ([`crate::gpu::source::default_flavour`]: hp planar, lvt at `finfet7` and `asap7`). The
+//! ([`techlib::default_flavour`]: hp planar, lvt at `finfet7` and `asap7`). The
 //! switch is the node's highest-threshold logic flavour at the operating temperature (DRAM
 //! processes excluded): ITRS `lstp` at the planar nodes (the low-standby-power device, highest
 //! Vth of the tables), `rvt` at `finfet7` and `asap7` (neither node file has an HVT device, so
@@ -32,7 +32,7 @@ use super::GatingError;
 use crate::overlay::Overlay;
 use serde::Serialize;
 use techlib::law::softplus;
-use techlib::{plausible, Conditions, Flavour, Node, TechPoint};
+use techlib::{plausible, Conditions, Flavour, Node, ResolvedPoint, TechPoint};
 
 /// The GTX480 preset's core clock at the nominal point, Hz (power-gating §10).
 pub const REFERENCE_CLOCK_HZ: f64 = 700e6;
@@ -62,18 +62,10 @@ pub enum ClockChoice {
 /// What to evaluate.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct BreakevenQuery {
-    /// techlib node name.
-    pub node: String,
-    /// Logic flavour; `None`: the node's costing default.
-    pub logic_flavour: Option<String>,
+    /// The technology point: node, logic flavour, supply or operating point, temperature.
+    pub point: ResolvedPoint,
     /// Switch flavour; `None`: the node's highest-threshold flavour.
     pub switch_flavour: Option<String>,
-    /// Supply, V; `None`: `op`'s, else the nominal.
-    pub vdd_v: Option<f64>,
-    /// Named operating point (`stv`, `ntv`).
-    pub op: Option<String>,
-    /// Temperature, K.
-    pub temperature_k: f64,
     /// Clock.
     pub clock: ClockChoice,
     /// Gating domain.
@@ -83,17 +75,13 @@ pub struct BreakevenQuery {
 }
 
 impl BreakevenQuery {
-    /// `node` at its defaults: nominal supply, 350 K (the estimate pipeline's temperature),
-    /// 700 MHz scaled, the INT SP cluster of the GTX480 preset (16 lanes; SFU 4 lanes), the
-    /// spec's `[physical]` defaults.
-    pub fn new(node: &str) -> BreakevenQuery {
+    /// `point` with the query's own defaults: the node's highest-threshold switch, 700 MHz
+    /// scaled, the INT SP cluster of the GTX480 preset (16 lanes; SFU 4 lanes), the spec's
+    /// `[physical]` defaults.
+    pub fn new(point: ResolvedPoint) -> BreakevenQuery {
         BreakevenQuery {
-            node: node.to_string(),
-            logic_flavour: None,
+            point,
             switch_flavour: None,
-            vdd_v: None,
-            op: None,
-            temperature_k: 350.0,
             clock: ClockChoice::Scaled {
                 nominal_clock_hz: REFERENCE_CLOCK_HZ,
             },
@@ -138,20 +126,11 @@ pub struct Breakeven {
 }
 
 fn supply_knob(q: &BreakevenQuery) -> String {
-    match (&q.vdd_v, &q.op) {
+    match (&q.point.vdd_v(), &q.point.op()) {
         (Some(_), _) => "--vdd".into(),
         (None, Some(op)) => format!("--op {op}"),
         _ => "nominal supply".into(),
     }
-}
-
-/// The node's costing flavour or the asked one.
-fn logic_flavour(node: &Node, q: &BreakevenQuery) -> Result<Flavour, GatingError> {
-    let name = q
-        .logic_flavour
-        .clone()
-        .unwrap_or_else(|| crate::gpu::source::default_flavour(node));
-    Ok(node.flavour(&name)?)
 }
 
 /// The node's highest-threshold logic flavour at `temperature_k` (DRAM processes excluded).
@@ -176,28 +155,19 @@ pub fn highest_vt_flavour(node: &Node, temperature_k: f64) -> Result<Flavour, Ga
 }
 
 /// The logic point of `q` (supply checked against the functional minimum when asked for).
-fn logic_point(node: &Node, q: &BreakevenQuery, f: Flavour) -> Result<TechPoint, GatingError> {
-    let mut c = Conditions::new(f).with_temperature(q.temperature_k);
-    if let Some(op) = &q.op {
-        c = c.with_operating_point(op);
-    }
-    if let Some(v) = q.vdd_v {
-        c = c.with_vdd(v);
-    }
-    let p = node.at(&c)?;
-    if q.vdd_v.is_some() || q.op.is_some() {
-        plausible::check_supply_v(node, f, q.temperature_k, p.vdd_v(), &supply_knob(q))?;
+fn logic_point(q: &BreakevenQuery) -> Result<TechPoint, GatingError> {
+    let pt = &q.point;
+    let p = pt.at()?;
+    if pt.supply_chosen() {
+        plausible::check_supply_v(
+            pt.node(),
+            pt.flavour(),
+            pt.temperature_k(),
+            p.vdd_v(),
+            &supply_knob(q),
+        )?;
     }
     Ok(p)
-}
-
-/// The node's nominal point for the clock reference: `stv` where it has one, else nominal.
-fn nominal_point(node: &Node, f: Flavour, temperature_k: f64) -> Result<TechPoint, GatingError> {
-    let mut c = Conditions::new(f).with_temperature(temperature_k);
-    if node.operating_points().iter().any(|o| o.name == "stv") {
-        c = c.with_operating_point("stv");
-    }
-    Ok(node.at(&c)?)
 }
 
 /// `Vdd − V_ov/(∂V_ov/∂V_gs)` of the logic device (module header), V.
@@ -214,16 +184,17 @@ pub fn effective_logic_threshold_v(point: &TechPoint) -> f64 {
 
 /// Evaluates `q` (power-gating §1.7 at one point), with logic costs calibrated by `overlay`.
 pub fn breakeven(q: &BreakevenQuery, overlay: Option<&Overlay>) -> Result<Breakeven, GatingError> {
-    let node = techlib::node(&q.node)?;
-    let lf = logic_flavour(&node, q)?;
+    let node = q.point.node();
+    let temperature_k = q.point.temperature_k();
+    let lf = q.point.flavour();
     let sf = match &q.switch_flavour {
         Some(n) => node.flavour(n)?,
-        None => highest_vt_flavour(&node, q.temperature_k)?,
+        None => highest_vt_flavour(node, temperature_k)?,
     };
-    let lp = logic_point(&node, q, lf)?;
+    let lp = logic_point(q)?;
     let vdd = lp.vdd_v();
     let sp = node.at(&Conditions::new(sf)
-        .with_temperature(q.temperature_k)
+        .with_temperature(temperature_k)
         .with_vdd(vdd))?;
     let clock_hz = match q.clock {
         ClockChoice::Fixed { clock_hz } => {
@@ -238,7 +209,7 @@ pub fn breakeven(q: &BreakevenQuery, overlay: Option<&Overlay>) -> Result<Breake
                     "a clock > 0 MHz",
                 ));
             }
-            let nominal = nominal_point(&node, lf, q.temperature_k)?;
+            let nominal = node.at(&q.point.nominal_conditions_of(lf))?;
             nominal_clock_hz * nominal.fo4_delay_s() / lp.fo4_delay_s()
         }
     };
@@ -280,7 +251,7 @@ pub fn breakeven(q: &BreakevenQuery, overlay: Option<&Overlay>) -> Result<Breake
         logic_flavour: lf,
         switch_flavour: sf,
         vdd_v: vdd,
-        temperature_k: q.temperature_k,
+        temperature_k,
         clock_hz,
         vth_logic_v: lp.device().vth_v,
         vth_switch_v: sp.device().vth_v,
@@ -294,9 +265,9 @@ pub fn breakeven(q: &BreakevenQuery, overlay: Option<&Overlay>) -> Result<Breake
 /// The supply range of a `--sweep-vdd`: the logic flavour's functional minimum
 /// ([`plausible::min_vdd`]) to 110 % of its nominal supply, V.
 pub fn vdd_range_v(q: &BreakevenQuery) -> Result<(f64, f64), GatingError> {
-    let node = techlib::node(&q.node)?;
-    let lf = logic_flavour(&node, q)?;
-    let lo = plausible::min_vdd(&node, lf, q.temperature_k)?.vdd_v;
+    let node = q.point.node();
+    let lf = q.point.flavour();
+    let lo = plausible::min_vdd(node, lf, q.point.temperature_k())?.vdd_v;
     let hi = 1.1 * node.nominal_vdd_v(lf)?;
     Ok((lo, hi.max(lo)))
 }
@@ -313,8 +284,7 @@ pub fn sweep_vdd(
         .map(|i| {
             let v = lo + (hi - lo) * i as f64 / (n - 1) as f64;
             let mut p = q.clone();
-            p.vdd_v = Some(v);
-            p.op = None;
+            p.point = p.point.with_vdd_v(v)?;
             breakeven(&p, overlay)
         })
         .collect()

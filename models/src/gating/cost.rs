@@ -243,13 +243,9 @@ pub fn physical_knobs(p: &sim::config::physical::PhysicalSection) -> super::slee
 impl CostPoint {
     /// The costing point of `cfg` at the technology choice `tech` with the chip's core clock
     /// `clock_hz` (as the chip model derived it for this supply).
-    pub fn new(tech: &crate::gpu::TechChoice, clock_hz: f64, cfg: &sim::config::GpuConfig) -> Self {
+    pub fn new(tech: &techlib::ResolvedPoint, clock_hz: f64, cfg: &sim::config::GpuConfig) -> Self {
         use super::breakeven::ClockChoice;
-        let mut query = BreakevenQuery::new(&tech.node);
-        query.logic_flavour = tech.flavour.clone();
-        query.vdd_v = tech.vdd_v;
-        query.op = tech.op.clone();
-        query.temperature_k = tech.temperature_k;
+        let mut query = BreakevenQuery::new(tech.clone());
         query.clock = ClockChoice::Fixed { clock_hz };
         query.domain.sp_lanes = cfg.units.sp_lanes;
         query.domain.sfu_lanes = cfg.units.sfu_lanes;

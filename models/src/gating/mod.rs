@@ -9,7 +9,7 @@
 //!
 //! ```
 //! use models::gating::breakeven::{breakeven, BreakevenQuery};
-//! let q = BreakevenQuery::new("40nm");
+//! let q = BreakevenQuery::new(techlib::ResolvedPoint::named("40nm").unwrap());
 //! let b = breakeven(&q, None).unwrap();
 //! assert!(b.sleep.bet_cycles >= 1 && b.sleep.wakeup_cycles >= 1);
 //! ```

@@ -27,8 +27,8 @@ use techlib::{CellKind, Conditions, Flavour, NodeKind};
 /// One TRIC switch query.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TricQuery {
-    /// Technology node.
-    pub node: String,
+    /// Technology node (resolved).
+    pub node: techlib::Node,
     /// Flavour of the cells (default: LVT at FinFET nodes, HP at planar nodes).
     pub flavour: Option<Flavour>,
     /// Full supply of the register file, V.
@@ -47,9 +47,9 @@ pub struct TricQuery {
 
 impl TricQuery {
     /// A query with the defaults: 1024-bit entries, 300 K, default switch knobs.
-    pub fn new(node: &str, vdd_v: f64, v_drowsy_v: f64, clock_hz: f64) -> TricQuery {
+    pub fn new(node: &techlib::Node, vdd_v: f64, v_drowsy_v: f64, clock_hz: f64) -> TricQuery {
         TricQuery {
-            node: node.to_string(),
+            node: node.clone(),
             flavour: None,
             vdd_v,
             v_drowsy_v,
@@ -104,7 +104,7 @@ pub fn tric_switch(q: &TricQuery) -> Result<TricSwitch, GatingError> {
     if q.bits == 0 {
         return Err(GatingError::input("bits", 0.0, "at least 1 bit per switch"));
     }
-    let node = techlib::node(&q.node)?;
+    let node = &q.node;
     let finfet = node.kind() == NodeKind::Finfet;
     let flavour = q
         .flavour
@@ -129,7 +129,7 @@ pub fn tric_switch(q: &TricQuery) -> Result<TricSwitch, GatingError> {
         + pu.c_drain_f_per_m(diff) * cell.w_pmos_m;
     let c_blk = bits * c_node;
     let i_act = 0.5 * bits * pu.i_on_p_a_per_m * cell.w_pmos_m;
-    let sf = highest_vt_flavour(&node, q.temperature_k)?;
+    let sf = highest_vt_flavour(node, q.temperature_k)?;
     let sp = node.at(&Conditions::new(sf)
         .with_temperature(q.temperature_k)
         .with_vdd(q.vdd_v))?;

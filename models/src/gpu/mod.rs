@@ -14,5 +14,5 @@ pub use estimate::{
     CvMape, Estimate, EstimateError, IdleSms, Node, NonFiniteError, Part, QuantityMape, SmUse,
     Source, SramAccuracy, Totals,
 };
-pub use source::{sram_accuracy, SourceError, TechChoice, TechCostSource};
+pub use source::{sram_accuracy, SourceError, TechCostSource};
 pub use storage::{storage_specs, Scope, StorageSpec};

@@ -9,7 +9,7 @@ use crate::overlay::Overlay;
 use crate::sram::{self, CellKind, SramError, SramSpec, SramTech, TechRequest};
 use std::collections::BTreeMap;
 use techlib::plausible;
-use techlib::{Conditions, NodeKind, Projection, TechPoint, WireType};
+use techlib::{NodeKind, Projection, ResolvedPoint, TechPoint, WireType};
 
 /// Errors setting up a technology point for costing.
 #[derive(Debug, thiserror::Error)]
@@ -54,38 +54,6 @@ pub fn sram_accuracy(node_kind: NodeKind) -> Option<SramAccuracy> {
     }
 }
 
-/// Which technology point to cost at.
-#[derive(Clone, Debug, PartialEq)]
-pub struct TechChoice {
-    /// Node name as techlib accepts it (`finfet7`, `planar45`, `40nm`, `asap7`).
-    pub node: String,
-    /// Device flavour; `None` = the node's default (hp planar, lvt finfet7, rvt asap7).
-    pub flavour: Option<String>,
-    /// Supply; `None` = the operating point's or the flavour's nominal supply.
-    pub vdd_v: Option<f64>,
-    /// Named operating point (`stv`, `ntv`).
-    pub op: Option<String>,
-    /// Temperature, K (default 350 K).
-    pub temperature_k: f64,
-    /// Supply the storage arrays are designed at (organisation and repeater sizing); `None` =
-    /// the flavour's nominal supply. The operating supply never changes the physical design.
-    pub design_vdd_v: Option<f64>,
-}
-
-impl TechChoice {
-    /// Choice of `node` at its default flavour, nominal supply and 350 K.
-    pub fn new(node: &str) -> TechChoice {
-        TechChoice {
-            node: node.to_string(),
-            flavour: None,
-            vdd_v: None,
-            op: None,
-            temperature_k: 350.0,
-            design_vdd_v: None,
-        }
-    }
-}
-
 /// Costs components with the SRAM and logic models at one point.
 pub struct TechCostSource {
     /// The techlib point costed at (device, wires, cells).
@@ -110,80 +78,48 @@ pub struct TechCostSource {
     cache: std::cell::RefCell<BTreeMap<String, Costed>>,
 }
 
-/// The logic flavour a node is costed at when none is asked: the first of hp, lvt, rvt it has.
-pub fn default_flavour(node: &techlib::Node) -> String {
-    let f = node.flavours();
-    let names: Vec<String> = f
-        .iter()
-        .map(|x| format!("{x:?}").to_ascii_lowercase())
-        .collect();
-    for pref in ["hp", "lvt", "rvt"] {
-        if names.iter().any(|n| n == pref) {
-            return pref.to_string();
-        }
-    }
-    names.first().cloned().unwrap_or_else(|| "hp".into())
-}
-
 impl TechCostSource {
-    /// Evaluates `choice` (node, flavour, supply or operating point, temperature) and builds the SRAM
-    /// model's technology there; `overlay` calibrates the logic costs.
+    /// Evaluates `choice` (node, flavour, supply or operating point, temperature, design
+    /// supply, resolved once by [`ResolvedPoint::resolve`]) and builds the SRAM model's
+    /// technology there; `overlay` calibrates the logic costs.
     pub fn new(
-        choice: &TechChoice,
+        choice: &ResolvedPoint,
         overlay: Option<Overlay>,
     ) -> Result<TechCostSource, SourceError> {
-        let node = techlib::node(&choice.node)?;
-        let flavour_name = choice
-            .flavour
-            .clone()
-            .unwrap_or_else(|| default_flavour(&node));
-        let flavour = node.flavour(&flavour_name)?;
-        let mut cond = Conditions::new(flavour).with_temperature(choice.temperature_k);
-        if let Some(op) = &choice.op {
-            cond = cond.with_operating_point(op);
-        }
-        if let Some(v) = choice.vdd_v {
-            cond = cond.with_vdd(v);
-        }
-        let point = node.at(&cond)?;
+        let node = choice.node();
+        let flavour_name = choice.flavour_name().to_string();
+        let flavour = choice.flavour();
+        let temperature_k = choice.temperature_k();
+        let point = choice.at()?;
         // A supply the user chose must keep the node functional (techlib::plausible); the
         // default, nominal supply always does.
-        if choice.vdd_v.is_some() || choice.op.is_some() {
-            let knob = if choice.vdd_v.is_some() {
+        if choice.supply_chosen() {
+            let knob = if choice.vdd_v().is_some() {
                 "operating supply (--vdd)"
             } else {
                 "operating point (--op) supply"
             };
-            plausible::check_supply_v(&node, flavour, choice.temperature_k, point.vdd_v(), knob)?;
+            plausible::check_supply_v(node, flavour, temperature_k, point.vdd_v(), knob)?;
         }
-        if let Some(v) = choice.design_vdd_v {
+        if let Some(v) = choice.design_vdd_v() {
             plausible::check_supply_v(
-                &node,
+                node,
                 flavour,
-                choice.temperature_k,
+                temperature_k,
                 v,
                 "design supply (--design-vdd)",
             )?;
         }
-        let mut nominal = Conditions::new(flavour).with_temperature(choice.temperature_k);
-        if node.operating_points().iter().any(|o| o.name == "stv") {
-            nominal = nominal.with_operating_point("stv");
-        }
-        let nominal = node.at(&nominal)?;
+        let nominal = node.at(&choice.nominal_conditions_of(flavour))?;
         let clock_scale = nominal.fo4_delay_s() / point.fo4_delay_s();
-        let sflav =
-            sram::Flavour::parse(&flavour_name).ok_or_else(|| SourceError::SramFlavour {
+        if sram::Flavour::parse(&flavour_name).is_none() {
+            return Err(SourceError::SramFlavour {
                 flavour: flavour_name.clone(),
-            })?;
+            });
+        }
         let sram_tech = sram::sram_tech_designed_at(
-            &TechRequest {
-                node: choice.node.clone(),
-                flavour: sflav,
-                vdd_v: Some(point.vdd_v()),
-                temperature_k: Some(choice.temperature_k),
-                back_gate: sram::BackGate::Vdd,
-            },
-            choice.design_vdd_v,
+            &TechRequest::new(choice.clone().with_vdd_v(point.vdd_v())?),
+            choice.design_vdd_v(),
         )?;
         let cell = storage_cell(node.kind());
         let label = format!("{} {}", node.name(), flavour_name);

@@ -3,10 +3,10 @@
 
 use super::bits::*;
 use super::cost::*;
-use crate::gpu::{TechChoice, TechCostSource};
+use crate::gpu::TechCostSource;
 
 fn src(node: &str) -> TechCostSource {
-    TechCostSource::new(&TechChoice::new(node), None).unwrap()
+    TechCostSource::new(&techlib::ResolvedPoint::named(node).unwrap(), None).unwrap()
 }
 
 #[test]

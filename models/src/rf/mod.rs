@@ -100,8 +100,7 @@ pub struct Retention {
 ///   held at the end values outside 32–90 nm (DRV rises as SNM degrades with scaling; the
 ///   table is the only data). This is an interpolation, reported as such in `source`.
 /// - Other nodes without retention data (ASAP7) are an error naming `tric.drv_mv`.
-pub fn retention_voltage(node: &str) -> Result<Retention, RfError> {
-    let n = techlib::node(node)?;
+pub fn retention_voltage(n: &techlib::Node) -> Result<Retention, RfError> {
     if let Some(v) = &n.file().variability {
         if v.drv_mv.is_finite() && v.drv_mv > 0.0 {
             return Ok(Retention {
@@ -128,6 +127,7 @@ pub fn retention_voltage(node: &str) -> Result<Retention, RfError> {
     let pts: Vec<(f64, f64)> = table
         .iter()
         .map(|r| {
+            // the table's own nodes: the interpolation spans several
             let f = techlib::node(r.0)
                 .map(|m| m.feature_size_nm())
                 .unwrap_or(0.0);
@@ -166,8 +166,8 @@ pub fn retention_voltage(node: &str) -> Result<Retention, RfError> {
 
 /// The cell kind of the register files at a node: 8T at FinFET nodes (the source's cells), 6T
 /// at planar nodes (Table 2.1).
-pub fn rf_cell_kind(node: &str) -> Result<CellKind, RfError> {
-    Ok(match techlib::node(node)?.kind() {
+pub fn rf_cell_kind(node: &techlib::Node) -> Result<CellKind, RfError> {
+    Ok(match node.kind() {
         NodeKind::Finfet => CellKind::Eight,
         _ => CellKind::Six,
     })
@@ -179,7 +179,7 @@ pub fn rf_cell_kind(node: &str) -> Result<CellKind, RfError> {
 /// §3.1 ρ_DROWSY of the array part; it is also the function behind the planar anchor
 /// (`techlib::table21::drowsy_ratio`, ρ < 0.10 at DRV + 250 mV).
 pub fn drowsy_ratio(
-    node: &str,
+    n: &techlib::Node,
     flavour: Flavour,
     vdd_v: f64,
     v_drowsy_v: f64,
@@ -194,8 +194,7 @@ pub fn drowsy_ratio(
             "DRV + margin in (0, Vdd]",
         ));
     }
-    let n = techlib::node(node)?;
-    let kind = rf_cell_kind(node)?;
+    let kind = rf_cell_kind(n)?;
     let p = |v: f64| -> Result<f64, RfError> {
         let t = n.at(&Conditions::new(flavour).with_vdd(v))?;
         Ok(t.cell_standby_power_w(kind)?)
@@ -204,7 +203,7 @@ pub fn drowsy_ratio(
     if !(full.is_finite() && full > 0.0) {
         return Err(RfError::input(
             "node",
-            node,
+            n.name(),
             "a node whose cells leak (positive standby power)",
         ));
     }
@@ -214,7 +213,7 @@ pub fn drowsy_ratio(
 /// ρ_DROWSY at `DRV + margin` ([`retention_voltage`], [`drowsy_ratio`]), with the drowsy supply
 /// it used: `(ρ, V_drowsy)`. A drowsy supply at or above Vdd gives ρ = 1.
 pub fn drowsy_ratio_at_margin(
-    node: &str,
+    node: &techlib::Node,
     flavour: Flavour,
     vdd_v: f64,
     margin_v: f64,
@@ -235,8 +234,8 @@ pub fn drowsy_ratio_at_margin(
 
 /// The default device flavour of a node's register files: LVT at FinFET nodes (the source's
 /// "STD (LVT)" device), HP at planar nodes (Table 2.1's cells).
-pub fn default_flavour(node: &str) -> Result<Flavour, RfError> {
-    Ok(match techlib::node(node)?.kind() {
+pub fn default_flavour(node: &techlib::Node) -> Result<Flavour, RfError> {
+    Ok(match node.kind() {
         NodeKind::Finfet => Flavour::Lvt,
         _ => Flavour::Hp,
     })

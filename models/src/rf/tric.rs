@@ -160,7 +160,7 @@ pub struct DerivedWake {
 /// `DRV + margin_v` ([`super::retention_voltage`]) at `clock_hz`, cycles (§3.4
 /// `tric.wake_latency_mode = "derived"`).
 pub fn tric_wake_latency_cycles(
-    node: &str,
+    node: &techlib::Node,
     vdd_v: f64,
     margin_v: f64,
     clock_hz: f64,
@@ -185,8 +185,8 @@ pub fn tric_wake_latency_cycles(
 /// ISQED 2009). A larger margin leaves a smaller swing to restore (shorter wake); a faster
 /// clock makes the same wake time more cycles.
 pub fn derived_wake_latency(
-    node: &str,
-    flavour: Option<&str>,
+    node: &techlib::Node,
+    flavour: Option<techlib::Flavour>,
     vdd_v: f64,
     margin_v: f64,
     clock_hz: f64,
@@ -215,9 +215,7 @@ pub fn derived_wake_latency(
         ));
     }
     let mut q = TricQuery::new(node, vdd_v, v, clock_hz);
-    if let Some(f) = flavour {
-        q.flavour = Some(techlib::node(node)?.flavour(f)?);
-    }
+    q.flavour = flavour;
     q.bits = bits_per_switch;
     q.temperature_k = temperature_k;
     let sw = tric_switch(&q)?;
@@ -253,7 +251,16 @@ mod tests {
     #[test]
     fn derived_wake_latency_scales_with_swing_and_clock() {
         let l = |margin_v: f64, clock_hz: f64| {
-            derived_wake_latency("planar45", None, 1.0, margin_v, clock_hz, 1024, 350.0).unwrap()
+            derived_wake_latency(
+                &techlib::node("planar45").unwrap(),
+                None,
+                1.0,
+                margin_v,
+                clock_hz,
+                1024,
+                350.0,
+            )
+            .unwrap()
         };
         let base = l(0.25, 1.0e9);
         assert!(base.wake_cycles >= 1);
@@ -267,9 +274,17 @@ mod tests {
         assert!((fast.t_wake_s - base.t_wake_s).abs() <= 1e-3 * base.t_wake_s);
         assert!(fast.wake_cycles >= base.wake_cycles);
         // a margin reaching the supply is refused naming the knob
-        let e = derived_wake_latency("planar45", None, 1.0, 0.95, 1.0e9, 1024, 350.0)
-            .unwrap_err()
-            .to_string();
+        let e = derived_wake_latency(
+            &techlib::node("planar45").unwrap(),
+            None,
+            1.0,
+            0.95,
+            1.0e9,
+            1024,
+            350.0,
+        )
+        .unwrap_err()
+        .to_string();
         assert!(e.contains("tric.drowsy_margin_mv"), "{e}");
     }
 }

@@ -272,14 +272,19 @@ pub fn rf_spec(p: &RfPoint) -> super::SramSpec {
 
 /// The finfet7 technology of an [`RfPoint`] (LVT devices, 300 K, back gates tied).
 pub fn rf_tech(p: &RfPoint) -> Result<super::SramTech, super::SramError> {
-    let vdd = super::operating_point_vdd("finfet7", p.op)?;
-    super::sram_tech(&super::TechRequest {
-        node: "finfet7".into(),
-        flavour: super::Flavour::Lvt,
-        vdd_v: Some(vdd),
-        temperature_k: Some(300.0),
-        back_gate: super::BackGate::Vdd,
-    })
+    // the fit's data are the finfet7 register-file rows: this node, whatever is studied
+    let point =
+        techlib::ResolvedPoint::resolve("finfet7", Some("lvt"), None, Some(p.op), Some(300.0))
+            .map_err(|e| super::SramError::Tech(e.to_string()))?;
+    let vdd = point
+        .node()
+        .operating_point(p.op)
+        .map_err(|e| super::SramError::Tech(e.to_string()))?
+        .vdd_v;
+    let point = point
+        .with_vdd_v(vdd)
+        .map_err(|e| super::SramError::Tech(e.to_string()))?;
+    super::sram_tech(&super::TechRequest::new(point))
 }
 
 /// Result of the FinFET fit: the scalars (with their errors) and, per point, (model pJ,

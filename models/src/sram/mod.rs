@@ -80,8 +80,7 @@ pub use cell::Ports;
 pub use organisation::Organisation;
 pub use tech::{CellParams, DeviceParams, SramTech, WireParams};
 pub use techlib_bridge::{
-    canonical_node, is_finfet_node, operating_point_vdd, sram_tech, sram_tech_designed_at,
-    BackGate, Flavour, TechRequest,
+    is_finfet_node, sram_tech, sram_tech_designed_at, BackGate, Flavour, TechRequest,
 };
 
 use serde::{Deserialize, Serialize};

@@ -72,11 +72,22 @@ impl ConfigRow {
 
     /// Technology request (CACTI's micrometre node form, 350 K).
     pub fn tech_request(&self) -> Result<TechRequest, SramError> {
+        let flavour = match self.flavour()? {
+            Flavour::Hp => "hp",
+            Flavour::Lstp => "lstp",
+            _ => "lop",
+        };
+        // each row names its own node: the grid spans several nodes
+        let point = techlib::ResolvedPoint::resolve(
+            &format!("{}", self.tech_um),
+            Some(flavour),
+            None,
+            None,
+            Some(CACTI_TEMPERATURE_K),
+        )
+        .map_err(|e| SramError::Tech(e.to_string()))?;
         Ok(TechRequest {
-            node: format!("{}", self.tech_um),
-            flavour: self.flavour()?,
-            vdd_v: None,
-            temperature_k: Some(CACTI_TEMPERATURE_K),
+            point,
             back_gate: BackGate::Vdd,
         })
     }
@@ -239,7 +250,16 @@ pub struct TechCache {
 impl TechCache {
     /// The technology of `req`, built on first use.
     pub fn get(&mut self, req: &TechRequest) -> Result<&SramTech, SramError> {
-        let key = format!("{req:?}");
+        let p = &req.point;
+        let key = format!(
+            "{} {} {:?} {:?} {} {:?}",
+            p.node_name(),
+            p.flavour_name(),
+            p.vdd_v(),
+            p.op(),
+            p.temperature_k(),
+            req.back_gate
+        );
         if !self.map.contains_key(&key) {
             let t = sram_tech(req)?;
             self.map.insert(key.clone(), t);

@@ -67,71 +67,41 @@ pub enum BackGate {
     Gnd,
 }
 
-/// Which technology, flavour and operating point to build.
+/// Which technology point to build the SRAM model's view at, and the back-gate mode of its
+/// devices.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TechRequest {
-    /// Node name: `planar45`, `45nm`, CACTI's `0.045`, `finfet7`.
-    pub node: String,
-    /// Device flavour of cells and periphery.
-    pub flavour: Flavour,
-    /// Supply (default: the flavour's nominal supply).
-    pub vdd_v: Option<f64>,
-    /// Temperature (default 300 K).
-    pub temperature_k: Option<f64>,
+    /// The resolved point: node, device flavour of cells and periphery (one of the SRAM
+    /// model's flavours), supply (explicit, a named operating point's, else the flavour's
+    /// nominal one) and temperature.
+    pub point: techlib::ResolvedPoint,
     /// FinFET back-gate mode (`Gnd` is an error at planar nodes).
     pub back_gate: BackGate,
 }
 
-/// Canonical node name: the name the technology library resolves `name` to (`45nm` and `0.045`
-/// give `planar45`, `40nm` gives the interpolated `40nm`, `finfet7`, `asap7`). A FinFET size
-/// written as a planar one (`7nm`, `0.007`) names `finfet7`. Names the library rejects are
-/// returned trimmed and lower-cased, so that [`sram_tech`] reports the library's error.
-pub fn canonical_node(name: &str) -> String {
-    resolve_node(name)
-        .map(|n| n.name().to_string())
-        .unwrap_or_else(|_| name.trim().to_ascii_lowercase())
-}
-
-/// The technology library's node for `name`; all name resolution (tabulated, interpolated,
-/// extrapolated planar sizes, FinFET nodes) is the library's own. The one alias added here is a
-/// FinFET size in planar spelling (`7nm`, `0.007`), below the library's planar range.
-fn resolve_node(name: &str) -> Result<techlib::Node, techlib::TechError> {
-    match techlib::node(name) {
-        Ok(n) => Ok(n),
-        Err(e) => {
-            let n = name.trim().to_ascii_lowercase();
-            let nm = n
-                .strip_suffix("nm")
-                .and_then(|v| v.trim().parse::<f64>().ok())
-                .or_else(|| {
-                    n.parse::<f64>()
-                        .ok()
-                        .filter(|um| *um > 0.0 && *um < 1.0)
-                        .map(|um| um * 1000.0)
-                });
-            match nm {
-                Some(v) if v > 0.0 && v <= 10.0 => {
-                    techlib::node(&format!("finfet{}", v.round() as i64)).map_err(|_| e)
-                }
-                _ => Err(e),
-            }
+impl TechRequest {
+    /// `point` with back gates tied.
+    pub fn new(point: techlib::ResolvedPoint) -> TechRequest {
+        TechRequest {
+            point,
+            back_gate: BackGate::Vdd,
         }
+    }
+
+    /// The SRAM model's flavour of the point (an error for a flavour it has none of).
+    pub fn flavour(&self) -> Result<Flavour, SramError> {
+        Flavour::parse(self.point.flavour().key()).ok_or_else(|| {
+            SramError::Tech(format!(
+                "the SRAM model has no device flavour '{}' (it has: hp, lstp, lop, lvt, rvt, slvt)",
+                self.point.flavour_name()
+            ))
+        })
     }
 }
 
-/// Whether `name` is a FinFET node of the technology library.
-pub fn is_finfet_node(name: &str) -> Result<bool, SramError> {
-    resolve_node(name)
-        .map(|n| n.kind() == techlib::NodeKind::Finfet)
-        .map_err(|e| SramError::Tech(e.to_string()))
-}
-
-/// Supply of a named operating point (`stv`, `ntv`, ...) of `node`.
-pub fn operating_point_vdd(node: &str, op: &str) -> Result<f64, SramError> {
-    let n = resolve_node(node).map_err(|e| SramError::Tech(e.to_string()))?;
-    n.operating_point(op)
-        .map(|p| p.vdd_v)
-        .map_err(|e| SramError::Tech(e.to_string()))
+/// Whether a node is FinFET.
+pub fn is_finfet_node(node: &techlib::Node) -> bool {
+    node.kind() == techlib::NodeKind::Finfet
 }
 
 fn device(d: &techlib::Device, diff_len_m: f64, finfet: bool) -> DeviceParams {
@@ -204,9 +174,12 @@ pub fn sram_tech_designed_at(
     let same_supply = (design_v - op.periph.vdd_v).abs() <= 1e-12 * design_v;
     if !(same_supply && req.back_gate == BackGate::Vdd) {
         let dreq = TechRequest {
-            vdd_v: Some(design_v),
+            point: req
+                .point
+                .clone()
+                .with_vdd_v(design_v)
+                .map_err(|e| SramError::Tech(e.to_string()))?,
             back_gate: BackGate::Vdd,
-            ..req.clone()
         };
         op.design = Some(Box::new(operating_tech(&dreq)?));
     }
@@ -215,9 +188,10 @@ pub fn sram_tech_designed_at(
 
 fn operating_tech(req: &TechRequest) -> Result<SramTech, SramError> {
     let terr = |e: techlib::TechError| SramError::Tech(e.to_string());
-    let node = resolve_node(&req.node).map_err(terr)?;
+    let node = req.point.node();
     let name = node.name().to_string();
-    if let Some(v) = req.vdd_v {
+    let flavour = req.flavour()?;
+    if let Some(v) = req.point.vdd_v() {
         if !(v.is_finite() && v > 0.0 && v <= 5.0) {
             return Err(SramError::OutOfRange {
                 what: "vdd_v",
@@ -226,7 +200,7 @@ fn operating_tech(req: &TechRequest) -> Result<SramTech, SramError> {
             });
         }
     }
-    let t = req.temperature_k.unwrap_or(300.0);
+    let t = req.point.temperature_k();
     if !(t.is_finite() && (200.0..=500.0).contains(&t)) {
         return Err(SramError::OutOfRange {
             what: "temperature_k",
@@ -240,15 +214,13 @@ fn operating_tech(req: &TechRequest) -> Result<SramTech, SramError> {
             "{name} is planar: it has no back gate"
         )));
     }
-    let mut cond = techlib::Conditions::new(flavour_of(req.flavour))
-        .with_temperature(t)
+    let cond = req
+        .point
+        .conditions_of(flavour_of(flavour))
         .with_back_gate(match req.back_gate {
             BackGate::Vdd => techlib::BackGate::Tied,
             BackGate::Gnd => techlib::BackGate::Grounded,
         });
-    if let Some(v) = req.vdd_v {
-        cond = cond.with_vdd(v);
-    }
     let p = node.at(&cond).map_err(terr)?;
     let dev = p.device();
     let f = p.feature_size_m;
@@ -305,12 +277,12 @@ fn operating_tech(req: &TechRequest) -> Result<SramTech, SramError> {
         node: format!(
             "{} {} {:.3} V {:.0} K",
             p.node_name,
-            req.flavour_key(),
+            flavour.key(),
             d.vdd_v,
             t
         ),
         feature_m: f,
-        nominal_vdd_v: node.nominal_vdd_v(flavour_of(req.flavour)).map_err(terr)?,
+        nominal_vdd_v: node.nominal_vdd_v(flavour_of(flavour)).map_err(terr)?,
         w_min_m: dev.fin_width_m.unwrap_or(1.5 * f),
         periph: d,
         cell_dev: d_cell,
@@ -323,14 +295,14 @@ fn operating_tech(req: &TechRequest) -> Result<SramTech, SramError> {
         sense_gm_s_per_m: if gm.is_finite() && gm > 0.0 { gm } else { 1e3 },
         fo4_s: p.fo4_delay_s(),
         finfet,
-        flavour: req.flavour,
+        flavour,
         design: None,
     })
 }
 
-impl TechRequest {
-    fn flavour_key(&self) -> &'static str {
-        match self.flavour {
+impl Flavour {
+    fn key(self) -> &'static str {
+        match self {
             Flavour::Hp => "hp",
             Flavour::Lstp => "lstp",
             Flavour::Lop => "lop",

@@ -63,11 +63,17 @@ pub struct RfcDesign {
     pub banks: u32,
 }
 
+/// Writes a node as its name.
+fn node_name<S: serde::Serializer>(n: &techlib::Node, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(n.name())
+}
+
 /// The GPU-configuration-level description of a register file and its techniques.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RfDesign {
-    /// Technology node (`finfet7`, `40nm`, ...).
-    pub node: String,
+    /// Technology node (resolved; written as its name).
+    #[serde(serialize_with = "node_name")]
+    pub node: techlib::Node,
     /// Device flavour (default: LVT at FinFET nodes, HP at planar nodes).
     pub flavour: Option<Flavour>,
     /// Temperature, K.
@@ -125,7 +131,8 @@ impl RfDesign {
     /// n = 4, 64 warps, STV 0.45 V, NTV 0.30 V, 24 CUs, 4 schedulers × 2 issue, 863 MHz.
     pub fn kepler_ch6() -> RfDesign {
         RfDesign {
-            node: "finfet7".into(),
+            // the source's reference design is a finfet7 one, whatever is studied
+            node: techlib::node("finfet7").expect("finfet7 is a built-in node"),
             flavour: None,
             temperature_k: 300.0,
             entries: 2048,
@@ -156,9 +163,9 @@ impl RfDesign {
 
     /// The `fermi_ch5` RF (§2.5): 128 KB, 1024 entries, 16 banks, 48 warps, 16 CUs, 700 MHz,
     /// 6T at a planar `node`, nominal supply, no partition.
-    pub fn fermi_ch5(node: &str) -> RfDesign {
+    pub fn fermi_ch5(node: &techlib::Node) -> RfDesign {
         RfDesign {
-            node: node.into(),
+            node: node.clone(),
             entries: 1024,
             banks: 16,
             max_warps: 48,
@@ -185,7 +192,7 @@ impl RfDesign {
     pub fn from_config(
         cfg: &sim::config::GpuConfig,
         energy: &crate::rf::EnergySection,
-        node: &str,
+        node: &techlib::Node,
         flavour: Flavour,
         vdd_v: f64,
         temperature_k: f64,
@@ -197,7 +204,7 @@ impl RfDesign {
         let n_cu = (oc.sp + oc.sfu + oc.mem + oc.dp + oc.int + oc.gen).max(1);
         let partitioned = cfg.prf.enabled;
         RfDesign {
-            node: node.into(),
+            node: node.clone(),
             flavour: Some(flavour),
             temperature_k,
             entries: rf_bytes.div_ceil(entry) as u32,

@@ -41,18 +41,22 @@ impl Ctx<'_> {
         bg: BackGate,
         what: &'static str,
     ) -> Result<SramTech, RfError> {
-        let fl = sram_flavour(self.flavour).ok_or_else(|| {
+        sram_flavour(self.flavour).ok_or_else(|| {
             RfError::input(
                 "rf.flavour",
                 self.flavour.key(),
                 "a logic flavour (hp, lstp, lop, lvt, rvt, slvt)",
             )
         })?;
+        let point =
+            techlib::ResolvedPoint::of_node(self.node.clone(), self.flavour, self.d.temperature_k)
+                .and_then(|p| p.with_vdd_v(vdd_v))
+                .map_err(|e| RfError::Sram {
+                    structure: what,
+                    error: crate::sram::SramError::Tech(e.to_string()),
+                })?;
         sram_tech(&TechRequest {
-            node: self.node.name().to_string(),
-            flavour: fl,
-            vdd_v: Some(vdd_v),
-            temperature_k: Some(self.d.temperature_k),
+            point,
             back_gate: bg,
         })
         .map_err(|error| RfError::Sram {
@@ -285,7 +289,7 @@ pub(super) fn back_gate_cost(
 
 pub(super) fn context(design: &RfDesign) -> Result<Ctx<'_>, RfError> {
     check(design)?;
-    let node = techlib::node(&design.node)?;
+    let node = design.node.clone();
     let finfet = node.kind() == NodeKind::Finfet;
     let flavour = match design.flavour {
         Some(f) => f,
