@@ -11,7 +11,7 @@
 //!
 //! ```no_run
 //! use gpuenergy::study::{workloads_named, Study};
-//! //! use sim::config::GpuConfig;
+//! use sim::config::GpuConfig;
 //!
 //! let cfg = GpuConfig::preset("gtx480").unwrap();
 //! let study = Study::new(cfg, techlib::ResolvedPoint::named("planar45").unwrap(), None);

@@ -29,14 +29,14 @@ pub struct Args {
     pub tech: String,
     /// Supply voltage in volts (default: the node's nominal). Must be at least the node's
     /// functional minimum.
-    #[arg(long, conflicts_with = "op")]
+    #[arg(long, conflicts_with = "op", allow_negative_numbers = true)]
     pub vdd: Option<f64>,
     /// Named operating point of the node (finfet7: stv, ntv; asap7: low, nominal, high).
     #[arg(long)]
     pub op: Option<String>,
     /// Junction temperature in kelvin (inside every built-in node's tables: planar 300–400 K,
     /// FinFET 250–400 K).
-    #[arg(long, visible_alias = "temp-k", default_value_t = crate::study::DEFAULT_TEMPERATURE_K)]
+    #[arg(long, visible_alias = "temp-k", default_value_t = crate::study::DEFAULT_TEMPERATURE_K, allow_negative_numbers = true)]
     pub temperature: f64,
     /// Core clock in MHz at this point. Default: 700 MHz (GTX480) at the node's nominal point,
     /// scaled with the FO4 delay at other supplies. With --sweep-vdd it is the nominal-point

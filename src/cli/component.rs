@@ -29,11 +29,11 @@ pub struct Args {
     #[arg(long)]
     pub flavour: Option<String>,
     /// Supply voltage in volts (default: the node's nominal).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub vdd: Option<f64>,
     /// Junction temperature in kelvin. The default, 350 K, is the one `estimate` uses and lies
     /// inside every built-in node's tables (planar 300–400 K, FinFET 250–400 K).
-    #[arg(long, default_value_t = crate::study::DEFAULT_TEMPERATURE_K)]
+    #[arg(long, default_value_t = crate::study::DEFAULT_TEMPERATURE_K, allow_negative_numbers = true)]
     pub temperature: f64,
     /// Calibration overlay (TOML from `gpuenergy calibrate`).
     #[arg(long)]

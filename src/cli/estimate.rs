@@ -33,7 +33,7 @@ pub struct Args {
     pub point: super::TechArgs,
     /// Supply in volts at which the storage arrays are designed (organisation search, repeater
     /// sizing). Default: the device's nominal supply. Area never depends on --vdd/--op.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub design_vdd: Option<f64>,
     /// GPU preset (see `gpuenergy presets`).
     #[arg(long, default_value = "gtx480", conflicts_with = "config")]

@@ -54,7 +54,7 @@ pub struct TechArgs {
     #[arg(long, default_value = "finfet7")]
     pub tech: String,
     /// Supply voltage in volts (overrides --op).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub vdd: Option<f64>,
     /// Named operating point (finfet7: stv = 0.45 V, ntv = 0.30 V). Default: stv on finfet7,
     /// the device's nominal supply elsewhere.
@@ -65,7 +65,7 @@ pub struct TechArgs {
     #[arg(long)]
     pub device: Option<String>,
     /// Junction temperature in kelvin.
-    #[arg(long, default_value_t = crate::study::DEFAULT_TEMPERATURE_K)]
+    #[arg(long, default_value_t = crate::study::DEFAULT_TEMPERATURE_K, allow_negative_numbers = true)]
     pub temperature: f64,
 }
 

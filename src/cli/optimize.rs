@@ -62,13 +62,13 @@ pub struct Args {
     pub size: String,
     /// Area everything added may take: `X%` of the --budget-of base or `Xmm2`
     /// (default: `opt.area_budget`).
-    #[arg(long, value_name = "X%|Xmm2")]
+    #[arg(long, value_name = "X%|Xmm2", allow_hyphen_values = true)]
     pub area_budget: Option<String>,
     /// What a `%` budget is a share of: the SMs, the whole chip or the register files.
     #[arg(long, default_value = "sm", value_parser = ["sm", "chip", "rf"])]
     pub budget_of: String,
     /// Largest mean slowdown, `5%` or `0.05` (default: `opt.max_slowdown`).
-    #[arg(long, value_name = "X%|FRACTION")]
+    #[arg(long, value_name = "X%|FRACTION", allow_hyphen_values = true)]
     pub perf_cap: Option<String>,
     /// Minimised quantity (default: `opt.objective`).
     #[arg(long, value_parser = ["energy", "edp", "ed2p"])]

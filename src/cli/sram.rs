@@ -27,14 +27,14 @@ pub struct Args {
     #[arg(long)]
     pub device: Option<String>,
     /// Supply voltage in volts (default: the flavour's nominal supply).
-    #[arg(long, conflicts_with = "op")]
+    #[arg(long, conflicts_with = "op", allow_negative_numbers = true)]
     pub vdd: Option<f64>,
     /// Named operating point of the node (finfet7: stv = 0.45 V, ntv = 0.30 V).
     #[arg(long)]
     pub op: Option<String>,
     /// Supply the array is designed (organised) at, in volts (default: the flavour's nominal
     /// supply). The organisation and area are those of this design whatever --vdd/--op is.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub design_vdd: Option<f64>,
     /// Lane slices (lane-sliced banked storage, e.g. 32 for a GPU register file with 128-B
     /// entries): each slice holds size/lanes bytes read block/lanes bytes at a time.
@@ -65,7 +65,7 @@ pub struct Args {
     #[arg(long)]
     pub cell: Option<String>,
     /// Junction temperature in kelvin (default 350 K, as every command).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub temperature: Option<f64>,
     /// Output format of a single configuration.
     #[arg(long, value_enum, default_value = "table")]
