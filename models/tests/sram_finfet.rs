@@ -9,27 +9,8 @@ use models::sram::calib::finfet_scalars;
 use models::sram::fit::{rf_spec, rf_tech, RF_LANES, RF_POINTS};
 use models::sram::{evaluate_sliced, sram_tech, BackGate, Flavour, SramSpec};
 
-/// A request at `node` (resolved here: a test names its node), the SRAM model's 300 K when no
-/// temperature is given.
-#[allow(dead_code)]
-fn treq(
-    node: &str,
-    flavour: models::sram::Flavour,
-    vdd_v: Option<f64>,
-    temperature_k: Option<f64>,
-    back_gate: models::sram::BackGate,
-) -> models::sram::TechRequest {
-    let f = format!("{flavour:?}").to_ascii_lowercase();
-    let point = techlib::ResolvedPoint::resolve(
-        node,
-        Some(&f),
-        vdd_v,
-        None,
-        Some(temperature_k.unwrap_or(300.0)),
-    )
-    .unwrap();
-    models::sram::TechRequest { point, back_gate }
-}
+mod common;
+use common::treq;
 
 #[test]
 fn register_files_match_the_calibration_rows() {

@@ -6,27 +6,8 @@ use models::sram::{
 };
 use proptest::prelude::*;
 
-/// A request at `node` (resolved here: a test names its node), the SRAM model's 300 K when no
-/// temperature is given.
-#[allow(dead_code)]
-fn treq(
-    node: &str,
-    flavour: models::sram::Flavour,
-    vdd_v: Option<f64>,
-    temperature_k: Option<f64>,
-    back_gate: models::sram::BackGate,
-) -> models::sram::TechRequest {
-    let f = format!("{flavour:?}").to_ascii_lowercase();
-    let point = techlib::ResolvedPoint::resolve(
-        node,
-        Some(&f),
-        vdd_v,
-        None,
-        Some(temperature_k.unwrap_or(300.0)),
-    )
-    .unwrap();
-    models::sram::TechRequest { point, back_gate }
-}
+mod common;
+use common::treq;
 
 fn tech(node: &str, flavour: Flavour, vdd: Option<f64>) -> SramTech {
     sram_tech(&treq(node, flavour, vdd, Some(350.0), BackGate::Vdd)).expect("tech")
