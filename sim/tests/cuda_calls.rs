@@ -11,6 +11,8 @@
 //! `nvcc_recompiles_calls` compiles the source afresh and runs the checks on that PTX too
 //! (reported as ignored without nvcc, failing under `CI`).
 
+mod common;
+use common::{down_u32, down_u64, up};
 use sim::emu::Emulator;
 use sim::ptx::inline::{FUNC_ADDR_BASE, FUNC_ADDR_END, FUNC_ADDR_STRIDE};
 use sim::ptx::Module;
@@ -25,31 +27,6 @@ fn committed() -> Module {
     let p = dir().join("calls.ptx");
     let text = std::fs::read_to_string(&p).unwrap();
     Module::parse(&text, &p.display().to_string()).unwrap()
-}
-
-fn up<T: Copy>(gpu: &mut Emulator, v: &[T]) -> u64 {
-    let bytes = std::mem::size_of_val(v);
-    let raw: Vec<u8> =
-        unsafe { std::slice::from_raw_parts(v.as_ptr() as *const u8, bytes) }.to_vec();
-    let p = gpu.alloc(bytes.max(4) as u64).unwrap();
-    gpu.copy_to_device(p, &raw).unwrap();
-    p
-}
-
-fn down_u32(gpu: &mut Emulator, p: u64, n: usize) -> Vec<u32> {
-    let mut b = vec![0u8; n * 4];
-    gpu.copy_from_device(p, &mut b).unwrap();
-    b.chunks(4)
-        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-        .collect()
-}
-
-fn down_u64(gpu: &mut Emulator, p: u64, n: usize) -> Vec<u64> {
-    let mut b = vec![0u8; n * 8];
-    gpu.copy_from_device(p, &mut b).unwrap();
-    b.chunks(8)
-        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
-        .collect()
 }
 
 fn try_go(

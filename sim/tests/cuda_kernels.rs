@@ -11,6 +11,8 @@
 //! search finds (`src/program/nvcc_find.rs`) and runs every check
 //! on that PTX too; without nvcc it is reported as ignored, and with `CI` set it fails.
 
+mod common;
+use common::{down_u32, up};
 use sim::emu::Emulator;
 use sim::ptx::Module;
 use sim::{Gpu, Launch, ParamValue};
@@ -40,24 +42,6 @@ fn committed() -> Ptx {
         solver: load("solver"),
         services: load("services"),
     }
-}
-
-fn up<T: Copy>(gpu: &mut Emulator, v: &[T]) -> u64 {
-    let bytes = std::mem::size_of_val(v);
-    // SAFETY-free byte view: copy element by element through to_ne_bytes-like raw reads
-    let raw: Vec<u8> =
-        unsafe { std::slice::from_raw_parts(v.as_ptr() as *const u8, bytes) }.to_vec();
-    let p = gpu.alloc(bytes.max(4) as u64).unwrap();
-    gpu.copy_to_device(p, &raw).unwrap();
-    p
-}
-
-fn down_u32(gpu: &mut Emulator, p: u64, n: usize) -> Vec<u32> {
-    let mut b = vec![0u8; n * 4];
-    gpu.copy_from_device(p, &mut b).unwrap();
-    b.chunks(4)
-        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-        .collect()
 }
 
 fn down_f32(gpu: &mut Emulator, p: u64, n: usize) -> Vec<f32> {

@@ -207,24 +207,10 @@ fn half(s: &Scope, ri: &RawInst, inst: &mut Inst) -> Result<(), SimError> {
     Ok(())
 }
 
+/// A floating-point comparison of `setp.f16`: the comparisons of `setp` less the unsigned
+/// integer ones (`lo`, `ls`, `hi`, `hs`).
 fn parse_cmp(c: &str) -> Option<Cmp> {
-    Some(match c {
-        "eq" => Cmp::Eq,
-        "ne" => Cmp::Ne,
-        "lt" => Cmp::Lt,
-        "le" => Cmp::Le,
-        "gt" => Cmp::Gt,
-        "ge" => Cmp::Ge,
-        "equ" => Cmp::Equ,
-        "neu" => Cmp::Neu,
-        "ltu" => Cmp::Ltu,
-        "leu" => Cmp::Leu,
-        "gtu" => Cmp::Gtu,
-        "geu" => Cmp::Geu,
-        "num" => Cmp::Num,
-        "nan" => Cmp::Nan,
-        _ => return None,
-    })
+    super::scope::parse_cmp(c).filter(|c| !matches!(c, Cmp::Lo | Cmp::Ls | Cmp::Hi | Cmp::Hs))
 }
 
 /// `bar.red.popc.u32 d, 0, {!}c` and `bar.red.{and,or}.pred p, 0, {!}c` (also spelled

@@ -65,7 +65,9 @@ pub(super) struct Mods {
     pub(super) other: Vec<String>,
 }
 
-fn parse_cmp(s: &str) -> Option<Cmp> {
+/// A `setp`/`set` comparison modifier (`eq`, …, the unsigned `lo`/`ls`/`hi`/`hs`, the
+/// unordered `equ`, …, `num`, `nan`).
+pub(super) fn parse_cmp(s: &str) -> Option<Cmp> {
     Some(match s {
         "eq" => Cmp::Eq,
         "ne" => Cmp::Ne,

@@ -113,3 +113,32 @@ pub fn pipe_ops(k: &sim::activity::KernelActivity) -> BTreeMap<(String, String),
     }
     m
 }
+
+/// Copies `v` into a fresh device allocation (at least 4 bytes) and returns its address.
+pub fn up<T: Copy>(gpu: &mut Emulator, v: &[T]) -> u64 {
+    let bytes = std::mem::size_of_val(v);
+    // a byte view of plain numbers (T: Copy, no padding in the element types the tests use)
+    let raw: Vec<u8> =
+        unsafe { std::slice::from_raw_parts(v.as_ptr() as *const u8, bytes) }.to_vec();
+    let p = gpu.alloc(bytes.max(4) as u64).unwrap();
+    gpu.copy_to_device(p, &raw).unwrap();
+    p
+}
+
+/// `n` little-endian u32 words from device address `p`.
+pub fn down_u32(gpu: &mut Emulator, p: u64, n: usize) -> Vec<u32> {
+    let mut b = vec![0u8; n * 4];
+    gpu.copy_from_device(p, &mut b).unwrap();
+    b.chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+/// `n` little-endian u64 words from device address `p`.
+pub fn down_u64(gpu: &mut Emulator, p: u64, n: usize) -> Vec<u64> {
+    let mut b = vec![0u8; n * 8];
+    gpu.copy_from_device(p, &mut b).unwrap();
+    b.chunks(8)
+        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
