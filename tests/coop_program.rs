@@ -23,10 +23,7 @@ fn ptx() -> String {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("gpuenergy-coop-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::scratch("coop", name)
 }
 
 fn u32s(b: &[u8]) -> Vec<u32> {

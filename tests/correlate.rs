@@ -16,10 +16,7 @@ fn data(name: &str) -> PathBuf {
 
 /// A fresh scratch directory for one test.
 fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("gpuenergy-correlate-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::scratch("correlate", name)
 }
 
 #[test]

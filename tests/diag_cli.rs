@@ -8,10 +8,7 @@ use common::{gpuenergy, refused};
 
 /// A fresh scratch directory for one test.
 fn scratch(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("gpuenergy-diag-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::scratch("diag", name)
 }
 
 /// The quick suite on one preset: every discrete parameter PASS, the named keys present, the

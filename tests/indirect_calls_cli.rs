@@ -18,10 +18,7 @@ fn calls_ptx() -> String {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("gpuenergy-icall-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::scratch("icall", name)
 }
 
 const N: usize = 256;

@@ -10,10 +10,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("gpuenergy-sweep-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::scratch("sweep-cli", name)
 }
 
 /// 2 techniques x 2 values of pg.idle_detect x 1 workload = 4 points.

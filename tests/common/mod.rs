@@ -30,3 +30,13 @@ pub fn refused(args: &[&str]) -> String {
     assert!(!err.contains("panicked"), "{args:?}: {err}");
     err
 }
+
+/// A fresh, empty scratch folder for one test: `gpuenergy-<suite>-<pid>-<name>` under the
+/// system's temporary folder.
+#[allow(dead_code)] // not every test file that includes this module uses it
+pub fn scratch(suite: &str, name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("gpuenergy-{suite}-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
