@@ -246,3 +246,32 @@ fn ctrl_c_prints_the_best_design_and_leaves_the_cache_consistent() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_cache_folder_that_is_a_file_or_a_zero_cap_is_refused() {
+    let file = std::env::temp_dir().join(format!("gpuenergy-cache-file-{}", std::process::id()));
+    std::fs::write(&file, "not a folder").unwrap();
+    let f = file.to_string_lossy().to_string();
+    let base = [
+        "optimize",
+        "--tech",
+        "finfet7",
+        "--area-budget",
+        "2%",
+        "--workload",
+        "hotspot",
+    ];
+    let mut a = base.to_vec();
+    a.extend(["--cache-dir", &f]);
+    let out = common::gpuenergy(&a);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains(&f) && err.contains("is a file"), "{err}");
+    let mut a = base.to_vec();
+    a.extend(["--cache-max-mib", "0"]);
+    let out = common::gpuenergy(&a);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("--cache-max-mib"), "{err}");
+    std::fs::remove_file(&file).unwrap();
+}
