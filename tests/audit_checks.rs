@@ -112,6 +112,76 @@ fn activity_checks() {
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("warp_insts"), "{err}");
+
+    // Records no run can produce: each refused, naming the file and the record's fault.
+    let cases: Vec<(&str, Box<dyn Fn(&mut serde_json::Value)>, &str)> = vec![
+        (
+            "nokernels",
+            Box::new(|v| v["kernels"] = serde_json::json!([])),
+            "no kernels",
+        ),
+        (
+            "nosms",
+            Box::new(|v| {
+                v["aggregate"]["sms"] = serde_json::json!([]);
+            }),
+            "no SMs",
+        ),
+        (
+            "fewsms",
+            Box::new(|v| {
+                let sms = v["kernels"][0]["sms"].as_array().unwrap()[..3].to_vec();
+                v["kernels"][0]["sms"] = sms.into();
+            }),
+            "3 SMs, but the aggregate has 15",
+        ),
+        (
+            "hugecycles",
+            Box::new(|v| {
+                v["kernels"][0]["cycles"] = 10_000_000_000_000_000_000u64.into();
+            }),
+            "more than 1000000000000000",
+        ),
+        (
+            "smoverflow",
+            Box::new(|v| {
+                v["kernels"][0]["sms"][0]["warp_insts"] = u64::MAX.into();
+            }),
+            "its SMs sum to more than 2^64",
+        ),
+        (
+            "smactive",
+            Box::new(|v| {
+                let c = v["kernels"][0]["cycles"].as_u64().unwrap();
+                v["kernels"][0]["sms"][0]["active_cycles"] = (c + 1).into();
+            }),
+            "longer than the kernel's",
+        ),
+    ];
+    for (name, edit, needle) in cases {
+        let mut v = act.clone();
+        edit(&mut v);
+        let f = write_json(&dir, &format!("{name}.json"), &v);
+        let o = estimate(&f, &[]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{name}: {err}");
+        assert!(err.contains(&f), "{name}: {err}");
+        assert!(
+            err.contains(needle),
+            "{name}: expected '{needle}' in: {err}"
+        );
+        assert!(!err.contains("panicked"), "{name}: {err}");
+    }
+    // Costed on purpose on a chip with another SM count: the per-SM counts do not fit.
+    let o = estimate(&same, &["--preset", "gtx1080ti", "--recost"]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("gpu.n_sm = 28"), "{err}");
+    // A mismatch with a known preset names the keys that differ.
+    let o = estimate(&same, &["--set", "gpu.core_mhz=800"]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("gpu.core_mhz (700.0 -> 800.0)"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

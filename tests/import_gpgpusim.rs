@@ -408,3 +408,62 @@ fn unhonourable_values_exit_2_naming_file_line_option_and_allowed_values() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("gtx480, gtx780, gtx1080ti"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn out_of_range_empty_and_self_overwriting_imports_are_refused() {
+    let dir = scratch("range");
+    let cfg_path = dir.join("gpgpusim.config");
+    let out = dir.join("out.toml");
+    let line = TITANX.len() + 3;
+    // Values outside a key's physical range, including one beyond TOML's integer range: the
+    // error names the key, its range, and the option, file and line that set it.
+    for (extra, key, range) in [
+        ("-gpgpu_n_clusters 99999\n", "gpu.n_sm", "1..=1024"),
+        (
+            "-gpgpu_kernel_launch_latency 18446744073709551615\n",
+            "gpu.kernel_launch_latency",
+            "0..=10000000 cycles",
+        ),
+        (
+            "-gpgpu_clock_domains 1e12:1417.0:1417.0:2500.0\n",
+            "gpu.core_mhz",
+            "1..=10000 MHz",
+        ),
+    ] {
+        write_options(&cfg_path, TITANX, extra);
+        let err = common::refused(&[
+            "presets",
+            "--import",
+            cfg_path.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        for n in [key, range, &format!("gpgpusim.config:{line}")] {
+            assert!(err.contains(n), "expected '{n}' in: {err}");
+        }
+        assert!(!out.exists(), "no output on error");
+    }
+    // A file with no options is not a configuration.
+    std::fs::write(&cfg_path, "# nothing here\n\n").unwrap();
+    let err = common::refused(&[
+        "presets",
+        "--import",
+        cfg_path.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(err.contains("no options found"), "{err}");
+    // --out naming an input would overwrite it: refused, the input left as it was.
+    write_options(&cfg_path, TITANX, "");
+    let before = std::fs::read(&cfg_path).unwrap();
+    let err = common::refused(&[
+        "presets",
+        "--import",
+        cfg_path.to_str().unwrap(),
+        "--out",
+        cfg_path.to_str().unwrap(),
+    ]);
+    assert!(err.contains("would overwrite"), "{err}");
+    assert_eq!(std::fs::read(&cfg_path).unwrap(), before);
+    let _ = std::fs::remove_dir_all(&dir);
+}

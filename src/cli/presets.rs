@@ -93,6 +93,15 @@ fn read(path: &Path) -> Result<String> {
     std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))
 }
 
+/// True when `a` and `b` name the same file (compared after resolving links and `..`; a
+/// path that does not exist yet is compared as written).
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => a == b,
+    }
+}
+
 /// `gpuenergy presets --import`: reads the option files, writes the TOML, prints the mapping.
 fn run_import(
     config: &Path,
@@ -103,6 +112,16 @@ fn run_import(
 ) -> Result<()> {
     if format == Format::Csv {
         return Err(crate::report::no_csv("presets --import"));
+    }
+    for input in std::iter::once(config).chain(trace) {
+        if same_file(input, out) {
+            anyhow::bail!(
+                "--out {} is the --import/--trace-config input {}: the import would overwrite \
+                 what it reads; write the TOML to another file",
+                out.display(),
+                input.display()
+            );
+        }
     }
     let config_text = read(config)?;
     let trace_text = trace.map(read).transpose()?;

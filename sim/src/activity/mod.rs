@@ -99,6 +99,10 @@ pub struct Provenance {
     pub assumptions: Vec<String>,
 }
 
+/// Largest cycle count a record may hold: the bound of `sim.max_cycles` (10^15 cycles, about
+/// 12 days at 1 GHz), beyond which a count is not from a run.
+pub const MAX_RECORD_CYCLES: u64 = 1_000_000_000_000_000;
+
 impl Activity {
     /// An empty record (no kernels, zero aggregate) for configuration `config_name` with hash
     /// `config_hash`.
@@ -135,9 +139,11 @@ impl Activity {
     }
 
     /// Checks that the counts can describe a run, so that costing them cannot understate the
-    /// energy: a record with instructions but no cycles, a kernel with more thread instructions
-    /// than 32 per warp instruction, or an aggregate that is not the sum of its kernels (a
-    /// counter that overflowed, or an edited file) is an error naming `file` and the record.
+    /// energy: a record with no kernels or no SMs, kernels with different SM counts, more
+    /// cycles than any run can take, instructions but no cycles, more thread instructions than
+    /// 32 per warp instruction, per-SM counts that do not sum to their kernel's, an SM active
+    /// longer than its kernel, or an aggregate that is not the sum of its kernels (a counter
+    /// that overflowed, or an edited file) is an error naming `file` and the record.
     pub fn check_consistent(&self, file: &str) -> Result<(), crate::SimError> {
         let bad = |what: &str, msg: String| crate::SimError::Parse {
             file: file.to_string(),
@@ -145,6 +151,16 @@ impl Activity {
             col: 1,
             msg: format!("inconsistent counts in {what}: {msg}"),
         };
+        if self.kernels.is_empty() {
+            return Err(bad(
+                "the record",
+                "no kernels (a record of a run holds at least one launched kernel)".into(),
+            ));
+        }
+        let n_sm = self.aggregate.sms.len();
+        if n_sm == 0 {
+            return Err(bad("the aggregate", "no SMs".into()));
+        }
         for k in self.kernels.iter().chain(std::iter::once(&self.aggregate)) {
             let what = format!("kernel '{}'", k.name);
             if k.cycles == 0 && k.warp_insts > 0 {
@@ -163,6 +179,58 @@ impl Activity {
                         "{} thread instructions for {} warp instructions (at most 32 each; a \
                          counter overflowed)",
                         k.thread_insts, k.warp_insts
+                    ),
+                ));
+            }
+            if k.sms.len() != n_sm {
+                return Err(bad(
+                    &what,
+                    format!("{} SMs, but the aggregate has {n_sm}", k.sms.len()),
+                ));
+            }
+            if k.cycles > MAX_RECORD_CYCLES {
+                return Err(bad(
+                    &what,
+                    format!(
+                        "{} cycles: more than {MAX_RECORD_CYCLES} (the largest run \
+                         sim.max_cycles allows)",
+                        k.cycles
+                    ),
+                ));
+            }
+            let per_sm = |f: fn(&SmActivity) -> u64| {
+                k.sms.iter().try_fold(0u64, |acc, s| acc.checked_add(f(s)))
+            };
+            for (name, total, f) in [
+                (
+                    "warp_insts",
+                    k.warp_insts,
+                    (|s: &SmActivity| s.warp_insts) as fn(&SmActivity) -> u64,
+                ),
+                ("thread_insts", k.thread_insts, |s| s.thread_insts),
+            ] {
+                if per_sm(f) != Some(total) {
+                    return Err(bad(
+                        &what,
+                        format!(
+                            "{name} = {total}, but its SMs sum to {} (a counter overflowed, or \
+                             the file was edited)",
+                            per_sm(f).map_or("more than 2^64".to_string(), |v| v.to_string())
+                        ),
+                    ));
+                }
+            }
+            if let Some((i, s)) = k
+                .sms
+                .iter()
+                .enumerate()
+                .find(|(_, s)| s.active_cycles > k.cycles)
+            {
+                return Err(bad(
+                    &what,
+                    format!(
+                        "SM {i} active for {} cycles, longer than the kernel's {}",
+                        s.active_cycles, k.cycles
                     ),
                 ));
             }

@@ -19,6 +19,7 @@ mod ooo;
 pub mod pg;
 pub mod physical;
 pub mod prf;
+mod ranges;
 pub mod reconv;
 mod schema;
 pub mod tric;

@@ -94,9 +94,26 @@ pub fn import(
         .collect::<Result<_, _>>()?;
     let opts = last_wins(&parsed);
     let first_file = sources.first().map(|s| s.file).unwrap_or("<none>");
+    if opts.is_empty() {
+        return Err(super::load::cfg_err(
+            first_file,
+            "no options found (a GPGPU-Sim configuration holds lines such as \
+             `-gpgpu_n_clusters 15`); nothing to import",
+        ));
+    }
     let build = |preset: &str| -> Result<Imported, SimError> {
         let base_cfg = GpuConfig::preset(preset)?;
         let (mut config, mapped, mut unmodelled) = map::apply(&opts, base_cfg.clone())?;
+        // Values outside their physical range are refused before anything serialises them
+        // (a u64 beyond TOML's integer range cannot be written).
+        let range_faults: Vec<String> = config.range_errors().into_iter().map(|(_, m)| m).collect();
+        if !range_faults.is_empty() {
+            return Err(explain(
+                super::load::cfg_err(first_file, range_faults.join("; ")),
+                &mapped,
+                preset,
+            ));
+        }
         // Keys no model reads keep the base value. An option that set only such keys is not
         // modelled; one that set others too stays mapped, its note naming the keys kept.
         let reset = super::load::reset_unread_keys(&mut config, &base_cfg);
@@ -132,36 +149,9 @@ pub fn import(
         }
         let mapped = kept;
         config.gpu.name = name.to_string();
-        config.validate(first_file).map_err(|e| match e {
-            SimError::Config { file, msg } => {
-                // The options behind the keys the check names.
-                let from: Vec<String> = mapped
-                    .iter()
-                    .filter(|m| m.keys.iter().any(|k| msg.contains(&format!("'{k}'"))))
-                    .map(|m| {
-                        format!(
-                            "{} {} ({})",
-                            m.option.name,
-                            m.option.value,
-                            m.option.place()
-                        )
-                    })
-                    .collect();
-                let from = if from.is_empty() {
-                    String::new()
-                } else {
-                    format!(" [set by {}]", from.join(", "))
-                };
-                SimError::Config {
-                    file,
-                    msg: format!(
-                        "the imported values do not fit base preset '{preset}' (choose another \
-                         with --base): {msg}{from}"
-                    ),
-                }
-            }
-            other => other,
-        })?;
+        config
+            .validate(first_file)
+            .map_err(|e| explain(e, &mapped, preset))?;
         Ok(Imported {
             config,
             base: preset.to_string(),
@@ -199,6 +189,40 @@ pub fn import(
     distances.sort_by_key(|(p, _)| PRESET_NAMES.iter().position(|n| n == p));
     imp.distances = distances;
     Ok(imp)
+}
+
+/// A configuration error of an imported file, saying that the values do not fit the base
+/// preset and naming the options behind the keys the message names.
+fn explain(e: SimError, mapped: &[MappedOption], preset: &str) -> SimError {
+    match e {
+        SimError::Config { file, msg } => {
+            let from: Vec<String> = mapped
+                .iter()
+                .filter(|m| m.keys.iter().any(|k| msg.contains(&format!("'{k}'"))))
+                .map(|m| {
+                    format!(
+                        "{} {} ({})",
+                        m.option.name,
+                        m.option.value,
+                        m.option.place()
+                    )
+                })
+                .collect();
+            let from = if from.is_empty() {
+                String::new()
+            } else {
+                format!(" [set by {}]", from.join(", "))
+            };
+            SimError::Config {
+                file,
+                msg: format!(
+                    "the imported values do not fit base preset '{preset}' (choose another \
+                     with --base): {msg}{from}"
+                ),
+            }
+        }
+        other => other,
+    }
 }
 
 /// `gtx480 6, gtx780 69, gtx1080ti does not fit`: the closest-preset comparison in words.

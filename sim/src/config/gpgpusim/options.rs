@@ -160,13 +160,18 @@ pub fn parse_option_text(text: &str, file: &str) -> Result<Vec<OptionValue>, Sim
 
 /// The options of several files read in order, each option keeping its last occurrence; the
 /// result is ordered by that occurrence.
+/// Linear in the number of options (an index of each name's last position).
 pub fn last_wins(files: &[Vec<OptionValue>]) -> Vec<OptionValue> {
-    let mut out: Vec<OptionValue> = Vec::new();
-    for opt in files.iter().flatten() {
-        out.retain(|o| o.name != opt.name);
-        out.push(opt.clone());
+    let all: Vec<&OptionValue> = files.iter().flatten().collect();
+    let mut last = std::collections::HashMap::with_capacity(all.len());
+    for (i, opt) in all.iter().enumerate() {
+        last.insert(opt.name.as_str(), i);
     }
-    out
+    all.iter()
+        .enumerate()
+        .filter(|(i, opt)| last[opt.name.as_str()] == *i)
+        .map(|(_, opt)| (*opt).clone())
+        .collect()
 }
 
 /// The error for an option value the import cannot use: names file, line, option, value, the

@@ -195,7 +195,7 @@ impl GpuConfig {
                     let line = find_key_line(text, &parts).unwrap_or(0);
                     cfg_err(file, format!("line {line}: '{key}': {msg}"))
                 })?;
-        cfg.validate(file)?;
+        cfg.validate_located(file, Some(text))?;
         Ok(cfg)
     }
 
@@ -215,7 +215,7 @@ impl GpuConfig {
                         .unwrap_or(0);
                     cfg_err(file, format!("line {line}: {}", e.message()))
                 })?;
-        cfg.validate(file)?;
+        cfg.validate_located(file, Some(text))?;
         Ok(cfg)
     }
 
@@ -224,7 +224,7 @@ impl GpuConfig {
             let line = e.span().map(|s| line_of(text, s.start)).unwrap_or(0);
             cfg_err(file, format!("line {line}: {}", e.message()))
         })?;
-        cfg.validate(file)?;
+        cfg.validate_located(file, Some(text))?;
         Ok(cfg)
     }
 

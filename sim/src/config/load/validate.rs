@@ -7,9 +7,23 @@ use crate::config::schema::GpuConfig;
 use crate::SimError;
 
 impl GpuConfig {
-    /// Checks the values the timing model relies on (non-zero counts, powers of two).
+    /// Checks the values the timing model relies on: every numeric key within its physical
+    /// range (`config::ranges`), non-zero counts, powers of two, combinations.
     pub fn validate(&self, file: &str) -> Result<(), SimError> {
+        self.validate_located(file, None)
+    }
+
+    /// As [`GpuConfig::validate`], for a configuration read from `text`: each range fault names
+    /// the line its key sits on.
+    pub(crate) fn validate_located(&self, file: &str, text: Option<&str>) -> Result<(), SimError> {
         let mut bad = Vec::new();
+        for (key, msg) in self.range_errors() {
+            let parts: Vec<String> = key.split('.').map(str::to_string).collect();
+            match text.and_then(|t| super::tables::find_key_line(t, &parts)) {
+                Some(line) => bad.push(format!("line {line}: {msg}")),
+                None => bad.push(msg),
+            }
+        }
         self.shape_errors(&mut bad);
         self.cache_errors(&mut bad);
         self.structure_errors(&mut bad);
