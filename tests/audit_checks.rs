@@ -235,3 +235,38 @@ fn an_unread_config_key_with_a_non_preset_value_is_refused() {
     assert!(err.contains("not modelled"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn runs_stopped_by_sim_max_cycles_are_marked_in_every_format() {
+    let args = [
+        "--workload",
+        "hotspot",
+        "--size",
+        "test",
+        "--set",
+        "sim.max_cycles=1000",
+        "--quiet",
+    ];
+    let run = |cmd: &str, format: &str| {
+        let mut a = vec![cmd];
+        a.extend_from_slice(&args);
+        a.extend(["--format", format]);
+        let o = gpuenergy(&a);
+        assert!(o.status.success(), "{cmd} {format}: {}", stderr(&o));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let table = run("simulate", "table");
+    assert!(table.contains("TRUNCATED"), "{table}");
+    assert!(table.contains("sim.max_cycles = 1000"), "{table}");
+    let json: serde_json::Value = serde_json::from_str(&run("simulate", "json")).unwrap();
+    assert_eq!(json["truncated"], true, "{json}");
+    let table = run("rfstats", "table");
+    assert!(table.contains("TRUNCATED"), "{table}");
+    let json: serde_json::Value = serde_json::from_str(&run("rfstats", "json")).unwrap();
+    assert_eq!(json[0]["truncated"], true, "{json}");
+    let csv = run("rfstats", "csv");
+    assert!(csv.contains("hotspot,all,truncated,true"), "{csv}");
+    // A run that completes carries no mark.
+    let o = gpuenergy(&["simulate", "--workload", "hotspot", "--size", "test"]);
+    assert!(!String::from_utf8_lossy(&o.stdout).contains("TRUNCATED"));
+}

@@ -130,6 +130,9 @@ pub struct RfCharacter {
     pub cycles: u64,
     /// Warp instructions issued.
     pub warp_insts: u64,
+    /// A launch was stopped early by `sim.max_cycles` or `sim.max_warp_insts`: the statistics
+    /// cover only the simulated part.
+    pub truncated: bool,
     /// Allocated-register fraction (time average over every SM's register file).
     pub allocated_fraction: f64,
     /// 1 − the allocated fraction.
@@ -302,6 +305,7 @@ pub fn characterise(name: &str, cfg: &GpuConfig, act: &Activity) -> anyhow::Resu
         gpu: cfg.gpu.name.clone(),
         cycles: a.cycles,
         warp_insts: a.warp_insts,
+        truncated: act.is_truncated(),
         allocated_fraction: allocated,
         unallocated_fraction: 1.0 - allocated,
         inter_access: InterAccess {
@@ -339,8 +343,17 @@ pub fn table(rows: &[RfCharacter]) -> String {
     for c in rows {
         let _ = writeln!(
             s,
-            "{} on {}: {} cycles, {} warp insts",
-            c.workload, c.gpu, c.cycles, c.warp_insts
+            "{} on {}: {} cycles, {} warp insts{}",
+            c.workload,
+            c.gpu,
+            c.cycles,
+            c.warp_insts,
+            if c.truncated {
+                " (TRUNCATED: stopped early by sim.max_cycles or sim.max_warp_insts; the \
+                 statistics cover only the simulated part)"
+            } else {
+                ""
+            }
         );
         let _ = writeln!(
             s,
@@ -437,6 +450,7 @@ pub fn csv(rows: &[RfCharacter]) -> String {
         let w = c.workload.as_str();
         row(w, "all", "cycles", c.cycles.to_string());
         row(w, "all", "warp_insts", c.warp_insts.to_string());
+        row(w, "all", "truncated", c.truncated.to_string());
         row(
             w,
             "all",

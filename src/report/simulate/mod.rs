@@ -165,15 +165,19 @@ pub fn summary_table(
     for k in act.kernels.iter().chain(std::iter::once(a)) {
         let _ = writeln!(
             s,
-            "{:<12} {:>8} {:>12} {:>14} {:>8.3} {:>8.1}% {:>5}",
+            "{:<12} {:>8} {:>12} {:>14} {:>8.3} {:>8.1}% {:>5}{}",
             k.name,
             k.launches,
             k.cycles,
             k.warp_insts,
             k.ipc_warp(),
             100.0 * k.occupancy.mean_occupancy,
-            k.occupancy.max_ctas_per_sm
+            k.occupancy.max_ctas_per_sm,
+            if k.truncated { "  TRUNCATED" } else { "" }
         );
+    }
+    if act.is_truncated() {
+        let _ = writeln!(s, "{}", truncation_note(cfg));
     }
     let total: u64 = stalls_map(&a.stalls).iter().map(|x| x.1).sum();
     let _ = writeln!(s, "stalls (scheduler-cycles without issue):");
@@ -245,4 +249,13 @@ pub fn analytical_note(act: &Activity) -> Option<String> {
         "{head}\n  absent or bounded counters: {}",
         p.absent.join("; ")
     ))
+}
+
+/// The line that says a run was stopped early, with the limits that stop runs.
+pub(crate) fn truncation_note(cfg: &sim::config::GpuConfig) -> String {
+    format!(
+        "note: TRUNCATED: a launch was stopped early by sim.max_cycles = {} or \
+         sim.max_warp_insts = {} (0: no limit); the counts cover only the simulated part",
+        cfg.sim.max_cycles, cfg.sim.max_warp_insts
+    )
 }
