@@ -135,6 +135,19 @@ fn bad_input_is_reported_with_exit_status_2() {
         &["sram", "--tech", "nonode", "--size", "1KiB", "--block", "8"],
         "nonode",
     );
+    // Banks that do not hold a whole number of blocks.
+    for (size, block, banks) in [
+        ("64KiB", "64", "3"),
+        ("1KiB", "8", "5"),
+        ("96KiB", "128", "7"),
+    ] {
+        fails_with(
+            &[
+                "sram", "--tech", "planar45", "--size", size, "--block", block, "--banks", banks,
+            ],
+            "not a whole number",
+        );
+    }
     fails_with(&["run", "--workload", "nosuch"], "nosuch");
     fails_with(
         &["simulate", "--preset", "gtx9999", "--workload", "srad"],
@@ -155,6 +168,13 @@ fn bad_csv_row_names_the_line() {
     )
     .unwrap();
     fails_with(&["sram", "--batch", f.to_str().unwrap()], "3");
+    std::fs::write(
+        &f,
+        "tech_um,size_bytes,block_bytes,rw_ports,read_ports,write_ports,banks,cell_type\n\
+         0.045,65536,64,1,0,0,3,itrs-hp\n",
+    )
+    .unwrap();
+    fails_with(&["sram", "--batch", f.to_str().unwrap()], "line 2, columns");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

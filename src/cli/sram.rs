@@ -179,6 +179,8 @@ pub fn run(args: Args) -> Result<()> {
         cell,
         objective: Objective::default(),
     };
+    whole_banks(spec.capacity_bytes, spec.block_bytes, spec.banks)
+        .map_err(|e| anyhow!("--size/--block/--banks: {e}"))?;
     let r = evaluate_sliced(&spec, args.lanes, &tech)?;
     let text = match args.format {
         Format::Json => serde_json::to_string_pretty(&report::sram::json(&r))? + "\n",
@@ -189,6 +191,30 @@ pub fn run(args: Args) -> Result<()> {
     };
     std::io::stdout().lock().write_all(text.as_bytes())?;
     Ok(())
+}
+
+/// Checks that `size` bytes split into `banks` banks of whole `block`-byte blocks: a bank of
+/// 21845.3 bytes (64 KiB in 3 banks) is no array anyone can build, and the model's per-bank
+/// geometry would silently round it. The message lists the bank counts that work.
+fn whole_banks(size: u64, block: u64, banks: u32) -> Result<(), String> {
+    if block == 0 || banks == 0 || !size.is_multiple_of(block) {
+        return Ok(()); // the model's own checks name these faults
+    }
+    let blocks = size / block;
+    if blocks.is_multiple_of(banks as u64) {
+        return Ok(());
+    }
+    let allowed: Vec<String> = (0..13)
+        .map(|k| 1u64 << k)
+        .filter(|b| blocks.is_multiple_of(*b))
+        .map(|b| b.to_string())
+        .collect();
+    Err(format!(
+        "{size} B in {banks} banks is {:.2} B per bank, not a whole number of {block}-byte \
+         blocks ({blocks} blocks in all); use a bank count that divides {blocks}, e.g. {}",
+        size as f64 / banks as f64,
+        allowed.join(", ")
+    ))
 }
 
 const INPUT_COLUMNS: [&str; 8] = [
@@ -268,6 +294,9 @@ fn run_batch(path: &Path, out_path: Option<&Path>) -> Result<()> {
             banks: small(6)?,
             cell_type: field(7)?.to_string(),
         };
+        whole_banks(cfg.size_bytes, cfg.block_bytes, cfg.banks).map_err(|e| {
+            anyhow!("{file}: line {line}, columns 'size_bytes'/'block_bytes'/'banks': {e}")
+        })?;
         let req = cfg
             .tech_request()
             .map_err(|e| anyhow!("{file}: line {line}: {e}"))?;
