@@ -144,4 +144,9 @@ fn bad_input_exits_2() {
         f.to_str().unwrap(),
     ]);
     assert!(e.contains("t.toml"), "{e}");
+    // A variant the cycle-level simulator does not run is refused, not run as PDOM.
+    for t in ["dwf", "mimd", "nrec"] {
+        let e = refused(&["diag", "--preset", "gtx480", "--technique", t, "--quiet"]);
+        assert!(e.contains("reference-mode model"), "{t}: {e}");
+    }
 }

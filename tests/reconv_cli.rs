@@ -427,3 +427,46 @@ fn estimate_runs_dwf_on_the_reference_model_with_its_structures_in_the_tree() {
     assert_eq!(v["activity_source"], "sim", "{v}");
     assert!(v["workloads"][0].get("dwf").is_none());
 }
+
+#[test]
+fn the_reference_model_refuses_mechanisms_it_does_not_run() {
+    // --activity-source reference with power gating, an out-of-order issue stage or a
+    // register-file technique would return the baseline's counts under the technique's name.
+    for t in [
+        "conv-pg",
+        "loog",
+        "socgpu",
+        "tric",
+        "partitioned-rf",
+        "two-level",
+    ] {
+        let e = refused(&[
+            "estimate",
+            "--activity-source",
+            "reference",
+            "--technique",
+            t,
+            "--workload",
+            "hotspot",
+            "--size",
+            "test",
+            "--quiet",
+        ]);
+        assert!(e.contains("reference-mode model"), "{t}: {e}");
+    }
+    // A DWF combination with such a mechanism is refused where the configuration is built.
+    let e = refused(&[
+        "compare",
+        "--technique",
+        "dwf+gates",
+        "--workload",
+        "hotspot",
+        "--size",
+        "test",
+        "-q",
+    ]);
+    assert!(
+        e.contains("'pg.policy'") && e.contains("'sched.policy'"),
+        "{e}"
+    );
+}

@@ -134,6 +134,17 @@ pub fn run(args: Args) -> Result<()> {
             Ok((n, c, v))
         })
         .collect::<Result<_>>()?;
+    if let Some((_, _, Some(v))) = targets.iter().find(|(_, _, v)| {
+        v.as_ref()
+            .is_some_and(|v| v.reconv.mode != sim::config::reconv::ReconvMode::Pdom)
+    }) {
+        anyhow::bail!(
+            "{label}: reconv.mode = \"{}\" runs on the reference-mode model, and diag checks \
+             the cycle-level simulator against the analytical model; diag takes variants with \
+             reconv.mode = \"pdom\" (e.g. --technique pdom, pdom-flush, pdom-wb, socgpu, loog)",
+            v.reconv.mode.as_str()
+        );
+    }
     let reports: Vec<diag::PresetReport> = targets
         .par_iter()
         .map(|(name, cfg, v)| match v {

@@ -112,15 +112,7 @@ impl<'a> Simulation<'a> {
 
     /// The configuration with the scheduler override applied, and the resolved policies.
     pub(crate) fn resolve(&mut self) -> Result<ResolvedPolicies, SimError> {
-        let mode = self.cfg.reconv.mode;
-        if mode != crate::config::reconv::ReconvMode::Pdom {
-            return Err(SimError::Other(format!(
-                "'reconv.mode' = \"{}\" runs on the reference-mode model \
-                 (sim::timing::dwf::refmodel; `gpuenergy simulate --workload NAME`), not on the \
-                 cycle-level pipeline; allowed here: \"pdom\"",
-                mode.as_str()
-            )));
-        }
+        pdom_only(&self.cfg)?;
         if let Some(n) = &self.scheduler {
             self.cfg.sched.policy = self.registry.scheduler_policy(n)?;
         }
@@ -272,6 +264,22 @@ pub struct TimingGpu {
     l2: Option<L2State>,
 }
 
+/// The cycle-level pipeline runs the PDOM stack only: a configuration with another
+/// `reconv.mode` is refused (it runs on the reference-mode model), never run as PDOM under
+/// the other mode's name.
+fn pdom_only(cfg: &GpuConfig) -> Result<(), SimError> {
+    let mode = cfg.reconv.mode;
+    if mode != crate::config::reconv::ReconvMode::Pdom {
+        return Err(SimError::Other(format!(
+            "'reconv.mode' = \"{}\" runs on the reference-mode model \
+             (sim::timing::dwf::refmodel; `gpuenergy simulate --workload NAME`), not on the \
+             cycle-level pipeline; allowed here: \"pdom\"",
+            mode.as_str()
+        )));
+    }
+    Ok(())
+}
+
 impl TimingGpu {
     /// A GPU of configuration `cfg` with an empty record, a fresh emulator and the built-in
     /// policies only.
@@ -351,6 +359,7 @@ impl Gpu for TimingGpu {
             // not selected for timing: run functionally only
             return self.emu.launch(launch);
         }
+        pdom_only(&self.cfg)?;
         let policies = self.registry.resolve(&self.cfg, &self.selection)?;
         // this launch's stack counters, kept apart from the emulator's running total
         let stack_before = std::mem::take(&mut self.emu.stack_stats);

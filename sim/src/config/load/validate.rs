@@ -255,8 +255,74 @@ impl GpuConfig {
         }
     }
 
-    /// Reconvergence options that the out-of-order issue stage does not model.
+    /// The mechanisms this configuration switches on that the reference-mode model (which
+    /// runs DWF, MIMD and NREC, and `--activity-source reference`) does not run, each as
+    /// `'key' = value`: it schedules one warp per scheduler cycle on the emulator, with no
+    /// power-gating controllers or gating-aware schedulers, no folding, no register-file
+    /// techniques or operand-read latency, no out-of-order issue stage and no per-register
+    /// counters. (It keeps its own SIMD-efficiency counters, so `reconv.counters` is honoured.)
+    pub fn reference_mode_unmodelled(&self) -> Vec<String> {
+        use crate::config::schema::{OooMode, SchedPolicy};
+        let sched = matches!(
+            self.sched.policy,
+            SchedPolicy::TwoLevel
+                | SchedPolicy::Gates
+                | SchedPolicy::Origami
+                | SchedPolicy::Plugin(_)
+        );
+        [
+            (
+                "pg.policy",
+                self.pg.policy != crate::config::pg::PgPolicy::None,
+                format!("{:?}", self.pg.policy),
+            ),
+            (
+                "sched.policy",
+                sched,
+                format!("\"{}\"", String::from(self.sched.policy.clone())),
+            ),
+            ("fold.enabled", self.fold.enabled, "true".into()),
+            ("tric.enabled", self.tric.enabled, "true".into()),
+            ("coma.enabled", self.coma.enabled, "true".into()),
+            ("prf.enabled", self.prf.enabled, "true".into()),
+            ("afrf.enabled", self.afrf.enabled, "true".into()),
+            ("rfc.enabled", self.rfc.enabled, "true".into()),
+            ("mrf.lat", self.mrf.lat != 1, self.mrf.lat.to_string()),
+            (
+                "rf.latency",
+                self.rf.latency != 1,
+                self.rf.latency.to_string(),
+            ),
+            (
+                "sched.ooo.mode",
+                self.sched.ooo.mode != OooMode::None,
+                format!("{:?}", self.sched.ooo.mode).to_lowercase(),
+            ),
+            ("stats.per_register", self.stats.per_register, "true".into()),
+        ]
+        .into_iter()
+        .filter(|(_, on, _)| *on)
+        .map(|(k, _, v)| format!("'{k}' = {v}"))
+        .collect()
+    }
+
+    /// Reconvergence options that the out-of-order issue stage does not model, and mechanisms
+    /// the reference-mode model (which runs every `reconv.mode` but "pdom") does not run.
     fn reconv_issue_errors(&self, bad: &mut Vec<String>) {
+        if self.reconv.mode != crate::config::reconv::ReconvMode::Pdom
+            && self.sched.ooo.mode == crate::config::schema::OooMode::None
+        {
+            let on = self.reference_mode_unmodelled();
+            if !on.is_empty() {
+                bad.push(format!(
+                    "'reconv.mode' = \"{}\" runs on the reference-mode model, which does not \
+                     run {} (its result would be the baseline's); switch it off or use \
+                     reconv.mode = \"pdom\"",
+                    self.reconv.mode.as_str(),
+                    on.join(", ")
+                ));
+            }
+        }
         if self.reconv.stack_update_at != crate::config::reconv::StackUpdateAt::Fetch
             && self.sched.ooo.mode != crate::config::schema::OooMode::None
         {

@@ -82,6 +82,7 @@ impl RefGpu {
                 cfg.gpu.warp_size
             )));
         }
+        unmodelled(cfg)?;
         let mut emu = Emulator::new();
         emu.configure(cfg);
         let mut activity = Activity::new(&cfg.gpu.name, &cfg.hash_hex());
@@ -105,6 +106,23 @@ impl RefGpu {
     pub fn into_activity(self) -> Activity {
         self.activity
     }
+}
+
+/// Refuses a configuration that switches on a mechanism the reference-mode model does not
+/// run ([`GpuConfig::reference_mode_unmodelled`]): its results would be the baseline's,
+/// labelled with the technique.
+fn unmodelled(cfg: &GpuConfig) -> Result<(), SimError> {
+    let on = cfg.reference_mode_unmodelled();
+    if on.is_empty() {
+        return Ok(());
+    }
+    Err(SimError::Other(format!(
+        "{}: the reference-mode model (what --activity-source reference and reconv.mode = \
+         dwf, mimd or nrec run on) does not run this mechanism, so its result would be the \
+         baseline's; switch it off, or use the cycle-level simulator (--activity-source sim \
+         with reconv.mode = \"pdom\")",
+        on.join(", ")
+    )))
 }
 
 impl Gpu for RefGpu {
