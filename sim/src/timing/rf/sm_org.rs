@@ -319,7 +319,7 @@ impl PrfOrg {
             .collect()
     }
 
-    /// Residency of the structures over a kernel of `end` cycles (no TRIC: every entry ON):
+    /// Residency of the structures over a kernel of `end` cycles (every entry ON throughout):
     /// the MRF, or the FRF (both modes; [`PrfRecord::frf_low_cycles`] splits them) and the SRF.
     pub fn residency(&self, end: u64) -> Vec<TricResidency> {
         let row = |part: RfPart, units: u64| TricResidency {
