@@ -151,6 +151,15 @@ impl TricSection {
         *self == TricSection::default()
     }
 
+    /// Resets the keys only the cost models read (`drowsy_margin_mv`, `wake_latency_mode`,
+    /// `off_residual`; the simulator sees the derived `wake_latency`) to their defaults.
+    pub fn reset_cost_only_keys(&mut self) {
+        let d = TricSection::default();
+        self.drowsy_margin_mv = d.drowsy_margin_mv;
+        self.wake_latency_mode = d.wake_latency_mode;
+        self.off_residual = d.off_residual;
+    }
+
     /// Cycles after which an entry woken by a look-ahead prediction that no instruction
     /// claimed goes back to DROWSY: `tric.lookahead_timeout`, or k + L when it is 0 (spec §3.5).
     pub fn lookahead_timeout_cycles(&self) -> u32 {
