@@ -48,8 +48,8 @@ pub enum StudyError {
     /// A component of the chip model could not be costed.
     #[error(transparent)]
     Chip(#[from] ChipError),
-    /// A knob a technique derives from the technology point ([`DerivedTiming`]) could not be
-    /// derived; the message names the knob.
+    /// A knob a technique derives from the technology point
+    /// ([`crate::technique::DerivedTiming`]) could not be derived; the message names the knob.
     #[error("{0}")]
     Derived(String),
     /// The power-gating physics or accounting refused its inputs.
@@ -409,26 +409,6 @@ enum Input {
     Activity(PathBuf),
 }
 
-/// A knob of the machine that a technique derives from the technology point before a run
-/// (the simulator sees only the derived integer), registered once in
-/// `technique::DERIVED_TIMINGS`; [`Study::timed_config`] and the commands that note the value
-/// reach it only through this trait.
-pub trait DerivedTiming: Sync {
-    /// Whether `cfg` asks for the derivation.
-    fn wanted(&self, cfg: &GpuConfig) -> bool;
-
-    /// Derives the knob at `study`'s technology point with `chip` (its supply and core clock)
-    /// and writes it into `cfg`; returns one line describing the value at technology label
-    /// `tech`, or `None` when nothing was derived. An error names the knob.
-    fn derive(
-        &self,
-        study: &Study,
-        chip: &ChipModel,
-        cfg: &mut GpuConfig,
-        tech: &str,
-    ) -> Result<Option<String>, StudyError>;
-}
-
 /// The estimate pipeline for one GPU configuration at one technology point. Cloning is cheap
 /// apart from the configuration; [`Study::variant`] and [`Study::at`] derive the studies of a
 /// comparison or a sweep.
@@ -700,14 +680,15 @@ impl Study {
         }
         for d in crate::technique::DERIVED_TIMINGS {
             if d.wanted(&cfg) {
-                d.derive(self, chip, &mut cfg, "")?;
+                d.derive(&self.tech, chip, &mut cfg, "")
+                    .map_err(StudyError::Derived)?;
             }
         }
         Ok(cfg)
     }
 
     /// The knobs the registered techniques derive from this study's technology point
-    /// ([`DerivedTiming`], `technique::DERIVED_TIMINGS`) written into `cfg`, with one note line
+    /// ([`crate::technique::DerivedTiming`], `technique::DERIVED_TIMINGS`) written into `cfg`, with one note line
     /// per derived knob for technology label `tech`.
     pub fn derive_timings(
         &self,
@@ -718,7 +699,10 @@ impl Study {
         let mut notes = Vec::new();
         for d in crate::technique::DERIVED_TIMINGS {
             if d.wanted(cfg) {
-                notes.extend(d.derive(self, chip, cfg, tech)?);
+                notes.extend(
+                    d.derive(&self.tech, chip, cfg, tech)
+                        .map_err(StudyError::Derived)?,
+                );
             }
         }
         Ok(notes)

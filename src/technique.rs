@@ -30,6 +30,7 @@ pub use socgpu::SocgpuCost;
 pub use tric::TricWake;
 
 use crate::study_config::Overridable;
+use sim::config::GpuConfig;
 use std::fmt;
 
 /// One named technique.
@@ -346,10 +347,30 @@ pub const RF_SEARCH: &[(SearchOption, bool)] = &[
 /// whether a configuration selects it.
 pub static ISSUE_STAGE_COSTS: &[&dyn crate::issuecost::IssueStageCost] = &[&SocgpuCost, &LoogCost];
 
+/// A knob of the machine that a technique derives from the technology point before a run
+/// (the simulator sees only the derived integer), registered once in [`DERIVED_TIMINGS`];
+/// `Study::timed_config` and the commands that note the value reach it only through this
+/// trait.
+pub trait DerivedTiming: Sync {
+    /// Whether `cfg` asks for the derivation.
+    fn wanted(&self, cfg: &GpuConfig) -> bool;
+
+    /// Derives the knob of `cfg` at technology point `point` with `chip` (its supply and core
+    /// clock) and writes it into `cfg`; returns one line describing the value at technology
+    /// label `tech`, or `None` when nothing was derived. An error names the knob.
+    fn derive(
+        &self,
+        point: &techlib::ResolvedPoint,
+        chip: &models::gpu::ChipModel,
+        cfg: &mut GpuConfig,
+        tech: &str,
+    ) -> Result<Option<String>, String>;
+}
+
 /// The knobs techniques derive from the technology point before a run, in the order they are
 /// derived (after the power-gating timing and the SRF latency, which the study derives
 /// itself).
-pub static DERIVED_TIMINGS: &[&dyn crate::study::DerivedTiming] = &[&TricWake];
+pub static DERIVED_TIMINGS: &[&dyn DerivedTiming] = &[&TricWake];
 
 /// Why a technique name or combination cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -3,7 +3,7 @@
 //! switch model at the study's technology point ([`TricWake`], a [`DerivedTiming`] registered
 //! in `technique::DERIVED_TIMINGS`), and the commands note the value.
 
-use crate::study::{DerivedTiming, Study, StudyError};
+use super::DerivedTiming;
 use models::gpu::ChipModel;
 use models::rf::tric::DerivedWake;
 use sim::config::tric::{TricGranularity, WakeLatencyMode};
@@ -15,12 +15,15 @@ pub struct TricWake;
 impl TricWake {
     /// The TRIC wake latency L = ⌈t_wake(V_drowsy → Vdd)/t_clk⌉ of one switch (an entry of
     /// `rf.entry_bytes` with `tric.granularity = "entry"`, one 32-bit lane with `"entry_lane"`)
-    /// at `study`'s node, flavour and temperature, the chip's supply and core clock, and
-    /// `V_drowsy` = DRV + `tric.drowsy_margin_mv`
+    /// of `cfg` at `tech`'s node, flavour and temperature, the chip's supply and core clock,
+    /// and `V_drowsy` = DRV + `tric.drowsy_margin_mv`
     /// ([`models::rf::tric::derived_wake_latency`]). `None` in the `"fixed"` mode. An L outside
     /// 1..=64 cycles is an error naming the knob.
-    pub fn latency(study: &Study, chip: &ChipModel) -> Result<Option<DerivedWake>, StudyError> {
-        let cfg = study.config();
+    pub fn latency(
+        cfg: &GpuConfig,
+        tech: &techlib::ResolvedPoint,
+        chip: &ChipModel,
+    ) -> Result<Option<DerivedWake>, String> {
         let t = &cfg.tric;
         if t.wake_latency_mode != WakeLatencyMode::Derived {
             return Ok(None);
@@ -29,7 +32,6 @@ impl TricWake {
             TricGranularity::Entry => cfg.rf.entry_bytes as u64 * 8,
             TricGranularity::EntryLane => 32,
         };
-        let tech = study.tech();
         let d = models::rf::tric::derived_wake_latency(
             tech.node(),
             Some(tech.flavour()),
@@ -39,14 +41,14 @@ impl TricWake {
             bits,
             tech.temperature_k(),
         )
-        .map_err(|e| StudyError::Derived(format!("tric.wake_latency_mode = \"derived\": {e}")))?;
+        .map_err(|e| format!("tric.wake_latency_mode = \"derived\": {e}"))?;
         if !(1..=64).contains(&d.wake_cycles) {
-            return Err(StudyError::Derived(format!(
+            return Err(format!(
                 "tric.wake_latency_mode = \"derived\": t_wake = {:.3e} s gives L = {} cycles, \
                  outside 1..=64; use tric.wake_latency_mode = \"fixed\" or another \
                  tric.drowsy_margin_mv / clock",
                 d.t_wake_s, d.wake_cycles
-            )));
+            ));
         }
         Ok(Some(d))
     }
@@ -72,12 +74,12 @@ impl DerivedTiming for TricWake {
 
     fn derive(
         &self,
-        study: &Study,
+        point: &techlib::ResolvedPoint,
         chip: &ChipModel,
         cfg: &mut GpuConfig,
         tech: &str,
-    ) -> Result<Option<String>, StudyError> {
-        Ok(Self::latency(study, chip)?.map(|d| {
+    ) -> Result<Option<String>, String> {
+        Ok(Self::latency(cfg, point, chip)?.map(|d| {
             cfg.tric.wake_latency = d.wake_cycles as u32;
             note(&d, tech)
         }))
@@ -87,6 +89,7 @@ impl DerivedTiming for TricWake {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::study::Study;
 
     #[test]
     fn derived_tric_wake_latency_is_at_least_one_and_scales() {
@@ -103,18 +106,22 @@ mod tests {
         let s = study(&cfg);
         let src = s.cost_source().unwrap();
         let mut chip = s.chip(&src).unwrap();
-        let d = TricWake::latency(&s, &chip).unwrap().unwrap();
+        let d = TricWake::latency(s.config(), s.tech(), &chip)
+            .unwrap()
+            .unwrap();
         assert!(d.wake_cycles >= 1 && d.t_wake_s > 0.0);
         let timed = s.timed_config(&chip).unwrap();
         assert_eq!(timed.tric.wake_latency as u64, d.wake_cycles);
         // a smaller margin leaves a larger swing to restore: a longer wake
         let mut low = cfg.clone();
         low.tric.drowsy_margin_mv = 0.0;
-        let dl = TricWake::latency(&study(&low), &chip).unwrap().unwrap();
+        let dl = TricWake::latency(&low, s.tech(), &chip).unwrap().unwrap();
         assert!(dl.t_wake_s > d.t_wake_s && dl.wake_cycles >= d.wake_cycles);
         // the same wake time at a faster clock is more cycles: L = ⌈t_wake·f⌉
         chip.core_clock_hz = 4.0 / d.t_wake_s;
-        let df = TricWake::latency(&s, &chip).unwrap().unwrap();
+        let df = TricWake::latency(s.config(), s.tech(), &chip)
+            .unwrap()
+            .unwrap();
         assert!(df.wake_cycles > d.wake_cycles, "{df:?} vs {d:?}");
         assert_eq!(
             df.wake_cycles,
@@ -122,6 +129,6 @@ mod tests {
         );
         // fixed mode: nothing derived
         cfg.tric.wake_latency_mode = WakeLatencyMode::Fixed;
-        assert!(TricWake::latency(&study(&cfg), &chip).unwrap().is_none());
+        assert!(TricWake::latency(&cfg, s.tech(), &chip).unwrap().is_none());
     }
 }

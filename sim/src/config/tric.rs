@@ -120,7 +120,7 @@ pub struct TricSection {
     pub switch_energy_model: SwitchEnergyModel,
     /// `tric.gate_periphery_if_bank_off`: drop the periphery leakage of a bank whose entries
     /// are all OFF (§8.2): the timing model records each bank's all-OFF cycles
-    /// (`TricResidency::bank_off_cycles`) and the leakage model removes the bank's share of
+    /// (`PartResidency::bank_off_cycles`) and the leakage model removes the bank's share of
     /// the periphery for them. Needs `tric.enabled`.
     pub gate_periphery_if_bank_off: bool,
 }

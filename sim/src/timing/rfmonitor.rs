@@ -8,7 +8,7 @@
 //! organisation that gates its entries adds its residency and record at the kernel's end
 //! (`RegisterFileOrg::finish_record`).
 
-use crate::activity::{RfPartCounts, RfStats, TricResidency};
+use crate::activity::{PartResidency, RfPartCounts, RfStats};
 use crate::config::GpuConfig;
 use crate::timing::policy::{RfPart, N_REGS};
 
@@ -143,7 +143,7 @@ impl RfMonitor {
     /// organisation that gates its entries replaces the residency; collector and conflict
     /// counters are filled by the caller).
     pub fn finish(&mut self, end: u64) -> RfStats {
-        let residency = TricResidency {
+        let residency = PartResidency {
             part: RfPart::Mrf.name().to_string(),
             units: self.n_entries,
             on: self.n_entries * end,

@@ -23,7 +23,7 @@
 //! then it is WAKING/ON and so charged full-Vdd leakage. Timeouts are kept in a FIFO (the
 //! timeout is fixed, so deadlines arrive in order) and applied lazily before any wake.
 
-use crate::activity::{RfStats, TricResidency, TricStats};
+use crate::activity::{PartResidency, RfStats, TricStats};
 use crate::config::tric::{DestPolicy, TricAllocScope, TricGranularity};
 use crate::config::GpuConfig;
 use crate::inst::PRED_BASE;
@@ -547,7 +547,7 @@ impl Tric {
 
     /// Closes every unit at the kernel's end `end` and returns the residency of the whole
     /// file (unallocated entries OFF throughout).
-    pub fn finish(&mut self, end: u64) -> TricResidency {
+    pub fn finish(&mut self, end: u64) -> PartResidency {
         self.expire(end);
         for u in 0..self.state.len() {
             self.close(u, end.max(self.since[u]));
@@ -567,7 +567,7 @@ impl Tric {
             }
             None => 0,
         };
-        TricResidency {
+        PartResidency {
             part: RfPart::Mrf.name().to_string(),
             units,
             off: self.res.off + unalloc * end,
@@ -745,7 +745,7 @@ mod tests {
         t
     }
 
-    fn total(r: &TricResidency) -> u64 {
+    fn total(r: &PartResidency) -> u64 {
         r.off + r.drowsy + r.waking + r.on
     }
 
