@@ -8,11 +8,10 @@
 //! older model's records), the workload's identity ([`sim::workloads::Workload::identity`]:
 //! the name of a built-in workload, a content hash of a user program), the size tier, and the configuration as the
 //! simulator sees it — [`sim_key_config`]: the resolved configuration after the derived
-//! integers (`pg.bet`, `pg.wakeup`, `prf.lat_srf`, `tric.wake_latency`) have been filled in,
-//! with the tables and keys that only the cost models read reset to their defaults
-//! (`[physical]`, `prf.v_srf`, `prf.v_frf`, `tric.drowsy_margin_mv`,
-//! `tric.wake_latency_mode`, `tric.off_residual`; `[energy]` and `[opt]` are not the
-//! machine's and never reach the key). A switch size `s` or an SRF supply that
+//! integers (`pg.bet`, `pg.wakeup`, `prf.lat_srf`, and those of `technique::DERIVED_TIMINGS`)
+//! have been filled in, with the tables and keys that only the cost models read reset to their
+//! defaults (`GpuConfig::simulated_view`: `[physical]`, the supplies, the derivation modes;
+//! `[energy]` and `[opt]` are not the machine's and never reach the key). A switch size `s` or an SRF supply that
 //! leaves those integers unchanged therefore hits the cache and is costed only.
 //!
 //! # Consistency
@@ -75,16 +74,7 @@ fn model_version() -> String {
 /// The configuration as the simulator sees it: `cfg` (already timed) with the keys that only
 /// the cost models read reset to their defaults (module doc).
 pub fn sim_key_config(cfg: &GpuConfig) -> GpuConfig {
-    let mut c = cfg.clone();
-    c.physical = Default::default();
-    let prf = sim::config::prf::PrfSection::default();
-    c.prf.v_srf = prf.v_srf;
-    c.prf.v_frf = prf.v_frf;
-    let tric = sim::config::tric::TricSection::default();
-    c.tric.drowsy_margin_mv = tric.drowsy_margin_mv;
-    c.tric.wake_latency_mode = tric.wake_latency_mode;
-    c.tric.off_residual = tric.off_residual;
-    c
+    cfg.simulated_view()
 }
 
 /// The cache key of one simulation, as 16 hex digits.

@@ -114,7 +114,8 @@ impl TechniqueCost<Record, CostingError> for GatingCost {
     }
 }
 
-/// TRIC, COMA, the partitioned RF, the adaptive FRF and the RF cache ([`crate::rfcost`]).
+/// The register-file techniques: the §8 accounting of [`crate::rfcost`] (register-file spec
+/// §8, §9), run when a configuration turns one on.
 struct RfCosting;
 
 impl TechniqueCost<Record, CostingError> for RfCosting {

@@ -48,15 +48,10 @@ pub enum StudyError {
     /// A component of the chip model could not be costed.
     #[error(transparent)]
     Chip(#[from] ChipError),
-    /// The derived TRIC wake latency could not be computed.
-    #[error("tric.wake_latency_mode = \"derived\": {0}")]
-    TricWake(models::rf::RfError),
-    /// The derived TRIC wake latency is outside what the simulator takes.
-    #[error(
-        "tric.wake_latency_mode = \"derived\": t_wake = {1:.3e} s gives L = {0} cycles, outside \
-         1..=64; use tric.wake_latency_mode = \"fixed\" or another tric.drowsy_margin_mv / clock"
-    )]
-    TricWakeRange(u64, f64),
+    /// A knob a technique derives from the technology point
+    /// ([`crate::technique::DerivedTiming`]) could not be derived; the message names the knob.
+    #[error("{0}")]
+    Derived(String),
     /// The power-gating physics or accounting refused its inputs.
     #[error("power gating: {0}")]
     Gating(#[from] models::gating::GatingError),
@@ -687,45 +682,34 @@ impl Study {
             let cycles = derived_srf_cycles(&cfg, &self.tech, chip.core_clock_hz)?;
             cfg.prf.lat_srf = sim::config::prf::LatSrf::Cycles(cycles);
         }
-        if let Some(d) = self.derived_tric_wake(chip)? {
-            cfg.tric.wake_latency = d.wake_cycles as u32;
+        for d in crate::technique::DERIVED_TIMINGS {
+            if d.wanted(&cfg) {
+                d.derive(&self.tech, chip, &mut cfg, "")
+                    .map_err(StudyError::Derived)?;
+            }
         }
         Ok(cfg)
     }
 
-    /// With `tric.wake_latency_mode = "derived"` (register-file spec §3.4): the TRIC wake
-    /// latency L = ⌈t_wake(V_drowsy → Vdd)/t_clk⌉ of one switch (an entry of `rf.entry_bytes`
-    /// with `tric.granularity = "entry"`, one 32-bit lane with `"entry_lane"`) at this study's
-    /// node, flavour and temperature, the chip's supply and core clock, and `V_drowsy` = DRV +
-    /// `tric.drowsy_margin_mv` ([`models::rf::tric::derived_wake_latency`]). `None` in the
-    /// `"fixed"` mode. An L outside 1..=64 cycles is an error naming the knob.
-    pub fn derived_tric_wake(
+    /// The knobs the registered techniques derive from this study's technology point
+    /// ([`crate::technique::DerivedTiming`], `technique::DERIVED_TIMINGS`) written into `cfg`, with one note line
+    /// per derived knob for technology label `tech`.
+    pub fn derive_timings(
         &self,
         chip: &ChipModel,
-    ) -> Result<Option<models::rf::tric::DerivedWake>, StudyError> {
-        use sim::config::tric::{TricGranularity, WakeLatencyMode};
-        let t = &self.cfg.tric;
-        if t.wake_latency_mode != WakeLatencyMode::Derived {
-            return Ok(None);
+        cfg: &mut GpuConfig,
+        tech: &str,
+    ) -> Result<Vec<String>, StudyError> {
+        let mut notes = Vec::new();
+        for d in crate::technique::DERIVED_TIMINGS {
+            if d.wanted(cfg) {
+                notes.extend(
+                    d.derive(&self.tech, chip, cfg, tech)
+                        .map_err(StudyError::Derived)?,
+                );
+            }
         }
-        let bits = match t.granularity {
-            TricGranularity::Entry => self.cfg.rf.entry_bytes as u64 * 8,
-            TricGranularity::EntryLane => 32,
-        };
-        let d = models::rf::tric::derived_wake_latency(
-            self.tech.node(),
-            Some(self.tech.flavour()),
-            chip.vdd_v,
-            t.drowsy_margin_mv * 1e-3,
-            chip.core_clock_hz,
-            bits,
-            self.tech.temperature_k(),
-        )
-        .map_err(StudyError::TricWake)?;
-        if !(1..=64).contains(&d.wake_cycles) {
-            return Err(StudyError::TricWakeRange(d.wake_cycles, d.t_wake_s));
-        }
-        Ok(Some(d))
+        Ok(notes)
     }
 
     /// Simulates `list` (in order; in parallel unless turned off), reporting progress.
@@ -957,43 +941,6 @@ fn recorded_config_differences(act: &Activity, cfg: &GpuConfig) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn derived_tric_wake_latency_is_at_least_one_and_scales() {
-        let mut cfg = GpuConfig::preset("gtx480").unwrap();
-        cfg.tric.enabled = true;
-        cfg.tric.wake_latency_mode = sim::config::tric::WakeLatencyMode::Derived;
-        let study = |cfg: &GpuConfig| {
-            Study::new(
-                cfg.clone(),
-                techlib::ResolvedPoint::named("40nm").unwrap(),
-                None,
-            )
-        };
-        let s = study(&cfg);
-        let src = s.cost_source().unwrap();
-        let mut chip = s.chip(&src).unwrap();
-        let d = s.derived_tric_wake(&chip).unwrap().unwrap();
-        assert!(d.wake_cycles >= 1 && d.t_wake_s > 0.0);
-        let timed = s.timed_config(&chip).unwrap();
-        assert_eq!(timed.tric.wake_latency as u64, d.wake_cycles);
-        // a smaller margin leaves a larger swing to restore: a longer wake
-        let mut low = cfg.clone();
-        low.tric.drowsy_margin_mv = 0.0;
-        let dl = study(&low).derived_tric_wake(&chip).unwrap().unwrap();
-        assert!(dl.t_wake_s > d.t_wake_s && dl.wake_cycles >= d.wake_cycles);
-        // the same wake time at a faster clock is more cycles: L = ⌈t_wake·f⌉
-        chip.core_clock_hz = 4.0 / d.t_wake_s;
-        let df = s.derived_tric_wake(&chip).unwrap().unwrap();
-        assert!(df.wake_cycles > d.wake_cycles, "{df:?} vs {d:?}");
-        assert_eq!(
-            df.wake_cycles,
-            (df.t_wake_s * df.clock_hz - 1e-9).ceil() as u64
-        );
-        // fixed mode: nothing derived
-        cfg.tric.wake_latency_mode = sim::config::tric::WakeLatencyMode::Fixed;
-        assert!(study(&cfg).derived_tric_wake(&chip).unwrap().is_none());
-    }
 
     #[test]
     fn workload_lists_are_comma_separated_and_checked() {

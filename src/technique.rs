@@ -17,16 +17,20 @@
 //! error naming both and the knob.
 //!
 //! A technique's root-crate side lives in its own child module (`technique/socgpu.rs`,
-//! `technique/loog.rs`: the costing of an out-of-order issue stage) and is registered here
-//! ([`ISSUE_STAGE_COSTS`]; the optimiser's options in [`ISSUE_SEARCH`]).
+//! `technique/loog.rs`: the costing of an out-of-order issue stage; `technique/tric.rs`: a
+//! knob derived from the technology point) and is registered here ([`ISSUE_STAGE_COSTS`],
+//! [`DERIVED_TIMINGS`]; the optimiser's options in [`ISSUE_SEARCH`]).
 
 mod loog;
 mod socgpu;
+mod tric;
 
 pub use loog::{loog_slice, LoogCost};
 pub use socgpu::SocgpuCost;
+pub use tric::TricWake;
 
 use crate::study_config::Overridable;
+use sim::config::GpuConfig;
 use std::fmt;
 
 /// One named technique.
@@ -313,9 +317,60 @@ pub const ISSUE_SEARCH: &[SearchOption] = &[
     ("loog cu=8", "loog", &[("sched.ooo.loog_n_cu", "8")]),
 ];
 
+/// The options of the optimiser's `rf` group (`optimize --space rf`, register-file spec §10),
+/// in search order after "off"; `true`: the option searches the SRF supply `prf.v_srf` as its
+/// continuous knob.
+pub const RF_SEARCH: &[(SearchOption, bool)] = &[
+    (("tric", "tric", &[]), false),
+    (("coma", "coma", &[]), false),
+    (("warped-rf", "warped-rf", &[]), false),
+    (
+        (
+            "partitioned-rf n=2",
+            "partitioned-rf",
+            &[("prf.n_fast", "2"), ("prf.lat_srf", "derived")],
+        ),
+        true,
+    ),
+    (
+        (
+            "partitioned-rf n=4",
+            "partitioned-rf",
+            &[("prf.n_fast", "4"), ("prf.lat_srf", "derived")],
+        ),
+        true,
+    ),
+    (("adaptive-frf", "adaptive-frf", &[]), false),
+];
+
 /// The costings of the out-of-order issue stages ([`crate::issuecost`]), each asked in turn
 /// whether a configuration selects it.
 pub static ISSUE_STAGE_COSTS: &[&dyn crate::issuecost::IssueStageCost] = &[&SocgpuCost, &LoogCost];
+
+/// A knob of the machine that a technique derives from the technology point before a run
+/// (the simulator sees only the derived integer), registered once in [`DERIVED_TIMINGS`];
+/// `Study::timed_config` and the commands that note the value reach it only through this
+/// trait.
+pub trait DerivedTiming: Sync {
+    /// Whether `cfg` asks for the derivation.
+    fn wanted(&self, cfg: &GpuConfig) -> bool;
+
+    /// Derives the knob of `cfg` at technology point `point` with `chip` (its supply and core
+    /// clock) and writes it into `cfg`; returns one line describing the value at technology
+    /// label `tech`, or `None` when nothing was derived. An error names the knob.
+    fn derive(
+        &self,
+        point: &techlib::ResolvedPoint,
+        chip: &models::gpu::ChipModel,
+        cfg: &mut GpuConfig,
+        tech: &str,
+    ) -> Result<Option<String>, String>;
+}
+
+/// The knobs techniques derive from the technology point before a run, in the order they are
+/// derived (after the power-gating timing and the SRF latency, which the study derives
+/// itself).
+pub static DERIVED_TIMINGS: &[&dyn DerivedTiming] = &[&TricWake];
 
 /// Why a technique name or combination cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq)]

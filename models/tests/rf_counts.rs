@@ -10,7 +10,7 @@ use models::rf::accounting::{
 use models::rf::counts::{apply_prf_events, counts_from_activity};
 use models::rf::structures::{evaluate, RfDesign};
 use sim::activity::rfevents::{Part, RfEvents};
-use sim::activity::{KernelActivity, RfPartCounts, RfStats, SmActivity, TricResidency, TricStats};
+use sim::activity::{KernelActivity, PartResidency, RfPartCounts, RfStats, SmActivity, TricStats};
 
 fn part(name: &str, reads: u64, writes: u64, rl: u64, wl: u64) -> RfPartCounts {
     RfPartCounts {
@@ -34,7 +34,7 @@ fn the_record_maps_onto_the_counts() {
         mask_table_reads: 100,
         mask_table_writes: 7,
         cu_allocs: 9,
-        residency: vec![TricResidency {
+        residency: vec![PartResidency {
             part: "mrf".into(),
             units: 10,
             off: 2000,

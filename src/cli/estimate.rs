@@ -7,7 +7,6 @@ use super::progress::{note, Progress};
 use crate::report::{self, Format};
 use crate::study::{NamedOverlay, Study};
 use crate::study_config::StudyConfig;
-use sim::config::GpuConfig;
 use sim::workloads::Size;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -122,12 +121,6 @@ fn load_config(args: &Args) -> anyhow::Result<StudyConfig> {
     args.mods.apply(cfg)
 }
 
-/// `tric.wake_latency_mode = "derived"`: the study fills `tric.wake_latency` from the device
-/// model, and the command notes the value.
-fn cfg_derives_tric_wake(cfg: &GpuConfig) -> bool {
-    cfg.tric.wake_latency_mode == sim::config::tric::WakeLatencyMode::Derived
-}
-
 pub use crate::study::tech_choice;
 
 /// Runs `gpuenergy estimate` with parsed arguments: builds the [`crate::study::Study`], runs it and prints the report.
@@ -166,11 +159,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(path) = &args.activity {
         study = study.activity(path);
     }
-    if cfg_derives_tric_wake(study.config()) {
+    // the study derives these knobs itself; the command notes their values
+    if crate::technique::DERIVED_TIMINGS
+        .iter()
+        .any(|d| d.wanted(study.config()))
+    {
         let src = study.cost_source()?;
         let chip = study.chip(&src)?;
-        if let Some(d) = study.derived_tric_wake(&chip)? {
-            note(quiet, super::simulate::tric_wake_note(&d, &src.label));
+        let mut cfg = study.config().machine.clone();
+        for line in study.derive_timings(&chip, &mut cfg, &src.label)? {
+            note(quiet, line);
         }
     }
     let b = bar.clone();

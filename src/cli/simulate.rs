@@ -122,40 +122,28 @@ pub fn resolve_config(
     Ok(cfg)
 }
 
-/// With `tric.wake_latency_mode = "derived"`: `cfg` with `tric.wake_latency` filled from the
-/// TRIC switch model at the technology point `point` (the chip model supplies the supply and
-/// core clock), as `estimate` does; the derived L and its wake time go to stderr. Else `cfg`.
-pub fn derive_tric_wake(
+/// `cfg` with the knobs the registered techniques derive from the technology point `point`
+/// (`Study::derive_timings`; the chip model supplies the supply and core clock) filled in, as
+/// `estimate` does; each derived value goes to stderr. Else `cfg`.
+pub fn derive_timings(
     cfg: StudyConfig,
     point: &super::TechArgs,
     quiet: bool,
 ) -> Result<StudyConfig> {
-    use sim::config::tric::WakeLatencyMode;
-    if cfg.tric.wake_latency_mode != WakeLatencyMode::Derived {
+    if !crate::technique::DERIVED_TIMINGS
+        .iter()
+        .any(|d| d.wanted(&cfg))
+    {
         return Ok(cfg);
     }
     let study = crate::study::Study::new(cfg, point.choice()?, None);
     let src = study.cost_source()?;
     let chip = study.chip(&src)?;
     let mut cfg = study.config().clone();
-    if let Some(d) = study.derived_tric_wake(&chip)? {
-        cfg.tric.wake_latency = d.wake_cycles as u32;
-        super::progress::note(quiet, tric_wake_note(&d, &src.label));
+    for line in study.derive_timings(&chip, &mut cfg, &src.label)? {
+        super::progress::note(quiet, line);
     }
     Ok(cfg)
-}
-
-/// One line describing a derived TRIC wake latency at technology `tech`.
-pub fn tric_wake_note(d: &models::rf::tric::DerivedWake, tech: &str) -> String {
-    format!(
-        "tric.wake_latency derived: L = {} cycles (t_wake = {:.1} ps from V_drowsy = {:.3} V to \
-         Vdd = {:.3} V at {:.0} MHz, {tech})",
-        d.wake_cycles,
-        d.t_wake_s * 1e12,
-        d.v_drowsy_v,
-        d.vdd_v,
-        d.clock_hz * 1e-6
-    )
 }
 
 /// Runs `gpuenergy simulate` with parsed arguments.
@@ -166,7 +154,7 @@ pub fn run(args: Args) -> Result<()> {
         args.scheduler.as_deref(),
         &args.mods,
     )?;
-    let cfg = derive_tric_wake(cfg, &args.point, args.quiet.quiet)?;
+    let cfg = derive_timings(cfg, &args.point, args.quiet.quiet)?;
     if args.activity_source == crate::study::ActivitySource::Model {
         if args.trace.is_some() {
             bail!(

@@ -13,7 +13,7 @@
 //! (FP means skip workloads without FP activity, which are flagged); energy and EDP are sums
 //! over the workloads, with their change against the baseline's sums.
 //!
-//! Register-file techniques (TRIC, COMA, the partitioned RF, the RF cache): per workload the
+//! Register-file techniques (those [`crate::rfcost`] costs): per workload the
 //! dynamic, leakage and total savings of the variant's register file against the baseline's
 //! (register-file spec §8.4, on the energy and on the power basis, [`crate::rfcost`]), the
 //! access split of the partitioned RF, the register-file area, the model's dynamic:leakage

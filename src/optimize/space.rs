@@ -10,9 +10,9 @@
 //!   IR drop and the wakeup time and costs area, leakage and event energy. Two options gate
 //!   at lane granularity instead of SP clusters (power-gating §1.2, §7): warp folding and
 //!   Origami.
-//! - `rf`: the register-file techniques (TRIC, COMA, both, the partitioned RF with
-//!   `prf.n_fast` 2 or 4 and the SRF supply V_SRF ∈ [0.25, `prf.v_frf`] V as the continuous
-//!   knob with `prf.lat_srf = "derived"`, the adaptive FRF).
+//! - `rf`: the register-file techniques the technique registry lists
+//!   ([`technique::RF_SEARCH`]); an option marked for it searches the SRF supply
+//!   V_SRF ∈ [0.25, `prf.v_frf`] V as its continuous knob.
 //! - `issue`: SOCGPU per-warp out-of-order issue with an instruction buffer of 2, 4 or 8
 //!   entries per warp (`sched.ooo.ib_depth`), or LOOG collector-unit out-of-order issue with
 //!   its default collector count or 8 collector units per slice (`sched.ooo.loog_n_cu`).
@@ -153,30 +153,12 @@ pub fn rf_group(v_frf_v: f64) -> Group {
         hi: v_frf_v,
         step: 0.005,
     };
-    let prf = |n: &'static str| -> Vec<(&'static str, &'static str)> {
-        vec![("prf.n_fast", n), ("prf.lat_srf", "derived")]
-    };
+    let searched = technique::RF_SEARCH
+        .iter()
+        .map(|&((name, tech, sets), v)| choice(name, tech, sets, v.then(|| vsrf.clone())));
     Group {
         name: "rf".into(),
-        options: vec![
-            off(),
-            choice("tric", "tric", &[], None),
-            choice("coma", "coma", &[], None),
-            choice("warped-rf", "warped-rf", &[], None),
-            choice(
-                "partitioned-rf n=2",
-                "partitioned-rf",
-                &prf("2"),
-                Some(vsrf.clone()),
-            ),
-            choice(
-                "partitioned-rf n=4",
-                "partitioned-rf",
-                &prf("4"),
-                Some(vsrf),
-            ),
-            choice("adaptive-frf", "adaptive-frf", &[], None),
-        ],
+        options: std::iter::once(off()).chain(searched).collect(),
     }
 }
 

@@ -19,7 +19,6 @@ pub mod breakeven;
 pub mod cost;
 pub mod domain;
 pub mod sleep;
-pub mod tric;
 
 /// Errors of the gating models. Every message names the offending input and what is allowed.
 #[derive(Debug, thiserror::Error)]

@@ -12,7 +12,7 @@
 
 use super::accounting::{AccessCounts, KindCounts, Residency, RfCounts, RfEnergyModel};
 use sim::activity::rfevents::{Part, RfEvents};
-use sim::activity::{KernelActivity, RfPartCounts, TricResidency};
+use sim::activity::{KernelActivity, PartResidency, RfPartCounts};
 
 /// Lanes of one register-file entry in the simulator's record (`RfStats` counts driven lanes
 /// out of 32).
@@ -32,7 +32,7 @@ fn access(p: &RfPartCounts) -> AccessCounts {
     }
 }
 
-fn residency(r: &TricResidency) -> Residency {
+fn residency(r: &PartResidency) -> Residency {
     Residency {
         on: r.on,
         waking: r.waking,

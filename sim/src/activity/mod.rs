@@ -30,7 +30,7 @@ pub use loog::{LoogHwInputs, LoogStats, LsqStats, LOOG_PERIOD_BINS, LOOG_UNIT_NA
 pub(crate) use merge::Merge;
 pub use reconv::{simd_bucket, ReconvStats, StackCounters, SIMD_BUCKETS};
 pub use rfevents::RfEvents;
-pub use rfstats::{PrfRecord, RfPartCounts, RfStats, TricResidency, TricStats};
+pub use rfstats::{PartResidency, PrfRecord, RfPartCounts, RfStats, TricStats};
 pub use socgpu::{SocgpuHwInputs, SocgpuStats};
 pub use timeline::{IdleStats, LaneTimelines, Timeline};
 
@@ -329,8 +329,8 @@ pub struct KernelActivity {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gating: Option<GatingStats>,
     /// Register-file record for the energy accounting (register-file spec §8): access counts
-    /// per structure and driven lanes, collector-unit use, TRIC residency. Present when TRIC or
-    /// COMA is on or `rf.latency` is not 1.
+    /// per structure and driven lanes, collector-unit use, per-state residency. Present with an
+    /// organisation that gates its entries, with COMA, or when `rf.latency` is not 1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rf: Option<RfStats>,
     /// SOCGPU issue-stage counters (issue-stage §5), present when `sched.ooo.mode` is

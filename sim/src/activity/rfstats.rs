@@ -42,9 +42,10 @@ pub struct RfPartCounts {
 }
 
 /// Power-state residency of one structure, in unit-cycles (a unit is an entry, or an entry
-/// lane with `tric.granularity = "entry_lane"`; without TRIC every entry is ON). `off + drowsy + waking + on = units × cycles`.
+/// lane with `tric.granularity = "entry_lane"`; with an organisation that keeps no entry in a
+/// power state every entry is ON). `off + drowsy + waking + on = units × cycles`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TricResidency {
+pub struct PartResidency {
     /// Structure name (as [`RfPartCounts::part`]).
     pub part: String,
     /// Units of the structure, summed over SMs.
@@ -138,7 +139,7 @@ pub struct RfStats {
     /// Reads not granted because a write took the bank port (bank-cycles).
     pub conflicts_write_read: u64,
     /// Per-state residency per structure (every entry ON throughout without TRIC).
-    pub residency: Vec<TricResidency>,
+    pub residency: Vec<PartResidency>,
     /// TRIC's record, when `tric.enabled`.
     pub tric: Option<TricStats>,
     /// The partitioned RF / adaptive FRF / MRF baseline / RF cache record, when one of them

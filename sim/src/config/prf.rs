@@ -565,6 +565,14 @@ impl AfrfSection {
 }
 
 impl PrfSection {
+    /// Resets the keys only the cost models read (the supplies `v_srf`, `v_frf`; the simulator
+    /// sees the derived `lat_srf`) to their defaults.
+    pub fn reset_cost_only_keys(&mut self) {
+        let d = PrfSection::default();
+        self.v_srf = d.v_srf;
+        self.v_frf = d.v_frf;
+    }
+
     /// The SRF latency in cycles, with `derived_cycles` standing for `"derived"` (computed by
     /// the caller from the SRAM delay at `v_srf`).
     pub fn srf_latency_cycles(&self, derived_cycles: u32) -> u32 {

@@ -120,7 +120,7 @@ pub struct TricSection {
     pub switch_energy_model: SwitchEnergyModel,
     /// `tric.gate_periphery_if_bank_off`: drop the periphery leakage of a bank whose entries
     /// are all OFF (§8.2): the timing model records each bank's all-OFF cycles
-    /// (`TricResidency::bank_off_cycles`) and the leakage model removes the bank's share of
+    /// (`PartResidency::bank_off_cycles`) and the leakage model removes the bank's share of
     /// the periphery for them. Needs `tric.enabled`.
     pub gate_periphery_if_bank_off: bool,
 }
@@ -149,6 +149,15 @@ impl TricSection {
     /// All keys at their defaults (the table is then not serialised).
     pub fn is_default(&self) -> bool {
         *self == TricSection::default()
+    }
+
+    /// Resets the keys only the cost models read (`drowsy_margin_mv`, `wake_latency_mode`,
+    /// `off_residual`; the simulator sees the derived `wake_latency`) to their defaults.
+    pub fn reset_cost_only_keys(&mut self) {
+        let d = TricSection::default();
+        self.drowsy_margin_mv = d.drowsy_margin_mv;
+        self.wake_latency_mode = d.wake_latency_mode;
+        self.off_residual = d.off_residual;
     }
 
     /// Cycles after which an entry woken by a look-ahead prediction that no instruction

@@ -36,6 +36,7 @@ pub mod policy;
 mod regchar;
 pub mod registry;
 pub mod rf;
+mod rfmonitor;
 mod simulation;
 pub mod slots;
 mod sm;

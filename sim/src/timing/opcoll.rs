@@ -7,9 +7,9 @@ use super::exec::{ExecClass, PipeClass, SpPipe};
 use super::execunits::Wb;
 use super::perclass::{CuClass, PerCuClass};
 use super::policy::{RegisterFileOrg, N_REGS};
+use super::rfmonitor::RfMonitor;
 use super::slots::RegisterFileSlot;
 use super::tinst::TInst;
-use super::warpedrf::RfMonitor;
 use crate::activity::{OpcollActivity, RegisterStats, RfActivity};
 use crate::config::GpuConfig;
 use crate::config::PortOccupancy;
@@ -30,7 +30,8 @@ pub(crate) struct Cu {
     pub granted: u8,
     /// Cycle the last operand is available (u64::MAX while reads are pending).
     pub ready_at: u64,
-    /// Per pending read: the first cycle it may be granted (its entry is ON; 0 without TRIC).
+    /// Per pending read: the first cycle it may be granted (its entry is ON; 0 with an
+    /// organisation that does not gate its entries).
     pub not_before: [u64; 5],
     /// Latest arrival cycle of the operands granted so far.
     pub arrive: u64,
@@ -155,10 +156,11 @@ pub(crate) struct OperandCollectors {
     hold_wr: Vec<bool>,
     /// Some port has ever been held.
     holds_any: bool,
-    /// Register-file statistics, COMA and TRIC (when recorded).
+    /// Register-file statistics and COMA (when recorded).
     pub mon: Option<Box<RfMonitor>>,
-    /// TRIC is on: reads wait for their entries to wake.
-    wake_gated: bool,
+    /// The organisation gates its entries ([`RegisterFileOrg::gates_entries`]): reads wait
+    /// for their entries to wake, and every access is reported to it.
+    pub wake_gated: bool,
     /// Writebacks granted whose multi-cycle writes complete at the given cycle.
     pub wb_completing: Vec<(u64, Wb)>,
     /// Record the read grants of the cycle per bank in `bank_rd_used` (while migration
@@ -257,7 +259,8 @@ impl OperandCollectors {
         for (i, &c) in present.iter().enumerate() {
             oc_idx[c] = i;
         }
-        let mon = RfMonitor::new(cfg, cus.len());
+        let wake_gated = rf.gates_entries();
+        let mon = RfMonitor::new(cfg, cus.len(), wake_gated);
         let ports = cfg.rf.ports_per_bank as usize;
         let rfc_on = matches!(&rf, RegisterFileSlot::Partitioned(_)) && cfg.rfc.enabled;
         OperandCollectors {
@@ -266,7 +269,7 @@ impl OperandCollectors {
             port_hold: vec![(0, 0); nb * ports],
             hold_wr: vec![false; nb * ports],
             holds_any: false,
-            wake_gated: mon.as_ref().is_some_and(|m| m.tric.is_some()),
+            wake_gated,
             mon,
             wb_completing: Vec::new(),
             track_reads: false,
@@ -354,21 +357,23 @@ impl OperandCollectors {
         c.arrive = 0;
         if let Some(m) = self.mon.as_mut() {
             let c = &mut self.cus[ci];
-            let mut srcs = [0u16; 5];
-            for (k, r) in c.reads[..n].iter().enumerate() {
-                srcs[k] = r.1;
-            }
             let nd = c.inst.n_dst as usize;
             let dsts = c.inst.dst;
-            m.alloc(
-                ci,
-                warp as usize,
-                c.inst.active_mask,
-                &srcs[..n],
-                &dsts[..nd],
-                t,
-                &mut c.not_before,
-            );
+            m.alloc(ci, warp as usize, c.inst.active_mask, &dsts[..nd]);
+            if self.wake_gated {
+                let mut srcs = [0u16; 5];
+                for (k, r) in c.reads[..n].iter().enumerate() {
+                    srcs[k] = r.1;
+                }
+                self.rf.on_collect(
+                    warp as usize,
+                    c.inst.active_mask,
+                    &srcs[..n],
+                    &dsts[..nd],
+                    t,
+                    &mut c.not_before,
+                );
+            }
         }
         let c = &self.cus[ci];
         let cls = c.class;
@@ -514,7 +519,10 @@ impl OperandCollectors {
         }
         let cls = c.class;
         if let Some(m) = self.mon.as_mut() {
-            m.read(ci as usize, warp, reg, route.part, lat, t);
+            let mask = m.read(ci as usize, route.part, lat);
+            if self.wake_gated {
+                self.rf.on_read(warp, reg, mask, t);
+            }
         }
         self.opcoll_act[self.oc_idx[cls]].operands += 1;
         regs.access(warp, reg, t, false, launched);
@@ -523,9 +531,10 @@ impl OperandCollectors {
 
     /// Grants bank `b`'s read ports to requesting collectors, round-robin from after the last
     /// one granted; a write this cycle and multi-cycle accesses still holding a port take
-    /// ports first. A read whose entry is still waking (TRIC) is not eligible. With an RF
-    /// cache a read that hits is served by the RFC's read ports before the bank's are
-    /// considered, and takes none of the bank's (a hit refused an RFC port waits).
+    /// ports first. A read whose entry is still waking (an organisation that gates its
+    /// entries) is not eligible. With an RF cache a read that hits is served by the RFC's read
+    /// ports before the bank's are considered, and takes none of the bank's (a hit refused an
+    /// RFC port waits).
     fn arbitrate_bank(
         &mut self,
         b: usize,
@@ -612,7 +621,10 @@ impl OperandCollectors {
                     }
                     self.hold_port(b, t, lat, false);
                     if let Some(m) = self.mon.as_mut() {
-                        m.read(ci as usize, warp, reg, route.part, lat, t);
+                        let mask = m.read(ci as usize, route.part, lat);
+                        if self.wake_gated {
+                            self.rf.on_read(warp, reg, mask, t);
+                        }
                     }
                     if !still {
                         req &= !(1u64 << ci);

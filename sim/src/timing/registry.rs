@@ -312,7 +312,8 @@ impl ResolvedPolicies {
                     RegisterFileSlot::Partitioned(Box::new(crate::timing::rf::PrfOrg::new(cfg)))
                 }
                 None => RegisterFileSlot::Monolithic(MonolithicRf::new(cfg)),
-            },
+            }
+            .layered(cfg),
             gating: match &self.gating {
                 Some(f) => GatingSlot::Other(f(cfg)),
                 None => GatingSlot::None(NoGating),

@@ -2,7 +2,8 @@
 //! implementations as variants (called directly, so that their calls inline) and any other
 //! through the trait object an `Other` variant holds, and the constructor of the configured
 //! warp scheduler. They name the implementations that live outside `policy/` (the SOCGPU and
-//! LOOG issue stages of `ooo/`, the partitioned register file of `rf/`, the power-gating
+//! LOOG issue stages of `ooo/`, the partitioned register file of `rf/`, TRIC's power-state
+//! layer of `warpedrf.rs`, the power-gating
 //! controllers and GATES of `gating/`, the Origami scheduler of `fold/`), so they sit here
 //! rather than beside the traits, which name none.
 
@@ -15,6 +16,7 @@ use super::policy::{
 };
 use super::rf::PrfOrg;
 use super::tinst::TInst;
+use super::warpedrf::TricRf;
 use crate::activity::KernelActivity;
 use crate::config::{GpuConfig, OooMode, SchedPolicy};
 
@@ -118,6 +120,20 @@ pub enum RegisterFileSlot {
     Partitioned(Box<PrfOrg>),
     /// A plugin register-file organisation.
     Other(Box<dyn RegisterFileOrg>),
+    /// TRIC (`tric.enabled`, register-file spec §3): the tri-modal power state of every entry
+    /// over the organisation it holds.
+    Tric(Box<TricRf<RegisterFileSlot>>),
+}
+
+impl RegisterFileSlot {
+    /// This organisation with the power-state layer `cfg` asks for over it (TRIC), or as it is.
+    pub fn layered(self, cfg: &GpuConfig) -> RegisterFileSlot {
+        if TricRf::<RegisterFileSlot>::wanted(cfg) {
+            RegisterFileSlot::Tric(Box::new(TricRf::new(cfg, self)))
+        } else {
+            self
+        }
+    }
 }
 
 /// Calls the same method on whichever variant the register-file slot holds.
@@ -127,6 +143,7 @@ macro_rules! rf_call {
             Self::Monolithic($r) => $e,
             Self::Partitioned($r) => $e,
             Self::Other($r) => $e,
+            Self::Tric($r) => $e,
         }
     };
 }
@@ -170,6 +187,62 @@ impl RegisterFileOrg for RegisterFileSlot {
     }
     fn on_active_set(&mut self, w: u32, active: bool, t: u64) {
         rf_call!(self, r => r.on_active_set(w, active, t))
+    }
+    fn gates_entries(&self) -> bool {
+        rf_call!(self, r => r.gates_entries())
+    }
+    fn lookahead(&self) -> u32 {
+        rf_call!(self, r => r.lookahead())
+    }
+    fn on_kernel_residency(&mut self, regs_per_thread: u32, max_ctas: u32, wpc: u32, t: u64) {
+        rf_call!(self, r => r.on_kernel_residency(regs_per_thread, max_ctas, wpc, t))
+    }
+    fn on_cta_launch(&mut self, first: usize, n: usize, t: u64) {
+        rf_call!(self, r => r.on_cta_launch(first, n, t))
+    }
+    fn on_cta_exit(&mut self, first: usize, n: usize, t: u64) {
+        rf_call!(self, r => r.on_cta_exit(first, n, t))
+    }
+    #[inline]
+    fn on_collect(
+        &mut self,
+        w: usize,
+        mask: u32,
+        srcs: &[u16],
+        dsts: &[u16],
+        t: u64,
+        not_before: &mut [u64; 5],
+    ) {
+        rf_call!(self, r => r.on_collect(w, mask, srcs, dsts, t, not_before))
+    }
+    #[inline]
+    fn on_read(&mut self, w: usize, reg: u16, mask: u32, t: u64) {
+        rf_call!(self, r => r.on_read(w, reg, mask, t))
+    }
+    #[inline]
+    fn write_ready(&mut self, w: usize, reg: u16, mask: u32, t: u64) -> u64 {
+        rf_call!(self, r => r.write_ready(w, reg, mask, t))
+    }
+    fn on_write_stalled(&mut self) {
+        rf_call!(self, r => r.on_write_stalled())
+    }
+    #[inline]
+    fn on_write(&mut self, w: usize, reg: u16, mask: u32, t: u64) {
+        rf_call!(self, r => r.on_write(w, reg, mask, t))
+    }
+    #[inline]
+    fn on_result_scheduled(&mut self, w: usize, reg: u16, at: u64) {
+        rf_call!(self, r => r.on_result_scheduled(w, reg, at))
+    }
+    fn on_predictions(&mut self, t: u64) {
+        rf_call!(self, r => r.on_predictions(t))
+    }
+    #[inline]
+    fn on_predicted(&mut self, w: usize, reg: u16, mask: u32, t: u64) {
+        rf_call!(self, r => r.on_predicted(w, reg, mask, t))
+    }
+    fn finish_record(&mut self, end: u64, rec: &mut crate::activity::RfStats) {
+        rf_call!(self, r => r.finish_record(end, rec))
     }
 }
 

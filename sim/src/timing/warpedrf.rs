@@ -1,11 +1,8 @@
-//! The Warped Register File in the timing model (register-file spec §3, §4, §8): TRIC, the
-//! tri-modal power state of every register-file entry with hold counts, wake latency and
-//! allocation, and COMA, the mask table that makes an access drive only its active lanes'
-//! wordline segments; plus the per-structure access counts of every register-file access.
-//!
-//! [`RfMonitor`] is what the operand collectors and the writeback stage call; it is present
-//! only when the run records [`RfStats`] (TRIC or COMA on, or an access latency other than 1),
-//! so a plain run never reaches this file.
+//! TRIC in the timing model (register-file spec §3, §4, §8): the tri-modal power state of
+//! every register-file entry with hold counts, wake latency and allocation, as a register-file
+//! organisation ([`TricRf`], `RegisterFileSlot::Tric`) over the one that maps banks and routes
+//! accesses, reached through the `RegisterFileOrg` hooks of an organisation that gates its
+//! entries. The per-structure access counts and COMA's mask table are `rfmonitor.rs`.
 //!
 //! TRIC (§3.2–§3.4, §3.6, §3.7): at launch the allocated entries are DROWSY and the rest OFF
 //! (with `alloc_scope = "per_cta"` a CTA slot's entries are DROWSY only while a CTA occupies
@@ -26,11 +23,12 @@
 //! then it is WAKING/ON and so charged full-Vdd leakage. Timeouts are kept in a FIFO (the
 //! timeout is fixed, so deadlines arrive in order) and applied lazily before any wake.
 
-use crate::activity::{RfPartCounts, RfStats, TricResidency, TricStats};
+use crate::activity::{PartResidency, RfStats, TricStats};
 use crate::config::tric::{DestPolicy, TricAllocScope, TricGranularity};
 use crate::config::GpuConfig;
 use crate::inst::PRED_BASE;
-use crate::timing::policy::{RfPart, N_REGS};
+use crate::timing::policy::{RegisterFileOrg, RfPart, RfRoute};
+use crate::timing::tinst::TInst;
 use std::collections::VecDeque;
 
 const OFF: u8 = 0;
@@ -549,7 +547,7 @@ impl Tric {
 
     /// Closes every unit at the kernel's end `end` and returns the residency of the whole
     /// file (unallocated entries OFF throughout).
-    pub fn finish(&mut self, end: u64) -> TricResidency {
+    pub fn finish(&mut self, end: u64) -> PartResidency {
         self.expire(end);
         for u in 0..self.state.len() {
             self.close(u, end.max(self.since[u]));
@@ -569,7 +567,7 @@ impl Tric {
             }
             None => 0,
         };
-        TricResidency {
+        PartResidency {
             part: RfPart::Mrf.name().to_string(),
             units,
             off: self.res.off + unalloc * end,
@@ -581,89 +579,99 @@ impl Tric {
     }
 }
 
-/// Driven lanes of an access with active mask `mask` when segments of `seg` lanes are gated
-/// (32 lanes without COMA, `seg = 32`).
-#[inline]
-pub(crate) fn driven_lanes(mask: u32, seg: u32) -> u64 {
-    match seg {
-        32 => 32,
-        1 => mask.count_ones() as u64,
-        s => {
-            let mut n = 0;
-            let group = if s >= 32 { u32::MAX } else { (1u32 << s) - 1 };
-            let mut i = 0;
-            while i < 32 {
-                if mask >> i & group != 0 {
-                    n += s as u64;
-                }
-                i += s;
-            }
-            n
-        }
-    }
+/// TRIC as a register-file organisation: the power-state machine of every entry over the
+/// organisation `B` that maps banks and routes accesses (the monolithic file, or a plug-in;
+/// `[tric]` refuses the partitioned RF, the MRF baselines and the RF cache).
+pub struct TricRf<B> {
+    base: B,
+    tric: Tric,
 }
 
-/// Per-SM register-file monitor: access counts by structure and driven lanes, COMA's mask
-/// table, and TRIC.
-pub(crate) struct RfMonitor {
-    /// Lanes of one gated segment (32 without COMA).
-    seg: u32,
-    /// Entries of the physical register file.
-    n_entries: u64,
-    coma: bool,
-    /// COMA mask table: the active mask written at each collector's allocation.
-    pub mask: Vec<u32>,
-    pub parts: [RfPartCounts; 5],
-    pub mask_reads: u64,
-    pub mask_writes: u64,
-    /// Per (warp slot, register): the active mask of the in-flight instruction writing it
-    /// (the scoreboard's destination mask, which a writeback drives).
-    dest_mask: Vec<u32>,
-    pub tric: Option<Tric>,
-}
-
-impl RfMonitor {
-    /// The monitor of `cfg` for `n_cu` collector units, when the run records register-file
-    /// statistics.
-    pub fn new(cfg: &GpuConfig, n_cu: usize) -> Option<Box<RfMonitor>> {
-        if !Self::wanted(cfg) {
-            return None;
-        }
-        Some(Box::new(RfMonitor {
-            seg: if cfg.coma.enabled {
-                cfg.coma.segment_lanes()
-            } else {
-                32
-            },
-            coma: cfg.coma.enabled,
-            n_entries: (cfg.sm.n_registers / cfg.gpu.warp_size.max(1)) as u64,
-            mask: vec![u32::MAX; n_cu],
-            parts: RfPart::ALL.map(|p| RfPartCounts {
-                part: p.name().to_string(),
-                ..Default::default()
-            }),
-            mask_reads: 0,
-            mask_writes: 0,
-            dest_mask: vec![u32::MAX; cfg.sm.max_warps as usize * N_REGS],
-            tric: cfg.tric.enabled.then(|| Tric::new(cfg)),
-        }))
-    }
-
-    /// Whether a run of `cfg` records [`RfStats`]: TRIC or COMA on, or a multi-cycle access
-    /// latency. (A register-file organisation with several structures adds its own
-    /// configuration switch here, so that its runs record the per-structure counts.)
+impl<B: RegisterFileOrg> TricRf<B> {
+    /// Whether `cfg` asks for TRIC (`tric.enabled`).
     pub fn wanted(cfg: &GpuConfig) -> bool {
-        cfg.tric.enabled || cfg.coma.enabled || cfg.rf.latency != 1
+        cfg.tric.enabled
     }
 
-    /// An instruction of warp `w` with active mask `mask`, source registers `srcs` (distinct,
-    /// general) and destinations `dsts` takes collector `ci` at `t`: COMA writes the mask table,
-    /// TRIC wakes the sources and destinations. Fills `not_before` with, per source, the
-    /// earliest cycle it may be read (t + 1 at the earliest, t + L for a woken DROWSY entry).
-    #[allow(clippy::too_many_arguments)]
-    pub fn alloc(
+    /// TRIC of one SM of `cfg` over `base`.
+    pub fn new(cfg: &GpuConfig, base: B) -> TricRf<B> {
+        TricRf {
+            base,
+            tric: Tric::new(cfg),
+        }
+    }
+
+    /// Applies the look-ahead timeouts due by `t`, when predictions are made.
+    #[inline]
+    fn expire_due(&mut self, t: u64) {
+        if self.tric.lookahead > 0 {
+            self.tric.expire(t);
+        }
+    }
+}
+
+impl<B: RegisterFileOrg> RegisterFileOrg for TricRf<B> {
+    #[inline]
+    fn bank(&self, w: u32, sched: u32, reg: u16) -> u32 {
+        self.base.bank(w, sched, reg)
+    }
+    #[inline]
+    fn route(&mut self, w: u32, reg: u16, write: bool, t: u64) -> RfRoute {
+        self.base.route(w, reg, write, t)
+    }
+    fn on_kernel_launch(&mut self, regs_per_thread: u32, t: u64) {
+        self.base.on_kernel_launch(regs_per_thread, t)
+    }
+    fn on_kernel_start(
         &mut self,
-        ci: usize,
+        regs_per_thread: u32,
+        warps_per_cta: u32,
+        t: u64,
+    ) -> Result<(), String> {
+        self.base.on_kernel_start(regs_per_thread, warps_per_cta, t)
+    }
+    fn on_warp_launch(&mut self, w: u32, t: u64) {
+        self.base.on_warp_launch(w, t)
+    }
+    fn on_warp_exit(&mut self, w: u32, t: u64) {
+        self.base.on_warp_exit(w, t)
+    }
+    #[inline]
+    fn on_issue(&mut self, w: u32, inst: &TInst, t: u64) {
+        self.base.on_issue(w, inst, t)
+    }
+    #[inline]
+    fn on_dispatch(&mut self, w: u32, t: u64) {
+        self.base.on_dispatch(w, t)
+    }
+    fn wants_active_set(&self) -> bool {
+        self.base.wants_active_set()
+    }
+    fn on_active_set(&mut self, w: u32, active: bool, t: u64) {
+        self.base.on_active_set(w, active, t)
+    }
+
+    fn gates_entries(&self) -> bool {
+        true
+    }
+    fn lookahead(&self) -> u32 {
+        self.tric.lookahead
+    }
+    /// The allocated entries become DROWSY (`kernel_static`) or stay OFF until their CTA slot
+    /// fills (`per_cta`).
+    fn on_kernel_residency(&mut self, regs_per_thread: u32, max_ctas: u32, wpc: u32, t: u64) {
+        self.tric.kernel_launch(regs_per_thread, max_ctas, wpc, t);
+    }
+    fn on_cta_launch(&mut self, first: usize, n: usize, t: u64) {
+        self.tric.cta_launch(first, n, t);
+    }
+    fn on_cta_exit(&mut self, first: usize, n: usize, t: u64) {
+        self.tric.cta_exit(first, n, t);
+    }
+    /// Wakes the sources and (conservative policy) the destinations; a source may be read
+    /// from t + 1 at the earliest, t + L for a woken DROWSY entry.
+    fn on_collect(
+        &mut self,
         w: usize,
         mask: u32,
         srcs: &[u16],
@@ -671,23 +679,8 @@ impl RfMonitor {
         t: u64,
         not_before: &mut [u64; 5],
     ) {
-        if self.coma {
-            self.mask[ci] = mask;
-            self.mask_writes += 1;
-        }
-        for &r in dsts {
-            if (r as usize) < N_REGS {
-                if let Some(m) = self.dest_mask.get_mut(w * N_REGS + r as usize) {
-                    *m = mask;
-                }
-            }
-        }
-        let Some(tr) = self.tric.as_mut() else {
-            return;
-        };
-        if tr.lookahead > 0 {
-            tr.expire(t);
-        }
+        self.expire_due(t);
+        let tr = &mut self.tric;
         let mut stall = 0u64;
         for (i, &r) in srcs.iter().enumerate() {
             let on = tr.wake(w, r, mask, t);
@@ -704,88 +697,37 @@ impl RfMonitor {
             tr.stats.wake_stalled_insts += 1;
         }
     }
-
-    /// A read of (w, reg) by collector `ci` granted at `t` on structure `part` with latency
-    /// `lat`.
     #[inline]
-    pub fn read(&mut self, ci: usize, w: usize, reg: u16, part: RfPart, lat: u32, t: u64) {
-        let mask = self.mask[ci];
-        let p = &mut self.parts[part.index()];
-        p.reads += 1;
-        p.read_latency_cycles += lat as u64;
-        p.read_driven_lanes += driven_lanes(mask, self.seg);
-        if self.coma {
-            self.mask_reads += 1;
-        }
-        if let Some(tr) = self.tric.as_mut() {
-            tr.read(w, reg, mask, t);
-        }
+    fn on_read(&mut self, w: usize, reg: u16, mask: u32, t: u64) {
+        self.tric.read(w, reg, mask, t);
     }
-
-    /// The active mask of the in-flight write of (w, reg).
     #[inline]
-    pub fn dest_mask(&self, w: usize, reg: u16) -> u32 {
-        self.dest_mask
-            .get(w * N_REGS + reg as usize)
-            .copied()
-            .unwrap_or(u32::MAX)
+    fn write_ready(&mut self, w: usize, reg: u16, mask: u32, t: u64) -> u64 {
+        self.expire_due(t);
+        self.tric.write_ready(w, reg, mask, t)
     }
-
-    /// A writeback of (w, reg) wants its bank port at `t`: the first cycle its destination is
-    /// ON (≤ `t` without TRIC).
+    fn on_write_stalled(&mut self) {
+        self.tric.stats.write_wake_stall_cycles += 1;
+    }
     #[inline]
-    pub fn write_ready(&mut self, w: usize, reg: u16, t: u64) -> u64 {
-        let mask = self.dest_mask(w, reg);
-        match self.tric.as_mut() {
-            Some(tr) => {
-                if tr.lookahead > 0 {
-                    tr.expire(t);
-                }
-                tr.write_ready(w, reg, mask, t)
-            }
-            None => t,
-        }
+    fn on_write(&mut self, w: usize, reg: u16, mask: u32, t: u64) {
+        self.tric.write(w, reg, mask, t);
     }
-
-    /// A write of (w, reg) granted at `t` on structure `part` with latency `lat`; it drives
-    /// the destination's active mask.
     #[inline]
-    pub fn write(&mut self, w: usize, reg: u16, part: RfPart, lat: u32, t: u64) {
-        let mask = self.dest_mask(w, reg);
-        let p = &mut self.parts[part.index()];
-        p.writes += 1;
-        p.write_latency_cycles += lat as u64;
-        p.write_driven_lanes += driven_lanes(mask, self.seg);
-        if let Some(tr) = self.tric.as_mut() {
-            tr.write(w, reg, mask, t);
-        }
+    fn on_result_scheduled(&mut self, w: usize, reg: u16, at: u64) {
+        self.tric.dest_fixed(w, reg, at);
     }
-
-    /// The record of this SM at the kernel's end `end` (collector and conflict counters are
-    /// filled by the caller).
-    pub fn finish(&mut self, end: u64) -> RfStats {
-        let (residency, tric) = match self.tric.as_mut() {
-            Some(tr) => (tr.finish(end), Some(tr.stats.clone())),
-            None => (
-                TricResidency {
-                    part: RfPart::Mrf.name().to_string(),
-                    units: self.n_entries,
-                    on: self.n_entries * end,
-                    ..Default::default()
-                },
-                None,
-            ),
-        };
-        RfStats {
-            coma: self.coma,
-            segment_lanes: self.seg,
-            parts: self.parts.to_vec(),
-            mask_table_reads: self.mask_reads,
-            mask_table_writes: self.mask_writes,
-            residency: vec![residency],
-            tric,
-            ..Default::default()
-        }
+    fn on_predictions(&mut self, t: u64) {
+        self.tric.expire(t);
+    }
+    #[inline]
+    fn on_predicted(&mut self, w: usize, reg: u16, mask: u32, t: u64) {
+        self.tric.predict(w, reg, mask, t);
+    }
+    /// TRIC's residency of the whole file and its record.
+    fn finish_record(&mut self, end: u64, r: &mut RfStats) {
+        r.residency = vec![self.tric.finish(end)];
+        r.tric = Some(self.tric.stats.clone());
     }
 }
 
@@ -803,7 +745,7 @@ mod tests {
         t
     }
 
-    fn total(r: &TricResidency) -> u64 {
+    fn total(r: &PartResidency) -> u64 {
         r.off + r.drowsy + r.waking + r.on
     }
 
@@ -914,14 +856,5 @@ mod tests {
         t.expire(2);
         assert_eq!(t.state[3], DROWSY);
         assert_eq!(t.stats.lookahead_wakes, 1);
-    }
-
-    #[test]
-    fn driven_lanes_by_segment() {
-        assert_eq!(driven_lanes(0b1, 32), 32);
-        assert_eq!(driven_lanes(0b1011, 1), 3);
-        assert_eq!(driven_lanes(0b1_0001, 4), 8);
-        assert_eq!(driven_lanes(u32::MAX, 4), 32);
-        assert_eq!(driven_lanes(u32::MAX, 1), 32);
     }
 }

@@ -155,6 +155,17 @@ pub struct CompatSection {
 }
 
 impl GpuConfig {
+    /// This configuration as the simulator sees it: the tables and keys that only the cost
+    /// models read (`[physical]` and each section's own, `reset_cost_only_keys`) at their
+    /// defaults; the derived integers they lead to are kept.
+    pub fn simulated_view(&self) -> GpuConfig {
+        let mut c = self.clone();
+        c.physical = Default::default();
+        c.prf.reset_cost_only_keys();
+        c.tric.reset_cost_only_keys();
+        c
+    }
+
     /// Core clock in Hz.
     pub fn core_hz(&self) -> f64 {
         self.gpu.core_mhz * 1e6

@@ -261,6 +261,17 @@ pub struct RfRoute {
 ///   its collector for an execution unit, and, for an organisation that
 ///   [wants it](RegisterFileOrg::wants_active_set), [`RegisterFileOrg::on_active_set`] when a
 ///   warp enters or leaves the schedulers' active set.
+/// - An organisation that keeps its entries in power states ([`RegisterFileOrg::gates_entries`])
+///   also hears, after `on_kernel_start`, the kernel's residency limit
+///   ([`RegisterFileOrg::on_kernel_residency`]) and each CTA's placement and completion; every
+///   instruction taking a collector ([`RegisterFileOrg::on_collect`], which says from which
+///   cycle each source may be read: a read is not granted before), every read and write granted
+///   (with the lanes the access drives), every writeback asking for its bank port
+///   ([`RegisterFileOrg::write_ready`]: the write waits until the cycle it returns) and every
+///   fixed-latency result's write cycle; and, when it asks for [look-ahead
+///   predictions](RegisterFileOrg::lookahead), the source registers of the instructions the
+///   schedulers predict to issue next. Its counters go into the register-file record at the
+///   kernel's end ([`RegisterFileOrg::finish_record`]).
 pub trait RegisterFileOrg: Send {
     /// Bank of register `reg` of warp slot `w` on scheduler `sched`.
     fn bank(&self, w: u32, sched: u32, reg: u16) -> u32;
@@ -306,6 +317,67 @@ pub trait RegisterFileOrg: Send {
     /// Warp `w` entered (`active`) or left the schedulers' active set (the two-level active
     /// set; every live warp with a scheduler that keeps none), seen at the start of cycle `t`.
     fn on_active_set(&mut self, _w: u32, _active: bool, _t: u64) {}
+    /// True when the organisation keeps its entries in power states, so that an access may
+    /// have to wait for its entry and the access hooks below are called (a constant, read once
+    /// by the SM). A run with such an organisation records the register-file statistics.
+    fn gates_entries(&self) -> bool {
+        false
+    }
+    /// Look-ahead depth k: every cycle whose issue stage evaluated its schedulers, the source
+    /// registers of each scheduler's next k predicted instructions go to
+    /// [`RegisterFileOrg::on_predicted`] (a constant, read once by the SM; 0: no predictions).
+    fn lookahead(&self) -> u32 {
+        0
+    }
+    /// A kernel of `regs_per_thread` registers per thread launches at `t` with at most
+    /// `max_ctas` CTAs of `warps_per_cta` warps resident (after
+    /// [`RegisterFileOrg::on_kernel_start`]).
+    fn on_kernel_residency(
+        &mut self,
+        _regs_per_thread: u32,
+        _max_ctas: u32,
+        _warps_per_cta: u32,
+        _t: u64,
+    ) {
+    }
+    /// A CTA occupies warp slots `first..first + n` from cycle `t`.
+    fn on_cta_launch(&mut self, _first: usize, _n: usize, _t: u64) {}
+    /// The CTA in warp slots `first..first + n` completed at cycle `t`.
+    fn on_cta_exit(&mut self, _first: usize, _n: usize, _t: u64) {}
+    /// An instruction of warp `w` with active lanes `mask`, general source registers `srcs`
+    /// (distinct) and destinations `dsts` takes a collector at `t`; fills `not_before` with,
+    /// per source, the first cycle it may be read.
+    fn on_collect(
+        &mut self,
+        _w: usize,
+        _mask: u32,
+        _srcs: &[u16],
+        _dsts: &[u16],
+        _t: u64,
+        _not_before: &mut [u64; 5],
+    ) {
+    }
+    /// A read of register `reg` of warp `w` driving lanes `mask` is granted at `t`.
+    fn on_read(&mut self, _w: usize, _reg: u16, _mask: u32, _t: u64) {}
+    /// A writeback of `reg` of warp `w` (lanes `mask`) wants its bank port at `t`: the first
+    /// cycle it may write (≤ `t`: now).
+    fn write_ready(&mut self, _w: usize, _reg: u16, _mask: u32, t: u64) -> u64 {
+        t
+    }
+    /// A writeback waited this cycle for an entry [`RegisterFileOrg::write_ready`] named.
+    fn on_write_stalled(&mut self) {}
+    /// A write of `reg` of warp `w` driving lanes `mask` is granted at `t`.
+    fn on_write(&mut self, _w: usize, _reg: u16, _mask: u32, _t: u64) {}
+    /// A fixed-latency result for `reg` of warp `w` will be written at cycle `at`.
+    fn on_result_scheduled(&mut self, _w: usize, _reg: u16, _at: u64) {}
+    /// The schedulers' predictions of cycle `t` follow (an organisation applies what its
+    /// earlier predictions' timeouts require first).
+    fn on_predictions(&mut self, _t: u64) {}
+    /// The schedulers predict that warp `w` reads register `reg` (lanes `mask`) soon; cycle `t`.
+    fn on_predicted(&mut self, _w: usize, _reg: u16, _mask: u32, _t: u64) {}
+    /// The kernel ended at `end`: the organisation's share of the SM's register-file record
+    /// (per-state residency, its own counters).
+    fn finish_record(&mut self, _end: u64, _r: &mut crate::activity::RfStats) {}
 }
 
 /// A unit's availability as a gating policy sees it.

@@ -58,7 +58,7 @@
 //!   the latency sums by structure here; [`PrfOrg::record`] gives the §5.8 / §8.3 events, the
 //!   FRF_low time, the epochs and the pilot's running time.
 
-use crate::activity::{PrfRecord, RfPartCounts, TricResidency};
+use crate::activity::{PartResidency, PrfRecord, RfPartCounts};
 use crate::config::GpuConfig;
 use crate::inst::PRED_BASE;
 use crate::timing::policy::{MonolithicRf, RegisterFileOrg, RfPart, RfRoute as SmRoute};
@@ -319,10 +319,10 @@ impl PrfOrg {
             .collect()
     }
 
-    /// Residency of the structures over a kernel of `end` cycles (no TRIC: every entry ON):
+    /// Residency of the structures over a kernel of `end` cycles (every entry ON throughout):
     /// the MRF, or the FRF (both modes; [`PrfRecord::frf_low_cycles`] splits them) and the SRF.
-    pub fn residency(&self, end: u64) -> Vec<TricResidency> {
-        let row = |part: RfPart, units: u64| TricResidency {
+    pub fn residency(&self, end: u64) -> Vec<PartResidency> {
+        let row = |part: RfPart, units: u64| PartResidency {
             part: part.name().to_string(),
             units,
             on: units * end,

@@ -59,8 +59,8 @@ impl Sm {
             let warp = w.warp as usize;
             let sched = self.issue.sched_of(warp) as u32;
             // all-or-nothing: every general destination needs a write port on its bank (and,
-            // with TRIC, an ON entry); a result cached by the RF cache needs RFC write ports
-            // instead
+            // with an organisation that gates its entries, an entry it says is ready); a
+            // result cached by the RF cache needs RFC write ports instead
             let mut ok = true;
             let to_rfc = self.oc.rfc_on() && self.rfc_takes(warp);
             // extra cycles of a result with more destinations than RFC write ports
@@ -90,17 +90,16 @@ impl Sm {
                     }
                 }
             }
-            if let Some(m) = self.oc.mon.as_mut().filter(|m| m.tric.is_some()) {
+            if let Some(m) = self.oc.mon.as_ref().filter(|_| self.oc.wake_gated) {
                 let mut waits = false;
                 for &r in &w.dst[..w.n_dst as usize] {
-                    if r < PRED_BASE && m.write_ready(warp, r, t) > t {
+                    if r < PRED_BASE && self.oc.rf.write_ready(warp, r, m.dest_mask(warp, r), t) > t
+                    {
                         waits = true;
                     }
                 }
                 if waits {
-                    if let Some(tr) = m.tric.as_mut() {
-                        tr.stats.write_wake_stall_cycles += 1;
-                    }
+                    self.oc.rf.on_write_stalled();
                     ok = false;
                 }
             }
@@ -121,7 +120,10 @@ impl Sm {
                     let lat = route.latency_cycles.max(1);
                     max_lat = max_lat.max(lat);
                     if let Some(m) = self.oc.mon.as_mut() {
-                        m.write(warp, r, route.part, lat, t);
+                        let mask = m.write(warp, r, route.part, lat);
+                        if self.oc.wake_gated {
+                            self.oc.rf.on_write(warp, r, mask, t);
+                        }
                     }
                 } else if r < PRED_BASE {
                     let b = self.oc.rf.bank(warp as u32, sched, r) as usize;
@@ -130,7 +132,10 @@ impl Sm {
                     max_lat = max_lat.max(lat);
                     self.oc.take_write_port(b, t, lat, w.lanes as u64);
                     if let Some(m) = self.oc.mon.as_mut() {
-                        m.write(warp, r, route.part, lat, t);
+                        let mask = m.write(warp, r, route.part, lat);
+                        if self.oc.wake_gated {
+                            self.oc.rf.on_write(warp, r, mask, t);
+                        }
                     }
                 } else {
                     self.oc.rf_act.pred_writes += 1;
@@ -362,9 +367,9 @@ impl Sm {
             let n = n_dst as usize;
             dst[..n].copy_from_slice(&dsts[..n]);
             let wb_lat = fi.map_or(lat, |f| f.timing.result_latency_cycles);
-            if let Some(tr) = self.oc.mon.as_mut().and_then(|m| m.tric.as_mut()) {
+            if self.oc.wake_gated {
                 for &r in &dst[..n] {
-                    tr.dest_fixed(warp, r, t + wb_lat as u64);
+                    self.oc.rf.on_result_scheduled(warp, r, t + wb_lat as u64);
                 }
             }
             self.exec.wb_push(Wb {

@@ -178,7 +178,7 @@ impl Sm {
         }
         self.issue.last_sb_reads = self.issue.sb_act.reads - sb0;
         if self.lookahead > 0 {
-            self.tric_lookahead(t);
+            self.rf_lookahead(t);
         }
         // An issue changes the state; otherwise the stage is clean until an event marks it
         // dirty or a decoded entry becomes ready.

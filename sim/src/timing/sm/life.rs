@@ -81,9 +81,9 @@ impl Sm {
             c.cta_launch(first as usize, n_warps as usize, rs);
         }
         let now = self.now;
-        if let Some(tr) = self.oc.mon.as_mut().and_then(|m| m.tric.as_mut()) {
-            tr.cta_launch(first as usize, n_warps as usize, now);
-        }
+        self.oc
+            .rf
+            .on_cta_launch(first as usize, n_warps as usize, now);
         self.flush_integrals();
         self.warps.n_resident_ctas += 1;
         self.warps.n_resident_warps += n_warps;
@@ -134,9 +134,7 @@ impl Sm {
                 self.flush_integrals();
                 self.warps.n_resident_ctas -= 1;
                 self.warps.allocated_regs -= self.warps.ctas[c].regs;
-                if let Some(tr) = self.oc.mon.as_mut().and_then(|m| m.tric.as_mut()) {
-                    tr.cta_exit(first, n, t);
-                }
+                self.oc.rf.on_cta_exit(first, n, t);
                 stream.end_cta(self.warps.ctas[c].cta_id)?;
                 done += 1;
             }

@@ -1,7 +1,9 @@
-//! TRIC look-ahead wakeup (register-file spec §3.5): at the end of each issue stage that
-//! evaluated its schedulers, every scheduler predicts the warp instructions it will give a
-//! collector unit in the next k cycles (`tric.lookahead`) and sends their source register ids
-//! to TRIC, which wakes the DROWSY ones early so that up to k cycles of wakeup are hidden.
+//! Look-ahead wakeup of a register-file organisation that gates its entries (TRIC's, register-
+//! file spec §3.5): at the end of each issue stage that evaluated its schedulers, every
+//! scheduler predicts the warp instructions it will give a collector unit in the next k cycles
+//! (the organisation's [`RegisterFileOrg::lookahead`], `tric.lookahead`) and sends their source
+//! register ids to the organisation, which wakes the sleeping ones early so that up to k
+//! cycles of wakeup are hidden.
 //!
 //! The prediction is the head of each scheduler's priority order among its ready warps: the
 //! first k warps of the order computed this cycle whose I-buffer holds an instruction, that do
@@ -14,6 +16,7 @@
 use super::Sm;
 use crate::config::tric::MAX_LOOKAHEAD;
 use crate::inst::PRED_BASE;
+use crate::timing::policy::RegisterFileOrg;
 use crate::timing::warpset::WarpSet;
 
 impl Sm {
@@ -42,25 +45,20 @@ impl Sm {
         n
     }
 
-    /// Sends every scheduler's predicted instructions' source registers to TRIC at `t`.
-    pub(super) fn tric_lookahead(&mut self, t: u64) {
+    /// Sends every scheduler's predicted instructions' source registers to the register-file
+    /// organisation at `t`.
+    pub(super) fn rf_lookahead(&mut self, t: u64) {
         let k = self.lookahead as usize;
         let mut ws = [0u16; MAX_LOOKAHEAD as usize];
-        match self.oc.mon.as_mut().and_then(|m| m.tric.as_mut()) {
-            Some(tr) => tr.expire(t),
-            None => return,
-        }
+        self.oc.rf.on_predictions(t);
         for s in 0..self.issue.scheds.len() {
             let n = self.predicted_warps(s, k, &mut ws);
-            let Some(tr) = self.oc.mon.as_mut().and_then(|m| m.tric.as_mut()) else {
-                return;
-            };
             for &w in &ws[..n] {
                 let w = w as usize;
                 let h = self.front.head(w);
                 for &r in &h.src[..h.n_src as usize] {
                     if r < PRED_BASE {
-                        tr.predict(w, r, h.active_mask, t);
+                        self.oc.rf.on_predicted(w, r, h.active_mask, t);
                     }
                 }
             }

@@ -85,7 +85,8 @@ pub(crate) struct Sm {
     /// Active-set size per scheduler-cycle (power-gating §9), kept when the gating
     /// controllers or folding are on.
     pub active_set: Option<crate::activity::ActiveSetStats>,
-    /// `tric.lookahead` k with TRIC on, else 0: the issue stage then makes no predictions.
+    /// The register-file organisation's look-ahead depth k
+    /// ([`RegisterFileOrg::lookahead`]; 0: the issue stage makes no predictions).
     pub lookahead: u32,
 }
 
@@ -115,6 +116,7 @@ impl Sm {
             o.set_sm(cfg, id);
         }
         let rf_active = p.rf.wants_active_set().then(|| vec![false; nw]);
+        let lookahead = p.rf.lookahead();
         if pg_on {
             exec.install_pg(cfg, id, nw);
         }
@@ -140,11 +142,7 @@ impl Sm {
             fold: cfg.fold.enabled.then(|| Box::new(fold::SmFold::new(cfg))),
             rf_active,
             active_set: (pg_on || cfg.fold.enabled).then(Default::default),
-            lookahead: if cfg.tric.enabled {
-                cfg.tric.lookahead
-            } else {
-                0
-            },
+            lookahead,
         }
     }
 
@@ -198,16 +196,16 @@ impl Sm {
     }
 
     /// A kernel launches on this SM with `regs` allocated registers per thread and at most
-    /// `max_ctas` CTAs of `wpc` warps resident: the register-file organisation and TRIC set up
-    /// its allocation. An error is a launch-time check of the organisation, naming its knob.
+    /// `max_ctas` CTAs of `wpc` warps resident: the register-file organisation sets up its
+    /// allocation. An error is a launch-time check of the organisation, naming its knob.
     pub fn kernel_launch(&mut self, regs: u32, max_ctas: u32, wpc: u32) -> Result<(), String> {
         self.oc.rf.on_kernel_start(regs, wpc, self.now)?;
         if let Some(c) = self.regs.chars.as_mut() {
             c.kernel_launch();
         }
-        if let Some(tr) = self.oc.mon.as_mut().and_then(|m| m.tric.as_mut()) {
-            tr.kernel_launch(regs, max_ctas, wpc, self.now);
-        }
+        self.oc
+            .rf
+            .on_kernel_residency(regs, max_ctas, wpc, self.now);
         Ok(())
     }
 
@@ -251,6 +249,10 @@ impl Sm {
     /// The register-file record of this SM at the kernel's end `end` (register-file spec §8),
     /// when it is recorded; call before [`Sm::activity`], which takes the counters.
     pub fn rf_stats(&mut self, end: u64) -> Option<crate::activity::RfStats> {
+        let mut monitored = self.oc.mon.as_mut().map(|m| m.finish(end));
+        if let Some(r) = monitored.as_mut() {
+            self.oc.rf.finish_record(end, r);
+        }
         let org = match &mut self.oc.rf {
             RegisterFileSlot::Partitioned(o) => {
                 o.finish(end);
@@ -258,9 +260,8 @@ impl Sm {
             }
             _ => None,
         };
-        let mut r = match (self.oc.mon.as_mut(), org) {
-            (Some(m), org) => {
-                let mut r = m.finish(end);
+        let mut r = match (monitored, org) {
+            (Some(mut r), org) => {
                 if let Some(o) = org {
                     // the monitor counted the routed accesses (with COMA's lanes); the
                     // organisation adds what it accessed by itself (RF-cache write-backs and
