@@ -215,6 +215,16 @@ fn bad_techniques_and_knobs_are_refused_by_name() {
     assert!(e.contains("KEY=VALUE"), "{e}");
     let e = run(&["--technique", "gates", "--sweep", "pg.bet"]);
     assert!(e.contains("--sweep"), "{e}");
+    // A key both --set and swept: the sweep would silently replace the --set value.
+    let e = run(&[
+        "--technique",
+        "conv-pg",
+        "--set",
+        "pg.bet=5",
+        "--sweep",
+        "pg.bet=10,20",
+    ]);
+    assert!(e.contains("--set pg.bet and --sweep pg.bet"), "{e}");
     // folding and Origami combinations the model cannot honour name the keys
     let e = run(&[
         "--technique",

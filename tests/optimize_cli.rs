@@ -177,6 +177,19 @@ fn infeasible_problems_and_bad_flags_exit_2_naming_the_constraint() {
     assert!(e.contains("nope"), "{e}");
     let e = run(&["--perf-cap=-1", "--area-budget", "2%"]);
     assert!(e.contains("--perf-cap"), "{e}");
+    // A --set of a key the search sets would override every design it reports.
+    let e = run(&[
+        "--space",
+        "gating",
+        "--area-budget",
+        "2%",
+        "--set",
+        "pg.policy=Conventional",
+    ]);
+    assert!(
+        e.contains("--set pg.policy") && e.contains("gating option"),
+        "{e}"
+    );
 }
 
 /// Ctrl-C (SIGINT) during a search on a fresh cache: no new simulation starts, the run still

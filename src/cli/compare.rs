@@ -101,6 +101,14 @@ pub fn run(args: Args) -> Result<()> {
         Some(s) => Some(compare::parse_sweep(s)?),
         None => None,
     };
+    if let Some((key, _)) = &sweep {
+        if set.iter().any(|(k, _)| k == key) {
+            anyhow::bail!(
+                "--set {key} and --sweep {key} name the same key: the sweep's values would \
+                 replace the --set value in every run; give the key's values to --sweep only"
+            );
+        }
+    }
     let (baseline, variants): (Variant, Vec<Variant>) = compare::plan(
         &base,
         &args.baseline,

@@ -188,6 +188,15 @@ pub fn solve(args: &Args) -> Result<Solved> {
     {
         super::progress::note(args.quiet.quiet, line);
     }
+    for (k, _) in &set {
+        if let Some(who) = space.option_setting(k) {
+            anyhow::bail!(
+                "--set {k}: the optimiser's {who} sets this key, so the --set would override \
+                 the designs it reports (e.g. every design gated while the report says gating \
+                 off); leave {k} to the search, or drop its group from --space"
+            );
+        }
+    }
     let conflicts = space.conflicts(&base, &set);
     let list = args
         .program

@@ -376,6 +376,27 @@ impl Space {
         Ok(notes)
     }
 
+    /// The first option of the space that sets configuration key `key` (through its
+    /// technique, its further keys or its continuous knob), as `group option`; `None` when no
+    /// option touches it. A `--set` of such a key would override the designs the optimiser
+    /// reports, so the command refuses it.
+    pub fn option_setting(&self, key: &str) -> Option<String> {
+        for g in &self.groups {
+            for c in &g.options {
+                let by_technique = c.technique.as_deref().is_some_and(|t| {
+                    crate::technique::resolve(t)
+                        .is_ok_and(|r| r.knobs.iter().any(|(k, _)| k == key))
+                });
+                let by_sets = c.sets.iter().any(|(k, _)| k == key);
+                let by_knob = c.knob.as_ref().is_some_and(|k| k.key == key);
+                if by_technique || by_sets || by_knob {
+                    return Some(format!("{} option '{}'", g.name, c.name));
+                }
+            }
+        }
+        None
+    }
+
     /// Pairs of options `((group, option), (group, option))` of different groups whose
     /// combination does not make a valid configuration.
     pub fn conflicts(&self, base: &GpuConfig, set: &[(String, String)]) -> Vec<OptionPair> {
