@@ -227,7 +227,7 @@ fn overlays_with_absurd_values_are_refused_on_load() {
         ("n_points = 8", "n_points = 0", "n_points", 13),
         (
             "fit_mape_pct = 2.0",
-            "fit_mape_pct = -2.0",
+            "fit_mape_pct = -inf",
             "fit_mape_pct",
             14,
         ),

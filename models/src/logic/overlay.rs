@@ -204,7 +204,7 @@ impl Overlay {
     /// coefficient above it), and no negative coefficient on a term other than the constant
     /// `1` (every other term counts hardware, so a negative coefficient would make a larger
     /// block cheaper; the constant alone is an offset of the asymptotic law and may take either
-    /// sign); at least one point per term; fit errors finite and non-negative. An error names
+    /// sign); at least one point per term; fit errors non-negative (or NaN, undefined). An error names
     /// the file, the line of the key, the key and the allowed values.
     fn validate(&self, text: &str, path: &Path) -> Result<(), OverlayError> {
         let err = |table: &str, field: &str, msg: String| OverlayError::Syntax {
@@ -332,11 +332,16 @@ impl Overlay {
                     ("fit_mape_pct", q.fit_mape_pct),
                     ("cv_mape_pct", q.cv_mape_pct),
                 ] {
-                    if !(v.is_finite() && v >= 0.0) {
+                    // NaN is how a fit records an undefined error (leave-one-out needs more
+                    // points than terms); infinities and negatives are corrupt
+                    if !(v.is_nan() || (v.is_finite() && v >= 0.0)) {
                         return Err(err(
                             &key,
                             field,
-                            format!("{v} is out of range: allowed a finite number >= 0"),
+                            format!(
+                                "{v} is out of range: allowed a finite number >= 0, or nan \
+                                 (undefined)"
+                            ),
                         ));
                     }
                 }
