@@ -197,7 +197,7 @@ fn bad_reference_files_exit_2_naming_line_and_column() {
     bad_reference(
         "cycles",
         &format!("# c\n{h}hotspot,test,all,-3\n"),
-        &["ref.csv:3: column 'reference_cycles'", "positive"],
+        &["ref.csv:3: column 'reference_cycles'", "from 1 to 1e15"],
     );
     bad_reference(
         "nonnumeric",

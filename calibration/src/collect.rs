@@ -151,7 +151,11 @@ pub fn record_from_reports(dir: &Path) -> Result<SynthRecord, CalError> {
         area_by_cell_m2: BTreeMap::new(),
     };
     r.check().map_err(|m| {
-        ParseError::new(&meta_path, 0, format!("{m} (record of {})", dir.display()))
+        ParseError::new(
+            &meta_path,
+            crate::record::key_line(&text, &m),
+            format!("{m} (record of {})", dir.display()),
+        )
     })?;
     Ok(r)
 }
@@ -183,20 +187,38 @@ fn is_record_file(name: &str) -> bool {
 }
 
 /// A record's component must be a known logic kind (a misspelling would fit a kind nothing
-/// reads).
-fn check_kind(r: &SynthRecord, path: &Path) -> Result<(), CalError> {
-    if models::logic::LogicKind::parse(&r.component).is_none() {
+/// reads), and its size parameters the kind's own (an unknown name would be fitted as if
+/// absent). `text` is the file's text when it is the record itself, for the line of the key.
+fn check_kind(r: &SynthRecord, path: &Path, text: Option<&str>) -> Result<(), CalError> {
+    let line = |key: &str| text.map_or(0, |t| crate::record::key_line(t, key));
+    let Some(kind) = models::logic::LogicKind::parse(&r.component) else {
         return Err(ParseError::new(
             path,
-            0,
+            line("component"),
             format!(
-                "unknown component kind '{}'; known: {}",
+                "component: unknown component kind '{}'; known: {}",
                 r.component,
                 models::logic::LogicKind::ALL
                     .iter()
                     .map(|k| k.name())
                     .collect::<Vec<_>>()
                     .join(", ")
+            ),
+        )
+        .into());
+    };
+    let known = kind.default_params();
+    if let Some(p) = r.params.keys().find(|p| !known.contains_key(*p)) {
+        return Err(ParseError::new(
+            path,
+            line(&format!("params.{p}")),
+            format!(
+                "params.{p}: '{p}' is not a size parameter of {kind}; allowed: {}",
+                if known.is_empty() {
+                    "none".to_string()
+                } else {
+                    known.keys().cloned().collect::<Vec<_>>().join(", ")
+                }
             ),
         )
         .into());
@@ -254,7 +276,7 @@ pub fn collect_all_with_progress(
         let read = read_maybe_gz(f).and_then(|text| {
             if is_record_file(&name) || text.contains("\"energy_per_op_j\"") {
                 let r = SynthRecord::from_json(&text, f)?;
-                check_kind(&r, f)?;
+                check_kind(&r, f, Some(&text))?;
                 Ok(Some(r))
             } else {
                 Ok(None)
@@ -286,7 +308,7 @@ pub fn collect_all_with_progress(
             let d = f.parent().unwrap_or(Path::new("."));
             if !dirs_with_record.contains(d) {
                 match record_from_reports(d).and_then(|r| {
-                    check_kind(&r, f)?;
+                    check_kind(&r, f, None)?;
                     Ok(r)
                 }) {
                     Ok(r) => out.records.push(r),

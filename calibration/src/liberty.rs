@@ -326,34 +326,85 @@ fn finite_value(val: &str, file: &Path, ln: usize, what: &str) -> Result<f64, Ca
     }
 }
 
+/// Largest leakage of one cell, W (1 mW: a thousand times a large cell's).
+pub const MAX_CELL_LEAKAGE_W: f64 = 1e-3;
+/// Largest cell area in library area units (µm² in every library read here): 1e6.
+pub const MAX_CELL_AREA: f64 = 1e6;
+/// Largest pin capacitance, F (1 nF).
+pub const MAX_PIN_CAPACITANCE_F: f64 = 1e-9;
+/// Largest magnitude of a delay or transition table entry, s (1 µs).
+pub const MAX_TABLE_TIME_S: f64 = 1e-6;
+/// Largest magnitude of an internal-power table entry, J per transition (1 nJ).
+pub const MAX_TABLE_ENERGY_J: f64 = 1e-9;
+
+/// A scalar attribute `what` with value `v` (library units, `unit` SI per unit) that must be
+/// non-negative and at most `max_si` in SI; the error names file, line, attribute and range.
+fn in_range(
+    v: f64,
+    unit: f64,
+    max_si: f64,
+    si_name: &str,
+    file: &Path,
+    ln: usize,
+    what: &str,
+) -> Result<f64, CalError> {
+    if v >= 0.0 && v * unit <= max_si {
+        return Ok(v);
+    }
+    Err(CalError::Parse(ParseError::new(
+        file,
+        ln,
+        format!(
+            "{what} {} is out of range: allowed 0 to {} library units ({max_si:e} {si_name})",
+            crate::record::num(v),
+            crate::record::num(max_si / unit)
+        ),
+    )))
+}
+
 /// A library unit (`time_unit`, `leakage_power_unit`, `capacitive_load_unit`) in SI: it scales
 /// every value of its kind, so it must be finite and positive; the error names file, line and
 /// attribute.
 fn checked_unit(si: f64, val: &str, file: &Path, ln: usize, what: &str) -> Result<f64, CalError> {
-    if si.is_finite() && si > 0.0 {
+    if si.is_finite() && (1e-18..=1.0).contains(&si) {
         Ok(si)
     } else {
         Err(CalError::Parse(ParseError::new(
             file,
             ln,
-            format!("{what} '{}' is not a finite positive unit", val.trim()),
+            format!(
+                "{what} '{}' is not a unit between 1e-18 and 1 (SI): expected e.g. \"1ps\", \
+                 \"1nW\", (1,ff)",
+                val.trim()
+            ),
         )))
     }
 }
 
+/// A unit such as `"1ps"`, `"10nW"` or `1ff` in SI; `NAN` (refused by [`checked_unit`]) when
+/// the number or the unit is not one the reader knows, so an unknown unit is never taken as 1.
 fn unit_scale(v: &str) -> f64 {
     let v = v.trim().trim_matches('"').trim();
-    let split = v.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(v.len());
+    let split = v
+        .find(|c: char| c.is_ascii_alphabetic() && c != 'e' && c != 'E')
+        .unwrap_or(v.len());
     let (n, u) = v.split_at(split);
-    let n: f64 = n.trim().parse().unwrap_or(1.0);
+    let n: f64 = if n.trim().is_empty() {
+        1.0
+    } else {
+        match n.trim().parse() {
+            Ok(n) => n,
+            Err(_) => return f64::NAN,
+        }
+    };
     let p = match u.to_ascii_lowercase().as_str() {
-        "s" | "w" | "f" | "v" => 1.0,
-        "ms" | "mw" | "mf" | "ma" => 1e-3,
-        "us" | "uw" | "uf" | "ua" => 1e-6,
+        "s" | "w" | "f" | "v" | "a" => 1.0,
+        "ms" | "mw" | "mf" | "ma" | "mv" => 1e-3,
+        "us" | "uw" | "uf" | "ua" | "uv" => 1e-6,
         "ns" | "nw" | "nf" | "na" => 1e-9,
         "ps" | "pw" | "pf" | "pa" => 1e-12,
         "fs" | "fw" | "ff" | "fa" => 1e-15,
-        _ => 1.0,
+        _ => return f64::NAN,
     };
     n * p
 }
@@ -560,7 +611,27 @@ impl LibReader<'_> {
             }
             k if TABLES.contains(&k) => {
                 if let (Some((k, i1, i2, vals)), Some(cell)) = (self.table.take(), &self.cur_cell) {
-                    let v = finite_floats(&vals, file, ln, &format!("cell {cell}: {k} values"))?;
+                    let what = format!("cell {cell}: {k} values");
+                    let v = finite_floats(&vals, file, ln, &what)?;
+                    // Delay and transition tables are times; power tables energies per
+                    // transition (capacitance unit x 1 V²), which may be negative.
+                    let (unit, max_si, si_name) = if k.ends_with("_power") {
+                        (self.info.cap_unit_f, MAX_TABLE_ENERGY_J, "J")
+                    } else {
+                        (self.info.time_unit_s, MAX_TABLE_TIME_S, "s")
+                    };
+                    if let Some(x) = v.iter().find(|x| (*x * unit).abs() > max_si) {
+                        return Err(CalError::Parse(ParseError::new(
+                            file,
+                            ln,
+                            format!(
+                                "{what}: entry {} is out of range: allowed magnitude up to {} \
+                                 library units ({max_si:e} {si_name})",
+                                crate::record::num(*x),
+                                crate::record::num(max_si / unit)
+                            ),
+                        )));
+                    }
                     if let Some(ci) = self.info.cells.get_mut(cell) {
                         ci.delay_tables.push((k, i1, i2, v));
                     }
@@ -595,7 +666,7 @@ impl LibReader<'_> {
                 .split(',')
                 .collect();
             if parts.len() == 2 {
-                let n: f64 = parts[0].trim().parse().unwrap_or(1.0);
+                let n: f64 = parts[0].trim().parse().unwrap_or(f64::NAN);
                 self.info.cap_unit_f = checked_unit(
                     n * unit_scale(&format!("1{}", parts[1].trim())),
                     arg,
@@ -621,17 +692,25 @@ impl LibReader<'_> {
             }
             "nom_voltage" => {
                 let v = finite_value(val, file, ln, "nom_voltage")?;
-                if v <= 0.0 {
+                if !(v > 0.0 && v <= 10.0) {
                     return Err(CalError::Parse(ParseError::new(
                         file,
                         ln,
-                        format!("nom_voltage {v} must be positive"),
+                        format!("nom_voltage {v} is out of range: allowed above 0 to 10 V"),
                     )));
                 }
                 self.info.nom_voltage_v = v;
             }
             "nom_temperature" => {
-                self.info.nom_temperature_c = finite_value(val, file, ln, "nom_temperature")?
+                let t = finite_value(val, file, ln, "nom_temperature")?;
+                if !(-273.15..=400.0).contains(&t) {
+                    return Err(CalError::Parse(ParseError::new(
+                        file,
+                        ln,
+                        format!("nom_temperature {t} is out of range: allowed -273.15 to 400 C"),
+                    )));
+                }
+                self.info.nom_temperature_c = t
             }
             _ => {}
         }
@@ -651,11 +730,16 @@ impl LibReader<'_> {
             if let Some(g) = self.leak_group.as_mut() {
                 match key {
                     "value" => {
-                        g.1 = Some(finite_value(
-                            val,
+                        let what = format!("cell {cell}: leakage_power value");
+                        let v = finite_value(val, file, ln, &what)?;
+                        g.1 = Some(in_range(
+                            v,
+                            self.info.leakage_unit_w,
+                            MAX_CELL_LEAKAGE_W,
+                            "W",
                             file,
                             ln,
-                            &format!("cell {cell}: leakage_power value"),
+                            &what,
                         )?)
                     }
                     "when" => g.0 = Some(val.trim_matches('"').to_string()),
@@ -688,29 +772,39 @@ impl LibReader<'_> {
         }
         match key {
             "area" if in_cell_top => {
-                let a = finite_value(val, file, ln, &format!("cell {cell}: area"))?;
-                if a < 0.0 {
-                    return Err(CalError::Parse(ParseError::new(
-                        file,
-                        ln,
-                        format!("cell {cell}: area {a} is negative"),
-                    )));
-                }
+                let what = format!("cell {cell}: area");
+                let a = finite_value(val, file, ln, &what)?;
+                let a = in_range(a, 1.0, MAX_CELL_AREA, "area units", file, ln, &what)?;
                 self.info.cells.get_mut(cell).expect("inserted").area = a;
             }
             "cell_leakage_power" if in_cell_top => {
-                let v = finite_value(val, file, ln, &format!("cell {cell}: leakage"))?;
+                let what = format!("cell {cell}: cell_leakage_power");
+                let v = finite_value(val, file, ln, &what)?;
+                let v = in_range(
+                    v,
+                    self.info.leakage_unit_w,
+                    MAX_CELL_LEAKAGE_W,
+                    "W",
+                    file,
+                    ln,
+                    &what,
+                )?;
                 self.info.cells.get_mut(cell).expect("inserted").leakage = Some(v);
             }
             "direction" if self.stack.last().is_some_and(|s| s.0 == "pin") => {
                 self.pin_dir = Some(val.to_string())
             }
             "capacitance" if self.stack.last().is_some_and(|s| s.0 == "pin") => {
-                self.pin_cap = Some(finite_value(
-                    val,
+                let what = format!("cell {cell}: pin {} capacitance", self.pin_name);
+                let c = finite_value(val, file, ln, &what)?;
+                self.pin_cap = Some(in_range(
+                    c,
+                    self.info.cap_unit_f,
+                    MAX_PIN_CAPACITANCE_F,
+                    "F",
                     file,
                     ln,
-                    &format!("cell {cell}: pin {} capacitance", self.pin_name),
+                    &what,
                 )?)
             }
             "function" if self.stack.last().is_some_and(|s| s.0 == "pin") => {
@@ -800,7 +894,50 @@ mod tests {
             ("capacitance : 0.6", "capacitance : inf", "capacitance"),
             ("\"3, 4\"", "\"3, nan\"", "values"),
             ("index_2 (\"1, 3\")", "index_2 (\"1, inf\")", "index_2"),
-            ("area : 0.5", "area : -0.5", "negative"),
+            ("area : 0.5", "area : -0.5", "out of range"),
+            // Negative or absurd magnitudes: every numeric attribute has a range.
+            (
+                "cell_leakage_power : 10",
+                "cell_leakage_power : -10",
+                "cell_leakage_power -10 is out of range: allowed 0 to",
+            ),
+            (
+                "cell_leakage_power : 10",
+                "cell_leakage_power : 1e300",
+                "cell_leakage_power 1e300 is out of range",
+            ),
+            ("area : 0.5", "area : 1e30", "area 1e30 is out of range"),
+            (
+                "capacitance : 0.6",
+                "capacitance : -0.6",
+                "capacitance -0.6 is out of range",
+            ),
+            ("capacitance : 0.6", "capacitance : 1e12", "capacitance"),
+            (
+                "\"3, 4\"",
+                "\"3, 4e300\"",
+                "cell_rise values: entry 4e300 is out of range",
+            ),
+            (
+                "time_unit : \"1ps\"",
+                "time_unit : \"1e300ps\"",
+                "time_unit",
+            ),
+            (
+                "leakage_power_unit : \"1pW\"",
+                "leakage_power_unit : \"0pW\"",
+                "leakage_power_unit",
+            ),
+            (
+                "library (a) {",
+                "library (a) {\n  nom_voltage : 1e6;",
+                "nom_voltage",
+            ),
+            (
+                "library (a) {",
+                "library (a) {\n  nom_temperature : -500;",
+                "nom_temperature",
+            ),
         ] {
             let text = A.replace(find, replace);
             assert_ne!(text, A, "{find}");

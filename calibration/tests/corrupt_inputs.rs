@@ -88,9 +88,68 @@ fn each_corrupt_record_is_dropped_with_its_file_and_reason() {
             "unknown component kind 'arb_rrr'",
         ),
     ];
+    // Every numeric field out of its physical range, below and above, and the other classes
+    // of the held-out probe: random bytes, string numbers, unknown or absurd size parameters.
+    let mut cases: Vec<(String, String, &str)> = cases
+        .into_iter()
+        .map(|(sub, text, needle)| (sub.to_string(), text, needle))
+        .collect();
+    let fields = [
+        ("vdd_v", "-1.0", "1e3"),
+        ("clock_period_s", "-1e-9", "10.0"),
+        ("ops_per_cycle", "0.0", "1e9"),
+        ("area_m2", "-1e-12", "1e300"),
+        ("leakage_w", "-1e300", "1e5"),
+        ("energy_per_op_j", "-1e-14", "10.0"),
+        ("internal_w", "-1e-5", "1e6"),
+        ("switching_w", "-1e-5", "1e6"),
+        ("total_w", "-1e-5", "1e6"),
+        ("critical_path_s", "0.0", "5.0"),
+        ("mean_input_activity", "-0.1", "50.0"),
+        ("cell_count", "0", "18446744073709551615"),
+    ];
+    for (name, low, high) in fields {
+        if name != "cell_count" {
+            cases.push((format!("{name}_low"), field(name, low), name));
+        }
+        cases.push((format!("{name}_high"), field(name, high), name));
+    }
+    cases.push((
+        "area_string".into(),
+        field("area_m2", "\"big\""),
+        "invalid type",
+    ));
+    cases.push((
+        "param_unknown".into(),
+        field("params", r#"{"N": 8, "Q": 3}"#),
+        "params.Q",
+    ));
+    cases.push((
+        "param_zero".into(),
+        field("params", r#"{"N": 0}"#),
+        "params.N",
+    ));
+    cases.push((
+        "param_huge".into(),
+        field("params", r#"{"N": 4000000000}"#),
+        "params.N",
+    ));
+    cases.push((
+        "cell_area_above_total".into(),
+        field("area_by_cell_m2", r#"{"INVx1": 1.0}"#),
+        "area_by_cell_m2.INVx1",
+    ));
+    cases.push(("flavour_empty".into(), field("flavour", "\"\""), "flavour"));
     for (sub, text, _) in &cases {
         write(&dir, sub, text);
     }
+    let random = dir.join("random_bytes");
+    std::fs::create_dir_all(&random).unwrap();
+    let bytes: Vec<u8> = (0u32..300)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
+    std::fs::write(random.join("record.json"), bytes).unwrap();
+    cases.push(("random_bytes".into(), String::new(), "record.json"));
     let c = collect_all(&dir).unwrap();
     assert_eq!(c.records.len(), 4, "the good records are kept");
     assert_eq!(c.dropped.len(), cases.len());
@@ -98,13 +157,20 @@ fn each_corrupt_record_is_dropped_with_its_file_and_reason() {
         let d = c
             .dropped
             .iter()
-            .find(|d| d.path.parent().unwrap().ends_with(sub))
+            .find(|d| d.path.parent().unwrap().ends_with(sub.as_str()))
             .unwrap_or_else(|| panic!("{sub} not dropped"));
         let e = d.error.to_string();
         assert!(
             e.contains("record.json") && e.contains(needle),
             "{sub}: {e}"
         );
+        // A range error names the line of its key and the allowed range.
+        if e.contains("out of range") {
+            assert!(
+                e.contains("allowed") && !e.contains("record.json:0:"),
+                "{sub}: {e}"
+            );
+        }
     }
     // Strict: the first corrupt file is the error.
     let e = collect(&dir).unwrap_err().to_string();
@@ -204,4 +270,26 @@ fn bad_fits_are_errors() {
     .unwrap_err()
     .to_string();
     assert!(e.contains("delay_s") && e.contains("extrapolates"), "{e}");
+}
+
+/// A record set synthesised for one node cannot be fitted as another's: records carry the
+/// library's flavour and supply, and a flavour the node lacks or a supply far from the node's
+/// supplies is an error naming the node, the record and the allowed values.
+#[test]
+fn records_of_another_node_are_refused() {
+    let recs: Vec<SynthRecord> = [4u32, 8, 16, 32].into_iter().map(record).collect();
+    fit_records("asap7", &recs).unwrap();
+    let e = fit_records("planar45", &recs).unwrap_err().to_string();
+    assert!(
+        e.contains("--tech planar45") && e.contains("flavour 'rvt'") && e.contains("hp"),
+        "{e}"
+    );
+    // finfet7 has rvt, but its supplies are 0.30-0.45 V, the records' 0.7 V.
+    let e = fit_records("finfet7", &recs).unwrap_err().to_string();
+    assert!(
+        e.contains("--tech finfet7") && e.contains("vdd_v = 0.7") && e.contains("V around"),
+        "{e}"
+    );
+    let e = fit_records("asap9", &recs).unwrap_err().to_string();
+    assert!(e.contains("asap9"), "{e}");
 }

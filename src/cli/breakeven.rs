@@ -83,6 +83,10 @@ pub struct Args {
     pub format: Format,
 }
 
+/// Slowest `--clock-mhz`: 1 MHz (below it a cycle outlasts the switch's whole wakeup many
+/// times over and the cycle counts are meaningless).
+pub const MIN_CLOCK_MHZ: f64 = 1.0;
+
 fn query(args: &Args) -> Result<BreakevenQuery> {
     let mut point = techlib::ResolvedPoint::resolve(
         &args.tech,
@@ -101,8 +105,11 @@ fn query(args: &Args) -> Result<BreakevenQuery> {
         .ok_or_else(|| anyhow!("--unit '{}': allowed int, fp", args.unit))?;
     q.switch_flavour = args.switch_flavour.clone();
     if let Some(f) = args.clock_mhz {
-        if !(f.is_finite() && f > 0.0) {
-            return Err(anyhow!("--clock-mhz {f}: allowed a clock > 0 MHz"));
+        if !(f.is_finite() && f >= MIN_CLOCK_MHZ) {
+            return Err(anyhow!(
+                "--clock-mhz {f:?}: out of range; allowed a clock from {MIN_CLOCK_MHZ} MHz up to \
+                 what the node's gates allow"
+            ));
         }
         q.clock = ClockChoice::Fixed { clock_hz: f * 1e6 };
     }

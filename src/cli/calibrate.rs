@@ -137,6 +137,14 @@ fn fit_and_write(args: &Args, node: &techlib::Node, bar: &Progress) -> Result<()
         );
     }
     let recs = collected.records;
+    if recs.is_empty() && !collected.dropped.is_empty() {
+        bail!(
+            "no usable synthesis records under {}: all {} record(s) or report(s) found are \
+             corrupt (listed above); nothing fitted, nothing written",
+            reports.display(),
+            collected.dropped.len()
+        );
+    }
     if recs.is_empty() {
         bail!(
             "no synthesis records or reports found under {} (expected record.json files from 'gpuenergy synth', or report directories with a meta.toml)",

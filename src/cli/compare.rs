@@ -84,12 +84,21 @@ pub struct Args {
     pub quiet: super::progress::QuietArg,
 }
 
+/// Smallest `--die-mm2`: 1 mm² (no GPU die is smaller; below it the "% of die" column is a
+/// meaningless magnification of the technique's area).
+pub const MIN_DIE_MM2: f64 = 1.0;
+/// Largest `--die-mm2`: 70,000 mm², a whole 300 mm wafer (wafer-scale parts included).
+pub const MAX_DIE_MM2: f64 = 70_000.0;
+
 /// Runs `gpuenergy compare` with parsed arguments.
 pub fn run(args: Args) -> Result<()> {
     let t0 = std::time::Instant::now();
     if let Some(d) = args.die_mm2 {
-        if !(d.is_finite() && d > 0.0) {
-            anyhow::bail!("--die-mm2 {d}: the die area must be a positive number of mm²");
+        if !(MIN_DIE_MM2..=MAX_DIE_MM2).contains(&d) {
+            anyhow::bail!(
+                "--die-mm2 {d:?}: out of range; allowed a die area from {MIN_DIE_MM2} to \
+                 {MAX_DIE_MM2} mm² (a chip, up to a whole 300 mm wafer)"
+            );
         }
     }
     let base = match &args.config {

@@ -87,9 +87,9 @@ pub struct Args {
     /// beyond it are removed.
     #[arg(long, default_value_t = cache::DEFAULT_MAX_BYTES >> 20, value_parser = clap::value_parser!(u64).range(1..=1 << 30))]
     pub cache_max_mib: u64,
-    /// Verification iterations at most.
-    #[arg(long, default_value_t = 8)]
-    pub max_iterations: usize,
+    /// Verification iterations at most (1 to 1000).
+    #[arg(long, default_value_t = 8, value_parser = parse_iterations)]
+    pub max_iterations: u16,
     /// Also evaluate every combination (at the searched continuous values) and report whether
     /// the search found the same design.
     #[arg(long)]
@@ -109,7 +109,23 @@ pub struct Args {
     pub quiet: super::progress::QuietArg,
 }
 
-/// `5%` or `0.05` as a fraction.
+/// Most `--max-iterations`.
+pub const MAX_ITERATIONS: u16 = 1000;
+
+/// `--max-iterations`: a whole number from 1 to [`MAX_ITERATIONS`].
+fn parse_iterations(s: &str) -> Result<u16, String> {
+    match s.trim().parse::<u64>() {
+        Ok(v) if (1..=u64::from(MAX_ITERATIONS)).contains(&v) => Ok(v as u16),
+        _ => Err(format!(
+            "'{s}' is out of range; allowed a whole number from 1 to {MAX_ITERATIONS}"
+        )),
+    }
+}
+
+/// Largest share `--perf-cap` takes: 10 (1000 %, a design eleven times slower).
+pub const MAX_SHARE: f64 = 10.0;
+
+/// `5%` or `0.05` as a fraction, from 0 to [`MAX_SHARE`].
 fn parse_fraction(text: &str, flag: &str) -> Result<f64> {
     let t = text.trim();
     let v = match t.strip_suffix('%') {
@@ -117,8 +133,11 @@ fn parse_fraction(text: &str, flag: &str) -> Result<f64> {
         None => t.parse::<f64>(),
     };
     match v {
-        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
-        _ => bail!("{flag} '{text}': expected a non-negative share such as 5% or 0.05"),
+        Ok(v) if v.is_finite() && (0.0..=MAX_SHARE).contains(&v) => Ok(v),
+        _ => bail!(
+            "{flag} '{text}': out of range; allowed a share from 0 to {}% such as 5% or 0.05",
+            MAX_SHARE * 100.0
+        ),
     }
 }
 
@@ -215,7 +234,7 @@ pub fn solve(args: &Args) -> Result<Solved> {
         .map(|c| if c.knob.is_some() { 8 } else { 1 })
         .sum();
     let bar = super::progress::Progress::bar(
-        (1 + knobbed + args.max_iterations) * list.len(),
+        (1 + knobbed + usize::from(args.max_iterations)) * list.len(),
         "runs",
         quiet,
     );
@@ -238,7 +257,7 @@ pub fn solve(args: &Args) -> Result<Solved> {
         },
     };
     let mut problem = Problem::new(objective, budget_mm2, slowdown_cap);
-    problem.max_iterations = args.max_iterations;
+    problem.max_iterations = usize::from(args.max_iterations);
     install_sigint();
     bar.message("baseline and single options");
     let outcome = optimize::optimize(&space, &ev, &problem, &conflicts);

@@ -51,8 +51,8 @@ enum Sub {
 struct FileArgs {
     /// The sweep file (TOML).
     file: PathBuf,
-    /// Refuse a sweep with more points than this (nothing runs).
-    #[arg(long, default_value_t = DEFAULT_MAX_POINTS)]
+    /// Refuse a sweep with more points than this (nothing runs); 1 to 10,000,000.
+    #[arg(long, default_value_t = DEFAULT_MAX_POINTS, value_parser = bounded(1, MAX_POINTS_LIMIT))]
     max_points: usize,
 }
 
@@ -69,8 +69,8 @@ struct PlanArgs {
     /// Only list the points: no cost estimate (which computes one point per workload x size).
     #[arg(long)]
     no_estimate: bool,
-    /// Threads the estimate assumes (default: this machine's).
-    #[arg(long)]
+    /// Threads the estimate assumes (default: this machine's); 1 to 1024.
+    #[arg(long, value_parser = bounded(1, MAX_JOBS))]
     jobs: Option<usize>,
 }
 
@@ -84,8 +84,8 @@ struct RunArgs {
     /// Run only shard I of N (points whose number is I modulo N), e.g. 3/8.
     #[arg(long, default_value = "0/1", value_parser = parse_shard)]
     shard: Shard,
-    /// Worker threads (default: every core).
-    #[arg(long)]
+    /// Worker threads (default: every core); 1 to 1024.
+    #[arg(long, value_parser = bounded(1, MAX_JOBS))]
     jobs: Option<usize>,
     #[command(flatten)]
     quiet: QuietArg,
@@ -112,8 +112,9 @@ struct SlurmArgs {
     /// The sweep folder, on a file system the compute nodes share.
     #[arg(long)]
     out: PathBuf,
-    /// Array tasks (shards).
-    #[arg(long, default_value_t = 1)]
+    /// Array tasks (shards); 1 to 4,000,000 (Slurm's largest array) and at most the number
+    /// of points.
+    #[arg(long, default_value_t = 1, value_parser = bounded(1, slurm::MAX_ARRAY_SIZE))]
     array_size: usize,
     /// Slurm partition.
     #[arg(long)]
@@ -124,13 +125,35 @@ struct SlurmArgs {
     /// Memory per task (Slurm's format, e.g. 4G).
     #[arg(long)]
     mem: Option<String>,
-    /// CPUs per task; each task runs as many threads.
-    #[arg(long)]
+    /// CPUs per task; each task runs as many threads (1 to 1024).
+    #[arg(long, value_parser = bounded(1, MAX_JOBS))]
     cpus_per_task: Option<usize>,
     /// Submit with sbatch: the array (only the tasks with points not done) and the merge job
     /// after it.
     #[arg(long)]
     submit: bool,
+}
+
+/// Most worker threads `--jobs` and `--cpus-per-task` take: 1024 (a pool of more threads than
+/// any node has cores only costs memory and start-up time).
+pub const MAX_JOBS: usize = 1024;
+
+/// Largest `--max-points`: 10,000,000.
+pub const MAX_POINTS_LIMIT: usize = 10_000_000;
+
+/// A parser of an integer option in `lo..=hi`; the error names the range.
+fn bounded(lo: usize, hi: usize) -> impl Fn(&str) -> Result<usize, String> + Clone {
+    move |s: &str| {
+        let v: usize = s
+            .trim()
+            .parse()
+            .map_err(|_| format!("'{s}' is not a whole number; allowed {lo} to {hi}"))?;
+        if (lo..=hi).contains(&v) {
+            Ok(v)
+        } else {
+            Err(format!("{v} is out of range; allowed {lo} to {hi}"))
+        }
+    }
 }
 
 fn parse_shard(s: &str) -> Result<Shard, String> {

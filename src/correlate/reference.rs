@@ -7,6 +7,14 @@ use sim::config::{GpuConfig, PRESET_NAMES};
 use sim::workloads::{self, Size};
 use std::path::Path;
 
+/// Fewest reference cycles a row may give: one cycle (below it a run did not happen, and a
+/// relative error against it is meaningless).
+pub const MIN_REFERENCE_CYCLES: f64 = 1.0;
+/// Most reference cycles a row may give: 1e15 (six days of a 2 GHz core), beyond any
+/// simulated or measured kernel; larger numbers are corrupt, and their squares would overflow
+/// the statistics.
+pub const MAX_REFERENCE_CYCLES: f64 = 1e15;
+
 /// Columns every reference file has.
 pub const REQUIRED_COLUMNS: [&str; 4] = ["workload", "size", "kernel", "reference_cycles"];
 
@@ -209,11 +217,14 @@ pub fn parse_reference(text: &str, file: &str) -> Result<ReferenceFile, Correlat
         };
         let s = &rec[i_cycles];
         let reference_cycles = match s.parse::<f64>() {
-            Ok(v) if v.is_finite() && v > 0.0 => v,
+            Ok(v) if (MIN_REFERENCE_CYCLES..=MAX_REFERENCE_CYCLES).contains(&v) => v,
             Ok(_) => {
                 return Err(field_err(
                     "reference_cycles",
-                    format!("'{s}': cycles must be a positive finite number"),
+                    format!(
+                        "'{s}' is out of range: cycles must be a finite number from \
+                         {MIN_REFERENCE_CYCLES} to {MAX_REFERENCE_CYCLES:e}"
+                    ),
                 ))
             }
             Err(_) => {
@@ -394,10 +405,10 @@ sgemm , bench , 0 , 4.5e4 ,,
         );
         let e = err(&format!("{h}hotspot,test,-1,100\n"));
         assert!(e.starts_with("r.csv:2: column 'kernel'"), "{e}");
-        for bad in ["0", "-5", "inf", "NaN"] {
+        for bad in ["0", "-5", "inf", "NaN", "0.5", "1e-300", "1e300", "2e15"] {
             let e = err(&format!("# c\n{h}hotspot,test,all,{bad}\n"));
             assert!(
-                e.starts_with("r.csv:3: column 'reference_cycles'") && e.contains("positive"),
+                e.starts_with("r.csv:3: column 'reference_cycles'") && e.contains("from 1 to 1e15"),
                 "{bad}: {e}"
             );
         }

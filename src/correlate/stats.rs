@@ -60,7 +60,16 @@ pub fn mape_pct(reference: &[f64], ours: &[f64]) -> f64 {
         / reference.len() as f64
 }
 
-/// The statistics of `(reference, ours)` cycle pairs.
+/// Whether a series of positive values has a spread a correlation can see: its largest and
+/// smallest values differ by more than one part in 1e9.
+fn varies(v: &[f64]) -> bool {
+    let max = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let min = v.iter().copied().fold(f64::INFINITY, f64::min);
+    max.is_finite() && min.is_finite() && max - min > 1e-9 * max.abs()
+}
+
+/// The statistics of `(reference, ours)` cycle pairs: r on cycles and on log10 cycles are
+/// both `None` ("n/a" in every format) unless both are defined.
 pub fn stats(pairs: &[(f64, f64)]) -> Stats {
     let r: Vec<f64> = pairs.iter().map(|p| p.0).collect();
     let o: Vec<f64> = pairs.iter().map(|p| p.1).collect();
@@ -71,12 +80,30 @@ pub fn stats(pairs: &[(f64, f64)]) -> Stats {
         100.0 * pairs.iter().map(|(r, o)| (o - r) / r).sum::<f64>() / n as f64
     };
     let log = |v: &[f64]| v.iter().map(|x| x.log10()).collect::<Vec<_>>();
+    // r on cycles and on log10 cycles are defined together or not at all: both need two
+    // points and two distinct values on each side, and a series whose values differ only
+    // in the last bits (constant after log10) would give a defined r on one and n/a on the
+    // other. A non-finite r (overflowing sums) is undefined too.
+    let defined = n >= 2 && varies(&r) && varies(&o);
+    let finite = |x: Option<f64>| x.filter(|v| v.is_finite());
+    let (rc, rl) = if defined {
+        (
+            finite(pearson_r(&r, &o)),
+            finite(pearson_r(&log(&r), &log(&o))),
+        )
+    } else {
+        (None, None)
+    };
+    let (rc, rl) = match (rc, rl) {
+        (Some(a), Some(b)) => (Some(a), Some(b)),
+        _ => (None, None),
+    };
     Stats {
         rows: n,
         mape_pct: mape_pct(&r, &o),
         mean_error_pct,
-        pearson_r_cycles: pearson_r(&r, &o),
-        pearson_r_log_cycles: pearson_r(&log(&r), &log(&o)),
+        pearson_r_cycles: rc,
+        pearson_r_log_cycles: rl,
         within_band: pairs
             .iter()
             .filter(|(r, o)| ((o - r) / r).abs() <= BAND_FRACTION + 1e-12)
@@ -114,5 +141,20 @@ mod tests {
         assert_eq!(pearson_r(&[1.0], &[2.0]), None);
         assert_eq!(pearson_r(&[1.0, 2.0], &[5.0, 5.0]), None);
         assert_eq!(mape_pct(&[], &[]), 0.0);
+        // One row, one constant side, or values equal to one part in 1e9: n/a on both scales.
+        for pairs in [
+            vec![(100.0, 110.0)],
+            vec![(100.0, 110.0), (200.0, 110.0)],
+            vec![(100.0, 110.0), (100.0, 220.0)],
+            vec![(1e12, 5.0), (1e12 + 1.0, 7.0)],
+        ] {
+            let s = stats(&pairs);
+            assert_eq!(
+                (s.pearson_r_cycles, s.pearson_r_log_cycles),
+                (None, None),
+                "{pairs:?}"
+            );
+            assert!(s.mape_pct.is_finite() && s.mean_error_pct.is_finite());
+        }
     }
 }

@@ -102,7 +102,16 @@ fn by_deadlock(cfg: &GpuConfig, th: &Thresholds, lim: &Limits) -> Result<u32, St
         }
         Ok(o.timed_out())
     };
-    run(1)?;
+    if run(1)? {
+        // One block never deadlocks: its deadline (the floor, nothing succeeded before it) was
+        // too short for a one-block launch, and every grid would count as a deadlock.
+        return Err(format!(
+            "diag.deadline_floor_cycles = {}: a one-block sync did not finish within it, so \
+             the deadlock search cannot start; allowed: a floor that covers a one-block launch \
+             (the embedded diag.toml has 4000 cycles)",
+            th.diag.deadline_floor_cycles
+        ));
+    }
     let g = first_true(1 << 16, run)?.ok_or("num_mp: no deadlock up to 65536 blocks")?;
     Ok((g - 1) as u32)
 }

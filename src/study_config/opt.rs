@@ -59,6 +59,11 @@ impl Default for OptSection {
     }
 }
 
+/// Largest area budget as a share, %: 1000 (an added area ten times the base's).
+pub const MAX_BUDGET_PCT: f64 = 1000.0;
+/// Largest area budget as an area, mm²: 70,000 (a whole 300 mm wafer).
+pub const MAX_BUDGET_MM2: f64 = 70_000.0;
+
 /// An area budget as written: a share of a base area or an absolute area.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum AreaBudget {
@@ -89,8 +94,12 @@ impl AreaBudget {
             return Err(bad());
         };
         let v: f64 = num.trim().parse().map_err(|_| bad())?;
-        if !(v.is_finite() && v >= 0.0) {
-            return Err(bad());
+        let max = if frac { MAX_BUDGET_PCT } else { MAX_BUDGET_MM2 };
+        if !(v.is_finite() && (0.0..=max).contains(&v)) {
+            return Err(format!(
+                "area budget '{text}' is out of range: allowed 0 to {MAX_BUDGET_PCT}% or 0 to \
+                 {MAX_BUDGET_MM2}mm2"
+            ));
         }
         Ok(if frac {
             AreaBudget::Fraction(v / 100.0)

@@ -548,6 +548,7 @@ fn read_axes(cx: &Ctx, t: &KeyTable) -> Result<Vec<Axis>, FileError> {
         }
         let loc = cx.loc(v.span());
         let mut values: Vec<KnobValue> = Vec::new();
+        let mut numbers: Vec<Option<f64>> = Vec::new();
         for x in items {
             if matches!(
                 x,
@@ -556,10 +557,33 @@ fn read_axes(cx: &Ctx, t: &KeyTable) -> Result<Vec<Axis>, FileError> {
                 return Err(cx.at(v, key, "axis values are numbers, strings or booleans"));
             }
             let kv = KnobValue::of(x, loc);
-            if values.iter().any(|o| o.toml == kv.toml) {
-                return Err(cx.at(v, key, format!("value {} is listed twice", kv.toml)));
+            // numbers are compared by value: 1, 1.0 and 1e0 are one setting
+            let n = match x {
+                toml::Value::Integer(i) => Some(*i as f64),
+                toml::Value::Float(f) => Some(*f),
+                _ => None,
+            };
+            if let Some(o) = values
+                .iter()
+                .zip(&numbers)
+                .find(|(o, on)| o.toml == kv.toml || (n.is_some() && **on == n))
+            {
+                return Err(cx.at(
+                    v,
+                    key,
+                    format!(
+                        "value {} is listed twice{}; list each value once",
+                        kv.toml,
+                        if o.0.toml == kv.toml {
+                            String::new()
+                        } else {
+                            format!(" (as {}, the same number)", o.0.toml)
+                        }
+                    ),
+                ));
             }
             values.push(kv);
+            numbers.push(n);
         }
         out.push(Axis {
             key: key.clone(),

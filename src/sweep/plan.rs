@@ -197,31 +197,103 @@ fn size_name(f: &SweepFile, w: usize, s: usize) -> &str {
 /// variant whatever `sizes` lists.
 pub const PROGRAM_SIZE: &str = "program";
 
-/// Whether a rule of `f` excludes the point with these dimensions.
-fn excluded(
-    f: &SweepFile,
-    tech: usize,
-    technique: usize,
-    pick: &[usize],
-    w: usize,
-    s: usize,
-) -> bool {
-    let quoted = |x: &str| toml::Value::String(x.to_string()).to_string();
-    f.exclude.iter().any(|r| {
-        r.matches.iter().all(|(key, values)| {
-            let v = match key.as_str() {
-                "node" => quoted(&f.techs[tech].node),
-                "technique" => quoted(&f.techniques[technique].name),
-                "workload" => quoted(&f.workloads[w].name),
-                "size" => quoted(size_name(f, w, s)),
-                axis => match f.axes.iter().position(|a| a.key == axis) {
-                    Some(a) => f.axes[a].values[pick[a]].toml.clone(),
-                    None => return false,
-                },
-            };
-            values.iter().any(|x| x.toml == v)
+/// The `[[exclude]]` rules of a sweep as index sets, so that testing a point is a few array
+/// lookups: per rule, per dimension it names, which indices of that dimension match (`None`:
+/// the rule does not name the dimension). Dimensions: technology point, technique, one per
+/// axis (value index), workload, size.
+struct Exclusions {
+    /// Per rule: `tech`, `technique`, per-axis, `workload`, `size` masks.
+    rules: Vec<RuleMask>,
+}
+
+struct RuleMask {
+    tech: Option<Vec<bool>>,
+    technique: Option<Vec<bool>>,
+    axes: Vec<Option<Vec<bool>>>,
+    workload: Option<Vec<bool>>,
+    size: Option<Vec<bool>>,
+    /// A rule naming something no point has (cannot match any point).
+    never: bool,
+}
+
+impl Exclusions {
+    fn new(f: &SweepFile) -> Exclusions {
+        let quoted = |x: &str| toml::Value::String(x.to_string()).to_string();
+        let mask = |values: &[KnobValue], names: Vec<String>| -> Vec<bool> {
+            names
+                .iter()
+                .map(|n| values.iter().any(|x| &x.toml == n))
+                .collect()
+        };
+        let rules = f
+            .exclude
+            .iter()
+            .map(|r| {
+                let mut m = RuleMask {
+                    tech: None,
+                    technique: None,
+                    axes: vec![None; f.axes.len()],
+                    workload: None,
+                    size: None,
+                    never: false,
+                };
+                for (key, values) in &r.matches {
+                    match key.as_str() {
+                        "node" => {
+                            m.tech = Some(mask(
+                                values,
+                                f.techs.iter().map(|t| quoted(&t.node)).collect(),
+                            ))
+                        }
+                        "technique" => {
+                            m.technique = Some(mask(
+                                values,
+                                f.techniques.iter().map(|t| quoted(&t.name)).collect(),
+                            ))
+                        }
+                        "workload" => {
+                            m.workload = Some(mask(
+                                values,
+                                f.workloads.iter().map(|w| quoted(&w.name)).collect(),
+                            ))
+                        }
+                        // a size rule matches a program's points by their size label
+                        "size" => {
+                            let mut names: Vec<String> =
+                                f.sizes.iter().map(|z| quoted(&z.name)).collect();
+                            names.push(quoted(PROGRAM_SIZE));
+                            m.size = Some(mask(values, names))
+                        }
+                        axis => match f.axes.iter().position(|a| a.key == axis) {
+                            Some(a) => {
+                                m.axes[a] = Some(mask(
+                                    values,
+                                    f.axes[a].values.iter().map(|v| v.toml.clone()).collect(),
+                                ))
+                            }
+                            None => m.never = true,
+                        },
+                    }
+                }
+                m
+            })
+            .collect();
+        Exclusions { rules }
+    }
+
+    /// Whether a rule excludes the point with these dimensions (`s` is the size index, or
+    /// `sizes.len()` for a program's one point).
+    fn excluded(&self, tech: usize, technique: usize, pick: &[usize], w: usize, s: usize) -> bool {
+        let hit = |m: &Option<Vec<bool>>, i: usize| m.as_ref().is_none_or(|v| v[i]);
+        self.rules.iter().any(|r| {
+            !r.never
+                && hit(&r.tech, tech)
+                && hit(&r.technique, technique)
+                && hit(&r.workload, w)
+                && hit(&r.size, s)
+                && r.axes.iter().zip(pick).all(|(m, &i)| hit(m, i))
         })
-    })
+    }
 }
 
 /// The sweep's base configuration and its `[set]` pairs, after checking every `[set]` value and
@@ -280,20 +352,8 @@ impl Plan {
     /// point count (at most `max_points`), then resolves every variant and keys every point.
     /// Nothing is simulated.
     pub fn build(f: SweepFile, max_points: usize) -> anyhow::Result<Plan> {
-        let (base, set) = base_config(&f)?;
-        let choices = tech_choices(&f)?;
-        let overlay = match &f.calibration {
-            Some(p) => Some(
-                NamedOverlay::load(p)
-                    .map_err(|e| f.error(f.base_loc, "calibration", e.to_string()))?,
-            ),
-            None => None,
-        };
-        let overlay_hash = match &f.calibration {
-            Some(p) => crate::digest::hash_parts(&[&std::fs::read_to_string(p)?]),
-            None => String::new(),
-        };
-
+        // the size first, from the axis lengths alone: an oversized sweep is refused before any
+        // value is checked or any configuration built
         let dims = dimensions(&f);
         let combos: u128 = dims.iter().map(|(_, n)| *n as u128).product();
         let (nt, nq, nw, ns) = (
@@ -324,28 +384,64 @@ impl Plan {
             return Err(too_many(n).into());
         }
 
-        // every kept point as (tech, technique, combination, workload, size)
+        let (base, set) = base_config(&f)?;
+        let choices = tech_choices(&f)?;
+        let overlay = match &f.calibration {
+            Some(p) => Some(
+                NamedOverlay::load(p)
+                    .map_err(|e| f.error(f.base_loc, "calibration", e.to_string()))?,
+            ),
+            None => None,
+        };
+        let overlay_hash = match &f.calibration {
+            Some(p) => crate::digest::hash_parts(&[&std::fs::read_to_string(p)?]),
+            None => String::new(),
+        };
+
+        // every kept point as (tech, technique, combination, workload, size); past the limit
+        // the walk only counts (index lookups, no allocation per point)
+        let rules = Exclusions::new(&f);
         let mut kept: Vec<(usize, usize, u128, usize, usize)> = Vec::new();
+        let mut pick = vec![0; f.axes.len()];
+        let mut count = 0usize;
         for t in 0..nt {
             for q in 0..nq {
                 for c in 0..combos {
-                    let pick = combination(&dims, f.axes.len(), c);
+                    if !f.exclude.is_empty() {
+                        pick = combination(&dims, f.axes.len(), c);
+                    }
                     for w in 0..nw {
                         let is_program = f.program(&f.workloads[w].name).is_some();
                         for s in 0..ns {
                             if is_program && s > 0 {
                                 break;
                             }
-                            if !excluded(&f, t, q, &pick, w, s) {
-                                kept.push((t, q, c, w, s));
+                            let size = if is_program { ns } else { s };
+                            if !rules.excluded(t, q, &pick, w, size) {
+                                count += 1;
+                                if count <= max_points {
+                                    kept.push((t, q, c, w, s));
+                                }
                             }
                         }
                     }
                 }
             }
         }
-        if kept.len() > max_points {
-            return Err(too_many(kept.len().to_string()).into());
+        if count > max_points {
+            return Err(too_many(count.to_string()).into());
+        }
+        if kept.is_empty() {
+            return Err(f
+                .error(
+                    f.axes_loc,
+                    "exclude",
+                    format!(
+                        "the [[exclude]] rules leave no point of the {upper} the sweep has; \
+                         nothing would run (drop or narrow a rule)"
+                    ),
+                )
+                .into());
         }
 
         let resolved = f
@@ -353,61 +449,91 @@ impl Plan {
             .iter()
             .map(|t| technique::resolve(&t.name))
             .collect::<Result<Vec<_>, _>>()?;
-        let mut variants: Vec<Variant> = Vec::new();
-        let mut points = Vec::new();
-        let mut last: Option<(usize, usize, u128)> = None;
-        for &(t, q, c, w, s) in &kept {
-            if last != Some((t, q, c)) {
-                last = Some((t, q, c));
-                let pick = combination(&dims, f.axes.len(), c);
-                let knobs: Vec<(String, KnobValue)> = f
-                    .axes
+        // Each technique's knobs on the base configuration, once: a variant's configuration is
+        // this with the `[set]` and axis pairs applied (`technique::Resolved::apply` in two
+        // steps), so the knobs are not re-applied for every combination. A technique whose
+        // knobs do not apply alone is resolved per variant, as `apply` does.
+        let with_knobs: Vec<Option<StudyConfig>> =
+            resolved.iter().map(|r| r.apply(&base, &[]).ok()).collect();
+        // The variants in plan order (consecutive kept points share one), resolved in
+        // parallel: each is an independent configuration build and check. The first failing
+        // variant in plan order is the error, so the message does not depend on the threads.
+        let mut order: Vec<(usize, usize, u128)> = Vec::new();
+        for &(t, q, c, _, _) in &kept {
+            if order.last() != Some(&(t, q, c)) {
+                order.push((t, q, c));
+            }
+        }
+        let resolve = |&(t, q, c): &(usize, usize, u128)| -> anyhow::Result<(Variant, String)> {
+            let pick = combination(&dims, f.axes.len(), c);
+            let knobs: Vec<(String, KnobValue)> = f
+                .axes
+                .iter()
+                .zip(&pick)
+                .map(|(a, &i)| (a.key.clone(), a.values[i].clone()))
+                .collect();
+            let mut pairs = set.clone();
+            pairs.extend(knobs.iter().map(|(k, v)| (k.clone(), v.toml.clone())));
+            let name = format!(
+                "technique '{}'{}",
+                f.techniques[q].name,
+                knobs
                     .iter()
-                    .zip(&pick)
-                    .map(|(a, &i)| (a.key.clone(), a.values[i].clone()))
-                    .collect();
-                let mut pairs = set.clone();
-                pairs.extend(knobs.iter().map(|(k, v)| (k.clone(), v.toml.clone())));
-                let name = format!(
-                    "technique '{}'{}",
-                    f.techniques[q].name,
-                    knobs
-                        .iter()
-                        .map(|(k, v)| format!(", {k} = {}", v.toml))
-                        .collect::<String>()
-                );
-                let loc = if f.axes.is_empty() {
-                    f.techniques[q].loc
-                } else {
-                    f.axes_loc
-                };
-                let config = resolved[q]
-                    .apply(&base, &pairs)
-                    .map_err(|e| f.error(loc, "axes", format!("{name}: {e}")))?;
-                models::gpu::limits::check_sizes(&config)
-                    .map_err(|e| f.error(loc, "axes", format!("{name}: {e}")))?;
-                if config.reconv.mode != sim::config::reconv::ReconvMode::Pdom {
-                    return Err(f
-                        .error(
-                            loc,
-                            "reconv.mode",
-                            format!(
-                                "{name}: reconv.mode = dwf, mimd or nrec runs on the reference \
-                                 model, which has no energy; a sweep costs every point (use \
-                                 `gpuenergy compare` for cycles)"
-                            ),
-                        )
-                        .into());
-                }
-                variants.push(Variant {
+                    .map(|(k, v)| format!(", {k} = {}", v.toml))
+                    .collect::<String>()
+            );
+            let loc = if f.axes.is_empty() {
+                f.techniques[q].loc
+            } else {
+                f.axes_loc
+            };
+            let config = match &with_knobs[q] {
+                Some(k) => k.with_overrides(&pairs, "--set"),
+                None => resolved[q].apply(&base, &pairs),
+            }
+            .map_err(|e| f.error(loc, "axes", format!("{name}: {e}")))?;
+            models::gpu::limits::check_sizes(&config)
+                .map_err(|e| f.error(loc, "axes", format!("{name}: {e}")))?;
+            if config.reconv.mode != sim::config::reconv::ReconvMode::Pdom {
+                return Err(f
+                    .error(
+                        loc,
+                        "reconv.mode",
+                        format!(
+                            "{name}: reconv.mode = dwf, mimd or nrec runs on the reference \
+                             model, which has no energy; a sweep costs every point (use \
+                             `gpuenergy compare` for cycles)"
+                        ),
+                    )
+                    .into());
+            }
+            let text = config.to_toml_string();
+            Ok((
+                Variant {
                     tech: t,
                     technique: f.techniques[q].name.clone(),
                     knobs,
                     config,
                     choice: choices[t].clone(),
-                });
+                },
+                text,
+            ))
+        };
+        use rayon::prelude::*;
+        let built: Vec<anyhow::Result<(Variant, String)>> = order.par_iter().map(resolve).collect();
+        let mut variants: Vec<Variant> = Vec::with_capacity(built.len());
+        let mut texts: Vec<String> = Vec::with_capacity(built.len());
+        for b in built {
+            let (v, t) = b?;
+            variants.push(v);
+            texts.push(t);
+        }
+        let mut points = Vec::new();
+        let mut v = 0;
+        for (i, &(t, q, c, w, s)) in kept.iter().enumerate() {
+            if i > 0 && (kept[i - 1].0, kept[i - 1].1, kept[i - 1].2) != (t, q, c) {
+                v += 1;
             }
-            let v = variants.len() - 1;
             let var = &variants[v];
             let tp = &f.techs[t];
             let (workload, size) = (&f.workloads[w].name, size_name(&f, w, s).to_string());
@@ -419,7 +545,7 @@ impl Plan {
             let key = crate::digest::hash_parts(&[
                 "gpuenergy-sweep-point v1",
                 crate::digest::program_version(),
-                &var.config.to_toml_string(),
+                &texts[v],
                 &format!("{:?}", var.choice),
                 &overlay_hash,
                 &identity,
@@ -444,6 +570,40 @@ impl Plan {
                 },
                 variant: v,
             });
+        }
+        // Two points with one key would compute one result twice and keep it once: axis values
+        // that differ as written but not as the configuration reads them (`1` and `1.0`).
+        let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+        for p in &points {
+            if let Some(&first) = seen.get(p.label.key.as_str()) {
+                let a = &points[first].label;
+                let b = &p.label;
+                let differ: Vec<String> = a
+                    .knobs
+                    .iter()
+                    .zip(&b.knobs)
+                    .filter(|(x, y)| x.1 != y.1)
+                    .map(|(x, y)| format!("axis '{}': {} and {}", x.0, x.1, y.1))
+                    .collect();
+                return Err(f
+                    .error(
+                        f.axes_loc,
+                        "axes",
+                        format!(
+                            "points {} and {} are the same computation (the same configuration, \
+                             technology point, workload and size){}; list each value once",
+                            a.index,
+                            b.index,
+                            if differ.is_empty() {
+                                String::new()
+                            } else {
+                                format!(": {}", differ.join(", "))
+                            }
+                        ),
+                    )
+                    .into());
+            }
+            seen.insert(&p.label.key, p.label.index);
         }
         Ok(Plan {
             file: f,

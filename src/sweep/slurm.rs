@@ -52,6 +52,12 @@ fn check_word(what: &str, v: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Most array tasks: Slurm's largest `MaxArraySize` is 4,000,001 (task ids 0 to 4,000,000).
+pub const MAX_ARRAY_SIZE: usize = 4_000_000;
+
+/// Most CPUs per task: 1024.
+pub const MAX_CPUS_PER_TASK: usize = 1024;
+
 fn absolute(p: &Path) -> anyhow::Result<PathBuf> {
     Ok(if p.is_absolute() {
         p.to_path_buf()
@@ -63,8 +69,20 @@ fn absolute(p: &Path) -> anyhow::Result<PathBuf> {
 /// Writes the array and merge scripts into `DIR/slurm/` for the sweep file `file` (planned as
 /// `plan`, which checks it) and the folder `dir`.
 pub fn write(plan: &Plan, file: &Path, dir: &Path, o: &Options) -> anyhow::Result<Scripts> {
-    if o.array_size == 0 {
-        anyhow::bail!("--array-size 0: give at least one array task");
+    let points = plan.points.len();
+    if o.array_size == 0 || o.array_size > MAX_ARRAY_SIZE || o.array_size > points {
+        anyhow::bail!(
+            "--array-size {}: out of range; allowed 1 to {} (the sweep's {points} points, at \
+             most Slurm's largest array, {MAX_ARRAY_SIZE}): a task beyond the points would run \
+             nothing",
+            o.array_size,
+            points.min(MAX_ARRAY_SIZE)
+        );
+    }
+    if let Some(c) = o.cpus_per_task {
+        if !(1..=MAX_CPUS_PER_TASK).contains(&c) {
+            anyhow::bail!("--cpus-per-task {c}: out of range; allowed 1 to {MAX_CPUS_PER_TASK}");
+        }
     }
     for (what, v) in [
         ("--partition", &o.partition),

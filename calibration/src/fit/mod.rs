@@ -234,6 +234,45 @@ pub fn check_fit(
     Ok(())
 }
 
+/// How far a record's supply may sit from the node's supplies and still be taken as the
+/// node's: from half the lowest to 1.5 times the highest of its flavour's nominal supply and
+/// its operating points.
+pub const NODE_VDD_MARGIN: (f64, f64) = (0.5, 1.5);
+
+/// Records carry no node name, but their library names a device flavour and a supply: the
+/// flavour must be one of `node`'s and the supply within [`NODE_VDD_MARGIN`] of the node's
+/// supplies. A record set synthesised for another node (asap7's 0.7 V rvt libraries fitted
+/// as `planar45`, which has no rvt, or as `finfet7`, whose supplies are 0.30-0.45 V) is an
+/// error naming the node, the record and the allowed values, so an overlay never claims a
+/// node its coefficients were not fitted at.
+pub fn check_node(node: &str, r: &SynthRecord) -> Result<(), CalError> {
+    let n = techlib::node(node).map_err(|e| CalError::Invalid(format!("--tech {node}: {e}")))?;
+    let flavour = n.flavour(&r.flavour).map_err(|e| {
+        CalError::Invalid(format!(
+            "--tech {node} does not match the records: record {} was synthesised with \
+             flavour '{}' ({e}); give the node the records were synthesised for",
+            r.label(),
+            r.flavour
+        ))
+    })?;
+    let mut supplies: Vec<f64> = n.operating_points().iter().map(|o| o.vdd_v).collect();
+    if let Ok(v) = n.nominal_vdd_v(flavour) {
+        supplies.push(v);
+    }
+    let lo = supplies.iter().copied().fold(f64::INFINITY, f64::min) * NODE_VDD_MARGIN.0;
+    let hi = supplies.iter().copied().fold(0.0, f64::max) * NODE_VDD_MARGIN.1;
+    if !(lo..=hi).contains(&r.vdd_v) {
+        return Err(CalError::Invalid(format!(
+            "--tech {node} does not match the records: record {} was synthesised at vdd_v = \
+             {} V, outside {lo:.3}-{hi:.3} V around the node's supplies; give the node the \
+             records were synthesised for",
+            r.label(),
+            r.vdd_v
+        )));
+    }
+    Ok(())
+}
+
 /// The outcome of fitting a set of records.
 #[derive(Debug, Clone)]
 pub struct FitOutcome {
@@ -266,6 +305,7 @@ pub fn fit_records_with_progress(
             )));
         }
     }
+    check_node(node, first)?;
     let mut by_kind: BTreeMap<&str, Vec<&SynthRecord>> = BTreeMap::new();
     for r in records {
         // Records below the forms' validity range are not fitted (see fit_min_params).

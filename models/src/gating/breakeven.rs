@@ -34,6 +34,12 @@ use serde::Serialize;
 use techlib::law::softplus;
 use techlib::{plausible, Conditions, Flavour, Node, ResolvedPoint, TechPoint};
 
+/// A supply at or below the sleep switch's threshold times this factor is refused: the switch's
+/// gate is driven with the logic supply, and below its threshold it is a sub-threshold device
+/// whose on-resistance the sizing rule would meet only with an absurd width (metres of switch
+/// for one lane cluster). 1.0: the threshold itself is the limit.
+pub const SWITCH_CONDUCTION_MARGIN: f64 = 1.0;
+
 /// The GTX480 preset's core clock at the nominal point, Hz (power-gating §10).
 pub const REFERENCE_CLOCK_HZ: f64 = 700e6;
 
@@ -196,6 +202,21 @@ pub fn breakeven(q: &BreakevenQuery, overlay: Option<&Overlay>) -> Result<Breake
     let sp = node.at(&Conditions::new(sf)
         .with_temperature(temperature_k)
         .with_vdd(vdd))?;
+    let vth_switch_v = sp.device().vth_v;
+    if vdd <= vth_switch_v * SWITCH_CONDUCTION_MARGIN {
+        return Err(GatingError::input(
+            "supply (--vdd, --op)",
+            vdd,
+            &format!(
+                "a supply above {:.3} V: the sleep switch ({} at {temperature_k} K, threshold \
+                 {vth_switch_v:.3} V) is driven with the logic supply and does not turn on at \
+                 or below its threshold, so no switch width meets the IR-drop budget; raise \
+                 the supply or choose a lower-threshold --switch-flavour",
+                vth_switch_v * SWITCH_CONDUCTION_MARGIN,
+                sf.key()
+            ),
+        ));
+    }
     let clock_hz = match q.clock {
         ClockChoice::Fixed { clock_hz } => {
             plausible::check_clock(&lp, node.name(), clock_hz, "--clock-mhz")?;
@@ -262,13 +283,31 @@ pub fn breakeven(q: &BreakevenQuery, overlay: Option<&Overlay>) -> Result<Breake
     })
 }
 
-/// The supply range of a `--sweep-vdd`: the logic flavour's functional minimum
-/// ([`plausible::min_vdd`]) to 110 % of its nominal supply, V.
+/// The supply range of a `--sweep-vdd`: the higher of the logic flavour's functional minimum
+/// ([`plausible::min_vdd`]) and the lowest supply at which the sleep switch conducts (just
+/// above its threshold, [`SWITCH_CONDUCTION_MARGIN`]), to 110 % of the logic's nominal
+/// supply, V.
 pub fn vdd_range_v(q: &BreakevenQuery) -> Result<(f64, f64), GatingError> {
     let node = q.point.node();
     let lf = q.point.flavour();
-    let lo = plausible::min_vdd(node, lf, q.point.temperature_k())?.vdd_v;
+    let temperature_k = q.point.temperature_k();
     let hi = 1.1 * node.nominal_vdd_v(lf)?;
+    let sf = match &q.switch_flavour {
+        Some(n) => node.flavour(n)?,
+        None => highest_vt_flavour(node, temperature_k)?,
+    };
+    // the switch must conduct at every point of the sweep (see `breakeven`)
+    let switch_floor = node
+        .at(&Conditions::new(sf)
+            .with_temperature(temperature_k)
+            .with_vdd(hi))?
+        .device()
+        .vth_v
+        * SWITCH_CONDUCTION_MARGIN
+        * 1.001;
+    let lo = plausible::min_vdd(node, lf, temperature_k)?
+        .vdd_v
+        .max(switch_floor);
     Ok((lo, hi.max(lo)))
 }
 

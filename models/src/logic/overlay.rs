@@ -58,6 +58,7 @@ pub enum OverlayError {
 
 /// The operating point at which an overlay's coefficients were fitted.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct OverlayReference {
     /// Device flavour name as techlib spells it (`rvt`, `lvt`, `slvt`).
     pub flavour: String,
@@ -76,6 +77,7 @@ pub struct OverlayReference {
 
 /// One fitted quantity of one component kind.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct QuantityFit {
     /// Name of the form (which structural model the terms come from).
     pub form: String,
@@ -142,6 +144,7 @@ impl KindFit {
 
 /// Fitted coefficients per component kind for one technology node.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Overlay {
     /// techlib node name (`asap7`).
     pub node: String,
@@ -193,46 +196,65 @@ impl Overlay {
         })
     }
 
-    /// Check the overlay: a positive finite reference supply and clock period; every kind a
-    /// known [`LogicKind`]; every form with valid term syntax, one coefficient per term, finite
-    /// coefficients, and no negative coefficient on a term other than the constant `1` (every
-    /// other term counts hardware, so a negative coefficient would make a larger block cheaper;
-    /// the constant alone is an offset of the asymptotic law and may take either sign).
+    /// Check the overlay, every field against its range: `node` a techlib node and the
+    /// reference `flavour` one of its flavours; the reference supply, temperature and clock
+    /// period within [`REFERENCE_RANGES`]; every kind a known [`LogicKind`]; every form with
+    /// valid term syntax, one coefficient per term, each coefficient finite and of magnitude
+    /// at most the quantity's bound ([`QUANTITY_MAX`]: no block of any size is costed by a
+    /// coefficient above it), and no negative coefficient on a term other than the constant
+    /// `1` (every other term counts hardware, so a negative coefficient would make a larger
+    /// block cheaper; the constant alone is an offset of the asymptotic law and may take either
+    /// sign); at least one point per term; fit errors non-negative (or NaN, undefined). An error names
+    /// the file, the line of the key, the key and the allowed values.
     fn validate(&self, text: &str, path: &Path) -> Result<(), OverlayError> {
-        let err = |key: String, msg: String| {
-            let line = text
-                .lines()
-                .position(|l| l.trim() == format!("[{key}]"))
-                .map(|i| i + 1)
-                .unwrap_or(0);
-            OverlayError::Syntax {
-                path: path.to_path_buf(),
-                line,
-                msg: format!("[{key}]: {msg}"),
-            }
+        let err = |table: &str, field: &str, msg: String| OverlayError::Syntax {
+            path: path.to_path_buf(),
+            line: key_line(text, table, field),
+            msg: if table.is_empty() {
+                format!("{field}: {msg}")
+            } else {
+                format!("[{table}] {field}: {msg}")
+            },
         };
-        if !(self.reference.vdd_v > 0.0 && self.reference.vdd_v.is_finite()) {
-            return Err(err(
-                "reference".into(),
-                format!(
-                    "vdd_v must be a positive number, got {}",
-                    self.reference.vdd_v
-                ),
-            ));
-        }
-        if !(self.reference.clock_period_s > 0.0 && self.reference.clock_period_s.is_finite()) {
-            return Err(err(
-                "reference".into(),
-                format!(
-                    "clock_period_s must be a positive number, got {}",
-                    self.reference.clock_period_s
-                ),
-            ));
+        let node = techlib::node(&self.node).map_err(|e| err("", "node", e.to_string()))?;
+        node.flavour(&self.reference.flavour)
+            .map_err(|e| err("reference", "flavour", e.to_string()))?;
+        for (field, v, lo, hi, unit) in [
+            (
+                "vdd_v",
+                self.reference.vdd_v,
+                REFERENCE_RANGES[0].0,
+                REFERENCE_RANGES[0].1,
+                "V",
+            ),
+            (
+                "temperature_c",
+                self.reference.temperature_c,
+                REFERENCE_RANGES[1].0,
+                REFERENCE_RANGES[1].1,
+                "C",
+            ),
+            (
+                "clock_period_s",
+                self.reference.clock_period_s,
+                REFERENCE_RANGES[2].0,
+                REFERENCE_RANGES[2].1,
+                "s",
+            ),
+        ] {
+            if !(v.is_finite() && v >= lo && v <= hi) {
+                return Err(err(
+                    "reference",
+                    field,
+                    format!("{v} is out of range: allowed {lo:e} to {hi:e} {unit}"),
+                ));
+            }
         }
         for (kind, kf) in &self.kinds {
             if LogicKind::parse(kind).is_none() {
                 return Err(err(
-                    format!("kinds.{kind}"),
+                    &format!("kinds.{kind}"),
+                    "kind",
                     format!(
                         "unknown component kind '{kind}'; known: {}",
                         LogicKind::ALL
@@ -245,9 +267,14 @@ impl Overlay {
             }
             for (qname, q) in kf.quantities() {
                 let key = format!("kinds.{kind}.{qname}");
+                let max = QUANTITY_MAX
+                    .iter()
+                    .find(|(n, _)| *n == qname)
+                    .map_or(f64::INFINITY, |(_, m)| *m);
                 if q.terms.len() != q.coefficients.len() {
                     return Err(err(
-                        key,
+                        &key,
+                        "coefficients",
                         format!(
                             "{} terms but {} coefficients; expected one coefficient per term",
                             q.terms.len(),
@@ -255,19 +282,65 @@ impl Overlay {
                         ),
                     ));
                 }
+                if q.terms.is_empty() {
+                    return Err(err(&key, "terms", "no terms; expected at least one".into()));
+                }
                 for t in &q.terms {
-                    Term::parse(t).map_err(|m| err(key.clone(), m.to_string()))?;
+                    Term::parse(t).map_err(|m| err(&key, "terms", m.to_string()))?;
                 }
                 if let Some(c) = q.coefficients.iter().find(|c| !c.is_finite()) {
-                    return Err(err(key, format!("coefficient {c} is not a finite number")));
+                    return Err(err(
+                        &key,
+                        "coefficients",
+                        format!("coefficient {c} is not a finite number"),
+                    ));
+                }
+                if let Some(c) = q.coefficients.iter().find(|c| c.abs() > max) {
+                    return Err(err(
+                        &key,
+                        "coefficients",
+                        format!(
+                            "coefficient {c:e} is out of range: allowed magnitude up to {max:e} \
+                             (SI, per unit of its term)"
+                        ),
+                    ));
                 }
                 for (t, c) in q.terms.iter().zip(&q.coefficients) {
                     if *c < 0.0 && t.trim() != "1" {
                         return Err(err(
-                            key,
+                            &key,
+                            "coefficients",
                             format!(
                                 "coefficient {c} of term '{t}' is negative; only the constant \
                                  term '1' may be"
+                            ),
+                        ));
+                    }
+                }
+                if q.n_points < q.terms.len() || q.n_points > MAX_POINTS {
+                    return Err(err(
+                        &key,
+                        "n_points",
+                        format!(
+                            "{} is out of range: allowed {} (one point per term) to {MAX_POINTS}",
+                            q.n_points,
+                            q.terms.len()
+                        ),
+                    ));
+                }
+                for (field, v) in [
+                    ("fit_mape_pct", q.fit_mape_pct),
+                    ("cv_mape_pct", q.cv_mape_pct),
+                ] {
+                    // NaN is how a fit records an undefined error (leave-one-out needs more
+                    // points than terms); infinities and negatives are corrupt
+                    if !(v.is_nan() || (v.is_finite() && v >= 0.0)) {
+                        return Err(err(
+                            &key,
+                            field,
+                            format!(
+                                "{v} is out of range: allowed a finite number >= 0, or nan \
+                                 (undefined)"
                             ),
                         ));
                     }
@@ -276,6 +349,53 @@ impl Overlay {
         }
         Ok(())
     }
+}
+
+/// Allowed `[reference]` values, (lowest, highest): `vdd_v` above 0 up to 5 V,
+/// `temperature_c` from absolute zero to 400 °C, `clock_period_s` 1 ps to 1 s.
+pub const REFERENCE_RANGES: [(f64, f64); 3] = [(1e-3, 5.0), (-273.15, 400.0), (1e-12, 1.0)];
+
+/// Largest magnitude of a coefficient per quantity, SI per unit of its term: 1e-3 m² of area,
+/// 10 W of leakage, 1e-6 J per operation and 1e-3 s of delay, far above any fitted block (a
+/// 32-bit ALU is about 1e-11 m², 1e-7 W, 1e-13 J and 1e-10 s) and below a unit slip.
+pub const QUANTITY_MAX: [(&str, f64); 4] = [
+    ("area_m2", 1e-3),
+    ("leakage_w", 10.0),
+    ("energy_per_op_j", 1e-6),
+    ("delay_s", 1e-3),
+];
+
+/// Most synthesis points a fit may claim.
+pub const MAX_POINTS: usize = 1_000_000;
+
+/// The 1-based line of `field = ` inside the table `[table]` of an overlay's text (top level
+/// when `table` is empty), the table's header line when the field is not written, 0 when
+/// neither is found.
+fn key_line(text: &str, table: &str, field: &str) -> usize {
+    let lines: Vec<&str> = text.lines().collect();
+    let start = if table.is_empty() {
+        Some(0)
+    } else {
+        lines
+            .iter()
+            .position(|l| l.trim() == format!("[{table}]"))
+            .map(|i| i + 1)
+    };
+    let Some(start) = start else { return 0 };
+    let is_field = |l: &str| {
+        l.trim_start()
+            .strip_prefix(field)
+            .is_some_and(|r| r.trim_start().starts_with('='))
+    };
+    for (i, l) in lines.iter().enumerate().skip(start) {
+        if l.trim_start().starts_with('[') {
+            break;
+        }
+        if is_field(l) {
+            return i + 1;
+        }
+    }
+    start
 }
 
 #[cfg(test)]
