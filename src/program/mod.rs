@@ -19,6 +19,7 @@
 pub mod dtype;
 pub mod file;
 pub mod host;
+mod init;
 pub mod launch_args;
 pub mod npy;
 pub mod nvcc;
