@@ -768,7 +768,10 @@ fn call_step(
                 ctx,
                 pc,
                 format!(
-                    "stack overflow: the call of device function '{}' needs {} bytes of stack                      per thread (thread {thread} of CTA ({}, {}, {})), beyond the stack limit of                      {} bytes (cudaLimitStackSize; the program file's 'stack_bytes' or run's                      --stack-bytes raises it)",
+                    "stack overflow: the call of device function '{}' needs {} bytes of stack \
+                     per thread (thread {thread} of CTA ({}, {}, {})), beyond the stack limit \
+                     of {} bytes (cudaLimitStackSize; the program file's 'stack_bytes' \
+                     raises it)",
                     fname(),
                     sp[l].saturating_add(need).saturating_sub(base),
                     cta.0[0],

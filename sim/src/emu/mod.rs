@@ -228,4 +228,14 @@ impl Gpu for Emulator {
     fn launch(&mut self, launch: &Launch) -> Result<(), SimError> {
         launch::run_functional(self, launch)
     }
+
+    fn set_stack_limit(&mut self, bytes: u32) -> Result<(), SimError> {
+        if bytes > MAX_STACK_LIMIT_BYTES {
+            return Err(SimError::Other(format!(
+                "stack limit of {bytes} bytes per thread exceeds {MAX_STACK_LIMIT_BYTES}"
+            )));
+        }
+        self.stack_limit_bytes = bytes;
+        Ok(())
+    }
 }
