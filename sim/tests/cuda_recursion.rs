@@ -200,13 +200,51 @@ fn recursive_kernels_match_cpu_models() {
 fn recursive_kernels_through_the_timing_model() {
     let mut t = TimingGpu::new(GpuConfig::preset("gtx480").unwrap());
     check_all(&mut t, &committed());
-    // the calls, returns and the stack's loads and stores reach the timing model
+    // the calls, returns and the stack's loads and stores reach the timing model: the
+    // timed instruction counts equal the functional emulator's, and fib (two global accesses
+    // per thread) issues far more memory instructions than its warps (3 warps of 64-thread
+    // CTAs for 150 threads) would without a stack
     let a = t.activity();
     assert_eq!(a.aggregate.launches, 4);
-    let k = &a.kernels;
-    assert!(k.iter().all(|k| k.cycles > 0));
-    let text = format!("{a:?}");
-    assert!(text.contains("fib_kernel"), "kernels recorded");
+    assert!(a.kernels.iter().all(|k| k.cycles > 0));
+    let mut e = Emulator::new();
+    check_all(&mut e, &committed());
+    assert_eq!(a.aggregate.warp_insts, e.warp_insts(), "timed = functional");
+    let fib = a.kernels.iter().find(|k| k.name == "fib_kernel").unwrap();
+    assert!(
+        fib.by_family.mem.warp_insts > 1000,
+        "{:?}",
+        fib.by_family.mem
+    );
+    assert!(
+        fib.by_family.ctrl.warp_insts > 1000,
+        "{:?}",
+        fib.by_family.ctrl
+    );
+}
+
+/// The reference modes of the control-flow spec (PDOM, MIMD, NREC and dynamic warp formation,
+/// which regroup threads across warps) run the recursive kernels exactly: each thread returns
+/// to the address in its own register.
+#[test]
+fn recursive_kernels_in_the_reference_modes() {
+    use sim::config::reconv::{DwfPolicy, ReconvMode};
+    use sim::timing::dwf::refmodel::RefGpu;
+    let m = committed();
+    for (mode, policy) in [
+        (ReconvMode::Pdom, DwfPolicy::Dmaj),
+        (ReconvMode::Mimd, DwfPolicy::Dmaj),
+        (ReconvMode::Nrec, DwfPolicy::Dmaj),
+        (ReconvMode::Dwf, DwfPolicy::Dmaj),
+        (ReconvMode::Dwf, DwfPolicy::Dpdpri),
+    ] {
+        let mut c = GpuConfig::preset("gf8800gtx_like").unwrap();
+        c.reconv.mode = mode;
+        c.dwf.policy = policy;
+        let mut gpu = RefGpu::new(&c).unwrap();
+        check_all(&mut gpu, &m);
+        assert!(gpu.stats.cycles > 0, "{mode:?}");
+    }
 }
 
 /// Every recursive function is emitted once, called with real calls, not inlined or refused.

@@ -6,7 +6,8 @@
 //! reduction of a predicate). [`decode_more`] runs before the general decoder because these
 //! forms carry modifiers (`.cc`, `.f16x2`, `.red`) the general modifier parser rejects. It also
 //! decodes the device system calls `inline.rs` makes of `vprintf`, `malloc` and `free` calls,
-//! and the checks it inserts in indirect calls (a trap naming the called address).
+//! the checks it inserts in indirect calls (a trap naming the called address), and the call
+//! and return of a recursive function that `subcall.rs` emits.
 
 use super::isa::*;
 use super::parser::{InitVal, RawInst, RawOpnd};
