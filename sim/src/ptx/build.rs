@@ -334,9 +334,10 @@ fn plan_saves(d: &Decoded, mut info: CallInfo, all_live: bool) -> Result<CallInf
                 if g == f || g >= clob.len() {
                     continue;
                 }
-                for v in 0..n_gpr + d.n_pred {
-                    if clob[g][v] && !clob[f][v] {
-                        clob[f][v] = true;
+                let from = clob[g].clone();
+                for (dst, &w) in clob[f].iter_mut().zip(&from) {
+                    if w && !*dst {
+                        *dst = true;
                         changed = true;
                     }
                 }

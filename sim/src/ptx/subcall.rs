@@ -381,7 +381,7 @@ impl<'p> Subs<'p> {
             let al = u64::from(p.align.max(1)).min(var_align(var));
             let w = [8u64, 4, 2, 1]
                 .into_iter()
-                .find(|&w| size % w == 0 && al % w == 0)
+                .find(|&w| size.is_multiple_of(w) && al.is_multiple_of(w))
                 .unwrap_or(1);
             let (reg, t) = scratch(w);
             let mut o = 0;
@@ -633,18 +633,18 @@ fn frame_operands(
                     ));
                 }
             }
-            RawOpnd::Name(n) | RawOpnd::NameOff(n, _) | RawOpnd::Addr(Some(n), _) => {
-                if params.contains_key(n.as_str()) || depot.contains_key(n.as_str()) {
-                    return Err(perr(
-                        file,
-                        *p,
-                        format!(
-                            "recursive function '{fname}' uses '{n}' in a way not supported \
-                             (its parameters and local variables are reached by ld/st, and \
-                             a local variable's address by mov)"
-                        ),
-                    ));
-                }
+            RawOpnd::Name(n) | RawOpnd::NameOff(n, _) | RawOpnd::Addr(Some(n), _)
+                if params.contains_key(n.as_str()) || depot.contains_key(n.as_str()) =>
+            {
+                return Err(perr(
+                    file,
+                    *p,
+                    format!(
+                        "recursive function '{fname}' uses '{n}' in a way not supported \
+                         (its parameters and local variables are reached by ld/st, and \
+                         a local variable's address by mov)"
+                    ),
+                ));
             }
             _ => {}
         }
