@@ -341,6 +341,12 @@ fn strict_cases() -> Vec<(String, usize, &'static str, &'static str)> {
             "0 is not a repeat count",
         ),
         (format!("{head}steps = ["), 3, "", "invalid array"),
+        (
+            launch(ok_args, "").replacen("ptx = ", "stack_bytes = 0\nptx = ", 1),
+            2,
+            "stack_bytes",
+            "the call-stack bytes per thread must be in 1..=524288",
+        ),
     ]
 }
 

@@ -159,4 +159,14 @@ pub trait Gpu {
     fn last_launch_truncated(&self) -> bool {
         false
     }
+    /// Sets the call-stack bytes per thread of the kernels launched from now on that call
+    /// recursive device functions (`cudaDeviceSetLimit(cudaLimitStackSize, bytes)`). A device
+    /// that cannot run such kernels refuses it.
+    fn set_stack_limit(&mut self, bytes: u32) -> Result<(), SimError> {
+        let _ = bytes;
+        Err(SimError::Other(
+            "this device does not run recursive device functions, so it takes no stack limit"
+                .into(),
+        ))
+    }
 }

@@ -111,8 +111,8 @@ fn unsupported_features() {
     let e = err("    .reg .f32 %f<2>;\n    div.rz.f32 %f1, %f0, %f0;\n    ret;");
     assert_eq!(
         e,
-        "t.ptx:7:5: rounding modes other than .rn are supported only on cvt and on float add, \
-         sub, mul and fma (f32 fma), not on 'div'"
+        "t.ptx:7:5: rounding modes other than .rn are supported only on cvt, on float add, \
+         sub, mul and fma (f32 fma) and on div.f64, not on 'div'"
     );
 }
 

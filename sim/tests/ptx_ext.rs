@@ -293,6 +293,41 @@ fn device_functions_are_inlined_with_the_call_abi() {
     );
 }
 
+/// `div.{rm,rp,rz}.f64` (interval arithmetic's division): each result brackets the exact
+/// quotient as its mode says, checked by the sign of the exact remainder (an FMA's sign is
+/// exact) with divisors of both signs; a division by zero is an exact infinity in every mode.
+#[test]
+fn directed_rounding_of_f64_division() {
+    let body = "cvt.rn.f64.u32 %fd1, %r0;\nadd.f64 %fd1, %fd1, 0d3FB999999999999A;\n\
+        mul.f64 %fd2, %fd1, 0dBFE6666666666666;\nadd.f64 %fd2, %fd2, 0d4008000000000000;\n\
+        div.rm.f64 %fd3, %fd1, %fd2;\ndiv.rp.f64 %fd4, %fd1, %fd2;\ndiv.rz.f64 %fd5, %fd1, %fd2;\n\
+        div.rm.f64 %fd6, %fd1, 0d0000000000000000;\n\
+        st.global.f64 [%rd1], %fd3;\nst.global.f64 [%rd1+8], %fd4;\n\
+        st.global.f64 [%rd1+16], %fd5;\nst.global.f64 [%rd1+24], %fd6;";
+    let o = run("", body, 8);
+    let f64_at = |w: &[u32], k: usize| f64::from_bits(w[k] as u64 | (w[k + 1] as u64) << 32);
+    for l in 0..32u32 {
+        let w = &o[8 * l as usize..8 * l as usize + 8];
+        let a = l as f64 + 0.1;
+        let b = a * f64::from_bits(0xBFE6_6666_6666_6666) + 3.0;
+        // sign of r·b − a, exact; with b < 0 the order of quotients flips
+        let above = |r: f64| (r.mul_add(b, -a) * b.signum()).partial_cmp(&0.0).unwrap();
+        use std::cmp::Ordering::*;
+        let (rm, rp, rz) = (f64_at(w, 0), f64_at(w, 2), f64_at(w, 4));
+        assert!(
+            above(rm) != Greater && above(rm.next_up()) == Greater,
+            "rm lane {l}"
+        );
+        assert!(
+            above(rp) != Less && above(rp.next_down()) == Less,
+            "rp lane {l}"
+        );
+        assert_eq!(rz, if a / b > 0.0 { rm } else { rp }, "rz lane {l}");
+        assert!(rp == rm || rp == rm.next_up(), "one step apart, lane {l}");
+        assert_eq!(f64_at(w, 6), f64::INFINITY, "x/0 lane {l}");
+    }
+}
+
 #[test]
 fn directed_rounding_of_float_arithmetic() {
     // f32: add.rz, fma.rm, fma.rz on inexact per-lane values; f64: add.rm/rp, mul.rm/rp

@@ -296,6 +296,9 @@ impl Gpu for ModelGpu {
     fn copy_from_device(&mut self, src: DevPtr, out: &mut [u8]) -> Result<(), SimError> {
         self.emu.copy_from_device(src, out)
     }
+    fn set_stack_limit(&mut self, bytes: u32) -> Result<(), SimError> {
+        self.emu.set_stack_limit(bytes)
+    }
     fn launch(&mut self, l: &Launch) -> Result<(), SimError> {
         let kernels = &self.cfg.sim.kernels;
         if !kernels.is_empty() && !kernels.iter().any(|k| *k == l.kernel.name) {

@@ -155,6 +155,9 @@ impl Gpu for Timed {
     fn copy_from_device(&mut self, src: DevPtr, out: &mut [u8]) -> Result<(), SimError> {
         self.emu.copy_from_device(src, out)
     }
+    fn set_stack_limit(&mut self, bytes: u32) -> Result<(), SimError> {
+        self.emu.set_stack_limit(bytes)
+    }
     fn launch(&mut self, launch: &Launch) -> Result<(), SimError> {
         let t = Instant::now();
         let r = self.emu.launch(launch);

@@ -79,6 +79,9 @@ impl Gpu for LaunchRecorder<'_> {
     fn copy_from_device(&mut self, src: DevPtr, out: &mut [u8]) -> Result<(), SimError> {
         self.gpu.copy_from_device(src, out)
     }
+    fn set_stack_limit(&mut self, bytes: u32) -> Result<(), SimError> {
+        self.gpu.set_stack_limit(bytes)
+    }
     fn launch(&mut self, launch: &Launch) -> Result<(), SimError> {
         let before = self.gpu.activity().aggregate.clone();
         self.gpu.launch(launch)?;

@@ -8,6 +8,8 @@
 //! name = "jacobi"                 # labels every result (not a built-in workload's name)
 //! ptx = ["jacobi.ptx"]            # and/or cuda = ["jacobi.cu"]; paths relative to this file
 //! arch = "sm_75"                  # PTX target of the CUDA sources (default sm_75)
+//! stack_bytes = 8192              # call stack per thread of kernels that call recursive
+//!                                 # device functions (cudaLimitStackSize; default 1024)
 //!
 //! [buffers.a]                     # one table per device buffer
 //! dtype = "f32"                   # u8 i8 u16 i16 u32 i32 u64 i64 f16 f32 f64
@@ -158,6 +160,7 @@ struct Raw {
     ptx: Option<Names>,
     cuda: Option<Names>,
     arch: Option<Spanned<String>>,
+    stack_bytes: Option<Spanned<i64>>,
     buffers: Option<BTreeMap<Spanned<String>, Spanned<RawBuffer>>>,
     steps: Option<Spanned<Vec<Spanned<RawStep>>>>,
     checks: Option<Vec<Spanned<RawCheck>>>,
@@ -926,6 +929,21 @@ impl UserProgram {
             }
             None => super::nvcc::DEFAULT_ARCH.to_string(),
         };
+        let stack_bytes = match &raw.stack_bytes {
+            Some(b) => {
+                let max = sim::emu::MAX_STACK_LIMIT_BYTES;
+                let v = *b.get_ref();
+                if !(1..=i64::from(max)).contains(&v) {
+                    return Err(cx.at(
+                        b,
+                        "stack_bytes",
+                        format!("{v}: the call-stack bytes per thread must be in 1..={max}"),
+                    ));
+                }
+                Some(v as u32)
+            }
+            None => None,
+        };
         let mut sources = Vec::new();
         if let Some(p) = &raw.ptx {
             sources.extend(read_sources(&cx, p, "ptx", folder, None)?);
@@ -977,6 +995,7 @@ impl UserProgram {
             checks,
         );
         p.conditionals = conditionals;
+        p.stack_bytes = stack_bytes;
         Ok(p)
     }
 }

@@ -380,6 +380,9 @@ impl Workload for UserProgram {
             snapshots: BTreeMap::new(),
             launches: 0,
         };
+        if let Some(b) = self.stack_bytes {
+            gpu.set_stack_limit(b)?;
+        }
         for b in &self.buffers {
             let p = gpu.alloc(b.bytes())?;
             if let Some(bytes) = init_bytes(&b.init, b.dtype, b.count) {

@@ -309,6 +309,10 @@ pub struct UserProgram {
     /// Write the `file` of `to_host` copies when the program runs (only `run --program` does:
     /// other commands run a program several times, in parallel).
     pub write_outputs: bool,
+    /// Call-stack bytes per thread for kernels that call recursive device functions
+    /// (`stack_bytes`, like `cudaDeviceSetLimit(cudaLimitStackSize, n)`); `None`: the device's
+    /// default ([`sim::emu::DEFAULT_STACK_LIMIT_BYTES`]).
+    pub stack_bytes: Option<u32>,
 }
 
 /// Checks a program's name: 1–64 characters of `A-Z a-z 0-9 _ . -`, not `all` and not a
@@ -411,6 +415,7 @@ impl UserProgram {
             checks,
             notes: sources.iter().filter_map(|s| s.note.clone()).collect(),
             write_outputs: false,
+            stack_bytes: None,
         }
     }
 

@@ -269,7 +269,7 @@ pub fn eval(inst: &Inst, s: &[Lanes; 3], o: &mut Lanes) -> bool {
     let (a, b, c) = (&s[0], &s[1], &s[2]);
     match inst.op {
         Op::Mov(_) => *o = *a,
-        Op::Add(t) | Op::Sub(t) | Op::FMul(t) | Op::Fma(t)
+        Op::Add(t) | Op::Sub(t) | Op::FMul(t) | Op::Fma(t) | Op::Div(t)
             if fl & flags::RND_MASK != 0 && t.is_float() =>
         {
             directed_lanes(inst, t, a, b, c, o)

@@ -163,10 +163,12 @@ fn two_sum(a: f64, b: f64) -> (f64, f64) {
     (s, (a - (s - bb)) + (b - bb))
 }
 
-/// A float `add`/`sub`/`mul`/`fma` with directed rounding (`.rz`, `.rm`, `.rp`): the exact
-/// result as an unevaluated sum hi + lo (f32 operands: products are exact in f64 and sums exact
-/// by TwoSum; f64: TwoSum, and the product's error by an FMA), rounded to nearest, then moved
-/// one step in the mode's direction when the exact value lies on the other side. `.ftz` flushes
+/// A float `add`/`sub`/`mul`/`fma` or f64 `div` with directed rounding (`.rz`, `.rm`, `.rp`):
+/// the exact result as an unevaluated sum hi + lo (f32 operands: products are exact in f64 and
+/// sums exact by TwoSum; f64: TwoSum, and the product's error by an FMA; a quotient's error
+/// has the sign of the remainder a − q·b, exact by an FMA, times b's sign — exact unless the
+/// quotient is subnormal), rounded to nearest, then moved one step in the mode's direction
+/// when the exact value lies on the other side. `.ftz` flushes
 /// f32 inputs and results; `.sat` clamps f32 results to [0, 1].
 pub(super) fn directed_lanes(inst: &Inst, t: Ty, a: &Lanes, b: &Lanes, c: &Lanes, o: &mut Lanes) {
     use std::cmp::Ordering;
@@ -195,6 +197,16 @@ pub(super) fn directed_lanes(inst: &Inst, t: Ty, a: &Lanes, b: &Lanes, c: &Lanes
                 Op::FMul(_) => {
                     let m = p * q;
                     (m, p.mul_add(q, -m))
+                }
+                Op::Div(_) => {
+                    let m = p / q;
+                    let e = (-m).mul_add(q, p);
+                    let err = if e == 0.0 || e.is_nan() {
+                        0.0
+                    } else {
+                        e.signum() * q.signum()
+                    };
+                    (m, err)
                 }
                 _ => (p.mul_add(q, r), 0.0),
             }
@@ -238,8 +250,12 @@ pub(super) fn directed_lanes(inst: &Inst, t: Ty, a: &Lanes, b: &Lanes, c: &Lanes
     }
 }
 
-/// Is an operand of this f64 operation infinite (an infinite result is then exact)?
+/// Is an operand of this f64 operation infinite, or the divisor of a division zero (an
+/// infinite result is then exact)?
 fn inputs_infinite(a: u64, b: u64, c: u64, inst: &Inst) -> bool {
+    if matches!(inst.op, Op::Div(_)) && f64v(b) == 0.0 {
+        return true;
+    }
     let n = if matches!(inst.op, Op::Fma(_)) { 3 } else { 2 };
     [a, b, c][..n].iter().any(|&x| f64v(x).is_infinite())
 }

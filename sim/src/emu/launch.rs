@@ -115,6 +115,31 @@ pub fn prepare(emu: &mut Emulator, l: &Launch) -> Result<Prepared, SimError> {
             ));
         }
     }
+    if let Some(c) = &code.calls {
+        if emu.stack_limit_bytes > super::MAX_STACK_LIMIT_BYTES {
+            return Err(lerr(
+                l,
+                format!(
+                    "stack limit of {} bytes per thread exceeds {}",
+                    emu.stack_limit_bytes,
+                    super::MAX_STACK_LIMIT_BYTES
+                ),
+            ));
+        }
+        if c.kernel_need_bytes > emu.stack_limit_bytes {
+            return Err(lerr(
+                l,
+                format!(
+                    "stack overflow: the calls of recursive device function '{}' need {} bytes \
+                     of stack per thread before the first call, beyond the stack limit of {} \
+                     bytes (cudaLimitStackSize)",
+                    c.funcs.first().map_or("?", |s| s.as_str()),
+                    c.kernel_need_bytes,
+                    emu.stack_limit_bytes
+                ),
+            ));
+        }
+    }
     if l.params.len() != code.params.len() {
         return Err(lerr(
             l,
@@ -264,6 +289,7 @@ pub fn run_functional(emu: &mut Emulator, l: &Launch) -> Result<(), SimError> {
         cycle: 0,
         order: emu.push_order,
         max_depth: emu.max_stack_depth,
+        stack_limit: emu.stack_limit_bytes,
         dev: &mut emu.dev,
         grid_ws: p.grid_ws,
         core_mhz: emu.core_mhz,
@@ -291,6 +317,7 @@ pub fn run_functional(emu: &mut Emulator, l: &Launch) -> Result<(), SimError> {
                     0,
                     0,
                     emu.reconvergence.as_ref(),
+                    emu.stack_limit_bytes,
                 )
             })
             .collect();

@@ -63,6 +63,13 @@ pub const DEFAULT_WARP_SLOTS: u32 = 48;
 /// [`Emulator::configure`] sets the configured one.
 pub const DEFAULT_CORE_MHZ: f64 = 700.0;
 
+/// Default call-stack bytes per thread of a kernel that calls recursive device functions:
+/// CUDA's default `cudaLimitStackSize` (1 KiB).
+pub const DEFAULT_STACK_LIMIT_BYTES: u32 = 1024;
+
+/// Largest accepted call-stack limit per thread (bytes): CUDA's per-thread local-memory limit.
+pub const MAX_STACK_LIMIT_BYTES: u32 = 512 * 1024;
+
 /// Default largest shared memory per CTA (bytes).
 pub const DEFAULT_MAX_SHARED_PER_CTA: u32 = 48 * 1024;
 
@@ -86,6 +93,11 @@ pub struct Emulator {
     /// Hardware PDOM stack depth bound (entries): a warp whose stack grows deeper stops with a
     /// runtime error (control-flow §3.1; `reconv.max_depth`, 2 × warp size by default).
     pub max_stack_depth: usize,
+    /// Call-stack bytes per thread of kernels that call recursive device functions
+    /// (`cudaDeviceSetLimit(cudaLimitStackSize, n)`; [`DEFAULT_STACK_LIMIT_BYTES`] by
+    /// default): a call whose activation does not fit stops the kernel with a stack-overflow
+    /// error naming kernel, function and limit.
+    pub stack_limit_bytes: u32,
     /// Functional launches stop with [`SimError::WarpInstLimit`] after this many warp
     /// instructions in one launch (guards against kernels that never terminate); `None` = no
     /// limit.
@@ -126,6 +138,7 @@ impl Emulator {
             max_shared_per_cta: DEFAULT_MAX_SHARED_PER_CTA,
             push_order: PushOrder::TakenOnTop,
             max_stack_depth: exec::MAX_STACK_DEPTH,
+            stack_limit_bytes: DEFAULT_STACK_LIMIT_BYTES,
             max_warp_insts_per_launch: None,
             reconvergence: None,
             dev: devcall::DeviceServices::default(),
@@ -214,5 +227,15 @@ impl Gpu for Emulator {
 
     fn launch(&mut self, launch: &Launch) -> Result<(), SimError> {
         launch::run_functional(self, launch)
+    }
+
+    fn set_stack_limit(&mut self, bytes: u32) -> Result<(), SimError> {
+        if bytes > MAX_STACK_LIMIT_BYTES {
+            return Err(SimError::Other(format!(
+                "stack limit of {bytes} bytes per thread exceeds {MAX_STACK_LIMIT_BYTES}"
+            )));
+        }
+        self.stack_limit_bytes = bytes;
+        Ok(())
     }
 }

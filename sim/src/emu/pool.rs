@@ -9,7 +9,9 @@
 //! warp that holds some of the threads, its PDOM stack is reset to the single entry
 //! `{pc, lanes}` and [`exec::step`] runs the instruction for those lanes; the per-lane next PC
 //! follows from the instruction (a branch sends its guard-true lanes to the target and the
-//! others to the next instruction; `exit`/`ret` retire their guard-true lanes). `bar.sync` is
+//! others to the next instruction; `exit`/`ret` retire their guard-true lanes; a call of a
+//! recursive function sends its lanes to the callee and its return each lane to the return
+//! address in the lane's register, so threads at different recursion depths run apart). `bar.sync` is
 //! kept per thread: a thread that executes it waits until every live thread of its CTA has
 //! arrived. [`ThreadPool::step_static`] runs a static warp under its own PDOM stack (the
 //! baseline), exactly as the timing model's stream does.
@@ -179,6 +181,7 @@ impl<'a> ThreadPool<'a> {
             sm,
             first_warp_slot,
             None,
+            self.emu.stack_limit_bytes,
         );
         let n = info.threads_per_cta();
         self.ctas[cta as usize] = Some(Box::new(PoolCta {
@@ -268,6 +271,7 @@ impl<'a> ThreadPool<'a> {
             cycle,
             order: emu.push_order,
             max_depth: emu.max_stack_depth,
+            stack_limit: emu.stack_limit_bytes,
             dev: &mut emu.dev,
             grid_ws: 0,
             core_mhz: emu.core_mhz,
@@ -363,6 +367,7 @@ impl<'a> ThreadPool<'a> {
             cycle,
             order: emu.push_order,
             max_depth: emu.max_stack_depth,
+            stack_limit: emu.stack_limit_bytes,
             dev: &mut emu.dev,
             grid_ws: 0,
             core_mhz: emu.core_mhz,
@@ -406,7 +411,14 @@ impl<'a> ThreadPool<'a> {
                 let st = &mut pcta.threads[t as usize];
                 st.insts += 1;
                 let np = match inst.op {
-                    Op::Bra { .. } if on => inst.target,
+                    Op::Bra { .. } | Op::Call { .. } if on => inst.target,
+                    // a recursive function returns to the address its thread holds
+                    Op::Return { .. } if on => match inst.src[0] {
+                        crate::ptx::isa::Opnd::R32(r) => {
+                            pcta.cta.warps[wi].regs[r as usize * WARP_SIZE + l] / 8
+                        }
+                        _ => next_seq,
+                    },
                     Op::Ret | Op::Exit if on => {
                         st.done = true;
                         pcta.live -= 1;

@@ -100,6 +100,15 @@ impl ReconvergenceSlot {
             ReconvergenceSlot::Other(r) => r.depth(),
         }
     }
+    /// Entries of the innermost activation of a recursive call ([`SimtStack::frame_depth`]);
+    /// the whole depth for a mechanism other than the PDOM stack.
+    #[inline]
+    pub fn frame_depth(&self) -> usize {
+        match self {
+            ReconvergenceSlot::Pdom(s) => s.frame_depth(),
+            ReconvergenceSlot::Other(r) => r.depth(),
+        }
+    }
     /// True when the warp has finished (no entry left).
     #[inline]
     pub fn is_empty(&self) -> bool {

@@ -150,6 +150,16 @@ impl SimtStack {
         self.entries.len()
     }
 
+    /// Entries of the innermost activation: from the topmost call entry (inclusive) up, or all
+    /// entries when there is no call entry. Real hardware spills the entries of outer
+    /// activations to memory, so the depth bound applies to this count.
+    pub fn frame_depth(&self) -> usize {
+        match self.entries.iter().rposition(|e| e.kind == EntryKind::Call) {
+            Some(c) => self.entries.len() - c,
+            None => self.entries.len(),
+        }
+    }
+
     #[inline]
     fn cascade(&mut self) {
         while let Some(t) = self.entries.last() {

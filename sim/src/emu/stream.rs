@@ -138,6 +138,7 @@ impl KernelStream for EmuStream<'_> {
             sm,
             first_warp_slot,
             self.emu.reconvergence.as_ref(),
+            self.emu.stack_limit_bytes,
         );
         self.ctas[cta as usize] = Some(Box::new(c));
         Ok(())
@@ -194,6 +195,7 @@ impl KernelStream for EmuStream<'_> {
             cycle,
             order: self.emu.push_order,
             max_depth: self.emu.max_stack_depth,
+            stack_limit: self.emu.stack_limit_bytes,
             dev: &mut self.emu.dev,
             grid_ws: self.p.grid_ws,
             core_mhz: self.emu.core_mhz,

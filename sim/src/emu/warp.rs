@@ -45,7 +45,7 @@ pub struct Cta {
     pub shared: Vec<u8>,
     /// Thread-private memory, `local_bytes` per thread, thread-major.
     pub local: Vec<u8>,
-    /// Private `.local` bytes per thread.
+    /// Private `.local` bytes per thread (the call stack included).
     pub local_bytes: u32,
     /// Warps waiting at the barrier.
     pub arrived: u32,
@@ -68,7 +68,8 @@ pub struct BarRedAcc {
 
 impl Cta {
     /// Fresh CTA state: registers zeroed, every thread at PC 0; each warp's reconvergence
-    /// state from `reconv` (PDOM stack when `None`).
+    /// state from `reconv` (PDOM stack when `None`). A kernel that calls recursive functions
+    /// gets `stack_bytes` of call stack per thread after its static local bytes.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         code: &KernelCode,
@@ -79,7 +80,13 @@ impl Cta {
         sm: u32,
         first_slot: u32,
         reconv: Option<&ReconvergenceFactory>,
+        stack_bytes: u32,
     ) -> Cta {
+        let local_bytes = if code.calls.is_some() {
+            code.local_bytes.saturating_add(stack_bytes)
+        } else {
+            code.local_bytes
+        };
         let threads = block[0] * block[1] * block[2];
         let nwarps = threads.div_ceil(WARP_SIZE as u32);
         let nregs = code.regs_per_thread as usize;
@@ -116,8 +123,8 @@ impl Cta {
             sm,
             warps,
             shared: vec![0; shared_bytes as usize],
-            local: vec![0; code.local_bytes as usize * (nwarps as usize * WARP_SIZE)],
-            local_bytes: code.local_bytes,
+            local: vec![0; local_bytes as usize * (nwarps as usize * WARP_SIZE)],
+            local_bytes,
             arrived: 0,
             live: nwarps,
             bar_red: BarRedAcc::default(),

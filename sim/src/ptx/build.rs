@@ -9,6 +9,7 @@ use super::parser::{
     InitVal, Pos, RawKernel, RawModule, RawOpnd, RefusedKernel, Stmt, VarDecl, VarSpace,
 };
 use super::scope::Scope;
+use super::subcall::CallInfo;
 use super::{GlobalVar, KernelCode, Module, ModuleData, Param};
 use crate::inst::{self, Family, MemInfo, OpClass, WarpInst, MAX_DST, MAX_SRC, PRED_BASE};
 use crate::SimError;
@@ -184,19 +185,24 @@ pub fn build_module(raw: &RawModule, file: &str) -> Result<Module, SimError> {
     let mut kernels = Vec::new();
     let mut refused = raw.refused.clone();
     for k in &raw.kernels {
-        let mut inlined;
+        let inlined;
         let mut k = k;
         let calls = k
             .body
             .iter()
             .any(|s| matches!(s, Stmt::Inst(i) if i.opcode == "call"));
+        let mut call_info = CallInfo::default();
         if calls || funcs.mentions_address(k) {
-            inlined = k.clone();
-            if let Err(e) = super::inline::inline_calls(&mut inlined, &funcs, file) {
-                refused.push(RefusedKernel::from_error(&k.name, e, k.pos));
-                continue;
+            match expand_calls(k, &funcs, file, &module_vars, &module_shared) {
+                Ok((x, info)) => {
+                    inlined = x;
+                    call_info = info;
+                }
+                Err(e) => {
+                    refused.push(RefusedKernel::from_error(&k.name, e, k.pos));
+                    continue;
+                }
             }
-            funcs.resolve_addresses(&mut inlined);
             k = &inlined;
         }
         let refs = referenced_names(k);
@@ -212,7 +218,15 @@ pub fn build_module(raw: &RawModule, file: &str) -> Result<Module, SimError> {
             continue;
         }
         match build_kernel(k, file, &module_vars, &module_shared) {
-            Ok(code) => kernels.push(Arc::new(code)),
+            Ok(mut code) => {
+                if !call_info.is_empty() {
+                    code.calls = Some(super::CallStack {
+                        funcs: call_info.funcs,
+                        kernel_need_bytes: call_info.kernel_need.min(u64::from(u32::MAX)) as u32,
+                    });
+                }
+                kernels.push(Arc::new(code))
+            }
             Err(e) => refused.push(RefusedKernel::from_error(&k.name, e, k.pos)),
         }
     }
@@ -222,6 +236,136 @@ pub fn build_module(raw: &RawModule, file: &str) -> Result<Module, SimError> {
         kernels,
         refused,
     })
+}
+
+/// Kernel `k` with its calls expanded (`inline.rs`) and function names as values resolved to
+/// addresses, and the recursive functions it calls. With recursive functions the kernel is
+/// expanded twice (`subcall.rs`): first without saves, to find each call site's registers that
+/// are live after it and that the callee may write, then saving those. When that allocation
+/// does not fit the register file, every register live after a call is saved instead (nothing
+/// but the stack pointer is then live across a call).
+fn expand_calls(
+    k: &RawKernel,
+    funcs: &super::inline::Funcs,
+    file: &str,
+    module_vars: &HashMap<String, VarLoc>,
+    module_shared: &[&VarDecl],
+) -> Result<(RawKernel, CallInfo), SimError> {
+    let mut x = k.clone();
+    let info = super::inline::inline_calls(&mut x, funcs, file, &CallInfo::default())?;
+    funcs.resolve_addresses(&mut x);
+    if info.is_empty() {
+        return Ok((x, info));
+    }
+    let first = decode_kernel(&x, file, module_vars, module_shared)?;
+    let mut last = None;
+    for all_live in [false, true] {
+        let plan = plan_saves(&first, info.clone(), all_live)?;
+        let mut y = k.clone();
+        let found = super::inline::inline_calls(&mut y, funcs, file, &plan)?;
+        funcs.resolve_addresses(&mut y);
+        if found.funcs != plan.funcs || found.sites != plan.sites {
+            return Err(perr(
+                file,
+                k.pos,
+                "internal: the second expansion of the recursive calls differs from the first",
+            ));
+        }
+        let d = decode_kernel(&y, file, module_vars, module_shared)?;
+        let mut insts = d.insts.clone();
+        match super::regalloc::allocate(&mut insts, &d.classes, d.n_pred) {
+            Ok(_) => {
+                let mut found = found;
+                found.saves = plan.saves;
+                return Ok((y, found));
+            }
+            Err(m) => last = Some(m),
+        }
+    }
+    Err(perr(
+        file,
+        k.pos,
+        format!(
+            "kernel '{}': {}",
+            k.name,
+            last.unwrap_or_else(|| "register allocation failed".into())
+        ),
+    ))
+}
+
+/// The registers each call site of a recursive function saves: those live after the call
+/// (over the interprocedural graph) that the callee, or a function it calls, writes — or,
+/// with `all_live`, every one live after the call — never the stack pointer.
+fn plan_saves(d: &Decoded, mut info: CallInfo, all_live: bool) -> Result<CallInfo, SimError> {
+    let n_gpr = d.classes.len();
+    let mut names: Vec<(String, Ty)> = vec![(String::new(), Ty::B32); n_gpr + d.n_pred];
+    for (name, &(id, cls, ty)) in &d.regs {
+        let v = if cls == RegClass::Pred {
+            n_gpr + id as usize
+        } else {
+            id as usize
+        };
+        names[v] = (name.clone(), ty);
+    }
+    let sp = d
+        .regs
+        .get(super::subcall::SP_REG)
+        .map_or(usize::MAX, |r| r.0 as usize);
+    let bodies = super::cfg::function_bodies(&d.insts);
+    let mut clob: Vec<Vec<bool>> = bodies
+        .iter()
+        .map(|&(s, r)| {
+            let mut w = vec![false; n_gpr + d.n_pred];
+            for x in &d.insts[s as usize..=r as usize] {
+                for v in super::regalloc::defs_of(x, n_gpr) {
+                    w[v] = true;
+                }
+            }
+            w
+        })
+        .collect();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for (f, &(s, r)) in bodies.iter().enumerate() {
+            for x in &d.insts[s as usize..=r as usize] {
+                let Op::Call { func } = x.op else { continue };
+                let g = func as usize;
+                if g == f || g >= clob.len() {
+                    continue;
+                }
+                let from = clob[g].clone();
+                for (dst, &w) in clob[f].iter_mut().zip(&from) {
+                    if w && !*dst {
+                        *dst = true;
+                        changed = true;
+                    }
+                }
+            }
+        }
+    }
+    let calls: Vec<(usize, usize)> = d
+        .insts
+        .iter()
+        .enumerate()
+        .filter_map(|(i, x)| match x.op {
+            Op::Call { func } => Some((i + 1, func as usize)),
+            _ => None,
+        })
+        .collect();
+    let points: Vec<usize> = calls.iter().map(|c| c.0).collect();
+    let live = super::regalloc::live_in_at(&d.insts, &d.classes, d.n_pred, &points);
+    info.saves = calls
+        .iter()
+        .zip(&live)
+        .map(|(&(_, g), lv)| {
+            lv.iter()
+                .filter(|&&v| v != sp && (all_live || clob.get(g).is_some_and(|c| c[v])))
+                .map(|&v| names[v].clone())
+                .collect()
+        })
+        .collect();
+    Ok(info)
 }
 
 fn referenced_names(k: &RawKernel) -> Vec<&str> {
@@ -338,12 +482,83 @@ fn declare_regs(
     Ok((regs, classes, n_pred))
 }
 
+/// A kernel laid out and decoded, with virtual registers.
+struct Decoded {
+    params: Vec<Param>,
+    param_bytes: u32,
+    shared_bytes: u64,
+    local_bytes: u64,
+    regs: RegTable,
+    classes: Vec<RegClass>,
+    n_pred: usize,
+    insts: Vec<Inst>,
+}
+
 fn build_kernel(
     k: &RawKernel,
     file: &str,
     module_vars: &HashMap<String, VarLoc>,
     module_shared: &[&VarDecl],
 ) -> Result<KernelCode, SimError> {
+    let Decoded {
+        params,
+        param_bytes,
+        shared_bytes: shared_off,
+        local_bytes: local_off,
+        classes,
+        n_pred,
+        mut insts,
+        ..
+    } = decode_kernel(k, file, module_vars, module_shared)?;
+    let virt = insts.clone();
+    let alloc = super::regalloc::allocate(&mut insts, &classes, n_pred)
+        .map_err(|m| perr(file, k.pos, format!("kernel '{}': {m}", k.name)))?;
+    // Internal consistency check of the allocation against the liveness of the virtual program.
+    super::regalloc::verify(&virt, &classes, n_pred, &alloc).map_err(|m| {
+        perr(
+            file,
+            k.pos,
+            format!(
+                "kernel '{}': internal register allocation error: {m}",
+                k.name
+            ),
+        )
+    })?;
+    let reconv = Cfg::build(&insts).reconvergence(&insts);
+    let templates = insts
+        .iter()
+        .enumerate()
+        .map(|(i, x)| template(i as u32, x))
+        .collect();
+    Ok(KernelCode {
+        name: k.name.clone(),
+        file: file.to_string(),
+        insts,
+        templates,
+        reconv,
+        regs_per_thread: alloc.regs.max(1),
+        preds: alloc.preds,
+        params,
+        param_bytes,
+        static_shared_bytes: shared_off as u32,
+        local_bytes: local_off as u32,
+        maxntid: k.maxntid,
+        reqntid: k.reqntid,
+        minnctapersm: k.minnctapersm,
+        virtual_regs: (classes.len() as u32, n_pred as u32),
+        calls: None,
+    })
+}
+
+/// Lays out kernel `k`'s parameters, shared and local variables and decodes its instructions
+/// (virtual registers). The stack of recursive calls ([`super::subcall::STACK_VAR`]) starts
+/// after every other local variable, 16-byte aligned.
+fn decode_kernel(
+    k: &RawKernel,
+    file: &str,
+    module_vars: &HashMap<String, VarLoc>,
+    module_shared: &[&VarDecl],
+) -> Result<Decoded, SimError> {
     let mut vars = module_vars.clone();
     let (params, param_bytes) = layout_params(k, file, &mut vars)?;
     // Shared and local layout.
@@ -356,7 +571,7 @@ fn build_kernel(
     let mut local_decls: Vec<&VarDecl> = k
         .vars
         .iter()
-        .filter(|v| v.space == VarSpace::Local)
+        .filter(|v| v.space == VarSpace::Local && v.name != super::subcall::STACK_VAR)
         .collect();
     for v in module_shared {
         if refs.contains(&v.name.as_str()) && !k.vars.iter().any(|x| x.name == v.name) {
@@ -401,6 +616,13 @@ fn build_kernel(
         vars.insert(v.name.clone(), VarLoc::Local(local_off));
         local_off += var_size(v);
     }
+    if k.vars.iter().any(|v| v.name == super::subcall::STACK_VAR) {
+        local_off = align_up(local_off, 16);
+        vars.insert(
+            super::subcall::STACK_VAR.to_string(),
+            VarLoc::Local(local_off),
+        );
+    }
     if shared_off > MAX_SHARED_BYTES {
         return Err(perr(
             file,
@@ -438,42 +660,15 @@ fn build_kernel(
     if insts.len() >= (u32::MAX / 8) as usize {
         return Err(perr(file, k.pos, "kernel too long"));
     }
-    let virt = insts.clone();
-    let alloc = super::regalloc::allocate(&mut insts, &classes, n_pred)
-        .map_err(|m| perr(file, k.pos, format!("kernel '{}': {m}", k.name)))?;
-    // Internal consistency check of the allocation against the liveness of the virtual program.
-    super::regalloc::verify(&virt, &classes, n_pred, &alloc).map_err(|m| {
-        perr(
-            file,
-            k.pos,
-            format!(
-                "kernel '{}': internal register allocation error: {m}",
-                k.name
-            ),
-        )
-    })?;
-    let reconv = Cfg::build(&insts).reconvergence(&insts);
-    let templates = insts
-        .iter()
-        .enumerate()
-        .map(|(i, x)| template(i as u32, x))
-        .collect();
-    Ok(KernelCode {
-        name: k.name.clone(),
-        file: file.to_string(),
-        insts,
-        templates,
-        reconv,
-        regs_per_thread: alloc.regs.max(1),
-        preds: alloc.preds,
+    Ok(Decoded {
         params,
         param_bytes,
-        static_shared_bytes: shared_off as u32,
-        local_bytes: local_off as u32,
-        maxntid: k.maxntid,
-        reqntid: k.reqntid,
-        minnctapersm: k.minnctapersm,
-        virtual_regs: (classes.len() as u32, n_pred as u32),
+        shared_bytes: shared_off,
+        local_bytes: local_off,
+        regs: scope.regs,
+        classes,
+        n_pred,
+        insts,
     })
 }
 
@@ -528,6 +723,8 @@ pub fn classify(op: &Op) -> (Family, OpClass) {
         Op::Red { .. } => (Family::Mem, C::Reduction),
         Op::Membar => (Family::Mem, C::Membar),
         Op::Bra { .. } => (Family::Ctrl, C::Branch),
+        // CALL and RET of SASS run on the branch unit and redirect fetch like a branch
+        Op::Call { .. } | Op::Return { .. } => (Family::Ctrl, C::Branch),
         Op::Ret | Op::Exit => (Family::Ctrl, C::Exit),
         Op::Bar => (Family::Bar, C::Barrier),
         // warp-level operations as the SASS trace classes them (SHFL; VOTE and MATCH as moves)

@@ -130,9 +130,12 @@ pub struct Cfg {
 
 impl Cfg {
     /// Builds blocks with the leaders of simulator §3.1.5: the first instruction, branch
-    /// targets, and the instruction after any `bra`, `ret` or `exit`. Edges: a guarded `bra` has
-    /// target and fall-through; an unguarded one its target; `ret`/`exit` go to EXIT (plus the
-    /// fall-through when guarded); falling off the end goes to EXIT.
+    /// targets, and the instruction after any `bra`, `ret`, `exit` or call or return of a
+    /// recursive function. Edges: a guarded `bra` has target and fall-through; an unguarded one
+    /// its target; `ret`/`exit` and a function's return go to EXIT (plus the fall-through when
+    /// guarded); a call falls through to its return point (the graph of each function is its
+    /// own, as for PDOM reconvergence the callee's body is a region of its own); falling off the
+    /// end goes to EXIT.
     pub fn build(insts: &[Inst]) -> Cfg {
         let n = insts.len();
         let mut leader = vec![false; n + 1];
@@ -170,7 +173,7 @@ impl Cfg {
                         s.push(ft);
                     }
                 }
-                Op::Ret | Op::Exit => {
+                Op::Ret | Op::Exit | Op::Return { .. } => {
                     s.push(nb);
                     if last.guard.is_some() {
                         s.push(ft);
@@ -186,18 +189,52 @@ impl Cfg {
 
     /// Reconvergence point of every instruction: for a `bra` ending block Y, the first
     /// instruction index of ipdom(Y), or [`RECONV_EXIT`] when that is EXIT; other instructions get
-    /// `RECONV_EXIT` too (never consulted).
+    /// `RECONV_EXIT` too (never consulted). In the body of a recursive function (`subcall.rs`:
+    /// each body ends with its one return) a branch whose ipdom is EXIT reconverges at that
+    /// return instead: every path from it either leaves the kernel (`exit`, whose lanes leave
+    /// every stack entry) or reaches the return, so the lanes of one activation meet there and
+    /// never at a point outside it.
     pub fn reconvergence(&self, insts: &[Inst]) -> Vec<u32> {
         let nb = self.start.len();
         let ip = ipdom(nb, &self.succ);
         let mut out = vec![RECONV_EXIT; insts.len()];
+        let bodies = function_bodies(insts);
         for b in 0..nb {
             let e = self.start.get(b + 1).map_or(insts.len(), |&x| x as usize);
             if let Op::Bra { .. } = insts[e - 1].op {
                 let p = ip[b];
-                out[e - 1] = if p >= nb { RECONV_EXIT } else { self.start[p] };
+                out[e - 1] = if p < nb {
+                    self.start[p]
+                } else {
+                    bodies
+                        .iter()
+                        .find(|&&(s, r)| (s..=r).contains(&(e as u32 - 1)))
+                        .map_or(RECONV_EXIT, |&(_, r)| r)
+                };
             }
         }
         out
     }
+}
+
+/// The instruction ranges `(first, return)` of the recursive functions' bodies: they follow
+/// the kernel's own code, from the first call target on, each ending at its return.
+pub fn function_bodies(insts: &[Inst]) -> Vec<(u32, u32)> {
+    let Some(first) = insts
+        .iter()
+        .filter(|i| matches!(i.op, Op::Call { .. }))
+        .map(|i| i.target)
+        .min()
+    else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut s = first;
+    for (i, x) in insts.iter().enumerate().skip(first as usize) {
+        if let Op::Return { .. } = x.op {
+            out.push((s, i as u32));
+            s = i as u32 + 1;
+        }
+    }
+    out
 }

@@ -71,11 +71,12 @@ pub fn decode(s: &Scope, ri: &RawInst) -> Result<Inst, SimError> {
             }
         }
     }
-    let directed_ok = matches!(op, "add" | "sub" | "mul" | "fma")
+    let directed_ok = (matches!(op, "add" | "sub" | "mul" | "fma")
         && m.types.len() == 1
         && m.types[0].is_float()
         && m.types[0] != Ty::F16
-        && !(op == "fma" && m.types[0] == Ty::F64);
+        && !(op == "fma" && m.types[0] == Ty::F64))
+        || (op == "div" && m.types == [Ty::F64]);
     if let Some(r @ (Rnd::Rz | Rnd::Rm | Rnd::Rp)) = m.rnd {
         if directed_ok && !m.rnd_int {
             inst.flags |= match r {
@@ -89,8 +90,8 @@ pub fn decode(s: &Scope, ri: &RawInst) -> Result<Inst, SimError> {
         return s.err(
             ri.pos,
             format!(
-                "rounding modes other than .rn are supported only on cvt and on float add, sub, \
-                 mul and fma (f32 fma), not on '{op}'"
+                "rounding modes other than .rn are supported only on cvt, on float add, sub, \
+                 mul and fma (f32 fma) and on div.f64, not on '{op}'"
             ),
         );
     }

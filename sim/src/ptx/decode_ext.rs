@@ -34,7 +34,7 @@ pub(super) fn unsupported(op: &str) -> Option<&'static str> {
         }
         "call" => {
             "calls of device functions are not supported (a .func that nvcc did not inline: \
-             printf, assert, recursion, virtual calls or libdevice slow paths)"
+             printf, assert, virtual calls or libdevice slow paths)"
         }
         "alloca" | "stacksave" | "stackrestore" => "dynamic stack allocation is not supported",
         "getctarank" | "mapa" => "distributed shared memory (clusters) is not modelled",

@@ -6,7 +6,8 @@
 //! reduction of a predicate). [`decode_more`] runs before the general decoder because these
 //! forms carry modifiers (`.cc`, `.f16x2`, `.red`) the general modifier parser rejects. It also
 //! decodes the device system calls `inline.rs` makes of `vprintf`, `malloc` and `free` calls,
-//! and the checks it inserts in indirect calls (a trap naming the called address).
+//! the checks it inserts in indirect calls (a trap naming the called address), and the call
+//! and return of a recursive function that `subcall.rs` emits.
 
 use super::isa::*;
 use super::parser::{InitVal, RawInst, RawOpnd};
@@ -26,6 +27,8 @@ pub(super) fn decode_more(s: &Scope, ri: &RawInst) -> Result<Option<Inst>, SimEr
         Group::Sys
     } else if op == super::inline::TRAP_OPCODE {
         Group::Trap
+    } else if op == super::subcall::CALL_OPCODE || op == super::subcall::RETURN_OPCODE {
+        Group::Sub
     } else if matches!(op, "addc" | "subc" | "madc") || has("cc") {
         Group::Carry
     } else if HALF_OPS.contains(&op) && (has("f16x2") || has("f16")) {
@@ -45,6 +48,7 @@ pub(super) fn decode_more(s: &Scope, ri: &RawInst) -> Result<Option<Inst>, SimEr
         Group::BarRed => bar_red(s, ri, &mut inst)?,
         Group::Sys => sys(s, ri, &mut inst)?,
         Group::Trap => check_trap(s, ri, &mut inst)?,
+        Group::Sub => subroutine(s, ri, &mut inst)?,
     }
     Ok(Some(inst))
 }
@@ -52,6 +56,7 @@ pub(super) fn decode_more(s: &Scope, ri: &RawInst) -> Result<Option<Inst>, SimEr
 enum Group {
     Sys,
     Trap,
+    Sub,
     Carry,
     Half,
     BarRed,
@@ -289,12 +294,46 @@ fn sys(s: &Scope, ri: &RawInst, inst: &mut Inst) -> Result<(), SimError> {
     Ok(())
 }
 
-/// A check the inliner inserted in an indirect call: `%trap.nofunction a` or
-/// `%trap.recursion a`, where `a` is the called address (a 64- or 32-bit register).
+/// The call and return of a recursive function that `subcall.rs` emits: `%call.F ra, sp,
+/// need, label` and `%return.F ra`, F the function's index.
+fn subroutine(s: &Scope, ri: &RawInst, inst: &mut Inst) -> Result<(), SimError> {
+    let Some(func) = ri.mods.first().and_then(|m| m.parse::<u16>().ok()) else {
+        return s.err(
+            ri.pos,
+            "internal: a subroutine call without a function index",
+        );
+    };
+    if ri.opcode == super::subcall::CALL_OPCODE {
+        nops(s, ri, 4)?;
+        let RawOpnd::Name(l) = &ri.operands[3].0 else {
+            return s.err(ri.pos, "internal: a subroutine call without its label");
+        };
+        let Some(&t) = s.labels.get(l) else {
+            return s.err(ri.pos, format!("internal: undefined label '{l}'"));
+        };
+        inst.op = Op::Call { func };
+        inst.target = t;
+        set(
+            inst,
+            &[s.dst(&ri.operands[0], Ty::U32)?],
+            &[
+                s.src(&ri.operands[1], Ty::U64)?,
+                s.src(&ri.operands[2], Ty::U64)?,
+            ],
+        );
+    } else {
+        nops(s, ri, 1)?;
+        inst.op = Op::Return { func };
+        set(inst, &[], &[s.src(&ri.operands[0], Ty::U32)?]);
+    }
+    Ok(())
+}
+
+/// A check the inliner inserted in an indirect call: `%trap.nofunction a`, where `a` is the
+/// called address (a 64- or 32-bit register).
 fn check_trap(s: &Scope, ri: &RawInst, inst: &mut Inst) -> Result<(), SimError> {
     let kind = match ri.mods.first().map(String::as_str) {
         Some("nofunction") => TrapKind::NoFunction,
-        Some("recursion") => TrapKind::Recursion,
         m => return s.err(ri.pos, format!("internal: unknown inserted check {m:?}")),
     };
     nops(s, ri, 1)?;

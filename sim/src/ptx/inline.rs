@@ -5,7 +5,9 @@
 //! local memory, as the PTX calling convention's `.param` space does per thread), and each
 //! `ret` turned into a branch to the end of the inlined body. The result executes exactly as
 //! the call would; the timing model sees the callee's instructions without the call and return
-//! themselves.
+//! themselves. A recursive function (one that can reach itself through the call graph) is not
+//! inlined: its body is emitted once as a subroutine and its calls become real calls and
+//! returns with a stack in local memory (`subcall.rs`).
 //!
 //! Functions have addresses ([`Funcs`]): the `n`-th function the module declares is at
 //! [`FUNC_ADDR_BASE`]` + n·`[`FUNC_ADDR_STRIDE`], a range below every global allocation and
@@ -14,33 +16,33 @@
 //! or function-pointer table) give that address. An indirect call (`call (r), %rd, (a),
 //! proto;`) becomes a comparison chain over its candidate targets — the functions of its
 //! `.calltargets` list, or else every function whose address the module takes and whose
-//! parameters have the sizes of the `.callprototype` — each branch an ordinary inlined
-//! direct call, all joining after the chain. This executes exactly (lanes of a warp that call
-//! different targets diverge and reconverge at the join through the branch reconvergence, as
-//! on hardware); the timing model sees the compare-and-branch instructions of the chain instead
-//! of one indirect call. An address that matches no candidate stops the kernel with a runtime
-//! error naming the address; a candidate that is already being inlined on the path (recursion
-//! through a pointer) becomes, on its branch, a runtime error too, so a kernel whose virtual
-//! calls do not recurse at run time executes exactly.
+//! parameters have the sizes of the `.callprototype` — each branch an ordinary direct call
+//! (inlined, or a subroutine call of a recursive candidate), all joining after the chain. This
+//! executes exactly (lanes of a warp that call different targets diverge and reconverge at the
+//! join through the branch reconvergence, as on hardware); the timing model sees the
+//! compare-and-branch instructions of the chain instead of one indirect call. An address that
+//! matches no candidate stops the kernel with a runtime error naming the address.
 //!
 //! A call of `__assertfail` (a device `assert` that failed) becomes a `trap`, which aborts the
 //! kernel with a runtime error. A call of `vprintf`, `malloc` or `free` becomes one device
 //! system call instruction ([`SYSCALL_OPCODE`], executed by `emu/devcall.rs`). Refused, naming
-//! the call: other external functions without a body (`cudaGraphSetConditional`, ...), direct
-//! recursion, inlining deeper than [`MAX_DEPTH`], a callee whose own text is not accepted, and
-//! an indirect call without a prototype or with a target that is not a function.
+//! the call: other external functions without a body (`cudaGraphSetConditional`, ...),
+//! inlining deeper than [`MAX_DEPTH`], a callee whose own text is not accepted, a recursive
+//! function that takes the address of a parameter, and an indirect call without a prototype or
+//! with a target that is not a function.
 
 use super::ast::*;
+use super::subcall::{CallInfo, Subs};
 use crate::SimError;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Opcode of the internal instruction a device system call becomes (not valid PTX, so no
 /// source text can spell it); its one modifier names the call, its operands are the return
 /// and argument call-frame variables.
 pub const SYSCALL_OPCODE: &str = "%syscall";
 
-/// Opcode of the internal check an indirect call's chain ends with (`%trap.nofunction a`) or a
-/// recursive candidate becomes (`%trap.recursion a`): a trap naming the called address `a`.
+/// Opcode of the internal check an indirect call's chain ends with (`%trap.nofunction a`): a
+/// trap naming the called address `a`.
 pub const TRAP_OPCODE: &str = "%trap";
 
 /// Address of the module's first function; the code range ends at the first global address.
@@ -72,6 +74,9 @@ pub struct Funcs<'a> {
     /// Functions whose address is taken (an initialiser or an operand other than a direct
     /// call's target names them), in address order.
     taken: Vec<&'a str>,
+    /// Functions that can reach themselves through calls (direct, or an indirect call's
+    /// candidates): emitted as subroutines, never inlined.
+    recursive: HashSet<&'a str>,
 }
 
 impl<'a> Funcs<'a> {
@@ -115,10 +120,67 @@ impl<'a> Funcs<'a> {
             }
         }
         taken.sort_by_key(|n| addr[n]);
-        Funcs {
+        let mut fs = Funcs {
             by_name,
             addr,
             taken,
+            recursive: HashSet::new(),
+        };
+        let bodies: HashMap<&'a str, &'a RawFunc> = fs
+            .by_name
+            .iter()
+            .filter(|(_, f)| matches!(f.body, Ok(Some(_))))
+            .map(|(&n, &f)| (n, f))
+            .collect();
+        fs.recursive = super::subcall::recursive_set(&bodies, |f| fs.callees(f));
+        fs
+    }
+
+    /// The functions `f`'s body calls: direct targets, and the candidates of its indirect
+    /// calls.
+    fn callees(&self, f: &'a RawFunc) -> Vec<&'a str> {
+        let Ok(Some(b)) = &f.body else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for st in &b.body {
+            let Stmt::Inst(ri) = st else { continue };
+            if ri.opcode != "call" {
+                continue;
+            }
+            match ri.operands.get(1) {
+                Some((RawOpnd::Name(t), _)) if !t.starts_with('%') => {
+                    if let Some((&n, _)) = self.by_name.get_key_value(t.as_str()) {
+                        out.push(n);
+                    }
+                }
+                Some(_) => {
+                    let proto = ri.operands.get(3).and_then(|(o, _)| match o {
+                        RawOpnd::Name(n) => Some(n.as_str()),
+                        _ => None,
+                    });
+                    let sig = proto.and_then(|p| b.protos.iter().find(|x| x.name == p));
+                    if let Some(Ok(c)) = sig.map(|p| self.candidates(&p.sig)) {
+                        out.extend(c);
+                    }
+                }
+                None => {}
+            }
+        }
+        out
+    }
+
+    /// True when function `name` can reach itself through calls.
+    pub fn is_recursive(&self, name: &str) -> bool {
+        self.recursive.contains(name)
+    }
+
+    /// The definition of function `name` and its body, when it has one.
+    pub fn body_of(&self, name: &str) -> Option<(&'a RawFunc, &'a RawKernel)> {
+        let f: &'a RawFunc = self.by_name.get(name)?;
+        match &f.body {
+            Ok(Some(b)) => Some((f, b)),
+            _ => None,
         }
     }
 
@@ -212,24 +274,61 @@ fn address_operands(ri: &RawInst) -> impl Iterator<Item = &str> {
 }
 
 /// Replaces every `call` of kernel `k` by the callee's body (an indirect call by a comparison
-/// chain over its candidates, each an inlined direct call).
-pub fn inline_calls(k: &mut RawKernel, funcs: &Funcs, file: &str) -> Result<(), SimError> {
+/// chain over its candidates, each a direct call); a call of a recursive function becomes a
+/// subroutine call, saving the registers `plan` lists for each call site (`subcall.rs`).
+/// Returns the recursive functions and call sites found (empty when there are none).
+pub fn inline_calls(
+    k: &mut RawKernel,
+    funcs: &Funcs,
+    file: &str,
+    plan: &CallInfo,
+) -> Result<CallInfo, SimError> {
     if !k
         .body
         .iter()
         .any(|s| matches!(s, Stmt::Inst(i) if i.opcode == "call"))
     {
-        return Ok(());
+        return Ok(CallInfo::default());
     }
     let mut counter = 0u32;
     let body = std::mem::take(&mut k.body);
     let mut out = Vec::with_capacity(body.len());
     let mut stack = Vec::new();
-    expand(body, funcs, k, &mut out, &mut stack, &mut counter, file)?;
+    let mut subs = Subs::new(plan);
+    expand(
+        body,
+        funcs,
+        k,
+        &mut out,
+        &mut stack,
+        &mut counter,
+        file,
+        &mut subs,
+    )?;
+    if !subs.found.is_empty() {
+        Subs::finish_kernel(k, &mut out);
+        while let Some((i, name)) = subs.next_body() {
+            let (seg, tail) = subs.body(funcs, i, k, file)?;
+            let mut stack = vec![name];
+            expand(
+                seg,
+                funcs,
+                k,
+                &mut out,
+                &mut stack,
+                &mut counter,
+                file,
+                &mut subs,
+            )?;
+            out.extend(tail);
+        }
+        subs.found.kernel_need = subs.kernel_need(funcs);
+    }
     k.body = out;
-    Ok(())
+    Ok(subs.found)
 }
 
+#[allow(clippy::too_many_arguments)]
 fn expand(
     body: Vec<Stmt>,
     funcs: &Funcs,
@@ -238,6 +337,7 @@ fn expand(
     stack: &mut Vec<String>,
     counter: &mut u32,
     file: &str,
+    subs: &mut Subs,
 ) -> Result<(), SimError> {
     for st in body {
         let ri = match st {
@@ -262,8 +362,8 @@ fn expand(
         };
         let (name, tpos) = target;
         if name.starts_with('%') {
-            let chain = indirect(&ri, funcs, k, stack, counter, file)?;
-            expand(chain, funcs, k, out, stack, counter, file)?;
+            let chain = indirect(&ri, funcs, k, counter, file)?;
+            expand(chain, funcs, k, out, stack, counter, file, subs)?;
             continue;
         }
         let Some(f) = funcs.by_name.get(name.as_str()) else {
@@ -329,6 +429,11 @@ fn expand(
                 ))
             }
         };
+        if funcs.is_recursive(&name) {
+            check_call(&ri, &name, f, (&rets, &args), k, file)?;
+            subs.call(funcs, &name, &rets, &args, k, out, ri.pos, file)?;
+            continue;
+        }
         if stack.iter().any(|s| s == &name) {
             return Err(err(
                 file,
@@ -343,27 +448,7 @@ fn expand(
                 format!("'call': calls nested deeper than {MAX_DEPTH} are not supported"),
             ));
         }
-        if rets.len() != f.rets.len() || args.len() != f.params.len() {
-            return Err(err(
-                file,
-                ri.pos,
-                format!(
-                    "'call' of '{name}' passes {} return and {} argument parameters; it \
-                     declares {} and {}",
-                    rets.len(),
-                    args.len(),
-                    f.rets.len(),
-                    f.params.len()
-                ),
-            ));
-        }
-        if ri.guard.is_some() {
-            return Err(err(
-                file,
-                ri.pos,
-                "a guarded 'call' is not supported".into(),
-            ));
-        }
+        check_call(&ri, &name, f, (&rets, &args), k, file)?;
         *counter += 1;
         let sfx = format!("$i{counter}");
         let mut map: HashMap<String, String> = HashMap::new();
@@ -395,13 +480,6 @@ fn expand(
         for (p, a) in f.params.iter().zip(&args).chain(f.rets.iter().zip(&rets)) {
             map.insert(p.name.clone(), a.clone());
             bound.push(a.clone());
-            if !k.frame_params.contains(a) {
-                return Err(err(
-                    file,
-                    ri.pos,
-                    format!("'call' of '{name}': '{a}' is not a call-frame .param variable"),
-                ));
-            }
         }
         let end = format!("$L__ret{sfx}");
         // label names first (a branch may jump forward), then the body in order
@@ -429,23 +507,67 @@ fn expand(
             }
         }
         stack.push(name.clone());
-        expand(seg, funcs, k, out, stack, counter, file)?;
+        expand(seg, funcs, k, out, stack, counter, file, subs)?;
         stack.pop();
         out.push(Stmt::Label(end, ri.pos));
     }
     Ok(())
 }
 
+/// Checks a direct call of `name` (definition `f`): the numbers of return and argument
+/// parameters, call-frame variables as parameters, no guard.
+fn check_call(
+    ri: &RawInst,
+    name: &str,
+    f: &RawFunc,
+    (rets, args): (&[String], &[String]),
+    k: &RawKernel,
+    file: &str,
+) -> Result<(), SimError> {
+    if rets.len() != f.rets.len() || args.len() != f.params.len() {
+        return Err(err(
+            file,
+            ri.pos,
+            format!(
+                "'call' of '{name}' passes {} return and {} argument parameters; it \
+                 declares {} and {}",
+                rets.len(),
+                args.len(),
+                f.rets.len(),
+                f.params.len()
+            ),
+        ));
+    }
+    if ri.guard.is_some() {
+        return Err(err(
+            file,
+            ri.pos,
+            "a guarded 'call' is not supported".into(),
+        ));
+    }
+    if let Some(a) = args
+        .iter()
+        .chain(rets)
+        .find(|a| !k.frame_params.contains(a))
+    {
+        return Err(err(
+            file,
+            ri.pos,
+            format!("'call' of '{name}': '{a}' is not a call-frame .param variable"),
+        ));
+    }
+    Ok(())
+}
+
 /// The comparison chain an indirect call `ri` (`call (rets), %a, (args), proto;`) becomes:
 /// for each candidate `f` in turn `setp.eq %p, %a, addr(f); @%p bra L_f;`, then a trap naming
-/// the address, and per candidate `L_f: call (rets), f, (args); bra.uni L_end;` (a trap
-/// instead when `f` is already on the inlining path), then `L_end:`. The direct calls are
-/// inlined by the caller.
+/// the address, and per candidate `L_f: call (rets), f, (args); bra.uni L_end;`, then
+/// `L_end:`. The direct calls are expanded by the caller (inlined, or a subroutine call of a
+/// recursive candidate).
 fn indirect(
     ri: &RawInst,
     funcs: &Funcs,
     k: &mut RawKernel,
-    stack: &[String],
     counter: &mut u32,
     file: &str,
 ) -> Result<Vec<Stmt>, SimError> {
@@ -536,14 +658,10 @@ fn indirect(
     out.push(inst("bra", &["uni"], vec![name(&end)]));
     for (j, f) in cands.iter().enumerate() {
         out.push(Stmt::Label(label(j), pos));
-        if stack.iter().any(|s| s == f) {
-            out.push(inst(TRAP_OPCODE, &["recursion"], vec![name(&target)]));
-        } else {
-            let mut call = ri.clone();
-            call.operands.truncate(3);
-            call.operands[1].0 = name(f);
-            out.push(Stmt::Inst(call));
-        }
+        let mut call = ri.clone();
+        call.operands.truncate(3);
+        call.operands[1].0 = name(f);
+        out.push(Stmt::Inst(call));
         out.push(inst("bra", &["uni"], vec![name(&end)]));
     }
     out.push(Stmt::Label(end, pos));

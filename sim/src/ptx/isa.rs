@@ -579,6 +579,22 @@ pub enum Op {
     /// `bar.red.{popc.u32,and.pred,or.pred} d, 0, {!}c`: a CTA barrier that also reduces the
     /// predicate c over every thread that arrives and gives each the result.
     BarRed(BarRedOp),
+    /// A call of the recursive device function `func` (an index into
+    /// [`crate::ptx::CallStack::funcs`]), whose body starts at `Inst::target` (`ptx/subcall.rs`):
+    /// `dst[0]` receives the return address (the byte PC of the next instruction), `src[0]` is
+    /// the stack pointer (the local address of the callee's frame) and `src[1]` the stack bytes
+    /// the activation needs above it, checked against the stack limit. On the PDOM stack it
+    /// pushes a call entry.
+    Call {
+        /// Index of the called function.
+        func: u16,
+    },
+    /// The return of recursive device function `func` to the return address in `src[0]` (a
+    /// byte PC): pops the call entry of the PDOM stack.
+    Return {
+        /// Index of the function returning.
+        func: u16,
+    },
 }
 
 /// Why an [`Op::Trap`] aborts the kernel.
@@ -589,9 +605,6 @@ pub enum TrapKind {
     /// The end of an indirect call's comparison chain (`inline.rs`): the called address,
     /// `src[0]`, is the address of no function the call may reach.
     NoFunction,
-    /// An indirect call reached, at the address `src[0]`, a function that is already active
-    /// in the thread: recursion, which the front end does not execute.
-    Recursion,
 }
 
 /// A device system call ([`Op::Sys`]).
@@ -828,9 +841,13 @@ impl Inst {
         &self.src[..self.nsrc as usize]
     }
 
-    /// True for `bra`, `ret`, `exit`: instructions that end a basic block.
+    /// True for `bra`, `ret`, `exit` and the call and return of a recursive function:
+    /// instructions that end a basic block.
     pub fn ends_block(&self) -> bool {
-        matches!(self.op, Op::Bra { .. } | Op::Ret | Op::Exit)
+        matches!(
+            self.op,
+            Op::Bra { .. } | Op::Ret | Op::Exit | Op::Call { .. } | Op::Return { .. }
+        )
     }
 
     /// True for memory instructions that carry a data address.

@@ -31,6 +31,7 @@ pub mod lexer;
 pub mod parser;
 pub mod regalloc;
 mod scope;
+pub mod subcall;
 
 use crate::inst::WarpInst;
 use crate::SimError;
@@ -122,6 +123,19 @@ pub struct KernelCode {
     pub minnctapersm: Option<u32>,
     /// Virtual-register count before allocation (GPRs, predicates), for reports.
     pub virtual_regs: (u32, u32),
+    /// The recursive device functions the kernel calls (`subcall.rs`); `None` when it calls
+    /// none. Such a kernel has a per-thread call stack in local memory after its `local_bytes`.
+    pub calls: Option<CallStack>,
+}
+
+/// The call stack of a kernel that calls recursive device functions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CallStack {
+    /// The functions by index ([`isa::Op::Call`]'s `func`).
+    pub funcs: Vec<String>,
+    /// Stack bytes per thread the kernel's own code needs before its first call (its save
+    /// area and the callees' argument areas), checked at launch against the stack limit.
+    pub kernel_need_bytes: u32,
 }
 
 /// A parsed, register-allocated kernel, together with its module's data.

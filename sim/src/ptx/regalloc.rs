@@ -60,7 +60,10 @@ fn uses_defs(inst: &Inst, n_gpr: usize, uses: &mut Vec<usize>, defs: &mut Vec<us
     }
 }
 
-/// Successor instruction indices of instruction `i` (the instruction-level CFG).
+/// Successor instruction indices of instruction `i` (the instruction-level CFG). A call of a
+/// recursive function goes to the function's first instruction; its return (which has no
+/// successor here) goes to every return point of the function's calls, which
+/// [`successor_lists`] adds.
 pub fn successors(insts: &[Inst], i: usize) -> impl Iterator<Item = usize> {
     let inst = &insts[i];
     let n = insts.len();
@@ -70,12 +73,71 @@ pub fn successors(insts: &[Inst], i: usize) -> impl Iterator<Item = usize> {
             Some(inst.target as usize),
             if guarded { Some(i + 1) } else { None },
         ),
-        super::isa::Op::Ret | super::isa::Op::Exit => {
+        super::isa::Op::Call { .. } => (Some(inst.target as usize), None),
+        super::isa::Op::Ret | super::isa::Op::Exit | super::isa::Op::Return { .. } => {
             (None, if guarded { Some(i + 1) } else { None })
         }
         _ => (Some(i + 1), None),
     };
     [a, b].into_iter().flatten().filter(move |&s| s < n)
+}
+
+/// The successor list of every instruction: [`successors`], and for the return of a recursive
+/// function the instruction after each call of that function (an interprocedural graph, so
+/// that a value live after a call is live throughout the callee and the registers the callee
+/// writes are kept apart from it).
+pub fn successor_lists(insts: &[Inst]) -> Vec<Vec<usize>> {
+    use super::isa::Op;
+    let mut out: Vec<Vec<usize>> = (0..insts.len())
+        .map(|i| successors(insts, i).collect())
+        .collect();
+    let mut returns: Vec<(u16, usize)> = Vec::new();
+    for (i, x) in insts.iter().enumerate() {
+        if let Op::Return { func } = x.op {
+            returns.push((func, i));
+        }
+    }
+    if returns.is_empty() {
+        return out;
+    }
+    for (j, x) in insts.iter().enumerate() {
+        if let Op::Call { func } = x.op {
+            for &(f, r) in &returns {
+                if f == func && j + 1 < insts.len() {
+                    out[r].push(j + 1);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Virtual registers (GPRs `0..classes.len()`, then predicates) live on entry to each
+/// instruction of `points`, over the interprocedural graph of [`successor_lists`].
+pub fn live_in_at(
+    insts: &[Inst],
+    classes: &[RegClass],
+    n_pred: usize,
+    points: &[usize],
+) -> Vec<Vec<usize>> {
+    let lv = liveness(insts, classes.len(), n_pred);
+    points
+        .iter()
+        .map(|&p| {
+            if p < insts.len() {
+                lv.live_in(p).collect()
+            } else {
+                Vec::new()
+            }
+        })
+        .collect()
+}
+
+/// Virtual registers (in the space of [`live_in_at`]) each instruction writes.
+pub fn defs_of(inst: &Inst, n_gpr: usize) -> Vec<usize> {
+    let (mut u, mut d) = (Vec::new(), Vec::new());
+    uses_defs(inst, n_gpr, &mut u, &mut d);
+    d
 }
 
 /// Live sets per instruction (bitsets over the combined virtual-register space).
@@ -131,7 +193,7 @@ fn liveness(insts: &[Inst], n_gpr: usize, n_pred: usize) -> Liveness {
             defs.clone()
         });
     }
-    let succs: Vec<Vec<usize>> = (0..n).map(|i| successors(insts, i).collect()).collect();
+    let succs = successor_lists(insts);
     // Iterate to a fixed point in reverse program order.
     let mut changed = true;
     let mut tmp = vec![0u64; words];

@@ -336,6 +336,7 @@ impl TimingGpu {
         scratch.coop_check = Some(super::cooperative_check(&self.cfg));
         scratch.warp_slots = self.emu.warp_slots;
         scratch.max_shared_per_cta = self.emu.max_shared_per_cta;
+        scratch.stack_limit_bytes = self.emu.stack_limit_bytes;
         let p = crate::emu::launch::prepare(&mut scratch, launch)?;
         super::occupancy(&self.cfg, &p.info)
     }
@@ -351,6 +352,9 @@ impl Gpu for TimingGpu {
     }
     fn copy_from_device(&mut self, src: DevPtr, out: &mut [u8]) -> Result<(), SimError> {
         self.emu.copy_from_device(src, out)
+    }
+    fn set_stack_limit(&mut self, bytes: u32) -> Result<(), SimError> {
+        self.emu.set_stack_limit(bytes)
     }
     fn launch(&mut self, launch: &Launch) -> Result<(), SimError> {
         let kernels = &self.cfg.sim.kernels;

@@ -136,6 +136,9 @@ impl Gpu for RefGpu {
     fn copy_from_device(&mut self, src: DevPtr, out: &mut [u8]) -> Result<(), SimError> {
         self.emu.copy_from_device(src, out)
     }
+    fn set_stack_limit(&mut self, bytes: u32) -> Result<(), SimError> {
+        self.emu.set_stack_limit(bytes)
+    }
     fn launch(&mut self, launch: &Launch) -> Result<(), SimError> {
         let (c, k) = run_launch(
             &self.cfg,
