@@ -31,6 +31,7 @@ pub mod issuecost;
 pub mod optimize;
 pub mod program;
 pub mod provenance;
+pub mod recorded_config;
 pub mod refcompare;
 pub mod report;
 pub mod rfcost;

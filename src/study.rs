@@ -19,6 +19,7 @@
 //! println!("{}", gpuenergy::report::table::render(&report));
 //! ```
 
+use crate::recorded_config::{recorded_config_differences, ConfigMismatch};
 use crate::study_config::{IntoVariant, StudyConfig};
 use models::gating::cost::{ClassCost, CostPoint};
 use models::gpu::{
@@ -77,29 +78,8 @@ pub enum StudyError {
     #[error(transparent)]
     Activity(SimError),
     /// The saved Activity was recorded on another configuration than the one being costed.
-    #[error(
-        "activity file {} was recorded on configuration '{activity_gpu}' (hash {activity_hash}), \
-         but the configuration being costed is '{config_gpu}' (hash {config_hash}){differs}; give \
-         the --preset/--config/--set it was simulated with, or --recost to cost it on this \
-         configuration on purpose",
-        path.display()
-    )]
-    ConfigMismatch {
-        /// The Activity file.
-        path: PathBuf,
-        /// `config_name` recorded in the Activity.
-        activity_gpu: String,
-        /// `config_hash` recorded in the Activity.
-        activity_hash: String,
-        /// `gpu.name` of the configuration being costed.
-        config_gpu: String,
-        /// Hash of the configuration being costed.
-        config_hash: String,
-        /// The keys that differ, when the record's configuration is known (a preset by name
-        /// and hash), as `; keys that differ: k (recorded → costed), …`; otherwise a note that
-        /// the record does not hold its configuration's keys.
-        differs: String,
-    },
+    #[error("{0}")]
+    ConfigMismatch(Box<ConfigMismatch>),
     /// No built-in workload has this name.
     #[error("unknown workload '{name}'; known: {known}")]
     UnknownWorkload {
@@ -783,14 +763,14 @@ impl Study {
                 act.check_consistent(&label).map_err(StudyError::Activity)?;
                 let config_hash = self.cfg.hash_hex();
                 if act.config_hash != config_hash && !self.recost {
-                    return Err(StudyError::ConfigMismatch {
+                    return Err(StudyError::ConfigMismatch(Box::new(ConfigMismatch {
                         path: path.clone(),
                         activity_gpu: act.config_name.clone(),
                         activity_hash: act.config_hash.clone(),
                         config_gpu: self.cfg.gpu.name.clone(),
                         config_hash,
                         differs: recorded_config_differences(&act, &self.cfg),
-                    });
+                    })));
                 }
                 let record_sms = act.aggregate.sms.len();
                 if record_sms != self.cfg.gpu.n_sm as usize {
@@ -907,35 +887,6 @@ pub fn derived_srf_cycles(
             cfg.prf.n_fast
         ))
     })
-}
-
-/// The keys in which `cfg` differs from the configuration an Activity was recorded on, for
-/// the mismatch message: known when the record names a built-in preset and carries that
-/// preset's hash (a record of a `--config` file or `--set` run holds only the hash).
-fn recorded_config_differences(act: &Activity, cfg: &GpuConfig) -> String {
-    let recorded = GpuConfig::preset(&act.config_name)
-        .ok()
-        .filter(|p| p.hash_hex() == act.config_hash);
-    let Some(recorded) = recorded else {
-        return "; the record holds only its configuration's hash, so the keys that differ \
-                cannot be listed"
-            .to_string();
-    };
-    let diff = sim::config::gpgpusim::differing_keys(&recorded, cfg);
-    let shown: Vec<String> = diff
-        .iter()
-        .take(8)
-        .map(|(k, a, b)| format!("{k} ({a} -> {b})"))
-        .collect();
-    let more = if diff.len() > shown.len() {
-        format!(" and {} more", diff.len() - shown.len())
-    } else {
-        String::new()
-    };
-    format!(
-        "; keys that differ (recorded -> costed): {}{more}",
-        shown.join(", ")
-    )
 }
 
 #[cfg(test)]

@@ -41,6 +41,9 @@ fn write_json(dir: &Path, name: &str, v: &serde_json::Value) -> String {
     p.to_str().unwrap().to_string()
 }
 
+/// An edit of a saved Activity's JSON.
+type Edit = Box<dyn Fn(&mut serde_json::Value)>;
+
 fn estimate(act: &str, extra: &[&str]) -> Output {
     let mut args = vec!["estimate", "--tech", "planar45", "--activity", act];
     args.extend_from_slice(extra);
@@ -114,7 +117,7 @@ fn activity_checks() {
     assert!(err.contains("warp_insts"), "{err}");
 
     // Records no run can produce: each refused, naming the file and the record's fault.
-    let cases: Vec<(&str, Box<dyn Fn(&mut serde_json::Value)>, &str)> = vec![
+    let cases: Vec<(&str, Edit, &str)> = vec![
         (
             "nokernels",
             Box::new(|v| v["kernels"] = serde_json::json!([])),
