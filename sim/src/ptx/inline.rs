@@ -451,30 +451,7 @@ fn expand(
         check_call(&ri, &name, f, (&rets, &args), k, file)?;
         *counter += 1;
         let sfx = format!("$i{counter}");
-        let mut map: HashMap<String, String> = HashMap::new();
-        for (r, ty, p) in &callee.regs {
-            let n = format!("{r}{sfx}");
-            map.insert(r.clone(), n.clone());
-            k.regs.push((n, *ty, *p));
-        }
-        for v in &callee.vars {
-            let mut v = v.clone();
-            let n = format!("{}{sfx}", v.name);
-            map.insert(v.name.clone(), n.clone());
-            v.name = n;
-            k.vars.push(v);
-        }
-        for fp in &callee.frame_params {
-            k.frame_params.push(format!("{fp}{sfx}"));
-        }
-        for p in &callee.protos {
-            let n = format!("{}{sfx}", p.name);
-            map.insert(p.name.clone(), n.clone());
-            k.protos.push(CallProto {
-                name: n,
-                ..p.clone()
-            });
-        }
+        let mut map = import_decls(k, callee, &sfx, |_| false);
         // the callee's parameters are the caller's frame variables
         let mut bound = Vec::new();
         for (p, a) in f.params.iter().zip(&args).chain(f.rets.iter().zip(&rets)) {
@@ -669,6 +646,43 @@ fn indirect(
 }
 
 /// Renames registers, variables, parameters and labels of an inlined instruction.
+/// Declares `body`'s registers, variables (those `skip_var` does not take), frame parameters
+/// and call prototypes in `k` under names suffixed with `sfx`; returns the renaming map (old
+/// name → new name) for the body's statements. Shared by the inliner and the emitter of
+/// recursive subroutines.
+pub(super) fn import_decls(
+    k: &mut RawKernel,
+    body: &RawKernel,
+    sfx: &str,
+    skip_var: impl Fn(&str) -> bool,
+) -> HashMap<String, String> {
+    let mut map: HashMap<String, String> = HashMap::new();
+    for (r, ty, p) in &body.regs {
+        let n = format!("{r}{sfx}");
+        map.insert(r.clone(), n.clone());
+        k.regs.push((n, *ty, *p));
+    }
+    for v in body.vars.iter().filter(|v| !skip_var(&v.name)) {
+        let mut v = v.clone();
+        let n = format!("{}{sfx}", v.name);
+        map.insert(v.name.clone(), n.clone());
+        v.name = n;
+        k.vars.push(v);
+    }
+    for fp in &body.frame_params {
+        k.frame_params.push(format!("{fp}{sfx}"));
+    }
+    for p in &body.protos {
+        let n = format!("{}{sfx}", p.name);
+        map.insert(p.name.clone(), n.clone());
+        k.protos.push(CallProto {
+            name: n,
+            ..p.clone()
+        });
+    }
+    map
+}
+
 fn rename(ri: &mut RawInst, map: &HashMap<String, String>) {
     ri.rename_names(|n| map.get(n).cloned());
 }

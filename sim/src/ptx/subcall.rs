@@ -483,34 +483,8 @@ impl<'p> Subs<'p> {
         };
         let fr = self.frame(funcs, i);
         let sfx = format!("$s{i}");
-        let mut map: HashMap<String, String> = HashMap::new();
-        for (r, ty, p) in &b.regs {
-            let n = format!("{r}{sfx}");
-            map.insert(r.clone(), n.clone());
-            k.regs.push((n, *ty, *p));
-        }
         let depot: HashMap<&str, u64> = fr.depot.iter().map(|(n, o)| (n.as_str(), *o)).collect();
-        for v in &b.vars {
-            if depot.contains_key(v.name.as_str()) {
-                continue;
-            }
-            let mut v = v.clone();
-            let n = format!("{}{sfx}", v.name);
-            map.insert(v.name.clone(), n.clone());
-            v.name = n;
-            k.vars.push(v);
-        }
-        for fp in &b.frame_params {
-            k.frame_params.push(format!("{fp}{sfx}"));
-        }
-        for p in &b.protos {
-            let n = format!("{}{sfx}", p.name);
-            map.insert(p.name.clone(), n.clone());
-            k.protos.push(CallProto {
-                name: n,
-                ..p.clone()
-            });
-        }
+        let mut map = super::inline::import_decls(k, b, &sfx, |v| depot.contains_key(v));
         for st in &b.body {
             if let Stmt::Label(l, _) = st {
                 map.insert(l.clone(), format!("{l}{sfx}"));
