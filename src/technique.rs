@@ -501,18 +501,24 @@ pub fn resolve(spec: &str) -> Result<Resolved, TechniqueError> {
 }
 
 /// The techniques `t` composes with: no knob both set to different values, and the
-/// combination's knobs give a configuration the simulator accepts (on the gtx480 preset; e.g.
+/// combination's knobs, in either order, give a configuration the simulator accepts (on the gtx480 preset; e.g.
 /// DWF runs on the reference-mode model, which runs no power gating).
 pub fn composes_with(t: &Technique) -> Vec<&'static str> {
     let base = sim::config::GpuConfig::preset("gtx480").ok();
+    let accepted = |spec: String| {
+        resolve(&spec).is_ok_and(|r| {
+            base.as_ref()
+                .is_none_or(|b| b.with_overrides(&r.knobs, "--technique").is_ok())
+        })
+    };
+    // Both orders: a default of the first technique wins over the second's, so one order
+    // may build a configuration the other does not.
     TECHNIQUES
         .iter()
         .filter(|o| {
             o.name != t.name
-                && resolve(&format!("{}+{}", t.name, o.name)).is_ok_and(|r| {
-                    base.as_ref()
-                        .is_none_or(|b| b.with_overrides(&r.knobs, "--technique").is_ok())
-                })
+                && accepted(format!("{}+{}", t.name, o.name))
+                && accepted(format!("{}+{}", o.name, t.name))
         })
         .map(|o| o.name)
         .collect()

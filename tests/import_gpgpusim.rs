@@ -418,7 +418,7 @@ fn out_of_range_empty_and_self_overwriting_imports_are_refused() {
     // Values outside a key's physical range, including one beyond TOML's integer range: the
     // error names the key, its range, and the option, file and line that set it.
     for (extra, key, range) in [
-        ("-gpgpu_n_clusters 99999\n", "gpu.n_sm", "1..=1024"),
+        ("-gpgpu_n_clusters 99999\n", "gpu.n_sm", "1..=4096"),
         (
             "-gpgpu_kernel_launch_latency 18446744073709551615\n",
             "gpu.kernel_launch_latency",
@@ -427,7 +427,7 @@ fn out_of_range_empty_and_self_overwriting_imports_are_refused() {
         (
             "-gpgpu_clock_domains 1e12:1417.0:1417.0:2500.0\n",
             "gpu.core_mhz",
-            "1..=10000 MHz",
+            "1..=100000 MHz",
         ),
     ] {
         write_options(&cfg_path, TITANX, extra);

@@ -1,7 +1,8 @@
 //! The physical range of every numeric configuration key.
 //!
 //! Each key of the machine description has a range a real GPU (or a deliberately extreme
-//! design study) lies in: clocks from 1 MHz to 10 GHz, unit counts up to a few hundred,
+//! design study) lies in: clocks from 1 MHz to 100 GHz (the logic-depth check of the costing
+//! refuses clocks the node's gates cannot reach), unit counts up to a few hundred,
 //! latencies up to 10^4–10^6 cycles. A value outside its range is refused with the key, the
 //! value, the range and its unit, whether it comes from a preset, `--config`, `--set` or
 //! `presets --import`: one table serves all of them, through [`GpuConfig::validate`]. The
@@ -39,11 +40,11 @@ const MAX_ENTRIES: f64 = 1_048_576.0;
 /// The table, most specific entries first.
 const RANGES: &[Range] = &[
     // Clocks.
-    r("gpu.core_mhz", 1.0, 10_000.0, "MHz"),
-    r("gpu.icnt_mhz", 1.0, 10_000.0, "MHz"),
-    r("gpu.l2_mhz", 1.0, 10_000.0, "MHz"),
-    r("gpu.dram_mhz", 1.0, 10_000.0, "MHz"),
-    r("gpu.n_sm", 1.0, 1024.0, "SMs"),
+    r("gpu.core_mhz", 1.0, 100_000.0, "MHz"),
+    r("gpu.icnt_mhz", 1.0, 100_000.0, "MHz"),
+    r("gpu.l2_mhz", 1.0, 100_000.0, "MHz"),
+    r("gpu.dram_mhz", 1.0, 100_000.0, "MHz"),
+    r("gpu.n_sm", 1.0, 4096.0, "SMs"),
     r("gpu.warp_size", 32.0, 32.0, "threads"),
     r("gpu.kernel_launch_latency", 0.0, 1e7, "cycles"),
     r("gpu.cta_launch_latency", 0.0, 1e7, "cycles"),
@@ -118,6 +119,9 @@ const RANGES: &[Range] = &[
     r("mem.channel_interleave_bytes", 1.0, 16_777_216.0, "bytes"),
     r("icnt.flit_bytes", 1.0, 4096.0, "bytes"),
     r("icnt.*", 1.0, MAX_ENTRIES, "flits"),
+    // Bank-group timings are 0 on parts without bank groups (GPGPU-Sim's GDDR5 configurations).
+    r("dram.timing.ccdl", 0.0, 10_000.0, "DRAM cycles"),
+    r("dram.timing.rtpl", 0.0, 10_000.0, "DRAM cycles"),
     r("dram.timing.*", 1.0, 10_000.0, "DRAM cycles"),
     r("dram.n_banks", 1.0, 1024.0, "banks"),
     r("dram.n_bank_groups", 1.0, 1024.0, "bank groups"),
@@ -149,7 +153,12 @@ const RANGES: &[Range] = &[
     r("prf.table_copies", 1.0, 256.0, "copies"),
     r("prf.*", 0.0, 1e9, "cycles"),
     r("afrf.threshold_ratio", 0.0, 1.0, "(fraction)"),
-    r("afrf.threshold", 0.0, 100.0, "%"),
+    r(
+        "afrf.threshold",
+        0.0,
+        1e9,
+        "dispatched instructions per epoch",
+    ),
     r("afrf.*", 0.0, 1e9, "cycles"),
     r("mrf.lat", 1.0, 64.0, "cycles"),
     r("rfc.entries_per_warp", 1.0, 256.0, "entries"),
@@ -337,8 +346,8 @@ mod tests {
     fn values_outside_their_range_are_named_with_range_and_unit() {
         let base = GpuConfig::preset("gtx480").unwrap();
         for (key, value, range) in [
-            ("gpu.core_mhz", "1e12", "1..=10000 MHz"),
-            ("gpu.dram_mhz", "1e-20", "1..=10000 MHz"),
+            ("gpu.core_mhz", "1e12", "1..=100000 MHz"),
+            ("gpu.dram_mhz", "1e-20", "1..=100000 MHz"),
             ("units.n_sp", "1000000", "1..=64 units"),
             ("latency.fp.add", "[4, 0]", "1..=1000000 cycles"),
             ("dram.chips_per_channel", "0", "1..=256 chips"),
