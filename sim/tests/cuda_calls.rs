@@ -429,32 +429,10 @@ fn newdelete_sample_loads_where_present() {
     }
 }
 
-/// The project's one nvcc search, shared with the root build script.
-#[path = "../../src/program/nvcc_find.rs"]
-#[allow(dead_code)]
-mod nvcc_find;
-
 #[test]
 fn nvcc_recompiles_calls() {
-    let Some(nvcc) = nvcc_find::find() else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "nvcc not found under CI (pip install nvidia-cuda-nvcc nvidia-cuda-cccl)"
-        );
-        eprintln!("ignored: nvcc not found (pip install nvidia-cuda-nvcc nvidia-cuda-cccl)");
+    let Some(text) = common::nvcc_ptx(&dir().join("calls.cu")) else {
         return;
     };
-    let tmp = std::env::temp_dir().join(format!("gpuenergy-calls-{}", std::process::id()));
-    std::fs::create_dir_all(&tmp).unwrap();
-    let out = tmp.join("calls.ptx");
-    let st = std::process::Command::new(&nvcc)
-        .args(["-ptx", "-O3", "-arch=sm_75", "-o"])
-        .arg(&out)
-        .arg(dir().join("calls.cu"))
-        .status()
-        .unwrap();
-    assert!(st.success(), "nvcc failed on calls.cu");
-    let text = std::fs::read_to_string(&out).unwrap();
-    check_all(&Module::parse(&text, &out.display().to_string()).unwrap());
-    let _ = std::fs::remove_dir_all(&tmp);
+    check_all(&Module::parse(&text, "calls.ptx").unwrap());
 }

@@ -708,15 +708,9 @@ fn every_committed_kernel_is_accepted() {
     assert!(n >= 12, "{n} kernels");
 }
 
-/// The project's one nvcc search (`$GPUENERGY_NVCC`, `PATH`, `$CUDA_HOME/bin`, the
-/// `nvidia-cuda-nvcc` Python package), plain `std`, shared with the root build script.
-#[path = "../../src/program/nvcc_find.rs"]
-#[allow(dead_code)]
-mod nvcc_find;
-
 #[test]
 fn nvcc_recompiles_sources() {
-    let Some(nvcc) = nvcc_find::find() else {
+    let Some(nvcc) = common::nvcc_find::find() else {
         assert!(
             std::env::var_os("CI").is_none(),
             "nvcc not found under CI (pip install nvidia-cuda-nvcc nvidia-cuda-cccl)"

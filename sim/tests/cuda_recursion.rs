@@ -11,6 +11,8 @@
 //! `nvcc_recompiles_recursion` compiles the source afresh and runs the checks on that PTX too
 //! (reported as ignored without nvcc, failing under `CI`).
 
+mod common;
+
 use sim::config::GpuConfig;
 use sim::emu::Emulator;
 use sim::ptx::Module;
@@ -305,35 +307,13 @@ fn stack_overflow_is_a_clear_error() {
     assert!(gpu.set_stack_limit(1 << 30).is_err());
 }
 
-/// The project's one nvcc search, shared with the root build script.
-#[path = "../../src/program/nvcc_find.rs"]
-#[allow(dead_code)]
-mod nvcc_find;
-
 #[test]
 fn nvcc_recompiles_recursion() {
-    let Some(nvcc) = nvcc_find::find() else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "nvcc not found under CI (pip install nvidia-cuda-nvcc nvidia-cuda-cccl)"
-        );
-        eprintln!("ignored: nvcc not found (pip install nvidia-cuda-nvcc nvidia-cuda-cccl)");
+    let Some(text) = common::nvcc_ptx(&dir().join("recursion.cu")) else {
         return;
     };
-    let tmp = std::env::temp_dir().join(format!("gpuenergy-recursion-{}", std::process::id()));
-    std::fs::create_dir_all(&tmp).unwrap();
-    let out = tmp.join("recursion.ptx");
-    let st = std::process::Command::new(&nvcc)
-        .args(["-ptx", "-O3", "-arch=sm_75", "-o"])
-        .arg(&out)
-        .arg(dir().join("recursion.cu"))
-        .status()
-        .unwrap();
-    assert!(st.success(), "nvcc failed on recursion.cu");
-    let text = std::fs::read_to_string(&out).unwrap();
     check_all(
         &mut Emulator::new(),
-        &Module::parse(&text, &out.display().to_string()).unwrap(),
+        &Module::parse(&text, "recursion.ptx").unwrap(),
     );
-    let _ = std::fs::remove_dir_all(&tmp);
 }

@@ -142,3 +142,34 @@ pub fn down_u64(gpu: &mut Emulator, p: u64, n: usize) -> Vec<u64> {
         .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
         .collect()
 }
+
+/// The project's one nvcc search, shared with the root build script.
+#[path = "../../../src/program/nvcc_find.rs"]
+pub mod nvcc_find;
+
+/// `cu` compiled to PTX (sm_75, -O3) with the nvcc the project finds, as text; `None` (the
+/// test reported as ignored) when there is none, which fails under `CI`.
+pub fn nvcc_ptx(cu: &std::path::Path) -> Option<String> {
+    let Some(nvcc) = nvcc_find::find() else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "nvcc not found under CI (pip install nvidia-cuda-nvcc nvidia-cuda-cccl)"
+        );
+        eprintln!("ignored: nvcc not found (pip install nvidia-cuda-nvcc nvidia-cuda-cccl)");
+        return None;
+    };
+    let stem = cu.file_stem().unwrap().to_string_lossy().into_owned();
+    let tmp = std::env::temp_dir().join(format!("gpuenergy-{stem}-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let out = tmp.join(format!("{stem}.ptx"));
+    let st = std::process::Command::new(&nvcc)
+        .args(["-ptx", "-O3", "-arch=sm_75", "-o"])
+        .arg(&out)
+        .arg(cu)
+        .status()
+        .unwrap();
+    assert!(st.success(), "nvcc failed on {}", cu.display());
+    let text = std::fs::read_to_string(&out).unwrap();
+    let _ = std::fs::remove_dir_all(&tmp);
+    Some(text)
+}
