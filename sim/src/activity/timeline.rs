@@ -184,7 +184,7 @@ impl LaneTimelines {
     }
 
     /// Marks cycles [t, t + len) of lane `l` busy, as [`Timeline::busy`].
-    #[inline]
+    #[inline(always)]
     pub fn busy(&mut self, l: usize, t: u64, len: u64) {
         if len == 0 {
             return;
