@@ -93,18 +93,102 @@ pub struct ActivityCache {
     dir: PathBuf,
     hits: AtomicUsize,
     misses: AtomicUsize,
-    /// Entries read or written by this process, by key (a hit here skips parsing the file).
-    mem: Mutex<HashMap<String, Activity>>,
+    /// Entries read or written by this process, by key (a hit here skips parsing the file),
+    /// held within a byte budget.
+    mem: Mutex<MemCache>,
+}
+
+/// Default budget of the in-memory copies, in bytes of their JSON text. A parsed record takes
+/// about 3.4 times its text in memory (heaptrack on `optimize --tech finfet7 --area-budget 2%
+/// --space gating,rf`: 431 MB held for 128 MiB of text), so this is about 220 MB: room for the
+/// working set of a search, which re-costs the design it just simulated on every workload of
+/// the test suite (about 2.3 MB of text each), while a long search's hundreds of records stay
+/// on disk only.
+pub const MEMORY_BUDGET_BYTES: usize = 64 << 20;
+
+/// The in-memory copies: at most `cap_bytes` of records (counted by their JSON size), the
+/// least recently used dropped first. Only speed depends on it: a dropped record is read back
+/// from its file.
+#[derive(Debug)]
+struct MemCache {
+    map: HashMap<String, MemEntry>,
+    bytes: usize,
+    cap_bytes: usize,
+    clock: u64,
+}
+
+#[derive(Debug)]
+struct MemEntry {
+    act: Activity,
+    bytes: usize,
+    used: u64,
+}
+
+impl MemCache {
+    fn new(cap_bytes: usize) -> MemCache {
+        MemCache {
+            map: HashMap::new(),
+            bytes: 0,
+            cap_bytes,
+            clock: 0,
+        }
+    }
+
+    fn get(&mut self, k: &str) -> Option<Activity> {
+        self.clock += 1;
+        let e = self.map.get_mut(k)?;
+        e.used = self.clock;
+        Some(e.act.clone())
+    }
+
+    /// Keeps `act` (`bytes` long as JSON) unless it alone exceeds the budget, then drops the
+    /// least recently used records until the budget holds.
+    fn insert(&mut self, k: String, act: Activity, bytes: usize) {
+        if bytes > self.cap_bytes {
+            return;
+        }
+        self.clock += 1;
+        if let Some(old) = self.map.insert(
+            k,
+            MemEntry {
+                act,
+                bytes,
+                used: self.clock,
+            },
+        ) {
+            self.bytes -= old.bytes;
+        }
+        self.bytes += bytes;
+        while self.bytes > self.cap_bytes {
+            let Some(oldest) = self
+                .map
+                .iter()
+                .min_by_key(|(_, e)| e.used)
+                .map(|(k, _)| k.clone())
+            else {
+                break;
+            };
+            if let Some(e) = self.map.remove(&oldest) {
+                self.bytes -= e.bytes;
+            }
+        }
+    }
 }
 
 impl ActivityCache {
-    /// A cache in `dir` (created on the first write).
+    /// A cache in `dir` (created on the first write), keeping up to [`MEMORY_BUDGET_BYTES`]
+    /// of records in memory.
     pub fn new(dir: impl Into<PathBuf>) -> ActivityCache {
+        ActivityCache::with_memory_budget(dir, MEMORY_BUDGET_BYTES)
+    }
+
+    /// A cache in `dir` keeping up to `bytes` of records (by JSON size) in memory.
+    pub fn with_memory_budget(dir: impl Into<PathBuf>, bytes: usize) -> ActivityCache {
         ActivityCache {
             dir: dir.into(),
             hits: AtomicUsize::new(0),
             misses: AtomicUsize::new(0),
-            mem: Mutex::new(HashMap::new()),
+            mem: Mutex::new(MemCache::new(bytes)),
         }
     }
 
@@ -121,14 +205,13 @@ impl ActivityCache {
     /// miss).
     pub fn get(&self, cfg: &GpuConfig, workload: &str, size: &str) -> Option<Activity> {
         let k = key(cfg, workload, size);
-        let mem = self.mem.lock().ok().and_then(|m| m.get(&k).cloned());
+        let mem = self.mem.lock().ok().and_then(|mut m| m.get(&k));
         let found = mem.or_else(|| {
             let p = self.path(&k);
-            let a = std::fs::read_to_string(&p)
-                .ok()
-                .and_then(|t| Activity::from_json(&t, &p.display().to_string()).ok())?;
+            let t = std::fs::read_to_string(&p).ok()?;
+            let a = Activity::from_json(&t, &p.display().to_string()).ok()?;
             if let Ok(mut m) = self.mem.lock() {
-                m.insert(k.clone(), a.clone());
+                m.insert(k.clone(), a.clone(), t.len());
             }
             Some(a)
         });
@@ -149,10 +232,11 @@ impl ActivityCache {
         act: &Activity,
     ) -> std::io::Result<()> {
         let k = key(cfg, workload, size);
+        let text = act.to_json();
         if let Ok(mut m) = self.mem.lock() {
-            m.insert(k.clone(), act.clone());
+            m.insert(k.clone(), act.clone(), text.len());
         }
-        write_atomic(&self.dir, &format!("{k}.json"), act.to_json().as_bytes())
+        write_atomic(&self.dir, &format!("{k}.json"), text.as_bytes())
     }
 
     /// Entries (`.json` files) in the folder and their total size in bytes.
@@ -184,8 +268,8 @@ impl ActivityCache {
     }
 
     /// Removes the least recently written entries until the folder holds at most `max_bytes`;
-    /// returns how many entries and bytes were removed. Entries of this process stay readable
-    /// from memory.
+    /// returns how many entries and bytes were removed. Entries of this process still in
+    /// memory stay readable.
     pub fn trim(&self, max_bytes: u64) -> (usize, u64) {
         let mut e = self.entries();
         let mut total: u64 = e.iter().map(|x| x.1).sum();
@@ -253,6 +337,39 @@ mod tests {
         assert!(check_dir(&file).is_err());
         assert!(check_dir(&dir).is_ok());
         assert!(check_dir(&dir.join("absent")).is_ok());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn memory_copies_stay_within_their_budget_least_recently_used_dropped_first() {
+        let act = Activity::new("g", "h");
+        let mut m = MemCache::new(300);
+        m.insert("a".into(), act.clone(), 100);
+        m.insert("b".into(), act.clone(), 100);
+        m.insert("c".into(), act.clone(), 100);
+        assert!(m.get("a").is_some()); // b is now the least recently used
+        m.insert("d".into(), act.clone(), 100);
+        assert_eq!(m.bytes, 300);
+        assert!(m.get("b").is_none() && m.get("c").is_some() && m.get("d").is_some());
+        m.insert("huge".into(), act.clone(), 301);
+        assert!(m.get("huge").is_none());
+        m.insert("d".into(), act, 50);
+        assert_eq!(m.bytes, 250);
+    }
+
+    #[test]
+    fn a_record_dropped_from_memory_is_read_back_from_its_file() {
+        let dir = std::env::temp_dir().join(format!("gpuenergy-cache-mem-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let cache = ActivityCache::with_memory_budget(&dir, 0);
+        let cfg = GpuConfig::preset("gtx480").unwrap();
+        let act = Activity::new(&cfg.gpu.name, &cfg.hash_hex());
+        cache.put(&cfg, "w", "test", &act).unwrap();
+        assert_eq!(cache.mem.lock().unwrap().map.len(), 0);
+        assert_eq!(
+            cache.get(&cfg, "w", "test").unwrap().to_json(),
+            act.to_json()
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -176,8 +176,12 @@ struct CalibFile {
 
 const CALIB_TOML: &str = include_str!("../../data/sram_calib.toml");
 
-fn file() -> Option<CalibFile> {
-    toml::from_str::<CalibFile>(CALIB_TOML).ok()
+/// The embedded file, parsed once per process (the SRAM model asks for it on every array it
+/// costs).
+fn file() -> Option<&'static CalibFile> {
+    static FILE: std::sync::OnceLock<Option<CalibFile>> = std::sync::OnceLock::new();
+    FILE.get_or_init(|| toml::from_str::<CalibFile>(CALIB_TOML).ok())
+        .as_ref()
 }
 
 /// The fitted factors for planar nodes (the embedded TOML).
