@@ -229,6 +229,10 @@ impl RfTechniqueTerms for Coma {
         cfg.coma.enabled
     }
 
+    fn enable_key(&self) -> &'static str {
+        "coma.enabled"
+    }
+
     fn terms(&self) -> &'static [TermSpec] {
         &[
             TermSpec {

@@ -127,6 +127,10 @@ pub trait RfTechniqueTerms: Send + Sync {
     /// Whether `cfg` runs it.
     fn enabled(&self, cfg: &GpuConfig) -> bool;
 
+    /// The configuration key that turns it on (`section.enabled`), for messages that refuse
+    /// it.
+    fn enable_key(&self) -> &'static str;
+
     /// Refuses knobs of it that `cfg` sets inconsistently, before anything is costed (an
     /// error naming the knob). Default: nothing to check.
     fn check(&self, cfg: &GpuConfig) -> Result<(), RfError> {

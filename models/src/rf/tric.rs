@@ -542,6 +542,10 @@ impl RfTechniqueTerms for Tric {
         cfg.tric.enabled
     }
 
+    fn enable_key(&self) -> &'static str {
+        "tric.enabled"
+    }
+
     fn check(&self, cfg: &sim::config::GpuConfig) -> Result<(), RfError> {
         if cfg.tric.gate_periphery_if_bank_off && !cfg.tric.enabled {
             return Err(RfError::input(
