@@ -425,51 +425,6 @@ pub fn tric_switch(q: &TricQuery) -> Result<TricSwitch, GatingError> {
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn derived_wake_latency_scales_with_swing_and_clock() {
-        let l = |margin_v: f64, clock_hz: f64| {
-            derived_wake_latency(
-                &techlib::node("planar45").unwrap(),
-                None,
-                1.0,
-                margin_v,
-                clock_hz,
-                1024,
-                350.0,
-            )
-            .unwrap()
-        };
-        let base = l(0.25, 1.0e9);
-        assert!(base.wake_cycles >= 1);
-        assert!(base.t_wake_s > 0.0);
-        // a larger margin leaves less swing to restore: never a longer wake
-        let hi = l(0.45, 1.0e9);
-        assert!(hi.t_wake_s < base.t_wake_s, "{hi:?} vs {base:?}");
-        assert!(hi.wake_cycles <= base.wake_cycles);
-        // a faster clock: the same wake time in at least as many cycles
-        let fast = l(0.25, 4.0e9);
-        assert!((fast.t_wake_s - base.t_wake_s).abs() <= 1e-3 * base.t_wake_s);
-        assert!(fast.wake_cycles >= base.wake_cycles);
-        // a margin reaching the supply is refused naming the knob
-        let e = derived_wake_latency(
-            &techlib::node("planar45").unwrap(),
-            None,
-            1.0,
-            0.95,
-            1.0e9,
-            1024,
-            350.0,
-        )
-        .unwrap_err()
-        .to_string();
-        assert!(e.contains("tric.drowsy_margin_mv"), "{e}");
-    }
-}
-
 /// The switch term: one switch event per wake.
 const SWITCH_EVENTS: &str = "TRIC switch events";
 /// The control term (per cycle), its leaf and its leakage label.
@@ -609,5 +564,50 @@ impl RfTechniqueTerms for Tric {
             cfg.tric.off_residual,
             cfg.tric.gate_periphery_if_bank_off,
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn derived_wake_latency_scales_with_swing_and_clock() {
+        let l = |margin_v: f64, clock_hz: f64| {
+            derived_wake_latency(
+                &techlib::node("planar45").unwrap(),
+                None,
+                1.0,
+                margin_v,
+                clock_hz,
+                1024,
+                350.0,
+            )
+            .unwrap()
+        };
+        let base = l(0.25, 1.0e9);
+        assert!(base.wake_cycles >= 1);
+        assert!(base.t_wake_s > 0.0);
+        // a larger margin leaves less swing to restore: never a longer wake
+        let hi = l(0.45, 1.0e9);
+        assert!(hi.t_wake_s < base.t_wake_s, "{hi:?} vs {base:?}");
+        assert!(hi.wake_cycles <= base.wake_cycles);
+        // a faster clock: the same wake time in at least as many cycles
+        let fast = l(0.25, 4.0e9);
+        assert!((fast.t_wake_s - base.t_wake_s).abs() <= 1e-3 * base.t_wake_s);
+        assert!(fast.wake_cycles >= base.wake_cycles);
+        // a margin reaching the supply is refused naming the knob
+        let e = derived_wake_latency(
+            &techlib::node("planar45").unwrap(),
+            None,
+            1.0,
+            0.95,
+            1.0e9,
+            1024,
+            350.0,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("tric.drowsy_margin_mv"), "{e}");
     }
 }
