@@ -1,17 +1,18 @@
-//! The register-file techniques in an estimate (register-file spec §8, §9): a run with TRIC,
-//! COMA, the partitioned RF or the RF cache on is costed with the §8 accounting of
-//! [`models::rf::accounting`] — its activity mapped by [`models::rf::counts`], its structures
-//! evaluated by [`models::rf::structures`] at the chip model's technology point (the MRF is
-//! the chip's own register file, bus included) — and the result replaces the register-file
-//! leaf of the [`Estimate`] tree.
+//! The register-file techniques in an estimate (register-file spec §8, §9): a run with a
+//! registered register-file technique ([`models::rf::TECHNIQUES`]), the partitioned RF or the
+//! RF cache on is costed with the §8 accounting of [`models::rf::accounting`] — its activity
+//! mapped by [`models::rf::counts`], its structures evaluated by [`models::rf::structures`] at
+//! the chip model's technology point (the MRF is the chip's own register file, bus included),
+//! each technique evaluated by its own [`models::rf::technique::RfTechniqueTerms`] — and the
+//! result replaces the register-file leaf of the [`Estimate`] tree.
 //!
 //! # In the tree
 //! Inside each "register file" group, the "register file" leaf gives way to one leaf per
 //! structure with entries (`MRF`, `FRF`, `SRF`, `RFC`) carrying the §8 dynamic energy and
-//! per-state leakage, and to one leaf per added structure (COMA mask table, DWL AND gates, TRIC
-//! switches and control, swap-table CAMs, pilot counters and sort, epoch counter, back-gate
-//! line and mode buffers, RFC tag CAM, partition migration) with its area, event energy and
-//! leakage. Two adjustments keep the tree's conventions:
+//! per-state leakage, and to one leaf per added structure (those of the registered techniques,
+//! [`models::rf::technique::AddedPart`], then swap-table CAMs, pilot counters and sort, epoch
+//! counter, back-gate line and mode buffers, RFC tag CAM, partition migration) with its area,
+//! event energy and leakage. Two adjustments keep the tree's conventions:
 //! - the operand crossbar leaf already charges the bank-to-collector bus per operand read, so
 //!   the structure leaves carry their §8 dynamic energy less the read bus (`Σφ_rd × E_bus`);
 //! - the tree charges an SM's leakage only while it is powered ([`models::gpu::IdleSms`]), so
@@ -27,18 +28,17 @@
 
 use models::gpu::{ChipModel, Estimate, Node, Part, Source};
 use models::rf::accounting::{
-    account, apply_paper_row, phi_sum, MrfRegion, RfCounts, RfEnergy, RfEnergyModel, Techniques,
+    account, apply_paper_row, phi_sum, AccountingKnobs, MrfRegion, RfCounts, RfEnergy,
+    RfEnergyModel, Techniques,
 };
-use models::rf::coma::coma_circuit;
 use models::rf::counts::counts_from_activity;
 use models::rf::structures::{evaluate, RfDesign, RfStructures};
-use models::rf::tric::tric_cost_with;
+use models::rf::technique::{accounting_order, RfTechniqueModel};
 use models::rf::RfError;
-use models::rf::{EnergyCalibration, EnergySection};
+use models::rf::{EnergyCalibration, EnergySection, TECHNIQUES};
 use models::technique::Edit;
 use serde::Serialize;
 use sim::activity::KernelActivity;
-use sim::config::tric::{FixedFraction, SwitchEnergyModel, TricGranularity};
 use sim::config::GpuConfig;
 
 /// One added structure (or the partition's migration traffic) in a run.
@@ -68,13 +68,14 @@ pub struct AccessSplit {
 /// The §8 cost of a run's register file under its techniques.
 #[derive(Clone, Debug, Serialize)]
 pub struct RfCost {
-    /// The techniques costed (`tric`, `coma`, `partitioned`, `adaptive_frf`, `rfc`).
+    /// The techniques costed: the registered ones the run uses (their names, in registration
+    /// order), then `partitioned`, `adaptive_frf`, `rfc`.
     pub techniques: Vec<String>,
     /// The run's §8 energy: per structure, dynamic, leakage, overheads, total.
     pub energy: RfEnergy,
-    /// ρ_DROWSY used (1 without TRIC).
+    /// ρ_DROWSY used (1 without a technique that keeps entries in power states).
     pub rho_drowsy: f64,
-    /// `coma.fixed_fraction` used (0 without COMA).
+    /// The fixed fraction of a lane-gated access used (0 without one).
     pub fixed_fraction: f64,
     /// Register-file area on the chip: the structures with entries plus every added
     /// structure, mm².
@@ -88,8 +89,7 @@ pub struct RfCost {
 
 /// Whether `cfg` runs a register-file technique that the §8 accounting costs.
 pub fn technique_on(cfg: &GpuConfig) -> bool {
-    cfg.tric.enabled
-        || cfg.coma.enabled
+    TECHNIQUES.iter().any(|t| t.enabled(cfg))
         || cfg.prf.enabled
         || cfg.afrf.enabled
         || cfg.rfc.enabled
@@ -121,12 +121,14 @@ fn design(
     ))
 }
 
-/// Units of TRIC residency per entry: the lanes with `tric.granularity = "entry_lane"`.
+/// Units of power-state residency per entry in the run's record: the most any registered
+/// technique asks for (1 unless states are kept per entry lane).
 fn units_per_entry(cfg: &GpuConfig, d: &RfDesign) -> u64 {
-    match cfg.tric.granularity {
-        TricGranularity::Entry => 1,
-        TricGranularity::EntryLane => d.lanes as u64,
-    }
+    TECHNIQUES
+        .iter()
+        .map(|t| t.units_per_entry(cfg, d))
+        .max()
+        .unwrap_or(1)
 }
 
 /// `energy.calibration = "paper_rows"`: the MRF and SRF from the finfet7 reference rows
@@ -175,6 +177,14 @@ pub fn plain_energy(
     account(&c, &m.replicated(chip.n_sm as u64, 1))
 }
 
+/// A costed run with what the estimate's edit needs besides the record.
+struct Costed {
+    rf: RfCost,
+    knobs: AccountingKnobs,
+    counts: RfCounts,
+    structures: RfStructures,
+}
+
 /// Costs the run `k` of `cfg` under its register-file techniques, accounted with the switches
 /// `energy`; `None` when none is on. `overlay` calibrates the control structures.
 pub fn cost_run(
@@ -185,59 +195,38 @@ pub fn cost_run(
     k: &KernelActivity,
     overlay: Option<&models::overlay::Overlay>,
 ) -> Result<Option<RfCost>, RfError> {
+    Ok(cost(cfg, energy, tech, chip, k, overlay)?.map(|c| c.rf))
+}
+
+fn cost(
+    cfg: &GpuConfig,
+    energy: &EnergySection,
+    tech: &techlib::ResolvedPoint,
+    chip: &ChipModel,
+    k: &KernelActivity,
+    overlay: Option<&models::overlay::Overlay>,
+) -> Result<Option<Costed>, RfError> {
     let c = counts_from_activity(k, chip.core_clock_hz);
     if !technique_on(cfg) && !non_mrf(&c) {
         return Ok(None);
     }
-    if cfg.tric.gate_periphery_if_bank_off && !cfg.tric.enabled {
-        return Err(RfError::input(
-            "tric.gate_periphery_if_bank_off",
-            "true",
-            "false unless tric.enabled = true (only TRIC turns entries OFF)",
-        ));
+    for t in TECHNIQUES {
+        t.check(cfg)?;
     }
     let d = design(cfg, energy, tech, chip)?;
     let s = evaluate(&d, overlay)?;
     let partitioned = d.partitioned || c.frf_high.rd.accesses + c.srf.rd.accesses > 0;
-    let coma = if cfg.coma.enabled {
-        Some(coma_circuit(&d, &s.mrf_stv, cfg.coma.segment_lanes())?)
-    } else {
-        None
-    };
-    let fixed_fraction = match (&coma, cfg.coma.fixed_fraction) {
-        (None, _) => 0.0,
-        (Some(cc), FixedFraction::Word(_)) => cc.fixed_fraction,
-        (Some(_), FixedFraction::Value(v)) => v,
-    };
-    let tric = if cfg.tric.enabled {
-        let bits = match cfg.tric.granularity {
-            TricGranularity::Entry => d.entry_bytes as u64 * 8,
-            TricGranularity::EntryLane => d.entry_bytes as u64 * 8 / d.lanes.max(1) as u64,
-        };
-        Some(tric_cost_with(
-            &d,
-            cfg.tric.drowsy_margin_mv * 1e-3,
-            bits,
-            overlay,
-        )?)
-    } else {
-        None
-    };
+    let models: Vec<RfTechniqueModel> = accounting_order()
+        .filter(|t| t.enabled(cfg))
+        .map(|t| t.model(cfg, &d, &s, overlay))
+        .collect::<Result<_, _>>()?;
     let region = match cfg.mrf.region {
         sim::config::prf::MrfRegion::Stv => MrfRegion::Stv,
         sim::config::prf::MrfRegion::Ntv => MrfRegion::Ntv,
     };
     let t = Techniques {
         mrf_region: region,
-        coma: coma.as_ref(),
-        fixed_fraction,
-        tric: tric
-            .as_ref()
-            .map(|x| (x, cfg.tric.switch_energy_model == SwitchEnergyModel::Model)),
-        off_residual: cfg.tric.off_residual,
-        // the periphery of a bank whose entries are all OFF is gated for those cycles (§8.2):
-        // the run records Σ over banks (and SMs) of its all-OFF cycles
-        gate_periphery_if_bank_off: cfg.tric.gate_periphery_if_bank_off,
+        techniques: &models,
         partitioned,
         adaptive: d.adaptive_frf,
         rfc: d.rfc.is_some(),
@@ -249,10 +238,12 @@ pub fn cost_run(
     let n_sm = chip.n_sm as u64;
     let mm = m.replicated(n_sm, units_per_entry(cfg, &d));
     let energy = account(&c, &mm)?;
-    let mut techniques = Vec::new();
+    let mut techniques: Vec<String> = TECHNIQUES
+        .iter()
+        .filter(|t| t.enabled(cfg))
+        .map(|t| t.name().to_string())
+        .collect();
     for (on, name) in [
-        (cfg.tric.enabled, "tric"),
-        (cfg.coma.enabled, "coma"),
         (partitioned, "partitioned"),
         (d.adaptive_frf, "adaptive_frf"),
         (d.rfc.is_some(), "rfc"),
@@ -261,7 +252,7 @@ pub fn cost_run(
             techniques.push(name.to_string());
         }
     }
-    let added = added_structures(&s, coma.as_ref(), tric.as_ref(), &energy, n_sm as f64);
+    let added = added_structures(&s, &models, &energy, n_sm as f64);
     let n = n_sm as f64;
     let mut area = 0.0;
     if m.mrf.entries > 0 {
@@ -289,14 +280,19 @@ pub fn cost_run(
             srf: r / sum,
         }
     });
-    Ok(Some(RfCost {
-        techniques,
-        rho_drowsy: mm.knobs.rho_drowsy,
-        fixed_fraction,
-        rf_area_mm2: area * 1e6,
-        added,
-        access_split,
-        energy,
+    Ok(Some(Costed {
+        rf: RfCost {
+            techniques,
+            rho_drowsy: mm.knobs.rho_drowsy,
+            fixed_fraction: mm.knobs.fixed_fraction,
+            rf_area_mm2: area * 1e6,
+            added,
+            access_split,
+            energy,
+        },
+        knobs: mm.knobs,
+        counts: c,
+        structures: s,
     }))
 }
 
@@ -307,11 +303,12 @@ fn term(e: &RfEnergy, name: &str) -> f64 {
         .fold(0.0, |a, x| a + x.1)
 }
 
-/// The added structures of a run (module doc), area over `n_sm` SMs.
+/// The added structures of a run (module doc): those of the techniques `models` in their
+/// order, then those of the partitioned RF, the adaptive FRF and the RF cache; area over
+/// `n_sm` SMs.
 fn added_structures(
     s: &RfStructures,
-    coma: Option<&models::rf::coma::ComaCircuit>,
-    tric: Option<&models::rf::tric::TricCost>,
+    models: &[RfTechniqueModel],
     e: &RfEnergy,
     n_sm: f64,
 ) -> Vec<AddedStructure> {
@@ -324,28 +321,8 @@ fn added_structures(
             leakage_j: term(e, &format!("{leak} leakage")),
         });
     };
-    if let Some(c) = coma {
-        push(
-            "COMA mask table",
-            s.mask_table.area_m2,
-            &["mask writes", "mask reads"],
-            "COMA mask table",
-        );
-        push("DWL AND gates", c.and_area_m2, &[], "DWL AND gates");
-    }
-    if let Some(t) = tric {
-        push(
-            "TRIC switches",
-            t.switch_area_m2,
-            &["TRIC switch events"],
-            "",
-        );
-        push(
-            "TRIC control",
-            t.control_area_m2,
-            &["TRIC control"],
-            "TRIC control",
-        );
+    for p in models.iter().flat_map(|m| &m.added) {
+        push(p.name, p.area_m2, p.dyn_terms, p.leakage.unwrap_or(""));
     }
     if let Some(c) = &s.swap_cam {
         push(
@@ -453,19 +430,17 @@ pub fn cost_with_edit(
     overlay: Option<&models::overlay::Overlay>,
     e: &Estimate,
 ) -> Result<Option<(RfCost, Edit)>, RfError> {
-    let Some(rf) = cost_run(cfg, energy, tech, chip, k, overlay)? else {
+    let Some(Costed {
+        rf,
+        knobs,
+        counts: c,
+        structures: s,
+    }) = cost(cfg, energy, tech, chip, k, overlay)?
+    else {
         return Ok(None);
     };
     // structure areas and read-bus energies, from the same design
-    let d = design(cfg, energy, tech, chip)?;
-    let s = evaluate(&d, overlay)?;
     let n = chip.n_sm as f64;
-    let c = counts_from_activity(k, chip.core_clock_hz);
-    let knobs = models::rf::accounting::AccountingKnobs {
-        coma: cfg.coma.enabled,
-        fixed_fraction: rf.fixed_fraction,
-        ..Default::default()
-    };
     let mrf = match cfg.mrf.region {
         sim::config::prf::MrfRegion::Stv => Some(&s.mrf_stv),
         sim::config::prf::MrfRegion::Ntv => s.mrf_ntv.as_ref(),

@@ -10,9 +10,9 @@ use models::rf::accounting::{
     AccessCounts, KindCounts, MrfRegion, Residency, RfCounts, RfEnergyModel, StateCounts,
     Techniques,
 };
-use models::rf::coma::coma_circuit;
+use models::rf::coma::{coma_circuit, coma_model};
 use models::rf::structures::{evaluate, ArrayCost, LowLeakage, RfDesign, RfStructures};
-use models::rf::tric::tric_cost;
+use models::rf::tric::{tric_cost, tric_model};
 use models::rf::{drowsy_ratio_at_margin, RfError};
 
 fn counts(cycles: u64) -> AccessCounts {
@@ -121,8 +121,7 @@ fn coma_is_linear_in_popcount_and_exact_with_full_masks() {
         RfEnergyModel::from_structures(
             &s,
             &Techniques {
-                coma: Some(&c),
-                fixed_fraction: f,
+                techniques: &[coma_model(&c, &s, f).unwrap()],
                 ..Techniques::plain(MrfRegion::Stv, 16)
             },
         )
@@ -164,7 +163,7 @@ fn all_on_residency_is_no_tric_and_drowsy_entries_leak_less() {
     let tric = RfEnergyModel::from_structures(
         &s,
         &Techniques {
-            tric: Some((&t, true)),
+            techniques: &[tric_model(&t, true, 0.0, false)],
             ..Techniques::plain(MrfRegion::Stv, 16)
         },
     )
@@ -453,6 +452,9 @@ fn bad_inputs_name_their_knobs() {
     let (d, s) = fermi();
     let e = coma_circuit(&d, &s.mrf_stv, 3).unwrap_err().to_string();
     assert!(e.contains("coma.lanes_per_segment"), "{e}");
+    let c = coma_circuit(&d, &s.mrf_stv, 1).unwrap();
+    let e = coma_model(&c, &s, 1.5).unwrap_err().to_string();
+    assert!(e.contains("coma.fixed_fraction"), "{e}");
     let e = tric_cost(&d, 5.0, 1024).unwrap_err().to_string();
     assert!(e.contains("tric.drowsy_margin_mv"), "{e}");
     let mut r = run(0);

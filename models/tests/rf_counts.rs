@@ -57,9 +57,9 @@ fn the_record_maps_onto_the_counts() {
     assert_eq!(c.mrf.wr, KindCounts::full(40));
     let r = c.mrf_states.residency.unwrap();
     assert_eq!((r.on, r.waking, r.drowsy, r.off), (2000, 1000, 5000, 2000));
-    assert_eq!(c.wake_events, 33);
-    assert_eq!(c.mask_reads, 100);
-    assert_eq!(c.cu_allocs, 7);
+    assert_eq!(c.event("TRIC switch events"), 33);
+    assert_eq!(c.event("mask reads"), 100);
+    assert_eq!(c.event("mask writes"), 7);
     assert_eq!(c.srf.rd.accesses, 0);
 }
 
@@ -77,7 +77,7 @@ fn a_run_without_the_record_is_a_plain_mrf() {
     assert_eq!(c.mrf.rd, KindCounts::full(18));
     assert_eq!(c.mrf.wr, KindCounts::full(6));
     assert!(c.mrf_states.residency.is_none());
-    assert_eq!(c.wake_events + c.mask_reads + c.cu_allocs, 0);
+    assert!(c.technique_events.iter().all(|e| e.1 == 0));
 }
 
 #[test]
@@ -181,4 +181,64 @@ fn a_replicated_model_accounts_the_gpu_wide_residency() {
     assert!((e15.leak_j / e1.leak_j - 15.0).abs() < 1e-9);
     // the same counts against the one-SM model are refused (residency ≠ entries × cycles)
     assert!(account(&c15, &one).is_err());
+}
+
+#[test]
+fn every_registered_technique_writes_its_terms_and_per_copy_terms_replicate() {
+    use models::rf::technique::{accounting_order, Counted, EventEnergy};
+    let mut c = counts_from_activity(&KernelActivity::empty("k"), 700e6);
+    c.cycles = 1000;
+    let plain = RfEnergyModel {
+        mrf: StructureModel {
+            entries: 1024,
+            banks: 16,
+            ..StructureModel::default()
+        },
+        ..RfEnergyModel::default()
+    };
+    // a run without any technique still lists every registered technique's terms, at zero,
+    // in accounting order, before the partitioned RF's
+    let e = account(&c, &plain).unwrap();
+    let want: Vec<&str> = accounting_order()
+        .flat_map(|t| t.terms().iter().map(|s| s.label))
+        .collect();
+    assert!(!want.is_empty());
+    for (i, label) in want.iter().enumerate() {
+        assert_eq!(e.overhead_terms[i].0, *label);
+        assert_eq!(e.overhead_terms[i].1, 0.0);
+    }
+    assert_eq!(e.overhead_terms[want.len()].0, "swap-table lookups");
+    // a per-cycle, per-copy term is charged every cycle and scales with the copies; a
+    // per-event term does not scale
+    let (per_cycle, per_event) = {
+        let all: Vec<_> = accounting_order().flat_map(|t| t.terms().iter()).collect();
+        let pc = all.iter().find(|s| s.counted == Counted::Cycles).unwrap();
+        let pe = all.iter().find(|s| s.counted == Counted::Events).unwrap();
+        (pc.label, pe.label)
+    };
+    let mut m = plain.clone();
+    m.overhead.technique_energy = vec![
+        EventEnergy {
+            label: per_cycle,
+            energy_j: 2e-12,
+            per_copy: true,
+        },
+        EventEnergy {
+            label: per_event,
+            energy_j: 3e-12,
+            per_copy: false,
+        },
+    ];
+    c.technique_events = vec![(per_event, 7)];
+    let term = |e: &models::rf::accounting::RfEnergy, l: &str| {
+        e.overhead_terms.iter().find(|x| x.0 == l).unwrap().1
+    };
+    let e1 = account(&c, &m).unwrap();
+    assert!((term(&e1, per_cycle) - 1000.0 * 2e-12).abs() < 1e-24);
+    assert!((term(&e1, per_event) - 7.0 * 3e-12).abs() < 1e-24);
+    let mut c4 = c.clone();
+    c4.mrf_states.residency = None;
+    let e4 = account(&c4, &m.replicated(4, 1)).unwrap();
+    assert!((term(&e4, per_cycle) - 4.0 * 1000.0 * 2e-12).abs() < 1e-24);
+    assert!((term(&e4, per_event) - 7.0 * 3e-12).abs() < 1e-24);
 }

@@ -100,13 +100,16 @@ pub fn check_representable(cfg: &GpuConfig) -> Result<(), String> {
             "warp folding is a per-cycle mechanism",
         );
     }
-    for (knob, on) in [
-        ("tric.enabled", cfg.tric.enabled),
-        ("coma.enabled", cfg.coma.enabled),
+    // the register-file techniques of the accounting (in registration order), then the
+    // organisations that map banks
+    let techniques = models::rf::TECHNIQUES
+        .iter()
+        .map(|t| (t.enable_key(), t.enabled(cfg)));
+    for (knob, on) in techniques.chain([
         ("prf.enabled", cfg.prf.enabled),
         ("afrf.enabled", cfg.afrf.enabled),
         ("rfc.enabled", cfg.rfc.enabled),
-    ] {
+    ]) {
         if on {
             return refuse(
                 knob,

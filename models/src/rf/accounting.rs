@@ -2,23 +2,26 @@
 //!
 //! The simulator's activity is mapped onto [`RfCounts`] (plain counts; nothing here depends on
 //! the simulator) and accounted against an [`RfEnergyModel`], whose per-access energies and
-//! leakages come from [`super::structures`] (and [`super::tric`], [`super::coma`]).
+//! leakages come from [`super::structures`] and from the registered register-file techniques
+//! ([`super::technique`]).
 //!
 //! # Formulae
 //! Time base `T = cycles / f_clk`, each run with its own cycle count.
 //!
 //! **Dynamic** (§8.1): `E_dyn = Σ_p Σ_k E_acc(p, k) · Σφ(p, k)` over structures p (MRF, FRF_high,
 //! FRF_low, SRF, RFC) and kinds k (read, write), with
-//! `Σφ = f_fixed · N + (1 − f_fixed) · Σ_e a_e/lanes` under COMA and `Σφ = N` without (§4.3);
+//! `Σφ = f_fixed · N + (1 − f_fixed) · Σ_e a_e/lanes` with a lane-gated access (a technique's
+//! [`RfTechniqueModel::lane_gating`]) and `Σφ = N` without (§4.3);
 //! the simulator exports `N` and `Σ a_e/lanes` separately so the energy can be recomputed for any
 //! `f_fixed` and any technology point.
 //!
 //! **Leakage** (§8.2): per structure
 //! `E_leak,p = P_periph,p · T_p + (P_array,p / N_entries,p) · Σ_s ρ_s · t_p(s) / f_clk`,
 //! `t_p(s)` the entry-cycles spent in state s (ON, WAKING, DROWSY, OFF), `ρ_ON = ρ_WAKING = 1`,
-//! `ρ_DROWSY` from techlib ([`super::drowsy_ratio`]), `ρ_OFF = tric.off_residual`. A structure
-//! without residency counts (no TRIC) has every entry ON for the whole run. `T_p = T` unless
-//! `tric.gate_periphery_if_bank_off`, when each bank's share `P_periph/B` is removed for the
+//! `ρ_DROWSY` from techlib ([`super::drowsy_ratio`]), `ρ_OFF` the technique's off residual
+//! ([`StateKnobs`]). A structure without residency counts (no technique keeps entries in power
+//! states) has every entry ON for the whole run. `T_p = T` unless the technique gates the
+//! periphery of a bank whose entries are all OFF, when each bank's share `P_periph/B` is removed for the
 //! cycles the bank had all entries OFF: `T_p = T − (Σ_banks off-cycles)/(B · f_clk)`.
 //! The FRF's leakage follows its mode: with `x` the fraction of cycles in FRF_low,
 //! `P_FRF = (1 − x)·P_high + x·P_low`, for the array and the periphery parts (mode and per-entry
@@ -27,12 +30,14 @@
 //! **Overheads** (§8.3):
 //!
 //! ```text
-//! E_ovh = N_cu_alloc·E_mask_wr + N_mask_rd·E_mask_rd + N_wake·E_switch + N_lookup·E_cam
-//!       + N_pilot·E_ctr + N_sort·E_sort + N_tablefill·E_cam_wr + N_epoch·E_epoch
-//!       + N_mode·E_bg + N_tag·E_tag + E_migrate + Σ_added P_leak·T
+//! E_ovh = Σ_techniques Σ_terms N_term·E_term
+//!       + N_lookup·E_cam + N_pilot·E_ctr + N_sort·E_sort + N_tablefill·E_cam_wr
+//!       + N_epoch·E_epoch + N_mode·E_bg + N_tag·E_tag + E_migrate + Σ_added P_leak·T
 //! ```
 //!
-//! with `E_migrate` the migration reads and writes at the FRF's and SRF's access energies.
+//! with the registered techniques' terms first ([`super::technique`]: each term counted by
+//! events of the technique's Activity record or by cycles), and `E_migrate` the migration reads
+//! and writes at the FRF's and SRF's access energies.
 //!
 //! **Totals and savings** (§8.4): `E_tot = E_dyn + E_leak + E_ovh`;
 //! `S_X = 1 − X_tech/X_base` for `X ∈ {dyn, leak, tot}` on the energy basis and on the power
@@ -46,9 +51,8 @@
 //! ratio `Σx_i/Σb_i`, each labelled; a saving is one minus the aggregated ratio (for the
 //! arithmetic mean this equals the mean of the savings).
 
-use super::coma::ComaCircuit;
 use super::structures::{ArrayCost, RfStructures};
-use super::tric::TricCost;
+use super::technique::{accounting_order, Counted, EventEnergy, RfTechniqueModel, StateKnobs};
 use super::RfError;
 use serde::Serialize;
 
@@ -81,7 +85,7 @@ pub struct AccessCounts {
     pub wr: KindCounts,
 }
 
-/// Entry-cycles spent in each TRIC state, summed over the structure's entries.
+/// Entry-cycles spent in each power state, summed over the structure's entries.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
 pub struct Residency {
     /// ON entry-cycles.
@@ -111,10 +115,10 @@ impl Residency {
 /// Leakage-state counters of one structure.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
 pub struct StateCounts {
-    /// Per-state residency; `None`: no TRIC, every entry ON all run.
+    /// Per-state residency; `None`: no entry kept in a power state, every entry ON all run.
     pub residency: Option<Residency>,
     /// Σ over banks of the cycles the bank had all entries OFF (for
-    /// `tric.gate_periphery_if_bank_off`).
+    /// [`StateKnobs::gate_periphery_if_bank_off`]).
     pub bank_off_cycles: u64,
 }
 
@@ -145,12 +149,9 @@ pub struct RfCounts {
     pub rfc: AccessCounts,
     /// RFC tag checks (one per operand read).
     pub rfc_tag_checks: u64,
-    /// TRIC wake events (DROWSY → WAKING).
-    pub wake_events: u64,
-    /// Collector-unit allocations (one mask-table write each under COMA).
-    pub cu_allocs: u64,
-    /// Mask-table reads (one per RF read under COMA).
-    pub mask_reads: u64,
+    /// The event counts of the registered techniques' terms, by term label
+    /// ([`super::technique::RfTechniqueTerms::events`]).
+    pub technique_events: Vec<(&'static str, u64)>,
     /// Swap-table lookups (accesses while profile_mask = 0).
     pub cam_lookups: u64,
     /// Pilot-counter increments.
@@ -167,6 +168,17 @@ pub struct RfCounts {
     pub migration_frf: AccessCounts,
     /// Migration accesses to the SRF.
     pub migration_srf: AccessCounts,
+}
+
+impl RfCounts {
+    /// The count of the technique term `label` (0 when the run has none).
+    pub fn event(&self, label: &str) -> u64 {
+        self.technique_events
+            .iter()
+            .filter(|(l, _)| *l == label)
+            .map(|x| x.1)
+            .sum()
+    }
 }
 
 /// Per-access energies and leakage split of one structure in the model.
@@ -203,12 +215,9 @@ impl StructureModel {
 /// The §8.3 event energies (J) and the leakage of every added structure (W).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct OverheadModel {
-    /// Mask-table write per CU allocation.
-    pub mask_write_j: f64,
-    /// Mask-table read per RF read.
-    pub mask_read_j: f64,
-    /// TRIC switch energy per wake event (0 under `tric.switch_energy_model = "none"`).
-    pub switch_j: f64,
+    /// The energy per event (or cycle) of every term of the run's techniques, in
+    /// accounting order.
+    pub technique_energy: Vec<EventEnergy>,
     /// Swap-table lookup.
     pub cam_lookup_j: f64,
     /// Pilot-counter increment.
@@ -223,32 +232,40 @@ pub struct OverheadModel {
     pub mode_switch_j: f64,
     /// One RFC tag check.
     pub tag_check_j: f64,
-    /// The TRIC control's energy per core cycle (its blocks clocked, one wake and one release
-    /// evaluated every cycle), J.
-    pub tric_control_per_cycle_j: f64,
     /// Leakage of each added structure, W, labelled.
     pub added_leakage_w: Vec<(String, f64)>,
+}
+
+impl OverheadModel {
+    /// The energy of one event (or cycle) of the technique term `label`, J (0 when no
+    /// technique of the run has it).
+    pub fn energy_of(&self, label: &str) -> f64 {
+        self.technique_energy
+            .iter()
+            .find(|e| e.label == label)
+            .map_or(0.0, |e| e.energy_j)
+    }
 }
 
 /// Knobs of the accounting.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct AccountingKnobs {
-    /// COMA on (φ from the lane fractions) or off (φ ≡ 1).
-    pub coma: bool,
-    /// `coma.fixed_fraction` in [0, 1].
+    /// A lane-gated access (φ from the lane fractions) or not (φ ≡ 1).
+    pub lane_gated: bool,
+    /// The fraction of a lane-gated access the mask does not gate, in [0, 1].
     pub fixed_fraction: f64,
     /// ρ_DROWSY.
     pub rho_drowsy: f64,
-    /// ρ_OFF (`tric.off_residual`).
+    /// ρ_OFF.
     pub off_residual: f64,
-    /// `tric.gate_periphery_if_bank_off`.
+    /// A bank's periphery gated while all its entries are OFF.
     pub gate_periphery_if_bank_off: bool,
 }
 
 impl Default for AccountingKnobs {
     fn default() -> Self {
         AccountingKnobs {
-            coma: false,
+            lane_gated: false,
             fixed_fraction: 0.0,
             rho_drowsy: 1.0,
             off_residual: 0.0,
@@ -290,17 +307,9 @@ pub enum MrfRegion {
 pub struct Techniques<'a> {
     /// MRF region.
     pub mrf_region: MrfRegion,
-    /// COMA with its circuit (adds the mask table and the AND gates' leakage).
-    pub coma: Option<&'a ComaCircuit>,
-    /// `coma.fixed_fraction` (use the circuit's `fixed_fraction` for `"model"`).
-    pub fixed_fraction: f64,
-    /// TRIC with its costs (ρ_DROWSY, control leakage) and whether the switch energy is
-    /// modelled (`tric.switch_energy_model = "model"`).
-    pub tric: Option<(&'a TricCost, bool)>,
-    /// `tric.off_residual`.
-    pub off_residual: f64,
-    /// `tric.gate_periphery_if_bank_off`.
-    pub gate_periphery_if_bank_off: bool,
+    /// The register-file techniques of the run, evaluated, in accounting order
+    /// ([`super::technique::accounting_order`]).
+    pub techniques: &'a [RfTechniqueModel],
     /// Partitioned RF: the FRF and SRF replace the MRF; adds the swap CAMs, pilot counters and
     /// sort (requires structures evaluated with the partition).
     pub partitioned: bool,
@@ -319,11 +328,7 @@ impl Techniques<'_> {
     pub fn plain(region: MrfRegion, banks: u32) -> Techniques<'static> {
         Techniques {
             mrf_region: region,
-            coma: None,
-            fixed_fraction: 0.0,
-            tric: None,
-            off_residual: 0.0,
-            gate_periphery_if_bank_off: false,
+            techniques: &[],
             partitioned: false,
             adaptive: false,
             rfc: false,
@@ -352,36 +357,32 @@ impl RfEnergyModel {
             ..RfEnergyModel::default()
         };
         let mut ov = OverheadModel::default();
-        if let Some(c) = t.coma {
-            ov.mask_write_j = s.mask_table.energy_per_op_j;
-            ov.mask_read_j = s.mask_table.energy_per_op_j;
+        let mut knobs = AccountingKnobs::default();
+        for tm in t.techniques {
+            ov.technique_energy.extend(tm.event_energy.iter().copied());
             ov.added_leakage_w
-                .push(("COMA mask table".into(), s.mask_table.leakage_w));
-            ov.added_leakage_w
-                .push(("DWL AND gates".into(), c.and_leakage_w));
-        }
-        if !(0.0..=1.0).contains(&t.fixed_fraction) {
-            return Err(RfError::input(
-                "coma.fixed_fraction",
-                t.fixed_fraction,
-                "a fraction in [0, 1] or \"model\"",
-            ));
-        }
-        let mut knobs = AccountingKnobs {
-            coma: t.coma.is_some(),
-            fixed_fraction: t.fixed_fraction,
-            off_residual: t.off_residual,
-            gate_periphery_if_bank_off: t.gate_periphery_if_bank_off,
-            ..AccountingKnobs::default()
-        };
-        if let Some((tc, model_switch)) = t.tric {
-            knobs.rho_drowsy = tc.rho_drowsy;
-            if model_switch {
-                ov.switch_j = tc.wake_event_energy_j;
+                .extend(tm.added_leakage_w.iter().cloned());
+            if let Some(f) = tm.lane_gating {
+                if !(0.0..=1.0).contains(&f) {
+                    return Err(RfError::input(
+                        "fixed fraction of a lane-gated access",
+                        f,
+                        "a fraction in [0, 1]",
+                    ));
+                }
+                knobs.lane_gated = true;
+                knobs.fixed_fraction = f;
             }
-            ov.tric_control_per_cycle_j = tc.control_energy_per_cycle_j;
-            ov.added_leakage_w
-                .push(("TRIC control".into(), tc.control_leakage_w));
+            if let Some(StateKnobs {
+                rho_drowsy,
+                off_residual,
+                gate_periphery_if_bank_off,
+            }) = tm.states
+            {
+                knobs.rho_drowsy = rho_drowsy;
+                knobs.off_residual = off_residual;
+                knobs.gate_periphery_if_bank_off = gate_periphery_if_bank_off;
+            }
         }
         if t.partitioned {
             let (Some(fh), Some(sr)) = (&s.frf_high, &s.srf) else {
@@ -509,10 +510,10 @@ impl RfEnergy {
     }
 }
 
-/// `Σφ` of one kind of access (§4.3): `f_fixed·N + (1 − f_fixed)·Σa/lanes` under COMA, `N`
-/// without.
+/// `Σφ` of one kind of access (§4.3): `f_fixed·N + (1 − f_fixed)·Σa/lanes` with a lane-gated
+/// access, `N` without.
 pub fn phi_sum(k: &KindCounts, knobs: &AccountingKnobs) -> f64 {
-    if knobs.coma {
+    if knobs.lane_gated {
         knobs.fixed_fraction * k.accesses as f64
             + (1.0 - knobs.fixed_fraction) * k.lane_fraction_sum
     } else {
@@ -608,7 +609,7 @@ pub fn account(c: &RfCounts, m: &RfEnergyModel) -> Result<RfEnergy, RfError> {
         || !(0.0..=1.0).contains(&k.off_residual)
     {
         return Err(RfError::input(
-            "coma.fixed_fraction / rho_drowsy / tric.off_residual",
+            "fixed_fraction / rho_drowsy / off_residual",
             format!(
                 "{} / {} / {}",
                 k.fixed_fraction, k.rho_drowsy, k.off_residual
@@ -697,23 +698,27 @@ pub fn account(c: &RfCounts, m: &RfEnergyModel) -> Result<RfEnergy, RfError> {
     });
     let o = &m.overhead;
     // migration moves whole entries (all lanes)
-    let full = AccountingKnobs { coma: false, ..*k };
+    let full = AccountingKnobs {
+        lane_gated: false,
+        ..*k
+    };
     let frf_mig = StructureModel {
         read_energy_j: (1.0 - x) * m.frf_high.read_energy_j + x * m.frf_low.read_energy_j,
         write_energy_j: (1.0 - x) * m.frf_high.write_energy_j + x * m.frf_low.write_energy_j,
         ..m.frf_high
     };
-    let mut terms: Vec<(String, f64)> = vec![
-        ("mask writes".into(), c.cu_allocs as f64 * o.mask_write_j),
-        ("mask reads".into(), c.mask_reads as f64 * o.mask_read_j),
-        (
-            "TRIC switch events".into(),
-            c.wake_events as f64 * o.switch_j,
-        ),
-        (
-            "TRIC control".into(),
-            c.cycles as f64 * o.tric_control_per_cycle_j,
-        ),
+    // every registered technique's terms, zero for one the run does not use
+    let mut terms: Vec<(String, f64)> = Vec::new();
+    for tech in accounting_order() {
+        for spec in tech.terms() {
+            let n = match spec.counted {
+                Counted::Events => c.event(spec.label),
+                Counted::Cycles => c.cycles,
+            };
+            terms.push((spec.label.to_string(), n as f64 * o.energy_of(spec.label)));
+        }
+    }
+    terms.extend([
         (
             "swap-table lookups".into(),
             c.cam_lookups as f64 * o.cam_lookup_j,
@@ -740,7 +745,7 @@ pub fn account(c: &RfCounts, m: &RfEnergyModel) -> Result<RfEnergy, RfError> {
             "migration".into(),
             dyn_of(&c.migration_frf, &frf_mig, &full) + dyn_of(&c.migration_srf, &m.srf, &full),
         ),
-    ];
+    ]);
     let ovh_dyn: f64 = terms.iter().map(|x| x.1).sum();
     let mut ovh_leak = 0.0;
     for (name, p) in &o.added_leakage_w {

@@ -32,9 +32,18 @@
 //! `f = (E_dec/lanes + C_gwl·Vdd²) / (E_read − E_dec + E_dec/lanes + C_gwl·Vdd²)`.
 //! Everything else of the lane-sliced read (local wordlines, bitlines, sense amplifiers, data
 //! routing to the port) belongs to a lane and is gated with it.
+//!
+//! In the §8 accounting ([`Coma`], a [`RfTechniqueTerms`]): a lane-gated access with
+//! `f_fixed` from `coma.fixed_fraction`, one mask-table write per collector-unit allocation and
+//! one mask-table read per register read (§8.3, counted in the run's `RfStats` record), and two
+//! added structures, the mask table and the AND gates.
 
-use super::structures::{array_tech, logic_tech, stv_supply_v, ArrayCost, RfDesign};
+use super::structures::{array_tech, logic_tech, stv_supply_v, ArrayCost, RfDesign, RfStructures};
+use super::technique::{
+    AddedPart, Counted, EventEnergy, RfTechniqueKind, RfTechniqueModel, RfTechniqueTerms, TermSpec,
+};
 use super::RfError;
+use crate::overlay::Overlay;
 use crate::sram::cell::{cell_figures, Ports};
 use crate::sram::{BackGate, CellKind};
 use serde::Serialize;
@@ -147,4 +156,116 @@ pub fn coma_circuit(
         global_wl_energy_j: e_gwl,
         fixed_fraction: fixed,
     })
+}
+
+/// The mask-write term: one mask-table write per collector-unit allocation.
+const MASK_WRITES: &str = "mask writes";
+/// The mask-read term: one mask-table read per register read.
+const MASK_READS: &str = "mask reads";
+/// The mask table's leaf and leakage label.
+const MASK_TABLE: &str = "COMA mask table";
+/// The AND gates' leaf and leakage label.
+const AND_GATES: &str = "DWL AND gates";
+
+/// COMA's side of the §8 accounting (module doc).
+pub struct Coma;
+
+/// COMA's terms in the accounting, for the run's circuit `c` on the structures `s` with the
+/// fixed fraction `fixed_fraction` (an error unless in [0, 1]).
+pub fn coma_model(
+    c: &ComaCircuit,
+    s: &RfStructures,
+    fixed_fraction: f64,
+) -> Result<RfTechniqueModel, RfError> {
+    if !(0.0..=1.0).contains(&fixed_fraction) {
+        return Err(RfError::input(
+            "coma.fixed_fraction",
+            fixed_fraction,
+            "a fraction in [0, 1] or \"model\"",
+        ));
+    }
+    let per_op = s.mask_table.energy_per_op_j;
+    let event = |label| EventEnergy {
+        label,
+        energy_j: per_op,
+        per_copy: false,
+    };
+    Ok(RfTechniqueModel {
+        kind: RfTechniqueKind::Access,
+        event_energy: vec![event(MASK_WRITES), event(MASK_READS)],
+        added_leakage_w: vec![
+            (MASK_TABLE.into(), s.mask_table.leakage_w),
+            (AND_GATES.into(), c.and_leakage_w),
+        ],
+        added: vec![
+            AddedPart {
+                name: MASK_TABLE,
+                area_m2: s.mask_table.area_m2,
+                dyn_terms: &[MASK_WRITES, MASK_READS],
+                leakage: Some(MASK_TABLE),
+            },
+            AddedPart {
+                name: AND_GATES,
+                area_m2: c.and_area_m2,
+                dyn_terms: &[],
+                leakage: Some(AND_GATES),
+            },
+        ],
+        lane_gating: Some(fixed_fraction),
+        states: None,
+    })
+}
+
+impl RfTechniqueTerms for Coma {
+    fn name(&self) -> &'static str {
+        "coma"
+    }
+
+    fn kind(&self) -> RfTechniqueKind {
+        RfTechniqueKind::Access
+    }
+
+    fn enabled(&self, cfg: &sim::config::GpuConfig) -> bool {
+        cfg.coma.enabled
+    }
+
+    fn enable_key(&self) -> &'static str {
+        "coma.enabled"
+    }
+
+    fn terms(&self) -> &'static [TermSpec] {
+        &[
+            TermSpec {
+                label: MASK_WRITES,
+                counted: Counted::Events,
+            },
+            TermSpec {
+                label: MASK_READS,
+                counted: Counted::Events,
+            },
+        ]
+    }
+
+    fn events(&self, k: &sim::activity::KernelActivity) -> Vec<(&'static str, u64)> {
+        let (writes, reads) =
+            k.rf.as_ref()
+                .map_or((0, 0), |r| (r.mask_table_writes, r.mask_table_reads));
+        vec![(MASK_WRITES, writes), (MASK_READS, reads)]
+    }
+
+    fn model(
+        &self,
+        cfg: &sim::config::GpuConfig,
+        design: &RfDesign,
+        s: &RfStructures,
+        _overlay: Option<&Overlay>,
+    ) -> Result<RfTechniqueModel, RfError> {
+        use sim::config::tric::FixedFraction;
+        let c = coma_circuit(design, &s.mrf_stv, cfg.coma.segment_lanes())?;
+        let f = match cfg.coma.fixed_fraction {
+            FixedFraction::Word(_) => c.fixed_fraction,
+            FixedFraction::Value(v) => v,
+        };
+        coma_model(&c, s, f)
+    }
 }

@@ -8,7 +8,8 @@
 //! to the same extent.
 //!
 //! Lane fractions: an access drives `a` of the entry's 32 lanes (`read_driven_lanes`,
-//! `write_driven_lanes`; 32 per access without COMA), so `Σ a_e/lanes = driven/32` (§4.3).
+//! `write_driven_lanes`; 32 per access without a lane-gated access), so
+//! `Σ a_e/lanes = driven/32` (§4.3).
 
 use super::accounting::{AccessCounts, KindCounts, Residency, RfCounts, RfEnergyModel};
 use sim::activity::rfevents::{Part, RfEvents};
@@ -45,16 +46,15 @@ fn residency(r: &PartResidency) -> Residency {
 ///
 /// - With an `RfStats` record: reads, writes and `Σa/32` per structure from `parts`
 ///   (`mrf`, `frf_high`, `frf_low`, `srf`, `rfc`), the per-state residency per structure
-///   (`frf_high`/`frf_low` residencies both count for the FRF), TRIC's wake events, the
-///   mask-table reads and writes (the §8.3 `N_mask_rd` and `N_cu_alloc` terms: one mask write
-///   per collector-unit allocation under COMA, none without) and the collector-unit
-///   allocations.
+///   (`frf_high`/`frf_low` residencies both count for the FRF), and the event counts of every
+///   registered technique's terms, each read by the technique from its own record
+///   ([`super::technique::RfTechniqueTerms::events`]).
 /// - Without one (no register-file technique, single-cycle access): the MRF's entry reads and
 ///   writes summed over the SMs' banks, every lane driven, every entry ON.
 ///
-/// Residency is in the record's units (entries, or entry lanes with
-/// `tric.granularity = "entry_lane"`, summed over SMs); the model it is accounted against must
-/// have as many entries ([`RfEnergyModel::replicated`]).
+/// Residency is in the record's units (entries, or entry lanes when a technique keeps states
+/// per entry lane, summed over SMs); the model it is accounted against must have as many
+/// entries ([`RfEnergyModel::replicated`]).
 pub fn counts_from_activity(k: &KernelActivity, clock_hz: f64) -> RfCounts {
     let mut c = RfCounts {
         cycles: k.cycles,
@@ -103,9 +103,6 @@ pub fn counts_from_activity(k: &KernelActivity, clock_hz: f64) -> RfCounts {
             _ => {}
         }
     }
-    if let Some(t) = &rf.tric {
-        c.wake_events = t.wake_events;
-    }
     if let Some(p) = &rf.prf {
         // the record sums SM-cycles over the SMs; the accounting wants the run's share of
         // FRF_low time in run cycles
@@ -117,13 +114,14 @@ pub fn counts_from_activity(k: &KernelActivity, clock_hz: f64) -> RfCounts {
         };
         apply_prf_events(&mut c, &p.events, low);
     }
-    c.mask_reads = rf.mask_table_reads;
-    c.cu_allocs = rf.mask_table_writes;
+    for t in super::TECHNIQUES {
+        c.technique_events.extend(t.events(k));
+    }
     c
 }
 
-/// Collector-unit allocations of a run (all of them, whether or not COMA writes a mask for
-/// each): `RfStats.cu_allocs`, 0 without a record.
+/// Collector-unit allocations of a run (all of them, whatever a technique records for each):
+/// `RfStats.cu_allocs`, 0 without a record.
 pub fn cu_allocations(k: &KernelActivity) -> u64 {
     k.rf.as_ref().map_or(0, |r| r.cu_allocs)
 }
@@ -135,8 +133,8 @@ pub fn cu_allocations(k: &KernelActivity) -> u64 {
 /// of the FRF and SRF, RF-cache tag checks (reads and writes), and the cycles the FRF spent
 /// in FRF_low.
 ///
-/// Counts that `c` already holds from the `RfStats` parts with driven-lane sums (COMA) are
-/// kept when `ev` agrees on their access count, so that the lane fractions survive.
+/// Counts that `c` already holds from the `RfStats` parts with driven-lane sums (a lane-gated
+/// access) are kept when `ev` agrees on their access count, so that the lane fractions survive.
 pub fn apply_prf_events(c: &mut RfCounts, ev: &RfEvents, frf_low_cycles: u64) {
     for part in Part::ALL {
         let (rd, wr) = (ev.reads(part), ev.writes(part));
@@ -177,10 +175,11 @@ pub fn apply_prf_events(c: &mut RfCounts, ev: &RfEvents, frf_low_cycles: u64) {
 
 impl RfEnergyModel {
     /// The model of `copies` identical register files (one per SM) whose residency is counted
-    /// in `units_per_entry` units per entry (1 for `tric.granularity = "entry"`, the lane count
-    /// for `"entry_lane"`): every leakage (structures and added structures) times `copies`,
+    /// in `units_per_entry` units per entry (1 for states per entry, the lane count for states
+    /// per entry lane): every leakage (structures and added structures) times `copies`,
     /// entries times `copies × units_per_entry` (so that the per-unit leakage is the per-SM
-    /// entry's share divided among its units), banks times `copies`. Access and event
+    /// entry's share divided among its units), banks times `copies`, and every per-copy term
+    /// energy ([`super::technique::EventEnergy::per_copy`]) times `copies`. Access and event
     /// energies are per event and do not change.
     pub fn replicated(&self, copies: u64, units_per_entry: u64) -> RfEnergyModel {
         let k = copies as f64;
@@ -195,7 +194,9 @@ impl RfEnergyModel {
         for (_, w) in o.added_leakage_w.iter_mut() {
             *w *= k;
         }
-        o.tric_control_per_cycle_j *= k;
+        for e in o.technique_energy.iter_mut().filter(|e| e.per_copy) {
+            e.energy_j *= k;
+        }
         RfEnergyModel {
             mrf: s(&self.mrf),
             frf_high: s(&self.frf_high),

@@ -10,8 +10,14 @@
 //!   register file (independent lane-sliced banks plus the bank-to-collector bus);
 //!   control structures from the logic models ([`crate::logic`]), calibrated to synthesis when
 //!   an overlay is given.
+//! - [`technique`]: the seam a register-file technique implements to join the §8 accounting
+//!   ([`technique::RfTechniqueTerms`]: its event terms and counts, added structures, knobs),
+//!   and [`TECHNIQUES`], the one list of the registered implementations.
 //! - [`coma`]: the divided-wordline circuit (AND-gate count and area, wordline charging delay
-//!   with and without DWL) and the model value of `coma.fixed_fraction`.
+//!   with and without DWL), the model value of `coma.fixed_fraction`, and COMA's accounting
+//!   terms.
+//! - [`tric`]: TRIC's per-entry costs, switch, control, derived wake latency and accounting
+//!   terms.
 //! - [`counts`]: a simulated run's activity mapped onto the accounting's counts.
 //! - [`EnergySection`]: `[energy]`, the accounting's switches (in [`crate::energy_section`],
 //!   which every costing's context carries).
@@ -26,7 +32,12 @@ pub mod accounting;
 pub mod coma;
 pub mod counts;
 pub mod structures;
+pub mod technique;
 pub mod tric;
+
+/// The register-file techniques of the §8 accounting, registered once, in the order a record
+/// lists them ([`technique`]).
+pub static TECHNIQUES: &[&dyn technique::RfTechniqueTerms] = &[&tric::Tric, &coma::Coma];
 
 pub use crate::energy_section::{EnergyCalibration, EnergySection};
 

@@ -10,8 +10,17 @@
 //! synthesised size), costed by [`crate::logic::model`] at the register file's technology point:
 //! calibrated to synthesis when an overlay with the `tric_ctrl` kind is given (ASAP7 goldens in
 //! `calibration/goldens`), from the analytical gate counts otherwise.
+//!
+//! In the §8 accounting ([`Tric`], a [`RfTechniqueTerms`]): entries in power states with
+//! ρ_DROWSY, `tric.off_residual` and `tric.gate_periphery_if_bank_off`, one switch event per
+//! wake (`TricStats::wake_events`, costed under `tric.switch_energy_model = "model"`), the
+//! control's energy every cycle, and two added structures, the switches and the control.
 
-use super::structures::{logic_tech, stv_supply_v, RfDesign};
+use super::structures::{logic_tech, stv_supply_v, RfDesign, RfStructures};
+use super::technique::{
+    AddedPart, Counted, EventEnergy, RfTechniqueKind, RfTechniqueModel, RfTechniqueTerms,
+    StateKnobs, TermSpec,
+};
 use super::{default_flavour, drowsy_ratio, retention_voltage, RfError};
 use crate::gating::breakeven::{effective_logic_threshold_v, highest_vt_flavour};
 use crate::gating::sleep::{evaluate, PhysicalKnobs, SleepInputs, SleepOutputs, SwitchDevice};
@@ -414,6 +423,148 @@ pub fn tric_switch(q: &TricQuery) -> Result<TricSwitch, GatingError> {
         rail_capacitance_f: c_vr,
         drowsy: out,
     })
+}
+
+/// The switch term: one switch event per wake.
+const SWITCH_EVENTS: &str = "TRIC switch events";
+/// The control term (per cycle), its leaf and its leakage label.
+const CONTROL: &str = "TRIC control";
+
+/// TRIC's side of the §8 accounting (module doc).
+pub struct Tric;
+
+/// TRIC's terms in the accounting for its costs `t`: the switch energy counted when
+/// `model_switch` (`tric.switch_energy_model = "model"`), the leakage ratios `t.rho_drowsy` and
+/// `off_residual`, and the bank-periphery gating `gate_periphery_if_bank_off`.
+pub fn tric_model(
+    t: &TricCost,
+    model_switch: bool,
+    off_residual: f64,
+    gate_periphery_if_bank_off: bool,
+) -> RfTechniqueModel {
+    RfTechniqueModel {
+        kind: RfTechniqueKind::PowerState,
+        event_energy: vec![
+            EventEnergy {
+                label: SWITCH_EVENTS,
+                energy_j: if model_switch {
+                    t.wake_event_energy_j
+                } else {
+                    0.0
+                },
+                per_copy: false,
+            },
+            EventEnergy {
+                label: CONTROL,
+                energy_j: t.control_energy_per_cycle_j,
+                per_copy: true,
+            },
+        ],
+        added_leakage_w: vec![(CONTROL.into(), t.control_leakage_w)],
+        added: vec![
+            AddedPart {
+                name: "TRIC switches",
+                area_m2: t.switch_area_m2,
+                dyn_terms: &[SWITCH_EVENTS],
+                leakage: None,
+            },
+            AddedPart {
+                name: CONTROL,
+                area_m2: t.control_area_m2,
+                dyn_terms: &[CONTROL],
+                leakage: Some(CONTROL),
+            },
+        ],
+        lane_gating: None,
+        states: Some(StateKnobs {
+            rho_drowsy: t.rho_drowsy,
+            off_residual,
+            gate_periphery_if_bank_off,
+        }),
+    }
+}
+
+impl RfTechniqueTerms for Tric {
+    fn name(&self) -> &'static str {
+        "tric"
+    }
+
+    fn kind(&self) -> RfTechniqueKind {
+        RfTechniqueKind::PowerState
+    }
+
+    fn enabled(&self, cfg: &sim::config::GpuConfig) -> bool {
+        cfg.tric.enabled
+    }
+
+    fn enable_key(&self) -> &'static str {
+        "tric.enabled"
+    }
+
+    fn check(&self, cfg: &sim::config::GpuConfig) -> Result<(), RfError> {
+        if cfg.tric.gate_periphery_if_bank_off && !cfg.tric.enabled {
+            return Err(RfError::input(
+                "tric.gate_periphery_if_bank_off",
+                "true",
+                "false unless tric.enabled = true (only TRIC turns entries OFF)",
+            ));
+        }
+        Ok(())
+    }
+
+    fn terms(&self) -> &'static [TermSpec] {
+        &[
+            TermSpec {
+                label: SWITCH_EVENTS,
+                counted: Counted::Events,
+            },
+            TermSpec {
+                label: CONTROL,
+                counted: Counted::Cycles,
+            },
+        ]
+    }
+
+    fn events(&self, k: &sim::activity::KernelActivity) -> Vec<(&'static str, u64)> {
+        let wakes =
+            k.rf.as_ref()
+                .and_then(|r| r.tric.as_ref())
+                .map_or(0, |t| t.wake_events);
+        vec![(SWITCH_EVENTS, wakes)]
+    }
+
+    /// The lanes of an entry with `tric.granularity = "entry_lane"` (read whether or not TRIC
+    /// is on, as the record's residency units are).
+    fn units_per_entry(&self, cfg: &sim::config::GpuConfig, design: &RfDesign) -> u64 {
+        use sim::config::tric::TricGranularity;
+        match cfg.tric.granularity {
+            TricGranularity::Entry => 1,
+            TricGranularity::EntryLane => design.lanes as u64,
+        }
+    }
+
+    fn model(
+        &self,
+        cfg: &sim::config::GpuConfig,
+        design: &RfDesign,
+        _s: &RfStructures,
+        overlay: Option<&Overlay>,
+    ) -> Result<RfTechniqueModel, RfError> {
+        use sim::config::tric::{SwitchEnergyModel, TricGranularity};
+        let bits = match cfg.tric.granularity {
+            TricGranularity::Entry => design.entry_bytes as u64 * 8,
+            TricGranularity::EntryLane => {
+                design.entry_bytes as u64 * 8 / design.lanes.max(1) as u64
+            }
+        };
+        let t = tric_cost_with(design, cfg.tric.drowsy_margin_mv * 1e-3, bits, overlay)?;
+        Ok(tric_model(
+            &t,
+            cfg.tric.switch_energy_model == SwitchEnergyModel::Model,
+            cfg.tric.off_residual,
+            cfg.tric.gate_periphery_if_bank_off,
+        ))
+    }
 }
 
 #[cfg(test)]
