@@ -464,3 +464,88 @@ fn a_missing_file_is_reported_once() {
     assert!(err.contains("/nonexistent/gpu.toml"), "{err}");
     assert_eq!(err.matches("os error 2").count(), 1, "{err}");
 }
+
+/// The shared option group: `--scheduler` on every command with a GPU configuration is the
+/// `sched.policy` override (the same numbers as `--set`, named in the provenance), an unknown
+/// name exits 2 listing the known ones; `component` takes `--device` and `--op` as `estimate`
+/// does, and still accepts `--flavour`.
+#[test]
+fn scheduler_device_and_op_are_one_option_group() {
+    let by_flag = json(&[
+        "estimate",
+        "--workload",
+        "hotspot",
+        "--scheduler",
+        "gto",
+        "--format",
+        "json",
+    ]);
+    let by_set = json(&[
+        "estimate",
+        "--workload",
+        "hotspot",
+        "--set",
+        "sched.policy=gto",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(by_flag["workloads"], by_set["workloads"]);
+    assert_eq!(by_flag["run"]["config_hash"], by_set["run"]["config_hash"]);
+    assert_eq!(
+        by_flag["run"]["overrides"],
+        serde_json::json!(["sched.policy=gto"])
+    );
+    let lrr = json(&[
+        "estimate",
+        "--workload",
+        "hotspot",
+        "--scheduler",
+        "lrr",
+        "--format",
+        "json",
+    ]);
+    assert_ne!(lrr["run"]["config_hash"], by_flag["run"]["config_hash"]);
+    fails_with(
+        &["estimate", "--workload", "hotspot", "--scheduler", "fifo"],
+        "unknown scheduler 'fifo'",
+    );
+    let dev = json(&[
+        "component",
+        "--kind",
+        "alu32",
+        "--tech",
+        "finfet7",
+        "--device",
+        "lvt",
+        "--op",
+        "ntv",
+        "--format",
+        "json",
+    ]);
+    let fl = json(&[
+        "component",
+        "--kind",
+        "alu32",
+        "--tech",
+        "finfet7",
+        "--flavour",
+        "lvt",
+        "--vdd",
+        "0.30",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(dev, fl);
+    let stv = json(&[
+        "component",
+        "--kind",
+        "alu32",
+        "--tech",
+        "finfet7",
+        "--device",
+        "lvt",
+        "--format",
+        "json",
+    ]);
+    assert_ne!(dev, stv);
+}

@@ -23,14 +23,17 @@ pub struct Args {
     /// Technology node (techlib name, e.g. asap7, finfet7, planar45).
     #[arg(long, default_value = "asap7")]
     pub tech: String,
-    /// Device flavour (rvt, lvt, slvt at FinFET nodes; hp, lstp, lop planar). Default: rvt at
-    /// FinFET nodes (the flavour the synthesis calibration uses; `estimate` defaults to lvt
-    /// there), hp planar.
-    #[arg(long)]
-    pub flavour: Option<String>,
-    /// Supply voltage in volts (default: the node's nominal).
+    /// Device flavour (rvt, lvt, slvt at FinFET nodes; hp, lstp, lop planar), named as in
+    /// every other command (`--flavour` is accepted too). Default: rvt at FinFET nodes (the
+    /// flavour the synthesis calibration uses; `estimate` defaults to lvt there), hp planar.
+    #[arg(long, visible_alias = "flavour")]
+    pub device: Option<String>,
+    /// Supply voltage in volts (overrides --op; default: the node's nominal).
     #[arg(long, allow_negative_numbers = true)]
     pub vdd: Option<f64>,
+    /// Named operating point (finfet7: stv = 0.45 V, ntv = 0.30 V), as in `estimate`.
+    #[arg(long)]
+    pub op: Option<String>,
     /// Junction temperature in kelvin. The default, 350 K, is the one `estimate` uses and lies
     /// inside every built-in node's tables (planar 300–400 K, FinFET 250–400 K).
     #[arg(long, default_value_t = crate::study::DEFAULT_TEMPERATURE_K, allow_negative_numbers = true)]
@@ -93,9 +96,9 @@ pub fn run(args: Args) -> Result<()> {
     // to the costing default
     let point = techlib::ResolvedPoint::resolve_with(
         &args.tech,
-        args.flavour.as_deref(),
+        args.device.as_deref(),
         args.vdd,
-        None,
+        args.op.as_deref(),
         Some(args.temperature),
         techlib::FlavourDefault::Synthesis,
     )?;

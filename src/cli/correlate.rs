@@ -80,7 +80,6 @@ pub fn run(args: Args) -> Result<()> {
     let config = super::simulate::resolve_config(
         args.preset.as_deref(),
         args.config.as_ref(),
-        None,
         &super::ConfigMods::default(),
     )?;
     let label = match (&args.preset, &args.config) {

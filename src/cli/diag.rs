@@ -113,11 +113,12 @@ pub fn run(args: Args) -> Result<()> {
             eprintln!("{s}");
         }
     };
-    let variant = args.mods.technique.is_some() || !args.mods.set.is_empty();
-    let label = match (&args.mods.technique, args.mods.set.is_empty()) {
+    let variant = !args.mods.is_empty();
+    let sets = args.mods.overrides()?;
+    let label = match (&args.mods.technique, sets.is_empty()) {
         (Some(t), true) => t.clone(),
-        (Some(t), false) => format!("{t}[{}]", args.mods.set.join(",")),
-        (None, _) => format!("[{}]", args.mods.set.join(",")),
+        (Some(t), false) => format!("{t}[{}]", sets.join(",")),
+        (None, _) => format!("[{}]", sets.join(",")),
     };
     let targets: Vec<(
         String,

@@ -186,7 +186,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             None => format!("preset {}", args.preset),
         },
         args.mods.technique.as_deref(),
-        &args.mods.set,
+        &args.mods.overrides()?,
     );
     match args.format {
         Format::Json => print!("{}", report::json::render(&report)?),

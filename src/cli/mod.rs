@@ -23,13 +23,19 @@ pub mod workloads;
 
 use crate::study_config::StudyConfig;
 
-/// `--technique` and `--set`, shared by every command that takes a GPU configuration.
+/// `--technique`, `--scheduler` and `--set`, shared by every command that takes a GPU
+/// configuration.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct ConfigMods {
     /// A named technique, or several joined with '+' (e.g. gates+coord-blackout), applied to
     /// the configuration (see `gpuenergy techniques`).
     #[arg(long, value_name = "NAME[+NAME...]")]
     pub technique: Option<String>,
+    /// Warp scheduler: lrr, gto, oldest, youngest, fetch_group, two-level (or another
+    /// `sched.policy` value). Short for `--set sched.policy=NAME`, applied after the technique
+    /// and before the `--set` pairs, so an explicit `--set sched.policy` still wins.
+    #[arg(long, value_name = "NAME")]
+    pub scheduler: Option<String>,
     /// Override one configuration key (repeatable), after the technique: e.g. `--set pg.bet=19
     /// --set sched.policy=gto`. Keys are those of `gpuenergy presets --dump gtx480`.
     #[arg(long = "set", value_name = "KEY=VALUE")]
@@ -37,9 +43,32 @@ pub struct ConfigMods {
 }
 
 impl ConfigMods {
-    /// `cfg` with the technique and the `--set` pairs applied, validated.
+    /// The overrides in the order they apply, as `KEY=VALUE`: `--scheduler` as its
+    /// `sched.policy` key, then the `--set` pairs. An unknown scheduler is an error listing the
+    /// known ones.
+    pub fn overrides(&self) -> anyhow::Result<Vec<String>> {
+        let mut out = Vec::with_capacity(self.set.len() + 1);
+        if let Some(s) = &self.scheduler {
+            if sim::config::SchedPolicy::parse(s).is_none() {
+                anyhow::bail!(
+                    "--scheduler: unknown scheduler '{s}' (expected lrr, gto, oldest, youngest, \
+                     fetch_group, two-level or another `sched.policy` value)"
+                );
+            }
+            out.push(format!("sched.policy={s}"));
+        }
+        out.extend(self.set.iter().cloned());
+        Ok(out)
+    }
+
+    /// Whether the configuration is left as it is (no technique, scheduler or `--set`).
+    pub fn is_empty(&self) -> bool {
+        self.technique.is_none() && self.scheduler.is_none() && self.set.is_empty()
+    }
+
+    /// `cfg` with the technique, the scheduler and the `--set` pairs applied, validated.
     pub fn apply(&self, cfg: StudyConfig) -> anyhow::Result<StudyConfig> {
-        let set = crate::technique::parse_sets(&self.set).map_err(anyhow::Error::msg)?;
+        let set = crate::technique::parse_sets(&self.overrides()?).map_err(anyhow::Error::msg)?;
         Ok(match &self.technique {
             Some(t) => crate::technique::resolve(t)?.apply(&cfg, &set)?,
             None => cfg.with_overrides(&set, "--set")?,

@@ -8,7 +8,6 @@ use crate::report::{self, format_parser, Format, TABLE_JSON};
 use crate::study_config::StudyConfig;
 use anyhow::{bail, Context, Result};
 use sim::config::reconv::ReconvMode;
-use sim::config::SchedPolicy;
 use sim::timing::dwf::refmodel::{RefGpu, RefStats};
 use sim::timing::{Program, Simulation, TimingGpu};
 use sim::trace::TraceFolder;
@@ -58,9 +57,6 @@ pub struct Args {
     /// Directory with an Accel-Sim trace (`kernelslist.g`).
     #[arg(long)]
     pub trace: Option<PathBuf>,
-    /// Warp scheduler: lrr, gto or two-level (overrides the configuration).
-    #[arg(long)]
-    pub scheduler: Option<String>,
     /// Also check the workload's results against its CPU reference.
     #[arg(long)]
     pub check: bool,
@@ -95,7 +91,6 @@ pub struct Args {
 pub fn resolve_config(
     preset: Option<&str>,
     config: Option<&PathBuf>,
-    scheduler: Option<&str>,
     mods: &super::ConfigMods,
 ) -> Result<StudyConfig> {
     let mut cfg = match (preset, config) {
@@ -106,16 +101,7 @@ pub fn resolve_config(
     if let Some(t) = &mods.technique {
         cfg = crate::technique::resolve(t)?.apply(&cfg, &[])?;
     }
-    if let Some(s) = scheduler {
-        let Some(p) = SchedPolicy::parse(s) else {
-            bail!(
-                "--scheduler: unknown scheduler '{s}' (expected lrr, gto, oldest, youngest, \
-                 fetch_group, two-level or another `sched.policy` value)"
-            );
-        };
-        cfg.sched.policy = p;
-    }
-    let set = crate::technique::parse_sets(&mods.set).map_err(anyhow::Error::msg)?;
+    let set = crate::technique::parse_sets(&mods.overrides()?).map_err(anyhow::Error::msg)?;
     cfg = cfg.with_overrides(&set, "--set")?;
     // Sizes that would exhaust memory are refused before the simulator allocates anything.
     models::gpu::limits::check_sizes(&cfg)?;
@@ -148,12 +134,7 @@ pub fn derive_timings(
 
 /// Runs `gpuenergy simulate` with parsed arguments.
 pub fn run(args: Args) -> Result<()> {
-    let cfg = resolve_config(
-        args.preset.as_deref(),
-        args.config.as_ref(),
-        args.scheduler.as_deref(),
-        &args.mods,
-    )?;
+    let cfg = resolve_config(args.preset.as_deref(), args.config.as_ref(), &args.mods)?;
     let cfg = derive_timings(cfg, &args.point, args.quiet.quiet)?;
     if args.activity_source == crate::study::ActivitySource::Model {
         if args.trace.is_some() {

@@ -15,8 +15,9 @@ pub struct Args {
     /// for `--component list`).
     #[arg(long)]
     pub liberty_dir: Option<PathBuf>,
-    /// Device flavour of the library files (rvt, lvt, slvt).
-    #[arg(long, default_value = "rvt")]
+    /// Device flavour of the library files (rvt, lvt, slvt), named as in every other command
+    /// (`--flavour` is accepted too).
+    #[arg(long = "device", visible_alias = "flavour", default_value = "rvt")]
     pub flavour: String,
     /// Process corner of the library files (tt, ff, ss).
     #[arg(long, default_value = "tt")]
