@@ -192,24 +192,6 @@ impl RunInfo {
         r
     }
 
-    /// The record for a sweep (`sweep run`, `sweep merge`): the command line, `config_name` the
-    /// sweep's base configuration (the preset's name or the configuration file), `config_source`
-    /// `sweep FILE` and `config_hash` the FNV-1a hash of the sweep file's text. Each point's
-    /// technology point, technique, workload and size are the sweep table's own columns.
-    pub fn for_sweep(file: &crate::sweep::file::SweepFile) -> RunInfo {
-        let mut r = RunInfo::for_command();
-        r.config_name = match &file.base {
-            crate::sweep::file::Base::Preset(p) => p.clone(),
-            crate::sweep::file::Base::Config(p) => p.display().to_string(),
-        };
-        r.config_source = format!("sweep {}", file.path.display());
-        r.config_hash = format!(
-            "{:016x}",
-            crate::digest::fnv1a(crate::digest::FNV_OFFSET, file.text.as_bytes())
-        );
-        r
-    }
-
     /// Sets the technology point: node, device flavour, supply (the point's explicit supply or
     /// operating point, else the node's nominal one) and temperature.
     pub fn with_point(mut self, point: &techlib::ResolvedPoint) -> RunInfo {

@@ -217,7 +217,7 @@ fn run_sweep(a: RunArgs) -> Result<()> {
             store.point_path(key).display()
         ));
     }
-    let run = crate::provenance::RunInfo::for_sweep(&p.file);
+    let run = p.file.run_info();
     print!(
         "{}",
         report::with_header(
@@ -246,14 +246,17 @@ fn merge_dir(a: MergeArgs) -> Result<()> {
     let t = merge::merge(&store)?;
     // the sweep file named by the plan record; when it is no longer there, only its name
     let file = store.read_plan()?.file;
-    let run = match SweepFile::load(Path::new(&file)) {
-        Ok(f) => crate::provenance::RunInfo::for_sweep(&f),
+    let mut run = match SweepFile::load(Path::new(&file)) {
+        Ok(f) => f.run_info(),
         Err(_) => {
             let mut r = crate::provenance::RunInfo::for_command();
             r.config_source = format!("sweep {file}");
             r
         }
     };
+    // the merged files depend on the sweep, not on where or how often it was merged: the same
+    // sweep merged in two folders (or by a Slurm job) gives the same bytes
+    run.command_line.clear();
     let csv = a.dir.join(report::sweep::CSV_FILE);
     let json = a.dir.join(report::sweep::JSON_FILE);
     std::fs::write(&csv, report::sweep::csv(&t, &run))
