@@ -74,6 +74,7 @@ fn main() -> anyhow::Result<()> {
     gpuenergy::report::compare::grouped_bars(
         &p,
         &format!("out-of-order issue, {} at {}", socgpu.gpu, socgpu.tech),
+        &format!("gpuenergy {}", env!("CARGO_PKG_VERSION")),
         "issue stage",
         "change against in-order (%)",
         &labels,

@@ -106,6 +106,13 @@ fn main() -> anyhow::Result<()> {
             &front,
             p.objective,
             p.objective.of(&o.baseline),
+            &pareto::PlotMarks {
+                chosen_name: &o.chosen_name,
+                chosen_area_mm2: o.verified.added_area_mm2,
+                chosen_objective: p.objective.of(&o.verified),
+                budget_mm2: p.area_cap_mm2,
+                subtitle: &format!("gtx480 · gpuenergy {}", env!("CARGO_PKG_VERSION")),
+            },
         )?;
         println!("plot: {}", svg.display());
     }

@@ -78,6 +78,7 @@ fn main() -> anyhow::Result<()> {
     gpuenergy::report::compare::grouped_bars(
         &p,
         &format!("register-file savings, {} at {}", c.gpu, c.tech),
+        &format!("gpuenergy {}", env!("CARGO_PKG_VERSION")),
         "variant",
         "saving against MRF at STV (%)",
         &labels,

@@ -100,6 +100,7 @@ fn main() -> anyhow::Result<()> {
     gpuenergy::report::compare::grouped_bars(
         &p,
         "Warped-Gates across technologies (GTX480)",
+        &format!("gtx480, test size, gpuenergy {}", env!("CARGO_PKG_VERSION")),
         "technology",
         "saving or change (%)",
         &labels,

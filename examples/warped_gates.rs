@@ -56,7 +56,10 @@ fn main() -> anyhow::Result<()> {
         &rows,
     );
     let dir = k.out_dir("warped_gates")?;
-    for p in gpuenergy::report::compare::write_plots(&dir, &c)? {
+    let mut run = gpuenergy::provenance::RunInfo::new();
+    run.config_name = c.gpu.clone();
+    run.size = c.size.clone();
+    for p in gpuenergy::report::compare::write_plots(&dir, &c, &run)? {
         println!("plot: {}", p.display());
     }
     Ok(())

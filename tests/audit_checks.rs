@@ -266,7 +266,7 @@ fn runs_stopped_by_sim_max_cycles_are_marked_in_every_format() {
     let table = run("rfstats", "table");
     assert!(table.contains("TRUNCATED"), "{table}");
     let json: serde_json::Value = serde_json::from_str(&run("rfstats", "json")).unwrap();
-    assert_eq!(json[0]["truncated"], true, "{json}");
+    assert_eq!(json["workloads"][0]["truncated"], true, "{json}");
     let csv = run("rfstats", "csv");
     assert!(csv.contains("hotspot,all,truncated,true"), "{csv}");
     // A run that completes carries no mark.

@@ -409,8 +409,14 @@ fn every_command_defaults_to_one_temperature() {
         assert_ne!(d, with(base, Some("300")), "{base:?}");
     }
     // the former spelling of breakeven's flag still works
+    // the command line in `run` differs; the answer must not
+    let answer = |a: &[&str]| {
+        let mut v = json(a);
+        v["run"]["command_line"] = serde_json::Value::Null;
+        v
+    };
     assert_eq!(
-        json(&[
+        answer(&[
             "breakeven",
             "--tech",
             "40nm",
@@ -419,7 +425,7 @@ fn every_command_defaults_to_one_temperature() {
             "--format",
             "json"
         ]),
-        json(&[
+        answer(&[
             "breakeven",
             "--tech",
             "40nm",

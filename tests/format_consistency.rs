@@ -267,3 +267,260 @@ fn sram_table_csv_and_json_agree() {
     let total = json["leakage_mw"].as_f64().unwrap();
     assert!((sum - total).abs() <= 1e-9 * total, "{sum} vs {total}");
 }
+
+/// The provenance a command printed in each of its formats: the table's first line (the
+/// header line), the JSON's `run` object and, when there is a CSV, the provenance columns of
+/// every row. Each names the same version, configuration hash (when the command has a
+/// configuration) and technology point (when it has one); returns the JSON's `run`.
+fn check_provenance(
+    what: &str,
+    table: &str,
+    json: &Value,
+    csv: Option<&[BTreeMap<String, String>]>,
+) -> Value {
+    let run = json["run"].clone();
+    assert!(run.is_object(), "{what}: no run object in the JSON");
+    let head = table.lines().next().unwrap();
+    let version = run["version"].as_str().unwrap();
+    assert!(
+        head.starts_with(&format!("gpuenergy {version}")),
+        "{what}: table header {head}"
+    );
+    assert!(run["command_line"][0] == "gpuenergy", "{what}: {run}");
+    let hash = run["config_hash"].as_str().unwrap();
+    if !hash.is_empty() {
+        assert!(head.contains(&hash[..12]), "{what}: {head} lacks {hash}");
+        assert!(
+            head.contains(run["config_name"].as_str().unwrap()),
+            "{what}: {head}"
+        );
+    }
+    let node = run["node"].as_str().unwrap();
+    if !node.is_empty() {
+        let point = format!("{node} {}", run["flavour"].as_str().unwrap());
+        assert!(head.contains(&point), "{what}: {head} lacks {point}");
+        let vdd = format!("{:.3} V", run["vdd_v"].as_f64().unwrap());
+        assert!(head.contains(&vdd), "{what}: {head} lacks {vdd}");
+    }
+    if let Some(rows) = csv {
+        assert!(!rows.is_empty(), "{what}: no CSV rows");
+        for r in rows {
+            assert_eq!(r["version"], version, "{what}");
+            assert_eq!(r["config_hash"], hash, "{what}");
+            assert_eq!(r["node"], node, "{what}");
+            assert_eq!(r["config_name"], run["config_name"].as_str().unwrap());
+        }
+    }
+    run
+}
+
+#[test]
+fn sram_component_and_breakeven_carry_their_technology_point() {
+    let args = [
+        "sram", "--tech", "planar45", "--size", "128KiB", "--block", "64", "--banks", "8",
+    ];
+    let csv = csv_rows(&with_format(&args, "csv"));
+    let json: Value = serde_json::from_str(&with_format(&args, "json")).unwrap();
+    let run = check_provenance(
+        "sram",
+        &with_format(&args, "table"),
+        &json,
+        Some(csv.as_slice()),
+    );
+    assert_eq!(run["node"], "planar45");
+    assert_eq!(csv[0]["flavour"], run["flavour"].as_str().unwrap());
+
+    let args = ["component", "--kind", "crossbar", "--tech", "asap7"];
+    let json: Value = serde_json::from_str(&with_format(&args, "json")).unwrap();
+    let run = check_provenance("component", &with_format(&args, "table"), &json, None);
+    assert_eq!(run["node"], "asap7");
+    assert_eq!(run["config_hash"], "", "component has no GPU configuration");
+
+    let args = ["breakeven", "--tech", "40nm"];
+    let table = with_format(&args, "table");
+    let json: Value = serde_json::from_str(&with_format(&args, "json")).unwrap();
+    let run = check_provenance("breakeven", &table, &json, None);
+    // the point's supply and clock are the run's
+    assert!(close(
+        run["vdd_v"].as_f64().unwrap(),
+        json["point"]["vdd_v"].as_f64().unwrap(),
+        9
+    ));
+    let mhz = format!("{:.0} MHz", json["point"]["clock_mhz"].as_f64().unwrap());
+    assert!(table.lines().next().unwrap().contains(&mhz), "{table}");
+}
+
+#[test]
+fn simulate_table_and_json_agree() {
+    let args = ["simulate", "--workload", "hotspot", "--quiet"];
+    let table = with_format(&args, "table");
+    let json: Value = serde_json::from_str(&with_format(&args, "json")).unwrap();
+    let run = check_provenance("simulate", &table, &json, None);
+    assert_eq!(run["config_hash"], json["config_hash"]);
+    assert_eq!(run["workloads"][0], "hotspot");
+    assert_eq!(run["size"], "test");
+    // cycles and warp instructions: the kernel rows of the table and the JSON's kernels
+    for k in json["kernels"].as_array().unwrap() {
+        let name = k["name"].as_str().unwrap();
+        let row = table
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .unwrap_or_else(|| panic!("{name} missing from\n{table}"));
+        let t: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(
+            t[1].parse::<u64>().unwrap(),
+            k["launches"].as_u64().unwrap()
+        );
+        assert_eq!(t[2].parse::<u64>().unwrap(), k["cycles"].as_u64().unwrap());
+        assert_eq!(
+            t[3].parse::<u64>().unwrap(),
+            k["warp_instructions"].as_u64().unwrap()
+        );
+        assert!(close(t[4].parse().unwrap(), k["ipc"].as_f64().unwrap(), 3));
+    }
+}
+
+#[test]
+fn a_modified_preset_is_not_labelled_as_the_preset() {
+    let dir = std::env::temp_dir().join(format!("gpuenergy-fc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("sm30.toml");
+    std::fs::write(&file, "base = \"gtx480\"\n[gpu]\nn_sm = 30\n").unwrap();
+    let f = file.to_str().unwrap();
+    let args = [
+        "simulate",
+        "--config",
+        f,
+        "--workload",
+        "hotspot",
+        "--quiet",
+    ];
+    let json: Value = serde_json::from_str(&with_format(&args, "json")).unwrap();
+    let table = with_format(&args, "table");
+    check_provenance("simulate --config", &table, &json, None);
+    assert_eq!(json["run"]["config_name"], "sm30.toml (from gtx480)");
+    assert_eq!(json["run"]["config_source"], f);
+    // a file that only restates the preset keeps the preset's name
+    std::fs::write(&file, "base = \"gtx480\"\n").unwrap();
+    let json: Value = serde_json::from_str(&with_format(&args, "json")).unwrap();
+    assert_eq!(json["run"]["config_name"], "gtx480");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn compare_table_csv_and_json_agree() {
+    let args = [
+        "compare",
+        "--quiet",
+        "--tech",
+        "40nm",
+        "--workload",
+        "hotspot,sgemm",
+        "--technique",
+        "conv-pg",
+    ];
+    let table = with_format(&args, "table");
+    let csv = csv_rows(&with_format(&args, "csv"));
+    let json: Value = serde_json::from_str(&with_format(&args, "json")).unwrap();
+    let run = check_provenance("compare", &table, &json, Some(csv.as_slice()));
+    assert_eq!(run["techniques"][1], "conv-pg");
+    // the flat records hold the nested numbers, one per variant and workload, as the CSV does
+    // (the CSV adds an `aggregate` row per variant)
+    let csv: Vec<_> = csv
+        .into_iter()
+        .filter(|r| r["workload"] != "aggregate")
+        .collect();
+    let records = json["records"].as_array().unwrap();
+    assert_eq!(records.len(), csv.len());
+    for (rec, row) in records.iter().zip(&csv) {
+        let variant = rec["variant"].as_str().unwrap();
+        let workload = rec["workload"].as_str().unwrap();
+        assert_eq!(row["variant"], variant);
+        assert_eq!(row["workload"], workload);
+        let nested = if variant == json["baseline"] {
+            &json["baseline_runs"][workload]
+        } else {
+            let v = json["variants"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|v| v["name"] == variant)
+                .unwrap();
+            &v["per_workload"][workload]
+        };
+        for key in ["cycles", "runtime_s", "energy_j", "edp_js", "perf_overhead"] {
+            let n = nested[key].as_f64().unwrap();
+            assert_eq!(rec[key].as_f64().unwrap(), n, "{variant} {workload} {key}");
+            assert!(
+                close_sci(num(row, key), n) || close(num(row, key), n, 9),
+                "{variant} {workload} {key}: CSV {} JSON {n}",
+                row[key]
+            );
+        }
+    }
+    // the table's per-workload lines of each variant: cycles and the performance overhead
+    for rec in records.iter().filter(|r| r["variant"] != json["baseline"]) {
+        let cycles = rec["cycles"].as_u64().unwrap().to_string();
+        let workload = rec["workload"].as_str().unwrap();
+        let line = table
+            .lines()
+            .find(|l| {
+                let t: Vec<&str> = l.split_whitespace().collect();
+                t.first() == Some(&workload) && t.get(1) == Some(&cycles.as_str())
+            })
+            .unwrap_or_else(|| panic!("{workload} {cycles} not in\n{table}"));
+        let ovh: f64 = line.split_whitespace().nth(2).unwrap().parse().unwrap();
+        assert!(
+            close(ovh, 100.0 * rec["perf_overhead"].as_f64().unwrap(), 2),
+            "{line}"
+        );
+    }
+}
+
+#[test]
+fn rfstats_table_csv_and_json_agree() {
+    let args = ["rfstats", "--workload", "hotspot", "--quiet"];
+    let table = with_format(&args, "table");
+    let csv = csv_rows(&with_format(&args, "csv"));
+    let json: Value = serde_json::from_str(&with_format(&args, "json")).unwrap();
+    check_provenance("rfstats", &table, &json, Some(csv.as_slice()));
+    let w = &json["workloads"][0];
+    let alloc = w["allocated_fraction"].as_f64().unwrap();
+    let row = csv
+        .iter()
+        .find(|r| r["metric"] == "allocated_fraction")
+        .unwrap();
+    assert!(close(num(row, "value"), alloc, 9));
+}
+
+#[test]
+fn correlate_table_csv_and_json_agree() {
+    let reference = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/correlate/accelsim-titanx.csv"
+    );
+    let args = ["correlate", "--quiet", "--reference", reference];
+    let table = with_format(&args, "table");
+    let csv = csv_rows(&with_format(&args, "csv"));
+    let json: Value = serde_json::from_str(&with_format(&args, "json")).unwrap();
+    check_provenance("correlate", &table, &json, Some(csv.as_slice()));
+    let rows = json["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), csv.len());
+    for (j, c) in rows.iter().zip(&csv) {
+        assert_eq!(c["workload"], j["workload"].as_str().unwrap());
+        assert_eq!(
+            num(c, "our_cycles") as u64,
+            j["our_cycles"].as_u64().unwrap()
+        );
+        assert!(close(
+            num(c, "error_pct"),
+            j["error_pct"].as_f64().unwrap(),
+            4
+        ));
+    }
+    let mape = json["summary"]["mape_pct"].as_f64().unwrap();
+    assert!(
+        table.contains(&format!("MAPE {mape:.1} %")),
+        "MAPE {mape:.1} % not in\n{table}"
+    );
+}

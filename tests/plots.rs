@@ -1,7 +1,10 @@
-//! Every SVG plot the command line writes (`estimate --plot`, `calibrate --plot`,
-//! `correlate --plot`), generated from real runs and checked for readability on the SVG text:
-//! both axes described with a unit in parentheses or brackets, no text outside the canvas, no
-//! tick labels overlapping each other, no legend over a data point. The ignored
+//! Every SVG plot the command line writes (`estimate`, `calibrate`, `correlate`, `compare`,
+//! `optimize`, `sweep merge`, `diag`, `breakeven` and `rfstats` with `--plot`), generated from
+//! real runs and checked for readability on the SVG text: both axes described with a unit in
+//! parentheses or brackets, no text outside the canvas, no tick labels overlapping each other,
+//! no legend over a data point, every category label of a bar chart present and non-empty, and
+//! a subtitle or title naming what produced the plot (configuration or technology point, and
+//! the tool's version). The ignored
 //! `render_plots_png` test also rasterises every plot to PNG under `target/plots-png/` (with the
 //! `resvg` dev-dependency and the system's fonts) so that the plots can be looked at.
 
@@ -74,8 +77,71 @@ fn write_all_plots(dir: &Path, workloads: &str) -> Vec<PathBuf> {
         "--plot",
         &d("compare"),
     ]);
+    let cache = d("optimize-cache");
+    run_ok(&[
+        "optimize",
+        "--quiet",
+        "--tech",
+        "finfet7",
+        "--workload",
+        "hotspot",
+        "--cache-dir",
+        &cache,
+        "--plot",
+        &d("optimize"),
+    ]);
+    run_ok(&[
+        "diag",
+        "--quiet",
+        "--preset",
+        "gtx480",
+        "--suite",
+        "quick",
+        "--plot",
+        &d("diag"),
+    ]);
+    run_ok(&["breakeven", "--tech", "40nm", "--plot", &d("breakeven")]);
+    run_ok(&[
+        "rfstats",
+        "--quiet",
+        "--workload",
+        "hotspot",
+        "--plot",
+        &d("rfstats"),
+    ]);
+    // a small sweep: two techniques, two values of one key, two workloads
+    let sweep = dir.join("sweep.toml");
+    std::fs::write(
+        &sweep,
+        "preset = \"gtx480\"\nworkloads = [\"histo\", \"hotspot\"]\n\
+         techniques = [\"two-level\", \"conv-pg\"]\n\n[[tech]]\nnode = \"40nm\"\n\n\
+         [axes]\n\"pg.idle_detect\" = [5, 10]\n",
+    )
+    .unwrap();
+    let out = d("sweep-run");
+    run_ok(&[
+        "sweep",
+        "run",
+        "-q",
+        &sweep.to_string_lossy(),
+        "--out",
+        &out,
+    ]);
+    run_ok(&["sweep", "merge", "-q", &out]);
+    let _ = std::fs::remove_dir_all(dir.join("sweep"));
+    std::fs::rename(dir.join("sweep-run/plots"), dir.join("sweep")).unwrap();
     let mut svgs = Vec::new();
-    for sub in ["estimate", "calibrate", "correlate", "compare"] {
+    for sub in [
+        "estimate",
+        "calibrate",
+        "correlate",
+        "compare",
+        "optimize",
+        "diag",
+        "breakeven",
+        "rfstats",
+        "sweep",
+    ] {
         let mut v: Vec<PathBuf> = std::fs::read_dir(dir.join(sub))
             .unwrap()
             .flatten()
@@ -402,23 +468,84 @@ fn categories(file: &str) -> &'static [&'static str] {
         }
         "area_breakdown.svg" => &["front end", "issue", "register file", "execution"],
         "energy_breakdown.svg" | "leakage_share.svg" => &["hotspot", "sgemm"],
+        "hotspot_active_lanes.svg" => &["1-4", "25-32"],
         _ => &[],
     }
+}
+
+/// The words a plot's title or subtitle must hold: what produced it, by the command's
+/// subfolder (the configuration or the technology point, and the tool for the commands with a
+/// subtitle).
+fn provenance_words(command: &str) -> &'static [&'static str] {
+    match command {
+        "estimate" => &["gtx480", "finfet7"],
+        "compare" => &["gtx480", "40nm", "gpuenergy"],
+        "correlate" => &["gtx480", "gpuenergy"],
+        "optimize" => &["gtx480", "finfet7", "gpuenergy"],
+        "diag" => &["gtx480", "gpuenergy"],
+        "breakeven" => &["40nm", "gpuenergy"],
+        "rfstats" => &["gtx480", "gpuenergy"],
+        "sweep" => &["gtx480", "sweep.toml", "gpuenergy"],
+        _ => &[],
+    }
+}
+
+/// The grid lines of a plot: plotters draws its mesh as translucent `<line>` elements; returns
+/// how many run horizontally and how many vertically, so that a dense minor grid (ten light
+/// lines between two labelled ones) is caught.
+fn grid_lines(svg: &str) -> (usize, usize) {
+    let (mut h, mut v) = (0, 0);
+    for c in svg.split("<line ").skip(1) {
+        let tag = format!(" {}", &c[..c.find('>').unwrap_or(c.len())]);
+        if !num(&tag, "opacity").is_some_and(|o| o < 1.0) {
+            continue;
+        }
+        let (Some(x1), Some(y1), Some(x2), Some(y2)) = (
+            num(&tag, "x1"),
+            num(&tag, "y1"),
+            num(&tag, "x2"),
+            num(&tag, "y2"),
+        ) else {
+            continue;
+        };
+        if (y1 - y2).abs() < 0.5 {
+            h += 1;
+        } else if (x1 - x2).abs() < 0.5 {
+            v += 1;
+        }
+    }
+    (h, v)
 }
 
 #[test]
 fn every_plot_is_readable() {
     let dir = root().join("target/plots-check");
     let svgs = write_all_plots(&dir, "all");
-    assert!(svgs.len() >= 10, "expected every plot, got {svgs:?}");
+    assert!(svgs.len() >= 17, "expected every plot, got {svgs:?}");
     let mut all = Vec::new();
     for s in &svgs {
         let text = std::fs::read_to_string(s).unwrap();
         let name = s.file_name().unwrap().to_string_lossy();
+        let command = s
+            .parent()
+            .unwrap()
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        let labels: Vec<String> = texts(&text).into_iter().map(|t| t.text).collect();
+        for w in provenance_words(&command) {
+            if !labels.iter().any(|l| l.contains(w)) {
+                all.push(format!("{}: no title names '{w}'", s.display()));
+            }
+        }
+        let (h, v) = grid_lines(&text);
+        if h > 40 || v > 40 {
+            all.push(format!("{}: a dense grid ({h} by {v} lines)", s.display()));
+        }
         for p in problems_of(&text, !categories(&name).is_empty()) {
             all.push(format!("{}: {p}", s.display()));
         }
-        let labels: Vec<String> = texts(&text).into_iter().map(|t| t.text).collect();
         for c in categories(&name) {
             if !labels.iter().any(|l| l == c) {
                 all.push(format!("{}: no category label '{c}'", s.display()));
@@ -508,4 +635,13 @@ a label running off the edge
         .replace("a label running off the edge", "ok")
         .replace("cx=\"150\"", "cx=\"100\"");
     assert!(problems(&good).is_empty(), "{:?}", problems(&good));
+    // a minor grid: many translucent lines across an axis are counted
+    let dense: String = (0..60)
+        .map(|i| {
+            format!(
+                "<line opacity=\"0.1\" stroke=\"#000000\" x1=\"{i}\" y1=\"0\" x2=\"{i}\" y2=\"90\"/>\n"
+            )
+        })
+        .collect();
+    assert_eq!(grid_lines(&dense), (0, 60));
 }

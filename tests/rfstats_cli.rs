@@ -20,8 +20,9 @@ fn rfstats_table_json_and_csv_agree() {
         "--quiet",
     ]);
     let v: serde_json::Value = serde_json::from_str(&j).expect("JSON parses");
-    let c = &v[0];
+    let c = &v["workloads"][0];
     assert_eq!(c["workload"], "hotspot");
+    assert_eq!(v["run"]["config_name"], "gtx480");
     let alloc = c["allocated_fraction"].as_f64().unwrap();
     assert!(alloc > 0.0 && alloc <= 1.0);
     assert!((alloc + c["unallocated_fraction"].as_f64().unwrap() - 1.0).abs() < 1e-12);
@@ -53,11 +54,15 @@ fn rfstats_table_json_and_csv_agree() {
         "--quiet",
     ]);
     let mut lines = csv.lines();
-    assert_eq!(lines.next(), Some("workload,kernel,metric,value"));
+    let head = lines.next().unwrap();
+    assert!(
+        head.starts_with("workload,kernel,metric,value,version,config_name,config_hash"),
+        "{head}"
+    );
     let mut found = false;
     for l in lines {
         let f: Vec<&str> = l.split(',').collect();
-        assert_eq!(f.len(), 4, "{l}");
+        assert_eq!(f.len(), head.split(',').count(), "{l}");
         if f[2] == "allocated_fraction" {
             assert_eq!(f[3].parse::<f64>().unwrap(), alloc);
             found = true;
@@ -82,7 +87,7 @@ fn rfstats_cutoff_key_and_plots() {
         "--quiet",
     ]);
     let v: serde_json::Value = serde_json::from_str(&j).unwrap();
-    let ia = &v[0]["inter_access"];
+    let ia = &v["workloads"][0]["inter_access"];
     assert_eq!(ia["cutoff_cycles"], 10);
     assert!(ia["mean_within_cutoff_cycles"].as_f64().unwrap() <= 10.0);
     for f in ["bfs_active_lanes.svg", "bfs_interaccess.svg"] {

@@ -136,6 +136,9 @@ pub fn run(args: Args) -> Result<()> {
     };
     let ov = overlay.as_ref();
     let point = breakeven(&q, ov)?;
+    let mut run = crate::provenance::RunInfo::for_command().with_point(&q.point);
+    run.vdd_v = point.vdd_v;
+    run.core_clock_hz = point.clock_hz;
     // Sweeps of the supply take the clock as the nominal-point clock, scaled with FO4.
     let mut vq = q.clone();
     if let ClockChoice::Fixed { clock_hz } = q.clock {
@@ -161,17 +164,17 @@ pub fn run(args: Args) -> Result<()> {
     let mut written = Vec::new();
     if let Some(dir) = &args.plot {
         if let Some(v) = &vdd_points {
-            written.push(render::write_sweep_plot(dir, Swept::Vdd, v)?);
+            written.push(render::write_sweep_plot(dir, Swept::Vdd, v, &run)?);
         }
         if let Some(v) = &scale_points {
-            written.push(render::write_sweep_plot(dir, Swept::Scale, v)?);
+            written.push(render::write_sweep_plot(dir, Swept::Scale, v, &run)?);
         }
     }
     let show_vdd = vdd_points.as_ref().filter(|_| args.sweep_vdd);
     let show_scale = scale_points.as_ref().filter(|_| args.sweep_scale);
     match args.format {
         Format::Json => {
-            let mut v = serde_json::json!({ "point": render::json(&point) });
+            let mut v = serde_json::json!({ "point": render::json(&point), "run": run.json() });
             if let Some(p) = show_vdd {
                 v["sweep_vdd"] = p.iter().map(render::json).collect();
             }
@@ -181,7 +184,10 @@ pub fn run(args: Args) -> Result<()> {
             println!("{}", serde_json::to_string_pretty(&v)?);
         }
         Format::Table => {
-            print!("{}", render::table(&point));
+            print!(
+                "{}",
+                crate::report::with_header(&run, &render::table(&point))
+            );
             if let Some(p) = show_vdd {
                 println!("\nsupply sweep (clock follows FO4):");
                 print!("{}", render::sweep_table(Swept::Vdd, p));

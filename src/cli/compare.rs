@@ -101,10 +101,8 @@ pub fn run(args: Args) -> Result<()> {
             );
         }
     }
-    let base = match &args.config {
-        Some(p) => StudyConfig::from_toml_file(p)?,
-        None => StudyConfig::preset(&args.preset)?,
-    };
+    let (base, origin) =
+        crate::provenance::ConfigOrigin::load(&args.preset, args.config.as_deref())?;
     let set = crate::technique::parse_sets(&args.set).map_err(anyhow::Error::msg)?;
     let sweep = match &args.sweep {
         Some(s) => Some(compare::parse_sweep(s)?),
@@ -129,9 +127,17 @@ pub fn run(args: Args) -> Result<()> {
         models::gpu::limits::check_sizes(&v.config)?;
     }
     if crate::refcompare::needed(&baseline, &variants) {
-        return run_reference(&args, &baseline, &variants, t0);
+        let mut run = crate::provenance::RunInfo::for_config(&origin, &base, None, &args.set)
+            .with_point(&args.point.choice()?);
+        run.techniques = std::iter::once(baseline.name.clone())
+            .chain(variants.iter().map(|v| v.name.clone()))
+            .collect();
+        run.size = args.size.clone();
+        run.activity_source = "reference".into();
+        return run_reference(&args, &baseline, &variants, t0, run);
     }
     let choice = args.point.choice()?;
+    let run_point = choice.clone();
     let overlay = match &args.calibration {
         Some(p) => Some(NamedOverlay::load(p)?),
         None => None,
@@ -161,13 +167,14 @@ pub fn run(args: Args) -> Result<()> {
     if let Some(d) = args.die_mm2 {
         compare::set_reference_die(&mut c, d);
     }
+    let run = run_info(&args, &origin, &base, &run_point, &c);
     match args.format {
-        Format::Json => println!("{}", serde_json::to_string_pretty(&c)?),
-        Format::Csv => print!("{}", report::compare::csv(&c)),
-        Format::Table => print!("{}", report::compare::table(&c)),
+        Format::Json => println!("{}", report::compare::json(&c, &run)?),
+        Format::Csv => print!("{}", report::csv_with_run(&run, &report::compare::csv(&c))),
+        Format::Table => print!("{}", report::with_header(&run, &report::compare::table(&c))),
     }
     if let Some(dir) = &args.plot {
-        report::compare::write_plots(dir, &c)?;
+        report::compare::write_plots(dir, &c, &run)?;
         super::progress::note(quiet, format!("plots written to {}", dir.display()));
     }
     super::progress::note(
@@ -175,6 +182,32 @@ pub fn run(args: Args) -> Result<()> {
         format!("compare done in {:.2} s", t0.elapsed().as_secs_f64()),
     );
     Ok(())
+}
+
+/// What produced a comparison: the base configuration (its hash before `--set` and the
+/// techniques), `--set` as overrides, the baseline and the variants (with their swept values)
+/// as techniques, baseline first, the technology point, the core clock at it (the
+/// baseline's cycles over its run time), the size and the workloads.
+fn run_info(
+    args: &Args,
+    origin: &crate::provenance::ConfigOrigin,
+    base: &StudyConfig,
+    point: &techlib::ResolvedPoint,
+    c: &compare::Comparison,
+) -> crate::provenance::RunInfo {
+    // a swept key's values are in the variants' names (`coord-blackout [pg.bet=9]`)
+    let mut run =
+        crate::provenance::RunInfo::for_config(origin, base, None, &args.set).with_point(point);
+    run.techniques = std::iter::once(c.baseline.clone())
+        .chain(c.variants.iter().map(|v| v.name.clone()))
+        .collect();
+    run.size = c.size.clone();
+    run.workloads = c.baseline_runs.keys().cloned().collect();
+    run.activity_source = "sim".into();
+    if let Some(r) = c.baseline_runs.values().find(|r| r.runtime_s > 0.0) {
+        run.core_clock_hz = r.cycles as f64 / r.runtime_s;
+    }
+    run
 }
 
 /// `compare` with a reference mode (`reconv.mode` = dwf, mimd or nrec) in some run: every run
@@ -185,6 +218,7 @@ fn run_reference(
     baseline: &compare::Variant,
     variants: &[compare::Variant],
     t0: std::time::Instant,
+    mut run: crate::provenance::RunInfo,
 ) -> Result<()> {
     if args.plot.is_some() || args.die_mm2.is_some() {
         anyhow::bail!(
@@ -222,9 +256,13 @@ fn run_reference(
     );
     bar.finish();
     let c = c?;
+    run.workloads = list.iter().map(|w| w.info().name.to_string()).collect();
     match args.format {
-        Format::Json => println!("{}", serde_json::to_string_pretty(&c)?),
-        _ => print!("{}", crate::refcompare::table(&c)),
+        Format::Json => println!("{}", report::json_struct_with_run(&run, &c)?),
+        _ => print!(
+            "{}",
+            report::with_header(&run, &crate::refcompare::table(&c))
+        ),
     }
     super::progress::note(
         quiet,

@@ -131,12 +131,21 @@ pub fn run(args: Args) -> Result<()> {
         cost: &c,
         scaling: scaling.as_ref(),
     };
+    let mut run = crate::provenance::RunInfo::for_command().with_point(&point);
+    run.vdd_v = tech.vdd_v();
     match args.format {
         Format::Json => println!(
             "{}",
-            serde_json::to_string_pretty(&report::component::json(&modelled))?
+            serde_json::to_string_pretty(&report::json_with_run(
+                &run,
+                report::component::json(&modelled),
+                "component"
+            ))?
         ),
-        Format::Table => print!("{}", report::component::table(&modelled)),
+        Format::Table => print!(
+            "{}",
+            report::with_header(&run, &report::component::table(&modelled))
+        ),
         Format::Csv => return Err(crate::report::no_csv("component")),
     }
     Ok(())

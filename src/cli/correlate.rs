@@ -77,11 +77,12 @@ pub struct Args {
 /// Runs `gpuenergy correlate` with parsed arguments.
 pub fn run(args: Args) -> Result<()> {
     let reference = read_reference(&args.reference)?;
-    let config = super::simulate::resolve_config(
+    let (config, origin) = super::simulate::resolve_config(
         args.preset.as_deref(),
         args.config.as_ref(),
         &super::ConfigMods::default(),
     )?;
+    let mut run = crate::provenance::RunInfo::for_config(&origin, &config, None, &[]);
     let label = match (&args.preset, &args.config) {
         (_, Some(path)) => path.display().to_string(),
         (Some(p), None) => p.clone(),
@@ -113,16 +114,39 @@ pub fn run(args: Args) -> Result<()> {
             eprintln!("warning: {w}");
         }
     }
+    // the rows name their own sizes and may name other configurations (the `config` column)
+    let mut sizes: Vec<String> = Vec::new();
+    for r in &c.rows {
+        let name = r.size.as_str().to_string();
+        if !sizes.contains(&name) {
+            sizes.push(name);
+        }
+        if !run.workloads.contains(&r.workload) {
+            run.workloads.push(r.workload.clone());
+        }
+    }
+    run.size = sizes.join("+");
+    run.activity_source = "sim".into();
     match args.format {
-        Format::Table => print!("{}", report::correlate::table(&c)),
-        Format::Csv => print!("{}", report::correlate::csv(&c)),
+        Format::Table => print!(
+            "{}",
+            report::with_header(&run, &report::correlate::table(&c))
+        ),
+        Format::Csv => print!(
+            "{}",
+            report::csv_with_run(&run, &report::correlate::csv(&c))
+        ),
         Format::Json => println!(
             "{}",
-            serde_json::to_string_pretty(&report::correlate::json(&c))?
+            serde_json::to_string_pretty(&report::json_with_run(
+                &run,
+                report::correlate::json(&c),
+                "correlation"
+            ))?
         ),
     }
     if let Some(dir) = &args.plot {
-        let path = report::correlate::write_plot(dir, &c)?;
+        let path = report::correlate::write_plot(dir, &c, &run)?;
         note(quiet, format!("wrote {}", path.display()));
     }
     Ok(())

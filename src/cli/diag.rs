@@ -4,6 +4,7 @@
 //! cross-check. The work is in [`crate::diag`]; the rendering in [`crate::report::diag`].
 
 use crate::diag::{self, Suite, Thresholds};
+use crate::provenance::{ConfigOrigin, RunInfo};
 use crate::report::{self, Format};
 use anyhow::{Context, Result};
 use rayon::prelude::*;
@@ -96,17 +97,32 @@ pub fn run(args: Args) -> Result<()> {
         }
         None => Thresholds::default_embedded(),
     };
-    let targets: Vec<(String, sim::config::GpuConfig)> = match (&args.preset, &args.config) {
-        (_, Some(path)) => vec![(
-            path.display().to_string(),
-            crate::study_config::StudyConfig::from_toml_file(path)?.machine,
-        )],
-        (Some(p), None) => vec![(p.clone(), sim::config::GpuConfig::preset(p)?)],
-        (None, None) => sim::config::PRESET_NAMES
-            .iter()
-            .map(|p| Ok((p.to_string(), sim::config::GpuConfig::preset(p)?)))
-            .collect::<Result<_>>()?,
-    };
+    let targets: Vec<(String, sim::config::GpuConfig, ConfigOrigin)> =
+        match (&args.preset, &args.config) {
+            (_, Some(path)) => {
+                let cfg = crate::study_config::StudyConfig::from_toml_file(path)?;
+                let origin = ConfigOrigin::file(path, &cfg);
+                vec![(path.display().to_string(), cfg.machine, origin)]
+            }
+            (Some(p), None) => vec![(
+                p.clone(),
+                sim::config::GpuConfig::preset(p)?,
+                ConfigOrigin::preset(p),
+            )],
+            (None, None) => sim::config::PRESET_NAMES
+                .iter()
+                .map(|p| {
+                    Ok((
+                        p.to_string(),
+                        sim::config::GpuConfig::preset(p)?,
+                        ConfigOrigin::preset(p),
+                    ))
+                })
+                .collect::<Result<_>>()?,
+        };
+    let origins: Vec<ConfigOrigin> = targets.iter().map(|t| t.2.clone()).collect();
+    let targets: Vec<(String, sim::config::GpuConfig)> =
+        targets.into_iter().map(|(n, c, _)| (n, c)).collect();
     let quiet = args.quiet.quiet;
     let progress = move |s: &str| {
         if !quiet {
@@ -114,7 +130,8 @@ pub fn run(args: Args) -> Result<()> {
         }
     };
     let variant = !args.mods.is_empty();
-    let sets = args.mods.overrides()?;
+    let overrides = args.mods.overrides()?;
+    let sets = &overrides;
     let label = match (&args.mods.technique, sets.is_empty()) {
         (Some(t), true) => t.clone(),
         (Some(t), false) => format!("{t}[{}]", sets.join(",")),
@@ -154,22 +171,50 @@ pub fn run(args: Args) -> Result<()> {
         })
         .collect::<std::result::Result<_, String>>()
         .map_err(anyhow::Error::msg)?;
+    // what produced each preset's report: its configuration as checked (the variant when one
+    // is given), the technique and overrides; `size` names the suite
+    let runs: Vec<RunInfo> = targets
+        .iter()
+        .zip(&origins)
+        .map(|((_, cfg, v), origin)| {
+            let checked: crate::study_config::StudyConfig =
+                v.as_ref().unwrap_or(cfg).clone().into();
+            let mut run =
+                RunInfo::for_config(origin, &checked, args.mods.technique.as_deref(), &overrides);
+            run.size = format!("suite {}", args.suite);
+            run.activity_source = "sim".into();
+            run
+        })
+        .collect();
     match args.format {
-        Format::Json => println!(
-            "{}",
-            serde_json::to_string_pretty(&report::diag::json(&reports))?
-        ),
+        Format::Json => {
+            let mut v = report::diag::json(&reports);
+            if let Some(list) = v["presets"].as_array_mut() {
+                for (p, run) in list.iter_mut().zip(&runs) {
+                    p["run"] = run.json();
+                }
+            }
+            let mut command = RunInfo::for_command();
+            command.techniques = runs
+                .first()
+                .map(|r| r.techniques.clone())
+                .unwrap_or_default();
+            command.overrides = overrides.clone();
+            command.size = format!("suite {}", args.suite);
+            v["run"] = command.json();
+            println!("{}", serde_json::to_string_pretty(&v)?)
+        }
         _ => {
-            for r in &reports {
-                print!("{}", report::diag::table(r));
+            for (r, run) in reports.iter().zip(&runs) {
+                print!("{}", report::with_header(run, &report::diag::table(r)));
             }
             print!("{}", report::diag::summary(&reports));
         }
     }
     if let Some(dir) = &args.plot {
-        for r in &reports {
+        for (r, run) in reports.iter().zip(&runs) {
             if let Some(c) = &r.crosscheck {
-                let p = report::diag::write_plot(dir, &r.preset, c)?;
+                let p = report::diag::write_plot(dir, &r.preset, c, run)?;
                 progress(&format!("wrote {}", p.display()));
             }
         }

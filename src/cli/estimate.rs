@@ -4,6 +4,7 @@
 //! and prints.
 
 use super::progress::{note, Progress};
+use crate::provenance::ConfigOrigin;
 use crate::report::{self, Format};
 use crate::study::{NamedOverlay, Study};
 use crate::study_config::StudyConfig;
@@ -113,12 +114,10 @@ impl From<IdleSmsArg> for models::gpu::IdleSms {
     }
 }
 
-fn load_config(args: &Args) -> anyhow::Result<StudyConfig> {
-    let cfg = match &args.config {
-        Some(p) => StudyConfig::from_toml_file(p)?,
-        None => StudyConfig::preset(&args.preset)?,
-    };
-    args.mods.apply(cfg)
+/// The configuration as run (technique and `--set` applied) and where it came from.
+fn load_config(args: &Args) -> anyhow::Result<(StudyConfig, ConfigOrigin)> {
+    let (cfg, origin) = ConfigOrigin::load(&args.preset, args.config.as_deref())?;
+    Ok((args.mods.apply(cfg)?, origin))
 }
 
 pub use crate::study::tech_choice;
@@ -126,7 +125,7 @@ pub use crate::study::tech_choice;
 /// Runs `gpuenergy estimate` with parsed arguments: builds the [`crate::study::Study`], runs it and prints the report.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let t0 = Instant::now();
-    let cfg = load_config(&args)?;
+    let (cfg, origin) = load_config(&args)?;
     let mut choice = args.point.choice()?;
     if let Some(v) = args.design_vdd {
         if !(v.is_finite() && v > 0.0) {
@@ -181,13 +180,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     bar.finish();
     let mut report = report?;
     report.run = std::mem::take(&mut report.run).with_command(
-        match &args.config {
-            Some(p) => p.display().to_string(),
-            None => format!("preset {}", args.preset),
-        },
+        origin.source.clone(),
         args.mods.technique.as_deref(),
         &args.mods.overrides()?,
     );
+    report.run.config_name = origin.name;
     match args.format {
         Format::Json => print!("{}", report::json::render(&report)?),
         Format::Csv => print!("{}", report::csv::render(&report)),

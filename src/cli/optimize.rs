@@ -349,6 +349,13 @@ pub fn run(args: Args) -> Result<()> {
         evaluated,
         config,
     } = solve(&args)?;
+    let (base, origin) =
+        crate::provenance::ConfigOrigin::load(&args.preset, args.config.as_deref())?;
+    let mut run = crate::provenance::RunInfo::for_config(&origin, &base, None, &args.set)
+        .with_point(&args.point.choice()?);
+    run.size = rep.size.clone();
+    run.workloads = rep.workloads.clone();
+    run.activity_source = "sim".into();
     match args.format {
         Format::Json => {
             let mut v = serde_json::to_value(&rep)?;
@@ -376,12 +383,20 @@ pub fn run(args: Args) -> Result<()> {
         }
     }
     if let Some(dir) = &args.plot {
+        let subtitle = run.plot_subtitle();
         let p = pareto::write_svg(
             dir,
             &evaluated,
             &rep.pareto,
             rep.objective,
             rep.objective.of(&rep.baseline),
+            &pareto::PlotMarks {
+                chosen_name: &rep.chosen_name,
+                chosen_area_mm2: rep.verified.added_area_mm2,
+                chosen_objective: rep.objective.of(&rep.verified),
+                budget_mm2: rep.budget_mm2,
+                subtitle: &subtitle,
+            },
         )?;
         super::progress::note(quiet, format!("Pareto plot written to {}", p.display()));
     }
@@ -390,7 +405,7 @@ pub fn run(args: Args) -> Result<()> {
         let header = format!(
             "# Written by gpuenergy {} optimize: the chosen design '{}'.\n# Command: {}\n# Base: \
              {}, technology {}, size {}, workloads {}; objective {:?}, area budget {}, slowdown \
-             cap {}.\n",
+             cap {}.\n# Run: {}\n",
             env!("CARGO_PKG_VERSION"),
             rep.chosen_name,
             crate::provenance::RunInfo::this_command_line().join(" "),
@@ -400,7 +415,8 @@ pub fn run(args: Args) -> Result<()> {
             rep.workloads.join(","),
             rep.objective,
             rep.budget_spec,
-            rep.max_slowdown
+            rep.max_slowdown,
+            run.header_line()
         );
         std::fs::write(path, header + &config.to_toml_string())
             .with_context(|| format!("writing {}", path.display()))?;

@@ -5,7 +5,6 @@
 
 use super::progress::{note, Progress};
 use crate::report::{self, Format};
-use crate::study_config::StudyConfig;
 use anyhow::Result;
 use rayon::prelude::*;
 use sim::timing::{Program, Simulation, TimingGpu};
@@ -68,11 +67,19 @@ pub fn run(args: Args) -> Result<()> {
         .program
         .workloads(args.workload.as_deref(), args.quiet.quiet)?;
     let size: Size = args.size.parse()?;
-    let cfg = match &args.config {
-        Some(p) => StudyConfig::from_toml_file(p)?,
-        None => StudyConfig::preset(&args.preset)?,
-    };
-    let mut cfg = args.mods.apply(cfg)?.machine;
+    let (cfg, origin) =
+        crate::provenance::ConfigOrigin::load(&args.preset, args.config.as_deref())?;
+    let cfg = args.mods.apply(cfg)?;
+    let mut run = crate::provenance::RunInfo::for_config(
+        &origin,
+        &cfg,
+        args.mods.technique.as_deref(),
+        &args.mods.overrides()?,
+    );
+    run.size = args.size.clone();
+    run.workloads = list.iter().map(|w| w.info().name.to_string()).collect();
+    run.activity_source = "sim".into();
+    let mut cfg = cfg.machine;
     cfg.stats.per_register = true;
     let quiet = args.quiet.quiet;
     let bar = Progress::bar(list.len(), "workloads", quiet);
@@ -92,12 +99,25 @@ pub fn run(args: Args) -> Result<()> {
         .collect::<Result<_>>()?;
     bar.finish();
     match args.format {
-        Format::Table => print!("{}", report::rfstats::table(&rows)),
-        Format::Json => println!("{}", serde_json::to_string_pretty(&rows)?),
-        Format::Csv => print!("{}", report::rfstats::csv(&rows)),
+        Format::Table => print!(
+            "{}",
+            report::with_header(&run, &report::rfstats::table(&rows))
+        ),
+        Format::Json => println!(
+            "{}",
+            serde_json::to_string_pretty(&report::json_with_run(
+                &run,
+                serde_json::to_value(&rows)?,
+                "workloads"
+            ))?
+        ),
+        Format::Csv => print!(
+            "{}",
+            report::csv_with_run(&run, &report::rfstats::csv(&rows))
+        ),
     }
     if let Some(dir) = &args.plot {
-        let files = report::rfstats::plots(dir, &rows)?;
+        let files = report::rfstats::plots(dir, &rows, &run.plot_subtitle())?;
         note(
             quiet,
             format!("{} plots written to {}", files.len(), dir.display()),

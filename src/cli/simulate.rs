@@ -4,6 +4,7 @@
 
 use super::progress::Progress;
 use crate::correlate::LaunchRecorder;
+use crate::provenance::{ConfigOrigin, RunInfo};
 use crate::report::{self, format_parser, Format, TABLE_JSON};
 use crate::study_config::StudyConfig;
 use anyhow::{bail, Context, Result};
@@ -92,12 +93,9 @@ pub fn resolve_config(
     preset: Option<&str>,
     config: Option<&PathBuf>,
     mods: &super::ConfigMods,
-) -> Result<StudyConfig> {
-    let mut cfg = match (preset, config) {
-        (_, Some(path)) => StudyConfig::from_toml_file(path)?,
-        (Some(p), None) => StudyConfig::preset(p)?,
-        (None, None) => StudyConfig::preset("gtx480")?,
-    };
+) -> Result<(StudyConfig, ConfigOrigin)> {
+    let (mut cfg, origin) =
+        ConfigOrigin::load(preset.unwrap_or("gtx480"), config.map(|p| p.as_path()))?;
     if let Some(t) = &mods.technique {
         cfg = crate::technique::resolve(t)?.apply(&cfg, &[])?;
     }
@@ -105,7 +103,7 @@ pub fn resolve_config(
     cfg = cfg.with_overrides(&set, "--set")?;
     // Sizes that would exhaust memory are refused before the simulator allocates anything.
     models::gpu::limits::check_sizes(&cfg)?;
-    Ok(cfg)
+    Ok((cfg, origin))
 }
 
 /// `cfg` with the knobs the registered techniques derive from the technology point `point`
@@ -134,8 +132,22 @@ pub fn derive_timings(
 
 /// Runs `gpuenergy simulate` with parsed arguments.
 pub fn run(args: Args) -> Result<()> {
-    let cfg = resolve_config(args.preset.as_deref(), args.config.as_ref(), &args.mods)?;
+    let (cfg, origin) = resolve_config(args.preset.as_deref(), args.config.as_ref(), &args.mods)?;
+    let derived = crate::technique::DERIVED_TIMINGS
+        .iter()
+        .any(|d| d.wanted(&cfg));
     let cfg = derive_timings(cfg, &args.point, args.quiet.quiet)?;
+    let mut run = RunInfo::for_config(
+        &origin,
+        &cfg,
+        args.mods.technique.as_deref(),
+        &args.mods.overrides()?,
+    );
+    if derived {
+        // the technology point set the derived latencies: it is part of what was run
+        run = run.with_point(&args.point.choice()?);
+    }
+    run.size = args.size.clone();
     if args.activity_source == crate::study::ActivitySource::Model {
         if args.trace.is_some() {
             bail!(
@@ -144,7 +156,7 @@ pub fn run(args: Args) -> Result<()> {
             );
         }
         crate::amodel::check_representable(&cfg).map_err(anyhow::Error::msg)?;
-        return run_model(&cfg, &args);
+        return run_model(&cfg, &args, run);
     }
     if args.activity_source == crate::study::ActivitySource::Reference && args.trace.is_some() {
         bail!(
@@ -158,36 +170,31 @@ pub fn run(args: Args) -> Result<()> {
         }
         let start = Instant::now();
         let bar = Progress::spinner(args.quiet.quiet);
-        let run = Simulation::new(&cfg).run(TraceFolder::new(dir).on_kernel(|i, n, p| {
+        let traced = Simulation::new(&cfg).run(TraceFolder::new(dir).on_kernel(|i, n, p| {
             bar.message(format!("kernel {}/{n}: {}", i + 1, p.display()));
         }));
         bar.finish();
-        let run = run?;
-        for w in &run.warnings {
+        let traced = traced?;
+        for w in &traced.warnings {
             eprintln!("warning: {w}");
         }
         let wall = start.elapsed().as_secs_f64();
-        let mut act = run.activity;
+        let mut act = traced.activity;
         act.config_hash = cfg.hash_hex();
         if let Some(out) = &args.out {
             std::fs::write(out, act.to_json())
                 .with_context(|| format!("writing {}", out.display()))?;
         }
         let label = dir.display().to_string();
-        match args.format {
-            Format::Json => println!(
-                "{}",
-                serde_json::to_string_pretty(&report::simulate::summary_json(
-                    &cfg, &label, "trace", &act, wall, &None
-                ))?
-            ),
-            Format::Table => print!(
-                "{}",
-                report::simulate::summary_table(&cfg, &label, "trace", &act, wall, &None)
-            ),
-            Format::Csv => return Err(crate::report::no_csv("simulate")),
-        }
-        return Ok(());
+        run.size = "trace".into();
+        run.workloads = vec![label.clone()];
+        run.activity_source = source_of(&act);
+        return emit(
+            args.format,
+            &run,
+            || report::simulate::summary_json(&cfg, &label, "trace", &act, wall, &None),
+            || report::simulate::summary_table(&cfg, &label, "trace", &act, wall, &None),
+        );
     }
     let Some(w) = args
         .program
@@ -203,7 +210,7 @@ pub fn run(args: Args) -> Result<()> {
     if cfg.reconv.mode != ReconvMode::Pdom
         || args.activity_source == crate::study::ActivitySource::Reference
     {
-        return run_reference(&cfg, name, w, size, &args);
+        return run_reference(&cfg, name, w, size, &args, run);
     }
     let start = Instant::now();
     let bar = Progress::spinner(args.quiet.quiet);
@@ -231,32 +238,20 @@ pub fn run(args: Args) -> Result<()> {
         std::fs::write(out, act.to_json()).with_context(|| format!("writing {}", out.display()))?;
     }
     let check = report.check.as_ref().map(|c| (c.passed, c.detail.clone()));
-    match args.format {
-        Format::Json => {
-            let mut v = report::simulate::summary_json(
-                &cfg,
-                name,
-                super::program::size_label(w, size),
-                &act,
-                wall,
-                &check,
-            );
+    let size_label = super::program::size_label(w, size);
+    run.size = size_label.to_string();
+    run.workloads = vec![name.to_string()];
+    run.activity_source = source_of(&act);
+    emit(
+        args.format,
+        &run,
+        || {
+            let mut v = report::simulate::summary_json(&cfg, name, size_label, &act, wall, &check);
             report::simulate::add_launch_cycles(&mut v, &launch_cycles);
-            println!("{}", serde_json::to_string_pretty(&v)?)
-        }
-        Format::Table => print!(
-            "{}",
-            report::simulate::summary_table(
-                &cfg,
-                name,
-                super::program::size_label(w, size),
-                &act,
-                wall,
-                &check
-            )
-        ),
-        Format::Csv => return Err(crate::report::no_csv("simulate")),
-    }
+            v
+        },
+        || report::simulate::summary_table(&cfg, name, size_label, &act, wall, &check),
+    )?;
     if let Some((false, d)) = check {
         bail!("{name}: results differ from the CPU reference: {d}");
     }
@@ -264,7 +259,7 @@ pub fn run(args: Args) -> Result<()> {
 }
 
 /// `simulate --activity-source model`: the workload on the analytical activity source.
-fn run_model(cfg: &StudyConfig, args: &Args) -> Result<()> {
+fn run_model(cfg: &StudyConfig, args: &Args, mut run: RunInfo) -> Result<()> {
     let Some(w) = args
         .program
         .one(args.workload.as_deref(), args.quiet.quiet)?
@@ -283,31 +278,16 @@ fn run_model(cfg: &StudyConfig, args: &Args) -> Result<()> {
         std::fs::write(out, act.to_json()).with_context(|| format!("writing {}", out.display()))?;
     }
     let check = rep.check.as_ref().map(|c| (c.passed, c.detail.clone()));
-    match args.format {
-        Format::Json => println!(
-            "{}",
-            serde_json::to_string_pretty(&report::simulate::summary_json(
-                cfg,
-                name,
-                super::program::size_label(w, size),
-                &act,
-                wall,
-                &check
-            ))?
-        ),
-        Format::Table => print!(
-            "{}",
-            report::simulate::summary_table(
-                cfg,
-                name,
-                super::program::size_label(w, size),
-                &act,
-                wall,
-                &check
-            )
-        ),
-        Format::Csv => return Err(crate::report::no_csv("simulate")),
-    }
+    let size_label = super::program::size_label(w, size);
+    run.size = size_label.to_string();
+    run.workloads = vec![name.to_string()];
+    run.activity_source = source_of(&act);
+    emit(
+        args.format,
+        &run,
+        || report::simulate::summary_json(cfg, name, size_label, &act, wall, &check),
+        || report::simulate::summary_table(cfg, name, size_label, &act, wall, &check),
+    )?;
     if let Some((false, d)) = check {
         bail!("{name}: results differ from the CPU reference: {d}");
     }
@@ -349,6 +329,7 @@ fn run_reference(
     w: &dyn workloads::Workload,
     size: Size,
     args: &Args,
+    mut info: RunInfo,
 ) -> Result<()> {
     let bar = Progress::spinner(args.quiet.quiet);
     bar.message(format!(
@@ -375,15 +356,21 @@ fn run_reference(
         &base.stats,
         run.wall_s,
     );
+    let size_label = super::program::size_label(w, size);
+    info.size = size_label.to_string();
+    info.workloads = vec![name.to_string()];
+    info.activity_source = "reference".into();
     match args.format {
         Format::Json => {
             let mut v = v;
+            v["run"] = info.json();
             if let Some((p, d)) = &run.check {
                 v["check"] = serde_json::json!({ "passed": p, "detail": d });
             }
             println!("{}", serde_json::to_string_pretty(&v)?)
         }
         Format::Table => {
+            println!("{}", info.header_line());
             print!(
                 "{}",
                 report::simulate::reference_table(
@@ -403,6 +390,35 @@ fn run_reference(
     }
     if let Some((false, d)) = run.check {
         bail!("{}: results differ from the CPU reference: {d}", name);
+    }
+    Ok(())
+}
+
+/// Where a simulated Activity's counts came from: its provenance's source, else `sim`.
+fn source_of(act: &sim::activity::Activity) -> String {
+    act.provenance
+        .as_ref()
+        .map_or_else(|| "sim".to_string(), |p| p.source.clone())
+}
+
+/// Prints a summary with what produced it: the [`RunInfo`] header line over the table, the
+/// `run` object in the JSON. `simulate` has no CSV.
+fn emit(
+    format: Format,
+    run: &RunInfo,
+    json: impl FnOnce() -> serde_json::Value,
+    table: impl FnOnce() -> String,
+) -> Result<()> {
+    match format {
+        Format::Json => {
+            let mut v = json();
+            if let Some(o) = v.as_object_mut() {
+                o.insert("run".into(), run.json());
+            }
+            println!("{}", serde_json::to_string_pretty(&v)?)
+        }
+        Format::Table => print!("{}\n{}", run.header_line(), table()),
+        Format::Csv => return Err(crate::report::no_csv("simulate")),
     }
     Ok(())
 }

@@ -153,6 +153,7 @@ pub fn run(args: Args) -> Result<()> {
     )?;
     let finfet = is_finfet_node(point.node());
     check_supplies(&point, args.design_vdd)?;
+    let run = crate::provenance::RunInfo::for_command().with_point(&point);
     let req = TechRequest { point, back_gate };
     let tech = sram_tech_designed_at(&req, args.design_vdd)?;
     let size = parse_size(args.size.as_deref().unwrap_or_default()).context("--size")?;
@@ -183,11 +184,18 @@ pub fn run(args: Args) -> Result<()> {
         .map_err(|e| anyhow!("--size/--block/--banks: {e}"))?;
     let r = evaluate_sliced(&spec, args.lanes, &tech)?;
     let text = match args.format {
-        Format::Json => serde_json::to_string_pretty(&report::sram::json(&r))? + "\n",
-        Format::Csv => report::sram::csv(&r),
-        Format::Table => {
-            report::sram::table(&spec, &tech.node, &r, args.lanes, tech.design_vdd_v())
+        Format::Json => {
+            serde_json::to_string_pretty(&report::json_with_run(
+                &run,
+                report::sram::json(&r),
+                "array",
+            ))? + "\n"
         }
+        Format::Csv => report::csv_with_run(&run, &report::sram::csv(&r)),
+        Format::Table => report::with_header(
+            &run,
+            &report::sram::table(&spec, &tech.node, &r, args.lanes, tech.design_vdd_v()),
+        ),
     };
     std::io::stdout().lock().write_all(text.as_bytes())?;
     Ok(())

@@ -217,7 +217,14 @@ fn run_sweep(a: RunArgs) -> Result<()> {
             store.point_path(key).display()
         ));
     }
-    print!("{}", report::sweep::summary(&a.shard.to_string(), &summary));
+    let run = p.file.run_info();
+    print!(
+        "{}",
+        report::with_header(
+            &run,
+            &report::sweep::summary(&a.shard.to_string(), &summary)
+        )
+    );
     if !summary.failed.is_empty() {
         let list: Vec<String> = summary
             .failed
@@ -237,13 +244,26 @@ fn run_sweep(a: RunArgs) -> Result<()> {
 fn merge_dir(a: MergeArgs) -> Result<()> {
     let store = Store::new(&a.dir);
     let t = merge::merge(&store)?;
+    // the sweep file named by the plan record; when it is no longer there, only its name
+    let file = store.read_plan()?.file;
+    let mut run = match SweepFile::load(Path::new(&file)) {
+        Ok(f) => f.run_info(),
+        Err(_) => {
+            let mut r = crate::provenance::RunInfo::for_command();
+            r.config_source = format!("sweep {file}");
+            r
+        }
+    };
+    // the merged files depend on the sweep, not on where or how often it was merged: the same
+    // sweep merged in two folders (or by a Slurm job) gives the same bytes
+    run.command_line.clear();
     let csv = a.dir.join(report::sweep::CSV_FILE);
     let json = a.dir.join(report::sweep::JSON_FILE);
-    std::fs::write(&csv, report::sweep::csv(&t))
+    std::fs::write(&csv, report::sweep::csv(&t, &run))
         .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", csv.display()))?;
-    std::fs::write(&json, report::sweep::json(&t)?)
+    std::fs::write(&json, report::sweep::json(&t, &run)?)
         .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", json.display()))?;
-    let plot = report::sweep::write_plot(&a.dir.join("plots"), &t)?;
+    let plot = report::sweep::write_plot(&a.dir.join("plots"), &t, &run)?;
     note(
         a.quiet.quiet,
         format!(

@@ -289,7 +289,7 @@ impl Swept {
     fn label(self) -> &'static str {
         match self {
             Swept::Vdd => "supply Vdd (V)",
-            Swept::Scale => "switch width multiplier s",
+            Swept::Scale => "switch width multiplier s (× W_min)",
         }
     }
     fn file(self) -> &'static str {
@@ -349,8 +349,14 @@ pub fn sweep_table(what: Swept, points: &[Breakeven]) -> String {
 }
 
 /// Writes the plot of a sweep into `dir`: BET (top panel) and W (bottom panel), in cycles,
-/// against the swept quantity. Returns the file written.
-pub fn write_sweep_plot(dir: &Path, what: Swept, points: &[Breakeven]) -> anyhow::Result<PathBuf> {
+/// against the swept quantity, under a title naming the node and domain and `run`'s subtitle.
+/// Returns the file written.
+pub fn write_sweep_plot(
+    dir: &Path,
+    what: Swept,
+    points: &[Breakeven],
+    run: &crate::provenance::RunInfo,
+) -> anyhow::Result<PathBuf> {
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let path = dir.join(what.file());
     let xs: Vec<f64> = points.iter().map(|b| what.x(b)).collect();
@@ -365,9 +371,15 @@ pub fn write_sweep_plot(dir: &Path, what: Swept, points: &[Breakeven]) -> anyhow
         .map(|b| format!("{} {}", b.node, b.domain.spec.label()))
         .unwrap_or_default();
     {
-        let root = SVGBackend::new(&path, (800, 700)).into_drawing_area();
+        let root = SVGBackend::new(&path, (800, 760)).into_drawing_area();
         root.fill(&WHITE)?;
-        let (top, bottom) = root.split_vertically(350);
+        let body = super::titled(
+            &root,
+            &format!("{title}: sleep-transistor sweep"),
+            &run.plot_subtitle(),
+        )?;
+        let half = body.dim_in_pixel().1 / 2;
+        let (top, bottom) = body.split_vertically(half);
         let panels: [(&DrawingArea<SVGBackend, _>, &str, Vec<f64>, RGBColor); 2] = [
             (
                 &top,
@@ -388,13 +400,14 @@ pub fn write_sweep_plot(dir: &Path, what: Swept, points: &[Breakeven]) -> anyhow
         for (area, y_label, ys, colour) in panels {
             let y_hi = ys.iter().cloned().fold(1.0, f64::max) * 1.15;
             let mut chart = ChartBuilder::on(area)
-                .caption(format!("{title}: {y_label}"), ("sans-serif", 18))
+                .caption(y_label, ("sans-serif", 18))
                 .margin(12)
                 .x_label_area_size(40)
                 .y_label_area_size(60)
                 .build_cartesian_2d((x_lo - pad)..(x_hi + pad), 0.0..y_hi)?;
             chart
                 .configure_mesh()
+                .max_light_lines(1)
                 .x_desc(what.label())
                 .y_desc(y_label)
                 .draw()?;

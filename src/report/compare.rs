@@ -458,19 +458,22 @@ const COLORS: [plotters::style::RGBColor; 6] = [
 pub(crate) fn grouped_bars_pct(
     path: &std::path::Path,
     title: &str,
+    subtitle: &str,
     y_label: &str,
     labels: &[String],
     series: &[(String, Vec<f64>)],
 ) -> anyhow::Result<()> {
-    grouped_bars(path, title, "variant", y_label, labels, series)
+    grouped_bars(path, title, subtitle, "variant", y_label, labels, series)
 }
 
 /// A grouped bar chart with its own x-axis description: one group per label, one bar per
 /// series; `y_label` states the values' unit (e.g. "saving (%)"). The legend sits in its own
-/// band below the plot, never over the bars.
+/// band below the plot, never over the bars. `subtitle` (what produced the plot) goes under the
+/// title.
 pub fn grouped_bars(
     path: &std::path::Path,
     title: &str,
+    subtitle: &str,
     x_label: &str,
     y_label: &str,
     labels: &[String],
@@ -482,7 +485,8 @@ pub fn grouped_bars(
     let k = series.len().max(1);
     let width = (200 + 40 * (n * k) as u32)
         .max(720)
-        .max(crate::report::plot::text_width_px(title, 20.0) + 60);
+        .max(crate::report::plot::text_width_px(title, crate::report::plot::TITLE_FONT) + 60)
+        .max(crate::report::plot::text_width_px(subtitle, crate::report::plot::SUBTITLE_FONT) + 60);
     let legend_h = 24 * series.len() as u32 + 16;
     let root = SVGBackend::new(path, (width, 560 + legend_h)).into_drawing_area();
     root.fill(&WHITE)?;
@@ -491,8 +495,8 @@ pub fn grouped_bars(
     let (lo, hi) = vals.fold((0.0f64, 0.0f64), |(a, b), v| (a.min(v), b.max(v)));
     let pad = ((hi - lo) * 0.08).max(0.5);
     let (lo, hi) = (lo - if lo < 0.0 { pad } else { 0.0 }, hi + pad);
-    let mut chart = ChartBuilder::on(&plot_area)
-        .caption(title, ("sans-serif", 20))
+    let body = crate::report::titled(&plot_area, title, subtitle)?;
+    let mut chart = ChartBuilder::on(&body)
         .margin(14)
         .x_label_area_size(110)
         .y_label_area_size(80)
@@ -562,21 +566,26 @@ pub fn grouped_bars(
 /// Writes into `dir`: `compare_summary.svg` (per variant: perf overhead, energy and EDP change
 /// against the baseline), `static_savings.svg` (INT and FP static savings per variant) and
 /// `idle_regions.svg` (the A/B/C split of idle cycles per variant and class); returns the files.
+/// Each title names the configuration, the technology point and the baseline; the subtitle is
+/// `run`'s ([`crate::provenance::RunInfo::plot_subtitle`]).
 pub fn write_plots(
     dir: &std::path::Path,
     c: &Comparison,
+    run: &crate::provenance::RunInfo,
 ) -> anyhow::Result<Vec<std::path::PathBuf>> {
+    let sub = run.plot_subtitle();
     std::fs::create_dir_all(dir)?;
     let labels: Vec<String> = c.variants.iter().map(|v| v.name.clone()).collect();
     let get = |f: &dyn Fn(&crate::compare::Aggregate) -> f64| -> Vec<f64> {
         c.variants.iter().map(|v| 100.0 * f(&v.aggregate)).collect()
     };
-    let title = format!("{} at {} against {}", c.gpu, c.tech, c.baseline);
+    let title = format!("{} at {} against {}", run.config_name, c.tech, c.baseline);
     let mut out = Vec::new();
     let p = dir.join("compare_summary.svg");
     grouped_bars_pct(
         &p,
         &title,
+        &sub,
         "change against the baseline (%)",
         &labels,
         &[
@@ -593,6 +602,7 @@ pub fn write_plots(
     grouped_bars_pct(
         &p,
         &format!("Static energy saved in the execution units — {title}"),
+        &sub,
         "static savings (%)",
         &labels,
         &[
@@ -623,7 +633,10 @@ pub fn write_plots(
     };
     grouped_bars_pct(
         &p,
-        "Idle cycles by run length: A too short to gate, B at a loss, C saving",
+        &format!(
+            "Idle cycles by run length (A too short to gate, B at a loss, C saving) — {title}"
+        ),
+        &sub,
         "share of idle cycles (%)",
         &labels,
         &[
@@ -637,4 +650,65 @@ pub fn write_plots(
     )?;
     out.push(p);
     Ok(out)
+}
+
+/// The comparison as JSON for a reader such as pandas: the nested document (`baseline_runs`,
+/// `variants[].per_workload` keyed by workload), the run's provenance as `run`, and `records`,
+/// a flat list with one record per variant and workload (the baseline first): `variant`,
+/// `workload` and every scalar of the run (nested objects flattened to `parent_child` keys;
+/// lists such as `classes` are left to the nested form).
+///
+/// Written straight from the structures so that the nested part keeps the field order of
+/// [`Comparison`]; `run` comes first and `records` last.
+pub fn json(c: &Comparison, run: &crate::provenance::RunInfo) -> serde_json::Result<String> {
+    /// The document: the provenance, the comparison's own fields, the flat records.
+    #[derive(serde::Serialize)]
+    struct Doc<'a> {
+        run: &'a crate::provenance::RunInfo,
+        #[serde(flatten)]
+        comparison: &'a Comparison,
+        records: Vec<serde_json::Value>,
+    }
+    let mut records = Vec::new();
+    for (name, runs) in std::iter::once((&c.baseline, &c.baseline_runs))
+        .chain(c.variants.iter().map(|v| (&v.name, &v.per_workload)))
+    {
+        for (w, r) in runs {
+            let mut rec = serde_json::Map::new();
+            rec.insert("variant".into(), name.clone().into());
+            rec.insert("workload".into(), w.clone().into());
+            flatten_into(&mut rec, "", &serde_json::to_value(r)?);
+            records.push(serde_json::Value::Object(rec));
+        }
+    }
+    serde_json::to_string_pretty(&Doc {
+        run,
+        comparison: c,
+        records,
+    })
+}
+
+/// Copies the scalars of `v` into `out`, nested objects' under `prefix_key` names.
+fn flatten_into(
+    out: &mut serde_json::Map<String, serde_json::Value>,
+    prefix: &str,
+    v: &serde_json::Value,
+) {
+    let serde_json::Value::Object(o) = v else {
+        return;
+    };
+    for (k, x) in o {
+        let key = if prefix.is_empty() {
+            k.clone()
+        } else {
+            format!("{prefix}_{k}")
+        };
+        match x {
+            serde_json::Value::Object(_) => flatten_into(out, &key, x),
+            serde_json::Value::Array(_) => {}
+            _ => {
+                out.insert(key, x.clone());
+            }
+        }
+    }
 }

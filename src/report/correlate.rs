@@ -5,7 +5,7 @@
 
 use super::plot::{
     abbreviate, draw_legend, draw_marker, legend_width, point_style, text_width_px, Swatch,
-    DESC_FONT, TICK_FONT, TITLE_FONT,
+    DESC_FONT, TICK_FONT,
 };
 use crate::correlate::{Correlation, KernelSel, RowResult, Stats, BAND_FRACTION};
 use anyhow::Context;
@@ -280,7 +280,15 @@ fn place_labels(
 /// Writes the scatter plot `correlation.svg` into `dir` (created if missing) and returns its
 /// path: reference cycles on x, simulated cycles on y, both logarithmic; the y = x line and the
 /// y = (1 ± 0.15)·x band lines; one labelled point per row, one colour per configuration.
-pub fn write_plot(dir: &Path, c: &Correlation) -> anyhow::Result<PathBuf> {
+///
+/// The band lines are drawn solid from edge to edge of the plot (two end points each): a dashed
+/// line is cut into dashes whose ends plotters rounds to whole pixels one by one, which bends
+/// each dash by up to a pixel and makes a straight line on a log–log plot wobble.
+pub fn write_plot(
+    dir: &Path,
+    c: &Correlation,
+    run: &crate::provenance::RunInfo,
+) -> anyhow::Result<PathBuf> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let path = dir.join(PLOT_FILE);
     let values: Vec<f64> = c
@@ -307,7 +315,7 @@ pub fn write_plot(dir: &Path, c: &Correlation) -> anyhow::Result<PathBuf> {
     let grey = RGBColor(120, 120, 120);
     let mut entries: Vec<(String, Swatch)> = vec![
         ("y = x".to_string(), Swatch::Line(BLACK, false)),
-        (format!("±{:.0} %", band_pct()), Swatch::Line(grey, true)),
+        (format!("±{:.0} %", band_pct()), Swatch::Line(grey, false)),
     ];
     for (i, cfg) in configs.iter().enumerate() {
         let (c, m) = point_style(i);
@@ -324,7 +332,7 @@ pub fn write_plot(dir: &Path, c: &Correlation) -> anyhow::Result<PathBuf> {
             r_text(c.overall.pearson_r_cycles),
             r_text(c.overall.pearson_r_log_cycles)
         );
-        let body = root.titled(&title, ("sans-serif", TITLE_FONT))?;
+        let body = super::titled(&root, &title, &run.plot_subtitle())?;
         let (left, right) = body.split_horizontally(width - legend_w);
         let mut chart = ChartBuilder::on(&left)
             .margin_top(10)
@@ -352,13 +360,14 @@ pub fn write_plot(dir: &Path, c: &Correlation) -> anyhow::Result<PathBuf> {
             vec![(lo, lo), (hi, hi)],
             BLACK.stroke_width(1),
         ))?;
+        // y = f·x inside the square [lo, hi]²: from where it enters to where it leaves
         for f in [1.0 + BAND_FRACTION, 1.0 - BAND_FRACTION] {
-            chart.draw_series(DashedLineSeries::new(
-                vec![(lo, lo * f), (hi, hi * f)],
-                6,
-                4,
-                grey.stroke_width(1),
-            ))?;
+            let (a, b) = if f > 1.0 {
+                ((lo, lo * f), (hi / f, hi))
+            } else {
+                ((lo / f, lo), (hi, hi * f))
+            };
+            chart.draw_series(LineSeries::new(vec![a, b], grey.stroke_width(1)))?;
         }
         // Points first, then their labels placed where they cover no other label or point.
         let mut points = Vec::new();
@@ -455,7 +464,7 @@ mod tests {
     #[test]
     fn plot_is_an_svg_with_a_label_per_row() {
         let dir = std::env::temp_dir().join(format!("gpuenergy-corr-{}", std::process::id()));
-        let p = write_plot(&dir, &sample()).unwrap();
+        let p = write_plot(&dir, &sample(), &crate::provenance::RunInfo::new()).unwrap();
         let svg = std::fs::read_to_string(&p).unwrap();
         assert!(svg.starts_with("<svg") || svg.contains("<svg"));
         assert!(svg.contains("hotspot") && svg.contains("sgemm[1]"));

@@ -2,6 +2,7 @@
 //! recovered, predicted, PASS/FAIL) with the §5 cross-check statistics, the JSON document, and
 //! the residual plot of the cross-check (SVG, plotters).
 
+use super::plot::{DESC_FONT, TICK_FONT};
 use crate::diag::crosscheck::{CrossCheck, Stats};
 use crate::diag::{Kind, Param, PresetReport};
 use anyhow::Context;
@@ -191,8 +192,15 @@ pub fn plot_file(preset: &str) -> String {
 
 /// Writes the residual plot of `c` into `dir`: per point, (fit − simulated)/simulated in % on
 /// y against the simulated cycles on x, for the measured-parameter and the configured-model
-/// predictions.
-pub fn write_plot(dir: &Path, preset: &str, c: &CrossCheck) -> anyhow::Result<PathBuf> {
+/// predictions. The legend sits in its own band under the plot, never over a point; the
+/// subtitle is `run`'s (configuration, version).
+pub fn write_plot(
+    dir: &Path,
+    preset: &str,
+    c: &CrossCheck,
+    run: &crate::provenance::RunInfo,
+) -> anyhow::Result<PathBuf> {
+    use plotters::style::text_anchor::{HPos, Pos, VPos};
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let path = dir.join(plot_file(preset));
     let resid =
@@ -214,47 +222,57 @@ pub fn write_plot(dir: &Path, preset: &str, c: &CrossCheck) -> anyhow::Result<Pa
         .collect();
     let xmax = a.iter().map(|p| p.0).fold(1.0, f64::max) * 1.05;
     let ymax = a.iter().chain(&b).map(|p| p.1.abs()).fold(5.0, f64::max) * 1.1;
+    let legend = [
+        format!(
+            "measured fu, N_slot (r {:.3}, MAPE {:.1} %)",
+            c.measured.pearson_r, c.measured.mape_pct
+        ),
+        format!(
+            "configured model (r {:.3}, MAPE {:.1} %)",
+            c.configured.pearson_r, c.configured.mape_pct
+        ),
+    ];
     {
-        let root = SVGBackend::new(&path, (820, 560)).into_drawing_area();
+        let (width, plot_h, legend_h) = (860u32, 600u32, 64u32);
+        let root = SVGBackend::new(&path, (width, plot_h + legend_h)).into_drawing_area();
         root.fill(&WHITE)?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(
-                format!(
-                    "diag {preset}: T(g,b) fit residuals ({} body, {} points)",
-                    c.class,
-                    c.points.len()
-                ),
-                ("sans-serif", 18),
-            )
+        let (top, band) = root.split_vertically(plot_h);
+        let body = super::titled(
+            &top,
+            &format!(
+                "diag {preset}: T(g,b) fit residuals ({} body, {} points)",
+                c.class,
+                c.points.len()
+            ),
+            &run.plot_subtitle(),
+        )?;
+        let mut chart = ChartBuilder::on(&body)
             .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(60)
+            .margin_right(30)
+            .x_label_area_size(60)
+            .y_label_area_size(80)
             .build_cartesian_2d(0.0..xmax, -ymax..ymax)?;
         chart
             .configure_mesh()
-            .x_desc("simulated kernel cycles")
-            .y_desc("(fit - simulated) / simulated, %")
+            .max_light_lines(1)
+            .x_label_style(("sans-serif", TICK_FONT))
+            .y_label_style(("sans-serif", TICK_FONT))
+            .axis_desc_style(("sans-serif", DESC_FONT))
+            .x_desc("simulated kernel time (cycles)")
+            .y_desc("(fit − simulated) / simulated (%)")
             .draw()?;
         chart.draw_series(LineSeries::new([(0.0, 0.0), (xmax, 0.0)], BLACK))?;
-        chart
-            .draw_series(a.iter().map(|&p| Circle::new(p, 4, BLUE.filled())))?
-            .label(format!(
-                "measured fu, N_slot (r {:.3}, MAPE {:.1} %)",
-                c.measured.pearson_r, c.measured.mape_pct
-            ))
-            .legend(|(x, y)| Circle::new((x, y), 4, BLUE.filled()));
-        chart
-            .draw_series(b.iter().map(|&p| TriangleMarker::new(p, 5, RED)))?
-            .label(format!(
-                "configured model (r {:.3}, MAPE {:.1} %)",
-                c.configured.pearson_r, c.configured.mape_pct
-            ))
-            .legend(|(x, y)| TriangleMarker::new((x, y), 5, RED));
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .draw()?;
+        chart.draw_series(a.iter().map(|&p| Circle::new(p, 4, BLUE.filled())))?;
+        chart.draw_series(b.iter().map(|&p| TriangleMarker::new(p, 5, RED)))?;
+        // the legend, in its own band under the plot
+        let font = ("sans-serif", TICK_FONT).into_font();
+        let style = font
+            .into_text_style(&band)
+            .pos(Pos::new(HPos::Left, VPos::Center));
+        band.draw(&Circle::new((100, 14), 4, BLUE.filled()))?;
+        band.draw(&Text::new(legend[0].clone(), (114, 14), style.clone()))?;
+        band.draw(&TriangleMarker::new((100, 42), 5, RED))?;
+        band.draw(&Text::new(legend[1].clone(), (114, 42), style))?;
         root.present()?;
     }
     Ok(path)

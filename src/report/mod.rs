@@ -72,9 +72,117 @@ pub fn no_csv(command: &str) -> anyhow::Error {
     anyhow::anyhow!("gpuenergy {command} has no CSV output; --format takes table or json")
 }
 
+/// A table with its provenance: the [`RunInfo`](crate::provenance::RunInfo) header line, then
+/// the table's own text.
+pub fn with_header(run: &crate::provenance::RunInfo, table: &str) -> String {
+    format!("{}\n{table}", run.header_line())
+}
+
+/// A CSV with its provenance: the columns of [`crate::provenance::CSV_COLUMNS`] appended to the
+/// header row and their values to every other row (one record per line).
+pub fn csv_with_run(run: &crate::provenance::RunInfo, csv: &str) -> String {
+    let fields = run.csv_fields();
+    let mut out = String::with_capacity(csv.len() + 64 * csv.lines().count());
+    for (i, line) in csv.lines().enumerate() {
+        out.push_str(line);
+        out.push(',');
+        out.push_str(if i == 0 {
+            crate::provenance::CSV_COLUMNS
+        } else {
+            &fields
+        });
+        out.push('\n');
+    }
+    out
+}
+
+/// A JSON document with its provenance: an object gets a `run` key; any other value becomes
+/// `{"run": …, key: value}`.
+pub fn json_with_run(
+    run: &crate::provenance::RunInfo,
+    value: serde_json::Value,
+    key: &str,
+) -> serde_json::Value {
+    match value {
+        serde_json::Value::Object(mut o) => {
+            o.insert("run".into(), run.json());
+            serde_json::Value::Object(o)
+        }
+        other => {
+            let mut o = serde_json::Map::new();
+            o.insert("run".into(), run.json());
+            o.insert(key.into(), other);
+            serde_json::Value::Object(o)
+        }
+    }
+}
+
+/// A structure's JSON with its provenance first: `{"run": …, <the structure's own fields in
+/// their order>}` (`value` must serialise as a map or struct).
+pub fn json_struct_with_run<T: serde::Serialize>(
+    run: &crate::provenance::RunInfo,
+    value: &T,
+) -> serde_json::Result<String> {
+    /// The document: the provenance, then the structure's fields.
+    #[derive(serde::Serialize)]
+    struct Doc<'a, T: serde::Serialize> {
+        run: &'a crate::provenance::RunInfo,
+        #[serde(flatten)]
+        value: &'a T,
+    }
+    serde_json::to_string_pretty(&Doc { run, value })
+}
+
+/// Draws a plot's title and, under it in a smaller font, its subtitle (what produced the plot:
+/// [`RunInfo::plot_subtitle`](crate::provenance::RunInfo::plot_subtitle)); either is shortened
+/// with `…` to the canvas width, which callers size to hold both. Returns the area below them.
+pub(crate) fn titled<'a>(
+    area: &plot::SvgArea<'a>,
+    title: &str,
+    subtitle: &str,
+) -> anyhow::Result<plot::SvgArea<'a>> {
+    let width = area.dim_in_pixel().0;
+    let fit = |text: &str, font: f64| -> String {
+        let mut text = text.to_string();
+        while plot::text_width_px(&text, font) + 24 > width && text.chars().count() > 4 {
+            let keep = text.chars().count() - 2;
+            text = text.chars().take(keep).collect::<String>() + "…";
+        }
+        text
+    };
+    let body = area.titled(
+        &fit(title, plot::TITLE_FONT),
+        ("sans-serif", plot::TITLE_FONT),
+    )?;
+    Ok(body.titled(
+        &fit(subtitle, plot::SUBTITLE_FONT),
+        ("sans-serif", plot::SUBTITLE_FONT),
+    )?)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn provenance_goes_into_every_format() {
+        let mut run = crate::provenance::RunInfo::new();
+        run.config_name = "gtx480".into();
+        run.config_hash = "0123456789abcdef".into();
+        run.node = "finfet7".into();
+        let csv = csv_with_run(&run, "a,b\n1,2\n3,4\n");
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines.len(), 3);
+        assert!(lines[0].starts_with("a,b,version,config_name"));
+        assert!(lines[2].starts_with("3,4,") && lines[2].contains("finfet7"));
+        let n = lines[0].split(',').count();
+        assert!(lines.iter().all(|l| l.split(',').count() == n));
+        let j = json_with_run(&run, serde_json::json!([1, 2]), "rows");
+        assert_eq!(j["rows"][1], 2);
+        assert_eq!(j["run"]["config_hash"], "0123456789abcdef");
+        let t = with_header(&run, "x\n");
+        assert!(t.starts_with("gpuenergy ") && t.ends_with("\nx\n"));
+    }
 
     #[test]
     fn restricted_parser_names_the_allowed_values() {

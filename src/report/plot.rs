@@ -60,12 +60,14 @@ pub(crate) const TITLE_FONT: f64 = 22.0;
 pub(crate) const DESC_FONT: f64 = 18.0;
 /// Tick labels, legend entries and point labels.
 pub(crate) const TICK_FONT: f64 = 16.0;
+/// A plot's subtitle (what produced it).
+pub(crate) const SUBTITLE_FONT: f64 = 15.0;
 
-/// The width in pixels that `text` takes at plotters font size `font`: 0.58 em per character
-/// (DejaVu Sans, the widest common sans-serif, averages 0.57 em on lower-case names), an em
-/// being 0.81 × `font`.
+/// The width in pixels that `text` takes at plotters font size `font`: 0.62 em per character
+/// (DejaVu Sans, the widest common sans-serif, averages 0.57 em on lower-case names; capitals,
+/// digits and symbols are wider), an em being 0.81 × `font`.
 pub(crate) fn text_width_px(text: &str, font: f64) -> u32 {
-    (0.58 * 0.81 * font * text.chars().count() as f64).ceil() as u32
+    (0.62 * 0.81 * font * text.chars().count() as f64).ceil() as u32
 }
 
 /// `text` cut to at most `max` characters, the cut marked with an ellipsis.
@@ -100,6 +102,8 @@ pub(crate) enum Swatch {
     Marker(RGBColor, Marker),
     /// A line, solid or dashed.
     Line(RGBColor, bool),
+    /// No swatch: the entry is a heading of the entries under it.
+    Heading,
 }
 
 /// Point markers, cycled after the colours so that more than twenty series stay apart.
@@ -177,6 +181,7 @@ pub(crate) fn draw_legend(
                 c.filled(),
             ))?,
             Swatch::Marker(c, m) => draw_marker(area, m, c, (sx, y))?,
+            Swatch::Heading => {}
             Swatch::Line(c, dashed) => {
                 if dashed {
                     for k in 0..3 {
@@ -238,7 +243,7 @@ fn stacked_bars(
     let y_area = 90;
     // wide enough for the title and the x description too
     let width = (y_area + plot_w + 30 + legend_w)
-        .max(text_width_px(title, TITLE_FONT) + 40)
+        .max(text_width_px(title, TITLE_FONT) + 48)
         .max(y_area + text_width_px(x_desc, DESC_FONT) + 40);
     let height = 60 + 400 + x_area;
     let root = SVGBackend::new(path, (width, height)).into_drawing_area();
@@ -515,6 +520,7 @@ pub fn write_parity_plots(o: &FitOutcome, dir: &Path) -> anyhow::Result<Vec<Path
                 .build_cartesian_2d((lo..hi).log_scale(), (lo..hi).log_scale())?;
             chart
                 .configure_mesh()
+                .light_line_style(TRANSPARENT)
                 .x_label_style(("sans-serif", TICK_FONT))
                 .y_label_style(("sans-serif", TICK_FONT))
                 .axis_desc_style(("sans-serif", DESC_FONT))
@@ -555,6 +561,40 @@ fn quantity_name(q: &str) -> &str {
         "delay_s" => "Delay",
         other => other,
     }
+}
+
+/// Tick positions of a logarithmic axis over `lo..=hi`: 1, 2 and 5 times each power of ten,
+/// or only the powers of ten when that gives more than `max` ticks (labels then never crowd),
+/// or 1, 2, 3 and 5 times them when the range holds fewer than two of 1, 2, 5.
+pub(crate) fn log_ticks(lo: f64, hi: f64, max: usize) -> Vec<f64> {
+    let of = |ms: &[f64]| -> Vec<f64> {
+        let mut v = Vec::new();
+        if !(lo > 0.0 && hi > lo && lo.is_finite() && hi.is_finite()) {
+            return v;
+        }
+        let mut decade = 10f64.powf(lo.log10().floor());
+        while decade <= hi {
+            for m in ms {
+                let t = m * decade;
+                if (lo..=hi).contains(&t) {
+                    v.push(t);
+                }
+            }
+            decade *= 10.0;
+        }
+        v
+    };
+    let v = of(&[1.0, 2.0, 5.0]);
+    if v.len() > max {
+        let d = of(&[1.0]);
+        if d.len() >= 2 {
+            return d;
+        }
+    }
+    if v.len() < 2 {
+        return of(&[1.0, 1.5, 2.0, 3.0, 5.0, 7.0]);
+    }
+    v
 }
 
 /// A tick value without trailing zeros: 1, 20, 0.5, 2.5, 1e6.

@@ -549,8 +549,9 @@ pub fn csv(rows: &[RfCharacter]) -> String {
 }
 
 /// Writes per workload `<workload>_active_lanes.svg` and `<workload>_interaccess.svg` into
-/// `dir`; returns the files written.
-pub fn plots(dir: &Path, rows: &[RfCharacter]) -> anyhow::Result<Vec<PathBuf>> {
+/// `dir`, each title ending with `context` (what produced the run: configuration, size,
+/// version); returns the files written.
+pub fn plots(dir: &Path, rows: &[RfCharacter], context: &str) -> anyhow::Result<Vec<PathBuf>> {
     std::fs::create_dir_all(dir)?;
     let mut out = Vec::new();
     for c in rows {
@@ -558,9 +559,12 @@ pub fn plots(dir: &Path, rows: &[RfCharacter]) -> anyhow::Result<Vec<PathBuf>> {
         let al = &c.active_lanes;
         plot::bar_chart(
             &p,
-            &format!("{}: active lanes per issued warp instruction", c.workload),
+            &format!(
+                "{}: active lanes per issued warp instruction — {context}",
+                c.workload
+            ),
             "active lanes",
-            "warp instructions",
+            "warp instructions (count)",
             &al.bins,
             &al.insts.iter().map(|&v| v as f64).collect::<Vec<_>>(),
         )?;
@@ -569,9 +573,9 @@ pub fn plots(dir: &Path, rows: &[RfCharacter]) -> anyhow::Result<Vec<PathBuf>> {
         let h = &c.inter_access.histogram;
         plot::bar_chart(
             &p,
-            &format!("{}: register inter-access distance", c.workload),
-            "cycles",
-            "distances",
+            &format!("{}: register inter-access distance — {context}", c.workload),
+            "distance (cycles)",
+            "distances (count)",
             &h.iter()
                 .map(|b| format!("{}-{}", b.lo, b.hi))
                 .collect::<Vec<_>>(),

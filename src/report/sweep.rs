@@ -2,8 +2,12 @@
 //! merged table as CSV and JSON, and the energy–runtime scatter plot of the merged points.
 
 use super::csv::field;
-use super::plot::{abbreviate, draw_legend, draw_marker, legend_width, point_style, Swatch};
-use super::plot::{DESC_FONT, TICK_FONT, TITLE_FONT};
+use super::plot::{
+    abbreviate, colour, draw_legend, draw_marker, legend_width, log_ticks, tick_label, Marker,
+    Swatch,
+};
+use super::plot::{DESC_FONT, TICK_FONT};
+use crate::provenance::{csv_field, RunInfo};
 use crate::sweep::merge::Table;
 use crate::sweep::plan::{Plan, PointLabel};
 use crate::sweep::run::Summary;
@@ -237,9 +241,21 @@ pub fn status(dir: &Path, st: &Status) -> String {
 const OUTCOME_COLUMNS: &str = "tech,vdd_v,cycles,warp_instructions,truncated,runtime_s,energy_j,\
 dynamic_j,leakage_j,average_power_w,edp_js,area_mm2,chip_leakage_w";
 
+/// The provenance columns of the merged CSV, after the outcome's: the tool's version, the
+/// sweep file, the FNV-1a hash of its text and its base configuration (each row's technology
+/// point, technique, workload and size are columns of its own).
+pub const RUN_COLUMNS: &str = "version,sweep_file,sweep_hash,base_config";
+
 /// The merged table as CSV: the point's number, key and dimensions (one column per axis),
-/// then its numbers.
-pub fn csv(t: &Table) -> String {
+/// then its numbers, then [`RUN_COLUMNS`] from `run`.
+pub fn csv(t: &Table, run: &RunInfo) -> String {
+    let prov = [
+        csv_field(&run.version),
+        csv_field(&run.config_source),
+        csv_field(&run.config_hash),
+        csv_field(&run.config_name),
+    ]
+    .join(",");
     let mut s = String::from("point,key,node,op,device,temperature_k,technique,");
     for a in &t.axes {
         s += &field(a);
@@ -247,6 +263,8 @@ pub fn csv(t: &Table) -> String {
     }
     s += "workload,size,";
     s += OUTCOME_COLUMNS;
+    s.push(',');
+    s += RUN_COLUMNS;
     s.push('\n');
     for r in &t.rows {
         let p = &r.point;
@@ -286,14 +304,16 @@ pub fn csv(t: &Table) -> String {
             .map(num),
         );
         s += &cells.join(",");
+        s.push(',');
+        s += &prov;
         s.push('\n');
     }
     s
 }
 
 /// The merged table as JSON: `{"axes": [...], "rows": [...]}`, one object per row with the
-/// same fields as the CSV, the axis values under `knobs`.
-pub fn json(t: &Table) -> anyhow::Result<String> {
+/// same fields as the CSV, the axis values under `knobs`; `run` is what produced it.
+pub fn json(t: &Table, run: &RunInfo) -> anyhow::Result<String> {
     let rows: Vec<serde_json::Value> = t
         .rows
         .iter()
@@ -332,13 +352,55 @@ pub fn json(t: &Table) -> anyhow::Result<String> {
             })
         })
         .collect();
-    let doc = serde_json::json!({ "axes": t.axes, "rows": rows });
+    let doc = serde_json::json!({ "run": run.json(), "axes": t.axes, "rows": rows });
     Ok(serde_json::to_string_pretty(&doc)? + "\n")
 }
 
-/// Writes the scatter plot of energy against run time (log–log), one marker style per
-/// workload, into `dir`; returns its path.
-pub fn write_plot(dir: &Path, t: &Table) -> anyhow::Result<PathBuf> {
+/// The label of a row's variant: its technique, technology point and axis values, leaving out
+/// the parts every row shares (`-` when all rows are one variant).
+fn variant_labels(t: &Table) -> Vec<String> {
+    let parts: Vec<Vec<String>> = t
+        .rows
+        .iter()
+        .map(|r| {
+            let p = &r.point;
+            let mut v = vec![
+                p.technique.clone(),
+                tech_of(p),
+                format!("{} K", p.temperature_k),
+            ];
+            v.extend(p.knobs.iter().map(|(k, x)| format!("{k}={x}")));
+            v
+        })
+        .collect();
+    let n = parts.iter().map(Vec::len).max().unwrap_or(0);
+    let varies: Vec<bool> = (0..n)
+        .map(|i| parts.iter().any(|p| p.get(i) != parts[0].get(i)))
+        .collect();
+    parts
+        .iter()
+        .map(|p| {
+            let l: Vec<&str> = p
+                .iter()
+                .zip(&varies)
+                .filter(|(_, v)| **v)
+                .map(|(x, _)| x.as_str())
+                .collect();
+            if l.is_empty() {
+                "-".to_string()
+            } else {
+                l.join(" ")
+            }
+        })
+        .collect()
+}
+
+/// Writes the scatter plot of energy against run time (log–log) into `dir`; returns its path.
+/// Every point is told apart by its workload and its variant (technique, technology point and
+/// axis values): colour by one and marker shape by the other — shape by variant when there are
+/// at most three variants, else shape by workload — with a legend of both. The ticks are 1, 2
+/// and 5 per decade, or only the decades when those would crowd; the subtitle is `run`'s.
+pub fn write_plot(dir: &Path, t: &Table, run: &RunInfo) -> anyhow::Result<PathBuf> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let path = dir.join(PLOT_FILE);
     let pts: Vec<(f64, f64)> = t
@@ -357,52 +419,95 @@ pub fn write_plot(dir: &Path, t: &Table) -> anyhow::Result<PathBuf> {
     };
     let (x0, x1) = range(&mut pts.iter().map(|p| p.0));
     let (y0, y1) = range(&mut pts.iter().map(|p| p.1));
-    let mut workloads: Vec<&str> = Vec::new();
-    for r in &t.rows {
-        if !workloads.contains(&r.point.workload.as_str()) {
-            workloads.push(&r.point.workload);
+    let first = |v: &[String]| -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for x in v {
+            if !out.contains(x) {
+                out.push(x.clone());
+            }
         }
+        out
+    };
+    let row_workloads: Vec<String> = t.rows.iter().map(|r| r.point.workload.clone()).collect();
+    let row_variants = variant_labels(t);
+    let workloads = first(&row_workloads);
+    let variants = first(&row_variants);
+    const SHAPES: [Marker; 3] = [Marker::Circle, Marker::Triangle, Marker::Square];
+    let shape_by_variant = variants.len() <= SHAPES.len();
+    let grey = RGBColor(90, 90, 90);
+    let mut entries: Vec<(String, Swatch)> = Vec::new();
+    let (colour_names, shape_names, colour_title, shape_title) = if shape_by_variant {
+        (
+            &workloads,
+            &variants,
+            "workload (colour)",
+            "variant (shape)",
+        )
+    } else {
+        (
+            &variants,
+            &workloads,
+            "variant (colour)",
+            "workload (shape)",
+        )
+    };
+    entries.push((colour_title.to_string(), Swatch::Heading));
+    for (i, n) in colour_names.iter().enumerate() {
+        entries.push((abbreviate(n, 28), Swatch::Marker(colour(i), Marker::Circle)));
     }
-    let entries: Vec<(String, Swatch)> = workloads
-        .iter()
-        .enumerate()
-        .map(|(i, w)| {
-            let (c, m) = point_style(i);
-            (abbreviate(w, 28), Swatch::Marker(c, m))
-        })
-        .collect();
+    entries.push((shape_title.to_string(), Swatch::Heading));
+    for (i, n) in shape_names.iter().enumerate() {
+        entries.push((
+            abbreviate(n, 28),
+            Swatch::Marker(grey, SHAPES[i % SHAPES.len()]),
+        ));
+    }
     let legend_w = legend_width(&entries.iter().map(|e| e.0.clone()).collect::<Vec<_>>());
-    let (width, height) = (760 + legend_w, 620);
+    let row_px = (0.81 * TICK_FONT * 1.5).ceil() as u32;
+    let (width, height) = (
+        760 + legend_w,
+        (680u32).max(140 + row_px * entries.len() as u32),
+    );
     {
         let root = SVGBackend::new(&path, (width, height)).into_drawing_area();
         root.fill(&WHITE)?;
         let title = format!("Sweep: energy vs run time, {} points", t.rows.len());
-        let body = root.titled(&title, ("sans-serif", TITLE_FONT))?;
+        let body = super::titled(&root, &title, &run.plot_subtitle())?;
         let (left, right) = body.split_horizontally(width - legend_w);
+        let x_ticks = log_ticks(x0, x1, 6);
+        let y_ticks = log_ticks(y0, y1, 8);
         let mut chart = ChartBuilder::on(&left)
             .margin(12)
             .margin_right(30)
             .x_label_area_size(60)
             .y_label_area_size(90)
-            .build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale())?;
+            .build_cartesian_2d(
+                (x0..x1).log_scale().with_key_points(x_ticks),
+                (y0..y1).log_scale().with_key_points(y_ticks),
+            )?;
         chart
             .configure_mesh()
             .light_line_style(TRANSPARENT)
             .x_label_style(("sans-serif", TICK_FONT))
             .y_label_style(("sans-serif", TICK_FONT))
             .axis_desc_style(("sans-serif", DESC_FONT))
-            .x_label_formatter(&|v| format!("{v:.1e}"))
-            .y_label_formatter(&|v| format!("{v:.1e}"))
+            .x_label_formatter(&|v| tick_label(*v))
+            .y_label_formatter(&|v| tick_label(*v))
             .x_desc("run time (s)")
             .y_desc("energy (J)")
             .draw()?;
-        for (i, w) in workloads.iter().enumerate() {
-            let (c, m) = point_style(i);
-            for r in t.rows.iter().filter(|r| r.point.workload == *w) {
-                let xy = (r.outcome.runtime_s, r.outcome.energy_j);
-                if xy.0 > 0.0 && xy.1 > 0.0 {
-                    draw_marker(&root, m, c, chart.backend_coord(&xy))?;
-                }
+        for (r, (w, v)) in t.rows.iter().zip(row_workloads.iter().zip(&row_variants)) {
+            let wi = workloads.iter().position(|x| x == w).unwrap_or(0);
+            let vi = variants.iter().position(|x| x == v).unwrap_or(0);
+            let (ci, si) = if shape_by_variant { (wi, vi) } else { (vi, wi) };
+            let xy = (r.outcome.runtime_s, r.outcome.energy_j);
+            if xy.0 > 0.0 && xy.1 > 0.0 {
+                draw_marker(
+                    &root,
+                    SHAPES[si % SHAPES.len()],
+                    colour(ci),
+                    chart.backend_coord(&xy),
+                )?;
             }
         }
         draw_legend(&right, 10, &entries)?;

@@ -158,7 +158,10 @@ pub fn render(r: &Report) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "{}", r.run.header_line());
     if r.workloads.is_empty() {
-        let e = r.static_estimate(format!("{} — area and leakage only (no simulation)", r.gpu));
+        let e = r.static_estimate(format!(
+            "{} — area and leakage only (no simulation)",
+            r.run.config_name
+        ));
         s.push_str(&estimate_table(&e));
         let _ = writeln!(
             s,
@@ -278,7 +281,7 @@ pub fn render(r: &Report) -> String {
         "chip area {:.2} mm2, leakage {:.3} W with every block powered ({}, {})",
         r.area_m2 * 1e6,
         r.leakage_w,
-        r.gpu,
+        r.run.config_name,
         r.tech
     );
     s

@@ -225,6 +225,25 @@ impl ListChecks for Ctx<'_> {
 }
 
 impl SweepFile {
+    /// What produced a sweep's outputs (`sweep run`, `sweep merge`): the command line,
+    /// `config_name` the sweep's base configuration (the preset's name or the configuration
+    /// file), `config_source` `sweep FILE` and `config_hash` the FNV-1a hash of the sweep file's
+    /// text. Each point's technology point, technique, workload and size are the sweep table's
+    /// own columns.
+    pub fn run_info(&self) -> crate::provenance::RunInfo {
+        let mut r = crate::provenance::RunInfo::for_command();
+        r.config_name = match &self.base {
+            Base::Preset(p) => p.clone(),
+            Base::Config(p) => p.display().to_string(),
+        };
+        r.config_source = format!("sweep {}", self.path.display());
+        r.config_hash = format!(
+            "{:016x}",
+            crate::digest::fnv1a(crate::digest::FNV_OFFSET, self.text.as_bytes())
+        );
+        r
+    }
+
     /// Reads and checks the sweep file at `path`.
     pub fn load(path: &Path) -> Result<SweepFile, anyhow::Error> {
         let text = std::fs::read_to_string(path)
