@@ -6,13 +6,14 @@
 //! run's counters.
 //!
 //! # In the tree
-//! A baseline run's tree already costs its I-buffer ("front end/instruction buffer") and
-//! scoreboards ("issue/scoreboard") with the chip model's generic sizes; it is left as it is.
-//! An out-of-order issue stage removes the scoreboard leaf and, as it says, either the I-buffer
-//! leaf or, when its structures are the machine's operand collectors, the "operand collectors"
-//! leaf, and appends one leaf per structure of its own to the "issue" group: area and leakage of
-//! one copy × copies per SM × SMs, dynamic energy from its counters, leakage over the time the
-//! SMs were powered (the removed scoreboard leaf's `leakage_j / leakage_w`).
+//! A baseline run's tree already costs its I-buffer ([`Part::InstructionBuffer`]) and
+//! scoreboards ([`Part::Scoreboard`]) with the chip model's generic sizes; it is left as it is.
+//! An out-of-order issue stage says which of the chip model's leaves its structures replace
+//! ([`IssueStageCost::replaces`]: the scoreboards, and the I-buffer or the operand collectors);
+//! those leaves are removed by their [`Part`] and one leaf per structure of its own, carrying
+//! its [`models::gpu::Source`], is appended to the issue group: area and leakage of one copy ×
+//! copies per SM × SMs, dynamic energy from its counters, leakage over the time the SMs were
+//! powered (the removed scoreboard leaf's `leakage_j / leakage_w`).
 //!
 //! # The comparison's numbers
 //! [`IssueRun`] (the `issue` field of a run) holds the costed structures of the run's design
@@ -51,9 +52,10 @@ pub struct IssueStructure {
 /// A run's issue stage costed by the §4 model.
 #[derive(Clone, Debug, Serialize)]
 pub struct IssueRun {
-    /// `baseline`, `socgpu` or `loog`.
+    /// The design's name: `baseline`, or the out-of-order issue stage's own.
     pub design: String,
-    /// SOCGPU instruction-buffer depth N (absent for the baseline).
+    /// The design's instruction-buffer depth N per warp, when it has that knob (absent for the
+    /// baseline).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ib_depth: Option<u32>,
     /// Warps per SM.
@@ -64,15 +66,15 @@ pub struct IssueRun {
     pub structures: Vec<IssueStructure>,
     /// Area of the structures per SM, mm².
     pub area_per_sm_mm2: f64,
-    /// Area the design removes from the baseline per SM (SOCGPU: the baseline's I-buffer and
-    /// scoreboards; LOOG: the baseline's scoreboards; 0 for the baseline), mm².
+    /// Area the design removes from the baseline per SM (the baseline structures it replaces:
+    /// the scoreboards, with or without the I-buffer; 0 for the baseline), mm².
     pub removed_area_per_sm_mm2: f64,
     /// Leakage of the structures per SM, W.
     pub leakage_per_sm_w: f64,
     /// Leakage the design removes per SM, W.
     pub removed_leakage_per_sm_w: f64,
-    /// Of the removed area, the chip model's operand collectors that LOOG's collector units
-    /// replace, per SM, mm² (0 for other designs).
+    /// Of the removed area, the chip model's operand collectors when the design's structures
+    /// replace them, per SM, mm² (0 otherwise).
     pub replaced_collectors_per_sm_mm2: f64,
     /// Their leakage per SM, W.
     pub replaced_collectors_leakage_per_sm_w: f64,
@@ -121,15 +123,14 @@ pub trait IssueStageCost: Sync {
     /// Copies of the design's structures per SM (one per warp, one per issue slice, …).
     fn copies_per_sm(&self, cfg: &GpuConfig) -> u32;
 
-    /// Whether the stage keeps the in-order I-buffer: then the baseline's structures other than
-    /// the scoreboards are costed as part of the design (as the baseline's own model costs
-    /// them, so that a comparison with the baseline run compares like with like) and only the
-    /// scoreboards count as removed; otherwise its structures replace the I-buffer too.
-    fn keeps_ibuffer(&self) -> bool;
-
-    /// Whether its structures are the machine's operand collectors: the chip model's collector
-    /// leaf goes and its area and leakage count as removed.
-    fn replaces_collectors(&self) -> bool;
+    /// The chip model's leaves its structures replace, in the order they are removed from the
+    /// tree: [`Part::Scoreboard`] always; [`Part::InstructionBuffer`] when its structures
+    /// replace the in-order I-buffer too (a stage that keeps it has the baseline's structures
+    /// it does not replace costed as part of its design, as the baseline's own model costs
+    /// them, so that a comparison with the baseline run compares like with like, and only the
+    /// replaced ones count as removed); [`Part::OperandCollectors`] when its structures are the
+    /// machine's operand collectors (their area and leakage count as removed).
+    fn replaces(&self) -> &'static [Part];
 
     /// The prefix of its leaves' names in the tree.
     fn leaf_prefix(&self) -> &'static str;
@@ -258,7 +259,8 @@ pub fn cost_with_edits(
     let n = chip.n_sm as f64;
     let t = powered_s(e);
     let count = |c: &str| counter(tech, k, c);
-    let keeps_ibuffer = tech.is_some_and(|t| t.keeps_ibuffer());
+    let replaces = tech.map_or(&[][..], |t| t.replaces());
+    let keeps_ibuffer = tech.is_some() && !replaces.contains(&Part::InstructionBuffer);
     // copies per SM: the stage's own count, one per warp for the baseline
     let per_sm = tech.map_or(cfg.sm.max_warps, |t| t.copies_per_sm(cfg));
     let cost = |s: &StructureCost, copies: u32| {
@@ -275,21 +277,21 @@ pub fn cost_with_edits(
     };
     let mut structures: Vec<IssueStructure> = d.added.iter().map(|s| cost(s, per_sm)).collect();
     let collectors = match e.root.find_part(Part::OperandCollectors) {
-        Some(l) if tech.is_some_and(|t| t.replaces_collectors()) => {
+        Some(l) if replaces.contains(&Part::OperandCollectors) => {
             let n = chip.n_sm.max(1) as f64;
             (l.area_m2 / n * 1e6, l.leakage_w / n)
         }
         _ => (0.0, 0.0),
     };
     let (removed_area_per_sm_mm2, removed_leakage_per_sm_w) = if keeps_ibuffer {
-        // the kept buffer is part of the design, the scoreboards are what it removes, both as
-        // the baseline's own model costs them (so that a comparison with the baseline run
-        // compares like with like); replaced collectors count as removed too
+        // the kept buffer is part of the design, the replaced structures are what it removes,
+        // both as the baseline's own model costs them (so that a comparison with the baseline
+        // run compares like with like); replaced collectors count as removed too
         let base = baseline_cost(&base, src)?;
         let w = cfg.sm.max_warps;
         let mut removed = collectors;
         for s in &base.added {
-            if s.name == "scoreboards" {
+            if s.part.is_some_and(|p| replaces.contains(&p)) {
                 removed.0 += s.area_m2 * w as f64 * 1e6;
                 removed.1 += s.leakage_w * w as f64;
             } else {
@@ -343,8 +345,8 @@ pub fn finish(run: &mut IssueRun, e: &Estimate) {
     run.chip_area_mm2 = e.root.area_m2 * 1e6;
 }
 
-/// The edits that replace the scoreboard leaf (and the I-buffer or the operand-collector leaf,
-/// as the stage `t` says) by the design's structures, `copies` per SM (module doc).
+/// The edits that replace the leaves the stage `t` names ([`IssueStageCost::replaces`]) by the
+/// design's structures, `copies` per SM (module doc).
 fn edits(
     t: &dyn IssueStageCost,
     d: &DesignCost,
@@ -367,14 +369,7 @@ fn edits(
             )
         })
         .collect();
-    let mut edits = Vec::new();
-    if t.replaces_collectors() {
-        edits.push(Edit::Remove(Part::OperandCollectors));
-    }
-    if !t.keeps_ibuffer() {
-        edits.push(Edit::Remove(Part::InstructionBuffer));
-    }
-    edits.push(Edit::Remove(Part::Scoreboard));
+    let mut edits: Vec<Edit> = t.replaces().iter().map(|&p| Edit::Remove(p)).collect();
     edits.push(Edit::Append {
         parent: Part::Issue,
         nodes,

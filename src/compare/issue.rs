@@ -11,15 +11,16 @@ use std::collections::BTreeMap;
 /// structures' energy ([`crate::issuecost`]; both designs costed by the issue-stage §4 model).
 #[derive(Clone, Debug, Serialize)]
 pub struct IssueCompare {
-    /// The variant's issue design (`socgpu`, `baseline`).
+    /// The variant's issue design (`baseline`, or its out-of-order issue stage's name).
     pub design: String,
-    /// SOCGPU instruction-buffer depth N; absent for the baseline design.
+    /// The design's instruction-buffer depth N, when it has that knob; absent for the baseline
+    /// design.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ib_depth: Option<u32>,
     /// Area of the variant's issue structures per SM, mm².
     pub added_area_per_sm_mm2: f64,
-    /// Area of the baseline's issue structures per SM (the removed ones; with LOOG also the
-    /// operand collectors its collector units replace), mm².
+    /// Area of the baseline's issue structures per SM (the removed ones; also the operand
+    /// collectors when the variant's structures replace them), mm².
     pub removed_area_per_sm_mm2: f64,
     /// Added − removed per SM, mm².
     pub area_per_sm_mm2: f64,
@@ -55,7 +56,7 @@ pub(super) fn issue_metrics(r: &WorkloadResult, base: &WorkloadResult) -> Option
     if v.design == b.design && v.ib_depth == b.ib_depth {
         return None;
     }
-    // LOOG's collector units replace the machine's operand collectors (issuecost)
+    // a design whose structures are the operand collectors replaces the machine's (issuecost)
     let d_sm = v.area_per_sm_mm2 - v.replaced_collectors_per_sm_mm2 - b.area_per_sm_mm2;
     let d_leak = v.leakage_per_sm_w - v.replaced_collectors_leakage_per_sm_w - b.leakage_per_sm_w;
     let n = v.n_sm as f64;
@@ -89,7 +90,8 @@ pub struct IssueAggregate {
     pub workloads: usize,
     /// The variant's issue design.
     pub design: String,
-    /// SOCGPU instruction-buffer depth N; absent for the baseline design.
+    /// The design's instruction-buffer depth N, when it has that knob; absent for the baseline
+    /// design.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ib_depth: Option<u32>,
     /// Added − removed area per SM, mm².

@@ -9,7 +9,7 @@
 //! WAR-guard register-id compares they gate, write-back-buffer writes, broadcasts).
 
 use crate::issuecost::IssueStageCost;
-use models::gpu::TechCostSource;
+use models::gpu::{Part, TechCostSource};
 use models::issue::{loog_cost, BaselineIssue, DesignCost, IssueCostError, LoogSlice};
 use sim::activity::KernelActivity;
 use sim::config::GpuConfig;
@@ -82,15 +82,11 @@ impl IssueStageCost for LoogCost {
         cfg.loog_slices()
     }
 
-    /// LOOG keeps the in-order I-buffer and removes the baseline's scoreboards (§3).
-    fn keeps_ibuffer(&self) -> bool {
-        true
-    }
-
-    /// Its collector units are the machine's operand collectors (§3.1: CUs as reservation
+    /// LOOG keeps the in-order I-buffer and removes the baseline's scoreboards (§3); its
+    /// collector units are the machine's operand collectors (§3.1: CUs as reservation
     /// stations).
-    fn replaces_collectors(&self) -> bool {
-        true
+    fn replaces(&self) -> &'static [Part] {
+        &[Part::OperandCollectors, Part::Scoreboard]
     }
 
     fn leaf_prefix(&self) -> &'static str {

@@ -6,7 +6,7 @@
 //! copy × warps per SM × SMs, dynamic energy from the §5 counters of `KernelActivity::socgpu`.
 
 use crate::issuecost::IssueStageCost;
-use models::gpu::TechCostSource;
+use models::gpu::{Part, TechCostSource};
 use models::issue::{socgpu_cost, BaselineIssue, DesignCost, IssueCostError, SocgpuIssue};
 use sim::activity::KernelActivity;
 use sim::config::GpuConfig;
@@ -51,12 +51,9 @@ impl IssueStageCost for SocgpuCost {
         cfg.sm.max_warps
     }
 
-    fn keeps_ibuffer(&self) -> bool {
-        false
-    }
-
-    fn replaces_collectors(&self) -> bool {
-        false
+    /// Its buffer and dependence matrix replace the I-buffer and the scoreboards (§2.1).
+    fn replaces(&self) -> &'static [Part] {
+        &[Part::InstructionBuffer, Part::Scoreboard]
     }
 
     fn leaf_prefix(&self) -> &'static str {

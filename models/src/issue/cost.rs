@@ -1,5 +1,5 @@
-//! The issue-stage and DWF structures of [`super::bits`] mapped onto component models at one
-//! technology point (issue-stage spec §4 mapping, control-flow spec §5.7 modelling method).
+//! The baseline's issue-stage and DWF structures of [`super::bits`] mapped onto component
+//! models at one technology point, and the component helpers every design's costing shares (issue-stage spec §4 mapping, control-flow spec §5.7 modelling method).
 //!
 //! Every structure is a [`StructureCost`]: the area and leakage of one instance (one warp's,
 //! one issue slice's or one core's copy) and the energy of each event that drives it, named
@@ -19,10 +19,6 @@
 //!   scaled by stored bits over modelled bits (exact for the cells, an approximation for the
 //!   periphery). An array the SRAM model refuses (too small) is a flop array, as the spec's
 //!   method says for arrays too small for the SRAM model;
-//! - a broadcast (LOOG) is a bus: half the `T·D` data wires toggle, each loading its wire
-//!   (semi-global capacitance over the span of the collector-unit array, the square root of
-//!   its area) and the capture inputs it reaches (one flop input, [`CostSource::clock_pin_c_f`],
-//!   per operand slot), at `Vdd²`.
 //!
 //! The DWF register-file decoder overhead (control-flow §5.7) is the SRAM model's area of `n`
 //! banks of `R/n` registers, each with its own decoder, less that of one array with `n`
@@ -30,10 +26,8 @@
 //! area-only objective: "the line size that minimises (a)"); it ignores wiring and is a lower
 //! bound.
 
-use super::bits::{
-    clog2, BaselineIssue, DwfScheduler, LoogSlice, SelectPolicy, SocgpuIssue, LSQ_ADDR_BITS,
-};
-use crate::gpu::{CostError, CostSource, Scope, Source, StorageSpec, TechCostSource};
+use super::bits::{clog2, BaselineIssue, DwfScheduler};
+use crate::gpu::{CostError, CostSource, Part, Scope, Source, StorageSpec, TechCostSource};
 use crate::logic::LogicKind;
 use crate::sram::{self, Objective, SramSpec};
 use serde::Serialize;
@@ -92,6 +86,10 @@ pub struct StructureCost {
     /// Where the numbers came from.
     #[serde(skip)]
     pub source: Source,
+    /// The chip model's leaf this structure is (the baseline's I-buffer and scoreboards), so
+    /// that a design replacing that leaf finds the structure by its part, not by its name.
+    #[serde(skip)]
+    pub part: Option<Part>,
 }
 
 impl StructureCost {
@@ -108,7 +106,7 @@ impl StructureCost {
 /// line items outside the delta.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct DesignCost {
-    /// Design name (`baseline`, `socgpu`, `loog`, `dwf`).
+    /// Design name (`baseline`, `dwf`, or an out-of-order design's own).
     pub design: &'static str,
     /// What one instance is (`warp`, `issue slice`, `core`).
     pub per: &'static str,
@@ -162,7 +160,7 @@ fn comp_err(structure: &str) -> impl Fn(CostError) -> IssueCostError + '_ {
 
 /// A logic structure: `count` copies of `kind` with `params`; each event `(counter, k)` costs
 /// `k` component operations.
-fn logic(
+pub(super) fn logic(
     src: &dyn CostSource,
     name: &str,
     kind: LogicKind,
@@ -196,12 +194,13 @@ fn logic(
             })
             .collect(),
         source: c.source,
+        part: None,
     })
 }
 
 /// A flop array of `entries` × `width` bits with `r` read and `w` write ports; every event is
 /// one access.
-fn flops(
+pub(super) fn flops(
     src: &dyn CostSource,
     name: &str,
     entries: u64,
@@ -229,15 +228,17 @@ fn flops(
 
 /// Whether an event reads or writes an SRAM.
 #[derive(Clone, Copy)]
-enum Access {
+pub(super) enum Access {
+    /// A read.
     Read,
+    /// A write.
     Write,
 }
 
 /// An SRAM of `rows` × `width` bits with `r` read and `w` write ports (module doc: row bytes
 /// rounded up to a power of two and the results scaled by stored over modelled bits; a flop
 /// array when the SRAM model refuses the array).
-fn sram_array(
+pub(super) fn sram_array(
     src: &dyn CostSource,
     name: &str,
     rows: u64,
@@ -279,6 +280,7 @@ fn sram_array(
                 })
                 .collect(),
             source: c.source,
+            part: None,
         }),
         Err(_) => {
             let ev: Vec<&'static str> = events.iter().map(|e| e.0).collect();
@@ -304,7 +306,7 @@ pub fn baseline_cost(
         });
     }
     let f = &b.fields;
-    let ib = flops(
+    let mut ib = flops(
         src,
         "instruction buffer",
         b.ib_entries as u64,
@@ -313,7 +315,7 @@ pub fn baseline_cost(
         1,
         &["ib_writes", "ib_reads"],
     )?;
-    let sb = logic(
+    let mut sb = logic(
         src,
         "scoreboards",
         LogicKind::Scoreboard,
@@ -326,6 +328,8 @@ pub fn baseline_cost(
         b.pending_write_bits() + b.pending_read_bits(),
         &[("sb_lookups", 1.0), ("sb_updates", 1.0)],
     )?;
+    ib.part = Some(Part::InstructionBuffer);
+    sb.part = Some(Part::Scoreboard);
     let simt = flops(
         src,
         "SIMT stack",
@@ -342,423 +346,6 @@ pub fn baseline_cost(
         removed: Vec::new(),
         line_items: vec![simt],
     })
-}
-
-/// SOCGPU's per-warp structures (issue-stage §4) with the baseline's IB and scoreboards as
-/// removed. Events are the §5 counters of `sim::activity::SocgpuStats`: `ib_inserts`,
-/// `ib_reads`, `dm_row_writes`, `dm_nor_evals`, `dm_column_clears`, `dm_comparisons`,
-/// `seniority_updates`, `ready_ctr_increments`, `issued`, `selections` (warp-cycles with a
-/// candidate plus smart-dual re-selections).
-pub fn socgpu_cost(
-    s: &SocgpuIssue,
-    base: &BaselineIssue,
-    src: &dyn CostSource,
-) -> Result<DesignCost, IssueCostError> {
-    if s.ib_depth == 0 {
-        return Err(IssueCostError::Zero {
-            what: "sched.ooo.ib_depth",
-        });
-    }
-    let f = &s.fields;
-    let n = s.ib_depth as u64;
-    let nf = n as f64;
-    let sen = s.seniority_bits().max(1) as u64;
-    let mut added = vec![
-        flops(
-            src,
-            "IB entries",
-            n,
-            s.entry_bits() - s.seniority_bits() as u64,
-            1,
-            1,
-            &["ib_inserts", "ib_reads"],
-        )?,
-        flops(
-            src,
-            "IB seniority",
-            n,
-            sen,
-            1,
-            1,
-            &["ib_inserts", "seniority_updates"],
-        )?,
-    ];
-    if s.policy.uses_ready_ctr() {
-        let mut rc = flops(
-            src,
-            "ready counters",
-            n,
-            s.ready_ctr_bits as u64,
-            1,
-            1,
-            &["ib_inserts", "ready_ctr_increments"],
-        )?;
-        let inc = logic(
-            src,
-            "ready counters",
-            LogicKind::Adder,
-            &[("WIDTH", s.ready_ctr_bits.max(1))],
-            1.0,
-            0,
-            &[("ready_ctr_increments", 1.0)],
-        )?;
-        rc.area_m2 += inc.area_m2;
-        rc.leakage_w += inc.leakage_w;
-        rc.events[1].energy_j += inc.events[0].energy_j;
-        rc.model = format!("{} + {}", rc.model, inc.model);
-        added.push(rc);
-    }
-    let mut dm = logic(
-        src,
-        "dependence matrix",
-        LogicKind::DepMatrix,
-        &[("N", s.ib_depth)],
-        1.0,
-        s.dm_bits(),
-        &[
-            ("dm_row_writes", 1.0 / nf),
-            ("dm_nor_evals", 1.0 / nf),
-            ("dm_column_clears", 1.0 / nf),
-        ],
-    )?;
-    if !s.diag_hardwired {
-        dm.model += " (diagonal stored)";
-    }
-    added.push(dm);
-    let gpr = s.gpr_insert_comparators();
-    if gpr > 0 {
-        added.push(logic(
-            src,
-            "insert comparators (GPR)",
-            LogicKind::EqCmp,
-            &[("N", gpr as u32), ("WIDTH", f.gpr_id_bits.max(1))],
-            1.0,
-            0,
-            &[("dm_comparisons", 1.0 / nf)],
-        )?);
-    }
-    let pred = s.pred_insert_comparators();
-    if pred > 0 {
-        added.push(logic(
-            src,
-            "insert comparators (predicate)",
-            LogicKind::EqCmp,
-            &[("N", pred as u32), ("WIDTH", f.pred_id_bits.max(1))],
-            1.0,
-            0,
-            &[("dm_comparisons", 1.0 / nf)],
-        )?);
-    }
-    // a3: one P-bit magnitude compare per entry, re-evaluated when its entry is written.
-    added.push(logic(
-        src,
-        "a3 comparators",
-        LogicKind::Adder,
-        &[("WIDTH", f.pc_bits.max(1))],
-        s.a3_comparators() as f64,
-        0,
-        &[("ib_inserts", 1.0)],
-    )?);
-    added.push(logic(
-        src,
-        "oldest-entry detect",
-        LogicKind::EqCmp,
-        &[("N", s.ib_depth), ("WIDTH", sen as u32)],
-        1.0,
-        0,
-        &[("seniority_updates", 1.0 / nf), ("ib_inserts", 1.0 / nf)],
-    )?);
-    // Flush detector and fetch PC: two P-bit registers and a P-bit equality compare.
-    let mut pcs = flops(
-        src,
-        "flush PC registers",
-        2,
-        f.pc_bits as u64,
-        1,
-        1,
-        &["issued", "ib_inserts"],
-    )?;
-    pcs.events[1].energy_j /= s.fetch_width.max(1) as f64;
-    let eq = logic(
-        src,
-        "flush compare",
-        LogicKind::EqCmp,
-        &[("N", 1), ("WIDTH", f.pc_bits.max(1))],
-        1.0,
-        0,
-        &[("issued", 1.0)],
-    )?;
-    pcs.area_m2 += eq.area_m2;
-    pcs.leakage_w += eq.leakage_w;
-    pcs.events[0].energy_j += eq.events[0].energy_j;
-    pcs.model = format!("{} + {}", pcs.model, eq.model);
-    added.push(pcs);
-    // Local selection.
-    let mut sel = logic(
-        src,
-        "local selection",
-        LogicKind::ArbFixed,
-        &[("N", s.ib_depth.max(2))],
-        1.0,
-        0,
-        &[("selections", 1.0)],
-    )?;
-    let (ncmp, wcmp) = s.selection_comparators();
-    if ncmp > 0 {
-        let tree = logic(
-            src,
-            "local selection",
-            LogicKind::Adder,
-            &[("WIDTH", wcmp.max(1))],
-            ncmp as f64,
-            0,
-            &[("selections", ncmp as f64)],
-        )?;
-        sel.area_m2 += tree.area_m2;
-        sel.leakage_w += tree.leakage_w;
-        sel.events[0].energy_j += tree.events[0].energy_j;
-        sel.model = format!("{} + {}", sel.model, tree.model);
-    }
-    if s.policy == SelectPolicy::Random {
-        let lfsr = flops(
-            src,
-            "local selection",
-            1,
-            s.lfsr_bits as u64,
-            1,
-            1,
-            &["selections"],
-        )?;
-        sel.area_m2 += lfsr.area_m2;
-        sel.leakage_w += lfsr.leakage_w;
-        sel.bits += lfsr.bits;
-        sel.events[0].energy_j += lfsr.events[0].energy_j;
-        sel.model = format!("{} + {}", sel.model, lfsr.model);
-    }
-    added.push(sel);
-    let b = baseline_cost(base, src)?;
-    Ok(DesignCost {
-        design: "socgpu",
-        per: "warp",
-        added,
-        removed: b.added,
-        line_items: b.line_items,
-    })
-}
-
-/// LOOG's per-issue-slice structures (issue-stage §4) with the baseline scoreboard (`W·A`
-/// pending bits, a flop array) as removed. Events are the LOOG counters of issue-stage §5:
-/// `cu_allocations`, `captures`, `dispatches`, `rrs_allocations`, `rat_reads`, `rat_writes`,
-/// `uuid_comparisons`, `war_checks`, `wb_buffer_writes`, `broadcasts`.
-pub fn loog_cost(l: &LoogSlice, src: &dyn CostSource) -> Result<DesignCost, IssueCostError> {
-    for (v, what) in [
-        (l.warps, "LOOG warps"),
-        (l.threads, "LOOG threads per warp"),
-        (l.data_bits, "LOOG data bits"),
-        (l.n_cu, "LOOG collector units"),
-        (l.arch_regs, "LOOG architectural registers"),
-    ] {
-        if v == 0 {
-            return Err(IssueCostError::Zero { what });
-        }
-    }
-    let mut added = vec![flops(
-        src,
-        "collector units",
-        l.n_cu as u64,
-        l.cu_bits(),
-        1,
-        1,
-        &["cu_allocations", "captures", "dispatches"],
-    )?];
-    if let Some(r) = l.rrs {
-        added.push(flops(
-            src,
-            "RRS",
-            r.max(1) as u64,
-            l.rrs_entry_bits(),
-            1,
-            1,
-            &["rrs_allocations", "wb_buffer_writes"],
-        )?);
-    }
-    let (rat_e, rat_w) = l.rat_shape();
-    added.push(if l.rat_is_sram() {
-        sram_array(
-            src,
-            "RAT",
-            rat_e,
-            rat_w,
-            3,
-            1,
-            &[("rat_reads", Access::Read), ("rat_writes", Access::Write)],
-        )?
-    } else {
-        flops(
-            src,
-            "RAT",
-            rat_e,
-            rat_w as u64,
-            3,
-            1,
-            &["rat_reads", "rat_writes"],
-        )?
-    });
-    let probes = l.head_probe_ports();
-    if probes > 0 {
-        // the ready-first probes: 3 per I-buffer head and cycle, each a read multiplexer on
-        // the warp's RAT rows and one on the producers' dispatched bits. Their reads are the
-        // `head_probes` counted with the RAT reads above; these entries add the ports' area
-        // and leakage (for an SRAM RAT: the read paths' logic only, a lower bound).
-        added.push(logic(
-            src,
-            "RAT head-probe ports",
-            LogicKind::Mux,
-            &[("N", l.arch_regs.max(2)), ("WIDTH", rat_w.max(1))],
-            probes as f64,
-            0,
-            &[],
-        )?);
-        added.push(logic(
-            src,
-            "producer dispatched-bit probes",
-            LogicKind::Mux,
-            &[("N", l.n_id().max(2)), ("WIDTH", l.producer_probe_bits())],
-            probes as f64,
-            0,
-            &[],
-        )?);
-        if l.defer_load_consumers {
-            // one long-load-pending flag per producer, written at allocation and at rd_valid
-            added.push(flops(
-                src,
-                "long-load pending flags",
-                l.n_id().max(1) as u64,
-                1,
-                1,
-                1,
-                &["cu_allocations", "broadcasts"],
-            )?);
-        }
-    }
-    if let Some((lq, sq)) = l.lsq {
-        // the memory queues: entries written at allocation; each search compares a ready
-        // memory instruction's range with one older entry (two magnitude compares)
-        added.push(flops(
-            src,
-            "load/store queues",
-            (lq + sq).max(1) as u64,
-            l.lsq_entry_bits(),
-            1,
-            1,
-            &["lsq_writes"],
-        )?);
-        added.push(logic(
-            src,
-            "LSQ range comparators",
-            LogicKind::Adder,
-            &[("WIDTH", LSQ_ADDR_BITS)],
-            2.0 * (lq + sq) as f64,
-            0,
-            &[("lsq_searches", 2.0)],
-        )?);
-    }
-    added.push(flops(
-        src,
-        "UUID counters",
-        l.warps as u64,
-        l.uuid_bits as u64,
-        1,
-        1,
-        &["cu_allocations"],
-    )?);
-    let age = l.age_comparators();
-    if age > 0 {
-        added.push(logic(
-            src,
-            "UUID age comparators",
-            LogicKind::Adder,
-            &[("WIDTH", l.uuid_bits.max(1))],
-            age as f64,
-            0,
-            &[("uuid_comparisons", 1.0)],
-        )?);
-        added.push(logic(
-            src,
-            "WAR-guard comparators",
-            LogicKind::EqCmp,
-            &[
-                ("N", l.war_comparators() as u32),
-                ("WIDTH", l.reg_id_bits()),
-            ],
-            1.0,
-            0,
-            &[("war_checks", 1.0 / l.war_comparators() as f64)],
-        )?);
-    }
-    if l.n_wb > 0 {
-        added.push(flops(
-            src,
-            "write-back buffer",
-            l.n_wb as u64,
-            l.threads as u64 * l.data_bits as u64,
-            1,
-            1,
-            &["wb_buffer_writes"],
-        )?);
-    }
-    // Broadcast bus (module doc).
-    let span_m = added[0].area_m2.max(0.0).sqrt();
-    added.push(loog_broadcast(l, src, span_m));
-    let sb = flops(
-        src,
-        "scoreboard",
-        l.warps as u64,
-        l.arch_regs as u64,
-        1,
-        1,
-        &["sb_lookups", "sb_updates"],
-    )?;
-    Ok(DesignCost {
-        design: "loog",
-        per: "issue slice",
-        added,
-        removed: vec![sb],
-        line_items: Vec::new(),
-    })
-}
-
-/// LOOG's broadcast bus (module doc): its energy per broadcast of `l.threads × l.data_bits`
-/// bits over a span of `span_m` m (through the write-back buffer when there is one); no area
-/// or leakage of its own.
-fn loog_broadcast(l: &LoogSlice, src: &dyn CostSource, span_m: f64) -> StructureCost {
-    let vdd = src.vdd_v();
-    let c_wire = src.bus_wire_c_f_per_m();
-    let c_pin = src.clock_pin_c_f();
-    let td = (l.threads * l.data_bits) as f64;
-    let per_broadcast_j = if l.n_wb > 0 {
-        let nwb = l.n_wb as f64;
-        0.5 * td * (c_wire * span_m / nwb + 3.0 * l.n_cu as f64 / nwb * c_pin) * vdd * vdd
-    } else {
-        0.5 * td
-            * 3.0
-            * (l.n_cu as f64 - 1.0).max(0.0)
-            * (c_wire * span_m / 2.0 + c_pin)
-            * vdd
-            * vdd
-    };
-    StructureCost {
-        name: "broadcast wiring".into(),
-        model: format!("bus, {} wires", l.broadcast_wires()),
-        bits: 0,
-        area_m2: 0.0,
-        leakage_w: 0.0,
-        events: vec![EventCost {
-            counter: "broadcasts",
-            energy_j: per_broadcast_j,
-        }],
-        source: Source::Wire,
-    }
 }
 
 /// Area of an SRAM array for the RF decoder comparison (area-only organisation search).
@@ -937,6 +524,7 @@ pub fn dwf_cost(d: &DwfScheduler, src: &TechCostSource) -> Result<DesignCost, Is
         source: Source::SramModel {
             accuracy: crate::gpu::sram_accuracy(src.node_kind),
         },
+        part: None,
     });
     let mut pdom = sram_array(
         src,

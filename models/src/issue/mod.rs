@@ -4,10 +4,11 @@
 //! per issue slice (§3, §4) and dynamic warp formation's per-core scheduler (control-flow spec
 //! §5, §5.7).
 //!
-//! Two layers:
-//! - [`bits`]: the plain input structs of every design and the bit-count formulas of
-//!   issue-stage §4 and control-flow §5.7, exactly as written there (state bits per structure,
-//!   comparator counts, wires);
+//! The in-order baseline and DWF in two layers, and each out-of-order design in its own module
+//! ([`socgpu`], [`loog`]) holding both layers for its structures:
+//! - [`bits`]: the plain input structs and the bit-count formulas of issue-stage §4 and
+//!   control-flow §5.7, exactly as written there (state bits per structure, comparator counts,
+//!   wires);
 //! - [`cost`]: each structure mapped onto the component models (issue-stage §4's mapping: the
 //!   instruction buffer, dependence matrix, seniority, counters, small RATs, collector units and
 //!   RRS entries are flop arrays ([`crate::logic::LogicKind::FlopArray`]); the dependence
@@ -25,12 +26,13 @@
 
 pub mod bits;
 pub mod cost;
+pub mod loog;
+pub mod socgpu;
 
-pub use bits::{BaselineIssue, DwfScheduler, InstFields, LoogSlice, SelectPolicy, SocgpuIssue};
-pub use cost::{
-    baseline_cost, dwf_cost, loog_cost, socgpu_cost, DesignCost, EventCost, IssueCostError,
-    StructureCost,
-};
+pub use bits::{BaselineIssue, DwfScheduler, InstFields};
+pub use cost::{baseline_cost, dwf_cost, DesignCost, EventCost, IssueCostError, StructureCost};
+pub use loog::{loog_cost, LoogSlice};
+pub use socgpu::{socgpu_cost, SelectPolicy, SocgpuIssue};
 
 #[cfg(test)]
 mod tests;

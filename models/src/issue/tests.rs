@@ -3,6 +3,8 @@
 
 use super::bits::*;
 use super::cost::*;
+use super::loog::*;
+use super::socgpu::*;
 use crate::gpu::TechCostSource;
 
 fn src(node: &str) -> TechCostSource {

@@ -14,11 +14,20 @@
 //! Because no register is renamed, a younger instruction never writes a register an older
 //! one still reads or writes (WAR/WAW) and never reads a register an older one has yet to
 //! write (RAW): all three order it after the older entry until that entry's write-back.
+//!
+//! Here also: the dependence matrix ([`depmatrix`]), the §4 hardware inputs of a configuration
+//! ([`socgpu_hw_inputs`]), one SM's SOCGPU state ([`SmSocgpu`]: a buffer per warp slot, the
+//! fetch state the buffers add, the knobs and the counters) and its [`IssueStage`]
+//! implementation, which the SM's SOCGPU path (`sm/socgpu.rs`) drives.
 
-use super::depmatrix::{DepMatrix, MAX_ENTRIES};
+pub use self::depmatrix::DepMatrix;
+use self::depmatrix::MAX_ENTRIES;
+use super::{ceil_log2, inst_bytes};
 pub use crate::activity::SocgpuHwInputs;
-use crate::activity::SocgpuStats;
+use crate::activity::{KernelActivity, SocgpuStats};
+use crate::config::{GpuConfig, IbRefill, OooDual, OooMemOrder, OooMode};
 use crate::inst::Reg;
+use crate::timing::policy::{Hazard, IssueStage};
 use crate::timing::tinst::TInst;
 
 /// Local (intra-warp) selection policy among a warp's candidates (issue-stage §2.3): the
@@ -462,5 +471,297 @@ fn low_mask(n: usize) -> u64 {
         u64::MAX
     } else {
         (1u64 << n) - 1
+    }
+}
+
+/// Ready-counter width C of a configuration: `sched.ooo.ready_ctr_bits`, or ⌈log2 N⌉ + 2
+/// when that is 0 (issue-stage §2.1 [G]).
+pub fn ready_ctr_bits(cfg: &GpuConfig) -> u32 {
+    let o = &cfg.sched.ooo;
+    if o.ready_ctr_bits == 0 {
+        ceil_log2(o.ib_depth) + 2
+    } else {
+        o.ready_ctr_bits
+    }
+}
+
+/// The §4 inputs of a SOCGPU configuration (`None` when `sched.ooo.mode` is not "socgpu").
+pub fn socgpu_hw_inputs(cfg: &GpuConfig) -> Option<SocgpuHwInputs> {
+    if cfg.sched.ooo.mode != OooMode::Socgpu {
+        return None;
+    }
+    let n = cfg.sched.ooo.ib_depth;
+    let policy = cfg.sched.ooo.local_policy;
+    Some(SocgpuHwInputs {
+        ib_depth: n,
+        warps_per_sm: cfg.sm.max_warps,
+        n_sm: cfg.gpu.n_sm,
+        seniority_bits: ceil_log2(n),
+        ready_ctr_bits: if policy.uses_ready_ctr() {
+            ready_ctr_bits(cfg)
+        } else {
+            0
+        },
+        dm_bits: n * n.saturating_sub(1),
+        baseline_ib_entries: cfg.frontend.ibuffer_entries,
+        policy,
+    })
+}
+
+/// One SM's SOCGPU state: a buffer per warp slot, the fetch state the buffers add, the knobs
+/// and the counters.
+pub(crate) struct SmSocgpu {
+    pub ibs: Vec<WarpIb>,
+    /// Per warp: the next instruction in program order, read from the stream to learn whether
+    /// the last inserted entry redirects the warp, and not yet inserted.
+    pub held: Vec<Option<TInst>>,
+    /// Per warp: the held instruction reads the cycle counter.
+    pub held_clock: Vec<bool>,
+    /// Per warp: fetch is stopped behind a redirecting entry until it issues (§2.5).
+    pub redirect_wait: Vec<bool>,
+    /// Per warp: entries whose I-cache line is still missing.
+    pub miss_mask: Vec<u64>,
+    pub policy: LocalPolicy,
+    pub dual: OooDual,
+    pub refill_when_empty: bool,
+    pub inst_bytes: u32,
+    pub fetch_width: u32,
+    pub stats: SocgpuStats,
+    /// Per warp: this cycle's candidates (scratch of the issue stage).
+    pub cands: Vec<u64>,
+    /// The last evaluated issue cycle's per-warp ready-check outcome, `(valid entries,
+    /// candidates)` for each live warp: the counters a cycle in which the SM sleeps (nothing
+    /// changes) would add again.
+    pub idle: Vec<(u8, u8)>,
+}
+
+impl SmSocgpu {
+    /// The state of SM `sm` with `nw` warp slots under `cfg`.
+    pub fn new(cfg: &GpuConfig, sm: u32, nw: usize) -> SmSocgpu {
+        let o = &cfg.sched.ooo;
+        let n = o.ib_depth as usize;
+        let bits = ready_ctr_bits(cfg);
+        let mem_in_order = o.mem_order == OooMemOrder::SameWarpInOrder;
+        let ibs = (0..nw)
+            .map(|w| {
+                let key = cfg.sim.seed ^ (((sm as u64) << 32) | w as u64).rotate_left(17);
+                WarpIb::new(n, bits, mem_in_order, key)
+            })
+            .collect();
+        SmSocgpu {
+            ibs,
+            held: vec![None; nw],
+            held_clock: vec![false; nw],
+            redirect_wait: vec![false; nw],
+            miss_mask: vec![0; nw],
+            policy: o.local_policy,
+            dual: o.dual,
+            refill_when_empty: o.ib_refill == IbRefill::WhenEmpty,
+            inst_bytes: inst_bytes(cfg),
+            fetch_width: cfg.frontend.fetch_width.max(1),
+            stats: SocgpuStats::new(o.ib_depth),
+            cands: Vec::with_capacity(nw),
+            idle: Vec::with_capacity(nw),
+        }
+    }
+
+    /// The ready-check counters of `k` cycles whose issue stage saw the state of the last
+    /// evaluated one (the SM slept: nothing changed and nothing issued), as that cycle added
+    /// them: occupancy, NOR evaluations and candidate-set sizes per live warp.
+    pub fn replay_idle(&mut self, k: u64) {
+        if k == 0 {
+            return;
+        }
+        for &(nv, c) in &self.idle {
+            self.stats.occupancy_hist[nv as usize] += k;
+            self.stats.dm_nor_evals += nv as u64 * k;
+            if nv > 0 {
+                self.stats.candidate_hist[c as usize] += k;
+            }
+        }
+    }
+
+    /// May an SM under this state sleep through cycles in which nothing changes? Only when
+    /// the local policy keeps no per-cycle state: the ready counters move every cycle and the
+    /// Random policy draws at every selection.
+    pub fn may_sleep(&self) -> bool {
+        matches!(
+            self.policy,
+            LocalPolicy::First | LocalPolicy::Older | LocalPolicy::Younger
+        )
+    }
+
+    /// The earliest cycle after `t` at which an entry becomes ready by time alone (decode
+    /// done, or its I-cache line present), if any.
+    pub fn next_ready(&self, t: u64) -> Option<u64> {
+        self.ibs.iter().filter_map(|ib| ib.next_ready(t)).min()
+    }
+
+    /// Clears warp slot `w` for a newly launched warp.
+    pub fn reset_warp(&mut self, w: usize) {
+        self.ibs[w].clear();
+        self.held[w] = None;
+        self.held_clock[w] = false;
+        self.redirect_wait[w] = false;
+        self.miss_mask[w] = 0;
+    }
+
+    /// May warp `w`'s buffer take another fetch (the refill rule of §2.1)?
+    #[inline]
+    pub fn has_room(&self, w: usize) -> bool {
+        let ib = &self.ibs[w];
+        if self.refill_when_empty {
+            ib.n_valid() == 0
+        } else {
+            ib.free_entries() >= self.fetch_width.min(ib.depth() as u32)
+        }
+    }
+}
+
+/// SOCGPU as the SM's issue stage: dependences live in each warp's dependence matrix, set at
+/// insertion and cleared at write-back (`sm/socgpu.rs`), so the scoreboard calls find nothing
+/// to do; the stage's own part is its per-warp state, its sleep rule and its counters.
+impl IssueStage for SmSocgpu {
+    /// Built for the SM's warp slots ([`SmSocgpu::new`]); nothing to resize.
+    fn reset(&mut self, _n_warps: usize) {}
+    no_scoreboard!();
+    /// Entries of warp `w` issued and not yet written back.
+    fn any_pending(&self, w: usize) -> bool {
+        let ib = &self.ibs[w];
+        ib.valid_mask() & !ib.unissued_mask() != 0
+    }
+    fn on_warp_launch(&mut self, w: usize) {
+        self.reset_warp(w);
+    }
+    fn replay_idle(&mut self, cycles: u64) {
+        SmSocgpu::replay_idle(self, cycles);
+    }
+    fn may_sleep(&self) -> bool {
+        SmSocgpu::may_sleep(self)
+    }
+    fn record(&self, k: &mut KernelActivity) {
+        match k.socgpu.as_mut() {
+            Some(x) => x.merge(&self.stats),
+            None => k.socgpu = Some(self.stats.clone()),
+        }
+    }
+}
+
+pub mod depmatrix {
+    //! The dependence matrix of one warp's SOCGPU instruction buffer (issue-stage §2.1, §2.2,
+    //! §2.4; Huerta, "SOCGPU", UPC 2022): an N×N bit matrix over the buffer's physical entries in
+    //! which row A has a 1 in column P iff entry A must wait for entry P to write back. It replaces
+    //! both scoreboards of the in-order baseline: an entry has no pending dependence when its row
+    //! is all zeros (the NOR of the row), and a write-back clears the producer's whole column.
+    //!
+    //! Rows are stored as one 64-bit word each, so N ≤ 64 (the spec's design space is 2…64).
+
+    /// Largest buffer depth a [`DepMatrix`] holds.
+    pub const MAX_ENTRIES: usize = 64;
+
+    /// N×N dependence bits, one `u64` row per entry (bit P of row A = A depends on P), with the
+    /// rows' NOR outputs kept as one mask (bit A set iff row A is all zeros), so that the ready
+    /// check of every entry is one word operation.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct DepMatrix {
+        rows: Vec<u64>,
+        zero: u64,
+    }
+
+    impl DepMatrix {
+        /// An all-zero matrix of `n` entries (1 ≤ n ≤ [`MAX_ENTRIES`]).
+        pub fn new(n: usize) -> DepMatrix {
+            assert!(
+                (1..=MAX_ENTRIES).contains(&n),
+                "dependence matrix of {n} entries"
+            );
+            DepMatrix {
+                rows: vec![0; n],
+                zero: low_mask(n),
+            }
+        }
+
+        /// Entries (rows) of the matrix.
+        pub fn len(&self) -> usize {
+            self.rows.len()
+        }
+
+        /// Always false: a matrix has at least one entry.
+        pub fn is_empty(&self) -> bool {
+            self.rows.is_empty()
+        }
+
+        /// Writes row `a` (the insert-time write port); the diagonal bit is forced to 0.
+        #[inline]
+        pub fn write_row(&mut self, a: usize, row: u64) {
+            let r = row & !(1u64 << a);
+            self.rows[a] = r;
+            if r == 0 {
+                self.zero |= 1u64 << a;
+            } else {
+                self.zero &= !(1u64 << a);
+            }
+        }
+
+        /// The NOR outputs of all rows: bit A set iff entry A depends on no entry.
+        #[inline]
+        pub fn no_dependence_mask(&self) -> u64 {
+            self.zero
+        }
+
+        /// Row `a`: the entries `a` depends on.
+        #[inline]
+        pub fn row(&self, a: usize) -> u64 {
+            self.rows[a]
+        }
+
+        /// Does entry `a` depend on entry `p`?
+        #[inline]
+        pub fn get(&self, a: usize, p: usize) -> bool {
+            self.rows[a] >> p & 1 == 1
+        }
+
+        /// The no-dependence signal of entry `a`: the NOR of its row.
+        #[inline]
+        pub fn no_dependence(&self, a: usize) -> bool {
+            self.rows[a] == 0
+        }
+
+        /// Clears column `p` (entry `p` wrote back: every dependant is released).
+        #[inline]
+        pub fn clear_column(&mut self, p: usize) {
+            let bit = 1u64 << p;
+            // only rows not yet all zeros can hold the column's bit
+            let mut bits = !self.zero & low_mask(self.rows.len());
+            while bits != 0 {
+                let a = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let r = &mut self.rows[a];
+                if *r & bit != 0 {
+                    *r &= !bit;
+                    if *r == 0 {
+                        self.zero |= 1u64 << a;
+                    }
+                }
+            }
+        }
+
+        /// Clears row `a` and column `a` (the entry is removed).
+        #[inline]
+        pub fn clear_entry(&mut self, a: usize) {
+            self.rows[a] = 0;
+            self.zero |= 1u64 << a;
+            self.clear_column(a);
+        }
+    }
+
+    /// Mask of the low `n` bits.
+    #[inline]
+    fn low_mask(n: usize) -> u64 {
+        if n >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << n) - 1
+        }
     }
 }

@@ -24,14 +24,19 @@
 //!    marks the RAT entry `from_rf`; it is freed the cycle after.
 //!
 //! The module is pure state and counting; the SM's LOOG path (`sm/loog.rs`) drives it and
-//! moves instructions to the execution units. Here: the structures, the knobs and the
-//! allocation (step 1); the per-cycle steps 2–7 are in `cycle`.
+//! moves instructions to the execution units. Here: the structures, the knobs of a
+//! configuration ([`loog_params`]) and its §4 hardware inputs ([`loog_hw_inputs`]), the
+//! allocation (step 1) and the [`IssueStage`] implementation; the per-cycle steps 2–7 are in
+//! `cycle`.
 
 mod cycle;
 
+use super::ceil_log2;
 pub use crate::activity::LoogHwInputs;
-use crate::activity::LoogStats;
+use crate::activity::{KernelActivity, LoogStats};
+use crate::config::{GpuConfig, LoogRfArbiter, OooMode};
 use crate::inst::{Reg, MAX_DST, MAX_SRC};
+use crate::timing::policy::{Hazard, IssueStage};
 use crate::timing::tinst::TInst;
 
 /// No producer: the register's value is in the register file (RAT `from_rf = 1`), or a CU
@@ -683,5 +688,78 @@ impl SmLoog {
         sl.rat_pending |= 1u64 << ci;
         self.stats.cu_allocs += 1;
         tag
+    }
+}
+
+/// The LOOG knobs of a configuration (issue-stage §3.3), whatever its mode.
+pub fn loog_params(cfg: &GpuConfig) -> LoogParams {
+    let o = &cfg.sched.ooo;
+    LoogParams {
+        slices: cfg.loog_slices(),
+        n_cu: cfg.loog_n_cu(),
+        n_rrs: cfg.loog_rrs_entries(),
+        wb_buffers: o.loog_wb_buffers,
+        uuid_bits: o.loog_uuid_bits,
+        arbiter: match o.loog_rf_arbiter {
+            LoogRfArbiter::Id => RfArbiter::Id,
+            LoogRfArbiter::Rr => RfArbiter::Rr,
+            LoogRfArbiter::RrAlloc => RfArbiter::RrAlloc,
+        },
+        rf_read_ports: o.loog_rf_read_ports,
+        rrs_dispatch_needs_free_slot: o.loog_rrs_dispatch_needs_free_slot,
+        ready_first: o.loog_ready_first,
+        defer_load_consumers: o.loog_defer_load_consumers,
+        lsq: o.loog_lsq.then_some((o.loog_lq_entries, o.loog_sq_entries)),
+    }
+}
+
+/// The §4 inputs of a LOOG configuration (`None` when `sched.ooo.mode` is not "loog"): one
+/// LOOG instance per issue slice; T = `gpu.warp_size`, D = 32-bit registers, A = the 255
+/// general registers plus 7 predicates the RAT renames, 3 operands per CU (rs1..rs3).
+pub fn loog_hw_inputs(cfg: &GpuConfig) -> Option<LoogHwInputs> {
+    if cfg.sched.ooo.mode != OooMode::Loog {
+        return None;
+    }
+    let p = loog_params(cfg);
+    Some(LoogHwInputs {
+        slices_per_sm: p.slices,
+        n_sm: cfg.gpu.n_sm,
+        n_cu: p.n_cu,
+        n_rrs: p.n_rrs,
+        n_id: p.n_id(),
+        id_bits: ceil_log2(p.n_id()),
+        warps_per_slice: cfg.sm.max_warps.div_ceil(p.slices),
+        threads_per_warp: cfg.gpu.warp_size,
+        data_bits: 32,
+        uuid_bits: p.uuid_bits,
+        arch_regs: 255 + 7,
+        operands_per_cu: 3,
+        wb_buffers: p.wb_buffers,
+        rf_read_ports: p.rf_read_ports,
+    })
+}
+
+/// LOOG as the SM's issue stage: registers are renamed through the RAT and results
+/// broadcast to the waiting collector units (`sm/loog.rs`), so there is no scoreboard to
+/// check; the stage steps every cycle.
+impl IssueStage for SmLoog {
+    /// Built for the SM's warp slots ([`SmLoog::new`]); nothing to resize.
+    fn reset(&mut self, _n_warps: usize) {}
+    no_scoreboard!();
+    /// Nothing is reserved: a renamed register has its producer, not a pending bit.
+    fn any_pending(&self, _w: usize) -> bool {
+        false
+    }
+    fn on_warp_launch(&mut self, w: usize) {
+        self.reset_warp(w);
+    }
+    fn may_sleep(&self) -> bool {
+        false
+    }
+    fn record(&self, k: &mut KernelActivity) {
+        match k.loog.as_mut() {
+            Some(x) => x.merge(&self.stats),
+            None => k.loog = Some(self.stats.clone()),
+        }
     }
 }
