@@ -541,7 +541,7 @@ const RF_READ: &[(&str, &str)] = &[
     ("tric.wake_latency", "sim/src/timing/warpedrf.rs"),
     (
         "tric.wake_latency_mode",
-        "sim/src/config/tric.rs (the caller fills tric.wake_latency for derived)",
+        "sim/src/config/technique/tric.rs (the caller fills tric.wake_latency for derived)",
     ),
     ("tric.dest_policy", "sim/src/timing/warpedrf.rs"),
     ("tric.lookahead", "sim/src/timing/sm/lookahead.rs"),
@@ -567,9 +567,12 @@ const RF_READ: &[(&str, &str)] = &[
     ("coma.enabled", "sim/src/timing/warpedrf.rs"),
     (
         "coma.lanes_per_segment",
-        "sim/src/config/tric.rs (segment_lanes)",
+        "sim/src/config/technique/coma.rs (segment_lanes)",
     ),
-    ("coma.lane_org", "sim/src/config/tric.rs (segment_lanes)"),
+    (
+        "coma.lane_org",
+        "sim/src/config/technique/coma.rs (segment_lanes)",
+    ),
     (
         "coma.fixed_fraction",
         "models (register-file dynamic energy, φ)",

@@ -5,7 +5,8 @@
 //! directed stream; COMA with full masks drives every lane; functional results never change.
 
 use sim::activity::{Activity, KernelActivity, RfStats};
-use sim::config::tric::{DestPolicy, LaneOrg, TricAllocScope, TricGranularity};
+use sim::config::coma::LaneOrg;
+use sim::config::tric::{DestPolicy, TricAllocScope, TricGranularity};
 use sim::config::{GpuConfig, PortOccupancy};
 use sim::inst::{Family, OpClass};
 use sim::timing::synth::{alu, SynthStream};

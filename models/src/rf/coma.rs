@@ -260,7 +260,7 @@ impl RfTechniqueTerms for Coma {
         s: &RfStructures,
         _overlay: Option<&Overlay>,
     ) -> Result<RfTechniqueModel, RfError> {
-        use sim::config::tric::FixedFraction;
+        use sim::config::coma::FixedFraction;
         let c = coma_circuit(design, &s.mrf_stv, cfg.coma.segment_lanes())?;
         let f = match cfg.coma.fixed_fraction {
             FixedFraction::Word(_) => c.fixed_fraction,

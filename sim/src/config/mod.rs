@@ -7,7 +7,9 @@
 //! from `sim/presets/`; a user file either is a full file of the same schema or starts with
 //! `base = "<preset>"` and overrides the preset key by key ([`GpuConfig::from_toml_file`]).
 //!
-//! [`gpgpusim`] imports GPGPU-Sim / Accel-Sim option files as a configuration.
+//! [`gpgpusim`] imports GPGPU-Sim / Accel-Sim option files as a configuration. The tables of
+//! the register-file techniques are modules of their own (`technique/`), each registered once
+//! in `technique::SECTIONS`; the generic code here reaches them through that list.
 //!
 //! Units: clocks in MHz (`*_mhz`), latencies in cycles of the component's own clock domain,
 //! sizes in bytes (`*_bytes`) or entries. Derived SI quantities are methods (`core_hz`, ...).
@@ -22,7 +24,8 @@ pub mod prf;
 mod ranges;
 pub mod reconv;
 mod schema;
-pub mod tric;
+mod technique;
 
 pub use load::{table_with_overrides, OtherTables, PRESETS, PRESET_NAMES, UNREAD_KEYS};
 pub use schema::*;
+pub use technique::*;

@@ -750,13 +750,12 @@ impl GpuConfig {
         }
         let org =
             self.prf.enabled || self.afrf.enabled || self.rfc.enabled || !self.mrf.is_default();
-        if org && self.tric.enabled {
-            bad.push(
-                "'tric.enabled' = true with the partitioned RF, an MRF baseline or the RF cache \
-                 ('prf.enabled', 'rfc.enabled', '[mrf]'): TRIC is modelled on the plain \
-                 monolithic RF only"
-                    .into(),
-            );
+        for s in crate::config::technique::SECTIONS {
+            if let Some(msg) = s.plain_rf_only {
+                if org && (s.enabled)(self) {
+                    bad.push(msg.into());
+                }
+            }
         }
         if org && self.rf.latency != 1 {
             bad.push(format!(

@@ -16,28 +16,31 @@
 //! an entry, so a new key cannot go unbounded.
 
 use crate::config::schema::GpuConfig;
+use crate::config::technique::SECTIONS;
 
 /// One bound: a key pattern, the smallest and largest allowed value, and the unit the message
 /// names. A pattern is a dotted key, `prefix.*` (every key below the prefix) or `*.suffix`
 /// (every key ending in the suffix); the first matching entry applies. An array key's
 /// elements are each checked against the entry.
-struct Range {
-    key: &'static str,
+pub(crate) struct Range {
+    pub(crate) key: &'static str,
     lo: f64,
     hi: f64,
     unit: &'static str,
 }
 
-const fn r(key: &'static str, lo: f64, hi: f64, unit: &'static str) -> Range {
+/// A [`Range`] entry.
+pub(crate) const fn r(key: &'static str, lo: f64, hi: f64, unit: &'static str) -> Range {
     Range { key, lo, hi, unit }
 }
 
 /// Largest cycle count a latency key may take (10^6 cycles: a millisecond at 1 GHz).
-const MAX_LATENCY_CYCLES: f64 = 1e6;
+pub(crate) const MAX_LATENCY_CYCLES: f64 = 1e6;
 /// Largest count of a queue, table or buffer (entries).
 const MAX_ENTRIES: f64 = 1_048_576.0;
 
-/// The table, most specific entries first.
+/// The table, most specific entries first; the registered technique sections' own entries
+/// (`config::technique::SECTIONS`) follow it.
 const RANGES: &[Range] = &[
     // Clocks.
     r("gpu.core_mhz", 1.0, 100_000.0, "MHz"),
@@ -163,11 +166,6 @@ const RANGES: &[Range] = &[
     r("mrf.lat", 1.0, 64.0, "cycles"),
     r("rfc.entries_per_warp", 1.0, 256.0, "entries"),
     r("rfc.*", 1.0, 64.0, "(count or cycles)"),
-    r("tric.drowsy_margin_mv", 0.0, 2000.0, "mV"),
-    r("tric.off_residual", 0.0, 1.0, "(fraction)"),
-    r("tric.*", 0.0, MAX_LATENCY_CYCLES, "cycles"),
-    r("coma.fixed_fraction", 0.0, 1.0, "(fraction)"),
-    r("coma.lanes_per_segment", 1.0, 32.0, "lanes"),
     r("reconv.max_depth", 0.0, 1_000_000.0, "entries"),
     r("metrics.interaccess_cutoff", 1.0, 1e9, "cycles"),
     r("dwf.die_area_mm2", 1.0, 10_000.0, "mm^2"),
@@ -223,7 +221,10 @@ fn wildcard(pattern: &str, name: &str) -> bool {
 
 /// The range entry of `key`, if the table has one.
 fn range_of(key: &str) -> Option<&'static Range> {
-    RANGES.iter().find(|r| matches(r.key, key))
+    RANGES
+        .iter()
+        .chain(SECTIONS.iter().flat_map(|s| s.ranges))
+        .find(|r| matches(r.key, key))
 }
 
 /// Numeric leaves of a serialised configuration, as (dotted key, values); an array's

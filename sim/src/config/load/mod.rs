@@ -404,8 +404,16 @@ mod tests {
     #[test]
     fn toml_tables_join_back_into_the_text() {
         for n in PRESET_NAMES {
-            let mut c = GpuConfig::preset(n).unwrap();
-            c.tric.enabled = true;
+            // Every registered technique section on, so that its default-hidden table is
+            // written.
+            let on: Vec<(String, String)> = crate::config::technique::SECTIONS
+                .iter()
+                .map(|s| (format!("{}.enabled", s.name), "true".to_string()))
+                .collect();
+            let mut c = GpuConfig::preset(n)
+                .unwrap()
+                .with_overrides(&on, "--set")
+                .unwrap();
             c.metrics.interaccess_cutoff += 1;
             c.reconv.counters = true;
             for cfg in [GpuConfig::preset(n).unwrap(), c] {

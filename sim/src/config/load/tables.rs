@@ -6,8 +6,8 @@ use crate::config::schema::GpuConfig;
 
 /// `cfg` as a TOML table with every schema key, including the tables that are not serialised
 /// while they hold their defaults (`[pg]`, `[sched.gates]`, `[fold]`, `[origami]`, `[physical]`,
-/// `[prf]`, `[afrf]`, `[mrf]`, `[rfc]`, `[tric]`, `[coma]`, `[metrics]`,
-/// `rf.latency`),
+/// `[prf]`, `[afrf]`, `[mrf]`, `[rfc]`, the registered technique sections
+/// (`config::technique::SECTIONS`), `[metrics]`, `rf.latency`),
 /// so that a user file or `--set` may override
 /// their keys on a base preset.
 pub(super) fn schema_table(cfg: &GpuConfig) -> toml::Table {
@@ -33,12 +33,10 @@ pub(super) fn schema_table(cfg: &GpuConfig) -> toml::Table {
         t.entry(name)
             .or_insert_with(|| toml::Value::Table(table.expect("section serialises")));
     }
-    t.entry("tric").or_insert_with(|| {
-        toml::Value::Table(toml::Table::try_from(&cfg.tric).expect("tric serialises"))
-    });
-    t.entry("coma").or_insert_with(|| {
-        toml::Value::Table(toml::Table::try_from(&cfg.coma).expect("coma serialises"))
-    });
+    for s in crate::config::technique::SECTIONS {
+        t.entry(s.name)
+            .or_insert_with(|| toml::Value::Table((s.table)(cfg)));
+    }
     t.entry("metrics").or_insert_with(|| {
         toml::Value::Table(toml::Table::try_from(&cfg.metrics).expect("metrics serialises"))
     });

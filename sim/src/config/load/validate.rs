@@ -40,8 +40,9 @@ impl GpuConfig {
                 self.rf.latency
             ));
         }
-        self.tric.check(&mut bad);
-        self.coma.check(&mut bad);
+        for s in crate::config::technique::SECTIONS {
+            (s.check)(self, &mut bad);
+        }
         self.metrics.check(&mut bad);
         self.reconv.check(&mut bad);
         self.dwf.check(self.gpu.warp_size, &mut bad);
@@ -270,7 +271,7 @@ impl GpuConfig {
                 | SchedPolicy::Origami
                 | SchedPolicy::Plugin(_)
         );
-        [
+        let mut keys = vec![
             (
                 "pg.policy",
                 self.pg.policy != crate::config::pg::PgPolicy::None,
@@ -282,8 +283,14 @@ impl GpuConfig {
                 format!("\"{}\"", String::from(self.sched.policy.clone())),
             ),
             ("fold.enabled", self.fold.enabled, "true".into()),
-            ("tric.enabled", self.tric.enabled, "true".into()),
-            ("coma.enabled", self.coma.enabled, "true".into()),
+        ];
+        let switches: Vec<String> = crate::config::technique::SECTIONS
+            .iter()
+            .filter(|s| (s.enabled)(self))
+            .map(|s| format!("{}.enabled", s.name))
+            .collect();
+        keys.extend(switches.iter().map(|k| (k.as_str(), true, "true".into())));
+        keys.extend([
             ("prf.enabled", self.prf.enabled, "true".into()),
             ("afrf.enabled", self.afrf.enabled, "true".into()),
             ("rfc.enabled", self.rfc.enabled, "true".into()),
@@ -299,11 +306,11 @@ impl GpuConfig {
                 format!("{:?}", self.sched.ooo.mode).to_lowercase(),
             ),
             ("stats.per_register", self.stats.per_register, "true".into()),
-        ]
-        .into_iter()
-        .filter(|(_, on, _)| *on)
-        .map(|(k, _, v)| format!("'{k}' = {v}"))
-        .collect()
+        ]);
+        keys.into_iter()
+            .filter(|(_, on, _)| *on)
+            .map(|(k, _, v)| format!("'{k}' = {v}"))
+            .collect()
     }
 
     /// Reconvergence options that the out-of-order issue stage does not model, and mechanisms

@@ -1,5 +1,6 @@
 //! The simulator's inputs and outputs in the simulator §6.3 schema: `[trace]` (the Accel-Sim
-//! trace reader), `[stats]` (statistics output) and `[hooks]`.
+//! trace reader), `[stats]` (statistics output), `[hooks]` and `[metrics]` (definitions of the
+//! per-register characterisation metrics).
 
 use serde::{Deserialize, Serialize};
 
@@ -74,4 +75,39 @@ pub struct HooksSection {
     pub exec_transform: String,
     /// `hooks.regfile_model`: register-file model.
     pub regfile_model: String,
+}
+
+/// `[metrics]`: definitions of the register-file characterisation metrics (register-file spec
+/// §9 "Characterisation"), read by the per-register recorder (`stats.per_register`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct MetricsSection {
+    /// `metrics.interaccess_cutoff`: register inter-access distances above this many cycles
+    /// are left out of the cut-off histogram and mean (the source's methodology; the full
+    /// histogram is kept as well).
+    pub interaccess_cutoff: u64,
+}
+
+impl Default for MetricsSection {
+    fn default() -> Self {
+        MetricsSection {
+            interaccess_cutoff: 3000,
+        }
+    }
+}
+
+impl MetricsSection {
+    /// All keys at their defaults (the table is then not serialised).
+    pub fn is_default(&self) -> bool {
+        *self == MetricsSection::default()
+    }
+
+    /// Range checks; each message names the key.
+    pub fn check(&self, bad: &mut Vec<String>) {
+        if self.interaccess_cutoff == 0 {
+            bad.push(
+                "'metrics.interaccess_cutoff' = 0: must be a positive number of cycles".into(),
+            );
+        }
+    }
 }

@@ -25,116 +25,115 @@ use serde::{Deserialize, Serialize};
 
 pub use super::pg::{GatesSection, PgSection};
 
-/// The whole machine and simulation configuration. It describes only the machine and how it
-/// is simulated: tables of a configuration file that other crates own (the register-file
-/// energy accounting's `[energy]`, the optimiser's `[opt]`) are set aside by
-/// [`GpuConfig::from_toml_str_split`] for their owners.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct GpuConfig {
-    /// `[sim]`: run control.
-    pub sim: SimSection,
-    /// `[gpu]`: chip-level parameters.
-    pub gpu: GpuSection,
-    /// `[sm]`: per-SM resources.
-    pub sm: SmSection,
-    /// `[frontend]`: fetch, decode and the I-buffer.
-    pub frontend: FrontendSection,
-    /// `[sched]`: warp schedulers.
-    pub sched: SchedSection,
-    /// `[rf]`: banked register file.
-    pub rf: RfSection,
-    /// `[opcoll]`: operand collector units.
-    pub opcoll: OpcollSection,
-    /// `[units]`: execution units.
-    pub units: UnitsSection,
-    /// `[fold]`: warp folding (power-gating §6); defaults when absent (and not written then).
-    #[serde(default, skip_serializing_if = "super::fold::FoldSection::is_default")]
-    pub fold: super::fold::FoldSection,
-    /// `[origami]`: Origami mask grouping and lane shifting (power-gating §7); defaults when
-    /// absent (and not written then).
-    #[serde(
-        default,
-        skip_serializing_if = "super::fold::OrigamiSection::is_default"
-    )]
-    pub origami: super::fold::OrigamiSection,
-    /// `[physical]`: sleep-transistor model knobs for `pg.timing = "Physical"` (power-gating
-    /// §1.7); defaults when absent (and not written then).
-    #[serde(
-        default,
-        skip_serializing_if = "super::physical::PhysicalSection::is_default"
-    )]
-    pub physical: super::physical::PhysicalSection,
-    /// `[latency]`: per-class latency and initiation interval.
-    pub latency: LatencySection,
-    /// `[compat]`: GPGPU-Sim compatibility switches.
-    pub compat: CompatSection,
-    /// `[icache]`: instruction cache.
-    pub icache: CacheConfig,
-    /// `[l1d]`: L1 data cache.
-    pub l1d: L1dConfig,
-    /// `[const_cache]`: constant cache.
-    pub const_cache: CacheConfig,
-    /// `[tex_cache]`: texture cache.
-    pub tex_cache: CacheConfig,
-    /// `[l2]`: one L2 slice.
-    pub l2: L2Config,
-    /// `[shmem]`: shared-memory banks.
-    pub shmem: ShmemSection,
-    /// `[mem]`: memory partitions and address map.
-    pub mem: MemSection,
-    /// `[icnt]`: SM-to-L2 crossbar.
-    pub icnt: IcntSection,
-    /// `[dram]`: one DRAM channel.
-    pub dram: DramSection,
-    /// `[trace]`: Accel-Sim trace reader options.
-    pub trace: TraceSection,
-    /// `[stats]`: what the Activity record collects.
-    pub stats: StatsSection,
-    /// `[hooks]`: names of hook implementations registered in code.
-    pub hooks: HooksSection,
-    /// `[pg]`: power gating of execution pipes (power-gating §10); absent = no gating.
-    #[serde(default, skip_serializing_if = "PgSection::is_default")]
-    pub pg: PgSection,
-    /// `[prf]`: partitioned register file (register-file §5); defaults when absent (not written then).
-    #[serde(default, skip_serializing_if = "super::prf::PrfSection::is_default")]
-    pub prf: super::prf::PrfSection,
-    /// `[afrf]`: adaptive FRF (register-file §6); defaults when absent (not written then).
-    #[serde(default, skip_serializing_if = "super::prf::AfrfSection::is_default")]
-    pub afrf: super::prf::AfrfSection,
-    /// `[mrf]`: monolithic-RF baseline (register-file §7.1, §7.2); defaults when absent.
-    #[serde(default, skip_serializing_if = "super::prf::MrfSection::is_default")]
-    pub mrf: super::prf::MrfSection,
-    /// `[rfc]`: register-file cache baseline (register-file §7.4); defaults when absent.
-    #[serde(default, skip_serializing_if = "super::prf::RfcSection::is_default")]
-    pub rfc: super::prf::RfcSection,
-    /// `[tric]`: tri-modal register control (register-file spec §3); defaults when absent
-    /// (and not written then).
-    #[serde(default, skip_serializing_if = "super::tric::TricSection::is_default")]
-    pub tric: super::tric::TricSection,
-    /// `[coma]`: mask-aware register access (register-file spec §4); defaults when absent
-    /// (and not written then).
-    #[serde(default, skip_serializing_if = "super::tric::ComaSection::is_default")]
-    pub coma: super::tric::ComaSection,
-    /// `[metrics]`: register-file characterisation definitions (register-file spec §9);
-    /// defaults when absent (and not written then).
-    #[serde(
-        default,
-        skip_serializing_if = "super::tric::MetricsSection::is_default"
-    )]
-    pub metrics: super::tric::MetricsSection,
-    /// `[reconv]`: PDOM reconvergence stack knobs (control-flow spec §3); defaults when absent
-    /// (and not written then).
-    #[serde(
-        default,
-        skip_serializing_if = "super::reconv::ReconvSection::is_default"
-    )]
-    pub reconv: super::reconv::ReconvSection,
-    /// `[dwf]`: dynamic-warp-formation structure sizes for costing (control-flow spec §5.6,
-    /// §5.7); defaults when absent (and not written then).
-    #[serde(default, skip_serializing_if = "super::reconv::DwfSection::is_default")]
-    pub dwf: super::reconv::DwfSection,
+/// Declares [`GpuConfig`] with the fields of the registered technique sections
+/// (`config::technique::section_fields`, one per `config::technique::SECTIONS` entry) between
+/// `[rfc]` and `[metrics]`, where their tables sit in the serialised file.
+macro_rules! gpu_config {
+    ($($(#[$meta:meta])* $field:ident: $ty:ty,)*) => {
+        /// The whole machine and simulation configuration. It describes only the machine and how it
+        /// is simulated: tables of a configuration file that other crates own (the register-file
+        /// energy accounting's `[energy]`, the optimiser's `[opt]`) are set aside by
+        /// [`GpuConfig::from_toml_str_split`] for their owners.
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct GpuConfig {
+            /// `[sim]`: run control.
+            pub sim: SimSection,
+            /// `[gpu]`: chip-level parameters.
+            pub gpu: GpuSection,
+            /// `[sm]`: per-SM resources.
+            pub sm: SmSection,
+            /// `[frontend]`: fetch, decode and the I-buffer.
+            pub frontend: FrontendSection,
+            /// `[sched]`: warp schedulers.
+            pub sched: SchedSection,
+            /// `[rf]`: banked register file.
+            pub rf: RfSection,
+            /// `[opcoll]`: operand collector units.
+            pub opcoll: OpcollSection,
+            /// `[units]`: execution units.
+            pub units: UnitsSection,
+            /// `[fold]`: warp folding (power-gating §6); defaults when absent (and not written then).
+            #[serde(default, skip_serializing_if = "super::fold::FoldSection::is_default")]
+            pub fold: super::fold::FoldSection,
+            /// `[origami]`: Origami mask grouping and lane shifting (power-gating §7); defaults when
+            /// absent (and not written then).
+            #[serde(
+                default,
+                skip_serializing_if = "super::fold::OrigamiSection::is_default"
+            )]
+            pub origami: super::fold::OrigamiSection,
+            /// `[physical]`: sleep-transistor model knobs for `pg.timing = "Physical"` (power-gating
+            /// §1.7); defaults when absent (and not written then).
+            #[serde(
+                default,
+                skip_serializing_if = "super::physical::PhysicalSection::is_default"
+            )]
+            pub physical: super::physical::PhysicalSection,
+            /// `[latency]`: per-class latency and initiation interval.
+            pub latency: LatencySection,
+            /// `[compat]`: GPGPU-Sim compatibility switches.
+            pub compat: CompatSection,
+            /// `[icache]`: instruction cache.
+            pub icache: CacheConfig,
+            /// `[l1d]`: L1 data cache.
+            pub l1d: L1dConfig,
+            /// `[const_cache]`: constant cache.
+            pub const_cache: CacheConfig,
+            /// `[tex_cache]`: texture cache.
+            pub tex_cache: CacheConfig,
+            /// `[l2]`: one L2 slice.
+            pub l2: L2Config,
+            /// `[shmem]`: shared-memory banks.
+            pub shmem: ShmemSection,
+            /// `[mem]`: memory partitions and address map.
+            pub mem: MemSection,
+            /// `[icnt]`: SM-to-L2 crossbar.
+            pub icnt: IcntSection,
+            /// `[dram]`: one DRAM channel.
+            pub dram: DramSection,
+            /// `[trace]`: Accel-Sim trace reader options.
+            pub trace: TraceSection,
+            /// `[stats]`: what the Activity record collects.
+            pub stats: StatsSection,
+            /// `[hooks]`: names of hook implementations registered in code.
+            pub hooks: HooksSection,
+            /// `[pg]`: power gating of execution pipes (power-gating §10); absent = no gating.
+            #[serde(default, skip_serializing_if = "PgSection::is_default")]
+            pub pg: PgSection,
+            /// `[prf]`: partitioned register file (register-file §5); defaults when absent (not written then).
+            #[serde(default, skip_serializing_if = "super::prf::PrfSection::is_default")]
+            pub prf: super::prf::PrfSection,
+            /// `[afrf]`: adaptive FRF (register-file §6); defaults when absent (not written then).
+            #[serde(default, skip_serializing_if = "super::prf::AfrfSection::is_default")]
+            pub afrf: super::prf::AfrfSection,
+            /// `[mrf]`: monolithic-RF baseline (register-file §7.1, §7.2); defaults when absent.
+            #[serde(default, skip_serializing_if = "super::prf::MrfSection::is_default")]
+            pub mrf: super::prf::MrfSection,
+            /// `[rfc]`: register-file cache baseline (register-file §7.4); defaults when absent.
+            #[serde(default, skip_serializing_if = "super::prf::RfcSection::is_default")]
+            pub rfc: super::prf::RfcSection,
+            $($(#[$meta])* pub $field: $ty,)*
+            /// `[metrics]`: register-file characterisation definitions (register-file spec §9);
+            /// defaults when absent (and not written then).
+            #[serde(default, skip_serializing_if = "MetricsSection::is_default")]
+            pub metrics: MetricsSection,
+            /// `[reconv]`: PDOM reconvergence stack knobs (control-flow spec §3); defaults when absent
+            /// (and not written then).
+            #[serde(
+                default,
+                skip_serializing_if = "super::reconv::ReconvSection::is_default"
+            )]
+            pub reconv: super::reconv::ReconvSection,
+            /// `[dwf]`: dynamic-warp-formation structure sizes for costing (control-flow spec §5.6,
+            /// §5.7); defaults when absent (and not written then).
+            #[serde(default, skip_serializing_if = "super::reconv::DwfSection::is_default")]
+            pub dwf: super::reconv::DwfSection,
+        }
+    };
 }
+crate::config::technique::section_fields!(gpu_config);
+
 /// `[compat]`: GPGPU-Sim compatibility switches.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -162,7 +161,9 @@ impl GpuConfig {
         let mut c = self.clone();
         c.physical = Default::default();
         c.prf.reset_cost_only_keys();
-        c.tric.reset_cost_only_keys();
+        for s in crate::config::technique::SECTIONS {
+            (s.reset_cost_only_keys)(&mut c);
+        }
         c
     }
 

@@ -1,7 +1,7 @@
-//! Look-ahead wakeup of a register-file organisation that gates its entries (TRIC's, register-
-//! file spec §3.5): at the end of each issue stage that evaluated its schedulers, every
-//! scheduler predicts the warp instructions it will give a collector unit in the next k cycles
-//! (the organisation's [`RegisterFileOrg::lookahead`], `tric.lookahead`) and sends their source
+//! Look-ahead wakeup of a register-file organisation that gates its entries (register-file
+//! spec §3.5): at the end of each issue stage that evaluated its schedulers, every scheduler
+//! predicts the warp instructions it will give a collector unit in the next k cycles (the
+//! organisation's [`RegisterFileOrg::lookahead`], at most `config::MAX_LOOKAHEAD`) and sends their source
 //! register ids to the organisation, which wakes the sleeping ones early so that up to k
 //! cycles of wakeup are hidden.
 //!
@@ -14,7 +14,7 @@
 //! their timeout), so runs with and without cycle skipping agree.
 
 use super::Sm;
-use crate::config::tric::MAX_LOOKAHEAD;
+use crate::config::MAX_LOOKAHEAD;
 use crate::inst::PRED_BASE;
 use crate::timing::policy::RegisterFileOrg;
 use crate::timing::warpset::WarpSet;

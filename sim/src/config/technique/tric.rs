@@ -1,15 +1,14 @@
-//! `[tric]`, `[coma]` and `[metrics]`: the Warped Register File (register-file spec §3, §4,
-//! §9, §12). TRIC (tri-modal register control) keeps every register-file entry OFF, DROWSY,
-//! WAKING or ON and wakes the entries an instruction needs when it takes a collector unit; COMA
-//! (coordinated mask-aware access) drives only the active lanes' wordline segments of an
-//! access. The energy-accounting switches of `[energy]` are not the machine's: they are
-//! `models::rf::EnergySection`, read from the same file by the root crate's study
-//! configuration.
+//! `[tric]`: tri-modal register control of the Warped Register File (register-file spec §3,
+//! §12). TRIC keeps every register-file entry OFF, DROWSY, WAKING or ON and wakes the entries
+//! an instruction needs when it takes a collector unit. The energy-accounting switches of
+//! `[energy]` are not the machine's: they are `models::rf::EnergySection`, read from the same
+//! file by the root crate's study configuration.
 //!
-//! Every key has a serde default, and each table is skipped when serialising a configuration
-//! that leaves it at its default, so presets and user files without these tables load and hash
-//! exactly as before. With `tric.enabled = false` and `coma.enabled = false` the timing model
-//! and every counter it had before are unchanged.
+//! Every key has a serde default, and the table is skipped when serialising a configuration
+//! that leaves it at its default, so presets and user files without it load and hash exactly
+//! as before. With `tric.enabled = false` the timing model and every counter it had before are
+//! unchanged. `SECTION` registers the table with the generic configuration code
+//! (`config::technique::SECTIONS`).
 //!
 //! Wake latency source (`tric.wake_latency_mode`): the simulator reads only the integer
 //! `tric.wake_latency`. With `"derived"` the caller computes L = ⌈t_wake(V_drowsy → Vdd) /
@@ -18,8 +17,28 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Largest `tric.lookahead` k: the schedulers predict at most this many instructions ahead.
-pub const MAX_LOOKAHEAD: u32 = 16;
+use super::{TechniqueSection, MAX_LOOKAHEAD};
+use crate::config::ranges::{r, MAX_LATENCY_CYCLES};
+
+/// TRIC's registration with the generic configuration code: its table, the outer bounds of its
+/// numeric keys, its checks, its switch and the keys only the cost models read.
+pub(crate) const SECTION: TechniqueSection = TechniqueSection {
+    name: "tric",
+    table: |c| toml::Table::try_from(&c.tric).expect("tric serialises"),
+    ranges: &[
+        r("tric.drowsy_margin_mv", 0.0, 2000.0, "mV"),
+        r("tric.off_residual", 0.0, 1.0, "(fraction)"),
+        r("tric.*", 0.0, MAX_LATENCY_CYCLES, "cycles"),
+    ],
+    check: |c, bad| c.tric.check(bad),
+    enabled: |c| c.tric.enabled,
+    plain_rf_only: Some(
+        "'tric.enabled' = true with the partitioned RF, an MRF baseline or the RF cache \
+         ('prf.enabled', 'rfc.enabled', '[mrf]'): TRIC is modelled on the plain \
+         monolithic RF only",
+    ),
+    reset_cost_only_keys: |c| c.tric.reset_cost_only_keys(),
+};
 
 /// Largest explicit `tric.lookahead_timeout`, cycles.
 pub const MAX_LOOKAHEAD_TIMEOUT: u32 = 4096;
@@ -230,137 +249,6 @@ impl TricSection {
                 "'tric.lookahead_timeout' = {}: only meaningful with 'tric.lookahead' > 0 (use 0)",
                 self.lookahead_timeout
             ));
-        }
-    }
-}
-
-/// `coma.lane_org`: how the lanes of an entry are laid out (spec §4.4).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub enum LaneOrg {
-    /// `"wide_128B"`: one 128-B row with a divided wordline, `coma.lanes_per_segment` lanes
-    /// per segment.
-    #[default]
-    #[serde(rename = "wide_128B")]
-    Wide128B,
-    /// `"cluster4_16B"`: lane quads with 16-B register files; a quad is driven if any of its
-    /// four lanes is active.
-    #[serde(rename = "cluster4_16B")]
-    Cluster4x16B,
-    /// `"per_lane_32banks"`: 32 banks of 4 B; only active lanes' banks are accessed.
-    #[serde(rename = "per_lane_32banks")]
-    PerLane32Banks,
-}
-
-/// `coma.fixed_fraction`: a number in 0..=1 or `"model"`.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum FixedFraction {
-    /// The share of the access energy that is not lane-gated.
-    Value(f64),
-    /// `"model"`: the SRAM model sets it.
-    Word(ModelWord),
-}
-
-/// The word `model`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ModelWord {
-    /// Derived by the model.
-    #[serde(rename = "model")]
-    Model,
-}
-
-/// `[coma]`: coordinated mask-aware register access.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct ComaSection {
-    /// `coma.enabled`: drive only the active lanes' segments of each access.
-    pub enabled: bool,
-    /// `coma.lanes_per_segment`: lanes of one divided-wordline segment (divides 32).
-    pub lanes_per_segment: u32,
-    /// `coma.fixed_fraction` (read by the energy accounting; the simulator counts driven
-    /// lanes).
-    pub fixed_fraction: FixedFraction,
-    /// `coma.lane_org`.
-    pub lane_org: LaneOrg,
-}
-
-impl Default for ComaSection {
-    fn default() -> Self {
-        ComaSection {
-            enabled: false,
-            lanes_per_segment: 1,
-            fixed_fraction: FixedFraction::Value(0.0),
-            lane_org: LaneOrg::Wide128B,
-        }
-    }
-}
-
-impl ComaSection {
-    /// All keys at their defaults (the table is then not serialised).
-    pub fn is_default(&self) -> bool {
-        *self == ComaSection::default()
-    }
-
-    /// Lanes one gated segment spans: `lanes_per_segment` for the divided wordline, 4 for
-    /// lane quads, 1 for per-lane banks.
-    pub fn segment_lanes(&self) -> u32 {
-        match self.lane_org {
-            LaneOrg::Wide128B => self.lanes_per_segment,
-            LaneOrg::Cluster4x16B => 4,
-            LaneOrg::PerLane32Banks => 1,
-        }
-    }
-
-    /// Range checks; each message names the key.
-    pub fn check(&self, bad: &mut Vec<String>) {
-        if !matches!(self.lanes_per_segment, 1 | 2 | 4 | 8 | 16 | 32) {
-            bad.push(format!(
-                "'coma.lanes_per_segment' = {}: allowed 1, 2, 4, 8, 16 or 32 (a divisor of the \
-                 32 lanes)",
-                self.lanes_per_segment
-            ));
-        }
-        if let FixedFraction::Value(f) = self.fixed_fraction {
-            if !(0.0..=1.0).contains(&f) {
-                bad.push(format!(
-                    "'coma.fixed_fraction' = {f}: must be a fraction in 0..=1 or \"model\""
-                ));
-            }
-        }
-    }
-}
-
-/// `[metrics]`: definitions of the register-file characterisation metrics (register-file spec
-/// §9 "Characterisation"), read by the per-register recorder (`stats.per_register`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct MetricsSection {
-    /// `metrics.interaccess_cutoff`: register inter-access distances above this many cycles
-    /// are left out of the cut-off histogram and mean (the source's methodology; the full
-    /// histogram is kept as well).
-    pub interaccess_cutoff: u64,
-}
-
-impl Default for MetricsSection {
-    fn default() -> Self {
-        MetricsSection {
-            interaccess_cutoff: 3000,
-        }
-    }
-}
-
-impl MetricsSection {
-    /// All keys at their defaults (the table is then not serialised).
-    pub fn is_default(&self) -> bool {
-        *self == MetricsSection::default()
-    }
-
-    /// Range checks; each message names the key.
-    pub fn check(&self, bad: &mut Vec<String>) {
-        if self.interaccess_cutoff == 0 {
-            bad.push(
-                "'metrics.interaccess_cutoff' = 0: must be a positive number of cycles".into(),
-            );
         }
     }
 }
