@@ -68,6 +68,15 @@ fn the_search_equals_exhaustive_enumeration_on_a_small_space() {
     }
     assert!(j["budget_mm2"].as_f64().unwrap() > 0.0);
     assert!(j["elapsed_s"].as_f64().unwrap() >= 0.0);
+    // what produced it (#39 item 2)
+    assert_eq!(j["run"]["tool"], "gpuenergy", "{j:#}");
+    assert_eq!(j["run"]["config_name"], "gtx480");
+    assert_eq!(j["run"]["node"], "finfet7");
+    assert!(j["run"]["command_line"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|a| a == "--exhaustive"));
 }
 
 #[test]

@@ -359,16 +359,19 @@ pub fn run(args: Args) -> Result<()> {
     match args.format {
         Format::Json => {
             let mut v = serde_json::to_value(&rep)?;
-            if let (Some((name, m, n, same)), Some(o)) = (&exhaustive, v.as_object_mut()) {
-                o.insert(
-                    "exhaustive".into(),
-                    serde_json::json!({"best": name, "metrics": m, "designs": n, "same_as_search": same}),
-                );
+            if let Some(o) = v.as_object_mut() {
+                o.insert("run".into(), run.json());
+                if let Some((name, m, n, same)) = &exhaustive {
+                    o.insert(
+                        "exhaustive".into(),
+                        serde_json::json!({"best": name, "metrics": m, "designs": n, "same_as_search": same}),
+                    );
+                }
             }
             println!("{}", serde_json::to_string_pretty(&v)?);
         }
         _ => {
-            print!("{}", report::table(&rep));
+            print!("{}\n{}", run.header_line(), report::table(&rep));
             if let Some((name, m, n, same)) = &exhaustive {
                 println!(
                     "exhaustive over {n} designs: {name} ({:.4e} J) — {}",
