@@ -400,6 +400,11 @@ fn a_modified_preset_is_not_labelled_as_the_preset() {
     check_provenance("simulate --config", &table, &json, None);
     assert_eq!(json["run"]["config_name"], "sm30.toml (from gtx480)");
     assert_eq!(json["run"]["config_source"], f);
+    // the table's own heading names it the same way, not as the preset
+    assert!(
+        table.contains("hotspot (test) on sm30.toml (from gtx480) ["),
+        "{table}"
+    );
     // a file that only restates the preset keeps the preset's name
     std::fs::write(&file, "base = \"gtx480\"\n").unwrap();
     let json: Value = serde_json::from_str(&with_format(&args, "json")).unwrap();

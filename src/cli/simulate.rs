@@ -193,7 +193,17 @@ pub fn run(args: Args) -> Result<()> {
             args.format,
             &run,
             || report::simulate::summary_json(&cfg, &label, "trace", &act, wall, &None),
-            || report::simulate::summary_table(&cfg, &label, "trace", &act, wall, &None),
+            || {
+                report::simulate::summary_table(
+                    &cfg,
+                    &run.config_name,
+                    &label,
+                    "trace",
+                    &act,
+                    wall,
+                    &None,
+                )
+            },
         );
     }
     let Some(w) = args
@@ -250,7 +260,17 @@ pub fn run(args: Args) -> Result<()> {
             report::simulate::add_launch_cycles(&mut v, &launch_cycles);
             v
         },
-        || report::simulate::summary_table(&cfg, name, size_label, &act, wall, &check),
+        || {
+            report::simulate::summary_table(
+                &cfg,
+                &run.config_name,
+                name,
+                size_label,
+                &act,
+                wall,
+                &check,
+            )
+        },
     )?;
     if let Some((false, d)) = check {
         bail!("{name}: results differ from the CPU reference: {d}");
@@ -286,7 +306,17 @@ fn run_model(cfg: &StudyConfig, args: &Args, mut run: RunInfo) -> Result<()> {
         args.format,
         &run,
         || report::simulate::summary_json(cfg, name, size_label, &act, wall, &check),
-        || report::simulate::summary_table(cfg, name, size_label, &act, wall, &check),
+        || {
+            report::simulate::summary_table(
+                cfg,
+                &run.config_name,
+                name,
+                size_label,
+                &act,
+                wall,
+                &check,
+            )
+        },
     )?;
     if let Some((false, d)) = check {
         bail!("{name}: results differ from the CPU reference: {d}");

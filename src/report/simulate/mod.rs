@@ -136,8 +136,11 @@ pub fn add_launch_cycles(summary: &mut serde_json::Value, launch_cycles: &[u64])
 
 /// The text summary of the same: a heading, one line per kernel and the aggregate, the stall
 /// breakdown in shares of scheduler-cycles without issue, the simulation rate and the check.
+/// `config` names the configuration as the provenance does (a file's path and the preset it
+/// started from, not only `gpu.name`).
 pub fn summary_table(
     cfg: &crate::study_config::StudyConfig,
+    config: &str,
     name: &str,
     size: &str,
     act: &Activity,
@@ -149,8 +152,7 @@ pub fn summary_table(
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "{name} ({size}) on {} [{}], scheduler {}",
-        cfg.gpu.name,
+        "{name} ({size}) on {config} [{}], scheduler {}",
         cfg.hash_hex(),
         String::from(cfg.sched.policy.clone())
     );
