@@ -130,7 +130,7 @@ pub fn write_svg(
                 "chosen: {}",
                 crate::report::plot::abbreviate(marks.chosen_name, 20)
             ),
-            Swatch::Marker(red, Marker::Square),
+            Swatch::Marker(red, Marker::Ring),
         ),
         (
             format!("area budget ({:.3} mm²)", marks.budget_mm2),

@@ -115,6 +115,8 @@ pub(crate) enum Marker {
     Triangle,
     /// Filled square.
     Square,
+    /// Open circle with a thick outline (a point marked out, e.g. a chosen design).
+    Ring,
 }
 
 /// Colour and marker of point series `i`: the ten light palette colours with circles, then
@@ -149,6 +151,7 @@ pub(crate) fn draw_marker(
             [(x - r, y - r), (x + r, y + r)],
             c.filled(),
         ))?,
+        Marker::Ring => area.draw(&Circle::new((x, y), r + 1, c.stroke_width(2)))?,
     }
     Ok(())
 }
