@@ -12,6 +12,7 @@
 //! (reported as ignored without nvcc, failing under `CI`).
 
 mod common;
+use common::data;
 use common::{down_u32, down_u64, up};
 use sim::emu::Emulator;
 use sim::ptx::inline::{FUNC_ADDR_BASE, FUNC_ADDR_END, FUNC_ADDR_STRIDE};
@@ -49,19 +50,6 @@ fn try_go(
 
 fn go(gpu: &mut Emulator, m: &Module, k: &str, grid: u32, block: u32, p: Vec<ParamValue>) {
     try_go(gpu, m, k, grid, block, p).unwrap_or_else(|e| panic!("{k}: {e}"));
-}
-
-/// Deterministic test data.
-fn data(n: usize, seed: u32) -> Vec<u32> {
-    let mut x = seed.wrapping_mul(2_654_435_761).wrapping_add(1);
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x
-        })
-        .collect()
 }
 
 fn u(x: u64) -> ParamValue {

@@ -12,6 +12,7 @@
 //! on that PTX too; without nvcc it is reported as ignored, and with `CI` set it fails.
 
 mod common;
+use common::data;
 use common::{down_u32, up};
 use sim::emu::Emulator;
 use sim::ptx::Module;
@@ -69,19 +70,6 @@ fn go(gpu: &mut Emulator, m: &Module, k: &str, grid: u32, block: u32, p: Vec<Par
         cooperative: false,
     })
     .unwrap_or_else(|e| panic!("{k}: {e}"));
-}
-
-/// Deterministic test data.
-fn data(n: usize, seed: u32) -> Vec<u32> {
-    let mut x = seed.wrapping_mul(2_654_435_761).wrapping_add(1);
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x
-        })
-        .collect()
 }
 
 fn check_warp(m: &Module) {

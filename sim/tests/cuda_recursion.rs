@@ -12,6 +12,7 @@
 //! (reported as ignored without nvcc, failing under `CI`).
 
 mod common;
+use common::data;
 
 use sim::config::GpuConfig;
 use sim::emu::Emulator;
@@ -72,19 +73,6 @@ fn launch(
         shared_bytes: 0,
         cooperative: false,
     })
-}
-
-/// Deterministic test data.
-fn data(n: usize, seed: u32) -> Vec<u32> {
-    let mut x = seed.wrapping_mul(2_654_435_761).wrapping_add(1);
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x
-        })
-        .collect()
 }
 
 fn fib(n: u32) -> u32 {

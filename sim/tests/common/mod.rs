@@ -173,3 +173,16 @@ pub fn nvcc_ptx(cu: &std::path::Path) -> Option<String> {
     let _ = std::fs::remove_dir_all(&tmp);
     Some(text)
 }
+
+/// Deterministic test data: `n` words of a xorshift32 sequence started from `seed`.
+pub fn data(n: usize, seed: u32) -> Vec<u32> {
+    let mut x = seed.wrapping_mul(2_654_435_761).wrapping_add(1);
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x
+        })
+        .collect()
+}
