@@ -560,3 +560,64 @@ fn scheduler_device_and_op_are_one_option_group() {
     ]);
     assert_ne!(dev, stv);
 }
+
+/// `component --explain` derives the analytical leakage from the device data: the block's
+/// leakage in the derivation is the one the component reports, and each step is in the JSON.
+#[test]
+fn component_explain_derives_the_reported_leakage() {
+    for tech in ["finfet7", "asap7", "planar45"] {
+        let v = json(&[
+            "component",
+            "--kind",
+            "crossbar",
+            "--tech",
+            tech,
+            "--explain",
+            "--format",
+            "json",
+        ]);
+        let d = &v["leakage_derivation"];
+        let uw = d["leakage_uw"].as_f64().unwrap();
+        let reported = v["leakage_uw"].as_f64().unwrap();
+        assert!(
+            (uw / reported - 1.0).abs() < 1e-9,
+            "{tech}: {uw} vs {reported}"
+        );
+        let ge = d["leakage_per_ge_nw"].as_f64().unwrap() * d["gate_equivalents"].as_f64().unwrap();
+        assert!((ge * 1e-3 / reported - 1.0).abs() < 1e-9);
+        assert_eq!(d["i_off_from_law"].as_bool().unwrap(), tech != "planar45");
+        if tech == "planar45" {
+            // the off-current is tabulated there: no law terms
+            assert!(d["vth_eff_v"].is_null() && d["decades_below_threshold"].is_null());
+            continue;
+        }
+        let vth_eff = d["vth_v"].as_f64().unwrap()
+            - d["dibl_mv_per_v"].as_f64().unwrap() * 1e-3 * d["vdd_v"].as_f64().unwrap();
+        assert!((vth_eff - d["vth_eff_v"].as_f64().unwrap()).abs() < 1e-12);
+    }
+    let plain = json(&["component", "--kind", "crossbar", "--format", "json"]);
+    assert!(plain["leakage_derivation"].is_null());
+    let table = gpuenergy(&[
+        "component",
+        "--kind",
+        "crossbar",
+        "--tech",
+        "finfet7",
+        "--explain",
+    ]);
+    let text = String::from_utf8_lossy(&table.stdout);
+    for step in [
+        "threshold",
+        "swing",
+        "off state",
+        "threshold current",
+        "off current",
+        "per gate",
+        "block",
+    ] {
+        assert!(
+            text.lines().any(|l| l.trim_start().starts_with(step)),
+            "{step}:\n{text}"
+        );
+    }
+}

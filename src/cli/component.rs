@@ -41,6 +41,11 @@ pub struct Args {
     /// Calibration overlay (TOML from `gpuenergy calibrate`).
     #[arg(long)]
     pub calibration: Option<PathBuf>,
+    /// Show how the analytical leakage follows from the node's device data: threshold lowered
+    /// by DIBL, subthreshold swing, decades below the threshold current, off-current, leakage
+    /// per gate equivalent and the block's gate count (JSON: `leakage_derivation`).
+    #[arg(long)]
+    pub explain: bool,
     /// Output format: table or json.
     #[arg(long, default_value = "table", value_parser = format_parser(TABLE_JSON))]
     pub format: Format,
@@ -122,6 +127,10 @@ pub fn run(args: Args) -> Result<()> {
         ),
         _ => None,
     };
+    let explain = args.explain.then(|| {
+        let n = models::logic::analytical::counts(kind, &params);
+        (models::logic::leakage::derive(&tech), n.ge + 4.0 * n.ff)
+    });
     let modelled = Modelled {
         kind,
         params: &params,
@@ -130,6 +139,7 @@ pub fn run(args: Args) -> Result<()> {
         vdd_v: tech.vdd_v(),
         cost: &c,
         scaling: scaling.as_ref(),
+        explain: explain.as_ref().map(|(g, n)| (g, *n)),
     };
     let mut run = crate::provenance::RunInfo::for_command().with_point(&point);
     run.vdd_v = tech.vdd_v();

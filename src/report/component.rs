@@ -2,6 +2,7 @@
 //! area, leakage, energy per operation and delay, each with its source (analytical or
 //! calibrated), and of the node scaling that carried a calibration overlay to the target node.
 
+use models::logic::leakage::GeLeakage;
 use models::logic::{LogicCost, LogicKind, NodeScaling, ScalingPoint};
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -24,6 +25,9 @@ pub struct Modelled<'a> {
     /// The factors that carried the overlay's coefficients to this point, when it has any for
     /// the kind.
     pub scaling: Option<&'a NodeScaling>,
+    /// The analytical leakage derived step by step (`--explain`): the per-GE derivation and the
+    /// block's gate equivalents (combinational GE plus 4 per state bit).
+    pub explain: Option<(&'a GeLeakage, f64)>,
 }
 
 /// `calibrated` or `analytical`.
@@ -56,7 +60,123 @@ pub fn json(m: &Modelled) -> serde_json::Value {
             "delay": src(c.calibrated[3]),
         },
         "scaling": m.scaling.map(scaling_json),
+        "leakage_derivation": m.explain.map(|(g, n)| derivation_json(g, n)),
     })
+}
+
+/// The `leakage_derivation` object (friendly units, as the rest of the component's JSON).
+fn derivation_json(g: &GeLeakage, gate_equivalents: f64) -> serde_json::Value {
+    // planar nodes tabulate the off-current: the law's terms do not derive it there
+    let law = |v: f64| g.from_law.then_some(v);
+    serde_json::json!({
+        "vdd_v": g.vdd_v,
+        "temperature_k": g.temperature_k,
+        "i_off_from_law": g.from_law,
+        "thermal_voltage_mv": law(g.thermal_voltage_v * 1e3),
+        "vth_v": law(g.vth_v),
+        "dibl_mv_per_v": law(g.dibl_v_per_v * 1e3),
+        "vth_eff_v": law(g.vth_eff_v),
+        "subthreshold_swing_mv_per_decade": law(g.swing_v_per_decade * 1e3),
+        "decades_below_threshold": law(g.decades_below_threshold),
+        "threshold_current_ua_per_um": law(g.threshold_current_a_per_m),
+        "i_off_subthreshold_na_per_um": law(g.i_off_subthreshold_a_per_m * 1e3),
+        "i_off_na_per_um": g.i_off_a_per_m * 1e3,
+        "w_min_nm": g.w_min_m * 1e9,
+        "leakage_per_ge_nw": g.leakage_per_ge_w * 1e9,
+        "gate_equivalents": gate_equivalents,
+        "leakage_uw": gate_equivalents * g.leakage_per_ge_w * 1e6,
+    })
+}
+
+/// The `--explain` block: the analytical leakage from the device data, one step per line.
+fn derivation_table(g: &GeLeakage, gate_equivalents: f64, calibrated: bool) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "leakage from the device data (analytical model{}):",
+        if calibrated {
+            "; the table's leakage comes from the calibration overlay"
+        } else {
+            ""
+        }
+    );
+    let law_rows = [
+        (
+            "threshold",
+            format!(
+                "Vth_eff = Vth {:.3} V - DIBL {:.0} mV/V x Vdd {:.3} V = {:.3} V",
+                g.vth_v,
+                g.dibl_v_per_v * 1e3,
+                g.vdd_v,
+                g.vth_eff_v
+            ),
+        ),
+        (
+            "swing",
+            format!(
+                "S = n kT/q ln10 = {:.1} mV/decade at {:.0} K",
+                g.swing_v_per_decade * 1e3,
+                g.temperature_k
+            ),
+        ),
+        (
+            "off state",
+            format!(
+                "Vth_eff / S = {:.2} decades below the threshold current",
+                g.decades_below_threshold
+            ),
+        ),
+        (
+            "threshold current",
+            format!(
+                "I_0 = K (m kT/q)^alpha = {:.1} uA/um",
+                g.threshold_current_a_per_m
+            ),
+        ),
+        (
+            "off current",
+            format!(
+                "I_0 x 10^-{:.2} x (1 - e^(-Vdd q/kT)) = {:.2} nA/um; the full law gives {:.2} nA/um",
+                g.decades_below_threshold,
+                g.i_off_subthreshold_a_per_m * 1e3,
+                g.i_off_a_per_m * 1e3
+            ),
+        ),
+    ];
+    let table_rows = [(
+        "off current",
+        format!(
+            "{:.2} nA/um from the node's ITRS table at {:.3} V, {:.0} K (planar nodes \
+             tabulate it; no drive-law derivation)",
+            g.i_off_a_per_m * 1e3,
+            g.vdd_v,
+            g.temperature_k
+        ),
+    )];
+    let common = [
+        (
+            "per gate",
+            format!(
+                "2 off devices x w {:.1} nm x I_off x Vdd = {:.4} nW per NAND2 equivalent",
+                g.w_min_m * 1e9,
+                g.leakage_per_ge_w * 1e9
+            ),
+        ),
+        (
+            "block",
+            format!(
+                "{:.0} gate equivalents (GE + 4 per state bit) x {:.4} nW = {:.5} uW",
+                gate_equivalents,
+                g.leakage_per_ge_w * 1e9,
+                gate_equivalents * g.leakage_per_ge_w * 1e6
+            ),
+        ),
+    ];
+    let first: &[(&str, String)] = if g.from_law { &law_rows } else { &table_rows };
+    for (name, text) in first.iter().chain(common.iter()) {
+        let _ = writeln!(s, "  {name:<18} {text}");
+    }
+    s
 }
 
 /// The text of one component: a heading line, one line per figure with its source, then the
@@ -100,6 +220,9 @@ pub fn table(m: &Modelled) -> String {
     }
     if let Some(sc) = m.scaling {
         s.push_str(&scaling_table(sc));
+    }
+    if let Some((g, n)) = m.explain {
+        s.push_str(&derivation_table(g, n, c.calibrated[1]));
     }
     s
 }

@@ -35,6 +35,25 @@ pub fn source_marker(s: &Source) -> String {
     }
 }
 
+/// What stands behind an "unmeasured" SRAM figure at a FinFET node: the largest error of the
+/// scalars fitted to the two 7 nm register-file rows, as the fit recorded it.
+fn finfet_sram_note() -> String {
+    let s = models::sram::calib::finfet_scalars();
+    let worst = [
+        s.mrf_energy_err_pct,
+        s.mrf_leakage_err_pct,
+        s.srf_energy_err_pct,
+        s.srf_leakage_err_pct,
+    ]
+    .into_iter()
+    .map(f64::abs)
+    .fold(0.0, f64::max);
+    format!(
+        " (no CACTI 7 reference at FinFET nodes; there the energy and leakage scales are fitted \
+         to two 7 nm register-file rows, worst error {worst:.1} %: docs/accuracy.md)"
+    )
+}
+
 /// One legend line for the sources that occur in `root`, in a fixed order.
 pub fn source_legend(root: &Node) -> String {
     let mut seen: [Option<String>; 6] = Default::default();
@@ -44,11 +63,17 @@ pub fn source_legend(root: &Node) -> String {
                 0,
                 "analytical = logic gate-equivalent model, uncalibrated (accuracy unknown)".into(),
             ),
-            Source::SramModel { .. } => (
+            Source::SramModel { accuracy } => (
                 1,
-                "sram = CACTI-class SRAM model, mean error vs CACTI 7 in % (a area, r read \
-                 energy, l leakage) or unmeasured"
-                    .into(),
+                format!(
+                    "sram = CACTI-class SRAM model, mean error vs CACTI 7 in % (a area, r read \
+                     energy, l leakage) or unmeasured{}",
+                    if accuracy.is_none() {
+                        finfet_sram_note()
+                    } else {
+                        String::new()
+                    }
+                ),
             ),
             Source::Calibrated { overlay, .. } => (
                 2,

@@ -49,14 +49,19 @@
 //! (finfet7's RVT is an assumption); LVT at 350 K 198×, 79×, 51× (finfet7's larger swing makes
 //! its leakage grow more slowly with temperature in relative terms).
 //!
-//! With similar thresholds the swing alone accounts for most of the gap: the current at
-//! `Vgs = 0` is about `Vth_eff / S` decades below the threshold current, `Vth_eff = Vth − η·Vdd`:
-//! 0.196 V / 83.9 mV = 2.3 decades for `finfet7` against 0.193 V / 59.5 mV = 3.2 decades for
-//! `asap7`; the `finfet7` device also conducts ≈ 4× more per µm at threshold (its ON current per
-//! µm at 0.45 V is 3.7× ASAP7's at 0.70 V). Together: ≈ 10^0.9 × 4 ≈ 30× per µm from the
-//! swing and drive, the rest from DIBL and the smoothing of the EKV law near threshold. A 7 nm
-//! gate with 10 nm effective channel is a far shorter device than any production "7 nm" node's
-//! (whose gates are about 20 nm), and its short-channel swing and DIBL are what the source's own
+//! In the subthreshold limit of the drive law the off-current is `I_0·10^(−Vth_eff/S)`, with
+//! `Vth_eff = Vth − η·Vdd` and `I_0 = K·(m·v_T)^α` the law's current at threshold, so the ratio
+//! of two nodes' gate leakage factors exactly into a swing term (decades below threshold), a
+//! threshold-current term and a width × supply term. With similar thresholds the `finfet7` off
+//! state lies about one decade less below threshold (its weaker swing and larger DIBL), but the
+//! larger factor is its current at threshold: the source's ON current at 0.45 V is reached with
+//! only about 0.2 V of overdrive, which makes `K`, and with it `I_0`, tens of times ASAP7's per
+//! µm; the narrower fin and the lower supply take a factor of about four back.
+//! `models/tests/logic_leakage_7nm.rs` checks the model's logic leakage ratio against that
+//! decomposition and prints each factor, and `gpuenergy component --kind crossbar --tech
+//! finfet7 --explain` prints each step at any point. A 7 nm gate with 10 nm effective channel
+//! is a far shorter device than any production "7 nm" node's (whose gates are about 20 nm),
+//! and its short-channel swing and DIBL are what the source's own
 //! delay curve measures. The test `tests/devices_7nm.rs` prints the comparison.
 //!
 //! Against the ITRS high-performance devices of this crate's planar tables (`data/planar22.toml`:

@@ -26,6 +26,7 @@
 
 pub mod analytical;
 pub mod kinds;
+pub mod leakage;
 pub mod overlay;
 pub mod scaling;
 pub mod terms;
@@ -33,6 +34,7 @@ pub mod terms;
 pub use kinds::{default_form, fit_min_params, LogicKind};
 pub use scaling::{NodeScaling, ScalingPoint};
 
+use leakage::w_min_m;
 use overlay::{Overlay, QuantityFit};
 use std::collections::BTreeMap;
 use techlib::{Conditions, Flavour, TechPoint};
@@ -131,13 +133,6 @@ pub fn resolve_params(
     Ok(full)
 }
 
-/// Minimum device width: one fin at FinFET nodes, 4 F at planar nodes, m.
-fn w_min_m(tech: &TechPoint) -> f64 {
-    tech.device()
-        .fin_width_m
-        .unwrap_or(4.0 * tech.feature_size_m)
-}
-
 /// Area of one NAND2 gate equivalent, m² (see [`analytical`]).
 pub fn area_per_ge_m2(tech: &TechPoint) -> f64 {
     let f2 = tech.feature_size_m * tech.feature_size_m;
@@ -182,10 +177,9 @@ pub fn total_to_switched_capacitance(
 /// The analytical (uncalibrated) cost.
 pub fn analytical_cost(kind: LogicKind, p: &BTreeMap<String, u32>, tech: &TechPoint) -> LogicCost {
     let c = analytical::counts(kind, p);
-    let w = w_min_m(tech);
     let vdd = tech.vdd_v();
     let (c_ge, c_ck) = ge_capacitances_f(tech);
-    let leak_ge = 2.0 * w * tech.i_off_a_per_m() * vdd;
+    let leak_ge = leakage::derive(tech).leakage_per_ge_w;
     LogicCost {
         area_m2: (c.ge + 4.0 * c.ff) * area_per_ge_m2(tech),
         leakage_w: (c.ge + 4.0 * c.ff) * leak_ge,
