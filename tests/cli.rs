@@ -621,3 +621,12 @@ fn component_explain_derives_the_reported_leakage() {
         );
     }
 }
+
+/// Commands that run one workload say so when given a list, instead of calling the list an
+/// unknown workload.
+#[test]
+fn one_workload_commands_refuse_a_list_by_saying_so() {
+    for w in ["cutcp,histo", "all"] {
+        fails_with(&["simulate", "--workload", w], "runs one workload");
+    }
+}

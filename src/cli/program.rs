@@ -215,6 +215,10 @@ impl ProgramArgs {
             (Some(_), n) if n > 0 => {
                 bail!("give --workload or a program (--program, --ptx, --cuda), not both")
             }
+            (Some(w), _) if w == "all" || w.contains(',') => bail!(
+                "--workload '{w}': this command runs one workload (its detailed counters); \
+                 give one name, or use `estimate`/`compare`, which take a comma list or `all`"
+            ),
             (Some(w), _) => Ok(Some(sim::workloads::find(w).ok_or_else(|| {
                 let names: Vec<&str> = sim::workloads::all()
                     .iter()
