@@ -515,6 +515,27 @@ fn scheduler_device_and_op_are_one_option_group() {
         &["estimate", "--workload", "hotspot", "--scheduler", "fifo"],
         "unknown scheduler 'fifo'",
     );
+    // compare takes it too, for the baseline and every variant alike
+    let cmp = |sched: &[&str]| {
+        let mut a = vec!["compare", "--technique", "tric", "--workload", "hotspot"];
+        a.extend_from_slice(sched);
+        a.extend_from_slice(&["--format", "json"]);
+        json(&a)
+    };
+    let (tl_flag, tl_set) = (
+        cmp(&["--scheduler", "two-level"]),
+        cmp(&["--set", "sched.policy=two-level"]),
+    );
+    assert_eq!(tl_flag["records"], tl_set["records"]);
+    assert_eq!(
+        tl_flag["run"]["overrides"],
+        serde_json::json!(["sched.policy=two-level"])
+    );
+    assert_ne!(tl_flag["records"], cmp(&[])["records"]);
+    fails_with(
+        &["compare", "--technique", "tric", "--scheduler", "fifo"],
+        "unknown scheduler 'fifo'",
+    );
     let dev = json(&[
         "component",
         "--kind",

@@ -61,6 +61,11 @@ pub struct Args {
     #[arg(long, default_value = "none")]
     pub baseline: String,
     /// Override one configuration key of every run (repeatable), e.g. --set pg.wakeup=6.
+    /// Warp scheduler of every run: lrr, gto, oldest, youngest, fetch_group, two-level (or
+    /// another `sched.policy` value). Short for `--set sched.policy=NAME`, applied before the
+    /// `--set` pairs.
+    #[arg(long, value_name = "NAME")]
+    pub scheduler: Option<String>,
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
     /// Run every variant once per value of one key, e.g. --sweep pg.bet=9,14,19,24.
@@ -92,6 +97,9 @@ pub const MAX_DIE_MM2: f64 = 70_000.0;
 
 /// Runs `gpuenergy compare` with parsed arguments.
 pub fn run(args: Args) -> Result<()> {
+    // `--scheduler` becomes the first `--set` pair, so provenance records it as one
+    let mut args = args;
+    args.set = super::with_scheduler(args.scheduler.take().as_deref(), &args.set)?;
     let t0 = std::time::Instant::now();
     if let Some(d) = args.die_mm2 {
         if !(MIN_DIE_MM2..=MAX_DIE_MM2).contains(&d) {

@@ -42,23 +42,30 @@ pub struct ConfigMods {
     pub set: Vec<String>,
 }
 
+/// `--scheduler NAME` as the override `sched.policy=NAME` ahead of the `--set` pairs (so an
+/// explicit `--set sched.policy` still wins); an unknown scheduler is an error listing the known
+/// ones. Every command that takes `--scheduler` goes through here.
+pub fn with_scheduler(scheduler: Option<&str>, set: &[String]) -> anyhow::Result<Vec<String>> {
+    let mut out = Vec::with_capacity(set.len() + 1);
+    if let Some(s) = scheduler {
+        if sim::config::SchedPolicy::parse(s).is_none() {
+            anyhow::bail!(
+                "--scheduler: unknown scheduler '{s}' (expected lrr, gto, oldest, youngest, \
+                 fetch_group, two-level or another `sched.policy` value)"
+            );
+        }
+        out.push(format!("sched.policy={s}"));
+    }
+    out.extend(set.iter().cloned());
+    Ok(out)
+}
+
 impl ConfigMods {
     /// The overrides in the order they apply, as `KEY=VALUE`: `--scheduler` as its
     /// `sched.policy` key, then the `--set` pairs. An unknown scheduler is an error listing the
     /// known ones.
     pub fn overrides(&self) -> anyhow::Result<Vec<String>> {
-        let mut out = Vec::with_capacity(self.set.len() + 1);
-        if let Some(s) = &self.scheduler {
-            if sim::config::SchedPolicy::parse(s).is_none() {
-                anyhow::bail!(
-                    "--scheduler: unknown scheduler '{s}' (expected lrr, gto, oldest, youngest, \
-                     fetch_group, two-level or another `sched.policy` value)"
-                );
-            }
-            out.push(format!("sched.policy={s}"));
-        }
-        out.extend(self.set.iter().cloned());
-        Ok(out)
+        with_scheduler(self.scheduler.as_deref(), &self.set)
     }
 
     /// Whether the configuration is left as it is (no technique, scheduler or `--set`).

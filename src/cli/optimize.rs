@@ -77,6 +77,11 @@ pub struct Args {
     #[arg(long, default_value = "gating,rf")]
     pub space: String,
     /// Override one configuration key of every design (repeatable), after the options.
+    /// Warp scheduler of every design: lrr, gto, oldest, youngest, fetch_group, two-level (or
+    /// another `sched.policy` value). Short for `--set sched.policy=NAME`, applied before the
+    /// `--set` pairs.
+    #[arg(long, value_name = "NAME")]
+    pub scheduler: Option<String>,
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
     /// Folder of the Activity cache (default: `activity` under $GPUENERGY_CACHE_DIR, else
@@ -342,6 +347,9 @@ pub fn solve(args: &Args) -> Result<Solved> {
 
 /// Runs `gpuenergy optimize` with parsed arguments.
 pub fn run(args: Args) -> Result<()> {
+    // `--scheduler` becomes the first `--set` pair, so provenance records it as one
+    let mut args = args;
+    args.set = super::with_scheduler(args.scheduler.take().as_deref(), &args.set)?;
     let quiet = args.quiet.quiet;
     let Solved {
         report: rep,
