@@ -89,14 +89,20 @@ fn gating_adds_its_switches_and_controllers() {
     for t in ["warped-gates", "conv-pg"] {
         let (added, new) = added_area(t, "40nm", "histo");
         assert!(added > 0.0, "{t}: {added}");
-        assert!((added - new).abs() <= 1e-9 * new, "{t}: gating replaces nothing");
+        assert!(
+            (added - new).abs() <= 1e-9 * new,
+            "{t}: gating replaces nothing"
+        );
         // the leaves are named and sit in the execution group
         let j = estimate(t, "40nm", "histo");
         let mut l = BTreeMap::new();
         leaves(&j["workloads"][0]["estimate"]["root"], "", &mut l);
         let gating: Vec<&String> = l.keys().filter(|k| k.contains("sleep switches")).collect();
         assert_eq!(gating.len(), 2, "{t}: INT and FP classes: {gating:?}");
-        assert!(gating.iter().all(|k| k.contains("/execution/")), "{gating:?}");
+        assert!(
+            gating.iter().all(|k| k.contains("/execution/")),
+            "{gating:?}"
+        );
     }
 }
 
@@ -149,11 +155,15 @@ fn compare_reports_the_added_area_in_every_format() {
         "histo",
         "-q",
     ];
-    let json: Value = serde_json::from_str(&ok(&[&args[..], &["--format", "json"]].concat()))
-        .unwrap();
+    let json: Value =
+        serde_json::from_str(&ok(&[&args[..], &["--format", "json"]].concat())).unwrap();
     let a = &json["variants"][0]["aggregate"]["area"];
     let mm2 = a["added_area_mm2"].as_f64().unwrap();
-    assert!((mm2 - added * 1e6).abs() <= 1e-9, "{mm2} vs {}", added * 1e6);
+    assert!(
+        (mm2 - added * 1e6).abs() <= 1e-9,
+        "{mm2} vs {}",
+        added * 1e6
+    );
     let share = a["added_area_chip_share"].as_f64().unwrap();
     let base = a["baseline_area_mm2"].as_f64().unwrap();
     assert!((share - mm2 / base).abs() <= 1e-12);
@@ -183,5 +193,8 @@ fn compare_reports_the_added_area_in_every_format() {
         .split(',')
         .collect();
     let v: f64 = agg[col("added_area_mm2")].parse().unwrap();
-    assert!((v - mm2).abs() <= 1e-12 * mm2.abs().max(1.0), "{v} vs {mm2}");
+    assert!(
+        (v - mm2).abs() <= 1e-12 * mm2.abs().max(1.0),
+        "{v} vs {mm2}"
+    );
 }

@@ -234,8 +234,7 @@ pub fn set_reference_die(c: &mut Comparison, die_mm2: f64) {
             }
             w.area.added_area_ref_die_share = Some(w.area.added_area_mm2 / die_mm2);
         }
-        v.aggregate.area.added_area_ref_die_share =
-            Some(v.aggregate.area.added_area_mm2 / die_mm2);
+        v.aggregate.area.added_area_ref_die_share = Some(v.aggregate.area.added_area_mm2 / die_mm2);
         if let Some(i) = &mut v.aggregate.issue_cost {
             i.reference_die_mm2 = Some(die_mm2);
             i.area_ref_die_share = Some(i.area_chip_mm2 / die_mm2);

@@ -323,7 +323,7 @@ impl ClassHardware {
     /// and leakage, power-gating §1.6) as its gating overhead.
     pub fn leaf(&self, n_sm: u32, control_j: f64) -> crate::gpu::Node {
         crate::gpu::Node {
-            name: format!("sleep switches, PG control ({})", self.class),
+            name: format!("sleep switches + PG control ({})", self.class),
             source: crate::gpu::Source::Analytical,
             instances: n_sm,
             area_m2: self.area_m2(),
@@ -439,7 +439,10 @@ pub fn estimate_edits(
             .sum();
         nodes.push(h.leaf(n_sm, control_j));
     }
-    for c in classes.iter().filter(|c| !hw.iter().any(|h| h.class == c.class)) {
+    for c in classes
+        .iter()
+        .filter(|c| !hw.iter().any(|h| h.class == c.class))
+    {
         let ctl = c.control_j;
         edits.push(crate::technique::Edit::Adjust {
             parts: vec![class_part(&c.class)],
