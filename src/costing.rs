@@ -5,7 +5,7 @@
 //! registry ([`builtin`], plus any plug-in registered after them) on every run's estimate and
 //! keeps each costing's [`Record`] under its key. Nothing else in the study names a technique.
 
-use models::gating::cost::{cost_run, estimate_edits, ClassCost, CostPoint};
+use models::gating::cost::{cost_run, estimate_edits, hardware, ClassCost, CostPoint};
 use models::gpu::Estimate;
 use models::technique::{CostContext, Costing, TechniqueCost};
 use serde::Serialize;
@@ -88,7 +88,9 @@ pub fn builtin() -> Registry {
 
 /// Execution-unit power gating: the controllers' per-class record costed with the sleep
 /// transistor and break-even model at the chip's clock; the classes' unit leaves keep their
-/// ungated share of leakage and carry the gating overhead.
+/// ungated share of leakage and carry the event overhead, and every gated class's sleep
+/// switches and controllers join the SMs' execution group as a leaf with their area, leakage
+/// power and control energy ([`models::gating::cost::hardware`]).
 struct GatingCost;
 
 impl TechniqueCost<Record, CostingError> for GatingCost {
@@ -107,8 +109,9 @@ impl TechniqueCost<Record, CostingError> for GatingCost {
         };
         let point = CostPoint::new(ctx.tech, ctx.chip.core_clock_hz, ctx.cfg);
         let classes = cost_run(g, &point, ctx.overlay, None)?;
+        let hw = hardware(ctx.cfg, &point, ctx.overlay)?;
         Ok(Some(Costing {
-            edits: estimate_edits(&classes),
+            edits: estimate_edits(&classes, &hw, ctx.cfg.gpu.n_sm),
             record: Record::Gating(classes),
         }))
     }

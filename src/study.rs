@@ -277,7 +277,10 @@ pub struct Report {
     /// Name of the GPU configuration (`run.config_name`).
     #[serde(skip)]
     pub gpu: String,
-    /// Chip area, m².
+    /// Chip area with the structures the configuration's techniques add (power-gating
+    /// switches and controllers, register-file, issue-stage and DWF structures: the costed
+    /// runs' tree, the same on every run of one configuration), m²; without a run, the static
+    /// tree's (which carries none of them).
     pub area_m2: f64,
     /// Chip leakage power at the technology point (every component powered), W.
     pub leakage_w: f64,
@@ -534,6 +537,11 @@ impl Study {
     /// The technology point studied.
     pub fn tech(&self) -> &techlib::ResolvedPoint {
         &self.tech
+    }
+
+    /// The logic calibration overlay, when the study has one.
+    pub fn overlay(&self) -> Option<&Overlay> {
+        self.overlay.as_ref().map(|o| &o.overlay)
     }
 
     /// The cost source at the study's technology point (with the overlay, named).
@@ -833,7 +841,9 @@ impl Study {
             vdd_v: src.vdd_v_value(),
             temperature_k: self.tech.temperature_k(),
             gpu: self.cfg.gpu.name.clone(),
-            area_m2: st.area_m2,
+            area_m2: results
+                .first()
+                .map_or(st.area_m2, |w| w.estimate.totals().area_m2),
             leakage_w: st.leakage_w,
             area,
             workloads: results,

@@ -166,6 +166,25 @@ fn check_estimate(args: &[&str]) {
             );
         }
     }
+    // the chip's area (with a technique's structures): the table's last line and JSON agree,
+    // and it is the tree's
+    let chip_line = table
+        .lines()
+        .find(|l| l.starts_with("chip area ") || l.starts_with("chip: "))
+        .unwrap();
+    let chip_mm2: f64 = chip_line
+        .split_whitespace()
+        .find_map(|t| t.parse().ok())
+        .unwrap();
+    let json_mm2 = json["area_m2"].as_f64().unwrap() * 1e6;
+    assert!(
+        close(chip_mm2, json_mm2, 2),
+        "{args:?}: {chip_line} vs {json_mm2}"
+    );
+    assert!(
+        close_sci(json_mm2, tree["area_m2"].as_f64().unwrap() * 1e6),
+        "{args:?}: chip area {json_mm2} mm2 is not its tree's"
+    );
     // provenance: one configuration hash, node and flavour everywhere
     let hash = run["config_hash"].as_str().unwrap();
     let head = table.lines().next().unwrap();

@@ -25,10 +25,12 @@
 //! savings) and [`issue`] (the issue stage's hardware cost); this file plans the runs, runs them
 //! and assembles each variant's per-workload and aggregate results.
 
+mod area;
 mod gating;
 mod issue;
 mod rf;
 
+pub use area::AreaCompare;
 pub use gating::{ActiveSetSize, ClassEnergy, ClassPair, FoldingSummary, IdleRegions, UnitIdle};
 pub use issue::{IssueAggregate, IssueCompare};
 pub use rf::{
@@ -36,6 +38,7 @@ pub use rf::{
     RfSavingsAggregate,
 };
 
+use area::area_metrics;
 use gating::{gating_metrics, ratio, run_metrics, shares};
 use issue::{issue_aggregate, issue_metrics};
 use rf::{rf_aggregate, rf_metrics};
@@ -215,6 +218,9 @@ pub struct WorkloadCompare {
     /// when the run and the baseline have the same issue design.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub issue_cost: Option<IssueCompare>,
+    /// The chip area with the structures of the run's techniques against the baseline's
+    /// ([`AreaCompare`], every technique).
+    pub area: AreaCompare,
 }
 
 /// A variant's issue stage against the baseline's on one workload: the area and leakage it
@@ -226,7 +232,9 @@ pub fn set_reference_die(c: &mut Comparison, die_mm2: f64) {
             if let Some(i) = &mut w.issue_cost {
                 i.area_ref_die_share = Some(i.area_chip_mm2 / die_mm2);
             }
+            w.area.added_area_ref_die_share = Some(w.area.added_area_mm2 / die_mm2);
         }
+        v.aggregate.area.added_area_ref_die_share = Some(v.aggregate.area.added_area_mm2 / die_mm2);
         if let Some(i) = &mut v.aggregate.issue_cost {
             i.reference_die_mm2 = Some(die_mm2);
             i.area_ref_die_share = Some(i.area_chip_mm2 / die_mm2);
@@ -267,6 +275,9 @@ pub struct Aggregate {
     /// has another issue design than the baseline.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub issue_cost: Option<IssueAggregate>,
+    /// The chip area the variant's techniques add against the baseline's ([`AreaCompare`];
+    /// the configuration's, the same on every workload).
+    pub area: AreaCompare,
     /// Largest active set over the workloads, and the mean of the workloads' mean sizes.
     pub active_set: Option<ActiveSetSize>,
 }
@@ -331,6 +342,7 @@ fn one(r: &WorkloadResult, base: &WorkloadResult, sweep: &[f64]) -> WorkloadComp
         classes: g.classes,
         rf: rf_metrics(r, base, sweep),
         issue_cost: issue_metrics(r, base),
+        area: area_metrics(r, base),
         events_norm: ratio(g.events as f64, gb.events as f64),
         wakeups_norm: ratio(g.wakeups as f64, gb.wakeups as f64),
         unit_idle,
@@ -459,6 +471,11 @@ pub fn run(
                     },
                     rf: rf_aggregate(&per_workload, sweep),
                     issue_cost: issue_aggregate(&per_workload, base_e),
+                    area: per_workload
+                        .values()
+                        .next()
+                        .map(|c| c.area)
+                        .unwrap_or_default(),
                     active_set: {
                         let a: Vec<ActiveSetSize> =
                             per_workload.values().filter_map(|c| c.active_set).collect();

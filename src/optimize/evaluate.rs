@@ -7,10 +7,9 @@
 //!
 //! Aggregation over the workloads follows `compare` ([`crate::compare`]): energy, EDP and
 //! ED²P are sums of the per-workload values; the slowdown is the mean over the workloads of
-//! `T/T_baseline − 1`. Area is the chip estimate's area (the register-file and issue-stage
-//! structures of the design are leaves of it) plus the sleep switches and gating controllers
-//! of every gated domain ([`gating_area_m2`]), which the estimate tree does not carry; the
-//! added area is that minus the baseline's.
+//! `T/T_baseline − 1`. Area is the chip estimate's area: the register-file and issue-stage
+//! structures of the design and the sleep switches and gating controllers of every gated
+//! domain ([`gating_area_m2`]) are leaves of it; the added area is that minus the baseline's.
 
 use super::space::{Design, Space};
 use crate::study::{Study, WorkloadResult};
@@ -114,14 +113,13 @@ pub trait Evaluator: Sync {
 }
 
 /// The sleep switches and gating controllers of every gated domain of `cfg` on the chip, m²
-/// (power-gating §1.7: switch area `a'·W_sw` plus the controller, per domain, from
-/// [`models::gating::breakeven::breakeven`] at the study's technology point and the chip's
-/// clock). Domains per SM: `2·n_sp` SP clusters (INT and FP) or `2·n_sp·sp_lanes/g` lane
-/// groups of `g` lanes, and `n_sfu` SFU domains with `pg.gate_sfu`. 0 without gating.
+/// (power-gating §1.7): the sum over the gated classes of
+/// [`models::gating::cost::hardware`] at the study's technology point, the chip's clock and the
+/// study's calibration overlay, the same figures a gated run's estimate carries as its
+/// "power-gating switches and controllers" leaves. 0 without gating.
 pub fn gating_area_m2(study: &Study, cfg: &GpuConfig) -> Result<f64, EvalError> {
     use models::gating::cost::CostPoint;
-    use models::gating::domain::{DomainKind, LaneUnit};
-    use sim::config::pg::{Granularity, PgPolicy};
+    use sim::config::pg::PgPolicy;
     if cfg.pg.policy == PgPolicy::None {
         return Ok(0.0);
     }
@@ -129,31 +127,9 @@ pub fn gating_area_m2(study: &Study, cfg: &GpuConfig) -> Result<f64, EvalError> 
     let src = s.cost_source().map_err(|e| EvalError::Study(Box::new(e)))?;
     let chip = s.chip(&src).map_err(|e| EvalError::Study(Box::new(e)))?;
     let point = CostPoint::new(study.tech(), chip.core_clock_hz, cfg);
-    let u = &cfg.units;
-    let (kind, per_type) = match cfg.pg.granularity {
-        Granularity::SpCluster => (DomainKind::SpCluster, u.n_sp),
-        Granularity::LaneGroup => {
-            let g = cfg.pg.lane_group_size.max(1);
-            (DomainKind::LaneGroup(g), u.n_sp * (u.sp_lanes / g).max(1))
-        }
-    };
-    let mut kinds = vec![
-        (kind, LaneUnit::Int, per_type),
-        (kind, LaneUnit::Fp, per_type),
-    ];
-    if cfg.pg.gate_sfu {
-        kinds.push((DomainKind::Sfu, LaneUnit::Int, u.n_sfu));
-    }
-    let mut area = 0.0;
-    for (k, unit, n) in kinds {
-        let mut q = point.query.clone();
-        q.domain.kind = k;
-        q.domain.unit = unit;
-        let b = models::gating::breakeven::breakeven(&q, None)
-            .map_err(|e| EvalError::Gating(e.to_string()))?;
-        area += b.sleep.area_m2 * n as f64;
-    }
-    Ok(area * cfg.gpu.n_sm as f64)
+    let hw = models::gating::cost::hardware(cfg, &point, study.overlay())
+        .map_err(|e| EvalError::Gating(e.to_string()))?;
+    Ok(hw.iter().map(|h| h.area_m2()).sum())
 }
 
 /// Evaluates designs by simulating (or reading the cache) and costing every workload.
@@ -226,8 +202,12 @@ impl<'a> SimEvaluator<'a> {
             })
             .collect();
         let results = results?;
-        let chip_m2 = results.first().map_or(0.0, |r| r.estimate.totals().area_m2);
-        let area_m2 = chip_m2 + gating_area_m2(&self.study, cfg)?;
+        // the estimate tree carries every structure the design adds (register-file,
+        // issue-stage, gating switches and controllers)
+        let area_m2 = match results.first() {
+            Some(r) => r.estimate.totals().area_m2,
+            None => 0.0,
+        };
         self.evals.fetch_add(1, Ordering::Relaxed);
         Ok((results, area_m2))
     }

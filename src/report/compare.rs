@@ -70,6 +70,7 @@ pub fn table(c: &Comparison) -> String {
     idle_regions_section(&mut s, c);
     scheduling_section(&mut s, c);
     rf_section(&mut s, c);
+    area_section(&mut s, c);
     issue_section(&mut s, c);
     workloads_section(&mut s, c);
 
@@ -214,6 +215,41 @@ fn rf_section(s: &mut String, c: &Comparison) {
 }
 
 /// The issue-stage cost per variant that changes the issue stage.
+/// The chip area each variant's techniques add (every technique: the estimate trees' area).
+fn area_section(s: &mut String, c: &Comparison) {
+    let _ = writeln!(
+        s,
+        "\narea: the estimate's chip with each variant's structures against the baseline's"
+    );
+    let _ = writeln!(
+        s,
+        "{:<34} {:>11} {:>11} {:>11} {:>9} {:>11} {:>9}",
+        "variant", "base mm2", "mm2", "added mm2", "% chip", "added/SM", "% SM"
+    );
+    for v in &c.variants {
+        let a = &v.aggregate.area;
+        let _ = writeln!(
+            s,
+            "{:<34} {:>11.4} {:>11.4} {:>11.5} {:>9.4} {:>11.6} {:>9.4}",
+            v.name,
+            a.baseline_area_mm2,
+            a.area_mm2,
+            a.added_area_mm2,
+            100.0 * a.added_area_chip_share,
+            a.added_area_per_sm_mm2,
+            100.0 * a.added_area_sm_share
+        );
+        if let Some(x) = a.added_area_ref_die_share {
+            let _ = writeln!(s, "  {:.4} % of the --die-mm2 die", 100.0 * x);
+        }
+    }
+    let _ = writeln!(
+        s,
+        "added: power-gating switches and controllers, register-file, issue-stage and DWF \
+         structures less what they replace; added/SM in mm2, % SM of the baseline's SM area."
+    );
+}
+
 fn issue_section(s: &mut String, c: &Comparison) {
     if c.variants.iter().any(|v| v.aggregate.issue_cost.is_some()) {
         let _ = writeln!(
@@ -323,7 +359,8 @@ pub fn csv(c: &Comparison) -> String {
          int_idle_a,int_idle_b,int_idle_c,fp_idle_a,fp_idle_b,fp_idle_c,truncated,\
          rf_savings_dynamic,rf_savings_leakage,rf_savings_total,rf_savings_power_total,rf_area_mm2,\
          active_set_max,active_set_mean,events_norm,wakeups_norm,int_idle_fraction,\
-         int_idle_fraction_norm,fp_idle_fraction,fp_idle_fraction_norm\n",
+         int_idle_fraction_norm,fp_idle_fraction,fp_idle_fraction_norm,area_mm2,added_area_mm2,\
+         added_area_chip_share,added_area_per_sm_mm2,added_area_sm_share\n",
     );
     let opt = |x: Option<f64>| x.map(|v| format!("{v:e}")).unwrap_or_default();
     let reg = |r: &Option<IdleRegions>| -> String {
@@ -338,7 +375,7 @@ pub fn csv(c: &Comparison) -> String {
         for (w, r) in runs {
             let _ = writeln!(
                 s,
-                "{},{},{},{:e},{:e},{:e},{:e},{:e},{:e},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                "{},{},{},{:e},{:e},{:e},{:e},{:e},{:e},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                 csv_field(name),
                 csv_field(w),
                 r.cycles,
@@ -370,6 +407,7 @@ pub fn csv(c: &Comparison) -> String {
                 opt(r.wakeups_norm),
                 idle_cells(r.unit_idle.int),
                 idle_cells(r.unit_idle.fp),
+                area_cells(&r.area),
             );
         }
     }
@@ -377,7 +415,7 @@ pub fn csv(c: &Comparison) -> String {
         let a = &v.aggregate;
         let _ = writeln!(
             s,
-            "{},aggregate,,,{:e},{:e},{:e},{:e},{:e},{},{},{},{},{},{},{},,{},{},,,,,,",
+            "{},aggregate,,,{:e},{:e},{:e},{:e},{:e},{},{},{},{},{},{},{},,{},{},,,,,,,{}",
             csv_field(&v.name),
             a.perf_overhead,
             a.energy_j,
@@ -401,9 +439,22 @@ pub fn csv(c: &Comparison) -> String {
                 ]
             })),
             active_set_cells(a.active_set),
+            area_cells(&a.area),
         );
     }
     s
+}
+
+/// The area CSV cells: chip area, added area, its chip share, added per SM, its SM share.
+fn area_cells(a: &crate::compare::AreaCompare) -> String {
+    format!(
+        "{:e},{:e},{:e},{:e},{:e}",
+        a.area_mm2,
+        a.added_area_mm2,
+        a.added_area_chip_share,
+        a.added_area_per_sm_mm2,
+        a.added_area_sm_share
+    )
 }
 
 /// The active-set CSV cells, max and mean (empty for a run without a scheduler active set).

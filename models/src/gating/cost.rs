@@ -292,7 +292,97 @@ impl CostPoint {
     }
 }
 
-/// The estimate's leaves that make up each gated class.
+/// The gating hardware of one domain class on the whole chip (power-gating §1.7): the sleep
+/// switches sized by the sleep-transistor model and the per-domain controllers, as
+/// [`super::breakeven::breakeven`] derives them at the costing point. It exists whether or not
+/// a run gates anything, so it is counted from the configuration, not from a run's record.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct ClassHardware {
+    /// `int`, `fp` or `sfu`.
+    pub class: String,
+    /// Gating domains of the class on the chip (per SM × SMs).
+    pub domains: u32,
+    /// Sleep-switch area of all of them, m².
+    pub switch_area_m2: f64,
+    /// Controller (idle-detect, blackout and wakeup counters, state) area of all of them, m².
+    pub controller_area_m2: f64,
+    /// Leakage of all the controllers (they stay powered), W.
+    pub controller_leakage_w: f64,
+    /// Whether the controller's figures come from a calibration overlay.
+    pub calibrated: bool,
+}
+
+impl ClassHardware {
+    /// Switches and controllers together, m².
+    pub fn area_m2(&self) -> f64 {
+        self.switch_area_m2 + self.controller_area_m2
+    }
+
+    /// The estimate leaf of this hardware (appended to every SM's execution group): its area
+    /// and controller leakage power; the controllers' energy over a run (`control_j`, toggles
+    /// and leakage, power-gating §1.6) as its gating overhead.
+    pub fn leaf(&self, n_sm: u32, control_j: f64) -> crate::gpu::Node {
+        crate::gpu::Node {
+            name: format!("sleep switches + PG control ({})", self.class),
+            source: crate::gpu::Source::Analytical,
+            instances: n_sm,
+            area_m2: self.area_m2(),
+            gating_overhead_j: control_j,
+            leakage_w: self.controller_leakage_w,
+            ..crate::gpu::Node::default()
+        }
+    }
+}
+
+/// The gating hardware of `cfg` at `point` (calibrated by `overlay`), per class in the order
+/// int, fp, sfu; empty without gating (`pg.policy = "None"`). Domains per SM: `n_sp` SP
+/// clusters per datapath (INT and FP), or `n_sp·sp_lanes/g` lane groups of `g` lanes with
+/// `pg.granularity = "LaneGroup"`, and `n_sfu` SFU domains with `pg.gate_sfu`.
+pub fn hardware(
+    cfg: &sim::config::GpuConfig,
+    point: &CostPoint,
+    overlay: Option<&Overlay>,
+) -> Result<Vec<ClassHardware>, GatingError> {
+    use sim::config::pg::{Granularity, PgPolicy};
+    if cfg.pg.policy == PgPolicy::None {
+        return Ok(Vec::new());
+    }
+    let u = &cfg.units;
+    let (kind, per_type) = match cfg.pg.granularity {
+        Granularity::SpCluster => (DomainKind::SpCluster, u.n_sp),
+        Granularity::LaneGroup => {
+            let g = cfg.pg.lane_group_size.max(1);
+            (DomainKind::LaneGroup(g), u.n_sp * (u.sp_lanes / g).max(1))
+        }
+    };
+    let mut kinds = vec![
+        ("int", kind, LaneUnit::Int, per_type),
+        ("fp", kind, LaneUnit::Fp, per_type),
+    ];
+    if cfg.pg.gate_sfu {
+        kinds.push(("sfu", DomainKind::Sfu, LaneUnit::Int, u.n_sfu));
+    }
+    let n_sm = cfg.gpu.n_sm;
+    kinds
+        .into_iter()
+        .map(|(class, k, unit, per_sm)| {
+            let mut q = point.query.clone();
+            q.domain.kind = k;
+            q.domain.unit = unit;
+            let b = breakeven(&q, overlay)?;
+            let n = per_sm.saturating_mul(n_sm);
+            Ok(ClassHardware {
+                class: class.to_string(),
+                domains: n,
+                switch_area_m2: b.sleep.switch_area_m2 * n as f64,
+                controller_area_m2: (b.sleep.area_m2 - b.sleep.switch_area_m2) * n as f64,
+                controller_leakage_w: b.controller.leakage_w * n as f64,
+                calibrated: b.controller.calibrated,
+            })
+        })
+        .collect()
+}
+
 /// The estimate-tree components of a gated domain class.
 fn class_part(class: &str) -> crate::gpu::Part {
     use crate::gpu::Part;
@@ -305,15 +395,21 @@ fn class_part(class: &str) -> crate::gpu::Part {
 
 /// The edits that apply a run's gating to its estimate: each class's execution-unit leaves keep
 /// the fraction of their leakage energy the controllers left (`E_leak,PG / E_leak,ungated`, so
-/// the chip model's own idle-SM accounting is kept and scaled alike), and carry the class's
-/// event and control-logic energy as `gating_overhead_j`, split by leakage share (equally when
-/// they have none). Dynamic energy is unchanged (power-gating §1.1).
-pub fn estimate_edits(classes: &[ClassCost]) -> Vec<crate::technique::Edit> {
-    classes
+/// the chip model's own idle-SM accounting is kept and scaled alike) and carry the class's
+/// event energy as `gating_overhead_j`, split by leakage share (equally when they have none).
+/// Dynamic energy is unchanged (power-gating §1.1). The gating hardware `hw` of every class is
+/// appended to every SM's execution group ([`ClassHardware::leaf`]: area, controller leakage
+/// power, and the class's control-logic energy as its gating overhead).
+pub fn estimate_edits(
+    classes: &[ClassCost],
+    hw: &[ClassHardware],
+    n_sm: u32,
+) -> Vec<crate::technique::Edit> {
+    let mut edits: Vec<crate::technique::Edit> = classes
         .iter()
         .map(|c| {
             let keep = c.leakage_kept_frac();
-            let ovh = c.overhead_j + c.control_j;
+            let ovh = c.overhead_j;
             crate::technique::Edit::Adjust {
                 parts: vec![class_part(&c.class)],
                 f: Box::new(move |ns: &mut [&mut crate::gpu::Node]| {
@@ -331,5 +427,38 @@ pub fn estimate_edits(classes: &[ClassCost]) -> Vec<crate::technique::Edit> {
                 }),
             }
         })
-        .collect()
+        .collect();
+    // a class without a costed domain (no cycles) still has its hardware; a costed class
+    // without hardware (none configured) keeps its control energy on its units
+    let mut nodes = Vec::new();
+    for h in hw {
+        let control_j: f64 = classes
+            .iter()
+            .filter(|c| c.class == h.class)
+            .map(|c| c.control_j)
+            .sum();
+        nodes.push(h.leaf(n_sm, control_j));
+    }
+    for c in classes
+        .iter()
+        .filter(|c| !hw.iter().any(|h| h.class == c.class))
+    {
+        let ctl = c.control_j;
+        edits.push(crate::technique::Edit::Adjust {
+            parts: vec![class_part(&c.class)],
+            f: Box::new(move |ns: &mut [&mut crate::gpu::Node]| {
+                let count = ns.len().max(1) as f64;
+                for n in ns.iter_mut() {
+                    n.gating_overhead_j += ctl / count;
+                }
+            }),
+        });
+    }
+    if !nodes.is_empty() {
+        edits.push(crate::technique::Edit::Append {
+            parent: crate::gpu::Part::Execution,
+            nodes,
+        });
+    }
+    edits
 }

@@ -193,6 +193,9 @@ pub enum Part {
     RegisterFile,
     /// The operand-collector leaf.
     OperandCollectors,
+    /// An SM's execution group (the unit classes below; a gated configuration's power-gating
+    /// switches and controllers are appended to it).
+    Execution,
     /// Execution units of the integer class (SP integer ALUs and multipliers).
     IntUnits,
     /// Execution units of the single-precision floating-point class.

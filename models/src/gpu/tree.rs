@@ -153,7 +153,7 @@ impl ChipModel {
                 );
             }
         }
-        sm_children.push(Node::group("execution", ex));
+        sm_children.push(Node::group("execution", ex).tagged(Part::Execution));
         // --- Memory pipeline in the SM
         let l1_acc = sum(&|s| {
             let r = &s.l1d.read;
