@@ -20,6 +20,8 @@
 //! fetch state the buffers add, the knobs and the counters) and its [`IssueStage`]
 //! implementation, which the SM's SOCGPU path (`sm/socgpu.rs`) drives.
 
+pub(crate) mod path;
+
 pub use self::depmatrix::DepMatrix;
 use self::depmatrix::MAX_ENTRIES;
 use super::{ceil_log2, inst_bytes};

@@ -30,6 +30,7 @@
 //! `cycle`.
 
 mod cycle;
+pub(crate) mod path;
 
 use super::ceil_log2;
 pub use crate::activity::LoogHwInputs;
