@@ -85,9 +85,9 @@ pub struct Args {
     /// A thresholds file replacing the embedded diag.toml.
     #[arg(long)]
     pub thresholds: Option<PathBuf>,
-    /// An issue-stage variant: `--technique` with one of the variants [`after_help`] lists (or any
-    /// technique, and `--set KEY=VALUE` overrides). The suite then runs on the variant, and the
-    /// dependent, independent-chain and divergent bodies are compared with the unmodified
+    /// An issue-stage variant: `--technique` with one of the variants [`after_help`] lists (or
+    /// any technique, and `--set KEY=VALUE` overrides). The suite then runs on the variant, and
+    /// the dependent, independent-chain and divergent bodies are compared with the unmodified
     /// configuration.
     #[command(flatten)]
     pub mods: super::ConfigMods,
