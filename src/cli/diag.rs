@@ -10,7 +10,18 @@ use anyhow::{Context, Result};
 use rayon::prelude::*;
 use std::path::PathBuf;
 
-const AFTER_HELP: &str = "\
+/// The text after the options: what diag does, its thresholds, the issue-stage variants (the
+/// out-of-order ones as the technique registry lists them) and examples.
+fn after_help() -> String {
+    let ooo = super::ooo_issue_techniques();
+    format!(
+        "{AFTER_HELP_HEAD}--technique {}|pdom (or{AFTER_HELP_TAIL}",
+        ooo.join("|")
+    )
+}
+
+/// [`after_help`]'s text before the list of issue-stage variants.
+const AFTER_HELP_HEAD: &str = "\
 What it does:
   Synthetic PTX kernels run on the timing simulator, and the scheduling model's parameters are
   recovered from what the kernels observe (in-kernel %clock64 deltas, launch Ok/Err, spin-loop
@@ -39,7 +50,10 @@ Thresholds:
   justification); --thresholds FILE replaces it with a file of the same keys.
 
 Issue-stage variants:
-  --technique socgpu|loog|pdom (or --set KEY=VALUE) runs the suite on the variant and adds the
+  ";
+
+/// [`after_help`]'s text after the list of issue-stage variants.
+const AFTER_HELP_TAIL: &str = " --set KEY=VALUE) runs the suite on the variant and adds the
   issue_stage section: dependent chains' P1 and fu(c) against the in-order baseline (PASS
   within issue_stage.tol_dependent), P1_eff(k) of k independent chains (outside the model,
   reported), and a divergent body whose paths' times must add up (issue_stage.tol_pdom_sum).
@@ -51,7 +65,7 @@ Examples:
 
 /// Arguments of `gpuenergy diag`.
 #[derive(clap::Args, Debug)]
-#[command(after_help = AFTER_HELP)]
+#[command(after_help = after_help())]
 pub struct Args {
     /// Built-in GPU preset (`gpuenergy presets` lists them); default: every built-in preset.
     #[arg(long, conflicts_with = "config")]
@@ -71,9 +85,9 @@ pub struct Args {
     /// A thresholds file replacing the embedded diag.toml.
     #[arg(long)]
     pub thresholds: Option<PathBuf>,
-    /// An issue-stage variant: `--technique socgpu|loog|pdom` (or any
-    /// technique, and `--set KEY=VALUE` overrides). The suite then runs on the variant, and the
-    /// dependent, independent-chain and divergent bodies are compared with the unmodified
+    /// An issue-stage variant: `--technique` with one of the variants [`after_help`] lists (or
+    /// any technique, and `--set KEY=VALUE` overrides). The suite then runs on the variant, and
+    /// the dependent, independent-chain and divergent bodies are compared with the unmodified
     /// configuration.
     #[command(flatten)]
     pub mods: super::ConfigMods,
@@ -159,8 +173,9 @@ pub fn run(args: Args) -> Result<()> {
         anyhow::bail!(
             "{label}: reconv.mode = \"{}\" runs on the reference-mode model, and diag checks \
              the cycle-level simulator against the analytical model; diag takes variants with \
-             reconv.mode = \"pdom\" (e.g. --technique pdom, pdom-flush, pdom-wb, socgpu, loog)",
-            v.reconv.mode.as_str()
+             reconv.mode = \"pdom\" (e.g. --technique pdom, pdom-flush, pdom-wb, {})",
+            v.reconv.mode.as_str(),
+            super::ooo_issue_techniques().join(", ")
         );
     }
     let reports: Vec<diag::PresetReport> = targets

@@ -12,6 +12,21 @@ use sim::workloads::Size;
 use std::path::PathBuf;
 use std::time::Instant;
 
+/// The `--activity-source` help: the three sources, and the mechanisms `model` refuses as
+/// [`super::simulator_only_mechanisms`] lists them.
+fn activity_source_help() -> String {
+    format!(
+        "Where each workload's activity comes from: `sim`, the cycle-level simulator, or \
+         `model`, the analytical activity source (a functional run for the counts and the \
+         analytical scheduling model for the timing; a quick what-if run, not a simulation, and \
+         the output says so). `model` refuses mechanisms only the simulator counts ({}). \
+         `reference`: the reference-mode model of the control-flow spec (scheduler-level \
+         timing, one warp per scheduler cycle); runs with reconv.mode = dwf, mimd or nrec use \
+         it whatever the choice",
+        super::simulator_only_mechanisms()
+    )
+}
+
 /// Arguments of `gpuenergy estimate`.
 #[derive(clap::Args, Debug)]
 #[command(
@@ -51,14 +66,8 @@ pub struct Args {
     /// Input size tier of the built-in workloads (a program has fixed sizes and ignores it).
     #[arg(long, default_value = "test", value_parser = ["test", "bench"])]
     pub size: String,
-    /// Where each workload's activity comes from: `sim`, the cycle-level simulator, or
-    /// `model`, the analytical activity source (a functional run for the counts and the
-    /// analytical scheduling model for the timing; a quick what-if run, not a simulation, and
-    /// the output says so). `model` refuses mechanisms only the simulator counts (power
-    /// gating, register-file techniques, SOCGPU/LOOG, DWF/MIMD/NREC). `reference`: the
-    /// reference-mode model of the control-flow spec (scheduler-level timing, one warp per
-    /// scheduler cycle); runs with reconv.mode = dwf, mimd or nrec use it whatever the choice.
-    #[arg(long, value_enum, default_value = "sim", conflicts_with_all = ["activity", "static_only"])]
+    /// Where each workload's activity comes from (the help text is [`activity_source_help`]).
+    #[arg(long, help = activity_source_help(), value_enum, default_value = "sim", conflicts_with_all = ["activity", "static_only"])]
     pub activity_source: crate::study::ActivitySource,
     /// Cost a saved Activity (from `gpuenergy simulate --out`) instead of simulating.
     #[arg(long, conflicts_with = "workload")]

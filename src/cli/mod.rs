@@ -118,6 +118,34 @@ impl TechArgs {
     }
 }
 
+/// The built-in techniques that select an out-of-order issue stage (`sched.ooo.mode` other than
+/// "none"), in the order of the registry ([`crate::technique::TECHNIQUES`]): the help texts
+/// list issue-stage variants from here.
+pub(crate) fn ooo_issue_techniques() -> Vec<&'static str> {
+    crate::technique::TECHNIQUES
+        .iter()
+        .filter(|t| {
+            t.sets
+                .iter()
+                .any(|&(k, v)| k == "sched.ooo.mode" && v != "none")
+        })
+        .map(|t| t.name)
+        .collect()
+}
+
+/// The `--activity-source` help's list of the mechanisms only the simulator counts, the
+/// out-of-order issue stages among them as the registry names them.
+pub(crate) fn simulator_only_mechanisms() -> String {
+    let ooo: Vec<String> = ooo_issue_techniques()
+        .iter()
+        .map(|n| n.to_uppercase())
+        .collect();
+    format!(
+        "power gating, register-file techniques, {}, DWF/MIMD/NREC",
+        ooo.join("/")
+    )
+}
+
 /// Writes a listing to stdout; a closed pipe (e.g. `| head`) ends it quietly.
 pub fn print_listing(text: &str) -> anyhow::Result<()> {
     use std::io::Write;

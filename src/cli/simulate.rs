@@ -35,6 +35,19 @@ with `base = \"gtx480\"` and overrides keys of that preset one by one.
     super::program::program_help!()
 );
 
+/// The `--activity-source` help: the three sources, and the mechanisms `model` refuses as
+/// [`super::simulator_only_mechanisms`] lists them.
+fn activity_source_help() -> String {
+    format!(
+        "Where the activity comes from: `sim`, the cycle-level simulator, or `model`, the \
+         analytical activity source (functional counts, analytical-model timing; not a \
+         simulation, and the output says so). `model` refuses traces and the mechanisms only the \
+         simulator counts ({}). `reference`: the reference-mode model of the control-flow spec, \
+         which runs reconv.mode = dwf, mimd and nrec whatever the choice (PTX workloads only)",
+        super::simulator_only_mechanisms()
+    )
+}
+
 /// Arguments of `gpuenergy simulate`.
 #[derive(clap::Args, Debug)]
 #[command(after_help = AFTER_HELP)]
@@ -61,13 +74,8 @@ pub struct Args {
     /// Also check the workload's results against its CPU reference.
     #[arg(long)]
     pub check: bool,
-    /// Where the activity comes from: `sim`, the cycle-level simulator, or `model`, the
-    /// analytical activity source (functional counts, analytical-model timing; not a
-    /// simulation, and the output says so). `model` refuses traces and the mechanisms only the
-    /// simulator counts (power gating, register-file techniques, SOCGPU/LOOG, DWF/MIMD/NREC).
-    /// `reference`: the reference-mode model of the control-flow spec, which runs
-    /// reconv.mode = dwf, mimd and nrec whatever the choice (PTX workloads only).
-    #[arg(long, value_enum, default_value = "sim")]
+    /// Where the activity comes from (the help text is [`activity_source_help`]).
+    #[arg(long, help = activity_source_help(), value_enum, default_value = "sim")]
     pub activity_source: crate::study::ActivitySource,
     /// Write the Activity record (JSON) to this file.
     #[arg(long)]

@@ -12,7 +12,7 @@ use super::warpset::WarpSet;
 use crate::activity::{CacheReads, IbufferCounts};
 use crate::config::reconv::StackUpdateAt;
 use crate::config::GpuConfig;
-use crate::inst::{Family, OpClass, WarpInst};
+use crate::inst::{Family, MemInfo, OpClass, WarpInst};
 
 /// Byte address of instruction memory (kernel code) in the unified address space [G].
 const CODE_BASE: u64 = 0xFFFF_0000_0000;
@@ -185,6 +185,49 @@ impl FrontEnd {
     pub fn exec_class(&self, family: Family, op: OpClass) -> ExecClass {
         super::funccount::no_pipe_class(family, op)
             .unwrap_or_else(|| self.ec_table[family as usize][op])
+    }
+
+    /// The warp slot fetched last (the round-robin start of the next fetch).
+    #[inline]
+    pub fn fetch_last(&self) -> u32 {
+        self.fetch_last
+    }
+
+    /// Warp `w` fetched this cycle.
+    #[inline]
+    pub fn set_fetch_last(&mut self, w: usize) {
+        self.fetch_last = w as u32;
+    }
+
+    /// The buffer the stream writes a fetched instruction into.
+    #[inline]
+    pub fn fetch_buf(&mut self) -> &mut WarpInst {
+        &mut self.fetch_tmp
+    }
+
+    /// The instruction in the fetch buffer as the timing model carries it, its addresses put
+    /// into the address pool.
+    #[inline]
+    pub fn fetched(&mut self) -> TInst {
+        TInst::from_inst(&self.fetch_tmp, &mut self.addr_pool)
+    }
+
+    /// The addresses of a memory instruction (its pool slot).
+    #[inline]
+    pub fn mem_info(&self, slot: u32) -> &MemInfo {
+        self.addr_pool.get(slot)
+    }
+
+    /// Warp `w`'s fetch is fenced until its unissued clock reads issue.
+    #[inline]
+    pub fn clock_fenced(&self, w: usize) -> bool {
+        self.clock_fence[w]
+    }
+
+    /// Warp `w` fetched a clock read at `pc` that has not issued.
+    #[inline]
+    pub fn note_clock_unissued(&mut self, w: usize, pc: u32) {
+        self.clock_unissued[w].push(pc);
     }
 
     /// Marks warp `w` as a fetch candidate (the set is a superset of the eligible warps).

@@ -6,21 +6,10 @@
 
 use super::divisor::Divisor;
 use super::policy::{IssueStage, WarpScheduler, WarpView};
+pub(crate) use super::ports::Stall;
 use super::slots::IssueStageSlot;
 use super::warpset::WarpSet;
 use crate::activity::{SchedActivity, ScoreboardCounts, StallCounts};
-
-/// Stall reasons in attribution order (§2.3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Stall {
-    NoWarp,
-    IbufferEmpty,
-    Barrier,
-    Scoreboard,
-    CuFull,
-    PipeBusy,
-    UnitGated,
-}
 
 /// Adds `n` cycles of stall reason `r` to `s`.
 pub(crate) fn add_stall(s: &mut StallCounts, r: Stall, n: u64) {

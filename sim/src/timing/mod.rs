@@ -33,6 +33,7 @@ pub mod ooo;
 mod opcoll;
 mod perclass;
 pub mod policy;
+mod ports;
 mod regchar;
 pub mod registry;
 pub mod rf;

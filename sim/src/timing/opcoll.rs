@@ -7,6 +7,7 @@ use super::exec::{ExecClass, PipeClass, SpPipe};
 use super::execunits::Wb;
 use super::perclass::{CuClass, PerCuClass};
 use super::policy::{RegisterFileOrg, N_REGS};
+use super::ports::{IssuePorts, Stall};
 use super::rfmonitor::RfMonitor;
 use super::slots::RegisterFileSlot;
 use super::tinst::TInst;
@@ -326,6 +327,34 @@ impl OperandCollectors {
             CuClass::Gen
         };
         self.cu_of_class[class] & self.cu_of_sched[s]
+    }
+
+    /// The collector an instruction for `pipe` (not [`PipeClass::None`]) whose collectors are
+    /// `cu_mask` would take this cycle against the cycle's issue `ports`: the lowest-index free
+    /// one, and its class (the pipe's own, or the general class where the pipe has none).
+    /// [`Stall::CuFull`] when none is free or the class's in-ports are taken,
+    /// [`Stall::PipeBusy`] when the pipe's issue ports are.
+    #[inline]
+    pub(crate) fn free_collector(
+        &self,
+        ports: &IssuePorts,
+        pipe: PipeClass,
+        cu_mask: u64,
+    ) -> Result<(usize, CuClass), Stall> {
+        let want = CuClass::of(pipe);
+        let class = if self.cu_of_class[want] != 0 {
+            want
+        } else {
+            CuClass::Gen
+        };
+        let free = self.cu_free & cu_mask;
+        if free == 0 || ports.in_ports_taken(class, self.cu_class_ports[class]) {
+            return Err(Stall::CuFull);
+        }
+        if ports.pipe_ports_taken(pipe) {
+            return Err(Stall::PipeBusy);
+        }
+        Ok((free.trailing_zeros() as usize, class))
     }
 
     /// Puts instruction `inst` of warp `warp` (sequence number `seq`) into the free collector

@@ -1,15 +1,18 @@
 //! The SM's policy slots: the enums through which the pipeline calls a policy, with the built-in
 //! implementations as variants (called directly, so that their calls inline) and any other
 //! through the trait object an `Other` variant holds, and the constructor of the configured
-//! warp scheduler. They name the implementations that live outside `policy/` (the SOCGPU and
-//! LOOG issue stages of `ooo/`, the partitioned register file of `rf/`, TRIC's power-state
+//! warp scheduler. They name the implementations that live outside `policy/` (the out-of-order
+//! issue stages of `ooo/`, the partitioned register file of `rf/`, TRIC's power-state
 //! layer of `warpedrf.rs`, the power-gating
 //! controllers and GATES of `gating/`, the Origami scheduler of `fold/`), so they sit here
 //! rather than beside the traits, which name none.
 
 use super::fold::OrigamiScheduler;
 use super::gating::{Gates, PgGating};
-use super::ooo::{loog_params, SmLoog, SmSocgpu};
+use super::memsys::MemSys;
+use super::ooo::host::{IssueHost, StageStep};
+use super::ooo::OooStage;
+use super::perclass::PerPipe;
 use super::policy::{
     ByAge, FetchGroup, GatingPolicy, Gto, Hazard, InOrderScoreboard, IssueStage, Lrr, MonolithicRf,
     NoGating, RegisterFileOrg, RfRoute, TwoLevel, UnitState, WarpScheduler,
@@ -18,22 +21,20 @@ use super::rf::PrfOrg;
 use super::tinst::TInst;
 use super::warpedrf::TricRf;
 use crate::activity::KernelActivity;
-use crate::config::{GpuConfig, OooMode, SchedPolicy};
+use crate::config::{GpuConfig, SchedPolicy};
+use crate::stream::KernelStream;
+use crate::SimError;
 
 /// The SM's issue stage: the built-in stages called directly (the scoreboard's checks run
 /// several times per instruction, and a direct call lets them inline), any other through its
-/// trait. The SM enters the pipeline steps a built-in out-of-order stage takes over through
+/// trait. The SM enters the pipeline steps a built-in stage takes over ([`StageStep`]) through
 /// this slot too (`sm/stage.rs`): one match per step, no trait object.
 pub(crate) enum IssueStageSlot {
     /// The built-in in-order scoreboard ([`InOrderScoreboard`]; `sched.ooo.mode = "none"`).
     InOrder(InOrderScoreboard),
-    /// SOCGPU (`sched.ooo.mode = "socgpu"`, issue-stage §2): per-warp out-of-order buffers
-    /// that also replace the in-order fetch and decode.
-    Socgpu(Box<SmSocgpu>),
-    /// LOOG (`sched.ooo.mode = "loog"`, issue-stage §3): collector units as reservation
-    /// stations that also replace the operand collectors, the register-file reads and the
-    /// dispatch.
-    Loog(Box<SmLoog>),
+    /// A built-in out-of-order stage ([`OooStage`], `sched.ooo.mode` other than "none"), which
+    /// takes over pipeline steps of its own ([`StageStep`]).
+    Ooo(OooStage),
     /// A plugin issue stage (a scoreboard in the in-order pipeline).
     Other(Box<dyn IssueStage>),
 }
@@ -41,11 +42,113 @@ pub(crate) enum IssueStageSlot {
 impl IssueStageSlot {
     /// The built-in issue stage `sched.ooo.mode` selects for SM `sm` of `cfg`.
     pub fn builtin(cfg: &GpuConfig, sm: u32) -> Self {
-        let nw = cfg.sm.max_warps as usize;
-        match cfg.sched.ooo.mode {
-            OooMode::None => Self::InOrder(InOrderScoreboard::new(cfg.sched.war_scoreboard)),
-            OooMode::Socgpu => Self::Socgpu(Box::new(SmSocgpu::new(cfg, sm, nw))),
-            OooMode::Loog => Self::Loog(Box::new(SmLoog::new(loog_params(cfg), nw))),
+        match OooStage::builtin(cfg, sm) {
+            Some(o) => Self::Ooo(o),
+            None => Self::InOrder(InOrderScoreboard::new(cfg.sched.war_scoreboard)),
+        }
+    }
+
+    /// Does the stage in the slot take over pipeline step `step`? The in-order stages (and a
+    /// plug-in, a scoreboard in the in-order pipeline) take over none.
+    #[inline]
+    pub fn takes_over(&self, step: StageStep) -> bool {
+        match self {
+            Self::Ooo(o) => o.takes_over(step),
+            Self::InOrder(_) | Self::Other(_) => false,
+        }
+    }
+
+    /// The stage's issue step of cycle `t` on SM `h` (`cfg_issue`: instructions per scheduler
+    /// and per warp, and whether a warp's second instruction must go to another unit;
+    /// `id_oc`: issue ports per pipe class); nothing for a stage that does not take it over.
+    #[inline]
+    pub fn issue<H: IssueHost>(
+        &mut self,
+        h: &mut H,
+        t: u64,
+        cfg_issue: (u32, u32, bool),
+        id_oc: &PerPipe<u32>,
+    ) {
+        if let Self::Ooo(o) = self {
+            o.issue(h, t, cfg_issue, id_oc);
+        }
+    }
+
+    /// The stage's fetch and decode of cycle `t` on SM `h` (memory-side time `t_fs`): up to
+    /// `throughput` warps, `width` instructions each; nothing for a stage that does not take
+    /// it over.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub fn fetch<H: IssueHost>(
+        &mut self,
+        h: &mut H,
+        t: u64,
+        t_fs: u64,
+        width: u32,
+        throughput: u32,
+        stream: &mut dyn KernelStream,
+        mem: &mut MemSys,
+    ) -> Result<(), SimError> {
+        match self {
+            Self::Ooo(o) => o.fetch(h, t, t_fs, width, throughput, stream, mem),
+            _ => Ok(()),
+        }
+    }
+
+    /// The stage's dispatch of cycle `t` on SM `h`; nothing for a stage that does not take it
+    /// over.
+    #[inline]
+    pub fn dispatch<H: IssueHost>(&mut self, h: &mut H, t: u64) {
+        if let Self::Ooo(o) = self {
+            o.dispatch(h, t);
+        }
+    }
+
+    /// The stage's register-file reads of cycle `t` on SM `h`; nothing for a stage that does
+    /// not take them over.
+    #[inline]
+    pub fn rf_read<H: IssueHost>(&mut self, h: &mut H, t: u64) {
+        if let Self::Ooo(o) = self {
+            o.rf_read(h, t);
+        }
+    }
+
+    /// Start of the writeback stage of cycle `t`: the stage's own frees and broadcasts. True
+    /// when the stage changed something or holds work.
+    #[inline]
+    pub fn begin_writeback(&mut self, t: u64) -> bool {
+        match self {
+            Self::Ooo(o) => o.begin_writeback(t),
+            _ => false,
+        }
+    }
+
+    /// Is the register-file write of register `r` by the result tagged `tag` of warp `w` made?
+    /// Always, except where the stage renamed the register to a younger writer.
+    #[inline]
+    pub fn rf_write_kept(&self, w: usize, r: u16, tag: u16) -> bool {
+        match self {
+            Self::Ooo(o) => o.rf_write_kept(w, r, tag),
+            _ => true,
+        }
+    }
+
+    /// The result tagged `tag` of warp `w` has been written at cycle `now`: a stage with its
+    /// own dependence tracking lets its consumers go and answers true; false for a
+    /// scoreboard, whose destinations the SM releases.
+    #[inline]
+    pub fn result_written(&mut self, w: usize, tag: u16, now: u64) -> bool {
+        match self {
+            Self::Ooo(o) => o.result_written(w, tag, now),
+            Self::InOrder(_) | Self::Other(_) => false,
+        }
+    }
+
+    /// The stage's own next event on SM `h` after cycle `t`, if earlier than `ev`.
+    pub fn next_event<H: IssueHost>(&self, h: &H, t: u64, ev: u64) -> u64 {
+        match self {
+            Self::Ooo(o) => o.next_event(h, t, ev),
+            _ => ev,
         }
     }
 }
@@ -55,8 +158,7 @@ macro_rules! slot_call {
     ($self:expr, $s:ident => $e:expr) => {
         match $self {
             Self::InOrder($s) => $e,
-            Self::Socgpu($s) => $e,
-            Self::Loog($s) => $e,
+            Self::Ooo($s) => $e,
             Self::Other($s) => $e,
         }
     };

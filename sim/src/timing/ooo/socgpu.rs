@@ -18,7 +18,9 @@
 //! Here also: the dependence matrix ([`depmatrix`]), the §4 hardware inputs of a configuration
 //! ([`socgpu_hw_inputs`]), one SM's SOCGPU state ([`SmSocgpu`]: a buffer per warp slot, the
 //! fetch state the buffers add, the knobs and the counters) and its [`IssueStage`]
-//! implementation, which the SM's SOCGPU path (`sm/socgpu.rs`) drives.
+//! implementation, which the SOCGPU path (`socgpu/path.rs`) drives.
+
+pub(crate) mod path;
 
 pub use self::depmatrix::DepMatrix;
 use self::depmatrix::MAX_ENTRIES;
@@ -619,7 +621,7 @@ impl SmSocgpu {
 }
 
 /// SOCGPU as the SM's issue stage: dependences live in each warp's dependence matrix, set at
-/// insertion and cleared at write-back (`sm/socgpu.rs`), so the scoreboard calls find nothing
+/// insertion and cleared at write-back (`socgpu/path.rs`), so the scoreboard calls find nothing
 /// to do; the stage's own part is its per-warp state, its sleep rule and its counters.
 impl IssueStage for SmSocgpu {
     /// Built for the SM's warp slots ([`SmSocgpu::new`]); nothing to resize.

@@ -1,6 +1,8 @@
 //! Back end of the SM cycle: writeback of finished results through the register-file write
 //! ports, dispatch of operand-ready collectors into free execution units (or the LD/ST unit),
-//! and the register-file read arbitration (simulator §2.4, §2.5).
+//! and the register-file read arbitration (simulator §2.4, §2.5); the dispatch of an issue stage
+//! with collectors of its own (`dispatch_direct`) shares the unit's accounting and the memory
+//! issue (`ldst_issue`).
 
 use super::fold::FoldIssue;
 use super::Sm;
@@ -12,6 +14,7 @@ use crate::timing::gating::GateDecision;
 use crate::timing::perclass::{PerCuClass, PerPipe};
 use crate::timing::policy::{GatingPolicy, IssueStage, RegisterFileOrg, UnitState};
 use crate::timing::slots::RegisterFileSlot;
+use crate::timing::tinst::TInst;
 
 /// Where a ready collector may go this cycle.
 enum UnitPick {
@@ -353,12 +356,7 @@ impl Sm {
             self.exec.pipes[p].ops[op].lanes += lanes;
             if pipe == PipeClass::Mem {
                 let inst = self.oc.cus[ci].inst;
-                let addrs = inst.mem.map(|m| self.front.addr_pool.get(m.slot));
-                let busy = self.ldst.accept(t, warp as u16, &inst, addrs, cu_seq);
-                if let Some(m) = inst.mem {
-                    self.front.addr_pool.release(m.slot);
-                }
-                self.exec.pipes[p].busy.busy(t, busy);
+                self.ldst_issue(t, warp, &inst, cu_seq, p);
                 continue;
             }
             self.occupy_pipe(ui, p, sp, mask, t, lat, fi.as_ref(), pg_ty.is_some());
@@ -557,5 +555,83 @@ impl Sm {
                 self.progress = true;
             }
         }
+    }
+
+    /// Hands memory instruction `inst` of warp `w` (sequence number `seq`) to the LD/ST unit
+    /// at cycle `t`: its addresses leave the pool, and pipe `p` is busy for as long as the unit
+    /// takes the request. Every dispatch path issues memory instructions here.
+    #[inline]
+    fn ldst_issue(&mut self, t: u64, w: usize, inst: &TInst, seq: u64, p: usize) {
+        let addrs = inst.mem.map(|m| self.front.addr_pool.get(m.slot));
+        let busy = self.ldst.accept(t, w as u16, inst, addrs, seq);
+        if let Some(m) = inst.mem {
+            self.front.addr_pool.release(m.slot);
+        }
+        self.exec.pipes[p].busy.busy(t, busy);
+    }
+
+    /// Sends instruction `inst` of warp `w` from an issue stage's own collectors (slice `s`)
+    /// to the lowest-index free unit of its class (its sub-core's first) at cycle `t`, with the
+    /// result queued for write-back after the unit's latency plus one cycle (the stage's
+    /// picked→dispatch step).
+    pub(super) fn dispatch_direct(&mut self, s: u32, w: usize, inst: TInst, t: u64) {
+        let ec = self.front.exec_class(inst.family, inst.op);
+        let pipe = ec.pipe;
+        let nsub = self.exec.subcore_has_unit.len().max(1) as u32;
+        let sub = s % nsub;
+        let own = self
+            .exec
+            .subcore_has_unit
+            .get(sub as usize)
+            .is_some_and(|h| h[pipe]);
+        let ui = self
+            .exec
+            .units
+            .iter()
+            .position(|u| u.class == pipe && (!own || u.subcore == sub) && u.next_accept <= t)
+            .or_else(|| {
+                self.exec
+                    .units
+                    .iter()
+                    .position(|u| u.class == pipe && u.next_accept <= t)
+            })
+            .expect("the dispatch rule checked a free unit");
+        self.progress = true;
+        self.issue.dirty = true;
+        self.oc.rf.on_dispatch(w as u32, t);
+        let mask = inst.active_mask;
+        let lanes = mask.count_ones() as u64;
+        let unit = &mut self.exec.units[ui];
+        unit.next_accept = t + ec.ii as u64;
+        unit.last_accept = t;
+        let p = if ec.sp_pipe == SpPipe::Fp {
+            unit.pipe_fp
+        } else {
+            unit.pipe_int
+        };
+        self.exec.pipes[p].ops[inst.op].ops += 1;
+        self.exec.pipes[p].ops[inst.op].lanes += lanes;
+        self.seq += 1;
+        if pipe == PipeClass::Mem {
+            self.ldst_issue(t, w, &inst, self.seq, p);
+            return;
+        }
+        let lat = ec.latency as u64 + 1;
+        let busy_len = if self.exec.busy_accept { 1 } else { lat - 1 };
+        let pp = &mut self.exec.pipes[p];
+        pp.busy.busy(t, busy_len);
+        pp.lanes_busy(t, busy_len, mask);
+        let mut dst = [0u16; 4];
+        let n = inst.n_dst as usize;
+        dst[..n].copy_from_slice(&inst.dst[..n]);
+        self.exec.wb_push(Wb {
+            ready: t + lat,
+            seq: self.seq,
+            warp: w as u16,
+            tag: inst.tag,
+            n_dst: n as u8,
+            dst,
+            lanes: lanes as u8,
+        });
     }
 }

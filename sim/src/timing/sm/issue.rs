@@ -4,7 +4,6 @@
 //! instruction reserves its destinations and takes a collector with its register reads queued
 //! per bank. The first failing check of a scheduler's cycle is its stall reason.
 
-use super::issued::IssuePorts;
 use super::Sm;
 use crate::timing::exec::{ExecClass, PipeClass};
 use crate::timing::frontend::{is_branch, BRANCH_WB_TAG};
@@ -12,6 +11,7 @@ use crate::timing::gating::GateDecision;
 use crate::timing::issueunit::{Stall, W0};
 use crate::timing::perclass::PerPipe;
 use crate::timing::policy::{HeadType, IssueStage, WarpView};
+use crate::timing::ports::IssuePorts;
 use crate::timing::slots::GatingSlot;
 use crate::timing::warpset::WarpSet;
 
@@ -265,7 +265,9 @@ impl Sm {
         }
         let mut cu_idx = None;
         if ec.pipe != PipeClass::None {
-            let (i, class) = ports.collector(&self.oc, ec.pipe, self.front.head_cu(w))?;
+            let (i, class) = self
+                .oc
+                .free_collector(ports, ec.pipe, self.front.head_cu(w))?;
             if !self.issue.flags.gate_free {
                 self.gate_check(&ec, mask, t)?;
             }

@@ -1,72 +1,17 @@
-//! What every issue path does (the in-order stage of `issue.rs` and the out-of-order stages
-//! beside it): the scheduler rotation, the collector and issue-port check of one instruction
-//! and the per-cycle port usage it counts against, the I-buffer head pop with its clock read
-//! and exit, the counters of an issued instruction, the completion at issue of a barrier or
-//! membar, and the hand-over of an instruction to a collector with its register reads queued
-//! per bank. The paths differ in how they pick the instruction; from here on they are one.
+//! What every issue path does (the in-order stage of `issue.rs` and the stages that take the
+//! issue step over, through `host.rs`): the scheduler rotation, the I-buffer head pop with its
+//! clock read and exit, the counters of an issued instruction, the completion at issue of a
+//! barrier or membar, and the hand-over of an instruction to a collector with its register
+//! reads queued per bank (the collector and issue-port check is
+//! `OperandCollectors::free_collector` against `timing/ports.rs`). The paths differ in how they
+//! pick the instruction; from here on they are one.
 
 use super::Sm;
 use crate::inst::{Family, OpClass, PRED_BASE};
-use crate::timing::exec::{ExecClass, PipeClass};
-use crate::timing::issueunit::{IssueEvent, Stall};
-use crate::timing::opcoll::OperandCollectors;
-use crate::timing::perclass::{CuClass, PerCuClass, PerPipe};
+use crate::timing::exec::ExecClass;
+use crate::timing::issueunit::IssueEvent;
 use crate::timing::policy::RegisterFileOrg;
 use crate::timing::tinst::TInst;
-
-/// The issue ports of one cycle: `id_oc` instructions per pipe class may enter the collectors
-/// (`ID_OC`), and per collector class its in-ports; `used_*` counts what the cycle took.
-pub(super) struct IssuePorts<'a> {
-    id_oc: &'a PerPipe<u32>,
-    used_idoc: PerPipe<u32>,
-    used_in: PerCuClass<u32>,
-}
-
-impl<'a> IssuePorts<'a> {
-    /// A cycle with every port free.
-    #[inline]
-    pub fn new(id_oc: &'a PerPipe<u32>) -> Self {
-        IssuePorts {
-            id_oc,
-            used_idoc: PerPipe::splat(0),
-            used_in: PerCuClass::splat(0),
-        }
-    }
-
-    /// The collector an instruction for `pipe` (not [`PipeClass::None`]) whose collectors are
-    /// `cu_mask` would take this cycle: the lowest-index free one, and its class (the pipe's
-    /// own, or the general class where the pipe has none). [`Stall::CuFull`] when none is free
-    /// or the class's in-ports are taken, [`Stall::PipeBusy`] when the pipe's issue ports are.
-    #[inline]
-    pub fn collector(
-        &self,
-        oc: &OperandCollectors,
-        pipe: PipeClass,
-        cu_mask: u64,
-    ) -> Result<(usize, CuClass), Stall> {
-        let want = CuClass::of(pipe);
-        let class = if oc.cu_of_class[want] != 0 {
-            want
-        } else {
-            CuClass::Gen
-        };
-        let free = oc.cu_free & cu_mask;
-        if free == 0 || self.used_in[class] >= oc.cu_class_ports[class].max(1) {
-            return Err(Stall::CuFull);
-        }
-        if self.used_idoc[pipe] >= self.id_oc[pipe].max(1) {
-            return Err(Stall::PipeBusy);
-        }
-        Ok((free.trailing_zeros() as usize, class))
-    }
-
-    /// An instruction for `pipe` took an in-port of collector class `class`.
-    #[inline]
-    pub fn take(&mut self, pipe: PipeClass, class: CuClass) {
-        self.used_in[class] += 1;
-        self.used_idoc[pipe] += 1;
-    }
-}
 
 impl Sm {
     /// The scheduler in position `si` of cycle `t`'s order: the schedulers share the

@@ -6,8 +6,10 @@
 //! ([`super::ldstunit`]). The per-cycle work that moves instructions from one stage to the
 //! next lives in the submodules: `issue` (schedulers, scoreboard, collector allocation),
 //! `backend` (writeback, dispatch, register-file arbitration), `memory` (fetch, the LD/ST
-//! unit's events, memory replies) and `life` (CTA launch, retirement, next event). Stage files
-//! import nothing of this module; it composes them.
+//! unit's events, memory replies) and `life` (CTA launch, retirement, next event); `stage`
+//! enters the steps an issue stage in the slot takes over, and `host` is the view of the SM
+//! such a stage drives them through. Stage files import nothing of this module; it composes
+//! them.
 //!
 //! Each core cycle evaluates the stages in reverse order: writeback, execute and LD/ST, dispatch,
 //! RF arbitration, issue, fetch/decode.
@@ -15,14 +17,12 @@
 mod backend;
 mod debug;
 mod fold;
+mod host;
 mod issue;
 mod issued;
 mod life;
-mod loog;
 mod lookahead;
 mod memory;
-mod ooo_views;
-mod socgpu;
 mod stage;
 
 use super::exec::{PipeClass, SpPipe};
@@ -383,8 +383,8 @@ impl Sm {
 
     /// May the engine let this SM sleep through cycles in which nothing changes (cycle
     /// skipping, with the issue counters replayed)? As its issue stage says
-    /// ([`IssueStage::may_sleep`]): the in-order path and SOCGPU under a local policy without
-    /// per-cycle state; not LOOG, which steps every cycle.
+    /// ([`IssueStage::may_sleep`]): not under a stage whose state moves every cycle by
+    /// itself.
     pub fn may_sleep(&self) -> bool {
         self.issue.stage.may_sleep()
     }

@@ -23,13 +23,14 @@
 //!    next cycle it broadcasts (one per slice per cycle) and, when it still owns the register,
 //!    marks the RAT entry `from_rf`; it is freed the cycle after.
 //!
-//! The module is pure state and counting; the SM's LOOG path (`sm/loog.rs`) drives it and
+//! The module is pure state and counting; the LOOG path (`path.rs`) drives it and
 //! moves instructions to the execution units. Here: the structures, the knobs of a
 //! configuration ([`loog_params`]) and its §4 hardware inputs ([`loog_hw_inputs`]), the
 //! allocation (step 1) and the [`IssueStage`] implementation; the per-cycle steps 2–7 are in
 //! `cycle`.
 
 mod cycle;
+pub(crate) mod path;
 
 use super::ceil_log2;
 pub use crate::activity::LoogHwInputs;
@@ -740,7 +741,7 @@ pub fn loog_hw_inputs(cfg: &GpuConfig) -> Option<LoogHwInputs> {
 }
 
 /// LOOG as the SM's issue stage: registers are renamed through the RAT and results
-/// broadcast to the waiting collector units (`sm/loog.rs`), so there is no scoreboard to
+/// broadcast to the waiting collector units (`path.rs`), so there is no scoreboard to
 /// check; the stage steps every cycle.
 impl IssueStage for SmLoog {
     /// Built for the SM's warp slots ([`SmLoog::new`]); nothing to resize.
