@@ -60,12 +60,12 @@ pub struct Args {
     /// The run every variant is measured against: a technique name.
     #[arg(long, default_value = "none")]
     pub baseline: String,
-    /// Override one configuration key of every run (repeatable), e.g. --set pg.wakeup=6.
     /// Warp scheduler of every run: lrr, gto, oldest, youngest, fetch_group, two-level (or
     /// another `sched.policy` value). Short for `--set sched.policy=NAME`, applied before the
     /// `--set` pairs.
     #[arg(long, value_name = "NAME")]
     pub scheduler: Option<String>,
+    /// Override one configuration key of every run (repeatable), e.g. --set pg.wakeup=6.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
     /// Run every variant once per value of one key, e.g. --sweep pg.bet=9,14,19,24.

@@ -76,12 +76,12 @@ pub struct Args {
     /// Groups of decision variables, comma-separated: gating, rf, issue.
     #[arg(long, default_value = "gating,rf")]
     pub space: String,
-    /// Override one configuration key of every design (repeatable), after the options.
     /// Warp scheduler of every design: lrr, gto, oldest, youngest, fetch_group, two-level (or
     /// another `sched.policy` value). Short for `--set sched.policy=NAME`, applied before the
     /// `--set` pairs.
     #[arg(long, value_name = "NAME")]
     pub scheduler: Option<String>,
+    /// Override one configuration key of every design (repeatable), after the options.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
     /// Folder of the Activity cache (default: `activity` under $GPUENERGY_CACHE_DIR, else
