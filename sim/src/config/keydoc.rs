@@ -337,7 +337,7 @@ mod tests {
         assert!(ix
             .meaning("GpuConfig", &["l1d", "sets"])
             .unwrap()
-            .contains("number of sets"));
+            .contains("Number of sets"));
         assert!(ix
             .meaning("GpuConfig", &["l1d", "skip_global"])
             .unwrap()
