@@ -202,6 +202,19 @@ impl RunInfo {
         self
     }
 
+    /// A TOML comment header for a file a command writes: what it is and which command wrote
+    /// it (`# Written by gpuenergy 0.1.0 calibrate: the calibration overlay.`), the command line
+    /// and the `# Run:` line ([`RunInfo::header_line`]).
+    pub fn toml_header(&self, command: &str, what: &str) -> String {
+        format!(
+            "# Written by {} {} {command}: {what}.\n# Command: {}\n# Run: {}\n",
+            self.tool,
+            self.version,
+            self.command_line.join(" "),
+            self.header_line()
+        )
+    }
+
     /// The record as a JSON object (the `run` object of a command's JSON).
     pub fn json(&self) -> serde_json::Value {
         serde_json::to_value(self).expect("RunInfo serialises")

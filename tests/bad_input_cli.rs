@@ -98,7 +98,7 @@ fn calibrate_refuses_a_tech_that_does_not_match_the_records() {
         );
         assert!(!out.exists());
     }
-    ok(&[
+    let table = ok(&[
         "calibrate",
         "--reports",
         reports.to_str().unwrap(),
@@ -107,6 +107,31 @@ fn calibrate_refuses_a_tech_that_does_not_match_the_records() {
         "--out",
         out.to_str().unwrap(),
     ]);
+    // The run metadata: the table's first line, the JSON `run` object and the overlay's
+    // comment header.
+    assert!(
+        table.starts_with("gpuenergy ") && table.lines().next().unwrap().contains("asap7"),
+        "{table}"
+    );
+    let overlay = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        overlay.starts_with("# Written by gpuenergy ") && overlay.contains("\n# Run: gpuenergy "),
+        "{overlay}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&ok(&[
+        "calibrate",
+        "--reports",
+        reports.to_str().unwrap(),
+        "--tech",
+        "asap7",
+        "--out",
+        out.to_str().unwrap(),
+        "--format",
+        "json",
+    ]))
+    .unwrap();
+    assert_eq!(json["run"]["tool"], "gpuenergy", "{json}");
+    assert_eq!(json["run"]["node"], "asap7", "{json}");
 }
 
 /// A liberty file with a negative or absurd leakage is refused naming the file, line, cell

@@ -175,15 +175,50 @@ fn bad_csv_row_names_the_line() {
     )
     .unwrap();
     fails_with(&["sram", "--batch", f.to_str().unwrap()], "line 2, columns");
+    // A good batch written with --out carries the run metadata's CSV columns on every row.
+    std::fs::write(
+        &f,
+        "tech_um,size_bytes,block_bytes,rw_ports,read_ports,write_ports,banks,cell_type\n\
+         0.045,16384,64,1,0,0,1,itrs-hp\n",
+    )
+    .unwrap();
+    let out = dir.join("out.csv");
+    let o = gpuenergy(&[
+        "sram",
+        "--batch",
+        f.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&out).unwrap();
+    let mut rows = csv::Reader::from_reader(text.as_bytes());
+    let head = rows.headers().unwrap().clone();
+    let version = head
+        .iter()
+        .position(|h| h == "version")
+        .expect("version column");
+    assert!(head.iter().any(|h| h == "config_hash"), "{text}");
+    for r in rows.records() {
+        assert_eq!(&r.unwrap()[version], env!("CARGO_PKG_VERSION"), "{text}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn listings_are_machine_readable() {
+    // Each listing carries the run metadata: the JSON `run` object, the table's first line.
     let t = json(&["techs", "--format", "json"]);
-    assert!(t.to_string().contains("finfet7"));
+    assert!(t["nodes"].to_string().contains("finfet7"));
+    assert_eq!(t["run"]["tool"], "gpuenergy");
     let p = json(&["presets", "--format", "json"]);
-    assert!(p.to_string().contains("gtx480"));
+    assert!(p["presets"].to_string().contains("gtx480"));
+    assert_eq!(p["run"]["tool"], "gpuenergy");
+    for cmd in ["techs", "presets"] {
+        let out = gpuenergy(&[cmd]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.starts_with("gpuenergy "), "{cmd}: {text}");
+    }
     let w = json(&["workloads", "--format", "json"]);
     let arr = w.as_array().unwrap();
     assert!(arr.len() >= 18);

@@ -298,6 +298,12 @@ fn titanx_import_maps_lists_and_simulates() {
     // A mapped option is annotated where it lands.
     assert!(toml.contains("n_sm = 28  # -gpgpu_n_clusters ("), "{toml}");
     assert!(stdout.contains("differs from gtx1080ti in"), "{stdout}");
+    // The run metadata: the table's first line and the written file's comment header.
+    assert!(stdout.starts_with("gpuenergy "), "{stdout}");
+    assert!(
+        toml.starts_with("# Written by gpuenergy ") && toml.contains("\n# Run: gpuenergy "),
+        "{toml}"
+    );
 
     // The output simulates.
     let sim = gpuenergy(&[

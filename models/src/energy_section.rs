@@ -11,6 +11,13 @@
 
 use serde::{Deserialize, Serialize};
 
+/// This file as (path from the repository root, text): the key reference reads the `[energy]`
+/// keys' meanings from the doc comments below (`sim::config::keydoc`).
+pub const SOURCE: (&str, &str) = (
+    "models/src/energy_section.rs",
+    include_str!("energy_section.rs"),
+);
+
 /// `energy.calibration`: where the MRF/SRF access energies come from (spec §8.1).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -36,6 +43,15 @@ pub struct EnergySection {
     pub fixed_ratio_sweep: Vec<f64>,
 }
 
+/// The range of each numeric `[energy]` key as (key, smallest, largest, unit), an array's
+/// elements each: [`EnergySection::check`] applies it and the key reference prints it.
+pub const RANGES: &[(&str, f64, f64, &str)] = &[(
+    "energy.fixed_ratio_sweep",
+    0.0,
+    f64::INFINITY,
+    "(dynamic:leakage power ratio)",
+)];
+
 impl Default for EnergySection {
     fn default() -> Self {
         EnergySection {
@@ -54,8 +70,9 @@ impl EnergySection {
 
     /// Range checks; each message names the key.
     pub fn check(&self, bad: &mut Vec<String>) {
+        let (_, lo, _, _) = RANGES[0];
         for &r in &self.fixed_ratio_sweep {
-            if !(r.is_finite() && r >= 0.0) {
+            if !(r.is_finite() && r >= lo) {
                 bad.push(format!(
                     "'energy.fixed_ratio_sweep' holds {r}: every ratio must be a non-negative \
                      number"

@@ -101,12 +101,18 @@ pub fn run(args: Args) -> Result<()> {
         .with_context(|| format!("--tech {}", args.tech))?;
     let bar = Progress::bar(0, "steps", args.quiet.quiet);
     bar.message("starting");
-    let result = fit_and_write(&args, point.node(), &bar);
+    let run = crate::provenance::RunInfo::for_command().with_point(&point);
+    let result = fit_and_write(&args, point.node(), &run, &bar);
     bar.finish();
     result
 }
 
-fn fit_and_write(args: &Args, node: &techlib::Node, bar: &Progress) -> Result<()> {
+fn fit_and_write(
+    args: &Args,
+    node: &techlib::Node,
+    run: &crate::provenance::RunInfo,
+    bar: &Progress,
+) -> Result<()> {
     if let Some(d) = &args.liberty_dir {
         tech_fit(args, node, d, bar)?;
     }
@@ -161,12 +167,25 @@ fn fit_and_write(args: &Args, node: &techlib::Node, bar: &Progress) -> Result<()
     match args.format {
         Format::Json => println!(
             "{}",
-            serde_json::to_string_pretty(&report::calibration::to_json(&out))?
+            serde_json::to_string_pretty(&report::json_with_run(
+                run,
+                report::calibration::to_json(&out),
+                "calibration"
+            ))?
         ),
-        Format::Table => print!("{}", report::calibration::to_table(&out)),
+        Format::Table => print!(
+            "{}",
+            report::with_header(run, &report::calibration::to_table(&out))
+        ),
         Format::Csv => return Err(report::no_csv("calibrate")),
     }
-    out.overlay.save(&args.out)?;
+    let what = format!(
+        "the calibration overlay fitted to {} records under {}",
+        recs.len(),
+        reports.display()
+    );
+    out.overlay
+        .save_with_header(&args.out, &run.toml_header("calibrate", &what))?;
     bar.note(format!(
         "calibrate: overlay written to {}",
         args.out.display()

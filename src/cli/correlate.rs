@@ -56,6 +56,7 @@ pub struct Args {
     pub preset: Option<String>,
     /// Configuration file (TOML) for rows without a `preset`: full, or `base = "<preset>"` plus
     /// overrides.
+    /// Every key: docs/config-keys.md or `gpuenergy presets --keys`.
     #[arg(long)]
     pub config: Option<PathBuf>,
     /// ptx: simulate each workload from the emulator's instruction stream; trace: write it as a

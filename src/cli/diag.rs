@@ -71,6 +71,7 @@ pub struct Args {
     #[arg(long, conflicts_with = "config")]
     pub preset: Option<String>,
     /// Configuration file (TOML): full, or `base = "<preset>"` plus overrides.
+    /// Every key: docs/config-keys.md or `gpuenergy presets --keys`.
     #[arg(long)]
     pub config: Option<PathBuf>,
     /// quick: a subset of shapes sized for CI; full: every block size and the whole sweeps.

@@ -54,6 +54,7 @@ pub struct Args {
     #[arg(long, default_value = "gtx480", conflicts_with = "config")]
     pub preset: String,
     /// GPU configuration TOML (a preset plus overrides; see `gpuenergy presets --help`).
+    /// Every key: docs/config-keys.md or `gpuenergy presets --keys`.
     #[arg(long)]
     pub config: Option<PathBuf>,
     /// Workload to simulate, a comma-separated list of them, or `all` for the whole suite

@@ -37,7 +37,8 @@ pub struct ConfigMods {
     #[arg(long, value_name = "NAME")]
     pub scheduler: Option<String>,
     /// Override one configuration key (repeatable), after the technique: e.g. `--set pg.bet=19
-    /// --set sched.policy=gto`. Keys are those of `gpuenergy presets --dump gtx480`.
+    /// --set sched.policy=gto`. Every key with its meaning, unit and range:
+    /// docs/config-keys.md or `gpuenergy presets --keys`.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
 }

@@ -47,6 +47,7 @@ pub struct Args {
     #[arg(long, default_value = "gtx480", conflicts_with = "config")]
     pub preset: String,
     /// GPU configuration TOML (a preset plus overrides).
+    /// Every key: docs/config-keys.md or `gpuenergy presets --keys`.
     #[arg(long)]
     pub config: Option<PathBuf>,
     /// Workload, a comma-separated list of them, or `all` (default: all, or none when a

@@ -17,6 +17,11 @@ pub struct Args {
     /// Print only this preset, as the full TOML file a user can edit and pass with --config.
     #[arg(long)]
     pub dump: Option<String>,
+    /// Print the reference of every key --config and --set accept: meaning, allowed values
+    /// and unit, the gtx480 value and where the other presets differ (table: the Markdown page
+    /// docs/config-keys.md; json: one record per key).
+    #[arg(long, conflicts_with_all = ["dump", "import"])]
+    pub keys: bool,
     /// Convert this GPGPU-Sim configuration (gpgpusim.config) into a TOML file (--out) that
     /// --config loads; lists the options mapped and the options not modelled.
     #[arg(
@@ -53,6 +58,14 @@ pub fn run(args: Args) -> Result<()> {
             args.format,
         );
     }
+    if args.keys {
+        match args.format {
+            Format::Json => println!("{}", crate::report::keys::keys_json()?),
+            Format::Table => print!("{}", crate::report::keys::keys_markdown()?),
+            Format::Csv => return Err(crate::report::no_csv("presets --keys")),
+        }
+        return Ok(());
+    }
     if let Some(name) = &args.dump {
         let cfg = crate::study_config::StudyConfig::preset(name)?;
         print!("{}", cfg.to_full_toml_string());
@@ -62,9 +75,20 @@ pub fn run(args: Args) -> Result<()> {
         .iter()
         .map(|n| GpuConfig::preset(n))
         .collect::<Result<_, _>>()?;
+    let run = crate::provenance::RunInfo::for_command();
     match args.format {
-        Format::Json => println!("{}", listing::presets_json(&cfgs)?),
-        Format::Table => print!("{}", listing::presets_table(&cfgs)),
+        Format::Json => println!(
+            "{}",
+            serde_json::to_string_pretty(&crate::report::json_with_run(
+                &run,
+                listing::presets_json(&cfgs),
+                "presets"
+            ))?
+        ),
+        Format::Table => print!(
+            "{}",
+            crate::report::with_header(&run, &listing::presets_table(&cfgs))
+        ),
         Format::Csv => return Err(crate::report::no_csv("presets")),
     }
     Ok(())
@@ -135,17 +159,29 @@ fn run_import(
         sources.push(OptionSource { file, text });
     }
     let imported = gpgpusim::import(&sources, base, &machine_name(config))?;
-    std::fs::write(out, imported.to_toml())
+    let run = crate::provenance::RunInfo::for_command();
+    let header = run.toml_header(
+        "presets --import",
+        &format!("the configuration imported from {config_name}"),
+    );
+    std::fs::write(out, header + &imported.to_toml())
         .with_context(|| format!("cannot write {}", out.display()))?;
     let base_cfg = GpuConfig::preset(&imported.base)?;
     match format {
         Format::Json => println!(
             "{}",
-            import::import_json(&imported, &base_cfg, &out.display().to_string())?
+            serde_json::to_string_pretty(&crate::report::json_with_run(
+                &run,
+                import::import_json(&imported, &base_cfg, &out.display().to_string()),
+                "import"
+            ))?
         ),
         _ => print!(
             "{}",
-            import::import_table(&imported, &base_cfg, &out.display().to_string())
+            crate::report::with_header(
+                &run,
+                &import::import_table(&imported, &base_cfg, &out.display().to_string())
+            )
         ),
     }
     Ok(())

@@ -40,6 +40,7 @@ pub struct Args {
     pub preset: String,
     /// Configuration file (TOML), full or `base = "<preset>"` plus overrides (instead of
     /// --preset).
+    /// Every key: docs/config-keys.md or `gpuenergy presets --keys`.
     #[arg(long)]
     pub config: Option<PathBuf>,
     /// Input size tier of the built-in workloads: test or bench (a program has fixed sizes

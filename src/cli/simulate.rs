@@ -56,6 +56,7 @@ pub struct Args {
     #[arg(long, conflicts_with = "config")]
     pub preset: Option<String>,
     /// Configuration file (TOML), full or `base = "<preset>"` plus overrides.
+    /// Every key: docs/config-keys.md or `gpuenergy presets --keys`.
     #[arg(long)]
     pub config: Option<PathBuf>,
     /// Built-in workload to simulate (see `gpuenergy workloads`).

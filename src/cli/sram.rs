@@ -316,7 +316,10 @@ fn run_batch(path: &Path, out_path: Option<&Path>) -> Result<()> {
         let secs = start.elapsed().as_secs_f64();
         lines.push(report::sram::batch_row(&cfg, &r, secs));
     }
-    let text = lines.join("\n") + "\n";
+    // The provenance columns after each row's own (the technology of a row is its own
+    // `tech_um` and `cell_type`, so the run's node and supply columns stay empty).
+    let run = crate::provenance::RunInfo::for_command();
+    let text = report::csv_with_run(&run, &(lines.join("\n") + "\n"));
     match out_path {
         Some(p) => {
             std::fs::write(p, text).with_context(|| format!("{}: cannot write", p.display()))?

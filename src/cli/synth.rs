@@ -133,7 +133,9 @@ pub fn run(args: Args) -> Result<()> {
             jobs.push(registry::spec(n, &given)?);
         }
     }
-    print!("{}", report::synth::header());
+    let mut run = crate::provenance::RunInfo::for_command();
+    run.flavour = opts.flavour.clone();
+    print!("{}", report::with_header(&run, &report::synth::header()));
     let total = jobs.len();
     let bar = Progress::bar(total, "runs", quiet);
     let result = run_jobs(&args, &jobs, &lib, &opts, &bar);

@@ -52,9 +52,16 @@ pub fn run(args: Args) -> Result<()> {
     for n in &nodes {
         all.extend(rows(n)?);
     }
+    let run = crate::provenance::RunInfo::for_command();
     match args.format {
-        Format::Json => emit(&(serde_json::to_string_pretty(&report::techs::json(&all))? + "\n")),
-        Format::Table => emit(&report::techs::table(&all)),
+        Format::Json => emit(
+            &(serde_json::to_string_pretty(&report::json_with_run(
+                &run,
+                report::techs::json(&all),
+                "nodes",
+            ))? + "\n"),
+        ),
+        Format::Table => emit(&report::with_header(&run, &report::techs::table(&all))),
         Format::Csv => Err(crate::report::no_csv("techs")),
     }
 }

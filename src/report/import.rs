@@ -90,7 +90,7 @@ pub fn import_table(imp: &Imported, base: &GpuConfig, out: &str) -> String {
 }
 
 /// `gpuenergy presets --import --format json`: the same content as [`import_table`].
-pub fn import_json(imp: &Imported, base: &GpuConfig, out: &str) -> serde_json::Result<String> {
+pub fn import_json(imp: &Imported, base: &GpuConfig, out: &str) -> serde_json::Value {
     let mapped: Vec<serde_json::Value> = imp
         .mapped
         .iter()
@@ -121,7 +121,7 @@ pub fn import_json(imp: &Imported, base: &GpuConfig, out: &str) -> serde_json::R
         .iter()
         .map(|(p, n)| (p.clone(), serde_json::json!(n)))
         .collect();
-    serde_json::to_string_pretty(&serde_json::json!({
+    serde_json::json!({
         "sources": imp.sources,
         "out": out,
         "base": imp.base,
@@ -130,5 +130,5 @@ pub fn import_json(imp: &Imported, base: &GpuConfig, out: &str) -> serde_json::R
         "mapped": mapped,
         "unmodelled": unmodelled,
         "differs_from_base": diff,
-    }))
+    })
 }

@@ -5,7 +5,7 @@ use sim::config::GpuConfig;
 use sim::workloads::{self, character_words};
 
 /// The presets as JSON: per preset its name, configuration hash and every resolved field.
-pub fn presets_json(cfgs: &[GpuConfig]) -> serde_json::Result<String> {
+pub fn presets_json(cfgs: &[GpuConfig]) -> serde_json::Value {
     let list: Vec<serde_json::Value> = cfgs
         .iter()
         .map(|c| {
@@ -16,7 +16,7 @@ pub fn presets_json(cfgs: &[GpuConfig]) -> serde_json::Result<String> {
             })
         })
         .collect();
-    serde_json::to_string_pretty(&list)
+    serde_json::Value::Array(list)
 }
 
 /// The presets as an aligned text table, one summary line per preset.

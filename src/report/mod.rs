@@ -31,6 +31,7 @@ pub mod csv;
 pub mod diag;
 pub mod import;
 pub mod json;
+pub mod keys;
 pub mod listing;
 pub mod plot;
 pub mod rfstats;

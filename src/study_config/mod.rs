@@ -16,6 +16,7 @@
 //! [`crate::study::Study`] stamps its Activity records with the study configuration's hash, as
 //! they were stamped before.
 
+pub mod keys;
 pub mod opt;
 
 use models::rf::EnergySection;

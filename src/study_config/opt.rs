@@ -59,6 +59,18 @@ impl Default for OptSection {
     }
 }
 
+/// The range of each numeric `[opt]` key as (key, smallest, largest, unit):
+/// [`OptSection::check`] applies it and the key reference prints it.
+pub const RANGES: [(&str, f64, f64, &str); 2] = [
+    (
+        "opt.max_slowdown",
+        0.0,
+        10.0,
+        "(fraction of the baseline run time)",
+    ),
+    ("opt.snm_min", 0.0, 1.0, "V"),
+];
+
 /// Largest area budget as a share, %: 1000 (an added area ten times the base's).
 pub const MAX_BUDGET_PCT: f64 = 1000.0;
 /// Largest area budget as an area, mm²: 70,000 (a whole 300 mm wafer).
@@ -120,15 +132,16 @@ impl OptSection {
         if let Err(e) = AreaBudget::parse(&self.area_budget) {
             bad.push(format!("'opt.area_budget': {e}"));
         }
-        if !(self.max_slowdown.is_finite() && (0.0..=10.0).contains(&self.max_slowdown)) {
+        let [(_, s_lo, s_hi, _), (_, m_lo, m_hi, _)] = RANGES;
+        if !(self.max_slowdown.is_finite() && (s_lo..=s_hi).contains(&self.max_slowdown)) {
             bad.push(format!(
-                "'opt.max_slowdown' = {}: must be a fraction in 0..=10 (0.05 = 5 %)",
+                "'opt.max_slowdown' = {}: must be a fraction in {s_lo}..={s_hi} (0.05 = 5 %)",
                 self.max_slowdown
             ));
         }
-        if !(self.snm_min.is_finite() && (0.0..=1.0).contains(&self.snm_min)) {
+        if !(self.snm_min.is_finite() && (m_lo..=m_hi).contains(&self.snm_min)) {
             bad.push(format!(
-                "'opt.snm_min' = {}: must be a margin in 0..=1 V",
+                "'opt.snm_min' = {}: must be a margin in {m_lo}..={m_hi} V",
                 self.snm_min
             ));
         }

@@ -188,7 +188,13 @@ impl Overlay {
     /// Write the overlay to `path`, after the checks that [`Overlay::load`] applies: an overlay
     /// that could not be read back is never written.
     pub fn save(&self, path: &Path) -> Result<(), OverlayError> {
-        let text = self.to_toml_string();
+        self.save_with_header(path, "")
+    }
+
+    /// As [`Overlay::save`], with `header` (TOML comment lines, each starting `#`, saying what
+    /// wrote the file) before the overlay's text.
+    pub fn save_with_header(&self, path: &Path, header: &str) -> Result<(), OverlayError> {
+        let text = format!("{header}{}", self.to_toml_string());
         self.validate(&text, path)?;
         std::fs::write(path, text).map_err(|source| OverlayError::Io {
             path: path.to_path_buf(),

@@ -16,6 +16,7 @@
 
 pub mod fold;
 pub mod gpgpusim;
+pub mod keydoc;
 mod load;
 mod ooo;
 pub mod pg;
@@ -27,5 +28,6 @@ mod schema;
 mod technique;
 
 pub use load::{table_with_overrides, OtherTables, PRESETS, PRESET_NAMES, UNREAD_KEYS};
+pub use ranges::key_range;
 pub use schema::*;
 pub use technique::*;

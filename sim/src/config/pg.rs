@@ -400,7 +400,9 @@ impl Default for CoordinatedSection {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct AdaptiveSection {
-    /// `pg.adaptive.enabled`.
+    /// `pg.adaptive.enabled`: the idle-detect window D adapts per epoch (it grows by one
+    /// cycle after an epoch with more critical wakeups than `critical_threshold` and shrinks
+    /// after quiet epochs) instead of staying at `pg.idle_detect`.
     pub enabled: bool,
     /// `pg.adaptive.scope`.
     pub scope: AdaptiveScope,
@@ -408,9 +410,10 @@ pub struct AdaptiveSection {
     pub epoch: u64,
     /// `pg.adaptive.critical_threshold`: THR; D increments when cw > THR.
     pub critical_threshold: u32,
-    /// `pg.adaptive.d_min`.
+    /// `pg.adaptive.d_min`: the smallest idle-detect window D, in cycles, when `bounded`.
     pub d_min: u32,
-    /// `pg.adaptive.d_max`.
+    /// `pg.adaptive.d_max`: the largest idle-detect window D, in cycles, when `bounded`
+    /// (at most 1000000).
     pub d_max: u32,
     /// `pg.adaptive.bounded`: clamp D to [d_min, d_max] (else only D ≥ 0).
     pub bounded: bool,

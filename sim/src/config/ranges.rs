@@ -227,6 +227,12 @@ fn range_of(key: &str) -> Option<&'static Range> {
         .find(|r| matches(r.key, key))
 }
 
+/// The physical range of the numeric key `key` as (smallest, largest, unit), if the table
+/// (or a registered technique section's) has one: the bounds `GpuConfig::validate` applies.
+pub fn key_range(key: &str) -> Option<(f64, f64, &'static str)> {
+    range_of(key).map(|r| (r.lo, r.hi, r.unit))
+}
+
 /// Numeric leaves of a serialised configuration, as (dotted key, values); an array's
 /// elements are its values.
 fn numeric_leaves(

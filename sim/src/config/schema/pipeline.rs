@@ -189,7 +189,7 @@ pub struct LatencySection {
     pub fp: FpLatency,
     /// `latency.dp`: double-precision opcodes.
     pub dp: FpLatency,
-    /// sqrt, rsqrt, rcp, sin, cos, ex2, lg2.
+    /// `[latency, ii]` in core cycles of sqrt, rsqrt, rcp, sin, cos, ex2 and lg2.
     pub sfu: LatII,
     /// `[latency.trace]`: per-unit latencies for trace mode. Not read: traces use the classes
     /// above.
@@ -200,17 +200,18 @@ pub struct LatencySection {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct IntLatency {
-    /// add and every integer operation without a key of its own.
+    /// `[latency, ii]` in core cycles of add and every integer operation without a key of
+    /// its own.
     pub add: LatII,
-    /// min and max.
+    /// `[latency, ii]` in core cycles of min and max.
     pub max: LatII,
-    /// mul.
+    /// `[latency, ii]` in core cycles of mul.
     pub mul: LatII,
-    /// mad.
+    /// `[latency, ii]` in core cycles of mad.
     pub mad: LatII,
-    /// div and rem.
+    /// `[latency, ii]` in core cycles of div and rem.
     pub div: LatII,
-    /// shfl.
+    /// `[latency, ii]` in core cycles of shfl.
     pub shfl: LatII,
 }
 
@@ -218,15 +219,15 @@ pub struct IntLatency {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FpLatency {
-    /// add and every operation without a key of its own.
+    /// `[latency, ii]` in core cycles of add and every operation without a key of its own.
     pub add: LatII,
-    /// min and max.
+    /// `[latency, ii]` in core cycles of min and max.
     pub max: LatII,
-    /// mul.
+    /// `[latency, ii]` in core cycles of mul.
     pub mul: LatII,
-    /// mad and fma.
+    /// `[latency, ii]` in core cycles of mad and fma.
     pub mad: LatII,
-    /// div.
+    /// `[latency, ii]` in core cycles of div.
     pub div: LatII,
 }
 
@@ -234,13 +235,13 @@ pub struct FpLatency {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TraceLatency {
-    /// SASS integer instructions.
+    /// `[latency, ii]` in core cycles of SASS integer instructions.
     pub int: LatII,
-    /// SASS single-precision instructions.
+    /// `[latency, ii]` in core cycles of SASS single-precision instructions.
     pub sp: LatII,
-    /// SASS double-precision instructions.
+    /// `[latency, ii]` in core cycles of SASS double-precision instructions.
     pub dp: LatII,
-    /// SASS MUFU instructions.
+    /// `[latency, ii]` in core cycles of SASS MUFU instructions.
     pub sfu: LatII,
     /// FP16 pair instructions (HADD2, HFMA2, HMUL2) take half the SP II. Not modelled
     /// (`UNREAD_KEYS`).
