@@ -164,6 +164,13 @@ fn fit_and_write(
     ));
     let out = fit_records_with_progress(&args.tech, &recs, &mut on_step(bar))?;
     bar.finish();
+    // the fit describes the records' characterisation point, not the node's defaults
+    let r = &out.overlay.reference;
+    let mut run = run.clone();
+    run.flavour = r.flavour.clone();
+    run.vdd_v = r.vdd_v;
+    run.temperature_k = r.temperature_c + 273.15;
+    let run = &run;
     match args.format {
         Format::Json => println!(
             "{}",
