@@ -12,7 +12,8 @@
 //! ````
 //!
 //! The command runs from the repository root with the binary this build made (arguments split
-//! at spaces; no shell). Lines that report wall-clock time (`done in`, `per s`) are left out.
+//! at spaces; no shell). Lines that report wall-clock time (`done in`, `per s`, `simulate`'s
+//! `simulated … warp insts/s` line) are left out.
 //! The check compares the quoted text with a fresh run token by token: words exactly, numbers
 //! within a relative tolerance of [`DEFAULT_TOLERANCE`] (0.5 %), or the one a marker states
 //! (`<!-- output(tolerance=2%): … -->`), so that a model change that moves a quoted figure by
@@ -106,7 +107,10 @@ fn blocks(file: &Path) -> Vec<Block> {
 
 /// Is this line a wall-clock report that differs from run to run?
 fn is_timing(l: &str) -> bool {
-    l.contains(" done in ") || l.contains("per s") || l.contains("/s ") && l.contains("wall")
+    l.contains(" done in ")
+        || l.contains("per s")
+        || l.contains("/s ") && l.contains("wall")
+        || l.starts_with("simulated ") && l.ends_with(" warp insts/s)")
 }
 
 fn run(b: &Block) -> String {
