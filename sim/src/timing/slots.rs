@@ -14,13 +14,12 @@ use super::ooo::host::{IssueHost, StageStep};
 use super::ooo::OooStage;
 use super::perclass::PerPipe;
 use super::policy::{
-    ByAge, FetchGroup, GatingPolicy, Gto, Hazard, InOrderScoreboard, IssueStage, Lrr, MonolithicRf,
+    ByAge, FetchGroup, GatingPolicy, Gto, InOrderScoreboard, IssueStage, Lrr, MonolithicRf,
     NoGating, RegisterFileOrg, RfRoute, TwoLevel, UnitState, WarpScheduler,
 };
 use super::rf::PrfOrg;
 use super::tinst::TInst;
 use super::warpedrf::TricRf;
-use crate::activity::KernelActivity;
 use crate::config::{GpuConfig, SchedPolicy};
 use crate::stream::KernelStream;
 use crate::SimError;
@@ -164,51 +163,7 @@ macro_rules! slot_call {
     };
 }
 
-impl IssueStage for IssueStageSlot {
-    fn reset(&mut self, n_warps: usize) {
-        slot_call!(self, s => s.reset(n_warps))
-    }
-    #[inline]
-    fn check(&self, w: usize, inst: &TInst) -> Result<(), Hazard> {
-        slot_call!(self, s => s.check(w, inst))
-    }
-    #[inline]
-    fn reserve(&mut self, w: usize, inst: &TInst, longop: bool) {
-        slot_call!(self, s => s.reserve(w, inst, longop))
-    }
-    #[inline]
-    fn release(&mut self, w: usize, reg: u16) {
-        slot_call!(self, s => s.release(w, reg))
-    }
-    #[inline]
-    fn sources_read(&mut self, w: usize, inst: &TInst) {
-        slot_call!(self, s => s.sources_read(w, inst))
-    }
-    #[inline]
-    fn reads_longop(&self, w: usize, inst: &TInst) -> bool {
-        slot_call!(self, s => s.reads_longop(w, inst))
-    }
-    fn any_pending(&self, w: usize) -> bool {
-        slot_call!(self, s => s.any_pending(w))
-    }
-    fn failure_sticky(&self) -> bool {
-        slot_call!(self, s => s.failure_sticky())
-    }
-    fn on_warp_launch(&mut self, w: usize) {
-        slot_call!(self, s => s.on_warp_launch(w))
-    }
-    #[inline]
-    fn replay_idle(&mut self, cycles: u64) {
-        slot_call!(self, s => s.replay_idle(cycles))
-    }
-    #[inline]
-    fn may_sleep(&self) -> bool {
-        slot_call!(self, s => s.may_sleep())
-    }
-    fn record(&self, k: &mut KernelActivity) {
-        slot_call!(self, s => s.record(k))
-    }
-}
+crate::timing::policy::forward_issue_stage!(IssueStageSlot, slot_call);
 
 /// The SM's register-file organisation: the built-in monolithic file called directly (its bank
 /// mapping runs for every operand), the built-in partitioned RF / MRF baselines / RF cache

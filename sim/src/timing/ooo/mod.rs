@@ -39,9 +39,7 @@ pub use socgpu::{
 use crate::config::{GpuConfig, OooMode};
 use crate::timing::memsys::MemSys;
 use crate::timing::perclass::PerPipe;
-use crate::timing::policy::{Hazard, IssueStage};
-use crate::timing::tinst::TInst;
-use crate::{activity::KernelActivity, stream::KernelStream, SimError};
+use crate::{stream::KernelStream, SimError};
 use host::{IssueHost, StageStep};
 
 /// The built-in out-of-order issue stages, one variant each (the SM's issue-stage slot holds
@@ -187,51 +185,7 @@ impl OooStage {
     }
 }
 
-impl IssueStage for OooStage {
-    fn reset(&mut self, n_warps: usize) {
-        ooo_call!(self, s => s.reset(n_warps))
-    }
-    #[inline]
-    fn check(&self, w: usize, inst: &TInst) -> Result<(), Hazard> {
-        ooo_call!(self, s => s.check(w, inst))
-    }
-    #[inline]
-    fn reserve(&mut self, w: usize, inst: &TInst, longop: bool) {
-        ooo_call!(self, s => s.reserve(w, inst, longop))
-    }
-    #[inline]
-    fn release(&mut self, w: usize, reg: u16) {
-        ooo_call!(self, s => s.release(w, reg))
-    }
-    #[inline]
-    fn sources_read(&mut self, w: usize, inst: &TInst) {
-        ooo_call!(self, s => s.sources_read(w, inst))
-    }
-    #[inline]
-    fn reads_longop(&self, w: usize, inst: &TInst) -> bool {
-        ooo_call!(self, s => s.reads_longop(w, inst))
-    }
-    fn any_pending(&self, w: usize) -> bool {
-        ooo_call!(self, s => s.any_pending(w))
-    }
-    fn failure_sticky(&self) -> bool {
-        ooo_call!(self, s => s.failure_sticky())
-    }
-    fn on_warp_launch(&mut self, w: usize) {
-        ooo_call!(self, s => s.on_warp_launch(w))
-    }
-    #[inline]
-    fn replay_idle(&mut self, cycles: u64) {
-        ooo_call!(self, s => s.replay_idle(cycles))
-    }
-    #[inline]
-    fn may_sleep(&self) -> bool {
-        ooo_call!(self, s => s.may_sleep())
-    }
-    fn record(&self, k: &mut KernelActivity) {
-        ooo_call!(self, s => s.record(k))
-    }
-}
+crate::timing::policy::forward_issue_stage!(OooStage, ooo_call);
 
 /// ⌈log2 n⌉ (0 for n ≤ 1).
 pub fn ceil_log2(n: u32) -> u32 {

@@ -182,6 +182,65 @@ pub trait IssueStage: Send {
     fn record(&self, _k: &mut KernelActivity) {}
 }
 
+/// Implements [`IssueStage`] for an enum of stages by forwarding every method to the variant
+/// it holds, through the enum's own dispatch macro `$call!(self, s => expr)` (one `match`,
+/// no `dyn` on the per-cycle path). Every enum of issue stages (the SM's slot, the built-in
+/// out-of-order stages) forwards the same way, so the list of methods lives here once.
+macro_rules! forward_issue_stage {
+    ($ty:ty, $call:ident) => {
+        impl $crate::timing::policy::IssueStage for $ty {
+            fn reset(&mut self, n_warps: usize) {
+                $call!(self, s => s.reset(n_warps))
+            }
+            #[inline]
+            fn check(
+                &self,
+                w: usize,
+                inst: &$crate::timing::tinst::TInst,
+            ) -> Result<(), $crate::timing::policy::Hazard> {
+                $call!(self, s => s.check(w, inst))
+            }
+            #[inline]
+            fn reserve(&mut self, w: usize, inst: &$crate::timing::tinst::TInst, longop: bool) {
+                $call!(self, s => s.reserve(w, inst, longop))
+            }
+            #[inline]
+            fn release(&mut self, w: usize, reg: u16) {
+                $call!(self, s => s.release(w, reg))
+            }
+            #[inline]
+            fn sources_read(&mut self, w: usize, inst: &$crate::timing::tinst::TInst) {
+                $call!(self, s => s.sources_read(w, inst))
+            }
+            #[inline]
+            fn reads_longop(&self, w: usize, inst: &$crate::timing::tinst::TInst) -> bool {
+                $call!(self, s => s.reads_longop(w, inst))
+            }
+            fn any_pending(&self, w: usize) -> bool {
+                $call!(self, s => s.any_pending(w))
+            }
+            fn failure_sticky(&self) -> bool {
+                $call!(self, s => s.failure_sticky())
+            }
+            fn on_warp_launch(&mut self, w: usize) {
+                $call!(self, s => s.on_warp_launch(w))
+            }
+            #[inline]
+            fn replay_idle(&mut self, cycles: u64) {
+                $call!(self, s => s.replay_idle(cycles))
+            }
+            #[inline]
+            fn may_sleep(&self) -> bool {
+                $call!(self, s => s.may_sleep())
+            }
+            fn record(&self, k: &mut $crate::activity::KernelActivity) {
+                $call!(self, s => s.record(k))
+            }
+        }
+    };
+}
+pub(crate) use forward_issue_stage;
+
 /// The register-file structure one access goes to (register-file spec §5, §7): the monolithic
 /// file, the fast partition in its high or low back-gate mode, the slow partition, or a
 /// register-file cache in front of the monolithic file.
