@@ -65,7 +65,7 @@ pub fn keys_markdown() -> Result<String> {
          preset (the default of every command) and where the other built-in presets ({}) \
          differ. A file may set any subset of the keys on a preset with `base = \"<preset>\"`; \
          `gpuenergy presets --dump <preset>` prints a preset as a full file. Tables such as \
-         `[pg]`, `[prf]` or `[tric]` hold their defaults when absent. `gpuenergy presets \
+         `[pg]`, `[prf]` or `[fold]` hold their defaults when absent. `gpuenergy presets \
          --keys --format json` gives the same reference as JSON.\n",
         rows.len(),
         presets

@@ -14,7 +14,7 @@
 
 use super::StudyConfig;
 use serde::Serialize;
-use sim::config::keydoc::{DocIndex, SCHEMA_SOURCES};
+use sim::config::keydoc::{schema_sources, DocIndex};
 use sim::config::GpuConfig;
 
 /// The preset whose values the reference lists first (the default of every command).
@@ -89,7 +89,7 @@ fn show(v: f64) -> String {
 
 /// The doc-comment index of every table a study configuration has.
 fn index() -> DocIndex {
-    let mut sources: Vec<(&str, &str)> = SCHEMA_SOURCES.to_vec();
+    let mut sources: Vec<(&str, &str)> = schema_sources();
     sources.push(models::energy_section::SOURCE);
     sources.push(("src/study_config/opt.rs", include_str!("opt.rs")));
     DocIndex::parse(&sources)

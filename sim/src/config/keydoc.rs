@@ -1,9 +1,10 @@
 //! The meaning of every configuration key, read from the schema's own doc comments.
 //!
 //! The schema documents each key beside its field (`///` on the serde struct's field); this
-//! module embeds the schema's source files ([`SCHEMA_SOURCES`]) and reads those comments back,
-//! so that the key reference (`gpuenergy presets --keys`, `docs/config-keys.md`) quotes the one
-//! text a developer edits and can never drift from it. [`DocIndex::parse`] collects, per
+//! module embeds the schema's source files ([`schema_sources`]: the schema files and each
+//! registered technique section's own) and reads those comments back, so that the key
+//! reference (`gpuenergy presets --keys`, `docs/config-keys.md`) quotes the one text a
+//! developer edits and can never drift from it. [`DocIndex::parse`] collects, per
 //! struct, each field's name, type and doc comment, and the doc comment of every struct and
 //! enum (used when a field's own comment only names its key and the type says the rest);
 //! [`DocIndex::meaning`] walks a dotted key from a root struct (`GpuConfig`) through the
@@ -50,15 +51,16 @@ pub const SCHEMA_SOURCES: &[(&str, &str)] = &[
         "sim/src/config/technique/mod.rs",
         include_str!("technique/mod.rs"),
     ),
-    (
-        "sim/src/config/technique/tric.rs",
-        include_str!("technique/tric.rs"),
-    ),
-    (
-        "sim/src/config/technique/coma.rs",
-        include_str!("technique/coma.rs"),
-    ),
 ];
+
+/// [`SCHEMA_SOURCES`] and the source file of every registered technique section
+/// (`config::technique::SECTIONS`, each naming its own), so that a new section's keys are
+/// documented without a line here.
+pub fn schema_sources() -> Vec<(&'static str, &'static str)> {
+    let mut v = SCHEMA_SOURCES.to_vec();
+    v.extend(super::technique::SECTIONS.iter().map(|s| s.source));
+    v
+}
 
 /// One field of a struct: its type (the last path segment, generics and `Option` removed) and
 /// its doc comment (lines joined by spaces).
@@ -328,7 +330,7 @@ mod tests {
 
     #[test]
     fn fields_of_plain_structs_macro_structs_and_technique_sections_resolve() {
-        let ix = DocIndex::parse(SCHEMA_SOURCES);
+        let ix = DocIndex::parse(&schema_sources());
         assert_eq!(
             ix.meaning("GpuConfig", &["gpu", "core_mhz"]).unwrap(),
             "SM (core) clock in MHz."
@@ -346,8 +348,10 @@ mod tests {
             .meaning("GpuConfig", &["l2", "atomic_latency"])
             .unwrap()
             .contains("atomic"));
-        // section_fields!: a technique table below GpuConfig.
-        assert!(ix.meaning("GpuConfig", &["tric", "enabled"]).is_ok());
+        // section_fields!: every registered technique table below GpuConfig.
+        for sec in crate::config::technique::SECTIONS {
+            assert!(ix.meaning("GpuConfig", &[sec.name, "enabled"]).is_ok());
+        }
         // A doc that only names its key falls back to the type's doc.
         assert!(ix
             .meaning("GpuConfig", &["coma", "lane_org"])

@@ -25,6 +25,7 @@ pub(crate) const SECTION: TechniqueSection = TechniqueSection {
     enabled: |c| c.coma.enabled,
     plain_rf_only: None,
     reset_cost_only_keys: |_| {},
+    source: ("sim/src/config/technique/coma.rs", include_str!("coma.rs")),
 };
 
 /// `coma.lane_org`: how the lanes of an entry are laid out (spec §4.4).

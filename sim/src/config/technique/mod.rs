@@ -38,6 +38,9 @@ pub(crate) struct TechniqueSection {
     pub plain_rf_only: Option<&'static str>,
     /// Resets the keys only the cost models read to their defaults (`GpuConfig::simulated_view`).
     pub reset_cost_only_keys: fn(&mut GpuConfig),
+    /// The section's source file (path, text): its doc comments document its keys
+    /// (`config::keydoc`, `docs/config-keys.md`).
+    pub source: (&'static str, &'static str),
 }
 
 /// The registered technique sections, in the order their tables, checks and messages appear.

@@ -38,6 +38,7 @@ pub(crate) const SECTION: TechniqueSection = TechniqueSection {
          monolithic RF only",
     ),
     reset_cost_only_keys: |c| c.tric.reset_cost_only_keys(),
+    source: ("sim/src/config/technique/tric.rs", include_str!("tric.rs")),
 };
 
 /// Largest explicit `tric.lookahead_timeout`, cycles.
