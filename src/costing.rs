@@ -1,6 +1,6 @@
 //! The costing side of the built-in techniques, registered once: power gating (power-gating
 //! §1.6, [`models::gating::cost`]), the register-file techniques ([`crate::rfcost`]), the issue
-//! stage ([`crate::issuecost`]: the baseline's, SOCGPU's or LOOG's) and the DWF scheduler
+//! stage ([`crate::issuecost`]: the baseline's or an out-of-order stage's) and the DWF scheduler
 //! ([`crate::dwfcost`]). Each implements [`models::technique::TechniqueCost`]; a study runs the
 //! registry ([`builtin`], plus any plug-in registered after them) on every run's estimate and
 //! keeps each costing's [`Record`] under its key. Nothing else in the study names a technique.
@@ -148,8 +148,8 @@ impl TechniqueCost<Record, CostingError> for RfCosting {
     }
 }
 
-/// The issue stage: the baseline's I-buffer and scoreboards, or SOCGPU's or LOOG's structures
-/// in their place ([`crate::issuecost`]). Always applies.
+/// The issue stage: the baseline's I-buffer and scoreboards, or an out-of-order stage's
+/// structures in their place ([`crate::issuecost`]). Always applies.
 struct IssueCosting;
 
 impl TechniqueCost<Record, CostingError> for IssueCosting {

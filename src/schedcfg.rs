@@ -19,9 +19,9 @@
 //! - Pseudo-unit `fetch` [G], the front end: a fetch brings `E` instructions of one warp into
 //!   its I-buffer, and the SM makes `frontend.fetch_throughput` fetches per cycle, so every
 //!   instruction takes `t = 1/E` of a fetch slot, `m = fetch_throughput`, `s = 1`. `E` is
-//!   `min(frontend.fetch_width, frontend.ibuffer_entries)` for the in-order I-buffer (and
-//!   LOOG's, the same), which refills only when empty, and `min(fetch_width, ib_depth)` for
-//!   SOCGPU's, which refills when that many entries are free. Bodies of independent warps that
+//!   `min(frontend.fetch_width, B)` with `B` the warp's fetch buffer
+//!   ([`sim::config::GpuConfig::fetch_buffer_entries`]: the in-order I-buffer, or a per-warp
+//!   out-of-order buffer that refills when that many entries are free). Bodies of independent warps that
 //!   each issue back to back drain their buffers every `E` instructions; when the fetch slots
 //!   run out first, the issue rate is the front end's.
 

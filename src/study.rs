@@ -168,7 +168,7 @@ pub struct WorkloadResult {
     /// field per record in the order the costings ran: `gating` (per gated domain class, the
     /// power-gating §1.6 accounting; absent without gating), `rf` (the register-file
     /// techniques' §8 accounting; absent without one), `issue` (the issue stage's structures,
-    /// issue-stage §4: the baseline's I-buffer and scoreboards, or SOCGPU's or LOOG's), `dwf`
+    /// issue-stage §4: the baseline's I-buffer and scoreboards, or an out-of-order stage's), `dwf`
     /// (the DWF scheduler's hardware, control-flow §5.7, also in the tree as the SMs' "DWF
     /// scheduler" group; absent without DWF).
     #[serde(flatten)]

@@ -986,3 +986,96 @@ fn no_import_cycles_between_sibling_modules() {
         report.join("\n")
     );
 }
+
+/// Every library file below `dir` (relative to the workspace root) with the extension `ext`,
+/// leaving out test-only files (`tests.rs`, anything under a `tests/` folder).
+fn library_files(dir: &str, ext: &str, out: &mut Vec<PathBuf>) {
+    let root = workspace_root();
+    let mut stack = vec![root.join(dir)];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            let name = e.file_name().to_string_lossy().into_owned();
+            if p.is_dir() {
+                if name != "tests" {
+                    stack.push(p);
+                }
+            } else if p.extension().is_some_and(|x| x == ext) && name != "tests.rs" {
+                out.push(p.strip_prefix(&root).unwrap().to_path_buf());
+            }
+        }
+    }
+}
+
+/// The built-in techniques whose footprint `files_naming_each_technique` watches, with the most
+/// library files that may name each (the count when the check was written: the technique's own
+/// modules, the parent modules that declare them, the registries that list it, and the
+/// component catalogues that hold its blocks).
+const TECHNIQUE_FILE_BOUNDS: &[(&str, usize)] =
+    &[("socgpu", 11), ("loog", 12), ("tric", 14), ("coma", 17)];
+
+/// The files naming each watched technique (case-insensitive, as a word start: `socgpu`,
+/// `SocgpuStats`, `TRIC`), over the library sources and the presets and node data, test code
+/// left out (files named `tests.rs`, folders `tests/`, and an inline `#[cfg(test)] mod tests`
+/// at the end of a file). ARCHITECTURE.md's recipe: generic code reaches a technique through
+/// the registries and names none, so this count grows only with a new registry or a new
+/// module of the technique. `--nocapture` prints the lists.
+#[test]
+fn files_naming_each_technique() {
+    let mut files = Vec::new();
+    for dir in [
+        "src",
+        "techlib/src",
+        "sim/src",
+        "models/src",
+        "calibration/src",
+    ] {
+        library_files(dir, "rs", &mut files);
+    }
+    library_files("sim/presets", "toml", &mut files);
+    library_files("techlib/data", "toml", &mut files);
+    files.sort();
+    let root = workspace_root();
+    let texts: Vec<(PathBuf, String)> = files
+        .into_iter()
+        .map(|f| {
+            let mut text = std::fs::read_to_string(root.join(&f))
+                .unwrap()
+                .to_lowercase();
+            if let Some(at) = text.find("#[cfg(test)]\nmod tests {") {
+                text.truncate(at);
+            }
+            (f, text)
+        })
+        .collect();
+    let mut over = Vec::new();
+    for &(name, bound) in TECHNIQUE_FILE_BOUNDS {
+        let naming: Vec<String> = texts
+            .iter()
+            .filter(|(_, text)| {
+                text.match_indices(name).any(|(at, _)| {
+                    let before = text[..at].chars().next_back();
+                    !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+                })
+            })
+            .map(|(f, _)| f.display().to_string())
+            .collect();
+        println!("{name}: {} files\n  {}", naming.len(), naming.join("\n  "));
+        if naming.len() > bound {
+            over.push(format!(
+                "{name}: {} files name it (at most {bound}):\n  {}",
+                naming.len(),
+                naming.join("\n  ")
+            ));
+        }
+    }
+    assert!(
+        over.is_empty(),
+        "a technique is named in more files than before; reach it through its registry \
+         instead:\n{}",
+        over.join("\n")
+    );
+}

@@ -214,7 +214,7 @@ impl ComponentSpec {
 }
 
 /// Components registered as calibration anchors, not as logic kinds: whole per-warp issue
-/// blocks (the in-order baseline's and SOCGPU's, issue-stage §4) synthesised to check the
+/// blocks (the in-order baseline's and an out-of-order stage's, issue-stage §4) synthesised to check the
 /// composed models of `models::issue` against synthesis. `synth --component all` and the
 /// golden sweep leave them out (no logic kind fits them).
 pub const ANCHORS: &[&str] = &["issue_base", "issue_socgpu"];

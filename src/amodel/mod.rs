@@ -124,7 +124,7 @@ pub fn check_representable(cfg: &GpuConfig) -> Result<(), String> {
             "sched.ooo.mode",
             format!("\"{:?}\"", cfg.sched.ooo.mode).to_lowercase(),
             "\"none\"",
-            "SOCGPU and LOOG are issue-stage mechanisms of the cycle-level SM",
+            "out-of-order issue stages are mechanisms of the cycle-level SM",
         );
     }
     if cfg.reconv.mode != sim::config::reconv::ReconvMode::Pdom {

@@ -14,8 +14,11 @@ use std::path::PathBuf;
 /// out-of-order ones as the technique registry lists them) and examples.
 fn after_help() -> String {
     let ooo = super::ooo_issue_techniques();
+    let example = ooo.last().map_or(String::new(), |t| {
+        format!("\n  gpuenergy diag --preset vortex_like --technique {t} --format json")
+    });
     format!(
-        "{AFTER_HELP_HEAD}--technique {}|pdom (or{AFTER_HELP_TAIL}",
+        "{AFTER_HELP_HEAD}--technique {}|pdom (or{AFTER_HELP_TAIL}{example}{AFTER_HELP_END}",
         ooo.join("|")
     )
 }
@@ -59,8 +62,10 @@ const AFTER_HELP_TAIL: &str = " --set KEY=VALUE) runs the suite on the variant a
   reported), and a divergent body whose paths' times must add up (issue_stage.tol_pdom_sum).
 
 Examples:
-  gpuenergy diag --preset gtx480 --suite quick
-  gpuenergy diag --preset vortex_like --technique loog --format json
+  gpuenergy diag --preset gtx480 --suite quick";
+
+/// [`after_help`]'s last example, after the issue-stage one.
+const AFTER_HELP_END: &str = "
   gpuenergy diag --suite quick --format json --plot plots/";
 
 /// Arguments of `gpuenergy diag`.

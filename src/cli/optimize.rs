@@ -20,9 +20,9 @@ use std::sync::Arc;
 #[derive(clap::Args, Debug)]
 #[command(
     long_about = "Chooses the techniques and their knobs (gating policy and sleep-switch scale s, \
-register-file technique, partitioned-RF n and V_SRF, SOCGPU buffer depth) that minimise the \
-objective over the workloads, with the added area within --area-budget and the mean slowdown \
-within --perf-cap.
+register-file technique, partitioned-RF n and V_SRF, issue-stage buffer depth or collector \
+count) that minimise the objective over the workloads, with the added area within --area-budget \
+and the mean slowdown within --perf-cap.
 
 Method: every option is simulated alone against the baseline (continuous knobs by golden-section \
 search), the discrete choice is a MILP over the additive single-option changes (good_lp, microlp), \

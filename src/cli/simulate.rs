@@ -87,8 +87,8 @@ pub struct Args {
     /// Technique and single-key overrides of the configuration.
     #[command(flatten)]
     pub mods: super::ConfigMods,
-    /// Technology point: read only to derive `tric.wake_latency` when
-    /// `tric.wake_latency_mode = "derived"`.
+    /// Technology point: read only to derive a technique's timing that the configuration asks
+    /// to derive from the device (a wake latency with its mode "derived").
     #[command(flatten)]
     pub point: super::TechArgs,
     /// `--quiet`: no progress display.

@@ -169,10 +169,10 @@ pub fn class_model(cfg: &GpuConfig, class: Class, unroll: usize) -> Result<Class
 
 /// Cycles the operand reads of `class`'s body add to one link of a dependent chain
 /// ([`OperandPath::chain_read_cycles`] of its busiest bank); 0 for a class without a unit.
-/// Under LOOG (`sched.ooo.mode = "loog"`) also 0: the chained operand is captured from its
-/// producer's broadcast and the CU reads the others from the register file after its RAT
-/// visit, while it waits for that broadcast (issue-stage §3.2 steps 2–4), so the reads are
-/// off the link.
+/// Also 0 under an issue stage that captures the chained operand from its producer's result
+/// broadcast ([`GpuConfig::chained_operand_captured`]): its collector unit reads the other
+/// operands from the register file while it waits for that broadcast (issue-stage §3.2
+/// steps 2–4), so the reads are off the link.
 pub fn chain_read_cycles(cfg: &GpuConfig, class: Class) -> Result<u32, String> {
     let ec = class_exec(cfg, class)?;
     if ec.pipe == PipeClass::None || cfg.chained_operand_captured() {

@@ -1,6 +1,6 @@
 //! Issue-stage variants (analytical-model §5.5): the same microbenchmarks on the in-order
-//! baseline and on a variant configuration (an out-of-order issue stage such as SOCGPU or
-//! LOOG, or a reconvergence variant), compared where the model says they must agree and
+//! baseline and on a variant configuration (an out-of-order issue stage or a reconvergence
+//! variant), compared where the model says they must agree and
 //! reported where it is silent.
 //!
 //! - **Dependent bodies** (the §4.2 chains of int add, fp32 add, SFU sine and fp64 add): out-of-

@@ -13,9 +13,8 @@
 //! - `rf`: the register-file techniques the technique registry lists
 //!   ([`technique::RF_SEARCH`]); an option marked for it searches the SRF supply
 //!   V_SRF ∈ [0.25, `prf.v_frf`] V as its continuous knob.
-//! - `issue`: SOCGPU per-warp out-of-order issue with an instruction buffer of 2, 4 or 8
-//!   entries per warp (`sched.ooo.ib_depth`), or LOOG collector-unit out-of-order issue with
-//!   its default collector count or 8 collector units per slice (`sched.ooo.loog_n_cu`).
+//! - `issue`: the out-of-order issue stages the technique registry lists
+//!   ([`technique::ISSUE_SEARCH`]), each at the buffer depths or collector counts it names.
 //!
 //! Options of different groups that cannot be combined (a technique turning another's knob
 //! off, an invalid configuration) are found by building every pair's configuration

@@ -273,6 +273,51 @@ impl RfStats {
     }
 }
 
+impl RfStats {
+    /// The register-file techniques' lines of the text summary: TRIC's wake events and stalls
+    /// (with its look-ahead's early wakes) and COMA's driven-lane fraction and mask-table
+    /// accesses (register-file spec §9). `warp_insts` scales the per-kilo-instruction rate;
+    /// `wake_latency_derived` marks a wake latency derived from the technology point.
+    pub fn technique_text(&self, warp_insts: u64, wake_latency_derived: bool) -> String {
+        use std::fmt::Write;
+        let mut s = String::new();
+        if let Some(tr) = &self.tric {
+            let _ = writeln!(
+                s,
+                "  TRIC ({}, L = {}{}): {} wake events ({:.1} per kilo-instruction), {} wake-stall \
+                 cycles over {} instructions, {} write wake-stall cycles",
+                tr.granularity,
+                tr.wake_latency,
+                if wake_latency_derived { " derived" } else { "" },
+                tr.wake_events,
+                1000.0 * tr.wake_events as f64 / warp_insts.max(1) as f64,
+                tr.wake_stall_cycles,
+                tr.wake_stalled_insts,
+                tr.write_wake_stall_cycles
+            );
+            if tr.lookahead > 0 {
+                let _ = writeln!(
+                    s,
+                    "  look-ahead k = {}: {} early wakes, {} claimed by an instruction, {} timed \
+                     out (mispredicted)",
+                    tr.lookahead, tr.lookahead_wakes, tr.lookahead_hits, tr.lookahead_mispredicted
+                );
+            }
+        }
+        let _ = writeln!(
+            s,
+            "  COMA {}: driven-lane fraction {:.4} (segments of {} lanes); mask table {} reads, \
+             {} writes",
+            if self.coma { "on" } else { "off" },
+            self.driven_fraction().unwrap_or(0.0),
+            self.segment_lanes,
+            self.mask_table_reads,
+            self.mask_table_writes
+        );
+        s
+    }
+}
+
 impl TricStats {
     /// Element-wise sum.
     pub fn merge(&mut self, o: &TricStats) {

@@ -42,6 +42,7 @@ pub const SCHEMA_SOURCES: &[(&str, &str)] = &[
         include_str!("schema/sched.rs"),
     ),
     ("sim/src/config/schema/io.rs", include_str!("schema/io.rs")),
+    ("sim/src/config/ooo.rs", include_str!("ooo.rs")),
     ("sim/src/config/pg.rs", include_str!("pg.rs")),
     ("sim/src/config/fold.rs", include_str!("fold.rs")),
     ("sim/src/config/physical.rs", include_str!("physical.rs")),

@@ -28,6 +28,7 @@ mod schema;
 mod technique;
 
 pub use load::{table_with_overrides, OtherTables, PRESETS, PRESET_NAMES, UNREAD_KEYS};
+pub use ooo::*;
 pub use ranges::key_range;
 pub use schema::*;
 pub use technique::*;

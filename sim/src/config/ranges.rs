@@ -73,14 +73,6 @@ const RANGES: &[Range] = &[
     r("sched.n_per_sm", 1.0, 64.0, "schedulers"),
     r("sched.two_level.active_per_sched", 1.0, 256.0, "warps"),
     r("sched.gates.max_hp_hold", 0.0, MAX_LATENCY_CYCLES, "cycles"),
-    r(
-        "sched.ooo.loog_rrs_factor",
-        0.0,
-        4.0,
-        "entries per collector unit",
-    ),
-    r("sched.ooo.ib_depth", 1.0, 256.0, "entries"),
-    r("sched.ooo.*", 0.0, 256.0, "(count)"),
     r("rf.n_banks", 1.0, 256.0, "banks"),
     r("rf.ports_per_bank", 1.0, 16.0, "ports"),
     r("rf.entry_bytes", 1.0, 4096.0, "bytes"),
@@ -223,12 +215,14 @@ fn wildcard(pattern: &str, name: &str) -> bool {
 fn range_of(key: &str) -> Option<&'static Range> {
     RANGES
         .iter()
+        .chain(crate::config::ooo::RANGES)
         .chain(SECTIONS.iter().flat_map(|s| s.ranges))
         .find(|r| matches(r.key, key))
 }
 
-/// The physical range of the numeric key `key` as (smallest, largest, unit), if the table
-/// (or a registered technique section's) has one: the bounds `GpuConfig::validate` applies.
+/// The physical range of the numeric key `key` as (smallest, largest, unit), if the table (or
+/// `[sched.ooo]`'s, or a registered technique section's) has one: the bounds
+/// `GpuConfig::validate` applies.
 pub fn key_range(key: &str) -> Option<(f64, f64, &'static str)> {
     range_of(key).map(|r| (r.lo, r.hi, r.unit))
 }

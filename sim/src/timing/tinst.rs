@@ -43,8 +43,8 @@ pub struct TInst {
     pub src: [Reg; MAX_SRC],
     /// Present exactly for memory instructions with a data access.
     pub mem: Option<MemRef>,
-    /// Issue-stage tag carried to write-back: the SOCGPU instruction-buffer entry that holds
-    /// the instruction (0 for the in-order issue stage, which does not read it).
+    /// Issue-stage tag carried to write-back: the entry of the out-of-order issue stage that
+    /// holds the instruction (0 for the in-order issue stage, which does not read it).
     pub tag: u16,
 }
 
@@ -92,8 +92,8 @@ impl TInst {
     }
 
     /// A load or atomic from global or local memory: a result that comes back after the
-    /// memory latency (the in-order scoreboard's long-latency class; LOOG's deferred load
-    /// consumers).
+    /// memory latency (the in-order scoreboard's long-latency class, and the loads whose
+    /// consumers an out-of-order issue stage may defer).
     #[inline]
     pub fn is_long_latency_mem(&self) -> bool {
         self.family == Family::Mem

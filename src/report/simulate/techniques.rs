@@ -124,8 +124,10 @@ pub(super) fn reconv_table(r: &sim::activity::ReconvStats) -> String {
     s
 }
 
-/// The register-file section of the text summary (TRIC or COMA on): per-state residency,
-/// wake events and stalls, driven-lane fraction, collector use (register-file spec §9).
+/// The register-file section of the text summary (a register-file technique section on):
+/// per-state residency, the techniques' own lines ([`RfStats::technique_text`]; `derived`: the
+/// technique's timing was derived from the technology point), collector use (register-file
+/// spec §9).
 pub(super) fn rf_table(r: &RfStats, warp_insts: u64, derived: bool) -> String {
     use std::fmt::Write;
     let mut s = String::new();
@@ -144,39 +146,7 @@ pub(super) fn rf_table(r: &RfStats, warp_insts: u64, derived: bool) -> String {
             res.units
         );
     }
-    if let Some(tr) = &r.tric {
-        let _ = writeln!(
-            s,
-            "  TRIC ({}, L = {}{}): {} wake events ({:.1} per kilo-instruction), {} wake-stall \
-             cycles over {} instructions, {} write wake-stall cycles",
-            tr.granularity,
-            tr.wake_latency,
-            if derived { " derived" } else { "" },
-            tr.wake_events,
-            1000.0 * tr.wake_events as f64 / warp_insts.max(1) as f64,
-            tr.wake_stall_cycles,
-            tr.wake_stalled_insts,
-            tr.write_wake_stall_cycles
-        );
-        if tr.lookahead > 0 {
-            let _ = writeln!(
-                s,
-                "  look-ahead k = {}: {} early wakes, {} claimed by an instruction, {} timed out \
-                 (mispredicted)",
-                tr.lookahead, tr.lookahead_wakes, tr.lookahead_hits, tr.lookahead_mispredicted
-            );
-        }
-    }
-    let _ = writeln!(
-        s,
-        "  COMA {}: driven-lane fraction {:.4} (segments of {} lanes); mask table {} reads, \
-         {} writes",
-        if r.coma { "on" } else { "off" },
-        r.driven_fraction().unwrap_or(0.0),
-        r.segment_lanes,
-        r.mask_table_reads,
-        r.mask_table_writes
-    );
+    s.push_str(&r.technique_text(warp_insts, derived));
     let _ = writeln!(
         s,
         "  collectors: {} allocations, {} allocation stalls, {} busy CU-cycles; bank conflicts: \

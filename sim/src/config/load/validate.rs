@@ -263,7 +263,7 @@ impl GpuConfig {
     /// techniques or operand-read latency, no out-of-order issue stage and no per-register
     /// counters. (It keeps its own SIMD-efficiency counters, so `reconv.counters` is honoured.)
     pub fn reference_mode_unmodelled(&self) -> Vec<String> {
-        use crate::config::schema::{OooMode, SchedPolicy};
+        use crate::config::{OooMode, SchedPolicy};
         let sched = matches!(
             self.sched.policy,
             SchedPolicy::TwoLevel
@@ -317,7 +317,7 @@ impl GpuConfig {
     /// the reference-mode model (which runs every `reconv.mode` but "pdom") does not run.
     fn reconv_issue_errors(&self, bad: &mut Vec<String>) {
         if self.reconv.mode != crate::config::reconv::ReconvMode::Pdom
-            && self.sched.ooo.mode == crate::config::schema::OooMode::None
+            && self.sched.ooo.mode == crate::config::OooMode::None
         {
             let on = self.reference_mode_unmodelled();
             if !on.is_empty() {
@@ -331,7 +331,7 @@ impl GpuConfig {
             }
         }
         if self.reconv.stack_update_at != crate::config::reconv::StackUpdateAt::Fetch
-            && self.sched.ooo.mode != crate::config::schema::OooMode::None
+            && self.sched.ooo.mode != crate::config::OooMode::None
         {
             bad.push(
                 "'reconv.stack_update_at' other than \"fetch\" is modelled on the in-order issue \
@@ -340,7 +340,7 @@ impl GpuConfig {
             );
         }
         if self.reconv.mode != crate::config::reconv::ReconvMode::Pdom
-            && self.sched.ooo.mode != crate::config::schema::OooMode::None
+            && self.sched.ooo.mode != crate::config::OooMode::None
         {
             bad.push(format!(
                 "'reconv.mode' = \"{}\" runs on the reference-mode model, which has no \
@@ -348,7 +348,7 @@ impl GpuConfig {
                 self.reconv.mode.as_str()
             ));
         }
-        if self.reconv.counters && self.sched.ooo.mode != crate::config::schema::OooMode::None {
+        if self.reconv.counters && self.sched.ooo.mode != crate::config::OooMode::None {
             bad.push(
                 "'reconv.counters' = true: the SIMD-efficiency counters are kept by the in-order \
                  issue path only (sched.ooo.mode must be \"none\")"

@@ -49,6 +49,13 @@ pub(crate) const SECTIONS: &[TechniqueSection] = &[tric::SECTION, coma::SECTION]
 /// Calls `$then!` with the `GpuConfig` fields of the registered technique sections (field
 /// name = table name), each with its docs and serde attributes, in [`SECTIONS`] order;
 /// `config/schema/mod.rs` declares `GpuConfig` through it.
+impl GpuConfig {
+    /// Whether a registered technique section is switched on (`NAME.enabled`).
+    pub fn rf_technique_enabled(&self) -> bool {
+        SECTIONS.iter().any(|s| (s.enabled)(self))
+    }
+}
+
 macro_rules! section_fields {
     ($then:ident) => {
         $then! {
