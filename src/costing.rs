@@ -3,7 +3,9 @@
 //! stage ([`crate::issuecost`]: the baseline's, SOCGPU's or LOOG's) and the DWF scheduler
 //! ([`crate::dwfcost`]). Each implements [`models::technique::TechniqueCost`]; a study runs the
 //! registry ([`builtin`], plus any plug-in registered after them) on every run's estimate and
-//! keeps each costing's [`Record`] under its key. Nothing else in the study names a technique.
+//! keeps each costing's [`Record`] under its key, and each one's static side
+//! ([`TechniqueCost::cost_static`]: its structures' area and leakage power without a run) on
+//! the chip's static tree. Nothing else in the study names a technique.
 
 use models::gating::cost::{cost_run, estimate_edits, hardware, ClassCost, CostPoint};
 use models::gpu::Estimate;

@@ -240,7 +240,14 @@ fn estimate_table_csv_and_json_agree() {
         "estimate", "--static", "--tech", "planar45", "--preset", "gtx780",
     ]);
     // a technique's structures are in the static chip of every format
-    check_estimate(&["estimate", "--static", "--tech", "40nm", "--technique", "tric"]);
+    check_estimate(&[
+        "estimate",
+        "--static",
+        "--tech",
+        "40nm",
+        "--technique",
+        "tric",
+    ]);
 }
 
 #[test]

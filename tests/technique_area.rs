@@ -294,17 +294,17 @@ fn a_static_estimate_and_the_leakage_line_carry_the_techniques_structures() {
         "histo",
         "-q",
     ]);
-    let line = table
-        .lines()
-        .find(|l| l.starts_with("chip area "))
-        .unwrap();
+    let line = table.lines().find(|l| l.starts_with("chip area ")).unwrap();
     assert!(line.contains("gating included"), "{line}");
     let w: f64 = line
         .split_whitespace()
         .nth(5)
         .and_then(|x| x.parse().ok())
         .unwrap();
-    assert!((w - run["leakage_w"].as_f64().unwrap()).abs() <= 5e-4, "{line}");
+    assert!(
+        (w - run["leakage_w"].as_f64().unwrap()).abs() <= 5e-4,
+        "{line}"
+    );
 }
 
 /// The reference-mode `compare` has the one area table: the same heading and columns as every
@@ -318,8 +318,7 @@ fn a_reference_mode_compare_has_the_one_area_table() {
     let added = a["added_area_mm2"].as_f64().unwrap();
     assert!(added > 0.0, "{a}");
     assert!(
-        (a["structures_mm2"].as_f64().unwrap() - a["replaced_mm2"].as_f64().unwrap() - added)
-            .abs()
+        (a["structures_mm2"].as_f64().unwrap() - a["replaced_mm2"].as_f64().unwrap() - added).abs()
             <= 1e-9,
         "{a}"
     );

@@ -420,5 +420,17 @@ mod tests {
         let recs = r.cost(&ctx, &mut e, &k).unwrap();
         // "b" sees the tree after "a" removed the scoreboard; "off" leaves no record
         assert_eq!(recs, vec![("a", 8.0), ("b", 6.0)]);
+        // without a static form of its own, a costing that applies refuses a static tree,
+        // one that does not apply is left out
+        let mut e = estimate();
+        match r.cost_static(&ctx, &mut e) {
+            Err(StaticError::NeedsRun { technique, .. }) => assert_eq!(technique, "a"),
+            other => panic!("{:?}", other.map_err(|_| ())),
+        }
+        let mut off: Registry<f64, String> = Registry::default();
+        off.register(Box::new(Fixed("off", false)));
+        let mut e = estimate();
+        assert_eq!(off.cost_static(&ctx, &mut e).unwrap(), Vec::<&str>::new());
+        assert_eq!(e.root.area_m2, 8.0);
     }
 }
