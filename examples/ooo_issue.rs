@@ -37,14 +37,16 @@ fn main() -> anyhow::Result<()> {
     for v in socgpu.variants.iter().chain(&loog.variants) {
         let a = &v.aggregate;
         let s = 1.0 / (1.0 + a.perf_overhead);
-        let (area_txt, share, e_issue, e_total) = match &a.issue_cost {
+        let (area_txt, share) = (
+            format!("{:+.4}", a.area.added_area_per_sm_mm2),
+            a.area.added_area_sm_share,
+        );
+        let (e_issue, e_total) = match &a.issue_cost {
             Some(ic) => (
-                format!("{:+.4}", ic.area_per_sm_mm2),
-                ic.area_sm_share,
                 common::pct(Some(ic.energy_change)),
                 common::pct(Some(ic.energy_change_of_total)),
             ),
-            None => ("—".into(), 0.0, "—".into(), "—".into()),
+            None => ("—".into(), "—".into()),
         };
         rows.push(vec![
             v.name.clone(),

@@ -3,11 +3,13 @@
 //! stage ([`crate::issuecost`]: the baseline's or an out-of-order stage's) and the DWF scheduler
 //! ([`crate::dwfcost`]). Each implements [`models::technique::TechniqueCost`]; a study runs the
 //! registry ([`builtin`], plus any plug-in registered after them) on every run's estimate and
-//! keeps each costing's [`Record`] under its key. Nothing else in the study names a technique.
+//! keeps each costing's [`Record`] under its key, and each one's static side
+//! ([`TechniqueCost::cost_static`]: its structures' area and leakage power without a run) on
+//! the chip's static tree. Nothing else in the study names a technique.
 
 use models::gating::cost::{cost_run, estimate_edits, hardware, ClassCost, CostPoint};
 use models::gpu::Estimate;
-use models::technique::{CostContext, Costing, TechniqueCost};
+use models::technique::{CostContext, Costing, StaticCosting, TechniqueCost};
 use serde::Serialize;
 use sim::activity::KernelActivity;
 
@@ -115,6 +117,26 @@ impl TechniqueCost<Record, CostingError> for GatingCost {
             record: Record::Gating(classes),
         }))
     }
+
+    /// The sleep switches and controllers of every gated class (no run: no control energy).
+    fn cost_static(
+        &self,
+        ctx: &CostContext<'_>,
+        _: &Estimate,
+    ) -> Result<StaticCosting, CostingError> {
+        let point = CostPoint::new(ctx.tech, ctx.chip.core_clock_hz, ctx.cfg);
+        let hw = hardware(ctx.cfg, &point, ctx.overlay)?;
+        Ok(edits_or_unused(estimate_edits(&[], &hw, ctx.cfg.gpu.n_sm)))
+    }
+}
+
+/// `edits` as a static costing: none means the configuration does not use the technique.
+fn edits_or_unused(edits: Vec<models::technique::Edit>) -> StaticCosting {
+    if edits.is_empty() {
+        StaticCosting::Unused
+    } else {
+        StaticCosting::Edits(edits)
+    }
 }
 
 /// The register-file techniques: the §8 accounting of [`crate::rfcost`] (register-file spec
@@ -145,6 +167,17 @@ impl TechniqueCost<Record, CostingError> for RfCosting {
             edits: vec![edit],
             record: Record::Rf(rf),
         }))
+    }
+
+    /// The structures of the register-file techniques on, every entry powered.
+    fn cost_static(
+        &self,
+        ctx: &CostContext<'_>,
+        _: &Estimate,
+    ) -> Result<StaticCosting, CostingError> {
+        let edit =
+            crate::rfcost::static_edit(ctx.cfg, ctx.energy, ctx.tech, ctx.chip, ctx.overlay)?;
+        Ok(edits_or_unused(edit.into_iter().collect()))
     }
 }
 
@@ -182,6 +215,24 @@ impl TechniqueCost<Record, CostingError> for IssueCosting {
             crate::issuecost::finish(run, e);
         }
     }
+
+    /// An out-of-order issue stage's structures in place of the leaves they replace: the
+    /// edits of a run with no counts over no time (area and leakage power need no counts).
+    fn cost_static(
+        &self,
+        ctx: &CostContext<'_>,
+        e: &Estimate,
+    ) -> Result<StaticCosting, CostingError> {
+        let (_, edits) = crate::issuecost::cost_with_edits(
+            crate::technique::ISSUE_STAGE_COSTS,
+            ctx.cfg,
+            ctx.source,
+            ctx.chip,
+            &KernelActivity::empty("static"),
+            e,
+        )?;
+        Ok(edits_or_unused(edits))
+    }
 }
 
 /// The DWF scheduler's hardware of a DWF run ([`crate::dwfcost`]).
@@ -204,5 +255,16 @@ impl TechniqueCost<Record, CostingError> for DwfCosting {
             edits: vec![edit],
             record: Record::Dwf(h),
         }))
+    }
+
+    /// The DWF scheduler's structures of a DWF configuration.
+    fn cost_static(
+        &self,
+        ctx: &CostContext<'_>,
+        e: &Estimate,
+    ) -> Result<StaticCosting, CostingError> {
+        let edit = crate::dwfcost::static_edit(ctx.cfg, ctx.source, ctx.chip, e)
+            .map_err(crate::issuecost::IssueError::from)?;
+        Ok(edits_or_unused(edit.into_iter().collect()))
     }
 }

@@ -244,11 +244,19 @@ pub fn cost_with_edit(
         chip.core_clock_hz,
         core,
     )?;
+    let edit = edit(&h, &kept);
+    Ok(Some((h, edit)))
+}
+
+/// The edit that adds the hardware `h` (with the component costs `kept` of its structures, in
+/// the same order) as a "DWF scheduler" group of the SMs, one leaf per structure: area and
+/// leakage power of every core's copy, the run's dynamic and leakage energy.
+fn edit(h: &DwfHardware, kept: &[StructureCost]) -> Edit {
     let n = h.cores;
     let leaves: Vec<Node> = h
         .structures
         .iter()
-        .zip(&kept)
+        .zip(kept)
         .map(|(x, st)| {
             crate::issuecost::structure_leaf(
                 x.name.clone(),
@@ -259,9 +267,33 @@ pub fn cost_with_edit(
             )
         })
         .collect();
-    let edit = Edit::Append {
+    Edit::Append {
         parent: Part::Sms,
         nodes: vec![Node::group("DWF scheduler", leaves)],
-    };
-    Ok(Some((h, edit)))
+    }
+}
+
+/// The DWF scheduler of `cfg` in the static tree `e` of the chip (no run): the edit a DWF
+/// run's costing makes ([`cost_with_edit`]), with the structures' area and leakage power and no
+/// energy; `None` unless `cfg` runs DWF (`reconv.mode = "dwf"`).
+pub fn static_edit(
+    cfg: &GpuConfig,
+    src: &TechCostSource,
+    chip: &ChipModel,
+    e: &Estimate,
+) -> Result<Option<Edit>, IssueCostError> {
+    if cfg.reconv.mode != sim::config::reconv::ReconvMode::Dwf {
+        return Ok(None);
+    }
+    let core = crate::issuecost::sm_area_mm2(&e.root);
+    let (h, kept) = costed(
+        cfg,
+        &DwfCounts::default(),
+        0,
+        src,
+        &src.label,
+        chip.core_clock_hz,
+        core,
+    )?;
+    Ok(Some(edit(&h, &kept)))
 }

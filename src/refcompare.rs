@@ -5,11 +5,13 @@
 //! same scheduler-level timing), so that cycles compare like for like. Each run reports cycles,
 //! speedup, SIMD efficiency, the DWF structure counters and the simulation rate, and its
 //! activity record ([`sim::timing::dwf::refactivity`]) is costed by the chip model at the
-//! comparison's technology point: energy, EDP and area, and their change against the baseline.
-//! A DWF run's own hardware is in its estimate ([`crate::dwfcost`]): area per core and chip,
-//! and its structures' dynamic and leakage energy.
+//! comparison's technology point: energy and EDP and their change against the baseline, and
+//! the chip area against the baseline's in the one area table of every comparison
+//! ([`crate::compare::AreaCompare`]). A DWF run's own hardware is in its estimate
+//! ([`crate::dwfcost`]); the table adds under its row only what the area table does not say
+//! (its share of `dwf.die_area_mm2`, the PDOM stacks line item, its structures' energy).
 
-use crate::compare::Variant;
+use crate::compare::{AreaCompare, Variant};
 use crate::dwfcost::DwfHardware;
 use crate::study::Study;
 use models::gpu::{ChipModel, TechCostSource};
@@ -48,6 +50,10 @@ pub struct RefResult {
     /// The DWF scheduler's hardware (DWF runs, when a technology point was given).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dwf_hardware: Option<DwfHardware>,
+    /// The chip area with the run's techniques' structures against the baseline's, when a
+    /// technology point was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub area: Option<AreaCompare>,
 }
 
 /// A reference-mode run costed at the comparison's technology point.
@@ -63,14 +69,10 @@ pub struct RefEnergy {
     pub leakage_j: f64,
     /// Energy-delay product, J·s.
     pub edp_js: f64,
-    /// Chip area (DWF structures included), mm².
-    pub area_mm2: f64,
     /// (energy − baseline energy) / baseline energy.
     pub energy_change: f64,
     /// (EDP − baseline EDP) / baseline EDP.
     pub edp_change: f64,
-    /// (area − baseline area) / baseline area.
-    pub area_change: f64,
 }
 
 /// The technology point the runs are costed at: the study of the baseline configuration.
@@ -101,6 +103,10 @@ pub struct RefComparison {
     pub workloads: BTreeMap<String, BTreeMap<String, RefResult>>,
     /// Geometric-mean speedup of each variant over the workloads.
     pub geomean_speedup: BTreeMap<String, f64>,
+    /// Each variant's chip area against the baseline's (the configuration's, the same on every
+    /// workload), when a technology point was given.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub area: BTreeMap<String, AreaCompare>,
 }
 
 fn one(
@@ -126,6 +132,7 @@ pub fn run(
     progress: &dyn Fn(usize, String),
 ) -> anyhow::Result<RefComparison> {
     let mut out = BTreeMap::new();
+    let mut areas: BTreeMap<String, AreaCompare> = BTreeMap::new();
     let mut logs: BTreeMap<String, Vec<f64>> = BTreeMap::new();
     let mut done = 0usize;
     let runs: Vec<&Variant> = std::iter::once(baseline).chain(variants).collect();
@@ -145,7 +152,7 @@ pub fn run(
         let name = w.info().name;
         let mut per = BTreeMap::new();
         let mut base_cycles = 0u64;
-        let mut base_cost = (0.0, 0.0, 0.0);
+        let mut base_run: Option<crate::study::WorkloadResult> = None;
         for (k, v) in runs.iter().enumerate() {
             progress(done, format!("{name}: {}", v.name));
             let (s, act, wall) = one(v, *w, size)
@@ -162,16 +169,13 @@ pub fn run(
             if k > 0 && speedup > 0.0 {
                 logs.entry(v.name.clone()).or_default().push(speedup.ln());
             }
-            let (energy, dwf_hardware) = match &costing[k] {
+            let (energy, dwf_hardware, area) = match &costing[k] {
                 Some(c) => {
                     let r = c
                         .study
                         .cost(&c.chip, &c.src.label, name, &act)
                         .map_err(|e| anyhow::anyhow!("workload '{name}', run '{}': {e}", v.name))?;
-                    let area_mm2 = r.estimate.root.area_m2 * 1e6;
-                    if k == 0 {
-                        base_cost = (r.energy_j, r.edp_js, area_mm2);
-                    }
+                    let base = base_run.get_or_insert_with(|| r.clone());
                     let ch = |x: f64, b: f64| if b > 0.0 { x / b - 1.0 } else { 0.0 };
                     let e = RefEnergy {
                         runtime_s: r.runtime_s,
@@ -179,20 +183,23 @@ pub fn run(
                         dynamic_j: r.dynamic_j,
                         leakage_j: r.leakage_j,
                         edp_js: r.edp_js,
-                        area_mm2,
-                        energy_change: ch(r.energy_j, base_cost.0),
-                        edp_change: ch(r.edp_js, base_cost.1),
-                        area_change: ch(area_mm2, base_cost.2),
+                        energy_change: ch(r.energy_j, base.energy_j),
+                        edp_change: ch(r.edp_js, base.edp_js),
                     };
-                    (Some(e), r.dwf().cloned())
+                    let area = crate::compare::area_metrics(&r, base);
+                    if k > 0 {
+                        areas.entry(v.name.clone()).or_insert(area);
+                    }
+                    (Some(e), r.dwf().cloned(), Some(area))
                 }
-                None => (None, None),
+                None => (None, None, None),
             };
             per.insert(
                 v.name.clone(),
                 RefResult {
                     energy,
                     dwf_hardware,
+                    area,
                     mode: v.config.reconv.mode.as_str().to_string(),
                     cycles: s.cycles,
                     speedup,
@@ -216,6 +223,7 @@ pub fn run(
         variants: variants.iter().map(|v| v.name.clone()).collect(),
         workloads: out,
         geomean_speedup,
+        area: areas,
     })
 }
 
@@ -294,38 +302,44 @@ pub fn table(c: &RefComparison) -> String {
         }
         let _ = writeln!(s);
     }
-    for n in &c.variants {
-        let runs: Vec<&DwfHardware> = c
-            .workloads
-            .values()
-            .filter_map(|per| per.get(n).and_then(|r| r.dwf_hardware.as_ref()))
+    if !c.area.is_empty() {
+        let rows: Vec<crate::report::compare::AreaRow<'_>> = c
+            .variants
+            .iter()
+            .filter_map(|n| {
+                let area = c.area.get(n)?;
+                let runs: Vec<&DwfHardware> = c
+                    .workloads
+                    .values()
+                    .filter_map(|per| per.get(n).and_then(|r| r.dwf_hardware.as_ref()))
+                    .collect();
+                let detail = runs
+                    .first()
+                    .map(|h| {
+                        let dyn_j: f64 = runs.iter().map(|h| h.dynamic_j).sum();
+                        let leak_j: f64 = runs.iter().map(|h| h.leakage_j).sum();
+                        vec![format!(
+                            "DWF scheduler: {:.3} % of a {} mm2 die (dwf.die_area_mm2); PDOM \
+                             stacks (line item, not subtracted) {:.4} mm2 per core; its \
+                             structures over the {} workloads: dynamic {:.3e} J, leakage {:.3e} J",
+                            100.0 * h.die_share,
+                            h.die_area_mm2,
+                            h.pdom_stacks_per_core_mm2,
+                            runs.len(),
+                            dyn_j,
+                            leak_j
+                        )]
+                    })
+                    .unwrap_or_default();
+                Some(crate::report::compare::AreaRow {
+                    name: n,
+                    area,
+                    detail,
+                })
+            })
             .collect();
-        let Some(h) = runs.first() else { continue };
-        let _ = writeln!(
-            s,
-            "DWF hardware of {n} at {}: {:.4} mm2 per core ({:.2} % of a {:.3} mm2 core), \
-             {:.3} mm2 over {} cores ({:.3} % of a {} mm2 die); leakage {:.3e} W per core; \
-             PDOM stacks (line item) {:.4} mm2 per core",
-            h.tech,
-            h.area_per_core_mm2,
-            100.0 * h.core_share,
-            h.core_area_mm2,
-            h.area_chip_mm2,
-            h.cores,
-            100.0 * h.die_share,
-            h.die_area_mm2,
-            h.leakage_per_core_w,
-            h.pdom_stacks_per_core_mm2
-        );
-        let dyn_j: f64 = runs.iter().map(|h| h.dynamic_j).sum();
-        let leak_j: f64 = runs.iter().map(|h| h.leakage_j).sum();
-        let _ = writeln!(
-            s,
-            "  its structures over the {} workloads: dynamic {:.3e} J, leakage {:.3e} J",
-            runs.len(),
-            dyn_j,
-            leak_j
-        );
+        s.push('\n');
+        s.push_str(&crate::report::compare::area_table(&rows));
     }
     let _ = writeln!(
         s,

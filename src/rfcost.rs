@@ -52,6 +52,8 @@ pub struct AddedStructure {
     pub dynamic_j: f64,
     /// Leakage energy over the run (every SM, the whole run), J.
     pub leakage_j: f64,
+    /// Leakage power of every SM's copy, fully powered, W.
+    pub leakage_w: f64,
 }
 
 /// Shares of the partitioned RF's accesses (reads and writes) per structure and mode (§9).
@@ -183,6 +185,9 @@ struct Costed {
     knobs: AccountingKnobs,
     counts: RfCounts,
     structures: RfStructures,
+    /// The §8 model of every SM's copy ([`RfEnergyModel::replicated`]): the structures'
+    /// leakage power fully powered.
+    model: RfEnergyModel,
 }
 
 /// Costs the run `k` of `cfg` under its register-file techniques, accounted with the switches
@@ -198,24 +203,33 @@ pub fn cost_run(
     Ok(cost(cfg, energy, tech, chip, k, overlay)?.map(|c| c.rf))
 }
 
-fn cost(
+/// The register-file design of `cfg`'s techniques at the chip's point: the design, its
+/// structures evaluated, the techniques' models and the §8 model of every SM's copy
+/// (`partitioned`: the FRF and SRF replace the MRF).
+struct Model {
+    design: RfDesign,
+    structures: RfStructures,
+    techniques: Vec<RfTechniqueModel>,
+    model: RfEnergyModel,
+    partitioned: bool,
+}
+
+/// The [`Model`] of `cfg` (every registered technique's checks first); `partitioned_run`: a
+/// run whose counts show FRF or SRF accesses uses the partition whatever the design says.
+fn model(
     cfg: &GpuConfig,
     energy: &EnergySection,
     tech: &techlib::ResolvedPoint,
     chip: &ChipModel,
-    k: &KernelActivity,
     overlay: Option<&models::overlay::Overlay>,
-) -> Result<Option<Costed>, RfError> {
-    let c = counts_from_activity(k, chip.core_clock_hz);
-    if !technique_on(cfg) && !non_mrf(&c) {
-        return Ok(None);
-    }
+    partitioned_run: bool,
+) -> Result<Model, RfError> {
     for t in TECHNIQUES {
         t.check(cfg)?;
     }
     let d = design(cfg, energy, tech, chip)?;
     let s = evaluate(&d, overlay)?;
-    let partitioned = d.partitioned || c.frf_high.rd.accesses + c.srf.rd.accesses > 0;
+    let partitioned = d.partitioned || partitioned_run;
     let models: Vec<RfTechniqueModel> = accounting_order()
         .filter(|t| t.enabled(cfg))
         .map(|t| t.model(cfg, &d, &s, overlay))
@@ -235,8 +249,46 @@ fn cost(
     };
     let mut m = RfEnergyModel::from_structures(&s, &t)?;
     calibrated(cfg, energy, &mut m)?;
-    let n_sm = chip.n_sm as u64;
-    let mm = m.replicated(n_sm, units_per_entry(cfg, &d));
+    let model = m.replicated(chip.n_sm as u64, units_per_entry(cfg, &d));
+    Ok(Model {
+        design: d,
+        structures: s,
+        techniques: models,
+        model,
+        partitioned,
+    })
+}
+
+fn cost(
+    cfg: &GpuConfig,
+    energy: &EnergySection,
+    tech: &techlib::ResolvedPoint,
+    chip: &ChipModel,
+    k: &KernelActivity,
+    overlay: Option<&models::overlay::Overlay>,
+) -> Result<Option<Costed>, RfError> {
+    let c = counts_from_activity(k, chip.core_clock_hz);
+    if !technique_on(cfg) && !non_mrf(&c) {
+        return Ok(None);
+    }
+    let Model {
+        design: d,
+        structures: s,
+        techniques: models,
+        model: mm,
+        partitioned,
+    } = model(
+        cfg,
+        energy,
+        tech,
+        chip,
+        overlay,
+        c.frf_high.rd.accesses + c.srf.rd.accesses > 0,
+    )?;
+    let region = match cfg.mrf.region {
+        sim::config::prf::MrfRegion::Stv => MrfRegion::Stv,
+        sim::config::prf::MrfRegion::Ntv => MrfRegion::Ntv,
+    };
     let energy = account(&c, &mm)?;
     let mut techniques: Vec<String> = TECHNIQUES
         .iter()
@@ -252,10 +304,11 @@ fn cost(
             techniques.push(name.to_string());
         }
     }
-    let added = added_structures(&s, &models, &energy, n_sm as f64);
+    let n_sm = chip.n_sm as u64;
+    let added = added_structures(&s, &models, Some(&energy), &mm, n_sm as f64);
     let n = n_sm as f64;
     let mut area = 0.0;
-    if m.mrf.entries > 0 {
+    if mm.mrf.entries > 0 {
         let a = match region {
             MrfRegion::Stv => s.mrf_stv.area_m2,
             MrfRegion::Ntv => s.mrf_ntv.as_ref().map_or(0.0, |a| a.area_m2),
@@ -293,6 +346,7 @@ fn cost(
         knobs: mm.knobs,
         counts: c,
         structures: s,
+        model: mm,
     }))
 }
 
@@ -305,20 +359,29 @@ fn term(e: &RfEnergy, name: &str) -> f64 {
 
 /// The added structures of a run (module doc): those of the techniques `models` in their
 /// order, then those of the partitioned RF, the adaptive FRF and the RF cache; area over
-/// `n_sm` SMs.
+/// `n_sm` SMs, leakage power from the §8 model of every SM's copy `m`. `e`: the run's §8
+/// energy (`None` without a run: no energy).
 fn added_structures(
     s: &RfStructures,
     models: &[RfTechniqueModel],
-    e: &RfEnergy,
+    e: Option<&RfEnergy>,
+    m: &RfEnergyModel,
     n_sm: f64,
 ) -> Vec<AddedStructure> {
     let mut v = Vec::new();
     let mut push = |name: &str, area_m2: f64, dyn_terms: &[&str], leak: &str| {
+        let of = |t: &str| e.map_or(0.0, |e| term(e, t));
         v.push(AddedStructure {
             name: name.to_string(),
             area_m2: area_m2 * n_sm,
-            dynamic_j: dyn_terms.iter().fold(0.0, |a, t| a + term(e, t)),
-            leakage_j: term(e, &format!("{leak} leakage")),
+            dynamic_j: dyn_terms.iter().fold(0.0, |a, t| a + of(t)),
+            leakage_j: of(&format!("{leak} leakage")),
+            leakage_w: m
+                .overhead
+                .added_leakage_w
+                .iter()
+                .filter(|(n, _)| n == leak)
+                .fold(0.0, |a, (_, w)| a + w),
         });
     };
     for p in models.iter().flat_map(|m| &m.added) {
@@ -368,12 +431,26 @@ fn added_structures(
     v
 }
 
-/// The edit that replaces the register-file leaf (in every SM's register-file group) with the
-/// structures and added structures of `rf` (module doc). `bus_read_j` is the read bus energy
-/// `Σφ_rd × E_bus` of each structure (MRF, FRF, SRF, RFC order), already charged by the operand
-/// crossbar; `runtime_s` is the run's.
-fn edit(rf: &RfCost, areas_m2: [f64; 4], bus_read_j: [f64; 4], runtime_s: f64) -> Edit {
-    let rf = rf.clone();
+/// One leaf that takes the register-file leaf's place: a structure with entries or an added
+/// structure, over every SM.
+struct Leaf {
+    name: String,
+    /// A structure with entries (it keeps the register-file leaf's source) or an added one
+    /// (analytical).
+    with_entries: bool,
+    area_m2: f64,
+    dynamic_j: f64,
+    /// Leakage energy over the whole run on every SM, J (scaled by the powered share).
+    leakage_j: f64,
+    /// Leakage power fully powered, W.
+    leakage_w: f64,
+}
+
+/// The edit that replaces the register-file leaf (in every SM's register-file group) with
+/// `leaves` (module doc); a structure with entries and nothing to show (no area, energy or
+/// leakage) is left out. Each leaf's `leakage_w` is its leakage power with every entry powered
+/// (as every leaf of the tree), whatever power states the run kept its entries in.
+fn edit(leaves: Vec<Leaf>, runtime_s: f64) -> Edit {
     Edit::Replace {
         part: Part::RegisterFile,
         with: Box::new(move |old: &Node| {
@@ -383,39 +460,106 @@ fn edit(rf: &RfCost, areas_m2: [f64; 4], bus_read_j: [f64; 4], runtime_s: f64) -
             } else {
                 1.0
             };
-            let per_s = |j: f64| if runtime_s > 0.0 { j / runtime_s } else { 0.0 };
-            let mut leaves = Vec::new();
-            for (k, st) in rf.energy.structures.iter().enumerate() {
-                let leak = st.leak_array_j + st.leak_periph_j;
-                if areas_m2[k] <= 0.0 && st.dyn_j <= 0.0 && leak <= 0.0 {
-                    continue;
-                }
-                leaves.push(Node {
-                    name: st.name.to_string(),
-                    source: old.source.clone(),
-                    instances: old.instances,
-                    area_m2: areas_m2[k],
-                    dynamic_j: (st.dyn_j - bus_read_j[k]).max(0.0),
-                    leakage_j: leak * powered,
-                    leakage_w: per_s(leak),
-                    ..Node::default()
-                });
-            }
-            for a in &rf.added {
-                leaves.push(Node {
-                    name: a.name.clone(),
-                    source: Source::Analytical,
-                    instances: old.instances,
-                    area_m2: a.area_m2,
-                    dynamic_j: a.dynamic_j,
-                    leakage_j: a.leakage_j * powered,
-                    leakage_w: per_s(a.leakage_j),
-                    ..Node::default()
-                });
-            }
             leaves
+                .iter()
+                .filter(|l| {
+                    !l.with_entries
+                        || l.area_m2 > 0.0
+                        || l.dynamic_j > 0.0
+                        || l.leakage_j > 0.0
+                        || l.leakage_w > 0.0
+                })
+                .map(|l| Node {
+                    name: l.name.clone(),
+                    source: if l.with_entries {
+                        old.source.clone()
+                    } else {
+                        Source::Analytical
+                    },
+                    instances: old.instances,
+                    area_m2: l.area_m2,
+                    dynamic_j: l.dynamic_j,
+                    leakage_j: l.leakage_j * powered,
+                    leakage_w: l.leakage_w,
+                    ..Node::default()
+                })
+                .collect()
         }),
     }
+}
+
+/// Area per SM of the structures with entries (MRF, FRF, SRF, RFC): the MRF at the region
+/// the run uses unless the partition replaces it, the FRF and SRF with the partition.
+fn entry_areas_m2(cfg: &GpuConfig, s: &RfStructures, partitioned: bool) -> [f64; 4] {
+    let mrf = match cfg.mrf.region {
+        sim::config::prf::MrfRegion::Stv => Some(&s.mrf_stv),
+        sim::config::prf::MrfRegion::Ntv => s.mrf_ntv.as_ref(),
+    };
+    let area = |a: Option<&models::rf::structures::ArrayCost>| a.map_or(0.0, |a| a.area_m2);
+    if partitioned {
+        [
+            0.0,
+            area(s.frf_high.as_ref()),
+            area(s.srf.as_ref()),
+            area(s.rfc.as_ref().map(|r| &r.array)),
+        ]
+    } else {
+        [area(mrf), 0.0, 0.0, area(s.rfc.as_ref().map(|r| &r.array))]
+    }
+}
+
+/// Leakage power of the structures with entries (MRF, FRF, SRF, RFC) in the §8 model of every
+/// SM's copy `m`, every entry powered (the FRF in its high mode), W.
+fn entry_leakage_w(m: &RfEnergyModel) -> [f64; 4] {
+    let w = |s: &models::rf::accounting::StructureModel| s.array_leakage_w + s.periph_leakage_w;
+    [w(&m.mrf), w(&m.frf_high), w(&m.srf), w(&m.rfc)]
+}
+
+/// The leaves of the added structures `added`.
+fn added_leaves(added: &[AddedStructure]) -> impl Iterator<Item = Leaf> + '_ {
+    added.iter().map(|a| Leaf {
+        name: a.name.clone(),
+        with_entries: false,
+        area_m2: a.area_m2,
+        dynamic_j: a.dynamic_j,
+        leakage_j: a.leakage_j,
+        leakage_w: a.leakage_w,
+    })
+}
+
+/// The edit that puts the register-file structures of `cfg`'s techniques into the static
+/// tree of the chip (no run): the same leaves a run's edit gives ([`cost_with_edit`]), with
+/// their area and their leakage power every entry powered, and no energy; `None` when no
+/// technique is on.
+pub fn static_edit(
+    cfg: &GpuConfig,
+    energy: &EnergySection,
+    tech: &techlib::ResolvedPoint,
+    chip: &ChipModel,
+    overlay: Option<&models::overlay::Overlay>,
+) -> Result<Option<Edit>, RfError> {
+    if !technique_on(cfg) {
+        return Ok(None);
+    }
+    let m = model(cfg, energy, tech, chip, overlay, false)?;
+    let n = chip.n_sm as f64;
+    let areas = entry_areas_m2(cfg, &m.structures, m.partitioned);
+    let leak = entry_leakage_w(&m.model);
+    let mut leaves: Vec<Leaf> = ["MRF", "FRF", "SRF", "RFC"]
+        .iter()
+        .enumerate()
+        .map(|(k, name)| Leaf {
+            name: name.to_string(),
+            with_entries: true,
+            area_m2: areas[k] * n,
+            dynamic_j: 0.0,
+            leakage_j: 0.0,
+            leakage_w: leak[k],
+        })
+        .collect();
+    let added = added_structures(&m.structures, &m.techniques, None, &m.model, n);
+    leaves.extend(added_leaves(&added));
+    Ok(Some(edit(leaves, 0.0)))
 }
 
 /// Costs the run `k` of `cfg` under its register-file techniques: the §8 record and the edit
@@ -435,6 +579,7 @@ pub fn cost_with_edit(
         knobs,
         counts: c,
         structures: s,
+        model,
     }) = cost(cfg, energy, tech, chip, k, overlay)?
     else {
         return Ok(None);
@@ -446,33 +591,37 @@ pub fn cost_with_edit(
         sim::config::prf::MrfRegion::Ntv => s.mrf_ntv.as_ref(),
     };
     let partitioned = rf.techniques.iter().any(|t| t == "partitioned");
-    let arr = |a: Option<&models::rf::structures::ArrayCost>| {
-        a.map_or((0.0, 0.0), |a| (a.area_m2, a.bus_energy_j))
-    };
-    let (ma, mb) = if partitioned { (0.0, 0.0) } else { arr(mrf) };
-    let (fa, fb) = if partitioned {
-        arr(s.frf_high.as_ref())
+    let bus = |a: Option<&models::rf::structures::ArrayCost>| a.map_or(0.0, |a| a.bus_energy_j);
+    let (mb, fb, sb) = if partitioned {
+        (0.0, bus(s.frf_high.as_ref()), bus(s.srf.as_ref()))
     } else {
-        (0.0, 0.0)
+        (bus(mrf), 0.0, 0.0)
     };
-    let (sa, sb) = if partitioned {
-        arr(s.srf.as_ref())
-    } else {
-        (0.0, 0.0)
-    };
-    let (ra, rb) = arr(s.rfc.as_ref().map(|r| &r.array));
-    let bus = [
+    let rb = bus(s.rfc.as_ref().map(|r| &r.array));
+    let bus_read_j = [
         phi_sum(&c.mrf.rd, &knobs) * mb,
         (phi_sum(&c.frf_high.rd, &knobs) + phi_sum(&c.frf_low.rd, &knobs)) * fb,
         phi_sum(&c.srf.rd, &knobs) * sb,
         phi_sum(&c.rfc.rd, &knobs) * rb,
     ];
-    // the backing MRF of an RFC run keeps its area
-    let ma = if ma == 0.0 && !partitioned {
-        arr(mrf).0
-    } else {
-        ma
-    };
-    let edit = edit(&rf, [ma * n, fa * n, sa * n, ra * n], bus, e.runtime_s);
+    let areas = entry_areas_m2(cfg, &s, partitioned);
+    let leak_w = entry_leakage_w(&model);
+    let mut leaves: Vec<Leaf> = rf
+        .energy
+        .structures
+        .iter()
+        .enumerate()
+        .map(|(k, st)| Leaf {
+            name: st.name.to_string(),
+            with_entries: true,
+            area_m2: areas[k] * n,
+            // the operand crossbar leaf already charges the read bus
+            dynamic_j: (st.dyn_j - bus_read_j[k]).max(0.0),
+            leakage_j: st.leak_array_j + st.leak_periph_j,
+            leakage_w: leak_w[k],
+        })
+        .collect();
+    leaves.extend(added_leaves(&rf.added));
+    let edit = edit(leaves, e.runtime_s);
     Ok(Some((rf, edit)))
 }

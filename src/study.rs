@@ -65,6 +65,18 @@ pub enum StudyError {
     /// A technique's costing failed ([`crate::costing`]).
     #[error(transparent)]
     Costing(#[from] crate::costing::CostingError),
+    /// A static estimate (no run) of a configuration whose technique's structures can be
+    /// costed only from a run.
+    #[error(
+        "technique costing '{technique}' cannot cost its structures without a run ({reason}): \
+         the chip's area and leakage with them need an Activity; run without --static"
+    )]
+    StaticTechnique {
+        /// The costing's key.
+        technique: &'static str,
+        /// Why.
+        reason: String,
+    },
     /// The saved Activity file could not be read.
     #[error("cannot read activity file {}", path.display())]
     ReadActivity {
@@ -280,12 +292,18 @@ pub struct Report {
     /// Chip area with the structures the configuration's techniques add (power-gating
     /// switches and controllers, register-file, issue-stage and DWF structures: the costed
     /// runs' tree, the same on every run of one configuration), m²; without a run, the static
-    /// tree's (which carries none of them).
+    /// tree's (`area`, which carries the same structures).
     pub area_m2: f64,
-    /// Chip leakage power at the technology point (every component powered), W.
+    /// Chip leakage power at the technology point with every block powered, the techniques'
+    /// structures included (the static tree `area`'s), W.
     pub leakage_w: f64,
-    /// Area and leakage of every component (no activity).
+    /// Area and leakage (every block powered) of every component, the techniques' structures
+    /// included, no activity ([`Study::static_tree`]).
     pub area: Node,
+    /// The technique costings whose structures `area` (and so `area_m2` and `leakage_w`)
+    /// includes, by key (`gating`, `rf`, `issue`, `dwf`); absent from JSON when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub technique_structures: Vec<String>,
     /// The costed runs, in the order the workloads were given.
     pub workloads: Vec<WorkloadResult>,
     /// Where the runs' activity came from: `"sim"` (the cycle-level simulator) or `"model"`
@@ -700,6 +718,48 @@ impl Study {
         Ok(notes)
     }
 
+    /// The static tree of the chip (area and leakage power with every block powered, no run)
+    /// with the structures of the configuration's techniques: every registered costing's
+    /// [`models::technique::TechniqueCost::cost_static`] on [`ChipModel::static_estimate`],
+    /// the same leaves, areas and leakage powers as in a run's tree. A costing that cannot
+    /// cost its structures without a run is [`StudyError::StaticTechnique`].
+    /// Returns the tree and the keys of the costings that put structures into it.
+    pub fn static_tree(
+        &self,
+        chip: &ChipModel,
+        src: &TechCostSource,
+    ) -> Result<(Node, Vec<&'static str>), StudyError> {
+        let label = format!("{} (area and leakage)", self.cfg.gpu.name);
+        let mut e = Estimate {
+            root: chip.static_estimate(&label),
+            label,
+            tech: src.label.clone(),
+            vdd_v: src.vdd_v_value(),
+            temperature_k: self.tech.temperature_k(),
+            core_clock_hz: chip.core_clock_hz,
+            runtime_s: 0.0,
+            sm_use: Default::default(),
+        };
+        let ctx = models::technique::CostContext {
+            cfg: &self.cfg,
+            energy: &self.cfg.energy,
+            tech: &self.tech,
+            source: src,
+            chip,
+            overlay: self.overlay.as_ref().map(|o| &o.overlay),
+        };
+        let keys = self
+            .costings
+            .cost_static(&ctx, &mut e)
+            .map_err(|e| match e {
+                models::technique::StaticError::Costing(c) => StudyError::Costing(c),
+                models::technique::StaticError::NeedsRun { technique, reason } => {
+                    StudyError::StaticTechnique { technique, reason }
+                }
+            })?;
+        Ok((e.root, keys))
+    }
+
     /// Simulates `list` (in order; in parallel unless turned off), reporting progress.
     fn simulate_all(&self, list: &[&dyn Workload]) -> Result<Vec<(String, Activity)>, StudyError> {
         let done = std::sync::atomic::AtomicUsize::new(0);
@@ -751,7 +811,12 @@ impl Study {
         let src = self.cost_source()?;
         let chip = self.chip(&src)?;
         let tech = src.label.clone();
-        let area = chip.static_estimate(&format!("{} (area and leakage)", self.cfg.gpu.name));
+        // a costing that gives its structures only from a run refuses a static estimate; with
+        // runs, the first run's tree without its energies stands for the static one
+        let area = match self.static_tree(&chip, &src) {
+            Err(StudyError::StaticTechnique { .. }) if !matches!(self.input, Input::Static) => None,
+            other => Some(other?),
+        };
         let mut results = Vec::new();
         let mut activities = Vec::new();
         let mut activity_source = self.source.as_str().to_string();
@@ -811,6 +876,16 @@ impl Study {
                 }
             }
         }
+        let (area, structures) = match area {
+            Some((a, keys)) => (a, keys.iter().map(|k| k.to_string()).collect()),
+            None => match results.first() {
+                Some(w) => (
+                    without_energy(&w.estimate.root),
+                    w.techniques.0.iter().map(|(k, _)| k.to_string()).collect(),
+                ),
+                None => (Node::default(), Vec::new()),
+            },
+        };
         let st = area.totals();
         let mut run = crate::provenance::RunInfo::new();
         run.config_name = self.cfg.gpu.name.clone();
@@ -846,6 +921,7 @@ impl Study {
                 .map_or(st.area_m2, |w| w.estimate.totals().area_m2),
             leakage_w: st.leakage_w,
             area,
+            technique_structures: structures,
             workloads: results,
             activity_source,
             core_clock_hz: chip.core_clock_hz,
@@ -859,6 +935,17 @@ impl Study {
                 error,
             })?;
         Ok((report, activities))
+    }
+}
+
+/// `n` with its energies set to zero (area and leakage power kept), every node.
+fn without_energy(n: &Node) -> Node {
+    Node {
+        dynamic_j: 0.0,
+        leakage_j: 0.0,
+        gating_overhead_j: 0.0,
+        children: n.children.iter().map(without_energy).collect(),
+        ..n.clone()
     }
 }
 

@@ -686,3 +686,56 @@ fn one_workload_commands_refuse_a_list_by_saying_so() {
         fails_with(&["simulate", "--workload", w], "runs one workload");
     }
 }
+
+/// The files commands write carry the run metadata as every other output does: the node file
+/// `calibrate --write-node` rewrites opens with the run header (one, however often it is
+/// rewritten) and keeps its content. (`synth`'s `record.json` carries the `run` object:
+/// `report::synth` unit test, and the synthesis test of `tests/progress.rs` where the tools
+/// are installed.)
+#[test]
+fn written_files_carry_the_run_metadata() {
+    let lib = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/asap7");
+    if !lib.is_dir() {
+        eprintln!("skipped: {} not present", lib.display());
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("gpuenergy-node-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let node = dir.join("asap7.toml");
+    let original = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("techlib/data/asap7.toml"),
+    )
+    .unwrap();
+    std::fs::write(&node, &original).unwrap();
+    for _ in 0..2 {
+        let o = gpuenergy(&[
+            "calibrate",
+            "--liberty-dir",
+            lib.to_str().unwrap(),
+            "--tech",
+            "asap7",
+            "--write-node",
+            node.to_str().unwrap(),
+            "-q",
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let text = std::fs::read_to_string(&node).unwrap();
+    let head: Vec<&str> = text.lines().take(3).collect();
+    assert!(
+        head[0].starts_with(&format!(
+            "# Written by gpuenergy {} calibrate:",
+            env!("CARGO_PKG_VERSION")
+        )),
+        "{text}"
+    );
+    assert!(
+        head[1].starts_with("# Command: gpuenergy calibrate "),
+        "{head:?}"
+    );
+    assert!(head[2].starts_with("# Run: gpuenergy ") && head[2].contains("asap7"));
+    assert_eq!(text.matches("# Written by gpuenergy").count(), 1, "{text}");
+    // the rest is the node file, the fitted lines aside
+    assert_eq!(text.lines().count() - 3, original.lines().count(), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

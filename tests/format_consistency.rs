@@ -239,6 +239,15 @@ fn estimate_table_csv_and_json_agree() {
     check_estimate(&[
         "estimate", "--static", "--tech", "planar45", "--preset", "gtx780",
     ]);
+    // a technique's structures are in the static chip of every format
+    check_estimate(&[
+        "estimate",
+        "--static",
+        "--tech",
+        "40nm",
+        "--technique",
+        "tric",
+    ]);
 }
 
 #[test]

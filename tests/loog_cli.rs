@@ -61,13 +61,15 @@ fn estimate_and_compare_take_loog() {
     ]);
     let v: serde_json::Value = serde_json::from_str(&c).unwrap();
     // issue-stage §4, §5: the LOOG structures per slice (4 per SM), their dynamic energy from
-    // the run's LOOG counters, against the baseline's I-buffer and scoreboards
+    // the run's LOOG counters, against the baseline's I-buffer and scoreboards; their area is
+    // the comparison's area table's
     let agg = &v["variants"][0]["aggregate"]["issue_cost"];
     assert_eq!(agg["design"], "loog", "{agg}");
-    let per_sm = agg["area_per_sm_mm2"].as_f64().unwrap();
-    let chip = agg["area_chip_mm2"].as_f64().unwrap();
-    assert!(per_sm > 0.0, "{agg}");
-    assert!((chip - 28.0 * per_sm).abs() <= 1e-9 * chip, "{agg}");
+    let area = &v["variants"][0]["aggregate"]["area"];
+    let per_sm = area["added_area_per_sm_mm2"].as_f64().unwrap();
+    let chip = area["added_area_mm2"].as_f64().unwrap();
+    assert!(per_sm > 0.0, "{area}");
+    assert!((chip - 28.0 * per_sm).abs() <= 1e-9 * chip, "{area}");
     let run = &v["variants"][0]["per_workload"]["histo"]["issue_cost"];
     let dyn_j = run["dynamic_j"].as_f64().unwrap();
     let base_dyn_j = run["baseline_dynamic_j"].as_f64().unwrap();
@@ -76,8 +78,8 @@ fn estimate_and_compare_take_loog() {
     // in-order buffer and scoreboard reads they replace
     assert!(dyn_j > base_dyn_j, "{run}");
     // LOOG's collector units are the machine's operand collectors: the chip model's collector
-    // leaf leaves the tree and its area counts as removed, with the baseline's scoreboards
-    let removed = run["removed_area_per_sm_mm2"].as_f64().unwrap();
+    // leaf leaves the tree and its area counts as replaced, with the baseline's scoreboards
+    let removed = area["replaced_mm2"].as_f64().unwrap() / 28.0;
     let tree = |extra: &[&str]| {
         let mut a = vec![
             "estimate",

@@ -211,9 +211,19 @@ fn synth_output_is_the_same_with_and_without_quiet() {
         }
         (ok(&args), out)
     };
-    let (loud, _) = run("loud", false);
+    let (loud, out) = run("loud", false);
     let (quiet, _) = run("quiet", true);
     assert_eq!(loud.stdout, quiet.stdout, "stdout differs with --quiet");
+    // the record carries the run metadata
+    let record = std::fs::read_dir(&out)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path().join("record.json"))
+        .find(|p| p.is_file())
+        .expect("a record.json");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    assert_eq!(v["run"]["tool"], "gpuenergy", "{v}");
     nothing_drawn(&loud.stderr);
     let s = String::from_utf8_lossy(&loud.stderr);
     assert!(s.contains("yosys") && s.contains("opensta"), "{s}");

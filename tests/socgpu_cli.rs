@@ -74,14 +74,20 @@ fn compare_reports_the_issue_stage_cost() {
     let agg = &v["variants"][0]["aggregate"]["issue_cost"];
     assert_eq!(agg["design"], "socgpu");
     assert_eq!(agg["ib_depth"], 8);
-    let per_sm = agg["area_per_sm_mm2"].as_f64().unwrap();
-    let chip = agg["area_chip_mm2"].as_f64().unwrap();
+    // the area is the comparison's one area table
+    let area = &v["variants"][0]["aggregate"]["area"];
+    let per_sm = area["added_area_per_sm_mm2"].as_f64().unwrap();
+    let chip = area["added_area_mm2"].as_f64().unwrap();
     // N = 8 adds area (issue-stage §4: a bigger buffer and a DM replace two entries and the
     // scoreboards), replicated over the 28 SMs
-    assert!(per_sm > 0.0, "{agg}");
-    assert!((chip - 28.0 * per_sm).abs() <= 1e-9 * chip, "{agg}");
-    let ref_share = agg["area_ref_die_share"].as_f64().unwrap();
-    assert!((ref_share - chip / 471.0).abs() <= 1e-12, "{agg}");
+    assert!(per_sm > 0.0, "{area}");
+    assert!((chip - 28.0 * per_sm).abs() <= 1e-9 * chip, "{area}");
+    let ref_share = area["added_area_ref_die_share"].as_f64().unwrap();
+    assert!((ref_share - chip / 471.0).abs() <= 1e-12, "{area}");
+    assert!(
+        agg.get("area_chip_mm2").is_none(),
+        "one area, in `area`: {agg}"
+    );
     let run = &v["variants"][0]["per_workload"]["histo"]["issue_cost"];
     assert!(
         run["energy_j"].as_f64().unwrap() > 0.0 && run["baseline_energy_j"].as_f64().unwrap() > 0.0
@@ -99,7 +105,11 @@ fn compare_reports_the_issue_stage_cost() {
         "socgpu",
         "-q",
     ]);
-    assert!(table.contains("issue stage vs the baseline's"), "{table}");
+    assert!(
+        table.contains("issue stage socgpu (N = 8): its structures' energy"),
+        "{table}"
+    );
+    assert!(!table.contains("issue stage vs the baseline's"), "{table}");
     let err = refused(&[
         "compare",
         "--preset",

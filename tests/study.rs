@@ -241,6 +241,23 @@ fn a_plugin_costing_joins_the_builtin_registry() {
         }
     }
 
+    // a costing with no static form of its own refuses a static study, naming itself; a
+    // study with runs still reports (its static tree is the first run's, without energies)
+    let mut reg = builtin();
+    reg.register(Box::new(Marker));
+    let err = Study::new(
+        gtx480(),
+        techlib::ResolvedPoint::named("planar45").unwrap(),
+        None,
+    )
+    .costings(reg)
+    .static_only(true)
+    .run(&[])
+    .unwrap_err();
+    assert!(
+        err.to_string().contains("'marker'") && err.to_string().contains("--static"),
+        "{err}"
+    );
     let w = workloads_named("hotspot").unwrap();
     let base = Study::new(
         gtx480(),
@@ -264,6 +281,8 @@ fn a_plugin_costing_joins_the_builtin_registry() {
     let sb = find(&b.estimate.root, "scoreboard").area_m2;
     assert!(sb > 0.0);
     assert_eq!(find(&m.estimate.root, "marker table").area_m2, sb);
+    assert_eq!(find(&with.area, "marker table").area_m2, sb);
+    assert_eq!(with.area_m2, m.estimate.root.area_m2);
     let added = m.estimate.root.totals().area_m2 - b.estimate.root.totals().area_m2;
     assert!(
         (added - sb).abs() <= 1e-9 * sb.max(1e-12),

@@ -198,3 +198,188 @@ fn compare_reports_the_added_area_in_every_format() {
         "{v} vs {mm2}"
     );
 }
+
+/// Every leaf of an estimate tree by its path, with its area (m²) and its leakage power with
+/// every block powered (W).
+fn leaves_with_leakage(n: &Value, path: &str, out: &mut BTreeMap<String, (f64, f64)>) {
+    let p = format!("{path}/{}", n["name"].as_str().unwrap());
+    let kids = n["children"].as_array().unwrap();
+    if kids.is_empty() {
+        out.insert(
+            p.clone(),
+            (
+                n["area_m2"].as_f64().unwrap(),
+                n["leakage_w"].as_f64().unwrap(),
+            ),
+        );
+    }
+    for c in kids {
+        leaves_with_leakage(c, &p, out);
+    }
+}
+
+fn static_estimate(technique: &str, tech: &str) -> Value {
+    serde_json::from_str(&ok(&[
+        "estimate",
+        "--static",
+        "--tech",
+        tech,
+        "--technique",
+        technique,
+        "--format",
+        "json",
+        "-q",
+    ]))
+    .unwrap()
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1e-18)
+}
+
+/// `estimate --static --technique T` shows the chip with T's structures: the same leaves, with
+/// the same area and leakage power every block powered, as the run's tree, so the same chip
+/// area and leakage line; and the "every block powered" leakage of a run is its tree's, the
+/// structures' leakage included.
+#[test]
+fn a_static_estimate_and_the_leakage_line_carry_the_techniques_structures() {
+    let base = static_estimate("none", "40nm");
+    for (t, tech, key) in [
+        ("warped-gates", "40nm", "gating"),
+        ("tric", "40nm", "rf"),
+        ("partitioned-rf", "finfet7", "rf"),
+        ("socgpu", "40nm", "issue"),
+        ("loog", "40nm", "issue"),
+        ("dwf", "40nm", "dwf"),
+    ] {
+        let st = static_estimate(t, tech);
+        let run = estimate(t, tech, "histo");
+        let (mut ls, mut lr) = (BTreeMap::new(), BTreeMap::new());
+        leaves_with_leakage(&st["area"], "", &mut ls);
+        leaves_with_leakage(&run["workloads"][0]["estimate"]["root"], "", &mut lr);
+        assert_eq!(
+            ls.keys().collect::<Vec<_>>(),
+            lr.keys().collect::<Vec<_>>(),
+            "{t}: static and run trees"
+        );
+        for (k, (a, w)) in &ls {
+            let (ra, rw) = lr[k];
+            assert!(close(*a, ra), "{t} {k}: area {a} static, {ra} run");
+            assert!(close(*w, rw), "{t} {k}: leakage {w} W static, {rw} W run");
+        }
+        let f = |j: &Value, k: &str| j[k].as_f64().unwrap();
+        assert!(close(f(&st, "area_m2"), f(&run, "area_m2")), "{t}");
+        assert!(close(f(&st, "leakage_w"), f(&run, "leakage_w")), "{t}");
+        let tree_w: f64 = lr.values().map(|x| x.1).sum();
+        assert!(close(f(&run, "leakage_w"), tree_w), "{t}: line vs tree");
+        assert_eq!(st["technique_structures"][0], key, "{t}");
+        if tech == "40nm" {
+            assert!(
+                f(&st, "area_m2") != f(&base, "area_m2"),
+                "{t}: the static chip is the baseline's"
+            );
+        }
+    }
+    // gating adds its controllers' leakage to the every-block-powered line, and says so
+    let run = estimate("warped-gates", "40nm", "histo");
+    let none = estimate("none", "40nm", "histo");
+    assert!(run["leakage_w"].as_f64().unwrap() > none["leakage_w"].as_f64().unwrap());
+    let table = ok(&[
+        "estimate",
+        "--tech",
+        "40nm",
+        "--technique",
+        "warped-gates",
+        "--workload",
+        "histo",
+        "-q",
+    ]);
+    let line = table.lines().find(|l| l.starts_with("chip area ")).unwrap();
+    assert!(line.contains("gating included"), "{line}");
+    let w: f64 = line
+        .split_whitespace()
+        .nth(5)
+        .and_then(|x| x.parse().ok())
+        .unwrap();
+    assert!(
+        (w - run["leakage_w"].as_f64().unwrap()).abs() <= 5e-4,
+        "{line}"
+    );
+}
+
+/// The reference-mode `compare` has the one area table: the same heading and columns as every
+/// comparison, its numbers the JSON's `area`, and no area line of its own.
+#[test]
+fn a_reference_mode_compare_has_the_one_area_table() {
+    let args = ["compare", "--technique", "dwf", "--workload", "histo", "-q"];
+    let json: Value =
+        serde_json::from_str(&ok(&[&args[..], &["--format", "json"]].concat())).unwrap();
+    let a = &json["area"]["dwf"];
+    let added = a["added_area_mm2"].as_f64().unwrap();
+    assert!(added > 0.0, "{a}");
+    assert!(
+        (a["structures_mm2"].as_f64().unwrap() - a["replaced_mm2"].as_f64().unwrap() - added).abs()
+            <= 1e-9,
+        "{a}"
+    );
+    assert_eq!(json["workloads"]["histo"]["dwf"]["area"], *a);
+    let table = ok(&args);
+    assert!(!table.contains("DWF hardware of"), "{table}");
+    let plain = ok(&[
+        "compare",
+        "--technique",
+        "tric",
+        "--workload",
+        "histo",
+        "-q",
+    ]);
+    let heading = |t: &str| -> Vec<String> {
+        t.lines()
+            .skip_while(|l| !l.starts_with("area:"))
+            .take(2)
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(heading(&table), heading(&plain), "{table}");
+    let row = table
+        .lines()
+        .skip_while(|l| !l.starts_with("area:"))
+        .find(|l| l.starts_with("dwf "))
+        .unwrap();
+    let cells: Vec<f64> = row
+        .split_whitespace()
+        .skip(1)
+        .map(|c| c.parse().unwrap())
+        .collect();
+    assert!((cells[2] - added).abs() <= 1e-5, "{row}");
+}
+
+/// The issue stage has no area table of its own: its area is the one table's (its structures
+/// and the leaves they replace), its energy a line under its row; `issue_cost` carries no area.
+#[test]
+fn the_issue_stage_area_is_the_one_area_table() {
+    let args = [
+        "compare",
+        "--tech",
+        "40nm",
+        "--technique",
+        "socgpu",
+        "--workload",
+        "histo",
+        "-q",
+    ];
+    let json: Value =
+        serde_json::from_str(&ok(&[&args[..], &["--format", "json"]].concat())).unwrap();
+    let v = &json["variants"][0]["aggregate"];
+    for k in ["area_per_sm_mm2", "area_chip_mm2", "leakage_chip_w"] {
+        assert!(v["issue_cost"].get(k).is_none(), "{k}: {}", v["issue_cost"]);
+    }
+    let (added, new) = added_area("socgpu", "40nm", "histo");
+    let a = &v["area"];
+    assert!((a["added_area_mm2"].as_f64().unwrap() - added * 1e6).abs() <= 1e-9);
+    assert!((a["structures_mm2"].as_f64().unwrap() - new * 1e6).abs() <= 1e-9);
+    let table = ok(&args);
+    assert_eq!(table.matches("area: ").count(), 1, "{table}");
+    assert!(!table.contains("issue stage vs the baseline's"), "{table}");
+    assert!(table.contains("issue stage socgpu"), "{table}");
+}

@@ -75,6 +75,32 @@ pub struct Costing<R> {
     pub record: R,
 }
 
+/// What a technique's costing puts into the static tree of a chip (its area and leakage
+/// without a run: `estimate --static`).
+pub enum StaticCosting {
+    /// The configuration does not use the technique.
+    Unused,
+    /// The edits that put its structures into the tree: their area and their leakage power
+    /// with every block powered (`leakage_w`), no energy.
+    Edits(Vec<Edit>),
+    /// Its structures cannot be costed without a run; says why.
+    NeedsRun(String),
+}
+
+/// Why the static costings of a registry gave no tree.
+#[derive(Debug)]
+pub enum StaticError<E> {
+    /// A costing failed.
+    Costing(E),
+    /// The costing keyed `technique` cannot cost its structures without a run, for `reason`.
+    NeedsRun {
+        /// The costing's key.
+        technique: &'static str,
+        /// Why.
+        reason: String,
+    },
+}
+
 /// The costing side of one technique (or family of techniques that share hardware). `R` is the
 /// record type a study stores, `E` its error type.
 pub trait TechniqueCost<R, E>: Send + Sync {
@@ -95,6 +121,26 @@ pub trait TechniqueCost<R, E>: Send + Sync {
     /// tree (an SM's area with the technique's structures in it). Default: nothing to do.
     fn finish(&self, record: &mut R, estimate: &Estimate) {
         let _ = (record, estimate);
+    }
+
+    /// The technique's structures in the static tree `estimate` of the chip (no run; the
+    /// tree so far, edited by the costings registered before this one): the same leaves with
+    /// the same area and leakage power as in a run's tree, without energy.
+    ///
+    /// Default, for a costing that gives its structures only from a run: its [`cost`] of a
+    /// run with no counts ([`sim::activity::KernelActivity::empty`]) says whether the
+    /// configuration uses it ([`StaticCosting::Unused`]); if it does, the structures cannot be
+    /// costed without a run ([`StaticCosting::NeedsRun`]).
+    ///
+    /// [`cost`]: TechniqueCost::cost
+    fn cost_static(&self, ctx: &CostContext<'_>, estimate: &Estimate) -> Result<StaticCosting, E> {
+        let k = sim::activity::KernelActivity::empty("static");
+        Ok(match self.cost(ctx, estimate, &k)? {
+            None => StaticCosting::Unused,
+            Some(_) => StaticCosting::NeedsRun(
+                "its costing gives its structures only from a run's counters".into(),
+            ),
+        })
     }
 }
 
@@ -137,6 +183,32 @@ impl<R, E> Registry<R, E> {
                 apply(e, costing.edits);
                 c.finish(&mut costing.record, e);
                 out.push((c.key(), costing.record));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Runs every costing's [`TechniqueCost::cost_static`] on the static tree `e` in order,
+    /// applying each one's edits before the next runs; returns the keys of those that applied.
+    pub fn cost_static(
+        &self,
+        ctx: &CostContext<'_>,
+        e: &mut Estimate,
+    ) -> Result<Vec<&'static str>, StaticError<E>> {
+        let mut out = Vec::new();
+        for c in &self.costings {
+            match c.cost_static(ctx, e).map_err(StaticError::Costing)? {
+                StaticCosting::Unused => {}
+                StaticCosting::Edits(edits) => {
+                    apply(e, edits);
+                    out.push(c.key());
+                }
+                StaticCosting::NeedsRun(reason) => {
+                    return Err(StaticError::NeedsRun {
+                        technique: c.key(),
+                        reason,
+                    })
+                }
             }
         }
         Ok(out)
@@ -348,5 +420,17 @@ mod tests {
         let recs = r.cost(&ctx, &mut e, &k).unwrap();
         // "b" sees the tree after "a" removed the scoreboard; "off" leaves no record
         assert_eq!(recs, vec![("a", 8.0), ("b", 6.0)]);
+        // without a static form of its own, a costing that applies refuses a static tree,
+        // one that does not apply is left out
+        let mut e = estimate();
+        match r.cost_static(&ctx, &mut e) {
+            Err(StaticError::NeedsRun { technique, .. }) => assert_eq!(technique, "a"),
+            other => panic!("{:?}", other.map_err(|_| ())),
+        }
+        let mut off: Registry<f64, String> = Registry::default();
+        off.register(Box::new(Fixed("off", false)));
+        let mut e = estimate();
+        assert_eq!(off.cost_static(&ctx, &mut e).unwrap(), Vec::<&str>::new());
+        assert_eq!(e.root.area_m2, 8.0);
     }
 }

@@ -68,7 +68,13 @@ fn on_step(bar: &Progress) -> impl FnMut(Step<'_>) + '_ {
     }
 }
 
-fn tech_fit(args: &Args, node: &techlib::Node, dir: &Path, bar: &Progress) -> Result<()> {
+fn tech_fit(
+    args: &Args,
+    node: &techlib::Node,
+    dir: &Path,
+    run: &crate::provenance::RunInfo,
+    bar: &Progress,
+) -> Result<()> {
     let node_path = args.write_node.clone();
     let text = match &node_path {
         Some(p) => {
@@ -85,7 +91,16 @@ fn tech_fit(args: &Args, node: &techlib::Node, dir: &Path, bar: &Progress) -> Re
     bar.set_position(5);
     print!("{}", fit.report());
     if let Some(p) = node_path {
-        std::fs::write(&p, fit.apply_to_toml(&text))
+        // the file says what wrote it (a header an earlier run wrote is replaced)
+        let what = format!(
+            "the node file with device numbers fitted to the liberty files under {}",
+            dir.display()
+        );
+        let fitted = fit.apply_to_toml(&text);
+        let body = fitted
+            .strip_prefix(&written_header(&fitted))
+            .unwrap_or(&fitted);
+        std::fs::write(&p, format!("{}{body}", run.toml_header("calibrate", &what)))
             .with_context(|| format!("writing {}", p.display()))?;
         bar.note(format!(
             "calibrate: fitted device numbers written to {}",
@@ -93,6 +108,27 @@ fn tech_fit(args: &Args, node: &techlib::Node, dir: &Path, bar: &Progress) -> Re
         ));
     }
     Ok(())
+}
+
+/// The leading comment lines of `text` that a gpuenergy command wrote
+/// ([`crate::provenance::RunInfo::toml_header`]: `# Written by gpuenergy`, `# Command:`,
+/// `# Run:`), empty when it has none.
+fn written_header(text: &str) -> String {
+    let mut head = String::new();
+    if !text.starts_with("# Written by gpuenergy") {
+        return head;
+    }
+    for line in text.split_inclusive('\n') {
+        if ["# Written by gpuenergy", "# Command: ", "# Run: "]
+            .iter()
+            .any(|p| line.starts_with(p))
+        {
+            head.push_str(line);
+        } else {
+            break;
+        }
+    }
+    head
 }
 
 /// Runs `gpuenergy calibrate` with parsed arguments.
@@ -114,7 +150,7 @@ fn fit_and_write(
     bar: &Progress,
 ) -> Result<()> {
     if let Some(d) = &args.liberty_dir {
-        tech_fit(args, node, d, bar)?;
+        tech_fit(args, node, d, run, bar)?;
     }
     let Some(reports) = &args.reports else {
         return Ok(());

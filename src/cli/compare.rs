@@ -75,8 +75,8 @@ pub struct Args {
     /// Calibration overlay for logic components (from `gpuenergy calibrate`).
     #[arg(long)]
     pub calibration: Option<PathBuf>,
-    /// A published die area, mm², that the issue-stage area overhead is also reported against
-    /// (`issue_cost.area_ref_die_share`), e.g. 471 for the GTX 1080 Ti.
+    /// A published die area, mm², that the area each variant adds is also reported against
+    /// (`area.added_area_ref_die_share`), e.g. 471 for the GTX 1080 Ti.
     #[arg(long, value_name = "MM2")]
     pub die_mm2: Option<f64>,
     /// Output format.

@@ -1,5 +1,6 @@
 //! `gpuenergy synth`: synthesise components with yosys + OpenSTA against liberty files and write
-//! the raw tool reports and a normalised record (`record.json`) per run.
+//! the raw tool reports and a normalised record (`record.json`, with the run metadata `run`)
+//! per run.
 
 use super::progress::Progress;
 use crate::report;
@@ -181,6 +182,7 @@ fn run_jobs(
         } else {
             None
         };
+        let cached_run = cached.is_some();
         let result = match cached {
             Some(r) => Ok(r),
             None => flow::run_with_progress(spec, lib, opts, &mut |s: Step<'_>| {
@@ -198,6 +200,14 @@ fn run_jobs(
             }
             Err(e) => return Err(e).with_context(|| format!("synthesising {what}")),
         };
+        if !cached_run {
+            // the record says what produced it, as every output does
+            let mut run = crate::provenance::RunInfo::for_command();
+            run.flavour = rec.flavour.clone();
+            run.vdd_v = rec.vdd_v;
+            std::fs::write(&existing, report::synth::record_json(&run, &rec))
+                .with_context(|| format!("writing {}", existing.display()))?;
+        }
         if args.lean {
             flow::prune(&opts.out_dir.join(flow::run_dir_name(spec)));
         }

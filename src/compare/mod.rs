@@ -22,14 +22,16 @@
 //! total-weighted value (§9), each labelled.
 //!
 //! Sub-modules by what they measure: [`gating`] (power-gating metrics), [`rf`] (register-file
-//! savings) and [`issue`] (the issue stage's hardware cost); this file plans the runs, runs them
-//! and assembles each variant's per-workload and aggregate results.
+//! savings), [`area`] (the one area table: the chip area and leakage power every technique's
+//! structures add) and [`issue`] (the issue structures' energy); this file plans the runs, runs
+//! them and assembles each variant's per-workload and aggregate results.
 
 mod area;
 mod gating;
 mod issue;
 mod rf;
 
+pub(crate) use area::area_metrics;
 pub use area::AreaCompare;
 pub use gating::{ActiveSetSize, ClassEnergy, ClassPair, FoldingSummary, IdleRegions, UnitIdle};
 pub use issue::{IssueAggregate, IssueCompare};
@@ -38,7 +40,6 @@ pub use rf::{
     RfSavingsAggregate,
 };
 
-use area::area_metrics;
 use gating::{gating_metrics, ratio, run_metrics, shares};
 use issue::{issue_aggregate, issue_metrics};
 use rf::{rf_aggregate, rf_metrics};
@@ -214,8 +215,8 @@ pub struct WorkloadCompare {
     /// §8.5); absent for a run without a register-file technique.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rf: Option<RfCompare>,
-    /// The issue stage's hardware cost against the baseline's (issue-stage spec §4); absent
-    /// when the run and the baseline have the same issue design.
+    /// The issue structures' energy against the baseline's (issue-stage spec §4, §5); absent
+    /// when the run and the baseline have the same issue design. Their area is in `area`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub issue_cost: Option<IssueCompare>,
     /// The chip area with the structures of the run's techniques against the baseline's
@@ -223,22 +224,14 @@ pub struct WorkloadCompare {
     pub area: AreaCompare,
 }
 
-/// A variant's issue stage against the baseline's on one workload: the area and leakage it
-/// Reports every issue-stage area overhead of `c` also against a published die area of
-/// `die_mm2` mm² (issue-stage §1.1: the die area is only a denominator).
+/// Reports the area every variant of `c` adds also against a published die area of `die_mm2`
+/// mm² (issue-stage §1.1: the die area is only a denominator).
 pub fn set_reference_die(c: &mut Comparison, die_mm2: f64) {
     for v in &mut c.variants {
         for w in v.per_workload.values_mut() {
-            if let Some(i) = &mut w.issue_cost {
-                i.area_ref_die_share = Some(i.area_chip_mm2 / die_mm2);
-            }
             w.area.added_area_ref_die_share = Some(w.area.added_area_mm2 / die_mm2);
         }
         v.aggregate.area.added_area_ref_die_share = Some(v.aggregate.area.added_area_mm2 / die_mm2);
-        if let Some(i) = &mut v.aggregate.issue_cost {
-            i.reference_die_mm2 = Some(die_mm2);
-            i.area_ref_die_share = Some(i.area_chip_mm2 / die_mm2);
-        }
     }
 }
 /// A variant's aggregate over the workloads.
@@ -271,7 +264,7 @@ pub struct Aggregate {
     /// no workload has a register-file technique.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rf: Option<RfAggregate>,
-    /// The issue stage's hardware cost against the baseline's; absent when no workload's run
+    /// The issue structures' energy against the baseline's; absent when no workload's run
     /// has another issue design than the baseline.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub issue_cost: Option<IssueAggregate>,

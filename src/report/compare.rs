@@ -1,6 +1,7 @@
 //! Renderers of a [`Comparison`]: the text table (aggregate per variant, the register-file
-//! savings where a variant has a register-file technique, the issue-stage cost where a variant
-//! changes the issue stage, then per workload), CSV (one row per
+//! savings where a variant has a register-file technique, the area table — every variant's
+//! added area, with the issue-stage energy under a variant that changes the issue stage
+//! ([`area_table`], also the reference-mode comparison's) — then per workload), CSV (one row per
 //! variant and workload, plus `aggregate` rows; the `rf_*` columns are empty without a
 //! register-file technique, the aggregate row gives their means), JSON (the `Comparison`
 //! itself: `variants`, each with `name`, `per_workload` and `aggregate`) and SVG plots.
@@ -71,7 +72,6 @@ pub fn table(c: &Comparison) -> String {
     scheduling_section(&mut s, c);
     rf_section(&mut s, c);
     area_section(&mut s, c);
-    issue_section(&mut s, c);
     workloads_section(&mut s, c);
 
     s
@@ -214,89 +214,106 @@ fn rf_section(s: &mut String, c: &Comparison) {
     }
 }
 
-/// The issue-stage cost per variant that changes the issue stage.
-/// The chip area each variant's techniques add (every technique: the estimate trees' area).
+/// The chip area each variant's techniques add (every technique: the estimate trees' area),
+/// with an issue stage's energy as a line of detail under its variant.
 fn area_section(s: &mut String, c: &Comparison) {
+    let rows: Vec<AreaRow<'_>> = c
+        .variants
+        .iter()
+        .map(|v| AreaRow {
+            name: &v.name,
+            area: &v.aggregate.area,
+            detail: v
+                .aggregate
+                .issue_cost
+                .iter()
+                .map(|i| {
+                    format!(
+                        "issue stage {}{}: its structures' energy {:.4e} J, {} against the \
+                         baseline's issue structures (issue-stage §4 model), {} of the \
+                         baseline's total energy",
+                        i.design,
+                        i.ib_depth
+                            .map(|n| format!(" (N = {n})"))
+                            .unwrap_or_default(),
+                        i.energy_j,
+                        pct(i.energy_change),
+                        pct(i.energy_change_of_total)
+                    )
+                })
+                .collect(),
+        })
+        .collect();
+    s.push('\n');
+    s.push_str(&area_table(&rows));
+}
+
+/// One variant's row of the area table: its name, its area against the baseline's and lines of
+/// detail only its technique has (an issue stage's energy, the DWF scheduler's line items).
+pub struct AreaRow<'a> {
+    /// The variant's name.
+    pub name: &'a str,
+    /// Its area against the baseline's.
+    pub area: &'a crate::compare::AreaCompare,
+    /// Lines printed under its row, indented.
+    pub detail: Vec<String>,
+}
+
+/// The area table of a comparison, the one format of every `compare` (the reference-mode one
+/// too): per variant the baseline's and its chip area, the added area over the chip and its
+/// share, per SM and its share of the baseline's SM, the area of its structures and of the
+/// baseline's leaves they replace, and the change of the chip's leakage every block powered.
+pub fn area_table(rows: &[AreaRow<'_>]) -> String {
+    let mut s = String::new();
     let _ = writeln!(
         s,
-        "\narea: the estimate's chip with each variant's structures against the baseline's"
+        "area: the estimate's chip with each variant's structures against the baseline's"
     );
     let _ = writeln!(
         s,
-        "{:<34} {:>11} {:>11} {:>11} {:>9} {:>11} {:>9}",
-        "variant", "base mm2", "mm2", "added mm2", "% chip", "added/SM", "% SM"
+        "{:<34} {:>11} {:>11} {:>11} {:>9} {:>11} {:>9} {:>11} {:>11} {:>11}",
+        "variant",
+        "base mm2",
+        "mm2",
+        "added mm2",
+        "% chip",
+        "added/SM",
+        "% SM",
+        "struct mm2",
+        "replac mm2",
+        "leak W"
     );
-    for v in &c.variants {
-        let a = &v.aggregate.area;
+    for r in rows {
+        let a = r.area;
         let _ = writeln!(
             s,
-            "{:<34} {:>11.4} {:>11.4} {:>11.5} {:>9.4} {:>11.6} {:>9.4}",
-            v.name,
+            "{:<34} {:>11.4} {:>11.4} {:>11.5} {:>9.4} {:>11.6} {:>9.4} {:>11.5} {:>11.5} {:>+11.4e}",
+            r.name,
             a.baseline_area_mm2,
             a.area_mm2,
             a.added_area_mm2,
             100.0 * a.added_area_chip_share,
             a.added_area_per_sm_mm2,
-            100.0 * a.added_area_sm_share
+            100.0 * a.added_area_sm_share,
+            a.structures_mm2,
+            a.replaced_mm2,
+            a.added_leakage_w
         );
         if let Some(x) = a.added_area_ref_die_share {
             let _ = writeln!(s, "  {:.4} % of the --die-mm2 die", 100.0 * x);
         }
+        for d in &r.detail {
+            let _ = writeln!(s, "  {d}");
+        }
     }
     let _ = writeln!(
         s,
-        "added: power-gating switches and controllers, register-file, issue-stage and DWF \
-         structures less what they replace; added/SM in mm2, % SM of the baseline's SM area."
+        "added = struct - replac: power-gating switches and controllers, register-file, \
+         issue-stage and DWF structures less the baseline's leaves they replace (chip mm2); \
+         added/SM in mm2, % SM of the baseline's SM area; leak W: chip leakage every block \
+         powered, against the baseline's."
     );
-}
-
-fn issue_section(s: &mut String, c: &Comparison) {
-    if c.variants.iter().any(|v| v.aggregate.issue_cost.is_some()) {
-        let _ = writeln!(
-            s,
-            "\nissue stage vs the baseline's (added - removed structures, issue-stage §4 model)"
-        );
-        let _ = writeln!(
-            s,
-            "{:<34} {:>11} {:>9} {:>11} {:>9} {:>11} {:>11} {:>11} {:>11}",
-            "variant",
-            "mm2/SM",
-            "% SM",
-            "mm2 chip",
-            "% die",
-            "leak W",
-            "issue J",
-            "issue chg",
-            "of total"
-        );
-        for v in &c.variants {
-            if let Some(i) = &v.aggregate.issue_cost {
-                let _ = writeln!(
-                    s,
-                    "{:<34} {:>11.5} {:>9.3} {:>11.4} {:>9.3} {:>11.4e} {:>11.4e} {:>11} {:>11}",
-                    v.name,
-                    i.area_per_sm_mm2,
-                    100.0 * i.area_sm_share,
-                    i.area_chip_mm2,
-                    100.0 * i.area_die_share,
-                    i.leakage_chip_w,
-                    i.energy_j,
-                    pct(i.energy_change),
-                    pct(i.energy_change_of_total)
-                );
-                if let (Some(d), Some(x)) = (i.reference_die_mm2, i.area_ref_die_share) {
-                    let _ = writeln!(s, "  {:.4} % of a {d} mm2 die", 100.0 * x);
-                }
-            }
-        }
-        let _ = writeln!(
-            s,
-            "% SM / % die: over the baseline's SM and chip area in the estimate. issue J: the \
-             variant's issue-structure energy (dynamic + leakage), summed over workloads; issue chg: \
-             against the baseline's issue structures; of total: that change over the baseline's \
-             total energy."
-        );
-    }
+    s
 }
 
 /// Per variant, one line per workload.
@@ -360,7 +377,8 @@ pub fn csv(c: &Comparison) -> String {
          rf_savings_dynamic,rf_savings_leakage,rf_savings_total,rf_savings_power_total,rf_area_mm2,\
          active_set_max,active_set_mean,events_norm,wakeups_norm,int_idle_fraction,\
          int_idle_fraction_norm,fp_idle_fraction,fp_idle_fraction_norm,area_mm2,added_area_mm2,\
-         added_area_chip_share,added_area_per_sm_mm2,added_area_sm_share\n",
+         added_area_chip_share,added_area_per_sm_mm2,added_area_sm_share,structures_mm2,\
+         replaced_mm2,added_leakage_w\n",
     );
     let opt = |x: Option<f64>| x.map(|v| format!("{v:e}")).unwrap_or_default();
     let reg = |r: &Option<IdleRegions>| -> String {
@@ -445,15 +463,19 @@ pub fn csv(c: &Comparison) -> String {
     s
 }
 
-/// The area CSV cells: chip area, added area, its chip share, added per SM, its SM share.
+/// The area CSV cells: chip area, added area, its chip share, added per SM, its SM share, the
+/// structures' and the replaced leaves' area, the added leakage every block powered.
 fn area_cells(a: &crate::compare::AreaCompare) -> String {
     format!(
-        "{:e},{:e},{:e},{:e},{:e}",
+        "{:e},{:e},{:e},{:e},{:e},{:e},{:e},{:e}",
         a.area_mm2,
         a.added_area_mm2,
         a.added_area_chip_share,
         a.added_area_per_sm_mm2,
-        a.added_area_sm_share
+        a.added_area_sm_share,
+        a.structures_mm2,
+        a.replaced_mm2,
+        a.added_leakage_w
     )
 }
 

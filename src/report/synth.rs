@@ -1,6 +1,7 @@
-//! Renderers of `gpuenergy synth`: the list of synthesisable components and the table of
+//! Renderers of `gpuenergy synth`: the list of synthesisable components, the table of
 //! synthesis results (area, leakage, energy per operation and critical path of each run, as
-//! the normalised `record.json` holds them).
+//! the normalised `record.json` holds them) and `record.json` itself with the run metadata
+//! (`run`, [`crate::provenance::RunInfo`]) before the record's fields.
 
 use calibration::SynthRecord;
 use std::fmt::Write;
@@ -64,9 +65,32 @@ pub fn row(rec: &SynthRecord) -> String {
     )
 }
 
+/// The text of a run's `record.json`: the `run` object (what produced the record), then the
+/// record's own fields, which [`SynthRecord::from_json`] reads back (it ignores `run`).
+pub fn record_json(run: &crate::provenance::RunInfo, rec: &SynthRecord) -> String {
+    super::json_struct_with_run(run, rec).expect("a synthesis record serialises") + "\n"
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_written_record_carries_the_run_and_reads_back() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("calibration/goldens/asap7-rvt-tt/alu32/WIDTH=16/record.json");
+        let rec = SynthRecord::load(&path).unwrap();
+        let mut run = crate::provenance::RunInfo::for_command();
+        run.flavour = rec.flavour.clone();
+        run.vdd_v = rec.vdd_v;
+        let text = record_json(&run, &rec);
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["run"]["tool"], "gpuenergy", "{text}");
+        assert_eq!(v["run"]["version"], env!("CARGO_PKG_VERSION"));
+        assert_eq!(v["run"]["flavour"], rec.flavour.as_str());
+        assert!(text.trim_start().starts_with("{\n  \"run\""), "{text}");
+        assert_eq!(SynthRecord::from_json(&text, &path).unwrap(), rec);
+    }
 
     #[test]
     fn a_committed_record_renders_in_the_header_columns() {

@@ -190,9 +190,10 @@ pub fn render(r: &Report) -> String {
         s.push_str(&estimate_table(&e));
         let _ = writeln!(
             s,
-            "chip: {:.2} mm2, leakage {:.3} W (every block powered)",
+            "chip: {:.2} mm2, leakage {:.3} W (every block powered{})",
             r.area_m2 * 1e6,
-            r.leakage_w
+            r.leakage_w,
+            structures_note(r)
         );
         return s;
     }
@@ -303,11 +304,25 @@ pub fn render(r: &Report) -> String {
     }
     let _ = writeln!(
         s,
-        "chip area {:.2} mm2, leakage {:.3} W with every block powered ({}, {})",
+        "chip area {:.2} mm2, leakage {:.3} W with every block powered{} ({}, {})",
         r.area_m2 * 1e6,
         r.leakage_w,
+        structures_note(r),
         r.run.config_name,
         r.tech
     );
     s
+}
+
+/// What the chip's area and leakage include beyond the baseline chip: `, the structures of
+/// the technique costings KEY, ... included`, or nothing.
+fn structures_note(r: &Report) -> String {
+    if r.technique_structures.is_empty() {
+        String::new()
+    } else {
+        format!(
+            ", the structures of the technique costings {} included",
+            r.technique_structures.join(", ")
+        )
+    }
 }
