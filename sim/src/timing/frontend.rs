@@ -71,9 +71,9 @@ pub(crate) struct FrontEnd {
     /// The latest finite `w_ib_ready` assigned (always the assigning cycle + 1).
     ib_ready_last: u64,
     /// Per-lane addresses of fetched memory instructions until the LD/ST unit accepts them.
-    pub addr_pool: AddrPool,
+    addr_pool: AddrPool,
     /// The stream writes each fetched instruction here before it is compacted into `ibuf`.
-    pub fetch_tmp: WarpInst,
+    fetch_tmp: WarpInst,
     ib_head: Vec<u8>,
     ib_len: Vec<u8>,
     ib_cap: u8,
@@ -86,15 +86,15 @@ pub(crate) struct FrontEnd {
     icache: TagArray,
     perfect_icache: bool,
     icache_pending: Vec<u64>,
-    pub fetch_last: u32,
+    fetch_last: u32,
     /// A warp may have become able to fetch since the fetch stage last found none.
-    pub fetch_dirty: bool,
+    fetch_dirty: bool,
     /// First cycle a warp's fetch delay ends after the fetch stage last found none.
-    pub fetch_wake: u64,
+    fetch_wake: u64,
     /// Bit set over warp slots: every warp that is eligible to fetch has its bit set (bits of
     /// warps found ineligible are cleared lazily by the fetch stage).
-    pub fetch_cand: WarpSet,
-    pub fetch_scan: Vec<u16>,
+    fetch_cand: WarpSet,
+    fetch_scan: Vec<u16>,
     /// Execution class of every (family, operation class), per family in [`Family`] order
     /// (the configuration's [`classify_op`]).
     ec_table: [PerOp<ExecClass>; N_FAMILIES],
@@ -104,26 +104,26 @@ pub(crate) struct FrontEnd {
     /// One per instruction written to an I-buffer.
     decoder_insts: u64,
     /// When a fetch group may run past a branch.
-    pub branch_fetch: BranchFetch,
+    branch_fetch: BranchFetch,
     /// `reconv.stack_update_at = "writeback"`: a warp that issued a branch fetches again only
     /// when the branch completes.
-    pub wb_release: bool,
+    wb_release: bool,
     /// Per warp: the instruction read one ahead behind a redirecting branch ([`BranchFetch::
     /// Flush`]); the warp's next fetch takes it before stepping the stream again.
-    pub held: Vec<Option<Box<WarpInst>>>,
+    held: Vec<Option<Box<WarpInst>>>,
     /// Per warp: the held instruction reads the cycle counter
     /// ([`crate::stream::KernelStream::reads_clock`]).
-    pub held_clock: Vec<bool>,
+    held_clock: Vec<bool>,
     /// Per warp: PCs of the clock reads fetched and not yet issued, oldest first. A clock
     /// read's value is the cycle it issues, as on hardware, not the fetch cycle at which the
     /// functional front end executed it.
-    pub clock_unissued: Vec<Vec<u32>>,
+    clock_unissued: Vec<Vec<u32>>,
     /// Per warp: (PC, issue cycle) of clock reads that issued, to be written into their
     /// destinations before the warp next steps the stream.
-    pub clock_issued: Vec<Vec<(u32, u64)>>,
+    clock_issued: Vec<Vec<(u32, u64)>>,
     /// Per warp: fetch stopped because the next instruction reads or writes the destination
     /// of an unissued clock read; it resumes once every such read has issued.
-    pub clock_fence: Vec<bool>,
+    clock_fence: Vec<bool>,
 }
 
 impl FrontEnd {
@@ -216,6 +216,142 @@ impl FrontEnd {
     #[inline]
     pub fn mem_info(&self, slot: u32) -> &MemInfo {
         self.addr_pool.get(slot)
+    }
+
+    /// The fetch stage may skip this cycle `t`: no warp became able to fetch since its last
+    /// pass found none, and no fetch delay has ended.
+    #[inline]
+    pub fn fetch_idle(&self, t: u64) -> bool {
+        !self.fetch_dirty && t < self.fetch_wake
+    }
+
+    /// A warp may have become able to fetch: the fetch stage runs its next pass.
+    #[inline]
+    pub fn mark_fetch_dirty(&mut self) {
+        self.fetch_dirty = true;
+    }
+
+    /// First cycle a warp's fetch delay ends after the fetch stage last found none.
+    #[inline]
+    pub fn fetch_wake(&self) -> u64 {
+        self.fetch_wake
+    }
+
+    /// Starts a fetch pass: the candidate warps in slot order, and the index in that list of
+    /// the first one after the warp fetched last (round-robin order starts there). Hand the
+    /// list back with [`FrontEnd::end_fetch_pass`].
+    #[inline]
+    pub fn begin_fetch_pass(&mut self) -> (Vec<u16>, usize) {
+        let mut scan = std::mem::take(&mut self.fetch_scan);
+        scan.clear();
+        self.fetch_cand.push_slots(&mut scan);
+        let last = self.fetch_last;
+        let split = scan.partition_point(|&w| w as u32 <= last);
+        (scan, split)
+    }
+
+    /// Ends a fetch pass begun by [`FrontEnd::begin_fetch_pass`]: whether it fetched, and when
+    /// it fetched nothing, the first cycle a waiting warp's fetch delay ends (`u64::MAX` for
+    /// none); the stage stays idle until then or until an event marks it dirty.
+    #[inline]
+    pub fn end_fetch_pass(&mut self, scan: Vec<u16>, fetched: bool, wake: u64) {
+        self.fetch_dirty = fetched;
+        if !fetched {
+            self.fetch_wake = wake;
+        }
+        self.fetch_scan = scan;
+    }
+
+    /// Warp `w` was found unable to fetch: it leaves the candidate set until an event puts it
+    /// back ([`FrontEnd::candidate`]).
+    #[inline]
+    pub fn drop_candidate(&mut self, w: usize) {
+        self.fetch_cand.remove(w);
+    }
+
+    /// When a fetch group may run past a branch.
+    #[inline]
+    pub fn branch_fetch(&self) -> BranchFetch {
+        self.branch_fetch
+    }
+
+    /// A warp that issued a branch fetches again only when the branch completes
+    /// (`reconv.stack_update_at = "writeback"`).
+    #[inline]
+    pub fn wb_release(&self) -> bool {
+        self.wb_release
+    }
+
+    /// Moves warp `w`'s held instruction (read one ahead behind a redirecting branch) into the
+    /// fetch buffer: whether it reads the cycle counter, or `None` when none is held.
+    #[inline]
+    pub fn take_held(&mut self, w: usize) -> Option<bool> {
+        let h = self.held[w].take()?;
+        self.fetch_tmp = *h;
+        Some(std::mem::take(&mut self.held_clock[w]))
+    }
+
+    /// Holds `inst` (read one ahead; `clock`: it reads the cycle counter) for warp `w`'s next
+    /// fetch.
+    #[inline]
+    pub fn hold(&mut self, w: usize, inst: WarpInst, clock: bool) {
+        self.held_clock[w] = clock;
+        self.held[w] = Some(Box::new(inst));
+    }
+
+    /// A copy of the fetch buffer, as scratch space for reading one instruction ahead.
+    #[inline]
+    pub fn fetch_scratch(&self) -> WarpInst {
+        self.fetch_tmp
+    }
+
+    /// Releases the address-pool slot of a memory instruction the LD/ST unit has taken.
+    #[inline]
+    pub fn release_addrs(&mut self, slot: u32) {
+        self.addr_pool.release(slot);
+    }
+
+    /// The clock reads warp `w` issued since it last stepped the stream, as (PC, issue cycle),
+    /// oldest first; `None` when there are none.
+    #[inline]
+    pub fn take_issued_clocks(&mut self, w: usize) -> Option<Vec<(u32, u64)>> {
+        if self.clock_issued[w].is_empty() {
+            None
+        } else {
+            Some(std::mem::take(&mut self.clock_issued[w]))
+        }
+    }
+
+    /// Warp `w` has fetched clock reads that have not issued.
+    #[inline]
+    pub fn has_unissued_clocks(&self, w: usize) -> bool {
+        !self.clock_unissued[w].is_empty()
+    }
+
+    /// Stops warp `w`'s fetch until its unissued clock reads issue.
+    #[inline]
+    pub fn fence_clock(&mut self, w: usize) {
+        self.clock_fence[w] = true;
+    }
+
+    /// Warp `w` issued the instruction at `pc` at cycle `t`: if it is an unissued clock read,
+    /// its value becomes `t`, and a fence waiting on it lifts once none is left (the warp is a
+    /// fetch candidate again).
+    #[inline]
+    pub fn clock_read_issued(&mut self, w: usize, pc: u32, t: u64) {
+        let q = &mut self.clock_unissued[w];
+        if q.is_empty() {
+            return;
+        }
+        let Some(k) = q.iter().position(|&p| p == pc) else {
+            return;
+        };
+        q.remove(k);
+        self.clock_issued[w].push((pc, t));
+        if q.is_empty() && std::mem::take(&mut self.clock_fence[w]) {
+            self.fetch_dirty = true;
+            self.candidate(w);
+        }
     }
 
     /// Warp `w`'s fetch is fenced until its unissued clock reads issue.

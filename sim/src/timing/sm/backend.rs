@@ -562,10 +562,10 @@ impl Sm {
     /// takes the request. Every dispatch path issues memory instructions here.
     #[inline]
     fn ldst_issue(&mut self, t: u64, w: usize, inst: &TInst, seq: u64, p: usize) {
-        let addrs = inst.mem.map(|m| self.front.addr_pool.get(m.slot));
+        let addrs = inst.mem.map(|m| self.front.mem_info(m.slot));
         let busy = self.ldst.accept(t, w as u16, inst, addrs, seq);
         if let Some(m) = inst.mem {
-            self.front.addr_pool.release(m.slot);
+            self.front.release_addrs(m.slot);
         }
         self.exec.pipes[p].busy.busy(t, busy);
     }

@@ -283,7 +283,7 @@ impl Sm {
                 }
             }
         }
-        if self.front.wb_release && ec.pipe != PipeClass::None && is_branch(family, op) {
+        if self.front.wb_release() && ec.pipe != PipeClass::None && is_branch(family, op) {
             // the stack update at write-back releases the warp's next fetch
             self.front.set_head_tag(w, BRANCH_WB_TAG);
             self.warps.w_fetch_ready[w] = u64::MAX;

@@ -90,7 +90,7 @@ impl Sm {
         self.warps.allocated_regs += regs;
         self.act.ctas += 1;
         self.issue.dirty = true;
-        self.front.fetch_dirty = true;
+        self.front.mark_fetch_dirty();
         self.issue.live_dirty = true;
         first
     }
@@ -183,8 +183,8 @@ impl Sm {
         }
         // The fetch stage's own wake-up: the earliest fetch delay to end among the warps that
         // may fetch (a delay of a warp that may not fetch changes nothing when it ends).
-        if self.front.fetch_wake > t {
-            ev = ev.min(self.front.fetch_wake);
+        if self.front.fetch_wake() > t {
+            ev = ev.min(self.front.fetch_wake());
         }
         if self.front.ready_last() > t {
             ev = ev.min(self.front.ready_last());

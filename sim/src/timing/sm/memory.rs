@@ -86,17 +86,14 @@ impl Sm {
         stream: &mut dyn KernelStream,
         mem: &mut MemSys,
     ) -> Result<(), SimError> {
-        if !self.front.fetch_dirty && t < self.front.fetch_wake {
+        if self.front.fetch_idle(t) {
             // no warp became able to fetch since the last pass found none
             return Ok(());
         }
         let mut fetched = 0;
         // Candidates in round-robin order from after the last warp fetched: the warps after
         // `fetch_last`, then those up to it.
-        let mut scan = std::mem::take(&mut self.front.fetch_scan);
-        scan.clear();
-        self.front.fetch_cand.push_slots(&mut scan);
-        let split = scan.partition_point(|&w| w as u32 <= self.front.fetch_last);
+        let (scan, split) = self.front.begin_fetch_pass();
         let n_scan = scan.len();
         for k in 0..n_scan {
             if fetched >= throughput {
@@ -104,7 +101,7 @@ impl Sm {
             }
             let w = scan[ring_add(split, k, n_scan)] as usize;
             if !self.fetch_eligible(w) {
-                self.front.fetch_cand.remove(w);
+                self.front.drop_candidate(w);
                 continue;
             }
             if self.warps.w_fetch_ready[w] > t {
@@ -119,17 +116,14 @@ impl Sm {
             let mut first_pc = 0;
             let group = width.min(self.front.capacity() as u32);
             while n < group {
-                let clock = match self.front.held[w].take() {
-                    Some(h) => {
-                        self.front.fetch_tmp = *h;
-                        std::mem::take(&mut self.front.held_clock[w])
-                    }
+                let clock = match self.front.take_held(w) {
+                    Some(c) => c,
                     None => match self.step_stream(w, (cta, widx, t), stream)? {
                         Some(c) => c,
                         None => break,
                     },
                 };
-                let inst = TInst::from_inst(&self.front.fetch_tmp, &mut self.front.addr_pool);
+                let inst = self.front.fetched();
                 let pipe = self.front.exec_class(inst.family, inst.op).pipe;
                 let cu = self.oc.cu_mask(pipe, self.issue.sched_of(w));
                 self.front.push(w, inst, cu, t);
@@ -142,16 +136,16 @@ impl Sm {
                     break;
                 }
                 if clock {
-                    self.front.clock_unissued[w].push(inst.pc);
+                    self.front.note_clock_unissued(w, inst.pc);
                 }
                 if is_branch(inst.family, inst.op)
-                    && self.front.branch_fetch != BranchFetch::Oracle
+                    && self.front.branch_fetch() != BranchFetch::Oracle
                     && self.branch_ends_group(w, &inst, n, group, (cta, widx, t), stream)?
                 {
                     break;
                 }
             }
-            self.front.fetch_last = w as u32;
+            self.front.set_fetch_last(w);
             fetched += 1;
             self.progress = true;
             self.issue.dirty = true;
@@ -168,18 +162,16 @@ impl Sm {
         }
         // With nothing fetched the stage stays idle until an event makes a warp eligible or a
         // fetch delay ends.
-        self.front.fetch_dirty = fetched > 0;
+        let mut wake = u64::MAX;
         if fetched == 0 {
-            let mut wake = u64::MAX;
             for &w in &scan {
                 let w = w as usize;
                 if self.fetch_eligible(w) && self.warps.w_fetch_ready[w] > t {
                     wake = wake.min(self.warps.w_fetch_ready[w]);
                 }
             }
-            self.front.fetch_wake = wake;
         }
-        self.front.fetch_scan = scan;
+        self.front.end_fetch_pass(scan, fetched > 0, wake);
         Ok(())
     }
 
@@ -223,7 +215,7 @@ impl Sm {
         (cta, widx, t): (u32, u32, u64),
         stream: &mut dyn KernelStream,
     ) -> Result<bool, SimError> {
-        if self.front.branch_fetch == BranchFetch::EndGroup {
+        if self.front.branch_fetch() == BranchFetch::EndGroup {
             return Ok(true);
         }
         if n >= group {
@@ -236,19 +228,18 @@ impl Sm {
             }
             return Ok(true);
         }
-        let mut next = self.front.fetch_tmp;
+        let mut next = self.front.fetch_scratch();
         match stream.next_inst(cta, widx, t, &mut next)? {
             Step::Done => {
                 self.warps.w_stream_done[w] = true;
                 Ok(true)
             }
             Step::Inst => {
-                self.front.held_clock[w] = stream.reads_clock();
-                if next.pc == inst.pc.wrapping_add(stream.inst_bytes()) {
-                    self.front.held[w] = Some(Box::new(next));
+                let sequential = next.pc == inst.pc.wrapping_add(stream.inst_bytes());
+                self.front.hold(w, next, stream.reads_clock());
+                if sequential {
                     return Ok(false);
                 }
-                self.front.held[w] = Some(Box::new(next));
                 self.front.count_wrong_path(group - n);
                 Ok(true)
             }
@@ -264,17 +255,17 @@ impl Sm {
         widx: u32,
         stream: &mut dyn KernelStream,
     ) -> Result<(), SimError> {
-        if self.front.clock_issued[w].is_empty() {
+        let Some(issued) = self.front.take_issued_clocks(w) else {
             return Ok(());
-        }
-        for (pc, at) in std::mem::take(&mut self.front.clock_issued[w]) {
+        };
+        for (pc, at) in issued {
             stream.issue_clock(cta, widx, pc, at)?;
         }
         Ok(())
     }
 
     /// Steps warp `w`'s stream (CTA, warp index, cycle `at`) for its next instruction into
-    /// `front.fetch_tmp`, unless a clock fence stops its fetch: whether the instruction reads
+    /// the front end's fetch buffer, unless a clock fence stops its fetch: whether the instruction reads
     /// the cycle counter, or `None` when fenced or when the stream is done (the warp is marked
     /// so). Shared by every fetch path.
     pub(super) fn step_stream(
@@ -286,7 +277,7 @@ impl Sm {
         if self.clock_fenced(w, cta, widx, stream).is_some() {
             return Ok(None);
         }
-        match stream.next_inst(cta, widx, t, &mut self.front.fetch_tmp)? {
+        match stream.next_inst(cta, widx, t, self.front.fetch_buf())? {
             Step::Done => {
                 self.warps.w_stream_done[w] = true;
                 Ok(None)
@@ -305,11 +296,11 @@ impl Sm {
         widx: u32,
         stream: &dyn KernelStream,
     ) -> Option<u32> {
-        if self.front.clock_unissued[w].is_empty() {
+        if !self.front.has_unissued_clocks(w) {
             return None;
         }
         let pc = stream.next_uses_clock_read(cta, widx)?;
-        self.front.clock_fence[w] = true;
+        self.front.fence_clock(w);
         Some(pc)
     }
 
@@ -317,19 +308,7 @@ impl Sm {
     /// its value becomes `t`, and a fence waiting on it may lift.
     #[inline]
     pub(super) fn clock_read_issued(&mut self, w: usize, pc: u32, t: u64) {
-        let q = &mut self.front.clock_unissued[w];
-        if q.is_empty() {
-            return;
-        }
-        let Some(k) = q.iter().position(|&p| p == pc) else {
-            return;
-        };
-        q.remove(k);
-        self.front.clock_issued[w].push((pc, t));
-        if q.is_empty() && std::mem::take(&mut self.front.clock_fence[w]) {
-            self.front.fetch_dirty = true;
-            self.front.candidate(w);
-        }
+        self.front.clock_read_issued(w, pc, t);
     }
 
     /// Warp `w` may fetch once its fetch delay has passed: resident, instructions left, empty
@@ -340,7 +319,7 @@ impl Sm {
             && !self.warps.w_stream_done[w]
             && self.front.is_empty(w)
             && !self.warps.w_fetch_bar[w]
-            && !self.front.clock_fence[w]
+            && !self.front.clock_fenced(w)
             && self.warps.w_ifetch_line[w] == u64::MAX
     }
 

@@ -434,7 +434,7 @@ impl Sm {
                 }
                 self.warps.at_bar.remove(w);
                 self.warps.w_fetch_bar[w] = false;
-                self.front.fetch_dirty = true;
+                self.front.mark_fetch_dirty();
                 self.front.candidate(w);
             }
             self.warps.ctas[c].bar_arrived = 0;

@@ -110,10 +110,10 @@ impl Sm {
             self.issue.sb_blocked.remove(warp);
             self.issue.sb_act.writes += 1;
         }
-        if wb.tag == BRANCH_WB_TAG && self.front.wb_release {
+        if wb.tag == BRANCH_WB_TAG && self.front.wb_release() {
             // reconv.stack_update_at = "writeback": the branch's stack update is done
             self.warps.w_fetch_ready[warp] = 0;
-            self.front.fetch_dirty = true;
+            self.front.mark_fetch_dirty();
             self.front.candidate(warp);
         }
     }
