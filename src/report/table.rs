@@ -314,14 +314,14 @@ pub fn render(r: &Report) -> String {
     s
 }
 
-/// What the chip's area and leakage include beyond the baseline chip: `, the structures of
-/// the technique costings KEY, ... included`, or nothing.
+/// What the chip's area and leakage include beyond the baseline chip: `, including the
+/// technique's KEY[, KEY…] structures` (the keys of the costings that added them), or nothing.
 fn structures_note(r: &Report) -> String {
     if r.technique_structures.is_empty() {
         String::new()
     } else {
         format!(
-            ", the structures of the technique costings {} included",
+            ", including the technique's {} structures",
             r.technique_structures.join(", ")
         )
     }
