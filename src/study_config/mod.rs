@@ -80,6 +80,22 @@ struct OptTable<'a> {
     opt: &'a OptSection,
 }
 
+/// A [`StudyConfig`] prepared to take many sets of overrides
+/// ([`StudyConfig::prepare_overrides`]).
+#[derive(Clone, Debug)]
+pub struct PreparedOverrides {
+    study: StudyConfig,
+    machine: sim::config::OverrideBase,
+}
+
+impl PreparedOverrides {
+    /// [`StudyConfig::with_overrides`] on the prepared configuration.
+    pub fn apply(&self, pairs: &[(String, String)], origin: &str) -> Result<StudyConfig, SimError> {
+        self.study
+            .overrides_with(pairs, origin, |p, o| self.machine.apply(p, o))
+    }
+}
+
 impl StudyConfig {
     /// A built-in preset (every name and alias [`GpuConfig::preset`] takes), `[energy]` and
     /// `[opt]` at their defaults.
@@ -147,6 +163,25 @@ impl StudyConfig {
         pairs: &[(String, String)],
         origin: &str,
     ) -> Result<StudyConfig, SimError> {
+        self.overrides_with(pairs, origin, |p, o| self.machine.with_overrides(p, o))
+    }
+
+    /// This configuration prepared to take many sets of overrides (a sweep's variants): the
+    /// machine's schema table is built once ([`sim::config::OverrideBase`]).
+    pub fn prepare_overrides(&self) -> PreparedOverrides {
+        PreparedOverrides {
+            study: self.clone(),
+            machine: self.machine.override_base(),
+        }
+    }
+
+    /// [`StudyConfig::with_overrides`] with the machine's pairs applied by `machine`.
+    fn overrides_with(
+        &self,
+        pairs: &[(String, String)],
+        origin: &str,
+        machine: impl FnOnce(&[(String, String)], &str) -> Result<GpuConfig, SimError>,
+    ) -> Result<StudyConfig, SimError> {
         let of = |table: &str| -> Vec<(String, String)> {
             pairs
                 .iter()
@@ -157,7 +192,7 @@ impl StudyConfig {
         let (machine_pairs, _) = split_overrides(pairs);
         let (energy_pairs, opt_pairs) = (of("energy"), of("opt"));
         let cfg = StudyConfig {
-            machine: self.machine.with_overrides(&machine_pairs, origin)?,
+            machine: machine(&machine_pairs, origin)?,
             energy: match energy_pairs.is_empty() {
                 true => self.energy.clone(),
                 false => sim::config::table_with_overrides(

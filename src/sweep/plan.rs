@@ -318,10 +318,11 @@ fn base_config(f: &SweepFile) -> anyhow::Result<(StudyConfig, Vec<(String, Strin
     let with_set = base
         .with_overrides(&set, "[set]")
         .map_err(|e| f.error(f.base_loc, "set", e.to_string()))?;
+    let with_set = with_set.prepare_overrides();
     for a in &f.axes {
         for v in &a.values {
             with_set
-                .with_overrides(&[(a.key.clone(), v.toml.clone())], "[axes]")
+                .apply(&[(a.key.clone(), v.toml.clone())], "[axes]")
                 .map_err(|e| f.error(a.loc, &a.key, format!("value {}: {e}", v.toml)))?;
         }
     }
@@ -453,8 +454,12 @@ impl Plan {
         // this with the `[set]` and axis pairs applied (`technique::Resolved::apply` in two
         // steps), so the knobs are not re-applied for every combination. A technique whose
         // knobs do not apply alone is resolved per variant, as `apply` does.
-        let with_knobs: Vec<Option<StudyConfig>> =
-            resolved.iter().map(|r| r.apply(&base, &[]).ok()).collect();
+        // The configuration is prepared once per technique to take each variant's pairs
+        // (`StudyConfig::prepare_overrides`: its schema table is not rebuilt per variant).
+        let with_knobs: Vec<Option<crate::study_config::PreparedOverrides>> = resolved
+            .iter()
+            .map(|r| r.apply(&base, &[]).ok().map(|c| c.prepare_overrides()))
+            .collect();
         // The variants in plan order (consecutive kept points share one), resolved in
         // parallel: each is an independent configuration build and check. The first failing
         // variant in plan order is the error, so the message does not depend on the threads.
@@ -488,7 +493,7 @@ impl Plan {
                 f.axes_loc
             };
             let config = match &with_knobs[q] {
-                Some(k) => k.with_overrides(&pairs, "--set"),
+                Some(k) => k.apply(&pairs, "--set"),
                 None => resolved[q].apply(&base, &pairs),
             }
             .map_err(|e| f.error(loc, "axes", format!("{name}: {e}")))?;
@@ -528,6 +533,8 @@ impl Plan {
             variants.push(v);
             texts.push(t);
         }
+        // the technology point as keyed, once per point of the file (not per sweep point)
+        let choice_texts: Vec<String> = choices.iter().map(|c| format!("{c:?}")).collect();
         let mut points = Vec::new();
         let mut v = 0;
         for (i, &(t, q, c, w, s)) in kept.iter().enumerate() {
@@ -546,7 +553,7 @@ impl Plan {
                 "gpuenergy-sweep-point v1",
                 crate::digest::program_version(),
                 &texts[v],
-                &format!("{:?}", var.choice),
+                &choice_texts[var.tech],
                 &overlay_hash,
                 &identity,
                 &size,

@@ -27,7 +27,9 @@ pub mod reconv;
 mod schema;
 mod technique;
 
-pub use load::{table_with_overrides, OtherTables, PRESETS, PRESET_NAMES, UNREAD_KEYS};
+pub use load::{
+    table_with_overrides, OtherTables, OverrideBase, PRESETS, PRESET_NAMES, UNREAD_KEYS,
+};
 pub use ooo::*;
 pub use ranges::key_range;
 pub use schema::*;

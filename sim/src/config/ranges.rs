@@ -213,6 +213,25 @@ fn wildcard(pattern: &str, name: &str) -> bool {
 
 /// The range entry of `key`, if the table has one.
 fn range_of(key: &str) -> Option<&'static Range> {
+    // Every configuration built is checked key by key (a sweep builds thousands), and the
+    // answer depends on the key alone: each thread remembers the entry of each key it has
+    // looked up (a few hundred schema keys), instead of matching the patterns again.
+    thread_local! {
+        static SEEN: std::cell::RefCell<std::collections::HashMap<String, Option<&'static Range>>> =
+            std::cell::RefCell::new(std::collections::HashMap::new());
+    }
+    SEEN.with(|seen| {
+        if let Some(&r) = seen.borrow().get(key) {
+            return r;
+        }
+        let r = range_scan(key);
+        seen.borrow_mut().insert(key.to_string(), r);
+        r
+    })
+}
+
+/// The first entry of the tables whose pattern matches `key`.
+fn range_scan(key: &str) -> Option<&'static Range> {
     RANGES
         .iter()
         .chain(crate::config::ooo::RANGES)
@@ -229,6 +248,7 @@ pub fn key_range(key: &str) -> Option<(f64, f64, &'static str)> {
 
 /// Numeric leaves of a serialised configuration, as (dotted key, values); an array's
 /// elements are its values.
+#[cfg(test)]
 fn numeric_leaves(
     v: &serde_json::Value,
     path: &mut Vec<String>,
@@ -273,30 +293,51 @@ impl GpuConfig {
         let Ok(value) = serde_json::to_value(self) else {
             return Vec::new();
         };
-        let mut leaves = Vec::new();
-        numeric_leaves(&value, &mut Vec::new(), &mut leaves);
         let mut bad = Vec::new();
-        for (key, values) in leaves {
-            let Some(range) = range_of(&key) else {
-                continue;
-            };
-            for v in values {
-                if !(v.is_finite() && v >= range.lo && v <= range.hi) {
-                    bad.push((
-                        key.clone(),
-                        format!(
-                            "'{key}' = {}: must be in {}..={} {}",
-                            show(v),
-                            show(range.lo),
-                            show(range.hi),
-                            range.unit
-                        ),
-                    ));
-                    break;
-                }
-            }
-        }
+        check_leaves(&value, &mut String::new(), &mut bad);
         bad
+    }
+}
+
+/// Checks every numeric leaf of `v` (at dotted key `path`) against its range, in the order
+/// [`numeric_leaves`] lists them, appending a message per key out of range to `bad`; an
+/// array's first value out of range is the one named.
+fn check_leaves(v: &serde_json::Value, path: &mut String, bad: &mut Vec<(String, String)>) {
+    let values: Vec<f64> = match v {
+        serde_json::Value::Object(m) => {
+            for (k, x) in m {
+                let len = path.len();
+                if len > 0 {
+                    path.push('.');
+                }
+                path.push_str(k);
+                check_leaves(x, path, bad);
+                path.truncate(len);
+            }
+            return;
+        }
+        serde_json::Value::Number(n) => vec![n.as_f64().unwrap_or(f64::INFINITY)],
+        serde_json::Value::Array(a) => a.iter().filter_map(serde_json::Value::as_f64).collect(),
+        _ => return,
+    };
+    let Some(range) = range_of(path) else {
+        return;
+    };
+    if let Some(v) = values
+        .into_iter()
+        .find(|v| !(v.is_finite() && *v >= range.lo && *v <= range.hi))
+    {
+        let key = path.clone();
+        bad.push((
+            key.clone(),
+            format!(
+                "'{key}' = {}: must be in {}..={} {}",
+                show(v),
+                show(range.lo),
+                show(range.hi),
+                range.unit
+            ),
+        ));
     }
 }
 

@@ -242,38 +242,16 @@ impl GpuConfig {
         if pairs.is_empty() {
             return Ok(self.clone());
         }
-        let base = schema_table(self);
-        let mut merged = base.clone();
-        let mut overlay = toml::Table::new();
-        for (key, raw) in pairs {
-            let path: Vec<String> = key.split('.').map(|s| s.trim().to_string()).collect();
-            if key.trim().is_empty() || path.iter().any(|p| p.is_empty()) {
-                return Err(cfg_err(
-                    origin,
-                    format!("'{key}': expected a dotted key such as pg.bet"),
-                ));
-            }
-            let value = parse_override_value(raw);
-            let mut one = toml::Table::new();
-            set_path_creating(&mut one, &path, value.clone());
-            if let Err(k) = merge(&mut merged, &one, &mut Vec::new()) {
-                return Err(cfg_err(
-                    origin,
-                    format!("'{k}': unknown key (not in the configuration schema; see `gpuenergy presets --dump gtx480`)"),
-                ));
-            }
-            set_path_creating(&mut overlay, &path, value);
+        self.override_base().apply(pairs, origin)
+    }
+
+    /// This configuration prepared to take many sets of overrides (a sweep's variants): its
+    /// schema table is built once, and each [`OverrideBase::apply`] starts from a copy of it.
+    pub fn override_base(&self) -> OverrideBase {
+        OverrideBase {
+            cfg: self.clone(),
+            table: schema_table(self),
         }
-        let cfg: GpuConfig =
-            toml::Value::Table(merged)
-                .try_into()
-                .map_err(|e: toml::de::Error| {
-                    let (key, msg) = first_bad_key(&base, &overlay)
-                        .unwrap_or_else(|| (String::new(), e.message().to_string()));
-                    cfg_err(origin, format!("'{key}': {msg}"))
-                })?;
-        cfg.validate(origin)?;
-        Ok(cfg)
     }
 
     /// The resolved configuration as TOML: every key, except the tables that hold all their
@@ -340,6 +318,61 @@ impl GpuConfig {
             h = h.wrapping_mul(0x0100_0000_01b3);
         }
         format!("{h:016x}")
+    }
+}
+
+/// A configuration with its schema table ([`GpuConfig::override_base`]): applying a set of
+/// overrides to it gives what [`GpuConfig::with_overrides`] gives on the configuration, without
+/// serialising the configuration again.
+#[derive(Clone, Debug)]
+pub struct OverrideBase {
+    cfg: GpuConfig,
+    table: toml::Table,
+}
+
+impl OverrideBase {
+    /// The configuration the overrides apply to.
+    pub fn config(&self) -> &GpuConfig {
+        &self.cfg
+    }
+
+    /// [`GpuConfig::with_overrides`] on [`OverrideBase::config`].
+    pub fn apply(&self, pairs: &[(String, String)], origin: &str) -> Result<GpuConfig, SimError> {
+        if pairs.is_empty() {
+            return Ok(self.cfg.clone());
+        }
+        let base = &self.table;
+        let mut merged = base.clone();
+        let mut overlay = toml::Table::new();
+        for (key, raw) in pairs {
+            let path: Vec<String> = key.split('.').map(|s| s.trim().to_string()).collect();
+            if key.trim().is_empty() || path.iter().any(|p| p.is_empty()) {
+                return Err(cfg_err(
+                    origin,
+                    format!("'{key}': expected a dotted key such as pg.bet"),
+                ));
+            }
+            let value = parse_override_value(raw);
+            let mut one = toml::Table::new();
+            set_path_creating(&mut one, &path, value.clone());
+            if let Err(k) = merge(&mut merged, &one, &mut Vec::new()) {
+                return Err(cfg_err(
+                    origin,
+                    format!("'{k}': unknown key (not in the configuration schema; see `gpuenergy presets --dump gtx480`)"),
+                ));
+            }
+            set_path_creating(&mut overlay, &path, value);
+        }
+        let cfg: GpuConfig =
+            toml::Value::Table(merged)
+                .try_into()
+                .map_err(|e: toml::de::Error| {
+                    let (key, msg) = first_bad_key(base, &overlay)
+                        .unwrap_or_else(|| (String::new(), e.message().to_string()));
+                    cfg_err(origin, format!("'{key}': {msg}"))
+                })?;
+        cfg.validate(origin)?;
+        Ok(cfg)
     }
 }
 
@@ -502,5 +535,46 @@ mod tests {
             .map(|s| s.to_string())
             .collect();
         assert_eq!(find_key_line(t, &p), Some(5));
+    }
+
+    #[test]
+    fn a_prepared_base_applies_overrides_exactly_as_with_overrides() {
+        let p = |k: &str, v: &str| (k.to_string(), v.to_string());
+        let cases: Vec<Vec<(String, String)>> = vec![
+            vec![],
+            vec![p("pg.bet", "14")],
+            vec![
+                p("pg.policy", "Conventional"),
+                p("pg.bet", "40"),
+                p("pg.wakeup", "7"),
+            ],
+            vec![p("gpu.n_sm", "30"), p("gpu.core_mhz", "1000.5")],
+            // errors: unknown key, wrong type, out of range, refused unread value, bad key
+            vec![p("pg.nosuch", "1")],
+            vec![p("pg.bet", "\"x\"")],
+            vec![p("gpu.n_sm", "0")],
+            vec![p("gpu.core_mhz", "1e12")],
+            vec![p("sim.seed", "5")],
+            vec![p("pg..bet", "1")],
+        ];
+        for name in ["gtx480", "gtx1080ti"] {
+            let cfg = GpuConfig::preset(name).unwrap();
+            let prepared = cfg.override_base();
+            assert_eq!(prepared.config().to_toml_string(), cfg.to_toml_string());
+            let mut refused = 0;
+            for pairs in &cases {
+                let a = cfg.with_overrides(pairs, "--set");
+                refused += a.is_err() as usize;
+                let b = prepared.apply(pairs, "--set");
+                match (a, b) {
+                    (Ok(a), Ok(b)) => {
+                        assert_eq!(a.to_toml_string(), b.to_toml_string(), "{pairs:?}")
+                    }
+                    (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{pairs:?}"),
+                    (a, b) => panic!("{pairs:?}: {:?} vs {:?}", a.is_ok(), b.is_ok()),
+                }
+            }
+            assert_eq!(refused, 6, "{name}: the six faulty sets are refused");
+        }
     }
 }

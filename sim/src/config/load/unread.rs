@@ -180,20 +180,37 @@ fn preset_values(presets: &[toml::Table], key: &str) -> Vec<toml::Value> {
     out
 }
 
+/// Per [`UNREAD_KEYS`] entry, in order: its path and the values the presets carry
+/// ([`preset_values`]). Parsed from the embedded preset texts once per process: every
+/// configuration built (a sweep builds thousands) is checked against them.
+fn honoured_values() -> &'static [(Vec<String>, Vec<toml::Value>)] {
+    static HONOURED: std::sync::OnceLock<Vec<(Vec<String>, Vec<toml::Value>)>> =
+        std::sync::OnceLock::new();
+    HONOURED.get_or_init(|| {
+        let presets: Vec<toml::Table> = PRESETS
+            .iter()
+            .map(|(_, text)| toml::from_str(text).expect("embedded preset is TOML"))
+            .collect();
+        UNREAD_KEYS
+            .iter()
+            .map(|(key, _)| {
+                (
+                    key.split('.').map(str::to_string).collect(),
+                    preset_values(&presets, key),
+                )
+            })
+            .collect()
+    })
+}
+
 /// Refusals for [`UNREAD_KEYS`] carrying a value no preset carries.
 pub(super) fn unread_key_errors(cfg: &GpuConfig) -> Vec<String> {
     let t = toml::Table::try_from(cfg).expect("config serialises");
-    let presets: Vec<toml::Table> = PRESETS
-        .iter()
-        .map(|(_, text)| toml::from_str(text).expect("embedded preset is TOML"))
-        .collect();
     let mut bad = Vec::new();
-    for (key, why) in UNREAD_KEYS {
-        let path: Vec<String> = key.split('.').map(str::to_string).collect();
-        let Some(v) = get_path(&t, &path) else {
+    for ((key, why), (path, honoured)) in UNREAD_KEYS.iter().zip(honoured_values()) {
+        let Some(v) = get_path(&t, path) else {
             continue;
         };
-        let honoured = preset_values(&presets, key);
         if !honoured.contains(v) {
             let list: Vec<String> = honoured.iter().map(|h| h.to_string()).collect();
             bad.push(format!(
@@ -214,19 +231,14 @@ pub(super) fn unread_key_errors(cfg: &GpuConfig) -> Vec<String> {
 pub(crate) fn reset_unread_keys(cfg: &mut GpuConfig, base: &GpuConfig) -> Vec<(String, String)> {
     let mut t = toml::Table::try_from(&*cfg).expect("config serialises");
     let bt = toml::Table::try_from(base).expect("config serialises");
-    let presets: Vec<toml::Table> = PRESETS
-        .iter()
-        .map(|(_, text)| toml::from_str(text).expect("embedded preset is TOML"))
-        .collect();
     let mut reset = Vec::new();
-    for (key, why) in UNREAD_KEYS {
-        let path: Vec<String> = key.split('.').map(str::to_string).collect();
-        let (Some(v), Some(bv)) = (get_path(&t, &path), get_path(&bt, &path)) else {
+    for ((key, why), (path, honoured)) in UNREAD_KEYS.iter().zip(honoured_values()) {
+        let (Some(v), Some(bv)) = (get_path(&t, path), get_path(&bt, path)) else {
             continue;
         };
-        if !preset_values(&presets, key).contains(v) {
+        if !honoured.contains(v) {
             let bv = bv.clone();
-            set_path(&mut t, &path, bv);
+            set_path(&mut t, path, bv);
             reset.push((key.to_string(), why.to_string()));
         }
     }
