@@ -455,6 +455,61 @@ fn bank_port_is_shared_by_the_frf_and_srf_halves() {
     assert_eq!(rf(&other).conflicts_read_read, 0);
 }
 
+/// §2.3 / §5.2 / §5.3 with `rf.port_occupancy`: an SRF access takes its bank's only port for
+/// its whole latency under `"full_latency"` and for its grant cycle under `"pipelined"`. Eight
+/// independent instructions of warp 0 read R24 (SRF under the identity mapping, bank 0): under
+/// `"full_latency"` bank 0 grants one of them every `prf.lat_srf` = 3 cycles, under
+/// `"pipelined"` one a cycle, so the run is at least 2 cycles per read after the first longer
+/// (the results go to R30…R37, banks 6…13, away from bank 0). The same program on R0 (FRF, one
+/// cycle) takes the same cycles under both. This is the bank bandwidth an SRF access costs.
+#[test]
+fn an_srf_access_holds_its_bank_for_its_latency_under_full_latency() {
+    let n = 8u16;
+    let prog = |src: u16| -> Vec<(Vec<u16>, Vec<u16>)> {
+        (0..n).map(|i| (vec![30 + i], vec![src])).collect()
+    };
+    let full = one_sm(&[PRF, ("rf.port_occupancy", "\"full_latency\"")]);
+    let piped = one_sm(&[PRF, ("rf.port_occupancy", "\"pipelined\"")]);
+    let (f, p) = (synth(&full, prog(24)), synth(&piped, prog(24)));
+    assert_eq!(part(&f, "srf").0, n as u64);
+    assert!(
+        f.cycles >= p.cycles + 2 * (n as u64 - 1),
+        "full_latency {} vs pipelined {} cycles",
+        f.cycles,
+        p.cycles
+    );
+    assert!(rf(&f).conflicts_read_read > rf(&p).conflicts_read_read);
+    let (f0, p0) = (synth(&full, prog(0)), synth(&piped, prog(0)));
+    assert_eq!(part(&f0, "frf_high").0, n as u64);
+    assert_eq!(f0.cycles, p0.cycles);
+}
+
+/// §5.3: an SRF read delivers `prf.lat_srf` cycles after its grant and an SRF write completes
+/// (and leaves the scoreboard) `prf.lat_srf` cycles after its grant, so a chain of dependent
+/// instructions on SRF registers (R(5+i) ← R(4+i), one warp, identity mapping) is
+/// 2 × (lat_srf − 1) = 4 cycles longer per link than with a one-cycle SRF; under
+/// `"pipelined"` no bank is held, so the difference is latency alone.
+#[test]
+fn a_dependent_srf_chain_waits_the_srf_latency_on_read_and_write() {
+    let n = 16u16;
+    let prog: Vec<(Vec<u16>, Vec<u16>)> = (0..n).map(|i| (vec![5 + i], vec![4 + i])).collect();
+    let slow = one_sm(&[PRF, ("rf.port_occupancy", "\"pipelined\"")]);
+    let fast = one_sm(&[
+        PRF,
+        ("rf.port_occupancy", "\"pipelined\""),
+        ("prf.lat_srf", "1"),
+    ]);
+    let (s, f) = (synth(&slow, prog.clone()), synth(&fast, prog));
+    assert_eq!(part(&s, "srf"), (n as u64, n as u64));
+    assert_eq!(
+        s.cycles,
+        f.cycles + 4 * n as u64,
+        "lat_srf 3: {} cycles, lat_srf 1: {}",
+        s.cycles,
+        f.cycles
+    );
+}
+
 /// §7.4 ports and oracle liveness on a directed one-warp program (2 RFC entries per warp,
 /// FIFO): R1←R0, R2←R1, R3←R2 (evicts R1), R4←R1,R3 (R1 misses; evicts R2), R2←R4 (evicts
 /// R3); each instruction after the first depends on its predecessor, so the accesses come in
