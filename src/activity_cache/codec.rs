@@ -332,38 +332,26 @@ impl ser::SerializeSeq for Compound<'_> {
     }
 }
 
-impl ser::SerializeTuple for Compound<'_> {
-    type Ok = ();
-    type Error = CodecError;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        value.serialize(&mut *self.enc)
-    }
-    fn end(self) -> Result<()> {
-        Ok(())
-    }
+/// Tuples, tuple structs and tuple variants: the elements only, no count (the type fixes it).
+macro_rules! elements_only {
+    ($($tr:ident :: $f:ident),*) => {$(
+        impl ser::$tr for Compound<'_> {
+            type Ok = ();
+            type Error = CodecError;
+            fn $f<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+                value.serialize(&mut *self.enc)
+            }
+            fn end(self) -> Result<()> {
+                Ok(())
+            }
+        }
+    )*};
 }
-
-impl ser::SerializeTupleStruct for Compound<'_> {
-    type Ok = ();
-    type Error = CodecError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        value.serialize(&mut *self.enc)
-    }
-    fn end(self) -> Result<()> {
-        Ok(())
-    }
-}
-
-impl ser::SerializeTupleVariant for Compound<'_> {
-    type Ok = ();
-    type Error = CodecError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        value.serialize(&mut *self.enc)
-    }
-    fn end(self) -> Result<()> {
-        Ok(())
-    }
-}
+elements_only!(
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
 
 impl ser::SerializeMap for Compound<'_> {
     type Ok = ();
