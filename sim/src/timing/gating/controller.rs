@@ -289,6 +289,13 @@ impl PgBank {
         self.policy[ty as usize]
     }
 
+    /// Some type's domains run Coordinated Blackout, the one rule that reads `ACTV[T]`
+    /// ([`PgBank::end_cycle`]'s `actv` is not read otherwise).
+    #[inline]
+    pub fn reads_actv(&self) -> bool {
+        self.policy.contains(&PgPolicy::CoordinatedBlackout)
+    }
+
     /// The domains of type `ty` run a blackout policy.
     #[inline]
     fn blackout_of(&self, ty: DomType) -> bool {

@@ -365,8 +365,13 @@ impl Sm {
     /// End of cycle `t` for a gating policy with a cycle hook (power-gating §1.2 steps 4–5
     /// for the built-in controllers).
     pub fn gating_cycle(&mut self, t: u64) {
-        if matches!(self.exec.gating, GatingSlot::Pg(_)) {
-            let actv = self.actv();
+        if let GatingSlot::Pg(g) = &self.exec.gating {
+            // ACTV is counted only for the coordinated rule, the one that reads it
+            let actv = if g.bank.reads_actv() {
+                self.actv()
+            } else {
+                [0; 2]
+            };
             if let GatingSlot::Pg(g) = &mut self.exec.gating {
                 g.bank.end_cycle(t, actv);
             }
@@ -432,8 +437,12 @@ impl Sm {
         if to <= from {
             return;
         }
-        if matches!(self.exec.gating, GatingSlot::Pg(_)) {
-            let actv = self.actv();
+        if let GatingSlot::Pg(g) = &self.exec.gating {
+            let actv = if g.bank.reads_actv() {
+                self.actv()
+            } else {
+                [0; 2]
+            };
             if let GatingSlot::Pg(g) = &mut self.exec.gating {
                 g.bank.quiet_cycles(from, to, actv);
             }
