@@ -73,6 +73,17 @@ impl ActiveSetStats {
         self.max_warps = self.max_warps.max(warps);
     }
 
+    /// `cycles` scheduler-cycles of the same size `warps` (as many [`ActiveSetStats::sample`]
+    /// calls).
+    pub fn sample_n(&mut self, warps: u32, cycles: u64) {
+        if cycles == 0 {
+            return;
+        }
+        self.sched_cycles += cycles;
+        self.warp_cycles += warps as u64 * cycles;
+        self.max_warps = self.max_warps.max(warps);
+    }
+
     /// Time-weighted mean size over the scheduler-cycles, warps (0 when nothing was sampled).
     pub fn mean_warps(&self) -> f64 {
         if self.sched_cycles == 0 {

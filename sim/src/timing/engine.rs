@@ -72,9 +72,13 @@ pub(crate) fn run_launch(
         from: vec![None; n_sm],
         until: vec![0; n_sm],
     };
-    // A gating policy that wants every cycle, or a registered scheduler whose order may move
-    // on while nothing changes, keeps every SM awake.
+    // A gating policy that wants every cycle keeps every SM awake, except the power-gating
+    // controllers under schedulers that do not read them (`Sm::gating_may_sleep`): an SM
+    // sleeps through cycles that gave the controllers no input, which are then run through
+    // those cycles on its wake-up (`Sm::gating_skip`). A registered scheduler whose order may
+    // move on while nothing changes keeps every SM awake.
     let gate_hook = sms.iter().any(|s| s.exec.gating.needs_cycle_hook());
+    let gate_sleep = gate_hook && sms.iter().all(Sm::gating_may_sleep);
     let plugin_unstable = matches!(cfg.sched.policy, crate::config::SchedPolicy::Plugin(_))
         && !sms.iter().all(|s| s.issue.flags.stable);
     // Folding rolls its phase grid over and moves eager thresholds every cycle.
@@ -83,7 +87,7 @@ pub(crate) fn run_launch(
     let track_active = gate_hook || fold_on;
     let skipping = cfg.sim.cycle_skipping
         && !matches!(cfg.sched.policy, crate::config::SchedPolicy::FetchGroup)
-        && !gate_hook
+        && (!gate_hook || gate_sleep)
         && !fold_on
         && !plugin_unstable
         && sms.iter().all(Sm::may_sleep);
@@ -111,6 +115,9 @@ pub(crate) fn run_launch(
                 let k = t - from;
                 sm.issue.replay_pending += k;
                 sm.replay_ldst(k);
+                if gate_hook {
+                    sm.gating_skip(from, t);
+                }
             }
             sm.now = t;
             sm.progress = false;
@@ -142,12 +149,15 @@ pub(crate) fn run_launch(
                 done_ctas += done;
                 ctas.free_slots += done as u64;
                 any = true;
-            } else if skipping {
+            } else if skipping && sm.gating_quiet() {
                 // Nothing changed: the SM's state is frozen until its own next event or the
                 // next memory reply for it (or a CTA launch, which wakes it).
                 let mut wake = sm.next_event(t).unwrap_or(u64::MAX);
                 if let Some(f) = mem.next_reply_fs(i) {
                     wake = wake.min(f.div_ceil(p_core).max(t + 1));
+                }
+                if gate_sleep {
+                    wake = wake.min(sm.gating_wake(t));
                 }
                 if wake > t + 1 {
                     sleep.from[i] = Some(t + 1);
@@ -158,7 +168,7 @@ pub(crate) fn run_launch(
         // CTA scheduler: visit SMs round-robin from after the last one served, at most one CTA
         // per SM per cycle, in linear block order.
         if ctas.next_cta < n_ctas && t >= launch_gap && ctas.free_slots > 0 {
-            any |= ctas.launch(cfg, &mut sms, &mut sleep, stream, &info, &occ, t)?;
+            any |= ctas.launch(cfg, &mut sms, &mut sleep, stream, &info, &occ, t, gate_hook)?;
         }
         if done_ctas == n_ctas && ctas.next_cta == n_ctas {
             end = t + 1;
@@ -211,7 +221,7 @@ pub(crate) fn run_launch(
         }
         t = next;
     }
-    end_launch(&mut sms, &mut sleep, end, trace);
+    end_launch(&mut sms, &mut sleep, end, trace, gate_hook);
     *l2 = Some(mem.take_l2());
     Ok(finish(cfg, &info, occ, sms, mem, end, truncated))
 }
@@ -332,6 +342,7 @@ impl CtaDispatch {
         info: &crate::stream::KernelInfo,
         occ: &super::cta::OccupancyLimit,
         t: u64,
+        gate_hook: bool,
     ) -> Result<bool, SimError> {
         let n_sm = sms.len();
         let n_ctas = info.num_ctas();
@@ -353,6 +364,9 @@ impl CtaDispatch {
                     // asleep through this cycle: its issue stage saw the pre-launch state
                     sms[s].issue.replay_pending += t + 1 - from;
                     sms[s].replay_ldst(t + 1 - from);
+                    if gate_hook {
+                        sms[s].gating_skip(from, t + 1);
+                    }
                 }
             }
             sleep.until[s] = 0;
@@ -384,11 +398,20 @@ impl CtaDispatch {
 
 /// Ends a launch at cycle `end`: accounts the SMs' last sleeps, flushes their replays and
 /// integrals, and moves their issue logs into `trace`.
-fn end_launch(sms: &mut [Sm], sleep: &mut Sleep, end: u64, trace: Option<&mut Vec<IssueEvent>>) {
+fn end_launch(
+    sms: &mut [Sm],
+    sleep: &mut Sleep,
+    end: u64,
+    trace: Option<&mut Vec<IssueEvent>>,
+    gate_hook: bool,
+) {
     for (i, sm) in sms.iter_mut().enumerate() {
         if let Some(from) = sleep.from[i].take() {
             sm.issue.replay_pending += end - from;
             sm.replay_ldst(end - from);
+            if gate_hook {
+                sm.gating_skip(from, end);
+            }
         }
         sm.flush_replay();
         // every cycle up to the end counts

@@ -54,6 +54,12 @@ pub(crate) struct PolicyFlags {
     pub reusable: Vec<bool>,
     /// Per scheduler: [`WarpScheduler::uses_head_type`].
     pub head_type: Vec<bool>,
+    /// Every scheduler is [`WarpScheduler::stable_when_idle`] or reads the gating view (and
+    /// then says how long its order holds, [`WarpScheduler::gating_steady_until`]): the
+    /// issue stage's outcome moves with the gating controllers only through a candidate that
+    /// reaches their check or through such a scheduler (lets an SM under the power-gating
+    /// controllers sleep through cycles in which neither moves).
+    pub sched_stable: bool,
 }
 
 /// Schedulers, issue stage and their per-cycle bookkeeping and counters.
@@ -102,6 +108,10 @@ pub(crate) struct IssueUnit {
     /// Cycles whose issue-stage counters repeat the last evaluation, not yet counted
     /// ([`IssueUnit::replay`]); counted before the next evaluation changes what is repeated.
     pub replay_pending: u64,
+    /// The last evaluation brought a candidate to the power-gating controllers' check.
+    pub gate_reached: bool,
+    /// Cycle of the last evaluation.
+    pub last_eval: u64,
     /// warp_evals and scoreboard reads of the last evaluated cycle (replayed for skipped ones).
     pub last_evals: Vec<u64>,
     pub last_sb_reads: u64,
@@ -171,6 +181,9 @@ impl IssueUnit {
             uses_state: scheds.iter().map(|s| s.uses_warp_state()).collect(),
             reusable: scheds.iter().map(|s| s.order_reusable()).collect(),
             head_type: scheds.iter().map(|s| s.uses_head_type()).collect(),
+            sched_stable: scheds
+                .iter()
+                .all(|s| s.stable_when_idle() || s.uses_head_type()),
         };
         // head_longop is worked out only for schedulers that read the per-cycle flags
         let need_longop = flags.uses_state.iter().any(|&u| u);
@@ -197,6 +210,8 @@ impl IssueUnit {
             live_dirty: true,
             need_longop,
             replay_pending: 0,
+            gate_reached: false,
+            last_eval: 0,
             last_evals: vec![0; ns],
             last_sb_reads: 0,
             trace: None,

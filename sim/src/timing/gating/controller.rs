@@ -151,6 +151,10 @@ pub struct PgBank {
     hold_waited: bool,
     epoch_index: u64,
     cycles: u64,
+    /// The SM reached the bank this cycle (a decision, a ready note or a dispatch).
+    touched: bool,
+    /// The last cycle ended by [`PgBank::end_cycle`] had no input from the SM.
+    last_untouched: bool,
 }
 
 impl PgBank {
@@ -222,6 +226,8 @@ impl PgBank {
             hold_waited: false,
             epoch_index: 0,
             cycles: 0,
+            touched: false,
+            last_untouched: false,
         }
     }
 
@@ -281,6 +287,13 @@ impl PgBank {
     /// Policy of the domains of type `ty`.
     pub fn type_policy(&self, ty: DomType) -> PgPolicy {
         self.policy[ty as usize]
+    }
+
+    /// Some type's domains run Coordinated Blackout, the one rule that reads `ACTV[T]`
+    /// ([`PgBank::end_cycle`]'s `actv` is not read otherwise).
+    #[inline]
+    pub fn reads_actv(&self) -> bool {
+        self.policy.contains(&PgPolicy::CoordinatedBlackout)
     }
 
     /// The domains of type `ty` run a blackout policy.
@@ -382,6 +395,7 @@ impl PgBank {
         ty: DomType,
         accepts: impl Fn(usize) -> bool,
     ) -> (GateDecision, Option<usize>) {
+        self.touched = true;
         let t = ty as usize;
         let n = self.of_type[t].len();
         let start = match self.cfg.cluster_select {
@@ -431,6 +445,7 @@ impl PgBank {
         need: u32,
         accepts: impl Fn(usize) -> bool,
     ) -> (GateDecision, Option<usize>) {
+        self.touched = true;
         let t = ty as usize;
         let n = self.clusters[t].len();
         let start = match self.cfg.cluster_select {
@@ -517,6 +532,7 @@ impl PgBank {
         start: u64,
         lat: u64,
     ) {
+        self.touched = true;
         let tix = ty as usize;
         for k in 0..self.clusters[tix][c].len() {
             let u = self.clusters[tix][c][k];
@@ -546,6 +562,7 @@ impl PgBank {
     /// static or adaptive D: the hook through which warp folding applies `D_eager` to the
     /// lanes a fold window leaves idle (power-gating §6).
     pub fn set_idle_detect_override(&mut self, u: usize, d: Option<u32>) {
+        self.touched = true;
         self.domains[u].d_override = d;
     }
 
@@ -577,6 +594,7 @@ impl PgBank {
     /// `start…start+lat−1`, held ON (idle, not gating) from `t` until `start`.
     #[inline]
     pub fn dispatched_from(&mut self, u: usize, t: u64, start: u64, lat: u64) {
+        self.touched = true;
         let d = &mut self.domains[u];
         Self::occupy(d, t, start, start + lat.max(1));
         let ty = d.ty as usize;
@@ -588,6 +606,7 @@ impl PgBank {
     /// A ready instruction of type `ty` exists this cycle (`pg.idle_clear = "OnBusyOrReady"`).
     #[inline]
     pub fn note_ready(&mut self, ty: DomType) {
+        self.touched = true;
         self.ready_of_type[ty as usize] = true;
     }
 
@@ -958,6 +977,78 @@ impl PgBank {
             d.held = false;
         }
         self.ready_of_type = [false; 3];
+        self.last_untouched = !std::mem::take(&mut self.touched);
+    }
+
+    /// The last cycle ended by [`PgBank::end_cycle`] had no input from the SM: no decision,
+    /// ready note or dispatch reached the bank. Until the SM's own state changes its later
+    /// cycles have none either, so the SM may sleep while [`PgBank::quiet_cycles`] runs the
+    /// controllers through those cycles.
+    pub fn last_cycle_untouched(&self) -> bool {
+        self.last_untouched
+    }
+
+    /// Called after [`PgBank::end_cycle`]`(t)`: a lower bound on the first cycle after `t + 1`
+    /// at whose start some domain's gated or blackout status (what
+    /// [`PgBank::all_in_blackout`] reads) may differ from its status at the start of `t + 1`,
+    /// if the SM gives the bank no input from `t + 1` on (`u64::MAX`: never). A pending wake
+    /// is taken at the next cycle's end; a gated domain leaves blackout when `g` reaches BET
+    /// and stays gated; a waking domain comes ON after W cycles; an ON domain gates no earlier
+    /// than D idle cycles after its busy run (at once under the coordinated rule while a
+    /// domain of its type is gated); an adaptive epoch may move D.
+    pub fn view_steady_until(&self, t: u64) -> u64 {
+        let cfg = &self.cfg;
+        let bet = cfg.bet as u64;
+        let mut ev = if cfg.adaptive.enabled {
+            let e = cfg.adaptive.epoch.max(1);
+            ((t + 1) / e + 1) * e + 1
+        } else {
+            u64::MAX
+        };
+        let mut gated_of = [false; 3];
+        for d in &self.domains {
+            if matches!(d.state, PgState::Uncompensated | PgState::Compensated) {
+                gated_of[d.ty as usize] = true;
+            }
+        }
+        for (u, d) in self.domains.iter().enumerate() {
+            let ty = d.ty as usize;
+            let e = match d.state {
+                PgState::Uncompensated | PgState::Compensated => {
+                    if d.wake_pending {
+                        t + 2
+                    } else if d.g < bet {
+                        t + 1 + (bet - d.g)
+                    } else {
+                        u64::MAX
+                    }
+                }
+                PgState::Wakeup => t + 1 + (cfg.wakeup.saturating_sub(d.wk) as u64).max(1),
+                PgState::IdleDetect => {
+                    if d.pend_start != u64::MAX
+                        || (self.policy[ty] == PgPolicy::CoordinatedBlackout && gated_of[ty])
+                    {
+                        t + 2
+                    } else {
+                        let busy = d.busy_until > t + 1;
+                        let first_idle = d.busy_until.max(t + 1);
+                        let cnt = if busy { 0 } else { d.idle_cnt };
+                        first_idle + self.d_of(u).saturating_sub(cnt) + 1
+                    }
+                }
+            };
+            ev = ev.min(e);
+        }
+        ev.max(t + 2)
+    }
+
+    /// Ends cycles `from…to−1` in which the SM gave the bank no input (the SM slept through
+    /// them, its state frozen, `actv` its `ACTV[INT], ACTV[FP]`): exactly the
+    /// [`PgBank::end_cycle`] calls a stepped SM would have made, each cycle counted.
+    pub fn quiet_cycles(&mut self, from: u64, to: u64, actv: [u32; 2]) {
+        for t in from..to {
+            self.end_cycle(t, actv);
+        }
     }
 
     /// Closes open idle runs (and, with `pg.charge_open_event`, open events) at the end of the

@@ -109,6 +109,8 @@ pub struct Gates {
     /// Head type per slot of the last views.
     types: Vec<HeadType>,
     keyed: Vec<(u8, u16)>,
+    /// The last [`WarpScheduler::order`] call swapped `hp`.
+    swapped_last: bool,
 }
 
 impl Gates {
@@ -120,6 +122,7 @@ impl Gates {
             view: GatingView::default(),
             types: Vec::new(),
             keyed: Vec::new(),
+            swapped_last: false,
         }
     }
 
@@ -144,7 +147,9 @@ impl WarpScheduler for Gates {
             };
         }
         let actv = actv_of(order.iter().map(|&s| self.types[s as usize]));
+        let swaps = self.core.swaps;
         self.core.switch(actv, &self.view);
+        self.swapped_last = self.core.swaps != swaps;
         self.keyed.clear();
         let core = &self.core;
         let types = &self.types;
@@ -163,6 +168,21 @@ impl WarpScheduler for Gates {
     }
     fn gating_view(&mut self, v: &GatingView) {
         self.view = *v;
+    }
+    /// With the views (hence `ACTV`) unchanged, a cycle whose `order` made no swap repeats
+    /// while the gating view does: rules 1 and 2 read only `ACTV` and the view. Rule 3 fires
+    /// `max_hp_hold` cycles after the last swap.
+    fn gating_steady_until(&self, v: &GatingView, t: u64) -> u64 {
+        let same = self.view.cycle == t
+            && v.blackout == self.view.blackout
+            && v.all_in_blackout == self.view.all_in_blackout;
+        if self.swapped_last || !same {
+            t + 1
+        } else if self.core.max_hp_hold > 0 {
+            (self.core.since + self.core.max_hp_hold).max(t + 1)
+        } else {
+            u64::MAX
+        }
     }
     fn active_slots(&self) -> Option<&[u16]> {
         Some(self.base.active())

@@ -117,6 +117,13 @@ pub trait WarpScheduler: Send {
     /// The gating controllers' state at the start of this cycle (called before
     /// [`WarpScheduler::order`] when [`WarpScheduler::uses_head_type`]).
     fn gating_view(&mut self, _v: &GatingView) {}
+    /// For a scheduler that reads the gating view: the first cycle after `t` at which, its
+    /// views unchanged, nothing issued and the gating view staying `v` (cycle aside), its
+    /// order may differ from the one it computed at `t` (`u64::MAX`: never). The SM under the
+    /// power-gating controllers sleeps only until then; `t + 1`, the default, keeps it awake.
+    fn gating_steady_until(&self, _v: &GatingView, t: u64) -> u64 {
+        t + 1
+    }
     /// The warps the scheduler considers active (the two-level active set), if it keeps one;
     /// the gating controllers count `ACTV[T]` over them (over all live warps otherwise).
     fn active_slots(&self) -> Option<&[u16]> {

@@ -55,13 +55,18 @@ impl Sm {
         cfg_issue: (u32, u32, bool),
         id_oc: &PerPipe<u32>,
     ) {
-        if !self.issue.dirty && t < self.issue.wake && self.issue.flags.stable {
+        if !self.issue.dirty
+            && t < self.issue.wake
+            && (self.issue.flags.stable || self.gated_issue_repeats(t))
+        {
             // Nothing the stage reads changed since it last found nothing to issue: the
             // outcome, and every counter, would repeat.
             self.issue.replay_pending += 1;
             return;
         }
         self.issue.flush_replay();
+        self.issue.gate_reached = false;
+        self.issue.last_eval = t;
         self.refresh_live();
         // decoded entries that have become ready
         self.front.settle_waits(t);
@@ -192,6 +197,33 @@ impl Sm {
                 u64::MAX
             };
         }
+    }
+
+    /// Under the power-gating controllers (whose state moves every cycle, so the stage is not
+    /// `stable`): an unchanged stage's evaluation at `t` would repeat the last one when that
+    /// brought no candidate to the controllers' check (its outcome then does not read them)
+    /// and every scheduler that reads the gating view keeps its order under the view at `t`
+    /// ([`WarpScheduler::gating_steady_until`]).
+    ///
+    /// [`WarpScheduler::gating_steady_until`]: crate::timing::policy::WarpScheduler::gating_steady_until
+    #[inline]
+    fn gated_issue_repeats(&self, t: u64) -> bool {
+        if !self.issue.flags.sched_stable
+            || self.issue.gate_reached
+            || !matches!(self.exec.gating, GatingSlot::Pg(_))
+        {
+            return false;
+        }
+        if !self.issue.flags.head_type.iter().any(|&h| h) {
+            return true;
+        }
+        let v = self.gating_view(t);
+        let t0 = self.issue.last_eval;
+        self.issue
+            .scheds
+            .iter()
+            .zip(&self.issue.flags.head_type)
+            .all(|(s, &h)| !h || s.gating_steady_until(&v, t0) > t)
     }
 
     /// Rebuilds scheduler `s`'s views of its live warps (ascending slot) at cycle `t` when they
@@ -341,6 +373,7 @@ impl Sm {
     /// the controllers answers per pipe.
     #[inline]
     fn gate_check(&mut self, ec: &ExecClass, mask: u32, t: u64) -> Result<(), Stall> {
+        self.issue.gate_reached = true;
         if let Some(ty) = self.exec.pg_type(ec) {
             if let GatingSlot::Pg(g) = &mut self.exec.gating {
                 g.bank.note_ready(ty);

@@ -365,13 +365,95 @@ impl Sm {
     /// End of cycle `t` for a gating policy with a cycle hook (power-gating §1.2 steps 4–5
     /// for the built-in controllers).
     pub fn gating_cycle(&mut self, t: u64) {
-        if matches!(self.exec.gating, GatingSlot::Pg(_)) {
-            let actv = self.actv();
+        if let GatingSlot::Pg(g) = &self.exec.gating {
+            // ACTV is counted only for the coordinated rule, the one that reads it
+            let actv = if g.bank.reads_actv() {
+                self.actv()
+            } else {
+                [0; 2]
+            };
             if let GatingSlot::Pg(g) = &mut self.exec.gating {
                 g.bank.end_cycle(t, actv);
             }
         } else {
             self.exec.gating_cycle(t);
+        }
+    }
+
+    /// May the SM sleep through quiet cycles although its gating policy wants every cycle
+    /// ([`GatingPolicy::needs_cycle_hook`])? Yes under the power-gating controllers when its
+    /// schedulers neither move by themselves nor read the gating state (the issue unit's
+    /// `sched_stable` flag): the controllers then affect
+    /// the SM only through a candidate that reaches them, and a cycle in which none did
+    /// ([`Sm::gating_quiet`]) repeats until the SM's own next event, the controllers being
+    /// run through the slept cycles by [`Sm::gating_skip`]. A constant of the SM.
+    pub fn gating_may_sleep(&self) -> bool {
+        matches!(self.exec.gating, GatingSlot::Pg(_)) && self.issue.flags.sched_stable
+    }
+
+    /// The first cycle after `t` (the cycle just ended) at which a scheduler that reads the
+    /// gating view may reorder while the SM sleeps: each such scheduler's
+    /// [`WarpScheduler::gating_steady_until`] for the view at the start of `t + 1` (from the
+    /// issue stage's last evaluation; the cycles since repeated it), bounded
+    /// by the controllers' next possible change of that view
+    /// ([`crate::timing::gating::PgBank::view_steady_until`]). `u64::MAX` without such a
+    /// scheduler.
+    pub fn gating_wake(&self, t: u64) -> u64 {
+        let GatingSlot::Pg(g) = &self.exec.gating else {
+            return u64::MAX;
+        };
+        if !self.issue.flags.head_type.iter().any(|&h| h) {
+            return u64::MAX;
+        }
+        let v = self.gating_view(t + 1);
+        let mut ev = u64::MAX;
+        for (s, sched) in self.issue.scheds.iter().enumerate() {
+            if self.issue.flags.head_type[s] {
+                // the stage last evaluated at `last_eval`; the cycles since repeated it
+                ev = ev.min(sched.gating_steady_until(&v, self.issue.last_eval));
+            }
+        }
+        if ev > t + 1 {
+            ev = ev.min(g.bank.view_steady_until(t));
+        }
+        ev
+    }
+
+    /// Under the power-gating controllers: the cycle just ended gave them no input (see
+    /// [`Sm::gating_may_sleep`]). True without them.
+    #[inline]
+    pub fn gating_quiet(&self) -> bool {
+        match &self.exec.gating {
+            GatingSlot::Pg(g) => g.bank.last_cycle_untouched(),
+            _ => true,
+        }
+    }
+
+    /// The per-cycle work of cycles `from…to−1` that the SM slept through with a cycle-hooked
+    /// gating policy: the controllers end each cycle without input
+    /// ([`crate::timing::gating::PgBank::quiet_cycles`]), and the active-set size, frozen,
+    /// is sampled once per cycle. Call before anything changes the SM's state.
+    pub fn gating_skip(&mut self, from: u64, to: u64) {
+        if to <= from {
+            return;
+        }
+        if let GatingSlot::Pg(g) = &self.exec.gating {
+            let actv = if g.bank.reads_actv() {
+                self.actv()
+            } else {
+                [0; 2]
+            };
+            if let GatingSlot::Pg(g) = &mut self.exec.gating {
+                g.bank.quiet_cycles(from, to, actv);
+            }
+        }
+        if let Some(a) = self.active_set.as_mut() {
+            for (s, sched) in self.issue.scheds.iter().enumerate() {
+                let n = sched
+                    .active_slots()
+                    .map_or(self.issue.sched_live[s].len(), <[u16]>::len);
+                a.sample_n(n as u32, to - from);
+            }
         }
     }
 
