@@ -368,39 +368,28 @@ impl ser::SerializeMap for Compound<'_> {
     }
 }
 
-impl ser::SerializeStruct for Compound<'_> {
-    type Ok = ();
-    type Error = CodecError;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<()> {
-        self.written += 1;
-        self.enc.key(key);
-        value.serialize(&mut *self.enc)
-    }
-    fn end(self) -> Result<()> {
-        self.done()
-    }
+/// Structs and struct variants: a count, then each field's interned name and value.
+macro_rules! named_fields {
+    ($($tr:ident),*) => {$(
+        impl ser::$tr for Compound<'_> {
+            type Ok = ();
+            type Error = CodecError;
+            fn serialize_field<T: Serialize + ?Sized>(
+                &mut self,
+                key: &'static str,
+                value: &T,
+            ) -> Result<()> {
+                self.written += 1;
+                self.enc.key(key);
+                value.serialize(&mut *self.enc)
+            }
+            fn end(self) -> Result<()> {
+                self.done()
+            }
+        }
+    )*};
 }
-
-impl ser::SerializeStructVariant for Compound<'_> {
-    type Ok = ();
-    type Error = CodecError;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<()> {
-        self.written += 1;
-        self.enc.key(key);
-        value.serialize(&mut *self.enc)
-    }
-    fn end(self) -> Result<()> {
-        self.done()
-    }
-}
+named_fields!(SerializeStruct, SerializeStructVariant);
 
 // ------------------------------------------------------------------------------------------
 // Decoder

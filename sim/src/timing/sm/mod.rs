@@ -362,16 +362,21 @@ impl Sm {
         a
     }
 
+    /// Under the built-in power-gating controllers, the ACTV counts their bank is given: the
+    /// SM's [`Sm::actv`] when a rule reads them (Coordinated Blackout), zeros otherwise, so
+    /// that the others do not pay for counting; `None` under any other gating slot.
+    fn pg_actv(&self) -> Option<[u32; 2]> {
+        match &self.exec.gating {
+            GatingSlot::Pg(g) if g.bank.reads_actv() => Some(self.actv()),
+            GatingSlot::Pg(_) => Some([0; 2]),
+            _ => None,
+        }
+    }
+
     /// End of cycle `t` for a gating policy with a cycle hook (power-gating §1.2 steps 4–5
     /// for the built-in controllers).
     pub fn gating_cycle(&mut self, t: u64) {
-        if let GatingSlot::Pg(g) = &self.exec.gating {
-            // ACTV is counted only for the coordinated rule, the one that reads it
-            let actv = if g.bank.reads_actv() {
-                self.actv()
-            } else {
-                [0; 2]
-            };
+        if let Some(actv) = self.pg_actv() {
             if let GatingSlot::Pg(g) = &mut self.exec.gating {
                 g.bank.end_cycle(t, actv);
             }
@@ -437,12 +442,7 @@ impl Sm {
         if to <= from {
             return;
         }
-        if let GatingSlot::Pg(g) = &self.exec.gating {
-            let actv = if g.bank.reads_actv() {
-                self.actv()
-            } else {
-                [0; 2]
-            };
+        if let Some(actv) = self.pg_actv() {
             if let GatingSlot::Pg(g) = &mut self.exec.gating {
                 g.bank.quiet_cycles(from, to, actv);
             }
