@@ -178,10 +178,7 @@ fn counter(t: Option<&dyn IssueStageCost>, k: &KernelActivity, c: &str) -> f64 {
 
 /// The baseline issue design of `cfg`: its I-buffer entries per warp, the §4 defaults else.
 pub fn baseline_design(cfg: &GpuConfig) -> BaselineIssue {
-    BaselineIssue {
-        ib_entries: cfg.frontend.ibuffer_entries.max(1),
-        ..Default::default()
-    }
+    BaselineIssue::of_config(cfg)
 }
 
 /// The issue stage of `cfg` costed at `src`: the design of the out-of-order issue stage it

@@ -7,6 +7,7 @@ pub mod energy_section;
 pub mod gating;
 pub mod gpu;
 pub mod issue;
+pub mod issue_bits;
 pub mod logic;
 /// Calibration overlays of the logic models (`logic/overlay.rs`), at the path every caller names.
 pub use logic::overlay;

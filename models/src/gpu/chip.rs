@@ -416,17 +416,22 @@ fn sm_logic_costs(
         sources.insert(name.to_string(), c.source);
         Ok(())
     };
-    // Front end: fetched instruction register and the per-warp instruction buffers
-    // (PTX instructions are 64 bits), the decoder as one ALU-lane equivalent of gates.
+    // Front end: fetched instruction register and the per-warp instruction buffers, the
+    // decoder as one ALU-lane equivalent of gates. The I-buffers and the scoreboards below are
+    // the in-order baseline of issue-stage spec §4 (`issue_bits::BaselineIssue`), the same
+    // design every issue-stage comparison measures against: per warp, `ib_entries` entries of
+    // `E_b` bits, one read and one write port.
+    let base = crate::issue_bits::BaselineIssue::of_config(cfg);
+    let bf = &base.fields;
     put(&mut sm_logic, "fetch/decode", 1, LogicKind::Alu32, &[])?;
     put(
         &mut sm_logic,
         "instruction buffer",
-        1,
+        max_warps,
         LogicKind::FlopArray,
         &[
-            ("ENTRIES", max_warps * cfg.frontend.ibuffer_entries),
-            ("WIDTH", 64),
+            ("ENTRIES", base.ib_entries),
+            ("WIDTH", bf.baseline_entry_bits() as u32),
             ("RPORTS", 1),
             ("WPORTS", 1),
         ],
@@ -438,13 +443,19 @@ fn sm_logic_costs(
         LogicKind::ArbRr,
         &[("N", (max_warps / n_sched).max(2))],
     )?;
-    // One scoreboard per warp slot: up to 64 pending registers checked against 3 sources.
+    // One scoreboard per warp slot (§4): a pending-write bit and a `Cw`-bit pending-read
+    // counter for each of the `A` architectural registers, checked against the GPR and
+    // predicate sources of an instruction.
     put(
         &mut sm_logic,
         "scoreboard",
         max_warps,
         LogicKind::Scoreboard,
-        &[("NREGS", 64), ("NSRC", 3)],
+        &[
+            ("NREGS", base.arch_regs.max(1)),
+            ("NSRC", (bf.gpr_srcs + bf.pred_srcs).max(1)),
+            ("RCW", base.reader_ctr_bits.max(1)),
+        ],
     )?;
     // Operand collectors: one 3-operand entry of one warp-register (`rf.entry_bytes`, 1024
     // bits on every preset) per collector unit, and the bank-to-collector crossbar of one

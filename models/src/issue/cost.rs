@@ -1,4 +1,4 @@
-//! The baseline's issue-stage and DWF structures of [`super::bits`] mapped onto component
+//! The baseline's issue-stage and DWF structures of [`crate::issue_bits`] mapped onto component
 //! models at one technology point, and the component helpers every design's costing shares (issue-stage spec §4 mapping, control-flow spec §5.7 modelling method).
 //!
 //! Every structure is a [`StructureCost`]: the area and leakage of one instance (one warp's,
@@ -26,8 +26,8 @@
 //! area-only objective: "the line size that minimises (a)"); it ignores wiring and is a lower
 //! bound.
 
-use super::bits::{clog2, BaselineIssue, DwfScheduler};
 use crate::gpu::{CostError, CostSource, Part, Scope, Source, StorageSpec, TechCostSource};
+use crate::issue_bits::{clog2, BaselineIssue, DwfScheduler};
 use crate::logic::LogicKind;
 use crate::sram::{self, Objective, SramSpec};
 use serde::Serialize;

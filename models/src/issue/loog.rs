@@ -1,7 +1,7 @@
 //! LOOG's per-issue-slice structures (issue-stage spec §3.1, §4): collector units as
 //! reservation stations, the RRS, the RAT, the UUID counters and comparators, the write-back
 //! buffers, the optional memory queues and the broadcast bus; their bit-count formulas term for
-//! term (symbols as in [`super::bits`]) and their mapping onto the component models of
+//! term (symbols as in [`crate::issue_bits`]) and their mapping onto the component models of
 //! [`super::cost`], with the baseline scoreboard as what they remove.
 //!
 //! A broadcast is a bus: half the `T·D` data wires toggle, each loading its wire
@@ -9,11 +9,11 @@
 //! its area) and the capture inputs it reaches (one flop input, [`CostSource::clock_pin_c_f`],
 //! per operand slot), at `Vdd²`.
 
-use super::bits::clog2;
 use super::cost::{
     flops, logic, sram_array, Access, DesignCost, EventCost, IssueCostError, StructureCost,
 };
 use crate::gpu::{CostSource, Source};
+use crate::issue_bits::clog2;
 use crate::logic::LogicKind;
 
 /// Address bits a memory-queue entry keeps per bound (a 48-bit virtual address space).

@@ -6,7 +6,8 @@
 //!
 //! The in-order baseline and DWF in two layers, and each out-of-order design in its own module
 //! ([`socgpu`], [`loog`]) holding both layers for its structures:
-//! - [`bits`]: the plain input structs and the bit-count formulas of issue-stage §4 and
+//! - [`bits`] (the crate's [`crate::issue_bits`], below the chip model, which sizes the
+//!   baseline's leaves with it): the plain input structs and the bit-count formulas of issue-stage §4 and
 //!   control-flow §5.7, exactly as written there (state bits per structure, comparator counts,
 //!   wires);
 //! - [`cost`]: each structure mapped onto the component models (issue-stage §4's mapping: the
@@ -24,7 +25,7 @@
 //! `ΔA_GPU = (A_warp,SOCGPU − A_warp,base) × W × S`); the SIMT stack is identical in both
 //! designs and left out of every delta (it is reported as its own line item).
 
-pub mod bits;
+pub use crate::issue_bits as bits;
 pub mod cost;
 pub mod loog;
 pub mod socgpu;

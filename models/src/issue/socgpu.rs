@@ -1,11 +1,11 @@
 //! SOCGPU's per-warp out-of-order issue state (issue-stage spec §2.1, §4): its input struct,
-//! the bit-count formulas of §4 term for term (symbols as in [`super::bits`]), and its
+//! the bit-count formulas of §4 term for term (symbols as in [`crate::issue_bits`]), and its
 //! structures mapped onto the component models of [`super::cost`], with the baseline's
 //! I-buffer and scoreboards as what it removes.
 
-use super::bits::{clog2, BaselineIssue, InstFields};
 use super::cost::{baseline_cost, flops, logic, DesignCost, IssueCostError};
 use crate::gpu::CostSource;
+use crate::issue_bits::{clog2, BaselineIssue, InstFields};
 use crate::logic::LogicKind;
 use sim::activity::SocgpuHwInputs;
 use sim::config::OooLocalPolicy;

@@ -1,11 +1,11 @@
 //! Unit tests of the issue-stage bit counts (hand-computed from the spec formulas at the
 //! spec's defaults) and of their costing (positive, scaling with size and node).
 
-use super::bits::*;
 use super::cost::*;
 use super::loog::*;
 use super::socgpu::*;
 use crate::gpu::TechCostSource;
+use crate::issue_bits::*;
 
 fn src(node: &str) -> TechCostSource {
     TechCostSource::new(&techlib::ResolvedPoint::named(node).unwrap(), None).unwrap()

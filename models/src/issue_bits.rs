@@ -1,7 +1,9 @@
 //! Input structs of the in-order baseline's issue stage and of dynamic warp formation's
 //! scheduler and their bit-count formulas (issue-stage spec §4, control-flow spec §5.7),
 //! written term for term as the specs give them; each out-of-order design keeps its own in its
-//! module beside this one.
+//! module of `issue/`. A module of its own below both the chip model (`gpu/`), which sizes the
+//! baseline's instruction-buffer and scoreboard leaves with it, and `issue/`, which maps the
+//! structures onto the component models and re-exports this module as `issue::bits`.
 //!
 //! Symbols (issue-stage §4): N IB depth, P PC bits, Rb GPR id bits, Pb predicate id bits,
 //! ns/nd GPR sources/destinations, nps/npd predicate sources/destinations, Dd decoded-payload
@@ -116,6 +118,17 @@ impl Default for BaselineIssue {
 }
 
 impl BaselineIssue {
+    /// The baseline issue stage of `cfg`: its I-buffer entries per warp
+    /// (`frontend.ibuffer_entries`), the §4 defaults otherwise. The chip model's instruction
+    /// buffer and scoreboard leaves and every issue-stage comparison's baseline are this one
+    /// design.
+    pub fn of_config(cfg: &sim::config::GpuConfig) -> BaselineIssue {
+        BaselineIssue {
+            ib_entries: cfg.frontend.ibuffer_entries.max(1),
+            ..Default::default()
+        }
+    }
+
     /// IB bits: `ib_entries · E_b` (`2 · E_b` in the spec).
     pub fn ib_bits(&self) -> u64 {
         self.ib_entries as u64 * self.fields.baseline_entry_bits()
