@@ -1079,3 +1079,124 @@ fn files_naming_each_technique() {
         over.join("\n")
     );
 }
+
+/// Most lines a library file may hold.
+const MAX_FILE_LINES: usize = 1000;
+/// Most lines a function may span (signature to closing brace) without a stated reason.
+const MAX_FN_LINES: usize = 200;
+/// The stated reason a longer function's doc comment carries.
+const LONG_FN_REASON: &str = "Longer than 200 lines on purpose";
+
+/// Every function of `text` as (name, first line, lines spanned, doc comment), found on the
+/// blanked text (comments and literals do not count) by matching the braces of its body.
+fn functions(text: &str) -> Vec<(String, usize, usize, String)> {
+    let b = blank(text);
+    let lines: Vec<&str> = text.lines().collect();
+    let c: Vec<char> = b.chars().collect();
+    let line_of: Vec<usize> = {
+        let mut v = Vec::with_capacity(c.len());
+        let mut l = 1;
+        for &ch in &c {
+            v.push(l);
+            if ch == '\n' {
+                l += 1;
+            }
+        }
+        v
+    };
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i + 3 < c.len() {
+        let starts_fn =
+            c[i] == 'f' && c[i + 1] == 'n' && c[i + 2] == ' ' && (i == 0 || !is_ident(c[i - 1]));
+        if !starts_fn {
+            i += 1;
+            continue;
+        }
+        let mut k = i + 3;
+        let name: String = c[k..].iter().take_while(|&&ch| is_ident(ch)).collect();
+        k += name.len();
+        // the body's opening brace, unless a `;` ends a declaration first
+        while k < c.len() && c[k] != '{' && c[k] != ';' {
+            k += 1;
+        }
+        if k >= c.len() || c[k] == ';' {
+            i = k.max(i + 1);
+            continue;
+        }
+        let mut depth = 0usize;
+        let mut e = k;
+        while e < c.len() {
+            match c[e] {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                _ => {}
+            }
+            e += 1;
+        }
+        let (first, last) = (line_of[i], line_of[e.min(c.len() - 1)]);
+        // the doc comment: the `///` lines right above the item (attributes in between)
+        let mut doc = Vec::new();
+        let mut l = first - 1;
+        while l > 0 {
+            let t = lines[l - 1].trim_start();
+            if t.starts_with("///") {
+                doc.push(t.to_string());
+            } else if !t.starts_with("#[") && !t.starts_with("pub") {
+                break;
+            }
+            l -= 1;
+        }
+        doc.reverse();
+        out.push((name, first, last - first + 1, doc.join("\n")));
+        // nested functions are scanned too: go on inside the body
+        i = k + 1;
+    }
+    out
+}
+
+#[test]
+fn no_library_file_or_function_is_too_long() {
+    let root = workspace_root();
+    let mut files = Vec::new();
+    for (_, dir, _) in CRATES {
+        let src = if dir.is_empty() {
+            "src".to_string()
+        } else {
+            format!("{dir}/src")
+        };
+        library_files(&src, "rs", &mut files);
+    }
+    files.sort();
+    let mut report = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(root.join(f)).unwrap();
+        let n = text.lines().count();
+        if n > MAX_FILE_LINES {
+            report.push(format!(
+                "{}: {n} lines (at most {MAX_FILE_LINES})",
+                f.display()
+            ));
+        }
+        for (name, line, span, doc) in functions(&text) {
+            if span > MAX_FN_LINES && !doc.contains(LONG_FN_REASON) {
+                report.push(format!(
+                    "{}:{line}: fn {name} spans {span} lines (at most {MAX_FN_LINES}, or a doc \
+                     comment that says \"{LONG_FN_REASON}\" and why)",
+                    f.display()
+                ));
+            }
+        }
+    }
+    assert!(
+        files.len() > 100,
+        "only {} library files found",
+        files.len()
+    );
+    assert!(report.is_empty(), "{}", report.join("\n"));
+}

@@ -39,6 +39,42 @@ struct WarpState {
     fetch_pos: u32,
 }
 
+/// The model steps one CTA after another: a grid-wide barrier would wait for CTAs not yet
+/// started, so a cooperative launch is refused.
+fn refuse_cooperative(l: &Launch) -> Result<(), SimError> {
+    if l.cooperative {
+        return Err(SimError::Launch {
+            kernel: l.kernel.name.clone(),
+            msg: "the analytical activity source does not model cooperative launches \
+                  (grid-wide synchronisation); use the cycle-level model (--activity-source \
+                  sim)"
+                .into(),
+        });
+    }
+    Ok(())
+}
+
+/// CTA slots per SM of a launch of `b` warps per CTA, and what limits them; an error when no
+/// CTA fits an SM.
+fn cta_slots(
+    model: &SchedModel,
+    info: &sim::stream::KernelInfo,
+    b: u32,
+) -> Result<(u32, Limiter), SimError> {
+    let (n_slot, limiter) = model.n_slot(b, info.shared_bytes, &[info.regs_per_thread]);
+    if n_slot == 0 {
+        return Err(SimError::Launch {
+            kernel: info.name.clone(),
+            msg: format!(
+                "analytical model: no CTA of {b} warps, {} shared bytes and {} registers per \
+                 thread fits an SM (limiter {limiter})",
+                info.shared_bytes, info.regs_per_thread
+            ),
+        });
+    }
+    Ok((n_slot, limiter))
+}
+
 /// Models one launch of `gpu` (launch number `index` of the program).
 pub(super) fn model_launch(
     gpu: &mut ModelGpu,
@@ -55,32 +91,12 @@ pub(super) fn model_launch(
         ..
     } = gpu;
     let cfg: &GpuConfig = cfg;
-    if l.cooperative {
-        // the model steps one CTA after another: a grid-wide barrier would wait for CTAs
-        // not yet started
-        return Err(SimError::Launch {
-            kernel: l.kernel.name.clone(),
-            msg: "the analytical activity source does not model cooperative launches \
-                  (grid-wide synchronisation); use the cycle-level model (--activity-source \
-                  sim)"
-                .into(),
-        });
-    }
+    refuse_cooperative(l)?;
     let mut stream = emu.stream(l)?;
     let info = stream.info().clone();
     let occ = sim::timing::occupancy(cfg, &info)?;
     let b = info.warps_per_cta().max(1);
-    let (n_slot, limiter) = model.n_slot(b, info.shared_bytes, &[info.regs_per_thread]);
-    if n_slot == 0 {
-        return Err(SimError::Launch {
-            kernel: info.name.clone(),
-            msg: format!(
-                "analytical model: no CTA of {b} warps, {} shared bytes and {} registers per \
-                 thread fits an SM (limiter {limiter})",
-                info.shared_bytes, info.regs_per_thread
-            ),
-        });
-    }
+    let (n_slot, limiter) = cta_slots(model, &info, b)?;
     let n_sm = cfg.gpu.n_sm.max(1) as usize;
     let n_sched = cfg.sched.n_per_sm.max(1);
     let overhead = issue_overhead_cycles(cfg);

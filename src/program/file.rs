@@ -460,193 +460,242 @@ fn parse_steps(
             ));
         }
         let repeat = repeat_of(sc, s, &key)?;
-        let not_here = |present: bool, what: &str, kind: &str| -> Result<(), FileError> {
-            if present {
-                Err(cx.at(
-                    st,
-                    &format!("{key}.{what}"),
-                    format!("'{what}' does not belong to a {kind} step"),
-                ))
-            } else {
-                Ok(())
-            }
+        let step = if let Some(k) = &s.launch {
+            launch_step(sc, st, k, &key, repeat)?
+        } else if let Some(body) = &s.body {
+            group_step(sc, st, body, &key, repeat)?
+        } else {
+            let c = s.copy.as_ref().expect("one kind");
+            copy_step(sc, st, c, &key, repeat)?
         };
-        if let Some(k) = &s.launch {
-            for (p, w) in [
-                (s.copy.is_some(), "copy"),
-                (s.buffer.is_some(), "buffer"),
-                (s.from.is_some(), "from"),
-                (s.snapshot.is_some(), "snapshot"),
-                (s.file.is_some(), "file"),
-                (s.while_.is_some(), "while"),
-                (s.if_.is_some(), "if"),
-                (s.max_iterations.is_some(), "max_iterations"),
-            ] {
-                not_here(p, w, "launch")?;
-            }
-            let kernel = find_kernel(sc.modules, k.get_ref())
-                .map_err(|m| cx.at(k, &format!("{key}.launch"), m))?;
-            let dim = |v: &Option<Spanned<toml::Value>>, what: &str, block: bool| {
-                let k2 = format!("{key}.{what}");
-                let Some(v) = v else {
-                    return Err(cx.at(st, &k2, format!("a launch needs '{what}'")));
-                };
-                let d = dim3(v.get_ref()).map_err(|m| cx.at(v, &k2, m))?;
-                check_dims(d, block).map_err(|m| cx.at(v, &k2, m))?;
-                Ok(d)
-            };
-            let grid = dim(&s.grid, "grid", false)?;
-            let block = dim(&s.block, "block", true)?;
-            if let Some(bv) = &s.block {
-                check_block_for_kernel(&kernel, block)
-                    .map_err(|m| cx.at(bv, &format!("{key}.block"), m))?;
-            }
-            let shared = match &s.shared {
-                None => 0,
-                Some(v) if (0..=u32::MAX as i64).contains(v.get_ref()) => *v.get_ref() as u32,
-                Some(v) => {
-                    return Err(cx.at(
-                        v,
-                        &format!("{key}.shared"),
-                        "dynamic shared memory is a byte count, 0..=4294967295",
-                    ))
-                }
-            };
-            let empty = Spanned::new(0..0, Vec::new());
-            let args_sp = s.args.as_ref().unwrap_or(&empty);
-            let args = if s.args.is_none() && !kernel.params().is_empty() {
-                return Err(cx.at(
-                    st,
-                    &format!("{key}.args"),
-                    format!(
-                        "kernel '{}' declares {} parameters; give 'args'",
-                        kernel.name,
-                        kernel.params().len()
-                    ),
-                ));
-            } else {
-                resolve_args(cx, &key, &kernel, args_sp, sc.buffers, sc.conditionals)?
-            };
-            out.push(Step::Launch {
-                kernel,
-                grid,
-                block,
-                shared,
-                args,
-                repeat,
-                cooperative: s.cooperative.as_ref().is_some_and(|c| *c.get_ref()),
-            });
-            continue;
-        }
-        if let Some(body) = &s.body {
-            for (p, w) in [
-                (s.grid.is_some(), "grid"),
-                (s.block.is_some(), "block"),
-                (s.shared.is_some(), "shared"),
-                (s.args.is_some(), "args"),
-                (s.buffer.is_some(), "buffer"),
-                (s.from.is_some(), "from"),
-                (s.snapshot.is_some(), "snapshot"),
-                (s.file.is_some(), "file"),
-                (s.cooperative.is_some(), "cooperative"),
-            ] {
-                not_here(p, w, "group")?;
-            }
-            if body.get_ref().is_empty() {
-                return Err(cx.at(body, &format!("{key}.body"), "the group has no steps"));
-            }
-            let cond = conditional_of(sc, s, st, &key)?;
-            let inner = parse_steps(sc, body, &format!("{key}.body"))?;
-            out.push(match cond {
-                None => Step::Group {
-                    steps: inner,
-                    repeat,
-                },
-                Some((handle, kind)) => Step::Conditional {
-                    steps: inner,
-                    handle,
-                    kind,
-                },
-            });
-            continue;
-        }
-        let c = s.copy.as_ref().expect("one kind");
-        for (p, w) in [
-            (s.grid.is_some(), "grid"),
-            (s.block.is_some(), "block"),
-            (s.shared.is_some(), "shared"),
-            (s.args.is_some(), "args"),
-            (s.cooperative.is_some(), "cooperative"),
-            (s.while_.is_some(), "while"),
-            (s.if_.is_some(), "if"),
-            (s.max_iterations.is_some(), "max_iterations"),
-        ] {
-            not_here(p, w, "copy")?;
-        }
-        let Some(b) = &s.buffer else {
-            return Err(cx.at(st, &format!("{key}.buffer"), "a copy needs 'buffer'"));
-        };
-        let Some(bi) = sc.buffers.iter().position(|x| &x.name == b.get_ref()) else {
-            return Err(cx.at(
-                b,
-                &format!("{key}.buffer"),
-                format!("no buffer '{}'", b.get_ref()),
-            ));
-        };
-        let buf = &sc.buffers[bi];
-        match c.get_ref().as_str() {
-            "to_device" => {
-                not_here(s.snapshot.is_some(), "snapshot", "to_device")?;
-                not_here(
-                    s.file.is_some(),
-                    "file",
-                    "to_device (use from = { file = … })",
-                )?;
-                let init = match &s.from {
-                    None => buf.init.clone(),
-                    Some(f) => parse_init(f.get_ref(), buf.dtype, buf.count, sc.folder)
-                        .map_err(|m| cx.at(f, &format!("{key}.from"), m))?,
-                };
-                out.push(Step::ToDevice {
-                    buffer: bi,
-                    init,
-                    repeat,
-                });
-            }
-            "to_host" => {
-                not_here(s.from.is_some(), "from", "to_host")?;
-                let snapshot = match &s.snapshot {
-                    Some(n) => {
-                        if sc.snapshots.iter().any(|(x, _)| x == n.get_ref()) {
-                            return Err(cx.at(
-                                n,
-                                &format!("{key}.snapshot"),
-                                format!("snapshot '{}' is taken twice", n.get_ref()),
-                            ));
-                        }
-                        sc.snapshots.push((n.get_ref().clone(), bi));
-                        Some(n.get_ref().clone())
-                    }
-                    None => None,
-                };
-                let file = s.file.as_ref().map(|f| sc.folder.join(f.get_ref()));
-                out.push(Step::ToHost {
-                    buffer: bi,
-                    snapshot,
-                    file,
-                    repeat,
-                });
-            }
-            other => {
-                return Err(cx.at(
-                    c,
-                    &format!("{key}.copy"),
-                    format!("unknown copy '{other}'; allowed: to_device, to_host"),
-                ))
-            }
-        }
+        out.push(step);
     }
     Ok(out)
+}
+
+/// Refuses the key `what` of step `st` (at `key`) when `present`: it does not belong to a
+/// `kind` step.
+fn not_here(
+    cx: &Ctx,
+    st: &Spanned<RawStep>,
+    key: &str,
+    present: bool,
+    what: &str,
+    kind: &str,
+) -> Result<(), FileError> {
+    if present {
+        Err(cx.at(
+            st,
+            &format!("{key}.{what}"),
+            format!("'{what}' does not belong to a {kind} step"),
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+/// A `launch` step of kernel `k`: its grid, block, dynamic shared memory and arguments.
+fn launch_step(
+    sc: &StepCx,
+    st: &Spanned<RawStep>,
+    k: &Spanned<String>,
+    key: &str,
+    repeat: u32,
+) -> Result<Step, FileError> {
+    let cx = sc.cx;
+    let s = st.get_ref();
+    for (p, w) in [
+        (s.copy.is_some(), "copy"),
+        (s.buffer.is_some(), "buffer"),
+        (s.from.is_some(), "from"),
+        (s.snapshot.is_some(), "snapshot"),
+        (s.file.is_some(), "file"),
+        (s.while_.is_some(), "while"),
+        (s.if_.is_some(), "if"),
+        (s.max_iterations.is_some(), "max_iterations"),
+    ] {
+        not_here(cx, st, key, p, w, "launch")?;
+    }
+    let kernel =
+        find_kernel(sc.modules, k.get_ref()).map_err(|m| cx.at(k, &format!("{key}.launch"), m))?;
+    let dim = |v: &Option<Spanned<toml::Value>>, what: &str, block: bool| {
+        let k2 = format!("{key}.{what}");
+        let Some(v) = v else {
+            return Err(cx.at(st, &k2, format!("a launch needs '{what}'")));
+        };
+        let d = dim3(v.get_ref()).map_err(|m| cx.at(v, &k2, m))?;
+        check_dims(d, block).map_err(|m| cx.at(v, &k2, m))?;
+        Ok(d)
+    };
+    let grid = dim(&s.grid, "grid", false)?;
+    let block = dim(&s.block, "block", true)?;
+    if let Some(bv) = &s.block {
+        check_block_for_kernel(&kernel, block)
+            .map_err(|m| cx.at(bv, &format!("{key}.block"), m))?;
+    }
+    let shared = match &s.shared {
+        None => 0,
+        Some(v) if (0..=u32::MAX as i64).contains(v.get_ref()) => *v.get_ref() as u32,
+        Some(v) => {
+            return Err(cx.at(
+                v,
+                &format!("{key}.shared"),
+                "dynamic shared memory is a byte count, 0..=4294967295",
+            ))
+        }
+    };
+    let empty = Spanned::new(0..0, Vec::new());
+    let args_sp = s.args.as_ref().unwrap_or(&empty);
+    let args = if s.args.is_none() && !kernel.params().is_empty() {
+        return Err(cx.at(
+            st,
+            &format!("{key}.args"),
+            format!(
+                "kernel '{}' declares {} parameters; give 'args'",
+                kernel.name,
+                kernel.params().len()
+            ),
+        ));
+    } else {
+        resolve_args(cx, key, &kernel, args_sp, sc.buffers, sc.conditionals)?
+    };
+    Ok(Step::Launch {
+        kernel,
+        grid,
+        block,
+        shared,
+        args,
+        repeat,
+        cooperative: s.cooperative.as_ref().is_some_and(|c| *c.get_ref()),
+    })
+}
+
+/// A group step: the steps of `body`, repeated `repeat` times or under a device condition.
+fn group_step(
+    sc: &mut StepCx,
+    st: &Spanned<RawStep>,
+    body: &Spanned<Vec<Spanned<RawStep>>>,
+    key: &str,
+    repeat: u32,
+) -> Result<Step, FileError> {
+    let cx = sc.cx;
+    let s = st.get_ref();
+    for (p, w) in [
+        (s.grid.is_some(), "grid"),
+        (s.block.is_some(), "block"),
+        (s.shared.is_some(), "shared"),
+        (s.args.is_some(), "args"),
+        (s.buffer.is_some(), "buffer"),
+        (s.from.is_some(), "from"),
+        (s.snapshot.is_some(), "snapshot"),
+        (s.file.is_some(), "file"),
+        (s.cooperative.is_some(), "cooperative"),
+    ] {
+        not_here(cx, st, key, p, w, "group")?;
+    }
+    if body.get_ref().is_empty() {
+        return Err(cx.at(body, &format!("{key}.body"), "the group has no steps"));
+    }
+    let cond = conditional_of(sc, s, st, key)?;
+    let inner = parse_steps(sc, body, &format!("{key}.body"))?;
+    Ok(match cond {
+        None => Step::Group {
+            steps: inner,
+            repeat,
+        },
+        Some((handle, kind)) => Step::Conditional {
+            steps: inner,
+            handle,
+            kind,
+        },
+    })
+}
+
+/// A `copy` step (`c`: "to_device" or "to_host") of the step's buffer.
+fn copy_step(
+    sc: &mut StepCx,
+    st: &Spanned<RawStep>,
+    c: &Spanned<String>,
+    key: &str,
+    repeat: u32,
+) -> Result<Step, FileError> {
+    let cx = sc.cx;
+    let s = st.get_ref();
+    for (p, w) in [
+        (s.grid.is_some(), "grid"),
+        (s.block.is_some(), "block"),
+        (s.shared.is_some(), "shared"),
+        (s.args.is_some(), "args"),
+        (s.cooperative.is_some(), "cooperative"),
+        (s.while_.is_some(), "while"),
+        (s.if_.is_some(), "if"),
+        (s.max_iterations.is_some(), "max_iterations"),
+    ] {
+        not_here(cx, st, key, p, w, "copy")?;
+    }
+    let Some(b) = &s.buffer else {
+        return Err(cx.at(st, &format!("{key}.buffer"), "a copy needs 'buffer'"));
+    };
+    let Some(bi) = sc.buffers.iter().position(|x| &x.name == b.get_ref()) else {
+        return Err(cx.at(
+            b,
+            &format!("{key}.buffer"),
+            format!("no buffer '{}'", b.get_ref()),
+        ));
+    };
+    let buf = &sc.buffers[bi];
+    match c.get_ref().as_str() {
+        "to_device" => {
+            not_here(cx, st, key, s.snapshot.is_some(), "snapshot", "to_device")?;
+            not_here(
+                cx,
+                st,
+                key,
+                s.file.is_some(),
+                "file",
+                "to_device (use from = { file = … })",
+            )?;
+            let init = match &s.from {
+                None => buf.init.clone(),
+                Some(f) => parse_init(f.get_ref(), buf.dtype, buf.count, sc.folder)
+                    .map_err(|m| cx.at(f, &format!("{key}.from"), m))?,
+            };
+            Ok(Step::ToDevice {
+                buffer: bi,
+                init,
+                repeat,
+            })
+        }
+        "to_host" => {
+            not_here(cx, st, key, s.from.is_some(), "from", "to_host")?;
+            let snapshot = match &s.snapshot {
+                Some(n) => {
+                    if sc.snapshots.iter().any(|(x, _)| x == n.get_ref()) {
+                        return Err(cx.at(
+                            n,
+                            &format!("{key}.snapshot"),
+                            format!("snapshot '{}' is taken twice", n.get_ref()),
+                        ));
+                    }
+                    sc.snapshots.push((n.get_ref().clone(), bi));
+                    Some(n.get_ref().clone())
+                }
+                None => None,
+            };
+            let file = s.file.as_ref().map(|f| sc.folder.join(f.get_ref()));
+            Ok(Step::ToHost {
+                buffer: bi,
+                snapshot,
+                file,
+                repeat,
+            })
+        }
+        other => Err(cx.at(
+            c,
+            &format!("{key}.copy"),
+            format!("unknown copy '{other}'; allowed: to_device, to_host"),
+        )),
+    }
 }
 
 /// Reads `names` (paths relative to `folder`) as the given kind of source.

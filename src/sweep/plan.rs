@@ -348,6 +348,153 @@ fn tech_choices(f: &SweepFile) -> anyhow::Result<Vec<techlib::ResolvedPoint>> {
     Ok(choices)
 }
 
+/// Refuses two points with one key: they would compute one result twice and keep it once
+/// (axis values that differ as written but not as the configuration reads them, `1` and
+/// `1.0`).
+fn check_distinct_keys(f: &SweepFile, points: &[Point]) -> anyhow::Result<()> {
+    let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for p in points {
+        if let Some(&first) = seen.get(p.label.key.as_str()) {
+            let a = &points[first].label;
+            let b = &p.label;
+            let differ: Vec<String> = a
+                .knobs
+                .iter()
+                .zip(&b.knobs)
+                .filter(|(x, y)| x.1 != y.1)
+                .map(|(x, y)| format!("axis '{}': {} and {}", x.0, x.1, y.1))
+                .collect();
+            return Err(f
+                .error(
+                    f.axes_loc,
+                    "axes",
+                    format!(
+                        "points {} and {} are the same computation (the same configuration, \
+                         technology point, workload and size){}; list each value once",
+                        a.index,
+                        b.index,
+                        if differ.is_empty() {
+                            String::new()
+                        } else {
+                            format!(": {}", differ.join(", "))
+                        }
+                    ),
+                )
+                .into());
+        }
+        seen.insert(&p.label.key, p.label.index);
+    }
+    Ok(())
+}
+
+/// A kept point: (tech, technique, axis combination, workload, size) indices.
+type KeptPoint = (usize, usize, u128, usize, usize);
+
+/// Every point the exclusion rules keep as (tech, technique, combination, workload, size), at
+/// most `max_points` of them, and the count of all kept points (past the limit the walk only
+/// counts: index lookups, no allocation per point).
+fn kept_points(
+    f: &SweepFile,
+    dims: &[(Vec<usize>, usize)],
+    combos: u128,
+    max_points: usize,
+) -> (Vec<KeptPoint>, usize) {
+    let (nt, nq, nw, ns) = (
+        f.techs.len(),
+        f.techniques.len(),
+        f.workloads.len(),
+        f.sizes.len(),
+    );
+    let rules = Exclusions::new(f);
+    let mut kept: Vec<KeptPoint> = Vec::new();
+    let mut pick = vec![0; f.axes.len()];
+    let mut count = 0usize;
+    for t in 0..nt {
+        for q in 0..nq {
+            for c in 0..combos {
+                if !f.exclude.is_empty() {
+                    pick = combination(dims, f.axes.len(), c);
+                }
+                for w in 0..nw {
+                    let is_program = f.program(&f.workloads[w].name).is_some();
+                    for s in 0..ns {
+                        if is_program && s > 0 {
+                            break;
+                        }
+                        let size = if is_program { ns } else { s };
+                        if !rules.excluded(t, q, &pick, w, size) {
+                            count += 1;
+                            if count <= max_points {
+                                kept.push((t, q, c, w, s));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    (kept, count)
+}
+
+/// The sweep's points in plan order: each kept point (tech, technique, combination, workload,
+/// size) labelled and keyed by what it computes (the variant's configuration text `texts`, the
+/// technology point, the calibration overlay's hash, the workload's identity and the size).
+fn key_points(
+    f: &SweepFile,
+    kept: &[KeptPoint],
+    variants: &[Variant],
+    texts: &[String],
+    choices: &[techlib::ResolvedPoint],
+    overlay_hash: &str,
+) -> Vec<Point> {
+    // the technology point as keyed, once per point of the file (not per sweep point)
+    let choice_texts: Vec<String> = choices.iter().map(|c| format!("{c:?}")).collect();
+    let mut points = Vec::new();
+    let mut v = 0;
+    for (i, &(t, q, c, w, s)) in kept.iter().enumerate() {
+        if i > 0 && (kept[i - 1].0, kept[i - 1].1, kept[i - 1].2) != (t, q, c) {
+            v += 1;
+        }
+        let var = &variants[v];
+        let tp = &f.techs[t];
+        let (workload, size) = (&f.workloads[w].name, size_name(f, w, s).to_string());
+        // a built-in workload is keyed by its name, a program by its content
+        let identity = match f.program(workload) {
+            Some(p) => p.identity.clone(),
+            None => workload.clone(),
+        };
+        let key = crate::digest::hash_parts(&[
+            "gpuenergy-sweep-point v1",
+            crate::digest::program_version(),
+            &texts[v],
+            &choice_texts[var.tech],
+            overlay_hash,
+            &identity,
+            &size,
+        ]);
+        points.push(Point {
+            label: PointLabel {
+                index: points.len(),
+                key,
+                node: tp.node.clone(),
+                op: tp.op.clone().unwrap_or_default(),
+                device: tp.device.clone().unwrap_or_default(),
+                temperature_k: tp.temperature_k,
+                technique: var.technique.clone(),
+                knobs: var
+                    .knobs
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.display.clone()))
+                    .collect(),
+                workload: workload.clone(),
+                size,
+            },
+            variant: v,
+        });
+    }
+    points
+}
+
 impl Plan {
     /// Expands `f`: checks the configuration keys and values, the technology points and the
     /// point count (at most `max_points`), then resolves every variant and keys every point.
@@ -401,34 +548,7 @@ impl Plan {
 
         // every kept point as (tech, technique, combination, workload, size); past the limit
         // the walk only counts (index lookups, no allocation per point)
-        let rules = Exclusions::new(&f);
-        let mut kept: Vec<(usize, usize, u128, usize, usize)> = Vec::new();
-        let mut pick = vec![0; f.axes.len()];
-        let mut count = 0usize;
-        for t in 0..nt {
-            for q in 0..nq {
-                for c in 0..combos {
-                    if !f.exclude.is_empty() {
-                        pick = combination(&dims, f.axes.len(), c);
-                    }
-                    for w in 0..nw {
-                        let is_program = f.program(&f.workloads[w].name).is_some();
-                        for s in 0..ns {
-                            if is_program && s > 0 {
-                                break;
-                            }
-                            let size = if is_program { ns } else { s };
-                            if !rules.excluded(t, q, &pick, w, size) {
-                                count += 1;
-                                if count <= max_points {
-                                    kept.push((t, q, c, w, s));
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
+        let (kept, count) = kept_points(&f, &dims, combos, max_points);
         if count > max_points {
             return Err(too_many(count.to_string()).into());
         }
@@ -533,85 +653,8 @@ impl Plan {
             variants.push(v);
             texts.push(t);
         }
-        // the technology point as keyed, once per point of the file (not per sweep point)
-        let choice_texts: Vec<String> = choices.iter().map(|c| format!("{c:?}")).collect();
-        let mut points = Vec::new();
-        let mut v = 0;
-        for (i, &(t, q, c, w, s)) in kept.iter().enumerate() {
-            if i > 0 && (kept[i - 1].0, kept[i - 1].1, kept[i - 1].2) != (t, q, c) {
-                v += 1;
-            }
-            let var = &variants[v];
-            let tp = &f.techs[t];
-            let (workload, size) = (&f.workloads[w].name, size_name(&f, w, s).to_string());
-            // a built-in workload is keyed by its name, a program by its content
-            let identity = match f.program(workload) {
-                Some(p) => p.identity.clone(),
-                None => workload.clone(),
-            };
-            let key = crate::digest::hash_parts(&[
-                "gpuenergy-sweep-point v1",
-                crate::digest::program_version(),
-                &texts[v],
-                &choice_texts[var.tech],
-                &overlay_hash,
-                &identity,
-                &size,
-            ]);
-            points.push(Point {
-                label: PointLabel {
-                    index: points.len(),
-                    key,
-                    node: tp.node.clone(),
-                    op: tp.op.clone().unwrap_or_default(),
-                    device: tp.device.clone().unwrap_or_default(),
-                    temperature_k: tp.temperature_k,
-                    technique: var.technique.clone(),
-                    knobs: var
-                        .knobs
-                        .iter()
-                        .map(|(k, v)| (k.clone(), v.display.clone()))
-                        .collect(),
-                    workload: workload.clone(),
-                    size,
-                },
-                variant: v,
-            });
-        }
-        // Two points with one key would compute one result twice and keep it once: axis values
-        // that differ as written but not as the configuration reads them (`1` and `1.0`).
-        let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-        for p in &points {
-            if let Some(&first) = seen.get(p.label.key.as_str()) {
-                let a = &points[first].label;
-                let b = &p.label;
-                let differ: Vec<String> = a
-                    .knobs
-                    .iter()
-                    .zip(&b.knobs)
-                    .filter(|(x, y)| x.1 != y.1)
-                    .map(|(x, y)| format!("axis '{}': {} and {}", x.0, x.1, y.1))
-                    .collect();
-                return Err(f
-                    .error(
-                        f.axes_loc,
-                        "axes",
-                        format!(
-                            "points {} and {} are the same computation (the same configuration, \
-                             technology point, workload and size){}; list each value once",
-                            a.index,
-                            b.index,
-                            if differ.is_empty() {
-                                String::new()
-                            } else {
-                                format!(": {}", differ.join(", "))
-                            }
-                        ),
-                    )
-                    .into());
-            }
-            seen.insert(&p.label.key, p.label.index);
-        }
+        let points = key_points(&f, &kept, &variants, &texts, &choices, &overlay_hash);
+        check_distinct_keys(&f, &points)?;
         Ok(Plan {
             file: f,
             overlay,

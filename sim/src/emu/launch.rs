@@ -60,6 +60,74 @@ fn ty_name(t: Ty) -> String {
     format!(".{t:?}").to_lowercase()
 }
 
+/// The launch's parameter buffer: each value of `l.params` checked against the kernel's
+/// `.param` declaration (count, type, array size) and written at its offset.
+fn param_buffer(l: &Launch) -> Result<Vec<u8>, SimError> {
+    let code = &l.kernel.code;
+    if l.params.len() != code.params.len() {
+        return Err(lerr(
+            l,
+            format!(
+                "{} parameters given, the kernel declares {}",
+                l.params.len(),
+                code.params.len()
+            ),
+        ));
+    }
+    let mut buf = vec![0u8; code.param_bytes as usize];
+    for (i, (v, p)) in l.params.iter().zip(&code.params).enumerate() {
+        let bytes: Vec<u8> = match (v, p.ty) {
+            // 32-bit integers of either signedness (C `int` parameters are declared .u32 by
+            // the CUDA compiler); the bits are the same.
+            (ParamValue::U32(x), Ty::U32 | Ty::S32 | Ty::B32) if !p.is_array => {
+                x.to_le_bytes().to_vec()
+            }
+            (ParamValue::S32(x), Ty::U32 | Ty::S32 | Ty::B32) if !p.is_array => {
+                x.to_le_bytes().to_vec()
+            }
+            (ParamValue::F32(x), Ty::F32 | Ty::B32) if !p.is_array => x.to_le_bytes().to_vec(),
+            (ParamValue::U64(x), Ty::U64 | Ty::S64 | Ty::B64) if !p.is_array => {
+                x.to_le_bytes().to_vec()
+            }
+            (ParamValue::F64(x), Ty::F64 | Ty::B64) if !p.is_array => x.to_le_bytes().to_vec(),
+            (ParamValue::U16(x), Ty::U16 | Ty::S16 | Ty::B16) if !p.is_array => {
+                x.to_le_bytes().to_vec()
+            }
+            (ParamValue::U8(x), Ty::U8 | Ty::S8 | Ty::B8) if !p.is_array => vec![*x],
+            (ParamValue::Bytes(b), _) if b.len() == p.bytes as usize => b.clone(),
+            (ParamValue::Bytes(b), _) => {
+                return Err(lerr(
+                    l,
+                    format!(
+                        "parameter {i} ('{}') takes {} bytes but {} were given",
+                        p.name,
+                        p.bytes,
+                        b.len()
+                    ),
+                ));
+            }
+            _ => {
+                return Err(lerr(
+                    l,
+                    format!(
+                        "parameter {i} ('{}') is declared {}{} but given {v:?}",
+                        p.name,
+                        ty_name(p.ty),
+                        if p.is_array {
+                            format!("[{}] (give its {} bytes)", p.bytes / p.ty.bytes(), p.bytes)
+                        } else {
+                            String::new()
+                        }
+                    ),
+                ));
+            }
+        };
+        let o = p.offset as usize;
+        buf[o..o + bytes.len()].copy_from_slice(&bytes);
+    }
+    Ok(buf)
+}
+
 /// Checks the launch and builds its parameter buffer; places `.global` variables on first use.
 pub fn prepare(emu: &mut Emulator, l: &Launch) -> Result<Prepared, SimError> {
     let code = &l.kernel.code;
@@ -140,67 +208,7 @@ pub fn prepare(emu: &mut Emulator, l: &Launch) -> Result<Prepared, SimError> {
             ));
         }
     }
-    if l.params.len() != code.params.len() {
-        return Err(lerr(
-            l,
-            format!(
-                "{} parameters given, the kernel declares {}",
-                l.params.len(),
-                code.params.len()
-            ),
-        ));
-    }
-    let mut buf = vec![0u8; code.param_bytes as usize];
-    for (i, (v, p)) in l.params.iter().zip(&code.params).enumerate() {
-        let bytes: Vec<u8> = match (v, p.ty) {
-            // 32-bit integers of either signedness (C `int` parameters are declared .u32 by
-            // the CUDA compiler); the bits are the same.
-            (ParamValue::U32(x), Ty::U32 | Ty::S32 | Ty::B32) if !p.is_array => {
-                x.to_le_bytes().to_vec()
-            }
-            (ParamValue::S32(x), Ty::U32 | Ty::S32 | Ty::B32) if !p.is_array => {
-                x.to_le_bytes().to_vec()
-            }
-            (ParamValue::F32(x), Ty::F32 | Ty::B32) if !p.is_array => x.to_le_bytes().to_vec(),
-            (ParamValue::U64(x), Ty::U64 | Ty::S64 | Ty::B64) if !p.is_array => {
-                x.to_le_bytes().to_vec()
-            }
-            (ParamValue::F64(x), Ty::F64 | Ty::B64) if !p.is_array => x.to_le_bytes().to_vec(),
-            (ParamValue::U16(x), Ty::U16 | Ty::S16 | Ty::B16) if !p.is_array => {
-                x.to_le_bytes().to_vec()
-            }
-            (ParamValue::U8(x), Ty::U8 | Ty::S8 | Ty::B8) if !p.is_array => vec![*x],
-            (ParamValue::Bytes(b), _) if b.len() == p.bytes as usize => b.clone(),
-            (ParamValue::Bytes(b), _) => {
-                return Err(lerr(
-                    l,
-                    format!(
-                        "parameter {i} ('{}') takes {} bytes but {} were given",
-                        p.name,
-                        p.bytes,
-                        b.len()
-                    ),
-                ));
-            }
-            _ => {
-                return Err(lerr(
-                    l,
-                    format!(
-                        "parameter {i} ('{}') is declared {}{} but given {v:?}",
-                        p.name,
-                        ty_name(p.ty),
-                        if p.is_array {
-                            format!("[{}] (give its {} bytes)", p.bytes / p.ty.bytes(), p.bytes)
-                        } else {
-                            String::new()
-                        }
-                    ),
-                ));
-            }
-        };
-        let o = p.offset as usize;
-        buf[o..o + bytes.len()].copy_from_slice(&bytes);
-    }
+    let buf = param_buffer(l)?;
     let shared = code.static_shared_bytes as u64 + l.shared_bytes as u64;
     if shared > emu.max_shared_per_cta as u64 {
         return Err(lerr(l, format!("{shared} bytes of shared memory per CTA ({} static + {} dynamic) exceed the {}-byte limit", code.static_shared_bytes, l.shared_bytes, emu.max_shared_per_cta)));

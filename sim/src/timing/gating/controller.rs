@@ -18,12 +18,18 @@
 //! current one (the event's first cycle is gated cycle 1, Uncompensated; cycle `1+BET` is the
 //! first Compensated one); a wake is permitted under blackout when `g ≥ BET` at the start of
 //! the request cycle, and is critical when `g == BET`. The event closes with `G = g`.
+//!
+//! The adaptive epochs are `controller/adaptive.rs`; what lets an SM sleep through cycles that
+//! give the bank no input (and catch them up exactly) is `controller/quiet.rs`.
 
 use crate::activity::{DomainStats, GatingStats, IDLE_RUN_BINS};
 use crate::config::pg::{
-    AdaptiveScope, ClusterSelect, CoordGeneralization, CoordTrigger, DecrementMode, GateCompare,
-    IdleClear, PgPolicy, PgSection, SuppressedCounter, WakeRequestCycle, WakeRule,
+    AdaptiveScope, ClusterSelect, CoordGeneralization, CoordTrigger, GateCompare, IdleClear,
+    PgPolicy, PgSection, SuppressedCounter, WakeRequestCycle, WakeRule,
 };
+
+mod adaptive;
+mod quiet;
 
 /// Controller state of a domain (power-gating §1.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -635,96 +641,6 @@ impl PgBank {
         &self.domains[u].stats
     }
 
-    /// §5 epoch end for one register set: `d` (the D register), `cw` (critical wakeups of
-    /// the epoch, cleared), `quiet` (quiet-epoch count) and `violated` (an epoch of the current
-    /// aligned window exceeded the threshold), at the end of epoch number `epoch_index`.
-    pub fn epoch_update(
-        a: &crate::config::pg::AdaptiveSection,
-        epoch_index: u64,
-        d: &mut u32,
-        cw: &mut u64,
-        quiet: &mut u32,
-        violated: &mut bool,
-    ) {
-        let over = *cw > a.critical_threshold as u64;
-        let (lo, hi) = if a.bounded {
-            (a.d_min, a.d_max)
-        } else {
-            (0, u32::MAX)
-        };
-        match a.decrement_mode {
-            DecrementMode::ConsecutiveQuiet | DecrementMode::CumulativeQuiet => {
-                if over {
-                    *d = (*d + 1).min(hi);
-                    if a.decrement_mode == DecrementMode::ConsecutiveQuiet {
-                        *quiet = 0;
-                    }
-                } else {
-                    *quiet += 1;
-                    if *quiet >= a.decrement_epochs {
-                        *d = d.saturating_sub(1).max(lo);
-                        *quiet = 0;
-                    }
-                }
-            }
-            DecrementMode::AlignedWindow => {
-                if over {
-                    *d = (*d + 1).min(hi);
-                    *violated = true;
-                }
-                if (epoch_index + 1).is_multiple_of(a.decrement_epochs as u64) {
-                    if !*violated {
-                        *d = d.saturating_sub(1).max(lo);
-                    }
-                    *violated = false;
-                }
-            }
-        }
-        *cw = 0;
-    }
-
-    /// Ends adaptive epoch number `self.epoch_index`.
-    fn roll_epoch(&mut self) {
-        let a = self.cfg.adaptive.clone();
-        let k = self.epoch_index;
-        match a.scope {
-            AdaptiveScope::PerType => {
-                let mut cws = [0u64; 3];
-                for (t, td) in self.per_type.iter_mut().enumerate() {
-                    cws[t] = td.cw;
-                    Self::epoch_update(
-                        &a,
-                        k,
-                        &mut td.d,
-                        &mut td.cw,
-                        &mut td.quiet,
-                        &mut td.violated_window,
-                    );
-                }
-                for dm in &mut self.domains {
-                    dm.stats.epoch_critical.push(dm.cw);
-                    dm.cw = 0;
-                    dm.stats.epoch_d.push(self.per_type[dm.ty as usize].d);
-                }
-            }
-            AdaptiveScope::PerDomain => {
-                for dm in &mut self.domains {
-                    dm.stats.epoch_critical.push(dm.cw);
-                    Self::epoch_update(
-                        &a,
-                        k,
-                        &mut dm.d,
-                        &mut dm.cw,
-                        &mut dm.quiet,
-                        &mut dm.violated_window,
-                    );
-                    dm.stats.epoch_d.push(dm.d);
-                }
-            }
-        }
-        self.epoch_index += 1;
-    }
-
     /// Closes an idle run of length `run` into the histograms.
     fn close_run(cfg: &PgSection, s: &mut DomainStats, run: u64) {
         if run == 0 {
@@ -978,77 +894,6 @@ impl PgBank {
         }
         self.ready_of_type = [false; 3];
         self.last_untouched = !std::mem::take(&mut self.touched);
-    }
-
-    /// The last cycle ended by [`PgBank::end_cycle`] had no input from the SM: no decision,
-    /// ready note or dispatch reached the bank. Until the SM's own state changes its later
-    /// cycles have none either, so the SM may sleep while [`PgBank::quiet_cycles`] runs the
-    /// controllers through those cycles.
-    pub fn last_cycle_untouched(&self) -> bool {
-        self.last_untouched
-    }
-
-    /// Called after [`PgBank::end_cycle`]`(t)`: a lower bound on the first cycle after `t + 1`
-    /// at whose start some domain's gated or blackout status (what
-    /// [`PgBank::all_in_blackout`] reads) may differ from its status at the start of `t + 1`,
-    /// if the SM gives the bank no input from `t + 1` on (`u64::MAX`: never). A pending wake
-    /// is taken at the next cycle's end; a gated domain leaves blackout when `g` reaches BET
-    /// and stays gated; a waking domain comes ON after W cycles; an ON domain gates no earlier
-    /// than D idle cycles after its busy run (at once under the coordinated rule while a
-    /// domain of its type is gated); an adaptive epoch may move D.
-    pub fn view_steady_until(&self, t: u64) -> u64 {
-        let cfg = &self.cfg;
-        let bet = cfg.bet as u64;
-        let mut ev = if cfg.adaptive.enabled {
-            let e = cfg.adaptive.epoch.max(1);
-            ((t + 1) / e + 1) * e + 1
-        } else {
-            u64::MAX
-        };
-        let mut gated_of = [false; 3];
-        for d in &self.domains {
-            if matches!(d.state, PgState::Uncompensated | PgState::Compensated) {
-                gated_of[d.ty as usize] = true;
-            }
-        }
-        for (u, d) in self.domains.iter().enumerate() {
-            let ty = d.ty as usize;
-            let e = match d.state {
-                PgState::Uncompensated | PgState::Compensated => {
-                    if d.wake_pending {
-                        t + 2
-                    } else if d.g < bet {
-                        t + 1 + (bet - d.g)
-                    } else {
-                        u64::MAX
-                    }
-                }
-                PgState::Wakeup => t + 1 + (cfg.wakeup.saturating_sub(d.wk) as u64).max(1),
-                PgState::IdleDetect => {
-                    if d.pend_start != u64::MAX
-                        || (self.policy[ty] == PgPolicy::CoordinatedBlackout && gated_of[ty])
-                    {
-                        t + 2
-                    } else {
-                        let busy = d.busy_until > t + 1;
-                        let first_idle = d.busy_until.max(t + 1);
-                        let cnt = if busy { 0 } else { d.idle_cnt };
-                        first_idle + self.d_of(u).saturating_sub(cnt) + 1
-                    }
-                }
-            };
-            ev = ev.min(e);
-        }
-        ev.max(t + 2)
-    }
-
-    /// Ends cycles `from…to−1` in which the SM gave the bank no input (the SM slept through
-    /// them, its state frozen, `actv` its `ACTV[INT], ACTV[FP]`): exactly the
-    /// [`PgBank::end_cycle`] calls a stepped SM would have made, each cycle counted.
-    pub fn quiet_cycles(&mut self, from: u64, to: u64, actv: [u32; 2]) {
-        for t in from..to {
-            self.end_cycle(t, actv);
-        }
     }
 
     /// Closes open idle runs (and, with `pg.charge_open_event`, open events) at the end of the
