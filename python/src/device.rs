@@ -366,6 +366,13 @@ impl Device {
         self.setup.as_ref().map(|s| s.cfg.hash_hex())
     }
 
+    /// The hash of the machine simulated: the configuration with the knobs derived from the
+    /// technology point (`None` on a lent device).
+    #[getter]
+    fn machine_hash(&self) -> Option<String> {
+        self.setup.as_ref().map(|s| s.timed.hash_hex())
+    }
+
     /// The technology label estimates default to (`None` on a lent device).
     #[getter]
     fn tech(&self) -> Option<String> {
@@ -487,13 +494,14 @@ impl Module {
         self.module.kernel_names()
     }
 
-    /// The kernel `name`; an unknown name raises `KeyError` listing the kernels.
+    /// The kernel `name`; an unknown name raises `KeyError` listing the kernels, a kernel the
+    /// model cannot represent `GpuEnergyError` naming the file, line and construct.
     fn __getitem__(&self, name: &str) -> PyResult<Kernel> {
-        self.get(name).map_err(PyKeyError::new_err)
+        self.get(name, PyKeyError::new_err)
     }
 
     fn __getattr__(&self, name: &str) -> PyResult<Kernel> {
-        self.get(name).map_err(PyAttributeError::new_err)
+        self.get(name, PyAttributeError::new_err)
     }
 
     fn __contains__(&self, name: &str) -> bool {
@@ -502,11 +510,16 @@ impl Module {
 }
 
 impl Module {
-    fn get(&self, name: &str) -> Result<Kernel, String> {
+    fn get(&self, name: &str, absent: fn(String) -> PyErr) -> PyResult<Kernel> {
         let modules = [(self.label.clone(), self.module.clone())];
-        let kernel =
-            launch_args::find_kernel(&modules, name).map_err(|e| format!("{}: {e}", self.label))?;
-        Ok(Kernel { kernel })
+        let known = self.__contains__(name)
+            || self.module.refused().iter().any(|(k, _)| k == name);
+        launch_args::find_kernel(&modules, name)
+            .map(|kernel| Kernel { kernel })
+            .map_err(|e| match known {
+                true => py_msg(e),
+                false => absent(format!("{}: {e}", self.label)),
+            })
     }
 }
 
