@@ -108,12 +108,15 @@ impl Device {
         }
     }
 
-    /// Ends a lent device's loan: every later call is refused.
-    pub(crate) fn close(&self) {
-        *self.lock() = State::Closed(
-            "this device was lent to one run of a host program, which has returned; use the \
-             device passed to the current call",
-        );
+    /// Ends a lent device's loan: every later call is refused. Waits (with the GIL released)
+    /// for a call still running on it in another thread.
+    pub(crate) fn close(&self, py: Python<'_>) {
+        py.detach(|| {
+            *self.state.lock().unwrap_or_else(|p| p.into_inner()) = State::Closed(
+                "this device was lent to one run of a host program, which has returned; use \
+                 the device passed to the current call",
+            );
+        });
     }
 
     /// Launches made on it.
@@ -121,8 +124,18 @@ impl Device {
         self.launches.load(Ordering::Relaxed)
     }
 
-    fn lock(&self) -> MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    /// The device's state, or an error while another thread runs a call on it: a device runs
+    /// one call at a time, and waiting here with the GIL held would stop the running launch
+    /// from ever taking the GIL back.
+    fn lock(&self) -> PyResult<MutexGuard<'_, State>> {
+        match self.state.try_lock() {
+            Ok(g) => Ok(g),
+            Err(std::sync::TryLockError::Poisoned(p)) => Ok(p.into_inner()),
+            Err(std::sync::TryLockError::WouldBlock) => Err(py_msg(
+                "the device is running a call in another thread; a device runs one call at a \
+                 time",
+            )),
+        }
     }
 
     /// Runs `f` on the device's GPU, with the GIL released when `detach`.
@@ -132,17 +145,17 @@ impl Device {
         detach: bool,
         f: impl FnOnce(&mut dyn Gpu) -> Result<R, sim::SimError> + Send,
     ) -> PyResult<R> {
-        let mut guard = self.lock();
+        let mut guard = self.lock()?;
         let gpu: &mut dyn Gpu = match &mut *guard {
             State::Owned(g) => g.as_mut(),
             // SAFETY: see `LentGpu`: valid while the state is `Lent`, and the guard is held.
             State::Lent(p) => unsafe { &mut *p.0 },
             State::Closed(why) => return Err(py_msg(*why)),
         };
-        struct Send_<'a>(&'a mut dyn Gpu);
+        struct SendGpu<'a>(&'a mut dyn Gpu);
         // SAFETY: the GPU is used by one thread at a time (the guard is held throughout).
-        unsafe impl Send for Send_<'_> {}
-        let g = Send_(gpu);
+        unsafe impl Send for SendGpu<'_> {}
+        let g = SendGpu(gpu);
         let r = if detach {
             py.detach(move || {
                 let g = g;
@@ -309,7 +322,7 @@ impl Device {
 
     /// Ends the run and returns its Activity; the device takes no further calls.
     fn finish(&self) -> PyResult<Activity> {
-        let mut guard = self.lock();
+        let mut guard = self.lock()?;
         match std::mem::replace(
             &mut *guard,
             State::Closed("this device has finished (finish() returned its Activity)"),
@@ -339,13 +352,13 @@ impl Device {
     /// Whether the last launch stopped at `sim.max_cycles` or `sim.max_warp_insts` (its
     /// results are partial).
     #[getter]
-    fn last_launch_truncated(&self) -> bool {
-        match &*self.lock() {
+    fn last_launch_truncated(&self) -> PyResult<bool> {
+        Ok(match &*self.lock()? {
             State::Owned(g) => g.last_launch_truncated(),
             // SAFETY: see `LentGpu`; the guard is held.
             State::Lent(p) => unsafe { (*p.0).last_launch_truncated() },
             State::Closed(_) => false,
-        }
+        })
     }
 
     /// Kernel launches made so far.
@@ -512,13 +525,15 @@ impl Module {
 impl Module {
     fn get(&self, name: &str, absent: fn(String) -> PyErr) -> PyResult<Kernel> {
         let modules = [(self.label.clone(), self.module.clone())];
-        let known = self.__contains__(name)
-            || self.module.refused().iter().any(|(k, _)| k == name);
+        let known = self.__contains__(name) || self.module.refused().iter().any(|(k, _)| k == name);
         launch_args::find_kernel(&modules, name)
             .map(|kernel| Kernel { kernel })
-            .map_err(|e| match known {
-                true => py_msg(e),
-                false => absent(format!("{}: {e}", self.label)),
+            .map_err(|e| {
+                if known {
+                    py_msg(e)
+                } else {
+                    absent(format!("{}: {e}", self.label))
+                }
             })
     }
 }

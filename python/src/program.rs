@@ -53,7 +53,7 @@ impl Workload for PyProgram {
                 .map_err(|e| SimError::Other(format!("cannot make the device: {e}")))?;
             let r = self.func.call1(py, (dev.clone_ref(py),));
             let d = dev.get();
-            d.close();
+            d.close(py);
             match r {
                 Ok(_) => Ok(RunReport {
                     launches: u32::try_from(d.launch_count()).unwrap_or(u32::MAX),

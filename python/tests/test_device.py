@@ -96,11 +96,19 @@ def test_launch_releases_the_gil_and_reports_progress():
     x, out = dev.to_device(np.ones(n, np.float32)), dev.empty(n, np.float32)
     calls = []
     ticks = [0]
+    busy = []
     stop = threading.Event()
 
     def spin():
         while not stop.is_set():
             ticks[0] += 1
+            if calls and not busy:
+                # the launch holds the device: another call is refused, not deadlocked
+                try:
+                    dev.empty(4)
+                    busy.append(None)
+                except gpuenergy.GpuEnergyError as e:
+                    busy.append(str(e))
 
     t = threading.Thread(target=spin)
     t.start()
@@ -121,3 +129,4 @@ def test_launch_releases_the_gil_and_reports_progress():
     assert cycles == sorted(cycles)
     # the other Python thread ran while the simulation did
     assert calls[-1][2] > 0
+    assert busy and "running a call in another thread" in busy[0]
