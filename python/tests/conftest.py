@@ -47,10 +47,10 @@ def bfs_levels(row, col, src):
     return level
 
 
-def run_bfs(dev, row, col, src=0):
-    """BFS on the device with a host loop: one launch per level until no vertex changes.
-    Returns (levels, launches)."""
-    mod = dev.load_ptx(EXAMPLE_PTX)
+def run_bfs(dev, row, col, src=0, mod=None):
+    """BFS on the device with a host loop: one launch per level until no vertex changes, with
+    `mod`'s bfs_step (default: the committed PTX's). Returns (levels, launches)."""
+    mod = mod or dev.load_ptx(EXAMPLE_PTX)
     n = len(row) - 1
     level = np.full(n, -1, dtype=np.int32)
     level[src] = 0

@@ -130,3 +130,27 @@ def test_launch_releases_the_gil_and_reports_progress():
     # the other Python thread ran while the simulation did
     assert calls[-1][2] > 0
     assert busy and "running a call in another thread" in busy[0]
+
+
+def test_compile_cuda_gives_the_committed_ptx_kernels(tmp_path, monkeypatch):
+    """kernels.cu through nvcc (the `nvidia-cuda-nvcc` package; required under CI) runs as its
+    committed PTX does."""
+    import os
+
+    from conftest import ROOT
+
+    monkeypatch.setenv("GPUENERGY_CACHE_DIR", str(tmp_path))
+    src = ROOT / "examples" / "python" / "kernels.cu"
+    dev = gpuenergy.Device()
+    try:
+        mod = dev.compile_cuda(src)
+    except gpuenergy.GpuEnergyError as e:
+        if "nvcc" in str(e) and not os.environ.get("CI"):
+            pytest.skip(f"no nvcc: {e}")
+        raise
+    assert set(mod.kernels) == {"bfs_step", "mix_poly"}
+    # the source text compiles the same (cached by content)
+    assert set(dev.compile_cuda(src.read_text()).kernels) == {"bfs_step", "mix_poly"}
+    row, col = random_graph(300, 3, seed=2)
+    levels, _ = run_bfs(dev, row, col, mod=mod)
+    np.testing.assert_array_equal(levels, bfs_levels(row, col, 0))

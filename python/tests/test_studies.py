@@ -157,3 +157,12 @@ def test_sram_and_breakeven():
     assert "point" in b
     with pytest.raises(gpuenergy.GpuEnergyError, match="unexpected argument"):
         gpuenergy.breakeven(frobnicate=1)
+
+
+def test_optimize_on_a_builtin_workload(tmp_path):
+    d = gpuenergy.optimize(tech="finfet7", workload="hotspot", cache_dir=tmp_path)
+    assert d["workloads"] == ["hotspot"]
+    assert d["chosen_name"]
+    assert d["run"]["node"] == "finfet7"
+    with pytest.raises(gpuenergy.GpuEnergyError, match="unknown workload 'hotspo'"):
+        gpuenergy.optimize(tech="finfet7", workload="hotspo", cache_dir=tmp_path)
