@@ -287,6 +287,7 @@ impl Device {
     /// `.param` list. The simulation runs with the GIL released; `progress(cycles,
     /// warp_insts)` is called every fraction of a second while it runs.
     #[pyo3(signature = (kernel, grid, block, args, shared_mem=0, progress=None))]
+    #[allow(clippy::too_many_arguments)]
     fn launch(
         &self,
         py: Python<'_>,
