@@ -59,7 +59,7 @@ class DeviceArray:
 
     def set(self, host):
         """Copies ``host`` (same shape and dtype after conversion) into the array."""
-        a = np.ascontiguousarray(host, dtype=self.dtype)
+        a = np.require(host, dtype=self.dtype, requirements="C")
         if a.shape != self.shape:
             raise ValueError(f"set: shape {a.shape} differs from the device array's {self.shape}")
         self.device._dev.copy_to_device(self.ptr, a.tobytes())
@@ -246,7 +246,7 @@ class Device:
         """A device array holding a copy of ``host`` (a host-to-device copy)."""
         a = np.asarray(host)
         dt = dtype_of(dtype if dtype is not None else a.dtype)
-        a = np.ascontiguousarray(a, dtype=dt)
+        a = np.require(a, dtype=dt, requirements="C")
         d = self.empty(a.shape, dt)
         if a.nbytes:
             self._dev.copy_to_device(d.ptr, a.tobytes())
