@@ -8,7 +8,7 @@
 //! builds DataFrames; everything else is here or in the root crate.
 //!
 //! Errors are Python exceptions carrying the command line's message (file, line, key and the
-//! values allowed): [`error_text`] joins an error's causes as `gpuenergy`'s `main` does.
+//! values allowed): `gpuenergy::cli::error_text` joins an error's causes as `main` does.
 
 mod activity;
 mod device;
@@ -26,23 +26,9 @@ pyo3::create_exception!(
      argument at fault and the values allowed (the command line's message)."
 );
 
-/// The error and its causes on one line, each cause once (as the `gpuenergy` binary prints
-/// them after `error: `).
-pub(crate) fn error_text(e: &anyhow::Error) -> String {
-    let mut text = e.to_string();
-    for cause in e.chain().skip(1) {
-        let c = cause.to_string();
-        if !text.contains(&c) {
-            text.push_str(": ");
-            text.push_str(&c);
-        }
-    }
-    text
-}
-
 /// `e` as a [`GpuEnergyError`] with the command line's message.
 pub(crate) fn py_err(e: impl Into<anyhow::Error>) -> PyErr {
-    GpuEnergyError::new_err(error_text(&e.into()))
+    GpuEnergyError::new_err(gpuenergy::cli::error_text(&e.into()))
 }
 
 /// A [`GpuEnergyError`] with message `msg`.
