@@ -16,6 +16,8 @@ pub(crate) struct RunSetup {
     pub timed: sim::config::GpuConfig,
     /// The technology point the device was made for.
     pub point: techlib::ResolvedPoint,
+    /// Its node as given (`--tech`).
+    pub tech: String,
     /// Its label (`finfet7 lvt @0.45V`).
     pub tech_label: String,
     /// The run's name (labels estimates).

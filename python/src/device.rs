@@ -12,7 +12,7 @@
 use crate::activity::{Activity, RunSetup};
 use crate::progress::ProgressSlot;
 use crate::{py_err, py_msg};
-use gpuenergy::cli::ConfigMods;
+use gpuenergy::cli::{ConfigMods, TechArgs};
 use gpuenergy::program::launch_args;
 use gpuenergy::study::Study;
 use pyo3::exceptions::{PyAttributeError, PyKeyError, PyTypeError};
@@ -49,36 +49,35 @@ pub struct Device {
     launches: AtomicU64,
 }
 
-/// The configuration and technology point of a device, from the same arguments as the command
-/// line's `--preset/--config/--technique/--scheduler/--set` and `--tech/--op/--vdd/--device/
-/// --temperature`.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn resolve_setup(
-    preset: Option<&str>,
-    config: Option<std::path::PathBuf>,
-    technique: Option<String>,
-    set: Vec<String>,
-    scheduler: Option<String>,
+/// The command line's technology-point flags (`--tech --op --vdd --device --temperature`).
+pub(crate) fn tech_args(
     tech: &str,
     op: Option<&str>,
     vdd: Option<f64>,
     device: Option<&str>,
     temperature_k: Option<f64>,
+) -> TechArgs {
+    TechArgs {
+        tech: tech.to_string(),
+        vdd,
+        op: op.map(str::to_string),
+        device: device.map(str::to_string),
+        temperature: temperature_k.unwrap_or(gpuenergy::study::DEFAULT_TEMPERATURE_K),
+    }
+}
+
+/// The configuration and technology point of a device, as the command line resolves
+/// `--preset/--config`, `mods` (`--technique --scheduler --set`) and `point`.
+pub(crate) fn resolve_setup(
+    preset: Option<&str>,
+    config: Option<std::path::PathBuf>,
+    mods: &ConfigMods,
+    point: &TechArgs,
     name: &str,
 ) -> anyhow::Result<RunSetup> {
-    let mods = ConfigMods {
-        technique,
-        scheduler,
-        set,
-    };
-    let (cfg, _) = gpuenergy::cli::simulate::resolve_config(preset, config.as_ref(), &mods)?;
-    let point = gpuenergy::study::tech_choice(
-        tech,
-        vdd,
-        op,
-        device,
-        temperature_k.unwrap_or(gpuenergy::study::DEFAULT_TEMPERATURE_K),
-    )?;
+    let (cfg, _) = gpuenergy::cli::simulate::resolve_config(preset, config.as_ref(), mods)?;
+    let tech = point.tech.clone();
+    let point = point.choice()?;
     let study = Study::new(cfg.clone(), point.clone(), None);
     let src = study.cost_source()?;
     let chip = study.chip(&src)?;
@@ -89,6 +88,7 @@ pub(crate) fn resolve_setup(
         cfg,
         timed,
         point,
+        tech,
         tech_label: src.label,
         name: name.to_string(),
     })
@@ -232,20 +232,13 @@ impl Device {
         } else {
             None
         });
-        let setup = resolve_setup(
-            preset,
-            config,
+        let mods = ConfigMods {
             technique,
-            set,
             scheduler,
-            tech,
-            op,
-            vdd,
-            device,
-            temperature_k,
-            name,
-        )
-        .map_err(py_err)?;
+            set,
+        };
+        let point = tech_args(tech, op, vdd, device, temperature_k);
+        let setup = resolve_setup(preset, config, &mods, &point, name).map_err(py_err)?;
         let progress = ProgressSlot::default();
         let mut gpu = Simulation::new(&setup.timed).gpu().map_err(py_err)?;
         gpu.set_progress(progress.hook());

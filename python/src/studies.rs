@@ -9,7 +9,7 @@
 //! own calls.
 
 use crate::activity::{Activity, Estimate};
-use crate::device::resolve_setup;
+use crate::device::{resolve_setup, tech_args};
 use crate::program::PyProgram;
 use crate::{py_err, py_msg};
 use gpuenergy::compare as cmp;
@@ -85,33 +85,27 @@ pub fn estimate(
         || technique.is_some()
         || !set.is_empty()
         || scheduler.is_some();
+    let mods = gpuenergy::cli::ConfigMods {
+        technique,
+        scheduler,
+        set,
+    };
+    let flags = tech_args(tech.unwrap_or("finfet7"), op, vdd, device, temperature_k);
     let setup = |preset: Option<&str>| {
-        resolve_setup(
-            preset.or(if config.is_none() {
-                Some("gtx1080ti")
-            } else {
-                None
-            }),
-            config.clone(),
-            technique.clone(),
-            set.clone(),
-            scheduler.clone(),
-            tech.unwrap_or("finfet7"),
-            op,
-            vdd,
-            device,
-            temperature_k,
-            name,
-        )
-        .map_err(py_err)
+        let preset = preset.or(config.is_none().then_some("gtx1080ti"));
+        resolve_setup(preset, config.clone(), &mods, &flags, name).map_err(py_err)
     };
     match t {
         Target::Activity(a) => {
             let a = a.get();
             let (cfg, point, timed_hash, label) = match &a.setup {
                 Some(s) if !config_given => {
+                    // another point of the device's node unless another node is named
                     let point = if point_given || temperature_k.is_some() {
-                        setup(None)?.point
+                        let node = tech.unwrap_or(&s.tech);
+                        tech_args(node, op, vdd, device, temperature_k)
+                            .choice()
+                            .map_err(py_err)?
                     } else {
                         s.point.clone()
                     };
@@ -263,14 +257,9 @@ pub fn compare(
              cycle-level runs only",
         ));
     }
-    let point = gpuenergy::study::tech_choice(
-        tech,
-        vdd,
-        op,
-        device,
-        temperature_k.unwrap_or(gpuenergy::study::DEFAULT_TEMPERATURE_K),
-    )
-    .map_err(py_err)?;
+    let point = tech_args(tech, op, vdd, device, temperature_k)
+        .choice()
+        .map_err(py_err)?;
     let study = Study::new(b.config.clone(), point, None).size(size);
     let on_progress = move |n: usize, total: usize, what: &str| {
         if let Some(f) = &progress {

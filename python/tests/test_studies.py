@@ -166,3 +166,15 @@ def test_optimize_on_a_builtin_workload(tmp_path):
     assert d["run"]["node"] == "finfet7"
     with pytest.raises(gpuenergy.GpuEnergyError, match="unknown workload 'hotspo'"):
         gpuenergy.optimize(tech="finfet7", workload="hotspo", cache_dir=tmp_path)
+
+
+def test_estimate_keeps_the_devices_node():
+    dev = gpuenergy.Device(tech="planar45")
+    bfs_program(dev)
+    run = dev.finish()
+    assert gpuenergy.estimate(run).tech.startswith("planar45")
+    # another temperature of the same node unless another node is named
+    hot = gpuenergy.estimate(run, temperature_k=380)
+    assert hot.tech.startswith("planar45")
+    assert hot.to_dict()["temperature_k"] == 380
+    assert gpuenergy.estimate(run, tech="finfet7").tech.startswith("finfet7")
