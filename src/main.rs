@@ -98,7 +98,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {}", error_text(&e));
+            eprintln!("error: {}", cli::error_text(&e));
             // The functional watchdog (`--max-warp-insts`) exits 1: the input was valid, the
             // kernel ran past its limit. Every other error is bad input: 2.
             let watchdog = e.chain().any(|c| {
@@ -110,19 +110,4 @@ fn main() -> ExitCode {
             ExitCode::from(if watchdog { 1 } else { 2 })
         }
     }
-}
-
-/// The error and its causes on one line, each cause once: a cause whose text the message
-/// already holds (an I/O error that the message quotes, then carries as its source) is not
-/// repeated.
-fn error_text(e: &anyhow::Error) -> String {
-    let mut text = e.to_string();
-    for cause in e.chain().skip(1) {
-        let c = cause.to_string();
-        if !text.contains(&c) {
-            text.push_str(": ");
-            text.push_str(&c);
-        }
-    }
-    text
 }

@@ -216,6 +216,9 @@ enum Input {
     Static,
     /// Cost a saved Activity file instead of simulating.
     Activity(PathBuf),
+    /// Cost an Activity already in memory (a host program driven through the library), under
+    /// its label.
+    Given(Arc<Activity>, String),
 }
 
 /// The estimate pipeline for one GPU configuration at one technology point. Cloning is cheap
@@ -289,6 +292,15 @@ impl Study {
     /// [`Study::run`] ignores its workloads.
     pub fn activity(mut self, path: impl Into<PathBuf>) -> Study {
         self.input = Input::Activity(path.into());
+        self
+    }
+
+    /// Cost `act`, an Activity in memory labelled `label` (a host program that drove a
+    /// [`TimingGpu`] through the library), instead of simulating; [`Study::run`] ignores its
+    /// workloads. The record is checked as a saved one is (consistency, configuration hash,
+    /// SM count).
+    pub fn given_activity(mut self, act: Activity, label: impl Into<String>) -> Study {
+        self.input = Input::Given(Arc::new(act), label.into());
         self
     }
 
@@ -629,19 +641,28 @@ impl Study {
         }
         match &self.input {
             Input::Static => {}
-            Input::Activity(path) => {
-                let text =
-                    std::fs::read_to_string(path).map_err(|error| StudyError::ReadActivity {
-                        path: path.clone(),
-                        error,
-                    })?;
-                let label = path.display().to_string();
-                let act = Activity::from_json(&text, &label).map_err(StudyError::Activity)?;
+            Input::Activity(_) | Input::Given(..) => {
+                let (act, label) = match &self.input {
+                    Input::Activity(path) => {
+                        let text = std::fs::read_to_string(path).map_err(|error| {
+                            StudyError::ReadActivity {
+                                path: path.clone(),
+                                error,
+                            }
+                        })?;
+                        let label = path.display().to_string();
+                        let act =
+                            Activity::from_json(&text, &label).map_err(StudyError::Activity)?;
+                        (act, label)
+                    }
+                    Input::Given(act, label) => ((**act).clone(), label.clone()),
+                    _ => unreachable!("matched above"),
+                };
                 act.check_consistent(&label).map_err(StudyError::Activity)?;
                 let config_hash = self.cfg.hash_hex();
                 if act.config_hash != config_hash && !self.recost {
                     return Err(StudyError::ConfigMismatch(Box::new(ConfigMismatch {
-                        path: path.clone(),
+                        path: PathBuf::from(&label),
                         activity_gpu: act.config_name.clone(),
                         activity_hash: act.config_hash.clone(),
                         config_gpu: self.cfg.gpu.name.clone(),
@@ -703,7 +724,9 @@ impl Study {
         // a user program has fixed sizes: the tier does not apply to it
         let all_programs =
             !list.is_empty() && list.iter().all(|w| w.identity().starts_with("program:"));
-        run.size = if matches!(self.input, Input::Simulate) && all_programs {
+        run.size = if (matches!(self.input, Input::Simulate) && all_programs)
+            || matches!(self.input, Input::Given(..))
+        {
             "program".into()
         } else {
             self.size.as_str().into()

@@ -35,6 +35,7 @@ fn every_source_file_starts_with_a_module_header() {
         "sim",
         "models",
         "calibration",
+        "python/src",
     ] {
         rust_files(&root.join(dir), &mut files);
     }

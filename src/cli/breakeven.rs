@@ -129,7 +129,17 @@ fn query(args: &Args) -> Result<BreakevenQuery> {
 
 /// Runs `gpuenergy breakeven` with parsed arguments.
 pub fn run(args: Args) -> Result<()> {
-    let q = query(&args)?;
+    let (text, written) = output(&args)?;
+    print!("{text}");
+    for p in written {
+        eprintln!("wrote {}", p.display());
+    }
+    Ok(())
+}
+
+/// The output of `args` in `args.format`, and the plots written (`--plot`).
+pub fn output(args: &Args) -> Result<(String, Vec<PathBuf>)> {
+    let q = query(args)?;
     let overlay = match &args.calibration {
         Some(p) => Some(Overlay::load(p)?),
         None => None,
@@ -172,6 +182,7 @@ pub fn run(args: Args) -> Result<()> {
     }
     let show_vdd = vdd_points.as_ref().filter(|_| args.sweep_vdd);
     let show_scale = scale_points.as_ref().filter(|_| args.sweep_scale);
+    let mut text = String::new();
     match args.format {
         Format::Json => {
             let mut v = serde_json::json!({ "point": render::json(&point), "run": run.json() });
@@ -181,26 +192,20 @@ pub fn run(args: Args) -> Result<()> {
             if let Some(p) = show_scale {
                 v["sweep_scale"] = p.iter().map(render::json).collect();
             }
-            println!("{}", serde_json::to_string_pretty(&v)?);
+            text = serde_json::to_string_pretty(&v)? + "\n";
         }
         Format::Table => {
-            print!(
-                "{}",
-                crate::report::with_header(&run, &render::table(&point))
-            );
+            text.push_str(&crate::report::with_header(&run, &render::table(&point)));
             if let Some(p) = show_vdd {
-                println!("\nsupply sweep (clock follows FO4):");
-                print!("{}", render::sweep_table(Swept::Vdd, p));
+                text.push_str("\nsupply sweep (clock follows FO4):\n");
+                text.push_str(&render::sweep_table(Swept::Vdd, p));
             }
             if let Some(p) = show_scale {
-                println!("\nswitch-scale sweep:");
-                print!("{}", render::sweep_table(Swept::Scale, p));
+                text.push_str("\nswitch-scale sweep:\n");
+                text.push_str(&render::sweep_table(Swept::Scale, p));
             }
         }
         Format::Csv => return Err(crate::report::no_csv("breakeven")),
     }
-    for p in written {
-        eprintln!("wrote {}", p.display());
-    }
-    Ok(())
+    Ok((text, written))
 }

@@ -147,6 +147,21 @@ pub(crate) fn simulator_only_mechanisms() -> String {
     )
 }
 
+/// The error and its causes on one line, each cause once: a cause whose text the message
+/// already holds (an I/O error that the message quotes, then carries as its source) is not
+/// repeated. `main` prints it after `error: `; the Python package raises it.
+pub fn error_text(e: &anyhow::Error) -> String {
+    let mut text = e.to_string();
+    for cause in e.chain().skip(1) {
+        let c = cause.to_string();
+        if !text.contains(&c) {
+            text.push_str(": ");
+            text.push_str(&c);
+        }
+    }
+    text
+}
+
 /// Writes a listing to stdout; a closed pipe (e.g. `| head`) ends it quietly.
 pub fn print_listing(text: &str) -> anyhow::Result<()> {
     use std::io::Write;

@@ -346,18 +346,9 @@ pub fn solve(args: &Args) -> Result<Solved> {
     })
 }
 
-/// Runs `gpuenergy optimize` with parsed arguments.
-pub fn run(args: Args) -> Result<()> {
-    // `--scheduler` becomes the first `--set` pair, so provenance records it as one
-    let mut args = args;
-    args.set = super::with_scheduler(args.scheduler.take().as_deref(), &args.set)?;
-    let quiet = args.quiet.quiet;
-    let Solved {
-        report: rep,
-        exhaustive,
-        evaluated,
-        config,
-    } = solve(&args)?;
+/// What produced an optimisation: the base configuration, `--set` as overrides, the
+/// technology point, the size and the workloads.
+fn run_info(args: &Args, rep: &OptimizeReport) -> Result<crate::provenance::RunInfo> {
     let (base, origin) =
         crate::provenance::ConfigOrigin::load(&args.preset, args.config.as_deref())?;
     let mut run = crate::provenance::RunInfo::for_config(&origin, &base, None, &args.set)
@@ -365,20 +356,53 @@ pub fn run(args: Args) -> Result<()> {
     run.size = rep.size.clone();
     run.workloads = rep.workloads.clone();
     run.activity_source = "sim".into();
-    match args.format {
-        Format::Json => {
-            let mut v = serde_json::to_value(&rep)?;
-            if let Some(o) = v.as_object_mut() {
-                o.insert("run".into(), run.json());
-                if let Some((name, m, n, same)) = &exhaustive {
-                    o.insert(
-                        "exhaustive".into(),
-                        serde_json::json!({"best": name, "metrics": m, "designs": n, "same_as_search": same}),
-                    );
-                }
-            }
-            println!("{}", serde_json::to_string_pretty(&v)?);
+    Ok(run)
+}
+
+/// The `--format json` document of a solved search.
+fn json_text(s: &Solved, run: &crate::provenance::RunInfo) -> Result<String> {
+    let mut v = serde_json::to_value(&s.report)?;
+    if let Some(o) = v.as_object_mut() {
+        o.insert("run".into(), run.json());
+        if let Some((name, m, n, same)) = &s.exhaustive {
+            o.insert(
+                "exhaustive".into(),
+                serde_json::json!({"best": name, "metrics": m, "designs": n, "same_as_search": same}),
+            );
         }
+    }
+    Ok(serde_json::to_string_pretty(&v)?)
+}
+
+/// The search of `args` and its `--format json` document, without printing anything but
+/// the progress bar (none with `--quiet`); `--plot` and `--out` are not written.
+pub fn json(args: Args) -> Result<String> {
+    let mut args = args;
+    args.set = super::with_scheduler(args.scheduler.take().as_deref(), &args.set)?;
+    let solved = solve(&args)?;
+    let run = run_info(&args, &solved.report)?;
+    json_text(&solved, &run)
+}
+
+/// Runs `gpuenergy optimize` with parsed arguments.
+pub fn run(args: Args) -> Result<()> {
+    // `--scheduler` becomes the first `--set` pair, so provenance records it as one
+    let mut args = args;
+    args.set = super::with_scheduler(args.scheduler.take().as_deref(), &args.set)?;
+    let quiet = args.quiet.quiet;
+    let solved = solve(&args)?;
+    let run = run_info(&args, &solved.report)?;
+    if args.format == Format::Json {
+        println!("{}", json_text(&solved, &run)?);
+    }
+    let Solved {
+        report: rep,
+        exhaustive,
+        evaluated,
+        config,
+    } = solved;
+    match args.format {
+        Format::Json => {}
         _ => {
             print!("{}\n{}", run.header_line(), report::table(&rep));
             if let Some((name, m, n, same)) = &exhaustive {

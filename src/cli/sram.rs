@@ -124,6 +124,13 @@ pub fn run(args: Args) -> Result<()> {
     if let Some(batch) = &args.batch {
         return run_batch(batch, args.out.as_deref());
     }
+    let text = output(&args)?;
+    std::io::stdout().lock().write_all(text.as_bytes())?;
+    Ok(())
+}
+
+/// The output of one array (`--size`, not `--batch`) in `args.format`.
+pub fn output(args: &Args) -> Result<String> {
     if let Some(d) = &args.device {
         Flavour::parse(d)
             .ok_or_else(|| anyhow!("--device '{d}': expected hp, lstp, lop, lvt, rvt or slvt"))?;
@@ -197,8 +204,7 @@ pub fn run(args: Args) -> Result<()> {
             &report::sram::table(&spec, &tech.node, &r, args.lanes, tech.design_vdd_v()),
         ),
     };
-    std::io::stdout().lock().write_all(text.as_bytes())?;
-    Ok(())
+    Ok(text)
 }
 
 /// Checks that `size` bytes split into `banks` banks of whole `block`-byte blocks: a bank of

@@ -77,7 +77,8 @@ pub fn check_block_for_kernel(k: &Kernel, block: [u32; 3]) -> Result<(), String>
     Ok(())
 }
 
-pub(crate) fn ty_name(t: Ty) -> String {
+/// The PTX spelling of a parameter type (`.u32`, `.f32`, ...), as messages name it.
+pub fn ty_name(t: Ty) -> String {
     format!(".{}", format!("{t:?}").to_lowercase())
 }
 
@@ -88,7 +89,7 @@ const PASSABLE: &str = ".u8/.u16/.u32/.s32/.b32 (u8, u16, u32, i32), .f32 (f32),
 /// One scalar given for parameter `p`: a typed table `{ u32 = N }` (also `i32`/`s32`, `u64`,
 /// `i64`/`s64`, `f32`, `f64`) or a bare number (an integer for an integer parameter, any number
 /// for `.f32`). The value must fit the parameter's type.
-pub(crate) fn scalar_for(v: &toml::Value, p: &sim::ptx::Param) -> Result<ParamValue, String> {
+pub fn scalar_for(v: &toml::Value, p: &sim::ptx::Param) -> Result<ParamValue, String> {
     if let toml::Value::Table(t) = v {
         if let (1, Some(toml::Value::Array(items))) = (t.len(), t.get("bytes")) {
             let bytes: Vec<u8> = items
@@ -238,7 +239,7 @@ pub(crate) fn scalar_for(v: &toml::Value, p: &sim::ptx::Param) -> Result<ParamVa
 /// Looks a kernel up in the program's modules ([`Module::load`]): the kernel, or why it
 /// cannot be had — refused for PTX the model cannot represent (file, line and construct),
 /// absent (with the kernels there are), or defined in several sources.
-pub(crate) fn find_kernel(modules: &[(String, Module)], name: &str) -> Result<Arc<Kernel>, String> {
+pub fn find_kernel(modules: &[(String, Module)], name: &str) -> Result<Arc<Kernel>, String> {
     let has = |m: &Module| {
         m.kernel_names().iter().any(|k| k == name) || m.refused().iter().any(|(k, _)| k == name)
     };
