@@ -473,6 +473,43 @@ fn parse_steps(
     Ok(out)
 }
 
+/// The optional keys of a step, each with whether it is present, in the order a refusal
+/// names them (the first refused key present is the one reported).
+fn step_keys(s: &RawStep) -> [(bool, &'static str); 13] {
+    [
+        (s.grid.is_some(), "grid"),
+        (s.block.is_some(), "block"),
+        (s.shared.is_some(), "shared"),
+        (s.args.is_some(), "args"),
+        (s.copy.is_some(), "copy"),
+        (s.buffer.is_some(), "buffer"),
+        (s.from.is_some(), "from"),
+        (s.snapshot.is_some(), "snapshot"),
+        (s.file.is_some(), "file"),
+        (s.cooperative.is_some(), "cooperative"),
+        (s.while_.is_some(), "while"),
+        (s.if_.is_some(), "if"),
+        (s.max_iterations.is_some(), "max_iterations"),
+    ]
+}
+
+/// Refuses the first of the `refused` keys that step `st` (at `key`) has: they do not belong
+/// to a `kind` step.
+fn refuse_keys(
+    cx: &Ctx,
+    st: &Spanned<RawStep>,
+    key: &str,
+    kind: &str,
+    refused: &[&str],
+) -> Result<(), FileError> {
+    for (present, what) in step_keys(st.get_ref()) {
+        if refused.contains(&what) {
+            not_here(cx, st, key, present, what, kind)?;
+        }
+    }
+    Ok(())
+}
+
 /// Refuses the key `what` of step `st` (at `key`) when `present`: it does not belong to a
 /// `kind` step.
 fn not_here(
@@ -504,18 +541,22 @@ fn launch_step(
 ) -> Result<Step, FileError> {
     let cx = sc.cx;
     let s = st.get_ref();
-    for (p, w) in [
-        (s.copy.is_some(), "copy"),
-        (s.buffer.is_some(), "buffer"),
-        (s.from.is_some(), "from"),
-        (s.snapshot.is_some(), "snapshot"),
-        (s.file.is_some(), "file"),
-        (s.while_.is_some(), "while"),
-        (s.if_.is_some(), "if"),
-        (s.max_iterations.is_some(), "max_iterations"),
-    ] {
-        not_here(cx, st, key, p, w, "launch")?;
-    }
+    refuse_keys(
+        cx,
+        st,
+        key,
+        "launch",
+        &[
+            "copy",
+            "buffer",
+            "from",
+            "snapshot",
+            "file",
+            "while",
+            "if",
+            "max_iterations",
+        ],
+    )?;
     let kernel =
         find_kernel(sc.modules, k.get_ref()).map_err(|m| cx.at(k, &format!("{key}.launch"), m))?;
     let dim = |v: &Option<Spanned<toml::Value>>, what: &str, block: bool| {
@@ -580,19 +621,23 @@ fn group_step(
 ) -> Result<Step, FileError> {
     let cx = sc.cx;
     let s = st.get_ref();
-    for (p, w) in [
-        (s.grid.is_some(), "grid"),
-        (s.block.is_some(), "block"),
-        (s.shared.is_some(), "shared"),
-        (s.args.is_some(), "args"),
-        (s.buffer.is_some(), "buffer"),
-        (s.from.is_some(), "from"),
-        (s.snapshot.is_some(), "snapshot"),
-        (s.file.is_some(), "file"),
-        (s.cooperative.is_some(), "cooperative"),
-    ] {
-        not_here(cx, st, key, p, w, "group")?;
-    }
+    refuse_keys(
+        cx,
+        st,
+        key,
+        "group",
+        &[
+            "grid",
+            "block",
+            "shared",
+            "args",
+            "buffer",
+            "from",
+            "snapshot",
+            "file",
+            "cooperative",
+        ],
+    )?;
     if body.get_ref().is_empty() {
         return Err(cx.at(body, &format!("{key}.body"), "the group has no steps"));
     }
@@ -621,18 +666,22 @@ fn copy_step(
 ) -> Result<Step, FileError> {
     let cx = sc.cx;
     let s = st.get_ref();
-    for (p, w) in [
-        (s.grid.is_some(), "grid"),
-        (s.block.is_some(), "block"),
-        (s.shared.is_some(), "shared"),
-        (s.args.is_some(), "args"),
-        (s.cooperative.is_some(), "cooperative"),
-        (s.while_.is_some(), "while"),
-        (s.if_.is_some(), "if"),
-        (s.max_iterations.is_some(), "max_iterations"),
-    ] {
-        not_here(cx, st, key, p, w, "copy")?;
-    }
+    refuse_keys(
+        cx,
+        st,
+        key,
+        "copy",
+        &[
+            "grid",
+            "block",
+            "shared",
+            "args",
+            "cooperative",
+            "while",
+            "if",
+            "max_iterations",
+        ],
+    )?;
     let Some(b) = &s.buffer else {
         return Err(cx.at(st, &format!("{key}.buffer"), "a copy needs 'buffer'"));
     };
