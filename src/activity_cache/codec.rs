@@ -148,6 +148,17 @@ impl Compound<'_> {
     }
 }
 
+/// An integer serializer: the value widened to `$wide` and written by the encoder's `$how`
+/// (zig-zag varint for signed, varint for unsigned), the inverse of `de_signed`/`de_unsigned`.
+macro_rules! ser_int {
+    ($name:ident, $t:ty, $how:ident, $wide:ty) => {
+        fn $name(self, v: $t) -> Result<()> {
+            self.$how(v as $wide);
+            Ok(())
+        }
+    };
+}
+
 impl<'a> ser::Serializer for &'a mut Encoder {
     type Ok = ();
     type Error = CodecError;
@@ -163,38 +174,14 @@ impl<'a> ser::Serializer for &'a mut Encoder {
         self.out.push(v as u8);
         Ok(())
     }
-    fn serialize_i8(self, v: i8) -> Result<()> {
-        self.signed(v as i64);
-        Ok(())
-    }
-    fn serialize_i16(self, v: i16) -> Result<()> {
-        self.signed(v as i64);
-        Ok(())
-    }
-    fn serialize_i32(self, v: i32) -> Result<()> {
-        self.signed(v as i64);
-        Ok(())
-    }
-    fn serialize_i64(self, v: i64) -> Result<()> {
-        self.signed(v);
-        Ok(())
-    }
-    fn serialize_u8(self, v: u8) -> Result<()> {
-        self.varint(v as u64);
-        Ok(())
-    }
-    fn serialize_u16(self, v: u16) -> Result<()> {
-        self.varint(v as u64);
-        Ok(())
-    }
-    fn serialize_u32(self, v: u32) -> Result<()> {
-        self.varint(v as u64);
-        Ok(())
-    }
-    fn serialize_u64(self, v: u64) -> Result<()> {
-        self.varint(v);
-        Ok(())
-    }
+    ser_int!(serialize_i8, i8, signed, i64);
+    ser_int!(serialize_i16, i16, signed, i64);
+    ser_int!(serialize_i32, i32, signed, i64);
+    ser_int!(serialize_i64, i64, signed, i64);
+    ser_int!(serialize_u8, u8, varint, u64);
+    ser_int!(serialize_u16, u16, varint, u64);
+    ser_int!(serialize_u32, u32, varint, u64);
+    ser_int!(serialize_u64, u64, varint, u64);
     fn serialize_f32(self, v: f32) -> Result<()> {
         self.out.extend_from_slice(&v.to_bits().to_le_bytes());
         Ok(())

@@ -440,6 +440,42 @@ fn parse_conditionals(
     Ok(out)
 }
 
+/// The optional step keys a `launch` step refuses (it takes `grid`, `block`, `shared`, `args`
+/// and `cooperative`).
+const LAUNCH_REFUSES: &[&str] = &[
+    "copy",
+    "buffer",
+    "from",
+    "snapshot",
+    "file",
+    "while",
+    "if",
+    "max_iterations",
+];
+/// The keys a group step (`body`) refuses (it takes `repeat` or a condition).
+const GROUP_REFUSES: &[&str] = &[
+    "grid",
+    "block",
+    "shared",
+    "args",
+    "buffer",
+    "from",
+    "snapshot",
+    "file",
+    "cooperative",
+];
+/// The keys a `copy` step refuses (it takes `buffer`, `from`, `snapshot` and `file`).
+const COPY_REFUSES: &[&str] = &[
+    "grid",
+    "block",
+    "shared",
+    "args",
+    "cooperative",
+    "while",
+    "if",
+    "max_iterations",
+];
+
 fn parse_steps(
     sc: &mut StepCx,
     steps: &Spanned<Vec<Spanned<RawStep>>>,
@@ -460,6 +496,14 @@ fn parse_steps(
             ));
         }
         let repeat = repeat_of(sc, s, &key)?;
+        let (kind, refused) = if s.launch.is_some() {
+            ("launch", LAUNCH_REFUSES)
+        } else if s.body.is_some() {
+            ("group", GROUP_REFUSES)
+        } else {
+            ("copy", COPY_REFUSES)
+        };
+        refuse_keys(cx, st, &key, kind, refused)?;
         let step = if let Some(k) = &s.launch {
             launch_step(sc, st, k, &key, repeat)?
         } else if let Some(body) = &s.body {
@@ -541,22 +585,6 @@ fn launch_step(
 ) -> Result<Step, FileError> {
     let cx = sc.cx;
     let s = st.get_ref();
-    refuse_keys(
-        cx,
-        st,
-        key,
-        "launch",
-        &[
-            "copy",
-            "buffer",
-            "from",
-            "snapshot",
-            "file",
-            "while",
-            "if",
-            "max_iterations",
-        ],
-    )?;
     let kernel =
         find_kernel(sc.modules, k.get_ref()).map_err(|m| cx.at(k, &format!("{key}.launch"), m))?;
     let dim = |v: &Option<Spanned<toml::Value>>, what: &str, block: bool| {
@@ -621,23 +649,6 @@ fn group_step(
 ) -> Result<Step, FileError> {
     let cx = sc.cx;
     let s = st.get_ref();
-    refuse_keys(
-        cx,
-        st,
-        key,
-        "group",
-        &[
-            "grid",
-            "block",
-            "shared",
-            "args",
-            "buffer",
-            "from",
-            "snapshot",
-            "file",
-            "cooperative",
-        ],
-    )?;
     if body.get_ref().is_empty() {
         return Err(cx.at(body, &format!("{key}.body"), "the group has no steps"));
     }
@@ -666,22 +677,6 @@ fn copy_step(
 ) -> Result<Step, FileError> {
     let cx = sc.cx;
     let s = st.get_ref();
-    refuse_keys(
-        cx,
-        st,
-        key,
-        "copy",
-        &[
-            "grid",
-            "block",
-            "shared",
-            "args",
-            "cooperative",
-            "while",
-            "if",
-            "max_iterations",
-        ],
-    )?;
     let Some(b) = &s.buffer else {
         return Err(cx.at(st, &format!("{key}.buffer"), "a copy needs 'buffer'"));
     };
