@@ -18,6 +18,7 @@ fn preset_names_and_aliases() {
             "gtx480",
             "gtx780",
             "gtx1080ti",
+            "v100",
             "gf8800gtx_like",
             "vortex_like"
         ]
@@ -34,6 +35,27 @@ fn preset_names_and_aliases() {
     assert_eq!(tl.sched.policy, SchedPolicy::TwoLevel);
     assert_eq!(tl.sched.two_level.active_per_sched, 6);
     assert!(GpuConfig::preset("gtx9999").is_err());
+}
+
+// The V100's public figures (Tesla V100 whitepaper): 80 SMs of four sub-cores at 1,530 MHz,
+// 16 FP32/INT32, 8 FP64 and 4 SFU lanes per sub-core, 6 MB of L2, four HBM2 stacks of eight
+// 128-bit channels at 877 MHz, double data rate (about 900 GB/s).
+#[test]
+fn v100_matches_its_public_figures() {
+    let g = GpuConfig::preset("v100").unwrap();
+    assert_eq!((g.gpu.n_sm, g.gpu.core_mhz, g.sm.n_subcores), (80, 1530.0, 4));
+    assert_eq!(
+        (g.units.n_sp, g.units.sp_lanes, g.units.n_int, g.units.n_dp, g.units.dp_lanes),
+        (4, 16, 4, 4, 8)
+    );
+    assert_eq!((g.units.n_sfu, g.units.sfu_lanes), (4, 4));
+    let l2_bytes = g.l2.size_bytes() * u64::from(g.mem.n_channels * g.mem.subparts_per_channel);
+    assert_eq!(l2_bytes, 6 * 1024 * 1024);
+    assert_eq!(g.mem.n_channels, 32);
+    let gbs = g.dram_peak_bw_bytes_per_s() / 1e9;
+    assert!((gbs - 898.0).abs() < 1.0, "{gbs} GB/s");
+    // The unified 128 KB array: 96 KB of shared memory beside a 32 KB L1.
+    assert_eq!(g.sm.shmem_bytes + g.l1d.size_bytes() as u32, 128 * 1024);
 }
 
 // control-flow spec §5.8: the DWF study's 8800 GTX-like baseline.

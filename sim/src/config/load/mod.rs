@@ -24,19 +24,21 @@ use tables::{
 };
 
 /// Preset names, in the order `gpuenergy presets` lists them.
-pub const PRESET_NAMES: [&str; 5] = [
+pub const PRESET_NAMES: [&str; 6] = [
     "gtx480",
     "gtx780",
     "gtx1080ti",
+    "v100",
     "gf8800gtx_like",
     "vortex_like",
 ];
 
 /// The embedded preset files `(name, TOML text)`.
-pub const PRESETS: [(&str, &str); 5] = [
+pub const PRESETS: [(&str, &str); 6] = [
     ("gtx480", include_str!("../../../presets/gtx480.toml")),
     ("gtx780", include_str!("../../../presets/gtx780.toml")),
     ("gtx1080ti", include_str!("../../../presets/gtx1080ti.toml")),
+    ("v100", include_str!("../../../presets/v100.toml")),
     (
         "gf8800gtx_like",
         include_str!("../../../presets/gf8800gtx_like.toml"),
@@ -64,7 +66,7 @@ impl GpuConfig {
         &PRESET_NAMES
     }
 
-    /// A built-in preset by name (`gtx480`, `gtx780`, `gtx1080ti`, `gf8800gtx_like`,
+    /// A built-in preset by name (`gtx480`, `gtx780`, `gtx1080ti`, `v100`, `gf8800gtx_like`,
     /// `vortex_like`; the spec's `*_like` names, `gf8800gtx`, `vortex` and `kepler_ch6` are
     /// accepted as aliases; `gtx480_tl` is gtx480 with the two-level scheduler).
     pub fn preset(name: &str) -> Result<GpuConfig, SimError> {
@@ -73,6 +75,7 @@ impl GpuConfig {
             "gtx480_tl" => ("gtx480", true),
             "gtx780" | "gtx780_like" | "kepler_ch6" => ("gtx780", false),
             "gtx1080ti" | "gtx1080ti_like" => ("gtx1080ti", false),
+            "v100" | "v100_like" => ("v100", false),
             "gf8800gtx_like" | "gf8800gtx" => ("gf8800gtx_like", false),
             "vortex_like" | "vortex" => ("vortex_like", false),
             _ => {
