@@ -143,7 +143,7 @@ pub struct ChipModel {
     pub mc: UnitCost,
     /// DRAM channels, one memory controller each (`mem.n_channels`).
     pub n_channels: u32,
-    /// Off-chip DRAM energy parameters (GDDR5-class; burst size from the `dram.*` keys).
+    /// Off-chip DRAM energy parameters (by `dram.kind`; burst size from the `dram.*` keys).
     pub dram: DramParams,
     /// Clock-distribution energy per SM per core cycle, and per chip cycle for the uncore.
     pub clock_sm_j_per_cycle: f64,
@@ -318,10 +318,7 @@ impl ChipModel {
             icnt,
             mc,
             n_channels: cfg.mem.n_channels,
-            dram: DramParams::gddr5(
-                (cfg.dram.chips_per_channel * cfg.dram.bus_bytes_per_chip * cfg.dram.burst_length)
-                    as f64,
-            ),
+            dram: DramParams::of_config(cfg),
             clock_sm_j_per_cycle,
             clock_uncore_j_per_cycle,
             pipe_reg_j_per_lane_op,

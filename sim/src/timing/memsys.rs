@@ -47,6 +47,48 @@ struct Channel {
     bus_free: u64,
     last_act: u64,
     last_was_write: bool,
+    /// Earliest next column command of the channel (tCCD; bank-group timing only).
+    next_col: u64,
+    /// Earliest next column command per bank group (tCCDL; bank-group timing only).
+    group_next_col: Vec<u64>,
+}
+
+/// Bank-group column timing (`dram.column_timing = "bank_groups"`), as GPGPU-Sim's `dram.cc`
+/// applies it: a column command waits tCCD after the channel's previous one and tCCDL after
+/// the previous one to the same bank group (JESD235A tCCDS/tCCDL for HBM2).
+#[derive(Clone, Copy)]
+struct BankGroups {
+    /// Banks per group (`n_banks / n_bank_groups`).
+    per_group: u64,
+    /// Groups (`n_bank_groups`).
+    groups: u64,
+    /// Group = bank mod groups (else bank / banks per group).
+    low_bits: bool,
+}
+
+impl BankGroups {
+    fn of(cfg: &GpuConfig) -> Option<BankGroups> {
+        let d = &cfg.dram;
+        (d.column_timing == crate::config::DramColumnTiming::BankGroups).then(|| {
+            let groups = d.n_bank_groups.clamp(1, d.n_banks.max(1)) as u64;
+            BankGroups {
+                per_group: (d.n_banks.max(1) as u64 / groups).max(1),
+                groups,
+                low_bits: d.bank_group_index == crate::config::BankGroupIndex::LowBits,
+            }
+        })
+    }
+
+    /// The group of bank `bank`.
+    fn group(&self, bank: usize) -> usize {
+        let b = bank as u64;
+        let g = if self.low_bits {
+            b % self.groups
+        } else {
+            b / self.per_group
+        };
+        g.min(self.groups - 1) as usize
+    }
 }
 
 /// Bit positions of the row and bank fields of the channel-local address.
@@ -124,6 +166,7 @@ pub struct MemSys {
     burst_bytes: u64,
     dram_lat_fs: u64,
     n_banks: Divisor,
+    bank_groups: Option<BankGroups>,
     replies: Vec<BinaryHeap<Reverse<Reply>>>,
     seq: u64,
     pub l2_act: Vec<L2SliceActivity>,
@@ -136,6 +179,7 @@ impl MemSys {
         let n_sm = cfg.gpu.n_sm as usize;
         let n_sl = cfg.n_l2_slices() as usize;
         let n_ch = cfg.mem.n_channels as usize;
+        let bank_groups = BankGroups::of(cfg);
         let ch = || Channel {
             banks: (0..cfg.dram.n_banks)
                 .map(|_| Bank {
@@ -148,6 +192,8 @@ impl MemSys {
             bus_free: 0,
             last_act: 0,
             last_was_write: false,
+            next_col: 0,
+            group_next_col: vec![0; bank_groups.map_or(0, |g| g.groups as usize)],
         };
         MemSys {
             p_icnt: period_fs(cfg.gpu.icnt_mhz),
@@ -177,6 +223,7 @@ impl MemSys {
             // core cycles, as GPGPU-Sim's DRAM latency queue counts them
             dram_lat_fs: cfg.dram.latency as u64 * period_fs(cfg.gpu.core_mhz),
             n_banks: Divisor::new(cfg.dram.n_banks.max(1) as u64),
+            bank_groups,
             replies: (0..n_sm).map(|_| BinaryHeap::new()).collect(),
             seq: 0,
             l2_act: vec![L2SliceActivity::default(); n_sl],
@@ -391,18 +438,39 @@ impl MemSys {
         } else {
             0
         };
-        let data = (col + if write { t.wl as u64 } else { t.cl as u64 }).max(c.bus_free + turn);
+        let lat = if write { t.wl as u64 } else { t.cl as u64 };
         let busy = bursts * self.burst_cycles;
-        c.bus_free = data + busy;
+        let end = match self.bank_groups {
+            None => {
+                let data = (col + lat).max(c.bus_free + turn);
+                b.next_col = col + (t.ccdl as u64).max(1) * bursts;
+                data + busy
+            }
+            Some(g) => {
+                // The access's bursts are column commands to one bank, so to one group: each
+                // waits tCCD after the channel's last column command and tCCDL after its
+                // group's; the data follow each command by CL (WL) on the shared bus.
+                let grp = g.group(bank_id);
+                let col = col.max(c.next_col).max(c.group_next_col[grp]);
+                let ccd = (t.ccd as u64).max(1);
+                let ccdl = (t.ccdl as u64).max(1);
+                let last = col + ccd.max(ccdl) * (bursts - 1);
+                c.next_col = last + ccd;
+                c.group_next_col[grp] = last + ccdl;
+                b.next_col = last + ccdl;
+                let data = (col + lat).max(c.bus_free + turn);
+                (data + busy).max(last + lat + self.burst_cycles)
+            }
+        };
+        c.bus_free = end;
         c.last_was_write = write;
-        b.next_col = col + (t.ccdl as u64).max(1) * bursts;
         act.bus_busy_cycles += busy;
         if write {
             act.writes += bursts;
         } else {
             act.reads += bursts;
         }
-        (data + busy) * pd + self.dram_lat_fs
+        end * pd + self.dram_lat_fs
     }
 
     /// Starts from the L2 contents `state` (from [`MemSys::take_l2`] of an earlier launch).
@@ -483,5 +551,92 @@ impl MemSys {
 
     pub fn dram_period_fs(&self) -> u64 {
         self.p_dram
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{BankGroupIndex, DramColumnTiming};
+
+    /// A one-channel memory side whose channel-local address is row | bank (4 bits at 12..16)
+    /// | column | byte, with 16 banks in 4 groups, one DRAM cycle per burst, tCCD 1 and tCCDL
+    /// 4 (wide apart, so that each constraint shows), and no fixed latency.
+    fn mem(timing: DramColumnTiming, index: BankGroupIndex) -> MemSys {
+        let mut cfg = GpuConfig::preset("gtx480").unwrap();
+        cfg.mem.n_channels = 1;
+        cfg.mem.addr_map = "RRRRRRRRRRRRBBBBCCCCCCCSSSSS".into();
+        cfg.dram.n_banks = 16;
+        cfg.dram.n_bank_groups = 4;
+        cfg.dram.column_timing = timing;
+        cfg.dram.bank_group_index = index;
+        cfg.dram.burst_length = 2;
+        cfg.dram.data_cmd_ratio = 2;
+        cfg.dram.timing.ccd = 1;
+        cfg.dram.timing.ccdl = 4;
+        cfg.dram.latency = 0;
+        MemSys::new(&cfg)
+    }
+
+    fn local(bank: u64, row: u64) -> u64 {
+        row << 16 | bank << 12
+    }
+
+    /// DRAM cycles between the completion of a read of bank `a` and a read of bank `b` issued
+    /// at the same time, both rows already open (row hits: only column timing separates them).
+    fn gap(m: &mut MemSys, a: u64, b: u64) -> u64 {
+        let pd = m.dram_period_fs();
+        let burst = m.burst_bytes;
+        m.dram_access(0, local(a, 1), burst, false, 0);
+        m.dram_access(0, local(b, 1), burst, false, 0);
+        let t = 1_000_000 * pd;
+        let first = m.dram_access(0, local(a, 1), burst, false, t);
+        let second = m.dram_access(0, local(b, 1), burst, false, t);
+        assert_eq!(m.dram_act[0].activates, 2, "both accesses are row hits");
+        (second - first) / pd
+    }
+
+    #[test]
+    fn same_bank_group_waits_tccdl_other_group_tccd() {
+        let mut m = mem(DramColumnTiming::BankGroups, BankGroupIndex::HighBits);
+        assert_eq!(gap(&mut m, 0, 1), 4, "banks 0 and 1 share group 0: tCCDL");
+        let mut m = mem(DramColumnTiming::BankGroups, BankGroupIndex::HighBits);
+        assert_eq!(gap(&mut m, 0, 4), 1, "bank 4 is in group 1: tCCD");
+    }
+
+    #[test]
+    fn low_bits_index_groups_by_bank_mod_groups() {
+        let mut m = mem(DramColumnTiming::BankGroups, BankGroupIndex::LowBits);
+        assert_eq!(gap(&mut m, 0, 1), 1, "bank 1 is in group 1: tCCD");
+        let mut m = mem(DramColumnTiming::BankGroups, BankGroupIndex::LowBits);
+        assert_eq!(gap(&mut m, 0, 4), 4, "bank 4 is in group 0: tCCDL");
+    }
+
+    #[test]
+    fn per_bank_spacing_ignores_groups() {
+        // Without bank groups only the data bus (one cycle per burst) separates two banks.
+        let mut m = mem(DramColumnTiming::PerBank, BankGroupIndex::HighBits);
+        assert_eq!(gap(&mut m, 0, 1), 1);
+        let mut m = mem(DramColumnTiming::PerBank, BankGroupIndex::HighBits);
+        assert_eq!(gap(&mut m, 0, 4), 1);
+    }
+
+    #[test]
+    fn bursts_of_one_access_are_spaced_by_tccdl() {
+        // Four bursts to one bank: with bank groups each column command waits tCCDL after the
+        // previous one (3 × 4 cycles before the last), so the data end 3 × (4 − 1) cycles
+        // later than the four back-to-back bursts the per-bank spacing streams.
+        let run = |timing| {
+            let mut m = mem(timing, BankGroupIndex::HighBits);
+            let pd = m.dram_period_fs();
+            let burst = m.burst_bytes;
+            m.dram_access(0, local(0, 1), burst, false, 0);
+            let t = 1_000_000 * pd;
+            (m.dram_access(0, local(0, 1), 4 * burst, false, t) - t) / pd
+        };
+        assert_eq!(
+            run(DramColumnTiming::BankGroups),
+            run(DramColumnTiming::PerBank) + 9
+        );
     }
 }

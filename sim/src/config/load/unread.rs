@@ -3,7 +3,7 @@
 
 use super::tables::{get_path, set_path};
 use super::PRESETS;
-use crate::config::schema::GpuConfig;
+use crate::config::schema::{BankGroupIndex, DramColumnTiming, GpuConfig};
 
 /// Schema keys that no model reads, with what the model does instead. The simulator and the
 /// energy models behave the same under every value of such a key, so a configuration may carry
@@ -66,18 +66,10 @@ pub const UNREAD_KEYS: &[(&str, &str)] = &[
         "one DRAM timing model (bank and bus timing) is simulated",
     ),
     (
-        "dram.n_bank_groups",
-        "bank groups are not modelled: tCCDL spaces the column commands of one bank",
-    ),
-    (
         "dram.scheduler",
         "requests are served in the order they arrive (FR-FCFS reordering is not modelled)",
     ),
     ("dram.return_queue", "the DRAM reply queue has no limit"),
-    (
-        "dram.timing.ccd",
-        "column spacing between banks is not modelled (tCCDL spaces one bank's columns)",
-    ),
     (
         "dram.timing.rtpl",
         "read-to-precharge spacing is not modelled",
@@ -165,6 +157,22 @@ pub const UNREAD_KEYS: &[(&str, &str)] = &[
     ("l2.miss_queue", "L2 misses go to DRAM with no queue limit"),
 ];
 
+/// Schema keys read only with `dram.column_timing = "bank_groups"`: under the default
+/// `"per_bank"` spacing they are refused, as [`UNREAD_KEYS`] are, when they carry a value no
+/// preset carries (`dram.bank_group_index`, which no preset carries, only its default).
+pub const BANK_GROUP_KEYS: &[(&str, &str)] = &[
+    (
+        "dram.n_bank_groups",
+        "with dram.column_timing = \"per_bank\" bank groups are not modelled: tCCDL spaces \
+         the column commands of one bank",
+    ),
+    (
+        "dram.timing.ccd",
+        "with dram.column_timing = \"per_bank\" column spacing between banks is not \
+         modelled (tCCDL spaces one bank's columns)",
+    ),
+];
+
 /// The values the presets carry for the dotted key `key`, as TOML values (read from the preset
 /// texts themselves, so checking them never loads a preset through [`GpuConfig::validate`]).
 fn preset_values(presets: &[toml::Table], key: &str) -> Vec<toml::Value> {
@@ -186,39 +194,65 @@ fn preset_values(presets: &[toml::Table], key: &str) -> Vec<toml::Value> {
 fn honoured_values() -> &'static [(Vec<String>, Vec<toml::Value>)] {
     static HONOURED: std::sync::OnceLock<Vec<(Vec<String>, Vec<toml::Value>)>> =
         std::sync::OnceLock::new();
-    HONOURED.get_or_init(|| {
-        let presets: Vec<toml::Table> = PRESETS
-            .iter()
-            .map(|(_, text)| toml::from_str(text).expect("embedded preset is TOML"))
-            .collect();
-        UNREAD_KEYS
-            .iter()
-            .map(|(key, _)| {
-                (
-                    key.split('.').map(str::to_string).collect(),
-                    preset_values(&presets, key),
-                )
-            })
-            .collect()
-    })
+    HONOURED.get_or_init(|| honoured_of(UNREAD_KEYS))
 }
 
-/// Refusals for [`UNREAD_KEYS`] carrying a value no preset carries.
+/// As [`honoured_values`], for [`BANK_GROUP_KEYS`].
+fn bank_group_honoured() -> &'static [(Vec<String>, Vec<toml::Value>)] {
+    static HONOURED: std::sync::OnceLock<Vec<(Vec<String>, Vec<toml::Value>)>> =
+        std::sync::OnceLock::new();
+    HONOURED.get_or_init(|| honoured_of(BANK_GROUP_KEYS))
+}
+
+/// Per entry of `keys`: its path and the values the embedded presets carry.
+fn honoured_of(keys: &[(&str, &str)]) -> Vec<(Vec<String>, Vec<toml::Value>)> {
+    let presets: Vec<toml::Table> = PRESETS
+        .iter()
+        .map(|(_, text)| toml::from_str(text).expect("embedded preset is TOML"))
+        .collect();
+    keys.iter()
+        .map(|(key, _)| {
+            (
+                key.split('.').map(str::to_string).collect(),
+                preset_values(&presets, key),
+            )
+        })
+        .collect()
+}
+
+/// Refusals for [`UNREAD_KEYS`] carrying a value no preset carries, and, under
+/// `dram.column_timing = "per_bank"`, for [`BANK_GROUP_KEYS`] likewise and for a
+/// `dram.bank_group_index` other than its default.
 pub(super) fn unread_key_errors(cfg: &GpuConfig) -> Vec<String> {
     let t = toml::Table::try_from(cfg).expect("config serialises");
     let mut bad = Vec::new();
-    for ((key, why), (path, honoured)) in UNREAD_KEYS.iter().zip(honoured_values()) {
-        let Some(v) = get_path(&t, path) else {
-            continue;
-        };
-        if !honoured.contains(v) {
-            let list: Vec<String> = honoured.iter().map(|h| h.to_string()).collect();
-            bad.push(format!(
-                "'{key}' = {v}: not modelled ({why}); only the preset value{} {} {} honoured",
-                if list.len() == 1 { "" } else { "s" },
-                list.join(" or "),
-                if list.len() == 1 { "is" } else { "are" },
-            ));
+    let mut check = |keys: &[(&str, &str)], honoured_values: &[(Vec<String>, Vec<toml::Value>)]| {
+        for ((key, why), (path, honoured)) in keys.iter().zip(honoured_values) {
+            let Some(v) = get_path(&t, path) else {
+                continue;
+            };
+            if !honoured.contains(v) {
+                let list: Vec<String> = honoured.iter().map(|h| h.to_string()).collect();
+                bad.push(format!(
+                    "'{key}' = {v}: not modelled ({why}); only the preset value{} {} {} \
+                     honoured",
+                    if list.len() == 1 { "" } else { "s" },
+                    list.join(" or "),
+                    if list.len() == 1 { "is" } else { "are" },
+                ));
+            }
+        }
+    };
+    check(UNREAD_KEYS, honoured_values());
+    if cfg.dram.column_timing == DramColumnTiming::PerBank {
+        check(BANK_GROUP_KEYS, bank_group_honoured());
+        if cfg.dram.bank_group_index != BankGroupIndex::default() {
+            bad.push(
+                "'dram.bank_group_index' = \"low_bits\": not modelled with \
+                 dram.column_timing = \"per_bank\" (bank groups are not modelled); only \
+                 \"high_bits\" is honoured, or set dram.column_timing = \"bank_groups\""
+                    .to_string(),
+            );
         }
     }
     bad

@@ -25,6 +25,7 @@ impl GpuConfig {
             }
         }
         self.shape_errors(&mut bad);
+        self.bank_group_errors(&mut bad);
         self.cache_errors(&mut bad);
         self.structure_errors(&mut bad);
         bad.extend(self.fold_errors());
@@ -56,6 +57,21 @@ impl GpuConfig {
         } else {
             let line_hint = bad.join("; ");
             Err(cfg_err(file, line_hint))
+        }
+    }
+
+    /// With `dram.column_timing = "bank_groups"`, the banks split evenly into the groups.
+    fn bank_group_errors(&self, bad: &mut Vec<String>) {
+        let d = &self.dram;
+        if d.column_timing == crate::config::DramColumnTiming::BankGroups
+            && d.n_bank_groups != 0
+            && d.n_banks % d.n_bank_groups != 0
+        {
+            bad.push(format!(
+                "'dram.n_bank_groups' = {}: must divide 'dram.n_banks' = {} with \
+                 dram.column_timing = \"bank_groups\" (each group holds the same number of banks)",
+                d.n_bank_groups, d.n_banks
+            ));
         }
     }
 

@@ -220,13 +220,57 @@ pub enum DramScheduler {
     Fifo,
 }
 
+/// Kind of DRAM device (`dram.kind`): selects the energy figures of the off-chip memory and,
+/// for a stacked memory, its background power (models crate, `gpu::dram`). The timing model
+/// reads the `[dram]` geometry and `[dram.timing]` keys, whatever the kind.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DramKind {
+    /// GDDR5 (JESD212): the default, and the kind of every preset without the key.
+    #[default]
+    Gddr5,
+    /// GDDR5X (JESD232): costed with the GDDR5 figures (no separate published breakdown).
+    Gddr5x,
+    /// HBM2 (JESD235A): stacked DRAM, eight 128-bit channels per stack.
+    Hbm2,
+}
+
+/// How column commands are spaced (`dram.column_timing`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DramColumnTiming {
+    /// tCCDL spaces the column commands of one bank; `dram.n_bank_groups`,
+    /// `dram.bank_group_index` and `dram.timing.ccd` are not read (and only their preset
+    /// values are accepted). The default.
+    #[default]
+    PerBank,
+    /// Bank groups: tCCD (tCCDS) spaces any two column commands of a channel and tCCDL two
+    /// column commands to banks of the same group, as GPGPU-Sim's `dram.cc` and the bank-group
+    /// rules of JESD235A (HBM2) and JESD212 (GDDR5) do.
+    BankGroups,
+}
+
+/// Which bits of the bank number name its bank group (`dram.bank_group_index`), as
+/// GPGPU-Sim's `-dram_bnkgrp_indexing_policy`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BankGroupIndex {
+    /// Group = bank / (banks / groups) (GPGPU-Sim policy 0, its default).
+    #[default]
+    HighBits,
+    /// Group = bank mod groups (GPGPU-Sim policy 1, Accel-Sim's HBM2 configurations).
+    LowBits,
+}
+
 /// `[dram.timing]`, in DRAM cycles.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DramTiming {
-    /// tCCD: column command to column command.
+    /// tCCD: column command to column command of the channel (tCCDS with bank groups). Read
+    /// with `dram.column_timing = "bank_groups"`.
     pub ccd: u32,
-    /// tCCDL: column to column within one bank group.
+    /// tCCDL: column to column within one bank group (within one bank with
+    /// `dram.column_timing = "per_bank"`).
     pub ccdl: u32,
     /// tRRD: activate to activate in another bank.
     pub rrd: u32,
@@ -250,10 +294,17 @@ pub struct DramTiming {
     pub rtpl: u32,
 }
 
-/// `[dram]`: one GDDR channel (§2.8).
+/// `[dram]`: one DRAM channel (§2.8). An HBM2 pseudo-channel (JESD235A pseudo-channel mode:
+/// 64 bits, burst length 4, its own 16 banks in 4 bank groups) is configured as a channel of
+/// its own: the two pseudo-channels of a 128-bit channel share only the command bus, whose row
+/// and column halves issue one command per clock each, enough for both (a column command per
+/// pseudo-channel every 2 clocks at BL4), so the shared bus is not modelled.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DramSection {
+    /// `dram.kind`: the DRAM device, for its energy and background power (default `"gddr5"`).
+    #[serde(default)]
+    pub kind: DramKind,
     /// `dram.model`: timing model.
     pub model: DramModel,
     /// `dram.chips_per_channel`: DRAM chips on one channel.
@@ -266,8 +317,16 @@ pub struct DramSection {
     pub data_cmd_ratio: u32,
     /// `dram.n_banks`: banks per chip.
     pub n_banks: u32,
-    /// `dram.n_bank_groups`: bank groups per chip. Not modelled (`UNREAD_KEYS`).
+    /// `dram.n_bank_groups`: bank groups per chip; must divide `dram.n_banks`. Read with
+    /// `dram.column_timing = "bank_groups"`.
     pub n_bank_groups: u32,
+    /// `dram.column_timing`: how column commands are spaced (default `"per_bank"`).
+    #[serde(default)]
+    pub column_timing: DramColumnTiming,
+    /// `dram.bank_group_index`: which bits of the bank number name its group (default
+    /// `"high_bits"`). Read with `dram.column_timing = "bank_groups"`.
+    #[serde(default)]
+    pub bank_group_index: BankGroupIndex,
     /// The spec's queue policy. The timing model's reservation-based memory side serves
     /// requests in the order SMs send them under either value (FR-FCFS reordering within the
     /// scheduler queue is not modelled); row-buffer hits still shorten accesses.
