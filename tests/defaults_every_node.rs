@@ -7,9 +7,9 @@ mod common;
 use common::gpuenergy;
 
 /// The built-in nodes, plus a feature size between two planar tables.
-const NODES: [&str; 10] = [
+const NODES: [&str; 11] = [
     "planar90", "planar65", "planar45", "planar32", "planar22", "planar16", "40nm", "28nm",
-    "finfet7", "asap7",
+    "finfet7", "finfet12", "asap7",
 ];
 
 /// Runs `args`, asserts exit status 0, returns stdout.

@@ -24,7 +24,7 @@ pub const VDD_SWEEP_POINTS: usize = 10;
   gpuenergy breakeven --tech finfet7 --op ntv --domain lane-group:1 --format json
   gpuenergy breakeven --tech 40nm --sweep-scale --sweep-vdd --plot plots/")]
 pub struct Args {
-    /// Technology node (techlib name: planar90 … planar16, 40nm, finfet7, asap7).
+    /// Technology node (techlib name: planar90 … planar16, 40nm, finfet7, finfet12, asap7).
     #[arg(long, default_value = "40nm")]
     pub tech: String,
     /// Supply voltage in volts (default: the node's nominal). Must be at least the node's

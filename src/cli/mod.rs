@@ -87,18 +87,21 @@ impl ConfigMods {
 /// The technology point of a command that costs a run (`estimate`, `compare`).
 #[derive(clap::Args, Debug, Clone)]
 pub struct TechArgs {
-    /// Technology node: finfet7, asap7, planar90…planar16, or a feature size such as 40nm.
+    /// Technology node: finfet7, finfet12, asap7, planar90…planar16, or a feature size such as
+    /// 40nm (12nm names finfet12).
     #[arg(long, default_value = "finfet7")]
     pub tech: String,
     /// Supply voltage in volts (overrides --op).
     #[arg(long, allow_negative_numbers = true)]
     pub vdd: Option<f64>,
-    /// Named operating point (finfet7: stv = 0.45 V, ntv = 0.30 V). Default: stv on finfet7,
-    /// the device's nominal supply elsewhere.
+    /// Named operating point (finfet7: stv = 0.45 V, ntv = 0.30 V; finfet12: low = 0.75 V,
+    /// nominal = 0.80 V, high = 0.85 V). Default: stv on finfet7, the device's nominal supply
+    /// elsewhere.
     #[arg(long)]
     pub op: Option<String>,
-    /// Device flavour (hp, lstp, lop on planar nodes; lvt, rvt on finfet7; rvt, lvt, slvt on
-    /// asap7). Default: hp on planar nodes, lvt on FinFET nodes (finfet7 and asap7).
+    /// Device flavour (hp, lstp, lop on planar nodes; lvt, rvt on finfet7; lvt on finfet12; rvt,
+    /// lvt, slvt on asap7). Default: hp on planar nodes, lvt on FinFET nodes (finfet7, finfet12
+    /// and asap7).
     #[arg(long)]
     pub device: Option<String>,
     /// Junction temperature in kelvin.

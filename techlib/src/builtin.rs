@@ -9,21 +9,23 @@ use std::sync::{Mutex, OnceLock};
 use toml::Value;
 
 /// Built-in node files, `(name, text)`.
-pub const BUILTIN_FILES: [(&str, &str); 9] = [
+pub const BUILTIN_FILES: [(&str, &str); 10] = [
     ("planar90", include_str!("../data/planar90.toml")),
     ("planar65", include_str!("../data/planar65.toml")),
     ("planar45", include_str!("../data/planar45.toml")),
     ("planar32", include_str!("../data/planar32.toml")),
     ("planar22", include_str!("../data/planar22.toml")),
     ("planar16", include_str!("../data/planar16.toml")),
+    ("finfet12", include_str!("../data/finfet12.toml")),
     ("finfet7", include_str!("../data/finfet7.toml")),
     ("asap7", include_str!("../data/asap7.toml")),
     ("planar_model", include_str!("../data/planar_model.toml")),
 ];
 
 /// Names of the built-in nodes, in the order `gpuenergy techs` lists them.
-pub const NODE_NAMES: [&str; 8] = [
-    "planar90", "planar65", "planar45", "planar32", "planar22", "planar16", "finfet7", "asap7",
+pub const NODE_NAMES: [&str; 9] = [
+    "planar90", "planar65", "planar45", "planar32", "planar22", "planar16", "finfet12", "finfet7",
+    "asap7",
 ];
 
 /// Tabulated planar nodes by feature size (nm), ascending; planar16 is extrapolated.
@@ -211,7 +213,7 @@ pub fn resolve(name: &str) -> Result<NodeFile, TechError> {
 
 fn resolve_uncached(name: &str) -> Result<NodeFile, TechError> {
     let key = name.trim().to_ascii_lowercase();
-    if key == "finfet7" || key == "asap7" {
+    if key == "finfet12" || key == "finfet7" || key == "asap7" {
         let text = text_of(&key).ok_or_else(|| unknown(name))?;
         return parse_node_file(&format!("{key}.toml"), text);
     }

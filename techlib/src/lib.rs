@@ -8,6 +8,7 @@
 //! | `planar90` … `planar22` | planar | ITRS device/cell/wire tables (the numbers behind CACTI 7), transcribed into `data/planar*.toml` |
 //! | `planar16` | planar | **extrapolated** log-linearly in feature size from 22 and 32 nm (the ITRS 16 nm table is marked invalid) |
 //! | `40nm`, `28nm`, `0.065` … | planar | linear interpolation between the neighbouring tabulated nodes, as CACTI does (bare numbers below 1 are µm) |
+//! | `finfet12` | finfet | 12 nm-class bulk FinFET (TSMC 12FFN-like, 0.80 V): drive law, temperature coefficients and capacitance fitted to HSPICE simulations of the PTM-MG 16 nm HP cards (`data/finfet12.toml`, `finfet12_fit`) |
 //! | `finfet7` | finfet | 7 nm double-gate FinFET fitted to the published FO4-chain delay curve and 8T-cell ON currents (`data/finfet7.toml`, every fitted scalar recorded) |
 //! | `asap7` | finfet | ASAP7 PDK: thresholds, drive law and swing fitted to its liberty files (inverter leakage and FO4, corners 0.63/0.70/0.77 V; RVT/LVT/SLVT) |
 //!
@@ -52,6 +53,7 @@ pub mod compare7;
 pub mod device;
 pub mod error;
 pub mod finfet;
+pub mod finfet12_fit;
 pub mod finfet7_fit;
 pub mod fit;
 pub mod law;

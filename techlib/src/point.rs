@@ -43,7 +43,7 @@ pub enum FlavourDefault {
 
 /// The node a name gives: the library's lookup ([`crate::node`]: built-in names, tabulated,
 /// interpolated and extrapolated planar sizes, case-insensitive), plus one alias, a FinFET size
-/// written as a planar one (`7nm`, CACTI's `0.007`) naming `finfet7`.
+/// written as a planar one (`7nm`, CACTI's `0.007`) naming `finfet7`, `12nm` naming `finfet12`.
 fn lookup(name: &str) -> Result<Node, TechError> {
     match crate::node(name) {
         Ok(n) => Ok(n),
@@ -59,7 +59,7 @@ fn lookup(name: &str) -> Result<Node, TechError> {
                         .map(|um| um * 1000.0)
                 });
             match nm {
-                Some(v) if v > 0.0 && v <= 10.0 => {
+                Some(v) if (v > 0.0 && v <= 10.0) || (11.5..12.5).contains(&v) => {
                     crate::node(&format!("finfet{}", v.round() as i64)).map_err(|_| e)
                 }
                 _ => Err(e),

@@ -228,7 +228,7 @@ fn errors_name_what_was_asked_and_what_exists() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("8T") && e.contains("sram"), "{e}");
-    assert_eq!(node_names().len(), 8);
+    assert_eq!(node_names().len(), 9);
 }
 
 #[test]
