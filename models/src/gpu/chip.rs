@@ -359,7 +359,9 @@ fn storage_costs(
                 );
             }
             Scope::Chip => {
-                chip_storage.insert(s.name.clone(), (s.instances, c));
+                // per slice: the `accessed` arrays one access reads together
+                let per = s.accessed.max(1);
+                chip_storage.insert(s.name.clone(), (s.instances / per, c.scaled(per as f64)));
             }
         }
     }

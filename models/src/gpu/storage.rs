@@ -29,8 +29,9 @@ pub struct StorageSpec {
     pub scope: Scope,
     /// Arrays of this spec per SM (`PerSm`) or per chip (`Chip`).
     pub instances: u32,
-    /// Arrays one access touches (`PerSm` only): all `instances` for a monolithic structure, the
-    /// lane slices of one bank for the register file, whose banks are independent arrays.
+    /// Arrays one access touches: per SM, all `instances` for a monolithic structure, the lane
+    /// slices of one bank for the register file, whose banks are independent arrays; per chip,
+    /// the arrays of one slice (`instances / accessed` slices, one of which an access reaches).
     pub accessed: u32,
     /// Capacity of one instance in bytes (a lane slice of the register file).
     pub size_bytes: u64,
@@ -54,10 +55,21 @@ fn log2_ceil(x: u64) -> u32 {
     }
 }
 
-/// Tag array of a set-associative cache: one row per set holding `assoc` tags of tag + valid +
-/// dirty bits; one access reads a whole set. The SRAM model takes power-of-two rows, so a set's
-/// row is rounded up to the next power of two bytes (an overestimate of at most 2× on these small
-/// arrays, stated here rather than hidden).
+/// Most ways whose tags one tag array holds side by side in a row ([`tag_array`]).
+pub const MAX_WAYS_PER_TAG_ARRAY: u32 = 32;
+
+/// Tag array of a set-associative cache: one row per set holding the tags (tag + valid + dirty
+/// bits) of up to [`MAX_WAYS_PER_TAG_ARRAY`] ways; one access reads a whole set. A cache of
+/// more ways keeps its tags in ⌈assoc / 32⌉ way-group arrays of equal width, read together
+/// (one row of 256 ways' tags would be a 10,000-bit-wide array, which no design builds and the
+/// SRAM model, like CACTI, would cost as an H-tree thousands of wires wide; the 64- to 256-way
+/// caches of the GPGPU-Sim configurations are wide tag stores made of such groups). The SRAM
+/// model takes power-of-two rows, so a group's row is rounded up to the next power of two bytes
+/// (an overestimate of at most 2× on these small arrays, stated here rather than hidden).
+///
+/// `instances` counts the caches (per SM, or the L2 slices per chip): each is `groups` arrays,
+/// all of which one access reads (`accessed`: per SM, every array of the cache; per chip, the
+/// arrays of one slice).
 fn tag_array(
     name: &str,
     scope: Scope,
@@ -67,14 +79,19 @@ fn tag_array(
     line: u32,
 ) -> StorageSpec {
     let tag_bits = ADDRESS_BITS.saturating_sub(log2_ceil(sets as u64) + log2_ceil(line as u64)) + 2;
-    let row_bytes = (tag_bits as u64 * assoc as u64)
+    let groups = assoc.max(1).div_ceil(MAX_WAYS_PER_TAG_ARRAY);
+    let ways = assoc.max(1).div_ceil(groups);
+    let row_bytes = (tag_bits as u64 * ways as u64)
         .div_ceil(8)
         .next_power_of_two();
     StorageSpec {
         name: format!("{name} tags"),
         scope,
-        instances,
-        accessed: instances,
+        instances: instances * groups,
+        accessed: match scope {
+            Scope::PerSm => instances * groups,
+            Scope::Chip => groups,
+        },
         size_bytes: row_bytes * sets as u64,
         block_bytes: row_bytes,
         banks: 1,
@@ -96,7 +113,10 @@ fn data_array(
         name: format!("{name} data"),
         scope,
         instances,
-        accessed: instances,
+        accessed: match scope {
+            Scope::PerSm => instances,
+            Scope::Chip => 1,
+        },
         size_bytes: size,
         block_bytes: line as u64,
         banks: banks.max(1),
