@@ -280,6 +280,20 @@ const READ: &[(&str, &str)] = &[
     ("dram.burst_length", "sim/src/timing/memsys.rs"),
     ("dram.data_cmd_ratio", "sim/src/timing/memsys.rs"),
     ("dram.n_banks", "sim/src/timing/memsys.rs"),
+    ("dram.kind", "models/src/gpu/dram.rs"),
+    ("dram.column_timing", "sim/src/timing/memsys.rs"),
+    (
+        "dram.n_bank_groups",
+        "sim/src/timing/memsys.rs (bank_groups; refused off preset values with per_bank)",
+    ),
+    (
+        "dram.bank_group_index",
+        "sim/src/timing/memsys.rs (bank_groups; refused off its default with per_bank)",
+    ),
+    (
+        "dram.timing.ccd",
+        "sim/src/timing/memsys.rs (bank_groups; refused off preset values with per_bank)",
+    ),
     ("dram.sched_queue", "models/src/gpu/chip.rs"),
     ("dram.latency", "sim/src/timing/memsys.rs"),
     ("dram.timing.ccdl", "sim/src/timing/memsys.rs"),

@@ -22,8 +22,8 @@
 //!   bit, activation per activate.
 //! - Per activate ≈ 0.83 nJ, from the device currents of an 8 Gb HBM2 channel (VDD 1.2 V,
 //!   IDD0 65 mA, IDD2N 40 mA, IDD3N 55 mA, tRAS 34 and tRP 14 clocks of 1 ns) as DRAMsim3
-//!   (Li, Reddy and Jacob, "A Performance & Power Comparison of Modern High-Speed DRAM
-//!   Architectures", MEMSYS 2018; `configs/HBM2_8Gb_x128.ini`) carries them, by the
+//!   (Li et al., "DRAMsim3: a Cycle-Accurate, Thermal-Capable DRAM Simulator", IEEE CAL 2020;
+//!   its `configs/HBM2_8Gb_x128.ini`) carries them, by the
 //!   IDD method of Micron TN-41-01 ("Calculating Memory System Power for DDR3"):
 //!   E_act = VDD × (IDD0 × tRC − IDD3N × tRAS − IDD2N × tRP), tRC = tRAS + tRP. Over the
 //!   1 KiB row of a pseudo-channel that is 0.10 pJ per bit of the row; the 1.21 pJ/bit of
@@ -37,10 +37,12 @@
 //!   the datasheet's 1 GHz clock, scaled linearly with the clock as TN-41-01 scales background
 //!   power;
 //! - the I/O clock: the differential command clock CK_t/CK_c of each channel toggles every
-//!   cycle even when no data move, each pin charging its I/O capacitance, 2.4 pF at most for
-//!   HBM (Lee et al., "A 0.95 pJ/b 5.12 Gb/s/pin Charge-Recycling IOs", A-SSCC 2022, citing the
-//!   HBM2 datasheet), to VDDQ 1.2 V (JESD235A): 2 × C × VDDQ² × f. The PHY's DLL/PLL and bias
-//!   currents on the GPU side are not included: no public figure for them was found.
+//!   cycle even when no data move, each pin charging its I/O capacitance, which reaches 2.4 pF
+//!   for HBM ("A 0.95pJ/b 5.12Gb/s/pin Charge-Recycling IOs with 47% Energy Reduction for Big
+//!   Data Applications", A-SSCC 2022, IEEE Xplore 9980680; an upper value, so this term is an
+//!   upper bound of the pin charging), to VDDQ 1.2 V (JESD235A): 2 × C × VDDQ² × f. The PHY's
+//!   DLL/PLL and bias currents on the GPU side are not included: no public figure for them was
+//!   found.
 
 use super::estimate::{Node, Source};
 use sim::activity::KernelActivity;
@@ -65,7 +67,7 @@ pub const GDDR5_SOURCE: &str =
 
 /// The publications of the HBM2 figures (see the module header).
 pub const HBM2_SOURCE: &str = "HBM2 per bit: O'Connor et al., MICRO 2017; per activate: \
-     DRAMsim3 HBM2 8 Gb currents (Li et al., MEMSYS 2018) by Micron TN-41-01";
+     DRAMsim3 HBM2 8 Gb currents (Li et al., IEEE CAL 2020) by Micron TN-41-01";
 
 /// HBM2 access energy in total, J/bit (O'Connor et al., MICRO 2017).
 pub const HBM2_ACCESS_J_PER_BIT: f64 = 3.97e-12;
@@ -104,7 +106,7 @@ pub struct DramCurrents {
 
 /// One 128-bit channel of an 8 Gb HBM2 die: the currents and timing DRAMsim3 carries
 /// (`configs/HBM2_8Gb_x128.ini`, tCK 1 ns), VDD = VDDQ = 1.2 V (JESD235A), I/O pin capacitance
-/// 2.4 pF (Lee et al., A-SSCC 2022). See the module header.
+/// 2.4 pF (A-SSCC 2022, IEEE Xplore 9980680). See the module header.
 pub const HBM2_8GB_CHANNEL: DramCurrents = DramCurrents {
     vdd_v: 1.2,
     vddq_v: 1.2,
@@ -305,6 +307,11 @@ mod tests {
         ));
         let idle = b.background_w(0.0);
         let busy = b.background_w(1.0);
+        // the totals docs/estimate.md quotes
+        assert!(
+            close(idle, 2.0403, 1e-4) && close(busy, 2.5454, 1e-4),
+            "{idle} {busy}"
+        );
         assert!(close(
             idle,
             b.refresh_w + b.standby_precharged_w + b.clock_io_w,

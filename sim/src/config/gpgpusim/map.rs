@@ -807,11 +807,43 @@ fn memory(m: &mut Mapper) -> Res {
         m.cfg.dram.n_banks = t.n_banks;
         m.cfg.dram.n_bank_groups = t.n_bank_groups;
         m.cfg.dram.timing = t.timing;
+        // GPGPU-Sim spaces column commands by tCCD per channel and tCCDL per bank group
+        // (dram.cc), whatever the number of groups.
+        m.cfg.dram.column_timing = crate::config::DramColumnTiming::BankGroups;
         m.record(
             (i, &o),
-            &["dram.n_banks", "dram.n_bank_groups", "dram.timing"],
+            &[
+                "dram.n_banks",
+                "dram.n_bank_groups",
+                "dram.timing",
+                "dram.column_timing",
+            ],
             "",
         );
+    }
+    if let Some((i, o)) = m.take("-dram_bnkgrp_indexing_policy") {
+        let index = match uint(&o)? {
+            0 => crate::config::BankGroupIndex::HighBits,
+            1 => crate::config::BankGroupIndex::LowBits,
+            _ => {
+                return Err(bad_value(
+                    &o,
+                    "unknown bank-group indexing policy",
+                    "0 (higher bits), 1 (lower bits)",
+                ))
+            }
+        };
+        if m.cfg.dram.column_timing == crate::config::DramColumnTiming::BankGroups {
+            m.cfg.dram.bank_group_index = index;
+            m.record((i, &o), &["dram.bank_group_index"], "");
+        } else {
+            m.record(
+                (i, &o),
+                &[],
+                "no -gpgpu_dram_timing_opt: the base preset's per-bank column spacing has no \
+                 bank groups",
+            );
+        }
     }
     if let Some((i, o)) = m.take("-gpgpu_dram_scheduler") {
         m.cfg.dram.scheduler = match uint(&o)? {
@@ -893,7 +925,6 @@ fn unmodelled_reason(name: &str) -> &'static str {
         "gpgpu_memory_partition_indexing"
         | "gpgpu_mem_address_mask"
         | "dram_bnk_indexing_policy"
-        | "dram_bnkgrp_indexing_policy"
         | "gpgpu_mem_addr_test" => {
             "address hashing not modelled (simplified address map, simulator §2.7)"
         }

@@ -152,6 +152,10 @@ fn unhonourable_values_name_file_line_option_and_allowed_values() {
         ("-gpgpu_shmem_limited_broadcast 1\n", "broadcast"),
         ("-gpgpu_shader_core_pipeline 2048:16\n", "warp size"),
         ("-gpgpu_dram_scheduler 2\n", "0 (FIFO), 1 (FR-FCFS)"),
+        (
+            "-dram_bnkgrp_indexing_policy 2\n",
+            "0 (higher bits), 1 (lower bits)",
+        ),
         ("-l2_ideal 1\n", "-l2_ideal"),
     ] {
         let e = import_titanx(extra, None).unwrap_err().to_string();
@@ -194,4 +198,23 @@ fn short_latency_lists_keep_the_base_for_the_rest() {
     assert_eq!(m.keys.len(), 5);
     assert!(m.note.contains("SHFL not given"), "{}", m.note);
     assert!(import_titanx("-ptx_opcode_latency_int 1,2,3,4,5,6,7\n", None).is_err());
+}
+
+#[test]
+fn dram_timing_brings_bank_groups_and_their_index() {
+    // GPGPU-Sim spaces column commands by tCCD per channel and tCCDL per bank group.
+    let imp = import_titanx("", None).unwrap();
+    let d = &imp.config.dram;
+    assert_eq!(d.column_timing, crate::config::DramColumnTiming::BankGroups);
+    assert_eq!(d.bank_group_index, crate::config::BankGroupIndex::HighBits);
+    assert_eq!((d.n_bank_groups, d.timing.ccd, d.timing.ccdl), (4, 2, 4));
+    let imp = import_titanx("-dram_bnkgrp_indexing_policy 1\n", None).unwrap();
+    assert_eq!(
+        imp.config.dram.bank_group_index,
+        crate::config::BankGroupIndex::LowBits
+    );
+    assert!(imp
+        .mapped
+        .iter()
+        .any(|m| m.keys == ["dram.bank_group_index".to_string()]));
 }

@@ -41,6 +41,22 @@ pub(super) fn schema_table(cfg: &GpuConfig) -> toml::Table {
         toml::Value::Table(toml::Table::try_from(&cfg.metrics).expect("metrics serialises"))
     });
     {
+        // The [dram] keys added after the presets are skipped at their defaults; write them.
+        let d = &cfg.dram;
+        if let Some(toml::Value::Table(dt)) = t.get_mut("dram") {
+            for (k, x) in [
+                ("kind", toml::Value::try_from(d.kind)),
+                ("column_timing", toml::Value::try_from(d.column_timing)),
+                (
+                    "bank_group_index",
+                    toml::Value::try_from(d.bank_group_index),
+                ),
+            ] {
+                dt.entry(k).or_insert(x.expect("serialises"));
+            }
+        }
+    }
+    {
         // The DWF scheduler keys are skipped at their defaults; write them all.
         let d = &cfg.dwf;
         let e = t.entry("dwf").or_insert_with(|| {

@@ -65,7 +65,7 @@ impl GpuConfig {
         let d = &self.dram;
         if d.column_timing == crate::config::DramColumnTiming::BankGroups
             && d.n_bank_groups != 0
-            && d.n_banks % d.n_bank_groups != 0
+            && !d.n_banks.is_multiple_of(d.n_bank_groups)
         {
             bad.push(format!(
                 "'dram.n_bank_groups' = {}: must divide 'dram.n_banks' = {} with \

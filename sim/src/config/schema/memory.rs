@@ -303,7 +303,7 @@ pub struct DramTiming {
 #[serde(deny_unknown_fields)]
 pub struct DramSection {
     /// `dram.kind`: the DRAM device, for its energy and background power (default `"gddr5"`).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub kind: DramKind,
     /// `dram.model`: timing model.
     pub model: DramModel,
@@ -321,11 +321,11 @@ pub struct DramSection {
     /// `dram.column_timing = "bank_groups"`.
     pub n_bank_groups: u32,
     /// `dram.column_timing`: how column commands are spaced (default `"per_bank"`).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub column_timing: DramColumnTiming,
     /// `dram.bank_group_index`: which bits of the bank number name its group (default
     /// `"high_bits"`). Read with `dram.column_timing = "bank_groups"`.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub bank_group_index: BankGroupIndex,
     /// The spec's queue policy. The timing model's reservation-based memory side serves
     /// requests in the order SMs send them under either value (FR-FCFS reordering within the
@@ -340,4 +340,11 @@ pub struct DramSection {
     pub latency: u32,
     /// `[dram.timing]`: command timing constraints.
     pub timing: DramTiming,
+}
+
+/// A key at its default is not serialised, so that configurations without the `[dram]` keys
+/// added later (`kind`, `column_timing`, `bank_group_index`) keep their text and hash;
+/// `GpuConfig::to_full_toml_string` writes them all.
+fn is_default<T: Default + PartialEq>(v: &T) -> bool {
+    *v == T::default()
 }
