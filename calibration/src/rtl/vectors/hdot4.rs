@@ -298,7 +298,9 @@ mod tests {
                 continue;
             }
             // the five exact terms span < 53 bits here, so the f64 sum is exact
-            let s: f64 = (0..4).map(|i| f16_value(a[i]) * f16_value(b[i])).sum::<f64>()
+            let s: f64 = (0..4)
+                .map(|i| f16_value(a[i]) * f16_value(b[i]))
+                .sum::<f64>()
                 + f64::from(f32::from_bits(c));
             let want = (s as f32).to_bits();
             let want = if s == 0.0 { 0 } else { want };
@@ -322,10 +324,7 @@ mod tests {
             2.5f32.to_bits()
         );
         // inf·0 is NaN; inf − inf is NaN; inf + finite is inf
-        assert_eq!(
-            hdot4_reference([0x7c00, z, z, z], [z; 4], 0),
-            CANONICAL_NAN
-        );
+        assert_eq!(hdot4_reference([0x7c00, z, z, z], [z; 4], 0), CANONICAL_NAN);
         assert_eq!(
             hdot4_reference([0x7c00, z, z, z], [one, z, z, z], 0xff80_0000),
             CANONICAL_NAN
@@ -346,10 +345,7 @@ mod tests {
         // a term far below the largest is truncated away: 2^24 + 2^-28 → 2^24
         let big = 0x4b80_0000; // 2^24 as binary32
         let tiny = 0x0400u16; // 2^-14
-        assert_eq!(
-            hdot4_reference([tiny, z, z, z], [tiny, z, z, z], big),
-            big
-        );
+        assert_eq!(hdot4_reference([tiny, z, z, z], [tiny, z, z, z], big), big);
     }
 
     #[test]
