@@ -80,9 +80,12 @@ fn shifter_ge(w: f64, levels: f64) -> f64 {
 /// - the sum: `terms − 2` carry-save rows of full adders and a carry-propagate adder, `F + 4`
 ///   bits;
 /// - the magnitude (XOR and incrementer, `F + 3` bits) and the round-and-pack stage at `S = F + 3`
-///   bits: leading-zero count (3 GE per bit), left and right normalising shifters, four 12-bit
-///   exponent adders, the rounding incrementer (`acc_sig_bits + 1` bits) and a three-way result
-///   select per output bit;
+///   bits: leading-zero count (3 GE per bit), the left normalising shifter, four 12-bit exponent
+///   adders, the rounding incrementer (`acc_sig_bits + 1` bits) and a three-way result select
+///   per output bit. No right shifter: the largest anchor is at least the accumulator's
+///   effective exponent field (≥ 1) or a product's (≥ 100), so the sum's exponent never lies
+///   below the binary32 normal range and normalisation only shifts left (stopping at field 1
+///   for gradual underflow);
 /// - the registered result: `1 + acc_exp_bits + acc_sig_bits − 1` flip-flops.
 ///
 /// Activity 0.5 (arithmetic with glitching), depth: the multiplier, the alignment, the sum and
@@ -106,7 +109,7 @@ pub fn slice_counts(s: &DotSlice) -> GateCounts {
     let sum = (terms - 2.0).max(0.0) * 7.0 * signed + adder_ge(signed);
     let magnitude = 2.5 * mag + adder_ge(mag);
     let round_pack = 3.0 * mag
-        + 2.0 * shifter_ge(mag, clog2(mag))
+        + shifter_ge(mag, clog2(mag))
         + 4.0 * adder_ge(12.0)
         + adder_ge(s.acc_sig_bits as f64 + 1.0)
         + 3.0 * 2.5 * out_bits;
@@ -195,7 +198,7 @@ mod tests {
         // a quarter of the slice's energy per cycle
         let c = super::super::analytical_cost(LogicKind::Hdot4F32Acc, &params(&[]), &t);
         assert_eq!(one.energy_per_mac_j, c.energy_per_op_j);
-        let planar = tensor_core(1, &point("planar45", Flavour::Rvt), None).unwrap();
+        let planar = tensor_core(1, &point("planar45", Flavour::Hp), None).unwrap();
         assert!(planar.area_m2 > 10.0 * one.area_m2, "{planar:?} {one:?}");
         assert!(planar.energy_per_mac_j > one.energy_per_mac_j);
         assert!(tensor_core(0, &t, None).is_err());
