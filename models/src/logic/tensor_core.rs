@@ -199,7 +199,8 @@ mod tests {
         let c = super::super::analytical_cost(LogicKind::Hdot4F32Acc, &params(&[]), &t);
         assert_eq!(one.energy_per_mac_j, c.energy_per_op_j);
         let planar = tensor_core(1, &point("planar45", Flavour::Hp), None).unwrap();
-        assert!(planar.area_m2 > 10.0 * one.area_m2, "{planar:?} {one:?}");
+        // 400 F² per GE at 45 nm against 1800 F² at 7 nm: 9.2×
+        assert!(planar.area_m2 > 9.0 * one.area_m2, "{planar:?} {one:?}");
         assert!(planar.energy_per_mac_j > one.energy_per_mac_j);
         assert!(tensor_core(0, &t, None).is_err());
     }
