@@ -63,6 +63,28 @@ fn point(node: &str, vdd_v: Option<f64>) -> techlib::TechPoint {
     n.at(&c).unwrap()
 }
 
+/// Prints a 16-slice tensor core (a Volta core's 64 MAC per cycle) at `asap7`, `finfet7` and
+/// `planar45`, analytical (`overlay` None) or calibrated; a calibrated one must use the overlay.
+fn print_node_figures(overlay: Option<&models::overlay::Overlay>) {
+    let label = if overlay.is_some() {
+        "calibrated"
+    } else {
+        "analytical"
+    };
+    for node in ["asap7", "finfet7", "planar45"] {
+        let c = tensor_core(16, &point(node, None), overlay).unwrap();
+        assert_eq!(c.slice.calibrated, [overlay.is_some(); 4]);
+        println!(
+            "{label} {node:<9} per f16 MAC {:.3} pJ; slice {:.1} um2; 16-slice core \
+             (64 MAC/cycle) {:.1} um2, leakage {:.3e} W",
+            c.energy_per_mac_j * 1e12,
+            c.slice.area_m2 * 1e12,
+            c.area_m2 * 1e12,
+            c.leakage_w
+        );
+    }
+}
+
 #[test]
 fn analytical_slice_agrees_with_synthesis() {
     let r = golden();
@@ -114,17 +136,7 @@ fn analytical_slice_agrees_with_synthesis() {
         r.cell_count,
         r.area_m2 * 1e12
     );
-    for node in ["asap7", "finfet7", "planar45"] {
-        let c = tensor_core(16, &point(node, None), None).unwrap();
-        println!(
-            "analytical {node:<9} per f16 MAC {:.3} pJ; slice {:.1} um2; 16-slice core \
-             (64 MAC/cycle) {:.1} um2, leakage {:.3e} W",
-            c.energy_per_mac_j * 1e12,
-            c.slice.area_m2 * 1e12,
-            c.area_m2 * 1e12,
-            c.leakage_w
-        );
-    }
+    print_node_figures(None);
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
 
@@ -147,16 +159,5 @@ fn overlay_reproduces_the_synthesis_at_its_reference() {
         assert!((a / b - 1.0).abs() < 1e-9, "{a} vs {b}");
     }
     // carried to other nodes through device physics, as every calibrated kind
-    for node in ["asap7", "finfet7", "planar45"] {
-        let c = tensor_core(16, &point(node, None), Some(&ov)).unwrap();
-        assert_eq!(c.slice.calibrated, [true; 4]);
-        println!(
-            "calibrated {node:<9} per f16 MAC {:.3} pJ; slice {:.1} um2; 16-slice core \
-             (64 MAC/cycle) {:.1} um2, leakage {:.3e} W",
-            c.energy_per_mac_j * 1e12,
-            c.slice.area_m2 * 1e12,
-            c.area_m2 * 1e12,
-            c.leakage_w
-        );
-    }
+    print_node_figures(Some(&ov));
 }
