@@ -24,7 +24,7 @@
 // This is the alignment-with-truncation scheme observed on GPU tensor cores
 // (Fasi, Higham, Mikaitis, Pranesh, "Numerical behavior of NVIDIA tensor
 // cores", PeerJ Comput. Sci. 7:e330, 2021). The Rust reference model the
-// testbench's vectors come from is calibration::rtl::vectors::hdot4_reference.
+// testbench's vectors come from is calibration::rtl::vectors::hdot4::hdot4_reference.
 module hdot4_f32acc (
     input             clk,
     input      [63:0] a,   // a3..a0, binary16 each (a0 in bits 15:0)

@@ -9,7 +9,7 @@
 //! overflow to infinity) do the single rounding: the aligned sum has at most 30 significant
 //! bits, so it and its power-of-two scale are exact in `f64`.
 //!
-//! Independently of the alignment scheme, [`tests`] checks that the model is the correctly
+//! Independently of the alignment scheme, the unit tests check that the model is the correctly
 //! rounded sum (computed in plain `f64`, exact for those operands) whenever no term loses bits
 //! in the alignment.
 
