@@ -13,7 +13,8 @@ use std::path::PathBuf;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Component kind: alu32, imul32, fadd32, fmul32, ffma32, sfu_lane, flop_array, latch_array,
-    /// cam, crossbar, arb_rr, arb_fixed, dep_matrix, scoreboard, pg_controller, adder, mux; `list`
+    /// cam, crossbar, arb_rr, arb_fixed, dep_matrix, scoreboard, pg_controller, adder, mux,
+    /// hdot4_f32acc (a tensor core's dot-product slice, energy per binary16 MAC); `list`
     /// prints each with its size parameters and their defaults.
     #[arg(long)]
     pub kind: String,

@@ -5,6 +5,7 @@ use super::{ComponentSpec, OpsPerCycle, Params, SizeParam, VectorKind};
 const FP_FILES_ADD: &[&str] = &["fp_common.v", "fadd32.v"];
 const FP_FILES_MUL: &[&str] = &["fp_common.v", "fmul32.v"];
 const FP_FILES_FMA: &[&str] = &["fp_common.v", "ffma32.v"];
+const FP_FILES_HDOT4: &[&str] = &["fp_common.v", "hdot4_f32acc.v"];
 
 const WIDTH_32: SizeParam = SizeParam {
     name: "WIDTH",
@@ -140,6 +141,21 @@ pub(super) static COMPONENTS: &[ComponentSpec] = &[
         testbench: "tb/ffma32_tb.v",
         tb_top: "ffma32_tb",
         vectors: Some(VectorKind::Ffma32),
+        valid: None,
+    },
+    ComponentSpec {
+        name: "hdot4_f32acc",
+        top: "hdot4_f32acc",
+        description: "tensor-core dot-product slice: four exact binary16 products summed with a binary32 accumulator, terms aligned to the largest with truncation in a 27-bit window, one rounding to nearest even (full subnormal support); registered",
+        files: FP_FILES_HDOT4,
+        params: &[],
+        sequential: true,
+        ops_per_cycle: OpsPerCycle::Fixed(4.0),
+        op_definition: "one multiply-accumulate (the slice completes a four-element dot product, four of them, every cycle)",
+        stimulus: "random binary16 operands (random sign and mantissa, exponent 15 +- 5) and a random binary32 accumulator (exponent 127 +- 10) every cycle",
+        testbench: "tb/hdot4_f32acc_tb.v",
+        tb_top: "hdot4_f32acc_tb",
+        vectors: Some(VectorKind::Hdot4F32Acc),
         valid: None,
     },
     ComponentSpec {

@@ -17,6 +17,8 @@
 
 use std::fmt::Write as _;
 
+pub mod hdot4;
+
 /// SplitMix64 pseudo-random generator (Steele, Lea, Flood 2014): a 64-bit
 /// Weyl sequence passed through a bijective mixer. Deterministic per seed.
 #[derive(Debug, Clone)]
@@ -64,6 +66,8 @@ pub enum VectorKind {
     Ffma32,
     /// `sfu_lane`: lines `{op:8, x, lo, hi, ref}` (see [`sfu_expect`]).
     SfuLane,
+    /// `hdot4_f32acc`: lines `{a3..a0, b3..b0, c, y}` (binary16 `a`, `b`; see [`hdot4`]).
+    Hdot4F32Acc,
 }
 
 /// Binary32 bit patterns that every floating-point test includes: signed
@@ -559,6 +563,11 @@ pub fn render(kind: VectorKind, seed: u64, tbits: u32) -> (String, usize) {
             }
             v.len()
         }
+        VectorKind::Hdot4F32Acc => {
+            let v = hdot4::hdot4_vectors(seed);
+            v.iter().for_each(|x| hdot4::line(&mut s, x));
+            v.len()
+        }
     };
     (s, n)
 }
@@ -576,6 +585,7 @@ mod tests {
             VectorKind::Fmul32,
             VectorKind::Ffma32,
             VectorKind::SfuLane,
+            VectorKind::Hdot4F32Acc,
         ] {
             let (a, n) = render(kind, 7, 8);
             let (b, _) = render(kind, 7, 8);

@@ -202,6 +202,8 @@ pub enum Part {
     FpUnits,
     /// Special-function units.
     SfuUnits,
+    /// The tensor cores' leaf (`crate::gpu::tensor`).
+    TensorCores,
 }
 
 /// One component (or group of components) of the chip.

@@ -7,6 +7,7 @@ pub mod estimate;
 pub mod limits;
 pub mod source;
 pub mod storage;
+pub mod tensor;
 mod tree;
 
 pub use chip::{ChipError, ChipModel, CostError, CostSource, Costed, UnitCost};
@@ -16,3 +17,4 @@ pub use estimate::{
 };
 pub use source::{sram_accuracy, SourceError, TechCostSource};
 pub use storage::{storage_specs, Scope, StorageSpec};
+pub use tensor::{TensorCores, TensorLeafError};

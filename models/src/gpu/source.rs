@@ -174,7 +174,7 @@ impl TechCostSource {
 
     /// The source of a logic cost: the overlay's cross-validated error for each quantity it
     /// calibrated, or the analytical model when it calibrated none.
-    fn logic_source(&self, kind: LogicKind, calibrated: [bool; 4]) -> Source {
+    pub(super) fn logic_source(&self, kind: LogicKind, calibrated: [bool; 4]) -> Source {
         let fit = self.overlay.as_ref().and_then(|o| o.kinds.get(kind.name()));
         let Some(fit) = fit.filter(|_| calibrated[..3].iter().any(|&c| c)) else {
             return Source::Analytical;

@@ -80,6 +80,10 @@ pub fn counts(kind: LogicKind, p: &BTreeMap<String, u32>) -> GateCounts {
         Fadd32 => (1800.0, 96.0, 0.5, 40.0),
         Fmul32 => (5200.0, 96.0, 0.5, 45.0),
         Ffma32 => (7500.0, 128.0, 0.5, 60.0),
+        Hdot4F32Acc => {
+            let c = super::tensor_core::slice_counts(&super::tensor_core::DotSlice::HDOT4_F32ACC);
+            (c.ge, c.ff, c.activity, c.depth_fo4)
+        }
         SfuLane => {
             let t = g("TBITS");
             // Seed table as logic (2^(T+1) entries of T+4 bits, ≈ ½ GE per bit) + Newton datapath

@@ -58,11 +58,16 @@ pub enum LogicKind {
     Adder,
     /// `N`-to-1 multiplexer of `WIDTH` bits (building block).
     Mux,
+    /// Tensor-core dot-product slice: four exact binary16 products summed with a binary32
+    /// accumulator (truncated alignment, one rounding; `calibration/rtl/hdot4_f32acc.v`), four
+    /// multiply-accumulates per cycle. A tensor core is a number of these
+    /// ([`super::tensor_core`]).
+    Hdot4F32Acc,
 }
 
 impl LogicKind {
     /// Every kind.
-    pub const ALL: [LogicKind; 22] = [
+    pub const ALL: [LogicKind; 23] = [
         LogicKind::Alu32,
         LogicKind::Imul32,
         LogicKind::Fadd32,
@@ -85,6 +90,7 @@ impl LogicKind {
         LogicKind::TricCtrl,
         LogicKind::Adder,
         LogicKind::Mux,
+        LogicKind::Hdot4F32Acc,
     ];
 
     /// Name as used on the command line, in overlays and in synthesis records.
@@ -112,6 +118,7 @@ impl LogicKind {
             LogicKind::TricCtrl => "tric_ctrl",
             LogicKind::Adder => "adder",
             LogicKind::Mux => "mux",
+            LogicKind::Hdot4F32Acc => "hdot4_f32acc",
         }
     }
 
@@ -126,7 +133,9 @@ impl LogicKind {
     pub fn default_params(self) -> BTreeMap<String, u32> {
         let p: &[(&str, u32)] = match self {
             LogicKind::Alu32 | LogicKind::Imul32 | LogicKind::Adder => &[("WIDTH", 32)],
-            LogicKind::Fadd32 | LogicKind::Fmul32 | LogicKind::Ffma32 => &[],
+            LogicKind::Fadd32 | LogicKind::Fmul32 | LogicKind::Ffma32 | LogicKind::Hdot4F32Acc => {
+                &[]
+            }
             LogicKind::SfuLane => &[("TBITS", 10)],
             LogicKind::FlopArray | LogicKind::LatchArray => {
                 &[("ENTRIES", 16), ("RPORTS", 2), ("WIDTH", 32), ("WPORTS", 1)]
@@ -158,6 +167,8 @@ impl LogicKind {
         match self {
             LogicKind::FlopArray | LogicKind::LatchArray => g("RPORTS") + g("WPORTS"),
             LogicKind::Crossbar => g("N"),
+            // one multiply-accumulate per product of the four-element dot product
+            LogicKind::Hdot4F32Acc => 4.0,
             _ => 1.0,
         }
     }
@@ -195,7 +206,7 @@ pub fn default_form(kind: LogicKind, quantity: &str) -> &'static [&'static str] 
     if quantity == "delay_s" {
         return match kind {
             Alu32 | Imul32 | Adder => &["clog2(WIDTH)", "1"],
-            Fadd32 | Fmul32 | Ffma32 => &["1"],
+            Fadd32 | Fmul32 | Ffma32 | Hdot4F32Acc => &["1"],
             SfuLane => &["TBITS", "1"],
             FlopArray | LatchArray => &["clog2(ENTRIES)", "1"],
             Crossbar | Mux => &["clog2(N)", "1"],
@@ -217,7 +228,7 @@ pub fn default_form(kind: LogicKind, quantity: &str) -> &'static [&'static str] 
         // number of times per multiply (calibrated with zero-delay simulated activity, which
         // counts functional transitions, not glitches), plus the WIDTH-bit final adder.
         Imul32 => &["WIDTH^2", "WIDTH", "1"],
-        Fadd32 | Fmul32 | Ffma32 => &["1"],
+        Fadd32 | Fmul32 | Ffma32 | Hdot4F32Acc => &["1"],
         SfuLane if energy => &["pow2(TBITS)", "TBITS", "1"],
         SfuLane => &["pow2(TBITS)*TBITS", "TBITS", "1"],
         // Storage: cells and write logic (ENTRIES·WIDTH, per write port), read muxes per read

@@ -1,7 +1,7 @@
 //! Parametric logic components: area, leakage, energy per operation and delay of datapath and
 //! control blocks (ALUs, multipliers, FP units, flop/latch arrays, CAMs, crossbars, arbiters,
 //! dependence matrices, scoreboards, gating controllers, the partitioned register file's swap
-//! table, pilot counters and epoch detector) as functions of their size parameters
+//! table, pilot counters and epoch detector, the tensor core's dot-product slice) as functions of their size parameters
 //! at a `techlib` operating point.
 //!
 //! ```
@@ -29,6 +29,7 @@ pub mod kinds;
 pub mod leakage;
 pub mod overlay;
 pub mod scaling;
+pub mod tensor_core;
 pub mod terms;
 
 pub use kinds::{default_form, fit_min_params, LogicKind};
