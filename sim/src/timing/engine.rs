@@ -257,7 +257,8 @@ fn launch_sms(
 }
 
 /// The per-pipe widths of the ID→OC and OC→EX stages (`units.width`; the last slot, which no
-/// instruction uses, unbounded).
+/// instruction uses, unbounded). Tensor products have a slot of their own as wide as the SP
+/// class's (they are issued through the SP collectors, `perclass.rs`).
 fn stage_widths(cfg: &GpuConfig) -> (PerPipe<u32>, PerPipe<u32>) {
     let w = &cfg.units.width;
     let id_oc = PerPipe([
@@ -266,6 +267,7 @@ fn stage_widths(cfg: &GpuConfig) -> (PerPipe<u32>, PerPipe<u32>) {
         w.id_oc.int,
         w.id_oc.sfu,
         w.id_oc.mem,
+        w.id_oc.sp,
         u32::MAX,
     ]);
     let oc_ex = PerPipe([
@@ -274,6 +276,7 @@ fn stage_widths(cfg: &GpuConfig) -> (PerPipe<u32>, PerPipe<u32>) {
         w.oc_ex.int,
         w.oc_ex.sfu,
         w.oc_ex.mem,
+        w.oc_ex.sp,
         u32::MAX,
     ]);
     (id_oc, oc_ex)
@@ -496,6 +499,11 @@ fn finish(
         k.thread_insts += a.thread_insts;
         use crate::activity::Merge as _;
         k.by_family.merge(&sm.fam);
+        if sm.tensor.macs() > 0 {
+            k.tensor
+                .get_or_insert_with(Default::default)
+                .merge(&sm.tensor);
+        }
         for s in &a.sched {
             k.stalls.merge(&s.stall);
         }

@@ -11,6 +11,7 @@ use super::slots::GatingSlot;
 use crate::activity::{LaneTimelines, OpsLanes, PipeActivity, Timeline};
 use crate::config::pg::Granularity;
 use crate::config::{BusyDefinition, GpuConfig};
+use crate::inst::WARP_SIZE;
 use std::collections::VecDeque;
 
 /// A result waiting for writeback.
@@ -184,6 +185,7 @@ impl ExecUnits {
             (u.n_sfu, PipeClass::Sfu, "sfu", u.sfu_lanes),
             (u.n_dp, PipeClass::Dp, "dp", u.dp_lanes),
             (u.n_ldst, PipeClass::Mem, "ldst", u.ldst_lanes),
+            (u.n_tensor, PipeClass::Tensor, "tensor", WARP_SIZE as u32),
         ] {
             for i in 0..n {
                 let p = add_pipe(format!("{name}{i}"), name, lanes, false);

@@ -45,6 +45,9 @@ impl CuClass {
             PipeClass::Mem => CuClass::Mem,
             PipeClass::Dp => CuClass::Dp,
             PipeClass::Int => CuClass::Int,
+            // tensor cores take their operands through the SP collectors (they sit beside the
+            // FP32 lanes of a sub-core and share its math dispatch)
+            PipeClass::Tensor => CuClass::Sp,
             PipeClass::None => CuClass::Gen,
         }
     }
@@ -98,7 +101,7 @@ per_class!(
     /// One entry per pipe class (in [`PipeClass::index`] order, `None` last).
     PerPipe,
     PipeClass,
-    6,
+    7,
     |k: PipeClass| k.index()
 );
 per_class!(
