@@ -263,6 +263,12 @@ impl ExecUnits {
         })
     }
 
+    /// The SM has a unit of pipe class `pipe`.
+    #[inline]
+    pub fn has_class(&self, pipe: PipeClass) -> bool {
+        self.class_has_unit[pipe]
+    }
+
     /// Some unit of pipe class `pipe` has its `sp` pipe not gated at `t`.
     #[inline]
     pub fn any_ready(&self, pipe: PipeClass, sp: SpPipe, t: u64, gate_free: bool) -> bool {
