@@ -324,3 +324,125 @@ fn nvcc_recompiles_tensor() {
     };
     check_all(&Module::parse(&text, "tensor.ptx (nvcc)").unwrap());
 }
+
+const HEAD: &str = ".version 8.0\n.target sm_80\n.address_size 64\n";
+
+/// A kernel of `body` with registers `%r<40>`, `%f<20>`, `%rd<4>`, `%p<2>` and one pointer
+/// parameter loaded into `%rd1`.
+fn kernel(body: &str) -> String {
+    format!(
+        "{HEAD}.visible .entry k(.param .u64 p)\n{{\n.reg .b32 %r<40>;\n.reg .f32 %f<20>;\n\
+         .reg .b64 %rd<4>;\n.reg .pred %p<2>;\nld.param.u64 %rd1, [p];\n{body}\nret;\n}}\n"
+    )
+}
+
+#[test]
+fn malformed_tensor_instructions_are_refused_naming_what_is_wrong() {
+    let cases = [
+        (
+            "wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f0,%f1,%f2,%f3,%f4,%f5,%f6,%f7}, \
+             {%r0,%r1}, {%r8,%r9,%r10,%r11,%r12,%r13,%r14,%r15}, \
+             {%f8,%f9,%f10,%f11,%f12,%f13,%f14,%f15};",
+            "operand 2 must be a vector of 8 registers, found 2",
+        ),
+        (
+            "wmma.load.a.sync.aligned.row.m16n16k16.global.s8 {%r0,%r1}, [%rd1], 16;",
+            "unsupported modifier '.s8' for wmma.load",
+        ),
+        (
+            "mma.sync.aligned.m16n8k16.col.row.f32.f16.f16.f32 {%f0,%f1,%f2,%f3}, \
+             {%r0,%r1,%r2,%r3}, {%r4,%r5}, {%f0,%f1,%f2,%f3};",
+            "needs .row.col",
+        ),
+        (
+            "ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%r0,%r1,%r2}, [%r4];",
+            "operand 1 must be a vector of 2 registers, found 3",
+        ),
+        (
+            "wmma.load.c.sync.aligned.row.m16n16k16.global.f32 {%r0,%r1,%r2,%r3,%r4,%r5,%r6,\
+             %r7}, [%rd1], 16, 3;",
+            "expects 2 or 3 operands, found 4",
+        ),
+    ];
+    for (body, want) in cases {
+        let e = Module::parse(&kernel(body), "t.ptx")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(want), "{body}\n{e}");
+    }
+}
+
+#[test]
+fn a_tensor_instruction_needs_the_whole_warp() {
+    let body = "wmma.load.c.sync.aligned.row.m16n16k16.global.f32 \
+                {%f0,%f1,%f2,%f3,%f4,%f5,%f6,%f7}, [%rd1], 16;";
+    let m = Module::parse(&kernel(body), "t.ptx").unwrap();
+    let mut gpu = Emulator::new();
+    let p = up(&mut gpu, &[0f32; 256]);
+    let launch = |block: u32| Launch {
+        kernel: m.load("k").unwrap(),
+        grid: [1, 1, 1],
+        block: [block, 1, 1],
+        params: vec![ParamValue::U64(p)],
+        shared_bytes: 0,
+        cooperative: false,
+    };
+    gpu.launch(&launch(32)).unwrap();
+    let e = gpu.launch(&launch(16)).unwrap_err().to_string();
+    assert!(e.contains("needs all 32 lanes active"), "{e}");
+    // predicated off in every lane: no access at all (the address would be out of bounds)
+    let body = "setp.eq.u32 %p1, 1, 0;\n@%p1 wmma.load.c.sync.aligned.row.m16n16k16.global.f32 \
+                {%f0,%f1,%f2,%f3,%f4,%f5,%f6,%f7}, [0], 16;";
+    let m = Module::parse(&kernel(body), "t.ptx").unwrap();
+    gpu.launch(&Launch {
+        kernel: m.load("k").unwrap(),
+        grid: [1, 1, 1],
+        block: [32, 1, 1],
+        params: vec![ParamValue::U64(p)],
+        shared_bytes: 0,
+        cooperative: false,
+    })
+    .unwrap();
+}
+
+/// The fragment layout of `mma.sync` is the PTX ISA's: each lane's registers hold the
+/// elements the ISA's figures give it (checked on a C/D fragment read back by a store of every
+/// lane's registers).
+#[test]
+fn mma_sync_places_d_by_the_isa_layout() {
+    // D = A·B + C with A = 0: D = C, where lane l's c_i = 100·l + i
+    let body = "mov.u32 %r10, %laneid;\nmul.lo.u32 %r11, %r10, 100;\n\
+        cvt.rn.f32.u32 %f0, %r11;\nadd.f32 %f1, %f0, 1.0;\nadd.f32 %f2, %f0, 2.0;\n\
+        add.f32 %f3, %f0, 3.0;\nmov.b32 %r0, 0;\nmov.b32 %r1, 0;\nmov.b32 %r2, 0;\n\
+        mov.b32 %r3, 0;\nmov.b32 %r4, 0;\nmov.b32 %r5, 0;\n\
+        mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f4,%f5,%f6,%f7}, \
+        {%r0,%r1,%r2,%r3}, {%r4,%r5}, {%f0,%f1,%f2,%f3};\n\
+        mul.wide.u32 %rd2, %r10, 16;\nadd.s64 %rd3, %rd1, %rd2;\n\
+        st.global.v4.f32 [%rd3], {%f4,%f5,%f6,%f7};";
+    let m = Module::parse(&kernel(body), "t.ptx").unwrap();
+    let mut gpu = Emulator::new();
+    let p = up(&mut gpu, &[0f32; 128]);
+    go(&mut gpu, &m, "k", [1, 1, 1], 32, vec![ParamValue::U64(p)]);
+    let got = down_f32(&mut gpu, p, 128);
+    for l in 0..32 {
+        for i in 0..4 {
+            assert_eq!(got[4 * l + i], (100 * l + i) as f32, "lane {l} d{i}");
+        }
+    }
+    // the layout table itself, for m16n8k8's accumulator
+    let lay = sim::emu::tensor::FragLayout {
+        wmma: false,
+        frag: sim::ptx::tensor::Frag::C,
+        shape: sim::ptx::tensor::Shape::M16n8k8,
+        ty: sim::ptx::tensor::MmaTy::F32,
+        col: false,
+    };
+    // the ISA's C layout: c0, c1 at (g, 2t), (g, 2t+1); c2, c3 at (g+8, 2t), (g+8, 2t+1)
+    for l in 0..32 {
+        let (g, t) = (l / 4, l % 4);
+        assert_eq!(lay.elem(l, 0), (g, 2 * t));
+        assert_eq!(lay.elem(l, 1), (g, 2 * t + 1));
+        assert_eq!(lay.elem(l, 2), (g + 8, 2 * t));
+        assert_eq!(lay.elem(l, 3), (g + 8, 2 * t + 1));
+    }
+}

@@ -290,12 +290,53 @@ mod tests {
     }
 
     #[test]
+    fn hmma_classifies_by_shape_and_input_type() {
+        let k = |s: &str| classify(s, false).map(|c| (c.family, c.op));
+        assert_eq!(k("HMMA.16816.F32"), Some((Tensor, MmaF16Macs2048)));
+        assert_eq!(k("HMMA.16816.F32.BF16"), Some((Tensor, MmaBf16Macs2048)));
+        assert_eq!(k("HMMA.1688.F16"), Some((Tensor, MmaF16Macs1024)));
+        assert_eq!(k("HMMA.161616.F32"), Some((Tensor, MmaF16Macs4096)));
+        // Volta's m8n8k4 steps are not classified
+        assert_eq!(k("HMMA.884.F32.F32.STEP0"), None);
+    }
+
+    #[test]
     fn writer_names_classify_back() {
         let ops = [
-            Add, Max, Mul, Mad, Div, Shfl, Cvt, Mov, Logic, Setp, Sin, Cos, Ex2, Lg2, Rsqrt, Rcp,
-            Sqrt, Load, Store, Atomic, Reduction, Membar, Branch, Exit, Barrier, Nop,
+            Add,
+            Max,
+            Mul,
+            Mad,
+            Div,
+            Shfl,
+            Cvt,
+            Mov,
+            Logic,
+            Setp,
+            Sin,
+            Cos,
+            Ex2,
+            Lg2,
+            Rsqrt,
+            Rcp,
+            Sqrt,
+            Load,
+            Store,
+            Atomic,
+            Reduction,
+            Membar,
+            Branch,
+            Exit,
+            Barrier,
+            Nop,
+            MmaF16Macs1024,
+            MmaF16Macs2048,
+            MmaF16Macs4096,
+            MmaBf16Macs1024,
+            MmaBf16Macs2048,
+            MmaBf16Macs4096,
         ];
-        let fams = [Int, Fp, Dp, Sfu, Mem, Ctrl, Bar];
+        let fams = [Int, Fp, Dp, Sfu, Mem, Ctrl, Bar, Tensor];
         // The combinations the PTX front end produces (spec §3.1.4).
         let produced = |f: Family, o: OpClass| match f {
             // Integer↔integer `cvt` is written as I2I, which the spec classifies as FP: the
@@ -307,6 +348,7 @@ mod tests {
             Mem => matches!(o, Load | Store | Atomic | Reduction | Membar),
             Ctrl => matches!(o, Branch | Exit | Nop),
             Bar => o == Barrier,
+            Tensor => o.mma().is_some(),
         };
         for f in fams {
             for o in ops {
