@@ -256,7 +256,7 @@ fn launch_sms(
     Ok(sms)
 }
 
-/// The per-pipe widths of the ID→OC and OC→EX stages (`units.width`; the last slot, which no
+/// The per-pipe widths of the ID→OC and OC→EX stages (`units.width`; the `None` slot, which no
 /// instruction uses, unbounded). Tensor products have a slot of their own as wide as the SP
 /// class's (they are issued through the SP collectors, `perclass.rs`).
 fn stage_widths(cfg: &GpuConfig) -> (PerPipe<u32>, PerPipe<u32>) {
@@ -267,8 +267,8 @@ fn stage_widths(cfg: &GpuConfig) -> (PerPipe<u32>, PerPipe<u32>) {
         w.id_oc.int,
         w.id_oc.sfu,
         w.id_oc.mem,
-        w.id_oc.sp,
         u32::MAX,
+        w.id_oc.sp,
     ]);
     let oc_ex = PerPipe([
         w.oc_ex.sp,
@@ -276,8 +276,8 @@ fn stage_widths(cfg: &GpuConfig) -> (PerPipe<u32>, PerPipe<u32>) {
         w.oc_ex.int,
         w.oc_ex.sfu,
         w.oc_ex.mem,
-        w.oc_ex.sp,
         u32::MAX,
+        w.oc_ex.sp,
     ]);
     (id_oc, oc_ex)
 }

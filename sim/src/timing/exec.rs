@@ -36,7 +36,8 @@ impl PipeClass {
         PipeClass::Mem,
         PipeClass::Tensor,
     ];
-    /// Dense index: Sp 0, Dp 1, Int 2, Sfu 3, Mem 4, Tensor 5, None 6.
+    /// Dense index: Sp 0, Dp 1, Int 2, Sfu 3, Mem 4, None 5, Tensor 6 (the classes before
+    /// tensor cores keep their indices, which the LOOG record's per-class counters use).
     pub fn index(self) -> usize {
         match self {
             PipeClass::Sp => 0,
@@ -44,8 +45,8 @@ impl PipeClass {
             PipeClass::Int => 2,
             PipeClass::Sfu => 3,
             PipeClass::Mem => 4,
-            PipeClass::Tensor => 5,
-            PipeClass::None => 6,
+            PipeClass::None => 5,
+            PipeClass::Tensor => 6,
         }
     }
 }

@@ -98,7 +98,7 @@ per_class!(
     |k: CuClass| k as usize
 );
 per_class!(
-    /// One entry per pipe class (in [`PipeClass::index`] order, `None` last).
+    /// One entry per pipe class (in [`PipeClass::index`] order).
     PerPipe,
     PipeClass,
     7,
