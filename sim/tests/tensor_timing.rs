@@ -205,3 +205,32 @@ fn records_without_tensor_work_do_not_name_it() {
     let json = serde_json::to_string(&k).unwrap();
     assert!(!json.contains("tensor"), "{json}");
 }
+
+#[test]
+fn the_tensor_keys_are_set_like_any_other_and_range_checked() {
+    let base = GpuConfig::preset("gtx1080ti").unwrap();
+    assert_eq!(base.units.n_tensor, 0, "no preset has tensor cores");
+    let set = |k: &str, v: &str| base.with_overrides(&[(k.to_string(), v.to_string())], "--set");
+    let c = set("units.n_tensor", "8").unwrap();
+    assert_eq!(c.units.n_tensor, 8);
+    assert_eq!(
+        set("units.tensor_macs_per_cycle", "256")
+            .unwrap()
+            .units
+            .tensor_macs_per_cycle,
+        256
+    );
+    assert_eq!(
+        set("latency.tensor", "[12, 2]").unwrap().latency.tensor,
+        [12, 2]
+    );
+    let e = set("units.tensor_macs_per_cycle", "0")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("units.tensor_macs_per_cycle"), "{e}");
+    let e = set("units.n_tensor", "65").unwrap_err().to_string();
+    assert!(e.contains("units.n_tensor"), "{e}");
+    // a preset's text does not name the keys at their defaults (its hash is unchanged)
+    assert!(!base.to_toml_string().contains("tensor"));
+    assert!(c.to_toml_string().contains("n_tensor = 8"));
+}
