@@ -385,10 +385,7 @@ fn wmma_mem<const REC: bool>(
                 vals[reg * WARP_SIZE + l] |= (v[l] as u32) << sh;
             }
         } else {
-            let mut d = [0u64; 32];
-            for l in 0..WARP_SIZE {
-                d[l] = get_bits(w, regs, ty, l, e) as u64;
-            }
+            let d: Lanes = std::array::from_fn(|l| get_bits(w, regs, ty, l, e) as u64);
             let mut none = [0u64; 32];
             memop::element_access(
                 ctx,
@@ -443,15 +440,14 @@ fn ldmatrix<const REC: bool>(
     let mut vals = vec![0u32; num as usize * WARP_SIZE];
     for j in 0..num as usize {
         for h in 0..2 {
-            let mut a = [0u64; 32];
-            for l in 0..WARP_SIZE {
+            let a: Lanes = std::array::from_fn(|l| {
                 let (r, c) = if trans {
                     (2 * (l % 4) + h, l / 4)
                 } else {
                     (l / 4, 2 * (l % 4) + h)
                 };
-                a[l] = base[8 * j + r].wrapping_add(2 * c as u64);
-            }
+                base[8 * j + r].wrapping_add(2 * c as u64)
+            });
             let mut v = [0u64; 32];
             memop::element_access(
                 ctx,
