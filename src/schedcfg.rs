@@ -59,7 +59,9 @@ pub fn pipe_index(p: PipeClass) -> Option<usize> {
         PipeClass::Int => Some(2),
         PipeClass::Sfu => Some(3),
         PipeClass::Mem => Some(4),
-        PipeClass::None => None,
+        // the analytical model has no tensor-core unit: a tensor product's occupancy of its
+        // core is not part of the demand bound
+        PipeClass::Tensor | PipeClass::None => None,
     }
 }
 
@@ -157,7 +159,8 @@ pub fn operand_path(cfg: &GpuConfig, pipe: PipeClass) -> OperandPath {
     let nsub = cfg.sm.n_subcores.max(1);
     let u = &cfg.opcoll.units;
     let own = match pipe {
-        PipeClass::Sp => u.sp,
+        // tensor products take the SP collectors (`sim::timing` perclass)
+        PipeClass::Sp | PipeClass::Tensor => u.sp,
         PipeClass::Sfu => u.sfu,
         PipeClass::Mem => u.mem,
         PipeClass::Dp => u.dp,

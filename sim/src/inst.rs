@@ -30,6 +30,10 @@ pub enum Family {
     Ctrl,
     /// CTA barrier (`bar.sync`, SASS `BAR`).
     Bar,
+    /// Tensor core: warp-wide matrix multiply-accumulate (`wmma.mma`, `mma.sync`; SASS
+    /// `HMMA`). Its fragment loads and stores (`wmma.load`/`wmma.store`, `ldmatrix`) are
+    /// [`Family::Mem`].
+    Tensor,
 }
 
 /// Operation class within a family; selects latency/II (spec §1.2) and the `exec.*.<class>`
@@ -88,6 +92,48 @@ pub enum OpClass {
     Barrier,
     /// No operation (NOP, DEPBAR, WARPSYNC, ...).
     Nop,
+    /// Tensor-core product of 1024 multiply-accumulates on f16 inputs (m16n8k8; HMMA.1688).
+    MmaF16Macs1024,
+    /// Tensor-core product of 2048 MACs on f16 inputs (m16n8k16; HMMA.16816).
+    MmaF16Macs2048,
+    /// Tensor-core product of 4096 MACs on f16 inputs (`wmma` m16n16k16, m32n8k16, m8n32k16).
+    MmaF16Macs4096,
+    /// Tensor-core product of 1024 MACs on bf16 inputs.
+    MmaBf16Macs1024,
+    /// Tensor-core product of 2048 MACs on bf16 inputs (m16n8k16).
+    MmaBf16Macs2048,
+    /// Tensor-core product of 4096 MACs on bf16 inputs (`wmma` m16n16k16, ...).
+    MmaBf16Macs4096,
+}
+
+impl OpClass {
+    /// A tensor-core product's multiply-accumulates (M·N·K, for a full warp) and whether its
+    /// inputs are bf16 (else f16); `None` for every other class.
+    pub fn mma(self) -> Option<(u32, bool)> {
+        Some(match self {
+            OpClass::MmaF16Macs1024 => (1024, false),
+            OpClass::MmaF16Macs2048 => (2048, false),
+            OpClass::MmaF16Macs4096 => (4096, false),
+            OpClass::MmaBf16Macs1024 => (1024, true),
+            OpClass::MmaBf16Macs2048 => (2048, true),
+            OpClass::MmaBf16Macs4096 => (4096, true),
+            _ => return None,
+        })
+    }
+
+    /// The tensor-core class of a product of `macs` multiply-accumulates (1024, 2048 or
+    /// 4096) on bf16 (`bf16`) or f16 inputs; `None` for another count.
+    pub fn of_mma(macs: u64, bf16: bool) -> Option<OpClass> {
+        Some(match (macs, bf16) {
+            (1024, false) => OpClass::MmaF16Macs1024,
+            (2048, false) => OpClass::MmaF16Macs2048,
+            (4096, false) => OpClass::MmaF16Macs4096,
+            (1024, true) => OpClass::MmaBf16Macs1024,
+            (2048, true) => OpClass::MmaBf16Macs2048,
+            (4096, true) => OpClass::MmaBf16Macs4096,
+            _ => return None,
+        })
+    }
 }
 
 /// Memory state space of a memory instruction.

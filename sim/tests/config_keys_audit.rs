@@ -141,6 +141,12 @@ const READ: &[(&str, &str)] = &[
     ("latency.dp.mad", "sim/src/timing/exec.rs"),
     ("latency.dp.div", "sim/src/timing/exec.rs"),
     ("latency.sfu", "sim/src/timing/exec.rs"),
+    ("latency.tensor", "sim/src/timing/exec.rs (tensor_class)"),
+    ("units.n_tensor", "sim/src/timing/execunits.rs"),
+    (
+        "units.tensor_macs_per_cycle",
+        "sim/src/timing/exec.rs (tensor_class)",
+    ),
     ("compat.unlisted_opcode_latency", "sim/src/timing/exec.rs"),
     ("compat.launch_latency_first", "sim/src/timing/engine.rs"),
     (

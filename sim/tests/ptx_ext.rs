@@ -214,7 +214,7 @@ fn unsupported_kernels_are_refused_alone() {
         "{HEAD}.global .texref tx;\n\
          .visible .entry uses_tex(.param .u64 p)\n{{\n.reg .f32 %f<6>;\n.reg .b32 %r<3>;\n\
          tex.1d.v4.f32.s32 {{%f0, %f1, %f2, %f3}}, [tx, {{%r0}}];\nret;\n}}\n\
-         .visible .entry uses_mma()\n{{\nwmma.load.a.sync.aligned.row.m16n16k16.f16 {{}}, [0];\nret;\n}}\n\
+         .visible .entry uses_mma()\n{{\nstmatrix.sync.aligned.m8n8.x1.shared.b16 [0], {{}};\nret;\n}}\n\
          .visible .entry fine(.param .u64 p)\n{{\nret;\n}}\n"
     );
     let m = Module::parse_lenient(&text, "mix.ptx").unwrap();
@@ -226,7 +226,7 @@ fn unsupported_kernels_are_refused_alone() {
     );
     let e = m.load("uses_mma").unwrap_err().to_string();
     assert!(
-        e.contains("kernel 'uses_mma' is refused: 'wmma': tensor-core"),
+        e.contains("kernel 'uses_mma' is refused: 'stmatrix': these tensor-core"),
         "{e}"
     );
     assert!(

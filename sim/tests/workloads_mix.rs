@@ -56,7 +56,9 @@ impl Gpu for Profiling {
                                 m.total += 1;
                                 m.lanes += inst.lanes() as u64;
                                 match inst.family {
-                                    Family::Fp | Family::Dp => m.fp += 1,
+                                    // the built-in workloads have no tensor instructions;
+                                    // a product would count as floating point
+                                    Family::Fp | Family::Dp | Family::Tensor => m.fp += 1,
                                     Family::Int | Family::Ctrl => m.int += 1,
                                     Family::Sfu => m.sfu += 1,
                                     Family::Mem => m.mem += 1,

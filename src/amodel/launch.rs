@@ -142,6 +142,13 @@ pub(super) fn model_launch(
                     }
                     Step::Inst => {}
                 }
+                if inst.family == Family::Tensor && cfg.units.n_tensor == 0 {
+                    return Err(SimError::Other(format!(
+                        "a tensor-core instruction (PC {:#x}) on a machine without tensor \
+                         cores: set 'units.n_tensor' to the tensor cores per SM (it is 0)",
+                        inst.pc
+                    )));
+                }
                 stepped = true;
                 let slot = slot0 + w as u32;
                 let sched = slot % n_sched;
@@ -368,6 +375,11 @@ fn count_inst(k: &mut KernelActivity, a: &mut SmActivity, inst: &WarpInst, sched
     let fam = k.by_family.of_mut(inst.family);
     fam.warp_insts += 1;
     fam.thread_insts += lanes;
+    if inst.family == Family::Tensor && inst.active_mask != 0 {
+        k.tensor
+            .get_or_insert_with(Default::default)
+            .count(inst.op, inst.active_mask);
+    }
     a.warp_insts += 1;
     a.thread_insts += lanes;
     a.decoder_insts += 1;

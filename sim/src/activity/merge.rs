@@ -54,7 +54,12 @@ merge_fields!(FamilyCounts {
     sfu,
     mem,
     ctrl,
-    bar
+    bar,
+    tensor
+});
+merge_fields!(TensorStats {
+    macs_f16,
+    macs_bf16
 });
 merge_fields!(StallCounts {
     no_warp,
@@ -292,6 +297,11 @@ impl KernelActivity {
         match (&mut self.dwf, &o.dwf) {
             (Some(a), Some(b)) => a.merge(b),
             (None, Some(b)) => self.dwf = Some(b.clone()),
+            _ => {}
+        }
+        match (&mut self.tensor, &o.tensor) {
+            (Some(a), Some(b)) => a.merge(b),
+            (None, Some(b)) => self.tensor = Some(*b),
             _ => {}
         }
     }

@@ -347,6 +347,10 @@ pub struct KernelActivity {
     /// LOOG issue-stage counters (issue-stage §5), present when `sched.ooo.mode` is "loog".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub loog: Option<LoogStats>,
+    /// Tensor-core work (multiply-accumulates by input type), present when the kernel issued
+    /// a tensor instruction with active lanes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tensor: Option<TensorStats>,
 }
 
 /// Warp and thread instructions per family.
@@ -366,6 +370,10 @@ pub struct FamilyCounts {
     pub ctrl: InstCount,
     /// CTA barrier instructions (`Family::Bar`: `bar.sync`).
     pub bar: InstCount,
+    /// Tensor-core instructions (`Family::Tensor`: `wmma.mma`, `mma.sync`; HMMA); written
+    /// only when non-zero.
+    #[serde(default, skip_serializing_if = "InstCount::is_zero")]
+    pub tensor: InstCount,
 }
 
 impl FamilyCounts {
@@ -380,6 +388,7 @@ impl FamilyCounts {
             Family::Mem => &mut self.mem,
             Family::Ctrl => &mut self.ctrl,
             Family::Bar => &mut self.bar,
+            Family::Tensor => &mut self.tensor,
         }
     }
 }
@@ -391,6 +400,46 @@ pub struct InstCount {
     pub warp_insts: u64,
     /// +lanes (active threads) per issued warp instruction.
     pub thread_insts: u64,
+}
+
+impl InstCount {
+    /// No instruction counted.
+    pub fn is_zero(&self) -> bool {
+        self.warp_insts == 0 && self.thread_insts == 0
+    }
+}
+
+/// The work of the tensor cores: scalar multiply-accumulates by input type. One MAC is one
+/// product of two matrix elements added to an accumulator element, so a warp-wide
+/// m16n16k16 product is 16·16·16 = 4096 MACs, an m16n8k16 2048, an m16n8k8 1024. Counted
+/// for every issued tensor instruction whose lanes are active (a tensor instruction runs on
+/// all 32 lanes or none; one with every lane predicated off counts none).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TensorStats {
+    /// Multiply-accumulates on f16 inputs (f16 or f32 accumulators), in MACs.
+    pub macs_f16: u64,
+    /// Multiply-accumulates on bf16 inputs (f32 accumulators), in MACs.
+    pub macs_bf16: u64,
+}
+
+impl TensorStats {
+    /// Multiply-accumulates of every input type, in MACs.
+    pub fn macs(&self) -> u64 {
+        self.macs_f16 + self.macs_bf16
+    }
+
+    /// Counts the issue of an instruction of class `op` with lanes `active_mask` (a tensor
+    /// product adds its MACs; any other instruction nothing).
+    pub fn count(&mut self, op: crate::inst::OpClass, active_mask: u32) {
+        if active_mask == 0 {
+            return;
+        }
+        match op.mma() {
+            Some((m, true)) => self.macs_bf16 += m as u64,
+            Some((m, false)) => self.macs_f16 += m as u64,
+            None => {}
+        }
+    }
 }
 
 /// Scheduler-cycles with no issue, charged to the first failing condition of the
@@ -802,6 +851,7 @@ impl KernelActivity {
             reconv: None,
             dwf: None,
             loog: None,
+            tensor: None,
         }
     }
 

@@ -81,6 +81,12 @@ const RANGES: &[Range] = &[
     r("units.n_sp", 1.0, 64.0, "units"),
     r("units.n_ldst", 1.0, 64.0, "units"),
     r("units.n_*", 0.0, 64.0, "units"),
+    r(
+        "units.tensor_macs_per_cycle",
+        1.0,
+        65_536.0,
+        "multiply-accumulates per cycle",
+    ),
     r("units.*_lanes", 1.0, 32.0, "lanes"),
     r("units.width.ex_wb", 1.0, 256.0, "results per cycle"),
     r("units.width.*", 0.0, 256.0, "instructions per cycle"),

@@ -354,6 +354,19 @@ pub fn step<const REC: bool>(
             }
             warp.stack.advance(next, 0);
         }
+        Op::Tensor(t) => {
+            let lm = (shared.as_mut_slice(), local.as_mut_slice(), *local_bytes);
+            super::tensor::step::<REC>(ctx, warp, t, pc, mask, (&coords, sm), lm, out)?;
+            // the carriers of its fragments are part of the instruction
+            warp.stack.advance(next + t.carriers() as u32, 0);
+        }
+        Op::Operands => {
+            return Err(runtime(
+                ctx,
+                pc,
+                "internal: a tensor instruction's operands executed alone".into(),
+            ))
+        }
         Op::Membar | Op::Nop => warp.stack.advance(next, 0),
         Op::Trap(kind) => {
             if mask != 0 {

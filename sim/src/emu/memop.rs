@@ -415,3 +415,51 @@ pub fn resolve_generic(addrs: &mut Lanes, mask: u32) -> Result<Space, String> {
     }
     Ok(space)
 }
+
+/// One element per lane of the lanes in `mask`: loads `ty.bytes()` bytes at each lane's
+/// address in `space` into `vals` (zero-extended), or stores `data`'s low bytes there when it
+/// is given. The access of a tensor-core instruction's fragment element (`emu/tensor.rs`);
+/// the error names the lane, the address and the space.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn element_access(
+    ctx: &mut Ctx,
+    warp: &Warp,
+    space: Space,
+    (shared, local, local_bytes): (&mut [u8], &mut [u8], u32),
+    addrs: &Lanes,
+    mask: u32,
+    ty: Ty,
+    data: Option<&Lanes>,
+    vals: &mut Lanes,
+) -> Result<(), String> {
+    let r = match data {
+        None => {
+            let mut one = [[0u64; 32]; 1];
+            let r = with_space!(space, ctx, shared, local, local_bytes, warp, |m| {
+                let _ = &mut m;
+                ld_lanes(&m, addrs, mask, ty, 1, [false; 4], &mut one)
+            });
+            *vals = one[0];
+            r
+        }
+        Some(d) => with_space!(space, ctx, shared, local, local_bytes, warp, |m| st_lanes(
+            &mut m,
+            addrs,
+            mask,
+            ty,
+            1,
+            std::slice::from_ref(d)
+        )),
+    };
+    r.map_err(|(f, a, l)| {
+        let name = match space {
+            Space::Global => "global",
+            Space::Shared => "shared",
+            Space::Local => "local",
+            Space::Const => "const",
+            Space::Param => "param",
+            Space::Generic => "generic",
+        };
+        format!("lane {l}: {}", f.describe(name, a, ty.bytes()))
+    })
+}

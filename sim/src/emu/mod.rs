@@ -43,6 +43,7 @@ pub mod pool;
 pub mod reconv;
 pub mod simt;
 pub mod stream;
+pub mod tensor;
 pub mod warp;
 pub mod warpops;
 

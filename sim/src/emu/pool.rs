@@ -373,7 +373,13 @@ impl<'a> ThreadPool<'a> {
             core_mhz: emu.core_mhz,
             writes: 0,
         };
-        let next_seq = pc + 1;
+        // a tensor instruction's carriers are part of it (`ptx/tensor.rs`)
+        let next_seq = pc
+            + 1
+            + match inst.op {
+                Op::Tensor(t) => t.carriers() as u32,
+                _ => 0,
+            };
         for wi in 0..nw {
             let m = self.lanes[wi];
             if m == 0 {

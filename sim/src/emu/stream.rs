@@ -261,10 +261,19 @@ impl KernelStream for EmuStream<'_> {
             AddrBase::R64(r) => Opnd::R64(r),
             _ => Opnd::None,
         };
+        // a tensor instruction's fragment registers are named by the carriers after it
+        let group = match inst.op {
+            Op::Tensor(t) => {
+                let insts = &self.kernel.code.insts;
+                &insts[(pc + 1).min(insts.len())..(pc + 1 + t.carriers()).min(insts.len())]
+            }
+            _ => &[],
+        };
         let used = inst.src[..inst.nsrc as usize]
             .iter()
             .chain(&inst.dst[..inst.ndst as usize])
             .chain(std::iter::once(&base))
+            .chain(group.iter().flat_map(|c| c.srcs().iter().chain(c.dsts())))
             .filter_map(|&o| reg_span(o));
         for (lo, hi) in used {
             let hit = self

@@ -10,6 +10,7 @@ use super::parser::{
 };
 use super::scope::Scope;
 use super::subcall::CallInfo;
+use super::tensor::{Frag, MmaTy, TensorOp};
 use super::{GlobalVar, KernelCode, Module, ModuleData, Param};
 use crate::inst::{self, Family, MemInfo, OpClass, WarpInst, MAX_DST, MAX_SRC, PRED_BASE};
 use crate::SimError;
@@ -528,7 +529,10 @@ fn build_kernel(
     let templates = insts
         .iter()
         .enumerate()
-        .map(|(i, x)| template(i as u32, x))
+        .map(|(i, x)| match x.op {
+            Op::Tensor(_) => tensor_template(i, &insts),
+            _ => template(i as u32, x),
+        })
         .collect();
     Ok(KernelCode {
         name: k.name.clone(),
@@ -768,6 +772,16 @@ pub fn classify(op: &Op) -> (Family, OpClass) {
         // (formatting, the allocator) runs in the driver's runtime on hardware, which the
         // model does not time; the argument stores before it are ordinary local stores
         Op::Sys(_) => (Family::Ctrl, C::Nop),
+        // the product runs on the tensor cores; fragment loads and stores on the LD/ST unit
+        Op::Tensor(t @ TensorOp::Mma { ab, .. }) => (
+            Family::Tensor,
+            // every supported shape is 1024, 2048 or 4096 MACs (`ptx/tensor.rs`)
+            C::of_mma(t.macs(), ab == MmaTy::Bf16).unwrap_or(C::MmaF16Macs4096),
+        ),
+        Op::Tensor(TensorOp::WmmaLoad { .. } | TensorOp::Ldmatrix { .. }) => (Family::Mem, C::Load),
+        Op::Tensor(TensorOp::WmmaStore { .. }) => (Family::Mem, C::Store),
+        // never issued: part of the tensor instruction before it
+        Op::Operands => (Family::Int, C::Nop),
     }
 }
 
@@ -782,6 +796,85 @@ fn mem_space(s: Space) -> inst::MemSpace {
         // carries the resolved one
         Space::Generic => inst::MemSpace::Global,
     }
+}
+
+/// The static part of the dynamic record of the tensor instruction at `idx` (its fragment
+/// registers named by the carriers after it, `ptx/tensor.rs`).
+///
+/// The record's lists hold at most `MAX_DST` destinations and `MAX_SRC` sources, fewer than a
+/// fragment's registers, so a fragment is represented by some of its registers: the
+/// destinations are the first `MAX_DST` registers of the destination fragment; the sources are
+/// the address base and stride, then the source fragments' registers taken in turn (A's first,
+/// B's first, C's first, A's second, ...), then the guard, cut at `MAX_SRC`. Each fragment is
+/// thus tracked by the scoreboard through at least its first register (which the producing
+/// load or multiply lists), and the register-file counters see those reads and writes only. A
+/// memory access records each lane's first element address and, as its width, the lane's
+/// bytes of the fragment (at most 32).
+pub fn tensor_template(idx: usize, insts: &[Inst]) -> WarpInst {
+    let x = &insts[idx];
+    let mut w = template(idx as u32, x);
+    let Op::Tensor(t) = x.op else {
+        return w;
+    };
+    let (srcs, dsts) = super::tensor::group_registers(insts, idx);
+    let n = dsts.len().min(MAX_DST);
+    w.n_dst = n as u8;
+    w.dst[..n].copy_from_slice(&dsts[..n]);
+    let mut list: Vec<u16> = Vec::new();
+    if let AddrBase::R32(r) | AddrBase::R64(r) = x.addr.base {
+        list.push(r);
+    }
+    if let Some(Opnd::R32(r)) = x.srcs().first() {
+        list.push(*r);
+    }
+    let mut frags: Vec<&[u16]> = Vec::new();
+    if let TensorOp::Mma {
+        wmma, shape, ab, ..
+    } = t
+    {
+        let na = TensorOp::frag_regs(wmma, Frag::A, shape, ab);
+        let nb = TensorOp::frag_regs(wmma, Frag::B, shape, ab);
+        frags.extend([&srcs[..na], &srcs[na..na + nb], &srcs[na + nb..]]);
+    } else {
+        frags.push(&srcs);
+    }
+    let longest = frags.iter().map(|f| f.len()).max().unwrap_or(0);
+    for k in 0..longest {
+        for f in &frags {
+            if let Some(&r) = f.get(k) {
+                list.push(r);
+            }
+        }
+    }
+    if let Some((g, _)) = x.guard {
+        list.push(PRED_BASE + g);
+    }
+    let mut uniq: Vec<u16> = Vec::new();
+    for r in list {
+        if !uniq.contains(&r) {
+            uniq.push(r);
+        }
+    }
+    uniq.truncate(MAX_SRC);
+    w.n_src = uniq.len() as u8;
+    w.src[..uniq.len()].copy_from_slice(&uniq);
+    if let Some((space, _)) = t.memory() {
+        let width = match t {
+            TensorOp::WmmaLoad {
+                frag, shape, ty, ..
+            } => TensorOp::frag_regs(true, frag, shape, ty) * 4,
+            TensorOp::WmmaStore { shape, ty, .. } => {
+                TensorOp::frag_regs(true, Frag::C, shape, ty) * 4
+            }
+            _ => 16,
+        };
+        w.mem = Some(MemInfo {
+            space: mem_space(space),
+            width_bytes: width.min(32) as u8,
+            addrs: [0; inst::WARP_SIZE],
+        });
+    }
+    w
 }
 
 /// The static part of an instruction's dynamic record.

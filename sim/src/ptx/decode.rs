@@ -16,6 +16,9 @@ use std::collections::HashMap;
 /// arm per PTX opcode mapping its modifiers and operands to an [`Op`]; each arm is a few lines
 /// and reads on its own, and splitting the table by family would only move the arms apart.
 pub fn decode(s: &Scope, ri: &RawInst) -> Result<Inst, SimError> {
+    if let Some(inst) = super::tensor::decode_tensor(s, ri)? {
+        return Ok(inst);
+    }
     if let Some(inst) = super::decode_more::decode_more(s, ri)? {
         return Ok(inst);
     }

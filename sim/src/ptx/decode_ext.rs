@@ -3,7 +3,7 @@
 //! `match.sync`, `redux.sync`), bit-field and byte operations (`bfe`, `bfi`, `bfind`, `prmt`,
 //! `shf`, `lop3`), `copysign`, `testp`, `mul24`/`mad24`, and the no-effect or aborting
 //! instructions (`nanosleep`, `prefetch`, `trap`). What the timing model cannot represent
-//! (textures and surfaces, tensor-core `mma`/`wmma`, `cp.async`, cluster and TMA instructions)
+//! (textures and surfaces, the tensor-core `stmatrix`/`movmatrix`/`wgmma`, `cp.async`, cluster and TMA instructions)
 //! is refused here with a message naming it, so that only the kernel using it is refused.
 
 use super::isa::*;
@@ -18,8 +18,9 @@ pub(super) fn unsupported(op: &str) -> Option<&'static str> {
             "texture and surface instructions are not supported (the timing model has no texture \
              path)"
         }
-        "mma" | "wmma" | "ldmatrix" | "stmatrix" | "movmatrix" | "wgmma" => {
-            "tensor-core matrix instructions are not modelled yet"
+        "stmatrix" | "movmatrix" | "wgmma" => {
+            "these tensor-core matrix instructions are not modelled (wmma, mma.sync and \
+             ldmatrix are)"
         }
         "cp" | "cp.async" => "asynchronous copies (cp.async) are not modelled",
         "mbarrier"

@@ -595,6 +595,15 @@ pub enum Op {
         /// Index of the function returning.
         func: u16,
     },
+    /// A warp-wide tensor-core instruction (`wmma.*`, `mma.sync`, `ldmatrix`,
+    /// [`super::tensor`]). Its matrix fragments do not fit an instruction's operand slots: the
+    /// front end follows it with [`TensorOp::carriers`] instructions of [`Op::Operands`] that
+    /// name the fragment registers, and the emulator executes the group as one instruction.
+    /// `addr` is the matrix address of a load or store and `src[0]` its stride, when given.
+    Tensor(super::tensor::TensorOp),
+    /// The fragment registers of the preceding [`Op::Tensor`] (sources first, then
+    /// destinations, four to an instruction): never executed on its own.
+    Operands,
 }
 
 /// Why an [`Op::Trap`] aborts the kernel.

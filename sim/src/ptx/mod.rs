@@ -32,6 +32,7 @@ pub mod parser;
 pub mod regalloc;
 mod scope;
 pub mod subcall;
+pub mod tensor;
 
 use crate::inst::WarpInst;
 use crate::SimError;

@@ -674,7 +674,9 @@ impl<'a> Parser<'a> {
                     if !k.frame_params.is_empty() {
                         frame_to_local(&mut inst, &k.frame_params);
                     }
-                    k.body.push(Stmt::Inst(inst));
+                    // a tensor instruction becomes its head and the carriers of its fragments
+                    let group = super::tensor::expand(inst).or_else(|(p, m)| self.err_at(p, m))?;
+                    k.body.extend(group.into_iter().map(Stmt::Inst));
                 }
                 t => {
                     return self.err_at(

@@ -256,8 +256,9 @@ fn launch_sms(
     Ok(sms)
 }
 
-/// The per-pipe widths of the ID→OC and OC→EX stages (`units.width`; the last slot, which no
-/// instruction uses, unbounded).
+/// The per-pipe widths of the ID→OC and OC→EX stages (`units.width`; the `None` slot, which no
+/// instruction uses, unbounded). Tensor products have a slot of their own as wide as the SP
+/// class's (they are issued through the SP collectors, `perclass.rs`).
 fn stage_widths(cfg: &GpuConfig) -> (PerPipe<u32>, PerPipe<u32>) {
     let w = &cfg.units.width;
     let id_oc = PerPipe([
@@ -267,6 +268,7 @@ fn stage_widths(cfg: &GpuConfig) -> (PerPipe<u32>, PerPipe<u32>) {
         w.id_oc.sfu,
         w.id_oc.mem,
         u32::MAX,
+        w.id_oc.sp,
     ]);
     let oc_ex = PerPipe([
         w.oc_ex.sp,
@@ -275,6 +277,7 @@ fn stage_widths(cfg: &GpuConfig) -> (PerPipe<u32>, PerPipe<u32>) {
         w.oc_ex.sfu,
         w.oc_ex.mem,
         u32::MAX,
+        w.oc_ex.sp,
     ]);
     (id_oc, oc_ex)
 }
@@ -496,6 +499,11 @@ fn finish(
         k.thread_insts += a.thread_insts;
         use crate::activity::Merge as _;
         k.by_family.merge(&sm.fam);
+        if sm.tensor.macs() > 0 {
+            k.tensor
+                .get_or_insert_with(Default::default)
+                .merge(&sm.tensor);
+        }
         for s in &a.sched {
             k.stalls.merge(&s.stall);
         }

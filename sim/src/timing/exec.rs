@@ -20,20 +20,24 @@ pub enum PipeClass {
     Sfu,
     /// The LD/ST unit (`units.n_ldst`): ld, st, atom, red, membar.
     Mem,
+    /// A tensor core (`units.n_tensor`): `wmma.mma`, `mma.sync` (SASS HMMA).
+    Tensor,
     /// `bar.sync`: needs only an issue slot.
     None,
 }
 
 impl PipeClass {
     /// The classes that own execution units, in [`PipeClass::index`] order (`None` excluded).
-    pub const ALL: [PipeClass; 5] = [
+    pub const ALL: [PipeClass; 6] = [
         PipeClass::Sp,
         PipeClass::Dp,
         PipeClass::Int,
         PipeClass::Sfu,
         PipeClass::Mem,
+        PipeClass::Tensor,
     ];
-    /// Dense index: Sp 0, Dp 1, Int 2, Sfu 3, Mem 4, None 5.
+    /// Dense index: Sp 0, Dp 1, Int 2, Sfu 3, Mem 4, None 5, Tensor 6 (the classes before
+    /// tensor cores keep their indices, which the LOOG record's per-class counters use).
     pub fn index(self) -> usize {
         match self {
             PipeClass::Sp => 0,
@@ -42,6 +46,7 @@ impl PipeClass {
             PipeClass::Sfu => 3,
             PipeClass::Mem => 4,
             PipeClass::None => 5,
+            PipeClass::Tensor => 6,
         }
     }
 }
@@ -84,11 +89,17 @@ pub fn op_name(op: OpClass) -> &'static str {
         OpClass::Exit => "EXIT",
         OpClass::Barrier => "BARRIER",
         OpClass::Nop => "NOP",
+        OpClass::MmaF16Macs1024 => "MMA_F16_1024",
+        OpClass::MmaF16Macs2048 => "MMA_F16_2048",
+        OpClass::MmaF16Macs4096 => "MMA_F16_4096",
+        OpClass::MmaBf16Macs1024 => "MMA_BF16_1024",
+        OpClass::MmaBf16Macs2048 => "MMA_BF16_2048",
+        OpClass::MmaBf16Macs4096 => "MMA_BF16_4096",
     }
 }
 
 /// Number of `OpClass` variants (for dense per-class counters).
-pub const N_OPS: usize = 26;
+pub const N_OPS: usize = 32;
 
 /// All op classes in index order.
 pub const ALL_OPS: [OpClass; N_OPS] = [
@@ -118,6 +129,12 @@ pub const ALL_OPS: [OpClass; N_OPS] = [
     OpClass::Exit,
     OpClass::Barrier,
     OpClass::Nop,
+    OpClass::MmaF16Macs1024,
+    OpClass::MmaF16Macs2048,
+    OpClass::MmaF16Macs4096,
+    OpClass::MmaBf16Macs1024,
+    OpClass::MmaBf16Macs2048,
+    OpClass::MmaBf16Macs4096,
 ];
 
 /// Decoded timing class of one instruction.
@@ -198,9 +215,28 @@ pub fn warp_passes(cfg: &GpuConfig, pipe: PipeClass) -> u32 {
         PipeClass::Sfu => (u.sfu_lanes, 1),
         PipeClass::Dp => (u.dp_lanes, 1),
         PipeClass::Mem => (u.ldst_lanes, 1),
-        PipeClass::None => return 1,
+        // a tensor core's passes count multiply-accumulates, not lanes (`tensor_class`)
+        PipeClass::Tensor | PipeClass::None => return 1,
     };
     warp.div_ceil(lanes.max(1) * threads_per_lane_cycle)
+}
+
+/// The class of a tensor-core product of operation class `op` (which names its
+/// multiply-accumulates, [`OpClass::mma`]): P = ⌈MACs / `units.tensor_macs_per_cycle`⌉ passes
+/// through one tensor core, so with `latency.tensor` = [L, II] the core accepts its next
+/// product after max(II, P) cycles and the result is ready L + (P − II)⁺ cycles after accept —
+/// the rule [`classify_op`] applies to a unit narrower than a warp, with MACs for lanes.
+pub fn tensor_class(cfg: &GpuConfig, op: OpClass) -> ExecClass {
+    let macs = op.mma().map_or(0, |(m, _)| m);
+    let passes = macs.div_ceil(cfg.units.tensor_macs_per_cycle.max(1)).max(1);
+    let [lat, ii] = cfg.latency.tensor;
+    let (lat, ii) = (lat.max(1), ii.max(1));
+    ExecClass {
+        pipe: PipeClass::Tensor,
+        sp_pipe: SpPipe::Fp,
+        latency: lat + passes.saturating_sub(ii),
+        ii: ii.max(passes),
+    }
 }
 
 /// Classifies `inst` for the configured machine (PTX mode latencies).
@@ -242,6 +278,7 @@ pub fn classify_op(cfg: &GpuConfig, family: Family, op: OpClass) -> ExecClass {
         Family::Fp => (PipeClass::Sp, SpPipe::Fp, fp_lat(&cfg.latency.fp, op)),
         Family::Dp if op == OpClass::Div => (PipeClass::Sfu, SpPipe::Fp, cfg.latency.dp.div),
         Family::Dp => (dp_pipe, SpPipe::Fp, fp_lat(&cfg.latency.dp, op)),
+        Family::Tensor => return tensor_class(cfg, op),
     };
     let (lat, ii) = if unlisted > 0
         && matches!(

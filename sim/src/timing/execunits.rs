@@ -11,6 +11,7 @@ use super::slots::GatingSlot;
 use crate::activity::{LaneTimelines, OpsLanes, PipeActivity, Timeline};
 use crate::config::pg::Granularity;
 use crate::config::{BusyDefinition, GpuConfig};
+use crate::inst::WARP_SIZE;
 use std::collections::VecDeque;
 
 /// A result waiting for writeback.
@@ -184,6 +185,7 @@ impl ExecUnits {
             (u.n_sfu, PipeClass::Sfu, "sfu", u.sfu_lanes),
             (u.n_dp, PipeClass::Dp, "dp", u.dp_lanes),
             (u.n_ldst, PipeClass::Mem, "ldst", u.ldst_lanes),
+            (u.n_tensor, PipeClass::Tensor, "tensor", WARP_SIZE as u32),
         ] {
             for i in 0..n {
                 let p = add_pipe(format!("{name}{i}"), name, lanes, false);
@@ -259,6 +261,12 @@ impl ExecUnits {
                 && (u.class != PipeClass::Mem || ldst_free)
                 && (gate_free || self.gating.available(Self::pipe_of(u, sp), t) == UnitState::Ready)
         })
+    }
+
+    /// The SM has a unit of pipe class `pipe`.
+    #[inline]
+    pub fn has_class(&self, pipe: PipeClass) -> bool {
+        self.class_has_unit[pipe]
     }
 
     /// Some unit of pipe class `pipe` has its `sp` pipe not gated at `t`.

@@ -29,7 +29,7 @@ pub(crate) fn is_branch(family: Family, op: OpClass) -> bool {
 }
 
 /// Every instruction family (for the execution-class table).
-const ALL_FAMILIES: [Family; 7] = [
+const ALL_FAMILIES: [Family; 8] = [
     Family::Int,
     Family::Fp,
     Family::Dp,
@@ -37,6 +37,7 @@ const ALL_FAMILIES: [Family; 7] = [
     Family::Mem,
     Family::Ctrl,
     Family::Bar,
+    Family::Tensor,
 ];
 const N_FAMILIES: usize = ALL_FAMILIES.len();
 

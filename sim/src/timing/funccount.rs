@@ -17,6 +17,7 @@ pub struct PipeMap {
     sfu: Vec<usize>,
     dp: Vec<usize>,
     ldst: Vec<usize>,
+    tensor: Vec<usize>,
 }
 
 impl PipeMap {
@@ -36,6 +37,7 @@ impl PipeMap {
             sfu: pick("sfu"),
             dp: pick("dp"),
             ldst: pick("ldst"),
+            tensor: pick("tensor"),
         }
     }
 
@@ -51,6 +53,7 @@ impl PipeMap {
             PipeClass::Sfu => &self.sfu,
             PipeClass::Dp => &self.dp,
             PipeClass::Mem => &self.ldst,
+            PipeClass::Tensor => &self.tensor,
             PipeClass::None => return None,
         };
         if v.is_empty() {
@@ -84,6 +87,8 @@ pub fn cu_class(p: PipeClass) -> &'static str {
         PipeClass::Mem => "mem",
         PipeClass::Dp => "dp",
         PipeClass::Int => "int",
+        // the SP collectors (`perclass.rs`)
+        PipeClass::Tensor => "sp",
         PipeClass::None => "gen",
     }
 }

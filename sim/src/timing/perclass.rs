@@ -45,6 +45,9 @@ impl CuClass {
             PipeClass::Mem => CuClass::Mem,
             PipeClass::Dp => CuClass::Dp,
             PipeClass::Int => CuClass::Int,
+            // tensor cores take their operands through the SP collectors (they sit beside the
+            // FP32 lanes of a sub-core and share its math dispatch)
+            PipeClass::Tensor => CuClass::Sp,
             PipeClass::None => CuClass::Gen,
         }
     }
@@ -95,10 +98,10 @@ per_class!(
     |k: CuClass| k as usize
 );
 per_class!(
-    /// One entry per pipe class (in [`PipeClass::index`] order, `None` last).
+    /// One entry per pipe class (in [`PipeClass::index`] order).
     PerPipe,
     PipeClass,
-    6,
+    7,
     |k: PipeClass| k.index()
 );
 per_class!(

@@ -4,9 +4,10 @@
 //! The classification key is the *base* mnemonic, the text before the first `.`; a few classes need
 //! the first modifier (`MUFU.<sub>`, `IMAD.MOV`, `IMAD.IADD`). An unknown base is an error.
 //!
-//! One mnemonic is a gpuenergy extension with no SASS counterpart: `MUFU.DIV`, which the writer
-//! emits for PTX `div`/`rem` (they run on the SFU, §1.2) so that a written trace reads back as the
-//! same instruction class.
+//! Two mnemonics are gpuenergy extensions with no SASS counterpart: `MUFU.DIV`, which the writer
+//! emits for PTX `div`/`rem` (they run on the SFU, §1.2), and `HMMA.161616`, which it emits for a
+//! 16×16×16 `wmma.mma` (one warp instruction of 4096 multiply-accumulates, several HMMAs in
+//! real SASS), so that a written trace reads back as the same instruction class.
 
 use crate::inst::{Family, MemSpace, OpClass};
 
@@ -123,6 +124,19 @@ pub fn classify(opcode: &str, ldc_as_alu: bool) -> Option<SassClass> {
         | "PBK" | "CONT" | "PCNT" | "CAL" | "JCAL" | "CALL" | "PRET" | "RTT" => c(Ctrl, Branch),
         "WARPSYNC" | "YIELD" | "BPT" | "NANOSLEEP" => c(Ctrl, Nop),
         "BAR" => c(Bar, Barrier),
+        // Tensor cores: the shape modifier gives the multiply-accumulates (m16n8k8: 1024,
+        // m16n8k16: 2048; `161616`, the writer's name for a 16×16×16 product, 4096), a `BF16`
+        // modifier bf16 inputs (else f16). Volta's HMMA.884 steps are not classified.
+        "HMMA" => {
+            let macs = match first_mod {
+                "1688" => 1024,
+                "16816" => 2048,
+                "161616" => 4096,
+                _ => return None,
+            };
+            let bf16 = opcode.split('.').any(|p| p == "BF16");
+            c(Tensor, OpClass::of_mma(macs, bf16)?)
+        }
         _ => return None,
     };
     Some(cls)
@@ -201,6 +215,12 @@ pub fn sass_name(family: Family, op: OpClass, space: Option<MemSpace>, width: u8
         (Ctrl, Exit) => "EXIT",
         (Ctrl, Nop) => "WARPSYNC",
         (Bar, _) => "BAR.SYNC",
+        (Tensor, MmaF16Macs1024) => "HMMA.1688.F32",
+        (Tensor, MmaF16Macs2048) => "HMMA.16816.F32",
+        (Tensor, MmaBf16Macs1024) => "HMMA.1688.F32.BF16",
+        (Tensor, MmaBf16Macs2048) => "HMMA.16816.F32.BF16",
+        (Tensor, MmaBf16Macs4096) => "HMMA.161616.F32.BF16",
+        (Tensor, _) => "HMMA.161616.F32",
         (Ctrl, _) => "BRA",
         (Mem, Load) => {
             return match space {
@@ -270,12 +290,53 @@ mod tests {
     }
 
     #[test]
+    fn hmma_classifies_by_shape_and_input_type() {
+        let k = |s: &str| classify(s, false).map(|c| (c.family, c.op));
+        assert_eq!(k("HMMA.16816.F32"), Some((Tensor, MmaF16Macs2048)));
+        assert_eq!(k("HMMA.16816.F32.BF16"), Some((Tensor, MmaBf16Macs2048)));
+        assert_eq!(k("HMMA.1688.F16"), Some((Tensor, MmaF16Macs1024)));
+        assert_eq!(k("HMMA.161616.F32"), Some((Tensor, MmaF16Macs4096)));
+        // Volta's m8n8k4 steps are not classified
+        assert_eq!(k("HMMA.884.F32.F32.STEP0"), None);
+    }
+
+    #[test]
     fn writer_names_classify_back() {
         let ops = [
-            Add, Max, Mul, Mad, Div, Shfl, Cvt, Mov, Logic, Setp, Sin, Cos, Ex2, Lg2, Rsqrt, Rcp,
-            Sqrt, Load, Store, Atomic, Reduction, Membar, Branch, Exit, Barrier, Nop,
+            Add,
+            Max,
+            Mul,
+            Mad,
+            Div,
+            Shfl,
+            Cvt,
+            Mov,
+            Logic,
+            Setp,
+            Sin,
+            Cos,
+            Ex2,
+            Lg2,
+            Rsqrt,
+            Rcp,
+            Sqrt,
+            Load,
+            Store,
+            Atomic,
+            Reduction,
+            Membar,
+            Branch,
+            Exit,
+            Barrier,
+            Nop,
+            MmaF16Macs1024,
+            MmaF16Macs2048,
+            MmaF16Macs4096,
+            MmaBf16Macs1024,
+            MmaBf16Macs2048,
+            MmaBf16Macs4096,
         ];
-        let fams = [Int, Fp, Dp, Sfu, Mem, Ctrl, Bar];
+        let fams = [Int, Fp, Dp, Sfu, Mem, Ctrl, Bar, Tensor];
         // The combinations the PTX front end produces (spec §3.1.4).
         let produced = |f: Family, o: OpClass| match f {
             // Integer↔integer `cvt` is written as I2I, which the spec classifies as FP: the
@@ -287,6 +348,7 @@ mod tests {
             Mem => matches!(o, Load | Store | Atomic | Reduction | Membar),
             Ctrl => matches!(o, Branch | Exit | Nop),
             Bar => o == Barrier,
+            Tensor => o.mma().is_some(),
         };
         for f in fams {
             for o in ops {

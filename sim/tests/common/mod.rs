@@ -150,6 +150,11 @@ pub mod nvcc_find;
 /// `cu` compiled to PTX (sm_75, -O3) with the nvcc the project finds, as text; `None` (the
 /// test reported as ignored) when there is none, which fails under `CI`.
 pub fn nvcc_ptx(cu: &std::path::Path) -> Option<String> {
+    nvcc_ptx_arch(cu, "sm_75")
+}
+
+/// `cu` compiled to PTX for `arch` (`sm_80`, ...) at -O3, as [`nvcc_ptx`].
+pub fn nvcc_ptx_arch(cu: &std::path::Path, arch: &str) -> Option<String> {
     let Some(nvcc) = nvcc_find::find() else {
         assert!(
             std::env::var_os("CI").is_none(),
@@ -163,7 +168,7 @@ pub fn nvcc_ptx(cu: &std::path::Path) -> Option<String> {
     std::fs::create_dir_all(&tmp).unwrap();
     let out = tmp.join(format!("{stem}.ptx"));
     let st = std::process::Command::new(&nvcc)
-        .args(["-ptx", "-O3", "-arch=sm_75", "-o"])
+        .args(["-ptx", "-O3", &format!("-arch={arch}"), "-o"])
         .arg(&out)
         .arg(cu)
         .status()

@@ -7,7 +7,8 @@ use crate::config::schema::GpuConfig;
 /// `cfg` as a TOML table with every schema key, including the tables that are not serialised
 /// while they hold their defaults (`[pg]`, `[sched.gates]`, `[fold]`, `[origami]`, `[physical]`,
 /// `[prf]`, `[afrf]`, `[mrf]`, `[rfc]`, the registered technique sections
-/// (`config::technique::SECTIONS`), `[metrics]`, `rf.latency`),
+/// (`config::technique::SECTIONS`), `[metrics]`, `rf.latency`, the tensor-core keys
+/// `units.n_tensor`, `units.tensor_macs_per_cycle` and `latency.tensor`),
 /// so that a user file or `--set` may override
 /// their keys on a base preset.
 pub(super) fn schema_table(cfg: &GpuConfig) -> toml::Table {
@@ -106,6 +107,23 @@ pub(super) fn schema_table(cfg: &GpuConfig) -> toml::Table {
     if let Some(toml::Value::Table(rf)) = t.get_mut("rf") {
         rf.entry("latency")
             .or_insert_with(|| toml::Value::Integer(cfg.rf.latency as i64));
+    }
+    if let Some(toml::Value::Table(u)) = t.get_mut("units") {
+        u.entry("n_tensor")
+            .or_insert_with(|| toml::Value::Integer(cfg.units.n_tensor as i64));
+        u.entry("tensor_macs_per_cycle")
+            .or_insert_with(|| toml::Value::Integer(cfg.units.tensor_macs_per_cycle as i64));
+    }
+    if let Some(toml::Value::Table(l)) = t.get_mut("latency") {
+        l.entry("tensor").or_insert_with(|| {
+            toml::Value::Array(
+                cfg.latency
+                    .tensor
+                    .iter()
+                    .map(|&x| toml::Value::Integer(x as i64))
+                    .collect(),
+            )
+        });
     }
     if let Some(toml::Value::Table(sched)) = t.get_mut("sched") {
         sched.entry("gates").or_insert_with(|| {

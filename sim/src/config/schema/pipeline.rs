@@ -115,6 +115,38 @@ pub struct UnitsSection {
     pub sub_cluster_lanes: u32,
     /// `[units.width]`: pipeline-register widths.
     pub width: PipeWidths,
+    /// `units.n_tensor`: tensor cores per SM, spread over the sub-cores like the other units;
+    /// they run `wmma.mma` and `mma.sync` (`Family::Tensor`). 0 (every preset so far): the
+    /// machine has none, and a kernel with a tensor instruction is refused naming this key.
+    /// For reference, the NVIDIA Tesla V100 white paper (2017) gives 8 tensor cores per Volta
+    /// SM (640 on 80 SMs), 2 per sub-core; the A100 white paper (2020) 4 per Ampere SM. Written
+    /// only when not 0.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub n_tensor: u32,
+    /// `units.tensor_macs_per_cycle`: multiply-accumulates one tensor core completes per core
+    /// cycle (f16 and bf16 inputs alike). A warp-wide product of M·N·K MACs occupies its core
+    /// for ⌈M·N·K / this⌉ cycles (`timing/exec.rs`, `tensor_class`). 64 by default: the V100
+    /// white paper's "each Tensor Core performs 64 floating point FMA mixed-precision
+    /// operations per clock" (a Volta m16n16k16 of 4096 MACs: 64 cycles on one core); the A100
+    /// white paper gives 256 dense f16 FMA per clock per Ampere tensor core. Written only when
+    /// not 64.
+    #[serde(
+        default = "default_tensor_macs",
+        skip_serializing_if = "is_default_tensor_macs"
+    )]
+    pub tensor_macs_per_cycle: u32,
+}
+
+fn is_zero_u32(v: &u32) -> bool {
+    *v == 0
+}
+
+fn default_tensor_macs() -> u32 {
+    64
+}
+
+fn is_default_tensor_macs(v: &u32) -> bool {
+    *v == default_tensor_macs()
 }
 
 /// Unit that runs double-precision instructions (`units.dp_on`).
@@ -191,9 +223,27 @@ pub struct LatencySection {
     pub dp: FpLatency,
     /// `[latency, ii]` in core cycles of sqrt, rsqrt, rcp, sin, cos, ex2 and lg2.
     pub sfu: LatII,
+    /// `latency.tensor`: `[latency, ii]` in core cycles of a tensor-core product beyond its
+    /// multiply-accumulate passes: a product of P = ⌈M·N·K / units.tensor_macs_per_cycle⌉
+    /// passes is accepted again after max(ii, P) cycles and delivers its result
+    /// latency + (P − ii)⁺ cycles after it was accepted (the rule `units.*_lanes` passes
+    /// follow). `[1, 1]` by default: the passes alone. Written only when not `[1, 1]`.
+    #[serde(
+        default = "default_tensor_lat",
+        skip_serializing_if = "is_default_tensor_lat"
+    )]
+    pub tensor: LatII,
     /// `[latency.trace]`: per-unit latencies for trace mode. Not read: traces use the classes
     /// above.
     pub trace: TraceLatency,
+}
+
+fn default_tensor_lat() -> LatII {
+    [1, 1]
+}
+
+fn is_default_tensor_lat(v: &LatII) -> bool {
+    *v == default_tensor_lat()
 }
 
 /// `[latency.int]`: integer `[latency, ii]` pairs in core cycles.

@@ -158,9 +158,14 @@ impl Recorder {
         let n_sched = cfg.sched.n_per_sm.max(1);
         let sched = slot % n_sched;
         let wslot = slot % cfg.sm.max_warps.max(1);
+        if new_inst && inst.family == crate::inst::Family::Tensor && inst.active_mask != 0 {
+            k.tensor
+                .get_or_insert_with(Default::default)
+                .count(inst.op, inst.active_mask);
+        }
         if new_inst {
             k.warp_insts += 1;
-            fam.warp_insts += 1;
+            k.by_family.of_mut(inst.family).warp_insts += 1;
             a.warp_insts += 1;
             a.decoder_insts += 1;
             a.ibuffer.writes += 1;

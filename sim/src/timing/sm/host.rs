@@ -85,7 +85,11 @@ impl IssueHost for Sm {
         widx: u32,
         t: u64,
     ) -> Result<Step, SimError> {
-        stream.next_inst(cta, widx, t, self.front.fetch_buf())
+        let step = stream.next_inst(cta, widx, t, self.front.fetch_buf())?;
+        if step == Step::Inst {
+            self.check_has_unit()?;
+        }
+        Ok(step)
     }
     #[inline]
     fn fetched(&mut self) -> TInst {

@@ -58,6 +58,9 @@ impl Sm {
             }
         }
         self.fam_count(inst.family, lanes);
+        if inst.family == Family::Tensor {
+            self.tensor_count(inst.op, inst.active_mask);
+        }
         if let Some(c) = self.issue.simd.as_mut() {
             c.issued_lanes[crate::activity::simd_bucket(lanes as u32)] += 1;
         }

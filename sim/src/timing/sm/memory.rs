@@ -282,8 +282,27 @@ impl Sm {
                 self.warps.w_stream_done[w] = true;
                 Ok(None)
             }
-            Step::Inst => Ok(Some(stream.reads_clock())),
+            Step::Inst => {
+                self.check_has_unit()?;
+                Ok(Some(stream.reads_clock()))
+            }
         }
+    }
+
+    /// The instruction just fetched has a unit to run on: a tensor-core instruction on a
+    /// machine without tensor cores is an error naming the key.
+    #[inline]
+    pub(super) fn check_has_unit(&mut self) -> Result<(), SimError> {
+        let i = self.front.fetch_buf();
+        if i.family == crate::inst::Family::Tensor
+            && !self.exec.has_class(crate::timing::exec::PipeClass::Tensor)
+        {
+            return Err(SimError::Other(format!(
+                "a tensor-core instruction (PC {:#x}) on a machine without tensor cores: set                  'units.n_tensor' to the tensor cores per SM (it is 0)",
+                i.pc
+            )));
+        }
+        Ok(())
     }
 
     /// May warp `w` step the stream now? Not while its next instruction uses the destination

@@ -66,6 +66,8 @@ pub(crate) struct Sm {
     /// SM-wide counters; the stages' own counters join them in [`Sm::activity`].
     pub act: SmActivity,
     pub fam: FamilyCounts,
+    /// Tensor-core multiply-accumulates issued.
+    pub tensor: crate::activity::TensorStats,
     /// Something changed this cycle (the engine clears it before the SM's stages run).
     pub progress: bool,
     /// The cycle being simulated: the engine sets it before the SM's stages run and before a
@@ -135,6 +137,7 @@ impl Sm {
             regs,
             act: SmActivity::default(),
             fam: Default::default(),
+            tensor: Default::default(),
             progress: false,
             now: start,
             integ_from: start,
@@ -482,6 +485,12 @@ impl Sm {
         let c = self.fam.of_mut(f);
         c.warp_insts += 1;
         c.thread_insts += lanes;
+    }
+
+    /// Counts the multiply-accumulates of a tensor product of class `op` with lanes `mask`.
+    #[inline]
+    fn tensor_count(&mut self, op: crate::inst::OpClass, mask: u32) {
+        self.tensor.count(op, mask);
     }
 
     /// The warp has no more instructions to issue.

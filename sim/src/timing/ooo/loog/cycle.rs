@@ -395,7 +395,11 @@ impl SmLoog {
                 continue;
             }
             if !accepts(c) {
-                self.stats.unit_busy_stalls[c.unit as usize] += 1;
+                // the record's classes are those before tensor cores (`LOOG_UNIT_NAMES`): a
+                // stall on a busy tensor core is not among them
+                if let Some(n) = self.stats.unit_busy_stalls.get_mut(c.unit as usize) {
+                    *n += 1;
+                }
                 continue;
             }
             picked = Some(j);
