@@ -36,6 +36,7 @@ use sim::SimError;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+pub mod board;
 mod results;
 pub use results::{NamedOverlay, PgRunMetrics, Report, WorkloadResult};
 
@@ -238,6 +239,7 @@ pub struct Study {
     cache: Option<Arc<crate::activity_cache::ActivityCache>>,
     source: ActivitySource,
     costings: Arc<crate::costing::Registry>,
+    board: Option<models::gpu::board::BoardScalars>,
 }
 
 impl Study {
@@ -261,6 +263,7 @@ impl Study {
             cache: None,
             source: ActivitySource::Sim,
             costings: Arc::new(crate::costing::builtin()),
+            board: None,
         }
     }
 
@@ -342,6 +345,12 @@ impl Study {
     /// Whether SMs without a resident CTA leak (default: power-gated, see [`IdleSms`]).
     pub fn idle_sms(mut self, idle: IdleSms) -> Study {
         self.idle_sms = idle;
+        self
+    }
+
+    /// Adds the board model's power of every run ([`board`]) with these scalars.
+    pub fn board_power(mut self, scalars: Option<models::gpu::board::BoardScalars>) -> Study {
+        self.board = scalars;
         self
     }
 
@@ -484,6 +493,7 @@ impl Study {
             techniques,
             rf_plain,
             pg_metrics: PgRunMetrics::of(k),
+            launches: k.launches,
         })
     }
 
@@ -737,7 +747,7 @@ impl Study {
         } else {
             activity_source.clone()
         };
-        let report = Report {
+        let mut report = Report {
             run,
             tech,
             vdd_v: src.vdd_v_value(),
@@ -752,7 +762,12 @@ impl Study {
             workloads: results,
             activity_source,
             core_clock_hz: chip.core_clock_hz,
+            board: None,
         };
+        if let Some(scalars) = &self.board {
+            let b = board::section(&report, &self.cfg.machine, scalars.clone());
+            report.board = Some(b);
+        }
         let label = format!("{} (area and leakage)", self.cfg.gpu.name);
         report
             .static_estimate(label.clone())

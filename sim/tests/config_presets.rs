@@ -43,9 +43,18 @@ fn preset_names_and_aliases() {
 #[test]
 fn v100_matches_its_public_figures() {
     let g = GpuConfig::preset("v100").unwrap();
-    assert_eq!((g.gpu.n_sm, g.gpu.core_mhz, g.sm.n_subcores), (80, 1530.0, 4));
     assert_eq!(
-        (g.units.n_sp, g.units.sp_lanes, g.units.n_int, g.units.n_dp, g.units.dp_lanes),
+        (g.gpu.n_sm, g.gpu.core_mhz, g.sm.n_subcores),
+        (80, 1530.0, 4)
+    );
+    assert_eq!(
+        (
+            g.units.n_sp,
+            g.units.sp_lanes,
+            g.units.n_int,
+            g.units.n_dp,
+            g.units.dp_lanes
+        ),
         (4, 16, 4, 4, 8)
     );
     assert_eq!((g.units.n_sfu, g.units.sfu_lanes), (4, 4));

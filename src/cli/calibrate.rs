@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 pub struct Args {
     /// Directory with synthesis records (record.json from `gpuenergy synth`) and/or raw report
     /// directories (reports + meta.toml), searched recursively.
-    #[arg(long, required_unless_present = "liberty_dir")]
+    #[arg(long, required_unless_present_any = ["liberty_dir", "board_measured"])]
     pub reports: Option<PathBuf>,
     /// Also fit the node's device numbers (threshold per flavour from leakage, drive law from
     /// FO4 delay over corners) to the inverter cells of the liberty files in this directory.
@@ -42,9 +42,83 @@ pub struct Args {
     /// set (continuous integration must not pass on a silently smaller record set).
     #[arg(long)]
     pub strict: bool,
+    /// Fit the board model's two global scalars instead (the factor on the chip's dynamic
+    /// power and the board's constant power; docs/accuracy.md, "Board power against a real
+    /// V100") to the measured board power in this file: a Markdown table with `kernel` and
+    /// `mean power W` columns, or a CSV `kernel,measured_w`. The scalars go to --out.
+    #[arg(long, conflicts_with_all = ["reports", "liberty_dir"])]
+    pub board_measured: Option<PathBuf>,
+    /// With --board-measured: one kernel's modelled terms, `KERNEL=FILE` with FILE the JSON of
+    /// `gpuenergy estimate --board-power --format json` of that kernel alone (repeatable).
+    #[arg(long, requires = "board_measured")]
+    pub board_run: Vec<String>,
+    /// With --board-measured: the modelled terms of every kernel from a CSV that
+    /// --board-rows-out wrote.
+    #[arg(long, requires = "board_measured", conflicts_with = "board_run")]
+    pub board_rows: Option<PathBuf>,
+    /// With --board-measured: write the modelled terms of the fitted kernels to this CSV.
+    #[arg(long, requires = "board_measured")]
+    pub board_rows_out: Option<PathBuf>,
     /// `--quiet`: no progress display.
     #[command(flatten)]
     pub quiet: super::progress::QuietArg,
+}
+
+/// `calibrate --board-measured`: the board model's fit ([`super::calibrate_board`]).
+fn board_fit(args: &Args, measured_path: &Path, run: &crate::provenance::RunInfo) -> Result<()> {
+    use super::calibrate_board as b;
+    let measured = b::read_measured(measured_path)?;
+    let modelled: Vec<(String, models::gpu::board::BoardTerms)> = match &args.board_rows {
+        Some(p) => b::read_rows(p)?,
+        None => {
+            if args.board_run.is_empty() {
+                bail!("--board-measured needs the modelled runs: --board-run KERNEL=FILE (repeatable) or --board-rows FILE");
+            }
+            let mut v = Vec::new();
+            for r in &args.board_run {
+                let Some((k, f)) = r.split_once('=') else {
+                    bail!("--board-run '{r}': expected KERNEL=FILE");
+                };
+                v.push((k.to_string(), b::terms_from_estimate_json(Path::new(f))?));
+            }
+            v
+        }
+    };
+    // the file's name, not its path: the fit's record is the same wherever the data lie
+    let name = measured_path.file_name().map_or_else(
+        || measured_path.display().to_string(),
+        |n| n.to_string_lossy().into(),
+    );
+    let data = format!("measured: {name}");
+    let f = b::fit(&measured, &modelled, &data)?;
+    match args.format {
+        Format::Json => println!(
+            "{}",
+            serde_json::to_string_pretty(&report::json_with_run(
+                run,
+                serde_json::to_value(&f)?,
+                "board_fit"
+            ))?
+        ),
+        Format::Table => print!("{}", report::with_header(run, &b::fit_table(&f))),
+        Format::Csv => return Err(report::no_csv("calibrate --board-measured")),
+    }
+    let what = format!(
+        "the board model's scalars fitted to {}",
+        measured_path.display()
+    );
+    std::fs::write(
+        &args.out,
+        b::scalars_toml(&f, &run.toml_header("calibrate", &what))?,
+    )
+    .with_context(|| format!("--out {}", args.out.display()))?;
+    eprintln!("calibrate: board scalars written to {}", args.out.display());
+    if let Some(p) = &args.board_rows_out {
+        std::fs::write(p, b::rows_csv(&modelled))
+            .with_context(|| format!("--board-rows-out {}", p.display()))?;
+        eprintln!("calibrate: modelled terms written to {}", p.display());
+    }
+    Ok(())
 }
 
 /// Whether corrupt inputs fail the run: `--strict`, or under CI.
@@ -133,6 +207,9 @@ fn written_header(text: &str) -> String {
 
 /// Runs `gpuenergy calibrate` with parsed arguments.
 pub fn run(args: Args) -> Result<()> {
+    if let Some(m) = &args.board_measured {
+        return board_fit(&args, m, &crate::provenance::RunInfo::for_command());
+    }
     let point = techlib::ResolvedPoint::named(&args.tech)
         .with_context(|| format!("--tech {}", args.tech))?;
     let bar = Progress::bar(0, "steps", args.quiet.quiet);

@@ -98,6 +98,17 @@ pub struct Args {
     /// --size bench --breakdown-check`).
     #[arg(long)]
     pub breakdown_check: bool,
+    /// Add the power a meter at the board's input sees (`board_power_w` in JSON): the chip's
+    /// dynamic and leakage power (every block powered), the memory's access and background
+    /// power, the voltage regulators' loss and the board's constant power, the last two scaled
+    /// by the global scalars fitted to measured board power (built in for `v100`; see
+    /// docs/accuracy.md, "Board power against a real V100").
+    #[arg(long)]
+    pub board_power: bool,
+    /// Scalars of the board model from a file (`gpuenergy calibrate --board-measured ...`
+    /// writes one) instead of the preset's built-in fit.
+    #[arg(long, requires = "board_power")]
+    pub board_scalars: Option<PathBuf>,
     /// Technique and single-key overrides of the configuration.
     #[command(flatten)]
     pub mods: super::ConfigMods,
@@ -132,6 +143,27 @@ fn load_config(args: &Args) -> anyhow::Result<(StudyConfig, ConfigOrigin)> {
 
 pub use crate::study::tech_choice;
 
+/// The board model's scalars: from `file`, else the built-in fit of configuration `gpu`.
+fn board_scalars(
+    file: Option<&std::path::Path>,
+    gpu: &str,
+) -> anyhow::Result<models::gpu::board::BoardScalars> {
+    use models::gpu::board::BoardScalars;
+    match file {
+        Some(p) => {
+            let text = std::fs::read_to_string(p)
+                .map_err(|e| anyhow::anyhow!("--board-scalars {}: {e}", p.display()))?;
+            BoardScalars::from_toml(&text, &p.display().to_string()).map_err(anyhow::Error::msg)
+        }
+        None => BoardScalars::builtin(gpu).ok_or_else(|| {
+            anyhow::anyhow!(
+                "--board-power: no board fit for configuration '{gpu}' (built in: v100); give \
+                 --board-scalars FILE, written by `gpuenergy calibrate --board-measured`"
+            )
+        }),
+    }
+}
+
 /// Runs `gpuenergy estimate` with parsed arguments: builds the [`crate::study::Study`], runs it and prints the report.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let t0 = Instant::now();
@@ -158,13 +190,25 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Vec::new()
     };
     let size: Size = args.size.parse()?;
+    if args.board_power && matches!(args.format, Format::Csv) {
+        anyhow::bail!(
+            "--board-power prints in the table and JSON formats (JSON: `board.runs[].board_power_w`); \
+             the CSV's rows are the chip's components"
+        );
+    }
+    let board = if args.board_power {
+        Some(board_scalars(args.board_scalars.as_deref(), &cfg.gpu.name)?)
+    } else {
+        None
+    };
     let bar = Progress::bar(list.len(), "workloads", quiet);
     let mut study = Study::new(cfg, choice, overlay)
         .size(size)
         .static_only(args.static_only)
         .idle_sms(args.idle_sms.into())
         .activity_source(args.activity_source)
-        .recost(args.recost);
+        .recost(args.recost)
+        .board_power(board);
     if let Some(path) = &args.activity {
         study = study.activity(path);
     }

@@ -1,6 +1,7 @@
 //! One module per subcommand; each has an `Args` (clap) and a `run`.
 pub mod breakeven;
 pub mod calibrate;
+pub mod calibrate_board;
 pub mod compare;
 pub mod component;
 pub mod correlate;

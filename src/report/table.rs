@@ -311,6 +311,46 @@ pub fn render(r: &Report) -> String {
         r.run.config_name,
         r.tech
     );
+    if let Some(b) = &r.board {
+        s.push_str(&board_table(b));
+    }
+    s
+}
+
+/// The board model's power per run, term by term (`estimate --board-power`).
+fn board_table(b: &crate::study::board::BoardSection) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "\nboard power, W (k = {:.3} on the chip's dynamic power, constant {:.1} W, regulators {:.0} % efficient)",
+        b.scalars.dynamic_scale,
+        b.scalars.constant_w,
+        b.scalars.vr_efficiency * 100.0
+    );
+    let _ = writeln!(
+        s,
+        "{:<16} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}",
+        "workload", "chip dyn", "chip leak", "DRAM dyn", "DRAM bg", "VR loss", "constant", "board"
+    );
+    for w in &b.runs {
+        let p = &w.power;
+        let _ = writeln!(
+            s,
+            "{:<16} {:>9.1} {:>9.1} {:>9.1} {:>9.1} {:>9.1} {:>9.1} {:>9.1}",
+            w.workload,
+            p.chip_dynamic_w,
+            p.chip_leakage_w,
+            p.dram_dynamic_w,
+            p.dram_background_w,
+            p.vr_loss_w,
+            p.constant_w,
+            p.board_power_w
+        );
+    }
+    let _ = writeln!(s, "scalars: {}", b.scalars.source);
+    if !b.note.is_empty() {
+        let _ = writeln!(s, "note: {}", b.note);
+    }
     s
 }
 

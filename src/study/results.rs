@@ -72,6 +72,10 @@ pub struct WorkloadResult {
     /// set, the folding record, and the INT and FP pipes' idle time. Not written by `run`.
     #[serde(skip)]
     pub pg_metrics: PgRunMetrics,
+    /// Kernel launches the run timed (the board model takes their launch latency out of the
+    /// time a kernel repeated in a loop is busy).
+    #[serde(skip)]
+    pub launches: u64,
 }
 
 impl WorkloadResult {
@@ -191,6 +195,9 @@ pub struct Report {
     /// Core clock at this technology point.
     #[serde(skip)]
     pub core_clock_hz: f64,
+    /// The board model's power of every run (`estimate --board-power`); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub board: Option<super::board::BoardSection>,
 }
 
 impl Report {

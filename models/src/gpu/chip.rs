@@ -93,6 +93,9 @@ pub enum ChipError {
     Size(#[from] super::limits::SizeLimitError),
 }
 
+/// Name of the tensor cores' leaf: every slice of every tensor core of an SM.
+pub const TENSOR_CORES: &str = "tensor cores";
+
 /// Where component costs come from: the SRAM model for arrays, logic models for the rest.
 pub trait CostSource {
     /// Cost of one SRAM array (all its banks).
@@ -525,6 +528,19 @@ fn sm_logic_costs(
         // width (53/24)² (array-multiplier complexity), which dominates an FMA.
         let (n, c) = sm_logic["DP lanes"];
         sm_logic.insert("DP lanes".into(), (n, c.scaled(DP_SCALE)));
+    }
+    if u.n_tensor > 0 {
+        // Tensor cores: `units.tensor_macs_per_cycle` multiply-accumulates per core and cycle
+        // from dot-product slices of four binary16 products (`logic::tensor_core`); the
+        // instance is one slice, whose energy per operation is one multiply-accumulate.
+        let per_slice = crate::logic::tensor_core::DotSlice::HDOT4_F32ACC.products;
+        put(
+            &mut sm_logic,
+            TENSOR_CORES,
+            u.n_tensor * u.tensor_macs_per_cycle.div_ceil(per_slice),
+            LogicKind::Hdot4F32Acc,
+            &[],
+        )?;
     }
     let ldst_lanes = (u.n_ldst * u.ldst_lanes).max(1);
     put(

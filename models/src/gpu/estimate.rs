@@ -202,8 +202,10 @@ pub enum Part {
     FpUnits,
     /// Special-function units.
     SfuUnits,
-    /// The tensor cores' leaf (`crate::gpu::tensor`).
+    /// The tensor cores' leaf (`units.n_tensor` cores of dot-product slices).
     TensorCores,
+    /// The off-chip DRAM (access energy only; the board model adds its background power).
+    Dram,
 }
 
 /// One component (or group of components) of the chip.

@@ -1,13 +1,13 @@
 //! Chip composition: every component of an SM and of the chip, sized from `GpuConfig` and the
 //! technology node, costed into an [`Estimate`].
 
+pub mod board;
 pub mod chip;
 pub mod dram;
 pub mod estimate;
 pub mod limits;
 pub mod source;
 pub mod storage;
-pub mod tensor;
 mod tree;
 
 pub use chip::{ChipError, ChipModel, CostError, CostSource, Costed, UnitCost};
@@ -17,4 +17,3 @@ pub use estimate::{
 };
 pub use source::{sram_accuracy, SourceError, TechCostSource};
 pub use storage::{storage_specs, Scope, StorageSpec};
-pub use tensor::{TensorCores, TensorLeafError};

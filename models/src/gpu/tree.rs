@@ -127,6 +127,8 @@ impl ChipModel {
                     "fp" => "SP FP units",
                     "sfu" => "SFU lanes",
                     "dp" => "DP lanes",
+                    // the tensor cores' energy is their multiply-accumulates', below
+                    "tensor" => continue,
                     _ => "LD/ST address units",
                 };
                 *exec_e.entry(key).or_default() += pipe_energy(self, p);
@@ -152,6 +154,22 @@ impl ChipModel {
                     leaf(name, self.source_of(name), inst * n, c, e, sm_runtime_s).tagged(part),
                 );
             }
+        }
+        if let Some(&(inst, c)) = self.sm_logic.get(super::chip::TENSOR_CORES) {
+            // binary16 and bfloat16 products on the same slices (a bfloat16 multiplier is
+            // narrower; costed as binary16)
+            let macs = k.tensor.as_ref().map_or(0, |t| t.macs()) as f64;
+            ex.push(
+                leaf(
+                    super::chip::TENSOR_CORES,
+                    self.source_of(super::chip::TENSOR_CORES),
+                    inst * n,
+                    c,
+                    macs * c.read_j,
+                    sm_runtime_s,
+                )
+                .tagged(Part::TensorCores),
+            );
         }
         sm_children.push(Node::group("execution", ex).tagged(Part::Execution));
         // --- Memory pipeline in the SM
@@ -206,7 +224,7 @@ impl ChipModel {
             ..Node::default()
         };
         let uncore = self.uncore(k, runtime_s);
-        let dram = self.dram.node(k, runtime_s);
+        let dram = self.dram.node(k, runtime_s).tagged(Part::Dram);
         let mut root = Node::group("chip", vec![sms, uncore, dram]);
         root.derive_sources();
         root

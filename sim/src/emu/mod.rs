@@ -33,6 +33,7 @@
 pub mod alu;
 mod alu_ext;
 mod alu_more;
+mod callret;
 pub mod cvt;
 pub mod devcall;
 pub mod exec;

@@ -37,7 +37,8 @@ impl PipeClass {
         PipeClass::Tensor,
     ];
     /// Dense index: Sp 0, Dp 1, Int 2, Sfu 3, Mem 4, None 5, Tensor 6 (the classes before
-    /// tensor cores keep their indices, which the LOOG record's per-class counters use).
+    /// tensor cores keep their indices, which the out-of-order issue stages' per-class
+    /// counters use).
     pub fn index(self) -> usize {
         match self {
             PipeClass::Sp => 0,

@@ -12,6 +12,7 @@
 mod fields;
 mod map;
 mod options;
+mod unmodelled;
 
 pub use fields::{CacheString, DramTimingOpt, Scheduler, SECTOR_BYTES};
 pub use map::{MappedOption, UnmodelledOption};
