@@ -192,19 +192,7 @@ pub fn fit() -> Finfet12Fit {
         [0.30, 1.6, 2.4, 0.02],
         [0.15, 1.2, 1.5, 0.15],
     ];
-    let mut best: Option<(Vec<f64>, f64)> = None;
-    for s in starts {
-        let (mut p, mut v) = nelder_mead(&cost, &s, 0.1, 4000);
-        let (p2, v2) = nelder_mead(&cost, &p, 0.05, 4000);
-        if v2 < v {
-            p = p2;
-            v = v2;
-        }
-        if best.as_ref().is_none_or(|b| v < b.1) {
-            best = Some((p, v));
-        }
-    }
-    let p = best.map(|b| b.0).unwrap_or_else(|| starts[0].to_vec());
+    let p = crate::fit::multistart(&cost, &starts, 4000);
     let law25 = law_at(&p, T25_K);
     let k25 = ln_k(&law25, iv).exp();
     let fo4_scale = ln_a(&law25, pts).exp();

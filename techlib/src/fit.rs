@@ -179,6 +179,26 @@ pub fn nelder_mead(
     (pts[best].clone(), vals[best])
 }
 
+/// [`nelder_mead`] from each of `starts` (first step 0.1), restarted once from its optimum
+/// with step 0.05 to escape a collapsed simplex, `iterations` each: the parameters with the
+/// lowest `f` over all starts (the first start when every value is NaN).
+pub fn multistart(f: &dyn Fn(&[f64]) -> f64, starts: &[[f64; 4]], iterations: usize) -> Vec<f64> {
+    let mut best: Option<(Vec<f64>, f64)> = None;
+    for s in starts {
+        let (mut p, mut v) = nelder_mead(f, s, 0.1, iterations);
+        let (p2, v2) = nelder_mead(f, &p, 0.05, iterations);
+        if v2 < v {
+            p = p2;
+            v = v2;
+        }
+        if best.as_ref().is_none_or(|b| v < b.1) {
+            best = Some((p, v));
+        }
+    }
+    best.map(|b| b.0)
+        .unwrap_or_else(|| starts.first().map(|s| s.to_vec()).unwrap_or_default())
+}
+
 /// Fits the drive law to chain delays `(vdd_v, delay_s)` and to the ON-current ratio
 /// `ion = (v_hi, v_lo, I(v_hi)/I(v_lo))`.
 pub fn fit_delay_and_drive(pts: &[(f64, f64)], ion: (f64, f64, f64)) -> DelayFit {
@@ -189,20 +209,7 @@ pub fn fit_delay_and_drive(pts: &[(f64, f64)], ion: (f64, f64, f64)) -> DelayFit
         [0.25, 1.1, 1.6, 0.12],
     ];
     let f = |p: &[f64]| cost(p, pts, ion);
-    let mut best: Option<(Vec<f64>, f64)> = None;
-    for s in starts {
-        let (mut p, mut v) = nelder_mead(&f, &s, 0.1, 3000);
-        // restart from the optimum to escape a collapsed simplex
-        let (p2, v2) = nelder_mead(&f, &p, 0.05, 3000);
-        if v2 < v {
-            p = p2;
-            v = v2;
-        }
-        if best.as_ref().is_none_or(|b| v < b.1) {
-            best = Some((p, v));
-        }
-    }
-    let p = best.map(|b| b.0).unwrap_or_else(|| starts[0].to_vec());
+    let p = multistart(&f, &starts, 3000);
     let law = law_of(&p);
     let scale_s = log_scale(&law, pts).exp();
     let err = |lo: f64| {

@@ -368,14 +368,7 @@ pub fn execute(
         _ => Ok(()),
     };
     r.map_err(|(f, a, l)| {
-        let name = match space {
-            Space::Global => "global",
-            Space::Shared => "shared",
-            Space::Local => "local",
-            Space::Const => "const",
-            Space::Param => "param",
-            Space::Generic => "generic",
-        };
+        let name = space_name(space);
         runtime(
             ctx,
             pc,
@@ -452,14 +445,19 @@ pub(super) fn element_access(
         )),
     };
     r.map_err(|(f, a, l)| {
-        let name = match space {
-            Space::Global => "global",
-            Space::Shared => "shared",
-            Space::Local => "local",
-            Space::Const => "const",
-            Space::Param => "param",
-            Space::Generic => "generic",
-        };
+        let name = space_name(space);
         format!("lane {l}: {}", f.describe(name, a, ty.bytes()))
     })
+}
+
+/// The PTX name of a state space, for the messages of a failed access.
+fn space_name(space: Space) -> &'static str {
+    match space {
+        Space::Global => "global",
+        Space::Shared => "shared",
+        Space::Local => "local",
+        Space::Const => "const",
+        Space::Param => "param",
+        Space::Generic => "generic",
+    }
 }

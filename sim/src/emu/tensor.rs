@@ -368,36 +368,25 @@ fn wmma_mem<const REC: bool>(
         }
         let sh = if per == 2 { 16 * (e % 2) } else { 0 };
         let reg = e / per;
+        // a store's values, none for a load
+        let d: Option<Lanes> =
+            (!load).then(|| std::array::from_fn(|l| get_bits(w, regs, ty, l, e) as u64));
+        let mut v = [0u64; 32];
+        memop::element_access(
+            ctx,
+            w,
+            sp,
+            (shared, local, lb),
+            &a,
+            u32::MAX,
+            ety,
+            d.as_ref(),
+            &mut v,
+        )?;
         if load {
-            let mut v = [0u64; 32];
-            memop::element_access(
-                ctx,
-                w,
-                sp,
-                (shared, local, lb),
-                &a,
-                u32::MAX,
-                ety,
-                None,
-                &mut v,
-            )?;
             for l in 0..WARP_SIZE {
                 vals[reg * WARP_SIZE + l] |= (v[l] as u32) << sh;
             }
-        } else {
-            let d: Lanes = std::array::from_fn(|l| get_bits(w, regs, ty, l, e) as u64);
-            let mut none = [0u64; 32];
-            memop::element_access(
-                ctx,
-                w,
-                sp,
-                (shared, local, lb),
-                &a,
-                u32::MAX,
-                ety,
-                Some(&d),
-                &mut none,
-            )?;
         }
         if REC && e == 0 {
             if let Some(mi) = out.mem.as_mut() {
