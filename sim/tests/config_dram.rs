@@ -11,7 +11,17 @@ fn load(extra: &str) -> Result<GpuConfig, String> {
 
 #[test]
 fn presets_default_to_gddr5_per_bank_and_keep_their_text() {
-    for name in GpuConfig::preset_names() {
+    // v100 sets the three keys (HBM2 with Accel-Sim QV100's bank-group timing)
+    let v = GpuConfig::preset("v100").unwrap();
+    assert_eq!(
+        (v.dram.kind, v.dram.column_timing, v.dram.bank_group_index),
+        (
+            DramKind::Hbm2,
+            DramColumnTiming::BankGroups,
+            BankGroupIndex::LowBits
+        )
+    );
+    for name in GpuConfig::preset_names().iter().filter(|n| **n != "v100") {
         let c = GpuConfig::preset(name).unwrap();
         assert_eq!(c.dram.kind, DramKind::Gddr5);
         assert_eq!(c.dram.column_timing, DramColumnTiming::PerBank);

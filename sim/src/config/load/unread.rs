@@ -159,7 +159,7 @@ pub const UNREAD_KEYS: &[(&str, &str)] = &[
 
 /// Schema keys read only with `dram.column_timing = "bank_groups"`: under the default
 /// `"per_bank"` spacing they are refused, as [`UNREAD_KEYS`] are, when they carry a value no
-/// preset carries (`dram.bank_group_index`, which no preset carries, only its default).
+/// per-bank preset carries (`dram.bank_group_index`: anything but its default).
 pub const BANK_GROUP_KEYS: &[(&str, &str)] = &[
     (
         "dram.n_bank_groups",
@@ -197,18 +197,33 @@ fn honoured_values() -> &'static [(Vec<String>, Vec<toml::Value>)] {
     HONOURED.get_or_init(|| honoured_of(UNREAD_KEYS))
 }
 
-/// As [`honoured_values`], for [`BANK_GROUP_KEYS`].
+/// As [`honoured_values`], for [`BANK_GROUP_KEYS`], from the presets with per-bank spacing (a
+/// preset with bank groups, `v100`, reads its values; they say nothing of a per-bank machine).
 fn bank_group_honoured() -> &'static [(Vec<String>, Vec<toml::Value>)] {
     static HONOURED: std::sync::OnceLock<Vec<(Vec<String>, Vec<toml::Value>)>> =
         std::sync::OnceLock::new();
-    HONOURED.get_or_init(|| honoured_of(BANK_GROUP_KEYS))
+    HONOURED.get_or_init(|| {
+        honoured_of_presets(BANK_GROUP_KEYS, |t| {
+            get_path(t, &["dram".to_string(), "column_timing".to_string()])
+                .is_none_or(|v| v.as_str() == Some("per_bank"))
+        })
+    })
 }
 
 /// Per entry of `keys`: its path and the values the embedded presets carry.
 fn honoured_of(keys: &[(&str, &str)]) -> Vec<(Vec<String>, Vec<toml::Value>)> {
+    honoured_of_presets(keys, |_| true)
+}
+
+/// As [`honoured_of`], over the embedded presets that `keep` accepts.
+fn honoured_of_presets(
+    keys: &[(&str, &str)],
+    keep: impl Fn(&toml::Table) -> bool,
+) -> Vec<(Vec<String>, Vec<toml::Value>)> {
     let presets: Vec<toml::Table> = PRESETS
         .iter()
         .map(|(_, text)| toml::from_str(text).expect("embedded preset is TOML"))
+        .filter(|t| keep(t))
         .collect();
     keys.iter()
         .map(|(key, _)| {
