@@ -1,6 +1,9 @@
 //! Calls and returns of device functions that are not inlined (recursive ones, `ptx::subcall`):
 //! the per-lane stack check and return address of a call, and the return to each lane's address.
 
+// per-lane loops index several lane arrays at once
+#![allow(clippy::needless_range_loop)]
+
 use super::exec::{fetch, runtime, write, Ctx};
 use super::warp::Warp;
 use crate::inst::WARP_SIZE;
