@@ -30,10 +30,13 @@ pub fn read_measured(path: &Path) -> Result<BTreeMap<String, f64>> {
         .with_context(|| format!("--board-measured {}", path.display()))?;
     let file = path.display();
     let mut out = BTreeMap::new();
-    let mut cols: Option<(usize, usize)> = None;
+    // the header's columns and whether it was a Markdown row: the table's rows are lines of
+    // the same kind, and any other line ends it
+    let mut cols: Option<(usize, usize, bool)> = None;
     for (i, line) in text.lines().enumerate() {
         let line_no = i + 1;
-        let cells: Vec<&str> = if line.trim_start().starts_with('|') {
+        let md = line.trim_start().starts_with('|');
+        let cells: Vec<&str> = if md {
             line.trim()
                 .trim_matches('|')
                 .split('|')
@@ -45,6 +48,9 @@ pub fn read_measured(path: &Path) -> Result<BTreeMap<String, f64>> {
             cols = None;
             continue;
         };
+        if cols.is_some_and(|(_, _, was_md)| was_md != md) {
+            cols = None;
+        }
         match cols {
             None => {
                 let k = cells.iter().position(|c| c.eq_ignore_ascii_case("kernel"));
@@ -53,10 +59,10 @@ pub fn read_measured(path: &Path) -> Result<BTreeMap<String, f64>> {
                     c.starts_with("mean power") || c == "measured_w"
                 });
                 if let (Some(k), Some(p)) = (k, p) {
-                    cols = Some((k, p));
+                    cols = Some((k, p, md));
                 }
             }
-            Some((k, p)) => {
+            Some((k, p, _)) => {
                 if cells.iter().all(|c| c.chars().all(|ch| "-: ".contains(ch))) {
                     continue;
                 }

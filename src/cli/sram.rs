@@ -20,10 +20,12 @@ use std::time::Instant;
 #[derive(clap::Args, Debug)]
 #[command(group(clap::ArgGroup::new("mode").required(true).args(["size", "batch"])))]
 pub struct Args {
-    /// Technology node: planar22..planar90 (also `45nm`, CACTI's `0.045`) or finfet7.
+    /// Technology node: planar90…planar16 (also `45nm`, CACTI's `0.045`), finfet7, finfet12 or
+    /// asap7.
     #[arg(long, default_value = "planar45")]
     pub tech: String,
-    /// Device flavour: hp, lstp, lop (planar) or lvt, rvt (finfet7). Default: hp planar, lvt FinFET.
+    /// Device flavour: hp, lstp, lop (planar) or lvt, rvt (FinFET; finfet12 has lvt only).
+    /// Default: hp planar, lvt FinFET.
     #[arg(long)]
     pub device: Option<String>,
     /// Supply voltage in volts (default: the flavour's nominal supply).
