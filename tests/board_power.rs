@@ -89,7 +89,7 @@ fn the_json_carries_the_board_terms_and_they_add_up() {
     let run = &v["board"]["runs"][0];
     assert_eq!(run["workload"], "hotspot");
     let w = |k: &str| run[k].as_f64().unwrap();
-    let sum = w("chip_dynamic_w")
+    let sum = w("scaled_chip_dynamic_w")
         + w("chip_leakage_w")
         + w("dram_dynamic_w")
         + w("dram_background_w")
@@ -97,6 +97,9 @@ fn the_json_carries_the_board_terms_and_they_add_up() {
         + w("constant_w");
     assert!((sum - w("board_power_w")).abs() < 1e-9 * sum, "{run}");
     assert!(w("dram_background_w") > 0.0, "HBM2 background power: {run}");
+    let k = v["board"]["scalars"]["dynamic_scale"].as_f64().unwrap();
+    let modelled = run["terms"]["chip_dynamic_w"].as_f64().unwrap();
+    assert!((w("scaled_chip_dynamic_w") - k * modelled).abs() < 1e-9 * modelled.max(1.0));
     assert!(v["board"]["scalars"]["source"]
         .as_str()
         .unwrap()

@@ -329,16 +329,23 @@ fn board_table(b: &crate::study::board::BoardSection) -> String {
     );
     let _ = writeln!(
         s,
-        "{:<16} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}",
-        "workload", "chip dyn", "chip leak", "DRAM dyn", "DRAM bg", "VR loss", "constant", "board"
+        "{:<16} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}",
+        "workload",
+        "k*chip dyn",
+        "chip leak",
+        "DRAM dyn",
+        "DRAM bg",
+        "VR loss",
+        "constant",
+        "board"
     );
     for w in &b.runs {
         let p = &w.power;
         let _ = writeln!(
             s,
-            "{:<16} {:>9.1} {:>9.1} {:>9.1} {:>9.1} {:>9.1} {:>9.1} {:>9.1}",
+            "{:<16} {:>10.1} {:>9.1} {:>9.1} {:>9.1} {:>9.1} {:>9.1} {:>9.1}",
             w.workload,
-            p.chip_dynamic_w,
+            p.scaled_chip_dynamic_w,
             p.chip_leakage_w,
             p.dram_dynamic_w,
             p.dram_background_w,

@@ -61,8 +61,9 @@ pub struct BoardScalars {
 /// Board power of one run, term by term, W.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct BoardPower {
-    /// `k·P_chip,dyn`, W.
-    pub chip_dynamic_w: f64,
+    /// `k·P_chip,dyn`: the chip's modelled dynamic power (`BoardTerms::chip_dynamic_w`) times
+    /// the fitted factor, W.
+    pub scaled_chip_dynamic_w: f64,
     /// `P_chip,leak`, W.
     pub chip_leakage_w: f64,
     /// `P_dram,dyn`, W.
@@ -80,11 +81,12 @@ pub struct BoardPower {
 impl BoardScalars {
     /// The board power of a run whose modelled terms are `t`.
     pub fn power(&self, t: &BoardTerms) -> BoardPower {
-        let chip_dynamic_w = self.dynamic_scale * t.chip_dynamic_w;
-        let load = chip_dynamic_w + t.chip_leakage_w + t.dram_dynamic_w + t.dram_background_w;
+        let scaled_chip_dynamic_w = self.dynamic_scale * t.chip_dynamic_w;
+        let load =
+            scaled_chip_dynamic_w + t.chip_leakage_w + t.dram_dynamic_w + t.dram_background_w;
         let vr_loss_w = load * (1.0 / self.vr_efficiency - 1.0);
         BoardPower {
-            chip_dynamic_w,
+            scaled_chip_dynamic_w,
             chip_leakage_w: t.chip_leakage_w,
             dram_dynamic_w: t.dram_dynamic_w,
             dram_background_w: t.dram_background_w,
@@ -158,7 +160,7 @@ mod tests {
             dram_background_w: 10.0,
         };
         let p = scalars(1.5, 25.0, 0.8).power(&t);
-        assert_eq!(p.chip_dynamic_w, 150.0);
+        assert_eq!(p.scaled_chip_dynamic_w, 150.0);
         let load = 150.0 + 30.0 + 20.0 + 10.0;
         assert!((p.vr_loss_w - load * 0.25).abs() < 1e-9);
         assert!((p.board_power_w - (load / 0.8 + 25.0)).abs() < 1e-9);
