@@ -136,6 +136,45 @@ impl OpClass {
     }
 }
 
+/// Number of `OpClass` variants (for dense per-class counters).
+pub const N_OPS: usize = 32;
+
+/// All op classes in index order.
+pub const ALL_OPS: [OpClass; N_OPS] = [
+    OpClass::Add,
+    OpClass::Max,
+    OpClass::Mul,
+    OpClass::Mad,
+    OpClass::Div,
+    OpClass::Shfl,
+    OpClass::Cvt,
+    OpClass::Mov,
+    OpClass::Logic,
+    OpClass::Setp,
+    OpClass::Sin,
+    OpClass::Cos,
+    OpClass::Ex2,
+    OpClass::Lg2,
+    OpClass::Rsqrt,
+    OpClass::Rcp,
+    OpClass::Sqrt,
+    OpClass::Load,
+    OpClass::Store,
+    OpClass::Atomic,
+    OpClass::Reduction,
+    OpClass::Membar,
+    OpClass::Branch,
+    OpClass::Exit,
+    OpClass::Barrier,
+    OpClass::Nop,
+    OpClass::MmaF16Macs1024,
+    OpClass::MmaF16Macs2048,
+    OpClass::MmaF16Macs4096,
+    OpClass::MmaBf16Macs1024,
+    OpClass::MmaBf16Macs2048,
+    OpClass::MmaBf16Macs4096,
+];
+
 /// Memory state space of a memory instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum MemSpace {

@@ -302,40 +302,7 @@ mod tests {
 
     #[test]
     fn writer_names_classify_back() {
-        let ops = [
-            Add,
-            Max,
-            Mul,
-            Mad,
-            Div,
-            Shfl,
-            Cvt,
-            Mov,
-            Logic,
-            Setp,
-            Sin,
-            Cos,
-            Ex2,
-            Lg2,
-            Rsqrt,
-            Rcp,
-            Sqrt,
-            Load,
-            Store,
-            Atomic,
-            Reduction,
-            Membar,
-            Branch,
-            Exit,
-            Barrier,
-            Nop,
-            MmaF16Macs1024,
-            MmaF16Macs2048,
-            MmaF16Macs4096,
-            MmaBf16Macs1024,
-            MmaBf16Macs2048,
-            MmaBf16Macs4096,
-        ];
+        let ops = crate::inst::ALL_OPS;
         let fams = [Int, Fp, Dp, Sfu, Mem, Ctrl, Bar, Tensor];
         // The combinations the PTX front end produces (spec §3.1.4).
         let produced = |f: Family, o: OpClass| match f {
