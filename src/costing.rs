@@ -197,7 +197,7 @@ impl TechniqueCost<Record, CostingError> for IssueCosting {
         k: &KernelActivity,
     ) -> Result<Option<Costing<Record>>, CostingError> {
         let (run, edits) = crate::issuecost::cost_with_edits(
-            crate::technique::ISSUE_STAGE_COSTS,
+            models::issue::STAGES,
             ctx.cfg,
             ctx.source,
             ctx.chip,
@@ -224,7 +224,7 @@ impl TechniqueCost<Record, CostingError> for IssueCosting {
         e: &Estimate,
     ) -> Result<StaticCosting, CostingError> {
         let (_, edits) = crate::issuecost::cost_with_edits(
-            crate::technique::ISSUE_STAGE_COSTS,
+            models::issue::STAGES,
             ctx.cfg,
             ctx.source,
             ctx.chip,

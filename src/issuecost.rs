@@ -1,8 +1,8 @@
 //! The issue stage in an estimate (issue-stage spec §4, §5): every run's issue structures
 //! costed by [`models::issue`] at the study's technology point — the in-order baseline's
 //! I-buffer and scoreboards, or the structures of the out-of-order issue stage the
-//! configuration selects (an [`IssueStageCost`] of `technique::ISSUE_STAGE_COSTS`,
-//! each in its technique's module, `src/technique/`) — with their dynamic energy from the
+//! configuration selects (an [`IssueStageCost`] of [`models::issue::STAGES`],
+//! each in its design's module of `models::issue`) — with their dynamic energy from the
 //! run's counters.
 //!
 //! # In the tree
@@ -24,7 +24,9 @@
 //! by the difference between the generic and the §4 baseline models.
 
 use models::gpu::{ChipModel, Estimate, Node, Part, TechCostSource};
-use models::issue::{baseline_cost, BaselineIssue, DesignCost, IssueCostError, StructureCost};
+use models::issue::{
+    baseline_cost, BaselineIssue, DesignCost, IssueCostError, IssueStageCost, StructureCost,
+};
 use models::technique::Edit;
 use serde::Serialize;
 use sim::activity::KernelActivity;
@@ -103,45 +105,6 @@ pub enum IssueError {
     Cost(#[from] IssueCostError),
 }
 
-/// The costing side of an out-of-order issue stage: what the generic issue-stage costing asks
-/// of the technique a configuration selects (registered in `technique::ISSUE_STAGE_COSTS`,
-/// which the costing passes in).
-pub trait IssueStageCost: Sync {
-    /// The design of `cfg` costed at `src` (`base`: the machine's in-order design), `None` when
-    /// `cfg` does not select this issue stage.
-    fn design(
-        &self,
-        cfg: &GpuConfig,
-        base: &BaselineIssue,
-        src: &TechCostSource,
-    ) -> Option<Result<DesignCost, IssueCostError>>;
-
-    /// The §5 counter named `c` in the run `k` when it is one of this stage's; `None` lets the
-    /// in-order counters answer (I-buffer and scoreboard records of the SMs, else 0).
-    fn counter(&self, k: &KernelActivity, c: &str) -> Option<f64>;
-
-    /// Copies of the design's structures per SM (one per warp, one per issue slice, …).
-    fn copies_per_sm(&self, cfg: &GpuConfig) -> u32;
-
-    /// The chip model's leaves its structures replace, in the order they are removed from the
-    /// tree: [`Part::Scoreboard`] always; [`Part::InstructionBuffer`] when its structures
-    /// replace the in-order I-buffer too (a stage that keeps it has the baseline's structures
-    /// it does not replace costed as part of its design, as the baseline's own model costs
-    /// them, so that a comparison with the baseline run compares like with like, and only the
-    /// replaced ones count as removed); [`Part::OperandCollectors`] when its structures are the
-    /// machine's operand collectors (their area and leakage count as removed).
-    fn replaces(&self) -> &'static [Part];
-
-    /// The prefix of its leaves' names in the tree.
-    fn leaf_prefix(&self) -> &'static str;
-
-    /// The instruction-buffer depth its record shows (`None`: no such knob).
-    fn ib_depth(&self, cfg: &GpuConfig) -> Option<u32> {
-        let _ = cfg;
-        None
-    }
-}
-
 /// The out-of-order issue stage of `stages` that `cfg` selects and its costed design, if any.
 fn selected(
     stages: &[&'static dyn IssueStageCost],
@@ -182,7 +145,7 @@ pub fn baseline_design(cfg: &GpuConfig) -> BaselineIssue {
 }
 
 /// The issue stage of `cfg` costed at `src`: the design of the out-of-order issue stage it
-/// selects among `stages` (the registered ones: `technique::ISSUE_STAGE_COSTS`), else the
+/// selects among `stages` (the registered ones: `models::issue::STAGES`), else the
 /// baseline's.
 pub fn design(
     stages: &[&'static dyn IssueStageCost],
@@ -239,7 +202,7 @@ fn powered_s(e: &Estimate) -> f64 {
 /// and, for a run of an out-of-order issue stage, the edits that put its structures into the
 /// tree in place of the leaves it replaces. The record's SM and chip areas are those of `e`;
 /// [`finish`] sets them to the edited tree's. `stages`: the registered out-of-order issue
-/// stages (`technique::ISSUE_STAGE_COSTS`).
+/// stages (`models::issue::STAGES`).
 pub fn cost_with_edits(
     stages: &[&'static dyn IssueStageCost],
     cfg: &GpuConfig,

@@ -58,7 +58,7 @@ pub enum StudyError {
     #[error(transparent)]
     Chip(#[from] ChipError),
     /// A knob a technique derives from the technology point
-    /// ([`crate::technique::DerivedTiming`]) could not be derived; the message names the knob.
+    /// ([`models::technique::DerivedTiming`]) could not be derived; the message names the knob.
     #[error("{0}")]
     Derived(String),
     /// The power-gating physics or accounting refused its inputs.
@@ -514,7 +514,7 @@ impl Study {
             let cycles = derived_srf_cycles(&cfg, &self.tech, chip.core_clock_hz)?;
             cfg.prf.lat_srf = sim::config::prf::LatSrf::Cycles(cycles);
         }
-        for d in crate::technique::DERIVED_TIMINGS {
+        for d in crate::technique::derived_timings() {
             if d.wanted(&cfg) {
                 d.derive(&self.tech, chip, &mut cfg, "")
                     .map_err(StudyError::Derived)?;
@@ -524,7 +524,7 @@ impl Study {
     }
 
     /// The knobs the registered techniques derive from this study's technology point
-    /// ([`crate::technique::DerivedTiming`], `technique::DERIVED_TIMINGS`) written into `cfg`, with one note line
+    /// ([`models::technique::DerivedTiming`], [`crate::technique::derived_timings`]) written into `cfg`, with one note line
     /// per derived knob for technology label `tech`.
     pub fn derive_timings(
         &self,
@@ -533,7 +533,7 @@ impl Study {
         tech: &str,
     ) -> Result<Vec<String>, StudyError> {
         let mut notes = Vec::new();
-        for d in crate::technique::DERIVED_TIMINGS {
+        for d in crate::technique::derived_timings() {
             if d.wanted(cfg) {
                 notes.extend(
                     d.derive(&self.tech, chip, cfg, tech)

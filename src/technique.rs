@@ -16,21 +16,13 @@
 //! combination that set the same knob to different values do not compose, and saying so is an
 //! error naming both and the knob.
 //!
-//! A technique's root-crate side lives in its own child module (`technique/socgpu.rs`,
-//! `technique/loog.rs`: the costing of an out-of-order issue stage; `technique/tric.rs`: a
-//! knob derived from the technology point) and is registered here ([`ISSUE_STAGE_COSTS`],
-//! [`DERIVED_TIMINGS`]; the optimiser's options in [`ISSUE_SEARCH`]).
-
-mod loog;
-mod socgpu;
-mod tric;
-
-pub use loog::{loog_slice, LoogCost};
-pub use socgpu::SocgpuCost;
-pub use tric::TricWake;
+//! A technique's costing lives with its models in `models` and is registered there (the
+//! issue stages in `models::issue::STAGES`, the register-file techniques in
+//! `models::rf::TECHNIQUES`, the knobs derived from the technology point in
+//! `models::rf::DERIVED_TIMINGS`, reached through [`derived_timings`]); this module holds the
+//! names and knobs of each technique and the optimiser's options ([`ISSUE_SEARCH`]).
 
 use crate::study_config::Overridable;
-use sim::config::GpuConfig;
 use std::fmt;
 
 /// One named technique.
@@ -343,34 +335,13 @@ pub const RF_SEARCH: &[(SearchOption, bool)] = &[
     (("adaptive-frf", "adaptive-frf", &[]), false),
 ];
 
-/// The costings of the out-of-order issue stages ([`crate::issuecost`]), each asked in turn
-/// whether a configuration selects it.
-pub static ISSUE_STAGE_COSTS: &[&dyn crate::issuecost::IssueStageCost] = &[&SocgpuCost, &LoogCost];
-
-/// A knob of the machine that a technique derives from the technology point before a run
-/// (the simulator sees only the derived integer), registered once in [`DERIVED_TIMINGS`];
-/// `Study::timed_config` and the commands that note the value reach it only through this
-/// trait.
-pub trait DerivedTiming: Sync {
-    /// Whether `cfg` asks for the derivation.
-    fn wanted(&self, cfg: &GpuConfig) -> bool;
-
-    /// Derives the knob of `cfg` at technology point `point` with `chip` (its supply and core
-    /// clock) and writes it into `cfg`; returns one line describing the value at technology
-    /// label `tech`, or `None` when nothing was derived. An error names the knob.
-    fn derive(
-        &self,
-        point: &techlib::ResolvedPoint,
-        chip: &models::gpu::ChipModel,
-        cfg: &mut GpuConfig,
-        tech: &str,
-    ) -> Result<Option<String>, String>;
+/// The knobs techniques derive from the technology point before a run
+/// ([`models::technique::DerivedTiming`]), in the order they are derived (after the
+/// power-gating timing and the SRF latency, which the study derives itself): the
+/// register-file techniques' ([`models::rf::DERIVED_TIMINGS`]).
+pub fn derived_timings() -> impl Iterator<Item = &'static dyn models::technique::DerivedTiming> {
+    models::rf::DERIVED_TIMINGS.iter().copied()
 }
-
-/// The knobs techniques derive from the technology point before a run, in the order they are
-/// derived (after the power-gating timing and the SRF latency, which the study derives
-/// itself).
-pub static DERIVED_TIMINGS: &[&dyn DerivedTiming] = &[&TricWake];
 
 /// Why a technique name or combination cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -178,14 +178,19 @@ fn tric_control_uses_the_calibrated_component() {
     );
     for r in recs.iter().filter(|r| r.component == "tric_ctrl") {
         let cal = models::logic::model(
-            models::logic::LogicKind::TricCtrl,
+            models::logic::LogicKind::PowerStateCtrl,
             &r.params,
             &tech,
             Some(&overlay),
         )
         .unwrap();
-        let ana = models::logic::model(models::logic::LogicKind::TricCtrl, &r.params, &tech, None)
-            .unwrap();
+        let ana = models::logic::model(
+            models::logic::LogicKind::PowerStateCtrl,
+            &r.params,
+            &tech,
+            None,
+        )
+        .unwrap();
         println!(
             "{:<18} {:>12.3} {:>12.3} {:>12.3} {:>12.4} {:>12.4} {:>12.4}",
             r.label(),

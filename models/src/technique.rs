@@ -279,6 +279,27 @@ fn collect<'a>(n: &'a mut Node, parts: &[Part], out: &mut Vec<&'a mut Node>) {
     }
 }
 
+/// A knob of the machine that a technique derives from the technology point before a run
+/// (the simulator sees only the derived integer), registered once (the register-file
+/// techniques' in [`crate::rf::DERIVED_TIMINGS`]);
+/// `Study::timed_config` and the commands that note the value reach it only through this
+/// trait.
+pub trait DerivedTiming: Sync {
+    /// Whether `cfg` asks for the derivation.
+    fn wanted(&self, cfg: &GpuConfig) -> bool;
+
+    /// Derives the knob of `cfg` at technology point `point` with `chip` (its supply and core
+    /// clock) and writes it into `cfg`; returns one line describing the value at technology
+    /// label `tech`, or `None` when nothing was derived. An error names the knob.
+    fn derive(
+        &self,
+        point: &techlib::ResolvedPoint,
+        chip: &ChipModel,
+        cfg: &mut GpuConfig,
+        tech: &str,
+    ) -> Result<Option<String>, String>;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -771,7 +771,7 @@ fn knobs_are_range_checked() {
     let ok = "base = \"gtx1080ti\"\n[sched.ooo]\nmode = \"loog\"\nloog_rrs_factor = 1.5\n\
               loog_n_cu = 14\nloog_wb_buffers = 2\nloog_uuid_bits = 20\n";
     let c = GpuConfig::from_toml_str(ok, "ok.toml").unwrap();
-    let hw = sim::timing::ooo::loog_hw_inputs(&c).unwrap();
+    let hw = sim::activity::LoogHwInputs::of_config(&c).unwrap();
     assert_eq!((hw.n_cu, hw.n_rrs, hw.n_id, hw.id_bits), (14, 21, 21, 5));
     assert_eq!(
         (hw.slices_per_sm, hw.warps_per_slice, hw.uuid_bits),
@@ -782,8 +782,10 @@ fn knobs_are_range_checked() {
     assert_eq!(hw.war_comparators(), 3 * 14 * 13);
     // the RTL default N_cu = min(16, W x issue width)
     let d = loog_cfg();
-    assert_eq!(sim::timing::ooo::loog_hw_inputs(&d).unwrap().n_cu, 16);
-    assert!(sim::timing::ooo::loog_hw_inputs(&GpuConfig::preset("gtx1080ti").unwrap()).is_none());
+    assert_eq!(sim::activity::LoogHwInputs::of_config(&d).unwrap().n_cu, 16);
+    assert!(
+        sim::activity::LoogHwInputs::of_config(&GpuConfig::preset("gtx1080ti").unwrap()).is_none()
+    );
 }
 
 // ---------------------------------------------------------------- dependent chains across warps

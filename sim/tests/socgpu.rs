@@ -451,7 +451,7 @@ fn knobs_are_range_checked() {
     let ok = "base = \"gtx1080ti\"\n[sched.ooo]\nmode = \"socgpu\"\nib_depth = 16\n\
               local_policy = \"most_ready\"\nib_refill = \"when_empty\"\ndual = \"smart\"\n";
     let c = GpuConfig::from_toml_str(ok, "ok.toml").unwrap();
-    let hw = sim::timing::ooo::socgpu_hw_inputs(&c).unwrap();
+    let hw = sim::activity::SocgpuHwInputs::of_config(&c).unwrap();
     assert_eq!(
         (hw.ib_depth, hw.seniority_bits, hw.ready_ctr_bits),
         (16, 4, 6)

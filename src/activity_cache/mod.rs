@@ -8,7 +8,7 @@
 //! older model's records), the workload's identity ([`sim::workloads::Workload::identity`]:
 //! the name of a built-in workload, a content hash of a user program), the size tier, and the configuration as the
 //! simulator sees it — [`sim_key_config`]: the resolved configuration after the derived
-//! integers (`pg.bet`, `pg.wakeup`, `prf.lat_srf`, and those of `technique::DERIVED_TIMINGS`)
+//! integers (`pg.bet`, `pg.wakeup`, `prf.lat_srf`, and those of `technique::derived_timings()`)
 //! have been filled in, with the tables and keys that only the cost models read reset to their
 //! defaults (`GpuConfig::simulated_view`: `[physical]`, the supplies, the derivation modes;
 //! `[energy]` and `[opt]` are not the machine's and never reach the key). A switch size `s` or an SRF supply that

@@ -213,10 +213,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         study = study.activity(path);
     }
     // the study derives these knobs itself; the command notes their values
-    if crate::technique::DERIVED_TIMINGS
-        .iter()
-        .any(|d| d.wanted(study.config()))
-    {
+    if crate::technique::derived_timings().any(|d| d.wanted(study.config())) {
         let src = study.cost_source()?;
         let chip = study.chip(&src)?;
         let mut cfg = study.config().machine.clone();

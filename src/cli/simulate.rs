@@ -123,10 +123,7 @@ pub fn derive_timings(
     point: &super::TechArgs,
     quiet: bool,
 ) -> Result<StudyConfig> {
-    if !crate::technique::DERIVED_TIMINGS
-        .iter()
-        .any(|d| d.wanted(&cfg))
-    {
+    if !crate::technique::derived_timings().any(|d| d.wanted(&cfg)) {
         return Ok(cfg);
     }
     let study = crate::study::Study::new(cfg, point.choice()?, None);
@@ -142,9 +139,7 @@ pub fn derive_timings(
 /// Runs `gpuenergy simulate` with parsed arguments.
 pub fn run(args: Args) -> Result<()> {
     let (cfg, origin) = resolve_config(args.preset.as_deref(), args.config.as_ref(), &args.mods)?;
-    let derived = crate::technique::DERIVED_TIMINGS
-        .iter()
-        .any(|d| d.wanted(&cfg));
+    let derived = crate::technique::derived_timings().any(|d| d.wanted(&cfg));
     let cfg = derive_timings(cfg, &args.point, args.quiet.quiet)?;
     let mut run = RunInfo::for_config(
         &origin,

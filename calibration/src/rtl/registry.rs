@@ -58,7 +58,7 @@ fn epoch_valid(p: &Params) -> bool {
         && g("IW") <= g("W")
 }
 
-fn tric_valid(p: &Params) -> bool {
+fn power_state_valid(p: &Params) -> bool {
     let g = |n: &str| p.get(n).copied().unwrap_or(0);
     g("N") >= 2 && (1..=16).contains(&g("HW")) && (1..=16).contains(&g("LW"))
 }
@@ -404,7 +404,7 @@ pub(super) static COMPONENTS: &[ComponentSpec] = &[
         testbench: "tb/tric_ctrl_tb.v",
         tb_top: "tric_ctrl_tb",
         vectors: None,
-        valid: Some(tric_valid),
+        valid: Some(power_state_valid),
     },
     ComponentSpec {
         name: "issue_base",

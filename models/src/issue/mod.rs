@@ -5,7 +5,8 @@
 //! §5, §5.7).
 //!
 //! The in-order baseline and DWF in two layers, and each out-of-order design in its own module
-//! ([`socgpu`], [`loog`]) holding both layers for its structures:
+//! ([`socgpu`], [`loog`]) holding both layers for its structures and its costing in an estimate
+//! (an [`IssueStageCost`], [`stage`], registered once in [`STAGES`]):
 //! - [`bits`] (the crate's [`crate::issue_bits`], below the chip model, which sizes the
 //!   baseline's leaves with it): the plain input structs and the bit-count formulas of issue-stage §4 and
 //!   control-flow §5.7, exactly as written there (state bits per structure, comparator counts,
@@ -29,11 +30,18 @@ pub use crate::issue_bits as bits;
 pub mod cost;
 pub mod loog;
 pub mod socgpu;
+pub mod stage;
 
 pub use bits::{BaselineIssue, DwfScheduler, InstFields};
 pub use cost::{baseline_cost, dwf_cost, DesignCost, EventCost, IssueCostError, StructureCost};
-pub use loog::{loog_cost, LoogSlice};
-pub use socgpu::{socgpu_cost, SelectPolicy, SocgpuIssue};
+pub use loog::{loog_cost, loog_slice, LoogCost, LoogSlice};
+pub use socgpu::{socgpu_cost, SelectPolicy, SocgpuCost, SocgpuIssue};
+pub use stage::IssueStageCost;
+
+/// The costings of the out-of-order issue stages, each asked in turn whether a configuration
+/// selects it (the registry the estimate's issue-stage costing reads; a configuration that
+/// selects none is costed as the in-order baseline).
+pub static STAGES: &[&dyn IssueStageCost] = &[&SocgpuCost, &LoogCost];
 
 #[cfg(test)]
 mod tests;

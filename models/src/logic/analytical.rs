@@ -203,7 +203,7 @@ pub fn counts(kind: LogicKind, p: &BTreeMap<String, u32>) -> GateCounts {
                 w + 4.0,
             )
         }
-        TricCtrl => {
+        PowerStateCtrl => {
             let (n, hw, lw) = (g("N"), g("HW"), g("LW"));
             // Per entry: the hold counter's ±1 update and saturation (≈ 8 GE per bit), the wake
             // counter's decrement and load mux (≈ 6 GE per bit), the 2-bit state's next-state

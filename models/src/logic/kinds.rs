@@ -51,9 +51,11 @@ pub enum LogicKind {
     /// cycle) over an `EPOCH`-cycle epoch counted by an `EW`-bit cycle counter, compared with a
     /// threshold at the epoch's end.
     EpochCounter,
-    /// TRIC control: per register-file entry a 2-bit OFF/DROWSY/WAKING/ON state, an `HW`-bit
-    /// hold count and an `LW`-bit wake counter, for `N` entries addressed by index.
-    TricCtrl,
+    /// Per-entry power-state control (TRIC's, register-file §3.1–§3.4): per entry a 2-bit
+    /// OFF/DROWSY/WAKING/ON state, an `HW`-bit hold count and an `LW`-bit wake counter, for `N`
+    /// entries addressed by index. Its synthesis records keep the name of the RTL module it is
+    /// calibrated on, `tric_ctrl`.
+    PowerStateCtrl,
     /// Prefix adder of `WIDTH` bits (building block).
     Adder,
     /// `N`-to-1 multiplexer of `WIDTH` bits (building block).
@@ -87,7 +89,7 @@ impl LogicKind {
         LogicKind::SwapCam,
         LogicKind::PilotCounters,
         LogicKind::EpochCounter,
-        LogicKind::TricCtrl,
+        LogicKind::PowerStateCtrl,
         LogicKind::Adder,
         LogicKind::Mux,
         LogicKind::Hdot4F32Acc,
@@ -115,7 +117,7 @@ impl LogicKind {
             LogicKind::SwapCam => "swap_cam",
             LogicKind::PilotCounters => "pilot_counters",
             LogicKind::EpochCounter => "epoch_counter",
-            LogicKind::TricCtrl => "tric_ctrl",
+            LogicKind::PowerStateCtrl => "tric_ctrl",
             LogicKind::Adder => "adder",
             LogicKind::Mux => "mux",
             LogicKind::Hdot4F32Acc => "hdot4_f32acc",
@@ -155,7 +157,7 @@ impl LogicKind {
             LogicKind::SwapCam => &[("N", 4)],
             LogicKind::PilotCounters => &[("NREGS", 63), ("WIDTH", 16)],
             LogicKind::EpochCounter => &[("EPOCH", 50), ("EW", 6), ("IW", 4), ("W", 9)],
-            LogicKind::TricCtrl => &[("HW", 2), ("LW", 2), ("N", 16)],
+            LogicKind::PowerStateCtrl => &[("HW", 2), ("LW", 2), ("N", 16)],
         };
         p.iter().map(|(k, v)| (k.to_string(), *v)).collect()
     }
@@ -218,7 +220,7 @@ pub fn default_form(kind: LogicKind, quantity: &str) -> &'static [&'static str] 
             SwapCam => &["clog2(N)", "1"],
             PilotCounters => &["clog2(NREGS)", "WIDTH", "1"],
             EpochCounter => &["W", "IW", "1"],
-            TricCtrl => &["clog2(N)", "HW", "LW", "1"],
+            PowerStateCtrl => &["clog2(N)", "HW", "LW", "1"],
         };
     }
     let energy = quantity == "energy_per_op_j";
@@ -289,6 +291,6 @@ pub fn default_form(kind: LogicKind, quantity: &str) -> &'static [&'static str] 
         // TRIC control: every entry replicates its state, hold-count and wake-counter bits with
         // their next-state logic (N·HW, N·LW, N), and three ⌈log₂N⌉-bit index compares (wake,
         // release, allocation) per entry.
-        TricCtrl => &["N*HW", "N*LW", "N*clog2(N)", "N", "1"],
+        PowerStateCtrl => &["N*HW", "N*LW", "N*clog2(N)", "N", "1"],
     }
 }

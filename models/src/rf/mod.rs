@@ -16,8 +16,8 @@
 //! - [`coma`]: the divided-wordline circuit (AND-gate count and area, wordline charging delay
 //!   with and without DWL), the model value of `coma.fixed_fraction`, and COMA's accounting
 //!   terms.
-//! - [`tric`]: TRIC's per-entry costs, switch, control, derived wake latency and accounting
-//!   terms.
+//! - [`tric`]: TRIC's per-entry costs, switch, control, derived wake latency (the
+//!   [`DERIVED_TIMINGS`] entry [`tric::TricWake`]) and accounting terms.
 //! - [`counts`]: a simulated run's activity mapped onto the accounting's counts.
 //! - [`EnergySection`]: `[energy]`, the accounting's switches (in [`crate::energy_section`],
 //!   which every costing's context carries).
@@ -38,6 +38,10 @@ pub mod tric;
 /// The register-file techniques of the §8 accounting, registered once, in the order a record
 /// lists them ([`technique`]).
 pub static TECHNIQUES: &[&dyn technique::RfTechniqueTerms] = &[&tric::Tric, &coma::Coma];
+
+/// The knobs the register-file techniques derive from the technology point before a run
+/// ([`crate::technique::DerivedTiming`]), registered once, in the order they are derived.
+pub static DERIVED_TIMINGS: &[&dyn crate::technique::DerivedTiming] = &[&tric::TricWake];
 
 pub use crate::energy_section::{EnergyCalibration, EnergySection};
 

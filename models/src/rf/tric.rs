@@ -25,9 +25,13 @@ use super::{default_flavour, drowsy_ratio, retention_voltage, RfError};
 use crate::gating::breakeven::{effective_logic_threshold_v, highest_vt_flavour};
 use crate::gating::sleep::{evaluate, PhysicalKnobs, SleepInputs, SleepOutputs, SwitchDevice};
 use crate::gating::GatingError;
+use crate::gpu::ChipModel;
 use crate::logic::{self, LogicKind};
 use crate::overlay::Overlay;
+use crate::technique::DerivedTiming;
 use serde::Serialize;
+use sim::config::tric::{TricGranularity, WakeLatencyMode};
+use sim::config::GpuConfig;
 use techlib::{CellKind, Conditions, Flavour, NodeKind};
 
 /// TRIC at one design point.
@@ -73,7 +77,7 @@ pub fn control_blocks(
     let n = switches.clamp(2, CONTROL_BLOCK_ENTRIES as u64) as u32;
     let blocks = switches.div_ceil(n as u64).max(1);
     let c = logic::model(
-        LogicKind::TricCtrl,
+        LogicKind::PowerStateCtrl,
         &logic::params(&[("N", n), ("HW", 2), ("LW", 2)]),
         lt,
         overlay,
@@ -536,7 +540,6 @@ impl RfTechniqueTerms for Tric {
     /// The lanes of an entry with `tric.granularity = "entry_lane"` (read whether or not TRIC
     /// is on, as the record's residency units are).
     fn units_per_entry(&self, cfg: &sim::config::GpuConfig, design: &RfDesign) -> u64 {
-        use sim::config::tric::TricGranularity;
         match cfg.tric.granularity {
             TricGranularity::Entry => 1,
             TricGranularity::EntryLane => design.lanes as u64,
@@ -564,6 +567,90 @@ impl RfTechniqueTerms for Tric {
             cfg.tric.off_residual,
             cfg.tric.gate_periphery_if_bank_off,
         ))
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The derived wake latency (register-file spec §3.4): with `tric.wake_latency_mode = "derived"`
+// the wake latency the simulator takes, `tric.wake_latency`, is derived from the tri-modal
+// switch model at the study's technology point ([`TricWake`], a
+// [`crate::technique::DerivedTiming`] registered in [`super::DERIVED_TIMINGS`]), and the
+// commands note the value.
+
+/// TRIC's derived wake latency (`tric.wake_latency_mode = "derived"`).
+pub struct TricWake;
+
+impl TricWake {
+    /// The TRIC wake latency L = ⌈t_wake(V_drowsy → Vdd)/t_clk⌉ of one switch (an entry of
+    /// `rf.entry_bytes` with `tric.granularity = "entry"`, one 32-bit lane with `"entry_lane"`)
+    /// of `cfg` at `tech`'s node, flavour and temperature, the chip's supply and core clock,
+    /// and `V_drowsy` = DRV + `tric.drowsy_margin_mv`
+    /// ([`derived_wake_latency`]). `None` in the `"fixed"` mode. An L outside
+    /// 1..=64 cycles is an error naming the knob.
+    pub fn latency(
+        cfg: &GpuConfig,
+        tech: &techlib::ResolvedPoint,
+        chip: &ChipModel,
+    ) -> Result<Option<DerivedWake>, String> {
+        let t = &cfg.tric;
+        if t.wake_latency_mode != WakeLatencyMode::Derived {
+            return Ok(None);
+        }
+        let bits = match t.granularity {
+            TricGranularity::Entry => cfg.rf.entry_bytes as u64 * 8,
+            TricGranularity::EntryLane => 32,
+        };
+        let d = derived_wake_latency(
+            tech.node(),
+            Some(tech.flavour()),
+            chip.vdd_v,
+            t.drowsy_margin_mv * 1e-3,
+            chip.core_clock_hz,
+            bits,
+            tech.temperature_k(),
+        )
+        .map_err(|e| format!("tric.wake_latency_mode = \"derived\": {e}"))?;
+        if !(1..=64).contains(&d.wake_cycles) {
+            return Err(format!(
+                "tric.wake_latency_mode = \"derived\": t_wake = {:.3e} s gives L = {} cycles, \
+                 outside 1..=64; use tric.wake_latency_mode = \"fixed\" or another \
+                 tric.drowsy_margin_mv / clock",
+                d.t_wake_s, d.wake_cycles
+            ));
+        }
+        Ok(Some(d))
+    }
+}
+
+/// One line describing a derived TRIC wake latency at technology `tech`.
+fn note(d: &DerivedWake, tech: &str) -> String {
+    format!(
+        "tric.wake_latency derived: L = {} cycles (t_wake = {:.1} ps from V_drowsy = {:.3} V to \
+         Vdd = {:.3} V at {:.0} MHz, {tech})",
+        d.wake_cycles,
+        d.t_wake_s * 1e12,
+        d.v_drowsy_v,
+        d.vdd_v,
+        d.clock_hz * 1e-6
+    )
+}
+
+impl DerivedTiming for TricWake {
+    fn wanted(&self, cfg: &GpuConfig) -> bool {
+        cfg.tric.wake_latency_mode == WakeLatencyMode::Derived
+    }
+
+    fn derive(
+        &self,
+        point: &techlib::ResolvedPoint,
+        chip: &ChipModel,
+        cfg: &mut GpuConfig,
+        tech: &str,
+    ) -> Result<Option<String>, String> {
+        Ok(Self::latency(cfg, point, chip)?.map(|d| {
+            cfg.tric.wake_latency = d.wake_cycles as u32;
+            note(&d, tech)
+        }))
     }
 }
 

@@ -4,7 +4,8 @@
 //! write-back-buffer writes; UUID comparisons; allocation stalls; RRS allocations, occupancy
 //! and allocation periods; reorders with their UUID distances; and dispatches held by a busy
 //! unit. Present in a kernel's record only when `sched.ooo.mode = "loog"`. Also
-//! [`LoogHwInputs`], the inputs of the §4 bit-count formulas the cost models read.
+//! [`LoogHwInputs`], the inputs of the §4 bit-count formulas the cost models read, derived
+//! from the configuration ([`LoogHwInputs::of_config`]).
 
 use serde::{Deserialize, Serialize};
 
@@ -346,6 +347,36 @@ pub struct LoogHwInputs {
 }
 
 impl LoogHwInputs {
+    /// The §4 inputs of a LOOG configuration (`None` when `sched.ooo.mode` is not "loog"):
+    /// one LOOG instance per issue slice; T = `gpu.warp_size`, D = 32-bit registers, A = the
+    /// 255 general registers plus 7 predicates the RAT renames, 3 operands per CU (rs1..rs3).
+    pub fn of_config(cfg: &crate::config::GpuConfig) -> Option<Self> {
+        let o = &cfg.sched.ooo;
+        if o.mode != crate::config::OooMode::Loog {
+            return None;
+        }
+        let slices = cfg.loog_slices();
+        let (n_cu, n_rrs) = (cfg.loog_n_cu(), cfg.loog_rrs_entries());
+        let n_id = if n_rrs > 0 { n_rrs } else { n_cu };
+        Some(Self {
+            slices_per_sm: slices,
+            n_sm: cfg.gpu.n_sm,
+            n_cu,
+            n_rrs,
+            n_id,
+            // ⌈log2 N_id⌉ (0 for N_id ≤ 1)
+            id_bits: u32::BITS - n_id.saturating_sub(1).leading_zeros(),
+            warps_per_slice: cfg.sm.max_warps.div_ceil(slices),
+            threads_per_warp: cfg.gpu.warp_size,
+            data_bits: 32,
+            uuid_bits: o.loog_uuid_bits,
+            arch_regs: 255 + 7,
+            operands_per_cu: 3,
+            wb_buffers: o.loog_wb_buffers,
+            rf_read_ports: o.loog_rf_read_ports,
+        })
+    }
+
     /// RAT bits per slice: `W · A · (1 + ⌈log2 N_id⌉)` (§4).
     pub fn rat_bits(&self) -> u64 {
         self.warps_per_slice as u64 * self.arch_regs as u64 * (1 + self.id_bits) as u64

@@ -3,7 +3,8 @@
 //! NOR evaluations and column clears, candidate-set sizes, ready-counter increments, seniority
 //! updates, flushes and squashes, control instructions, smart-dual re-selections and the
 //! buffer occupancy. Present in a kernel's record only when `sched.ooo.mode = "socgpu"`. Also
-//! [`SocgpuHwInputs`], the inputs of the §4 bit-count formulas the cost models read.
+//! [`SocgpuHwInputs`], the inputs of the §4 bit-count formulas the cost models read, derived
+//! from the configuration ([`SocgpuHwInputs::of_config`]).
 
 use serde::{Deserialize, Serialize};
 
@@ -219,4 +220,46 @@ pub struct SocgpuHwInputs {
     pub baseline_ib_entries: u32,
     /// The local policy.
     pub policy: crate::config::OooLocalPolicy,
+}
+
+/// ⌈log2 n⌉ (0 for n ≤ 1).
+fn ceil_log2(n: u32) -> u32 {
+    u32::BITS - n.saturating_sub(1).leading_zeros()
+}
+
+impl SocgpuHwInputs {
+    /// Ready-counter width C of a configuration: `sched.ooo.ready_ctr_bits`, or ⌈log2 N⌉ + 2
+    /// when that is 0 (issue-stage §2.1 [G]).
+    pub fn ready_ctr_bits_of(cfg: &crate::config::GpuConfig) -> u32 {
+        let o = &cfg.sched.ooo;
+        if o.ready_ctr_bits == 0 {
+            ceil_log2(o.ib_depth) + 2
+        } else {
+            o.ready_ctr_bits
+        }
+    }
+
+    /// The §4 inputs of a SOCGPU configuration (`None` when `sched.ooo.mode` is not
+    /// "socgpu").
+    pub fn of_config(cfg: &crate::config::GpuConfig) -> Option<Self> {
+        if cfg.sched.ooo.mode != crate::config::OooMode::Socgpu {
+            return None;
+        }
+        let n = cfg.sched.ooo.ib_depth;
+        let policy = cfg.sched.ooo.local_policy;
+        Some(Self {
+            ib_depth: n,
+            warps_per_sm: cfg.sm.max_warps,
+            n_sm: cfg.gpu.n_sm,
+            seniority_bits: ceil_log2(n),
+            ready_ctr_bits: if policy.uses_ready_ctr() {
+                Self::ready_ctr_bits_of(cfg)
+            } else {
+                0
+            },
+            dm_bits: n * n.saturating_sub(1),
+            baseline_ib_entries: cfg.frontend.ibuffer_entries,
+            policy,
+        })
+    }
 }

@@ -195,9 +195,7 @@ pub fn summary_table(
         s.push_str(&gating_table(g));
     }
     if let Some(r) = a.rf.as_ref().filter(|_| cfg.rf_technique_enabled()) {
-        let derived = crate::technique::DERIVED_TIMINGS
-            .iter()
-            .any(|d| d.wanted(cfg));
+        let derived = crate::technique::derived_timings().any(|d| d.wanted(cfg));
         s.push_str(&rf_table(r, a.warp_insts, derived));
     }
     if let Some(p) = a.rf.as_ref().and_then(|r| r.prf.as_ref()) {

@@ -27,14 +27,11 @@ pub mod loog;
 pub mod socgpu;
 
 pub use loog::{
-    loog_hw_inputs, loog_params, AllocStall, Cu, LoogHwInputs, LoogParams, LsqKind, LsqMem,
-    Operand, RfArbiter, SmLoog,
+    loog_params, AllocStall, Cu, LoogHwInputs, LoogParams, LsqKind, LsqMem, Operand, RfArbiter,
+    SmLoog,
 };
 pub(crate) use socgpu::SmSocgpu;
-pub use socgpu::{
-    ready_ctr_bits, socgpu_hw_inputs, DepMatrix, FlushOutcome, IbEntry, LocalPolicy,
-    SocgpuHwInputs, WarpIb,
-};
+pub use socgpu::{DepMatrix, FlushOutcome, IbEntry, LocalPolicy, SocgpuHwInputs, WarpIb};
 
 use crate::config::{GpuConfig, OooMode};
 use crate::timing::memsys::MemSys;
@@ -186,15 +183,6 @@ impl OooStage {
 }
 
 crate::timing::policy::forward_issue_stage!(OooStage, ooo_call);
-
-/// ⌈log2 n⌉ (0 for n ≤ 1).
-pub fn ceil_log2(n: u32) -> u32 {
-    if n <= 1 {
-        0
-    } else {
-        32 - (n - 1).leading_zeros()
-    }
-}
 
 /// Bytes of one instruction for the not-taken next PC: 8 for PTX, 16 for SASS traces.
 pub fn inst_bytes(cfg: &GpuConfig) -> u32 {

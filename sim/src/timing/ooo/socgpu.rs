@@ -15,8 +15,7 @@
 //! one still reads or writes (WAR/WAW) and never reads a register an older one has yet to
 //! write (RAW): all three order it after the older entry until that entry's write-back.
 //!
-//! Here also: the dependence matrix ([`depmatrix`]), the §4 hardware inputs of a configuration
-//! ([`socgpu_hw_inputs`]), one SM's SOCGPU state ([`SmSocgpu`]: a buffer per warp slot, the
+//! Here also: the dependence matrix ([`depmatrix`]), one SM's SOCGPU state ([`SmSocgpu`]: a buffer per warp slot, the
 //! fetch state the buffers add, the knobs and the counters) and its [`IssueStage`]
 //! implementation, which the SOCGPU path (`socgpu/path.rs`) drives.
 
@@ -24,10 +23,10 @@ pub(crate) mod path;
 
 pub use self::depmatrix::DepMatrix;
 use self::depmatrix::MAX_ENTRIES;
-use super::{ceil_log2, inst_bytes};
+use super::inst_bytes;
 pub use crate::activity::SocgpuHwInputs;
 use crate::activity::{KernelActivity, SocgpuStats};
-use crate::config::{GpuConfig, IbRefill, OooDual, OooMemOrder, OooMode};
+use crate::config::{GpuConfig, IbRefill, OooDual, OooMemOrder};
 use crate::inst::Reg;
 use crate::timing::policy::{Hazard, IssueStage};
 use crate::timing::tinst::TInst;
@@ -476,40 +475,6 @@ fn low_mask(n: usize) -> u64 {
     }
 }
 
-/// Ready-counter width C of a configuration: `sched.ooo.ready_ctr_bits`, or ⌈log2 N⌉ + 2
-/// when that is 0 (issue-stage §2.1 [G]).
-pub fn ready_ctr_bits(cfg: &GpuConfig) -> u32 {
-    let o = &cfg.sched.ooo;
-    if o.ready_ctr_bits == 0 {
-        ceil_log2(o.ib_depth) + 2
-    } else {
-        o.ready_ctr_bits
-    }
-}
-
-/// The §4 inputs of a SOCGPU configuration (`None` when `sched.ooo.mode` is not "socgpu").
-pub fn socgpu_hw_inputs(cfg: &GpuConfig) -> Option<SocgpuHwInputs> {
-    if cfg.sched.ooo.mode != OooMode::Socgpu {
-        return None;
-    }
-    let n = cfg.sched.ooo.ib_depth;
-    let policy = cfg.sched.ooo.local_policy;
-    Some(SocgpuHwInputs {
-        ib_depth: n,
-        warps_per_sm: cfg.sm.max_warps,
-        n_sm: cfg.gpu.n_sm,
-        seniority_bits: ceil_log2(n),
-        ready_ctr_bits: if policy.uses_ready_ctr() {
-            ready_ctr_bits(cfg)
-        } else {
-            0
-        },
-        dm_bits: n * n.saturating_sub(1),
-        baseline_ib_entries: cfg.frontend.ibuffer_entries,
-        policy,
-    })
-}
-
 /// One SM's SOCGPU state: a buffer per warp slot, the fetch state the buffers add, the knobs
 /// and the counters.
 pub(crate) struct SmSocgpu {
@@ -542,7 +507,7 @@ impl SmSocgpu {
     pub fn new(cfg: &GpuConfig, sm: u32, nw: usize) -> SmSocgpu {
         let o = &cfg.sched.ooo;
         let n = o.ib_depth as usize;
-        let bits = ready_ctr_bits(cfg);
+        let bits = SocgpuHwInputs::ready_ctr_bits_of(cfg);
         let mem_in_order = o.mem_order == OooMemOrder::SameWarpInOrder;
         let ibs = (0..nw)
             .map(|w| {

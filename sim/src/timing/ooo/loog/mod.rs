@@ -25,17 +25,14 @@
 //!
 //! The module is pure state and counting; the LOOG path (`path.rs`) drives it and
 //! moves instructions to the execution units. Here: the structures, the knobs of a
-//! configuration ([`loog_params`]) and its §4 hardware inputs ([`loog_hw_inputs`]), the
-//! allocation (step 1) and the [`IssueStage`] implementation; the per-cycle steps 2–7 are in
-//! `cycle`.
+//! configuration ([`loog_params`]), the allocation (step 1) and the [`IssueStage`]
+//! implementation; the per-cycle steps 2–7 are in `path`, beside the path that drives them.
 
-mod cycle;
 pub(crate) mod path;
 
-use super::ceil_log2;
 pub use crate::activity::LoogHwInputs;
 use crate::activity::{KernelActivity, LoogStats};
-use crate::config::{GpuConfig, LoogRfArbiter, OooMode};
+use crate::config::{GpuConfig, LoogRfArbiter};
 use crate::inst::{Reg, MAX_DST, MAX_SRC};
 use crate::timing::policy::{Hazard, IssueStage};
 use crate::timing::tinst::TInst;
@@ -712,32 +709,6 @@ pub fn loog_params(cfg: &GpuConfig) -> LoogParams {
         defer_load_consumers: o.loog_defer_load_consumers,
         lsq: o.loog_lsq.then_some((o.loog_lq_entries, o.loog_sq_entries)),
     }
-}
-
-/// The §4 inputs of a LOOG configuration (`None` when `sched.ooo.mode` is not "loog"): one
-/// LOOG instance per issue slice; T = `gpu.warp_size`, D = 32-bit registers, A = the 255
-/// general registers plus 7 predicates the RAT renames, 3 operands per CU (rs1..rs3).
-pub fn loog_hw_inputs(cfg: &GpuConfig) -> Option<LoogHwInputs> {
-    if cfg.sched.ooo.mode != OooMode::Loog {
-        return None;
-    }
-    let p = loog_params(cfg);
-    Some(LoogHwInputs {
-        slices_per_sm: p.slices,
-        n_sm: cfg.gpu.n_sm,
-        n_cu: p.n_cu,
-        n_rrs: p.n_rrs,
-        n_id: p.n_id(),
-        id_bits: ceil_log2(p.n_id()),
-        warps_per_slice: cfg.sm.max_warps.div_ceil(p.slices),
-        threads_per_warp: cfg.gpu.warp_size,
-        data_bits: 32,
-        uuid_bits: p.uuid_bits,
-        arch_regs: 255 + 7,
-        operands_per_cu: 3,
-        wb_buffers: p.wb_buffers,
-        rf_read_ports: p.rf_read_ports,
-    })
 }
 
 /// LOOG as the SM's issue stage: registers are renamed through the RAT and results
