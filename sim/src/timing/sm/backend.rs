@@ -340,9 +340,9 @@ impl Sm {
             self.issue.sb_blocked.remove(warp);
             let lanes = mask.count_ones() as u64;
             // folding / lane shifting (power-gating §6, §7): passes, port time, latency
-            let fi = self.fold.as_ref().and_then(|f| f.plan(&cu_ec, mask, t));
-            if let (Some(f), Some(fi)) = (self.fold.as_mut(), fi.as_ref()) {
-                f.count(&cu_ec, mask, fi);
+            let fi = self.lanes.plan(&cu_ec, mask, t);
+            if let Some(fi) = fi.as_ref() {
+                self.lanes.count(&cu_ec, mask, fi);
             }
             let unit = &mut self.exec.units[ui];
             unit.next_accept = t + fi.map_or(ii, |f| f.timing.port_busy_cycles) as u64;

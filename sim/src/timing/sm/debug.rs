@@ -23,8 +23,8 @@ impl Sm {
             "SM {} at cycle {t}: {} resident warps, {} CTAs, {} at barrier",
             self.id, self.warps.n_resident_warps, self.warps.n_resident_ctas, self.warps.n_at_bar
         );
-        if let Some(f) = self.fold.as_ref() {
-            let _ = writeln!(s, "  fold: {}", f.debug_state(t));
+        if let Some(d) = self.lanes.debug_state(t) {
+            let _ = writeln!(s, "  fold: {d}");
         }
         for (i, sched) in self.issue.scheds.iter().enumerate() {
             let _ = writeln!(

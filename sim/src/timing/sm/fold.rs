@@ -21,6 +21,9 @@
 //!
 //! Folding changes only when and on which lanes an instruction runs: per-type instruction
 //! counts and per-lane active-thread counts are those of the unfolded run (§8.9).
+//!
+//! The SM holds it in its lane-mapping slot ([`LaneSlot`]): each active thread on its own
+//! lane (the baseline), or folding; the SM's stages ask the slot, never a folding field.
 
 use super::Sm;
 use crate::activity::FoldStats;
@@ -34,6 +37,73 @@ use crate::timing::fold::{
 use crate::timing::gating::DomType;
 use crate::timing::policy::HeadType;
 use crate::timing::slots::GatingSlot;
+
+/// How an SM maps an instruction's active threads onto its execution lanes.
+pub(crate) enum LaneSlot {
+    /// Each active thread on its own lane, every instruction whole.
+    Direct,
+    /// Warp folding and lane shifting (`fold.enabled`; power-gating §6, §7).
+    Fold(Box<SmFold>),
+}
+
+impl LaneSlot {
+    /// The slot `cfg` asks for.
+    pub fn new(cfg: &GpuConfig) -> Self {
+        if cfg.fold.enabled {
+            Self::Fold(Box::new(SmFold::new(cfg)))
+        } else {
+            Self::Direct
+        }
+    }
+
+    /// How an instruction of class `ec` with active lanes `mask` dispatched at `t` runs when
+    /// the lane mapping transforms it ([`SmFold::plan`]); `None`: whole, on its own lanes.
+    #[inline]
+    pub fn plan(&self, ec: &ExecClass, mask: u32, t: u64) -> Option<FoldIssue> {
+        match self {
+            Self::Direct => None,
+            Self::Fold(f) => f.plan(ec, mask, t),
+        }
+    }
+
+    /// Counts a dispatch that `plan` transformed into `fi`.
+    pub fn count(&mut self, ec: &ExecClass, mask: u32, fi: &FoldIssue) {
+        if let Self::Fold(f) = self {
+            f.count(ec, mask, fi);
+        }
+    }
+
+    /// Counts an SP warp instruction issued (the adaptive-disable count of
+    /// `fold.util_count = "SpIssued"`).
+    pub fn sp_issued(&mut self) {
+        if let Self::Fold(f) = self {
+            f.sp_issued += 1;
+        }
+    }
+
+    /// The folding record for a kernel that ended at `end` (`None` without folding).
+    pub fn stats(&self, end: u64) -> Option<FoldStats> {
+        match self {
+            Self::Direct => None,
+            Self::Fold(f) => Some(f.finish(end)),
+        }
+    }
+
+    /// One line of the mapping's state at `t` for the SM's debug dump (`None`: nothing to say).
+    pub fn debug_state(&self, t: u64) -> Option<String> {
+        match self {
+            Self::Direct => None,
+            Self::Fold(f) => Some(f.debug_state(t)),
+        }
+    }
+
+    fn fold_mut(&mut self) -> Option<&mut SmFold> {
+        match self {
+            Self::Direct => None,
+            Self::Fold(f) => Some(f),
+        }
+    }
+}
 
 /// Folding state and counters of one SM.
 pub(crate) struct SmFold {
@@ -55,7 +125,7 @@ pub(crate) struct SmFold {
     /// Warp instructions issued so far (all, or SP only), for the adaptive-disable count.
     issued_seen: u64,
     /// SP warp instructions issued so far.
-    pub sp_issued: u64,
+    sp_issued: u64,
     stats: FoldStats,
 }
 
@@ -208,7 +278,9 @@ impl Sm {
     /// the cycles since the last call goes to the phase that held them, the phase grid rolls
     /// over, and the eager idle-detect threshold follows each type's fold window.
     pub fn fold_begin_cycle(&mut self, t: u64) {
-        let Some(f) = self.fold.as_mut() else { return };
+        let Some(f) = self.lanes.fold_mut() else {
+            return;
+        };
         let now = if f.util_sp_only {
             f.sp_issued
         } else {
@@ -227,7 +299,9 @@ impl Sm {
         } else {
             [0, 0]
         };
-        let Some(f) = self.fold.as_mut() else { return };
+        let Some(f) = self.lanes.fold_mut() else {
+            return;
+        };
         f.phases.begin_cycle(t, || (counts[0], counts[1]));
         let Some(d) = f.eager_d else { return };
         let on = [f.folds(SpType::Int, t), f.folds(SpType::Fp, t)];
@@ -272,7 +346,7 @@ impl Sm {
     /// after folding/shifting when the fold hardware transforms it, else `mask`.
     #[inline]
     pub fn fold_need_mask(&self, ec: &ExecClass, mask: u32, t: u64) -> u32 {
-        match self.fold.as_ref().and_then(|f| f.plan(ec, mask, t)) {
+        match self.lanes.plan(ec, mask, t) {
             Some(p) => p.lanes(),
             None => mask,
         }

@@ -324,9 +324,7 @@ impl Sm {
         self.issue.sb_ok.remove(w);
         self.pop_ib_head(w, inst.pc, t);
         if ec.pipe == PipeClass::Sp {
-            if let Some(f) = self.fold.as_mut() {
-                f.sp_issued += 1;
-            }
+            self.lanes.sp_issued();
         }
         self.count_issued(w, &inst, t, true);
         if self.complete_at_issue(w, family, op) {

@@ -79,8 +79,9 @@ pub(crate) struct Sm {
     integ_from: u64,
     /// Sequence number of the last instruction entering a collector or the writeback queue.
     pub seq: u64,
-    /// Warp folding and lane shifting (`fold.enabled`; power-gating §6, §7).
-    pub fold: Option<Box<fold::SmFold>>,
+    /// How instructions' active threads map onto the execution lanes: directly, or warp
+    /// folding and lane shifting (`fold.enabled`; power-gating §6, §7).
+    pub lanes: fold::LaneSlot,
     /// Per warp slot: in the schedulers' active set as last told to a register-file
     /// organisation that wants it (the RF cache); `None` when none does.
     pub rf_active: Option<Vec<bool>>,
@@ -142,7 +143,7 @@ impl Sm {
             now: start,
             integ_from: start,
             seq: 0,
-            fold: cfg.fold.enabled.then(|| Box::new(fold::SmFold::new(cfg))),
+            lanes: fold::LaneSlot::new(cfg),
             rf_active,
             active_set: (pg_on || cfg.fold.enabled).then(Default::default),
             lookahead,
@@ -181,7 +182,7 @@ impl Sm {
 
     /// The folding record of the SM for a kernel that ended at `end` (`None` without folding).
     pub fn fold_stats(&self, end: u64) -> Option<crate::activity::FoldStats> {
-        self.fold.as_ref().map(|f| f.finish(end))
+        self.lanes.stats(end)
     }
 
     /// The SM's Activity record: the SM-wide counters and every stage's, the pipe timelines
