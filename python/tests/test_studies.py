@@ -388,3 +388,29 @@ def test_sram_batch_is_the_clis(tmp_path):
     cli = pd.read_csv(out)
     assert list(cli.columns) == list(df.columns)
     pd.testing.assert_frame_equal(df[stable], cli[stable])
+
+
+def test_estimate_of_a_host_program_is_the_clis_of_the_same_program():
+    """tests/data/programs/saxpy.toml through `gpuenergy estimate --program` and the same
+    calls as a host program give the same report: every figure, and `run` but for what only
+    the command line knows (its command line and where the configuration came from)."""
+    cli = cli_json(
+        ["estimate", "--program", str(ROOT / "tests/data/programs/saxpy.toml"), "--preset",
+         "gtx1080ti", "--tech", "finfet7", "--format", "json", "--quiet"]
+    )
+
+    def saxpy(dev):
+        n = 16384
+        x = (-1.0 + 2.0 * splitmix64_unit(7, n)).astype(np.float32)
+        y = np.arange(n, dtype=np.float64).astype(np.float32)
+        mod = dev.load_ptx(PROGRAM_PTX)
+        dx, dy = dev.to_device(x), dev.to_device(y)
+        mod.saxpy((64,), (256,), (dy, dx, np.float32(2.0), 16384))
+        dy.get()
+
+    py = gpuenergy.estimate(saxpy, preset="gtx1080ti", tech="finfet7", name="saxpy-prog").to_dict()
+    for d in (py, cli):
+        d["run"].pop("command_line")
+        d["run"].pop("config_source")
+    assert py["run"]["size"] == "program"
+    assert py == cli
