@@ -13,8 +13,8 @@ from conftest import (
     PROGRAM_PTX,
     ROOT,
     bfs_levels,
-    gpuenergy_binary,
     random_graph,
+    require_binary,
     run_bfs,
     splitmix64_unit,
 )
@@ -123,13 +123,7 @@ def test_determinism():
 def test_activity_is_the_clis_for_the_same_launches(tmp_path):
     """tests/data/programs/saxpy.toml through `gpuenergy simulate --program` and the same
     allocations, copies and launch from Python give byte-identical Activity records."""
-    exe = gpuenergy_binary()
-    if exe is None:
-        import os
-
-        if os.environ.get("CI"):
-            pytest.fail("no gpuenergy binary (build it with cargo build --release)")
-        pytest.skip("no gpuenergy binary")
+    exe = require_binary()
     out = tmp_path / "cli.json"
     subprocess.run(
         [str(exe), "simulate", "--preset", "gtx1080ti", "--program",
@@ -184,13 +178,7 @@ def test_estimate_keeps_the_devices_node():
 
 def cli_json(args):
     """`gpuenergy ARGS` (the binary the Rust tests built) as parsed JSON."""
-    exe = gpuenergy_binary()
-    if exe is None:
-        import os
-
-        if os.environ.get("CI"):
-            pytest.fail("no gpuenergy binary (build it with cargo build --release)")
-        pytest.skip("no gpuenergy binary")
+    exe = require_binary()
     out = subprocess.run([str(exe), *args], check=True, capture_output=True, text=True)
     import json
 
@@ -375,13 +363,7 @@ def test_sram_batch_is_the_clis(tmp_path):
     stable = [c for c in df.columns if c != "model_seconds"]
     pd.testing.assert_frame_equal(df[stable], from_file[stable])
     assert (df[outputs] > 0).all().all()
-    exe = gpuenergy_binary()
-    if exe is None:
-        import os
-
-        if os.environ.get("CI"):
-            pytest.fail("no gpuenergy binary (build it with cargo build --release)")
-        pytest.skip("no gpuenergy binary")
+    exe = require_binary()
     out = tmp_path / "cli.csv"
     subprocess.run([str(exe), "sram", "--batch", str(path), "--out", str(out)], check=True,
                    capture_output=True)
