@@ -24,7 +24,7 @@ import json as _json
 
 from . import _native
 from ._device import Device, DeviceArray, Kernel, Module, compile_cuda, load_ptx
-from ._progress import RunsProgress, set_progress
+from ._progress import LaunchProgress, RunsProgress, set_progress
 from ._results import Activity, Comparison, Estimate
 
 GpuEnergyError = _native.GpuEnergyError
@@ -49,6 +49,7 @@ __all__ = [
     "presets",
     "set_progress",
     "sram",
+    "sram_batch",
     "techniques",
     "workloads",
 ]
@@ -73,25 +74,30 @@ def estimate(
     scheduler=None,
     size="test",
     name="python",
+    progress=None,
 ):
     """The energy and area estimate of ``target``: an :class:`Activity` from
     ``Device.finish()`` (costed on its device's configuration, at its technology point unless
     ``tech``/``op``/``vdd``/``device`` are given), a host program ``fn(dev)`` (run once on a
     device of ``preset``/``config``/``technique``/``set``), or a built-in workload's name.
     ``tech`` defaults to finfet7 at its ``stv`` point; ``size`` is the built-in workloads'
-    tier (test or bench)."""
+    tier (test or bench). A host program's run draws a progress bar of its simulated cycles
+    after half a second, built-in workloads one of the runs done (``progress`` as for a
+    device: None automatic, False silent, True always)."""
     from ._device import _set_list
 
-    if callable(target) and not isinstance(target, Activity):
-        target = _program(target)
-    elif isinstance(target, Activity):
-        target = target._a
+    if isinstance(target, Activity):
+        target, bar = target._a, None
+    elif callable(target):
+        target, bar = _program(target), LaunchProgress(f"estimate {name}", progress)
+    else:
+        bar = RunsProgress("estimate", progress)
     if config is not None:
         import os
 
         config = os.fspath(config)
-    return Estimate(
-        _native.estimate(
+    try:
+        e = _native.estimate(
             target,
             tech,
             op,
@@ -105,8 +111,12 @@ def estimate(
             scheduler,
             size,
             name,
+            bar if bar is not None and bar.on else None,
         )
-    )
+    finally:
+        if bar is not None:
+            bar.close()
+    return Estimate(e)
 
 
 def compare(
@@ -131,7 +141,10 @@ def compare(
     variants in parallel) or a built-in workload's name, on ``preset`` (default gtx1080ti)
     with ``set`` applied to every run, each variant ``baseline`` or a name of
     :func:`techniques` (``"gates+coord-blackout"`` combines). ``sweep="pg.bet=9,14,19"`` runs
-    every variant once per value."""
+    every variant once per value. When the baseline or a variant sets ``reconv.mode`` to dwf,
+    mimd or nrec (techniques ``dwf``, ``mimd``, ``nrec``), every run goes to the
+    reference-mode model, one after another, as ``gpuenergy compare`` does
+    (``Comparison.model`` is then ``"reference-mode"``)."""
     from ._device import _set_list
 
     if isinstance(techniques, str):
@@ -194,6 +207,38 @@ def sram(size, block, **kwargs):
         raise TypeError("sram returns a dict; it takes no format")
     argv = _argv(dict(size=size, block=block, **kwargs))
     return _json.loads(_native.sram(argv))
+
+
+def sram_batch(rows):
+    """``gpuenergy sram --batch``: the CACTI-class SRAM model on many arrays. ``rows`` is a
+    CSV file's path (its header names the columns below; other columns are ignored) or a list
+    of dicts with the keys ``tech_um`` (the node in micrometres, 0.045 for 45 nm),
+    ``size_bytes``, ``block_bytes``, ``rw_ports``, ``read_ports``, ``write_ports``, ``banks``
+    and ``cell_type`` (CACTI's names). Returns a DataFrame, one row per array, with the
+    command's columns: the inputs, then ``access_ns``, ``cycle_ns``, ``read_nJ``,
+    ``write_nJ``, ``leak_bank_mW``, ``gate_leak_bank_mW``, ``height_mm``, ``width_mm``,
+    ``model_seconds`` (the model's wall time on the row) and the run columns. A bad value
+    raises :class:`GpuEnergyError` naming the row (``rows[2]``, or the file's line) and the
+    key."""
+    import os
+
+    from ._results import _frame
+
+    if isinstance(rows, (str, os.PathLike)):
+        return _frame(_native.sram_batch_file(os.fspath(rows)))
+    if not isinstance(rows, (list, tuple)):
+        raise TypeError(
+            "sram_batch takes a CSV file's path or a list of dicts (one per array), got "
+            f"{type(rows).__name__}"
+        )
+    from collections.abc import Mapping
+
+    text_rows = []
+    for i, row in enumerate(rows):
+        if not isinstance(row, Mapping):
+            raise TypeError(f"sram_batch: rows[{i}] is a {type(row).__name__}, not a dict")
+        text_rows.append({str(k): v if isinstance(v, str) else str(v) for k, v in row.items()})
+    return _frame(_native.sram_batch_rows(text_rows))
 
 
 def breakeven(**kwargs):

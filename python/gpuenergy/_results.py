@@ -147,7 +147,16 @@ class Comparison:
     def tech(self):
         return self._c.tech
 
+    @property
+    def model(self):
+        """What the cycles come from: ``"cycle-level"`` (the timing model) or
+        ``"reference-mode"`` (a run sets ``reconv.mode`` to dwf, mimd or nrec)."""
+        return self._c.model
+
     def to_json(self):
+        """The report as JSON: the fields of ``gpuenergy compare --format json``; on the
+        reference-mode model its whole document, ``run`` included (with an empty
+        ``command_line``: a library call)."""
         return self._c.to_json()
 
     def to_dict(self):
@@ -155,12 +164,17 @@ class Comparison:
 
     def to_csv(self):
         """One row per run (baseline and variants x workloads), as ``gpuenergy compare
-        --format csv`` writes it (without its provenance columns)."""
+        --format csv`` writes it (without its provenance columns). On the reference-mode
+        model (which the command line prints as a table or JSON only): variant, workload,
+        mode, cycles, speedup, simd_efficiency, warp_issues, thread_insts, then the JSON's
+        ``energy`` and ``area`` figures under their names (runtime_s, energy_j, ...,
+        added_area_mm2, ...) and a DWF run's structures (dwf_area_chip_mm2, dwf_dynamic_j,
+        ...)."""
         return self._c.to_csv()
 
     def to_pandas(self):
         """One row per run: variant, workload, cycles, runtime_s, perf_overhead, energy_j,
-        energy_change, edp_js, edp_change, ..."""
+        energy_change, edp_js, edp_change, ... (the columns of :meth:`to_csv`)."""
         return _frame(self.to_csv())
 
     def table(self):

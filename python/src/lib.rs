@@ -2,10 +2,10 @@
 //! library crates to Python without a subprocess: a simulated device ([`device::Device`]) that
 //! a Python host program drives launch by launch on the cycle-level timing model, the
 //! Activity it records ([`activity::Activity`]), and the studies of the command line —
-//! estimate, compare, optimize, sram, breakeven — on that Activity, on a Python host program
-//! run once per variant ([`program::PyProgram`]) or on a built-in workload by name
-//! ([`studies`]). The thin Python layer (`python/gpuenergy/`) converts numpy arrays and
-//! builds DataFrames; everything else is here or in the root crate.
+//! estimate, compare, optimize, sram (one array or a batch), breakeven — on that Activity, on
+//! a Python host program run once per variant ([`program::PyProgram`]) or on a built-in
+//! workload by name ([`studies`]). The thin Python layer (`python/gpuenergy/`) converts numpy
+//! arrays and builds DataFrames; everything else is here or in the root crate.
 //!
 //! Errors are Python exceptions carrying the command line's message (file, line, key and the
 //! values allowed): `gpuenergy::cli::error_text` joins an error's causes as `main` does.
@@ -44,7 +44,8 @@ mod _native {
     use super::device::{Device, Kernel, Module};
     #[pymodule_export]
     use super::studies::{
-        breakeven, compare, estimate, optimize, presets, sram, techniques, workloads, Comparison,
+        breakeven, compare, estimate, optimize, presets, sram, sram_batch_file, sram_batch_rows,
+        techniques, workloads, Comparison,
     };
     #[pymodule_export]
     use super::GpuEnergyError;

@@ -5,11 +5,20 @@
 //!
 //! The program's Python exception, if it raises one, is kept and re-raised by the study's
 //! caller ([`PyProgram::take_error`]), traceback and all.
+//!
+//! [`simulate`] runs a program on the cycle-level timing model as a study simulates a
+//! workload, with a progress hook on the timing GPU (a study's GPU has none), so that
+//! `estimate` of a host program shows its progress.
 
 use crate::device::Device;
+use crate::progress::{ProgressSlot, RunSoFar};
+use gpuenergy::study::StudyError;
 use pyo3::prelude::*;
+use sim::activity::Activity;
+use sim::config::GpuConfig;
+use sim::timing::{Simulation, TimingGpu};
 use sim::workloads::{RunReport, Size, Workload, WorkloadInfo};
-use sim::{Gpu, SimError};
+use sim::{DevPtr, Gpu, Launch, SimError};
 use std::sync::Mutex;
 
 /// A Python callable `fn(dev)` run as a workload.
@@ -72,4 +81,60 @@ impl Workload for PyProgram {
     fn identity(&self) -> String {
         format!("python:{}", self.info.name)
     }
+}
+
+/// A timing GPU lent to a host program that records, before each launch, the run's totals so
+/// far (the launches before it), which the progress hook adds to the running launch's.
+struct Counted<'a> {
+    gpu: &'a mut TimingGpu,
+    before: RunSoFar,
+}
+
+impl Gpu for Counted<'_> {
+    fn alloc(&mut self, bytes: u64) -> Result<DevPtr, SimError> {
+        self.gpu.alloc(bytes)
+    }
+    fn copy_to_device(&mut self, dst: DevPtr, data: &[u8]) -> Result<(), SimError> {
+        self.gpu.copy_to_device(dst, data)
+    }
+    fn copy_from_device(&mut self, src: DevPtr, out: &mut [u8]) -> Result<(), SimError> {
+        self.gpu.copy_from_device(src, out)
+    }
+    fn launch(&mut self, launch: &Launch) -> Result<(), SimError> {
+        let a = &self.gpu.activity().aggregate;
+        self.before.set(a.cycles, a.warp_insts);
+        self.gpu.launch(launch)
+    }
+    fn last_launch_truncated(&self) -> bool {
+        self.gpu.last_launch_truncated()
+    }
+    fn set_stack_limit(&mut self, bytes: u32) -> Result<(), SimError> {
+        self.gpu.set_stack_limit(bytes)
+    }
+}
+
+/// The Activity of `program` run once on the cycle-level timing model of `machine` (a
+/// configuration with `reconv.mode = "pdom"`, knobs derived from the technology point filled
+/// in), as a study simulates a workload (`gpuenergy::study::Study::simulate`: the same GPU, the
+/// same launches), with the record stamped by the simulator (`config_hash` is the machine's).
+/// `progress` gets `(cycles, warp_insts)` of the run so far while it runs. Call it with the
+/// GIL released.
+pub(crate) fn simulate(
+    program: &PyProgram,
+    machine: &GpuConfig,
+    progress: &ProgressSlot,
+) -> Result<Activity, StudyError> {
+    let failed = |error| StudyError::Simulation {
+        name: program.info.name.to_string(),
+        error,
+    };
+    let before = RunSoFar::default();
+    let mut gpu = Simulation::new(machine).gpu().map_err(failed)?;
+    gpu.set_progress(progress.hook_after(Some(before.clone())));
+    let mut lent = Counted {
+        gpu: &mut gpu,
+        before,
+    };
+    program.run(Size::Test, &mut lent, false).map_err(failed)?;
+    Ok(gpu.into_activity())
 }

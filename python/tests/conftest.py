@@ -95,3 +95,13 @@ def gpuenergy_binary():
         return pathlib.Path(env)
     p = ROOT / "target" / "release" / "gpuenergy"
     return p if p.exists() else None
+
+
+def require_binary():
+    """The command-line binary; the test fails without it under CI, else is skipped."""
+    exe = gpuenergy_binary()
+    if exe is None:
+        if os.environ.get("CI"):
+            pytest.fail("no gpuenergy binary (build it with cargo build --release)")
+        pytest.skip("no gpuenergy binary")
+    return exe

@@ -136,3 +136,45 @@ def test_estimate_elsewhere_refuses_derived_timing():
     gpuenergy.estimate(run, op="ntv")  # the same derived cycles at the other supply
     with pytest.raises(gpuenergy.GpuEnergyError, match="derives knobs from the technology point"):
         gpuenergy.estimate(run, tech="40nm")
+
+
+def test_compare_on_the_reference_model_errors():
+    """A host program's exception comes back from a reference-mode comparison as it was
+    raised; a set key that the sweep also names is refused as the command line refuses it."""
+
+    class Boom(RuntimeError):
+        pass
+
+    def prog(dev):
+        saxpy_once(dev)
+        raise Boom("host program failed on purpose")
+
+    with pytest.raises(Boom, match="on purpose"):
+        gpuenergy.compare(prog, techniques=["dwf"])
+    with pytest.raises(gpuenergy.GpuEnergyError, match=r"set pg\.bet and sweep pg\.bet name the same key"):
+        gpuenergy.compare("nw", techniques=["coord-blackout"], set={"pg.bet": 9}, sweep="pg.bet=9,14")
+
+
+def test_sram_batch_errors_name_the_row_and_key(tmp_path):
+    good = dict(tech_um=0.045, size_bytes=65536, block_bytes=64, rw_ports=1, read_ports=0,
+                write_ports=0, banks=1, cell_type="itrs-hp")
+    with pytest.raises(gpuenergy.GpuEnergyError, match=r"rows\[1\], key 'size_bytes': expected a non-negative integer, found 'lots'"):
+        gpuenergy.sram_batch([good, dict(good, size_bytes="lots")])
+    with pytest.raises(gpuenergy.GpuEnergyError, match=r"rows\[0\], key 'tech_um': expected a positive number, found '-1'"):
+        gpuenergy.sram_batch([dict(good, tech_um=-1)])
+    missing = dict(good)
+    del missing["banks"]
+    with pytest.raises(gpuenergy.GpuEnergyError, match=r"rows\[1\]: missing key 'banks'"):
+        gpuenergy.sram_batch([good, missing])
+    with pytest.raises(gpuenergy.GpuEnergyError, match=r"rows\[0\]: unknown key 'bank' \(keys: tech_um, "):
+        gpuenergy.sram_batch([dict(good, bank=2)])
+    with pytest.raises(gpuenergy.GpuEnergyError, match=r"rows\[0\], keys 'size_bytes'/'block_bytes'/'banks': .* 3 banks"):
+        gpuenergy.sram_batch([dict(good, banks=3)])
+    with pytest.raises(TypeError, match="rows\\[0\\] is a str, not a dict"):
+        gpuenergy.sram_batch(["tech_um=0.045"])
+    bad = tmp_path / "bad.csv"
+    bad.write_text(",".join(good) + "\n" + ",".join(str(v) for v in dict(good, rw_ports="x").values()) + "\n")
+    with pytest.raises(gpuenergy.GpuEnergyError, match=r"bad\.csv: line 2, column 'rw_ports': expected a non-negative integer, found 'x'"):
+        gpuenergy.sram_batch(bad)
+    with pytest.raises(gpuenergy.GpuEnergyError, match="--batch is gpuenergy.sram_batch"):
+        gpuenergy.sram(size=None, block=None, batch=str(bad))

@@ -1,5 +1,6 @@
 """estimate and compare: DataFrame shapes and units, STV against NTV, determinism, the CLI's
-Activity for the same launches; sram and breakeven."""
+Activity for the same launches, comparisons on the reference-mode model against the CLI's,
+the progress of an estimated host program; sram (one array and a batch) and breakeven."""
 
 import subprocess
 
@@ -11,8 +12,9 @@ from conftest import (
     EXAMPLE_PTX,
     PROGRAM_PTX,
     ROOT,
-    gpuenergy_binary,
+    bfs_levels,
     random_graph,
+    require_binary,
     run_bfs,
     splitmix64_unit,
 )
@@ -121,13 +123,7 @@ def test_determinism():
 def test_activity_is_the_clis_for_the_same_launches(tmp_path):
     """tests/data/programs/saxpy.toml through `gpuenergy simulate --program` and the same
     allocations, copies and launch from Python give byte-identical Activity records."""
-    exe = gpuenergy_binary()
-    if exe is None:
-        import os
-
-        if os.environ.get("CI"):
-            pytest.fail("no gpuenergy binary (build it with cargo build --release)")
-        pytest.skip("no gpuenergy binary")
+    exe = require_binary()
     out = tmp_path / "cli.json"
     subprocess.run(
         [str(exe), "simulate", "--preset", "gtx1080ti", "--program",
@@ -178,3 +174,225 @@ def test_estimate_keeps_the_devices_node():
     assert hot.tech.startswith("planar45")
     assert hot.to_dict()["temperature_k"] == 380
     assert gpuenergy.estimate(run, tech="finfet7").tech.startswith("finfet7")
+
+
+def cli_json(args):
+    """`gpuenergy ARGS` (the binary the Rust tests built) as parsed JSON."""
+    exe = require_binary()
+    out = subprocess.run([str(exe), *args], check=True, capture_output=True, text=True)
+    import json
+
+    return json.loads(out.stdout)
+
+
+def without_wall_time(d):
+    """A reference-mode comparison's JSON without what differs between two runs of the same
+    inputs: the wall-time rate of every run, and the command line (empty for a library call)."""
+    import copy
+
+    d = copy.deepcopy(d)
+    d["run"].pop("command_line")
+    for per in d["workloads"].values():
+        for r in per.values():
+            r.pop("thread_insts_per_s")
+    return d
+
+
+def test_compare_on_the_reference_model_is_the_clis():
+    """A DWF comparison on a built-in workload: every run on the reference-mode model, the
+    JSON the command line writes for the same arguments, and rows holding its numbers."""
+    cli = cli_json(
+        ["compare", "--preset", "gtx1080ti", "--tech", "finfet7", "--workload", "nw",
+         "--technique", "dwf", "--format", "json", "--quiet"]
+    )
+    c = gpuenergy.compare("nw", techniques=["dwf"], preset="gtx1080ti", tech="finfet7")
+    assert c.model == "reference-mode"
+    assert (c.baseline, c.variants) == ("none", ["dwf"])
+    d = c.to_dict()
+    assert d["run"]["command_line"] == []
+    assert d["run"]["activity_source"] == "reference"
+    assert without_wall_time(d) == without_wall_time(cli)
+    df = c.to_pandas()
+    assert list(df["variant"]) == ["none", "dwf"] and list(df["workload"]) == ["nw", "nw"]
+    for _, row in df.iterrows():
+        r = cli["workloads"]["nw"][row["variant"]]
+        assert row["mode"] == r["mode"]
+        for k in ("cycles", "speedup", "simd_efficiency"):
+            assert row[k] == r[k], k
+        for k in ("warp_issues", "thread_insts"):
+            assert row[k] == r["stats"][k], k
+        for k, v in r["energy"].items():
+            assert row[k] == v, k
+        # the area columns of the cycle-level rows (the baseline's area is its row's)
+        for k in ("area_mm2", "added_area_mm2", "added_area_chip_share", "added_area_per_sm_mm2",
+                  "added_area_sm_share", "structures_mm2", "replaced_mm2", "added_leakage_w"):
+            assert row[k] == r["area"][k], k
+        h = r.get("dwf_hardware")
+        for k in ("area_per_core_mm2", "area_chip_mm2", "die_share", "dynamic_j", "leakage_j"):
+            if h is None:
+                assert pd.isna(row["dwf_" + k]), k
+            else:
+                assert row["dwf_" + k] == h[k], k
+    # units in the names: every float column but the ratios names its unit
+    ratios = {"speedup", "simd_efficiency", "energy_change", "edp_change",
+              "added_area_chip_share", "added_area_sm_share", "dwf_die_share"}
+    for col in df.select_dtypes("float").columns:
+        assert col in ratios or col.endswith(("_s", "_j", "_js", "_mm2", "_w")), col
+    assert "reference-mode model" in c.table()
+
+
+def test_compare_on_the_reference_model_runs_a_host_program():
+    """A host program runs on the reference-mode model as a built-in workload does: its BFS
+    gives numpy's levels under every mode, and two comparisons give the same rows."""
+    row, col = random_graph(400, 3, seed=11)
+    ref = bfs_levels(row, col, 0)
+
+    def prog(dev):
+        levels, _ = run_bfs(dev, row, col)
+        np.testing.assert_array_equal(levels, ref)
+
+    c = gpuenergy.compare(prog, techniques=["dwf", "mimd"], baseline="pdom")
+    assert c.model == "reference-mode"
+    df = c.to_pandas()
+    assert list(df["variant"]) == ["pdom", "dwf", "mimd"]
+    assert list(df["mode"]) == ["pdom", "dwf", "mimd"]
+    assert set(df["workload"]) == {"python"}
+    assert (df["cycles"] > 0).all() and (df["energy_j"] > 0).all()
+    assert df["speedup"].iloc[0] == 1.0
+    d = c.to_dict()
+    assert d["run"]["workloads"] == ["python"]
+    assert d["workloads"]["python"]["dwf"]["dwf_hardware"]["area_chip_mm2"] > 0
+    again = gpuenergy.compare(prog, techniques=["dwf", "mimd"], baseline="pdom")
+    assert again.to_csv() == c.to_csv()
+
+
+def mix_poly_program(dev):
+    """One launch long enough for the progress hook to fire (the launch of
+    test_device.test_launch_releases_the_gil_and_reports_progress)."""
+    mod = dev.load_ptx(EXAMPLE_PTX)
+    n = 28 * 2048
+    x, out = dev.to_device(np.ones(n, np.float32)), dev.empty(n, np.float32)
+    mod.mix_poly((n // 256,), (256,), (out, x, np.int32(400), np.int32(40), np.int32(n)))
+
+
+class FakeBar:
+    """Stands for tqdm: records what the progress display is told."""
+
+    made = []
+
+    def __init__(self, desc, total, unit):
+        self.desc, self.unit, self.n, self.closed = desc, unit, 0, False
+        FakeBar.made.append(self)
+
+    def update(self, n):
+        self.n += n
+
+    def set_postfix_str(self, s):
+        self.postfix = s
+
+    def close(self):
+        self.closed = True
+
+
+def test_estimate_of_a_host_program_shows_progress(monkeypatch, capsys):
+    import gpuenergy._progress as gp
+
+    monkeypatch.setattr(gp, "_bar", FakeBar)
+    monkeypatch.setattr(gp.LaunchProgress, "DELAY_S", 0.0)
+    FakeBar.made.clear()
+    shown = gpuenergy.estimate(mix_poly_program, progress=True)
+    assert len(FakeBar.made) == 1, "no progress bar during a long host program"
+    bar = FakeBar.made[0]
+    assert bar.desc == "estimate python" and bar.unit == "cycle" and bar.closed
+    assert 0 < bar.n <= shown.total["cycles"]
+    assert "warp insts" in bar.postfix
+    # silent when asked, and the same estimate either way
+    FakeBar.made.clear()
+    quiet = gpuenergy.estimate(mix_poly_program, progress=False)
+    assert FakeBar.made == []
+    assert capsys.readouterr().err == ""
+    assert quiet.to_json() == shown.to_json()
+
+
+def test_estimate_of_a_host_program_is_its_devices():
+    """The hook's calls count the whole run (the launches before the running one included),
+    and the estimate of a host program is that of a Device running the same calls."""
+    from gpuenergy import _native
+
+    calls = []
+
+    def two(dev):
+        mix_poly_program(dev)
+        mix_poly_program(dev)
+
+    est = _native.estimate(
+        gpuenergy._program(two), None, None, None, None, None, None, None, None, [], None,
+        "test", "python", lambda c, i: calls.append((c, i)),
+    )
+    assert calls, "no progress call during a long host program"
+    assert [c for c, _ in calls] == sorted(c for c, _ in calls)
+    assert calls[-1][0] <= est.total["cycles"]
+    assert calls[-1][1] <= est.total["warp_instructions"]
+    dev = gpuenergy.Device()
+    two(dev)
+    assert gpuenergy.estimate(dev.finish()).to_json() == est.to_json()
+
+
+SRAM_ROWS = [
+    dict(tech_um=0.045, size_bytes=65536, block_bytes=64, rw_ports=1, read_ports=0,
+         write_ports=0, banks=1, cell_type="itrs-hp"),
+    dict(tech_um=0.032, size_bytes=262144, block_bytes=64, rw_ports=1, read_ports=0,
+         write_ports=0, banks=4, cell_type="itrs-hp"),
+]
+
+
+def test_sram_batch_is_the_clis(tmp_path):
+    cols = list(SRAM_ROWS[0])
+    path = tmp_path / "batch.csv"
+    path.write_text(
+        ",".join(cols) + "\n" + "".join(",".join(str(r[c]) for c in cols) + "\n" for r in SRAM_ROWS)
+    )
+    df = gpuenergy.sram_batch(SRAM_ROWS)
+    from_file = gpuenergy.sram_batch(path)
+    assert len(df) == 2
+    outputs = ["access_ns", "cycle_ns", "read_nJ", "write_nJ", "leak_bank_mW",
+               "gate_leak_bank_mW", "height_mm", "width_mm"]
+    assert list(df.columns[: len(cols) + len(outputs) + 1]) == cols + outputs + ["model_seconds"]
+    for c in cols:
+        assert list(df[c]) == [r[c] for r in SRAM_ROWS], c
+    stable = [c for c in df.columns if c != "model_seconds"]
+    pd.testing.assert_frame_equal(df[stable], from_file[stable])
+    assert (df[outputs] > 0).all().all()
+    exe = require_binary()
+    out = tmp_path / "cli.csv"
+    subprocess.run([str(exe), "sram", "--batch", str(path), "--out", str(out)], check=True,
+                   capture_output=True)
+    cli = pd.read_csv(out)
+    assert list(cli.columns) == list(df.columns)
+    pd.testing.assert_frame_equal(df[stable], cli[stable])
+
+
+def test_estimate_of_a_host_program_is_the_clis_of_the_same_program():
+    """tests/data/programs/saxpy.toml through `gpuenergy estimate --program` and the same
+    calls as a host program give the same report: every figure, and `run` but for what only
+    the command line knows (its command line and where the configuration came from)."""
+    cli = cli_json(
+        ["estimate", "--program", str(ROOT / "tests/data/programs/saxpy.toml"), "--preset",
+         "gtx1080ti", "--tech", "finfet7", "--format", "json", "--quiet"]
+    )
+
+    def saxpy(dev):
+        n = 16384
+        x = (-1.0 + 2.0 * splitmix64_unit(7, n)).astype(np.float32)
+        y = np.arange(n, dtype=np.float64).astype(np.float32)
+        mod = dev.load_ptx(PROGRAM_PTX)
+        dx, dy = dev.to_device(x), dev.to_device(y)
+        mod.saxpy((64,), (256,), (dy, dx, np.float32(2.0), 16384))
+        dy.get()
+
+    py = gpuenergy.estimate(saxpy, preset="gtx1080ti", tech="finfet7", name="saxpy-prog").to_dict()
+    for d in (py, cli):
+        d["run"].pop("command_line")
+        d["run"].pop("config_source")
+    assert py["run"]["size"] == "program"
+    assert py == cli

@@ -136,14 +136,13 @@ pub fn run(args: Args) -> Result<()> {
         models::gpu::limits::check_sizes(&v.config)?;
     }
     if crate::refcompare::needed(&baseline, &variants) {
-        let mut run = crate::provenance::RunInfo::for_config(&origin, &base, None, &args.set)
-            .with_point(&args.point.choice()?);
-        run.techniques = std::iter::once(baseline.name.clone())
-            .chain(variants.iter().map(|v| v.name.clone()))
-            .collect();
-        run.size = args.size.clone();
-        run.activity_source = "reference".into();
-        return run_reference(&args, &baseline, &variants, t0, run);
+        let point = args.point.choice()?;
+        let context = ReferenceContext {
+            origin: &origin,
+            base: &base,
+            point: &point,
+        };
+        return run_reference(&args, &baseline, &variants, t0, &context);
     }
     let choice = args.point.choice()?;
     let run_point = choice.clone();
@@ -219,6 +218,47 @@ fn run_info(
     run
 }
 
+/// What a reference-mode comparison's provenance is made of besides its runs: where the base
+/// configuration came from, the base configuration (before `--set` and the techniques) and the
+/// technology point.
+pub struct ReferenceContext<'a> {
+    /// Where the base configuration came from.
+    pub origin: &'a crate::provenance::ConfigOrigin,
+    /// The base configuration.
+    pub base: &'a StudyConfig,
+    /// The technology point the runs are costed at.
+    pub point: &'a techlib::ResolvedPoint,
+}
+
+/// What produced a comparison on the reference-mode model (the `run` of its JSON and the
+/// header of its table): the base configuration (its hash before `overrides` and the
+/// techniques), `overrides` (`--set`, the scheduler's first), the baseline and the variants as
+/// techniques, baseline first, the technology point, the size and the workloads; the activity
+/// comes from the reference-mode model. The command line is this process's (a library caller
+/// clears it).
+pub fn reference_run_info(
+    context: &ReferenceContext<'_>,
+    overrides: &[String],
+    baseline: &Variant,
+    variants: &[Variant],
+    size: &str,
+    workloads: &[&dyn sim::workloads::Workload],
+) -> crate::provenance::RunInfo {
+    let mut run =
+        crate::provenance::RunInfo::for_config(context.origin, context.base, None, overrides)
+            .with_point(context.point);
+    run.techniques = std::iter::once(baseline.name.clone())
+        .chain(variants.iter().map(|v| v.name.clone()))
+        .collect();
+    run.size = size.to_string();
+    run.activity_source = "reference".into();
+    run.workloads = workloads
+        .iter()
+        .map(|w| w.info().name.to_string())
+        .collect();
+    run
+}
+
 /// `compare` with a reference mode (`reconv.mode` = dwf, mimd or nrec) in some run: every run
 /// on the reference-mode model ([`crate::refcompare`]): cycles and speedups, and each run's
 /// activity record costed at the technology point.
@@ -227,7 +267,7 @@ fn run_reference(
     baseline: &compare::Variant,
     variants: &[compare::Variant],
     t0: std::time::Instant,
-    mut run: crate::provenance::RunInfo,
+    context: &ReferenceContext<'_>,
 ) -> Result<()> {
     if args.plot.is_some() || args.die_mm2.is_some() {
         anyhow::bail!(
@@ -250,7 +290,7 @@ fn run_reference(
         None => None,
     };
     let hw = crate::refcompare::HwContext {
-        study: Study::new(baseline.config.clone(), args.point.choice()?, overlay).size(size),
+        study: Study::new(baseline.config.clone(), context.point.clone(), overlay).size(size),
     };
     let c = crate::refcompare::run(
         baseline,
@@ -265,7 +305,7 @@ fn run_reference(
     );
     bar.finish();
     let c = c?;
-    run.workloads = list.iter().map(|w| w.info().name.to_string()).collect();
+    let run = reference_run_info(context, &args.set, baseline, variants, &args.size, &list);
     match args.format {
         Format::Json => println!("{}", report::json_struct_with_run(&run, &c)?),
         _ => print!(

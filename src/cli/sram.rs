@@ -1,5 +1,6 @@
 //! `gpuenergy sram`: the CACTI-class SRAM model on one configuration, or on a batch of CACTI-style
-//! rows from a CSV file.
+//! rows from a CSV file ([`batch_file_output`]) or from a caller ([`batch_output`], the Python
+//! package's `sram_batch`).
 //!
 //! Sizes take an optional unit suffix; every suffix is binary (1 KB = 1 KiB = 1024 bytes), the
 //! convention of memory datasheets and of CACTI's inputs: `B`, `K`/`KB`/`KiB`, `M`/`MB`/`MiB`,
@@ -233,7 +234,9 @@ fn whole_banks(size: u64, block: u64, banks: u32) -> Result<(), String> {
     ))
 }
 
-const INPUT_COLUMNS: [&str; 8] = [
+/// The columns of a `--batch` row (CACTI's configuration inputs), in the order the output
+/// repeats them.
+pub const BATCH_COLUMNS: [&str; 8] = [
     "tech_um",
     "size_bytes",
     "block_bytes",
@@ -244,8 +247,103 @@ const INPUT_COLUMNS: [&str; 8] = [
     "cell_type",
 ];
 
-fn run_batch(path: &Path, out_path: Option<&Path>) -> Result<()> {
-    let file = path.display();
+/// One row of a batch: where it came from and its cells.
+pub struct BatchRow {
+    /// The row in messages: `FILE: line 3`, or a caller's name for it.
+    pub at: String,
+    /// What a cell is called in messages: `column` (a CSV file) or a caller's word (`key`).
+    pub cell: &'static str,
+    /// The cells in [`BATCH_COLUMNS`] order; `None` where the row lacks one.
+    pub cells: [Option<String>; 8],
+}
+
+impl BatchRow {
+    fn field(&self, i: usize) -> Result<&str> {
+        self.cells[i].as_deref().ok_or_else(|| {
+            anyhow!(
+                "{}: missing {} '{}' (need {})",
+                self.at,
+                self.cell,
+                BATCH_COLUMNS[i],
+                BATCH_COLUMNS.join(",")
+            )
+        })
+    }
+
+    fn bad(&self, i: usize, msg: std::fmt::Arguments<'_>) -> anyhow::Error {
+        anyhow!("{}, {} '{}': {msg}", self.at, self.cell, BATCH_COLUMNS[i])
+    }
+
+    fn num(&self, i: usize) -> Result<f64> {
+        let s = self.field(i)?;
+        s.parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite() && *v > 0.0)
+            .ok_or_else(|| self.bad(i, format_args!("expected a positive number, found '{s}'")))
+    }
+
+    fn int(&self, i: usize) -> Result<u64> {
+        let s = self.field(i)?;
+        s.parse::<u64>().map_err(|_| {
+            self.bad(
+                i,
+                format_args!("expected a non-negative integer, found '{s}'"),
+            )
+        })
+    }
+
+    fn small(&self, i: usize) -> Result<u32> {
+        u32::try_from(self.int(i)?).map_err(|_| self.bad(i, format_args!("too large")))
+    }
+
+    /// The row's output line: its configuration as read, the array's figures and the model's
+    /// run time on it ([`report::sram::batch_row`]).
+    fn evaluate(&self, cache: &mut TechCache) -> Result<String> {
+        let at = &self.at;
+        let cfg = ConfigRow {
+            tech_um: self.num(0)?,
+            size_bytes: self.int(1)?,
+            block_bytes: self.int(2)?,
+            rw_ports: self.small(3)?,
+            read_ports: self.small(4)?,
+            write_ports: self.small(5)?,
+            banks: self.small(6)?,
+            cell_type: self.field(7)?.to_string(),
+        };
+        whole_banks(cfg.size_bytes, cfg.block_bytes, cfg.banks).map_err(|e| {
+            anyhow!(
+                "{at}, {}s 'size_bytes'/'block_bytes'/'banks': {e}",
+                self.cell
+            )
+        })?;
+        let req = cfg.tech_request().map_err(|e| anyhow!("{at}: {e}"))?;
+        let start = Instant::now();
+        let tech = cache.get(&req).map_err(|e| anyhow!("{at}: {e}"))?;
+        let r = evaluate(&cfg.spec(), tech).map_err(|e| anyhow!("{at}: {e}"))?;
+        let secs = start.elapsed().as_secs_f64();
+        Ok(report::sram::batch_row(&cfg, &r, secs))
+    }
+}
+
+/// The output of a batch: the header, one line per row (its configuration, the array's
+/// CACTI-named figures, `model_seconds`), then the provenance columns. The first bad row stops
+/// it with an error naming the row and the cell.
+pub fn batch_output(rows: impl IntoIterator<Item = Result<BatchRow>>) -> Result<String> {
+    let mut cache = TechCache::default();
+    let mut lines = vec![report::sram::batch_header(&BATCH_COLUMNS)];
+    for row in rows {
+        lines.push(row?.evaluate(&mut cache)?);
+    }
+    // The provenance columns after each row's own (the technology of a row is its own
+    // `tech_um` and `cell_type`, so the run's node and supply columns stay empty).
+    let run = crate::provenance::RunInfo::for_command();
+    Ok(report::csv_with_run(&run, &(lines.join("\n") + "\n")))
+}
+
+/// The output of `--batch FILE`: the rows of the CSV file at `path`, whose header names every
+/// column of [`BATCH_COLUMNS`] (others are ignored); messages name the file and line.
+pub fn batch_file_output(path: &Path) -> Result<String> {
+    let file = path.display().to_string();
     let mut rdr = csv::ReaderBuilder::new()
         .trim(csv::Trim::All)
         .from_path(path)
@@ -255,79 +353,28 @@ fn run_batch(path: &Path, out_path: Option<&Path>) -> Result<()> {
         .with_context(|| format!("{file}: line 1: cannot read the header"))?
         .clone();
     let mut idx = [0usize; 8];
-    for (i, name) in INPUT_COLUMNS.iter().enumerate() {
+    for (i, name) in BATCH_COLUMNS.iter().enumerate() {
         idx[i] = headers.iter().position(|h| h == *name).ok_or_else(|| {
             anyhow!(
                 "{file}: line 1: missing column '{name}' (need {})",
-                INPUT_COLUMNS.join(",")
+                BATCH_COLUMNS.join(",")
             )
         })?;
     }
-    let mut cache = TechCache::default();
-    let mut lines = Vec::new();
-    lines.push(report::sram::batch_header(&INPUT_COLUMNS));
-    for rec in rdr.records() {
+    let rows = rdr.into_records().map(|rec| {
         let rec = rec.with_context(|| format!("{file}: malformed CSV record"))?;
         let line = rec.position().map(|p| p.line()).unwrap_or(0);
-        let field = |i: usize| -> Result<&str> {
-            rec.get(idx[i]).ok_or_else(|| {
-                anyhow!("{file}: line {line}: missing column '{}'", INPUT_COLUMNS[i])
-            })
-        };
-        let num = |i: usize| -> Result<f64> {
-            let s = field(i)?;
-            s.parse::<f64>()
-                .ok()
-                .filter(|v| v.is_finite() && *v > 0.0)
-                .ok_or_else(|| {
-                    anyhow!(
-                        "{file}: line {line}, column '{}': expected a positive number, found '{s}'",
-                        INPUT_COLUMNS[i]
-                    )
-                })
-        };
-        let int = |i: usize| -> Result<u64> {
-            let s = field(i)?;
-            s.parse::<u64>().map_err(|_| {
-                anyhow!("{file}: line {line}, column '{}': expected a non-negative integer, found '{s}'", INPUT_COLUMNS[i])
-            })
-        };
-        let small = |i: usize| -> Result<u32> {
-            u32::try_from(int(i)?).map_err(|_| {
-                anyhow!(
-                    "{file}: line {line}, column '{}': too large",
-                    INPUT_COLUMNS[i]
-                )
-            })
-        };
-        let cfg = ConfigRow {
-            tech_um: num(0)?,
-            size_bytes: int(1)?,
-            block_bytes: int(2)?,
-            rw_ports: small(3)?,
-            read_ports: small(4)?,
-            write_ports: small(5)?,
-            banks: small(6)?,
-            cell_type: field(7)?.to_string(),
-        };
-        whole_banks(cfg.size_bytes, cfg.block_bytes, cfg.banks).map_err(|e| {
-            anyhow!("{file}: line {line}, columns 'size_bytes'/'block_bytes'/'banks': {e}")
-        })?;
-        let req = cfg
-            .tech_request()
-            .map_err(|e| anyhow!("{file}: line {line}: {e}"))?;
-        let start = Instant::now();
-        let tech = cache
-            .get(&req)
-            .map_err(|e| anyhow!("{file}: line {line}: {e}"))?;
-        let r = evaluate(&cfg.spec(), tech).map_err(|e| anyhow!("{file}: line {line}: {e}"))?;
-        let secs = start.elapsed().as_secs_f64();
-        lines.push(report::sram::batch_row(&cfg, &r, secs));
-    }
-    // The provenance columns after each row's own (the technology of a row is its own
-    // `tech_um` and `cell_type`, so the run's node and supply columns stay empty).
-    let run = crate::provenance::RunInfo::for_command();
-    let text = report::csv_with_run(&run, &(lines.join("\n") + "\n"));
+        Ok(BatchRow {
+            at: format!("{file}: line {line}"),
+            cell: "column",
+            cells: idx.map(|i| rec.get(i).map(str::to_string)),
+        })
+    });
+    batch_output(rows)
+}
+
+fn run_batch(path: &Path, out_path: Option<&Path>) -> Result<()> {
+    let text = batch_file_output(path)?;
     match out_path {
         Some(p) => {
             std::fs::write(p, text).with_context(|| format!("{}: cannot write", p.display()))?
