@@ -62,6 +62,7 @@ fn every_key_of_every_preset_has_a_row_with_meaning_and_every_number_a_unit() {
         "gtx480",
         "gtx780",
         "gtx1080ti",
+        "v100",
         "gf8800gtx_like",
         "vortex_like",
     ] {

@@ -311,6 +311,8 @@ fn occupancy_of(
         } else {
             resident as f64 / (cycles as f64 * cfg.sm.max_warps as f64 * cfg.gpu.n_sm as f64)
         },
+        // the configured L1/shared split: this model carves no unified array
+        ..Default::default()
     }
 }
 

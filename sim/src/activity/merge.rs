@@ -257,6 +257,8 @@ impl KernelActivity {
         self.occupancy.allocated_reg_cycles += o.occupancy.allocated_reg_cycles;
         self.occupancy.max_ctas_per_sm = o.occupancy.max_ctas_per_sm;
         self.occupancy.limiter = o.occupancy.limiter.clone();
+        self.occupancy.shmem_carveout_bytes = o.occupancy.shmem_carveout_bytes;
+        self.occupancy.l1d_bytes = o.occupancy.l1d_bytes;
         // mean = Σ resident / (cycles · max_warps · n_sm); both launches share the machine.
         if self.cycles > 0 {
             let w_old = (self.cycles - o.cycles) as f64;

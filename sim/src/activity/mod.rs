@@ -475,6 +475,13 @@ pub struct Occupancy {
     pub allocated_reg_cycles: u64,
     /// resident_warp_cycles / (cycles · max_warps · n_sm).
     pub mean_occupancy: f64,
+    /// Under a unified L1/shared array (`l1d.unified_kb`): the shared-memory carve-out the
+    /// launch ran with, bytes (last launch for the aggregate); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shmem_carveout_bytes: Option<u64>,
+    /// Under a unified L1/shared array: the L1 data cache's capacity in that split, bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub l1d_bytes: Option<u64>,
 }
 
 /// Per-SM counters.

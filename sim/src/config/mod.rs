@@ -14,6 +14,7 @@
 //! Units: clocks in MHz (`*_mhz`), latencies in cycles of the component's own clock domain,
 //! sizes in bytes (`*_bytes`) or entries. Derived SI quantities are methods (`core_hz`, ...).
 
+mod carveout;
 pub mod fold;
 pub mod gpgpusim;
 pub mod keydoc;
@@ -27,6 +28,7 @@ pub mod reconv;
 mod schema;
 mod technique;
 
+pub use carveout::L1dCarveout;
 pub use load::{
     table_with_overrides, OtherTables, OverrideBase, PRESETS, PRESET_NAMES, UNREAD_KEYS,
 };

@@ -61,6 +61,8 @@ const RANGES: &[Range] = &[
     r("sm.n_subcores", 1.0, 16.0, "sub-cores"),
     r("sm.shmem_bytes", 0.0, 16_777_216.0, "bytes"),
     r("sm.shmem_per_cta", 0.0, 16_777_216.0, "bytes"),
+    r("l1d.unified_kb", 0.0, 16_384.0, "KB"),
+    r("shmem.carveout_kb", 0.0, 16_384.0, "KB"),
     r("frontend.*", 1.0, 64.0, "instructions"),
     r("sched.fetch_group_size", 1.0, 256.0, "warps"),
     r("sched.issue_per_sched", 1.0, 16.0, "instructions per cycle"),

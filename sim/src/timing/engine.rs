@@ -29,6 +29,20 @@ pub(crate) fn launch_gap(cfg: &GpuConfig, index: u64) -> u64 {
     }
 }
 
+/// The split of a unified L1/shared array for a launch of `info` (`None` without one): the
+/// shared memory of the CTAs resident on an SM — the occupancy limit, or fewer when the grid
+/// has fewer CTAs than SMs × that limit.
+fn carveout(
+    cfg: &GpuConfig,
+    info: &crate::stream::KernelInfo,
+    occ: &super::cta::OccupancyLimit,
+) -> Option<crate::config::L1dCarveout> {
+    let resident = occ
+        .max_ctas
+        .min(info.num_ctas().div_ceil(cfg.gpu.n_sm.max(1)));
+    cfg.l1d_carveout(info.shared_bytes, resident.max(1))
+}
+
 /// Simulates one launch of `stream` on `cfg` with the SMs' policies built from `policies`;
 /// `launch_gap` idle cycles precede the first CTA; `trace` collects the issue log. The launch
 /// starts from the L2 contents in `l2` (cold when `None`, or with `mem.flush_l2_between_launches`)
@@ -45,6 +59,16 @@ pub(crate) fn run_launch(
 ) -> Result<KernelActivity, SimError> {
     let info = stream.info().clone();
     let occ = occupancy(cfg, &info)?;
+    // a unified L1/shared array runs the launch with its carved L1 (`config::L1dCarveout`)
+    let carve = carveout(cfg, &info, &occ);
+    let carved;
+    let cfg = match &carve {
+        Some(k) => {
+            carved = cfg.with_l1d_assoc(k.l1d_assoc);
+            &carved
+        }
+        None => cfg,
+    };
     // clock reads take their issue cycle (`Sm::clock_read_issued`)
     stream.track_clock_reads();
     let n_sm = cfg.gpu.n_sm as usize;
@@ -448,6 +472,8 @@ fn finish(
     end: u64,
     truncated: bool,
 ) -> KernelActivity {
+    // the carve-out depends on the unified array's sets and line, not on the carved ways
+    let carve = carveout(cfg, info, &occ);
     let mut k = KernelActivity::empty(&info.name);
     k.launches = 1;
     k.truncated = truncated;
@@ -525,6 +551,8 @@ fn finish(
     k.occupancy = Occupancy {
         max_ctas_per_sm: occ.max_ctas,
         limiter: occ.limiter.to_string(),
+        shmem_carveout_bytes: carve.map(|c| c.shared_bytes),
+        l1d_bytes: carve.map(|c| c.l1d_bytes(cfg)),
         resident_warp_cycles: k.occupancy.resident_warp_cycles,
         allocated_reg_cycles: k.occupancy.allocated_reg_cycles,
         mean_occupancy: if end == 0 {

@@ -120,6 +120,7 @@ pub(super) fn apply(
     units(&mut m)?;
     latencies(&mut m)?;
     caches(&mut m)?;
+    carveout(&mut m)?;
     memory(&mut m)?;
     for i in 0..m.opts.len() {
         if !m.used[i] {
@@ -606,6 +607,56 @@ fn latencies(m: &mut Mapper) -> Res {
 }
 
 /// Cache geometry strings, L1/L2 latencies, shared memory.
+/// The unified L1/shared array: with `-gpgpu_adaptive_cache_config 1`, the array of
+/// `-gpgpu_unified_l1d_size` KB is split at each launch among `-gpgpu_shmem_option`'s
+/// carve-outs (`config::L1dCarveout`); without it (or without a unified size) the L1 keeps
+/// `-gpgpu_cache:dl1` and the two options have no effect.
+fn carveout(m: &mut Mapper) -> Res {
+    let adaptive = match m.take("-gpgpu_adaptive_cache_config") {
+        Some((i, o)) => Some((i, flag(&o)?, o)),
+        None => None,
+    };
+    let unified = m.take("-gpgpu_unified_l1d_size");
+    let options = m.take("-gpgpu_shmem_option");
+    let unified_kb = match &unified {
+        Some((_, o)) => uint(o)?,
+        None => 0,
+    };
+    if matches!(adaptive, Some((_, true, _))) && unified_kb > 0 {
+        let Some((io, oo)) = options else {
+            let (_, _, o) = adaptive.expect("matched");
+            return Err(bad_value(
+                &o,
+                "needs -gpgpu_shmem_option, the shared-memory carve-outs of the unified array",
+                "-gpgpu_shmem_option 0,8,16,32,64,96",
+            ));
+        };
+        let n = oo.value.split(',').count();
+        let kb = uint_list(&oo, ',', n, "carve-outs in KB, e.g. 0,8,16,32,64,96")?;
+        m.cfg.l1d.unified_kb = unified_kb;
+        m.cfg.shmem.carveout_kb = kb;
+        let (ia, _, oa) = adaptive.expect("matched");
+        m.record(
+            (ia, &oa),
+            &["l1d.unified_kb", "shmem.carveout_kb"],
+            "each launch carves shared memory out of the unified array",
+        );
+        let (iu, ou) = unified.expect("unified_kb > 0");
+        m.record((iu, &ou), &["l1d.unified_kb"], "");
+        m.record((io, &oo), &["shmem.carveout_kb"], "");
+        return Ok(());
+    }
+    let why = "no carve-out without -gpgpu_adaptive_cache_config 1 and a unified size: the L1 \
+               keeps -gpgpu_cache:dl1 and shared memory -gpgpu_shmem_size";
+    for (i, o) in [unified, options].into_iter().flatten() {
+        m.skip((i, o), why);
+    }
+    if let Some((i, _, o)) = adaptive {
+        m.skip((i, o), why);
+    }
+    Ok(())
+}
+
 fn caches(m: &mut Mapper) -> Res {
     for (name, table) in [
         ("-gpgpu_cache:il1", "icache"),

@@ -218,3 +218,44 @@ fn dram_timing_brings_bank_groups_and_their_index() {
         .iter()
         .any(|m| m.keys == ["dram.bank_group_index".to_string()]));
 }
+
+#[test]
+fn an_adaptive_unified_array_maps_to_its_carveouts() {
+    // Volta's: a 128 KB array, 32 KB of L1 at the largest carve-out (4 sets x 128 B x 64 ways)
+    let volta = "-gpgpu_cache:dl1 S:4:128:64,L:T:m:L:L,A:512:8,16:0,32\n\
+                 -gpgpu_shmem_size 98304\n\
+                 -gpgpu_unified_l1d_size 128\n\
+                 -gpgpu_shmem_option 0,8,16,32,64,96\n";
+    let imp = import_titanx(&format!("{volta}-gpgpu_adaptive_cache_config 1\n"), None).unwrap();
+    let c = &imp.config;
+    assert_eq!(c.l1d.unified_kb, 128);
+    assert_eq!(c.shmem.carveout_kb, [0, 8, 16, 32, 64, 96]);
+    c.validate("imported").unwrap();
+    // a launch without shared memory gets the whole array: 256 ways, as GPGPU-Sim's
+    // max_assoc x (1 - 0/128)
+    assert_eq!(c.l1d_carveout(0, 4).unwrap().l1d_assoc, 256);
+    assert!(imp
+        .mapped
+        .iter()
+        .any(|m| m.option.name == "-gpgpu_shmem_option"
+            && m.keys == ["shmem.carveout_kb".to_string()]));
+    // without the adaptive configuration GPGPU-Sim keeps -gpgpu_cache:dl1: nothing is carved
+    let imp = import_titanx(&format!("{volta}-gpgpu_adaptive_cache_config 0\n"), None).unwrap();
+    assert_eq!(imp.config.l1d.unified_kb, 0);
+    assert!(imp.config.shmem.carveout_kb.is_empty());
+    let skipped: Vec<&str> = imp
+        .unmodelled
+        .iter()
+        .filter(|u| u.reason.contains("no carve-out"))
+        .map(|u| u.option.name.as_str())
+        .collect();
+    assert_eq!(skipped.len(), 3, "{skipped:?}");
+    // adaptive with a unified size but no carve-outs: refused, naming the option
+    let e = import_titanx(
+        "-gpgpu_unified_l1d_size 128\n-gpgpu_adaptive_cache_config 1\n",
+        None,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("-gpgpu_shmem_option"), "{e}");
+}

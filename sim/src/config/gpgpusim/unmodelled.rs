@@ -9,12 +9,9 @@ pub(super) fn unmodelled_reason(name: &str) -> &'static str {
         | "gpgpu_shmem_size_PrefL1"
         | "gpgpu_shmem_size_PrefShared"
         | "gpgpu_cache:dl1PrefL1"
-        | "gpgpu_cache:dl1PrefShared"
-        | "gpgpu_shmem_option"
-        | "gpgpu_unified_l1d_size"
-        | "gpgpu_adaptive_cache_config" => {
-            "per-kernel L1/shared-memory carve-out not modelled (-gpgpu_shmem_size and \
-             -gpgpu_cache:dl1 are used)"
+        | "gpgpu_cache:dl1PrefShared" => {
+            "the per-kernel cache preference (cudaFuncCachePreferL1/Shared of Fermi and \
+             Kepler) is not modelled (-gpgpu_shmem_size and -gpgpu_cache:dl1 are used)"
         }
         "gpgpu_memory_partition_indexing"
         | "gpgpu_mem_address_mask"

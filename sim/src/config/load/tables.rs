@@ -114,6 +114,21 @@ pub(super) fn schema_table(cfg: &GpuConfig) -> toml::Table {
         u.entry("tensor_macs_per_cycle")
             .or_insert_with(|| toml::Value::Integer(cfg.units.tensor_macs_per_cycle as i64));
     }
+    if let Some(toml::Value::Table(l)) = t.get_mut("l1d") {
+        l.entry("unified_kb")
+            .or_insert_with(|| toml::Value::Integer(cfg.l1d.unified_kb as i64));
+    }
+    if let Some(toml::Value::Table(s)) = t.get_mut("shmem") {
+        s.entry("carveout_kb").or_insert_with(|| {
+            toml::Value::Array(
+                cfg.shmem
+                    .carveout_kb
+                    .iter()
+                    .map(|&x| toml::Value::Integer(x as i64))
+                    .collect(),
+            )
+        });
+    }
     if let Some(toml::Value::Table(l)) = t.get_mut("latency") {
         l.entry("tensor").or_insert_with(|| {
             toml::Value::Array(

@@ -27,6 +27,7 @@ impl GpuConfig {
         self.shape_errors(&mut bad);
         self.bank_group_errors(&mut bad);
         self.cache_errors(&mut bad);
+        self.carveout_errors(&mut bad);
         self.structure_errors(&mut bad);
         bad.extend(self.fold_errors());
         self.physical.check(&mut bad);

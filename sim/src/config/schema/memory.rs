@@ -135,7 +135,13 @@ cache_struct!(
     /// `[l1d]`: L1 data cache.
     L1dConfig {
         /// Global loads bypass L1 (Kepler, Pascal).
-        skip_global: bool
+        skip_global: bool,
+        /// `l1d.unified_kb`: the L1 data cache and shared memory are one array of this many
+        /// KB (Volta and later); each launch gives shared memory the smallest of
+        /// `shmem.carveout_kb` its resident CTAs need and the L1 the rest
+        /// ([`GpuConfig::l1d_carveout`]). 0 (the default): two arrays, `l1d` as given.
+        #[serde(default, skip_serializing_if = "crate::config::schema::is_zero_u32")]
+        unified_kb: u32
     }
 );
 cache_struct!(
@@ -160,6 +166,11 @@ pub struct ShmemSection {
     pub latency: u32,
     /// Identical words broadcast (count once toward the conflict degree).
     pub broadcast: bool,
+    /// `shmem.carveout_kb`: the shared-memory sizes, KB, ascending, that a unified L1/shared
+    /// array (`l1d.unified_kb`) can give shared memory (Volta: 0, 8, 16, 32, 64, 96). Empty
+    /// (the default) without a unified array.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub carveout_kb: Vec<u32>,
 }
 
 /// `[mem]`: memory partitions and address map (§2.7).

@@ -137,7 +137,7 @@ pub struct UnitsSection {
     pub tensor_macs_per_cycle: u32,
 }
 
-fn is_zero_u32(v: &u32) -> bool {
+pub(crate) fn is_zero_u32(v: &u32) -> bool {
     *v == 0
 }
 
