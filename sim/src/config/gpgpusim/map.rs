@@ -439,6 +439,7 @@ fn units(m: &mut Mapper) -> Res {
         };
         m.record((i, &o), &["units.n_int", "units.int_on"], note);
     }
+    tensor_cores(m)?;
     if let Some((i, o)) = m.take("-gpgpu_pipeline_widths") {
         let allowed = "ID_OC sp,dp,int,sfu,mem, OC_EX sp,dp,int,sfu,mem, EX_WB \
                        [, ID_OC tensor, OC_EX tensor]";
@@ -458,7 +459,7 @@ fn units(m: &mut Mapper) -> Res {
         m.cfg.units.width.oc_ex = pipe(&v[5..10]);
         m.cfg.units.width.ex_wb = v[10];
         let note = if v.len() == 13 && (v[11] > 0 || v[12] > 0) {
-            "tensor-core widths ignored (no tensor cores modelled)"
+            "tensor-core widths ignored (each tensor core takes one product at a time)"
         } else {
             ""
         };
@@ -522,6 +523,66 @@ fn lat_list(
 }
 
 /// PTX opcode latencies and initiation intervals, Accel-Sim trace-mode latencies.
+/// Multiply-accumulates of the product GPGPU-Sim's PTX mode times as one tensor-core
+/// instruction: a `wmma.mma` of m16n16k16, 16 · 16 · 16.
+const WMMA_MACS: u32 = 4096;
+
+/// Tensor cores in GPGPU-Sim's PTX mode: `-gpgpu_tensor_core_avail 1` with
+/// `-gpgpu_num_tensor_core_units` units per SM, each taking one `wmma.mma` product with
+/// `-ptx_opcode_latency_tesnor` (sic) cycles of latency and a new one every
+/// `-ptx_opcode_initiation_tensor` cycles. Mapped onto `units.n_tensor`, `latency.tensor` =
+/// [L, II] and `units.tensor_macs_per_cycle` = 4,096 / II, so that an m16n16k16 product is
+/// II passes (`exec::tensor_class`) and times exactly as there, and other shapes scale with
+/// their multiply-accumulates. Without the units the machine has no tensor cores.
+fn tensor_cores(m: &mut Mapper) -> Res {
+    let avail = match m.take("-gpgpu_tensor_core_avail") {
+        Some((i, o)) => Some((i, flag(&o)?, o)),
+        None => None,
+    };
+    let units = m.take("-gpgpu_num_tensor_core_units");
+    let lat = m.take("-ptx_opcode_latency_tesnor");
+    let ii = m.take("-ptx_opcode_initiation_tensor");
+    let on = matches!(avail, Some((_, true, _)));
+    if let Some((i, o)) = &units {
+        m.cfg.units.n_tensor = if on { uint(o)? } else { 0 };
+        let note = if on {
+            ""
+        } else {
+            "-gpgpu_tensor_core_avail is not 1: no tensor cores"
+        };
+        m.record((*i, o), &["units.n_tensor"], note);
+    } else if on {
+        let (_, _, o) = avail.as_ref().expect("on");
+        return Err(bad_value(
+            o,
+            "needs -gpgpu_num_tensor_core_units, the tensor-core units per SM",
+            "-gpgpu_num_tensor_core_units 4",
+        ));
+    }
+    if let Some((i, avail_on, o)) = &avail {
+        if !avail_on {
+            m.cfg.units.n_tensor = 0;
+        }
+        m.record((*i, o), &["units.n_tensor"], "");
+    }
+    if let Some((i, o)) = &lat {
+        m.cfg.latency.tensor[0] = positive(o)?;
+        m.record((*i, o), &["latency.tensor"], "");
+    }
+    if let Some((i, o)) = &ii {
+        let v = positive(o)?;
+        m.cfg.latency.tensor[1] = v;
+        m.cfg.units.tensor_macs_per_cycle = (WMMA_MACS / v).max(1);
+        m.record(
+            (*i, o),
+            &["latency.tensor", "units.tensor_macs_per_cycle"],
+            "an m16n16k16 product (4,096 MACs) every II cycles per unit: \
+             tensor_macs_per_cycle = 4096 / II",
+        );
+    }
+    Ok(())
+}
+
 fn latencies(m: &mut Mapper) -> Res {
     const INT: [&str; 6] = [
         "latency.int.add",

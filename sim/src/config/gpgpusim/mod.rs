@@ -65,19 +65,27 @@ fn leaves(cfg: &GpuConfig) -> Vec<(String, toml::Value)> {
         }
     }
     let mut out = Vec::new();
-    let t = toml::Table::try_from(cfg).expect("config serialises");
+    // the full table: every key, those written only away from their defaults too
+    let t: toml::Table =
+        toml::from_str(&cfg.to_full_toml_string()).expect("a full configuration reads back");
     walk(&t, "", &mut out);
     out
 }
 
 /// Schema keys (dotted leaf paths, `gpu.name` excluded) whose values differ between `a` and `b`.
+/// Both sides are read key by key, so a key one side lacks cannot shift the pairs.
 pub fn differing_keys(a: &GpuConfig, b: &GpuConfig) -> Vec<(String, toml::Value, toml::Value)> {
-    let lb = leaves(b);
-    leaves(a)
-        .into_iter()
-        .zip(lb)
-        .filter(|((ka, va), (_, vb))| ka != "gpu.name" && va != vb)
-        .map(|((k, va), (_, vb))| (k, va, vb))
+    let la: std::collections::BTreeMap<String, toml::Value> = leaves(a).into_iter().collect();
+    let lb: std::collections::BTreeMap<String, toml::Value> = leaves(b).into_iter().collect();
+    let absent = || toml::Value::String("(absent)".into());
+    let keys: std::collections::BTreeSet<&String> = la.keys().chain(lb.keys()).collect();
+    keys.into_iter()
+        .filter(|k| k.as_str() != "gpu.name")
+        .filter_map(|k| {
+            let va = la.get(k).cloned().unwrap_or_else(absent);
+            let vb = lb.get(k).cloned().unwrap_or_else(absent);
+            (va != vb).then(|| (k.clone(), va, vb))
+        })
         .collect()
 }
 

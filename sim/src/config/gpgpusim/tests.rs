@@ -259,3 +259,37 @@ fn an_adaptive_unified_array_maps_to_its_carveouts() {
     .to_string();
     assert!(e.contains("-gpgpu_shmem_option"), "{e}");
 }
+
+#[test]
+fn ptx_mode_tensor_cores_map_to_their_units_latency_and_throughput() {
+    let volta = "-gpgpu_tensor_core_avail 1\n-gpgpu_num_tensor_core_units 4\n\
+                 -ptx_opcode_latency_tesnor 64\n-ptx_opcode_initiation_tensor 64\n\
+                 -trace_opcode_latency_initiation_tensor 2,2\n";
+    let imp = import_titanx(volta, None).unwrap();
+    let c = &imp.config;
+    assert_eq!(c.units.n_tensor, 4);
+    assert_eq!(c.latency.tensor, [64, 64]);
+    assert_eq!(c.units.tensor_macs_per_cycle, 64);
+    // an m16n16k16 product times as GPGPU-Sim's: latency 64, the next one 64 cycles later
+    let e = crate::timing::classify_op(
+        c,
+        crate::inst::Family::Tensor,
+        crate::inst::OpClass::MmaF16Macs4096,
+    );
+    assert_eq!((e.latency, e.ii), (64, 64));
+    assert!(imp.unmodelled.iter().any(|u| u.option.name
+        == "-trace_opcode_latency_initiation_tensor"
+        && u.reason.contains("HMMA")));
+    // not available: no tensor cores, whatever the base had
+    let imp = import_titanx(
+        "-gpgpu_tensor_core_avail 0\n-gpgpu_num_tensor_core_units 4\n",
+        Some("v100"),
+    )
+    .unwrap();
+    assert_eq!(imp.config.units.n_tensor, 0);
+    // available without a unit count: refused, naming the option
+    let e = import_titanx("-gpgpu_tensor_core_avail 1\n", None)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("-gpgpu_num_tensor_core_units"), "{e}");
+}

@@ -41,14 +41,15 @@ pub(super) fn unmodelled_reason(name: &str) -> &'static str {
         "gpgpu_reg_bank_use_warp_id" => {
             "GPGPU-Sim's bank function adds the warp id regardless (rf.bank_map keeps the base)"
         }
-        "gpgpu_tensor_core_avail"
-        | "gpgpu_num_tensor_core_units"
-        | "gpgpu_operand_collector_num_units_tensor_core"
+        "gpgpu_operand_collector_num_units_tensor_core"
         | "gpgpu_operand_collector_num_in_ports_tensor_core"
-        | "gpgpu_operand_collector_num_out_ports_tensor_core"
-        | "ptx_opcode_latency_tesnor"
-        | "ptx_opcode_initiation_tensor"
-        | "trace_opcode_latency_initiation_tensor" => "no tensor cores modelled",
+        | "gpgpu_operand_collector_num_out_ports_tensor_core" => {
+            "tensor-core instructions read their operands through the generic collectors"
+        }
+        "trace_opcode_latency_initiation_tensor" => {
+            "trace-driven tensor instructions (SASS HMMA) are not decoded; the PTX-mode \
+             tensor options time wmma/mma products"
+        }
         "gpgpu_clock_gated_lanes"
         | "gpgpu_clock_gated_reg_file"
         | "n_regfile_gating_group"
