@@ -350,18 +350,7 @@ fn reference_csv(c: &RefComparison) -> String {
                     x.edp_change,
                 ]
             });
-            let area = r.area.as_ref().map(|a| {
-                vec![
-                    a.area_mm2,
-                    a.added_area_mm2,
-                    a.added_area_chip_share,
-                    a.added_area_per_sm_mm2,
-                    a.added_area_sm_share,
-                    a.structures_mm2,
-                    a.replaced_mm2,
-                    a.added_leakage_w,
-                ]
-            });
+            let area = r.area.as_ref().map(|a| a.columns().to_vec());
             let dwf = r.dwf_hardware.as_ref().map(|h| {
                 vec![
                     h.area_per_core_mm2,

@@ -43,6 +43,37 @@ pub struct AreaCompare {
     pub added_area_ref_die_share: Option<f64>,
 }
 
+impl AreaCompare {
+    /// The figures of a comparison's area columns, in their order
+    /// ([`AreaCompare::COLUMNS`]): chip area, added area, its chip share, added per SM, its SM
+    /// share, the structures' and the replaced leaves' area, the added leakage every block
+    /// powered.
+    pub fn columns(&self) -> [f64; 8] {
+        [
+            self.area_mm2,
+            self.added_area_mm2,
+            self.added_area_chip_share,
+            self.added_area_per_sm_mm2,
+            self.added_area_sm_share,
+            self.structures_mm2,
+            self.replaced_mm2,
+            self.added_leakage_w,
+        ]
+    }
+
+    /// The names of [`AreaCompare::columns`].
+    pub const COLUMNS: [&'static str; 8] = [
+        "area_mm2",
+        "added_area_mm2",
+        "added_area_chip_share",
+        "added_area_per_sm_mm2",
+        "added_area_sm_share",
+        "structures_mm2",
+        "replaced_mm2",
+        "added_leakage_w",
+    ];
+}
+
 /// Every leaf of `n` by its path of names, with its area and leakage power.
 fn leaves(n: &Node, path: &str, out: &mut BTreeMap<String, (f64, f64)>) {
     let p = format!("{path}/{}", n.name);

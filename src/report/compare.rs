@@ -463,20 +463,13 @@ pub fn csv(c: &Comparison) -> String {
     s
 }
 
-/// The area CSV cells: chip area, added area, its chip share, added per SM, its SM share, the
-/// structures' and the replaced leaves' area, the added leakage every block powered.
+/// The area CSV cells ([`crate::compare::AreaCompare::columns`]).
 fn area_cells(a: &crate::compare::AreaCompare) -> String {
-    format!(
-        "{:e},{:e},{:e},{:e},{:e},{:e},{:e},{:e}",
-        a.area_mm2,
-        a.added_area_mm2,
-        a.added_area_chip_share,
-        a.added_area_per_sm_mm2,
-        a.added_area_sm_share,
-        a.structures_mm2,
-        a.replaced_mm2,
-        a.added_leakage_w
-    )
+    a.columns()
+        .iter()
+        .map(|x| format!("{x:e}"))
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// The active-set CSV cells, max and mean (empty for a run without a scheduler active set).
