@@ -60,15 +60,8 @@ pub(crate) fn run_launch(
     let info = stream.info().clone();
     let occ = occupancy(cfg, &info)?;
     // a unified L1/shared array runs the launch with its carved L1 (`config::L1dCarveout`)
-    let carve = carveout(cfg, &info, &occ);
-    let carved;
-    let cfg = match &carve {
-        Some(k) => {
-            carved = cfg.with_l1d_assoc(k.l1d_assoc);
-            &carved
-        }
-        None => cfg,
-    };
+    let carved = carveout(cfg, &info, &occ).map(|k| cfg.with_l1d_assoc(k.l1d_assoc));
+    let cfg = carved.as_ref().unwrap_or(cfg);
     // clock reads take their issue cycle (`Sm::clock_read_issued`)
     stream.track_clock_reads();
     let n_sm = cfg.gpu.n_sm as usize;

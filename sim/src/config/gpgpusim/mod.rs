@@ -13,6 +13,7 @@ mod fields;
 mod map;
 mod options;
 mod unmodelled;
+mod volta;
 
 pub use fields::{CacheString, DramTimingOpt, Scheduler, SECTOR_BYTES};
 pub use map::{MappedOption, UnmodelledOption};
