@@ -26,18 +26,26 @@ use sim::workloads::{Size, Workload};
 use std::fmt::Write;
 
 fn main() -> Result<()> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    // `--size test` runs a bench-size table at test size: a quick check of the program, not
+    // the docs' figures
+    let mut size = Size::Bench;
+    if let Some(i) = args.iter().position(|a| a == "--size") {
+        let v = args.get(i + 1).ok_or_else(|| anyhow!("--size takes test or bench"))?;
+        size = v.parse()?;
+        args.drain(i..i + 2);
+    }
     let out = match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
         ["model-vs-sim"] => model_vs_sim()?,
         ["dram"] => dram()?,
         ["socgpu-window"] => socgpu_window()?,
-        ["gating-bench", baseline @ ("none" | "two-level")] => gating_bench(baseline)?,
-        ["socgpu-bench"] => socgpu_bench()?,
-        ["loog-bench"] => loog_bench()?,
-        ["prf-bench"] => prf_bench()?,
+        ["gating-bench", baseline @ ("none" | "two-level")] => gating_bench(baseline, size)?,
+        ["socgpu-bench"] => socgpu_bench(size)?,
+        ["loog-bench"] => loog_bench(size)?,
+        ["prf-bench"] => prf_bench(size)?,
         _ => bail!(
             "usage: doc_tables model-vs-sim | dram | socgpu-window | gating-bench none|two-level \
-             | socgpu-bench | loog-bench | prf-bench"
+             | socgpu-bench | loog-bench | prf-bench  [--size test|bench: the bench tables' size]"
         ),
     };
     print!("{out}");
@@ -395,14 +403,14 @@ const GATING: [&str; 5] = [
 /// Power gating at bench size on gtx480 at 40 nm, backprop, hotspot and pathfinder, against
 /// `baseline`: the aggregate, the per-workload runtime and savings, and (against `none`) the
 /// A/B/C split of the idle runs by count.
-fn gating_bench(baseline: &str) -> Result<String> {
+fn gating_bench(baseline: &str, size: Size) -> Result<String> {
     let workloads = "backprop,hotspot,pathfinder";
     let b = variant("gtx480", baseline, &[])?;
     let vs: Vec<Variant> = GATING
         .iter()
         .map(|t| variant("gtx480", t, &[]))
         .collect::<Result<_>>()?;
-    let (c, _runs) = compare_runs("40nm", Size::Bench, &b, &vs, workloads)?;
+    let (c, _runs) = compare_runs("40nm", size, &b, &vs, workloads)?;
     let rows: Vec<Vec<String>> = c
         .variants
         .iter()
@@ -475,20 +483,20 @@ fn gating_bench(baseline: &str) -> Result<String> {
         ] {
             let _ = writeln!(
                 s,
-                "\nIdle runs of the {what} (shares A/B/C, %; — where the class has no idle run \
-                 or is not gated):\n"
+                "\nIdle runs of the {what} (shares A/B/C, %; — where the workload has no work \
+                 for the class):\n"
             );
             s.push_str(&table(
                 &header,
                 &per(&|w| {
-                    split(
-                        if int {
-                            &w.idle_regions.int
-                        } else {
-                            &w.idle_regions.fp
-                        },
-                        by_cycles,
-                    )
+                    if int {
+                        split(&w.idle_regions.int, by_cycles)
+                    } else if w.static_savings.fp.is_none() {
+                        // no FP work: the units idle throughout, one run
+                        "—".to_string()
+                    } else {
+                        split(&w.idle_regions.fp, by_cycles)
+                    }
                 }),
             ));
         }
@@ -516,14 +524,14 @@ fn mean_energy_change(c: &Comparison, v: usize) -> f64 {
 
 /// SOCGPU's buffer depth at bench size: gtx1080ti at 16 nm, the nine Rodinia workloads,
 /// N = 2 … 64 against the in-order stage.
-fn socgpu_bench() -> Result<String> {
+fn socgpu_bench(size: Size) -> Result<String> {
     let depths = ["2", "4", "8", "16", "32", "64"];
     let b = variant("gtx1080ti", "none", &[])?;
     let vs: Vec<Variant> = depths
         .iter()
         .map(|n| variant("gtx1080ti", "socgpu", &[("sched.ooo.ib_depth", n)]))
         .collect::<Result<_>>()?;
-    let (c, _runs) = compare_runs("16nm", Size::Bench, &b, &vs, RODINIA_NINE)?;
+    let (c, _runs) = compare_runs("16nm", size, &b, &vs, RODINIA_NINE)?;
     let mut header = vec!["N".to_string()];
     header.extend(depths.iter().map(|d| d.to_string()));
     let h: Vec<&str> = header.iter().map(String::as_str).collect();
@@ -559,7 +567,7 @@ fn socgpu_bench() -> Result<String> {
 /// LOOG at bench size on gtx1080ti and vortex_like: per workload the speed-up of LOOG, of LOOG
 /// with 64 collector units per slice and with the load consumers tried last, and the area LOOG
 /// adds per SM.
-fn loog_bench() -> Result<String> {
+fn loog_bench(size: Size) -> Result<String> {
     let workloads = "kmeans,pathfinder,sgemm";
     let mut s = String::new();
     for preset in ["gtx1080ti", "vortex_like"] {
@@ -573,7 +581,7 @@ fn loog_bench() -> Result<String> {
                 &[("sched.ooo.loog_defer_load_consumers", "true")],
             )?,
         ];
-        let (c, _runs) = compare_runs("16nm", Size::Bench, &b, &vs, workloads)?;
+        let (c, _runs) = compare_runs("16nm", size, &b, &vs, workloads)?;
         let mut header = vec![format!("{preset}, speed-up")];
         header.extend(c.variants.iter().map(|v| format!("`{}`", v.name)));
         let h: Vec<&str> = header.iter().map(String::as_str).collect();
@@ -624,7 +632,7 @@ fn prf_accesses(k: &KernelActivity) -> (u64, u64) {
 /// and sgemm, against `mrf-stv`: where the accesses go (the pilot's phase, then the swapped
 /// mapping; the FRF share this predicts from the profiled shares and the one measured) and
 /// where the time goes (the SRF's latency, its port held for the whole access, the swaps).
-fn prf_bench() -> Result<String> {
+fn prf_bench(size: Size) -> Result<String> {
     let workloads = "cutcp,hotspot,lavamd,sgemm";
     let b = variant("gtx780", "mrf-stv", &[])?;
     // the per-register statistics are counters only: the run's timing is the plain one's
@@ -643,7 +651,7 @@ fn prf_bench() -> Result<String> {
         )?,
         variant("gtx780", "partitioned-rf", &[("prf.lat_srf", "1")])?,
     ];
-    let (c, runs) = compare_runs("finfet7", Size::Bench, &b, &vs, workloads)?;
+    let (c, runs) = compare_runs("finfet7", size, &b, &vs, workloads)?;
     let names: Vec<String> = c.baseline_runs.keys().cloned().collect();
 
     // where the accesses go
@@ -734,6 +742,61 @@ fn prf_bench() -> Result<String> {
     header.extend(c.variants.iter().map(|v| format!("`{}`", v.name)));
     let h: Vec<&str> = header.iter().map(String::as_str).collect();
     s.push_str(&table(&h, &rows));
+
+    // the banks' load: port-cycles over bank-cycles, every SM
+    let _ = writeln!(
+        s,
+        "\nThe banks' load: port-cycles asked of the banks (an access holds its port one \
+         cycle, an SRF access `prf.lat_srf` cycles under `full_latency`) over the bank-cycles \
+         of all SMs, at the plain register file's (`mrf-stv`) cycles and at the partitioned \
+         run's own:\n"
+    );
+    let mut rows = Vec::new();
+    for w in &names {
+        use sim::activity::rfevents::Part;
+        let base = runs.get(&b, w)?;
+        let prf = runs.get(&vs[0], w)?;
+        let cfg = &vs[0].config.machine;
+        let lat = match cfg.prf.lat_srf {
+            sim::config::prf::LatSrf::Cycles(n) => n as f64,
+            sim::config::prf::LatSrf::Derived => bail!("prf.lat_srf is derived"),
+        };
+        let bank_cycles = |cycles: u64| cfg.gpu.n_sm as f64 * cfg.rf.n_banks as f64 * cycles as f64;
+        let parts = |a: &Activity| -> [u64; 5] {
+            let mut v = [0u64; 5];
+            if let Some(p) = a.aggregate.rf.as_ref().and_then(|r| r.prf.as_ref()) {
+                for part in Part::ALL {
+                    let [r, w] = p.events.accesses[part.index()];
+                    v[part.index()] = r + w;
+                }
+            }
+            v
+        };
+        // the same instructions make the same accesses in both runs; the plain register
+        // file holds each for one cycle
+        let pp = parts(&prf);
+        let plain: u64 = pp.iter().sum();
+        let srf = pp[Part::Srf.index()] as f64;
+        let all: u64 = pp.iter().sum();
+        let asked = (all as f64 - srf) + lat * srf;
+        rows.push(vec![
+            w.clone(),
+            pct(Some(srf / all.max(1) as f64), 0),
+            pct(Some(plain as f64 / bank_cycles(base.aggregate.cycles)), 0),
+            pct(Some(asked / bank_cycles(base.aggregate.cycles)), 0),
+            pct(Some(asked / bank_cycles(prf.aggregate.cycles)), 0),
+        ]);
+    }
+    s.push_str(&table(
+        &[
+            "workload",
+            "SRF share of accesses",
+            "`mrf-stv`'s load",
+            "partitioned, at `mrf-stv`'s cycles",
+            "partitioned, at its own cycles",
+        ],
+        &rows,
+    ));
 
     // the stalls behind it
     let _ = writeln!(
