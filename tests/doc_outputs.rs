@@ -15,7 +15,8 @@
 //! either `gpuenergy ARGS`, run with the binary this build made, or `cargo run --release [-p
 //! CRATE] --example NAME [-- ARGS]`, an example of the workspace (the tables that no command
 //! prints, such as aggregates over several runs, come from `examples/doc_tables.rs`): the
-//! example is brought up to date with `cargo build` and its binary run. Lines that report
+//! example is brought up to date with `cargo build --release --workspace --example NAME` and
+//! its binary run. Lines that report
 //! wall-clock time (`done in`, `per s`, `simulate`'s `simulated … warp insts/s` line) are left
 //! out.
 //!
@@ -203,11 +204,12 @@ fn program(b: &Block) -> (PathBuf, Vec<String>) {
             }
             assert!(build.contains(&"--release"), "{at}: {usage}");
             let name = name.unwrap_or_else(|| panic!("{at}: {usage}"));
+            // built as one target of the whole workspace, so that its dependencies have the
+            // features the workspace's build gave them (`-p CRATE` alone would resolve
+            // them anew and rebuild the crates below it)
             let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
             let mut cmd = Command::new(cargo);
-            cmd.arg("build")
-                .arg("--quiet")
-                .args(build.iter().filter(|w| **w != "run"))
+            cmd.args(["build", "--quiet", "--release", "--workspace", "--example", name])
                 .current_dir(root());
             let st = cmd.status().unwrap();
             assert!(st.success(), "{at}: building the example `{name}` failed");
