@@ -41,7 +41,9 @@ fn main() -> Result<()> {
     // the docs' figures
     let mut size = Size::Bench;
     if let Some(i) = args.iter().position(|a| a == "--size") {
-        let v = args.get(i + 1).ok_or_else(|| anyhow!("--size takes test or bench"))?;
+        let v = args
+            .get(i + 1)
+            .ok_or_else(|| anyhow!("--size takes test or bench"))?;
         size = v.parse()?;
         args.drain(i..i + 2);
     }
@@ -135,9 +137,16 @@ fn compare_runs(
     .cache(cache.clone());
     let study_kept = study.clone();
     let label = format!("{size:?}").to_lowercase();
-    let c = compare::run(&study, &label, baseline, variants, &list, &|n, total, what| {
-        eprintln!("  [{n}/{total}] {what}");
-    })?;
+    let c = compare::run(
+        &study,
+        &label,
+        baseline,
+        variants,
+        &list,
+        &|n, total, what| {
+            eprintln!("  [{n}/{total}] {what}");
+        },
+    )?;
     let runs = Runs {
         cache,
         dir,
@@ -216,7 +225,10 @@ fn model_vs_sim() -> Result<String> {
         None,
     );
     let sim = study.run(&list)?;
-    let model = study.clone().activity_source(ActivitySource::Model).run(&list)?;
+    let model = study
+        .clone()
+        .activity_source(ActivitySource::Model)
+        .run(&list)?;
     let err = |s: f64, m: f64| 100.0 * (m - s) / s;
     let mut rows = Vec::new();
     let (mut sc, mut mc, mut se, mut me) = (vec![], vec![], vec![], vec![]);
@@ -278,7 +290,11 @@ fn dram() -> Result<String> {
     };
     let mut s = String::new();
     let kinds = [
-        ("`gddr5` (default), `gddr5x`", DramParams::gddr5(64.0), "2 KiB page"),
+        (
+            "`gddr5` (default), `gddr5x`",
+            DramParams::gddr5(64.0),
+            "2 KiB page",
+        ),
         ("`hbm2`", DramParams::hbm2(32.0), "1 KiB pseudo-channel row"),
     ];
     let rows: Vec<Vec<String>> = kinds
@@ -687,10 +703,14 @@ fn prf_bench(size: Size) -> Result<String> {
             let (fast, n) = prf_accesses(k);
             let p = k.rf.as_ref().and_then(|r| r.prf.as_ref());
             let lookups = p.map_or(0, |p| p.events.swap_lookups);
-            let share_after = if n > 0 { lookups as f64 / n as f64 } else { 0.0 };
+            let share_after = if n > 0 {
+                lookups as f64 / n as f64
+            } else {
+                0.0
+            };
             let pilot = regs.pilot.as_ref().map_or(0.0, |p| p.pilot_top_n_share);
-            predicted += n as f64
-                * (regs.static_first_n_share * (1.0 - share_after) + pilot * share_after);
+            predicted +=
+                n as f64 * (regs.static_first_n_share * (1.0 - share_after) + pilot * share_after);
             static_n += n as f64 * regs.static_first_n_share;
             pilot_n += n as f64 * pilot;
             measured += fast;
@@ -738,7 +758,11 @@ fn prf_bench(size: Size) -> Result<String> {
         rows.push(r);
     }
     let mut mean = vec!["mean".to_string(), String::new()];
-    mean.extend(c.variants.iter().map(|v| spct(v.aggregate.perf_overhead, 1)));
+    mean.extend(
+        c.variants
+            .iter()
+            .map(|v| spct(v.aggregate.perf_overhead, 1)),
+    );
     rows.push(mean);
     let total_rf = |v: &compare::VariantResult| {
         v.aggregate
@@ -746,11 +770,18 @@ fn prf_bench(size: Size) -> Result<String> {
             .as_ref()
             .map_or("—".to_string(), |r| spct(r.savings.total.mean, 1))
     };
-    let mut rf = vec!["register file total saving (mean)".to_string(), String::new()];
+    let mut rf = vec![
+        "register file total saving (mean)".to_string(),
+        String::new(),
+    ];
     rf.extend(c.variants.iter().map(total_rf));
     rows.push(rf);
     let mut chip = vec!["chip energy (change of the sum)".to_string(), String::new()];
-    chip.extend(c.variants.iter().map(|v| spct(v.aggregate.energy_change, 1)));
+    chip.extend(
+        c.variants
+            .iter()
+            .map(|v| spct(v.aggregate.energy_change, 1)),
+    );
     rows.push(chip);
     let mut header = vec!["workload".to_string(), "`mrf-stv`".to_string()];
     header.extend(c.variants.iter().map(|v| format!("`{}`", v.name)));
@@ -1017,7 +1048,11 @@ fn diag_summary() -> Result<String> {
                         .unwrap_or("?")
                         .to_string()
                 };
-                let verdict = if p.pass == Some(true) { "" } else { " — FAIL" };
+                let verdict = if p.pass == Some(true) {
+                    ""
+                } else {
+                    " — FAIL"
+                };
                 format!(
                     "{}, {}; {}{verdict}",
                     word("recovered "),
@@ -1031,10 +1066,7 @@ fn diag_summary() -> Result<String> {
             .ok_or_else(|| anyhow!("{}: no cross-check", r.preset))?;
         let m = &cc.measured;
         let wave = m.wave_fit.as_ref().map_or("—".to_string(), |w| {
-            format!(
-                "{:.1} %, C1 {:.0} cycles",
-                w.mape_pct, w.per_wave_cycles
-            )
+            format!("{:.1} %, C1 {:.0} cycles", w.mape_pct, w.per_wave_cycles)
         });
         rows.push(vec![
             r.preset.clone(),

@@ -133,8 +133,8 @@ fn blocks(file: &Path) -> Vec<Block> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < lines.len() {
-        let marker = parse_marker(lines[i])
-            .unwrap_or_else(|e| panic!("{}:{}: {e}", file.display(), i + 1));
+        let marker =
+            parse_marker(lines[i]).unwrap_or_else(|e| panic!("{}:{}: {e}", file.display(), i + 1));
         if let Some(m) = marker {
             let close = (i + 1..lines.len())
                 .find(|&j| lines[j].trim() == "<!-- /output -->")
@@ -209,8 +209,15 @@ fn program(b: &Block) -> (PathBuf, Vec<String>) {
             // them anew and rebuild the crates below it)
             let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
             let mut cmd = Command::new(cargo);
-            cmd.args(["build", "--quiet", "--release", "--workspace", "--example", name])
-                .current_dir(root());
+            cmd.args([
+                "build",
+                "--quiet",
+                "--release",
+                "--workspace",
+                "--example",
+                name,
+            ])
+            .current_dir(root());
             let st = cmd.status().unwrap();
             assert!(st.success(), "{at}: building the example `{name}` failed");
             let target = std::env::var_os("CARGO_TARGET_DIR")
@@ -331,7 +338,10 @@ fn check(slow: bool) {
         let bs = blocks(&file);
         let mut fresh = Vec::new();
         for b in bs.iter().filter(|b| b.slow == slow) {
-            if only.as_ref().is_some_and(|o| !b.command.contains(o.as_str())) {
+            if only
+                .as_ref()
+                .is_some_and(|o| !b.command.contains(o.as_str()))
+            {
                 continue;
             }
             count += 1;
