@@ -25,6 +25,9 @@
 //! (`<!-- output(tolerance=2%): … -->`), so that a model change that moves a quoted figure by
 //! more than that fails here until the docs are regenerated.
 //!
+//! A block whose command prints markdown (a table) is marked `<!-- output(markdown): … -->` and
+//! written without the text fence, so that the table renders.
+//!
 //! A block whose command takes minutes (bench-size runs) is marked slow, `<!-- output(slow):
 //! … -->` (with a tolerance: `output(slow, tolerance=1%)`): the default test skips it and the
 //! ignored test checks it, `cargo test --release --test doc_outputs -- --ignored`. A command
@@ -53,6 +56,8 @@ struct Block {
     tolerance: f64,
     /// Checked only by the ignored test.
     slow: bool,
+    /// Written as markdown (a table renders), not in a text fence.
+    markdown: bool,
     /// Line indices (0-based) of the opening and closing markers.
     open: usize,
     close: usize,
@@ -65,6 +70,7 @@ struct Marker {
     command: String,
     tolerance: f64,
     slow: bool,
+    markdown: bool,
 }
 
 fn root() -> PathBuf {
@@ -84,7 +90,7 @@ fn doc_files() -> Vec<PathBuf> {
 }
 
 /// Parses `<!-- output: CMD -->` or `<!-- output(OPTION, ...): CMD -->`, where an option is
-/// `slow` or `tolerance=N%`. `Err` names what is wrong with a line that starts like a marker.
+/// `slow`, `markdown` or `tolerance=N%`. `Err` names what is wrong with a line that starts like a marker.
 fn parse_marker(l: &str) -> Result<Option<Marker>, String> {
     let Some(rest) = l.trim().strip_prefix("<!-- output") else {
         return Ok(None);
@@ -96,6 +102,7 @@ fn parse_marker(l: &str) -> Result<Option<Marker>, String> {
         command: String::new(),
         tolerance: DEFAULT_TOLERANCE,
         slow: false,
+        markdown: false,
     };
     let rest = if let Some(r) = rest.strip_prefix('(') {
         let (opts, r) = r
@@ -104,6 +111,8 @@ fn parse_marker(l: &str) -> Result<Option<Marker>, String> {
         for o in opts.split(',').map(str::trim) {
             if o == "slow" {
                 m.slow = true;
+            } else if o == "markdown" {
+                m.markdown = true;
             } else if let Some(t) = o.strip_prefix("tolerance=") {
                 let pct: f64 = t
                     .strip_suffix('%')
@@ -112,7 +121,7 @@ fn parse_marker(l: &str) -> Result<Option<Marker>, String> {
                 m.tolerance = pct / 100.0;
             } else {
                 return Err(format!(
-                    "unknown output option `{o}` (allowed: slow, tolerance=N%)"
+                    "unknown output option `{o}` (allowed: slow, markdown, tolerance=N%)"
                 ));
             }
         }
@@ -144,6 +153,17 @@ fn blocks(file: &Path) -> Vec<Block> {
                 .copied()
                 .filter(|l| !l.starts_with("```"))
                 .collect();
+            // a markdown block's blank first and last lines are layout
+            let inner = if m.markdown {
+                let first = inner.iter().position(|l| !l.trim().is_empty());
+                let last = inner.iter().rposition(|l| !l.trim().is_empty());
+                match (first, last) {
+                    (Some(a), Some(b)) => inner[a..=b].to_vec(),
+                    _ => Vec::new(),
+                }
+            } else {
+                inner
+            };
             assert!(
                 m.slow || !m.command.contains("--size bench"),
                 "{}:{}: a bench-size command takes minutes: mark the block \
@@ -157,6 +177,7 @@ fn blocks(file: &Path) -> Vec<Block> {
                 command: m.command,
                 tolerance: m.tolerance,
                 slow: m.slow,
+                markdown: m.markdown,
                 open: i,
                 close,
                 quoted: inner.join("\n"),
@@ -318,9 +339,16 @@ fn rewrite(file: &Path, blocks: &[(&Block, String)]) {
     let mut i = 0;
     for (b, fresh) in blocks {
         out.extend(lines[i..=b.open].iter().map(|s| s.to_string()));
-        out.push("```text".into());
-        out.extend(fresh.lines().map(str::to_string));
-        out.push("```".into());
+        if b.markdown {
+            // blank lines around the table, so that it renders
+            out.push(String::new());
+            out.extend(fresh.lines().map(str::to_string));
+            out.push(String::new());
+        } else {
+            out.push("```text".into());
+            out.extend(fresh.lines().map(str::to_string));
+            out.push("```".into());
+        }
         i = b.close;
     }
     out.extend(lines[i..].iter().map(|s| s.to_string()));
@@ -407,7 +435,8 @@ fn markers_state_slow_and_tolerance() {
         Marker {
             command: "gpuenergy techs".into(),
             tolerance: 0.02,
-            slow: false
+            slow: false,
+            markdown: false
         }
     );
     assert_eq!(
@@ -415,10 +444,12 @@ fn markers_state_slow_and_tolerance() {
         Marker {
             command: "gpuenergy techs".into(),
             tolerance: 0.01,
-            slow: true
+            slow: true,
+            markdown: false
         }
     );
     assert!(m("<!-- output(slow): gpuenergy techs -->").slow);
+    assert!(m("<!-- output(slow, markdown): gpuenergy techs -->").markdown);
     assert!(!m("<!-- output: gpuenergy techs -->").slow);
     assert_eq!(parse_marker("<!-- /output -->").unwrap(), None);
     assert!(parse_marker("<!-- output(fast): gpuenergy techs -->").is_err());
