@@ -210,6 +210,10 @@ const READ: &[(&str, &str)] = &[
     ("l1d.banks", "models/src/gpu/storage.rs"),
     ("l1d.skip_global", "sim/src/timing/ldstunit/mod.rs"),
     (
+        "l1d.unified_kb",
+        "sim/src/config/carveout.rs (engine::run_launch carves each launch)",
+    ),
+    (
         "const_cache.sets",
         "sim/src/timing/cache.rs (TagArray::new), models/src/gpu/storage.rs",
     ),
@@ -273,6 +277,10 @@ const READ: &[(&str, &str)] = &[
     ("shmem.bank_bytes", "sim/src/timing/ldstunit/mod.rs"),
     ("shmem.latency", "sim/src/timing/ldstunit/mod.rs"),
     ("shmem.broadcast", "sim/src/timing/ldstunit/mod.rs"),
+    (
+        "shmem.carveout_kb",
+        "sim/src/config/carveout.rs (engine::run_launch carves each launch)",
+    ),
     ("mem.n_channels", "sim/src/timing/memsys.rs"),
     ("mem.subparts_per_channel", "sim/src/timing/memsys.rs"),
     ("mem.channel_interleave_bytes", "sim/src/timing/memsys.rs"),
