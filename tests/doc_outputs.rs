@@ -14,7 +14,7 @@
 //! The command runs from the repository root (arguments split at spaces; no shell). It is
 //! either `gpuenergy ARGS`, run with the binary this build made, or `cargo run --release [-p
 //! CRATE] --example NAME [-- ARGS]`, an example of the workspace (the tables that no command
-//! prints, such as aggregates over several runs, come from `examples/doc_tables.rs`): the
+//! prints, such as aggregates over several runs, come from `examples/doc_tables/`): the
 //! example is brought up to date with `cargo build --release --workspace --example NAME` and
 //! its binary run. Lines that report
 //! wall-clock time (`done in`, `per s`, `simulate`'s `simulated … warp insts/s` line) are left
