@@ -39,6 +39,9 @@ pub struct SpillStats {
     pub load_insts: u32,
     /// Local-memory bytes per thread the spill slots take.
     pub bytes_per_thread: u32,
+    /// The register demand of the kernel's own program, measured when the hull scan did not fit
+    /// ([`super::regalloc::pressure`]); `None` when it did.
+    pub demand: Option<super::regalloc::Pressure>,
 }
 
 /// A kernel allocated with spilling.
@@ -71,7 +74,10 @@ pub fn allocate_spilling(
     let mut virt = insts.to_vec();
     let mut classes = classes.to_vec();
     let mut no_spill = vec![false; classes.len()];
-    let mut stats = SpillStats::default();
+    let mut stats = SpillStats {
+        demand: Some(super::regalloc::pressure(insts, &classes, n_pred)),
+        ..SpillStats::default()
+    };
     let base = local_bytes.next_multiple_of(8);
     let mut next = base;
     for _ in 0..MAX_ROUNDS {
