@@ -343,6 +343,21 @@ mod tests {
     }
 
     #[test]
+    fn values_that_cannot_be_spilled_and_do_not_fit_are_an_error() {
+        let (virt, classes) = wide_program(300);
+        let no_spill = vec![true; classes.len()];
+        let e = colour(&virt, &classes, 0, &no_spill, MAX_REGS).unwrap_err();
+        assert!(
+            e.contains("more than 255 registers are live at once"),
+            "{e}"
+        );
+        assert!(e.contains("at instruction"), "{e}");
+        // with room for them, the same values colour
+        let ok = colour(&virt, &classes, 0, &no_spill, 400).unwrap();
+        assert!(matches!(ok, Outcome::Coloured { regs: 301, .. }), "{ok:?}");
+    }
+
+    #[test]
     fn branch_targets_move_to_the_loads_in_front() {
         // v0..v299 live across a loop whose body reads them all.
         let (mut virt, mut classes) = wide_program(300);
