@@ -8,9 +8,7 @@ use super::isa::*;
 use super::parser::{
     InitVal, Pos, RawKernel, RawModule, RawOpnd, RefusedKernel, Stmt, VarDecl, VarSpace,
 };
-use super::regalloc::{AllocError, MAX_REGS};
 use super::scope::Scope;
-use super::spill::SpillStats;
 use super::subcall::CallInfo;
 use super::tensor::{Frag, MmaTy, TensorOp};
 use super::{GlobalVar, KernelCode, Module, ModuleData, Param};
@@ -510,56 +508,26 @@ fn build_kernel(
         local_bytes: local_off,
         classes,
         n_pred,
-        mut insts,
+        insts,
         ..
     } = decode_kernel(k, file, module_vars, module_shared)?;
     let n_virtual = classes.len();
-    let virt = insts.clone();
+    let s = super::spill::allocate_kernel(&insts, &classes, n_pred, local_off)
+        .map_err(|m| perr(file, k.pos, format!("kernel '{}': {m}", k.name)))?;
+    if s.local_bytes > MAX_LOCAL_BYTES {
+        return Err(perr(
+            file,
+            k.pos,
+            format!(
+                "kernel '{}': {} bytes of .local per thread with the spill slots exceed \
+                 {MAX_LOCAL_BYTES}",
+                k.name, s.local_bytes
+            ),
+        ));
+    }
     let (virt, classes, alloc, spills, local_off) =
-        match super::regalloc::allocate_hull(&mut insts, &classes, n_pred) {
-            Ok(a) => (virt, classes, a, SpillStats::default(), local_off),
-            // A kernel that calls recursive functions keeps its call stack after its local
-            // variables: it is not spilled.
-            Err(AllocError::Registers)
-                if !insts
-                    .iter()
-                    .any(|x| matches!(x.op, Op::Call { .. } | Op::Return { .. })) =>
-            {
-                let s = super::spill::allocate_spilling(&virt, &classes, n_pred, local_off)
-                    .map_err(|m| {
-                        let p = super::regalloc::pressure(&virt, &classes, n_pred);
-                        perr(
-                            file,
-                            k.pos,
-                            format!(
-                                "kernel '{}': more than {MAX_REGS} registers are needed ({} \
-                                 live at once at line {}) and spilling failed: {m}",
-                                k.name, p.peak_regs, virt[p.peak_inst].line
-                            ),
-                        )
-                    })?;
-                if s.local_bytes > MAX_LOCAL_BYTES {
-                    return Err(perr(
-                        file,
-                        k.pos,
-                        format!(
-                            "kernel '{}': {} bytes of .local per thread with the spill slots \
-                             exceed {MAX_LOCAL_BYTES}",
-                            k.name, s.local_bytes
-                        ),
-                    ));
-                }
-                insts = s.insts;
-                (s.virt, s.classes, s.alloc, s.stats, s.local_bytes)
-            }
-            Err(e) => {
-                return Err(perr(
-                    file,
-                    k.pos,
-                    format!("kernel '{}': {}", k.name, e.message()),
-                ))
-            }
-        };
+        (s.virt, s.classes, s.alloc, s.stats, s.local_bytes);
+    let insts = s.insts;
     // Internal consistency check of the allocation against the liveness of the virtual program.
     super::regalloc::verify(&virt, &classes, n_pred, &alloc).map_err(|m| {
         perr(

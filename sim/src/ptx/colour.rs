@@ -89,7 +89,7 @@ fn interference(insts: &[Inst], classes: &[RegClass], n_pred: usize) -> (Graph, 
                 *s = live[i * lv.words + w];
             }
             // keep GPR bits only (predicates follow the GPRs in the combined space)
-            if n_gpr % 64 != 0 {
+            if !n_gpr.is_multiple_of(64) {
                 set[gw - 1] &= (1u64 << (n_gpr % 64)) - 1;
             }
             for &v in named_here {
@@ -136,8 +136,8 @@ fn interference(insts: &[Inst], classes: &[RegClass], n_pred: usize) -> (Graph, 
         .collect();
     let depth = loop_depth(insts);
     let mut cost = vec![0f64; n_gpr];
-    for i in 0..insts.len() {
-        let w = 10f64.powi(depth[i].min(6) as i32);
+    for (i, &d) in depth.iter().enumerate() {
+        let w = 10f64.powi(d.min(6) as i32);
         for &v in lv.use_sets[i].iter().chain(&lv.def_sets[i]) {
             if v < n_gpr {
                 cost[v] += w;
@@ -196,7 +196,7 @@ pub fn colour(
                     );
                     let better = match best {
                         None => true,
-                        Some(b) => key.0 < b.0 || (key.0 == b.0 && key.1.total_cmp(&b.1).is_lt()),
+                        Some(b) => key.0.cmp(&b.0).then(key.1.total_cmp(&b.1)).is_lt(),
                     };
                     if better {
                         best = Some(key);

@@ -1,5 +1,7 @@
 //! Spilling to local memory, for kernels whose values do not fit in
 //! [`super::regalloc::MAX_REGS`] registers even with exact live ranges ([`super::colour`]).
+//! [`allocate_kernel`] is the front end's register allocation: the hull scan of `regalloc.rs`
+//! when it fits (every such kernel's allocation is the scan's), this module's otherwise.
 //!
 //! Each round colours the virtual program; the values it cannot colour are spilled whole
 //! (Chaitin's spill-everywhere rewrite): every spilled value gets a slot in the thread's
@@ -23,7 +25,9 @@
 use super::colour::{colour, Outcome};
 use super::decode::RegClass;
 use super::isa::{Addr, AddrBase, Inst, Op, Opnd, Space, Ty};
-use super::regalloc::{allocate_with_gprs, Allocation, MAX_REGS};
+use super::regalloc::{
+    allocate_hull, allocate_with_gprs, pressure, AllocError, Allocation, MAX_REGS,
+};
 
 /// Colouring rounds before the allocation gives up.
 pub const MAX_ROUNDS: usize = 64;
@@ -62,6 +66,46 @@ pub struct Spilled {
     pub local_bytes: u64,
 }
 
+/// The allocation of a kernel's virtual program `insts` (registers of `classes`, `n_pred`
+/// predicates; `local_bytes` of `.local` variables per thread): the hull linear scan
+/// ([`allocate_hull`]) when it fits, unchanged; otherwise, for a kernel that calls no recursive
+/// function, [`allocate_spilling`].
+pub fn allocate_kernel(
+    insts: &[Inst],
+    classes: &[RegClass],
+    n_pred: usize,
+    local_bytes: u64,
+) -> Result<Spilled, String> {
+    let mut phys = insts.to_vec();
+    match allocate_hull(&mut phys, classes, n_pred) {
+        Ok(alloc) => Ok(Spilled {
+            virt: insts.to_vec(),
+            classes: classes.to_vec(),
+            insts: phys,
+            alloc,
+            stats: SpillStats::default(),
+            local_bytes,
+        }),
+        // A kernel that calls recursive functions keeps its call stack after its local
+        // variables: it is not spilled.
+        Err(AllocError::Registers)
+            if !insts
+                .iter()
+                .any(|x| matches!(x.op, Op::Call { .. } | Op::Return { .. })) =>
+        {
+            allocate_spilling(insts, classes, n_pred, local_bytes).map_err(|m| {
+                let p = pressure(insts, classes, n_pred);
+                format!(
+                    "more than {MAX_REGS} registers are needed ({} live at once at line {}) and \
+                     spilling failed: {m}",
+                    p.peak_regs, insts[p.peak_inst].line
+                )
+            })
+        }
+        Err(e) => Err(e.message()),
+    }
+}
+
 /// Allocates `insts` (virtual registers of `classes`, `n_pred` predicates; `local_bytes` of
 /// `.local` variables per thread) with spilling: colouring over exact live ranges, spilling
 /// until the program fits [`MAX_REGS`] registers.
@@ -75,7 +119,7 @@ pub fn allocate_spilling(
     let mut classes = classes.to_vec();
     let mut no_spill = vec![false; classes.len()];
     let mut stats = SpillStats {
-        demand: Some(super::regalloc::pressure(insts, &classes, n_pred)),
+        demand: Some(pressure(insts, &classes, n_pred)),
         ..SpillStats::default()
     };
     let base = local_bytes.next_multiple_of(8);
