@@ -231,6 +231,7 @@ pub fn run(args: Args) -> Result<()> {
     let b2 = bar.clone();
     let label = name.to_string();
     let mut launch_cycles = Vec::new();
+    let mut kernels = Vec::new();
     let result = Simulation::new(&cfg)
         .progress(move |cycles, insts| {
             b2.message(format!(
@@ -240,7 +241,7 @@ pub fn run(args: Args) -> Result<()> {
         .run(Program(|gpu: &mut TimingGpu| {
             let mut rec = LaunchRecorder::new(gpu);
             let r = w.run(size, &mut rec, args.check);
-            launch_cycles = rec.into_launches();
+            (launch_cycles, kernels) = rec.into_launches_and_kernels();
             r
         }));
     bar.finish();
@@ -262,10 +263,11 @@ pub fn run(args: Args) -> Result<()> {
         || {
             let mut v = report::simulate::summary_json(&cfg, name, size_label, &act, wall, &check);
             report::simulate::add_launch_cycles(&mut v, &launch_cycles);
+            report::simulate::add_kernel_code(&mut v, &kernels);
             v
         },
         || {
-            report::simulate::summary_table(
+            let mut s = report::simulate::summary_table(
                 &cfg,
                 &run.config_name,
                 name,
@@ -273,7 +275,9 @@ pub fn run(args: Args) -> Result<()> {
                 &act,
                 wall,
                 &check,
-            )
+            );
+            s.push_str(&report::simulate::spill_lines(&kernels));
+            s
         },
     )?;
     if let Some((false, d)) = check {

@@ -51,6 +51,7 @@ pub struct LaunchCycles {
 pub struct LaunchRecorder<'g> {
     gpu: &'g mut TimingGpu,
     launches: Vec<u64>,
+    kernels: Vec<std::sync::Arc<sim::ptx::Kernel>>,
 }
 
 impl<'g> LaunchRecorder<'g> {
@@ -59,6 +60,7 @@ impl<'g> LaunchRecorder<'g> {
         LaunchRecorder {
             gpu,
             launches: Vec::new(),
+            kernels: Vec::new(),
         }
     }
 
@@ -66,6 +68,12 @@ impl<'g> LaunchRecorder<'g> {
     /// `gpu.kernel_launch_latency`).
     pub fn into_launches(self) -> Vec<u64> {
         self.launches
+    }
+
+    /// [`LaunchRecorder::into_launches`], and every kernel launched (timed or not) once, by
+    /// name, in order of first launch.
+    pub fn into_launches_and_kernels(self) -> (Vec<u64>, Vec<std::sync::Arc<sim::ptx::Kernel>>) {
+        (self.launches, self.kernels)
     }
 }
 
@@ -83,6 +91,9 @@ impl Gpu for LaunchRecorder<'_> {
         self.gpu.set_stack_limit(bytes)
     }
     fn launch(&mut self, launch: &Launch) -> Result<(), SimError> {
+        if !self.kernels.iter().any(|k| k.name == launch.kernel.name) {
+            self.kernels.push(launch.kernel.clone());
+        }
         let before = self.gpu.activity().aggregate.clone();
         self.gpu.launch(launch)?;
         let after = &self.gpu.activity().aggregate;

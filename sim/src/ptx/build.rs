@@ -508,12 +508,26 @@ fn build_kernel(
         local_bytes: local_off,
         classes,
         n_pred,
-        mut insts,
+        insts,
         ..
     } = decode_kernel(k, file, module_vars, module_shared)?;
-    let virt = insts.clone();
-    let alloc = super::regalloc::allocate(&mut insts, &classes, n_pred)
+    let n_virtual = classes.len();
+    let s = super::spill::allocate_kernel(&insts, &classes, n_pred, local_off)
         .map_err(|m| perr(file, k.pos, format!("kernel '{}': {m}", k.name)))?;
+    if s.local_bytes > MAX_LOCAL_BYTES {
+        return Err(perr(
+            file,
+            k.pos,
+            format!(
+                "kernel '{}': {} bytes of .local per thread with the spill slots exceed \
+                 {MAX_LOCAL_BYTES}",
+                k.name, s.local_bytes
+            ),
+        ));
+    }
+    let (virt, classes, alloc, spills, local_off) =
+        (s.virt, s.classes, s.alloc, s.stats, s.local_bytes);
+    let insts = s.insts;
     // Internal consistency check of the allocation against the liveness of the virtual program.
     super::regalloc::verify(&virt, &classes, n_pred, &alloc).map_err(|m| {
         perr(
@@ -549,7 +563,8 @@ fn build_kernel(
         maxntid: k.maxntid,
         reqntid: k.reqntid,
         minnctapersm: k.minnctapersm,
-        virtual_regs: (classes.len() as u32, n_pred as u32),
+        virtual_regs: (n_virtual as u32, n_pred as u32),
+        spills,
         calls: None,
     })
 }

@@ -4,6 +4,7 @@
 //!
 //! ```text
 //! text ─lexer→ tokens ─parser→ RawModule ─decode→ [Inst] (virtual regs) ─regalloc→ [Inst]
+//!                                    (over 255 registers: colour + spill ─┘)
 //!                                                   └─cfg/ipdom→ reconvergence point per branch
 //! ```
 //!
@@ -22,6 +23,7 @@
 pub mod ast;
 pub mod build;
 pub mod cfg;
+pub mod colour;
 pub mod decode;
 mod decode_ext;
 mod decode_more;
@@ -31,6 +33,7 @@ pub mod lexer;
 pub mod parser;
 pub mod regalloc;
 mod scope;
+pub mod spill;
 pub mod subcall;
 pub mod tensor;
 
@@ -124,6 +127,9 @@ pub struct KernelCode {
     pub minnctapersm: Option<u32>,
     /// Virtual-register count before allocation (GPRs, predicates), for reports.
     pub virtual_regs: (u32, u32),
+    /// What spilling to local memory added (`spill.rs`; zero when the kernel fits
+    /// [`regalloc::MAX_REGS`] registers without it). The slots are part of `local_bytes`.
+    pub spills: spill::SpillStats,
     /// The recursive device functions the kernel calls (`subcall.rs`); `None` when it calls
     /// none. Such a kernel has a per-thread call stack in local memory after its `local_bytes`.
     pub calls: Option<CallStack>,

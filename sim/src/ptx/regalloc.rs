@@ -141,12 +141,12 @@ pub fn defs_of(inst: &Inst, n_gpr: usize) -> Vec<usize> {
 }
 
 /// Live sets per instruction (bitsets over the combined virtual-register space).
-struct Liveness {
-    words: usize,
-    live_in: Vec<u64>,
-    live_out: Vec<u64>,
-    use_sets: Vec<Vec<usize>>,
-    def_sets: Vec<Vec<usize>>,
+pub(super) struct Liveness {
+    pub(super) words: usize,
+    pub(super) live_in: Vec<u64>,
+    pub(super) live_out: Vec<u64>,
+    pub(super) use_sets: Vec<Vec<usize>>,
+    pub(super) def_sets: Vec<Vec<usize>>,
 }
 
 impl Liveness {
@@ -163,16 +163,16 @@ impl Liveness {
             })
         })
     }
-    fn live_in(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+    pub(super) fn live_in(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
         Self::bits(&self.live_in, i, self.words)
     }
-    fn live_out(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+    pub(super) fn live_out(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
         Self::bits(&self.live_out, i, self.words)
     }
 }
 
 /// Backward data-flow liveness over the instruction-level CFG.
-fn liveness(insts: &[Inst], n_gpr: usize, n_pred: usize) -> Liveness {
+pub(super) fn liveness(insts: &[Inst], n_gpr: usize, n_pred: usize) -> Liveness {
     let nv = n_gpr + n_pred;
     let words = nv.div_ceil(64).max(1);
     let n = insts.len();
@@ -288,26 +288,36 @@ pub fn verify(
     Ok(())
 }
 
-/// Allocates registers for `insts` in place (rewriting virtual numbers to physical ones).
-/// `classes` gives the class of every virtual GPR; `n_pred` is the number of virtual predicates.
-/// Errors when more than [`NUM_PREDS`] predicates are live at once.
-pub fn allocate(
-    insts: &mut [Inst],
-    classes: &[RegClass],
-    n_pred: usize,
-) -> Result<Allocation, String> {
-    let n_gpr = classes.len();
-    let nv = n_gpr + n_pred;
-    let n = insts.len();
-    let lv = liveness(insts, n_gpr, n_pred);
-    let (words, live_in, live_out, use_sets, def_sets) = (
-        lv.words,
-        &lv.live_in,
-        &lv.live_out,
-        &lv.use_sets,
-        &lv.def_sets,
-    );
-    // Intervals over points 2i (read) and 2i+1 (write).
+/// Registers per thread the PTX targets allow: 255 32-bit registers (CUDA C++ Programming
+/// Guide, "Technical Specifications per Compute Capability": maximum number of 32-bit registers
+/// per thread, 255 for compute capability 3.2 and later). ptxas spills to local memory beyond it,
+/// as [`super::spill`] does.
+pub const MAX_REGS: u32 = 255;
+
+/// Why an allocation failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AllocError {
+    /// More than [`MAX_REGS`] registers would be needed (spilling may help).
+    Registers,
+    /// More than [`NUM_PREDS`] predicates are live at once (spilling does not help).
+    Predicates(String),
+}
+
+impl AllocError {
+    /// The message of the error.
+    pub fn message(&self) -> String {
+        match self {
+            AllocError::Registers => format!("more than {MAX_REGS} registers are needed"),
+            AllocError::Predicates(m) => m.clone(),
+        }
+    }
+}
+
+/// Live intervals over points 2i (read) and 2i+1 (write): the hull of every point where each
+/// virtual register (combined space) is live or named; `start` is `usize::MAX` for a register
+/// never named.
+fn hull_intervals(lv: &Liveness, n: usize, nv: usize) -> (Vec<usize>, Vec<usize>) {
+    let words = lv.words;
     let mut start = vec![usize::MAX; nv];
     let mut end = vec![0usize; nv];
     let touch = |v: usize, p: usize, start: &mut Vec<usize>, end: &mut Vec<usize>| {
@@ -320,82 +330,94 @@ pub fn allocate(
     };
     for i in 0..n {
         for w in 0..words {
-            let mut bits = live_in[i * words + w];
+            let mut bits = lv.live_in[i * words + w];
             while bits != 0 {
                 let b = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 touch(w * 64 + b, 2 * i, &mut start, &mut end);
             }
-            let mut bits = live_out[i * words + w];
+            let mut bits = lv.live_out[i * words + w];
             while bits != 0 {
                 let b = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 touch(w * 64 + b, 2 * i + 1, &mut start, &mut end);
             }
         }
-        for &u in &use_sets[i] {
+        for &u in &lv.use_sets[i] {
             touch(u, 2 * i, &mut start, &mut end);
         }
-        for &d in &def_sets[i] {
+        for &d in &lv.def_sets[i] {
             touch(d, 2 * i + 1, &mut start, &mut end);
         }
     }
-    // Linear scan, GPRs and predicates separately.
-    let scan = |ids: std::ops::Range<usize>,
-                wide: &dyn Fn(usize) -> bool,
-                limit: Option<u32>|
-     -> Result<(Vec<u16>, u32), String> {
-        let mut order: Vec<usize> = ids.clone().filter(|&v| start[v] != usize::MAX).collect();
-        order.sort_by_key(|&v| (start[v], v));
-        let mut busy: Vec<bool> = Vec::new();
-        let mut active: Vec<(usize, u16, bool)> = Vec::new(); // (end, phys, wide)
-        let mut phys = vec![u16::MAX; ids.len()];
-        let mut hi = 0u32;
-        for v in order {
-            active.retain(|&(e, p, w)| {
-                if e < start[v] {
-                    busy[p as usize] = false;
-                    if w {
-                        busy[p as usize + 1] = false;
-                    }
-                    false
-                } else {
-                    true
+    (start, end)
+}
+
+/// Linear scan over the intervals of the virtual registers `ids` (one class): the physical
+/// register (pair) of each, lowest free first, and the registers used (highest + 1). `limit` is
+/// the number of physical registers; `preds` selects the predicate error message.
+fn scan(
+    ids: std::ops::Range<usize>,
+    (start, end): (&[usize], &[usize]),
+    wide: &dyn Fn(usize) -> bool,
+    limit: u32,
+    preds: bool,
+) -> Result<(Vec<u16>, u32), AllocError> {
+    let mut order: Vec<usize> = ids.clone().filter(|&v| start[v] != usize::MAX).collect();
+    order.sort_by_key(|&v| (start[v], v));
+    let mut busy: Vec<bool> = Vec::new();
+    let mut active: Vec<(usize, u16, bool)> = Vec::new(); // (end, phys, wide)
+    let mut phys = vec![u16::MAX; ids.len()];
+    let mut hi = 0u32;
+    for v in order {
+        active.retain(|&(e, p, w)| {
+            if e < start[v] {
+                busy[p as usize] = false;
+                if w {
+                    busy[p as usize + 1] = false;
                 }
-            });
-            let w = wide(v);
-            let step = if w { 2 } else { 1 };
-            let mut p = 0usize;
-            loop {
-                let free = |q: usize| busy.get(q).is_none_or(|b| !*b);
-                if free(p) && (!w || free(p + 1)) {
-                    break;
-                }
-                p += step;
+                false
+            } else {
+                true
             }
-            if busy.len() < p + step {
-                busy.resize(p + step, false);
+        });
+        let w = wide(v);
+        let step = if w { 2 } else { 1 };
+        let mut p = 0usize;
+        loop {
+            let free = |q: usize| busy.get(q).is_none_or(|b| !*b);
+            if free(p) && (!w || free(p + 1)) {
+                break;
             }
-            busy[p] = true;
-            if w {
-                busy[p + 1] = true;
-            }
-            if let Some(l) = limit {
-                if p as u32 >= l {
-                    return Err(format!("more than {l} predicates are live at once (the PTX subset maps predicates to P0-P{})", l - 1));
-                }
-            }
-            hi = hi.max((p + step) as u32);
-            if p + step > 255 {
-                return Err("more than 255 registers are needed".to_string());
-            }
-            phys[v - ids.start] = p as u16;
-            active.push((end[v], p as u16, w));
+            p += step;
         }
-        Ok((phys, hi))
-    };
-    let (gpr, regs) = scan(0..n_gpr, &|v| classes[v] == RegClass::R64, None)?;
-    let (pred, preds) = scan(n_gpr..nv, &|_| false, Some(NUM_PREDS))?;
+        if busy.len() < p + step {
+            busy.resize(p + step, false);
+        }
+        busy[p] = true;
+        if w {
+            busy[p + 1] = true;
+        }
+        if (p + step) as u32 > limit {
+            return Err(if preds {
+                AllocError::Predicates(format!(
+                    "more than {limit} predicates are live at once (the PTX subset maps \
+                     predicates to P0-P{})",
+                    limit - 1
+                ))
+            } else {
+                AllocError::Registers
+            });
+        }
+        hi = hi.max((p + step) as u32);
+        phys[v - ids.start] = p as u16;
+        active.push((end[v], p as u16, w));
+    }
+    Ok((phys, hi))
+}
+
+/// Rewrites the virtual registers of `insts` to the physical ones of `gpr` and `pred`.
+fn apply(insts: &mut [Inst], gpr: &[u16], pred: &[u16]) {
     let map = |o: &mut Opnd| match o {
         Opnd::R32(r) | Opnd::R64(r) => *r = gpr[*r as usize],
         Opnd::Pred(p, _) => *p = pred[*p as usize],
@@ -414,12 +436,134 @@ pub fn allocate(
             *g = pred[*g as usize];
         }
     }
+}
+
+/// Allocates registers for `insts` in place (rewriting virtual numbers to physical ones) by a
+/// linear scan over hull intervals. `classes` gives the class of every virtual GPR; `n_pred` is
+/// the number of virtual predicates. Errors when more than [`MAX_REGS`] registers or
+/// [`NUM_PREDS`] predicates would be needed.
+pub fn allocate(
+    insts: &mut [Inst],
+    classes: &[RegClass],
+    n_pred: usize,
+) -> Result<Allocation, String> {
+    allocate_hull(insts, classes, n_pred).map_err(|e| e.message())
+}
+
+/// [`allocate`] with the reason of a failure.
+pub fn allocate_hull(
+    insts: &mut [Inst],
+    classes: &[RegClass],
+    n_pred: usize,
+) -> Result<Allocation, AllocError> {
+    let n_gpr = classes.len();
+    let nv = n_gpr + n_pred;
+    let lv = liveness(insts, n_gpr, n_pred);
+    let (start, end) = hull_intervals(&lv, insts.len(), nv);
+    let iv = (start.as_slice(), end.as_slice());
+    let (gpr, regs) = scan(
+        0..n_gpr,
+        iv,
+        &|v| classes[v] == RegClass::R64,
+        MAX_REGS,
+        false,
+    )?;
+    let (pred, preds) = scan(n_gpr..nv, iv, &|_| false, NUM_PREDS, true)?;
+    apply(insts, &gpr, &pred);
     Ok(Allocation {
         gpr,
         pred,
         regs,
         preds,
     })
+}
+
+/// Allocates the predicates of `insts` by the hull scan and its GPRs as `gpr` gives (from
+/// [`super::colour`]), rewriting `insts` in place.
+pub fn allocate_with_gprs(
+    insts: &mut [Inst],
+    classes: &[RegClass],
+    n_pred: usize,
+    gpr: Vec<u16>,
+    regs: u32,
+) -> Result<Allocation, AllocError> {
+    let n_gpr = classes.len();
+    let nv = n_gpr + n_pred;
+    let lv = liveness(insts, n_gpr, n_pred);
+    let (start, end) = hull_intervals(&lv, insts.len(), nv);
+    let (pred, preds) = scan(
+        n_gpr..nv,
+        (start.as_slice(), end.as_slice()),
+        &|_| false,
+        NUM_PREDS,
+        true,
+    )?;
+    apply(insts, &gpr, &pred);
+    Ok(Allocation {
+        gpr,
+        pred,
+        regs,
+        preds,
+    })
+}
+
+/// Register demand of a virtual program, for reports and errors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pressure {
+    /// Most 32-bit registers (a pair counts two) live at one read or write point.
+    pub peak_regs: u32,
+    /// The instruction where the peak is first reached.
+    pub peak_inst: usize,
+    /// Registers the hull linear scan would use with no limit.
+    pub hull_regs: u32,
+}
+
+/// The [`Pressure`] of `insts`.
+pub fn pressure(insts: &[Inst], classes: &[RegClass], n_pred: usize) -> Pressure {
+    let n_gpr = classes.len();
+    let lv = liveness(insts, n_gpr, n_pred);
+    let width = |v: usize| if classes[v] == RegClass::R64 { 2 } else { 1 };
+    let (mut peak_regs, mut peak_inst) = (0u32, 0usize);
+    let mut seen = vec![usize::MAX; n_gpr];
+    for i in 0..insts.len() {
+        for (k, set) in [
+            lv.live_in(i)
+                .chain(lv.use_sets[i].iter().copied())
+                .collect::<Vec<_>>(),
+            lv.live_out(i)
+                .chain(lv.def_sets[i].iter().copied())
+                .collect(),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let mut units = 0u32;
+            for v in set {
+                if v < n_gpr && seen[v] != 2 * i + k {
+                    seen[v] = 2 * i + k;
+                    units += width(v);
+                }
+            }
+            if units > peak_regs {
+                peak_regs = units;
+                peak_inst = i;
+            }
+        }
+    }
+    let (start, end) = hull_intervals(&lv, insts.len(), n_gpr + n_pred);
+    let hull_regs = scan(
+        0..n_gpr,
+        (start.as_slice(), end.as_slice()),
+        &|v| classes[v] == RegClass::R64,
+        u32::MAX,
+        false,
+    )
+    .map_or(0, |r| r.1);
+    Pressure {
+        peak_regs,
+        peak_inst,
+        hull_regs,
+    }
 }
 
 #[cfg(test)]

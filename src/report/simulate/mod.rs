@@ -134,6 +134,62 @@ pub fn add_launch_cycles(summary: &mut serde_json::Value, launch_cycles: &[u64])
     }
 }
 
+/// Adds each launched kernel's static register facts to its object in the summary's `kernels`
+/// list (matched by name): `regs_per_thread` (32-bit registers after allocation),
+/// `local_bytes_per_thread` (bytes, spill slots included), and what spilling to local memory
+/// added (`sim::ptx::spill`): `spill_bytes_per_thread` (bytes), `spill_store_insts` and
+/// `spill_load_insts` (static instructions).
+pub fn add_kernel_code(
+    summary: &mut serde_json::Value,
+    kernels: &[std::sync::Arc<sim::ptx::Kernel>],
+) {
+    let Some(list) = summary.get_mut("kernels").and_then(|k| k.as_array_mut()) else {
+        return;
+    };
+    for entry in list {
+        let Some(o) = entry.as_object_mut() else {
+            continue;
+        };
+        let Some(k) = kernels
+            .iter()
+            .find(|k| o.get("name").and_then(|n| n.as_str()) == Some(k.name.as_str()))
+        else {
+            continue;
+        };
+        let sp = &k.code.spills;
+        o.insert("regs_per_thread".into(), k.regs_per_thread().into());
+        o.insert("local_bytes_per_thread".into(), k.local_bytes().into());
+        o.insert("spill_bytes_per_thread".into(), sp.bytes_per_thread.into());
+        o.insert("spill_store_insts".into(), sp.store_insts.into());
+        o.insert("spill_load_insts".into(), sp.load_insts.into());
+    }
+}
+
+/// One line per launched kernel that was spilled to local memory: its registers per thread and
+/// what spilling added (empty when none was).
+pub fn spill_lines(kernels: &[std::sync::Arc<sim::ptx::Kernel>]) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    for k in kernels {
+        let sp = &k.code.spills;
+        if sp.values == 0 {
+            continue;
+        }
+        let _ = writeln!(
+            s,
+            "{}: {} registers/thread with {} values spilled to local memory ({} st.local, {} \
+             ld.local, {} B/thread)",
+            k.name,
+            k.regs_per_thread(),
+            sp.values,
+            sp.store_insts,
+            sp.load_insts,
+            sp.bytes_per_thread
+        );
+    }
+    s
+}
+
 /// The text summary of the same: a heading, one line per kernel and the aggregate, the stall
 /// breakdown in shares of scheduler-cycles without issue, the simulation rate and the check.
 /// `config` names the configuration as the provenance does (a file's path and the preset it
