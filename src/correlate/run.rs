@@ -82,6 +82,9 @@ impl Gpu for LaunchRecorder<'_> {
     fn set_stack_limit(&mut self, bytes: u32) -> Result<(), SimError> {
         self.gpu.set_stack_limit(bytes)
     }
+    fn create_texture(&mut self, desc: &sim::texture::TextureDesc) -> Result<u64, SimError> {
+        self.gpu.create_texture(desc)
+    }
     fn launch(&mut self, launch: &Launch) -> Result<(), SimError> {
         let before = self.gpu.activity().aggregate.clone();
         self.gpu.launch(launch)?;

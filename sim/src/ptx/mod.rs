@@ -33,6 +33,7 @@ pub mod regalloc;
 mod scope;
 pub mod subcall;
 pub mod tensor;
+pub mod texture;
 
 use crate::inst::WarpInst;
 use crate::SimError;
