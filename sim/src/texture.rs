@@ -118,10 +118,7 @@ impl TextureDesc {
             ));
         }
         if !matches!(self.channels, 1 | 2 | 4) {
-            return Err(format!(
-                "{} channels; a texel has 1, 2 or 4",
-                self.channels
-            ));
+            return Err(format!("{} channels; a texel has 1, 2 or 4", self.channels));
         }
         if self.address.len() != self.dims.len() {
             return Err(format!(

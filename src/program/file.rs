@@ -77,8 +77,7 @@
 
 use super::npy;
 use super::{
-    Arg, Buffer, Check, CondKind, Conditional, Init, Source, Step, Texture, Tolerance,
-    UserProgram,
+    Arg, Buffer, Check, CondKind, Conditional, Init, Source, Step, Texture, Tolerance, UserProgram,
 };
 use serde::Deserialize;
 use sim::ptx::{Kernel, Module, Ty};

@@ -406,9 +406,9 @@ impl Workload for UserProgram {
                 base: st.ptrs[t.buffer],
                 ..t.desc.clone()
             };
-            let h = gpu.create_texture(&desc).map_err(|e| {
-                io_err(format!("texture '{}': {e}", t.name))
-            })?;
+            let h = gpu
+                .create_texture(&desc)
+                .map_err(|e| io_err(format!("texture '{}': {e}", t.name)))?;
             st.textures.push(h);
         }
         self.exec(&self.steps, gpu, &mut st)?;

@@ -87,9 +87,7 @@ fn texel(mem: &GlobalMem, t: &TextureDesc, idx: [Option<u64>; 3]) -> Result<[u32
     let mut v = [0, 0, 0, one];
     for k in 0..t.channels as usize {
         let ea = a + 4 * k as u64;
-        v[k] = mem
-            .load(ea, 4)
-            .map_err(|f| f.describe("texture", ea, 4))? as u32;
+        v[k] = mem.load(ea, 4).map_err(|f| f.describe("texture", ea, 4))? as u32;
     }
     Ok(v)
 }
@@ -142,7 +140,8 @@ fn sample(
     };
     let mut first = 0u64;
     for d in (0..nd).rev() {
-        first = first * t.dims[d] as u64 + address(ii[d], t.dims[d], TexAddress::Clamp).unwrap_or(0);
+        first =
+            first * t.dims[d] as u64 + address(ii[d], t.dims[d], TexAddress::Clamp).unwrap_or(0);
     }
     let first_addr = t.base + first * t.texel_bytes();
     if !linear {

@@ -108,10 +108,7 @@ pub(super) fn decode_tex(s: &Scope, ri: &RawInst) -> Result<Option<Inst>, SimErr
     inst.ndst = 4;
     let (a, apos) = (&ops[1].0, ops[1].1);
     let RawOpnd::TexAddr(tex, coords) = a else {
-        return s.err(
-            apos,
-            format!("'{form}': expected [tex, {{coordinates}}]"),
-        );
+        return s.err(apos, format!("'{form}': expected [tex, {{coordinates}}]"));
     };
     let want = if dims == 3 { 4 } else { dims as usize };
     if coords.len() != want {
@@ -120,7 +117,11 @@ pub(super) fn decode_tex(s: &Scope, ri: &RawInst) -> Result<Option<Inst>, SimErr
             format!(
                 "'{form}': {} coordinates; a .{geom} fetch takes {want}{}",
                 coords.len(),
-                if dims == 3 { " (the fourth ignored)" } else { "" }
+                if dims == 3 {
+                    " (the fourth ignored)"
+                } else {
+                    ""
+                }
             ),
         );
     }
