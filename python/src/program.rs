@@ -111,6 +111,9 @@ impl Gpu for Counted<'_> {
     fn set_stack_limit(&mut self, bytes: u32) -> Result<(), SimError> {
         self.gpu.set_stack_limit(bytes)
     }
+    fn create_texture(&mut self, desc: &sim::texture::TextureDesc) -> Result<u64, SimError> {
+        self.gpu.create_texture(desc)
+    }
 }
 
 /// The Activity of `program` run once on the cycle-level timing model of `machine` (a

@@ -188,6 +188,9 @@ pub enum MemSpace {
     Const,
     /// Kernel parameters (`.param`), read through the constant path.
     Param,
+    /// Texels of a texture fetch (`tex`; TEX): one texel per lane, read through the texture
+    /// cache or, with a unified L1 (`l1d.unified_kb`), through the L1D.
+    Texture,
 }
 
 /// A register operand: architectural register number after allocation (spec §3.1.5).

@@ -11,6 +11,7 @@ pub mod emu;
 pub mod inst;
 pub mod ptx;
 pub mod stream;
+pub mod texture;
 pub mod timing;
 pub mod trace;
 pub mod workloads;

@@ -169,4 +169,13 @@ pub trait Gpu {
                 .into(),
         ))
     }
+    /// Creates a texture object over device memory (`cudaCreateTextureObject`) and returns
+    /// its handle, the 64-bit `cudaTextureObject_t` a kernel passes to `tex`. A device that
+    /// does not run texture fetches refuses it.
+    fn create_texture(&mut self, desc: &crate::texture::TextureDesc) -> Result<u64, SimError> {
+        let _ = desc;
+        Err(SimError::Other(
+            "this device does not run texture fetches, so it creates no texture objects".into(),
+        ))
+    }
 }

@@ -241,9 +241,33 @@ const READ: &[(&str, &str)] = &[
     ("const_cache.mshr_merge", "sim/src/timing/ldstunit/mod.rs"),
     ("const_cache.latency", "sim/src/timing/ldstunit/mod.rs"),
     ("const_cache.banks", "models/src/gpu/storage.rs"),
-    ("tex_cache.sets", "models/src/gpu/storage.rs"),
-    ("tex_cache.line_bytes", "models/src/gpu/storage.rs"),
-    ("tex_cache.assoc", "models/src/gpu/storage.rs"),
+    (
+        "tex_cache.sets",
+        "sim/src/timing/cache.rs (TagArray::new), models/src/gpu/storage.rs",
+    ),
+    (
+        "tex_cache.line_bytes",
+        "sim/src/timing/cache.rs (TagArray::new), models/src/gpu/storage.rs",
+    ),
+    (
+        "tex_cache.assoc",
+        "sim/src/timing/cache.rs (TagArray::new), models/src/gpu/storage.rs",
+    ),
+    (
+        "tex_cache.sector_bytes",
+        "sim/src/timing/cache.rs (TagArray::new)",
+    ),
+    (
+        "tex_cache.replacement",
+        "sim/src/timing/cache.rs (TagArray::new)",
+    ),
+    (
+        "tex_cache.set_index",
+        "sim/src/timing/cache.rs (TagArray::new)",
+    ),
+    ("tex_cache.mshr_entries", "sim/src/timing/ldstunit/mod.rs"),
+    ("tex_cache.mshr_merge", "sim/src/timing/ldstunit/mod.rs"),
+    ("tex_cache.latency", "sim/src/timing/ldstunit/mod.rs"),
     ("tex_cache.banks", "models/src/gpu/storage.rs"),
     (
         "l2.sets",

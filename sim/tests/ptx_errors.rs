@@ -96,11 +96,46 @@ fn unsupported_features() {
         "t.ptx:7:5: 'ex2' on .f16 is not supported (only cvt, mov, ld, st, add, sub, mul, fma, \
          neg, abs, min, max and setp)"
     );
-    let e = err("    .reg .f32 %f<2>;\n    .reg .b64 %rd<2>;\n    tex.2d.v4.f32.f32 {%f0, %f0, %f0, %f0}, [%rd0, {%f1, %f1}];\n    ret;");
+    let e = err("    .reg .f32 %f<2>;\n    .reg .b64 %rd<2>;\n    tld4.r.2d.v4.f32.f32 {%f0, %f0, %f0, %f0}, [%rd0, {%f1, %f1}];\n    ret;");
     assert!(
-        e.starts_with("t.ptx:8:5: 'tex': texture and surface instructions are not supported"),
+        e.starts_with("t.ptx:8:5: 'tld4': texture gathers and queries and surface instructions are not supported"),
         "{e}"
     );
+    // texture fetches beyond the forms nvcc emits for texture objects, each named
+    let tex = |i: &str| {
+        err(&format!(
+            "    .reg .f32 %f<4>;\n    .reg .b64 %rd<2>;\n    .reg .b32 %r<2>;\n    {i}\n    ret;"
+        ))
+    };
+    for (i, want) in [
+        (
+            "tex.a2d.v4.f32.f32 {%f0, %f0, %f0, %f0}, [%rd0, {%f1, %f1}];",
+            "t.ptx:9:5: 'tex.a2d.v4.f32.f32': the .a2d geometry is not supported",
+        ),
+        (
+            "tex.level.2d.v4.f32.f32 {%f0, %f0, %f0, %f0}, [%rd0, {%f1, %f1}], %f2;",
+            "t.ptx:9:5: 'tex.level.2d.v4.f32.f32': mipmapped fetches (.level) are not supported",
+        ),
+        (
+            "tex.2d.v2.f16x2.f32 {%r0, %r1}, [%rd0, {%f1, %f1}];",
+            "t.ptx:9:5: 'tex.2d.v2.f16x2.f32': only .v4 results are supported",
+        ),
+        (
+            "tex.2d.v4.f32.f32 {%f0, %f0, %f0, %f0}, [%rd0, {%f1}];",
+            "'tex.2d.v4.f32.f32': 1 coordinates; a .2d fetch takes 2",
+        ),
+        (
+            "tex.2d.v4.f32.f32 {%f0, %f0, %f0, %f0}, [%rd0, %rd1, {%f1, %f1}];",
+            "an explicit sampler '%rd1', the independent texture mode, is not supported",
+        ),
+        (
+            "tex.1d.v4.f32.f32 {%f0, %f0, %f0, %f0}, [tref, {%f1}];",
+            "'tref' is neither a register nor a kernel parameter holding a texture object",
+        ),
+    ] {
+        let e = tex(i);
+        assert!(e.contains(want), "{i}: {e}");
+    }
     let e = err("    .reg .b32 %r<2>;\n    bar.sync 1;\n    ret;");
     assert_eq!(
         e,

@@ -302,6 +302,9 @@ impl Gpu for ModelGpu {
     fn set_stack_limit(&mut self, bytes: u32) -> Result<(), SimError> {
         self.emu.set_stack_limit(bytes)
     }
+    fn create_texture(&mut self, desc: &sim::texture::TextureDesc) -> Result<u64, SimError> {
+        self.emu.create_texture(desc)
+    }
     fn launch(&mut self, l: &Launch) -> Result<(), SimError> {
         let kernels = &self.cfg.sim.kernels;
         if !kernels.is_empty() && !kernels.iter().any(|k| *k == l.kernel.name) {

@@ -158,6 +158,9 @@ impl Gpu for Timed {
     fn set_stack_limit(&mut self, bytes: u32) -> Result<(), SimError> {
         self.emu.set_stack_limit(bytes)
     }
+    fn create_texture(&mut self, desc: &sim::texture::TextureDesc) -> Result<u64, SimError> {
+        self.emu.create_texture(desc)
+    }
     fn launch(&mut self, launch: &Launch) -> Result<(), SimError> {
         let t = Instant::now();
         let r = self.emu.launch(launch);

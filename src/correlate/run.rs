@@ -90,6 +90,9 @@ impl Gpu for LaunchRecorder<'_> {
     fn set_stack_limit(&mut self, bytes: u32) -> Result<(), SimError> {
         self.gpu.set_stack_limit(bytes)
     }
+    fn create_texture(&mut self, desc: &sim::texture::TextureDesc) -> Result<u64, SimError> {
+        self.gpu.create_texture(desc)
+    }
     fn launch(&mut self, launch: &Launch) -> Result<(), SimError> {
         if !self.kernels.iter().any(|k| k.name == launch.kernel.name) {
             self.kernels.push(launch.kernel.clone());

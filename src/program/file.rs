@@ -51,6 +51,12 @@
 //! args = ["a", { handle = "keep_going" }]   # a handle passes its 64-bit cudaGraphConditionalHandle;
 //!                                 # the kernel sets it with cudaGraphSetConditional(h, v)
 //!
+//! [textures.img]                  # a texture object over a buffer (file/textures.rs)
+//! buffer = "a"                    # f32, i32 or u32 texels, row-major
+//! dims = [64, 64]                 # width[, height[, depth]]
+//! filter = "point"                # or "linear"; address = "clamp" | "border" | ...
+//! # a launch passes it as { texture = "img" } (a cudaTextureObject_t)
+//!
 //! [[checks]]                      # used by `run --program … --check`
 //! buffer = "b"                    # the buffer at the end of the program (or: snapshot = "a_mid")
 //! reference = "b_ref.npy"         # same dtype and element count
@@ -71,7 +77,7 @@
 
 use super::npy;
 use super::{
-    Arg, Buffer, Check, CondKind, Conditional, Init, Source, Step, Tolerance, UserProgram,
+    Arg, Buffer, Check, CondKind, Conditional, Init, Source, Step, Texture, Tolerance, UserProgram,
 };
 use serde::Deserialize;
 use sim::ptx::{Kernel, Module, Ty};
@@ -80,8 +86,12 @@ use std::path::Path;
 use std::sync::Arc;
 use toml::Spanned;
 
+mod args;
 mod checks;
+mod textures;
+use args::resolve_args;
 use checks::parse_checks;
+use textures::{parse_textures, RawTexture};
 
 pub use super::launch_args::{check_block_for_kernel, check_dims};
 use super::launch_args::{dim3, ty_name};
@@ -168,110 +178,7 @@ struct Raw {
     steps: Option<Spanned<Vec<Spanned<RawStep>>>>,
     checks: Option<Vec<Spanned<RawCheck>>>,
     conditionals: Option<BTreeMap<Spanned<String>, Spanned<RawConditional>>>,
-}
-
-/// Checks a launch's argument list against the kernel's parameters and resolves it.
-fn resolve_args(
-    cx: &Ctx,
-    key: &str,
-    kernel: &Kernel,
-    args: &Spanned<Vec<Spanned<toml::Value>>>,
-    buffers: &[Buffer],
-    conditionals: &[Conditional],
-) -> Result<Vec<Arg>, FileError> {
-    let params = kernel.params();
-    let given = args.get_ref();
-    if given.len() != params.len() {
-        let decl: Vec<String> = params
-            .iter()
-            .map(|p| format!("{} {}", ty_name(p.ty), p.name))
-            .collect();
-        return Err(cx.at(
-            args,
-            &format!("{key}.args"),
-            format!(
-                "{} arguments given; kernel '{}' declares {} parameters: {}",
-                given.len(),
-                kernel.name,
-                params.len(),
-                decl.join(", ")
-            ),
-        ));
-    }
-    let mut out = Vec::new();
-    for (i, (a, p)) in given.iter().zip(params).enumerate() {
-        let akey = format!("{key}.args[{i}]");
-        match a.get_ref() {
-            toml::Value::String(b) => {
-                let Some(bi) = buffers.iter().position(|x| &x.name == b) else {
-                    return Err(cx.at(
-                        a,
-                        &akey,
-                        format!(
-                            "no buffer '{b}'; buffers: {}",
-                            buffers
-                                .iter()
-                                .map(|b| b.name.as_str())
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ),
-                    ));
-                };
-                if !matches!(p.ty, Ty::U64 | Ty::S64 | Ty::B64) {
-                    return Err(cx.at(
-                        a,
-                        &akey,
-                        format!(
-                            "buffer '{b}' passes a 64-bit device pointer, but parameter '{}' is \
-                             declared {}",
-                            p.name,
-                            ty_name(p.ty)
-                        ),
-                    ));
-                }
-                out.push(Arg::Buffer(bi));
-            }
-            toml::Value::Table(t) if t.contains_key("handle") => {
-                let h = match (t.len(), t.get("handle")) {
-                    (1, Some(toml::Value::String(h))) => h,
-                    _ => {
-                        return Err(cx.at(
-                            a,
-                            &akey,
-                            "a conditional handle argument is { handle = \"NAME\" } alone",
-                        ))
-                    }
-                };
-                let Some(ci) = conditionals.iter().position(|c| &c.name == h) else {
-                    return Err(cx.at(
-                        a,
-                        &akey,
-                        format!(
-                            "no conditional '{h}'; declared in [conditionals]: {}",
-                            names_or_none(conditionals.iter().map(|c| c.name.as_str()))
-                        ),
-                    ));
-                };
-                if !matches!(p.ty, Ty::U64 | Ty::S64 | Ty::B64) {
-                    return Err(cx.at(
-                        a,
-                        &akey,
-                        format!(
-                            "conditional '{h}' passes a 64-bit cudaGraphConditionalHandle, but \
-                             parameter '{}' is declared {}",
-                            p.name,
-                            ty_name(p.ty)
-                        ),
-                    ));
-                }
-                out.push(Arg::Handle(ci));
-            }
-            v => out.push(Arg::Scalar(
-                scalar_for(v, p).map_err(|m| cx.at(a, &akey, m))?,
-            )),
-        }
-    }
-    Ok(out)
+    textures: Option<BTreeMap<Spanned<String>, Spanned<RawTexture>>>,
 }
 
 /// `names` joined by ", ", or "none".
@@ -291,6 +198,7 @@ struct StepCx<'a> {
     modules: &'a [(String, Module)],
     buffers: &'a [Buffer],
     conditionals: &'a [Conditional],
+    textures: &'a [Texture],
     snapshots: Vec<(String, usize)>,
 }
 
@@ -626,7 +534,15 @@ fn launch_step(
             ),
         ));
     } else {
-        resolve_args(cx, key, &kernel, args_sp, sc.buffers, sc.conditionals)?
+        resolve_args(
+            cx,
+            key,
+            &kernel,
+            args_sp,
+            sc.buffers,
+            sc.conditionals,
+            sc.textures,
+        )?
     };
     Ok(Step::Launch {
         kernel,
@@ -950,6 +866,7 @@ impl UserProgram {
             .collect();
         let buffers = parse_buffers(&cx, raw.buffers.as_ref(), folder)?;
         let conditionals = parse_conditionals(&cx, raw.conditionals.as_ref(), &buffers)?;
+        let textures = parse_textures(&cx, raw.textures.as_ref(), &buffers, &conditionals)?;
         let Some(raw_steps) = raw.steps.as_ref().filter(|s| !s.get_ref().is_empty()) else {
             return Err(cx.err(
                 Loc { line: 1, col: 1 },
@@ -963,6 +880,7 @@ impl UserProgram {
             modules: &modules,
             buffers: &buffers,
             conditionals: &conditionals,
+            textures: &textures,
             snapshots: Vec::new(),
         };
         let steps = parse_steps(&mut sc, raw_steps, "steps")?;
@@ -981,6 +899,7 @@ impl UserProgram {
             checks,
         );
         p.conditionals = conditionals;
+        p.textures = textures;
         p.stack_bytes = stack_bytes;
         Ok(p)
     }

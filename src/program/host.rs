@@ -210,6 +210,8 @@ struct RunState {
     ptrs: Vec<DevPtr>,
     /// Device address of each conditional handle's word.
     handles: Vec<DevPtr>,
+    /// Handle of each texture object.
+    textures: Vec<u64>,
     snapshots: BTreeMap<String, Vec<u8>>,
     launches: u64,
 }
@@ -236,6 +238,7 @@ impl UserProgram {
                         .map(|a| match a {
                             Arg::Buffer(i) => ParamValue::U64(st.ptrs[*i]),
                             Arg::Handle(i) => ParamValue::U64(st.handles[*i]),
+                            Arg::Texture(i) => ParamValue::U64(st.textures[*i]),
                             Arg::Scalar(v) => v.clone(),
                         })
                         .collect();
@@ -376,6 +379,7 @@ impl Workload for UserProgram {
     fn run(&self, _size: Size, gpu: &mut dyn Gpu, check: bool) -> Result<RunReport, SimError> {
         let mut st = RunState {
             handles: Vec::with_capacity(self.conditionals.len()),
+            textures: Vec::with_capacity(self.textures.len()),
             ptrs: Vec::with_capacity(self.buffers.len()),
             snapshots: BTreeMap::new(),
             launches: 0,
@@ -396,6 +400,16 @@ impl Workload for UserProgram {
                 gpu.copy_to_device(p, &c.default.to_le_bytes())?;
             }
             st.handles.push(p);
+        }
+        for t in &self.textures {
+            let desc = sim::texture::TextureDesc {
+                base: st.ptrs[t.buffer],
+                ..t.desc.clone()
+            };
+            let h = gpu
+                .create_texture(&desc)
+                .map_err(|e| io_err(format!("texture '{}': {e}", t.name)))?;
+            st.textures.push(h);
         }
         self.exec(&self.steps, gpu, &mut st)?;
         let check = if check && !self.checks.is_empty() {

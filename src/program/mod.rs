@@ -117,6 +117,20 @@ pub enum Arg {
     Handle(usize),
     /// A scalar.
     Scalar(ParamValue),
+    /// Texture object i (a `cudaTextureObject_t`, the handle the device gave it).
+    Texture(usize),
+}
+
+/// A texture object of the program (`[textures.NAME]`), created over a buffer when the
+/// program starts.
+#[derive(Clone, Debug)]
+pub struct Texture {
+    /// Its name (the key of `[textures.NAME]`).
+    pub name: String,
+    /// The buffer its texels are.
+    pub buffer: usize,
+    /// Shape, format and sampler state (`base` is set to the buffer's address at the run).
+    pub desc: sim::texture::TextureDesc,
 }
 
 /// One step of the host program.
@@ -302,6 +316,8 @@ pub struct UserProgram {
     pub steps: Vec<Step>,
     /// Conditional handles in name order (allocated after the buffers).
     pub conditionals: Vec<Conditional>,
+    /// Texture objects in name order (created after the conditionals).
+    pub textures: Vec<Texture>,
     /// Checks.
     pub checks: Vec<Check>,
     /// Lines for stderr from loading (compilations, cache hits).
@@ -412,6 +428,7 @@ impl UserProgram {
             buffers,
             steps,
             conditionals: Vec::new(),
+            textures: Vec::new(),
             checks,
             notes: sources.iter().filter_map(|s| s.note.clone()).collect(),
             write_outputs: false,

@@ -182,6 +182,9 @@ impl ChipModel {
         let smem_lanes = sum(&|s| s.smem.lanes);
         let cc = sum(&|s| s.const_cache.reads);
         let cc_miss = sum(&|s| s.const_cache.misses);
+        // texture-cache lookups and fills (none when texture fetches go through the L1D)
+        let tc = sum(&|s| s.tex_cache.reads);
+        let tc_miss = sum(&|s| s.tex_cache.misses);
         let ldst_e = exec_e.get("LD/ST address units").copied().unwrap_or(0.0);
         let (ai, ac) = lg("LD/ST address units");
         let coal = sum(&|s| s.ldst.insts);
@@ -203,8 +206,8 @@ impl ChipModel {
                 self.store_leaf("shared memory", n, smem_lanes, 0.0, sm_runtime_s),
                 self.store_leaf("constant cache data", n, cc, cc_miss, sm_runtime_s),
                 self.store_leaf("constant cache tags", n, cc, cc_miss, sm_runtime_s),
-                self.store_leaf("texture cache data", n, 0.0, 0.0, sm_runtime_s),
-                self.store_leaf("texture cache tags", n, 0.0, 0.0, sm_runtime_s),
+                self.store_leaf("texture cache data", n, tc, tc_miss, sm_runtime_s),
+                self.store_leaf("texture cache tags", n, tc, tc_miss, sm_runtime_s),
             ],
         ));
         // --- Clock and pipeline registers (per SM, every active cycle)

@@ -212,6 +212,7 @@ impl Merge for SmActivity {
         self.l1d.merge(&o.l1d);
         self.smem.merge(&o.smem);
         self.const_cache.merge(&o.const_cache);
+        self.tex_cache.merge(&o.tex_cache);
         self.ldst.merge(&o.ldst);
     }
 }

@@ -525,6 +525,11 @@ pub struct SmActivity {
     pub smem: SmemCounts,
     /// Constant cache: one lookup per distinct address of a constant load.
     pub const_cache: CacheReads,
+    /// Texture cache: one lookup per texture-cache line the texels of a texture fetch
+    /// (`tex`) touch. Zero when texture fetches go through the L1D (a unified L1,
+    /// `l1d.unified_kb`, counted in `l1d`); absent from the JSON when zero.
+    #[serde(default, skip_serializing_if = "CacheReads::is_zero")]
+    pub tex_cache: CacheReads,
     /// LD/ST unit instructions, requests and stalls.
     pub ldst: LdstCounts,
 }
@@ -538,6 +543,13 @@ pub struct CacheReads {
     pub hits: u64,
     /// Lookups that missed and requested a fill.
     pub misses: u64,
+}
+
+impl CacheReads {
+    /// No lookup counted.
+    pub fn is_zero(&self) -> bool {
+        *self == CacheReads::default()
+    }
 }
 
 /// Per-warp instruction buffer (I-buffer) traffic, all warps of one SM.

@@ -37,9 +37,12 @@ struct Line {
     text: String,
 }
 
-/// The device heap and the `printf` output of an emulator.
+/// The device heap, the `printf` output and the texture objects of an emulator.
 #[derive(Debug, Default)]
 pub struct DeviceServices {
+    /// Texture objects created, in order: the object of handle k is entry k − 1
+    /// (`emu/texture.rs`).
+    pub(crate) textures: Vec<crate::texture::TextureDesc>,
     /// Device address of the heap (`None` until the first `malloc`).
     heap_base: Option<u64>,
     /// Free blocks: heap offset → bytes.
@@ -52,6 +55,12 @@ pub struct DeviceServices {
 }
 
 impl DeviceServices {
+    /// The texture object of handle `h`, if it names one.
+    pub fn texture(&self, h: u64) -> Option<&crate::texture::TextureDesc> {
+        let i = usize::try_from(h).ok()?.checked_sub(1)?;
+        self.textures.get(i)
+    }
+
     /// Records one `printf` line of thread `thread` (linear index in its CTA) of CTA `cta`.
     pub fn print(&mut self, cta: u32, thread: u32, text: String) {
         self.seq += 1;

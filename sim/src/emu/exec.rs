@@ -448,6 +448,12 @@ pub fn step<const REC: bool>(
             }
             warp.stack.advance(next, 0);
         }
+        Op::Tex(t) => {
+            if mask != 0 {
+                super::texture::tex_step::<REC>(ctx, warp, inst, t, mask, pc, (&coords, sm), out)?;
+            }
+            warp.stack.advance(next, 0);
+        }
         Op::Ld { .. } | Op::St { .. } | Op::Atom { .. } | Op::Red { .. } => {
             if mask != 0 {
                 ctx.writes += !matches!(inst.op, Op::Ld { .. }) as u64;

@@ -45,6 +45,7 @@ pub mod reconv;
 pub mod simt;
 pub mod stream;
 pub mod tensor;
+mod texture;
 pub mod warp;
 pub mod warpops;
 
@@ -239,5 +240,17 @@ impl Gpu for Emulator {
         }
         self.stack_limit_bytes = bytes;
         Ok(())
+    }
+
+    fn create_texture(&mut self, desc: &crate::texture::TextureDesc) -> Result<u64, SimError> {
+        desc.check()
+            .map_err(|m| SimError::Other(format!("texture object: {m}")))?;
+        let (base, bytes) = (desc.base, desc.bytes());
+        let end = base.checked_add(bytes - 1);
+        if end.is_none_or(|e| self.mem.load(e, 1).is_err() || self.mem.load(base, 1).is_err()) {
+            return Err(mem_err("texture object", base, bytes as usize));
+        }
+        self.dev.textures.push(desc.clone());
+        Ok(self.dev.textures.len() as u64)
     }
 }

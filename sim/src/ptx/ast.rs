@@ -127,6 +127,9 @@ pub enum RawOpnd {
     Vec(Vec<String>),
     /// `name+off` without brackets (an address expression).
     NameOff(String, i64),
+    /// `[tex, {c0, c1, ...}]`: a texture operand (a texture object register or parameter)
+    /// and its coordinate vector (`tex`, [`super::texture`]).
+    TexAddr(String, Vec<String>),
 }
 
 /// A raw instruction.
@@ -165,6 +168,10 @@ impl RawInst {
                     fix(b);
                 }
                 RawOpnd::Vec(v) => v.iter_mut().for_each(fix),
+                RawOpnd::TexAddr(t, v) => {
+                    fix(t);
+                    v.iter_mut().for_each(fix);
+                }
                 RawOpnd::Addr(None, _) | RawOpnd::Imm(_) => {}
             }
         }

@@ -797,6 +797,8 @@ pub fn classify(op: &Op) -> (Family, OpClass) {
         Op::Tensor(TensorOp::WmmaStore { .. }) => (Family::Mem, C::Store),
         // never issued: part of the tensor instruction before it
         Op::Operands => (Family::Int, C::Nop),
+        // a texture fetch is a load on the LD/ST unit through the texture path
+        Op::Tex(_) => (Family::Mem, C::Load),
     }
 }
 
@@ -963,6 +965,14 @@ pub fn template(idx: u32, x: &Inst) -> WarpInst {
         w.mem = Some(MemInfo {
             space: mem_space(space),
             width_bytes: width as u8,
+            addrs: [0; inst::WARP_SIZE],
+        });
+    }
+    if let Op::Tex(_) = x.op {
+        // one texel per lane; the emulator's record sets the texel's bytes (its format)
+        w.mem = Some(MemInfo {
+            space: inst::MemSpace::Texture,
+            width_bytes: 4,
             addrs: [0; inst::WARP_SIZE],
         });
     }

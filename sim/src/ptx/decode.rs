@@ -22,6 +22,9 @@ pub fn decode(s: &Scope, ri: &RawInst) -> Result<Inst, SimError> {
     if let Some(inst) = super::decode_more::decode_more(s, ri)? {
         return Ok(inst);
     }
+    if let Some(inst) = super::texture::decode_tex(s, ri)? {
+        return Ok(inst);
+    }
     let m = s.mods(ri)?;
     let line = ri.pos.line;
     let ops = &ri.operands;

@@ -3,7 +3,7 @@
 //! `match.sync`, `redux.sync`), bit-field and byte operations (`bfe`, `bfi`, `bfind`, `prmt`,
 //! `shf`, `lop3`), `copysign`, `testp`, `mul24`/`mad24`, and the no-effect or aborting
 //! instructions (`nanosleep`, `prefetch`, `trap`). What the timing model cannot represent
-//! (textures and surfaces, the tensor-core `stmatrix`/`movmatrix`/`wgmma`, `cp.async`, cluster and TMA instructions)
+//! (texture gathers and queries, surfaces, the tensor-core `stmatrix`/`movmatrix`/`wgmma`, `cp.async`, cluster and TMA instructions)
 //! is refused here with a message naming it, so that only the kernel using it is refused.
 
 use super::isa::*;
@@ -14,9 +14,9 @@ use crate::SimError;
 /// Instructions whose meaning the timing model does not represent, with the reason.
 pub(super) fn unsupported(op: &str) -> Option<&'static str> {
     Some(match op {
-        "tex" | "tld4" | "txq" | "suld" | "sust" | "sured" | "suq" | "istypep" => {
-            "texture and surface instructions are not supported (the timing model has no texture \
-             path)"
+        "tld4" | "txq" | "suld" | "sust" | "sured" | "suq" | "istypep" => {
+            "texture gathers and queries and surface instructions are not supported (texture \
+             fetches, tex, are)"
         }
         "stmatrix" | "movmatrix" | "wgmma" => {
             "these tensor-core matrix instructions are not modelled (wmma, mma.sync and \

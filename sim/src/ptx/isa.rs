@@ -604,6 +604,9 @@ pub enum Op {
     /// The fragment registers of the preceding [`Op::Tensor`] (sources first, then
     /// destinations, four to an instruction): never executed on its own.
     Operands,
+    /// `tex.{1d,2d,3d}.v4.dtype.ctype`: a texture fetch through a texture object
+    /// ([`super::texture`]; the fetch is `emu/texture.rs`).
+    Tex(super::texture::TexOp),
 }
 
 /// Why an [`Op::Trap`] aborts the kernel.

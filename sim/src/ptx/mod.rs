@@ -36,6 +36,7 @@ mod scope;
 pub mod spill;
 pub mod subcall;
 pub mod tensor;
+pub mod texture;
 
 use crate::inst::WarpInst;
 use crate::SimError;
@@ -252,7 +253,7 @@ impl Module {
     }
 
     /// Parses PTX text as a compiler emits it for a whole program: a kernel that uses what the
-    /// front end cannot represent (textures, device-function calls, ...) is set aside with its
+    /// front end cannot represent (surfaces, some tensor-core forms, ...) is set aside with its
     /// error, which [`Module::load`] returns when that kernel is asked for; the other kernels load
     /// and run. Errors outside any kernel (module directives, module-scope variables) still fail
     /// the whole module.

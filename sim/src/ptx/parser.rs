@@ -762,6 +762,9 @@ impl<'a> Parser<'a> {
                 match self.peek() {
                     Tok::Ident(_) => {
                         base = Some(self.name_with_suffix()?);
+                        if self.eat_punct(',') {
+                            return self.tex_operand_rest(base.unwrap_or_default());
+                        }
                         if self.eat_punct('+') {
                             off = self.sint("an address offset")?;
                         } else if self.eat_punct('-') {

@@ -53,6 +53,8 @@ pub struct SmMemCounts {
     pub smem: SmemCounts,
     /// Constant cache.
     pub const_cache: CacheReads,
+    /// Texture cache.
+    pub tex_cache: CacheReads,
     /// LD/ST unit.
     pub ldst: LdstCounts,
     /// Instruction cache.
@@ -74,6 +76,7 @@ pub struct MemCost {
 struct SmState {
     l1: TagArray,
     cc: TagArray,
+    tc: TagArray,
     ic: TagArray,
     c: SmMemCounts,
 }
@@ -93,6 +96,9 @@ pub struct FuncMem {
     l1_sector: bool,
     skip_global: bool,
     cc_lat: u64,
+    tc_lat: u64,
+    /// Texture fetches go through the L1D (a unified L1, `l1d.unified_kb`).
+    tex_l1: bool,
     cc_perfect: bool,
     ic_perfect: bool,
     smem_banks: u32,
@@ -117,6 +123,7 @@ impl FuncMem {
             .map(|_| SmState {
                 l1: TagArray::new(&cfg.l1d.geometry()),
                 cc: TagArray::new(&cfg.const_cache),
+                tc: TagArray::new(&cfg.tex_cache),
                 ic: TagArray::new(&cfg.icache),
                 c: SmMemCounts::default(),
             })
@@ -135,6 +142,8 @@ impl FuncMem {
             l1_sector: cfg.l1d.sector_bytes < cfg.l1d.line_bytes,
             skip_global: cfg.l1d.skip_global,
             cc_lat: cfg.const_cache.latency as u64,
+            tc_lat: cfg.tex_cache.latency as u64,
+            tex_l1: cfg.l1d.unified_kb > 0,
             cc_perfect: cfg.compat.perfect_const_cache,
             ic_perfect: cfg.frontend.perfect_icache,
             smem_banks: cfg.shmem.banks,
@@ -248,6 +257,7 @@ impl FuncMem {
                     ldst_cycles: ag + n as u64,
                 })
             }
+            MemSpace::Texture => Ok(self.texture(sm, m, mask)),
             MemSpace::Global | MemSpace::Local => {
                 let local = m.space == MemSpace::Local;
                 let bypass = (m.space == MemSpace::Global && self.skip_global) || is_atomic;
@@ -288,10 +298,56 @@ impl FuncMem {
         }
     }
 
+    /// A texture fetch of SM `sm`: its texels through the L1D in L1 lines (a unified L1,
+    /// `l1d.unified_kb`) or through the texture cache, one lookup per line (a miss filled at
+    /// once), as the LD/ST unit times it.
+    fn texture(&mut self, sm: usize, m: &crate::inst::MemInfo, mask: u32) -> MemCost {
+        let ag = self.addr_gen;
+        let base = if !self.tex_l1 {
+            self.sms[sm].tc.line_bytes()
+        } else if self.l1_sector {
+            32
+        } else {
+            self.l1_line
+        };
+        let mut segs = std::mem::take(&mut self.segs);
+        coalesce(m, mask, segment_bytes(base, m.width_bytes), &mut segs);
+        let n = segs.n;
+        let mut worst = 0u64;
+        for i in 0..n {
+            let (a, bytes) = (segs.addr[i], segs.bytes[i] as u64);
+            let lat = if self.tex_l1 {
+                self.sms[sm].c.ldst.global_requests += 1;
+                self.load(sm, a, bytes, true)
+            } else {
+                let s = &mut self.sms[sm];
+                s.c.tex_cache.reads += 1;
+                let line = s.tc.line_of(a);
+                if let Probe::Hit { .. } = s.tc.probe(line, 1) {
+                    s.c.tex_cache.hits += 1;
+                    self.tc_lat
+                } else {
+                    s.c.tex_cache.misses += 1;
+                    let (lb, full) = (s.tc.line_bytes(), s.tc.full_mask());
+                    if let Some((w, _)) = s.tc.allocate(line, LineState::Valid, 0) {
+                        s.tc.fill(w, full, 0);
+                    }
+                    self.send(sm, ReqKind::Read, line_addr(a, lb), lb) + 1
+                }
+            };
+            worst = worst.max(lat);
+        }
+        self.segs = segs;
+        MemCost {
+            latency_cycles: ag + n as u64 + worst,
+            ldst_cycles: ag + n as u64,
+        }
+    }
+
     /// One load segment: bypass, L1D hit, or a miss filled at once (allocation on miss or on
     /// fill as configured, evictions and dirty write-backs counted as the timing model does).
-    fn load(&mut self, sm: usize, a: u64, bytes: u64, local: bool) -> u64 {
-        if !local && self.skip_global {
+    fn load(&mut self, sm: usize, a: u64, bytes: u64, l1_only: bool) -> u64 {
+        if !l1_only && self.skip_global {
             self.sms[sm].c.l1d.bypass += 1;
             return self.send(sm, ReqKind::Read, a, bytes.max(32));
         }

@@ -356,6 +356,9 @@ impl Gpu for TimingGpu {
     fn set_stack_limit(&mut self, bytes: u32) -> Result<(), SimError> {
         self.emu.set_stack_limit(bytes)
     }
+    fn create_texture(&mut self, desc: &crate::texture::TextureDesc) -> Result<u64, SimError> {
+        self.emu.create_texture(desc)
+    }
     fn launch(&mut self, launch: &Launch) -> Result<(), SimError> {
         let kernels = &self.cfg.sim.kernels;
         self.last_truncated = false;

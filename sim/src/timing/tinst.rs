@@ -100,7 +100,7 @@ impl TInst {
             && matches!(self.op, OpClass::Load | OpClass::Atomic)
             && matches!(
                 self.mem.map(|m| m.space),
-                Some(MemSpace::Global | MemSpace::Local)
+                Some(MemSpace::Global | MemSpace::Local | MemSpace::Texture)
             )
     }
 

@@ -53,6 +53,10 @@ impl Gpu for TraceGpu {
         self.emu.copy_from_device(src, out)
     }
 
+    fn create_texture(&mut self, desc: &crate::texture::TextureDesc) -> Result<u64, SimError> {
+        self.emu.create_texture(desc)
+    }
+
     fn launch(&mut self, launch: &Launch) -> Result<(), SimError> {
         if launch.cooperative {
             // the writer records one CTA after another: a grid-wide barrier would wait for

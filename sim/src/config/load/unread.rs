@@ -131,18 +131,21 @@ pub const UNREAD_KEYS: &[(&str, &str)] = &[
         "constant-cache misses go to the interconnect with no queue limit",
     ),
     (
-        "tex_cache.sector_bytes",
-        "texture fetches are not timed; only the cache geometry enters the area and energy models",
+        "tex_cache.write_policy",
+        "the texture cache is never written",
     ),
-    ("tex_cache.replacement", "texture fetches are not timed"),
-    ("tex_cache.write_policy", "texture fetches are not timed"),
-    ("tex_cache.alloc", "texture fetches are not timed"),
-    ("tex_cache.write_alloc", "texture fetches are not timed"),
-    ("tex_cache.set_index", "texture fetches are not timed"),
-    ("tex_cache.mshr_entries", "texture fetches are not timed"),
-    ("tex_cache.mshr_merge", "texture fetches are not timed"),
-    ("tex_cache.miss_queue", "texture fetches are not timed"),
-    ("tex_cache.latency", "texture fetches are not timed"),
+    (
+        "tex_cache.alloc",
+        "a texture-cache line is allocated when its fill returns",
+    ),
+    (
+        "tex_cache.write_alloc",
+        "the texture cache is never written",
+    ),
+    (
+        "tex_cache.miss_queue",
+        "texture-cache misses go to the interconnect with no queue limit",
+    ),
     ("l2.write_policy", "the L2 is modelled as write-back"),
     ("l2.alloc", "L2 misses are timed without MSHR allocation"),
     (

@@ -139,7 +139,9 @@ cache_struct!(
         /// `l1d.unified_kb`: the L1 data cache and shared memory are one array of this many
         /// KB (Volta and later); each launch gives shared memory the smallest of
         /// `shmem.carveout_kb` its resident CTAs need and the L1 the rest
-        /// ([`GpuConfig::l1d_carveout`]). 0 (the default): two arrays, `l1d` as given.
+        /// ([`GpuConfig::l1d_carveout`]). The array is also the texture cache: texture
+        /// fetches go through the L1D, and `[tex_cache]` is never looked up. 0 (the
+        /// default): two arrays, `l1d` as given, and texture fetches through `[tex_cache]`.
         #[serde(default, skip_serializing_if = "crate::config::schema::is_zero_u32")]
         unified_kb: u32
     }

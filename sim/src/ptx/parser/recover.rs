@@ -110,6 +110,23 @@ impl Parser<'_> {
         }
     }
 
+    /// The rest of a texture operand `[tex, {c0, ...}]` after `[tex,`: the coordinate vector
+    /// and the closing bracket. The form with an explicit sampler (`[tex, smp, {c}]`, the
+    /// independent texture mode) is refused by name.
+    pub(super) fn tex_operand_rest(&mut self, tex: String) -> PResult<RawOpnd> {
+        if let Tok::Ident(smp) = self.peek().clone() {
+            return self.expected(&format!(
+                "a coordinate vector {{..}} after the texture (an explicit sampler '{smp}', \
+                 the independent texture mode, is not supported)"
+            ));
+        }
+        let RawOpnd::Vec(coords) = self.operand()? else {
+            return self.expected("a coordinate vector {..} after the texture");
+        };
+        self.expect_punct(']')?;
+        Ok(RawOpnd::TexAddr(tex, coords))
+    }
+
     /// Parses a `.func` declaration or definition; a body that does not parse is kept as its
     /// error (only the kernels that call the function are refused).
     pub(super) fn func(&mut self) -> PResult<RawFunc> {

@@ -303,6 +303,7 @@ impl Recorder {
                 a.l1d = mc.l1d;
                 a.smem = mc.smem;
                 a.const_cache = mc.const_cache;
+                a.tex_cache = mc.tex_cache;
                 a.ldst = mc.ldst;
                 a.icache = mc.icache;
             }

@@ -25,6 +25,8 @@ enum Tok {
     Load { load: u32 },
     /// Fill of a constant-cache MSHR entry for `line`.
     ConstFill { line: u64 },
+    /// Fill of a texture-cache MSHR entry for `line`.
+    TexFill { line: u64 },
     /// A store's write acknowledgement.
     Store { warp: u16 },
     /// An I-cache fill.
@@ -47,6 +49,8 @@ struct LoadInst {
 enum JobKind {
     Shared,
     Const,
+    /// A texture fetch through the texture cache (without a unified L1).
+    Tex,
     GlobalLoad,
     GlobalStore,
     Atomic,
@@ -57,6 +61,9 @@ struct Job {
     tag: u16,
     kind: JobKind,
     local: bool,
+    /// A texture fetch: through the L1D it never bypasses it (`l1d.skip_global` is about
+    /// global loads).
+    tex: bool,
     /// First cycle a request may go out (after address generation).
     next_at: u64,
     next: usize,
@@ -115,7 +122,8 @@ pub(crate) struct LdstUnit {
     /// `l1d.read.res_fail` and `ldst.stall_cycles` once per cycle), so the SM may sleep and
     /// replay those counts ([`Sm::replay_ldst`]).
     retry_blocked: bool,
-    /// The blocked request is a constant-cache access (its retries count only stall cycles).
+    /// The blocked request is a constant- or texture-cache access (its retries count only
+    /// stall cycles).
     retry_const: bool,
     segs: Segments,
     consts: [u64; WARP_SIZE],
@@ -129,15 +137,15 @@ pub(crate) struct LdstUnit {
     mshr: MshrTable,
     mshr_cap: usize,
     mshr_merge: usize,
-    cc: TagArray,
-    cc_lat: u64,
-    /// The constant cache's miss-status holding registers: misses to a line with a fill in
-    /// flight wait for that fill instead of sending their own request (simulator §2.7).
-    cmshr: MshrTable,
+    /// The constant cache.
+    cc: RoCache,
     /// `compat.perfect_const_cache`: every constant access hits, all in one cycle, no latency.
     cc_perfect: bool,
-    cmshr_cap: usize,
-    cmshr_merge: usize,
+    /// The texture cache (used without a unified L1).
+    tc: RoCache,
+    /// Texture fetches go through the L1D: the L1 is the unified L1/texture/shared array of
+    /// Volta and later (`l1d.unified_kb` > 0), which has no texture cache of its own.
+    tex_l1: bool,
     smem_banks: u32,
     smem_bank_bytes: u32,
     smem_lat: u64,
@@ -152,9 +160,33 @@ pub(crate) struct LdstUnit {
     free_loads: Vec<u32>,
     l1d_act: L1dActivity,
     smem_act: SmemCounts,
-    const_act: CacheReads,
     ldst_act: LdstCounts,
     events: LdstEvents,
+}
+
+/// A read-only cache of the LD/ST unit (the constant and the texture cache): its tags,
+/// hit latency, miss-status holding registers (misses to a line with a fill in flight wait
+/// for that fill instead of sending their own request, simulator §2.7) and lookup counters.
+struct RoCache {
+    tags: TagArray,
+    lat: u64,
+    mshr: MshrTable,
+    cap: usize,
+    merge: usize,
+    act: CacheReads,
+}
+
+impl RoCache {
+    fn new(c: &crate::config::CacheConfig) -> Self {
+        RoCache {
+            tags: TagArray::new(c),
+            lat: c.latency as u64,
+            mshr: MshrTable::default(),
+            cap: c.mshr_entries.max(1) as usize,
+            merge: c.mshr_merge.max(1) as usize,
+            act: CacheReads::default(),
+        }
+    }
 }
 
 impl LdstUnit {
@@ -176,12 +208,10 @@ impl LdstUnit {
             mshr: MshrTable::default(),
             mshr_cap: cfg.l1d.mshr_entries as usize,
             mshr_merge: cfg.l1d.mshr_merge as usize,
-            cc: TagArray::new(&cfg.const_cache),
-            cc_lat: cfg.const_cache.latency as u64,
-            cmshr: MshrTable::default(),
+            cc: RoCache::new(&cfg.const_cache),
             cc_perfect: cfg.compat.perfect_const_cache,
-            cmshr_cap: cfg.const_cache.mshr_entries.max(1) as usize,
-            cmshr_merge: cfg.const_cache.mshr_merge.max(1) as usize,
+            tc: RoCache::new(&cfg.tex_cache),
+            tex_l1: cfg.l1d.unified_kb > 0,
             smem_banks: cfg.shmem.banks,
             smem_bank_bytes: cfg.shmem.bank_bytes,
             smem_lat: cfg.shmem.latency as u64,
@@ -194,7 +224,6 @@ impl LdstUnit {
             free_loads: Vec::new(),
             l1d_act: L1dActivity::default(),
             smem_act: SmemCounts::default(),
-            const_act: CacheReads::default(),
             ldst_act: LdstCounts::default(),
             events: LdstEvents::default(),
         }
@@ -252,6 +281,7 @@ impl LdstUnit {
                 tag: inst.tag,
                 kind: JobKind::Shared,
                 local: false,
+                tex: false,
                 next_at: t + 1,
                 next: 0,
                 n: 0,
@@ -276,6 +306,18 @@ impl LdstUnit {
             ),
             MemSpace::Const | MemSpace::Param => {
                 (JobKind::Const, distinct_addrs(m, mask, &mut self.consts))
+            }
+            MemSpace::Texture if self.tex_l1 => {
+                // texels through the L1D, in its lines (or sectors)
+                let base = if self.l1_sector { 32 } else { self.l1_line };
+                coalesce(m, mask, segment_bytes(base, m.width_bytes), &mut self.segs);
+                (JobKind::GlobalLoad, self.segs.n)
+            }
+            MemSpace::Texture => {
+                // one texture-cache lookup per line the warp's texels touch
+                let lb = self.tc.tags.line_bytes();
+                coalesce(m, mask, segment_bytes(lb, m.width_bytes), &mut self.segs);
+                (JobKind::Tex, self.segs.n)
             }
             MemSpace::Global | MemSpace::Local => {
                 let bypass = (m.space == MemSpace::Global && self.skip_global) || is_atomic;
@@ -317,6 +359,7 @@ impl LdstUnit {
             tag: inst.tag,
             kind,
             local: m.space == MemSpace::Local,
+            tex: m.space == MemSpace::Texture,
             next_at: t + self.addr_gen_cycles,
             next: 0,
             n,
@@ -359,23 +402,8 @@ impl LdstUnit {
                 }
                 self.mshr.recycle(waiters);
             }
-            Tok::ConstFill { line } => {
-                let u = &mut *self;
-                let full = u.cc.full_mask();
-                if u.cc.find(line).is_none() {
-                    if let Some((w, _)) = u.cc.allocate(line, LineState::Valid, t) {
-                        u.cc.fill(w, full, t);
-                    }
-                }
-                let waiters = self.cmshr.remove(line).unwrap_or_default();
-                for &l in &waiters {
-                    let li = &mut self.loads[l as usize];
-                    li.remaining -= 1;
-                    li.done_at = li.done_at.max(t + 1);
-                    self.try_complete_load(l, t);
-                }
-                self.cmshr.recycle(waiters);
-            }
+            Tok::ConstFill { line } => self.ro_fill(false, line, t),
+            Tok::TexFill { line } => self.ro_fill(true, line, t),
             Tok::Load { load } => {
                 let li = &mut self.loads[load as usize];
                 li.remaining -= 1;
@@ -386,6 +414,27 @@ impl LdstUnit {
             Tok::IFetch { line } => return Reply::IFetch(line),
         }
         Reply::Loads
+    }
+
+    /// The fill of `line` into the texture cache (`tex`) or the constant cache: allocates
+    /// and fills the line and completes the loads waiting in its MSHR entry.
+    fn ro_fill(&mut self, tex: bool, line: u64, t: u64) {
+        let c = if tex { &mut self.tc } else { &mut self.cc };
+        let full = c.tags.full_mask();
+        if c.tags.find(line).is_none() {
+            if let Some((w, _)) = c.tags.allocate(line, LineState::Valid, t) {
+                c.tags.fill(w, full, t);
+            }
+        }
+        let waiters = c.mshr.remove(line).unwrap_or_default();
+        for &l in &waiters {
+            let li = &mut self.loads[l as usize];
+            li.remaining -= 1;
+            li.done_at = li.done_at.max(t + 1);
+            self.try_complete_load(l, t);
+        }
+        let c = if tex { &mut self.tc } else { &mut self.cc };
+        c.mshr.recycle(waiters);
     }
 
     /// A memory token for an I-cache fill of `line`.
@@ -422,6 +471,11 @@ impl LdstUnit {
 
     /// The unit's counters: L1D, shared memory, constant cache, LD/ST.
     pub fn counters(&self) -> (L1dActivity, SmemCounts, CacheReads, LdstCounts) {
-        (self.l1d_act, self.smem_act, self.const_act, self.ldst_act)
+        (self.l1d_act, self.smem_act, self.cc.act, self.ldst_act)
+    }
+
+    /// The texture cache's lookups (none when texture fetches go through the L1D).
+    pub fn tex_counters(&self) -> CacheReads {
+        self.tc.act
     }
 }

@@ -1,5 +1,5 @@
 //! The LD/ST unit's per-cycle work: at most one request (or one shared-memory pass) of the
-//! current job per cycle into the shared memory, the constant cache, the L1D (hit, merge into
+//! current job per cycle into the shared memory, the constant or texture cache, the L1D (hit, merge into
 //! an MSHR, reservation failure, miss with allocation and dirty write-back) or the memory
 //! system; then job completion and load completion (simulator §2.6, §2.7).
 
@@ -25,8 +25,9 @@ impl LdstUnit {
 
     fn step(&mut self, sm: usize, t: u64, t_fs: u64, mem: &mut MemSys) {
         let job = self.job.as_ref().expect("job");
-        let (warp, kind, local, i, n, load) =
-            (job.warp, job.kind, job.local, job.next, job.n, job.load);
+        let (warp, kind, local, tex, i, n, load) = (
+            job.warp, job.kind, job.local, job.tex, job.next, job.n, job.load,
+        );
         if i >= n {
             self.finish_job_if_done(t, t + 1);
             return;
@@ -50,8 +51,14 @@ impl LdstUnit {
                 }
             }
             JobKind::Const => sent = u.const_request(sm, t, t_fs, i, n, load, mem),
+            JobKind::Tex => {
+                let a = u.segs.addr[i];
+                sent = u.ro_request(true, sm, t, t_fs, a, load.expect("texture load"), mem);
+            }
             JobKind::GlobalLoad => {
-                sent = u.global_load_request(sm, t, t_fs, warp, local, i, load, mem);
+                // a local load or a texture fetch never bypasses the L1D
+                let l1_only = local || tex;
+                sent = u.global_load_request(sm, t, t_fs, warp, l1_only, i, load, mem);
             }
             JobKind::GlobalStore => {
                 let a = u.segs.addr[i];
@@ -95,7 +102,7 @@ impl LdstUnit {
             // nothing else (a repeated probe only re-touches the most recent line of its set)
             self.ldst_act.stall_cycles += 1;
             self.retry_blocked = true;
-            self.retry_const = kind == JobKind::Const;
+            self.retry_const = matches!(kind, JobKind::Const | JobKind::Tex);
             return;
         }
         self.retry_blocked = false;
@@ -121,63 +128,84 @@ impl LdstUnit {
         mem: &mut MemSys,
     ) -> bool {
         let u = self;
-        let mut sent = true;
-        // A miss takes a constant-cache MSHR: it merges into the entry of a line whose
-        // fill is in flight (up to `mshr_merge` waiters) or allocates a free entry and
-        // requests the line; with neither possible the access is retried next cycle.
-        // A merged miss counts as a hit: it reads the line once the fill arrives and
-        // sends nothing to memory.
         let a = u.consts[i];
-        let line = u.cc.line_of(a);
         let lid = load.expect("const load");
         if u.cc_perfect {
             // every remaining address hits in this cycle
             let k = (n - i) as u64;
-            u.const_act.reads += k;
-            u.const_act.hits += k;
+            u.cc.act.reads += k;
+            u.cc.act.hits += k;
             let li = &mut u.loads[lid as usize];
             li.done_at = li.done_at.max(t + 1);
             if let Some(j) = u.job.as_mut() {
                 j.next = n - 1;
             }
-        } else {
-            match u.cc.probe(line, 1) {
-                Probe::Hit { .. } => {
-                    u.const_act.reads += 1;
-                    u.const_act.hits += 1;
-                    let li = &mut u.loads[lid as usize];
-                    li.done_at = li.done_at.max(t + u.cc_lat);
-                }
-                _ => {
-                    let n_entries = u.cmshr.len();
-                    match u.cmshr.get_mut(line) {
-                        Some(waiters) if waiters.len() < u.cmshr_merge => {
-                            waiters.push(lid);
-                            u.const_act.reads += 1;
-                            u.const_act.hits += 1;
-                            u.loads[lid as usize].remaining += 1;
-                        }
-                        Some(_) => sent = false,
-                        None if n_entries >= u.cmshr_cap => sent = false,
-                        None => {
-                            u.const_act.reads += 1;
-                            u.const_act.misses += 1;
-                            u.cmshr.insert(line, lid);
-                            u.loads[lid as usize].remaining += 1;
-                            let tk = u.tok(Tok::ConstFill { line });
-                            let lb = u.cc.line_bytes();
-                            mem.send(sm, t_fs, ReqKind::Read, a / lb * lb, lb, tk);
-                        }
-                    }
-                }
-            }
+            return true;
         }
-        sent
+        u.ro_request(false, sm, t, t_fs, a, lid, mem)
     }
 
-    /// One request of a global (or local) load job of warp `warp`: the `i`-th segment of load
-    /// `load`, through the L1D (hit, merge into an MSHR, miss with allocation and dirty
-    /// write-back) or around it; whether it was sent (false: a reservation failure).
+    /// One lookup of address `a` for load `lid` in the texture cache (`tex`) or the constant
+    /// cache; whether it was sent (false: no MSHR entry, retried next cycle).
+    ///
+    /// A miss takes an MSHR entry: it merges into the entry of a line whose fill is in flight
+    /// (up to the cache's `mshr_merge` waiters) or allocates a free entry and requests the
+    /// line; with neither possible the access is retried next cycle. A merged miss counts as a
+    /// hit: it reads the line once the fill arrives and sends nothing to memory.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn ro_request(
+        &mut self,
+        tex: bool,
+        sm: usize,
+        t: u64,
+        t_fs: u64,
+        a: u64,
+        lid: u32,
+        mem: &mut MemSys,
+    ) -> bool {
+        let c = if tex { &mut self.tc } else { &mut self.cc };
+        let line = c.tags.line_of(a);
+        if let Probe::Hit { .. } = c.tags.probe(line, 1) {
+            c.act.reads += 1;
+            c.act.hits += 1;
+            let lat = c.lat;
+            let li = &mut self.loads[lid as usize];
+            li.done_at = li.done_at.max(t + lat);
+            return true;
+        }
+        let n_entries = c.mshr.len();
+        match c.mshr.get_mut(line) {
+            Some(waiters) if waiters.len() < c.merge => {
+                waiters.push(lid);
+                c.act.reads += 1;
+                c.act.hits += 1;
+                self.loads[lid as usize].remaining += 1;
+                true
+            }
+            Some(_) => false,
+            None if n_entries >= c.cap => false,
+            None => {
+                c.act.reads += 1;
+                c.act.misses += 1;
+                c.mshr.insert(line, lid);
+                let lb = c.tags.line_bytes();
+                self.loads[lid as usize].remaining += 1;
+                let tk = self.tok(if tex {
+                    Tok::TexFill { line }
+                } else {
+                    Tok::ConstFill { line }
+                });
+                mem.send(sm, t_fs, ReqKind::Read, a / lb * lb, lb, tk);
+                true
+            }
+        }
+    }
+
+    /// One request of a global (or local, or texture) load job of warp `warp`: the `i`-th
+    /// segment of load `load`, through the L1D (hit, merge into an MSHR, miss with allocation
+    /// and dirty write-back) or, for a global load with `l1d.skip_global` (not `l1_only`),
+    /// around it; whether it was sent (false: a reservation failure).
     #[allow(clippy::too_many_arguments)]
     #[inline]
     fn global_load_request(
@@ -186,7 +214,7 @@ impl LdstUnit {
         t: u64,
         t_fs: u64,
         warp: u16,
-        local: bool,
+        l1_only: bool,
         i: usize,
         load: Option<u32>,
         mem: &mut MemSys,
@@ -196,7 +224,7 @@ impl LdstUnit {
         let a = u.segs.addr[i];
         let bytes = u.segs.bytes[i] as u64;
         let lid = load.expect("load");
-        let bypass = !local && u.skip_global;
+        let bypass = !l1_only && u.skip_global;
         u.ldst_act.global_requests += 1;
         if bypass {
             u.l1d_act.bypass += 1;

@@ -196,6 +196,7 @@ impl Sm {
         a.opcoll = std::mem::take(&mut self.oc.opcoll_act);
         a.exec = self.exec.activity(end);
         (a.l1d, a.smem, a.const_cache, a.ldst) = self.ldst.counters();
+        a.tex_cache = self.ldst.tex_counters();
         a
     }
 

@@ -26,7 +26,8 @@ impl Model<'_, '_> {
         match space {
             Some(MemSpace::Shared) => base + cfg.shmem.latency as u64,
             Some(MemSpace::Const) | Some(MemSpace::Param) | None => base + cfg.l1d.latency as u64,
-            Some(MemSpace::Global) | Some(MemSpace::Local) => {
+            // texels through the core's data cache, as global loads
+            Some(MemSpace::Global) | Some(MemSpace::Local) | Some(MemSpace::Texture) => {
                 let hit = cfg.l1d.latency as u64;
                 let mut lines: Vec<u64> = addrs.iter().map(|a| a / self.line_bytes).collect();
                 lines.sort_unstable();

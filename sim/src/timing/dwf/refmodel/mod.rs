@@ -139,6 +139,9 @@ impl Gpu for RefGpu {
     fn set_stack_limit(&mut self, bytes: u32) -> Result<(), SimError> {
         self.emu.set_stack_limit(bytes)
     }
+    fn create_texture(&mut self, desc: &crate::texture::TextureDesc) -> Result<u64, SimError> {
+        self.emu.create_texture(desc)
+    }
     fn launch(&mut self, launch: &Launch) -> Result<(), SimError> {
         let (c, k) = run_launch(
             &self.cfg,
