@@ -38,7 +38,7 @@ struct Line {
 }
 
 /// The device heap and the `printf` output of an emulator.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct DeviceServices {
     /// Device address of the heap (`None` until the first `malloc`).
     heap_base: Option<u64>,
