@@ -469,7 +469,12 @@ mod tests {
         s.timed(0, &k, 0);
         assert_eq!(s.decide(&sig("a", 8, 1020)), Decision::Time(0));
         s.timed(0, &k, 0);
+        assert_eq!(s.decide(&sig("a", 8, 1010)), Decision::Time(0));
+        s.timed(0, &k, 0);
+        assert_eq!(s.decide(&sig("a", 8, 1000)), Decision::Time(0), "the 4th");
+        s.timed(0, &k, 0);
         assert_eq!(s.decide(&sig("a", 8, 990)), Decision::Extrapolate(0));
+        assert!(timed_member(8) && !timed_member(7) && timed_member(1024));
         // another grid, another kernel, another work size: new clusters
         assert_eq!(s.decide(&sig("a", 16, 1000)), Decision::Time(1));
         assert_eq!(s.decide(&sig("b", 8, 1000)), Decision::Time(2));
