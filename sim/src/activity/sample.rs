@@ -65,6 +65,10 @@ pub struct SampleSummary {
     pub clusters: Vec<ClusterSummary>,
     /// Every launch's decision, in launch order (what `compare` replays on its variants).
     pub plan: Vec<PlannedLaunch>,
+    /// Set on the record of a full simulation chosen by `--sample auto` instead of a sampled
+    /// run: that run's larger estimated error (cycles or energy), which exceeded the target.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auto_fallback_error: Option<f64>,
 }
 
 impl SampleSummary {

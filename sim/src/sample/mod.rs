@@ -340,6 +340,7 @@ impl Sampler {
             },
             clusters,
             plan: self.plan.clone(),
+            auto_fallback_error: None,
         }
     }
 }
