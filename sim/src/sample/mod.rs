@@ -48,7 +48,8 @@ mod signature;
 pub use signature::{LaunchSignature, SignatureCounter};
 
 use crate::activity::{
-    ClusterSummary, KernelActivity, PlannedLaunch, SampleSummary, ScaleTemplate,
+    Activity, ClusterSummary, FamilyCounts, KernelActivity, Merge, PlannedLaunch, SampleSummary,
+    ScaleTemplate, TensorStats,
 };
 use std::sync::Arc;
 
@@ -154,8 +155,13 @@ struct Cluster {
     extrapolated_warp_insts: u64,
     /// Σ launch gaps of the extrapolated launches.
     extrapolated_gaps: u64,
-    /// The extrapolated launches' records summed.
-    extrapolated_sum: Option<KernelActivity>,
+    /// Σ cycles given to the extrapolated launches.
+    extrapolated_cycles: u64,
+    /// The extrapolated launches' exact counts summed: thread instructions, per family,
+    /// tensor work.
+    extrapolated_threads: u64,
+    extrapolated_family: FamilyCounts,
+    extrapolated_tensor: TensorStats,
 }
 
 impl Cluster {
@@ -238,7 +244,10 @@ impl Sampler {
                 extrapolated: 0,
                 extrapolated_warp_insts: 0,
                 extrapolated_gaps: 0,
-                extrapolated_sum: None,
+                extrapolated_cycles: 0,
+                extrapolated_threads: 0,
+                extrapolated_family: FamilyCounts::default(),
+                extrapolated_tensor: TensorStats::default(),
             });
         }
         let cl = &mut self.clusters[c];
@@ -271,18 +280,80 @@ impl Sampler {
     }
 
     /// The record of a launch of signature `sig` (launch gap `gap`) decided
-    /// [`Decision::Extrapolate`] from cluster `c` (module documentation).
+    /// [`Decision::Extrapolate`] from cluster `c`, as added when it runs: its cycles (from the
+    /// pool's cycles per warp instruction at that point), its exact counts and the pool's
+    /// occupancy limits. Every other counter of the cluster's extrapolated launches is added
+    /// once, at the end ([`Sampler::finish`]): scaling the record launch by launch would cost
+    /// more than timing a launch.
     pub fn extrapolate(&mut self, c: usize, sig: &LaunchSignature, gap: u64) -> KernelActivity {
         let cl = &mut self.clusters[c];
-        let mut k = cl.pool().extrapolate(sig.warp_insts, 1, gap);
-        set_exact(&mut k, sig);
+        let pool = cl.pool();
+        let cycles = gap
+            + if pool.warp_insts == 0 {
+                pool.busy
+            } else {
+                (pool.busy as f64 * sig.warp_insts as f64 / pool.warp_insts as f64).round() as u64
+            };
+        let mut k = KernelActivity::empty(&sig.kernel);
+        k.launches = 1;
+        k.cycles = cycles;
+        k.warp_insts = sig.warp_insts;
+        k.thread_insts = sig.thread_insts;
+        k.by_family = sig.by_family.clone();
+        k.tensor = (sig.tensor.macs() > 0).then_some(sig.tensor);
+        k.occupancy = cl.timed.last().expect("timed").record.occupancy.clone();
+        k.occupancy.resident_warp_cycles = 0;
+        k.occupancy.allocated_reg_cycles = 0;
         cl.extrapolated += 1;
         cl.extrapolated_warp_insts += sig.warp_insts;
         cl.extrapolated_gaps += gap;
-        match cl.extrapolated_sum.as_mut() {
-            Some(sum) => sum.accumulate(&k),
-            None => cl.extrapolated_sum = Some(k.clone()),
+        cl.extrapolated_cycles += cycles;
+        cl.extrapolated_threads += sig.thread_insts;
+        cl.extrapolated_family.merge(&sig.by_family);
+        cl.extrapolated_tensor.merge(&sig.tensor);
+        k
+    }
+
+    /// Completes `act` at the end of the run: adds each cluster's extrapolated counters (the
+    /// pool's × the extrapolated warp instructions / the pool's; the cycles and exact counts,
+    /// added launch by launch, are not added again) and the sampling summary.
+    pub fn finish(&self, act: &mut Activity) {
+        for cl in &self.clusters {
+            if cl.extrapolated == 0 {
+                continue;
+            }
+            let mut k = self.extrapolated_record(cl);
+            k.launches = 0;
+            k.cycles = 0;
+            k.warp_insts = 0;
+            k.thread_insts = 0;
+            k.by_family = FamilyCounts::default();
+            k.tensor = None;
+            act.add_launch(k);
         }
+        act.sample = Some(self.summary());
+    }
+
+    /// The extrapolated launches of `cl` as one record: the pool's counters scaled, the
+    /// cycles and exact counts as given launch by launch.
+    fn extrapolated_record(&self, cl: &Cluster) -> KernelActivity {
+        let pool = Pooled::of(&cl.used());
+        let mut k = pool.extrapolate(
+            cl.extrapolated_warp_insts,
+            cl.extrapolated,
+            cl.extrapolated_gaps,
+        );
+        k.cycles = cl.extrapolated_cycles;
+        for sm in &mut k.sms {
+            sm.active_cycles = sm.active_cycles.min(k.cycles);
+        }
+        set_exact(
+            &mut k,
+            cl.extrapolated_warp_insts,
+            cl.extrapolated_threads,
+            &cl.extrapolated_family,
+            &cl.extrapolated_tensor,
+        );
         k
     }
 
@@ -292,9 +363,9 @@ impl Sampler {
         let (mut err_cycles, mut total_cycles) = (0.0, 0u64);
         for cl in &self.clusters {
             total_cycles += cl.timed.iter().map(|t| t.record.cycles).sum::<u64>();
-            let extrapolated = cl.extrapolated_sum.clone();
-            let mut alternative = None;
-            if let Some(a) = &extrapolated {
+            let (mut extrapolated, mut alternative) = (None, None);
+            if cl.extrapolated > 0 {
+                let a = self.extrapolated_record(cl);
                 total_cycles += a.cycles;
                 // the used member whose rate is farthest from the pooled rate
                 let used = cl.used();
@@ -309,12 +380,20 @@ impl Sampler {
                             .total_cmp(&(y.rate() - pooled).abs())
                     })
                     .expect("a cluster extrapolates after a timed member");
-                let b = Pooled::of(&[far]).extrapolate(
+                let mut b = Pooled::of(&[far]).extrapolate(
                     cl.extrapolated_warp_insts,
                     cl.extrapolated,
                     cl.extrapolated_gaps,
                 );
+                set_exact(
+                    &mut b,
+                    cl.extrapolated_warp_insts,
+                    cl.extrapolated_threads,
+                    &cl.extrapolated_family,
+                    &cl.extrapolated_tensor,
+                );
                 err_cycles += a.cycles.abs_diff(b.cycles) as f64;
+                extrapolated = Some(a);
                 alternative = Some(b);
             }
             clusters.push(ClusterSummary {
@@ -390,17 +469,23 @@ pub const SOURCE_NAME: &str = "sim-sampled";
 /// Sets the counts the functional pass measured exactly: warp and thread instructions, per
 /// family, tensor multiply-accumulates, and the per-SM instruction counts as the exact totals
 /// split in the record's per-SM proportions (largest remainder).
-fn set_exact(k: &mut KernelActivity, sig: &LaunchSignature) {
-    k.warp_insts = sig.warp_insts;
-    k.thread_insts = sig.thread_insts;
-    k.by_family = sig.by_family.clone();
-    k.tensor = (sig.tensor.macs() > 0).then_some(sig.tensor);
+fn set_exact(
+    k: &mut KernelActivity,
+    warp_insts: u64,
+    thread_insts: u64,
+    family: &FamilyCounts,
+    tensor: &TensorStats,
+) {
+    k.warp_insts = warp_insts;
+    k.thread_insts = thread_insts;
+    k.by_family = family.clone();
+    k.tensor = (tensor.macs() > 0).then_some(*tensor);
     let w: Vec<u64> = k.sms.iter().map(|s| s.warp_insts).collect();
     let t: Vec<u64> = k.sms.iter().map(|s| s.thread_insts).collect();
-    for (i, v) in split(sig.warp_insts, &w).into_iter().enumerate() {
+    for (i, v) in split(warp_insts, &w).into_iter().enumerate() {
         k.sms[i].warp_insts = v;
     }
-    for (i, v) in split(sig.thread_insts, &t).into_iter().enumerate() {
+    for (i, v) in split(thread_insts, &t).into_iter().enumerate() {
         k.sms[i].thread_insts = v;
     }
 }

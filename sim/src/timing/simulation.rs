@@ -322,15 +322,16 @@ impl TimingGpu {
         &self.cfg
     }
 
-    /// Everything simulated so far.
+    /// Everything simulated so far. Under sampling, the extrapolated launches have their
+    /// cycles and exact counts here, their other counters only in [`TimingGpu::into_activity`].
     pub fn activity(&self) -> &Activity {
         &self.activity
     }
 
     /// Consumes the GPU and returns the record (with the sampling summary of a sampled run).
     pub fn into_activity(mut self) -> Activity {
-        if let Some(s) = self.sampler.as_mut() {
-            self.activity.sample = Some(s.summary());
+        if let Some(s) = self.sampler.as_ref() {
+            s.finish(&mut self.activity);
             self.activity.provenance = Some(crate::sample::provenance());
         }
         self.activity
