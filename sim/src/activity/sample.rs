@@ -147,8 +147,10 @@ mod tests {
         k.cycles = 100;
         k.occupancy.max_ctas_per_sm = 8;
         k.occupancy.mean_occupancy = 0.5;
-        let mut sm = SmActivity::default();
-        sm.active_cycles = 90;
+        let mut sm = SmActivity {
+            active_cycles: 90,
+            ..Default::default()
+        };
         sm.opcoll.push(OpcollActivity {
             class: "gen".into(),
             units: 4,
