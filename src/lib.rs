@@ -35,6 +35,7 @@ pub mod recorded_config;
 pub mod refcompare;
 pub mod report;
 pub mod rfcost;
+pub mod sample;
 pub mod schedcfg;
 pub mod spanned_file;
 pub mod study;

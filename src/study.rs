@@ -38,6 +38,7 @@ use std::sync::Arc;
 
 pub mod board;
 mod results;
+mod sampling;
 pub use results::{NamedOverlay, PgRunMetrics, Report, WorkloadResult};
 
 /// Progress callback: called once per finished simulation with the workload's name, the
@@ -240,6 +241,7 @@ pub struct Study {
     source: ActivitySource,
     costings: Arc<crate::costing::Registry>,
     board: Option<models::gpu::board::BoardScalars>,
+    sampling: crate::sample::Sampling,
 }
 
 impl Study {
@@ -264,6 +266,7 @@ impl Study {
             source: ActivitySource::Sim,
             costings: Arc::new(crate::costing::builtin()),
             board: None,
+            sampling: crate::sample::Sampling::default(),
         }
     }
 
@@ -415,13 +418,14 @@ impl Study {
     /// `pg.wakeup` come from the sleep-transistor model).
     /// The record carries the study configuration's hash ([`StudyConfig::hash_hex`]).
     pub fn simulate(&self, w: &dyn Workload) -> Result<Activity, StudyError> {
-        let mut activity = self.simulate_machine(w)?;
+        let mut activity = self.simulate_sampled(w)?;
         activity.config_hash = self.cfg.hash_hex();
         Ok(activity)
     }
 
-    /// [`Study::simulate`] with the record as the simulator stamps it (the machine's hash).
-    fn simulate_machine(&self, w: &dyn Workload) -> Result<Activity, StudyError> {
+    /// [`Study::simulate`] with the record as the simulator stamps it (the machine's hash),
+    /// its launches sampled when `sample` is set.
+    fn simulate_machine(&self, w: &dyn Workload, sample: bool) -> Result<Activity, StudyError> {
         let name = w.info().name;
         let failed = |error| StudyError::Simulation {
             name: name.to_string(),
@@ -439,7 +443,12 @@ impl Study {
             return Ok(gpu.into_activity());
         }
         let (ran, activity) = Simulation::new(&self.cfg)
-            .run(Program(|gpu: &mut TimingGpu| w.run(self.size, gpu, false)))
+            .run(Program(|gpu: &mut TimingGpu| {
+                if sample {
+                    gpu.set_sampling(self.sampling.settings.clone());
+                }
+                w.run(self.size, gpu, false)
+            }))
             .map_err(failed)?;
         ran.map_err(failed)?;
         Ok(activity)
@@ -478,6 +487,7 @@ impl Study {
             error,
         })?;
         let tot = e.totals();
+        let sample = self.sample_report(chip, tech, act, e.energy_j())?;
         Ok(WorkloadResult {
             workload: label.to_string(),
             cycles: k.cycles,
@@ -494,6 +504,7 @@ impl Study {
             rf_plain,
             pg_metrics: PgRunMetrics::of(k),
             launches: k.launches,
+            sample,
         })
     }
 
@@ -599,7 +610,10 @@ impl Study {
                 ActivitySource::Model | ActivitySource::Reference => None,
             };
             // a built-in workload is keyed by its name, a user program by its content
-            let id = w.identity();
+            let id = match self.sampling.cache_key() {
+                Some(k) => format!("{}\n{k}", w.identity()),
+                None => w.identity(),
+            };
             let act = match cache {
                 Some(c) => match c.get(&self.cfg, &id, &size) {
                     Some(a) => a,

@@ -10,6 +10,7 @@ pub mod config;
 pub mod emu;
 pub mod inst;
 pub mod ptx;
+pub mod sample;
 pub mod stream;
 pub mod texture;
 pub mod timing;

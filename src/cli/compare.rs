@@ -88,6 +88,10 @@ pub struct Args {
     /// `--quiet`: no progress display.
     #[command(flatten)]
     pub quiet: super::progress::QuietArg,
+    /// `--sample`, `--sample-error`: kernel sampling (every variant times the baseline's
+    /// launches).
+    #[command(flatten)]
+    pub sampling: super::SampleArgs,
 }
 
 /// Smallest `--die-mm2`: 1 mm² (no GPU die is smaller; below it the "% of die" column is a
@@ -135,7 +139,16 @@ pub fn run(args: Args) -> Result<()> {
     for v in std::iter::once(&baseline).chain(&variants) {
         models::gpu::limits::check_sizes(&v.config)?;
     }
+    let sampling = args.sampling.sampling()?;
     if crate::refcompare::needed(&baseline, &variants) {
+        if sampling.is_on() {
+            anyhow::bail!(
+                "--sample {}: a run with reconv.mode = dwf, mimd or nrec runs on the \
+                 reference-mode model, which kernel sampling does not time; allowed with it: \
+                 --sample off",
+                sampling.mode.as_str()
+            );
+        }
         let point = args.point.choice()?;
         let context = ReferenceContext {
             origin: &origin,
@@ -154,7 +167,10 @@ pub fn run(args: Args) -> Result<()> {
         .program
         .workloads(args.workload.as_deref(), args.quiet.quiet)?;
     let size: Size = args.size.parse()?;
-    let study = Study::new(baseline.config.clone(), choice, overlay).size(size);
+    let study = Study::new(baseline.config.clone(), choice, overlay)
+        .size(size)
+        .sampling(sampling);
+    study.check_sampling()?;
     let quiet = args.quiet.quiet;
     let total = (variants.len() + 1) * list.len();
     let bar = super::progress::Progress::bar(total, "runs", quiet);

@@ -115,6 +115,9 @@ pub struct Args {
     /// `--quiet`: no progress display.
     #[command(flatten)]
     pub quiet: super::progress::QuietArg,
+    /// `--sample`, `--sample-error`: kernel sampling.
+    #[command(flatten)]
+    pub sampling: super::SampleArgs,
 }
 
 /// `--idle-sms` values.
@@ -208,7 +211,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .idle_sms(args.idle_sms.into())
         .activity_source(args.activity_source)
         .recost(args.recost)
-        .board_power(board);
+        .board_power(board)
+        .sampling(args.sampling.sampling()?);
+    if simulating {
+        study.check_sampling()?;
+    } else if args.sampling.sample != crate::sample::SampleMode::Off {
+        anyhow::bail!(
+            "--sample samples the launches of simulated programs; --activity and --static \
+             simulate none (allowed with them: --sample off)"
+        );
+    }
     if let Some(path) = &args.activity {
         study = study.activity(path);
     }

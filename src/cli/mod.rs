@@ -85,6 +85,40 @@ impl ConfigMods {
     }
 }
 
+/// `--sample` and `--sample-error`: kernel sampling ([`crate::sample`]) on the commands that
+/// simulate programs (`simulate`, `estimate`, `compare`).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct SampleArgs {
+    /// Sample the launches: `off` simulates every launch; `kernels` clusters launches by their
+    /// functional signature, times a few per cluster and extrapolates the rest, with an
+    /// estimated error of cycles and energy; `auto` keeps kernel sampling when both estimates
+    /// are within --sample-error, else simulates every launch.
+    #[arg(long, value_enum, default_value = "off")]
+    pub sample: crate::sample::SampleMode,
+    /// Target of `--sample auto`: the largest estimated error of cycles and of total energy, as
+    /// a percentage (`2%`) or a fraction (`0.02`); default 2 %.
+    #[arg(long, value_name = "PERCENT", value_parser = crate::sample::parse_error)]
+    pub sample_error: Option<f64>,
+}
+
+impl SampleArgs {
+    /// The sampling settings; `--sample-error` without `--sample auto` is refused.
+    pub fn sampling(&self) -> anyhow::Result<crate::sample::Sampling> {
+        use crate::sample::{SampleMode, Sampling, DEFAULT_TARGET_ERROR};
+        if self.sample_error.is_some() && self.sample != SampleMode::Auto {
+            anyhow::bail!(
+                "--sample-error sets the target of --sample auto; given with --sample {} \
+                 (allowed: --sample auto)",
+                self.sample.as_str()
+            );
+        }
+        Ok(Sampling::new(
+            self.sample,
+            self.sample_error.unwrap_or(DEFAULT_TARGET_ERROR),
+        ))
+    }
+}
+
 /// The technology point of a command that costs a run (`estimate`, `compare`).
 #[derive(clap::Args, Debug, Clone)]
 pub struct TechArgs {

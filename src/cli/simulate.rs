@@ -94,6 +94,9 @@ pub struct Args {
     /// `--quiet`: no progress display.
     #[command(flatten)]
     pub quiet: super::progress::QuietArg,
+    /// `--sample`, `--sample-error`: kernel sampling.
+    #[command(flatten)]
+    pub sampling: super::SampleArgs,
 }
 
 /// Resolves `--preset`/`--config`, then `--technique`, `--scheduler` and `--set` (in that
@@ -152,6 +155,20 @@ pub fn run(args: Args) -> Result<()> {
         run = run.with_point(&args.point.choice()?);
     }
     run.size = args.size.clone();
+    let sampling = args.sampling.sampling()?;
+    if sampling.is_on() {
+        if args.trace.is_some() {
+            bail!(
+                "--sample {}: a trace is replayed, not executed, so its launches have no \
+                 functional signature; allowed with --trace: --sample off",
+                sampling.mode.as_str()
+            );
+        }
+        crate::study::Study::new(cfg.clone(), args.point.choice()?, None)
+            .activity_source(args.activity_source)
+            .sampling(sampling.clone())
+            .check_sampling()?;
+    }
     if args.activity_source == crate::study::ActivitySource::Model {
         if args.trace.is_some() {
             bail!(
@@ -227,25 +244,29 @@ pub fn run(args: Args) -> Result<()> {
         return run_reference(&cfg, name, w, size, &args, run);
     }
     let start = Instant::now();
-    let bar = Progress::spinner(args.quiet.quiet);
-    let b2 = bar.clone();
-    let label = name.to_string();
-    let mut launch_cycles = Vec::new();
-    let mut kernels = Vec::new();
-    let result = Simulation::new(&cfg)
-        .progress(move |cycles, insts| {
-            b2.message(format!(
-                "{label}: cycle {cycles}, {insts} warp insts in this launch"
-            ));
-        })
-        .run(Program(|gpu: &mut TimingGpu| {
-            let mut rec = LaunchRecorder::new(gpu);
-            let r = w.run(size, &mut rec, args.check);
-            (launch_cycles, kernels) = rec.into_launches_and_kernels();
-            r
-        }));
-    bar.finish();
-    let (report, mut act) = result?;
+    let settings = sampling.is_on().then(|| sampling.settings.clone());
+    let (report, mut act, mut launch_cycles, kernels) =
+        run_program(&cfg, w, size, args.check, args.quiet.quiet, settings)?;
+    let mut sample = None;
+    if act.sample.is_some() {
+        let study = crate::study::Study::new(cfg.clone(), args.point.choice()?, None);
+        let src = study.cost_source()?;
+        let chip = study.chip(&src)?;
+        let energy = study.sample_energy_error(&chip, &src.label, &act, None)?;
+        let cycles = act
+            .sample
+            .as_ref()
+            .map_or(0.0, |s| s.estimated_error_cycles);
+        let worst = cycles.max(energy.unwrap_or(0.0));
+        if sampling.mode == crate::sample::SampleMode::Auto && worst > sampling.target_error {
+            let full = run_program(&cfg, w, size, args.check, args.quiet.quiet, None)?;
+            (act, launch_cycles) = (full.1, full.2);
+            act.sample = Some(crate::sample::fallback_summary(&act, worst));
+            sample = crate::sample::SampleReport::of(&act, None);
+        } else {
+            sample = crate::sample::SampleReport::of(&act, energy);
+        }
+    }
     act.config_hash = cfg.hash_hex();
     let report = report?;
     let wall = start.elapsed().as_secs_f64();
@@ -264,10 +285,13 @@ pub fn run(args: Args) -> Result<()> {
             let mut v = report::simulate::summary_json(&cfg, name, size_label, &act, wall, &check);
             report::simulate::add_launch_cycles(&mut v, &launch_cycles);
             report::simulate::add_kernel_code(&mut v, &kernels);
+            if let Some(s) = &sample {
+                v["sample"] = serde_json::to_value(s).expect("sample report serialises");
+            }
             v
         },
         || {
-            let mut s = report::simulate::summary_table(
+            let mut t = report::simulate::summary_table(
                 &cfg,
                 &run.config_name,
                 name,
@@ -276,14 +300,62 @@ pub fn run(args: Args) -> Result<()> {
                 wall,
                 &check,
             );
-            s.push_str(&report::simulate::spill_lines(&kernels));
-            s
+            t.push_str(&report::simulate::spill_lines(&kernels));
+            if let Some(s) = &sample {
+                t.push_str(&s.line(name));
+                t.push('\n');
+            }
+            t
         },
     )?;
     if let Some((false, d)) = check {
         bail!("{name}: results differ from the CPU reference: {d}");
     }
     Ok(())
+}
+
+/// What one cycle-level run of a program returns: the workload's report, the record and each
+/// launch's cycles.
+type ProgramRun = (
+    std::result::Result<workloads::RunReport, sim::SimError>,
+    sim::activity::Activity,
+    Vec<u64>,
+    Vec<std::sync::Arc<sim::ptx::Kernel>>,
+);
+
+/// Runs `w` on the cycle-level model with a progress spinner, its launches sampled with
+/// `sample` when given.
+fn run_program(
+    cfg: &StudyConfig,
+    w: &dyn workloads::Workload,
+    size: Size,
+    check: bool,
+    quiet: bool,
+    sample: Option<sim::sample::SampleSettings>,
+) -> Result<ProgramRun> {
+    let bar = Progress::spinner(quiet);
+    let b2 = bar.clone();
+    let label = w.info().name.to_string();
+    let mut launch_cycles = Vec::new();
+    let mut kernels = Vec::new();
+    let result = Simulation::new(cfg)
+        .progress(move |cycles, insts| {
+            b2.message(format!(
+                "{label}: cycle {cycles}, {insts} warp insts in this launch"
+            ));
+        })
+        .run(Program(|gpu: &mut TimingGpu| {
+            if let Some(s) = sample {
+                gpu.set_sampling(s);
+            }
+            let mut rec = LaunchRecorder::new(gpu);
+            let r = w.run(size, &mut rec, check);
+            (launch_cycles, kernels) = rec.into_launches_and_kernels();
+            r
+        }));
+    bar.finish();
+    let (report, act) = result?;
+    Ok((report, act, launch_cycles, kernels))
 }
 
 /// `simulate --activity-source model`: the workload on the analytical activity source.

@@ -222,6 +222,10 @@ pub struct WorkloadCompare {
     /// The chip area with the structures of the run's techniques against the baseline's
     /// ([`AreaCompare`], every technique).
     pub area: AreaCompare,
+    /// What kernel sampling did in this run and its estimated errors (`--sample`); a variant
+    /// replays the baseline's decisions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sample: Option<crate::sample::SampleReport>,
 }
 
 /// Reports the area every variant of `c` adds also against a published die area of `die_mm2`
@@ -341,7 +345,71 @@ fn one(r: &WorkloadResult, base: &WorkloadResult, sweep: &[f64]) -> WorkloadComp
         unit_idle,
         active_set,
         folding,
+        sample: r.sample.clone(),
     }
+}
+
+/// The jobs of a sampled comparison: the baseline's runs first, each deciding its clusters
+/// online; then every variant replaying the baseline's decisions for the same workload
+/// (`--sample kernels` with the baseline's plan, so that the same launches are timed and a
+/// difference is not sampling noise), or in full where `--sample auto` ran the baseline in
+/// full.
+fn sampled_jobs(
+    studies: &[Study],
+    workloads: &[&dyn Workload],
+    jobs: &[(usize, usize)],
+    count: &(dyn Fn(usize, usize) + Send + Sync),
+) -> Vec<Result<(WorkloadResult, String), StudyError>> {
+    use crate::sample::{SampleMode, Sampling};
+    type Run = Result<(WorkloadResult, String, Option<Sampling>), StudyError>;
+    let sampling = studies[0].sampling_settings().clone();
+    let base: Vec<Run> = (0..workloads.len())
+        .into_par_iter()
+        .map(|w| {
+            let r = studies[0].run_keep(&[workloads[w]]).map(|(mut rep, acts)| {
+                let summary = acts.into_iter().next().and_then(|a| a.sample);
+                let follow = match summary {
+                    Some(s) if s.method == "kernels" => {
+                        let mut k = sampling.with_plan(s.plan);
+                        k.mode = SampleMode::Kernels;
+                        k
+                    }
+                    _ => Sampling::default(),
+                };
+                let tech = rep.tech.clone();
+                (rep.workloads.remove(0), tech, Some(follow))
+            });
+            count(0, w);
+            r
+        })
+        .collect();
+    let follow: Vec<Option<Sampling>> = base
+        .iter()
+        .map(|r| r.as_ref().ok().and_then(|x| x.2.clone()))
+        .collect();
+    let mut rest: Vec<Result<(WorkloadResult, String), StudyError>> = jobs
+        .par_iter()
+        .filter(|&&(v, _)| v > 0)
+        .map(|&(v, w)| {
+            let s = follow[w].clone().unwrap_or_default();
+            let r = studies[v]
+                .clone()
+                .sampling(s)
+                .run(&[workloads[w]])
+                .map(|mut rep| {
+                    let tech = rep.tech.clone();
+                    (rep.workloads.remove(0), tech)
+                });
+            count(v, w);
+            r
+        })
+        .collect();
+    let mut out: Vec<Result<(WorkloadResult, String), StudyError>> = base
+        .into_iter()
+        .map(|r| r.map(|(w, t, _)| (w, t)))
+        .collect();
+    out.append(&mut rest);
+    out
 }
 
 /// Runs the baseline and every variant on `workloads` (all runs in parallel on rayon's pool)
@@ -365,22 +433,29 @@ pub fn run(
         .iter()
         .map(|v| study.variant(v.config.clone()).parallel(false))
         .collect();
-    let results: Vec<Result<(WorkloadResult, String), StudyError>> = jobs
-        .par_iter()
-        .map(|&(v, w)| {
-            let r = studies[v].run(&[workloads[w]]).map(|mut rep| {
-                let tech = rep.tech.clone();
-                (rep.workloads.remove(0), tech)
-            });
-            let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-            progress(
-                n,
-                total,
-                &format!("{} on {}", all[v].name, workloads[w].info().name),
-            );
-            r
-        })
-        .collect();
+    let count = |v: usize, w: usize| {
+        let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        progress(
+            n,
+            total,
+            &format!("{} on {}", all[v].name, workloads[w].info().name),
+        );
+    };
+    let results: Vec<Result<(WorkloadResult, String), StudyError>> =
+        if study.sampling_settings().is_on() {
+            sampled_jobs(&studies, workloads, &jobs, &count)
+        } else {
+            jobs.par_iter()
+                .map(|&(v, w)| {
+                    let r = studies[v].run(&[workloads[w]]).map(|mut rep| {
+                        let tech = rep.tech.clone();
+                        (rep.workloads.remove(0), tech)
+                    });
+                    count(v, w);
+                    r
+                })
+                .collect()
+        };
     let mut table: Vec<Vec<WorkloadResult>> = vec![Vec::new(); all.len()];
     let mut tech = String::new();
     for (&(v, _), r) in jobs.iter().zip(results) {

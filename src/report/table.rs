@@ -256,6 +256,11 @@ pub fn render(r: &Report) -> String {
             w.edp_js
         );
     }
+    for w in &r.workloads {
+        if let Some(sample) = &w.sample {
+            let _ = writeln!(s, "{}", sample.line(&w.workload));
+        }
+    }
     for w in r.workloads.iter().filter(|w| w.truncated) {
         let _ = writeln!(
             s,

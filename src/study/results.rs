@@ -76,6 +76,9 @@ pub struct WorkloadResult {
     /// time a kernel repeated in a loop is busy).
     #[serde(skip)]
     pub launches: u64,
+    /// What kernel sampling did and its estimated errors, for a sampled run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sample: Option<crate::sample::SampleReport>,
 }
 
 impl WorkloadResult {

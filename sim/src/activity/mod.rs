@@ -16,6 +16,7 @@ mod merge;
 mod reconv;
 pub mod rfevents;
 mod rfstats;
+mod sample;
 mod socgpu;
 mod timeline;
 
@@ -31,6 +32,7 @@ pub(crate) use merge::Merge;
 pub use reconv::{simd_bucket, ReconvStats, StackCounters, SIMD_BUCKETS};
 pub use rfevents::RfEvents;
 pub use rfstats::{PartResidency, PrfRecord, RfPartCounts, RfStats, TricStats};
+pub use sample::{ClusterSummary, PlannedLaunch, SampleSummary, ScaleTemplate};
 pub use socgpu::{SocgpuHwInputs, SocgpuStats};
 pub use timeline::{IdleStats, LaneTimelines, Timeline};
 
@@ -80,6 +82,10 @@ pub struct Activity {
     /// model`), naming which counters are analytical, which functional and which absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub provenance: Option<Provenance>,
+    /// Present when the run sampled its launches (`--sample kernels`): the clusters, the
+    /// launches timed and extrapolated, and the error estimate. Absent for a full simulation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sample: Option<SampleSummary>,
 }
 
 /// How a record that was not produced by the cycle-level simulator was obtained.
@@ -114,6 +120,7 @@ impl Activity {
             kernels: Vec::new(),
             aggregate: KernelActivity::empty("aggregate"),
             provenance: None,
+            sample: None,
         }
     }
 

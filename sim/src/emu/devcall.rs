@@ -38,7 +38,7 @@ struct Line {
 }
 
 /// The device heap, the `printf` output and the texture objects of an emulator.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct DeviceServices {
     /// Texture objects created, in order: the object of handle k is entry k − 1
     /// (`emu/texture.rs`).

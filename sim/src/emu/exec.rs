@@ -204,18 +204,28 @@ pub(super) fn write(w: &mut Warp, o: Opnd, v: &Lanes, mask: u32) {
     }
 }
 
-/// Runs warp `wi` functionally (no records) for up to `budget` instructions, stopping early at a
+/// Runs warp `wi` functionally for up to `budget` instructions (records written only for an
+/// observer that reads them, [`super::launch::InstObserver`]), stopping early at a
 /// barrier or when the warp finishes. Returns the last outcome and the instructions executed.
-pub fn run_warp(
+pub fn run_warp<O: super::launch::InstObserver>(
     ctx: &mut Ctx,
     cta: &mut Cta,
     wi: usize,
     budget: u32,
     scratch: &mut WarpInst,
+    obs: &mut O,
 ) -> Result<(Outcome, u32), SimError> {
     let mut n = 0u32;
     while n < budget {
-        let o = step::<false>(ctx, cta, wi, scratch)?;
+        let o = if O::RECORDS {
+            let o = step::<true>(ctx, cta, wi, scratch)?;
+            if o != Outcome::Idle {
+                obs.observe(scratch);
+            }
+            o
+        } else {
+            step::<false>(ctx, cta, wi, scratch)?
+        };
         match o {
             Outcome::Executed => n += 1,
             Outcome::Idle => return Ok((o, n)),

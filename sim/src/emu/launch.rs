@@ -282,6 +282,34 @@ pub fn prepare(emu: &mut Emulator, l: &Launch) -> Result<Prepared, SimError> {
 /// Runs every CTA of the launch to completion: one after another in linear CTA order, or, for
 /// a cooperative launch, all at once (module doc).
 pub fn run_functional(emu: &mut Emulator, l: &Launch) -> Result<(), SimError> {
+    run_functional_observed(emu, l, &mut NoObserver)
+}
+
+/// What a functional run hands each executed warp instruction to (a launch's signature for
+/// kernel sampling counts them). A run without one ([`NoObserver`]) does not write the
+/// records at all.
+pub trait InstObserver {
+    /// Whether the observer reads the records.
+    const RECORDS: bool;
+    /// One executed warp instruction.
+    fn observe(&mut self, inst: &WarpInst);
+}
+
+/// The observer of a plain functional run: nothing is recorded.
+pub struct NoObserver;
+
+impl InstObserver for NoObserver {
+    const RECORDS: bool = false;
+    #[inline(always)]
+    fn observe(&mut self, _inst: &WarpInst) {}
+}
+
+/// [`run_functional`] handing every executed warp instruction to `obs`.
+pub fn run_functional_observed<O: InstObserver>(
+    emu: &mut Emulator,
+    l: &Launch,
+    obs: &mut O,
+) -> Result<(), SimError> {
     let p = prepare(emu, l)?;
     let code = &l.kernel.code;
     let module = &l.kernel.module;
@@ -329,7 +357,7 @@ pub fn run_functional(emu: &mut Emulator, l: &Launch) -> Result<(), SimError> {
                 )
             })
             .collect();
-        let r = rounds.run(&mut ctx, &mut ctas);
+        let r = rounds.run(&mut ctx, &mut ctas, obs);
         for c in &ctas {
             emu.stack_stats.merge(&c.stack_stats());
         }
@@ -356,7 +384,12 @@ struct Rounds {
 
 impl Rounds {
     /// Runs `ctas` together to completion.
-    fn run(&mut self, ctx: &mut Ctx, ctas: &mut [Cta]) -> Result<(), SimError> {
+    fn run<O: InstObserver>(
+        &mut self,
+        ctx: &mut Ctx,
+        ctas: &mut [Cta],
+        obs: &mut O,
+    ) -> Result<(), SimError> {
         let mut seen: Vec<u64> = Vec::new();
         while ctas.iter().any(|c| c.live > 0) {
             let writes = ctx.writes;
@@ -366,7 +399,7 @@ impl Rounds {
                     if cta.warps[w].done || cta.warps[w].at_barrier {
                         continue;
                     }
-                    let (o, n) = exec::run_warp(ctx, cta, w, QUANTUM, &mut self.scratch)?;
+                    let (o, n) = exec::run_warp(ctx, cta, w, QUANTUM, &mut self.scratch, obs)?;
                     self.count += n as u64;
                     progressed |= n > 0;
                     match o {

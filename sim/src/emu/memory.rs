@@ -64,6 +64,21 @@ pub struct GlobalMem {
     pages: Vec<Option<Page>>,
     /// End of the allocated range (exclusive).
     top: u64,
+    /// The undo journal of an open checkpoint ([`GlobalMem::begin_journal`]).
+    journal: Option<Journal>,
+}
+
+/// What a rollback restores: the allocation state when the journal opened and the prior
+/// contents of every page written since, saved at its first write (copy on first write, so a
+/// launch costs one page copy per page it writes, not a copy of the whole memory).
+#[derive(Default)]
+struct Journal {
+    top: u64,
+    n_pages: usize,
+    /// Pages saved so far, one bit per page.
+    saved_bits: Vec<u64>,
+    /// (page, contents before its first write since the journal opened).
+    saved: Vec<(usize, Option<Page>)>,
 }
 
 impl GlobalMem {
@@ -72,7 +87,40 @@ impl GlobalMem {
         GlobalMem {
             pages: Vec::new(),
             top: GLOBAL_BASE,
+            journal: None,
         }
+    }
+
+    /// Opens an undo journal: from now on the first write to each page saves its prior
+    /// contents, so that [`GlobalMem::rollback`] can restore the memory (contents and
+    /// allocations) to this point. An open journal is replaced.
+    pub fn begin_journal(&mut self) {
+        self.journal = Some(Journal {
+            top: self.top,
+            n_pages: self.pages.len(),
+            ..Journal::default()
+        });
+    }
+
+    /// Closes the journal and keeps every write since it opened.
+    pub fn commit_journal(&mut self) {
+        self.journal = None;
+    }
+
+    /// Closes the journal and restores the memory to the point where it opened: the saved
+    /// pages get their prior contents back, and allocations made since are released. Without
+    /// an open journal, nothing happens.
+    pub fn rollback(&mut self) {
+        let Some(j) = self.journal.take() else {
+            return;
+        };
+        for (p, old) in j.saved.into_iter().rev() {
+            if p < self.pages.len() {
+                self.pages[p] = old;
+            }
+        }
+        self.pages.truncate(j.n_pages);
+        self.top = j.top;
     }
 
     /// Allocates `bytes` (zeroed) aligned to `align` (≥ 256).
@@ -128,6 +176,16 @@ impl GlobalMem {
 
     #[inline]
     fn page_mut(&mut self, p: usize) -> &mut [u8; PAGE_BYTES] {
+        if let Some(j) = self.journal.as_mut() {
+            let (word, bit) = (p / 64, 1u64 << (p % 64));
+            if j.saved_bits.len() <= word {
+                j.saved_bits.resize(word + 1, 0);
+            }
+            if j.saved_bits[word] & bit == 0 {
+                j.saved_bits[word] |= bit;
+                j.saved.push((p, self.pages[p].clone()));
+            }
+        }
         self.pages[p].get_or_insert_with(|| Box::new([0u8; PAGE_BYTES]))
     }
 
@@ -257,5 +315,31 @@ mod tests {
         let mut back = vec![0u8; 10000];
         m.read_bytes(a + 4000, &mut back).unwrap();
         assert_eq!(back, data);
+    }
+
+    #[test]
+    fn a_rollback_restores_contents_and_allocations() {
+        let mut m = GlobalMem::new();
+        let a = m.alloc(3 * PAGE_BYTES as u64, 256).unwrap();
+        m.store(a, 4, 7).unwrap();
+        m.begin_journal();
+        m.store(a, 4, 9).unwrap();
+        m.store(a + 4, 4, 10).unwrap();
+        m.store(a + 2 * PAGE_BYTES as u64, 8, 11).unwrap();
+        let b = m.alloc(PAGE_BYTES as u64, 256).unwrap();
+        m.store(b, 4, 12).unwrap();
+        m.rollback();
+        assert_eq!(m.load(a, 4), Ok(7));
+        assert_eq!(m.load(a + 4, 4), Ok(0));
+        assert_eq!(m.load(a + 2 * PAGE_BYTES as u64, 8), Ok(0));
+        assert_eq!(m.resident_pages(), 1);
+        assert_eq!(m.load(b, 4), Err(Fault::OutOfBounds));
+        assert_eq!(m.alloc(PAGE_BYTES as u64, 256), Some(b));
+        // a committed journal keeps the writes
+        m.begin_journal();
+        m.store(a, 4, 13).unwrap();
+        m.commit_journal();
+        m.rollback();
+        assert_eq!(m.load(a, 4), Ok(13));
     }
 }

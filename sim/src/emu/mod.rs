@@ -190,6 +190,51 @@ impl Emulator {
         self.dev.take_output()
     }
 
+    /// Opens a checkpoint: global memory keeps an undo journal from now on
+    /// ([`memory::GlobalMem::begin_journal`]) and the returned record holds the rest of the
+    /// state a launch may change (module variables' addresses, counters, the device heap and
+    /// `printf` output, the grid-synchronisation workspace). [`Emulator::rollback`] returns
+    /// to this point; [`Emulator::commit`] keeps everything done since.
+    pub fn checkpoint(&mut self) -> Checkpoint {
+        self.mem.begin_journal();
+        Checkpoint {
+            module_globals: self.module_globals.clone(),
+            warp_insts: self.warp_insts,
+            launches: self.launches,
+            stack_stats: self.stack_stats,
+            dev: self.dev.clone(),
+            grid_ws: self.grid_ws,
+        }
+    }
+
+    /// Restores the state of checkpoint `c`: memory contents and allocations, and the state
+    /// the record holds.
+    pub fn rollback(&mut self, c: Checkpoint) {
+        self.mem.rollback();
+        self.module_globals = c.module_globals;
+        self.warp_insts = c.warp_insts;
+        self.launches = c.launches;
+        self.stack_stats = c.stack_stats;
+        self.dev = c.dev;
+        self.grid_ws = c.grid_ws;
+    }
+
+    /// Closes the open checkpoint and keeps every change since it opened.
+    pub fn commit(&mut self) {
+        self.mem.commit_journal();
+    }
+
+    /// Runs `launch` functionally, as [`Gpu::launch`] does, and hands every executed warp
+    /// instruction to `observer` (in the functional run's order: CTA by CTA, warps round
+    /// robin).
+    pub fn launch_observed<O: launch::InstObserver>(
+        &mut self,
+        launch: &Launch,
+        observer: &mut O,
+    ) -> Result<(), SimError> {
+        launch::run_functional_observed(self, launch, observer)
+    }
+
     /// Per-launch instruction stream for the timing model (borrows the emulator's memory).
     pub fn stream<'a>(
         &'a mut self,
@@ -197,6 +242,16 @@ impl Emulator {
     ) -> Result<Box<dyn KernelStream + 'a>, SimError> {
         Ok(Box::new(stream::EmuStream::new(self, launch)?))
     }
+}
+
+/// What [`Emulator::checkpoint`] saves besides global memory's journal.
+pub struct Checkpoint {
+    module_globals: HashMap<u64, Vec<u64>>,
+    warp_insts: u64,
+    launches: u64,
+    stack_stats: StackStats,
+    dev: devcall::DeviceServices,
+    grid_ws: Option<u64>,
 }
 
 fn mem_err(what: &str, addr: u64, len: usize) -> SimError {

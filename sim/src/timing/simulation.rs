@@ -21,6 +21,7 @@ use super::registry::{PolicyRegistry, ResolvedPolicies, Selection};
 use crate::activity::{Activity, KernelActivity};
 use crate::config::GpuConfig;
 use crate::emu::Emulator;
+use crate::sample::{Decision, SampleSettings, Sampler, SignatureCounter};
 use crate::stream::{DevPtr, Gpu, KernelStream};
 use crate::{Launch, SimError};
 
@@ -262,6 +263,8 @@ pub struct TimingGpu {
     last_truncated: bool,
     /// L2 contents carried from one launch to the next.
     l2: Option<L2State>,
+    /// Kernel sampling, when on ([`TimingGpu::set_sampling`]).
+    sampler: Option<Sampler>,
 }
 
 /// The cycle-level pipeline runs the PDOM stack only: a configuration with another
@@ -297,7 +300,15 @@ impl TimingGpu {
             selection: Selection::default(),
             last_truncated: false,
             l2: None,
+            sampler: None,
         }
+    }
+
+    /// Samples the launches from now on ([`crate::sample`]): each launch is executed
+    /// functionally, clustered by its signature, and timed or extrapolated. The record then
+    /// carries [`Activity::sample`] and a provenance naming the extrapolated counters.
+    pub fn set_sampling(&mut self, settings: SampleSettings) {
+        self.sampler = Some(Sampler::new(settings));
     }
 
     /// Calls `f(cycles_so_far_in_launch, warp_insts_so_far_in_launch)` every few thousand
@@ -311,14 +322,95 @@ impl TimingGpu {
         &self.cfg
     }
 
-    /// Everything simulated so far.
+    /// Everything simulated so far. Under sampling, the extrapolated launches have their
+    /// cycles and exact counts here, their other counters only in [`TimingGpu::into_activity`].
     pub fn activity(&self) -> &Activity {
         &self.activity
     }
 
-    /// Consumes the GPU and returns the record.
-    pub fn into_activity(self) -> Activity {
+    /// Consumes the GPU and returns the record (with the sampling summary of a sampled run).
+    pub fn into_activity(mut self) -> Activity {
+        if let Some(s) = self.sampler.as_ref() {
+            s.finish(&mut self.activity);
+            self.activity.provenance = Some(crate::sample::provenance());
+        }
         self.activity
+    }
+
+    /// One launch under sampling: the functional pass under a checkpoint measures its
+    /// signature; a timed launch is rolled back and run through the timing model, an
+    /// extrapolated one keeps the functional results (module `sample`).
+    fn launch_sampled(&mut self, launch: &Launch) -> Result<(), SimError> {
+        let cp = self.emu.checkpoint();
+        let mut counter = SignatureCounter::new(launch);
+        if self.emu.launch_observed(launch, &mut counter).is_err() {
+            // the timed run reports the failure as a full simulation does
+            self.emu.rollback(cp);
+            return self
+                .launch_timed(launch)
+                .map(|k| self.activity.add_launch(k));
+        }
+        let sig = counter.finish();
+        let gap = launch_gap(&self.cfg, self.activity.aggregate.launches);
+        let sampler = self.sampler.as_mut().expect("sampling is on");
+        match sampler.decide(&sig) {
+            Decision::Time(c) => {
+                self.emu.rollback(cp);
+                let k = self.launch_timed(launch)?;
+                if let Some(s) = self.sampler.as_mut() {
+                    s.timed(c, &k, gap);
+                }
+                self.activity.add_launch(k);
+            }
+            Decision::Extrapolate(c) => {
+                self.emu.commit();
+                let k = sampler.extrapolate(c, &sig, gap);
+                self.last_truncated = k.truncated;
+                self.activity.add_launch(k);
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs `launch` through the timing model and returns its record.
+    fn launch_timed(&mut self, launch: &Launch) -> Result<KernelActivity, SimError> {
+        pdom_only(&self.cfg)?;
+        let policies = self.registry.resolve(&self.cfg, &self.selection)?;
+        // this launch's stack counters, kept apart from the emulator's running total
+        let stack_before = std::mem::take(&mut self.emu.stack_stats);
+        let mut stream = self.emu.stream(launch)?;
+        let index = self.activity.aggregate.launches;
+        let gap = launch_gap(&self.cfg, index);
+        let progress = self
+            .progress
+            .as_mut()
+            .map(|f| f.as_mut() as &mut (dyn FnMut(u64, u64) + Send));
+        let k = run_launch(
+            &self.cfg,
+            &policies,
+            stream.as_mut(),
+            progress,
+            None,
+            gap,
+            &mut self.l2,
+        )?;
+        drop(stream);
+        let mut k = k;
+        let st = std::mem::replace(&mut self.emu.stack_stats, stack_before);
+        self.emu.stack_stats.merge(&st);
+        if let Some(r) = k.reconv.as_mut() {
+            r.stack_from_front_end = true;
+            r.stack = crate::activity::StackCounters {
+                pushes: st.pushes,
+                pops: st.pops,
+                divergent_branches: st.divergent_branches,
+                reconvergence_pops: st.reconvergence_pops,
+                cascade_pops: st.cascade_pops,
+                max_depth: st.max_depth,
+            };
+        }
+        self.last_truncated = k.truncated;
+        Ok(k)
     }
 
     /// The inner functional emulator.
@@ -366,42 +458,10 @@ impl Gpu for TimingGpu {
             // not selected for timing: run functionally only
             return self.emu.launch(launch);
         }
-        pdom_only(&self.cfg)?;
-        let policies = self.registry.resolve(&self.cfg, &self.selection)?;
-        // this launch's stack counters, kept apart from the emulator's running total
-        let stack_before = std::mem::take(&mut self.emu.stack_stats);
-        let mut stream = self.emu.stream(launch)?;
-        let index = self.activity.aggregate.launches;
-        let gap = launch_gap(&self.cfg, index);
-        let progress = self
-            .progress
-            .as_mut()
-            .map(|f| f.as_mut() as &mut (dyn FnMut(u64, u64) + Send));
-        let k = run_launch(
-            &self.cfg,
-            &policies,
-            stream.as_mut(),
-            progress,
-            None,
-            gap,
-            &mut self.l2,
-        )?;
-        drop(stream);
-        let mut k = k;
-        let st = std::mem::replace(&mut self.emu.stack_stats, stack_before);
-        self.emu.stack_stats.merge(&st);
-        if let Some(r) = k.reconv.as_mut() {
-            r.stack_from_front_end = true;
-            r.stack = crate::activity::StackCounters {
-                pushes: st.pushes,
-                pops: st.pops,
-                divergent_branches: st.divergent_branches,
-                reconvergence_pops: st.reconvergence_pops,
-                cascade_pops: st.cascade_pops,
-                max_depth: st.max_depth,
-            };
+        if self.sampler.is_some() {
+            return self.launch_sampled(launch);
         }
-        self.last_truncated = k.truncated;
+        let k = self.launch_timed(launch)?;
         self.activity.add_launch(k);
         Ok(())
     }

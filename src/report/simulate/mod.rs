@@ -270,10 +270,11 @@ pub fn summary_table(
     let _ = writeln!(
         s,
         "{} {} warp insts in {:.2} s ({:.2} M warp insts/s)",
-        if act.provenance.is_some() {
-            "modelled (functional run + analytical timing)"
-        } else {
-            "simulated"
+        match act.provenance.as_ref().map(|p| p.source.as_str()) {
+            Some(sim::sample::SOURCE_NAME) =>
+                "sampled (timed launches simulated, the rest extrapolated)",
+            Some(_) => "modelled (functional run + analytical timing)",
+            None => "simulated",
         },
         a.warp_insts,
         wall_s,
@@ -297,6 +298,10 @@ pub fn analytical_note(act: &Activity) -> Option<String> {
     let p = act.provenance.as_ref()?;
     let head = if p.source == crate::amodel::SOURCE_NAME {
         crate::amodel::TABLE_NOTE.to_string()
+    } else if p.source == sim::sample::SOURCE_NAME {
+        "activity: kernel sampling (launches of each cluster past its timed ones extrapolated; \
+         see the sampling line)"
+            .to_string()
     } else {
         format!("activity: {} (not simulated)", p.source)
     };
