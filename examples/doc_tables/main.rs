@@ -21,7 +21,9 @@
 //!   `models/tests/sram_capacity_scaling.rs` holds).
 //!
 //! - `diag-summary`: `gpuenergy diag`'s quick suite on five presets in one table
-//!   (docs/simulator.md; minutes).
+//!   (docs/simulator.md; minutes);
+//! - `sampling`: kernel sampling against full simulation (docs/estimate.md; a minute or two;
+//!   runs the `gpuenergy` binary of the same build).
 //!
 //! The SRAM tables read the CACTI 7 reference grid beside the repository
 //! (`../shared/reference/cacti7_train.csv`).
@@ -33,6 +35,7 @@ mod issue;
 mod markdown;
 mod prf;
 mod runs;
+mod sampling;
 mod sram;
 
 use anyhow::{anyhow, bail, Result};
@@ -61,9 +64,10 @@ fn main() -> Result<()> {
         ["sram-accuracy"] => sram::sram_accuracy()?,
         ["sram-capacity"] => sram::sram_capacity()?,
         ["diag-summary"] => diag::diag_summary()?,
+        ["sampling"] => sampling::sampling()?,
         _ => bail!(
             "usage: doc_tables model-vs-sim | dram | socgpu-window | gating-bench none|two-level \
-             | socgpu-bench | loog-bench | prf-bench | sram-accuracy | sram-capacity | diag-summary  [--size \
+             | socgpu-bench | loog-bench | prf-bench | sram-accuracy | sram-capacity | diag-summary | sampling  [--size \
              test|bench: the bench tables' size]"
         ),
     };

@@ -1,0 +1,105 @@
+//! Kernel sampling against full simulation (docs/estimate.md, "Kernel sampling"): each input
+//! estimated twice by the `gpuenergy` binary built beside this example, once with `--sample
+//! kernels`, and the sampled run's cycles and energy set against the full run's.
+
+use super::markdown::{pct, table};
+use anyhow::{anyhow, bail, Context, Result};
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::Command;
+
+/// The inputs of the table: program files with many launches, and built-in workloads.
+const INPUTS: &[&[&str]] = &[
+    &["--program", "tests/data/programs/iterate.toml"],
+    &["--program", "tests/data/programs/atomics_loop.toml"],
+    &["--program", "tests/data/programs/phases.toml"],
+    &["--program", "tests/data/programs/sizes.toml"],
+    &["--program", "tests/data/programs/iterate_short.toml"],
+    &["--workload", "gaussian"],
+    &["--workload", "bfs"],
+];
+
+/// The `gpuenergy` binary of this build: `target/release/gpuenergy` beside
+/// `target/release/examples/`.
+fn binary() -> Result<PathBuf> {
+    let exe = std::env::current_exe()?;
+    let dir = exe
+        .parent()
+        .and_then(|d| d.parent())
+        .ok_or_else(|| anyhow!("no folder above {}", exe.display()))?;
+    let bin = dir.join("gpuenergy");
+    if !bin.exists() {
+        bail!("{} is not built (cargo build --release)", bin.display());
+    }
+    Ok(bin)
+}
+
+/// `gpuenergy estimate INPUT --format json -q [extra]`: the first workload's record.
+fn estimate(bin: &PathBuf, input: &[&str], extra: &[&str]) -> Result<Value> {
+    let out = Command::new(bin)
+        .arg("estimate")
+        .args(input)
+        .args(["--format", "json", "-q"])
+        .args(extra)
+        .output()
+        .with_context(|| format!("running {}", bin.display()))?;
+    if !out.status.success() {
+        bail!(
+            "estimate {input:?} {extra:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let v: Value = serde_json::from_slice(&out.stdout)?;
+    v["workloads"][0]
+        .as_object()
+        .map(|o| Value::Object(o.clone()))
+        .ok_or_else(|| anyhow!("estimate {input:?}: no workload record"))
+}
+
+fn num(v: &Value, what: &str) -> Result<f64> {
+    v.as_f64().ok_or_else(|| anyhow!("no {what} in the record"))
+}
+
+/// The sampling table.
+pub(super) fn sampling() -> Result<String> {
+    let bin = binary()?;
+    let mut rows = Vec::new();
+    for input in INPUTS {
+        let full = estimate(&bin, input, &[])?;
+        let s = estimate(&bin, input, &["--sample", "kernels"])?;
+        let smp = &s["sample"];
+        let rel = |key: &str| -> Result<f64> {
+            let (a, b) = (num(&s[key], key)?, num(&full[key], key)?);
+            Ok((a - b).abs() / b)
+        };
+        let name = match input[0] {
+            "--program" => input[1].rsplit('/').next().unwrap_or(input[1]).to_string(),
+            _ => format!("{} (test)", input[1]),
+        };
+        rows.push(vec![
+            name,
+            format!("{}", num(&smp["launches"], "launches")?),
+            format!("{}", num(&smp["clusters"], "clusters")?),
+            format!("{}", num(&smp["timed_launches"], "timed launches")?),
+            format!("{:.1}x", num(&smp["work_speedup"], "work speed-up")?),
+            pct(Some(rel("cycles")?), 2),
+            pct(smp["estimated_error"]["cycles"].as_f64(), 2),
+            pct(Some(rel("energy_j")?), 2),
+            pct(smp["estimated_error"]["energy"].as_f64(), 2),
+        ]);
+    }
+    Ok(table(
+        &[
+            "input",
+            "launches",
+            "clusters",
+            "timed",
+            "work speed-up",
+            "cycles error",
+            "estimated",
+            "energy error",
+            "estimated",
+        ],
+        &rows,
+    ))
+}
