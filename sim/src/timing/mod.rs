@@ -28,6 +28,7 @@ pub mod gating;
 mod issueunit;
 mod ldst;
 mod ldstunit;
+pub mod localmem;
 mod memsys;
 pub mod ooo;
 mod opcoll;
