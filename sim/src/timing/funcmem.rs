@@ -26,8 +26,8 @@
 
 use super::cache::{LineState, Probe, TagArray};
 use super::exec::{warp_passes, PipeClass};
-use super::localmem::LocalLayout;
 use super::ldst::{coalesce, coalesce_local, distinct_addrs, segment_bytes, smem_degree, Segments};
+use super::localmem::LocalLayout;
 pub use super::memsys::L2State;
 use super::memsys::{period_fs, MemSys, ReqKind};
 use crate::activity::{

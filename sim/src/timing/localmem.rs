@@ -89,7 +89,13 @@ impl LocalLayout {
     /// local byte `a`, one per local word it covers, in word order; returns how many were
     /// written to `out` (at least 1).
     #[inline]
-    pub fn pieces(&self, slot: u64, a: u64, width: u64, out: &mut [(u64, u64); MAX_PIECES]) -> usize {
+    pub fn pieces(
+        &self,
+        slot: u64,
+        a: u64,
+        width: u64,
+        out: &mut [(u64, u64); MAX_PIECES],
+    ) -> usize {
         let width = width.max(1);
         let end = a.saturating_add(width);
         let mut at = a;

@@ -10,8 +10,8 @@ mod request;
 
 use super::cache::{LineState, TagArray};
 use super::exec::{warp_passes, PipeClass};
-use super::localmem::LocalLayout;
 use super::ldst::{coalesce, coalesce_local, distinct_addrs, segment_bytes, smem_degree, Segments};
+use super::localmem::LocalLayout;
 use super::tinst::TInst;
 use crate::activity::{CacheReads, L1dActivity, LdstCounts, SmemCounts};
 use crate::config::{AllocPolicy, GpuConfig, WritePolicy};
