@@ -209,7 +209,10 @@ pub struct MemInfo {
     pub space: MemSpace,
     /// Bytes accessed per thread (1, 2, 4, 8, 16).
     pub width_bytes: u8,
-    /// Per-lane byte address; lanes outside `WarpInst::active_mask` hold 0.
+    /// Per-lane byte address; lanes outside `WarpInst::active_mask` hold 0. For
+    /// [`MemSpace::Local`], the address within the thread's own local memory (the same for
+    /// every thread); the timing model places it in device memory
+    /// (`timing::localmem::LocalLayout`).
     pub addrs: [u64; WARP_SIZE],
 }
 

@@ -202,7 +202,7 @@ pub(super) fn model_launch(
                 demand[OC] += occ_cycles;
                 // execution
                 let (lat, unit_cycles) = if ec.pipe == PipeClass::Mem {
-                    let c = mem.access(sm, &inst)?;
+                    let c = mem.access(sm, slot as usize, &inst)?;
                     (c.latency_cycles.max(1), c.ldst_cycles.max(1))
                 } else {
                     (ec.latency as u64, ec.ii as u64)

@@ -5,8 +5,8 @@
 //! The analytical scheduling model has no memory hierarchy. This pass gives it one without a
 //! cycle loop: the caller feeds every dynamic warp instruction in a deterministic order
 //! (its own, stated where it is used), and each access goes through the same mechanisms the
-//! timing model uses — coalescing into segments (`ldst::coalesce`), the shared-memory
-//! bank-conflict degree (`ldst::smem_degree`), distinct constant addresses, the L1D, constant
+//! timing model uses — coalescing into segments (`ldst::coalesce`; a local access laid out in
+//! device memory as `localmem` says), the shared-memory bank-conflict degree (`ldst::smem_degree`), distinct constant addresses, the L1D, constant
 //! cache and I-cache tag arrays (`cache::TagArray`, with the configured geometry, replacement,
 //! allocation and write policies) and the memory side (`memsys::MemSys`: crossbars, L2 slices,
 //! DRAM channels with open rows). What differs from the timing model, by construction:
@@ -26,7 +26,8 @@
 
 use super::cache::{LineState, Probe, TagArray};
 use super::exec::{warp_passes, PipeClass};
-use super::ldst::{coalesce, distinct_addrs, segment_bytes, smem_degree, Segments};
+use super::ldst::{coalesce, coalesce_local, distinct_addrs, segment_bytes, smem_degree, Segments};
+use super::localmem::LocalLayout;
 pub use super::memsys::L2State;
 use super::memsys::{period_fs, MemSys, ReqKind};
 use crate::activity::{
@@ -106,6 +107,7 @@ pub struct FuncMem {
     smem_lat: u64,
     smem_bcast: bool,
     addr_gen: u64,
+    local_layout: LocalLayout,
 }
 
 impl FuncMem {
@@ -151,6 +153,7 @@ impl FuncMem {
             smem_lat: cfg.shmem.latency as u64,
             smem_bcast: cfg.shmem.broadcast,
             addr_gen: warp_passes(cfg, PipeClass::Mem) as u64,
+            local_layout: LocalLayout::new(cfg),
         }
     }
 
@@ -189,9 +192,15 @@ impl FuncMem {
         self.send(sm, ReqKind::Read, line_addr(addr, lb), lb);
     }
 
-    /// One memory instruction of SM `sm` (a `Family::Mem` instruction with a data access; a
-    /// membar or an instruction without `mem` costs nothing here).
-    pub fn access(&mut self, sm: usize, inst: &WarpInst) -> Result<MemCost, SimError> {
+    /// One memory instruction of warp slot `warp_slot` of SM `sm` (a `Family::Mem`
+    /// instruction with a data access; a membar or an instruction without `mem` costs nothing
+    /// here). The warp slot places a local access in device memory ([`LocalLayout`]).
+    pub fn access(
+        &mut self,
+        sm: usize,
+        warp_slot: usize,
+        inst: &WarpInst,
+    ) -> Result<MemCost, SimError> {
         let Some(m) = inst.mem.as_ref() else {
             return Ok(MemCost::default());
         };
@@ -267,7 +276,14 @@ impl FuncMem {
                     self.l1_line
                 };
                 let mut segs = std::mem::take(&mut self.segs);
-                coalesce(m, mask, segment_bytes(base, m.width_bytes), &mut segs);
+                let seg = segment_bytes(base, m.width_bytes);
+                if local {
+                    let l = &self.local_layout;
+                    let first = l.warp_first_slot(sm, warp_slot);
+                    coalesce_local(m, mask, seg, l, first, &mut segs);
+                } else {
+                    coalesce(m, mask, seg, &mut segs);
+                }
                 let n = segs.n;
                 let mut worst = 0u64;
                 for i in 0..n {

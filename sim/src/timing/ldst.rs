@@ -2,6 +2,7 @@
 //! segments and the shared-memory bank-conflict degree. Allocation-free: fixed-size buffers.
 
 use super::divisor::Divisor;
+use super::localmem::{LocalLayout, MAX_PIECES};
 use crate::inst::{MemInfo, WARP_SIZE};
 
 /// Up to 64 segments (32 lanes, each touching at most 2 segments).
@@ -38,25 +39,100 @@ pub fn segment_bytes(base: u64, width: u8) -> u64 {
 /// segments adds both. `bytes[i]` = bytes of segment i covered by some lane (upper bound: the
 /// segment size).
 pub fn coalesce(m: &MemInfo, mask: u32, seg: u64, out: &mut Segments) {
+    coalesce_pieces(seg, out, &Lanes { m, mask });
+}
+
+/// [`coalesce`] for a local-memory access: each active lane's local offset is first laid out
+/// as the hardware interleaves local memory ([`LocalLayout`]), lane `l` being thread slot
+/// `first_slot + l`, and an access wider than a local word counts one piece per word.
+pub fn coalesce_local(
+    m: &MemInfo,
+    mask: u32,
+    seg: u64,
+    layout: &LocalLayout,
+    first_slot: u64,
+    out: &mut Segments,
+) {
+    let lanes = LocalLanes {
+        m,
+        mask,
+        layout,
+        first_slot,
+    };
+    coalesce_pieces(seg, out, &lanes);
+}
+
+/// Byte ranges of a warp's access, handed one by one to a callback.
+trait Pieces {
+    /// Calls `f(address, bytes)` for each range, in lane order.
+    fn each<F: FnMut(u64, u64)>(&self, f: F);
+}
+
+/// The active lanes' accesses at their recorded addresses.
+struct Lanes<'a> {
+    m: &'a MemInfo,
+    mask: u32,
+}
+
+impl Pieces for Lanes<'_> {
+    #[inline]
+    fn each<F: FnMut(u64, u64)>(&self, mut f: F) {
+        let w = self.m.width_bytes.max(1) as u64;
+        let mut bits = self.mask;
+        while bits != 0 {
+            let lane = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            f(self.m.addrs[lane], w);
+        }
+    }
+}
+
+/// The active lanes' local accesses laid out in device memory, one range per local word.
+struct LocalLanes<'a> {
+    m: &'a MemInfo,
+    mask: u32,
+    layout: &'a LocalLayout,
+    first_slot: u64,
+}
+
+impl Pieces for LocalLanes<'_> {
+    #[inline]
+    fn each<F: FnMut(u64, u64)>(&self, mut f: F) {
+        let w = self.m.width_bytes.max(1) as u64;
+        let mut p = [(0u64, 0u64); MAX_PIECES];
+        let mut bits = self.mask;
+        while bits != 0 {
+            let lane = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let slot = self.first_slot + lane as u64;
+            let n = self.layout.pieces(slot, self.m.addrs[lane], w, &mut p);
+            for &(a, b) in &p[..n] {
+                f(a, b);
+            }
+        }
+    }
+}
+
+/// The distinct segments of `pieces`' byte ranges, ascending, with the bytes of each (a range
+/// that straddles two segments adds both; its bytes count in the first). At most
+/// `32 × MAX_PIECES` segment entries and 64 distinct segments are kept.
+fn coalesce_pieces<P: Pieces>(seg: u64, out: &mut Segments, pieces: &P) {
     out.n = 0;
-    let w = m.width_bytes.max(1) as u64;
     let dseg = Divisor::new(seg);
-    let mut tmp = [0u64; 64];
+    let mut tmp = [0u64; WARP_SIZE * MAX_PIECES];
     let mut k = 0;
-    let mut bits = mask;
-    while bits != 0 {
-        let lane = bits.trailing_zeros() as usize;
-        bits &= bits - 1;
-        let a = m.addrs[lane];
+    pieces.each(|a, w| {
         let s0 = dseg.div(a);
-        let s1 = dseg.div(a + w - 1);
-        tmp[k] = s0;
-        k += 1;
-        if s1 != s0 {
+        let s1 = dseg.div(a.wrapping_add(w - 1));
+        if k < tmp.len() {
+            tmp[k] = s0;
+            k += 1;
+        }
+        if s1 != s0 && k < tmp.len() {
             tmp[k] = s1;
             k += 1;
         }
-    }
+    });
     let t = &mut tmp[..k];
     // lanes usually walk memory upwards (coalesced and strided accesses)
     if !t.is_sorted() {
@@ -64,7 +140,7 @@ pub fn coalesce(m: &MemInfo, mask: u32, seg: u64, out: &mut Segments) {
     }
     let mut prev = u64::MAX;
     for &s in t.iter() {
-        if s != prev {
+        if s != prev && out.n < out.addr.len() {
             out.addr[out.n] = s * seg;
             out.bytes[out.n] = 0;
             out.n += 1;
@@ -72,16 +148,13 @@ pub fn coalesce(m: &MemInfo, mask: u32, seg: u64, out: &mut Segments) {
         }
     }
     // bytes touched per segment (sum of lane bytes inside it, capped at the segment size)
-    let mut bits = mask;
-    while bits != 0 {
-        let lane = bits.trailing_zeros() as usize;
-        bits &= bits - 1;
-        let a = m.addrs[lane];
+    let n = out.n;
+    pieces.each(|a, w| {
         let s = dseg.div(a) * seg;
-        if let Ok(i) = out.addr[..out.n].binary_search(&s) {
+        if let Ok(i) = out.addr[..n].binary_search(&s) {
             out.bytes[i] = (out.bytes[i] as u64 + w).min(seg) as u32;
         }
-    }
+    });
 }
 
 /// Shared-memory conflict degree: word = addr / bank_bytes, bank = word mod banks; the degree is

@@ -10,8 +10,9 @@
 //! the per-cycle work between them), the stages `warps`, `frontend`, `issueunit`, `opcoll`
 //! (collectors and register file), `execunits` (units, writeback) and `ldstunit` (L1D, constant
 //! and shared memory); `memsys` (crossbars, L2, DRAM), `cache` (tag arrays), `ldst`
-//! (coalescing, bank conflicts), `exec` (latency classes), `cta` (occupancy), `policy`
-//! (extension-point traits with the built-in implementations), `registry` (policies by name).
+//! (coalescing, bank conflicts), `localmem` (local memory's interleaved device layout), `exec`
+//! (latency classes), `cta` (occupancy), `policy` (extension-point traits with the built-in
+//! implementations), `registry` (policies by name).
 
 mod cache;
 mod cta;
@@ -28,6 +29,7 @@ pub mod gating;
 mod issueunit;
 mod ldst;
 mod ldstunit;
+pub mod localmem;
 mod memsys;
 pub mod ooo;
 mod opcoll;

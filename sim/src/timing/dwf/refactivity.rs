@@ -239,8 +239,11 @@ impl Recorder {
         }
         let mut unit_cycles = ec.ii as u64;
         if ec.pipe == PipeClass::Mem {
+            // a local access is laid out for the lanes of warp slot `wslot` (a formed group's
+            // threads packed into its first lanes)
+            let ws = wslot as usize;
             let cost = match addrs {
-                None => r.mem.access(sm, inst)?,
+                None => r.mem.access(sm, ws, inst)?,
                 Some(ad) => {
                     let s = &mut r.scratch;
                     s.clone_from(inst);
@@ -249,7 +252,7 @@ impl Recorder {
                     if let Some(m) = s.mem.as_mut() {
                         m.addrs[..n].copy_from_slice(&ad[..n]);
                     }
-                    r.mem.access(sm, s)?
+                    r.mem.access(sm, ws, s)?
                 }
             };
             unit_cycles = cost.ldst_cycles.max(1);

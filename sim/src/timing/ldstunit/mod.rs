@@ -10,7 +10,8 @@ mod request;
 
 use super::cache::{LineState, TagArray};
 use super::exec::{warp_passes, PipeClass};
-use super::ldst::{coalesce, distinct_addrs, segment_bytes, smem_degree, Segments};
+use super::ldst::{coalesce, coalesce_local, distinct_addrs, segment_bytes, smem_degree, Segments};
+use super::localmem::LocalLayout;
 use super::tinst::TInst;
 use crate::activity::{CacheReads, L1dActivity, LdstCounts, SmemCounts};
 use crate::config::{AllocPolicy, GpuConfig, WritePolicy};
@@ -134,6 +135,10 @@ pub(crate) struct LdstUnit {
     l1_line: u64,
     l1_sector: bool,
     skip_global: bool,
+    /// How local memory is laid out in device memory ([`LocalLayout`]).
+    local_layout: LocalLayout,
+    /// This unit's SM (for the thread slots of its warps' local accesses).
+    sm: usize,
     mshr: MshrTable,
     mshr_cap: usize,
     mshr_merge: usize,
@@ -190,7 +195,8 @@ impl RoCache {
 }
 
 impl LdstUnit {
-    pub fn new(cfg: &GpuConfig) -> Self {
+    /// The LD/ST unit of SM `sm` of `cfg`.
+    pub fn new(cfg: &GpuConfig, sm: usize) -> Self {
         let l1 = cfg.l1d.geometry();
         LdstUnit {
             job: None,
@@ -205,6 +211,8 @@ impl LdstUnit {
             l1_line: cfg.l1d.line_bytes as u64,
             l1_sector: cfg.l1d.sector_bytes < cfg.l1d.line_bytes,
             skip_global: cfg.l1d.skip_global,
+            local_layout: LocalLayout::new(cfg),
+            sm,
             mshr: MshrTable::default(),
             mshr_cap: cfg.l1d.mshr_entries as usize,
             mshr_merge: cfg.l1d.mshr_merge as usize,
@@ -326,7 +334,14 @@ impl LdstUnit {
                 } else {
                     self.l1_line
                 };
-                coalesce(m, mask, segment_bytes(base, m.width_bytes), &mut self.segs);
+                let seg = segment_bytes(base, m.width_bytes);
+                if m.space == MemSpace::Local {
+                    let l = &self.local_layout;
+                    let first = l.warp_first_slot(self.sm, warp as usize);
+                    coalesce_local(m, mask, seg, l, first, &mut self.segs);
+                } else {
+                    coalesce(m, mask, seg, &mut self.segs);
+                }
                 let kind = if is_atomic {
                     JobKind::Atomic
                 } else if is_load {

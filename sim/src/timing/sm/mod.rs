@@ -134,7 +134,7 @@ impl Sm {
             issue,
             oc: OperandCollectors::new(cfg, ns, nsub, p.rf),
             exec,
-            ldst: LdstUnit::new(cfg),
+            ldst: LdstUnit::new(cfg, id as usize),
             regs,
             act: SmActivity::default(),
             fam: Default::default(),
