@@ -48,6 +48,40 @@ fn shipped_reference_files_parse() {
     }
 }
 
+/// The three workloads that stress atomics, irregular loads and constant memory, at both sizes.
+#[test]
+fn shipped_irregular_reference_parses() {
+    let file = "accelsim-titanx-irregular.csv";
+    let f = read_reference(&data(file)).unwrap();
+    assert!(f.description[0].starts_with("Accel-Sim (dev, Oct 2024, GPGPU-Sim 4.2)"));
+    let rows: Vec<(&str, &str)> = f
+        .rows
+        .iter()
+        .map(|r| (r.workload.as_str(), r.size.as_str()))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ("histo", "test"),
+            ("btree", "test"),
+            ("cutcp", "test"),
+            ("histo", "bench"),
+            ("btree", "bench"),
+            ("cutcp", "bench")
+        ]
+    );
+    for r in &f.rows {
+        assert_eq!(
+            r.preset.as_deref(),
+            Some("accelsim-titanx.toml"),
+            "{file}:{}",
+            r.line
+        );
+        assert_eq!(r.kernel, KernelSel::All, "{file}:{}", r.line);
+        assert!(r.reference_cycles > 5000.0, "{file}:{}", r.line);
+    }
+}
+
 #[test]
 fn cheap_rows_print_a_table_and_write_the_plot() {
     let dir = scratch("run");
