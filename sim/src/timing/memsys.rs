@@ -5,12 +5,18 @@
 //! computed at once from per-resource "free at" times (injection and ejection ports one flit per
 //! icnt cycle, the ROP FIFO delay and one tag access per L2 cycle per slice, DRAM bank timing
 //! with open rows and a shared data bus), and the reply is queued for the SM at its arrival time.
-//! Requests are served in the order SMs send them (FCFS per resource, not FR-FCFS), the L2 MSHRs
-//! merge without a capacity limit, and interconnect buffers are unbounded. All times are in
+//! Requests are reserved in the order SMs send them. Most resources serve them in that order;
+//! a DRAM channel's shared resources (activation spacing, column commands, data bus) take each
+//! reservation in the earliest gap that fits ([`super::reservations`]), so a request ready on an
+//! idle bank goes ahead of an older one waiting for its bank, as an FR-FCFS scheduler serves
+//! it (each bank keeps arrival order: a younger row hit does not pass an older row miss of the
+//! same bank). The L2 MSHRs merge without a capacity limit, and interconnect buffers are
+//! unbounded. All times are in
 //! femtoseconds so that the four clock domains keep exact integer periods.
 
 use super::cache::{LineState, Probe, TagArray};
 use super::divisor::Divisor;
+use super::reservations::Reservations;
 use crate::activity::{DramChannelActivity, IcntActivity, L2SliceActivity};
 use crate::config::GpuConfig;
 use std::cmp::Reverse;
@@ -42,15 +48,18 @@ struct Bank {
     next_act: u64,
 }
 
+/// A channel's shared resources as reservation timelines ([`Reservations`]), so that a request
+/// ready on an idle bank goes ahead of an older one still waiting for its bank.
 struct Channel {
     banks: Vec<Bank>,
-    bus_free: u64,
-    last_act: u64,
-    last_was_write: bool,
-    /// Earliest next column command of the channel (tCCD; bank-group timing only).
-    next_col: u64,
-    /// Earliest next column command per bank group (tCCDL; bank-group timing only).
-    group_next_col: Vec<u64>,
+    /// The data bus, flagged by direction (true: write) for the turnaround.
+    bus: Reservations,
+    /// Row activations, each `[ACT, ACT + tRRD)`.
+    acts: Reservations,
+    /// Column commands of the channel, each `[col, last col + tCCD)` (bank-group timing only).
+    cols: Reservations,
+    /// Column commands per bank group, each `[col, last col + tCCDL)` (bank-group timing only).
+    group_cols: Vec<Reservations>,
 }
 
 /// Bank-group column timing (`dram.column_timing = "bank_groups"`), as GPGPU-Sim's `dram.cc`
@@ -189,11 +198,10 @@ impl MemSys {
                     next_act: 0,
                 })
                 .collect(),
-            bus_free: 0,
-            last_act: 0,
-            last_was_write: false,
-            next_col: 0,
-            group_next_col: vec![0; bank_groups.map_or(0, |g| g.groups as usize)],
+            bus: Reservations::default(),
+            acts: Reservations::default(),
+            cols: Reservations::default(),
+            group_cols: vec![Reservations::default(); bank_groups.map_or(0, |g| g.groups as usize)],
         };
         MemSys {
             p_icnt: period_fs(cfg.gpu.icnt_mhz),
@@ -392,6 +400,12 @@ impl MemSys {
 
     /// One DRAM access of `bytes` at channel-local address `local` issued no earlier than
     /// `t_fs`; returns the time its data is complete (including `dram.latency`, in core cycles).
+    ///
+    /// The bank's own commands keep arrival order (open row, tRAS, tRP, tRC, its column
+    /// spacing); the channel's shared resources (activations tRRD apart, column commands tCCD
+    /// and, per bank group, tCCDL apart, the data bus with its read/write turnaround) are
+    /// reserved in the earliest gap that fits ([`Reservations`]), as FR-FCFS serves a ready bank
+    /// while another waits.
     fn dram_access(&mut self, ch: usize, local: u64, bytes: u64, write: bool, t_fs: u64) -> u64 {
         let pd = self.p_dram;
         let t = &self.t;
@@ -404,13 +418,14 @@ impl MemSys {
         let act = &mut self.dram_act[ch];
         let now = t_fs.div_ceil(pd);
         let b = &mut c.banks[bank_id];
+        let no_pad = |_: bool, _: bool| 0;
         let col = match b.open_row {
             Some(r) if r == row => {
                 act.row_hits += 1;
                 now.max(b.next_col)
             }
             open => {
-                let mut a = now.max(b.next_act).max(c.last_act + t.rrd as u64);
+                let mut a = now.max(b.next_act);
                 if open.is_some() {
                     act.precharges += 1;
                     let pre = now.max(b.last_act + t.ras as u64).max(b.next_col);
@@ -421,49 +436,65 @@ impl MemSys {
                 } else {
                     0
                 });
+                let rrd = (t.rrd as u64).max(1);
+                a = c.acts.earliest(a, rrd, false, 0, no_pad);
+                c.acts.reserve(a, a + rrd, false);
                 act.activates += 1;
                 b.open_row = Some(row);
                 b.last_act = a;
-                c.last_act = a;
                 b.next_act = a + t.rc as u64;
                 a + t.rcd as u64
             }
         };
-        let turn = if c.last_was_write != write {
-            if write {
-                t.cdlr as u64
-            } else {
-                t.wr as u64
-            }
-        } else {
-            0
+        let (cdlr, wr) = (t.cdlr as u64, t.wr as u64);
+        // turnaround before a burst of direction `next` after one of direction `prev`
+        let turn = move |prev: bool, next: bool| match (prev, next) {
+            (false, true) => cdlr,
+            (true, false) => wr,
+            _ => 0,
         };
+        let max_turn = cdlr.max(wr);
         let lat = if write { t.wl as u64 } else { t.cl as u64 };
         let busy = bursts * self.burst_cycles;
-        let end = match self.bank_groups {
+        let (data, end) = match self.bank_groups {
             None => {
-                let data = (col + lat).max(c.bus_free + turn);
+                let data = c.bus.earliest(col + lat, busy, write, max_turn, turn);
                 b.next_col = col + (t.ccdl as u64).max(1) * bursts;
-                data + busy
+                (data, data + busy)
             }
             Some(g) => {
                 // The access's bursts are column commands to one bank, so to one group: each
-                // waits tCCD after the channel's last column command and tCCDL after its
+                // waits tCCD from the channel's other column commands and tCCDL from its
                 // group's; the data follow each command by CL (WL) on the shared bus.
                 let grp = g.group(bank_id);
-                let col = col.max(c.next_col).max(c.group_next_col[grp]);
                 let ccd = (t.ccd as u64).max(1);
                 let ccdl = (t.ccdl as u64).max(1);
-                let last = col + ccd.max(ccdl) * (bursts - 1);
-                c.next_col = last + ccd;
-                c.group_next_col[grp] = last + ccdl;
+                let span = ccd.max(ccdl) * (bursts - 1);
+                let mut col = col;
+                loop {
+                    let c1 = c.cols.earliest(col, span + ccd, false, 0, no_pad);
+                    let c2 = c.group_cols[grp].earliest(c1, span + ccdl, false, 0, no_pad);
+                    if c2 != col {
+                        col = c2;
+                        continue;
+                    }
+                    let len = (span + self.burst_cycles).max(busy);
+                    let d = c.bus.earliest(col + lat, len, write, max_turn, turn);
+                    if d != col + lat {
+                        col = d - lat;
+                        continue;
+                    }
+                    break;
+                }
+                let last = col + span;
+                c.cols.reserve(col, last + ccd, false);
+                c.group_cols[grp].reserve(col, last + ccdl, false);
                 b.next_col = last + ccdl;
-                let data = (col + lat).max(c.bus_free + turn);
-                (data + busy).max(last + lat + self.burst_cycles)
+                let data = col + lat;
+                (data, (data + busy).max(last + lat + self.burst_cycles))
             }
         };
-        c.bus_free = end;
-        c.last_was_write = write;
+        c.bus.reserve(data, end, write);
         act.bus_busy_cycles += busy;
         if write {
             act.writes += bursts;

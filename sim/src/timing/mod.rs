@@ -38,6 +38,7 @@ pub mod policy;
 mod ports;
 mod regchar;
 pub mod registry;
+mod reservations;
 pub mod rf;
 mod rfmonitor;
 mod simulation;
