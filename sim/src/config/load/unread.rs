@@ -67,7 +67,7 @@ pub const UNREAD_KEYS: &[(&str, &str)] = &[
     ),
     (
         "dram.scheduler",
-        "requests are served in the order they arrive (FR-FCFS reordering is not modelled)",
+        "ready banks are served out of order, each bank in arrival order (FR-FCFS across banks; FIFO is not modelled)",
     ),
     ("dram.return_queue", "the DRAM reply queue has no limit"),
     (

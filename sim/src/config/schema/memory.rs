@@ -340,9 +340,10 @@ pub struct DramSection {
     /// `"high_bits"`). Read with `dram.column_timing = "bank_groups"`.
     #[serde(default, skip_serializing_if = "is_default")]
     pub bank_group_index: BankGroupIndex,
-    /// The spec's queue policy. The timing model's reservation-based memory side serves
-    /// requests in the order SMs send them under either value (FR-FCFS reordering within the
-    /// scheduler queue is not modelled); row-buffer hits still shorten accesses.
+    /// The spec's queue policy. The timing model's reservation-based memory side serves a
+    /// channel's ready banks out of order, as FR-FCFS does (a request waiting for its bank does
+    /// not hold up another bank's access), and each bank's requests in arrival order (a younger
+    /// row hit does not pass an older row miss of its bank); `"fifo"` is not modelled.
     pub scheduler: DramScheduler,
     /// `dram.sched_queue`: entries of the scheduler queue.
     pub sched_queue: u32,
