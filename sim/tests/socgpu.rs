@@ -38,6 +38,7 @@ fn entry(i: TInst, ctl: bool) -> IbEntry {
         mem: false,
         nt_next_pc: i.pc + 8,
         redirect: false,
+        next_pc: i.pc + 8,
         ready_at: 0,
         cu_mask: 1,
     }
@@ -45,6 +46,45 @@ fn entry(i: TInst, ctl: bool) -> IbEntry {
 
 fn bits(v: &[usize]) -> u64 {
     v.iter().map(|&a| 1u64 << a).sum()
+}
+
+/// §2.3 a3 inside a divergent region: with the branch's reconvergence PC R on the stack, an
+/// entry whose not-taken next PC is at or past R issues only as the oldest; the entry before R
+/// pops R when it issues, and the entries behind it are then free.
+#[test]
+fn a3_holds_entries_at_and_past_the_reconvergence_pc() {
+    let mut st = SocgpuStats::new(8);
+    let mut ib = WarpIb::new(8, 4, false, 1);
+    let r = 40;
+    let mut br = inst(0, Family::Ctrl, OpClass::Branch, &[], &[]);
+    br.reconv_pc = Some(r);
+    let mut b = entry(br, true);
+    b.next_pc = 24; // the first path starts at 24
+    b.redirect = true;
+    let ab = ib.insert(b, &mut st).unwrap();
+    assert_eq!(ib.candidates(0), bits(&[ab]));
+    ib.mark_issued(ab);
+    ib.flush(ab, &mut st);
+    ib.writeback(ab, &mut st);
+    // the path 24, 32 reaches R = 40 (the other path already ran), then 48 after it
+    let e24 = ib.insert(alu(3, &[1], &[10]), &mut st).unwrap();
+    let e32 = ib.insert(alu(4, &[2], &[11]), &mut st).unwrap();
+    let e40 = ib.insert(alu(5, &[3], &[12]), &mut st).unwrap();
+    let e48 = ib.insert(alu(6, &[4], &[13]), &mut st).unwrap();
+    assert_eq!(
+        ib.candidates(0),
+        bits(&[e24]),
+        "32 (next PC 40), 40 and 48 wait for their turn as the oldest"
+    );
+    ib.mark_issued(e24);
+    ib.writeback(e24, &mut st);
+    assert_eq!(ib.candidates(0), bits(&[e32]));
+    ib.mark_issued(e32);
+    assert_eq!(
+        ib.candidates(0),
+        bits(&[e40, e48]),
+        "issuing the entry before R popped it: the base entry's rpc is +inf"
+    );
 }
 
 /// §2.6: E0 = i+7, E1 = i+8, E2 = i+3, E3 = i; row E1 has column E0, row E2 has column E3.

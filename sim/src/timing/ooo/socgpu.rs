@@ -50,6 +50,9 @@ pub struct IbEntry {
     /// changes the warp's control flow (a taken branch, or a SIMT-stack push or pop), which
     /// triggers the flush of §2.5.
     pub redirect: bool,
+    /// PC of the warp's next instruction in program order (`u32::MAX` while unknown or at the
+    /// end): issuing the entry pops the reconvergence stack's entries of that PC (§2.3 a3).
+    pub next_pc: u32,
     /// First cycle the entry may issue (decode done and its I-cache line present).
     pub ready_at: u64,
     /// Collectors the instruction may take (0 for one that takes none).
@@ -101,6 +104,13 @@ pub struct WarpIb {
     mem_in_order: bool,
     /// Not-taken next PC of the last issued entry (the flush detector's register).
     pub last_issued_nt_pc: u32,
+    /// Reconvergence PCs of the warp's SIMT stack as the issued entries left it (§2.3 a3:
+    /// `TOS.rpc` is the last; empty: the base entry, rpc = +∞). A divergent branch pushes its
+    /// reconvergence PC when it issues; an entry whose next instruction in program order is at
+    /// the top's PC pops it (every level that reconverges there) when it issues. Both kinds
+    /// issue only as the oldest entry (a control entry orders against all; the entry before
+    /// the reconvergence point fails a3 otherwise), so the stack changes in program order.
+    rpcs: Vec<u32>,
     rng_key: u64,
     rng_ctr: u64,
 }
@@ -117,6 +127,7 @@ impl WarpIb {
             mem: false,
             nt_next_pc: 0,
             redirect: false,
+            next_pc: u32::MAX,
             ready_at: u64::MAX,
             cu_mask: 0,
         };
@@ -138,6 +149,7 @@ impl WarpIb {
             },
             mem_in_order,
             last_issued_nt_pc: 0,
+            rpcs: Vec::new(),
             rng_key,
             rng_ctr: 0,
         }
@@ -154,6 +166,7 @@ impl WarpIb {
             self.dm.write_row(a, 0);
         }
         self.last_issued_nt_pc = 0;
+        self.rpcs.clear();
     }
 
     /// Entries of the buffer.
@@ -184,6 +197,11 @@ impl WarpIb {
     /// Entry `a` (valid or not).
     pub fn entry(&self, a: usize) -> &IbEntry {
         &self.entries[a]
+    }
+
+    /// Records the PC of the warp's next instruction in program order after entry `a`.
+    pub fn set_next_pc(&mut self, a: usize, pc: u32) {
+        self.entries[a].next_pc = pc;
     }
 
     /// Marks entry `a` as redirecting the warp (condition a3, the flush of §2.5).
@@ -312,7 +330,8 @@ impl WarpIb {
     }
 
     /// The candidates at cycle `t` (§2.3): valid and not issued (a1), no dependence (a2), and
-    /// a3: the entry is the oldest valid one, or issuing it does not redirect the warp.
+    /// a3: the entry is the oldest valid one, or issuing it does not redirect the warp and its
+    /// not-taken next PC lies before the reconvergence PC on top of the SIMT stack.
     pub fn candidates(&self, t: u64) -> u64 {
         // a1 and a2 for every entry at once (the rows' NOR outputs)
         let mut c = self.valid & !self.issued & self.dm.no_dependence_mask();
@@ -332,6 +351,17 @@ impl WarpIb {
             bits &= bits - 1;
             if self.seniority[a] != 0 {
                 c &= !(1u64 << a);
+            }
+        }
+        // a3 against TOS.rpc, inside a divergent region
+        if let Some(&rpc) = self.rpcs.last() {
+            let mut bits = c;
+            while bits != 0 {
+                let a = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if self.seniority[a] != 0 && self.entries[a].nt_next_pc >= rpc {
+                    c &= !(1u64 << a);
+                }
             }
         }
         c
@@ -400,7 +430,14 @@ impl WarpIb {
     pub fn mark_issued(&mut self, a: usize) {
         debug_assert!(self.valid >> a & 1 == 1 && self.issued >> a & 1 == 0);
         self.issued |= 1 << a;
-        self.last_issued_nt_pc = self.entries[a].nt_next_pc;
+        let e = &self.entries[a];
+        self.last_issued_nt_pc = e.nt_next_pc;
+        while self.rpcs.last() == Some(&e.next_pc) {
+            self.rpcs.pop();
+        }
+        if let Some(r) = e.inst.reconv_pc {
+            self.rpcs.push(r);
+        }
     }
 
     /// The flush of §2.5 after entry `trigger` issued and changed the warp's control flow:

@@ -128,6 +128,7 @@ pub(crate) fn fetch<H: IssueHost>(
                 mem: inst.family == Family::Mem && inst.op != OpClass::Membar,
                 nt_next_pc: nt,
                 redirect: false,
+                next_pc: u32::MAX,
                 ready_at: t + 1,
                 cu_mask: h.cu_mask(pipe, w),
             };
@@ -148,6 +149,7 @@ pub(crate) fn fetch<H: IssueHost>(
             // the next instruction may have to wait for a clock read to issue; it is not
             // read then, and whether this entry redirects follows from its PC alone
             if let Some(pc) = h.clock_fenced(w, cta, widx, stream) {
+                o.ibs[w].set_next_pc(a, pc);
                 if pc != nt {
                     o.ibs[w].set_redirect(a);
                     o.redirect_wait[w] = true;
@@ -164,6 +166,7 @@ pub(crate) fn fetch<H: IssueHost>(
                     let nx = h.fetched();
                     o.held[w] = Some(nx);
                     o.held_clock[w] = stream.reads_clock();
+                    o.ibs[w].set_next_pc(a, nx.pc);
                     if nx.pc != nt {
                         o.ibs[w].set_redirect(a);
                         o.redirect_wait[w] = true;
