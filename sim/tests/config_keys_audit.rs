@@ -332,7 +332,10 @@ const READ: &[(&str, &str)] = &[
         "dram.timing.ccd",
         "sim/src/timing/memsys.rs (bank_groups; refused off preset values with per_bank)",
     ),
-    ("dram.sched_queue", "models/src/gpu/chip.rs"),
+    (
+        "dram.sched_queue",
+        "sim/src/timing/memsys.rs, models/src/gpu/chip.rs",
+    ),
     ("dram.latency", "sim/src/timing/memsys.rs"),
     ("dram.timing.ccdl", "sim/src/timing/memsys.rs"),
     ("dram.timing.rrd", "sim/src/timing/memsys.rs"),

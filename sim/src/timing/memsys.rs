@@ -10,7 +10,8 @@
 //! reservation in the earliest gap that fits ([`super::reservations`]), so a request ready on an
 //! idle bank goes ahead of an older one waiting for its bank, as an FR-FCFS scheduler serves
 //! it (each bank keeps arrival order: a younger row hit does not pass an older row miss of the
-//! same bank). The L2 MSHRs merge without a capacity limit, and interconnect buffers are
+//! same bank); a request competes only once it is in the channel's scheduler queue of
+//! `dram.sched_queue` entries, which it leaves at its column command. The L2 MSHRs merge without a capacity limit, and interconnect buffers are
 //! unbounded. All times are in
 //! femtoseconds so that the four clock domains keep exact integer periods.
 
@@ -60,7 +61,61 @@ struct Channel {
     cols: Reservations,
     /// Column commands per bank group, each `[col, last col + tCCDL)` (bank-group timing only).
     group_cols: Vec<Reservations>,
+    /// The scheduler queue: the (first) column-command times of the requests reserved, sorted;
+    /// a request waits in the queue until then.
+    queue: SchedQueue,
 }
+
+/// A channel's scheduler queue of `dram.sched_queue` entries: a request stays in it from its
+/// arrival until its column command issues, and one that arrives while the queue is full
+/// enters when the earliest of the queued requests leaves. This bounds how far the channel
+/// reorders: only queued requests compete for the banks and the bus, as in GPGPU-Sim's
+/// `frfcfs_scheduler`.
+struct SchedQueue {
+    /// Column-command times of the requests reserved, sorted; those long past are dropped.
+    leave: Vec<u64>,
+    size: usize,
+}
+
+impl SchedQueue {
+    fn new(size: u32) -> SchedQueue {
+        SchedQueue {
+            leave: Vec::new(),
+            size: size.max(1) as usize,
+        }
+    }
+
+    /// When a request arriving at DRAM cycle `now` enters the queue: at `now` while fewer than
+    /// `size` requests are still queued then, else when enough of them have left.
+    fn entry_time(&mut self, now: u64) -> u64 {
+        // drop the leave times long past (requests reach the channel nearly in time order)
+        if self
+            .leave
+            .get(63)
+            .is_some_and(|&s| s + KEEP_QUEUE_CYCLES <= now)
+        {
+            let old = self
+                .leave
+                .partition_point(|&s| s + KEEP_QUEUE_CYCLES <= now);
+            self.leave.drain(..old);
+        }
+        // the queue has room once the size-th last request to leave it has left
+        let n = self.leave.len();
+        if n < self.size {
+            return now;
+        }
+        now.max(self.leave[n - self.size])
+    }
+
+    /// A request's column command issues (it leaves the queue) at DRAM cycle `at`.
+    fn push(&mut self, at: u64) {
+        let i = self.leave.partition_point(|&s| s <= at);
+        self.leave.insert(i, at);
+    }
+}
+
+/// DRAM cycles a leave time is kept after it passed.
+const KEEP_QUEUE_CYCLES: u64 = 1 << 12;
 
 /// Bank-group column timing (`dram.column_timing = "bank_groups"`), as GPGPU-Sim's `dram.cc`
 /// applies it: a column command waits tCCD after the channel's previous one and tCCDL after
@@ -202,6 +257,7 @@ impl MemSys {
             acts: Reservations::default(),
             cols: Reservations::default(),
             group_cols: vec![Reservations::default(); bank_groups.map_or(0, |g| g.groups as usize)],
+            queue: SchedQueue::new(cfg.dram.sched_queue),
         };
         MemSys {
             p_icnt: period_fs(cfg.gpu.icnt_mhz),
@@ -416,7 +472,8 @@ impl MemSys {
         let bursts = bytes.div_ceil(self.burst_bytes).max(1);
         let c = &mut self.channels[ch];
         let act = &mut self.dram_act[ch];
-        let now = t_fs.div_ceil(pd);
+        // a request enters the scheduler queue when it has room
+        let now = c.queue.entry_time(t_fs.div_ceil(pd));
         let b = &mut c.banks[bank_id];
         let no_pad = |_: bool, _: bool| 0;
         let col = match b.open_row {
@@ -460,6 +517,7 @@ impl MemSys {
             None => {
                 let data = c.bus.earliest(col + lat, busy, write, max_turn, turn);
                 b.next_col = col + (t.ccdl as u64).max(1) * bursts;
+                c.queue.push(data - lat);
                 (data, data + busy)
             }
             Some(g) => {
@@ -487,6 +545,7 @@ impl MemSys {
                     break;
                 }
                 let last = col + span;
+                c.queue.push(col);
                 c.cols.reserve(col, last + ccd, false);
                 c.group_cols[grp].reserve(col, last + ccdl, false);
                 b.next_col = last + ccdl;
@@ -650,6 +709,37 @@ mod tests {
         assert_eq!(gap(&mut m, 0, 1), 1);
         let mut m = mem(DramColumnTiming::PerBank, BankGroupIndex::HighBits);
         assert_eq!(gap(&mut m, 0, 4), 1);
+    }
+
+    #[test]
+    fn a_ready_bank_goes_ahead_of_one_that_waits_for_its_row() {
+        // Bank 0 must close row 1 and open row 2; bank 1's row 1 is open. Reserved after the
+        // row miss, the row hit still uses the bus first (FR-FCFS across banks).
+        let mut m = mem(DramColumnTiming::PerBank, BankGroupIndex::HighBits);
+        let pd = m.dram_period_fs();
+        let burst = m.burst_bytes;
+        m.dram_access(0, local(0, 1), burst, false, 0);
+        m.dram_access(0, local(1, 1), burst, false, 0);
+        let t = 1_000_000 * pd;
+        let miss = m.dram_access(0, local(0, 2), burst, false, t);
+        let hit = m.dram_access(0, local(1, 1), burst, false, t);
+        assert!(hit < miss, "hit done at {hit}, miss at {miss}");
+        assert_eq!((hit - t) / pd, m.t.cl as u64 + m.burst_cycles);
+    }
+
+    #[test]
+    fn a_full_scheduler_queue_holds_a_request_back() {
+        // With one queue entry the row hit waits for the row miss's column command.
+        let mut q = SchedQueue::new(1);
+        assert_eq!(q.entry_time(5), 5);
+        q.push(40);
+        assert_eq!(q.entry_time(6), 40);
+        assert_eq!(q.entry_time(41), 41);
+        let mut q = SchedQueue::new(2);
+        q.push(40);
+        assert_eq!(q.entry_time(6), 6, "a second entry is free");
+        q.push(30);
+        assert_eq!(q.entry_time(7), 30, "full: the first to leave makes room");
     }
 
     #[test]

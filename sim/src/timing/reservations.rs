@@ -21,10 +21,10 @@ pub struct Reservations {
 /// Intervals that ended this many cycles before a reservation's earliest start are dropped once
 /// enough of them gather: requests reach a channel nearly in time order, and one that arrives
 /// this much earlier than another is served as if nothing had been reserved there.
-const KEEP_CYCLES: u64 = 1 << 14;
+const KEEP_CYCLES: u64 = 1 << 12;
 
 /// Dropping waits until this many intervals are behind the window (amortises the shift).
-const PRUNE_BATCH: usize = 256;
+const PRUNE_BATCH: usize = 64;
 
 impl Reservations {
     /// The earliest `s >= from` at which `[s, s + len)` fits: it overlaps no interval, starts
@@ -54,15 +54,37 @@ impl Reservations {
         s
     }
 
-    /// Reserves `[start, end)` (which must fit: see [`Reservations::earliest`]), dropping the
-    /// intervals long past.
+    /// Reserves `[start, end)` (which must fit: see [`Reservations::earliest`]), merged with a
+    /// touching interval of the same flag (a saturated resource stays one interval, which keeps
+    /// the search short), dropping the intervals long past.
     pub fn reserve(&mut self, start: u64, end: u64, flag: bool) {
-        let at = self.iv.partition_point(|&(b, _, _)| b < start);
-        self.iv.insert(at, (start, end.max(start + 1), flag));
-        let old = self
+        let end = end.max(start + 1);
+        let mut at = self.iv.partition_point(|&(b, _, _)| b < start);
+        let joins_prev = at > 0 && self.iv[at - 1].1 == start && self.iv[at - 1].2 == flag;
+        let joins_next = at < self.iv.len() && self.iv[at].0 == end && self.iv[at].2 == flag;
+        match (joins_prev, joins_next) {
+            (true, true) => {
+                self.iv[at - 1].1 = self.iv[at].1;
+                self.iv.remove(at);
+                at -= 1;
+            }
+            (true, false) => {
+                self.iv[at - 1].1 = end;
+                at -= 1;
+            }
+            (false, true) => self.iv[at].0 = start,
+            (false, false) => self.iv.insert(at, (start, end, flag)),
+        }
+        // ends are sorted too: a batch is behind the window when its last one is
+        let start = self.iv[at].0;
+        if self
             .iv
-            .partition_point(|&(_, e, _)| e + KEEP_CYCLES < start);
-        if old >= PRUNE_BATCH {
+            .get(PRUNE_BATCH - 1)
+            .is_some_and(|&(_, e, _)| e + KEEP_CYCLES < start)
+        {
+            let old = self
+                .iv
+                .partition_point(|&(_, e, _)| e + KEEP_CYCLES < start);
             self.iv.drain(..old);
         }
     }
@@ -101,6 +123,18 @@ mod tests {
         // a read before the write must end the turnaround before it
         assert_eq!(t.earliest(94, 2, false, 5, turn), 109);
         assert_eq!(t.earliest(93, 2, false, 5, turn), 93);
+    }
+
+    #[test]
+    fn touching_intervals_of_one_flag_merge() {
+        let mut t = Reservations::default();
+        t.reserve(10, 12, false);
+        t.reserve(14, 16, false);
+        t.reserve(12, 14, false);
+        assert_eq!(t.iv, vec![(10, 16, false)]);
+        t.reserve(16, 18, true);
+        assert_eq!(t.iv.len(), 2, "a write does not merge with reads");
+        assert_eq!(t.earliest(10, 2, false, 0, none), 18);
     }
 
     #[test]

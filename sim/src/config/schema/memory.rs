@@ -345,7 +345,9 @@ pub struct DramSection {
     /// not hold up another bank's access), and each bank's requests in arrival order (a younger
     /// row hit does not pass an older row miss of its bank); `"fifo"` is not modelled.
     pub scheduler: DramScheduler,
-    /// `dram.sched_queue`: entries of the scheduler queue.
+    /// `dram.sched_queue`: entries of the scheduler queue. A request waits in it from its
+    /// arrival until its column command; one that finds it full enters when a request leaves,
+    /// which bounds how far the channel reorders.
     pub sched_queue: u32,
     /// `dram.return_queue`: entries of the reply queue. Not modelled (`UNREAD_KEYS`).
     pub return_queue: u32,
