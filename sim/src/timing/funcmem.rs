@@ -5,8 +5,9 @@
 //! The analytical scheduling model has no memory hierarchy. This pass gives it one without a
 //! cycle loop: the caller feeds every dynamic warp instruction in a deterministic order
 //! (its own, stated where it is used), and each access goes through the same mechanisms the
-//! timing model uses — coalescing into segments (`ldst::coalesce`; a local access laid out in
-//! device memory as `localmem` says), the shared-memory bank-conflict degree (`ldst::smem_degree`), distinct constant addresses, the L1D, constant
+//! timing model uses — coalescing into segments (`ldst::coalesce_warp`; a local access laid
+//! out in device memory as `localmem` says), the shared-memory bank-conflict degree
+//! (`ldst::smem_degree`), distinct constant addresses, the L1D, constant
 //! cache and I-cache tag arrays (`cache::TagArray`, with the configured geometry, replacement,
 //! allocation and write policies) and the memory side (`memsys::MemSys`: crossbars, L2 slices,
 //! DRAM channels with open rows). What differs from the timing model, by construction:
@@ -26,7 +27,7 @@
 
 use super::cache::{LineState, Probe, TagArray};
 use super::exec::{warp_passes, PipeClass};
-use super::ldst::{coalesce, coalesce_local, distinct_addrs, segment_bytes, smem_degree, Segments};
+use super::ldst::{coalesce, coalesce_warp, distinct_addrs, segment_bytes, smem_degree, Segments};
 use super::localmem::LocalLayout;
 pub use super::memsys::L2State;
 use super::memsys::{period_fs, MemSys, ReqKind};
@@ -277,13 +278,7 @@ impl FuncMem {
                 };
                 let mut segs = std::mem::take(&mut self.segs);
                 let seg = segment_bytes(base, m.width_bytes);
-                if local {
-                    let l = &self.local_layout;
-                    let first = l.warp_first_slot(sm, warp_slot);
-                    coalesce_local(m, mask, seg, l, first, &mut segs);
-                } else {
-                    coalesce(m, mask, seg, &mut segs);
-                }
+                coalesce_warp(m, mask, seg, &self.local_layout, (sm, warp_slot), &mut segs);
                 let n = segs.n;
                 let mut worst = 0u64;
                 for i in 0..n {

@@ -3,7 +3,7 @@
 
 use super::divisor::Divisor;
 use super::localmem::{LocalLayout, MAX_PIECES};
-use crate::inst::{MemInfo, WARP_SIZE};
+use crate::inst::{MemInfo, MemSpace, WARP_SIZE};
 
 /// Up to 64 segments (32 lanes, each touching at most 2 segments).
 pub struct Segments {
@@ -42,24 +42,29 @@ pub fn coalesce(m: &MemInfo, mask: u32, seg: u64, out: &mut Segments) {
     coalesce_pieces(seg, out, &Lanes { m, mask });
 }
 
-/// [`coalesce`] for a local-memory access: each active lane's local offset is first laid out
-/// as the hardware interleaves local memory ([`LocalLayout`]), lane `l` being thread slot
-/// `first_slot + l`, and an access wider than a local word counts one piece per word.
-pub fn coalesce_local(
+/// [`coalesce`] for an access of warp slot `warp_slot` of SM `sm`: a local-memory access is
+/// first laid out as the hardware interleaves local memory ([`LocalLayout`]; lane `l` is the
+/// warp's thread slot `l`, and an access wider than a local word counts one piece per word);
+/// an access to any other space is coalesced at its recorded addresses.
+pub fn coalesce_warp(
     m: &MemInfo,
     mask: u32,
     seg: u64,
     layout: &LocalLayout,
-    first_slot: u64,
+    (sm, warp_slot): (usize, usize),
     out: &mut Segments,
 ) {
-    let lanes = LocalLanes {
-        m,
-        mask,
-        layout,
-        first_slot,
-    };
-    coalesce_pieces(seg, out, &lanes);
+    let lanes = Lanes { m, mask };
+    if m.space == MemSpace::Local {
+        let local = LocalLanes {
+            lanes,
+            layout,
+            first_slot: layout.warp_first_slot(sm, warp_slot),
+        };
+        coalesce_pieces(seg, out, &local);
+    } else {
+        coalesce_pieces(seg, out, &lanes);
+    }
 }
 
 /// Byte ranges of a warp's access, handed one by one to a callback.
@@ -74,23 +79,30 @@ struct Lanes<'a> {
     mask: u32,
 }
 
-impl Pieces for Lanes<'_> {
+impl Lanes<'_> {
+    /// Calls `f(lane, address, bytes)` for each active lane, in lane order.
     #[inline]
-    fn each<F: FnMut(u64, u64)>(&self, mut f: F) {
+    fn each_lane<F: FnMut(usize, u64, u64)>(&self, mut f: F) {
         let w = self.m.width_bytes.max(1) as u64;
         let mut bits = self.mask;
         while bits != 0 {
             let lane = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            f(self.m.addrs[lane], w);
+            f(lane, self.m.addrs[lane], w);
         }
+    }
+}
+
+impl Pieces for Lanes<'_> {
+    #[inline]
+    fn each<F: FnMut(u64, u64)>(&self, mut f: F) {
+        self.each_lane(|_, a, w| f(a, w));
     }
 }
 
 /// The active lanes' local accesses laid out in device memory, one range per local word.
 struct LocalLanes<'a> {
-    m: &'a MemInfo,
-    mask: u32,
+    lanes: Lanes<'a>,
     layout: &'a LocalLayout,
     first_slot: u64,
 }
@@ -98,18 +110,15 @@ struct LocalLanes<'a> {
 impl Pieces for LocalLanes<'_> {
     #[inline]
     fn each<F: FnMut(u64, u64)>(&self, mut f: F) {
-        let w = self.m.width_bytes.max(1) as u64;
         let mut p = [(0u64, 0u64); MAX_PIECES];
-        let mut bits = self.mask;
-        while bits != 0 {
-            let lane = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            let slot = self.first_slot + lane as u64;
-            let n = self.layout.pieces(slot, self.m.addrs[lane], w, &mut p);
+        self.lanes.each_lane(|lane, a, w| {
+            let n = self
+                .layout
+                .pieces(self.first_slot + lane as u64, a, w, &mut p);
             for &(a, b) in &p[..n] {
                 f(a, b);
             }
-        }
+        });
     }
 }
 

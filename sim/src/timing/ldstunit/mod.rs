@@ -10,7 +10,7 @@ mod request;
 
 use super::cache::{LineState, TagArray};
 use super::exec::{warp_passes, PipeClass};
-use super::ldst::{coalesce, coalesce_local, distinct_addrs, segment_bytes, smem_degree, Segments};
+use super::ldst::{coalesce, coalesce_warp, distinct_addrs, segment_bytes, smem_degree, Segments};
 use super::localmem::LocalLayout;
 use super::tinst::TInst;
 use crate::activity::{CacheReads, L1dActivity, LdstCounts, SmemCounts};
@@ -335,13 +335,8 @@ impl LdstUnit {
                     self.l1_line
                 };
                 let seg = segment_bytes(base, m.width_bytes);
-                if m.space == MemSpace::Local {
-                    let l = &self.local_layout;
-                    let first = l.warp_first_slot(self.sm, warp as usize);
-                    coalesce_local(m, mask, seg, l, first, &mut self.segs);
-                } else {
-                    coalesce(m, mask, seg, &mut self.segs);
-                }
+                let at = (self.sm, warp as usize);
+                coalesce_warp(m, mask, seg, &self.local_layout, at, &mut self.segs);
                 let kind = if is_atomic {
                     JobKind::Atomic
                 } else if is_load {
