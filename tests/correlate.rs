@@ -48,6 +48,29 @@ fn shipped_reference_files_parse() {
     }
 }
 
+/// The Volta-class reference: the six and the three at test size, on `accelsim-qv100.toml`,
+/// which is the v100 preset with changes.
+#[test]
+fn shipped_qv100_reference_parses() {
+    let file = "accelsim-qv100.csv";
+    let f = read_reference(&data(file)).unwrap();
+    assert!(f.description[0].starts_with("Accel-Sim (dev, Oct 2024, GPGPU-Sim 4.2)"));
+    let names: Vec<&str> = f.rows.iter().map(|r| r.workload.as_str()).collect();
+    assert_eq!(
+        names,
+        ["hotspot", "sgemm", "nw", "bfs", "pathfinder", "backprop", "histo", "btree", "cutcp"]
+    );
+    for r in &f.rows {
+        assert_eq!(r.preset.as_deref(), Some("accelsim-qv100.toml"), "{file}:{}", r.line);
+        assert_eq!((r.kernel, r.size.as_str()), (KernelSel::All, "test"), "{file}:{}", r.line);
+        assert!(r.reference_cycles > 1000.0, "{file}:{}", r.line);
+    }
+    let cfg = gpuenergy::study_config::StudyConfig::from_toml_file(&data("accelsim-qv100.toml"))
+        .unwrap();
+    assert_eq!(cfg.machine.gpu.core_mhz, 1132.0);
+    assert_eq!(cfg.machine.latency.sfu, [20, 8]);
+}
+
 /// The three workloads that stress atomics, irregular loads and constant memory, at both sizes.
 #[test]
 fn shipped_irregular_reference_parses() {
