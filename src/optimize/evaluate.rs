@@ -78,7 +78,7 @@ pub struct SampleErrors {
     pub timed_launches: u64,
     /// Launches, over the workloads.
     pub launches: u64,
-    /// Workloads simulated in full (`--sample auto` fell back, or too few launches to gain).
+    /// Workloads that `--sample auto` simulated in full (its estimate above the target).
     pub full_workloads: usize,
 }
 

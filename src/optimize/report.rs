@@ -44,8 +44,8 @@ impl OptimizeSample {
     fn lines(&self) -> String {
         let one = |who: &str, e: &Option<super::evaluate::SampleErrors>| match e {
             Some(e) => format!(
-                "  {who:<9} {} of {} launches timed ({} workloads in full); estimated error, \
-                 largest over the workloads: cycles {:.2} %, energy {:.2} %\n",
+                "  {who:<9} {} of {} launches timed ({} workloads fell back to full simulation); \
+                 estimated error, largest over the workloads: cycles {:.2} %, energy {:.2} %\n",
                 e.timed_launches,
                 e.launches,
                 e.full_workloads,
