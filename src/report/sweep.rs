@@ -314,7 +314,7 @@ pub fn csv(t: &Table, run: &RunInfo) -> String {
             .map(num),
         );
         if sampled {
-            // a point simulated in full (too few launches to gain) has no estimate: empty
+            // every point of a sampled sweep has its estimate; a cell without one is empty
             let e = r.outcome.sample_error;
             cells.push(e.map_or_else(String::new, |e| num(e.cycles)));
             cells.push(e.map_or_else(String::new, |e| num(e.energy)));
