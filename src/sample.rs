@@ -90,6 +90,21 @@ impl Sampling {
         s
     }
 
+    /// What a run must sample with to time the same launches as a sampled run whose record
+    /// carries `summary` (a comparison's variant, an optimiser's design, after the baseline):
+    /// kernel sampling replaying the baseline's plan, or full simulation where the baseline
+    /// was simulated in full (`--sample auto` fell back, or nothing was sampled).
+    pub fn follow(&self, summary: Option<SampleSummary>) -> Sampling {
+        match summary {
+            Some(s) if s.method == "kernels" => {
+                let mut k = self.with_plan(s.plan);
+                k.mode = SampleMode::Kernels;
+                k
+            }
+            _ => Sampling::default(),
+        }
+    }
+
     /// What the Activity cache keys a sampled run by besides the configuration and workload
     /// (`None` when off): the mode, target, tolerance and a hash of the replayed plan.
     pub fn cache_key(&self) -> Option<String> {

@@ -2,8 +2,9 @@
 //! sampling"): a program whose launches come in three shapes makes three clusters and its
 //! sampled cycles and energy lie within the estimated errors of the full run's; a sampled run
 //! is deterministic; `compare` times the same launches in every variant; `--sample auto`
-//! falls back to full simulation above its target; bad flags and paths that cannot sample are
-//! refused with exit status 2.
+//! falls back to full simulation above its target; `optimize` times the baseline's launches in
+//! every design; a sweep file's `sample` samples every point and its merged table carries the
+//! estimates; bad flags, sweep keys and paths that cannot sample are refused with exit status 2.
 
 mod common;
 
@@ -139,4 +140,127 @@ fn bad_sampling_flags_and_paths_that_cannot_sample_are_refused() {
     assert!(e.contains("--sample off"), "{e}");
     let e = refused(&["estimate", "--static", "--sample", "kernels"]);
     assert!(e.contains("--sample off"), "{e}");
+}
+
+#[test]
+fn optimize_times_the_baselines_launches_in_every_design() {
+    let p = program("iterate_short.toml");
+    let cache = format!("{}/sample-optimize-cache", env!("CARGO_TARGET_TMPDIR"));
+    let out = ok(&[
+        "optimize",
+        "--program",
+        &p,
+        "--space",
+        "gating",
+        "--area-budget",
+        "10%",
+        "--max-iterations",
+        "1",
+        "--sample",
+        "kernels",
+        "--cache-dir",
+        &cache,
+        "--format",
+        "json",
+        "-q",
+    ]);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let s = &v["sample"];
+    assert_eq!(s["mode"], "kernels", "{v}");
+    assert!(s.get("target_error").is_none(), "{s}");
+    let (b, c) = (&s["baseline"], &s["chosen"]);
+    assert_ne!(v["chosen_name"], "baseline", "{v}");
+    // the design replays the baseline's plan: the same launches timed, fewer than all
+    for k in ["timed_launches", "launches"] {
+        assert_eq!(b[k], c[k], "{k}: {s}");
+    }
+    assert!(b["timed_launches"].as_u64().unwrap() < b["launches"].as_u64().unwrap());
+    for e in ["cycles_error", "energy_error"] {
+        assert!(c[e].as_f64().unwrap() > 0.0, "{e}: {s}");
+    }
+    // a target without auto is refused before anything runs
+    let e = refused(&[
+        "optimize",
+        "--program",
+        &p,
+        "--sample",
+        "kernels",
+        "--sample-error",
+        "2%",
+        "--cache-dir",
+        &cache,
+        "-q",
+    ]);
+    assert!(e.contains("--sample auto"), "{e}");
+}
+
+#[test]
+fn a_sweep_files_sample_samples_every_point_and_the_table_carries_the_estimates() {
+    let d = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("sample-sweep");
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    let text = |sample: &str| {
+        format!(
+            "preset = \"gtx480\"\nprograms = [\"{}\"]\ntechniques = [\"none\", \
+             \"two-level\"]\n{sample}\n[[tech]]\nnode = \"40nm\"\n",
+            program("iterate_short.toml")
+        )
+    };
+    let f = d.join("s.toml");
+    std::fs::write(&f, text("sample = \"kernels\"\n")).unwrap();
+    let (f, out) = (f.display().to_string(), d.join("out").display().to_string());
+    ok(&["sweep", "run", &f, "--out", &out, "-q"]);
+    ok(&["sweep", "merge", &out, "-q"]);
+    let csv = std::fs::read_to_string(Path::new(&out).join("sweep.csv")).unwrap();
+    let head: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let col = |name: &str| head.iter().position(|h| *h == name).unwrap();
+    let (c, e) = (col("sample_cycles_error"), col("sample_energy_error"));
+    assert_eq!(csv.lines().count(), 3, "{csv}");
+    for row in csv.lines().skip(1) {
+        let cells: Vec<&str> = row.split(',').collect();
+        assert!(cells[c].parse::<f64>().unwrap() > 0.0, "{row}");
+        assert!(cells[e].parse::<f64>().unwrap() > 0.0, "{row}");
+    }
+    // the sampled point's cycles are those of `estimate --sample kernels`
+    let est = estimate(
+        "iterate_short.toml",
+        &[
+            "--preset", "gtx480", "--tech", "40nm", "--sample", "kernels",
+        ],
+    );
+    let first: Vec<&str> = csv.lines().nth(1).unwrap().split(',').collect();
+    assert_eq!(
+        first[col("cycles")],
+        est["workloads"][0]["cycles"].to_string()
+    );
+    // bad values name the file, the line and the key
+    for (bad, line, key, want) in [
+        (
+            "sample = \"waves\"\n",
+            4,
+            "sample",
+            "allowed: off, kernels, auto",
+        ),
+        (
+            "sample = \"kernels\"\nsample_error = \"2%\"\n",
+            5,
+            "sample_error",
+            "sample = \"auto\"",
+        ),
+        (
+            "sample = \"auto\"\nsample_error = \"150%\"\n",
+            5,
+            "sample_error",
+            "between 0 and 100",
+        ),
+    ] {
+        let g = d.join("bad.toml");
+        std::fs::write(&g, text(bad)).unwrap();
+        let g = g.display().to_string();
+        let err = refused(&["sweep", "plan", &g, "--no-estimate"]);
+        assert!(
+            err.contains(&format!("{g}:{line}")) && err.contains(key) && err.contains(want),
+            "{err}"
+        );
+    }
 }

@@ -23,7 +23,9 @@
 //! - `diag-summary`: `gpuenergy diag`'s quick suite on five presets in one table
 //!   (docs/simulator.md; minutes);
 //! - `sampling`: kernel sampling against full simulation (docs/estimate.md; a minute or two;
-//!   runs the `gpuenergy` binary of the same build).
+//!   runs the `gpuenergy` binary of the same build);
+//! - `sampling-optimize`: `optimize` with and without kernel sampling on a program of many
+//!   launches (docs/estimate.md; about a minute; the same binary).
 //!
 //! The SRAM tables read the CACTI 7 reference grid beside the repository
 //! (`../shared/reference/cacti7_train.csv`).
@@ -65,9 +67,10 @@ fn main() -> Result<()> {
         ["sram-capacity"] => sram::sram_capacity()?,
         ["diag-summary"] => diag::diag_summary()?,
         ["sampling"] => sampling::sampling()?,
+        ["sampling-optimize"] => sampling::sampling_optimize()?,
         _ => bail!(
             "usage: doc_tables model-vs-sim | dram | socgpu-window | gating-bench none|two-level \
-             | socgpu-bench | loog-bench | prf-bench | sram-accuracy | sram-capacity | diag-summary | sampling  [--size \
+             | socgpu-bench | loog-bench | prf-bench | sram-accuracy | sram-capacity | diag-summary | sampling | sampling-optimize  [--size \
              test|bench: the bench tables' size]"
         ),
     };

@@ -103,3 +103,83 @@ pub(super) fn sampling() -> Result<String> {
         &rows,
     ))
 }
+
+/// `optimize` with and without kernel sampling on a program of many launches (docs/estimate.md,
+/// "Sampling in optimize, sweep and Python"): the choice, the figures of the baseline and the
+/// chosen design, the simulated runs and what sampling timed. Each search starts from an empty
+/// Activity cache of its own.
+pub(super) fn sampling_optimize() -> Result<String> {
+    let bin = binary()?;
+    let dir = std::env::temp_dir().join(format!("gpuenergy-doc-optimize-{}", std::process::id()));
+    let mut rows = Vec::new();
+    for (label, extra) in [
+        ("full", &[][..]),
+        ("--sample kernels", &["--sample", "kernels"][..]),
+    ] {
+        let cache = dir.join(label.trim_start_matches('-'));
+        let _ = std::fs::remove_dir_all(&cache);
+        let out = Command::new(&bin)
+            .args(["optimize", "--tech", "finfet7", "--program"])
+            .arg("tests/data/programs/iterate_short.toml")
+            .args([
+                "--space",
+                "gating",
+                "--area-budget",
+                "10%",
+                "--format",
+                "json",
+                "-q",
+            ])
+            .arg("--cache-dir")
+            .arg(&cache)
+            .args(extra)
+            .output()
+            .with_context(|| format!("running {}", bin.display()))?;
+        if !out.status.success() {
+            bail!(
+                "optimize {extra:?}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        let v: Value = serde_json::from_slice(&out.stdout)?;
+        let (b, c) = (&v["baseline"], &v["verified"]);
+        let s = &v["sample"];
+        let timed = if s.is_null() {
+            "every launch".to_string()
+        } else {
+            format!(
+                "{} of {}",
+                num(&s["chosen"]["timed_launches"], "timed launches")?,
+                num(&s["chosen"]["launches"], "launches")?
+            )
+        };
+        rows.push(vec![
+            label.to_string(),
+            v["chosen_name"].as_str().unwrap_or("?").to_string(),
+            format!("{:.4e}", num(&b["energy_j"], "baseline energy")?),
+            format!("{:.4e}", num(&c["energy_j"], "chosen energy")?),
+            pct(v["saving_vs_baseline"].as_f64(), 2),
+            pct(c["slowdown"].as_f64(), 2),
+            format!("{}", num(&v["effort"]["cache_misses"], "simulated runs")?),
+            timed,
+            pct(s["chosen"]["cycles_error"].as_f64(), 2),
+            pct(s["chosen"]["energy_error"].as_f64(), 2),
+        ]);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(table(
+        &[
+            "search",
+            "chosen",
+            "baseline J",
+            "chosen J",
+            "saving",
+            "slowdown",
+            "runs simulated",
+            "launches timed per run",
+            "estimated cycles error",
+            "estimated energy error",
+        ],
+        &rows,
+    ))
+}

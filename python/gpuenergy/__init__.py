@@ -75,6 +75,8 @@ def estimate(
     size="test",
     name="python",
     progress=None,
+    sample="off",
+    sample_error=None,
 ):
     """The energy and area estimate of ``target``: an :class:`Activity` from
     ``Device.finish()`` (costed on its device's configuration, at its technology point unless
@@ -83,7 +85,12 @@ def estimate(
     ``tech`` defaults to finfet7 at its ``stv`` point; ``size`` is the built-in workloads'
     tier (test or bench). A host program's run draws a progress bar of its simulated cycles
     after half a second, built-in workloads one of the runs done (``progress`` as for a
-    device: None automatic, False silent, True always)."""
+    device: None automatic, False silent, True always). ``sample`` is ``--sample``: "off",
+    "kernels" (cluster a program's launches by their functional signature, time a few per
+    cluster, extrapolate the rest) or "auto" (kernels while the estimated errors are within
+    ``sample_error``, "2%" or 0.02 by default, else every launch); the estimate's ``sample``
+    entry per workload (``to_dict()``) holds what it did and its estimated errors. A sampled
+    host program draws no progress bar."""
     from ._device import _set_list
 
     if isinstance(target, Activity):
@@ -112,6 +119,8 @@ def estimate(
             size,
             name,
             bar if bar is not None and bar.on else None,
+            sample,
+            sample_error,
         )
     finally:
         if bar is not None:
@@ -136,6 +145,8 @@ def compare(
     size="test",
     name="python",
     progress=None,
+    sample="off",
+    sample_error=None,
 ):
     """Techniques against a baseline: ``fn(dev)`` (a host program, run once per variant, the
     variants in parallel) or a built-in workload's name, on ``preset`` (default gtx1080ti)
@@ -144,7 +155,9 @@ def compare(
     every variant once per value. When the baseline or a variant sets ``reconv.mode`` to dwf,
     mimd or nrec (techniques ``dwf``, ``mimd``, ``nrec``), every run goes to the
     reference-mode model, one after another, as ``gpuenergy compare`` does
-    (``Comparison.model`` is then ``"reference-mode"``)."""
+    (``Comparison.model`` is then ``"reference-mode"``). ``sample``/``sample_error`` sample
+    the launches as for :func:`estimate`; every variant times the launches the baseline chose,
+    so a difference is not sampling noise (not with the reference-mode model)."""
     from ._device import _set_list
 
     if isinstance(techniques, str):
@@ -174,6 +187,8 @@ def compare(
             size,
             name,
             bar if bar.on else None,
+            sample,
+            sample_error,
         )
     finally:
         bar.close()
@@ -254,8 +269,8 @@ def breakeven(**kwargs):
 def optimize(**kwargs):
     """``gpuenergy optimize`` on built-in workloads (``workload="hotspot"``) or program files
     (``program="prog.toml"``): the keywords are the command's flags (preset, tech, op,
-    workload, size, objective, budget, max_slowdown, ...). Returns the command's JSON as a
-    dict."""
+    workload, size, objective, budget, max_slowdown, sample="kernels", ...). Returns the
+    command's JSON as a dict."""
     if "format" in kwargs:
         raise TypeError("optimize returns a dict; it takes no format")
     return _json.loads(_native.optimize(_argv(kwargs)))

@@ -153,6 +153,8 @@ def estimate(
     size: str = "test",
     name: str = "python",
     progress: Optional[bool] = None,
+    sample: str = "off",
+    sample_error: Optional[Union[str, float]] = None,
 ) -> Estimate: ...
 def compare(
     fn: Union[Callable[[Device], Any], str],
@@ -171,6 +173,8 @@ def compare(
     size: str = "test",
     name: str = "python",
     progress: Optional[bool] = None,
+    sample: str = "off",
+    sample_error: Optional[Union[str, float]] = None,
 ) -> Comparison: ...
 def sram(size: Union[int, str], block: Union[int, str], **flags: Any) -> dict[str, Any]: ...
 def sram_batch(rows: Union[_Path, Sequence[Mapping[str, Any]]]) -> Any: ...

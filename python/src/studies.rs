@@ -78,13 +78,58 @@ fn runs_progress(progress: Option<Py<PyAny>>) -> impl Fn(usize, usize, &str) + S
     }
 }
 
+/// `sample` and `sample_error` as `--sample` and `--sample-error` take them: `"off"`,
+/// `"kernels"` or `"auto"`; the target a percentage `"2%"` or a fraction `0.02`, only with
+/// `"auto"`.
+fn sampling(
+    sample: &str,
+    sample_error: Option<&Bound<'_, PyAny>>,
+) -> PyResult<gpuenergy::sample::Sampling> {
+    use clap::ValueEnum;
+    let mode = gpuenergy::sample::SampleMode::from_str(sample.trim(), false).map_err(|_| {
+        py_msg(format!(
+            "sample '{sample}': unknown sampling; allowed: off, kernels, auto"
+        ))
+    })?;
+    let target = match sample_error {
+        None => None,
+        Some(v) => {
+            let text = match v.extract::<f64>() {
+                Ok(f) => f.to_string(),
+                Err(_) => v.extract::<String>().map_err(|_| {
+                    PyTypeError::new_err(
+                        "sample_error: expected a percentage such as \"2%\" or a fraction \
+                         such as 0.02",
+                    )
+                })?,
+            };
+            Some(
+                gpuenergy::sample::parse_error(&text)
+                    .map_err(|why| py_msg(format!("sample_error: {why}")))?,
+            )
+        }
+    };
+    if target.is_some() && mode != gpuenergy::sample::SampleMode::Auto {
+        return Err(py_msg(format!(
+            "sample_error sets the target of sample=\"auto\"; given with sample=\"{}\" \
+             (allowed: sample=\"auto\")",
+            mode.as_str()
+        )));
+    }
+    Ok(gpuenergy::sample::Sampling::new(
+        mode,
+        target.unwrap_or(gpuenergy::sample::DEFAULT_TARGET_ERROR),
+    ))
+}
+
 /// The energy and area estimate of a run (see the package documentation). `progress` is
 /// called with `(cycles, warp_insts)` of a host program's run so far while the cycle-level
 /// model simulates it, and with `(done, total, workload)` after each built-in workload.
 #[pyfunction]
 #[pyo3(signature = (target, tech=None, op=None, vdd=None, device=None, temperature_k=None,
                     preset=None, config=None, technique=None, set=Vec::new(), scheduler=None,
-                    size="test", name="python", progress=None))]
+                    size="test", name="python", progress=None, sample="off",
+                    sample_error=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn estimate(
     py: Python<'_>,
@@ -102,8 +147,11 @@ pub fn estimate(
     size: &str,
     name: &str,
     progress: Option<Py<PyAny>>,
+    sample: &str,
+    sample_error: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Estimate> {
     let t = self::target(target, name)?;
+    let sampling = self::sampling(sample, sample_error)?;
     let size: Size = size.parse().map_err(py_err)?;
     let point_given = tech.is_some() || op.is_some() || vdd.is_some() || device.is_some();
     let config_given = preset.is_some()
@@ -122,6 +170,11 @@ pub fn estimate(
         resolve_setup(preset, config.clone(), &mods, &flags, name).map_err(py_err)
     };
     match t {
+        Target::Activity(_) if sampling.is_on() => Err(py_msg(
+            "sample samples the launches of a run the study simulates; an Activity was \
+             simulated already (allowed with it: sample=\"off\"; sample a host program or a \
+             built-in workload instead)",
+        )),
         Target::Activity(a) => {
             let a = a.get();
             let (cfg, point, timed_hash, label) = match &a.setup {
@@ -179,7 +232,17 @@ pub fn estimate(
         }
         Target::Program(p) => {
             let s = setup(preset)?;
-            let report = if s.timed.reconv.mode == ReconvMode::Pdom {
+            let report = if sampling.is_on() {
+                // sampled by the study, which times a few launches per cluster and costs the
+                // estimate of the error (no progress hook on this path)
+                let study = Study::new(s.cfg, s.point, None)
+                    .size(size)
+                    .sampling(sampling);
+                py.detach(|| -> anyhow::Result<_> {
+                    study.check_sampling()?;
+                    Ok(study.run(&[&p as &dyn Workload])?)
+                })
+            } else if s.timed.reconv.mode == ReconvMode::Pdom {
                 // simulated here rather than by the study, so that the timing GPU carries the
                 // progress hook; then costed as a device's Activity is, which gives the
                 // study's figures (the same GPU, launches and costing) with the size
@@ -208,7 +271,9 @@ pub fn estimate(
             let on_progress = runs_progress(progress);
             let study = Study::new(s.cfg, s.point, None)
                 .size(size)
+                .sampling(sampling)
                 .on_progress(move |what, n, total| on_progress(n, total, what));
+            study.check_sampling().map_err(py_err)?;
             let report = py.detach(|| study.run(&list)).map_err(py_err)?;
             Ok(Estimate { report })
         }
@@ -386,7 +451,8 @@ fn reference_csv(c: &RefComparison) -> String {
 #[pyfunction]
 #[pyo3(signature = (target, techniques, baseline="none", tech="finfet7", op=None, vdd=None,
                     device=None, temperature_k=None, preset=None, config=None, set=Vec::new(),
-                    scheduler=None, sweep=None, size="test", name="python", progress=None))]
+                    scheduler=None, sweep=None, size="test", name="python", progress=None,
+                    sample="off", sample_error=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn compare(
     py: Python<'_>,
@@ -406,8 +472,11 @@ pub fn compare(
     size: &str,
     name: &str,
     progress: Option<Py<PyAny>>,
+    sample: &str,
+    sample_error: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Comparison> {
     let t = self::target(target, name)?;
+    let sampling = self::sampling(sample, sample_error)?;
     let size_label = size;
     let size: Size = size.parse().map_err(py_err)?;
     let set = gpuenergy::cli::with_scheduler(scheduler.as_deref(), &set).map_err(py_err)?;
@@ -447,8 +516,18 @@ pub fn compare(
         runs.push(p);
     }
     let on_progress = runs_progress(progress);
-    let study = Study::new(b.config.clone(), point.clone(), None).size(size);
+    let study = Study::new(b.config.clone(), point.clone(), None)
+        .size(size)
+        .sampling(sampling.clone());
     if refcompare::needed(&b, &variants) {
+        if sampling.is_on() {
+            return Err(py_msg(format!(
+                "sample=\"{}\": a comparison with reconv.mode = dwf, mimd or nrec runs on the \
+                 reference-mode model, which kernel sampling does not time; allowed with it: \
+                 sample=\"off\"",
+                sampling.mode.as_str()
+            )));
+        }
         // every run on the reference-mode model, as `gpuenergy compare` does
         let context = gpuenergy::cli::compare::ReferenceContext {
             origin: &origin,

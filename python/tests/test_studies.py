@@ -396,3 +396,50 @@ def test_estimate_of_a_host_program_is_the_clis_of_the_same_program():
         d["run"].pop("config_source")
     assert py["run"]["size"] == "program"
     assert py == cli
+
+
+def saxpy_loop(dev):
+    """24 launches of one saxpy: one cluster for kernel sampling."""
+    n = 16384
+    mod = dev.load_ptx(PROGRAM_PTX)
+    dx = dev.to_device(splitmix64_unit(3, n).astype(np.float32))
+    dy = dev.to_device(np.zeros(n, dtype=np.float32))
+    for _ in range(24):
+        mod.saxpy((64,), (256,), (dy, dx, np.float32(0.5), n))
+    dy.get()
+
+
+def test_sampling_in_estimate_and_compare():
+    full = gpuenergy.estimate(saxpy_loop, name="loop").to_dict()["workloads"][0]
+    d = gpuenergy.estimate(saxpy_loop, name="loop", sample="kernels").to_dict()
+    w = d["workloads"][0]
+    s = w["sample"]
+    assert "sample" not in full
+    assert s["method"] == "kernels" and s["clusters"] == 1 and s["launches"] == 24
+    assert s["timed_launches"] < 24
+    assert d["activity_source"] == "sim-sampled"
+    assert w["warp_instructions"] == full["warp_instructions"]
+    assert abs(w["cycles"] - full["cycles"]) / full["cycles"] <= s["estimated_error"]["cycles"] + 1e-9
+    # auto with a target: kept or fallen back to every launch, and said which
+    a = gpuenergy.estimate(saxpy_loop, name="loop", sample="auto", sample_error=0.5)
+    assert a.to_dict()["workloads"][0]["sample"]["method"] == "kernels"
+    c = gpuenergy.compare(saxpy_loop, "two-level", name="loop", sample="kernels").to_dict()
+    base = c["baseline_runs"]["loop"]["sample"]
+    var = c["variants"][0]["per_workload"]["loop"]["sample"]
+    assert base["method"] == "kernels"
+    assert (base["launches"], base["timed_launches"]) == (var["launches"], var["timed_launches"])
+
+
+def test_sampling_refusals():
+    with pytest.raises(gpuenergy.GpuEnergyError, match="allowed: off, kernels, auto"):
+        gpuenergy.estimate("hotspot", sample="waves")
+    with pytest.raises(gpuenergy.GpuEnergyError, match='sample="auto"'):
+        gpuenergy.estimate("hotspot", sample="kernels", sample_error="2%")
+    with pytest.raises(gpuenergy.GpuEnergyError, match="between 0 and 100"):
+        gpuenergy.estimate("hotspot", sample="auto", sample_error=1.5)
+    dev = gpuenergy.Device()
+    saxpy_loop(dev)
+    with pytest.raises(gpuenergy.GpuEnergyError, match='sample="off"'):
+        gpuenergy.estimate(dev.finish(), sample="kernels")
+    with pytest.raises(gpuenergy.GpuEnergyError, match='sample="off"'):
+        gpuenergy.compare("hotspot", "dwf", sample="kernels")

@@ -5,7 +5,7 @@
 use crate::optimize::cache::{self, ActivityCache};
 use crate::optimize::evaluate::{Evaluator, Objective, SimEvaluator, INTERRUPTED};
 use crate::optimize::report::{self, Effort, OptimizeReport};
-use crate::optimize::space::Space;
+use crate::optimize::space::{Design, Space};
 use crate::optimize::{self, pareto, Problem};
 use crate::report::{format_parser, Format, TABLE_JSON};
 use crate::study::Study;
@@ -85,6 +85,10 @@ pub struct Args {
     /// Override one configuration key of every design (repeatable), after the options.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
+    /// `--sample`, `--sample-error`: kernel sampling; every design times the launches the
+    /// baseline chose for each workload, so designs differ by their own effect.
+    #[command(flatten)]
+    pub sampling: super::SampleArgs,
     /// Folder of the Activity cache (default: `activity` under $GPUENERGY_CACHE_DIR, else
     /// $XDG_CACHE_HOME/gpuenergy, else ~/.cache/gpuenergy).
     #[arg(long, default_value_os_t = cache::default_dir())]
@@ -229,9 +233,12 @@ pub fn solve(args: &Args) -> Result<Solved> {
     let size: Size = args.size.parse()?;
     cache::check_dir(&args.cache_dir).map_err(anyhow::Error::msg)?;
     let cache = Arc::new(ActivityCache::new(&args.cache_dir));
+    let sampling = args.sampling.sampling()?;
     let study = Study::new(costed.clone(), choice, None)
         .size(size)
-        .cache(cache.clone());
+        .cache(cache.clone())
+        .sampling(sampling.clone());
+    study.check_sampling()?;
     let quiet = args.quiet.quiet;
     let knobbed: usize = space
         .groups
@@ -305,6 +312,13 @@ pub fn solve(args: &Args) -> Result<Solved> {
         );
     }
     let (vs_base, vs_single) = report::savings(objective, &outcome);
+    let sample = sampling.is_on().then(|| report::OptimizeSample {
+        mode: sampling.mode.as_str().to_string(),
+        target_error: (sampling.mode == crate::sample::SampleMode::Auto)
+            .then_some(sampling.target_error),
+        baseline: ev.sample_errors(&space.name(&Design::baseline(space.groups.len()))),
+        chosen: ev.sample_errors(&space.name(&outcome.chosen)),
+    });
     let rep = OptimizeReport {
         tech: args.point.tech.clone(),
         gpu: base.gpu.name.clone(),
@@ -337,6 +351,7 @@ pub fn solve(args: &Args) -> Result<Solved> {
             designs_per_s: ev.evaluations() as f64 / elapsed_s.max(1e-9),
             runs_per_s: ev.runs() as f64 / elapsed_s.max(1e-9),
         },
+        sample,
     };
     Ok(Solved {
         report: rep,

@@ -360,22 +360,14 @@ fn sampled_jobs(
     jobs: &[(usize, usize)],
     count: &(dyn Fn(usize, usize) + Send + Sync),
 ) -> Vec<Result<(WorkloadResult, String), StudyError>> {
-    use crate::sample::{SampleMode, Sampling};
+    use crate::sample::Sampling;
     type Run = Result<(WorkloadResult, String, Option<Sampling>), StudyError>;
     let sampling = studies[0].sampling_settings().clone();
     let base: Vec<Run> = (0..workloads.len())
         .into_par_iter()
         .map(|w| {
             let r = studies[0].run_keep(&[workloads[w]]).map(|(mut rep, acts)| {
-                let summary = acts.into_iter().next().and_then(|a| a.sample);
-                let follow = match summary {
-                    Some(s) if s.method == "kernels" => {
-                        let mut k = sampling.with_plan(s.plan);
-                        k.mode = SampleMode::Kernels;
-                        k
-                    }
-                    _ => Sampling::default(),
-                };
+                let follow = sampling.follow(acts.into_iter().next().and_then(|a| a.sample));
                 let tech = rep.tech.clone();
                 (rep.workloads.remove(0), tech, Some(follow))
             });

@@ -10,6 +10,13 @@
 //! `T/T_baseline − 1`. Area is the chip estimate's area: the register-file and issue-stage
 //! structures of the design and the sleep switches and gating controllers of every gated
 //! domain ([`gating_area_m2`]) are leaves of it; the added area is that minus the baseline's.
+//!
+//! With kernel sampling on (`--sample`, [`crate::sample`]), the baseline samples each
+//! workload's launches online and every design replays the baseline's decisions for that
+//! workload ([`crate::sample::Sampling::follow`]), as `compare`'s variants do: the same
+//! launches are timed in every design, so a difference between two designs is the designs',
+//! not sampling noise. Each design's largest estimated errors over the workloads are kept
+//! ([`SampleErrors`]) for the report.
 
 use super::space::{Design, Space};
 use crate::study::{Study, WorkloadResult};
@@ -17,8 +24,9 @@ use rayon::prelude::*;
 use serde::Serialize;
 use sim::config::GpuConfig;
 use sim::workloads::Workload;
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 /// Set by the SIGINT handler: no new simulation starts, the search returns what it has.
 pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
@@ -57,6 +65,41 @@ pub struct Metrics {
     pub added_area_mm2: f64,
     /// Mean of `T/T_baseline − 1` over the workloads.
     pub slowdown: f64,
+}
+
+/// What kernel sampling did in one design's runs, over the workloads (`--sample`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct SampleErrors {
+    /// The largest estimated error of a workload's cycles, as a fraction of them.
+    pub cycles_error: f64,
+    /// The largest estimated error of a workload's total energy, as a fraction of it.
+    pub energy_error: f64,
+    /// Launches timed by the cycle-level model, over the workloads.
+    pub timed_launches: u64,
+    /// Launches, over the workloads.
+    pub launches: u64,
+    /// Workloads that `--sample auto` simulated in full (its estimate above the target).
+    pub full_workloads: usize,
+}
+
+impl SampleErrors {
+    /// The errors of `results` (one design's runs); `None` when none of them was sampled.
+    pub fn of(results: &[WorkloadResult]) -> Option<SampleErrors> {
+        let mut e = SampleErrors::default();
+        let mut any = false;
+        for r in results {
+            let Some(s) = &r.sample else { continue };
+            any = true;
+            e.cycles_error = e.cycles_error.max(s.estimated_error.cycles);
+            e.energy_error = e.energy_error.max(s.estimated_error.energy.unwrap_or(0.0));
+            e.timed_launches += s.timed_launches;
+            e.launches += s.launches;
+            if s.method != "kernels" {
+                e.full_workloads += 1;
+            }
+        }
+        any.then_some(e)
+    }
 }
 
 /// The quantity minimised.
@@ -139,7 +182,11 @@ pub struct SimEvaluator<'a> {
     set: Vec<(String, String)>,
     study: Study,
     workloads: Vec<&'static dyn Workload>,
-    baseline: OnceLock<(Metrics, Vec<f64>)>,
+    /// The baseline's numbers, its run time per workload and what each design samples each
+    /// workload with (the baseline's decisions; off without sampling).
+    baseline: OnceLock<(Metrics, Vec<f64>, Vec<crate::sample::Sampling>)>,
+    /// Sampling's errors per design name.
+    sampled: Mutex<BTreeMap<String, SampleErrors>>,
     evals: AtomicUsize,
     runs: AtomicUsize,
     on_run: Box<dyn Fn() + Send + Sync + 'a>,
@@ -164,6 +211,7 @@ impl<'a> SimEvaluator<'a> {
             study,
             workloads,
             baseline: OnceLock::new(),
+            sampled: Mutex::new(BTreeMap::new()),
             evals: AtomicUsize::new(0),
             runs: AtomicUsize::new(0),
             on_run: Box::new(on_run),
@@ -182,26 +230,54 @@ impl<'a> SimEvaluator<'a> {
             .map_err(EvalError::Config)
     }
 
-    fn run(&self, cfg: &GpuConfig) -> Result<(Vec<WorkloadResult>, f64), EvalError> {
+    /// Kernel sampling's errors of the design named `name` (by [`Space::name`]), when it was
+    /// evaluated with sampling on.
+    pub fn sample_errors(&self, name: &str) -> Option<SampleErrors> {
+        self.sampled
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(name)
+            .copied()
+    }
+
+    /// Runs `cfg` on every workload: the baseline (`follow` `None`), whose runs also give what
+    /// each design samples that workload with, or a design replaying `follow`.
+    #[allow(clippy::type_complexity)]
+    fn run(
+        &self,
+        cfg: &GpuConfig,
+        follow: Option<&[crate::sample::Sampling]>,
+    ) -> Result<(Vec<WorkloadResult>, f64, Vec<crate::sample::Sampling>), EvalError> {
         models::gpu::limits::check_sizes(cfg).map_err(|e| EvalError::Config(e.to_string()))?;
         let study = self.study.variant(cfg.clone()).parallel(false);
-        let results: Result<Vec<WorkloadResult>, EvalError> = self
+        let sampling = study.sampling_settings().clone();
+        let results: Result<Vec<(WorkloadResult, crate::sample::Sampling)>, EvalError> = self
             .workloads
             .par_iter()
-            .map(|w| {
+            .enumerate()
+            .map(|(i, w)| {
                 if INTERRUPTED.load(Ordering::Relaxed) {
                     return Err(EvalError::Interrupted);
                 }
-                let r = study
-                    .run(&[*w])
-                    .map(|mut rep| rep.workloads.remove(0))
-                    .map_err(|e| EvalError::Study(Box::new(e)));
+                let r = match follow {
+                    Some(f) if sampling.is_on() => study
+                        .clone()
+                        .sampling(f[i].clone())
+                        .run(&[*w])
+                        .map(|mut rep| (rep.workloads.remove(0), f[i].clone())),
+                    _ => study.run_keep(&[*w]).map(|(mut rep, acts)| {
+                        let next = sampling.follow(acts.into_iter().next().and_then(|a| a.sample));
+                        (rep.workloads.remove(0), next)
+                    }),
+                }
+                .map_err(|e| EvalError::Study(Box::new(e)));
                 self.runs.fetch_add(1, Ordering::Relaxed);
                 (self.on_run)();
                 r
             })
             .collect();
-        let results = results?;
+        let (results, follow): (Vec<WorkloadResult>, Vec<crate::sample::Sampling>) =
+            results?.into_iter().unzip();
         // the estimate tree carries every structure the design adds (register-file,
         // issue-stage, gating switches and controllers)
         let area_m2 = match results.first() {
@@ -209,7 +285,17 @@ impl<'a> SimEvaluator<'a> {
             None => 0.0,
         };
         self.evals.fetch_add(1, Ordering::Relaxed);
-        Ok((results, area_m2))
+        Ok((results, area_m2, follow))
+    }
+
+    /// Keeps the sampling errors of the design `d`'s `results`.
+    fn keep_sample_errors(&self, d: &Design, results: &[WorkloadResult]) {
+        if let Some(e) = SampleErrors::of(results) {
+            self.sampled
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .insert(self.space.name(d), e);
+        }
     }
 
     fn sums(results: &[WorkloadResult], area_m2: f64) -> Metrics {
@@ -227,15 +313,18 @@ impl<'a> SimEvaluator<'a> {
         }
     }
 
-    fn base(&self) -> Result<&(Metrics, Vec<f64>), EvalError> {
+    #[allow(clippy::type_complexity)]
+    fn base(&self) -> Result<&(Metrics, Vec<f64>, Vec<crate::sample::Sampling>), EvalError> {
         if let Some(b) = self.baseline.get() {
             return Ok(b);
         }
-        let cfg = self.config(&Design::baseline(self.space.groups.len()))?;
-        let (results, area) = self.run(&cfg)?;
+        let d = Design::baseline(self.space.groups.len());
+        let cfg = self.config(&d)?;
+        let (results, area, follow) = self.run(&cfg, None)?;
+        self.keep_sample_errors(&d, &results);
         let m = Self::sums(&results, area);
         let times = results.iter().map(|r| r.runtime_s).collect();
-        Ok(self.baseline.get_or_init(|| (m, times)))
+        Ok(self.baseline.get_or_init(|| (m, times, follow)))
     }
 
     /// The estimate's area of the baseline's SMs, whole chip and register files, m² (the
@@ -266,9 +355,11 @@ impl Evaluator for SimEvaluator<'_> {
     }
 
     fn evaluate(&self, d: &Design) -> Result<Metrics, EvalError> {
-        let (bm, bt) = self.base()?.clone();
+        let (bm, bt, follow) = self.base()?;
+        let (bm, bt) = (*bm, bt.clone());
         let cfg = self.config(d)?;
-        let (results, area) = self.run(&cfg)?;
+        let (results, area, _) = self.run(&cfg, Some(follow))?;
+        self.keep_sample_errors(d, &results);
         let mut m = Self::sums(&results, area);
         m.added_area_mm2 = m.area_mm2 - bm.area_mm2;
         let n = results.len().max(1) as f64;

@@ -25,6 +25,47 @@ pub struct Effort {
     pub runs_per_s: f64,
 }
 
+/// Kernel sampling in a search (`--sample`): every design times the launches the baseline
+/// chose for each workload.
+#[derive(Clone, Debug, Serialize)]
+pub struct OptimizeSample {
+    /// `kernels` or `auto`.
+    pub mode: String,
+    /// The target of `auto` (fraction of cycles and of total energy); absent for `kernels`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target_error: Option<f64>,
+    /// The baseline's runs.
+    pub baseline: Option<super::evaluate::SampleErrors>,
+    /// The chosen design's runs.
+    pub chosen: Option<super::evaluate::SampleErrors>,
+}
+
+impl OptimizeSample {
+    fn lines(&self) -> String {
+        let one = |who: &str, e: &Option<super::evaluate::SampleErrors>| match e {
+            Some(e) => format!(
+                "  {who:<9} {} of {} launches timed ({} workloads fell back to full simulation); \
+                 estimated error, largest over the workloads: cycles {:.2} %, energy {:.2} %\n",
+                e.timed_launches,
+                e.launches,
+                e.full_workloads,
+                100.0 * e.cycles_error,
+                100.0 * e.energy_error
+            ),
+            None => format!("  {who:<9} not sampled\n"),
+        };
+        let target = self
+            .target_error
+            .map_or_else(String::new, |t| format!(", target {:.2} %", 100.0 * t));
+        format!(
+            "sampling: {}{target}; every design times the baseline's launches\n{}{}",
+            self.mode,
+            one("baseline", &self.baseline),
+            one("chosen", &self.chosen)
+        )
+    }
+}
+
 /// The whole answer.
 #[derive(Clone, Debug, Serialize)]
 pub struct OptimizeReport {
@@ -76,6 +117,9 @@ pub struct OptimizeReport {
     pub pareto: Vec<Point>,
     /// Work done.
     pub effort: Effort,
+    /// Kernel sampling and its estimated errors; absent with `--sample off`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sample: Option<OptimizeSample>,
 }
 
 /// The knob → value map of the chosen design.
@@ -168,6 +212,9 @@ pub fn table(r: &OptimizeReport) -> String {
         );
     }
     s += &format!("stopped: {}\n", r.stop);
+    if let Some(smp) = &r.sample {
+        s += &format!("\n{}", smp.lines());
+    }
     s += &format!("\nPareto front ({} points):\n", r.pareto.len());
     for p in &r.pareto {
         s += &format!(

@@ -241,14 +241,20 @@ pub fn status(dir: &Path, st: &Status) -> String {
 const OUTCOME_COLUMNS: &str = "tech,vdd_v,cycles,warp_instructions,truncated,runtime_s,energy_j,\
 dynamic_j,leakage_j,average_power_w,edp_js,area_mm2,chip_leakage_w";
 
+/// The columns of a sampled sweep (`sample` in the sweep file), after the outcome's: kernel
+/// sampling's estimated errors of cycles and of total energy, as fractions.
+const SAMPLE_COLUMNS: &str = "sample_cycles_error,sample_energy_error";
+
 /// The provenance columns of the merged CSV, after the outcome's: the tool's version, the
 /// sweep file, the FNV-1a hash of its text and its base configuration (each row's technology
 /// point, technique, workload and size are columns of its own).
 pub const RUN_COLUMNS: &str = "version,sweep_file,sweep_hash,base_config";
 
 /// The merged table as CSV: the point's number, key and dimensions (one column per axis),
-/// then its numbers, then [`RUN_COLUMNS`] from `run`.
+/// then its numbers (with [`SAMPLE_COLUMNS`] when the points were sampled), then
+/// [`RUN_COLUMNS`] from `run`.
 pub fn csv(t: &Table, run: &RunInfo) -> String {
+    let sampled = t.rows.iter().any(|r| r.outcome.sample_error.is_some());
     let prov = [
         csv_field(&run.version),
         csv_field(&run.config_source),
@@ -264,6 +270,10 @@ pub fn csv(t: &Table, run: &RunInfo) -> String {
     s += "workload,size,";
     s += OUTCOME_COLUMNS;
     s.push(',');
+    if sampled {
+        s += SAMPLE_COLUMNS;
+        s.push(',');
+    }
     s += RUN_COLUMNS;
     s.push('\n');
     for r in &t.rows {
@@ -303,6 +313,12 @@ pub fn csv(t: &Table, run: &RunInfo) -> String {
             ]
             .map(num),
         );
+        if sampled {
+            // every point of a sampled sweep has its estimate; a cell without one is empty
+            let e = r.outcome.sample_error;
+            cells.push(e.map_or_else(String::new, |e| num(e.cycles)));
+            cells.push(e.map_or_else(String::new, |e| num(e.energy)));
+        }
         s += &cells.join(",");
         s.push(',');
         s += &prov;
@@ -325,7 +341,7 @@ pub fn json(t: &Table, run: &RunInfo) -> anyhow::Result<String> {
                 .iter()
                 .map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone())))
                 .collect();
-            serde_json::json!({
+            let mut row = serde_json::json!({
                 "point": p.index,
                 "key": p.key,
                 "node": p.node,
@@ -349,7 +365,12 @@ pub fn json(t: &Table, run: &RunInfo) -> anyhow::Result<String> {
                 "edp_js": o.edp_js,
                 "area_mm2": o.area_mm2,
                 "chip_leakage_w": o.chip_leakage_w,
-            })
+            });
+            if let Some(e) = o.sample_error {
+                row["sample_cycles_error"] = e.cycles.into();
+                row["sample_energy_error"] = e.energy.into();
+            }
+            row
         })
         .collect();
     let doc = serde_json::json!({ "run": run.json(), "axes": t.axes, "rows": rows });

@@ -9,6 +9,8 @@
 //! sizes = ["test"]                  # default ["test"]; built-in workloads only
 //! techniques = ["none", "gates"]    # named techniques or '+'-joined combinations; default ["none"]
 //! zip = [["pg.bet", "pg.wakeup"]]   # axes that vary together (optional)
+//! sample = "kernels"                # kernel sampling of every point: off (default), kernels,
+//! sample_error = "2%"               # auto (with its target, default 2 %), as `--sample`
 //!
 //! [[tech]]                          # technology points, at least one
 //! node = "40nm"                     # also: op, vdd_v, device, temperature_k (default 350)
@@ -143,6 +145,8 @@ pub struct SweepFile {
     pub base_loc: Loc,
     /// Calibration overlay, resolved against the sweep file's folder.
     pub calibration: Option<PathBuf>,
+    /// Kernel sampling of every point's launches (`sample`, `sample_error`; off by default).
+    pub sampling: crate::sample::Sampling,
     /// Fixed overrides.
     pub set: Vec<Fixed>,
     /// Workloads: the built-in ones, then the programs (by their names).
@@ -184,6 +188,8 @@ struct Raw {
     preset: Option<Spanned<String>>,
     config: Option<Spanned<String>>,
     calibration: Option<Spanned<String>>,
+    sample: Option<Spanned<String>>,
+    sample_error: Option<Spanned<toml::Value>>,
     workloads: Option<Names>,
     programs: Option<Names>,
     sizes: Option<Names>,
@@ -193,6 +199,49 @@ struct Raw {
     set: Option<KeyTable>,
     axes: Option<KeyTable>,
     exclude: Option<Vec<KeyTable>>,
+}
+
+/// `sample` and `sample_error`: the sampling of every point, as `--sample` and
+/// `--sample-error` take them (`sample_error` only with `sample = "auto"`).
+fn read_sampling(cx: &Ctx<'_>, raw: &Raw) -> Result<crate::sample::Sampling, FileError> {
+    use crate::sample::{parse_error, SampleMode, Sampling, DEFAULT_TARGET_ERROR};
+    use clap::ValueEnum;
+    let mode = match &raw.sample {
+        Some(m) => SampleMode::from_str(m.get_ref().trim(), false).map_err(|_| {
+            cx.at(
+                m,
+                "sample",
+                format!(
+                    "unknown sampling '{}'; allowed: off, kernels, auto",
+                    m.get_ref()
+                ),
+            )
+        })?,
+        None => SampleMode::Off,
+    };
+    let target = match &raw.sample_error {
+        None => DEFAULT_TARGET_ERROR,
+        Some(e) if mode != SampleMode::Auto => {
+            return Err(cx.at(
+                e,
+                "sample_error",
+                format!(
+                    "sample_error sets the target of sample = \"auto\"; given with sample = \
+                     \"{}\" (allowed: sample = \"auto\")",
+                    mode.as_str()
+                ),
+            ))
+        }
+        Some(e) => {
+            let text = match e.get_ref() {
+                toml::Value::String(t) => t.clone(),
+                toml::Value::Float(f) => f.to_string(),
+                other => other.to_string(),
+            };
+            parse_error(&text).map_err(|why| cx.at(e, "sample_error", why))?
+        }
+    };
+    Ok(Sampling::new(mode, target))
 }
 
 /// The dimensions an exclusion rule may name besides the axes.
@@ -274,6 +323,7 @@ impl SweepFile {
             (None, None) => (Base::Preset("gtx480".into()), Loc { line: 1, col: 1 }),
         };
         let calibration = raw.calibration.as_ref().map(|c| folder.join(c.get_ref()));
+        let sampling = read_sampling(&cx, &raw)?;
         let mut workloads = match &raw.workloads {
             Some(w) => cx.names(w, "workloads")?,
             None => Vec::new(),
@@ -417,6 +467,7 @@ impl SweepFile {
             base,
             base_loc,
             calibration,
+            sampling,
             set,
             workloads,
             programs,

@@ -463,7 +463,9 @@ fn key_points(
             Some(p) => p.identity.clone(),
             None => workload.clone(),
         };
-        let key = crate::digest::hash_parts(&[
+        // a sampled point is another computation (a full point's key is as before)
+        let sampled = f.sampling.cache_key();
+        let mut parts = vec![
             "gpuenergy-sweep-point v1",
             crate::digest::program_version(),
             &texts[v],
@@ -471,7 +473,11 @@ fn key_points(
             overlay_hash,
             &identity,
             &size,
-        ]);
+        ];
+        if let Some(k) = &sampled {
+            parts.push(k);
+        }
+        let key = crate::digest::hash_parts(&parts);
         points.push(Point {
             label: PointLabel {
                 index: points.len(),

@@ -58,7 +58,8 @@ pub fn compute(
     };
     let study = Study::new(v.config.clone(), v.choice.clone(), plan.overlay.clone())
         .size(size)
-        .parallel(false);
+        .parallel(false)
+        .sampling(plan.file.sampling.clone());
     let (report, mut acts) = study.run_keep(&list)?;
     let (Some(r), Some(act)) = (report.workloads.into_iter().next(), acts.pop()) else {
         anyhow::bail!("the study of point {} returned no run", p.label.index);
@@ -77,6 +78,10 @@ pub fn compute(
         edp_js: r.edp_js,
         area_mm2: report.area_m2 * 1e6,
         chip_leakage_w: report.leakage_w,
+        sample_error: r.sample.as_ref().map(|s| super::store::SampleError {
+            cycles: s.estimated_error.cycles,
+            energy: s.estimated_error.energy.unwrap_or(0.0),
+        }),
     };
     Ok((outcome, r, act))
 }

@@ -81,6 +81,21 @@ pub struct Outcome {
     /// Chip leakage power with every component powered, W.
     #[serde(with = "exact")]
     pub chip_leakage_w: f64,
+    /// Kernel sampling's estimated errors (`sample` in the sweep file); absent for a point
+    /// simulated in full without it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sample_error: Option<SampleError>,
+}
+
+/// The estimated errors of a sampled point (`crate::sample`), as fractions.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SampleError {
+    /// Of its cycles.
+    #[serde(with = "exact")]
+    pub cycles: f64,
+    /// Of its total energy.
+    #[serde(with = "exact")]
+    pub energy: f64,
 }
 
 /// The second line of a result file.
@@ -367,6 +382,10 @@ mod tests {
             edp_js: 9.999_999_999_999_999e-20,
             area_mm2: 529.0,
             chip_leakage_w: 0.0,
+            sample_error: Some(SampleError {
+                cycles: 0.1 + 0.7,
+                energy: 1e-300,
+            }),
         };
         let back: Outcome = serde_json::from_str(&serde_json::to_string(&o).unwrap()).unwrap();
         assert_eq!(back, o);

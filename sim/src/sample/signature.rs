@@ -146,6 +146,8 @@ impl InstObserver for SignatureCounter {
             MemSpace::Global => {
                 let mut sectors = [u64::MAX; WARP_SIZE];
                 let mut n = 0;
+                // lanes of one line are usually neighbours: the set sees each run once
+                let mut last_line = u64::MAX;
                 for lane in 0..WARP_SIZE {
                     if inst.active_mask & (1 << lane) == 0 {
                         continue;
@@ -158,7 +160,11 @@ impl InstObserver for SignatureCounter {
                             n += 1;
                         }
                     }
-                    self.lines.insert(a / LINE_BYTES);
+                    let line = a / LINE_BYTES;
+                    if line != last_line {
+                        self.lines.insert(line);
+                        last_line = line;
+                    }
                 }
                 s.global_sectors += n as u64;
             }
