@@ -58,15 +58,35 @@ fn shipped_qv100_reference_parses() {
     let names: Vec<&str> = f.rows.iter().map(|r| r.workload.as_str()).collect();
     assert_eq!(
         names,
-        ["hotspot", "sgemm", "nw", "bfs", "pathfinder", "backprop", "histo", "btree", "cutcp"]
+        [
+            "hotspot",
+            "sgemm",
+            "nw",
+            "bfs",
+            "pathfinder",
+            "backprop",
+            "histo",
+            "btree",
+            "cutcp"
+        ]
     );
     for r in &f.rows {
-        assert_eq!(r.preset.as_deref(), Some("accelsim-qv100.toml"), "{file}:{}", r.line);
-        assert_eq!((r.kernel, r.size.as_str()), (KernelSel::All, "test"), "{file}:{}", r.line);
+        assert_eq!(
+            r.preset.as_deref(),
+            Some("accelsim-qv100.toml"),
+            "{file}:{}",
+            r.line
+        );
+        assert_eq!(
+            (r.kernel, r.size.as_str()),
+            (KernelSel::All, "test"),
+            "{file}:{}",
+            r.line
+        );
         assert!(r.reference_cycles > 1000.0, "{file}:{}", r.line);
     }
-    let cfg = gpuenergy::study_config::StudyConfig::from_toml_file(&data("accelsim-qv100.toml"))
-        .unwrap();
+    let cfg =
+        gpuenergy::study_config::StudyConfig::from_toml_file(&data("accelsim-qv100.toml")).unwrap();
     assert_eq!(cfg.machine.gpu.core_mhz, 1132.0);
     assert_eq!(cfg.machine.latency.sfu, [20, 8]);
 }
