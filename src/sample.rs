@@ -78,6 +78,27 @@ impl Sampling {
         }
     }
 
+    /// Sampling in `mode` with `target`, the target of `auto` (default
+    /// [`DEFAULT_TARGET_ERROR`]). A target with another mode is refused: `target_key` is how the
+    /// caller spells the target's setting and `mode_as(m)` the mode's (`--sample m` on the
+    /// command line, `sample = "m"` in a sweep file).
+    pub fn checked(
+        mode: SampleMode,
+        target: Option<f64>,
+        target_key: &str,
+        mode_as: impl Fn(&str) -> String,
+    ) -> Result<Sampling, String> {
+        if target.is_some() && mode != SampleMode::Auto {
+            return Err(format!(
+                "{target_key} sets the target of {}; given with {} (allowed: {})",
+                mode_as("auto"),
+                mode_as(mode.as_str()),
+                mode_as("auto")
+            ));
+        }
+        Ok(Sampling::new(mode, target.unwrap_or(DEFAULT_TARGET_ERROR)))
+    }
+
     /// Whether launches are sampled at all.
     pub fn is_on(&self) -> bool {
         self.mode != SampleMode::Off

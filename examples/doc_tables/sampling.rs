@@ -34,22 +34,27 @@ fn binary() -> Result<PathBuf> {
     Ok(bin)
 }
 
-/// `gpuenergy estimate INPUT --format json -q [extra]`: the first workload's record.
-fn estimate(bin: &PathBuf, input: &[&str], extra: &[&str]) -> Result<Value> {
+/// `gpuenergy ARGS --format json -q`: its JSON document.
+fn run_json(bin: &PathBuf, args: &[&std::ffi::OsStr]) -> Result<Value> {
     let out = Command::new(bin)
-        .arg("estimate")
-        .args(input)
+        .args(args)
         .args(["--format", "json", "-q"])
-        .args(extra)
         .output()
         .with_context(|| format!("running {}", bin.display()))?;
     if !out.status.success() {
-        bail!(
-            "estimate {input:?} {extra:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        bail!("{args:?}: {}", String::from_utf8_lossy(&out.stderr));
     }
-    let v: Value = serde_json::from_slice(&out.stdout)?;
+    Ok(serde_json::from_slice(&out.stdout)?)
+}
+
+/// `gpuenergy estimate INPUT --format json -q [extra]`: the first workload's record.
+fn estimate(bin: &PathBuf, input: &[&str], extra: &[&str]) -> Result<Value> {
+    let args: Vec<&std::ffi::OsStr> = std::iter::once("estimate")
+        .chain(input.iter().copied())
+        .chain(extra.iter().copied())
+        .map(std::ffi::OsStr::new)
+        .collect();
+    let v = run_json(bin, &args)?;
     v["workloads"][0]
         .as_object()
         .map(|o| Value::Object(o.clone()))
@@ -118,30 +123,25 @@ pub(super) fn sampling_optimize() -> Result<String> {
     ] {
         let cache = dir.join(label.trim_start_matches('-'));
         let _ = std::fs::remove_dir_all(&cache);
-        let out = Command::new(&bin)
-            .args(["optimize", "--tech", "finfet7", "--program"])
-            .arg("tests/data/programs/iterate_short.toml")
-            .args([
-                "--space",
-                "gating",
-                "--area-budget",
-                "10%",
-                "--format",
-                "json",
-                "-q",
-            ])
-            .arg("--cache-dir")
-            .arg(&cache)
-            .args(extra)
-            .output()
-            .with_context(|| format!("running {}", bin.display()))?;
-        if !out.status.success() {
-            bail!(
-                "optimize {extra:?}: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-        }
-        let v: Value = serde_json::from_slice(&out.stdout)?;
+        let fixed = [
+            "optimize",
+            "--tech",
+            "finfet7",
+            "--program",
+            "tests/data/programs/iterate_short.toml",
+            "--space",
+            "gating",
+            "--area-budget",
+            "10%",
+            "--cache-dir",
+        ];
+        let args: Vec<&std::ffi::OsStr> = fixed
+            .iter()
+            .map(std::ffi::OsStr::new)
+            .chain(std::iter::once(cache.as_os_str()))
+            .chain(extra.iter().map(std::ffi::OsStr::new))
+            .collect();
+        let v = run_json(&bin, &args)?;
         let (b, c) = (&v["baseline"], &v["verified"]);
         let s = &v["sample"];
         let timed = if s.is_null() {

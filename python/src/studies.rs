@@ -109,17 +109,10 @@ fn sampling(
             )
         }
     };
-    if target.is_some() && mode != gpuenergy::sample::SampleMode::Auto {
-        return Err(py_msg(format!(
-            "sample_error sets the target of sample=\"auto\"; given with sample=\"{}\" \
-             (allowed: sample=\"auto\")",
-            mode.as_str()
-        )));
-    }
-    Ok(gpuenergy::sample::Sampling::new(
-        mode,
-        target.unwrap_or(gpuenergy::sample::DEFAULT_TARGET_ERROR),
-    ))
+    gpuenergy::sample::Sampling::checked(mode, target, "sample_error", |m| {
+        format!("sample=\"{m}\"")
+    })
+    .map_err(py_msg)
 }
 
 /// The energy and area estimate of a run (see the package documentation). `progress` is

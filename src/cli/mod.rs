@@ -104,18 +104,10 @@ pub struct SampleArgs {
 impl SampleArgs {
     /// The sampling settings; `--sample-error` without `--sample auto` is refused.
     pub fn sampling(&self) -> anyhow::Result<crate::sample::Sampling> {
-        use crate::sample::{SampleMode, Sampling, DEFAULT_TARGET_ERROR};
-        if self.sample_error.is_some() && self.sample != SampleMode::Auto {
-            anyhow::bail!(
-                "--sample-error sets the target of --sample auto; given with --sample {} \
-                 (allowed: --sample auto)",
-                self.sample.as_str()
-            );
-        }
-        Ok(Sampling::new(
-            self.sample,
-            self.sample_error.unwrap_or(DEFAULT_TARGET_ERROR),
-        ))
+        crate::sample::Sampling::checked(self.sample, self.sample_error, "--sample-error", |m| {
+            format!("--sample {m}")
+        })
+        .map_err(anyhow::Error::msg)
     }
 }
 

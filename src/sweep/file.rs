@@ -204,7 +204,7 @@ struct Raw {
 /// `sample` and `sample_error`: the sampling of every point, as `--sample` and
 /// `--sample-error` take them (`sample_error` only with `sample = "auto"`).
 fn read_sampling(cx: &Ctx<'_>, raw: &Raw) -> Result<crate::sample::Sampling, FileError> {
-    use crate::sample::{parse_error, SampleMode, Sampling, DEFAULT_TARGET_ERROR};
+    use crate::sample::{parse_error, SampleMode, Sampling};
     use clap::ValueEnum;
     let mode = match &raw.sample {
         Some(m) => SampleMode::from_str(m.get_ref().trim(), false).map_err(|_| {
@@ -219,29 +219,19 @@ fn read_sampling(cx: &Ctx<'_>, raw: &Raw) -> Result<crate::sample::Sampling, Fil
         })?,
         None => SampleMode::Off,
     };
-    let target = match &raw.sample_error {
-        None => DEFAULT_TARGET_ERROR,
-        Some(e) if mode != SampleMode::Auto => {
-            return Err(cx.at(
-                e,
-                "sample_error",
-                format!(
-                    "sample_error sets the target of sample = \"auto\"; given with sample = \
-                     \"{}\" (allowed: sample = \"auto\")",
-                    mode.as_str()
-                ),
-            ))
-        }
-        Some(e) => {
-            let text = match e.get_ref() {
-                toml::Value::String(t) => t.clone(),
-                toml::Value::Float(f) => f.to_string(),
-                other => other.to_string(),
-            };
-            parse_error(&text).map_err(|why| cx.at(e, "sample_error", why))?
-        }
+    let Some(e) = &raw.sample_error else {
+        return Ok(Sampling::new(mode, crate::sample::DEFAULT_TARGET_ERROR));
     };
-    Ok(Sampling::new(mode, target))
+    let text = match e.get_ref() {
+        toml::Value::String(t) => t.clone(),
+        toml::Value::Float(f) => f.to_string(),
+        other => other.to_string(),
+    };
+    let target = parse_error(&text).map_err(|why| cx.at(e, "sample_error", why))?;
+    Sampling::checked(mode, Some(target), "sample_error", |m| {
+        format!("sample = \"{m}\"")
+    })
+    .map_err(|why| cx.at(e, "sample_error", why))
 }
 
 /// The dimensions an exclusion rule may name besides the axes.

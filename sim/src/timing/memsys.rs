@@ -11,13 +11,13 @@
 //! idle bank goes ahead of an older one waiting for its bank, as an FR-FCFS scheduler serves
 //! it (each bank keeps arrival order: a younger row hit does not pass an older row miss of the
 //! same bank); a request competes only once it is in the channel's scheduler queue of
-//! `dram.sched_queue` entries, which it leaves at its column command. The L2 MSHRs merge without a capacity limit, and interconnect buffers are
-//! unbounded. All times are in
+//! `dram.sched_queue` entries, which it leaves at its column command. The L2 MSHRs merge
+//! without a capacity limit, and interconnect buffers are unbounded. All times are in
 //! femtoseconds so that the four clock domains keep exact integer periods.
 
 use super::cache::{LineState, Probe, TagArray};
 use super::divisor::Divisor;
-use super::reservations::Reservations;
+use super::reservations::{drop_past, Reservations};
 use crate::activity::{DramChannelActivity, IcntActivity, L2SliceActivity};
 use crate::config::GpuConfig;
 use std::cmp::Reverse;
@@ -88,17 +88,9 @@ impl SchedQueue {
     /// When a request arriving at DRAM cycle `now` enters the queue: at `now` while fewer than
     /// `size` requests are still queued then, else when enough of them have left.
     fn entry_time(&mut self, now: u64) -> u64 {
-        // drop the leave times long past (requests reach the channel nearly in time order)
-        if self
-            .leave
-            .get(63)
-            .is_some_and(|&s| s + KEEP_QUEUE_CYCLES <= now)
-        {
-            let old = self
-                .leave
-                .partition_point(|&s| s + KEEP_QUEUE_CYCLES <= now);
-            self.leave.drain(..old);
-        }
+        // drop the leave times long past (requests reach the channel nearly in time order; a
+        // past leave time never decides the entry time below)
+        drop_past(&mut self.leave, now, |&s| s);
         // the queue has room once the size-th last request to leave it has left
         let n = self.leave.len();
         if n < self.size {
@@ -113,9 +105,6 @@ impl SchedQueue {
         self.leave.insert(i, at);
     }
 }
-
-/// DRAM cycles a leave time is kept after it passed.
-const KEEP_QUEUE_CYCLES: u64 = 1 << 12;
 
 /// Bank-group column timing (`dram.column_timing = "bank_groups"`), as GPGPU-Sim's `dram.cc`
 /// applies it: a column command waits tCCD after the channel's previous one and tCCDL after

@@ -26,6 +26,18 @@ const KEEP_CYCLES: u64 = 1 << 12;
 /// Dropping waits until this many intervals are behind the window (amortises the shift).
 const PRUNE_BATCH: usize = 64;
 
+/// Drops the leading items of `v` that ended `KEEP_CYCLES` before `now`, once
+/// [`PRUNE_BATCH`] of them have gathered; `end` gives an item's end, and the ends must be
+/// sorted (the reservations of one resource, a channel's scheduler-queue leave times).
+pub(super) fn drop_past<T>(v: &mut Vec<T>, now: u64, end: impl Fn(&T) -> u64) {
+    if v.get(PRUNE_BATCH - 1)
+        .is_some_and(|x| end(x) + KEEP_CYCLES < now)
+    {
+        let old = v.partition_point(|x| end(x) + KEEP_CYCLES < now);
+        v.drain(..old);
+    }
+}
+
 impl Reservations {
     /// The earliest `s >= from` at which `[s, s + len)` fits: it overlaps no interval, starts
     /// at least `pad(prev, flag)` after the end of the interval before it and ends at least
@@ -77,16 +89,7 @@ impl Reservations {
         }
         // ends are sorted too: a batch is behind the window when its last one is
         let start = self.iv[at].0;
-        if self
-            .iv
-            .get(PRUNE_BATCH - 1)
-            .is_some_and(|&(_, e, _)| e + KEEP_CYCLES < start)
-        {
-            let old = self
-                .iv
-                .partition_point(|&(_, e, _)| e + KEEP_CYCLES < start);
-            self.iv.drain(..old);
-        }
+        drop_past(&mut self.iv, start, |&(_, e, _)| e);
     }
 }
 
