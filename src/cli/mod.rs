@@ -86,7 +86,7 @@ impl ConfigMods {
 }
 
 /// `--sample` and `--sample-error`: kernel sampling ([`crate::sample`]) on the commands that
-/// simulate programs (`simulate`, `estimate`, `compare`).
+/// simulate programs (`simulate`, `estimate`, `compare`, `optimize`).
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct SampleArgs {
     /// Sample the launches: `off` simulates every launch; `kernels` clusters launches by their
